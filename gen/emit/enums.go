@@ -1,0 +1,86 @@
+package emit
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/acpgen/acpgen/gen/ir"
+)
+
+// enums emits string and integer types with named constants.
+/*
+	type ToolKind string
+
+	const (
+		ToolKindRead ToolKind = "read"
+		…
+	)
+
+	func (v ToolKind) IsKnown() bool
+	func (v ToolKind) IsCustom() bool          // open string enums
+	func (v *ToolKind) UnmarshalJSON([]byte) error // closed enums reject unknown values
+*/
+func (e *emitter) enums(f *jen.File) error {
+	for _, t := range e.typesOf(ir.Enum) {
+		en := t.Enum
+		base := jen.String()
+		if en.Integer {
+			base = jen.Id(fmt.Sprintf("int%d", en.Bits))
+		}
+		f.Add(comment(t.GoName, t.Doc))
+		f.Type().Id(t.GoName).Add(base)
+		f.Line()
+		var defs []jen.Code
+		var cases []jen.Code
+		for _, v := range en.Values {
+			var lit jen.Code = jen.Lit(v.String)
+			if en.Integer {
+				lit = jen.Lit(int(v.Int))
+			}
+			defs = append(defs, comment("", v.Doc), jen.Id(v.GoName).Id(t.GoName).Op("=").Add(lit))
+			cases = append(cases, jen.Id(v.GoName))
+		}
+		f.Const().Defs(defs...)
+		f.Line()
+		f.Comment("IsKnown reports whether v is one of the values defined by this version of the schema.")
+		f.Func().Params(jen.Id("v").Id(t.GoName)).Id("IsKnown").Params().Bool().Block(
+			jen.Switch(jen.Id("v")).Block(jen.Case(cases...).Block(jen.Return(jen.True()))),
+			jen.Return(jen.False()),
+		)
+		if en.Open && !en.Integer {
+			f.Line()
+			f.Comment("IsCustom reports whether v is an implementation-specific value: one that begins with \"_\".")
+			f.Comment("Other unknown values are reserved for future versions of the protocol.")
+			f.Func().Params(jen.Id("v").Id(t.GoName)).Id("IsCustom").Params().Bool().Block(
+				jen.Return(jen.Len(jen.Id("v")).Op(">").Lit(0).Op("&&").Id("v").Index(jen.Lit(0)).Op("==").LitRune('_')),
+			)
+		}
+		if !en.Open {
+			f.Line()
+			e.closedEnumDecoder(f, t, base)
+		}
+		f.Line()
+	}
+	return nil
+}
+
+// closedEnumDecoder rejects values the schema does not list.
+func (e *emitter) closedEnumDecoder(f *jen.File, t *ir.Type, base *jen.Statement) {
+	what := jen.Lit("string ").Op("+").Qual("strconv", "Quote").Call(jen.Id("s"))
+	if t.Enum.Integer {
+		what = jen.Lit("number ").Op("+").Qual("strconv", "FormatInt").Call(jen.Int64().Call(jen.Id("s")), jen.Lit(10))
+	}
+	f.Comment("UnmarshalJSON accepts only the values the schema lists.")
+	f.Func().Params(jen.Id("v").Op("*").Id(t.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.Var().Id("s").Add(base),
+		jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("s")), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Err()),
+		),
+		jen.If(jen.Op("!").Id(t.GoName).Call(jen.Id("s")).Dot("IsKnown").Call()).Block(
+			jen.Return(jen.Id("typeError").Call(jen.Lit("unknown ").Op("+").Add(what), jen.Id("v"), jen.Lit(""))),
+		),
+		jen.Op("*").Id("v").Op("=").Id(t.GoName).Call(jen.Id("s")),
+		jen.Return(jen.Nil()),
+	)
+}

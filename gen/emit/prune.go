@@ -1,0 +1,83 @@
+package emit
+
+import (
+	"bytes"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"regexp"
+
+	"golang.org/x/tools/imports"
+)
+
+// pruneHelpers drops from the helper file the functions that no generated
+// file calls, so that a package carries no dead code.
+func pruneHelpers(src []byte, files map[string][]byte) ([]byte, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "json.go", src, parser.ParseComments)
+	if err != nil {
+		return nil, err
+	}
+	var all bytes.Buffer
+	for _, b := range files {
+		all.Write(b)
+	}
+	used := map[string]bool{}
+	for changed := true; changed; {
+		changed = false
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || used[fd.Name.Name] {
+				continue
+			}
+			call := regexp.MustCompile(`\b` + fd.Name.Name + `\b`)
+			if call.Match(all.Bytes()) {
+				used[fd.Name.Name] = true
+				changed = true
+				var body bytes.Buffer
+				if err := format.Node(&body, fset, fd); err != nil {
+					return nil, err
+				}
+				all.Write(body.Bytes())
+			}
+		}
+	}
+	var keep []ast.Decl
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && !used[fd.Name.Name] {
+			continue
+		}
+		keep = append(keep, d)
+	}
+	f.Decls = keep
+	// Comments of dropped functions go with them.
+	var comments []*ast.CommentGroup
+	for _, cg := range f.Comments {
+		if cg.Pos() < f.Package || inDecls(cg, keep) {
+			comments = append(comments, cg)
+		}
+	}
+	f.Comments = comments
+	var out bytes.Buffer
+	if err := format.Node(&out, fset, f); err != nil {
+		return nil, err
+	}
+	return imports.Process("json.go", out.Bytes(), &imports.Options{Comments: true, TabIndent: true, TabWidth: 8})
+}
+
+func inDecls(cg *ast.CommentGroup, decls []ast.Decl) bool {
+	for _, d := range decls {
+		start := d.Pos()
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Doc != nil {
+			start = fd.Doc.Pos()
+		}
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Doc != nil {
+			start = gd.Doc.Pos()
+		}
+		if cg.Pos() >= start && cg.End() <= d.End() {
+			return true
+		}
+	}
+	return false
+}

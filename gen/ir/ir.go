@@ -1,0 +1,181 @@
+// Package ir is the generator's intermediate representation: plain data that
+// describes the Go types to emit, built from compiled schema files. It holds
+// schema names and facts; package names fills in the Go identifiers and package
+// emit turns it into code.
+package ir
+
+// Package is one generated Go package: one protocol version.
+type Package struct {
+	Name    string // Go package name, e.g. "acpv1"
+	Version string // protocol version directory, e.g. "v1"
+	Source  string // where the schema came from, for the file header
+	Types   []*Type
+	Methods []*Method
+}
+
+// Kind says what Go construct a Type becomes.
+type Kind int
+
+const (
+	// Struct is a JSON object with known properties.
+	Struct Kind = iota
+	// Named is a defined type over a scalar, slice or map (Type.Underlying).
+	Named
+	// Enum is a string or integer type with named constants.
+	Enum
+	// Raw is free-form JSON, kept as json.RawMessage.
+	Raw
+	// Union is a tagged or untagged union; Type.Fields holds properties
+	// that every variant shares.
+	Union
+)
+
+// Type is one named Go type.
+type Type struct {
+	Name    string // schema name ("SessionId"), or a synthesized one
+	GoName  string // filled by package names
+	Doc     string
+	Pointer string // JSON pointer of its schema in the file
+	Kind    Kind
+	Feature string // unstable feature gating it; "" when stable
+
+	Underlying *Ref     // Named
+	Fields     []*Field // Struct, and the shared properties of a Union
+	Enum       *EnumInfo
+	Union      *UnionInfo
+}
+
+// RefKind is the shape of a value's Go type.
+type RefKind int
+
+const (
+	RefNamed RefKind = iota // a Type
+	RefString
+	RefBool
+	RefInt
+	RefFloat
+	RefArray
+	RefMap // map[string]Elem
+	RefRaw // json.RawMessage
+)
+
+// Ref is the type of a field, a slice element or a union alternative.
+type Ref struct {
+	Kind     RefKind
+	Type     *Type // RefNamed
+	Elem     *Ref  // RefArray, RefMap
+	Bits     int   // RefInt: 8, 16, 32 or 64
+	Unsigned bool  // RefInt
+}
+
+// Field is one JSON object property.
+type Field struct {
+	JSONName string
+	GoName   string
+	Doc      string
+	Pointer  string
+	Type     Ref
+	Required bool
+	Nullable bool
+	Feature  string
+
+	DefaultOnError   bool
+	SkipInvalidItems bool
+	DefaultOnNull    bool
+}
+
+// EnumInfo describes an Enum type.
+type EnumInfo struct {
+	Integer bool // int constants (with Bits) instead of strings
+	Bits    int
+	Open    bool // unknown values are allowed and kept
+	Values  []*EnumValue
+}
+
+// EnumValue is one constant of an enum.
+type EnumValue struct {
+	Name    string // the value, or the schema title for integers
+	GoName  string
+	Doc     string
+	String  string
+	Int     int64
+	Feature string
+}
+
+// UnionInfo describes a Union type.
+type UnionInfo struct {
+	// Tag is the discriminating property; "" for an untagged union.
+	Tag      string
+	Variants []*Variant
+	// Default is decoded when the tag is absent (or null); it is encoded without tag.
+	Default *Variant
+	// Fallback keeps an unknown variant: an unknown tag, or a value that fits
+	// no alternative of an untagged union. Tagged unions always have one.
+	Fallback *Variant
+}
+
+// All returns the variants, then Default, then Fallback.
+func (u *UnionInfo) All() []*Variant {
+	all := append([]*Variant(nil), u.Variants...)
+	if u.Default != nil {
+		all = append(all, u.Default)
+	}
+	if u.Fallback != nil {
+		all = append(all, u.Fallback)
+	}
+	return all
+}
+
+// JSONKind is the kind of JSON value an untagged alternative accepts.
+type JSONKind string
+
+const (
+	KindObject  JSONKind = "object"
+	KindArray   JSONKind = "array"
+	KindString  JSONKind = "string"
+	KindInteger JSONKind = "integer"
+	KindNumber  JSONKind = "number"
+	KindBoolean JSONKind = "boolean"
+	KindNull    JSONKind = "null"
+	KindAny     JSONKind = "any"
+)
+
+// Variant is one alternative of a union.
+type Variant struct {
+	Name    string // tag value, or schema title
+	GoName  string
+	Doc     string
+	Pointer string
+	Feature string
+
+	Tag    string   // tagged unions: the tag value ("" for Default and Fallback)
+	Embeds []*Type  // payload definitions whose fields the variant carries
+	Fields []*Field // the variant's own properties (the tag excluded)
+
+	// Untagged alternatives.
+	JSON     JSONKind
+	Value    *Ref     // non-object alternatives: the Go type of the value
+	Required []string // object alternatives (or the elements of an array one): keys that select it
+}
+
+// IsObject reports whether the variant is a Go struct (fields and embeds).
+func (v *Variant) IsObject() bool { return v.Value == nil && v.JSON != KindAny }
+
+// MethodKind distinguishes the three JSON-RPC message shapes.
+type MethodKind int
+
+const (
+	Request MethodKind = iota
+	Notification
+)
+
+// Method is one JSON-RPC method of the protocol.
+type Method struct {
+	Name    string // "session/update"
+	GoName  string // "MethodSessionUpdate"
+	Kind    MethodKind
+	Side    string // who receives it: agent, client, protocol, proxy
+	Params  *Type
+	Result  *Type // requests only
+	Feature string
+}

@@ -1,0 +1,14 @@
+module github.com/acpgen/acpgen
+
+go 1.26.8
+
+require (
+	github.com/dave/jennifer v1.7.1
+	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1
+	golang.org/x/tools v0.52.0
+)
+
+require (
+	golang.org/x/mod v0.42.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
+)
