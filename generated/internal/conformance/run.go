@@ -1,0 +1,61 @@
+package conformance
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// Run decodes every non-draft message whose method the package's schema
+// defines into its typed value, encodes it again, and checks that the result
+// equals the input and validates against the schema. A message that does
+// not itself validate against the schema is reported, not compared. It fails
+// when fewer than min messages were compared.
+func Run(t *testing.T, p Package, min int) {
+	s := LoadSchema(t, p.File)
+	var compared, invalid, unknown int
+	for _, m := range Messages(t, p.Version) {
+		if m.Draft {
+			continue
+		}
+		def := s.Def(m)
+		if def == "" {
+			unknown++
+			t.Logf("%s: no definition for %s %q in %s", m.Name, m.Kind, m.Method, p.File)
+			continue
+		}
+		v := p.New(m)
+		if v == nil {
+			t.Errorf("%s: the schema defines %s for %s %q, the package has no type for it", m.Name, def, m.Kind, m.Method)
+			continue
+		}
+		if err := s.Validate(def, m.Params); err != nil {
+			invalid++
+			t.Logf("%s: the corpus message is not a valid %s, not compared: %v", m.Name, def, err)
+			continue
+		}
+		// Decode through a pointer, so that a null result stays null.
+		ptr := reflect.New(reflect.TypeOf(v))
+		ptr.Elem().Set(reflect.ValueOf(v))
+		t.Run(m.Name, func(t *testing.T) {
+			if err := json.Unmarshal(m.Params, ptr.Interface()); err != nil {
+				t.Fatalf("decode %s: %v", def, err)
+			}
+			out, err := json.Marshal(ptr.Interface())
+			if err != nil {
+				t.Fatalf("encode %s: %v", def, err)
+			}
+			if ok, diff := Equal(m.Params, out); !ok {
+				t.Errorf("round trip of %s changed the value: %s\n in: %s\nout: %s", def, diff, m.Params, out)
+			}
+			if err := s.Validate(def, out); err != nil {
+				t.Errorf("encoded %s does not validate: %v", def, err)
+			}
+		})
+		compared++
+	}
+	t.Logf("compared %d messages; %d not valid against the schema; %d with methods the schema does not define", compared, invalid, unknown)
+	if compared < min {
+		t.Errorf("compared %d messages, want at least %d", compared, min)
+	}
+}
