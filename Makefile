@@ -8,6 +8,36 @@
 # Go targets
 # ---------------------------------------------------------------------------
 
+GO ?= go
+FUZZTIME ?= 2m
+
+# Regenerate generated/ from the pinned schema (the main job).
+.PHONY: generate
+generate:
+	$(GO) run ./cmd/acpgen -out generated
+
+# Fail, printing a diff, when generated/ is not what the generator makes.
+.PHONY: check
+check:
+	$(GO) run ./cmd/acpgen -out generated -check
+
+# Everything CI runs: formatting, vet, and the tests.
+.PHONY: test
+test:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) test ./...
+
+# Run each fuzz target for $(FUZZTIME).
+.PHONY: fuzz
+fuzz:
+	@set -e; for pkg in ./generated/acpv1 ./generated/acpv2; do \
+		for target in FuzzSessionUpdate FuzzContentBlock; do \
+			$(GO) test $$pkg -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME); \
+		done; \
+	done
+
 
 # ---------------------------------------------------------------------------
 # Upstream schema pinning (needs node + npm)

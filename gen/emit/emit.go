@@ -85,6 +85,14 @@ func (e *emitter) typesOf(kinds ...ir.Kind) []*ir.Type {
 	return out
 }
 
+// typeDoc is the doc comment of a type: its name, then the schema's description.
+func typeDoc(t *ir.Type) jen.Code {
+	if strings.TrimSpace(t.Doc) == "" {
+		return comment("", fmt.Sprintf("%s is %q in the schema.", t.GoName, t.Name))
+	}
+	return comment(t.GoName, t.Doc)
+}
+
 // comment renders doc as line comments, starting with lead if given.
 func comment(lead, doc string) jen.Code {
 	text := strings.TrimSpace(doc)

@@ -28,7 +28,7 @@ func (e *emitter) enums(f *jen.File) error {
 		if en.Integer {
 			base = jen.Id(fmt.Sprintf("int%d", en.Bits))
 		}
-		f.Add(comment(t.GoName, t.Doc))
+		f.Add(typeDoc(t))
 		f.Type().Id(t.GoName).Add(base)
 		f.Line()
 		var defs []jen.Code

@@ -9,7 +9,7 @@ import (
 // structsAndNamed emits object types, defined scalar types and free-form aliases.
 func (e *emitter) structsAndNamed(f *jen.File) error {
 	for _, t := range e.typesOf(ir.Struct, ir.Named, ir.Raw) {
-		f.Add(comment(t.GoName, t.Doc))
+		f.Add(typeDoc(t))
 		switch t.Kind {
 		case ir.Struct:
 			f.Type().Id(t.GoName).Struct(structFields(t.Fields)...)

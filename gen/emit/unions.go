@@ -69,7 +69,7 @@ func (e *emitter) unionType(f *jen.File, t *ir.Type) {
 	for _, v := range u.All() {
 		list = append(list, variantRef(v))
 	}
-	f.Add(comment(t.GoName, t.Doc))
+	f.Add(typeDoc(t))
 	members := structFields(t.Fields)
 	if len(members) > 0 {
 		members = append(members, jen.Line())

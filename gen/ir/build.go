@@ -164,8 +164,7 @@ func (b *builder) tagged(owner, tag string, bs []*jsonschema.Schema) (*UnionInfo
 	}
 	if u.Fallback == nil {
 		// The schema has no fallback branch (v1): unknown tags are kept all the same.
-		u.Fallback = &Variant{Name: "other", JSON: KindObject,
-			Doc: "An unknown or custom variant, kept as received."}
+		u.Fallback = &Variant{Name: "other", JSON: KindObject}
 	}
 	return u, nil
 }

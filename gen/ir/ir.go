@@ -159,7 +159,9 @@ type Variant struct {
 }
 
 // IsObject reports whether the variant is a Go struct (fields and embeds).
-func (v *Variant) IsObject() bool { return v.Value == nil && v.JSON != KindAny }
+func (v *Variant) IsObject() bool {
+	return v.Value == nil && v.JSON != KindAny && v.JSON != KindNull
+}
 
 // MethodKind distinguishes the three JSON-RPC message shapes.
 type MethodKind int

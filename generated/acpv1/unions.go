@@ -206,8 +206,6 @@ func (v AuthMethodAgentVariant) MarshalJSON() ([]byte, error) {
 
 // AuthMethodOther: a variant of AuthMethod whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
-//
-// An unknown or custom variant, kept as received.
 type AuthMethodOther struct {
 	// Tag is the "type" value.
 	Tag string
@@ -586,8 +584,6 @@ func (v ContentBlockResource) MarshalJSON() ([]byte, error) {
 
 // ContentBlockOther: a variant of ContentBlock whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
-//
-// An unknown or custom variant, kept as received.
 type ContentBlockOther struct {
 	// Tag is the "type" value.
 	Tag string
@@ -1720,8 +1716,6 @@ func (v MCPServerStdioVariant) MarshalJSON() ([]byte, error) {
 
 // MCPServerOther: a variant of MCPServer whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
-//
-// An unknown or custom variant, kept as received.
 type MCPServerOther struct {
 	// Tag is the "type" value.
 	Tag string
@@ -1937,14 +1931,14 @@ func (v *MultiSelectItemsOther) UnmarshalJSON(data []byte) error {
 // \[2\] Fractional parts may be problematic, since many decimal fractions cannot be represented exactly as binary fractions.
 type RequestID struct {
 	// Value is the variant, one of:
-	//   - *RequestIDNull
+	//   - RequestIDNull
 	//   - RequestIDNumber
 	//   - RequestIDStr
 	Value RequestIDVariant `json:"-"`
 }
 
 // RequestIDVariant is implemented by the variants of RequestID:
-//   - *RequestIDNull
+//   - RequestIDNull
 //   - RequestIDNumber
 //   - RequestIDStr
 type RequestIDVariant interface {
@@ -2119,8 +2113,6 @@ func (v RequestPermissionOutcomeSelected) MarshalJSON() ([]byte, error) {
 
 // RequestPermissionOutcomeOther: a variant of RequestPermissionOutcome whose "outcome" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
-//
-// An unknown or custom variant, kept as received.
 type RequestPermissionOutcomeOther struct {
 	// Tag is the "outcome" value.
 	Tag string
@@ -2296,8 +2288,6 @@ func (v SessionConfigOptionBoolean) MarshalJSON() ([]byte, error) {
 
 // SessionConfigOptionOther: a variant of SessionConfigOption whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
-//
-// An unknown or custom variant, kept as received.
 type SessionConfigOptionOther struct {
 	// Tag is the "type" value.
 	Tag string
@@ -2772,8 +2762,6 @@ func (v SessionUpdateCompactionSummaryChunk) MarshalJSON() ([]byte, error) {
 
 // SessionUpdateOther: a variant of SessionUpdate whose "sessionUpdate" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
-//
-// An unknown or custom variant, kept as received.
 type SessionUpdateOther struct {
 	// Tag is the "sessionUpdate" value.
 	Tag string
@@ -2951,8 +2939,6 @@ func (v SetSessionConfigOptionRequestValueID) MarshalJSON() ([]byte, error) {
 
 // SetSessionConfigOptionRequestOther: a variant of SetSessionConfigOptionRequest whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
-//
-// An unknown or custom variant, kept as received.
 type SetSessionConfigOptionRequestOther struct {
 	// Tag is the "type" value.
 	Tag string
@@ -3132,8 +3118,6 @@ func (v ToolCallContentTerminal) MarshalJSON() ([]byte, error) {
 
 // ToolCallContentOther: a variant of ToolCallContent whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
-//
-// An unknown or custom variant, kept as received.
 type ToolCallContentOther struct {
 	// Tag is the "type" value.
 	Tag string

@@ -111,14 +111,14 @@ type AgentResponseID struct {
 	// Value is the variant, one of:
 	//   - AgentResponseIDNumber
 	//   - AgentResponseIDStr
-	//   - *AgentResponseIDNull
+	//   - AgentResponseIDNull
 	Value AgentResponseIDVariant `json:"-"`
 }
 
 // AgentResponseIDVariant is implemented by the variants of AgentResponseID:
 //   - AgentResponseIDNumber
 //   - AgentResponseIDStr
-//   - *AgentResponseIDNull
+//   - AgentResponseIDNull
 type AgentResponseIDVariant interface {
 	isAgentResponseID()
 }
@@ -943,14 +943,14 @@ type ClientResponseID struct {
 	// Value is the variant, one of:
 	//   - ClientResponseIDNumber
 	//   - ClientResponseIDStr
-	//   - *ClientResponseIDNull
+	//   - ClientResponseIDNull
 	Value ClientResponseIDVariant `json:"-"`
 }
 
 // ClientResponseIDVariant is implemented by the variants of ClientResponseID:
 //   - ClientResponseIDNumber
 //   - ClientResponseIDStr
-//   - *ClientResponseIDNull
+//   - ClientResponseIDNull
 type ClientResponseIDVariant interface {
 	isClientResponseID()
 }

@@ -1,0 +1,107 @@
+package emit
+
+import (
+	"flag"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/acpgen/acpgen/gen/ir"
+	"github.com/acpgen/acpgen/gen/load"
+	"github.com/acpgen/acpgen/gen/names"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+// tiny builds the package of the small schema the ir tests use.
+func tiny(t *testing.T) *ir.Package {
+	t.Helper()
+	data, err := os.ReadFile("../ir/testdata/tiny.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := load.Parse("tiny.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ir.Build(f, ir.Options{Name: "tiny", Version: "v1", Source: "tiny.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := names.Assign(p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestGolden(t *testing.T) {
+	files, err := Files(tiny(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join("testdata", "golden")
+	if *update {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var names []string
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		got := files[name]
+		if _, err := parser.ParseFile(token.NewFileSet(), name, got, 0); err != nil {
+			t.Errorf("%s does not parse: %v", name, err)
+		}
+		golden := filepath.Join(dir, name+".golden")
+		if *update {
+			if err := os.WriteFile(golden, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (run go test ./gen/emit -update)", err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s differs from %s; inspect and run go test ./gen/emit -update", name, golden)
+		}
+	}
+	goldens, _ := filepath.Glob(filepath.Join(dir, "*.golden"))
+	if len(goldens) != len(files) {
+		t.Errorf("%d golden files for %d generated files", len(goldens), len(files))
+	}
+}
+
+// TestHelpersPruned checks that the helper file keeps only what is called.
+func TestHelpersPruned(t *testing.T) {
+	files, err := Files(tiny(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "json.go", files["json.go"], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, obj := range f.Scope.Objects {
+		have[obj.Name] = true
+	}
+	// The tiny schema has no untagged union of arrays.
+	for _, name := range []string{"firstElementMembers"} {
+		if have[name] {
+			t.Errorf("%s is kept though nothing calls it", name)
+		}
+	}
+	for _, name := range []string{"jsonKind", "marshalObject", "typeError", "present", "presentMap"} {
+		if !have[name] {
+			t.Errorf("%s was dropped though generated code calls it", name)
+		}
+	}
+}

@@ -1,0 +1,96 @@
+package names
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/acpgen/acpgen/gen/ir"
+)
+
+func TestExported(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"SessionId", "SessionID"},
+		{"Uri", "URI"},
+		{"uri", "URI"},
+		{"toolCallId", "ToolCallID"},
+		{"McpServerHttp", "MCPServerHTTP"},
+		{"McpServerAcpId", "MCPServerACPID"},
+		{"NesSuggestion", "NESSuggestion"},
+		{"_meta", "Meta"},
+		{"in_progress", "InProgress"},
+		{"date-time", "DateTime"},
+		{"session/update", "SessionUpdate"},
+		{"$/cancel_request", "CancelRequest"},
+		{"fs/read_text_file", "FsReadTextFile"},
+		{"Parse error", "ParseError"},
+		{"HTTPServer", "HTTPServer"},
+		{"jsonRpcMessage", "JSONRPCMessage"},
+		{"mimeType", "MimeType"},
+		{"url", "URL"},
+		{"Id", "ID"},
+		{"Ids", "Ids"},
+		{"v2", "V2"},
+		{"32000", "N32000"},
+		{"", ""},
+		{"--", ""},
+	} {
+		if got := Exported(tc.in); got != tc.want {
+			t.Errorf("Exported(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestUnexported(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"SessionId", "sessionID"},
+		{"IdFoo", "idFoo"},
+		{"URIValue", "uriValue"},
+		{"type", "type_"},
+		{"func", "func_"},
+		{"range", "range_"},
+		{"value", "value"},
+	} {
+		if got := Unexported(tc.in); got != tc.want {
+			t.Errorf("Unexported(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestWords(t *testing.T) {
+	got := strings.Join(Words("McpServerHTTPConfig2x_fooBar"), " ")
+	if want := "Mcp Server HTTP Config2x foo Bar"; got != want {
+		t.Errorf("Words = %q, want %q", got, want)
+	}
+}
+
+func TestAssignCollisions(t *testing.T) {
+	payload := &ir.Type{Name: "AuthMethodAgent", Kind: ir.Struct}
+	union := &ir.Type{Name: "AuthMethod", Kind: ir.Union, Union: &ir.UnionInfo{
+		Tag:      "type",
+		Variants: []*ir.Variant{{Name: "terminal", Tag: "terminal"}},
+		Default:  &ir.Variant{Name: "agent", Embeds: []*ir.Type{payload}},
+		Fallback: &ir.Variant{Name: "other"},
+	}}
+	p := &ir.Package{Types: []*ir.Type{payload, union}}
+	if err := Assign(p); err != nil {
+		t.Fatal(err)
+	}
+	if got := union.Union.Default.GoName; got != "AuthMethodAgentVariant" {
+		t.Errorf("variant whose name a type has = %s, want AuthMethodAgentVariant", got)
+	}
+	if got := union.Union.Variants[0].GoName; got != "AuthMethodTerminal" {
+		t.Errorf("variant = %s, want AuthMethodTerminal", got)
+	}
+
+	clash := &ir.Package{Types: []*ir.Type{{Name: "SessionId"}, {Name: "SessionID"}}}
+	if err := Assign(clash); err == nil || !strings.Contains(err.Error(), "SessionID") {
+		t.Errorf("two types with one Go name: err = %v", err)
+	}
+
+	fields := &ir.Package{Types: []*ir.Type{{Name: "A", Pointer: "/$defs/A", Kind: ir.Struct, Fields: []*ir.Field{
+		{JSONName: "_meta"}, {JSONName: "meta"},
+	}}}}
+	if err := Assign(fields); err == nil || !strings.Contains(err.Error(), "/$defs/A") {
+		t.Errorf("two properties with one Go name: err = %v", err)
+	}
+}

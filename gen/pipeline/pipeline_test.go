@@ -1,0 +1,166 @@
+package pipeline
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/acpgen/acpgen/gen/write"
+	"github.com/acpgen/acpgen/schema"
+)
+
+// generatedDir is the checked-in output, relative to this package.
+const generatedDir = "../../generated"
+
+// TestGeneratedIsCurrent regenerates in memory from the pinned schema and
+// fails when the checked-in packages differ: run `make generate`.
+func TestGeneratedIsCurrent(t *testing.T) {
+	files, err := Generate(schema.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes, err := write.Changes(generatedDir, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(changes) > 0 {
+		t.Errorf("generated/ is stale (run `make generate`):\n%s", write.Diff(changes))
+	}
+}
+
+// TestDeterministic generates twice and expects the same bytes.
+func TestDeterministic(t *testing.T) {
+	a, err := Generate(schema.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Generate(schema.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a) != len(b) {
+		t.Fatalf("%d files, then %d", len(a), len(b))
+	}
+	for name, data := range a {
+		if !bytes.Equal(data, b[name]) {
+			t.Errorf("%s differs between two runs", name)
+		}
+	}
+}
+
+// TestHeader checks every file carries the standard generated-code header.
+func TestHeader(t *testing.T) {
+	files, err := Generate(schema.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range files {
+		first, _, _ := strings.Cut(string(data), "\n")
+		if !strings.HasPrefix(first, "// Code generated ") || !strings.HasSuffix(first, " DO NOT EDIT.") {
+			t.Errorf("%s: first line %q is not a generated-code header", name, first)
+		}
+	}
+}
+
+// TestRevisions generates from older published schema revisions and checks
+// that the output builds and vets under Go 1.22, as downstream modules do.
+func TestRevisions(t *testing.T) {
+	dirs, err := filepath.Glob("testdata/revisions/*")
+	if err != nil || len(dirs) < 3 {
+		t.Fatalf("want at least 3 revisions under testdata/revisions, have %d (%v)", len(dirs), err)
+	}
+	for _, dir := range dirs {
+		dir := dir
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			t.Parallel()
+			files, err := Generate(os.DirFS(dir))
+			if err != nil {
+				t.Fatal(err)
+			}
+			vetModule(t, files)
+		})
+	}
+}
+
+// TestGo122 builds and vets the checked-in packages in a module that
+// declares go 1.22: newer language features or library calls fail it.
+func TestGo122(t *testing.T) {
+	files := map[string][]byte{}
+	for _, pkg := range []string{"acpv1", "acpv2"} {
+		names, err := filepath.Glob(filepath.Join(generatedDir, pkg, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range names {
+			if strings.HasSuffix(n, "_test.go") {
+				continue
+			}
+			data, err := os.ReadFile(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[pkg+"/"+filepath.Base(n)] = data
+		}
+	}
+	if len(files) == 0 {
+		t.Fatal("no generated files found")
+	}
+	vetModule(t, files)
+}
+
+// vetModule writes files into a fresh go 1.22 module and runs go vet on it.
+func vetModule(t *testing.T, files map[string][]byte) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds a module with the go command")
+	}
+	dir := t.TempDir()
+	files["go.mod"] = []byte("module example.com/acpcheck\n\ngo 1.22\n")
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("go", "vet", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go vet in a go 1.22 module: %v\n%s", err, out)
+	}
+}
+
+// TestBadSchema reports errors with the schema location and writes nothing.
+func TestBadSchema(t *testing.T) {
+	for _, tc := range []struct {
+		name, schema, want string
+	}{
+		{"not json", `{`, "v1/schema.json"},
+		{"no defs", `{"$schema":"https://json-schema.org/draft/2020-12/schema"}`, "no $defs"},
+		{"bad ref", `{"$defs":{"A":{"type":"object","properties":{"b":{"$ref":"#/$defs/Missing"}}}}}`, "v1/schema.json#/$defs/A"},
+		{"mixed types", `{"$defs":{"A":{"type":"object","properties":{"b":{"type":["string","integer"]}}}}}`, "/$defs/A/properties/b"},
+		{"bad format", `{"$defs":{"A":{"type":"integer","format":"int128"}}}`, "/$defs/A"},
+		{"two fallbacks", `{"$defs":{"U":{"anyOf":[
+			{"type":"object","properties":{"t":{"const":"a","type":"string"}},"required":["t"]},
+			{"title":"other","type":"object","properties":{"t":{"type":"string"}},"not":{}},
+			{"title":"other","type":"object","properties":{"t":{"type":"string"}},"not":{}}]}}}`, "/$defs/U/anyOf/2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fsys := fstest.MapFS{"v1/schema.json": {Data: []byte(tc.schema)}}
+			files, err := Generate(fsys)
+			if err == nil {
+				t.Fatalf("no error; generated %d files", len(files))
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not mention %q", err, tc.want)
+			}
+		})
+	}
+}
