@@ -82,6 +82,24 @@ func Write(dir string, files map[string][]byte) ([]Change, error) {
 			return nil, fmt.Errorf("%s: refusing to write a file without the %q header", name, generatedPrefix)
 		}
 	}
+	// Stage every new file beside its target first, so that a failure leaves
+	// the tree as it was; then move them into place.
+	staged := map[string]string{}
+	defer func() {
+		for _, tmp := range staged {
+			os.Remove(tmp)
+		}
+	}()
+	for _, c := range changes {
+		if c.New == nil {
+			continue
+		}
+		tmp, err := stage(filepath.Join(dir, filepath.FromSlash(c.Path)), c.New)
+		if err != nil {
+			return nil, err
+		}
+		staged[c.Path] = tmp
+	}
 	for _, c := range changes {
 		p := filepath.Join(dir, filepath.FromSlash(c.Path))
 		if c.New == nil {
@@ -90,33 +108,33 @@ func Write(dir string, files map[string][]byte) ([]Change, error) {
 			}
 			continue
 		}
-		if err := writeFile(p, c.New); err != nil {
+		if err := os.Rename(staged[c.Path], p); err != nil {
 			return nil, err
 		}
+		delete(staged, c.Path)
 	}
 	return changes, nil
 }
 
-// writeFile replaces p with data through a temporary file and a rename, so
-// that p is never half-written.
-func writeFile(p string, data []byte) error {
+// stage writes data to a temporary file in the directory of p and returns its name.
+func stage(p string, data []byte) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
+		return "", err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(p), ".acpgen-*")
 	if err != nil {
-		return err
+		return "", err
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
 	}
-	if err := tmp.Close(); err != nil {
-		return err
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
 	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
+	if err != nil {
+		os.Remove(tmp.Name())
+		return "", err
 	}
-	return os.Rename(tmp.Name(), p)
+	return tmp.Name(), nil
 }
