@@ -6,7 +6,8 @@ package schema
 import "embed"
 
 // FS holds v1/ and v2/, each with schema.json and schema.unstable.json, and
-// provenance.json naming the package version and each file's sha256.
+// provenance.json naming the package version and each file's sha256, and
+// features.json naming the unstable feature of unstable items.
 //
-//go:embed provenance.json v1/*.json v2/*.json
+//go:embed provenance.json features.json v1/*.json v2/*.json
 var FS embed.FS

@@ -23,6 +23,14 @@ import (
 */
 func (e *emitter) enums(f *jen.File) error {
 	for _, t := range e.typesOf(ir.Enum) {
+		e.enum(f, t)
+	}
+	return nil
+}
+
+// enum emits one enum type with its constants and methods.
+func (e *emitter) enum(f *jen.File, t *ir.Type) {
+	{
 		en := t.Enum
 		base := jen.String()
 		if en.Integer {
@@ -62,7 +70,6 @@ func (e *emitter) enums(f *jen.File) error {
 		}
 		f.Line()
 	}
-	return nil
 }
 
 // closedEnumDecoder rejects values the schema does not list.

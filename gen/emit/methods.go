@@ -8,38 +8,55 @@ import (
 	"github.com/acpgen/acpgen/gen/ir"
 )
 
-// methods emits the method name constants and constructors of the params and
-// result types by method name.
-func (e *emitter) methods(f *jen.File) error {
-	var defs []jen.Code
-	for _, m := range e.p.Methods {
-		kind := "request"
-		if m.Kind == ir.Notification {
-			kind = "notification"
-		}
-		doc := fmt.Sprintf("%s is the %q %s, handled by the %s side; its params are %s", m.GoName, m.Name, kind, m.Side, m.Params.GoName)
-		if m.Result != nil {
-			doc += fmt.Sprintf(" and its result %s", m.Result.GoName)
-		}
-		defs = append(defs, comment("", doc+"."), jen.Id(m.GoName).Op("=").Lit(m.Name))
-	}
-	f.Comment("Names of the protocol's JSON-RPC methods.")
-	f.Const().Defs(defs...)
-	f.Line()
-	e.constructor(f, "NewRequestParams", "a new params value for the request method", func(m *ir.Method) *ir.Type {
+// constructors are the functions that return a new params or result value
+// by method name.
+var constructors = []struct {
+	name, what string
+	pick       func(*ir.Method) *ir.Type
+}{
+	{"NewRequestParams", "a new params value for the request method", func(m *ir.Method) *ir.Type {
 		if m.Kind == ir.Request {
 			return m.Params
 		}
 		return nil
-	})
-	e.constructor(f, "NewNotificationParams", "a new params value for the notification method", func(m *ir.Method) *ir.Type {
+	}},
+	{"NewNotificationParams", "a new params value for the notification method", func(m *ir.Method) *ir.Type {
 		if m.Kind == ir.Notification {
 			return m.Params
 		}
 		return nil
-	})
-	e.constructor(f, "NewResult", "a new result value for the request method", func(m *ir.Method) *ir.Type { return m.Result })
+	}},
+	{"NewResult", "a new result value for the request method", func(m *ir.Method) *ir.Type { return m.Result }},
+}
+
+// methods emits the stable method name constants and the constructors of
+// params and result types by method name.
+func (e *emitter) methods(f *jen.File) error {
+	var defs []jen.Code
+	for _, m := range e.p.Methods {
+		if !m.Unstable {
+			defs = append(defs, methodConst(m)...)
+		}
+	}
+	f.Comment("Names of the protocol's JSON-RPC methods.")
+	f.Const().Defs(defs...)
+	f.Line()
+	for _, c := range constructors {
+		e.constructor(f, c.name, c.what, c.pick)
+	}
 	return nil
+}
+
+func methodConst(m *ir.Method) []jen.Code {
+	kind := "request"
+	if m.Kind == ir.Notification {
+		kind = "notification"
+	}
+	doc := fmt.Sprintf("%s is the %q %s, handled by the %s side; its params are %s", m.GoName, m.Name, kind, m.Side, m.Params.GoName)
+	if m.Result != nil {
+		doc += fmt.Sprintf(" and its result %s", m.Result.GoName)
+	}
+	return []jen.Code{comment("", doc+"."), jen.Id(m.GoName).Op("=").Lit(m.Name)}
 }
 
 /*
@@ -48,20 +65,61 @@ func (e *emitter) methods(f *jen.File) error {
 		case MethodInitialize:
 			return new(InitializeRequest)
 		}
+		if newValue := newRequestParamsUnstable[method]; newValue != nil {
+			return newValue()
+		}
 		return nil
 	}
 */
 func (e *emitter) constructor(f *jen.File, name, what string, pick func(*ir.Method) *ir.Type) {
 	var cases []jen.Code
+	unstable := false
 	for _, m := range e.p.Methods {
 		if t := pick(m); t != nil {
+			if m.Unstable {
+				unstable = true
+				continue
+			}
 			cases = append(cases, jen.Case(jen.Id(m.GoName)).Block(jen.Return(jen.New(jen.Id(t.GoName)))))
 		}
 	}
+	body := []jen.Code{jen.Switch(jen.Id("method")).Block(cases...)}
+	if unstable {
+		body = append(body, jen.If(jen.Id("newValue").Op(":=").Id(lowerFirst(name)+"Unstable").Index(jen.Id("method")), jen.Id("newValue").Op("!=").Nil()).Block(
+			jen.Return(jen.Id("newValue").Call())))
+	}
+	body = append(body, jen.Return(jen.Nil()))
 	f.Comment(fmt.Sprintf("%s returns a pointer to %s, ready for json.Unmarshal, or nil if the method is not part of the schema.", name, what))
-	f.Func().Id(name).Params(jen.Id("method").String()).Any().Block(
-		jen.Switch(jen.Id("method")).Block(cases...),
-		jen.Return(jen.Nil()),
-	)
+	f.Func().Id(name).Params(jen.Id("method").String()).Any().Block(body...)
+	f.Line()
+	if unstable {
+		f.Comment(fmt.Sprintf("%sUnstable holds the methods of the unstable surface that build tags include.", lowerFirst(name)))
+		f.Var().Id(lowerFirst(name) + "Unstable").Op("=").Map(jen.String()).Func().Params().Any().Values()
+		f.Line()
+	}
+}
+
+// unstableMethods emits the method constants that key gates and registers
+// their types with the constructors.
+func (e *emitter) unstableMethods(f *jen.File, key string) {
+	var defs, reg []jen.Code
+	for _, m := range e.p.Methods {
+		if !m.Unstable || m.Key() != key {
+			continue
+		}
+		defs = append(defs, methodConst(m)...)
+		for _, c := range constructors {
+			if t := c.pick(m); t != nil {
+				reg = append(reg, jen.Id(lowerFirst(c.name)+"Unstable").Index(jen.Id(m.GoName)).Op("=").Func().Params().Any().Block(
+					jen.Return(jen.New(jen.Id(t.GoName)))))
+			}
+		}
+	}
+	if len(defs) == 0 {
+		return
+	}
+	f.Const().Defs(defs...)
+	f.Line()
+	f.Func().Id("init").Params().Block(reg...)
 	f.Line()
 }

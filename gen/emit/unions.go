@@ -12,16 +12,20 @@ import (
 // unions emits tagged and untagged unions with their variants.
 func (e *emitter) unions(f *jen.File) error {
 	for _, t := range e.typesOf(ir.Union) {
-		e.unionType(f, t)
-		if t.Union.Tag != "" {
-			if err := e.tagged(f, t); err != nil {
-				return err
-			}
-		} else if err := e.untagged(f, t); err != nil {
+		if err := e.union(f, t); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// union emits one union type, its decoder and its variants.
+func (e *emitter) union(f *jen.File, t *ir.Type) error {
+	e.unionType(f, t)
+	if t.Union.Tag != "" {
+		return e.tagged(f, t)
+	}
+	return e.untagged(f, t)
 }
 
 // variantRef is how a variant is written in a type switch.
@@ -67,10 +71,14 @@ func (e *emitter) unionType(f *jen.File, t *ir.Type) {
 	u := t.Union
 	var list []string
 	for _, v := range u.All() {
-		list = append(list, variantRef(v))
+		ref := variantRef(v)
+		if v.Unstable && !t.Unstable {
+			ref += fmt.Sprintf(" (with the %s build tag)", tagList(v.Gate))
+		}
+		list = append(list, ref)
 	}
 	f.Add(typeDoc(t))
-	members := structFields(t.Fields)
+	members := members(t)
 	if len(members) > 0 {
 		members = append(members, jen.Line())
 	}
@@ -122,7 +130,7 @@ func (e *emitter) unionMarshal(f *jen.File, t *ir.Type) {
 		body = append(body,
 			jen.Type().Id("plain").Id(t.GoName),
 			jen.Return(jen.Id("marshalObject").Call(jen.Lit(""),
-				fieldsValue(jen.Id("plain").Call(jen.Id("u")), "u", keepsEmpty(t.Fields)), jen.Id("u").Dot("Value"))),
+				fieldsValue(jen.Id("plain").Call(jen.Id("u")), "u", keepsEmpty(ownFields(t))), jen.Id("u").Dot("Value"))),
 		)
 	}
 	doc := "MarshalJSON writes the variant"
@@ -180,10 +188,23 @@ func (e *emitter) tagged(f *jen.File, t *ir.Type) error {
 		missing = jen.Return(jen.Id("typeError").Call(jen.Lit(fmt.Sprintf("object without %q", u.Tag)), jen.Id("u"), jen.Lit(u.Tag)))
 	}
 	var cases []jen.Code
-	for _, v := range u.Variants {
+	for _, v := range ownVariants(t) {
 		cases = append(cases, jen.Case(jen.Lit(v.Tag)).Block(jen.Id("v").Op("=").New(jen.Id(v.GoName))))
 	}
-	cases = append(cases, jen.Default().Block(jen.Id("v").Op("=").New(jen.Id(u.Fallback.GoName))))
+	fallback := jen.Id("v").Op("=").New(jen.Id(u.Fallback.GoName))
+	if hasUnstableVariants(t) {
+		/*
+			if newVariant := sessionUpdateUnstable[*probe.Tag]; newVariant != nil {
+				v = newVariant()
+			} else {
+				v = new(SessionUpdateOther)
+			}
+		*/
+		fallback = jen.If(jen.Id("newVariant").Op(":=").Id(registry(t)).Index(jen.Op("*").Id("probe").Dot("Tag")), jen.Id("newVariant").Op("!=").Nil()).Block(
+			jen.Id("v").Op("=").Id("newVariant").Call(),
+		).Else().Block(fallback)
+	}
+	cases = append(cases, jen.Default().Block(fallback))
 	body := []jen.Code{rejectNonObject("u")}
 	body = append(body, probe...)
 	body = append(body,
@@ -200,7 +221,12 @@ func (e *emitter) tagged(f *jen.File, t *ir.Type) error {
 	}
 	f.Func().Params(jen.Id("u").Op("*").Id(t.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
 	f.Line()
-	for _, v := range u.Variants {
+	if hasUnstableVariants(t) {
+		f.Comment(fmt.Sprintf("%s holds the variants of the unstable surface that build tags include, by tag.", registry(t)))
+		f.Var().Id(registry(t)).Op("=").Map(jen.String()).Func().Params().Id(iface(t)).Values()
+		f.Line()
+	}
+	for _, v := range ownVariants(t) {
 		if err := e.knownVariant(f, t, v, fmt.Sprintf("%q:%q", u.Tag, v.Tag)); err != nil {
 			return err
 		}
@@ -261,7 +287,7 @@ func (e *emitter) knownVariant(f *jen.File, t *ir.Type, v *ir.Variant, tagMember
 			pre = append(pre, jen.Type().Id("plain").Id(v.GoName))
 			parts = append(parts, fieldsValue(jen.Id("plain").Call(jen.Id("v")), "v", keepsEmpty(v.Fields)))
 		} else {
-			parts = append(parts, ownFields(v))
+			parts = append(parts, variantFieldsValue(v))
 		}
 	}
 	doc := "MarshalJSON writes the variant"
@@ -279,9 +305,9 @@ func (e *emitter) knownVariant(f *jen.File, t *ir.Type, v *ir.Variant, tagMember
 	return nil
 }
 
-// ownFields is a struct value of the variant's own fields, to encode beside
+// variantFieldsValue is a struct value of the variant's own fields, to encode beside
 // its embedded payloads.
-func ownFields(v *ir.Variant) jen.Code {
+func variantFieldsValue(v *ir.Variant) jen.Code {
 	var members, values []jen.Code
 	for _, f := range v.Fields {
 		members = append(members, jen.Id(f.GoName).Add(fieldType(f)).Tag(jsonTag(f)))

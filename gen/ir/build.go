@@ -3,6 +3,7 @@ package ir
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -30,6 +31,9 @@ func Build(f *load.File, o Options) (*Package, error) {
 			return nil, err
 		}
 	}
+	if err := b.finish(); err != nil {
+		return nil, err
+	}
 	p := &Package{Name: o.Name, Version: o.Version, Source: o.Source}
 	for _, d := range f.Defs {
 		p.Types = append(p.Types, b.defs[d.Name])
@@ -45,9 +49,10 @@ func Build(f *load.File, o Options) (*Package, error) {
 }
 
 type builder struct {
-	f     *load.File
-	defs  map[string]*Type
-	synth []*Type
+	f       *load.File
+	defs    map[string]*Type
+	synth   []*Type
+	pending []pendingVariant
 }
 
 // errorf reports a problem at the schema s.
@@ -205,11 +210,8 @@ func (b *builder) untagged(owner string, bs []*jsonschema.Schema) (*UnionInfo, e
 			if err := b.variantBody(v, br, owner, ""); err != nil {
 				return nil, err
 			}
-			if len(v.Embeds) == 1 && v.Embeds[0].Kind != Struct && len(v.Fields) == 0 {
-				return nil, errorf(br, "untagged alternative %s is not an object", v.Embeds[0].Name)
-			}
 			v.JSON = KindObject
-			v.Required = b.requiredOf(v)
+			b.pending = append(b.pending, pendingVariant{v, br})
 			if v.Name == "" {
 				v.Name = v.Embeds[0].Name
 			}
@@ -242,8 +244,8 @@ func (b *builder) untagged(owner string, bs []*jsonschema.Schema) (*UnionInfo, e
 					return nil, err
 				}
 				v.JSON, v.Value = JSONKind(nonNull[0]), &r
-				if r.Kind == RefArray && r.Elem.Kind == RefNamed && r.Elem.Type.Kind == Struct {
-					v.Required = b.required(r.Elem.Type)
+				if r.Kind == RefArray && r.Elem.Kind == RefNamed {
+					b.pending = append(b.pending, pendingVariant{v, br})
 				}
 			}
 		}
@@ -260,6 +262,34 @@ func titleOr(title, alt string) string {
 		return title
 	}
 	return alt
+}
+
+// pendingVariant is an untagged alternative whose selecting keys come from
+// definitions that may not be built yet.
+type pendingVariant struct {
+	v  *Variant
+	br *jsonschema.Schema
+}
+
+// finish fills in what needs every definition built: the keys that select
+// untagged object alternatives, and the elements' keys of array ones.
+func (b *builder) finish() error {
+	for _, p := range b.pending {
+		v := p.v
+		if v.Value != nil {
+			if elem := v.Value.Elem.Type; elem.Kind == Struct {
+				v.Required = b.required(elem)
+			}
+			continue
+		}
+		for _, t := range v.Embeds {
+			if t.Kind != Struct {
+				return errorf(p.br, "untagged alternative %s is not an object", t.Name)
+			}
+		}
+		v.Required = b.requiredOf(v)
+	}
+	return nil
 }
 
 // requiredOf lists the keys an object alternative must have.
@@ -286,6 +316,10 @@ func (b *builder) required(t *Type) []string {
 	return keys
 }
 
+// nullMeans recognizes a description that gives null a meaning of its own,
+// as patch-style updates do: "Set to null to clear", "`null` unsets it".
+var nullMeans = regexp.MustCompile("(?i)set to null to clear|`?null`? (clears|unsets|resets|removes)")
+
 // fields builds the properties of s, in file order, leaving out skip.
 func (b *builder) fields(s *jsonschema.Schema, owner, skip string) ([]*Field, error) {
 	req := map[string]bool{}
@@ -304,6 +338,7 @@ func (b *builder) fields(s *jsonschema.Schema, owner, skip string) ([]*Field, er
 			DefaultOnError: a.DefaultOnError, SkipInvalidItems: a.SkipInvalidItems, DefaultOnNull: a.DefaultOnNull,
 		}
 		f.Nullable = isNullable(p)
+		f.NullMeans = f.Nullable && !f.Required && nullMeans.MatchString(p.Description)
 		r, err := b.ref(p, owner+upperFirst(name))
 		if err != nil {
 			return nil, err

@@ -4,6 +4,8 @@
 // emit turns it into code.
 package ir
 
+import "strings"
+
 // Package is one generated Go package: one protocol version.
 type Package struct {
 	Name    string // Go package name, e.g. "acpv1"
@@ -37,7 +39,7 @@ type Type struct {
 	Doc     string
 	Pointer string // JSON pointer of its schema in the file
 	Kind    Kind
-	Feature string // unstable feature gating it; "" when stable
+	Gate
 
 	Underlying *Ref     // Named
 	Fields     []*Field // Struct, and the shared properties of a Union
@@ -77,7 +79,10 @@ type Field struct {
 	Type     Ref
 	Required bool
 	Nullable bool
-	Feature  string
+	// NullMeans: the property is optional and its null says something of its
+	// own ("clear the title"), so Go must keep absent, null and value apart.
+	NullMeans bool
+	Gate
 
 	DefaultOnError   bool
 	SkipInvalidItems bool
@@ -99,7 +104,7 @@ type EnumValue struct {
 	Doc     string
 	String  string
 	Int     int64
-	Feature string
+	Gate
 }
 
 // UnionInfo describes a Union type.
@@ -146,7 +151,7 @@ type Variant struct {
 	GoName  string
 	Doc     string
 	Pointer string
-	Feature string
+	Gate
 
 	Tag    string   // tagged unions: the tag value ("" for Default and Fallback)
 	Embeds []*Type  // payload definitions whose fields the variant carries
@@ -179,5 +184,37 @@ type Method struct {
 	Side    string // who receives it: agent, client, protocol, proxy
 	Params  *Type
 	Result  *Type // requests only
-	Feature string
+	Gate
+}
+
+// Umbrella is the build tag that enables every unstable feature.
+const Umbrella = "unstable"
+
+// Gate says whether an item belongs to the unstable surface of the schema
+// (present only in schema.unstable.json), and under which features.
+type Gate struct {
+	Unstable bool
+	// Features are the reference feature names (unstable_plan_operations, …)
+	// that enable the item, sorted; empty means only the umbrella tag does.
+	Features []string
+}
+
+// Key names the set of build tags that enable the item: "" when stable,
+// Umbrella when no feature is known, else the features joined by "+".
+func (g Gate) Key() string {
+	switch {
+	case !g.Unstable:
+		return ""
+	case len(g.Features) == 0:
+		return Umbrella
+	}
+	return strings.Join(g.Features, "+")
+}
+
+// Tags returns the build tags that enable the item, umbrella last.
+func (g Gate) Tags() []string {
+	if !g.Unstable {
+		return nil
+	}
+	return append(append([]string(nil), g.Features...), Umbrella)
 }

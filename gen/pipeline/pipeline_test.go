@@ -19,11 +19,11 @@ const generatedDir = "../../generated"
 // TestGeneratedIsCurrent regenerates in memory from the pinned schema and
 // fails when the checked-in packages differ: run `make generate`.
 func TestGeneratedIsCurrent(t *testing.T) {
-	files, err := Generate(schema.FS)
+	out, err := Generate(schema.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	changes, err := write.Changes(generatedDir, files)
+	changes, err := write.Changes(generatedDir, out.Files)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,11 +42,14 @@ func TestDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(a) != len(b) {
-		t.Fatalf("%d files, then %d", len(a), len(b))
+	if strings.Join(a.Warnings, "\n") != strings.Join(b.Warnings, "\n") {
+		t.Errorf("warnings differ between two runs")
 	}
-	for name, data := range a {
-		if !bytes.Equal(data, b[name]) {
+	if len(a.Files) != len(b.Files) {
+		t.Fatalf("%d files, then %d", len(a.Files), len(b.Files))
+	}
+	for name, data := range a.Files {
+		if !bytes.Equal(data, b.Files[name]) {
 			t.Errorf("%s differs between two runs", name)
 		}
 	}
@@ -54,11 +57,11 @@ func TestDeterministic(t *testing.T) {
 
 // TestHeader checks every file carries the standard generated-code header.
 func TestHeader(t *testing.T) {
-	files, err := Generate(schema.FS)
+	out, err := Generate(schema.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, data := range files {
+	for name, data := range out.Files {
 		first, _, _ := strings.Cut(string(data), "\n")
 		if !strings.HasPrefix(first, "// Code generated ") || !strings.HasSuffix(first, " DO NOT EDIT.") {
 			t.Errorf("%s: first line %q is not a generated-code header", name, first)
@@ -77,11 +80,11 @@ func TestRevisions(t *testing.T) {
 		dir := dir
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			t.Parallel()
-			files, err := Generate(os.DirFS(dir))
+			out, err := Generate(os.DirFS(dir))
 			if err != nil {
 				t.Fatal(err)
 			}
-			vetModule(t, files)
+			vetModule(t, out.Files, "")
 		})
 	}
 }
@@ -109,11 +112,13 @@ func TestGo122(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no generated files found")
 	}
-	vetModule(t, files)
+	for _, tags := range []string{"", "unstable"} {
+		vetModule(t, files, tags)
+	}
 }
 
 // vetModule writes files into a fresh go 1.22 module and runs go vet on it.
-func vetModule(t *testing.T, files map[string][]byte) {
+func vetModule(t *testing.T, files map[string][]byte, tags string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds a module with the go command")
@@ -129,7 +134,7 @@ func vetModule(t *testing.T, files map[string][]byte) {
 			t.Fatal(err)
 		}
 	}
-	cmd := exec.Command("go", "vet", "./...")
+	cmd := exec.Command("go", "vet", "-tags="+tags, "./...")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod")
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -154,9 +159,9 @@ func TestBadSchema(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fsys := fstest.MapFS{"v1/schema.json": {Data: []byte(tc.schema)}}
-			files, err := Generate(fsys)
+			out, err := Generate(fsys)
 			if err == nil {
-				t.Fatalf("no error; generated %d files", len(files))
+				t.Fatalf("no error; generated %d files", len(out.Files))
 			}
 			if !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %q does not mention %q", err, tc.want)

@@ -116,6 +116,20 @@ func Write(dir string, files map[string][]byte) ([]Change, error) {
 	return changes, nil
 }
 
+// Text replaces the file p with data, atomically; for outputs that are not
+// Go source, such as the API surface files.
+func Text(p string, data []byte) error {
+	tmp, err := stage(p, data)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, p); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
 // stage writes data to a temporary file in the directory of p and returns its name.
 func stage(p string, data []byte) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

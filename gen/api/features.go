@@ -1,0 +1,204 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"go/build/constraint"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Umbrella is the build tag that enables every unstable feature.
+const Umbrella = "unstable"
+
+// Line is one API element and the features that bring it in.
+type Line struct {
+	Text string `json:"line"`
+	// Features are the build tags, any of which adds the line; empty for the
+	// stable surface, ["unstable"] for what only the umbrella tag adds.
+	Features []string `json:"features,omitempty"`
+}
+
+// String renders the line as in a surface file: the features follow "#".
+func (l Line) String() string {
+	if len(l.Features) == 0 {
+		return l.Text
+	}
+	return l.Text + " #" + strings.Join(l.Features, ",")
+}
+
+// Tags lists the feature build tags the .go files in dir mention, sorted,
+// the umbrella tag left out.
+func Tags(dir string) ([]string, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if !constraint.IsGoBuild(line) {
+				continue
+			}
+			expr, err := constraint.Parse(line)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			expr.Eval(func(tag string) bool {
+				if strings.HasPrefix(tag, Umbrella+"_") {
+					seen[tag] = true
+				}
+				return false
+			})
+		}
+	}
+	var tags []string
+	for t := range seen {
+		tags = append(tags, t)
+	}
+	sort.Strings(tags)
+	return tags, nil
+}
+
+// Tagged returns the surface of the package in dir with every line tagged:
+// the lines of the build without tags are stable; a line that a feature tag
+// adds carries that feature; a line only the umbrella tag adds carries it.
+func Tagged(dir string) ([]Line, error) {
+	features, err := Tags(dir)
+	if err != nil {
+		return nil, err
+	}
+	stable, err := Surface(dir, nil)
+	if err != nil {
+		return nil, err
+	}
+	base := set(stable)
+	by := map[string][]string{}
+	for _, f := range features {
+		s, err := Surface(dir, []string{f})
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range s {
+			if !base[l] {
+				by[l] = append(by[l], f)
+			}
+		}
+	}
+	all, err := Surface(dir, []string{Umbrella})
+	if err != nil {
+		return nil, err
+	}
+	var out []Line
+	for _, l := range all {
+		switch {
+		case base[l]:
+			out = append(out, Line{Text: l})
+		case by[l] != nil:
+			out = append(out, Line{Text: l, Features: by[l]})
+		default:
+			out = append(out, Line{Text: l, Features: []string{Umbrella}})
+		}
+	}
+	for _, l := range stable {
+		if !set(all)[l] {
+			return nil, fmt.Errorf("%s: %q is in the build without tags but not with %q", dir, l, Umbrella)
+		}
+	}
+	return out, nil
+}
+
+func set(lines []string) map[string]bool {
+	m := make(map[string]bool, len(lines))
+	for _, l := range lines {
+		m[l] = true
+	}
+	return m
+}
+
+// Change is one line that differs between two surfaces.
+type Change struct {
+	Op string `json:"op"` // "+" added, "-" removed
+	Line
+}
+
+// Diff compares two tagged surfaces. A line whose features changed counts as
+// removed and added.
+func Diff(old, new []Line) []Change {
+	key := func(l Line) string { return l.String() }
+	in := func(ls []Line) map[string]bool {
+		m := map[string]bool{}
+		for _, l := range ls {
+			m[key(l)] = true
+		}
+		return m
+	}
+	inOld, inNew := in(old), in(new)
+	var out []Change
+	for _, l := range old {
+		if !inNew[key(l)] {
+			out = append(out, Change{"-", l})
+		}
+	}
+	for _, l := range new {
+		if !inOld[key(l)] {
+			out = append(out, Change{"+", l})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Text != out[j].Text {
+			return out[i].Text < out[j].Text
+		}
+		return out[i].Op < out[j].Op
+	})
+	return out
+}
+
+// Unstable returns the lines of a tagged surface that some feature adds.
+func Unstable(lines []Line) []Change {
+	var out []Change
+	for _, l := range lines {
+		if len(l.Features) > 0 {
+			out = append(out, Change{"+", l})
+		}
+	}
+	return out
+}
+
+// Write prints changes as text, or as JSON.
+func Write(w io.Writer, changes []Change, asJSON bool) error {
+	if asJSON {
+		if changes == nil {
+			changes = []Change{}
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(changes)
+	}
+	for _, c := range changes {
+		if _, err := fmt.Fprintf(w, "%s %s\n", c.Op, c.Line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Format renders a tagged surface as the text of a surface file.
+func Format(lines []Line) []byte {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l.String())
+		b.WriteByte('\n')
+	}
+	return []byte(b.String())
+}

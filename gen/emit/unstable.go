@@ -1,0 +1,222 @@
+package emit
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/acpgen/acpgen/gen/ir"
+	"github.com/acpgen/acpgen/gen/names"
+)
+
+// The unstable surface: each set of features (a Gate key) gets one file
+// behind `//go:build unstable_a || unstable_b || unstable` holding its types,
+// the variants, enum values and methods it adds to stable ones, and the
+// fields it adds to stable structs. Those fields live in an embedded struct
+// that a second file, behind the negated constraint, declares empty; Go
+// promotes the fields, so they read and write as ordinary fields.
+
+// unstableKeys lists the gate keys in use, sorted.
+func (e *emitter) unstableKeys() []string {
+	seen := map[string]bool{}
+	add := func(g ir.Gate) {
+		if g.Unstable {
+			seen[g.Key()] = true
+		}
+	}
+	for _, t := range e.p.Types {
+		add(t.Gate)
+		if t.Unstable {
+			continue
+		}
+		for _, f := range t.Fields {
+			add(f.Gate)
+		}
+		if t.Union != nil {
+			for _, v := range t.Union.Variants {
+				add(v.Gate)
+			}
+		}
+		if t.Enum != nil {
+			for _, v := range t.Enum.Values {
+				add(v.Gate)
+			}
+		}
+	}
+	for _, m := range e.p.Methods {
+		add(m.Gate)
+	}
+	var keys []string
+	for k := range seen {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// gateOf returns a Gate with the given key.
+func gateOf(key string) ir.Gate {
+	if key == ir.Umbrella {
+		return ir.Gate{Unstable: true}
+	}
+	return ir.Gate{Unstable: true, Features: strings.Split(key, "+")}
+}
+
+// constraint is the build expression that enables g.
+func constraint(g ir.Gate) string {
+	return strings.Join(g.Tags(), " || ")
+}
+
+// tagList names the tags of g for docs: "unstable_x or unstable".
+func tagList(g ir.Gate) string {
+	return strings.Join(g.Tags(), " or ")
+}
+
+// fileName is the file of a gate key: unstable.go, unstable_nes.go,
+// unstable_nes_and_session_fork.go; suffix goes before ".go".
+func fileName(key, suffix string) string {
+	if key == ir.Umbrella {
+		return ir.Umbrella + suffix + ".go"
+	}
+	var parts []string
+	for _, f := range strings.Split(key, "+") {
+		parts = append(parts, strings.TrimPrefix(f, "unstable_"))
+	}
+	return "unstable_" + strings.Join(parts, "_and_") + suffix + ".go"
+}
+
+// keySuffix turns a gate key into part of a Go identifier.
+func keySuffix(key string) string {
+	if key == ir.Umbrella {
+		return "Unstable"
+	}
+	var b strings.Builder
+	for _, f := range strings.Split(key, "+") {
+		b.WriteString(names.Exported(strings.TrimPrefix(f, "unstable_")))
+	}
+	return b.String()
+}
+
+// extension is the embedded struct that carries the fields of t that key adds.
+func extension(t *ir.Type, key string) string {
+	return lowerFirst(t.GoName) + keySuffix(key)
+}
+
+// fieldKeys lists the gate keys of the unstable fields of a stable type.
+func fieldKeys(t *ir.Type) []string {
+	if t.Unstable {
+		return nil
+	}
+	seen := map[string]bool{}
+	var keys []string
+	for _, f := range t.Fields {
+		if k := f.Key(); f.Unstable && !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// ownVariants are the variants a union's own declaration dispatches to.
+func ownVariants(t *ir.Type) []*ir.Variant {
+	if t.Unstable {
+		return t.Union.Variants
+	}
+	var out []*ir.Variant
+	for _, v := range t.Union.Variants {
+		if !v.Unstable {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func hasUnstableVariants(t *ir.Type) bool {
+	return len(ownVariants(t)) < len(t.Union.Variants)
+}
+
+// registry is the map through which build-tagged files add variants.
+func registry(t *ir.Type) string { return lowerFirst(t.GoName) + "Unstable" }
+
+// unstable emits everything gated by key.
+func (e *emitter) unstable(f *jen.File, key string) error {
+	var types []*ir.Type
+	for _, t := range e.p.Types {
+		if t.Unstable && t.Key() == key {
+			types = append(types, t)
+		}
+	}
+	sort.SliceStable(types, func(i, j int) bool { return types[i].GoName < types[j].GoName })
+	for _, t := range types {
+		switch t.Kind {
+		case ir.Enum:
+			e.enum(f, t)
+		case ir.Union:
+			if err := e.union(f, t); err != nil {
+				return err
+			}
+		default:
+			e.typeDecl(f, t)
+		}
+	}
+	for _, t := range e.typesOf(ir.Struct, ir.Union) {
+		var fields []*ir.Field
+		for _, fl := range t.Fields {
+			if fl.Unstable && fl.Key() == key {
+				fields = append(fields, fl)
+			}
+		}
+		if len(fields) > 0 {
+			f.Comment(fmt.Sprintf("%s holds the fields of %s that the %s build tag adds.", extension(t, key), t.GoName, tagList(gateOf(key))))
+			f.Type().Id(extension(t, key)).Struct(structFields(fields)...)
+			f.Line()
+		}
+	}
+	for _, t := range e.typesOf(ir.Union) {
+		var reg []jen.Code
+		for _, v := range t.Union.Variants {
+			if !v.Unstable || v.Key() != key {
+				continue
+			}
+			if err := e.knownVariant(f, t, v, fmt.Sprintf("%q:%q", t.Union.Tag, v.Tag)); err != nil {
+				return err
+			}
+			reg = append(reg, jen.Id(registry(t)).Index(jen.Lit(v.Tag)).Op("=").Func().Params().Id(iface(t)).Block(
+				jen.Return(jen.New(jen.Id(v.GoName)))))
+		}
+		if len(reg) > 0 {
+			f.Func().Id("init").Params().Block(reg...)
+			f.Line()
+		}
+	}
+	for _, t := range e.typesOf(ir.Enum) {
+		for _, v := range t.Enum.Values {
+			if v.Unstable {
+				return fmt.Errorf("%s: enum value %q is only in the unstable schema; gating enum values is not supported", t.Pointer, v.Name)
+			}
+		}
+	}
+	e.unstableMethods(f, key)
+	return nil
+}
+
+// extensionsOff declares empty the extension structs of key, for builds
+// without its tags; it reports whether there were any.
+func (e *emitter) extensionsOff(f *jen.File, key string) bool {
+	any := false
+	for _, t := range e.typesOf(ir.Struct, ir.Union) {
+		for _, k := range fieldKeys(t) {
+			if k == key {
+				f.Comment(fmt.Sprintf("%s is empty without the %s build tag.", extension(t, key), tagList(gateOf(key))))
+				f.Type().Id(extension(t, key)).Struct()
+				f.Line()
+				any = true
+			}
+		}
+	}
+	return any
+}

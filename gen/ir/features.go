@@ -1,0 +1,282 @@
+package ir
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// FeatureMap names the unstable feature of schema items: feature name →
+// items. Only roots need naming; the rest inherit (see AssignFeatures).
+type FeatureMap map[string]FeatureItems
+
+// FeatureItems are the items one feature gates. Variants are written
+// "Union.tag", fields "Type.jsonName", methods by their JSON-RPC name.
+type FeatureItems struct {
+	Types    []string `json:"types"`
+	Variants []string `json:"variants"`
+	Fields   []string `json:"fields"`
+	Methods  []string `json:"methods"`
+}
+
+// AssignFeatures sets the Features of every unstable item of p. Items the
+// map names get their features; a type that an item references gets that
+// item's features too, so that whatever enables the item also compiles the
+// type; a field, variant or method the map does not name inherits the
+// features of the types it refers to. It returns warnings: map entries that
+// name stable or missing items, and unstable items left to the umbrella tag.
+func AssignFeatures(p *Package, fm FeatureMap) []string {
+	a := &assigner{explicit: map[*Gate]bool{}}
+	types := map[string]*Type{}
+	for _, t := range p.Types {
+		types[t.Name] = t
+	}
+	type group struct{ feature, why string }
+	grouped := map[group][]string{}
+	var order []group
+	name := func(feature, item, why string) {
+		g := group{feature, why}
+		if grouped[g] == nil {
+			order = append(order, g)
+		}
+		grouped[g] = append(grouped[g], item)
+	}
+	var features []string
+	for f := range fm {
+		features = append(features, f)
+	}
+	sort.Strings(features)
+	for _, feature := range features {
+		items := fm[feature]
+		for _, n := range items.Types {
+			if t := types[n]; t == nil {
+				name(feature, "type "+n, "the schema does not have")
+			} else if !t.Unstable {
+				name(feature, "type "+n, "that are stable")
+			} else {
+				a.set(&t.Gate, feature)
+			}
+		}
+		for _, n := range items.Variants {
+			owner, tag, _ := strings.Cut(n, ".")
+			v := findVariant(types[owner], tag)
+			switch {
+			case v == nil:
+				name(feature, "variant "+n, "the schema does not have")
+			case !v.Unstable && !types[owner].Unstable:
+				name(feature, "variant "+n, "that are stable")
+			default:
+				a.set(&v.Gate, feature)
+			}
+		}
+		for _, n := range items.Fields {
+			owner, field, _ := strings.Cut(n, ".")
+			f := findField(types[owner], field)
+			switch {
+			case f == nil:
+				name(feature, "field "+n, "the schema does not have")
+			case !f.Unstable && !types[owner].Unstable:
+				name(feature, "field "+n, "that are stable")
+			default:
+				a.set(&f.Gate, feature)
+			}
+		}
+		for _, n := range items.Methods {
+			found := false
+			for _, m := range p.Methods {
+				if m.Name != n {
+					continue
+				}
+				found = true
+				if m.Unstable {
+					a.set(&m.Gate, feature)
+				} else {
+					name(feature, "method "+n, "that are stable")
+				}
+			}
+			if !found {
+				name(feature, "method "+n, "the schema does not have")
+			}
+		}
+	}
+	for a.changed = true; a.changed; {
+		a.changed = false
+		for _, t := range p.Types {
+			a.propagate(t)
+		}
+		for _, m := range p.Methods {
+			if m.Unstable {
+				a.inherit(&m.Gate, m.Params, m.Result)
+				a.pass(m.Gate, m.Params, m.Result)
+			}
+		}
+	}
+	var warnings []string
+	for _, g := range order {
+		warnings = append(warnings, fmt.Sprintf("feature map: %s names %d item(s) %s: %s",
+			g.feature, len(grouped[g]), g.why, strings.Join(grouped[g], ", ")))
+	}
+	var umbrella []string
+	for _, t := range p.Types {
+		forEachGate(t, func(what string, g *Gate) {
+			if g.Unstable && len(g.Features) == 0 {
+				umbrella = append(umbrella, what)
+			}
+		})
+	}
+	for _, m := range p.Methods {
+		if m.Unstable && len(m.Features) == 0 {
+			umbrella = append(umbrella, "method "+m.Name)
+		}
+	}
+	if len(umbrella) > 0 {
+		warnings = append(warnings, fmt.Sprintf("%d unstable item(s) belong to no known feature; only the %q build tag enables them: %s",
+			len(umbrella), Umbrella, strings.Join(umbrella, ", ")))
+	}
+	return warnings
+}
+
+type assigner struct {
+	explicit map[*Gate]bool
+	changed  bool
+}
+
+func (a *assigner) set(g *Gate, feature string) {
+	a.explicit[g] = true
+	a.add(g, []string{feature})
+}
+
+func (a *assigner) add(g *Gate, features []string) {
+	for _, f := range features {
+		i := sort.SearchStrings(g.Features, f)
+		if i < len(g.Features) && g.Features[i] == f {
+			continue
+		}
+		g.Features = append(g.Features, "")
+		copy(g.Features[i+1:], g.Features[i:])
+		g.Features[i] = f
+		a.changed = true
+	}
+}
+
+// inherit gives an item the map does not name the features of the types it uses.
+func (a *assigner) inherit(g *Gate, uses ...*Type) {
+	if a.explicit[g] {
+		return
+	}
+	for _, t := range uses {
+		if t != nil && t.Unstable {
+			a.add(g, t.Features)
+		}
+	}
+}
+
+// pass gives the types an item uses the item's features.
+func (a *assigner) pass(g Gate, uses ...*Type) {
+	for _, t := range uses {
+		if t != nil && t.Unstable {
+			a.add(&t.Gate, g.Features)
+		}
+	}
+}
+
+func (a *assigner) propagate(t *Type) {
+	fieldGate := func(owner Gate, f *Field) {
+		uses := refTypes(f.Type)
+		if f.Unstable {
+			a.inherit(&f.Gate, uses...)
+			a.pass(f.Gate, uses...)
+		} else {
+			a.pass(owner, uses...)
+		}
+	}
+	for _, f := range t.Fields {
+		fieldGate(t.Gate, f)
+	}
+	if t.Underlying != nil {
+		a.pass(t.Gate, refTypes(*t.Underlying)...)
+	}
+	if t.Union == nil {
+		return
+	}
+	for _, v := range t.Union.All() {
+		owner := t.Gate
+		uses := append([]*Type(nil), v.Embeds...)
+		if v.Value != nil {
+			uses = append(uses, refTypes(*v.Value)...)
+		}
+		if v.Unstable {
+			for _, f := range v.Fields {
+				uses = append(uses, refTypes(f.Type)...)
+			}
+			a.inherit(&v.Gate, uses...)
+			owner = v.Gate
+		}
+		a.pass(owner, uses...)
+		for _, f := range v.Fields {
+			fieldGate(owner, f)
+		}
+	}
+}
+
+// refTypes lists the named types a reference uses.
+func refTypes(r Ref) []*Type {
+	switch {
+	case r.Type != nil:
+		return []*Type{r.Type}
+	case r.Elem != nil:
+		return refTypes(*r.Elem)
+	}
+	return nil
+}
+
+func findVariant(t *Type, tag string) *Variant {
+	if t == nil || t.Union == nil {
+		return nil
+	}
+	for _, v := range t.Union.Variants {
+		if v.Tag == tag || (v.Tag == "" && v.Name == tag) {
+			return v
+		}
+	}
+	return nil
+}
+
+func findField(t *Type, name string) *Field {
+	if t == nil {
+		return nil
+	}
+	for _, f := range t.Fields {
+		if f.JSONName == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// forEachGate calls fn for the type and for its unstable fields and variants.
+func forEachGate(t *Type, fn func(what string, g *Gate)) {
+	fn("type "+t.Name, &t.Gate)
+	if t.Unstable {
+		return
+	}
+	for _, f := range t.Fields {
+		if f.Unstable {
+			fn("field "+t.Name+"."+f.JSONName, &f.Gate)
+		}
+	}
+	if t.Union != nil {
+		for _, v := range t.Union.Variants {
+			if v.Unstable {
+				fn("variant "+t.Name+"."+v.Name, &v.Gate)
+			}
+		}
+	}
+	if t.Enum != nil {
+		for _, v := range t.Enum.Values {
+			if v.Unstable {
+				fn("enum value "+t.Name+"."+v.Name, &v.Gate)
+			}
+		}
+	}
+}
