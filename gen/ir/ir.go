@@ -99,11 +99,11 @@ type EnumInfo struct {
 
 // EnumValue is one constant of an enum.
 type EnumValue struct {
-	Name    string // the value, or the schema title for integers
-	GoName  string
-	Doc     string
-	String  string
-	Int     int64
+	Name   string // the value, or the schema title for integers
+	GoName string
+	Doc    string
+	String string
+	Int    int64
 	Gate
 }
 
@@ -178,12 +178,12 @@ const (
 
 // Method is one JSON-RPC method of the protocol.
 type Method struct {
-	Name    string // "session/update"
-	GoName  string // "MethodSessionUpdate"
-	Kind    MethodKind
-	Side    string // who receives it: agent, client, protocol, proxy
-	Params  *Type
-	Result  *Type // requests only
+	Name   string // "session/update"
+	GoName string // "MethodSessionUpdate"
+	Kind   MethodKind
+	Side   string // who receives it: agent, client, protocol, proxy
+	Params *Type
+	Result *Type // requests only
 	Gate
 }
 
