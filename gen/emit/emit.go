@@ -72,7 +72,8 @@ func Files(p *ir.Package) (map[string][]byte, error) {
 }
 
 type emitter struct {
-	p *ir.Package
+	p          *ir.Package
+	carrierSet map[*ir.Type]bool
 }
 
 func (e *emitter) header() string {

@@ -37,6 +37,7 @@ func (e *emitter) fallback(f *jen.File, t *ir.Type) {
 	f.Line()
 	f.Func().Params(jen.Id("v").Op("*").Id(v.GoName)).Id(marker(t)).Params().String().Block(jen.Return(jen.Id("v").Dot("Tag")))
 	f.Line()
+	e.fallbackRaw(f, t)
 	f.Comment("IsCustom reports whether the tag is implementation-specific: it begins with \"_\".")
 	f.Func().Params(jen.Id("v").Op("*").Id(v.GoName)).Id("IsCustom").Params().Bool().Block(
 		jen.Return(jen.Qual("strings", "HasPrefix").Call(jen.Id("v").Dot("Tag"), jen.Lit("_"))),

@@ -30,7 +30,9 @@ func (e *emitter) typeDecl(f *jen.File, t *ir.Type) {
 				jen.Type().Id("plain").Id(t.GoName),
 				jen.Return(jen.Qual(jsonPkg, "Marshal").Call(fieldsValue(jen.Id("plain").Call(jen.Id("v")), "v", keep))),
 			)
+			f.Line()
 		}
+		requiredDecoder(f, t.GoName, ownFields(t))
 	case ir.Named:
 		if r := t.Underlying; r.Kind == ir.RefNamed && (r.Type.Kind == ir.Struct || r.Type.Kind == ir.Union) {
 			// Another name for a type with methods: an alias keeps them.

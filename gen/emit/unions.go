@@ -104,6 +104,7 @@ func (e *emitter) unionType(f *jen.File, t *ir.Type) {
 	f.Line()
 	e.unionMarshal(f, t)
 	f.Line()
+	e.rawMethod(f, t)
 }
 
 /*
@@ -121,11 +122,13 @@ func (e *emitter) unionMarshal(f *jen.File, t *ir.Type) {
 	if len(t.Fields) == 0 {
 		body = append(body, jen.Return(jen.Qual(jsonPkg, "Marshal").Call(jen.Id("u").Dot("Value"))))
 	} else {
-		if fb := t.Union.Fallback; fb != nil {
+		if t.Union.Fallback != nil {
+			// An unknown variant's Raw is the whole object, shared fields included.
 			body = append(body, jen.If(
-				jen.List(jen.Id("o"), jen.Id("ok")).Op(":=").Id("u").Dot("Value").Assert(jen.Op("*").Id(fb.GoName)),
-				jen.Id("ok").Op("&&").Id("o").Dot("Raw").Op("!=").Nil(),
-			).Block(jen.Return(jen.Id("o").Dot("Raw"), jen.Nil())))
+				jen.List(jen.Id("h"), jen.Id("ok")).Op(":=").Id("u").Dot("Value").Assert(jen.Id("rawHolder")),
+				jen.Id("ok"),
+			).Block(jen.If(jen.Id("raw").Op(":=").Id("h").Dot("rawObject").Call(), jen.Id("raw").Op("!=").Nil()).Block(
+				jen.Return(jen.Id("raw"), jen.Nil()))))
 		}
 		body = append(body,
 			jen.Type().Id("plain").Id(t.GoName),
@@ -172,15 +175,7 @@ func rejectNonObject(recv string) jen.Code {
 func (e *emitter) tagged(f *jen.File, t *ir.Type) error {
 	u := t.Union
 	tagField := jen.Id("Tag").Op("*").String().Tag(map[string]string{"json": u.Tag})
-	var probe []jen.Code
-	if len(t.Fields) == 0 {
-		probe = append(probe, jen.Var().Id("probe").Struct(tagField))
-	} else {
-		probe = append(probe,
-			jen.Type().Id("plain").Id(t.GoName),
-			jen.Id("probe").Op(":=").Struct(jen.Op("*").Id("plain"), tagField).Values(jen.Dict{jen.Id("plain"): jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("u"))}),
-		)
-	}
+	probe := []jen.Code{jen.Var().Id("probe").Struct(tagField)}
 	var missing jen.Code
 	if u.Default != nil {
 		missing = jen.Id("v").Op("=").New(jen.Id(u.Default.GoName))
@@ -206,9 +201,13 @@ func (e *emitter) tagged(f *jen.File, t *ir.Type) error {
 	}
 	cases = append(cases, jen.Default().Block(fallback))
 	body := []jen.Code{rejectNonObject("u")}
-	body = append(body, probe...)
+	if len(t.Fields) == 0 {
+		body = append(body, probe...)
+		body = append(body, jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("probe")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+	} else {
+		body = append(body, decodeFields(t.GoName, "u", ownFields(t), tagField)...)
+	}
 	body = append(body,
-		jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("probe")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Var().Id("v").Id(iface(t)),
 		dispatch(u.Default != nil, missing, jen.Switch(jen.Op("*").Id("probe").Dot("Tag")).Block(cases...)),
 		jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), jen.Id("v")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
@@ -295,12 +294,15 @@ func (e *emitter) knownVariant(f *jen.File, t *ir.Type, v *ir.Variant, tagMember
 		doc += " with its tag"
 	}
 	f.Comment(doc + ".")
+	pre = append(e.rawFirst(v), pre...)
 	f.Func().Params(jen.Id("v").Id(v.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		append(pre, jen.Return(jen.Id("marshalObject").Call(append([]jen.Code{jen.Lit(tagMember)}, parts...)...)))...,
 	)
 	f.Line()
 	if len(v.Embeds) > 1 || (len(v.Embeds) == 1 && len(v.Fields) > 0) {
 		e.partsDecoder(f, v)
+	} else if len(v.Embeds) == 0 {
+		requiredDecoder(f, v.GoName, v.Fields)
 	}
 	return nil
 }
@@ -326,13 +328,8 @@ func (e *emitter) partsDecoder(f *jen.File, v *ir.Variant) {
 	if len(v.Fields) == 0 {
 		body = append(body, jen.Return(jen.Nil()))
 	} else {
-		var members []jen.Code
-		vals := jen.Dict{}
-		for _, fl := range v.Fields {
-			members = append(members, jen.Id(fl.GoName).Op("*").Add(fieldType(fl)).Tag(map[string]string{"json": fl.JSONName}))
-			vals[jen.Id(fl.GoName)] = jen.Op("&").Id("v").Dot(fl.GoName)
-		}
-		body = append(body, jen.Return(jen.Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Struct(members...).Values(vals))))
+		body = append(body, decodeFields(v.GoName, "v", v.Fields)...)
+		body = append(body, jen.Return(jen.Nil()))
 	}
 	f.Comment("UnmarshalJSON decodes every part of the variant from the same object.")
 	f.Func().Params(jen.Id("v").Op("*").Id(v.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)

@@ -43,6 +43,7 @@ func (e *emitter) untagged(f *jen.File, t *ir.Type) error {
 		f.Line()
 		f.Func().Params(jen.Op("*").Id(fb.GoName)).Id(marker(t)).Params().Block()
 		f.Line()
+		e.fallbackRaw(f, t)
 		f.Comment("MarshalJSON writes Raw.")
 		f.Func().Params(jen.Id("v").Id(fb.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 			jen.Return(jen.Id("v").Dot("Raw").Dot("MarshalJSON").Call()))
@@ -136,13 +137,10 @@ func (e *emitter) untaggedDecoder(f *jen.File, t *ir.Type) {
 	}
 	var body []jen.Code
 	if len(t.Fields) > 0 {
-		body = append(body,
-			jen.Type().Id("plain").Id(t.GoName),
-			jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("u"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		)
+		body = append(body, decodeFields(t.GoName, "u", ownFields(t))...)
 	}
 	k := jen.Id("jsonKind").Call(jen.Id("data"))
-	if byKind['n'] == nil {
+	if byKind['n'] == nil && u.Fallback == nil {
 		body = append(body, jen.Id("k").Op(":=").Add(k),
 			jen.If(jen.Id("k").Op("==").LitRune('n')).Block(jen.Return(jen.Nil())))
 		k = jen.Id("k")

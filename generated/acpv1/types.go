@@ -65,6 +65,25 @@ type AgentNotification struct {
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *AgentNotification) UnmarshalJSON(data []byte) error {
+	type plain AgentNotification
+	probe := struct {
+		*plain
+		Method required[string] `json:"method"`
+	}{
+		Method: required[string]{field: &v.Method},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Method.present {
+		return typeError("object without \"method\"", v, "method")
+	}
+	return nil
+}
+
 // AgentRequest: A JSON-RPC request object.
 type AgentRequest struct {
 	// The request id used to correlate the matching response.
@@ -75,6 +94,30 @@ type AgentRequest struct {
 
 	// Method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *AgentRequest) UnmarshalJSON(data []byte) error {
+	type plain AgentRequest
+	probe := struct {
+		*plain
+		ID     required[RequestID] `json:"id"`
+		Method required[string]    `json:"method"`
+	}{
+		ID:     required[RequestID]{field: &v.ID},
+		Method: required[string]{field: &v.Method},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ID.present {
+		return typeError("object without \"id\"", v, "id")
+	}
+	if !probe.Method.present {
+		return typeError("object without \"method\"", v, "method")
+	}
+	return nil
 }
 
 // Annotations: Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
@@ -124,6 +167,30 @@ type AudioContent struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *AudioContent) UnmarshalJSON(data []byte) error {
+	type plain AudioContent
+	probe := struct {
+		*plain
+		Data     required[string] `json:"data"`
+		MimeType required[string] `json:"mimeType"`
+	}{
+		Data:     required[string]{field: &v.Data},
+		MimeType: required[string]{field: &v.MimeType},
+		plain:    (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Data.present {
+		return typeError("object without \"data\"", v, "data")
+	}
+	if !probe.MimeType.present {
+		return typeError("object without \"mimeType\"", v, "mimeType")
+	}
+	return nil
+}
+
 // AuthCapabilities: Authentication capabilities supported by the client.
 //
 // Advertised during initialization to inform the agent which authentication
@@ -164,6 +231,30 @@ type AuthMethodAgent struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *AuthMethodAgent) UnmarshalJSON(data []byte) error {
+	type plain AuthMethodAgent
+	probe := struct {
+		*plain
+		ID   required[AuthMethodID] `json:"id"`
+		Name required[string]       `json:"name"`
+	}{
+		ID:    required[AuthMethodID]{field: &v.ID},
+		Name:  required[string]{field: &v.Name},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ID.present {
+		return typeError("object without \"id\"", v, "id")
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", v, "name")
+	}
+	return nil
 }
 
 // AuthMethodID: Typed identifier used for auth method values on the wire.
@@ -211,6 +302,30 @@ func (v AuthMethodTerminal) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Args), presentMap(v.Env)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
+	type plain AuthMethodTerminal
+	probe := struct {
+		*plain
+		ID   required[AuthMethodID] `json:"id"`
+		Name required[string]       `json:"name"`
+	}{
+		ID:    required[AuthMethodID]{field: &v.ID},
+		Name:  required[string]{field: &v.Name},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ID.present {
+		return typeError("object without \"id\"", v, "id")
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", v, "name")
+	}
+	return nil
+}
+
 // AuthenticateRequest: Request parameters for the authenticate method.
 //
 // Specifies which authentication method to use.
@@ -225,6 +340,25 @@ type AuthenticateRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *AuthenticateRequest) UnmarshalJSON(data []byte) error {
+	type plain AuthenticateRequest
+	probe := struct {
+		*plain
+		MethodID required[AuthMethodID] `json:"methodId"`
+	}{
+		MethodID: required[AuthMethodID]{field: &v.MethodID},
+		plain:    (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.MethodID.present {
+		return typeError("object without \"methodId\"", v, "methodId")
+	}
+	return nil
 }
 
 // AuthenticateResponse: Response to the `authenticate` method.
@@ -256,6 +390,30 @@ type AvailableCommand struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *AvailableCommand) UnmarshalJSON(data []byte) error {
+	type plain AvailableCommand
+	probe := struct {
+		*plain
+		Name        required[string] `json:"name"`
+		Description required[string] `json:"description"`
+	}{
+		Description: required[string]{field: &v.Description},
+		Name:        required[string]{field: &v.Name},
+		plain:       (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", v, "name")
+	}
+	if !probe.Description.present {
+		return typeError("object without \"description\"", v, "description")
+	}
+	return nil
+}
+
 // AvailableCommandsUpdate: Available commands are ready or have changed
 type AvailableCommandsUpdate struct {
 	// Commands the agent can execute
@@ -267,6 +425,25 @@ type AvailableCommandsUpdate struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
+	type plain AvailableCommandsUpdate
+	probe := struct {
+		*plain
+		AvailableCommands required[[]AvailableCommand] `json:"availableCommands"`
+	}{
+		AvailableCommands: required[[]AvailableCommand]{field: &v.AvailableCommands},
+		plain:             (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.AvailableCommands.present {
+		return typeError("object without \"availableCommands\"", v, "availableCommands")
+	}
+	return nil
 }
 
 // BlobResourceContents: Binary resource contents.
@@ -286,6 +463,30 @@ type BlobResourceContents struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
+	type plain BlobResourceContents
+	probe := struct {
+		*plain
+		Blob required[string] `json:"blob"`
+		URI  required[string] `json:"uri"`
+	}{
+		Blob:  required[string]{field: &v.Blob},
+		URI:   required[string]{field: &v.URI},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Blob.present {
+		return typeError("object without \"blob\"", v, "blob")
+	}
+	if !probe.URI.present {
+		return typeError("object without \"uri\"", v, "uri")
+	}
+	return nil
 }
 
 // BooleanConfigOptionCapabilities: Capabilities for boolean session configuration options.
@@ -342,6 +543,25 @@ type CancelNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *CancelNotification) UnmarshalJSON(data []byte) error {
+	type plain CancelNotification
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+	}{
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	return nil
+}
+
 // CancelRequestNotification: Notification to cancel an ongoing request.
 //
 // See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/cancellation)
@@ -355,6 +575,25 @@ type CancelRequestNotification struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *CancelRequestNotification) UnmarshalJSON(data []byte) error {
+	type plain CancelRequestNotification
+	probe := struct {
+		*plain
+		RequestID required[RequestID] `json:"requestId"`
+	}{
+		RequestID: required[RequestID]{field: &v.RequestID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.RequestID.present {
+		return typeError("object without \"requestId\"", v, "requestId")
+	}
+	return nil
 }
 
 // ClientCapabilities: Capabilities supported by the client.
@@ -412,6 +651,25 @@ type ClientNotification struct {
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ClientNotification) UnmarshalJSON(data []byte) error {
+	type plain ClientNotification
+	probe := struct {
+		*plain
+		Method required[string] `json:"method"`
+	}{
+		Method: required[string]{field: &v.Method},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Method.present {
+		return typeError("object without \"method\"", v, "method")
+	}
+	return nil
+}
+
 // ClientRequest: A JSON-RPC request object.
 type ClientRequest struct {
 	// The request id used to correlate the matching response.
@@ -422,6 +680,30 @@ type ClientRequest struct {
 
 	// Method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ClientRequest) UnmarshalJSON(data []byte) error {
+	type plain ClientRequest
+	probe := struct {
+		*plain
+		ID     required[RequestID] `json:"id"`
+		Method required[string]    `json:"method"`
+	}{
+		ID:     required[RequestID]{field: &v.ID},
+		Method: required[string]{field: &v.Method},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ID.present {
+		return typeError("object without \"id\"", v, "id")
+	}
+	if !probe.Method.present {
+		return typeError("object without \"method\"", v, "method")
+	}
+	return nil
 }
 
 // ClientSessionCapabilities: Session-related capabilities supported by the client.
@@ -469,6 +751,25 @@ type CloseSessionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
+	type plain CloseSessionRequest
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+	}{
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	return nil
+}
+
 // CloseSessionResponse: Response from closing a session.
 type CloseSessionResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -498,6 +799,30 @@ type CompactionSummaryChunk struct {
 
 	// Metadata scoped to this chunk. Omission and `null` both mean absent.
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *CompactionSummaryChunk) UnmarshalJSON(data []byte) error {
+	type plain CompactionSummaryChunk
+	probe := struct {
+		*plain
+		CompactionID required[CompactionID] `json:"compactionId"`
+		Content      required[ContentBlock] `json:"content"`
+	}{
+		CompactionID: required[CompactionID]{field: &v.CompactionID},
+		Content:      required[ContentBlock]{field: &v.Content},
+		plain:        (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.CompactionID.present {
+		return typeError("object without \"compactionId\"", v, "compactionId")
+	}
+	if !probe.Content.present {
+		return typeError("object without \"content\"", v, "content")
+	}
+	return nil
 }
 
 // CompactionUpdate: A context compaction upsert. The first notification fixes the compaction's
@@ -534,6 +859,30 @@ func (v CompactionUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Summary)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *CompactionUpdate) UnmarshalJSON(data []byte) error {
+	type plain CompactionUpdate
+	probe := struct {
+		*plain
+		CompactionID required[CompactionID]     `json:"compactionId"`
+		Status       required[CompactionStatus] `json:"status"`
+	}{
+		CompactionID: required[CompactionID]{field: &v.CompactionID},
+		Status:       required[CompactionStatus]{field: &v.Status},
+		plain:        (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.CompactionID.present {
+		return typeError("object without \"compactionId\"", v, "compactionId")
+	}
+	if !probe.Status.present {
+		return typeError("object without \"status\"", v, "status")
+	}
+	return nil
+}
+
 // CompleteElicitationNotification: Notification sent by the agent when a URL-based elicitation is complete.
 type CompleteElicitationNotification struct {
 	// The ID of the elicitation that completed.
@@ -549,6 +898,25 @@ type CompleteElicitationNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
+	type plain CompleteElicitationNotification
+	probe := struct {
+		*plain
+		ElicitationID required[ElicitationID] `json:"elicitationId"`
+	}{
+		ElicitationID: required[ElicitationID]{field: &v.ElicitationID},
+		plain:         (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ElicitationID.present {
+		return typeError("object without \"elicitationId\"", v, "elicitationId")
+	}
+	return nil
+}
+
 // ConfigOptionUpdate: Session configuration options have been updated.
 type ConfigOptionUpdate struct {
 	// The full set of configuration options and their current values.
@@ -562,6 +930,25 @@ type ConfigOptionUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
+	type plain ConfigOptionUpdate
+	probe := struct {
+		*plain
+		ConfigOptions required[[]SessionConfigOption] `json:"configOptions"`
+	}{
+		ConfigOptions: required[[]SessionConfigOption]{field: &v.ConfigOptions},
+		plain:         (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ConfigOptions.present {
+		return typeError("object without \"configOptions\"", v, "configOptions")
+	}
+	return nil
+}
+
 // Content: Standard content block (text, images, resources).
 type Content struct {
 	// The actual content block.
@@ -573,6 +960,25 @@ type Content struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *Content) UnmarshalJSON(data []byte) error {
+	type plain Content
+	probe := struct {
+		*plain
+		Content required[ContentBlock] `json:"content"`
+	}{
+		Content: required[ContentBlock]{field: &v.Content},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Content.present {
+		return typeError("object without \"content\"", v, "content")
+	}
+	return nil
 }
 
 // ContentChunk: A streamed item of content
@@ -594,6 +1000,25 @@ type ContentChunk struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ContentChunk) UnmarshalJSON(data []byte) error {
+	type plain ContentChunk
+	probe := struct {
+		*plain
+		Content required[ContentBlock] `json:"content"`
+	}{
+		Content: required[ContentBlock]{field: &v.Content},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Content.present {
+		return typeError("object without \"content\"", v, "content")
+	}
+	return nil
+}
+
 // Cost: Cost information for a session.
 type Cost struct {
 	// Total cumulative cost for session.
@@ -609,6 +1034,30 @@ type Cost struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *Cost) UnmarshalJSON(data []byte) error {
+	type plain Cost
+	probe := struct {
+		*plain
+		Amount   required[float64] `json:"amount"`
+		Currency required[string]  `json:"currency"`
+	}{
+		Amount:   required[float64]{field: &v.Amount},
+		Currency: required[string]{field: &v.Currency},
+		plain:    (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Amount.present {
+		return typeError("object without \"amount\"", v, "amount")
+	}
+	if !probe.Currency.present {
+		return typeError("object without \"currency\"", v, "currency")
+	}
+	return nil
 }
 
 // CreateTerminalRequest: Request to create a new terminal and execute a command.
@@ -656,6 +1105,30 @@ func (v CreateTerminalRequest) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Args), present(v.Env)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *CreateTerminalRequest) UnmarshalJSON(data []byte) error {
+	type plain CreateTerminalRequest
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+		Command   required[string]    `json:"command"`
+	}{
+		Command:   required[string]{field: &v.Command},
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	if !probe.Command.present {
+		return typeError("object without \"command\"", v, "command")
+	}
+	return nil
+}
+
 // CreateTerminalResponse: Response containing the ID of the created terminal.
 type CreateTerminalResponse struct {
 	// The unique identifier for the created terminal.
@@ -667,6 +1140,25 @@ type CreateTerminalResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *CreateTerminalResponse) UnmarshalJSON(data []byte) error {
+	type plain CreateTerminalResponse
+	probe := struct {
+		*plain
+		TerminalID required[TerminalID] `json:"terminalId"`
+	}{
+		TerminalID: required[TerminalID]{field: &v.TerminalID},
+		plain:      (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.TerminalID.present {
+		return typeError("object without \"terminalId\"", v, "terminalId")
+	}
+	return nil
 }
 
 // CurrentModeUpdate: The current mode of the session has changed
@@ -684,6 +1176,25 @@ type CurrentModeUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *CurrentModeUpdate) UnmarshalJSON(data []byte) error {
+	type plain CurrentModeUpdate
+	probe := struct {
+		*plain
+		CurrentModeID required[SessionModeID] `json:"currentModeId"`
+	}{
+		CurrentModeID: required[SessionModeID]{field: &v.CurrentModeID},
+		plain:         (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.CurrentModeID.present {
+		return typeError("object without \"currentModeId\"", v, "currentModeId")
+	}
+	return nil
+}
+
 // DeleteSessionRequest: Request parameters for deleting an existing session from `session/list`.
 //
 // Only available if the Agent supports the `sessionCapabilities.delete` capability.
@@ -697,6 +1208,25 @@ type DeleteSessionRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
+	type plain DeleteSessionRequest
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+	}{
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	return nil
 }
 
 // DeleteSessionResponse: Response from deleting a session.
@@ -730,6 +1260,30 @@ type Diff struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *Diff) UnmarshalJSON(data []byte) error {
+	type plain Diff
+	probe := struct {
+		*plain
+		Path    required[string] `json:"path"`
+		NewText required[string] `json:"newText"`
+	}{
+		NewText: required[string]{field: &v.NewText},
+		Path:    required[string]{field: &v.Path},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Path.present {
+		return typeError("object without \"path\"", v, "path")
+	}
+	if !probe.NewText.present {
+		return typeError("object without \"newText\"", v, "newText")
+	}
+	return nil
 }
 
 // ElicitationAcceptAction: The user accepted the elicitation and provided content.
@@ -795,6 +1349,25 @@ type ElicitationRequestScope struct {
 	RequestID RequestID `json:"requestId"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
+	type plain ElicitationRequestScope
+	probe := struct {
+		*plain
+		RequestID required[RequestID] `json:"requestId"`
+	}{
+		RequestID: required[RequestID]{field: &v.RequestID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.RequestID.present {
+		return typeError("object without \"requestId\"", v, "requestId")
+	}
+	return nil
+}
+
 // ElicitationSchema: Type-safe elicitation schema for requesting structured user input.
 //
 // This represents a JSON Schema object with primitive-typed properties,
@@ -857,6 +1430,25 @@ type ElicitationSessionScope struct {
 	ToolCallID *ToolCallID `json:"toolCallId,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
+	type plain ElicitationSessionScope
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+	}{
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	return nil
+}
+
 // ElicitationURLCapabilities: URL-based elicitation capabilities.
 //
 // Supplying `{}` means the client supports URL-based elicitation.
@@ -887,6 +1479,25 @@ type EmbeddedResource struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *EmbeddedResource) UnmarshalJSON(data []byte) error {
+	type plain EmbeddedResource
+	probe := struct {
+		*plain
+		Resource required[EmbeddedResourceResource] `json:"resource"`
+	}{
+		Resource: required[EmbeddedResourceResource]{field: &v.Resource},
+		plain:    (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Resource.present {
+		return typeError("object without \"resource\"", v, "resource")
+	}
+	return nil
+}
+
 // EnumOption: A titled enum option with a const value, human-readable title, and optional description.
 type EnumOption struct {
 	// The constant value for this option.
@@ -910,6 +1521,30 @@ type EnumOption struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *EnumOption) UnmarshalJSON(data []byte) error {
+	type plain EnumOption
+	probe := struct {
+		*plain
+		Const required[string] `json:"const"`
+		Title required[string] `json:"title"`
+	}{
+		Const: required[string]{field: &v.Const},
+		Title: required[string]{field: &v.Title},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Const.present {
+		return typeError("object without \"const\"", v, "const")
+	}
+	if !probe.Title.present {
+		return typeError("object without \"title\"", v, "title")
+	}
+	return nil
+}
+
 // EnvVariable: An environment variable to set when launching an MCP server.
 type EnvVariable struct {
 	// The name of the environment variable.
@@ -924,6 +1559,30 @@ type EnvVariable struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *EnvVariable) UnmarshalJSON(data []byte) error {
+	type plain EnvVariable
+	probe := struct {
+		*plain
+		Name  required[string] `json:"name"`
+		Value required[string] `json:"value"`
+	}{
+		Name:  required[string]{field: &v.Name},
+		Value: required[string]{field: &v.Value},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", v, "name")
+	}
+	if !probe.Value.present {
+		return typeError("object without \"value\"", v, "value")
+	}
+	return nil
 }
 
 // Error: JSON-RPC error object.
@@ -944,6 +1603,30 @@ type Error struct {
 	// Optional primitive or structured value that contains additional information about the error.
 	// This may include debugging information or context-specific details.
 	Data json.RawMessage `json:"data,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *Error) UnmarshalJSON(data []byte) error {
+	type plain Error
+	probe := struct {
+		*plain
+		Code    required[ErrorCode] `json:"code"`
+		Message required[string]    `json:"message"`
+	}{
+		Code:    required[ErrorCode]{field: &v.Code},
+		Message: required[string]{field: &v.Message},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Code.present {
+		return typeError("object without \"code\"", v, "code")
+	}
+	if !probe.Message.present {
+		return typeError("object without \"message\"", v, "message")
+	}
+	return nil
 }
 
 // ExtNotification: Allows either side to send an arbitrary notification that is not part of the ACP spec.
@@ -1001,6 +1684,30 @@ type HTTPHeader struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
+	type plain HTTPHeader
+	probe := struct {
+		*plain
+		Name  required[string] `json:"name"`
+		Value required[string] `json:"value"`
+	}{
+		Name:  required[string]{field: &v.Name},
+		Value: required[string]{field: &v.Value},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", v, "name")
+	}
+	if !probe.Value.present {
+		return typeError("object without \"value\"", v, "value")
+	}
+	return nil
+}
+
 // ImageContent: An image provided to or from an LLM.
 type ImageContent struct {
 	// Optional annotations that help clients decide how to display or route this content.
@@ -1021,6 +1728,30 @@ type ImageContent struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ImageContent) UnmarshalJSON(data []byte) error {
+	type plain ImageContent
+	probe := struct {
+		*plain
+		Data     required[string] `json:"data"`
+		MimeType required[string] `json:"mimeType"`
+	}{
+		Data:     required[string]{field: &v.Data},
+		MimeType: required[string]{field: &v.MimeType},
+		plain:    (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Data.present {
+		return typeError("object without \"data\"", v, "data")
+	}
+	if !probe.MimeType.present {
+		return typeError("object without \"mimeType\"", v, "mimeType")
+	}
+	return nil
 }
 
 // Implementation: Metadata about the implementation of the client or agent.
@@ -1049,6 +1780,30 @@ type Implementation struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *Implementation) UnmarshalJSON(data []byte) error {
+	type plain Implementation
+	probe := struct {
+		*plain
+		Name    required[string] `json:"name"`
+		Version required[string] `json:"version"`
+	}{
+		Name:    required[string]{field: &v.Name},
+		Version: required[string]{field: &v.Version},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", v, "name")
+	}
+	if !probe.Version.present {
+		return typeError("object without \"version\"", v, "version")
+	}
+	return nil
+}
+
 // InitializeRequest: Request parameters for the initialize method.
 //
 // Sent by the client to establish connection and negotiate capabilities.
@@ -1072,6 +1827,25 @@ type InitializeRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *InitializeRequest) UnmarshalJSON(data []byte) error {
+	type plain InitializeRequest
+	probe := struct {
+		*plain
+		ProtocolVersion required[ProtocolVersion] `json:"protocolVersion"`
+	}{
+		ProtocolVersion: required[ProtocolVersion]{field: &v.ProtocolVersion},
+		plain:           (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ProtocolVersion.present {
+		return typeError("object without \"protocolVersion\"", v, "protocolVersion")
+	}
+	return nil
 }
 
 // InitializeResponse: Response to the `initialize` method.
@@ -1112,6 +1886,25 @@ func (v InitializeResponse) MarshalJSON() ([]byte, error) {
 		plain
 		AuthMethods *[]AuthMethod `json:"authMethods,omitempty"`
 	}{plain(v), present(v.AuthMethods)})
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *InitializeResponse) UnmarshalJSON(data []byte) error {
+	type plain InitializeResponse
+	probe := struct {
+		*plain
+		ProtocolVersion required[ProtocolVersion] `json:"protocolVersion"`
+	}{
+		ProtocolVersion: required[ProtocolVersion]{field: &v.ProtocolVersion},
+		plain:           (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ProtocolVersion.present {
+		return typeError("object without \"protocolVersion\"", v, "protocolVersion")
+	}
+	return nil
 }
 
 // IntegerPropertySchema: Schema for integer properties in an elicitation form.
@@ -1167,6 +1960,30 @@ type KillTerminalRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *KillTerminalRequest) UnmarshalJSON(data []byte) error {
+	type plain KillTerminalRequest
+	probe := struct {
+		*plain
+		SessionID  required[SessionID]  `json:"sessionId"`
+		TerminalID required[TerminalID] `json:"terminalId"`
+	}{
+		SessionID:  required[SessionID]{field: &v.SessionID},
+		TerminalID: required[TerminalID]{field: &v.TerminalID},
+		plain:      (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	if !probe.TerminalID.present {
+		return typeError("object without \"terminalId\"", v, "terminalId")
+	}
+	return nil
+}
+
 // KillTerminalResponse: Response to `terminal/kill` method
 type KillTerminalResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -1215,6 +2032,25 @@ type ListSessionsResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ListSessionsResponse) UnmarshalJSON(data []byte) error {
+	type plain ListSessionsResponse
+	probe := struct {
+		*plain
+		Sessions required[[]SessionInfo] `json:"sessions"`
+	}{
+		Sessions: required[[]SessionInfo]{field: &v.Sessions},
+		plain:    (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Sessions.present {
+		return typeError("object without \"sessions\"", v, "sessions")
+	}
+	return nil
+}
+
 // LoadSessionRequest: Request parameters for loading an existing session.
 //
 // Only available if the Agent supports the `loadSession` capability.
@@ -1256,6 +2092,35 @@ func (v LoadSessionRequest) MarshalJSON() ([]byte, error) {
 		plain
 		AdditionalDirectories *[]string `json:"additionalDirectories,omitempty"`
 	}{plain(v), present(v.AdditionalDirectories)})
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *LoadSessionRequest) UnmarshalJSON(data []byte) error {
+	type plain LoadSessionRequest
+	probe := struct {
+		*plain
+		MCPServers required[[]MCPServer] `json:"mcpServers"`
+		Cwd        required[string]      `json:"cwd"`
+		SessionID  required[SessionID]   `json:"sessionId"`
+	}{
+		Cwd:        required[string]{field: &v.Cwd},
+		MCPServers: required[[]MCPServer]{field: &v.MCPServers},
+		SessionID:  required[SessionID]{field: &v.SessionID},
+		plain:      (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.MCPServers.present {
+		return typeError("object without \"mcpServers\"", v, "mcpServers")
+	}
+	if !probe.Cwd.present {
+		return typeError("object without \"cwd\"", v, "cwd")
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	return nil
 }
 
 // LoadSessionResponse: Response from loading an existing session.
@@ -1357,6 +2222,35 @@ type MCPServerHTTP struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *MCPServerHTTP) UnmarshalJSON(data []byte) error {
+	type plain MCPServerHTTP
+	probe := struct {
+		*plain
+		Name    required[string]       `json:"name"`
+		URL     required[string]       `json:"url"`
+		Headers required[[]HTTPHeader] `json:"headers"`
+	}{
+		Headers: required[[]HTTPHeader]{field: &v.Headers},
+		Name:    required[string]{field: &v.Name},
+		URL:     required[string]{field: &v.URL},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", v, "name")
+	}
+	if !probe.URL.present {
+		return typeError("object without \"url\"", v, "url")
+	}
+	if !probe.Headers.present {
+		return typeError("object without \"headers\"", v, "headers")
+	}
+	return nil
+}
+
 // MCPServerSSE: SSE transport configuration for MCP.
 type MCPServerSSE struct {
 	// Human-readable name identifying this MCP server.
@@ -1374,6 +2268,35 @@ type MCPServerSSE struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *MCPServerSSE) UnmarshalJSON(data []byte) error {
+	type plain MCPServerSSE
+	probe := struct {
+		*plain
+		Name    required[string]       `json:"name"`
+		URL     required[string]       `json:"url"`
+		Headers required[[]HTTPHeader] `json:"headers"`
+	}{
+		Headers: required[[]HTTPHeader]{field: &v.Headers},
+		Name:    required[string]{field: &v.Name},
+		URL:     required[string]{field: &v.URL},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", v, "name")
+	}
+	if !probe.URL.present {
+		return typeError("object without \"url\"", v, "url")
+	}
+	if !probe.Headers.present {
+		return typeError("object without \"headers\"", v, "headers")
+	}
+	return nil
 }
 
 // MCPServerStdio: Stdio transport configuration for MCP.
@@ -1396,6 +2319,40 @@ type MCPServerStdio struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *MCPServerStdio) UnmarshalJSON(data []byte) error {
+	type plain MCPServerStdio
+	probe := struct {
+		*plain
+		Name    required[string]        `json:"name"`
+		Command required[string]        `json:"command"`
+		Args    required[[]string]      `json:"args"`
+		Env     required[[]EnvVariable] `json:"env"`
+	}{
+		Args:    required[[]string]{field: &v.Args},
+		Command: required[string]{field: &v.Command},
+		Env:     required[[]EnvVariable]{field: &v.Env},
+		Name:    required[string]{field: &v.Name},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", v, "name")
+	}
+	if !probe.Command.present {
+		return typeError("object without \"command\"", v, "command")
+	}
+	if !probe.Args.present {
+		return typeError("object without \"args\"", v, "args")
+	}
+	if !probe.Env.present {
+		return typeError("object without \"env\"", v, "env")
+	}
+	return nil
 }
 
 // MessageID: Unique identifier for a message within a session.
@@ -1450,6 +2407,25 @@ func (v MultiSelectPropertySchema) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Default)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *MultiSelectPropertySchema) UnmarshalJSON(data []byte) error {
+	type plain MultiSelectPropertySchema
+	probe := struct {
+		*plain
+		Items required[MultiSelectItems] `json:"items"`
+	}{
+		Items: required[MultiSelectItems]{field: &v.Items},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Items.present {
+		return typeError("object without \"items\"", v, "items")
+	}
+	return nil
+}
+
 // NewSessionRequest: Request parameters for creating a new session.
 //
 // See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
@@ -1487,6 +2463,30 @@ func (v NewSessionRequest) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.AdditionalDirectories)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *NewSessionRequest) UnmarshalJSON(data []byte) error {
+	type plain NewSessionRequest
+	probe := struct {
+		*plain
+		Cwd        required[string]      `json:"cwd"`
+		MCPServers required[[]MCPServer] `json:"mcpServers"`
+	}{
+		Cwd:        required[string]{field: &v.Cwd},
+		MCPServers: required[[]MCPServer]{field: &v.MCPServers},
+		plain:      (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Cwd.present {
+		return typeError("object without \"cwd\"", v, "cwd")
+	}
+	if !probe.MCPServers.present {
+		return typeError("object without \"mcpServers\"", v, "mcpServers")
+	}
+	return nil
+}
+
 // NewSessionResponse: Response from creating a new session.
 //
 // See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
@@ -1521,6 +2521,25 @@ func (v NewSessionResponse) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.ConfigOptions)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *NewSessionResponse) UnmarshalJSON(data []byte) error {
+	type plain NewSessionResponse
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+	}{
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	return nil
+}
+
 // Notice: Fire-and-forget information for the user.
 //
 // Notices are live events rather than session history. Agents must not rely on
@@ -1546,6 +2565,30 @@ type Notice struct {
 	//
 	// Omitted and `null` are equivalent and mean no metadata was supplied.
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *Notice) UnmarshalJSON(data []byte) error {
+	type plain Notice
+	probe := struct {
+		*plain
+		Severity required[NoticeSeverity] `json:"severity"`
+		Title    required[string]         `json:"title"`
+	}{
+		Severity: required[NoticeSeverity]{field: &v.Severity},
+		Title:    required[string]{field: &v.Title},
+		plain:    (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Severity.present {
+		return typeError("object without \"severity\"", v, "severity")
+	}
+	if !probe.Title.present {
+		return typeError("object without \"title\"", v, "title")
+	}
+	return nil
 }
 
 // NoticeCapabilities: Client support for presenting live notices to the user.
@@ -1607,6 +2650,35 @@ type PermissionOption struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *PermissionOption) UnmarshalJSON(data []byte) error {
+	type plain PermissionOption
+	probe := struct {
+		*plain
+		OptionID required[PermissionOptionID]   `json:"optionId"`
+		Name     required[string]               `json:"name"`
+		Kind     required[PermissionOptionKind] `json:"kind"`
+	}{
+		Kind:     required[PermissionOptionKind]{field: &v.Kind},
+		Name:     required[string]{field: &v.Name},
+		OptionID: required[PermissionOptionID]{field: &v.OptionID},
+		plain:    (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.OptionID.present {
+		return typeError("object without \"optionId\"", v, "optionId")
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", v, "name")
+	}
+	if !probe.Kind.present {
+		return typeError("object without \"kind\"", v, "kind")
+	}
+	return nil
+}
+
 // PermissionOptionID: Unique identifier for a permission option.
 type PermissionOptionID string
 
@@ -1632,6 +2704,25 @@ type Plan struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *Plan) UnmarshalJSON(data []byte) error {
+	type plain Plan
+	probe := struct {
+		*plain
+		Entries required[[]PlanEntry] `json:"entries"`
+	}{
+		Entries: required[[]PlanEntry]{field: &v.Entries},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Entries.present {
+		return typeError("object without \"entries\"", v, "entries")
+	}
+	return nil
+}
+
 // PlanEntry: A single entry in the execution plan.
 //
 // Represents a task or goal that the assistant intends to accomplish
@@ -1654,6 +2745,35 @@ type PlanEntry struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *PlanEntry) UnmarshalJSON(data []byte) error {
+	type plain PlanEntry
+	probe := struct {
+		*plain
+		Content  required[string]            `json:"content"`
+		Priority required[PlanEntryPriority] `json:"priority"`
+		Status   required[PlanEntryStatus]   `json:"status"`
+	}{
+		Content:  required[string]{field: &v.Content},
+		Priority: required[PlanEntryPriority]{field: &v.Priority},
+		Status:   required[PlanEntryStatus]{field: &v.Status},
+		plain:    (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Content.present {
+		return typeError("object without \"content\"", v, "content")
+	}
+	if !probe.Priority.present {
+		return typeError("object without \"priority\"", v, "priority")
+	}
+	if !probe.Status.present {
+		return typeError("object without \"status\"", v, "status")
+	}
+	return nil
 }
 
 // PromptCapabilities: Prompt capabilities supported by the agent in `session/prompt` requests.
@@ -1721,6 +2841,30 @@ type PromptRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *PromptRequest) UnmarshalJSON(data []byte) error {
+	type plain PromptRequest
+	probe := struct {
+		*plain
+		SessionID required[SessionID]      `json:"sessionId"`
+		Prompt    required[[]ContentBlock] `json:"prompt"`
+	}{
+		Prompt:    required[[]ContentBlock]{field: &v.Prompt},
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	if !probe.Prompt.present {
+		return typeError("object without \"prompt\"", v, "prompt")
+	}
+	return nil
+}
+
 // PromptResponse: Response from processing a user prompt.
 //
 // See protocol docs: [Check for Completion](https://agentclientprotocol.com/protocol/v1/prompt-turn#4-check-for-completion)
@@ -1737,6 +2881,25 @@ type PromptResponse struct {
 
 	// Fields of the unstable surface, with the unstable_end_turn_token_usage or unstable build tag.
 	promptResponseEndTurnTokenUsage
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *PromptResponse) UnmarshalJSON(data []byte) error {
+	type plain PromptResponse
+	probe := struct {
+		*plain
+		StopReason required[StopReason] `json:"stopReason"`
+	}{
+		StopReason: required[StopReason]{field: &v.StopReason},
+		plain:      (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.StopReason.present {
+		return typeError("object without \"stopReason\"", v, "stopReason")
+	}
+	return nil
 }
 
 // ProtocolVersion: Protocol version identifier.
@@ -1769,6 +2932,30 @@ type ReadTextFileRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ReadTextFileRequest) UnmarshalJSON(data []byte) error {
+	type plain ReadTextFileRequest
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+		Path      required[string]    `json:"path"`
+	}{
+		Path:      required[string]{field: &v.Path},
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	if !probe.Path.present {
+		return typeError("object without \"path\"", v, "path")
+	}
+	return nil
+}
+
 // ReadTextFileResponse: Response containing the contents of a text file.
 type ReadTextFileResponse struct {
 	// Content payload returned by this response.
@@ -1780,6 +2967,25 @@ type ReadTextFileResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ReadTextFileResponse) UnmarshalJSON(data []byte) error {
+	type plain ReadTextFileResponse
+	probe := struct {
+		*plain
+		Content required[string] `json:"content"`
+	}{
+		Content: required[string]{field: &v.Content},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Content.present {
+		return typeError("object without \"content\"", v, "content")
+	}
+	return nil
 }
 
 // ReleaseTerminalRequest: Request to release a terminal and free its resources.
@@ -1796,6 +3002,30 @@ type ReleaseTerminalRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ReleaseTerminalRequest) UnmarshalJSON(data []byte) error {
+	type plain ReleaseTerminalRequest
+	probe := struct {
+		*plain
+		SessionID  required[SessionID]  `json:"sessionId"`
+		TerminalID required[TerminalID] `json:"terminalId"`
+	}{
+		SessionID:  required[SessionID]{field: &v.SessionID},
+		TerminalID: required[TerminalID]{field: &v.TerminalID},
+		plain:      (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	if !probe.TerminalID.present {
+		return typeError("object without \"terminalId\"", v, "terminalId")
+	}
+	return nil
 }
 
 // ReleaseTerminalResponse: Response to terminal/release method
@@ -1831,6 +3061,35 @@ type RequestPermissionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
+	type plain RequestPermissionRequest
+	probe := struct {
+		*plain
+		SessionID required[SessionID]          `json:"sessionId"`
+		ToolCall  required[ToolCallUpdate]     `json:"toolCall"`
+		Options   required[[]PermissionOption] `json:"options"`
+	}{
+		Options:   required[[]PermissionOption]{field: &v.Options},
+		SessionID: required[SessionID]{field: &v.SessionID},
+		ToolCall:  required[ToolCallUpdate]{field: &v.ToolCall},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	if !probe.ToolCall.present {
+		return typeError("object without \"toolCall\"", v, "toolCall")
+	}
+	if !probe.Options.present {
+		return typeError("object without \"options\"", v, "options")
+	}
+	return nil
+}
+
 // RequestPermissionResponse: Response to a permission request.
 type RequestPermissionResponse struct {
 	// The user's decision on the permission request.
@@ -1842,6 +3101,25 @@ type RequestPermissionResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
+	type plain RequestPermissionResponse
+	probe := struct {
+		*plain
+		Outcome required[RequestPermissionOutcome] `json:"outcome"`
+	}{
+		Outcome: required[RequestPermissionOutcome]{field: &v.Outcome},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Outcome.present {
+		return typeError("object without \"outcome\"", v, "outcome")
+	}
+	return nil
 }
 
 // ResourceLink: A resource that the server is capable of reading, included in a prompt or tool call result.
@@ -1873,6 +3151,30 @@ type ResourceLink struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ResourceLink) UnmarshalJSON(data []byte) error {
+	type plain ResourceLink
+	probe := struct {
+		*plain
+		Name required[string] `json:"name"`
+		URI  required[string] `json:"uri"`
+	}{
+		Name:  required[string]{field: &v.Name},
+		URI:   required[string]{field: &v.URI},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", v, "name")
+	}
+	if !probe.URI.present {
+		return typeError("object without \"uri\"", v, "uri")
+	}
+	return nil
 }
 
 // ResumeSessionRequest: Request parameters for resuming an existing session.
@@ -1920,6 +3222,30 @@ func (v ResumeSessionRequest) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.AdditionalDirectories), present(v.MCPServers)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
+	type plain ResumeSessionRequest
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+		Cwd       required[string]    `json:"cwd"`
+	}{
+		Cwd:       required[string]{field: &v.Cwd},
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	if !probe.Cwd.present {
+		return typeError("object without \"cwd\"", v, "cwd")
+	}
+	return nil
+}
+
 // ResumeSessionResponse: Response from resuming an existing session.
 type ResumeSessionResponse struct {
 	// Initial mode state if supported by the Agent
@@ -1958,6 +3284,25 @@ type SelectedPermissionOutcome struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
+	type plain SelectedPermissionOutcome
+	probe := struct {
+		*plain
+		OptionID required[PermissionOptionID] `json:"optionId"`
+	}{
+		OptionID: required[PermissionOptionID]{field: &v.OptionID},
+		plain:    (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.OptionID.present {
+		return typeError("object without \"optionId\"", v, "optionId")
+	}
+	return nil
 }
 
 // SessionAdditionalDirectoriesCapabilities: Capabilities for additional session directories support.
@@ -2052,6 +3397,25 @@ type SessionConfigBoolean struct {
 	CurrentValue bool `json:"currentValue"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
+	type plain SessionConfigBoolean
+	probe := struct {
+		*plain
+		CurrentValue required[bool] `json:"currentValue"`
+	}{
+		CurrentValue: required[bool]{field: &v.CurrentValue},
+		plain:        (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.CurrentValue.present {
+		return typeError("object without \"currentValue\"", v, "currentValue")
+	}
+	return nil
+}
+
 // SessionConfigGroupID: Unique identifier for a session configuration option value group.
 type SessionConfigGroupID string
 
@@ -2085,6 +3449,30 @@ type SessionConfigSelect struct {
 	Options SessionConfigSelectOptions `json:"options"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SessionConfigSelect) UnmarshalJSON(data []byte) error {
+	type plain SessionConfigSelect
+	probe := struct {
+		*plain
+		CurrentValue required[SessionConfigValueID]       `json:"currentValue"`
+		Options      required[SessionConfigSelectOptions] `json:"options"`
+	}{
+		CurrentValue: required[SessionConfigValueID]{field: &v.CurrentValue},
+		Options:      required[SessionConfigSelectOptions]{field: &v.Options},
+		plain:        (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.CurrentValue.present {
+		return typeError("object without \"currentValue\"", v, "currentValue")
+	}
+	if !probe.Options.present {
+		return typeError("object without \"options\"", v, "options")
+	}
+	return nil
+}
+
 // SessionConfigSelectGroup: A group of possible values for a session configuration option.
 type SessionConfigSelectGroup struct {
 	// Unique identifier for this group.
@@ -2104,6 +3492,35 @@ type SessionConfigSelectGroup struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
+	type plain SessionConfigSelectGroup
+	probe := struct {
+		*plain
+		Group   required[SessionConfigGroupID]        `json:"group"`
+		Name    required[string]                      `json:"name"`
+		Options required[[]SessionConfigSelectOption] `json:"options"`
+	}{
+		Group:   required[SessionConfigGroupID]{field: &v.Group},
+		Name:    required[string]{field: &v.Name},
+		Options: required[[]SessionConfigSelectOption]{field: &v.Options},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Group.present {
+		return typeError("object without \"group\"", v, "group")
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", v, "name")
+	}
+	if !probe.Options.present {
+		return typeError("object without \"options\"", v, "options")
+	}
+	return nil
+}
+
 // SessionConfigSelectOption: A possible value for a session configuration option.
 type SessionConfigSelectOption struct {
 	// Unique identifier for this option value.
@@ -2121,6 +3538,30 @@ type SessionConfigSelectOption struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
+	type plain SessionConfigSelectOption
+	probe := struct {
+		*plain
+		Value required[SessionConfigValueID] `json:"value"`
+		Name  required[string]               `json:"name"`
+	}{
+		Name:  required[string]{field: &v.Name},
+		Value: required[SessionConfigValueID]{field: &v.Value},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Value.present {
+		return typeError("object without \"value\"", v, "value")
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", v, "name")
+	}
+	return nil
 }
 
 // SessionConfigValueID: Unique identifier for a session configuration option value.
@@ -2187,6 +3628,30 @@ func (v SessionInfo) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.AdditionalDirectories)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SessionInfo) UnmarshalJSON(data []byte) error {
+	type plain SessionInfo
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+		Cwd       required[string]    `json:"cwd"`
+	}{
+		Cwd:       required[string]{field: &v.Cwd},
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	if !probe.Cwd.present {
+		return typeError("object without \"cwd\"", v, "cwd")
+	}
+	return nil
+}
+
 // SessionInfoUpdate: Update to session metadata. All fields are optional to support partial updates.
 //
 // Agents send this notification to update session information like title or custom metadata.
@@ -2249,6 +3714,30 @@ type SessionMode struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SessionMode) UnmarshalJSON(data []byte) error {
+	type plain SessionMode
+	probe := struct {
+		*plain
+		ID   required[SessionModeID] `json:"id"`
+		Name required[string]        `json:"name"`
+	}{
+		ID:    required[SessionModeID]{field: &v.ID},
+		Name:  required[string]{field: &v.Name},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ID.present {
+		return typeError("object without \"id\"", v, "id")
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", v, "name")
+	}
+	return nil
+}
+
 // SessionModeID: Unique identifier for a Session Mode.
 type SessionModeID string
 
@@ -2266,6 +3755,30 @@ type SessionModeState struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SessionModeState) UnmarshalJSON(data []byte) error {
+	type plain SessionModeState
+	probe := struct {
+		*plain
+		CurrentModeID  required[SessionModeID] `json:"currentModeId"`
+		AvailableModes required[[]SessionMode] `json:"availableModes"`
+	}{
+		AvailableModes: required[[]SessionMode]{field: &v.AvailableModes},
+		CurrentModeID:  required[SessionModeID]{field: &v.CurrentModeID},
+		plain:          (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.CurrentModeID.present {
+		return typeError("object without \"currentModeId\"", v, "currentModeId")
+	}
+	if !probe.AvailableModes.present {
+		return typeError("object without \"availableModes\"", v, "availableModes")
+	}
+	return nil
 }
 
 // SessionNotification: Notification containing a session update from the agent.
@@ -2286,6 +3799,30 @@ type SessionNotification struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SessionNotification) UnmarshalJSON(data []byte) error {
+	type plain SessionNotification
+	probe := struct {
+		*plain
+		SessionID required[SessionID]     `json:"sessionId"`
+		Update    required[SessionUpdate] `json:"update"`
+	}{
+		SessionID: required[SessionID]{field: &v.SessionID},
+		Update:    required[SessionUpdate]{field: &v.Update},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	if !probe.Update.present {
+		return typeError("object without \"update\"", v, "update")
+	}
+	return nil
 }
 
 // SessionResumeCapabilities: Capabilities for the `session/resume` method.
@@ -2313,6 +3850,25 @@ type SetSessionConfigOptionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
+	type plain SetSessionConfigOptionResponse
+	probe := struct {
+		*plain
+		ConfigOptions required[[]SessionConfigOption] `json:"configOptions"`
+	}{
+		ConfigOptions: required[[]SessionConfigOption]{field: &v.ConfigOptions},
+		plain:         (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ConfigOptions.present {
+		return typeError("object without \"configOptions\"", v, "configOptions")
+	}
+	return nil
+}
+
 // SetSessionModeRequest: Request parameters for setting a session mode.
 type SetSessionModeRequest struct {
 	// The ID of the session to set the mode for.
@@ -2327,6 +3883,30 @@ type SetSessionModeRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SetSessionModeRequest) UnmarshalJSON(data []byte) error {
+	type plain SetSessionModeRequest
+	probe := struct {
+		*plain
+		SessionID required[SessionID]     `json:"sessionId"`
+		ModeID    required[SessionModeID] `json:"modeId"`
+	}{
+		ModeID:    required[SessionModeID]{field: &v.ModeID},
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	if !probe.ModeID.present {
+		return typeError("object without \"modeId\"", v, "modeId")
+	}
+	return nil
 }
 
 // SetSessionModeResponse: Response to `session/set_mode` method.
@@ -2352,6 +3932,25 @@ type StringMultiSelectItems struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
+	type plain StringMultiSelectItems
+	probe := struct {
+		*plain
+		Enum required[[]string] `json:"enum"`
+	}{
+		Enum:  required[[]string]{field: &v.Enum},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Enum.present {
+		return typeError("object without \"enum\"", v, "enum")
+	}
+	return nil
 }
 
 // StringPropertySchema: Schema for string properties in an elicitation form.
@@ -2441,6 +4040,25 @@ type Terminal struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *Terminal) UnmarshalJSON(data []byte) error {
+	type plain Terminal
+	probe := struct {
+		*plain
+		TerminalID required[TerminalID] `json:"terminalId"`
+	}{
+		TerminalID: required[TerminalID]{field: &v.TerminalID},
+		plain:      (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.TerminalID.present {
+		return typeError("object without \"terminalId\"", v, "terminalId")
+	}
+	return nil
+}
+
 // TerminalExitStatus: Exit status of a terminal command.
 type TerminalExitStatus struct {
 	// The process exit code (may be null if terminated by signal).
@@ -2476,6 +4094,30 @@ type TerminalOutputRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *TerminalOutputRequest) UnmarshalJSON(data []byte) error {
+	type plain TerminalOutputRequest
+	probe := struct {
+		*plain
+		SessionID  required[SessionID]  `json:"sessionId"`
+		TerminalID required[TerminalID] `json:"terminalId"`
+	}{
+		SessionID:  required[SessionID]{field: &v.SessionID},
+		TerminalID: required[TerminalID]{field: &v.TerminalID},
+		plain:      (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	if !probe.TerminalID.present {
+		return typeError("object without \"terminalId\"", v, "terminalId")
+	}
+	return nil
+}
+
 // TerminalOutputResponse: Response containing the terminal output and exit status.
 type TerminalOutputResponse struct {
 	// The terminal output captured so far.
@@ -2495,6 +4137,30 @@ type TerminalOutputResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *TerminalOutputResponse) UnmarshalJSON(data []byte) error {
+	type plain TerminalOutputResponse
+	probe := struct {
+		*plain
+		Output    required[string] `json:"output"`
+		Truncated required[bool]   `json:"truncated"`
+	}{
+		Output:    required[string]{field: &v.Output},
+		Truncated: required[bool]{field: &v.Truncated},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Output.present {
+		return typeError("object without \"output\"", v, "output")
+	}
+	if !probe.Truncated.present {
+		return typeError("object without \"truncated\"", v, "truncated")
+	}
+	return nil
+}
+
 // TextContent: Text provided to or from an LLM.
 type TextContent struct {
 	// Optional annotations that help clients decide how to display or route this content.
@@ -2509,6 +4175,25 @@ type TextContent struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *TextContent) UnmarshalJSON(data []byte) error {
+	type plain TextContent
+	probe := struct {
+		*plain
+		Text required[string] `json:"text"`
+	}{
+		Text:  required[string]{field: &v.Text},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Text.present {
+		return typeError("object without \"text\"", v, "text")
+	}
+	return nil
 }
 
 // TextResourceContents: Text-based resource contents.
@@ -2530,6 +4215,30 @@ type TextResourceContents struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
+	type plain TextResourceContents
+	probe := struct {
+		*plain
+		Text required[string] `json:"text"`
+		URI  required[string] `json:"uri"`
+	}{
+		Text:  required[string]{field: &v.Text},
+		URI:   required[string]{field: &v.URI},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Text.present {
+		return typeError("object without \"text\"", v, "text")
+	}
+	if !probe.URI.present {
+		return typeError("object without \"uri\"", v, "uri")
+	}
+	return nil
+}
+
 // TitledMultiSelectItems: Items definition for titled multi-select enum properties.
 type TitledMultiSelectItems struct {
 	// Titled enum options.
@@ -2543,6 +4252,25 @@ type TitledMultiSelectItems struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
+	type plain TitledMultiSelectItems
+	probe := struct {
+		*plain
+		AnyOf required[[]EnumOption] `json:"anyOf"`
+	}{
+		AnyOf: required[[]EnumOption]{field: &v.AnyOf},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.AnyOf.present {
+		return typeError("object without \"anyOf\"", v, "anyOf")
+	}
+	return nil
 }
 
 // ToolCall: Represents a tool call that the language model has requested.
@@ -2602,6 +4330,30 @@ func (v ToolCall) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Content), present(v.Locations)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ToolCall) UnmarshalJSON(data []byte) error {
+	type plain ToolCall
+	probe := struct {
+		*plain
+		ToolCallID required[ToolCallID] `json:"toolCallId"`
+		Title      required[string]     `json:"title"`
+	}{
+		Title:      required[string]{field: &v.Title},
+		ToolCallID: required[ToolCallID]{field: &v.ToolCallID},
+		plain:      (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ToolCallID.present {
+		return typeError("object without \"toolCallId\"", v, "toolCallId")
+	}
+	if !probe.Title.present {
+		return typeError("object without \"title\"", v, "title")
+	}
+	return nil
+}
+
 // ToolCallID: Unique identifier for a tool call within a session.
 type ToolCallID string
 
@@ -2624,6 +4376,25 @@ type ToolCallLocation struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ToolCallLocation) UnmarshalJSON(data []byte) error {
+	type plain ToolCallLocation
+	probe := struct {
+		*plain
+		Path required[string] `json:"path"`
+	}{
+		Path:  required[string]{field: &v.Path},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Path.present {
+		return typeError("object without \"path\"", v, "path")
+	}
+	return nil
 }
 
 // ToolCallUpdate: An update to an existing tool call.
@@ -2681,6 +4452,25 @@ func (v ToolCallUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Content), present(v.Locations)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ToolCallUpdate) UnmarshalJSON(data []byte) error {
+	type plain ToolCallUpdate
+	probe := struct {
+		*plain
+		ToolCallID required[ToolCallID] `json:"toolCallId"`
+	}{
+		ToolCallID: required[ToolCallID]{field: &v.ToolCallID},
+		plain:      (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ToolCallID.present {
+		return typeError("object without \"toolCallId\"", v, "toolCallId")
+	}
+	return nil
+}
+
 // UnstructuredCommandInput: All text that was typed after the command name is provided as input.
 type UnstructuredCommandInput struct {
 	// A hint to display when the input hasn't been provided yet
@@ -2692,6 +4482,25 @@ type UnstructuredCommandInput struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *UnstructuredCommandInput) UnmarshalJSON(data []byte) error {
+	type plain UnstructuredCommandInput
+	probe := struct {
+		*plain
+		Hint required[string] `json:"hint"`
+	}{
+		Hint:  required[string]{field: &v.Hint},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Hint.present {
+		return typeError("object without \"hint\"", v, "hint")
+	}
+	return nil
 }
 
 // UsageUpdate: Context window and cost update for a session.
@@ -2713,6 +4522,30 @@ type UsageUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *UsageUpdate) UnmarshalJSON(data []byte) error {
+	type plain UsageUpdate
+	probe := struct {
+		*plain
+		Used required[uint64] `json:"used"`
+		Size required[uint64] `json:"size"`
+	}{
+		Size:  required[uint64]{field: &v.Size},
+		Used:  required[uint64]{field: &v.Used},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Used.present {
+		return typeError("object without \"used\"", v, "used")
+	}
+	if !probe.Size.present {
+		return typeError("object without \"size\"", v, "size")
+	}
+	return nil
+}
+
 // WaitForTerminalExitRequest: Request to wait for a terminal command to exit.
 type WaitForTerminalExitRequest struct {
 	// The session ID for this request.
@@ -2727,6 +4560,30 @@ type WaitForTerminalExitRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *WaitForTerminalExitRequest) UnmarshalJSON(data []byte) error {
+	type plain WaitForTerminalExitRequest
+	probe := struct {
+		*plain
+		SessionID  required[SessionID]  `json:"sessionId"`
+		TerminalID required[TerminalID] `json:"terminalId"`
+	}{
+		SessionID:  required[SessionID]{field: &v.SessionID},
+		TerminalID: required[TerminalID]{field: &v.TerminalID},
+		plain:      (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	if !probe.TerminalID.present {
+		return typeError("object without \"terminalId\"", v, "terminalId")
+	}
+	return nil
 }
 
 // WaitForTerminalExitResponse: Response containing the exit status of a terminal command.
@@ -2764,6 +4621,35 @@ type WriteTextFileRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *WriteTextFileRequest) UnmarshalJSON(data []byte) error {
+	type plain WriteTextFileRequest
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+		Path      required[string]    `json:"path"`
+		Content   required[string]    `json:"content"`
+	}{
+		Content:   required[string]{field: &v.Content},
+		Path:      required[string]{field: &v.Path},
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	if !probe.Path.present {
+		return typeError("object without \"path\"", v, "path")
+	}
+	if !probe.Content.present {
+		return typeError("object without \"content\"", v, "content")
+	}
+	return nil
 }
 
 // WriteTextFileResponse: Response to `fs/write_text_file`

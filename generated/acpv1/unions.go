@@ -50,6 +50,30 @@ func (v AgentResponseResult) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *AgentResponseResult) UnmarshalJSON(data []byte) error {
+	type plain AgentResponseResult
+	probe := struct {
+		*plain
+		ID     required[RequestID]       `json:"id"`
+		Result required[json.RawMessage] `json:"result"`
+	}{
+		ID:     required[RequestID]{field: &v.ID},
+		Result: required[json.RawMessage]{field: &v.Result},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ID.present {
+		return typeError("object without \"id\"", v, "id")
+	}
+	if !probe.Result.present {
+		return typeError("object without \"result\"", v, "result")
+	}
+	return nil
+}
+
 // AgentResponseError: the Error alternative of AgentResponse.
 //
 // A failed JSON-RPC response.
@@ -67,6 +91,30 @@ func (*AgentResponseError) isAgentResponse() {}
 func (v AgentResponseError) MarshalJSON() ([]byte, error) {
 	type plain AgentResponseError
 	return marshalObject("", plain(v))
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *AgentResponseError) UnmarshalJSON(data []byte) error {
+	type plain AgentResponseError
+	probe := struct {
+		*plain
+		ID    required[RequestID] `json:"id"`
+		Error required[Error]     `json:"error"`
+	}{
+		Error: required[Error]{field: &v.Error},
+		ID:    required[RequestID]{field: &v.ID},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ID.present {
+		return typeError("object without \"id\"", v, "id")
+	}
+	if !probe.Error.present {
+		return typeError("object without \"error\"", v, "error")
+	}
+	return nil
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -352,6 +400,30 @@ func (v ClientResponseResult) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ClientResponseResult) UnmarshalJSON(data []byte) error {
+	type plain ClientResponseResult
+	probe := struct {
+		*plain
+		ID     required[RequestID]       `json:"id"`
+		Result required[json.RawMessage] `json:"result"`
+	}{
+		ID:     required[RequestID]{field: &v.ID},
+		Result: required[json.RawMessage]{field: &v.Result},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ID.present {
+		return typeError("object without \"id\"", v, "id")
+	}
+	if !probe.Result.present {
+		return typeError("object without \"result\"", v, "result")
+	}
+	return nil
+}
+
 // ClientResponseError: the Error alternative of ClientResponse.
 //
 // A failed JSON-RPC response.
@@ -369,6 +441,30 @@ func (*ClientResponseError) isClientResponse() {}
 func (v ClientResponseError) MarshalJSON() ([]byte, error) {
 	type plain ClientResponseError
 	return marshalObject("", plain(v))
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ClientResponseError) UnmarshalJSON(data []byte) error {
+	type plain ClientResponseError
+	probe := struct {
+		*plain
+		ID    required[RequestID] `json:"id"`
+		Error required[Error]     `json:"error"`
+	}{
+		Error: required[Error]{field: &v.Error},
+		ID:    required[RequestID]{field: &v.ID},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ID.present {
+		return typeError("object without \"id\"", v, "id")
+	}
+	if !probe.Error.present {
+		return typeError("object without \"error\"", v, "error")
+	}
+	return nil
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -681,8 +777,10 @@ func (u CreateElicitationRequest) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: CreateElicitationRequest.Value is nil")
 	}
-	if o, ok := u.Value.(*CreateElicitationRequestOther); ok && o.Raw != nil {
-		return o.Raw, nil
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return raw, nil
+		}
 	}
 	type plain CreateElicitationRequest
 	return marshalObject("", plain(u), u.Value)
@@ -699,10 +797,17 @@ func (u *CreateElicitationRequest) UnmarshalJSON(data []byte) error {
 	type plain CreateElicitationRequest
 	probe := struct {
 		*plain
-		Tag *string `json:"mode"`
-	}{plain: (*plain)(u)}
+		Tag     *string          `json:"mode"`
+		Message required[string] `json:"message"`
+	}{
+		Message: required[string]{field: &u.Message},
+		plain:   (*plain)(u),
+	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
+	}
+	if !probe.Message.present {
+		return typeError("object without \"message\"", u, "message")
 	}
 	var v CreateElicitationRequestVariant
 	if probe.Tag == nil {
@@ -778,6 +883,10 @@ type CreateElicitationRequestOther struct {
 
 func (v *CreateElicitationRequestOther) createElicitationRequestTag() string {
 	return v.Tag
+}
+
+func (v *CreateElicitationRequestOther) rawObject() json.RawMessage {
+	return v.Raw
 }
 
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
@@ -858,8 +967,10 @@ func (u CreateElicitationResponse) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: CreateElicitationResponse.Value is nil")
 	}
-	if o, ok := u.Value.(*CreateElicitationResponseOther); ok && o.Raw != nil {
-		return o.Raw, nil
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return raw, nil
+		}
 	}
 	type plain CreateElicitationResponse
 	return marshalObject("", plain(u), u.Value)
@@ -969,6 +1080,10 @@ type CreateElicitationResponseOther struct {
 
 func (v *CreateElicitationResponseOther) createElicitationResponseTag() string {
 	return v.Tag
+}
+
+func (v *CreateElicitationResponseOther) rawObject() json.RawMessage {
+	return v.Raw
 }
 
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
@@ -1175,8 +1290,18 @@ func (*ElicitationFormModeRequest) isElicitationFormMode() {}
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *ElicitationFormMode) UnmarshalJSON(data []byte) error {
 	type plain ElicitationFormMode
-	if err := json.Unmarshal(data, (*plain)(u)); err != nil {
+	probe := struct {
+		*plain
+		RequestedSchema required[ElicitationSchema] `json:"requestedSchema"`
+	}{
+		RequestedSchema: required[ElicitationSchema]{field: &u.RequestedSchema},
+		plain:           (*plain)(u),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
+	}
+	if !probe.RequestedSchema.present {
+		return typeError("object without \"requestedSchema\"", u, "requestedSchema")
 	}
 	k := jsonKind(data)
 	if k == 'n' {
@@ -1483,8 +1608,23 @@ func (*ElicitationURLModeRequest) isElicitationURLMode() {}
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *ElicitationURLMode) UnmarshalJSON(data []byte) error {
 	type plain ElicitationURLMode
-	if err := json.Unmarshal(data, (*plain)(u)); err != nil {
+	probe := struct {
+		*plain
+		ElicitationID required[ElicitationID] `json:"elicitationId"`
+		URL           required[string]        `json:"url"`
+	}{
+		ElicitationID: required[ElicitationID]{field: &u.ElicitationID},
+		URL:           required[string]{field: &u.URL},
+		plain:         (*plain)(u),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
+	}
+	if !probe.ElicitationID.present {
+		return typeError("object without \"elicitationId\"", u, "elicitationId")
+	}
+	if !probe.URL.present {
+		return typeError("object without \"url\"", u, "url")
 	}
 	k := jsonKind(data)
 	if k == 'n' {
@@ -2223,8 +2363,10 @@ func (u SessionConfigOption) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: SessionConfigOption.Value is nil")
 	}
-	if o, ok := u.Value.(*SessionConfigOptionOther); ok && o.Raw != nil {
-		return o.Raw, nil
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return raw, nil
+		}
 	}
 	type plain SessionConfigOption
 	return marshalObject("", plain(u), u.Value)
@@ -2241,10 +2383,22 @@ func (u *SessionConfigOption) UnmarshalJSON(data []byte) error {
 	type plain SessionConfigOption
 	probe := struct {
 		*plain
-		Tag *string `json:"type"`
-	}{plain: (*plain)(u)}
+		Tag  *string                   `json:"type"`
+		ID   required[SessionConfigID] `json:"id"`
+		Name required[string]          `json:"name"`
+	}{
+		ID:    required[SessionConfigID]{field: &u.ID},
+		Name:  required[string]{field: &u.Name},
+		plain: (*plain)(u),
+	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
+	}
+	if !probe.ID.present {
+		return typeError("object without \"id\"", u, "id")
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", u, "name")
 	}
 	var v SessionConfigOptionVariant
 	if probe.Tag == nil {
@@ -2310,6 +2464,10 @@ type SessionConfigOptionOther struct {
 
 func (v *SessionConfigOptionOther) sessionConfigOptionTag() string {
 	return v.Tag
+}
+
+func (v *SessionConfigOptionOther) rawObject() json.RawMessage {
+	return v.Raw
 }
 
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
@@ -2883,8 +3041,10 @@ func (u SetSessionConfigOptionRequest) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: SetSessionConfigOptionRequest.Value is nil")
 	}
-	if o, ok := u.Value.(*SetSessionConfigOptionRequestOther); ok && o.Raw != nil {
-		return o.Raw, nil
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return raw, nil
+		}
 	}
 	type plain SetSessionConfigOptionRequest
 	return marshalObject("", plain(u), u.Value)
@@ -2902,10 +3062,22 @@ func (u *SetSessionConfigOptionRequest) UnmarshalJSON(data []byte) error {
 	type plain SetSessionConfigOptionRequest
 	probe := struct {
 		*plain
-		Tag *string `json:"type"`
-	}{plain: (*plain)(u)}
+		Tag       *string                   `json:"type"`
+		SessionID required[SessionID]       `json:"sessionId"`
+		ConfigID  required[SessionConfigID] `json:"configId"`
+	}{
+		ConfigID:  required[SessionConfigID]{field: &u.ConfigID},
+		SessionID: required[SessionID]{field: &u.SessionID},
+		plain:     (*plain)(u),
+	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", u, "sessionId")
+	}
+	if !probe.ConfigID.present {
+		return typeError("object without \"configId\"", u, "configId")
 	}
 	var v SetSessionConfigOptionRequestVariant
 	if probe.Tag == nil {
@@ -2943,6 +3115,25 @@ func (v SetSessionConfigOptionRequestBoolean) MarshalJSON() ([]byte, error) {
 	return marshalObject("\"type\":\"boolean\"", plain(v))
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SetSessionConfigOptionRequestBoolean) UnmarshalJSON(data []byte) error {
+	type plain SetSessionConfigOptionRequestBoolean
+	probe := struct {
+		*plain
+		Value required[bool] `json:"value"`
+	}{
+		Value: required[bool]{field: &v.Value},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Value.present {
+		return typeError("object without \"value\"", v, "value")
+	}
+	return nil
+}
+
 // SetSessionConfigOptionRequestValueID: the variant of SetSessionConfigOptionRequest without "type".
 //
 // A `SessionConfigValueId` string value.
@@ -2965,6 +3156,25 @@ func (v SetSessionConfigOptionRequestValueID) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SetSessionConfigOptionRequestValueID) UnmarshalJSON(data []byte) error {
+	type plain SetSessionConfigOptionRequestValueID
+	probe := struct {
+		*plain
+		Value required[SessionConfigValueID] `json:"value"`
+	}{
+		Value: required[SessionConfigValueID]{field: &v.Value},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Value.present {
+		return typeError("object without \"value\"", v, "value")
+	}
+	return nil
+}
+
 // SetSessionConfigOptionRequestOther: a variant of SetSessionConfigOptionRequest whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 type SetSessionConfigOptionRequestOther struct {
@@ -2978,6 +3188,10 @@ type SetSessionConfigOptionRequestOther struct {
 
 func (v *SetSessionConfigOptionRequestOther) setSessionConfigOptionRequestTag() string {
 	return v.Tag
+}
+
+func (v *SetSessionConfigOptionRequestOther) rawObject() json.RawMessage {
+	return v.Raw
 }
 
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".

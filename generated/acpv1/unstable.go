@@ -34,6 +34,25 @@ type ArchiveSessionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
+	type plain ArchiveSessionRequest
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+	}{
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	return nil
+}
+
 // ArchiveSessionResponse: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -91,6 +110,25 @@ type AuthAccount struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *AuthAccount) UnmarshalJSON(data []byte) error {
+	type plain AuthAccount
+	probe := struct {
+		*plain
+		Label required[string] `json:"label"`
+	}{
+		Label: required[string]{field: &v.Label},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Label.present {
+		return typeError("object without \"label\"", v, "label")
+	}
+	return nil
 }
 
 // AuthState: **UNSTABLE**
@@ -198,6 +236,25 @@ func (v AuthStatusResponse) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Accounts)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *AuthStatusResponse) UnmarshalJSON(data []byte) error {
+	type plain AuthStatusResponse
+	probe := struct {
+		*plain
+		State required[AuthState] `json:"state"`
+	}{
+		State: required[AuthState]{field: &v.State},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.State.present {
+		return typeError("object without \"state\"", v, "state")
+	}
+	return nil
+}
+
 // AuthStatusUpdateNotification: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -236,6 +293,25 @@ func (v AuthStatusUpdateNotification) MarshalJSON() ([]byte, error) {
 		plain
 		Accounts *[]AuthAccount `json:"accounts,omitempty"`
 	}{plain(v), present(v.Accounts)})
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
+	type plain AuthStatusUpdateNotification
+	probe := struct {
+		*plain
+		State required[AuthState] `json:"state"`
+	}{
+		State: required[AuthState]{field: &v.State},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.State.present {
+		return typeError("object without \"state\"", v, "state")
+	}
+	return nil
 }
 
 // ErrorStopReason: **UNSTABLE**
@@ -303,11 +379,21 @@ func (u IdleStateUpdate) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: IdleStateUpdate.Value is nil")
 	}
-	if o, ok := u.Value.(*IdleStateUpdateOther); ok && o.Raw != nil {
-		return o.Raw, nil
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return raw, nil
+		}
 	}
 	type plain IdleStateUpdate
 	return marshalObject("", plain(u), u.Value)
+}
+
+// rawObject returns the object as received when the variant, at any depth, is unknown.
+func (u IdleStateUpdate) rawObject() json.RawMessage {
+	if h, ok := u.Value.(rawHolder); ok {
+		return h.rawObject()
+	}
+	return nil
 }
 
 // UnmarshalJSON decodes the variant that "stopReason" names; an unknown value gives *IdleStateUpdateOther.
@@ -476,6 +562,10 @@ func (v *IdleStateUpdateOther) idleStateUpdateTag() string {
 	return v.Tag
 }
 
+func (v *IdleStateUpdateOther) rawObject() json.RawMessage {
+	return v.Raw
+}
+
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *IdleStateUpdateOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
@@ -550,6 +640,25 @@ type ProxyNotification struct {
 	Params *ProxySuccessorNotification `json:"params,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ProxyNotification) UnmarshalJSON(data []byte) error {
+	type plain ProxyNotification
+	probe := struct {
+		*plain
+		Method required[string] `json:"method"`
+	}{
+		Method: required[string]{field: &v.Method},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Method.present {
+		return typeError("object without \"method\"", v, "method")
+	}
+	return nil
+}
+
 // ProxyRequest: A JSON-RPC request object.
 type ProxyRequest struct {
 	// The request id used to correlate the matching response.
@@ -560,6 +669,30 @@ type ProxyRequest struct {
 
 	// Method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ProxyRequest) UnmarshalJSON(data []byte) error {
+	type plain ProxyRequest
+	probe := struct {
+		*plain
+		ID     required[RequestID] `json:"id"`
+		Method required[string]    `json:"method"`
+	}{
+		ID:     required[RequestID]{field: &v.ID},
+		Method: required[string]{field: &v.Method},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ID.present {
+		return typeError("object without \"id\"", v, "id")
+	}
+	if !probe.Method.present {
+		return typeError("object without \"method\"", v, "method")
+	}
+	return nil
 }
 
 // ProxyResponse: A JSON-RPC response object.
@@ -604,6 +737,30 @@ func (v ProxyResponseResult) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ProxyResponseResult) UnmarshalJSON(data []byte) error {
+	type plain ProxyResponseResult
+	probe := struct {
+		*plain
+		ID     required[RequestID]       `json:"id"`
+		Result required[json.RawMessage] `json:"result"`
+	}{
+		ID:     required[RequestID]{field: &v.ID},
+		Result: required[json.RawMessage]{field: &v.Result},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ID.present {
+		return typeError("object without \"id\"", v, "id")
+	}
+	if !probe.Result.present {
+		return typeError("object without \"result\"", v, "result")
+	}
+	return nil
+}
+
 // ProxyResponseError: the Error alternative of ProxyResponse.
 //
 // A failed JSON-RPC response.
@@ -621,6 +778,30 @@ func (*ProxyResponseError) isProxyResponse() {}
 func (v ProxyResponseError) MarshalJSON() ([]byte, error) {
 	type plain ProxyResponseError
 	return marshalObject("", plain(v))
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ProxyResponseError) UnmarshalJSON(data []byte) error {
+	type plain ProxyResponseError
+	probe := struct {
+		*plain
+		ID    required[RequestID] `json:"id"`
+		Error required[Error]     `json:"error"`
+	}{
+		Error: required[Error]{field: &v.Error},
+		ID:    required[RequestID]{field: &v.ID},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ID.present {
+		return typeError("object without \"id\"", v, "id")
+	}
+	if !probe.Error.present {
+		return typeError("object without \"error\"", v, "error")
+	}
+	return nil
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -688,6 +869,25 @@ type ProxySuccessorNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ProxySuccessorNotification) UnmarshalJSON(data []byte) error {
+	type plain ProxySuccessorNotification
+	probe := struct {
+		*plain
+		Method required[string] `json:"method"`
+	}{
+		Method: required[string]{field: &v.Method},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Method.present {
+		return typeError("object without \"method\"", v, "method")
+	}
+	return nil
+}
+
 // ProxySuccessorRequest: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -727,6 +927,25 @@ type ProxySuccessorRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
+	type plain ProxySuccessorRequest
+	probe := struct {
+		*plain
+		Method required[string] `json:"method"`
+	}{
+		Method: required[string]{field: &v.Method},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Method.present {
+		return typeError("object without \"method\"", v, "method")
+	}
+	return nil
 }
 
 // ProxySuccessorResponse: **UNSTABLE**
@@ -876,6 +1095,25 @@ func (v SessionMessage) MarshalJSON() ([]byte, error) {
 	}{plain(v), presentNullable(v.SenderSessionID), presentNullable(v.RecipientSessionID), presentNullable(v.SenderMessageID), presentNullable(v.RecipientMessageID), present(v.Content), presentNullable(v.Meta)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SessionMessage) UnmarshalJSON(data []byte) error {
+	type plain SessionMessage
+	probe := struct {
+		*plain
+		MessageID required[MessageID] `json:"messageId"`
+	}{
+		MessageID: required[MessageID]{field: &v.MessageID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.MessageID.present {
+		return typeError("object without \"messageId\"", v, "messageId")
+	}
+	return nil
+}
+
 // SessionMessageChunk: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -895,6 +1133,30 @@ type SessionMessageChunk struct {
 	//
 	// Implementations MUST NOT make assumptions about values in `_meta`.
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SessionMessageChunk) UnmarshalJSON(data []byte) error {
+	type plain SessionMessageChunk
+	probe := struct {
+		*plain
+		MessageID required[MessageID]    `json:"messageId"`
+		Content   required[ContentBlock] `json:"content"`
+	}{
+		Content:   required[ContentBlock]{field: &v.Content},
+		MessageID: required[MessageID]{field: &v.MessageID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.MessageID.present {
+		return typeError("object without \"messageId\"", v, "messageId")
+	}
+	if !probe.Content.present {
+		return typeError("object without \"content\"", v, "content")
+	}
+	return nil
 }
 
 // SessionStatus: **UNSTABLE**
@@ -972,6 +1234,25 @@ type SessionStatusRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SessionStatusRequest) UnmarshalJSON(data []byte) error {
+	type plain SessionStatusRequest
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+	}{
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	return nil
+}
+
 // SessionStatusResponse: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -992,6 +1273,25 @@ type SessionStatusResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
+	type plain SessionStatusResponse
+	probe := struct {
+		*plain
+		Status required[SessionStatus] `json:"status"`
+	}{
+		Status: required[SessionStatus]{field: &v.Status},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Status.present {
+		return typeError("object without \"status\"", v, "status")
+	}
+	return nil
 }
 
 // SessionSystemPromptCapabilities: **UNSTABLE**
@@ -1107,6 +1407,30 @@ type SetSessionTitleRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SetSessionTitleRequest) UnmarshalJSON(data []byte) error {
+	type plain SetSessionTitleRequest
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+		Title     required[string]    `json:"title"`
+	}{
+		SessionID: required[SessionID]{field: &v.SessionID},
+		Title:     required[string]{field: &v.Title},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	if !probe.Title.present {
+		return typeError("object without \"title\"", v, "title")
+	}
+	return nil
+}
+
 // SetSessionTitleResponse: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -1125,6 +1449,25 @@ type SetSessionTitleResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SetSessionTitleResponse) UnmarshalJSON(data []byte) error {
+	type plain SetSessionTitleResponse
+	probe := struct {
+		*plain
+		Title required[string] `json:"title"`
+	}{
+		Title: required[string]{field: &v.Title},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Title.present {
+		return typeError("object without \"title\"", v, "title")
+	}
+	return nil
 }
 
 // StateUpdate: **UNSTABLE**
@@ -1238,6 +1581,9 @@ func (*StateUpdateIdle) stateUpdateTag() string {
 
 // MarshalJSON writes the variant with its tag.
 func (v StateUpdateIdle) MarshalJSON() ([]byte, error) {
+	if raw := v.IdleStateUpdate.rawObject(); raw != nil {
+		return raw, nil
+	}
 	return marshalObject("\"state\":\"idle\"", v.IdleStateUpdate)
 }
 
@@ -1468,6 +1814,25 @@ func (v SubagentUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), presentNullable(v.Title), presentNullable(v.Description), presentNullable(v.Capabilities), presentNullable(v.State), presentNullable(v.Cwd), presentNullable(v.AdditionalDirectories), presentNullable(v.Meta)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SubagentUpdate) UnmarshalJSON(data []byte) error {
+	type plain SubagentUpdate
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+	}{
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	return nil
+}
+
 // UnarchiveSessionRequest: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -1491,6 +1856,25 @@ type UnarchiveSessionRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
+	type plain UnarchiveSessionRequest
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+	}{
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	return nil
 }
 
 // UnarchiveSessionResponse: **UNSTABLE**

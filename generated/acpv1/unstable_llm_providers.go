@@ -23,6 +23,25 @@ type DisableProviderRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *DisableProviderRequest) UnmarshalJSON(data []byte) error {
+	type plain DisableProviderRequest
+	probe := struct {
+		*plain
+		ProviderID required[ProviderID] `json:"providerId"`
+	}{
+		ProviderID: required[ProviderID]{field: &v.ProviderID},
+		plain:      (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ProviderID.present {
+		return typeError("object without \"providerId\"", v, "providerId")
+	}
+	return nil
+}
+
 // DisableProviderResponse: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -108,6 +127,25 @@ type ListProvidersResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ListProvidersResponse) UnmarshalJSON(data []byte) error {
+	type plain ListProvidersResponse
+	probe := struct {
+		*plain
+		Providers required[[]ProviderInfo] `json:"providers"`
+	}{
+		Providers: required[[]ProviderInfo]{field: &v.Providers},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Providers.present {
+		return typeError("object without \"providers\"", v, "providers")
+	}
+	return nil
+}
+
 // ProviderCurrentConfig: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -126,6 +164,30 @@ type ProviderCurrentConfig struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ProviderCurrentConfig) UnmarshalJSON(data []byte) error {
+	type plain ProviderCurrentConfig
+	probe := struct {
+		*plain
+		APIType required[LLMProtocol] `json:"apiType"`
+		BaseURL required[string]      `json:"baseUrl"`
+	}{
+		APIType: required[LLMProtocol]{field: &v.APIType},
+		BaseURL: required[string]{field: &v.BaseURL},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.APIType.present {
+		return typeError("object without \"apiType\"", v, "apiType")
+	}
+	if !probe.BaseURL.present {
+		return typeError("object without \"baseUrl\"", v, "baseUrl")
+	}
+	return nil
 }
 
 // ProviderID: **UNSTABLE**
@@ -161,6 +223,35 @@ type ProviderInfo struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ProviderInfo) UnmarshalJSON(data []byte) error {
+	type plain ProviderInfo
+	probe := struct {
+		*plain
+		ProviderID required[ProviderID]    `json:"providerId"`
+		Supported  required[[]LLMProtocol] `json:"supported"`
+		Required   required[bool]          `json:"required"`
+	}{
+		ProviderID: required[ProviderID]{field: &v.ProviderID},
+		Required:   required[bool]{field: &v.Required},
+		Supported:  required[[]LLMProtocol]{field: &v.Supported},
+		plain:      (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ProviderID.present {
+		return typeError("object without \"providerId\"", v, "providerId")
+	}
+	if !probe.Supported.present {
+		return typeError("object without \"supported\"", v, "supported")
+	}
+	if !probe.Required.present {
+		return typeError("object without \"required\"", v, "required")
+	}
+	return nil
 }
 
 // ProvidersCapabilities: **UNSTABLE**
@@ -215,6 +306,35 @@ func (v SetProviderRequest) MarshalJSON() ([]byte, error) {
 		plain
 		Headers *map[string]string `json:"headers,omitempty"`
 	}{plain(v), presentMap(v.Headers)})
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SetProviderRequest) UnmarshalJSON(data []byte) error {
+	type plain SetProviderRequest
+	probe := struct {
+		*plain
+		ProviderID required[ProviderID]  `json:"providerId"`
+		APIType    required[LLMProtocol] `json:"apiType"`
+		BaseURL    required[string]      `json:"baseUrl"`
+	}{
+		APIType:    required[LLMProtocol]{field: &v.APIType},
+		BaseURL:    required[string]{field: &v.BaseURL},
+		ProviderID: required[ProviderID]{field: &v.ProviderID},
+		plain:      (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ProviderID.present {
+		return typeError("object without \"providerId\"", v, "providerId")
+	}
+	if !probe.APIType.present {
+		return typeError("object without \"apiType\"", v, "apiType")
+	}
+	if !probe.BaseURL.present {
+		return typeError("object without \"baseUrl\"", v, "baseUrl")
+	}
+	return nil
 }
 
 // SetProviderResponse: **UNSTABLE**

@@ -26,6 +26,30 @@ type MCPError struct {
 	Data json.RawMessage `json:"data,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *MCPError) UnmarshalJSON(data []byte) error {
+	type plain MCPError
+	probe := struct {
+		*plain
+		Code    required[int32]  `json:"code"`
+		Message required[string] `json:"message"`
+	}{
+		Code:    required[int32]{field: &v.Code},
+		Message: required[string]{field: &v.Message},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Code.present {
+		return typeError("object without \"code\"", v, "code")
+	}
+	if !probe.Message.present {
+		return typeError("object without \"message\"", v, "message")
+	}
+	return nil
+}
+
 // MCPRequestID: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -60,6 +84,30 @@ type MCPServerACP struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *MCPServerACP) UnmarshalJSON(data []byte) error {
+	type plain MCPServerACP
+	probe := struct {
+		*plain
+		Name     required[string]         `json:"name"`
+		ServerID required[MCPServerACPID] `json:"serverId"`
+	}{
+		Name:     required[string]{field: &v.Name},
+		ServerID: required[MCPServerACPID]{field: &v.ServerID},
+		plain:    (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", v, "name")
+	}
+	if !probe.ServerID.present {
+		return typeError("object without \"serverId\"", v, "serverId")
+	}
+	return nil
 }
 
 // MCPServerACPID: **UNSTABLE**
@@ -103,6 +151,35 @@ type MessageMCPNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *MessageMCPNotification) UnmarshalJSON(data []byte) error {
+	type plain MessageMCPNotification
+	probe := struct {
+		*plain
+		ServerID  required[MCPServerACPID] `json:"serverId"`
+		RequestID required[MCPRequestID]   `json:"requestId"`
+		Method    required[string]         `json:"method"`
+	}{
+		Method:    required[string]{field: &v.Method},
+		RequestID: required[MCPRequestID]{field: &v.RequestID},
+		ServerID:  required[MCPServerACPID]{field: &v.ServerID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ServerID.present {
+		return typeError("object without \"serverId\"", v, "serverId")
+	}
+	if !probe.RequestID.present {
+		return typeError("object without \"requestId\"", v, "requestId")
+	}
+	if !probe.Method.present {
+		return typeError("object without \"method\"", v, "method")
+	}
+	return nil
+}
+
 // MessageMCPRequest: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -129,6 +206,35 @@ type MessageMCPRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *MessageMCPRequest) UnmarshalJSON(data []byte) error {
+	type plain MessageMCPRequest
+	probe := struct {
+		*plain
+		ServerID  required[MCPServerACPID] `json:"serverId"`
+		RequestID required[MCPRequestID]   `json:"requestId"`
+		Method    required[string]         `json:"method"`
+	}{
+		Method:    required[string]{field: &v.Method},
+		RequestID: required[MCPRequestID]{field: &v.RequestID},
+		ServerID:  required[MCPServerACPID]{field: &v.ServerID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ServerID.present {
+		return typeError("object without \"serverId\"", v, "serverId")
+	}
+	if !probe.RequestID.present {
+		return typeError("object without \"requestId\"", v, "requestId")
+	}
+	if !probe.Method.present {
+		return typeError("object without \"method\"", v, "method")
+	}
+	return nil
 }
 
 // MessageMCPResponse: **UNSTABLE**
@@ -182,6 +288,25 @@ func (v MessageMCPResponseResult) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *MessageMCPResponseResult) UnmarshalJSON(data []byte) error {
+	type plain MessageMCPResponseResult
+	probe := struct {
+		*plain
+		Result required[json.RawMessage] `json:"result"`
+	}{
+		Result: required[json.RawMessage]{field: &v.Result},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Result.present {
+		return typeError("object without \"result\"", v, "result")
+	}
+	return nil
+}
+
 // MessageMCPResponseError: the Error alternative of MessageMCPResponse.
 //
 // A structured inner MCP error.
@@ -199,6 +324,25 @@ func (*MessageMCPResponseError) isMessageMCPResponse() {}
 func (v MessageMCPResponseError) MarshalJSON() ([]byte, error) {
 	type plain MessageMCPResponseError
 	return marshalObject("", plain(v))
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *MessageMCPResponseError) UnmarshalJSON(data []byte) error {
+	type plain MessageMCPResponseError
+	probe := struct {
+		*plain
+		Error required[MCPError] `json:"error"`
+	}{
+		Error: required[MCPError]{field: &v.Error},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Error.present {
+		return typeError("object without \"error\"", v, "error")
+	}
+	return nil
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.

@@ -44,6 +44,30 @@ type PlanFile struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *PlanFile) UnmarshalJSON(data []byte) error {
+	type plain PlanFile
+	probe := struct {
+		*plain
+		PlanID required[PlanID] `json:"planId"`
+		URI    required[string] `json:"uri"`
+	}{
+		PlanID: required[PlanID]{field: &v.PlanID},
+		URI:    required[string]{field: &v.URI},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.PlanID.present {
+		return typeError("object without \"planId\"", v, "planId")
+	}
+	if !probe.URI.present {
+		return typeError("object without \"uri\"", v, "uri")
+	}
+	return nil
+}
+
 // PlanID: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -74,6 +98,30 @@ type PlanItems struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *PlanItems) UnmarshalJSON(data []byte) error {
+	type plain PlanItems
+	probe := struct {
+		*plain
+		PlanID  required[PlanID]      `json:"planId"`
+		Entries required[[]PlanEntry] `json:"entries"`
+	}{
+		Entries: required[[]PlanEntry]{field: &v.Entries},
+		PlanID:  required[PlanID]{field: &v.PlanID},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.PlanID.present {
+		return typeError("object without \"planId\"", v, "planId")
+	}
+	if !probe.Entries.present {
+		return typeError("object without \"entries\"", v, "entries")
+	}
+	return nil
+}
+
 // PlanMarkdown: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -94,6 +142,30 @@ type PlanMarkdown struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *PlanMarkdown) UnmarshalJSON(data []byte) error {
+	type plain PlanMarkdown
+	probe := struct {
+		*plain
+		PlanID  required[PlanID] `json:"planId"`
+		Content required[string] `json:"content"`
+	}{
+		Content: required[string]{field: &v.Content},
+		PlanID:  required[PlanID]{field: &v.PlanID},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.PlanID.present {
+		return typeError("object without \"planId\"", v, "planId")
+	}
+	if !probe.Content.present {
+		return typeError("object without \"content\"", v, "content")
+	}
+	return nil
+}
+
 // PlanRemoved: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -111,6 +183,25 @@ type PlanRemoved struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *PlanRemoved) UnmarshalJSON(data []byte) error {
+	type plain PlanRemoved
+	probe := struct {
+		*plain
+		PlanID required[PlanID] `json:"planId"`
+	}{
+		PlanID: required[PlanID]{field: &v.PlanID},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.PlanID.present {
+		return typeError("object without \"planId\"", v, "planId")
+	}
+	return nil
+}
+
 // PlanUpdate: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -126,6 +217,25 @@ type PlanUpdate struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *PlanUpdate) UnmarshalJSON(data []byte) error {
+	type plain PlanUpdate
+	probe := struct {
+		*plain
+		Plan required[PlanUpdateContent] `json:"plan"`
+	}{
+		Plan:  required[PlanUpdateContent]{field: &v.Plan},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Plan.present {
+		return typeError("object without \"plan\"", v, "plan")
+	}
+	return nil
 }
 
 // PlanUpdateContent: **UNSTABLE**

@@ -64,6 +64,30 @@ func (v ForkSessionRequest) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.AdditionalDirectories), present(v.MCPServers)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ForkSessionRequest) UnmarshalJSON(data []byte) error {
+	type plain ForkSessionRequest
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+		Cwd       required[string]    `json:"cwd"`
+	}{
+		Cwd:       required[string]{field: &v.Cwd},
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	if !probe.Cwd.present {
+		return typeError("object without \"cwd\"", v, "cwd")
+	}
+	return nil
+}
+
 // ForkSessionResponse: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -96,6 +120,25 @@ func (v ForkSessionResponse) MarshalJSON() ([]byte, error) {
 		plain
 		ConfigOptions *[]SessionConfigOption `json:"configOptions,omitempty"`
 	}{plain(v), present(v.ConfigOptions)})
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ForkSessionResponse) UnmarshalJSON(data []byte) error {
+	type plain ForkSessionResponse
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+	}{
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	return nil
 }
 
 // SessionForkCapabilities: **UNSTABLE**
@@ -149,6 +192,30 @@ type SystemPrompt struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SystemPrompt) UnmarshalJSON(data []byte) error {
+	type plain SystemPrompt
+	probe := struct {
+		*plain
+		Mode    required[SystemPromptMode] `json:"mode"`
+		Content required[[]ContentBlock]   `json:"content"`
+	}{
+		Content: required[[]ContentBlock]{field: &v.Content},
+		Mode:    required[SystemPromptMode]{field: &v.Mode},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Mode.present {
+		return typeError("object without \"mode\"", v, "mode")
+	}
+	if !probe.Content.present {
+		return typeError("object without \"content\"", v, "content")
+	}
+	return nil
 }
 
 // SystemPromptMode: **UNSTABLE**

@@ -44,6 +44,12 @@ func typeError(what string, v any, field string) error {
 	return &json.UnmarshalTypeError{Value: what, Type: reflect.TypeOf(v).Elem(), Field: field}
 }
 
+// rawHolder is a variant that may hold an unknown variant, kept as the whole
+// object it was decoded from.
+type rawHolder interface {
+	rawObject() json.RawMessage
+}
+
 // marshalObject encodes each part, all JSON objects, as one object whose
 // members follow the members in prefix (written as `"k":v`, or "").
 func marshalObject(prefix string, parts ...any) ([]byte, error) {
@@ -96,6 +102,22 @@ func hasKeys(m map[string]json.RawMessage, keys ...string) bool {
 		}
 	}
 	return true
+}
+
+// required decodes a required member straight into the field it points at,
+// and records that the member was present.
+type required[T any] struct {
+	field   *T
+	nullOK  bool // the member may be null
+	present bool
+}
+
+func (r *required[T]) UnmarshalJSON(data []byte) error {
+	r.present = true
+	if !r.nullOK && jsonKind(data) == 'n' {
+		return typeError("null", r.field, "")
+	}
+	return json.Unmarshal(data, r.field)
 }
 
 // Nullable is an optional property whose null means something of its own,

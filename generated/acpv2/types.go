@@ -102,6 +102,25 @@ func (v AgentMessage) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Content)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *AgentMessage) UnmarshalJSON(data []byte) error {
+	type plain AgentMessage
+	probe := struct {
+		*plain
+		MessageID required[MessageID] `json:"messageId"`
+	}{
+		MessageID: required[MessageID]{field: &v.MessageID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.MessageID.present {
+		return typeError("object without \"messageId\"", v, "messageId")
+	}
+	return nil
+}
+
 // AgentNotification: A JSON-RPC notification object.
 type AgentNotification struct {
 	// The notification method name.
@@ -109,6 +128,25 @@ type AgentNotification struct {
 
 	// Method-specific notification parameters.
 	Params json.RawMessage `json:"params,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *AgentNotification) UnmarshalJSON(data []byte) error {
+	type plain AgentNotification
+	probe := struct {
+		*plain
+		Method required[string] `json:"method"`
+	}{
+		Method: required[string]{field: &v.Method},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Method.present {
+		return typeError("object without \"method\"", v, "method")
+	}
+	return nil
 }
 
 // AgentRequest: A JSON-RPC request object.
@@ -121,6 +159,30 @@ type AgentRequest struct {
 
 	// Method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *AgentRequest) UnmarshalJSON(data []byte) error {
+	type plain AgentRequest
+	probe := struct {
+		*plain
+		ID     required[RequestID] `json:"id"`
+		Method required[string]    `json:"method"`
+	}{
+		ID:     required[RequestID]{field: &v.ID},
+		Method: required[string]{field: &v.Method},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ID.present {
+		return typeError("object without \"id\"", v, "id")
+	}
+	if !probe.Method.present {
+		return typeError("object without \"method\"", v, "method")
+	}
+	return nil
 }
 
 // AgentThought: An agent thought or reasoning message upsert.
@@ -161,6 +223,25 @@ func (v AgentThought) MarshalJSON() ([]byte, error) {
 		plain
 		Content *[]ContentBlock `json:"content,omitempty"`
 	}{plain(v), present(v.Content)})
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *AgentThought) UnmarshalJSON(data []byte) error {
+	type plain AgentThought
+	probe := struct {
+		*plain
+		MessageID required[MessageID] `json:"messageId"`
+	}{
+		MessageID: required[MessageID]{field: &v.MessageID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.MessageID.present {
+		return typeError("object without \"messageId\"", v, "messageId")
+	}
+	return nil
 }
 
 // Annotations: Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
@@ -221,6 +302,30 @@ type AudioContent struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *AudioContent) UnmarshalJSON(data []byte) error {
+	type plain AudioContent
+	probe := struct {
+		*plain
+		Data     required[string]    `json:"data"`
+		MimeType required[MediaType] `json:"mimeType"`
+	}{
+		Data:     required[string]{field: &v.Data},
+		MimeType: required[MediaType]{field: &v.MimeType},
+		plain:    (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Data.present {
+		return typeError("object without \"data\"", v, "data")
+	}
+	if !probe.MimeType.present {
+		return typeError("object without \"mimeType\"", v, "mimeType")
+	}
+	return nil
+}
+
 // AuthMethodAgent: Agent handles authentication itself through `auth/login`.
 //
 // The `type` discriminator value is `agent`.
@@ -242,6 +347,30 @@ type AuthMethodAgent struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *AuthMethodAgent) UnmarshalJSON(data []byte) error {
+	type plain AuthMethodAgent
+	probe := struct {
+		*plain
+		MethodID required[AuthMethodID] `json:"methodId"`
+		Name     required[string]       `json:"name"`
+	}{
+		MethodID: required[AuthMethodID]{field: &v.MethodID},
+		Name:     required[string]{field: &v.Name},
+		plain:    (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.MethodID.present {
+		return typeError("object without \"methodId\"", v, "methodId")
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", v, "name")
+	}
+	return nil
 }
 
 // AuthMethodID: Typed identifier used for auth method values on the wire.
@@ -292,6 +421,30 @@ func (v AuthMethodTerminal) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Args), present(v.Env)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
+	type plain AuthMethodTerminal
+	probe := struct {
+		*plain
+		MethodID required[AuthMethodID] `json:"methodId"`
+		Name     required[string]       `json:"name"`
+	}{
+		MethodID: required[AuthMethodID]{field: &v.MethodID},
+		Name:     required[string]{field: &v.Name},
+		plain:    (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.MethodID.present {
+		return typeError("object without \"methodId\"", v, "methodId")
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", v, "name")
+	}
+	return nil
+}
+
 // AvailableCommandsUpdate: Available commands are ready or have changed
 type AvailableCommandsUpdate struct {
 	// Commands the agent can execute.
@@ -303,6 +456,25 @@ type AvailableCommandsUpdate struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
+	type plain AvailableCommandsUpdate
+	probe := struct {
+		*plain
+		AvailableCommands required[[]AvailableCommand] `json:"availableCommands"`
+	}{
+		AvailableCommands: required[[]AvailableCommand]{field: &v.AvailableCommands},
+		plain:             (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.AvailableCommands.present {
+		return typeError("object without \"availableCommands\"", v, "availableCommands")
+	}
+	return nil
 }
 
 // BackgroundTerminal: A listed terminal running in the background.
@@ -318,6 +490,25 @@ type BackgroundTerminal struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *BackgroundTerminal) UnmarshalJSON(data []byte) error {
+	type plain BackgroundTerminal
+	probe := struct {
+		*plain
+		TerminalID required[TerminalID] `json:"terminalId"`
+	}{
+		TerminalID: required[TerminalID]{field: &v.TerminalID},
+		plain:      (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.TerminalID.present {
+		return typeError("object without \"terminalId\"", v, "terminalId")
+	}
+	return nil
+}
+
 // BackgroundToolCall: A listed tool call whose work continues in the background.
 type BackgroundToolCall struct {
 	// The ID of the listed tool call.
@@ -329,6 +520,25 @@ type BackgroundToolCall struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *BackgroundToolCall) UnmarshalJSON(data []byte) error {
+	type plain BackgroundToolCall
+	probe := struct {
+		*plain
+		ToolCallID required[ToolCallID] `json:"toolCallId"`
+	}{
+		ToolCallID: required[ToolCallID]{field: &v.ToolCallID},
+		plain:      (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ToolCallID.present {
+		return typeError("object without \"toolCallId\"", v, "toolCallId")
+	}
+	return nil
 }
 
 // BlobResourceContents: Binary resource contents.
@@ -350,6 +560,30 @@ type BlobResourceContents struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
+	type plain BlobResourceContents
+	probe := struct {
+		*plain
+		Blob required[string] `json:"blob"`
+		URI  required[string] `json:"uri"`
+	}{
+		Blob:  required[string]{field: &v.Blob},
+		URI:   required[string]{field: &v.URI},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Blob.present {
+		return typeError("object without \"blob\"", v, "blob")
+	}
+	if !probe.URI.present {
+		return typeError("object without \"uri\"", v, "uri")
+	}
+	return nil
 }
 
 // BooleanPropertySchema: Schema for boolean properties in an elicitation form.
@@ -393,6 +627,25 @@ type CancelRequestNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *CancelRequestNotification) UnmarshalJSON(data []byte) error {
+	type plain CancelRequestNotification
+	probe := struct {
+		*plain
+		RequestID required[RequestID] `json:"requestId"`
+	}{
+		RequestID: required[RequestID]{field: &v.RequestID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.RequestID.present {
+		return typeError("object without \"requestId\"", v, "requestId")
+	}
+	return nil
+}
+
 // CancelSessionNotification: Notification to cancel a session's foreground work and its prompts not yet inserted.
 //
 // See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)
@@ -406,6 +659,25 @@ type CancelSessionNotification struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *CancelSessionNotification) UnmarshalJSON(data []byte) error {
+	type plain CancelSessionNotification
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+	}{
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	return nil
 }
 
 // CancelTerminalRequest: Request parameters for cancelling one terminal.
@@ -434,6 +706,30 @@ type CancelTerminalRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *CancelTerminalRequest) UnmarshalJSON(data []byte) error {
+	type plain CancelTerminalRequest
+	probe := struct {
+		*plain
+		SessionID  required[SessionID]  `json:"sessionId"`
+		TerminalID required[TerminalID] `json:"terminalId"`
+	}{
+		SessionID:  required[SessionID]{field: &v.SessionID},
+		TerminalID: required[TerminalID]{field: &v.TerminalID},
+		plain:      (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	if !probe.TerminalID.present {
+		return typeError("object without \"terminalId\"", v, "terminalId")
+	}
+	return nil
 }
 
 // CancelTerminalResponse: Response from cancelling a terminal.
@@ -471,6 +767,30 @@ type CancelToolCallRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *CancelToolCallRequest) UnmarshalJSON(data []byte) error {
+	type plain CancelToolCallRequest
+	probe := struct {
+		*plain
+		SessionID  required[SessionID]  `json:"sessionId"`
+		ToolCallID required[ToolCallID] `json:"toolCallId"`
+	}{
+		SessionID:  required[SessionID]{field: &v.SessionID},
+		ToolCallID: required[ToolCallID]{field: &v.ToolCallID},
+		plain:      (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	if !probe.ToolCallID.present {
+		return typeError("object without \"toolCallId\"", v, "toolCallId")
+	}
+	return nil
 }
 
 // CancelToolCallResponse: Response from cancelling a tool call.
@@ -554,6 +874,25 @@ type ClientNotification struct {
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ClientNotification) UnmarshalJSON(data []byte) error {
+	type plain ClientNotification
+	probe := struct {
+		*plain
+		Method required[string] `json:"method"`
+	}{
+		Method: required[string]{field: &v.Method},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Method.present {
+		return typeError("object without \"method\"", v, "method")
+	}
+	return nil
+}
+
 // ClientRequest: A JSON-RPC request object.
 type ClientRequest struct {
 	// The request id used to correlate the matching response.
@@ -564,6 +903,30 @@ type ClientRequest struct {
 
 	// Method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ClientRequest) UnmarshalJSON(data []byte) error {
+	type plain ClientRequest
+	probe := struct {
+		*plain
+		ID     required[RequestID] `json:"id"`
+		Method required[string]    `json:"method"`
+	}{
+		ID:     required[RequestID]{field: &v.ID},
+		Method: required[string]{field: &v.Method},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ID.present {
+		return typeError("object without \"id\"", v, "id")
+	}
+	if !probe.Method.present {
+		return typeError("object without \"method\"", v, "method")
+	}
+	return nil
 }
 
 // CloseSessionRequest: Request parameters for closing an active session.
@@ -596,6 +959,25 @@ type CloseSessionRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
+	type plain CloseSessionRequest
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+	}{
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	return nil
 }
 
 // CloseSessionResponse: Response from closing a session.
@@ -633,6 +1015,30 @@ type Command struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *Command) UnmarshalJSON(data []byte) error {
+	type plain Command
+	probe := struct {
+		*plain
+		Name        required[string] `json:"name"`
+		Description required[string] `json:"description"`
+	}{
+		Description: required[string]{field: &v.Description},
+		Name:        required[string]{field: &v.Name},
+		plain:       (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", v, "name")
+	}
+	if !probe.Description.present {
+		return typeError("object without \"description\"", v, "description")
+	}
+	return nil
+}
+
 // CommandPermissionSubject: Permission request details for a command.
 type CommandPermissionSubject struct {
 	// The command that would be run if permission is granted.
@@ -655,6 +1061,30 @@ type CommandPermissionSubject struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *CommandPermissionSubject) UnmarshalJSON(data []byte) error {
+	type plain CommandPermissionSubject
+	probe := struct {
+		*plain
+		Command required[string]       `json:"command"`
+		Cwd     required[AbsolutePath] `json:"cwd"`
+	}{
+		Command: required[string]{field: &v.Command},
+		Cwd:     required[AbsolutePath]{field: &v.Cwd},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Command.present {
+		return typeError("object without \"command\"", v, "command")
+	}
+	if !probe.Cwd.present {
+		return typeError("object without \"cwd\"", v, "cwd")
+	}
+	return nil
+}
+
 // CompactionID: Unique identifier for a context compaction within a session.
 type CompactionID string
 
@@ -674,6 +1104,30 @@ type CompactionSummaryChunk struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *CompactionSummaryChunk) UnmarshalJSON(data []byte) error {
+	type plain CompactionSummaryChunk
+	probe := struct {
+		*plain
+		CompactionID required[CompactionID] `json:"compactionId"`
+		Content      required[ContentBlock] `json:"content"`
+	}{
+		CompactionID: required[CompactionID]{field: &v.CompactionID},
+		Content:      required[ContentBlock]{field: &v.Content},
+		plain:        (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.CompactionID.present {
+		return typeError("object without \"compactionId\"", v, "compactionId")
+	}
+	if !probe.Content.present {
+		return typeError("object without \"content\"", v, "content")
+	}
+	return nil
 }
 
 // CompactionUpdate: A context compaction upsert. The first notification fixes the compaction's
@@ -716,6 +1170,30 @@ func (v CompactionUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Summary)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *CompactionUpdate) UnmarshalJSON(data []byte) error {
+	type plain CompactionUpdate
+	probe := struct {
+		*plain
+		CompactionID required[CompactionID]     `json:"compactionId"`
+		Status       required[CompactionStatus] `json:"status"`
+	}{
+		CompactionID: required[CompactionID]{field: &v.CompactionID},
+		Status:       required[CompactionStatus]{field: &v.Status},
+		plain:        (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.CompactionID.present {
+		return typeError("object without \"compactionId\"", v, "compactionId")
+	}
+	if !probe.Status.present {
+		return typeError("object without \"status\"", v, "status")
+	}
+	return nil
+}
+
 // CompleteElicitationNotification: Notification sent by the agent when a URL-based elicitation is complete.
 //
 // This notification is not a foreground state update.
@@ -731,6 +1209,25 @@ type CompleteElicitationNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
+	type plain CompleteElicitationNotification
+	probe := struct {
+		*plain
+		ElicitationID required[ElicitationID] `json:"elicitationId"`
+	}{
+		ElicitationID: required[ElicitationID]{field: &v.ElicitationID},
+		plain:         (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ElicitationID.present {
+		return typeError("object without \"elicitationId\"", v, "elicitationId")
+	}
+	return nil
+}
+
 // ConfigOptionUpdate: Session configuration options have been updated.
 type ConfigOptionUpdate struct {
 	// The full set of configuration options and their current values.
@@ -744,6 +1241,25 @@ type ConfigOptionUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
+	type plain ConfigOptionUpdate
+	probe := struct {
+		*plain
+		ConfigOptions required[[]SessionConfigOption] `json:"configOptions"`
+	}{
+		ConfigOptions: required[[]SessionConfigOption]{field: &v.ConfigOptions},
+		plain:         (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ConfigOptions.present {
+		return typeError("object without \"configOptions\"", v, "configOptions")
+	}
+	return nil
+}
+
 // Content: Standard content block (text, images, resources).
 type Content struct {
 	// The actual content block.
@@ -755,6 +1271,25 @@ type Content struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *Content) UnmarshalJSON(data []byte) error {
+	type plain Content
+	probe := struct {
+		*plain
+		Content required[ContentBlock] `json:"content"`
+	}{
+		Content: required[ContentBlock]{field: &v.Content},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Content.present {
+		return typeError("object without \"content\"", v, "content")
+	}
+	return nil
 }
 
 // ContentChunk: A streamed item of message content.
@@ -777,6 +1312,30 @@ type ContentChunk struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ContentChunk) UnmarshalJSON(data []byte) error {
+	type plain ContentChunk
+	probe := struct {
+		*plain
+		MessageID required[MessageID]    `json:"messageId"`
+		Content   required[ContentBlock] `json:"content"`
+	}{
+		Content:   required[ContentBlock]{field: &v.Content},
+		MessageID: required[MessageID]{field: &v.MessageID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.MessageID.present {
+		return typeError("object without \"messageId\"", v, "messageId")
+	}
+	if !probe.Content.present {
+		return typeError("object without \"content\"", v, "content")
+	}
+	return nil
+}
+
 // Cost: Cost information for a session.
 type Cost struct {
 	// Total cumulative cost for session.
@@ -794,6 +1353,30 @@ type Cost struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *Cost) UnmarshalJSON(data []byte) error {
+	type plain Cost
+	probe := struct {
+		*plain
+		Amount   required[float64] `json:"amount"`
+		Currency required[string]  `json:"currency"`
+	}{
+		Amount:   required[float64]{field: &v.Amount},
+		Currency: required[string]{field: &v.Currency},
+		plain:    (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Amount.present {
+		return typeError("object without \"amount\"", v, "amount")
+	}
+	if !probe.Currency.present {
+		return typeError("object without \"currency\"", v, "currency")
+	}
+	return nil
+}
+
 // DeleteSessionRequest: Request parameters for deleting an existing session from `session/list`.
 //
 // Only available if the Agent supports the `session.delete` capability.
@@ -807,6 +1390,25 @@ type DeleteSessionRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
+	type plain DeleteSessionRequest
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+	}{
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	return nil
 }
 
 // DeleteSessionResponse: Response from deleting a session.
@@ -847,6 +1449,25 @@ type Diff struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *Diff) UnmarshalJSON(data []byte) error {
+	type plain Diff
+	probe := struct {
+		*plain
+		Changes required[[]DiffChange] `json:"changes"`
+	}{
+		Changes: required[[]DiffChange]{field: &v.Changes},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Changes.present {
+		return typeError("object without \"changes\"", v, "changes")
+	}
+	return nil
+}
+
 // DiffPatch: Renderable patch text and its format.
 type DiffPatch struct {
 	// Patch format. The only ACP-defined value is `git_patch`.
@@ -863,10 +1484,53 @@ type DiffPatch struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *DiffPatch) UnmarshalJSON(data []byte) error {
+	type plain DiffPatch
+	probe := struct {
+		*plain
+		Format required[DiffPatchFormat] `json:"format"`
+		Text   required[string]          `json:"text"`
+	}{
+		Format: required[DiffPatchFormat]{field: &v.Format},
+		Text:   required[string]{field: &v.Text},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Format.present {
+		return typeError("object without \"format\"", v, "format")
+	}
+	if !probe.Text.present {
+		return typeError("object without \"text\"", v, "text")
+	}
+	return nil
+}
+
 // DiffPathChange: Operation metadata for add, delete, and modify changes.
 type DiffPathChange struct {
 	// Absolute path for the operation.
 	Path AbsolutePath `json:"path"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *DiffPathChange) UnmarshalJSON(data []byte) error {
+	type plain DiffPathChange
+	probe := struct {
+		*plain
+		Path required[AbsolutePath] `json:"path"`
+	}{
+		Path:  required[AbsolutePath]{field: &v.Path},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Path.present {
+		return typeError("object without \"path\"", v, "path")
+	}
+	return nil
 }
 
 // DiffPathPairChange: Operation metadata for move and copy changes.
@@ -876,6 +1540,30 @@ type DiffPathPairChange struct {
 
 	// Absolute path after the operation.
 	Path AbsolutePath `json:"path"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *DiffPathPairChange) UnmarshalJSON(data []byte) error {
+	type plain DiffPathPairChange
+	probe := struct {
+		*plain
+		OldPath required[AbsolutePath] `json:"oldPath"`
+		Path    required[AbsolutePath] `json:"path"`
+	}{
+		OldPath: required[AbsolutePath]{field: &v.OldPath},
+		Path:    required[AbsolutePath]{field: &v.Path},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.OldPath.present {
+		return typeError("object without \"oldPath\"", v, "oldPath")
+	}
+	if !probe.Path.present {
+		return typeError("object without \"path\"", v, "path")
+	}
+	return nil
 }
 
 // ElicitationAcceptAction: The user accepted the elicitation and provided content.
@@ -939,6 +1627,25 @@ type ElicitationRequestScope struct {
 	RequestID RequestID `json:"requestId"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
+	type plain ElicitationRequestScope
+	probe := struct {
+		*plain
+		RequestID required[RequestID] `json:"requestId"`
+	}{
+		RequestID: required[RequestID]{field: &v.RequestID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.RequestID.present {
+		return typeError("object without \"requestId\"", v, "requestId")
+	}
+	return nil
+}
+
 // ElicitationSchema: Type-safe elicitation schema for requesting structured user input.
 //
 // This represents a JSON Schema object with primitive-typed properties,
@@ -982,6 +1689,30 @@ func (v ElicitationSchema) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Required)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ElicitationSchema) UnmarshalJSON(data []byte) error {
+	type plain ElicitationSchema
+	probe := struct {
+		*plain
+		Type       required[ElicitationSchemaType]                `json:"type"`
+		Properties required[map[string]ElicitationPropertySchema] `json:"properties"`
+	}{
+		Properties: required[map[string]ElicitationPropertySchema]{field: &v.Properties},
+		Type:       required[ElicitationSchemaType]{field: &v.Type},
+		plain:      (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Type.present {
+		return typeError("object without \"type\"", v, "type")
+	}
+	if !probe.Properties.present {
+		return typeError("object without \"properties\"", v, "properties")
+	}
+	return nil
+}
+
 // ElicitationSessionScope: Session-scoped elicitation, optionally tied to a specific tool call.
 //
 // When `toolCallId` is set, the elicitation is tied to a specific tool call.
@@ -996,6 +1727,25 @@ type ElicitationSessionScope struct {
 	// Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
 	// session without a specific tool call.
 	ToolCallID *ToolCallID `json:"toolCallId,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
+	type plain ElicitationSessionScope
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+	}{
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	return nil
 }
 
 // ElicitationURLCapabilities: URL-based elicitation capabilities.
@@ -1028,6 +1778,25 @@ type EmbeddedResource struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *EmbeddedResource) UnmarshalJSON(data []byte) error {
+	type plain EmbeddedResource
+	probe := struct {
+		*plain
+		Resource required[EmbeddedResourceResource] `json:"resource"`
+	}{
+		Resource: required[EmbeddedResourceResource]{field: &v.Resource},
+		plain:    (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Resource.present {
+		return typeError("object without \"resource\"", v, "resource")
+	}
+	return nil
+}
+
 // EnumOption: A titled enum option with a const value, human-readable title, and optional description.
 type EnumOption struct {
 	// The constant value for this option.
@@ -1049,6 +1818,30 @@ type EnumOption struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *EnumOption) UnmarshalJSON(data []byte) error {
+	type plain EnumOption
+	probe := struct {
+		*plain
+		Const required[string] `json:"const"`
+		Title required[string] `json:"title"`
+	}{
+		Const: required[string]{field: &v.Const},
+		Title: required[string]{field: &v.Title},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Const.present {
+		return typeError("object without \"const\"", v, "const")
+	}
+	if !probe.Title.present {
+		return typeError("object without \"title\"", v, "title")
+	}
+	return nil
+}
+
 // EnvVariable: An environment variable to set when launching a process.
 type EnvVariable struct {
 	// The name of the environment variable.
@@ -1063,6 +1856,30 @@ type EnvVariable struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *EnvVariable) UnmarshalJSON(data []byte) error {
+	type plain EnvVariable
+	probe := struct {
+		*plain
+		Name  required[string] `json:"name"`
+		Value required[string] `json:"value"`
+	}{
+		Name:  required[string]{field: &v.Name},
+		Value: required[string]{field: &v.Value},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", v, "name")
+	}
+	if !probe.Value.present {
+		return typeError("object without \"value\"", v, "value")
+	}
+	return nil
 }
 
 // Error: JSON-RPC error object.
@@ -1087,6 +1904,30 @@ type Error struct {
 	// define a shape: [`UnsupportedProtocolVersionErrorData`] for `-32022`, and
 	// [`SessionNotFoundErrorData`] for `-32002` when a session is not found.
 	Data *ErrorData `json:"data,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *Error) UnmarshalJSON(data []byte) error {
+	type plain Error
+	probe := struct {
+		*plain
+		Code    required[ErrorCode] `json:"code"`
+		Message required[string]    `json:"message"`
+	}{
+		Code:    required[ErrorCode]{field: &v.Code},
+		Message: required[string]{field: &v.Message},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Code.present {
+		return typeError("object without \"code\"", v, "code")
+	}
+	if !probe.Message.present {
+		return typeError("object without \"message\"", v, "message")
+	}
+	return nil
 }
 
 // ErrorStopReason: Details of a failure that ended active work.
@@ -1135,6 +1976,30 @@ type HTTPHeader struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
+	type plain HTTPHeader
+	probe := struct {
+		*plain
+		Name  required[string] `json:"name"`
+		Value required[string] `json:"value"`
+	}{
+		Name:  required[string]{field: &v.Name},
+		Value: required[string]{field: &v.Value},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", v, "name")
+	}
+	if !probe.Value.present {
+		return typeError("object without \"value\"", v, "value")
+	}
+	return nil
+}
+
 // Icon: An optionally-sized icon that can be displayed in a user interface.
 type Icon struct {
 	// A standard URI pointing to an icon resource. MUST be an `https:` or `data:` URI.
@@ -1178,6 +2043,25 @@ func (v Icon) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Sizes)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *Icon) UnmarshalJSON(data []byte) error {
+	type plain Icon
+	probe := struct {
+		*plain
+		Src required[string] `json:"src"`
+	}{
+		Src:   required[string]{field: &v.Src},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Src.present {
+		return typeError("object without \"src\"", v, "src")
+	}
+	return nil
+}
+
 // ImageContent: An image provided to or from an LLM.
 type ImageContent struct {
 	// Base64-encoded media payload.
@@ -1202,6 +2086,30 @@ type ImageContent struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ImageContent) UnmarshalJSON(data []byte) error {
+	type plain ImageContent
+	probe := struct {
+		*plain
+		Data     required[string]    `json:"data"`
+		MimeType required[MediaType] `json:"mimeType"`
+	}{
+		Data:     required[string]{field: &v.Data},
+		MimeType: required[MediaType]{field: &v.MimeType},
+		plain:    (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Data.present {
+		return typeError("object without \"data\"", v, "data")
+	}
+	if !probe.MimeType.present {
+		return typeError("object without \"mimeType\"", v, "mimeType")
+	}
+	return nil
 }
 
 // Implementation: Metadata about the implementation of the client or agent.
@@ -1232,6 +2140,30 @@ type Implementation struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *Implementation) UnmarshalJSON(data []byte) error {
+	type plain Implementation
+	probe := struct {
+		*plain
+		Name    required[string] `json:"name"`
+		Version required[string] `json:"version"`
+	}{
+		Name:    required[string]{field: &v.Name},
+		Version: required[string]{field: &v.Version},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", v, "name")
+	}
+	if !probe.Version.present {
+		return typeError("object without \"version\"", v, "version")
+	}
+	return nil
+}
+
 // InitializeRequest: Request parameters for the initialize method.
 //
 // Sent by the client to establish connection and negotiate capabilities.
@@ -1253,6 +2185,30 @@ type InitializeRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *InitializeRequest) UnmarshalJSON(data []byte) error {
+	type plain InitializeRequest
+	probe := struct {
+		*plain
+		ProtocolVersion required[ProtocolVersion] `json:"protocolVersion"`
+		Info            required[Implementation]  `json:"info"`
+	}{
+		Info:            required[Implementation]{field: &v.Info},
+		ProtocolVersion: required[ProtocolVersion]{field: &v.ProtocolVersion},
+		plain:           (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ProtocolVersion.present {
+		return typeError("object without \"protocolVersion\"", v, "protocolVersion")
+	}
+	if !probe.Info.present {
+		return typeError("object without \"info\"", v, "info")
+	}
+	return nil
 }
 
 // InitializeResponse: Response to the `initialize` method.
@@ -1297,6 +2253,30 @@ func (v InitializeResponse) MarshalJSON() ([]byte, error) {
 		plain
 		AuthMethods *[]AuthMethod `json:"authMethods,omitempty"`
 	}{plain(v), present(v.AuthMethods)})
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *InitializeResponse) UnmarshalJSON(data []byte) error {
+	type plain InitializeResponse
+	probe := struct {
+		*plain
+		ProtocolVersion required[ProtocolVersion] `json:"protocolVersion"`
+		Info            required[Implementation]  `json:"info"`
+	}{
+		Info:            required[Implementation]{field: &v.Info},
+		ProtocolVersion: required[ProtocolVersion]{field: &v.ProtocolVersion},
+		plain:           (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ProtocolVersion.present {
+		return typeError("object without \"protocolVersion\"", v, "protocolVersion")
+	}
+	if !probe.Info.present {
+		return typeError("object without \"info\"", v, "info")
+	}
+	return nil
 }
 
 // IntegerPropertySchema: Schema for integer properties in an elicitation form.
@@ -1378,6 +2358,25 @@ type ListSessionsResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ListSessionsResponse) UnmarshalJSON(data []byte) error {
+	type plain ListSessionsResponse
+	probe := struct {
+		*plain
+		Sessions required[[]SessionInfo] `json:"sessions"`
+	}{
+		Sessions: required[[]SessionInfo]{field: &v.Sessions},
+		plain:    (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Sessions.present {
+		return typeError("object without \"sessions\"", v, "sessions")
+	}
+	return nil
+}
+
 // LoginAuthRequest: Request parameters for the `auth/login` method.
 //
 // Specifies which authentication method to use.
@@ -1396,6 +2395,25 @@ type LoginAuthRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *LoginAuthRequest) UnmarshalJSON(data []byte) error {
+	type plain LoginAuthRequest
+	probe := struct {
+		*plain
+		MethodID required[AuthMethodID] `json:"methodId"`
+	}{
+		MethodID: required[AuthMethodID]{field: &v.MethodID},
+		plain:    (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.MethodID.present {
+		return typeError("object without \"methodId\"", v, "methodId")
+	}
+	return nil
 }
 
 // LoginAuthResponse: Response to the `auth/login` method.
@@ -1500,6 +2518,30 @@ func (v MCPServerHTTP) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Headers)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *MCPServerHTTP) UnmarshalJSON(data []byte) error {
+	type plain MCPServerHTTP
+	probe := struct {
+		*plain
+		Name required[string] `json:"name"`
+		URL  required[string] `json:"url"`
+	}{
+		Name:  required[string]{field: &v.Name},
+		URL:   required[string]{field: &v.URL},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", v, "name")
+	}
+	if !probe.URL.present {
+		return typeError("object without \"url\"", v, "url")
+	}
+	return nil
+}
+
 // MCPServerStdio: Stdio transport configuration for MCP.
 type MCPServerStdio struct {
 	// Human-readable name identifying this MCP server.
@@ -1531,6 +2573,30 @@ func (v MCPServerStdio) MarshalJSON() ([]byte, error) {
 		Args *[]string      `json:"args,omitempty"`
 		Env  *[]EnvVariable `json:"env,omitempty"`
 	}{plain(v), present(v.Args), present(v.Env)})
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *MCPServerStdio) UnmarshalJSON(data []byte) error {
+	type plain MCPServerStdio
+	probe := struct {
+		*plain
+		Name    required[string]       `json:"name"`
+		Command required[AbsolutePath] `json:"command"`
+	}{
+		Command: required[AbsolutePath]{field: &v.Command},
+		Name:    required[string]{field: &v.Name},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", v, "name")
+	}
+	if !probe.Command.present {
+		return typeError("object without \"command\"", v, "command")
+	}
+	return nil
 }
 
 // MCPStdioCapabilities: Capabilities for stdio MCP server transports.
@@ -1602,6 +2668,25 @@ func (v MultiSelectPropertySchema) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Default)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *MultiSelectPropertySchema) UnmarshalJSON(data []byte) error {
+	type plain MultiSelectPropertySchema
+	probe := struct {
+		*plain
+		Items required[MultiSelectItems] `json:"items"`
+	}{
+		Items: required[MultiSelectItems]{field: &v.Items},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Items.present {
+		return typeError("object without \"items\"", v, "items")
+	}
+	return nil
+}
+
 // NewSessionRequest: Request parameters for creating a new session.
 //
 // See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
@@ -1638,6 +2723,25 @@ func (v NewSessionRequest) MarshalJSON() ([]byte, error) {
 		AdditionalDirectories *[]AbsolutePath `json:"additionalDirectories,omitempty"`
 		MCPServers            *[]MCPServer    `json:"mcpServers,omitempty"`
 	}{plain(v), present(v.AdditionalDirectories), present(v.MCPServers)})
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *NewSessionRequest) UnmarshalJSON(data []byte) error {
+	type plain NewSessionRequest
+	probe := struct {
+		*plain
+		Cwd required[AbsolutePath] `json:"cwd"`
+	}{
+		Cwd:   required[AbsolutePath]{field: &v.Cwd},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Cwd.present {
+		return typeError("object without \"cwd\"", v, "cwd")
+	}
+	return nil
 }
 
 // NewSessionResponse: Response from creating a new session.
@@ -1685,6 +2789,25 @@ func (v NewSessionResponse) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.ConfigOptions), present(v.AvailableCommands)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *NewSessionResponse) UnmarshalJSON(data []byte) error {
+	type plain NewSessionResponse
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+	}{
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	return nil
+}
+
 // Notice: Fire-and-forget information for the user.
 //
 // Notices are live events rather than session history. Agents must not rely on
@@ -1710,6 +2833,30 @@ type Notice struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *Notice) UnmarshalJSON(data []byte) error {
+	type plain Notice
+	probe := struct {
+		*plain
+		Severity required[NoticeSeverity] `json:"severity"`
+		Title    required[string]         `json:"title"`
+	}{
+		Severity: required[NoticeSeverity]{field: &v.Severity},
+		Title:    required[string]{field: &v.Title},
+		plain:    (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Severity.present {
+		return typeError("object without \"severity\"", v, "severity")
+	}
+	if !probe.Title.present {
+		return typeError("object without \"title\"", v, "title")
+	}
+	return nil
 }
 
 // NumberPropertySchema: Schema for number (floating-point) properties in an elicitation form.
@@ -1766,6 +2913,35 @@ type PermissionOption struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *PermissionOption) UnmarshalJSON(data []byte) error {
+	type plain PermissionOption
+	probe := struct {
+		*plain
+		OptionID required[PermissionOptionID]   `json:"optionId"`
+		Name     required[string]               `json:"name"`
+		Kind     required[PermissionOptionKind] `json:"kind"`
+	}{
+		Kind:     required[PermissionOptionKind]{field: &v.Kind},
+		Name:     required[string]{field: &v.Name},
+		OptionID: required[PermissionOptionID]{field: &v.OptionID},
+		plain:    (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.OptionID.present {
+		return typeError("object without \"optionId\"", v, "optionId")
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", v, "name")
+	}
+	if !probe.Kind.present {
+		return typeError("object without \"kind\"", v, "kind")
+	}
+	return nil
+}
+
 // PermissionOptionID: Unique identifier for a permission option.
 type PermissionOptionID string
 
@@ -1793,6 +2969,35 @@ type PlanEntry struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *PlanEntry) UnmarshalJSON(data []byte) error {
+	type plain PlanEntry
+	probe := struct {
+		*plain
+		Content  required[string]            `json:"content"`
+		Priority required[PlanEntryPriority] `json:"priority"`
+		Status   required[PlanEntryStatus]   `json:"status"`
+	}{
+		Content:  required[string]{field: &v.Content},
+		Priority: required[PlanEntryPriority]{field: &v.Priority},
+		Status:   required[PlanEntryStatus]{field: &v.Status},
+		plain:    (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Content.present {
+		return typeError("object without \"content\"", v, "content")
+	}
+	if !probe.Priority.present {
+		return typeError("object without \"priority\"", v, "priority")
+	}
+	if !probe.Status.present {
+		return typeError("object without \"status\"", v, "status")
+	}
+	return nil
+}
+
 // PlanID: Unique identifier for a plan within a session.
 type PlanID string
 
@@ -1815,6 +3020,30 @@ type PlanItems struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *PlanItems) UnmarshalJSON(data []byte) error {
+	type plain PlanItems
+	probe := struct {
+		*plain
+		PlanID  required[PlanID]      `json:"planId"`
+		Entries required[[]PlanEntry] `json:"entries"`
+	}{
+		Entries: required[[]PlanEntry]{field: &v.Entries},
+		PlanID:  required[PlanID]{field: &v.PlanID},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.PlanID.present {
+		return typeError("object without \"planId\"", v, "planId")
+	}
+	if !probe.Entries.present {
+		return typeError("object without \"entries\"", v, "entries")
+	}
+	return nil
+}
+
 // PlanUpdate: A content update for a plan identified by ID.
 type PlanUpdate struct {
 	// The updated plan content.
@@ -1826,6 +3055,25 @@ type PlanUpdate struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *PlanUpdate) UnmarshalJSON(data []byte) error {
+	type plain PlanUpdate
+	probe := struct {
+		*plain
+		Plan required[PlanUpdateContent] `json:"plan"`
+	}{
+		Plan:  required[PlanUpdateContent]{field: &v.Plan},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Plan.present {
+		return typeError("object without \"plan\"", v, "plan")
+	}
+	return nil
 }
 
 // PromptAudioCapabilities: Capabilities for audio content in prompt requests.
@@ -1941,6 +3189,30 @@ type PromptRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *PromptRequest) UnmarshalJSON(data []byte) error {
+	type plain PromptRequest
+	probe := struct {
+		*plain
+		SessionID required[SessionID]      `json:"sessionId"`
+		Prompt    required[[]ContentBlock] `json:"prompt"`
+	}{
+		Prompt:    required[[]ContentBlock]{field: &v.Prompt},
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	if !probe.Prompt.present {
+		return typeError("object without \"prompt\"", v, "prompt")
+	}
+	return nil
+}
+
 // PromptResponse: Response acknowledging that a user prompt was inserted into the ACP conversation.
 //
 // This response does not indicate that the prompt was merely received or held, nor that the
@@ -1967,6 +3239,25 @@ type PromptResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *PromptResponse) UnmarshalJSON(data []byte) error {
+	type plain PromptResponse
+	probe := struct {
+		*plain
+		MessageID required[MessageID] `json:"messageId"`
+	}{
+		MessageID: required[MessageID]{field: &v.MessageID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.MessageID.present {
+		return typeError("object without \"messageId\"", v, "messageId")
+	}
+	return nil
 }
 
 // ProtocolVersion: Protocol version identifier.
@@ -2024,6 +3315,35 @@ type RequestPermissionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
+	type plain RequestPermissionRequest
+	probe := struct {
+		*plain
+		SessionID required[SessionID]          `json:"sessionId"`
+		Title     required[string]             `json:"title"`
+		Options   required[[]PermissionOption] `json:"options"`
+	}{
+		Options:   required[[]PermissionOption]{field: &v.Options},
+		SessionID: required[SessionID]{field: &v.SessionID},
+		Title:     required[string]{field: &v.Title},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	if !probe.Title.present {
+		return typeError("object without \"title\"", v, "title")
+	}
+	if !probe.Options.present {
+		return typeError("object without \"options\"", v, "options")
+	}
+	return nil
+}
+
 // RequestPermissionResponse: Response to a permission request.
 type RequestPermissionResponse struct {
 	// The user's decision on the permission request.
@@ -2035,6 +3355,25 @@ type RequestPermissionResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
+	type plain RequestPermissionResponse
+	probe := struct {
+		*plain
+		Outcome required[RequestPermissionOutcome] `json:"outcome"`
+	}{
+		Outcome: required[RequestPermissionOutcome]{field: &v.Outcome},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Outcome.present {
+		return typeError("object without \"outcome\"", v, "outcome")
+	}
+	return nil
 }
 
 // RequiresActionStateUpdate: The foreground workflow as a whole is blocked on user action.
@@ -2128,6 +3467,30 @@ func (v ResourceLink) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Icons)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ResourceLink) UnmarshalJSON(data []byte) error {
+	type plain ResourceLink
+	probe := struct {
+		*plain
+		Name required[string] `json:"name"`
+		URI  required[string] `json:"uri"`
+	}{
+		Name:  required[string]{field: &v.Name},
+		URI:   required[string]{field: &v.URI},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", v, "name")
+	}
+	if !probe.URI.present {
+		return typeError("object without \"uri\"", v, "uri")
+	}
+	return nil
+}
+
 // ResumeSessionRequest: Request parameters for resuming an existing session.
 //
 // Resumes an existing session and optionally replays retained conversation
@@ -2188,6 +3551,30 @@ func (v ResumeSessionRequest) MarshalJSON() ([]byte, error) {
 		AdditionalDirectories *[]AbsolutePath `json:"additionalDirectories,omitempty"`
 		MCPServers            *[]MCPServer    `json:"mcpServers,omitempty"`
 	}{plain(v), present(v.AdditionalDirectories), present(v.MCPServers)})
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
+	type plain ResumeSessionRequest
+	probe := struct {
+		*plain
+		SessionID required[SessionID]    `json:"sessionId"`
+		Cwd       required[AbsolutePath] `json:"cwd"`
+	}{
+		Cwd:       required[AbsolutePath]{field: &v.Cwd},
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	if !probe.Cwd.present {
+		return typeError("object without \"cwd\"", v, "cwd")
+	}
+	return nil
 }
 
 // ResumeSessionResponse: Response from resuming an existing session.
@@ -2272,6 +3659,25 @@ type SelectedPermissionOutcome struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
+	type plain SelectedPermissionOutcome
+	probe := struct {
+		*plain
+		OptionID required[PermissionOptionID] `json:"optionId"`
+	}{
+		OptionID: required[PermissionOptionID]{field: &v.OptionID},
+		plain:    (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.OptionID.present {
+		return typeError("object without \"optionId\"", v, "optionId")
+	}
+	return nil
+}
+
 // SessionAdditionalDirectoriesCapabilities: Capabilities for additional session directories support.
 //
 // Supplying `{}` means the agent supports the `additionalDirectories` field on
@@ -2348,6 +3754,25 @@ type SessionConfigBoolean struct {
 	CurrentValue bool `json:"currentValue"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
+	type plain SessionConfigBoolean
+	probe := struct {
+		*plain
+		CurrentValue required[bool] `json:"currentValue"`
+	}{
+		CurrentValue: required[bool]{field: &v.CurrentValue},
+		plain:        (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.CurrentValue.present {
+		return typeError("object without \"currentValue\"", v, "currentValue")
+	}
+	return nil
+}
+
 // SessionConfigGroupID: Unique identifier for a session configuration option value group.
 type SessionConfigGroupID string
 
@@ -2362,6 +3787,30 @@ type SessionConfigSelect struct {
 	// The set of selectable options. MUST contain at least one value, and each `value` MUST be
 	// unique within the option, including across groups.
 	Options SessionConfigSelectOptions `json:"options"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SessionConfigSelect) UnmarshalJSON(data []byte) error {
+	type plain SessionConfigSelect
+	probe := struct {
+		*plain
+		CurrentValue required[SessionConfigValueID]       `json:"currentValue"`
+		Options      required[SessionConfigSelectOptions] `json:"options"`
+	}{
+		CurrentValue: required[SessionConfigValueID]{field: &v.CurrentValue},
+		Options:      required[SessionConfigSelectOptions]{field: &v.Options},
+		plain:        (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.CurrentValue.present {
+		return typeError("object without \"currentValue\"", v, "currentValue")
+	}
+	if !probe.Options.present {
+		return typeError("object without \"options\"", v, "options")
+	}
+	return nil
 }
 
 // SessionConfigSelectGroup: A group of possible values for a session configuration option.
@@ -2383,6 +3832,35 @@ type SessionConfigSelectGroup struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
+	type plain SessionConfigSelectGroup
+	probe := struct {
+		*plain
+		GroupID required[SessionConfigGroupID]        `json:"groupId"`
+		Name    required[string]                      `json:"name"`
+		Options required[[]SessionConfigSelectOption] `json:"options"`
+	}{
+		GroupID: required[SessionConfigGroupID]{field: &v.GroupID},
+		Name:    required[string]{field: &v.Name},
+		Options: required[[]SessionConfigSelectOption]{field: &v.Options},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.GroupID.present {
+		return typeError("object without \"groupId\"", v, "groupId")
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", v, "name")
+	}
+	if !probe.Options.present {
+		return typeError("object without \"options\"", v, "options")
+	}
+	return nil
+}
+
 // SessionConfigSelectOption: A possible value for a session configuration option.
 type SessionConfigSelectOption struct {
 	// Unique identifier for this option value.
@@ -2402,6 +3880,30 @@ type SessionConfigSelectOption struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
+	type plain SessionConfigSelectOption
+	probe := struct {
+		*plain
+		Value required[SessionConfigValueID] `json:"value"`
+		Name  required[string]               `json:"name"`
+	}{
+		Name:  required[string]{field: &v.Name},
+		Value: required[SessionConfigValueID]{field: &v.Value},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Value.present {
+		return typeError("object without \"value\"", v, "value")
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", v, "name")
+	}
+	return nil
 }
 
 // SessionConfigValueID: Unique identifier for a session configuration option value.
@@ -2472,6 +3974,30 @@ func (v SessionInfo) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.AdditionalDirectories)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SessionInfo) UnmarshalJSON(data []byte) error {
+	type plain SessionInfo
+	probe := struct {
+		*plain
+		SessionID required[SessionID]    `json:"sessionId"`
+		Cwd       required[AbsolutePath] `json:"cwd"`
+	}{
+		Cwd:       required[AbsolutePath]{field: &v.Cwd},
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	if !probe.Cwd.present {
+		return typeError("object without \"cwd\"", v, "cwd")
+	}
+	return nil
+}
+
 // SessionInfoUpdate: Update to session metadata. All fields are optional to support partial updates.
 //
 // Agents send this notification to update session information like title or custom metadata.
@@ -2527,6 +4053,25 @@ type SessionNotFoundErrorData struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SessionNotFoundErrorData) UnmarshalJSON(data []byte) error {
+	type plain SessionNotFoundErrorData
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+	}{
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	return nil
+}
+
 // SetSessionConfigOptionResponse: Response to `session/set_config_option` method.
 type SetSessionConfigOptionResponse struct {
 	// The full set of configuration options and their current values.
@@ -2540,6 +4085,25 @@ type SetSessionConfigOptionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
+	type plain SetSessionConfigOptionResponse
+	probe := struct {
+		*plain
+		ConfigOptions required[[]SessionConfigOption] `json:"configOptions"`
+	}{
+		ConfigOptions: required[[]SessionConfigOption]{field: &v.ConfigOptions},
+		plain:         (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ConfigOptions.present {
+		return typeError("object without \"configOptions\"", v, "configOptions")
+	}
+	return nil
+}
+
 // StringMultiSelectItems: String item schema for multi-select enum properties.
 type StringMultiSelectItems struct {
 	// Allowed enum values. Must contain at least one value.
@@ -2551,6 +4115,25 @@ type StringMultiSelectItems struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
+	type plain StringMultiSelectItems
+	probe := struct {
+		*plain
+		Enum required[[]string] `json:"enum"`
+	}{
+		Enum:  required[[]string]{field: &v.Enum},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Enum.present {
+		return typeError("object without \"enum\"", v, "enum")
+	}
+	return nil
 }
 
 // StringPropertySchema: Schema for string properties in an elicitation form.
@@ -2637,6 +4220,25 @@ type Terminal struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *Terminal) UnmarshalJSON(data []byte) error {
+	type plain Terminal
+	probe := struct {
+		*plain
+		TerminalID required[TerminalID] `json:"terminalId"`
+	}{
+		TerminalID: required[TerminalID]{field: &v.TerminalID},
+		plain:      (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.TerminalID.present {
+		return typeError("object without \"terminalId\"", v, "terminalId")
+	}
+	return nil
 }
 
 // TerminalAuthCapabilities: Capabilities for terminal authentication methods.
@@ -2726,6 +4328,25 @@ type TerminalOutput struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *TerminalOutput) UnmarshalJSON(data []byte) error {
+	type plain TerminalOutput
+	probe := struct {
+		*plain
+		Data required[string] `json:"data"`
+	}{
+		Data:  required[string]{field: &v.Data},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Data.present {
+		return typeError("object without \"data\"", v, "data")
+	}
+	return nil
+}
+
 // TerminalOutputChunk: A chunk of bytes appended to an agent-owned terminal's output.
 type TerminalOutputChunk struct {
 	// The terminal receiving these bytes.
@@ -2743,6 +4364,30 @@ type TerminalOutputChunk struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *TerminalOutputChunk) UnmarshalJSON(data []byte) error {
+	type plain TerminalOutputChunk
+	probe := struct {
+		*plain
+		TerminalID required[TerminalID] `json:"terminalId"`
+		Data       required[string]     `json:"data"`
+	}{
+		Data:       required[string]{field: &v.Data},
+		TerminalID: required[TerminalID]{field: &v.TerminalID},
+		plain:      (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.TerminalID.present {
+		return typeError("object without \"terminalId\"", v, "terminalId")
+	}
+	if !probe.Data.present {
+		return typeError("object without \"data\"", v, "data")
+	}
+	return nil
+}
+
 // TerminalSize: The size of an agent-owned terminal in character cells.
 type TerminalSize struct {
 	// Number of columns.
@@ -2757,6 +4402,30 @@ type TerminalSize struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *TerminalSize) UnmarshalJSON(data []byte) error {
+	type plain TerminalSize
+	probe := struct {
+		*plain
+		Cols required[uint16] `json:"cols"`
+		Rows required[uint16] `json:"rows"`
+	}{
+		Cols:  required[uint16]{field: &v.Cols},
+		Rows:  required[uint16]{field: &v.Rows},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Cols.present {
+		return typeError("object without \"cols\"", v, "cols")
+	}
+	if !probe.Rows.present {
+		return typeError("object without \"rows\"", v, "rows")
+	}
+	return nil
 }
 
 // TerminalUpdate: An upsert for the stored state of an agent-owned terminal.
@@ -2814,6 +4483,25 @@ func (v TerminalUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), presentNullable(v.Capabilities)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *TerminalUpdate) UnmarshalJSON(data []byte) error {
+	type plain TerminalUpdate
+	probe := struct {
+		*plain
+		TerminalID required[TerminalID] `json:"terminalId"`
+	}{
+		TerminalID: required[TerminalID]{field: &v.TerminalID},
+		plain:      (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.TerminalID.present {
+		return typeError("object without \"terminalId\"", v, "terminalId")
+	}
+	return nil
+}
+
 // TextCommandInput: All text that was typed after the command name is provided as input.
 type TextCommandInput struct {
 	// A hint to display when the input hasn't been provided yet
@@ -2825,6 +4513,25 @@ type TextCommandInput struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *TextCommandInput) UnmarshalJSON(data []byte) error {
+	type plain TextCommandInput
+	probe := struct {
+		*plain
+		Hint required[string] `json:"hint"`
+	}{
+		Hint:  required[string]{field: &v.Hint},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Hint.present {
+		return typeError("object without \"hint\"", v, "hint")
+	}
+	return nil
 }
 
 // TextContent: Text provided to or from an LLM.
@@ -2843,6 +4550,25 @@ type TextContent struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *TextContent) UnmarshalJSON(data []byte) error {
+	type plain TextContent
+	probe := struct {
+		*plain
+		Text required[string] `json:"text"`
+	}{
+		Text:  required[string]{field: &v.Text},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Text.present {
+		return typeError("object without \"text\"", v, "text")
+	}
+	return nil
 }
 
 // TextResourceContents: Text-based resource contents.
@@ -2866,6 +4592,30 @@ type TextResourceContents struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
+	type plain TextResourceContents
+	probe := struct {
+		*plain
+		Text required[string] `json:"text"`
+		URI  required[string] `json:"uri"`
+	}{
+		Text:  required[string]{field: &v.Text},
+		URI:   required[string]{field: &v.URI},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Text.present {
+		return typeError("object without \"text\"", v, "text")
+	}
+	if !probe.URI.present {
+		return typeError("object without \"uri\"", v, "uri")
+	}
+	return nil
+}
+
 // TitledMultiSelectItems: Items definition for titled multi-select enum properties.
 type TitledMultiSelectItems struct {
 	// Titled enum options. Must contain at least one option.
@@ -2877,6 +4627,25 @@ type TitledMultiSelectItems struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
+	type plain TitledMultiSelectItems
+	probe := struct {
+		*plain
+		AnyOf required[[]EnumOption] `json:"anyOf"`
+	}{
+		AnyOf: required[[]EnumOption]{field: &v.AnyOf},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.AnyOf.present {
+		return typeError("object without \"anyOf\"", v, "anyOf")
+	}
+	return nil
 }
 
 // ToolCallCancelCapabilities: Capability to cancel a tool call with `tool_call/cancel`.
@@ -2934,6 +4703,30 @@ type ToolCallContentChunk struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ToolCallContentChunk) UnmarshalJSON(data []byte) error {
+	type plain ToolCallContentChunk
+	probe := struct {
+		*plain
+		ToolCallID required[ToolCallID]      `json:"toolCallId"`
+		Content    required[ToolCallContent] `json:"content"`
+	}{
+		Content:    required[ToolCallContent]{field: &v.Content},
+		ToolCallID: required[ToolCallID]{field: &v.ToolCallID},
+		plain:      (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ToolCallID.present {
+		return typeError("object without \"toolCallId\"", v, "toolCallId")
+	}
+	if !probe.Content.present {
+		return typeError("object without \"content\"", v, "content")
+	}
+	return nil
+}
+
 // ToolCallID: Unique identifier for a tool call within a session.
 type ToolCallID string
 
@@ -2959,6 +4752,25 @@ type ToolCallLocation struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ToolCallLocation) UnmarshalJSON(data []byte) error {
+	type plain ToolCallLocation
+	probe := struct {
+		*plain
+		Path required[AbsolutePath] `json:"path"`
+	}{
+		Path:  required[AbsolutePath]{field: &v.Path},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Path.present {
+		return typeError("object without \"path\"", v, "path")
+	}
+	return nil
+}
+
 // ToolCallPermissionSubject: Permission request details for a tool call.
 type ToolCallPermissionSubject struct {
 	// Details about the tool call requiring permission.
@@ -2974,6 +4786,25 @@ type ToolCallPermissionSubject struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ToolCallPermissionSubject) UnmarshalJSON(data []byte) error {
+	type plain ToolCallPermissionSubject
+	probe := struct {
+		*plain
+		ToolCall required[ToolCallUpdate] `json:"toolCall"`
+	}{
+		ToolCall: required[ToolCallUpdate]{field: &v.ToolCall},
+		plain:    (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ToolCall.present {
+		return typeError("object without \"toolCall\"", v, "toolCall")
+	}
+	return nil
 }
 
 // ToolCallUpdate: Represents an upsert for a tool call that the language model has requested.
@@ -3066,6 +4897,25 @@ func (v ToolCallUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), presentNullable(v.Name), presentNullable(v.Title), presentNullable(v.Kind), presentNullable(v.Status), present(v.Content), present(v.Locations), presentNullable(v.Capabilities)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ToolCallUpdate) UnmarshalJSON(data []byte) error {
+	type plain ToolCallUpdate
+	probe := struct {
+		*plain
+		ToolCallID required[ToolCallID] `json:"toolCallId"`
+	}{
+		ToolCallID: required[ToolCallID]{field: &v.ToolCallID},
+		plain:      (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ToolCallID.present {
+		return typeError("object without \"toolCallId\"", v, "toolCallId")
+	}
+	return nil
+}
+
 // UnsupportedProtocolVersionErrorData: Data for the `-32022` (Unsupported protocol version) error.
 //
 // See protocol docs: [Version Negotiation](https://agentclientprotocol.com/protocol/v2/initialization#version-negotiation)
@@ -3082,6 +4932,30 @@ type UnsupportedProtocolVersionErrorData struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *UnsupportedProtocolVersionErrorData) UnmarshalJSON(data []byte) error {
+	type plain UnsupportedProtocolVersionErrorData
+	probe := struct {
+		*plain
+		Requested required[ProtocolVersion]   `json:"requested"`
+		Supported required[[]ProtocolVersion] `json:"supported"`
+	}{
+		Requested: required[ProtocolVersion]{field: &v.Requested},
+		Supported: required[[]ProtocolVersion]{field: &v.Supported},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Requested.present {
+		return typeError("object without \"requested\"", v, "requested")
+	}
+	if !probe.Supported.present {
+		return typeError("object without \"supported\"", v, "supported")
+	}
+	return nil
 }
 
 // UpdateSessionNotification: Notification containing a session update from the agent.
@@ -3102,6 +4976,30 @@ type UpdateSessionNotification struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *UpdateSessionNotification) UnmarshalJSON(data []byte) error {
+	type plain UpdateSessionNotification
+	probe := struct {
+		*plain
+		SessionID required[SessionID]     `json:"sessionId"`
+		Update    required[SessionUpdate] `json:"update"`
+	}{
+		SessionID: required[SessionID]{field: &v.SessionID},
+		Update:    required[SessionUpdate]{field: &v.Update},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	if !probe.Update.present {
+		return typeError("object without \"update\"", v, "update")
+	}
+	return nil
 }
 
 // UsageUpdate: Context window and cost update for a session.
@@ -3132,6 +5030,30 @@ func (v UsageUpdate) MarshalJSON() ([]byte, error) {
 		plain
 		Cost *Nullable[Cost] `json:"cost,omitempty"`
 	}{plain(v), presentNullable(v.Cost)})
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *UsageUpdate) UnmarshalJSON(data []byte) error {
+	type plain UsageUpdate
+	probe := struct {
+		*plain
+		Used required[uint64] `json:"used"`
+		Size required[uint64] `json:"size"`
+	}{
+		Size:  required[uint64]{field: &v.Size},
+		Used:  required[uint64]{field: &v.Used},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Used.present {
+		return typeError("object without \"used\"", v, "used")
+	}
+	if !probe.Size.present {
+		return typeError("object without \"size\"", v, "size")
+	}
+	return nil
 }
 
 // UserMessage: A user message upsert.
@@ -3172,4 +5094,23 @@ func (v UserMessage) MarshalJSON() ([]byte, error) {
 		plain
 		Content *[]ContentBlock `json:"content,omitempty"`
 	}{plain(v), present(v.Content)})
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *UserMessage) UnmarshalJSON(data []byte) error {
+	type plain UserMessage
+	probe := struct {
+		*plain
+		MessageID required[MessageID] `json:"messageId"`
+	}{
+		MessageID: required[MessageID]{field: &v.MessageID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.MessageID.present {
+		return typeError("object without \"messageId\"", v, "messageId")
+	}
+	return nil
 }

@@ -50,6 +50,30 @@ func (v AgentResponseResult) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *AgentResponseResult) UnmarshalJSON(data []byte) error {
+	type plain AgentResponseResult
+	probe := struct {
+		*plain
+		ID     required[RequestID]       `json:"id"`
+		Result required[json.RawMessage] `json:"result"`
+	}{
+		ID:     required[RequestID]{field: &v.ID},
+		Result: required[json.RawMessage]{field: &v.Result},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ID.present {
+		return typeError("object without \"id\"", v, "id")
+	}
+	if !probe.Result.present {
+		return typeError("object without \"result\"", v, "result")
+	}
+	return nil
+}
+
 // AgentResponseError: the Error alternative of AgentResponse.
 //
 // A failed JSON-RPC response.
@@ -70,6 +94,33 @@ func (*AgentResponseError) isAgentResponse() {}
 func (v AgentResponseError) MarshalJSON() ([]byte, error) {
 	type plain AgentResponseError
 	return marshalObject("", plain(v))
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *AgentResponseError) UnmarshalJSON(data []byte) error {
+	type plain AgentResponseError
+	probe := struct {
+		*plain
+		ID    required[*AgentResponseID] `json:"id"`
+		Error required[Error]            `json:"error"`
+	}{
+		Error: required[Error]{field: &v.Error},
+		ID: required[*AgentResponseID]{
+			field:  &v.ID,
+			nullOK: true,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ID.present {
+		return typeError("object without \"id\"", v, "id")
+	}
+	if !probe.Error.present {
+		return typeError("object without \"error\"", v, "error")
+	}
+	return nil
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -891,6 +942,30 @@ func (v ClientResponseResult) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ClientResponseResult) UnmarshalJSON(data []byte) error {
+	type plain ClientResponseResult
+	probe := struct {
+		*plain
+		ID     required[RequestID]       `json:"id"`
+		Result required[json.RawMessage] `json:"result"`
+	}{
+		ID:     required[RequestID]{field: &v.ID},
+		Result: required[json.RawMessage]{field: &v.Result},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ID.present {
+		return typeError("object without \"id\"", v, "id")
+	}
+	if !probe.Result.present {
+		return typeError("object without \"result\"", v, "result")
+	}
+	return nil
+}
+
 // ClientResponseError: the Error alternative of ClientResponse.
 //
 // A failed JSON-RPC response.
@@ -911,6 +986,33 @@ func (*ClientResponseError) isClientResponse() {}
 func (v ClientResponseError) MarshalJSON() ([]byte, error) {
 	type plain ClientResponseError
 	return marshalObject("", plain(v))
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ClientResponseError) UnmarshalJSON(data []byte) error {
+	type plain ClientResponseError
+	probe := struct {
+		*plain
+		ID    required[*ClientResponseID] `json:"id"`
+		Error required[Error]             `json:"error"`
+	}{
+		Error: required[Error]{field: &v.Error},
+		ID: required[*ClientResponseID]{
+			field:  &v.ID,
+			nullOK: true,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ID.present {
+		return typeError("object without \"id\"", v, "id")
+	}
+	if !probe.Error.present {
+		return typeError("object without \"error\"", v, "error")
+	}
+	return nil
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -1329,8 +1431,10 @@ func (u CreateElicitationRequest) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: CreateElicitationRequest.Value is nil")
 	}
-	if o, ok := u.Value.(*CreateElicitationRequestOther); ok && o.Raw != nil {
-		return o.Raw, nil
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return raw, nil
+		}
 	}
 	type plain CreateElicitationRequest
 	return marshalObject("", plain(u), u.Value)
@@ -1347,10 +1451,17 @@ func (u *CreateElicitationRequest) UnmarshalJSON(data []byte) error {
 	type plain CreateElicitationRequest
 	probe := struct {
 		*plain
-		Tag *string `json:"mode"`
-	}{plain: (*plain)(u)}
+		Tag     *string          `json:"mode"`
+		Message required[string] `json:"message"`
+	}{
+		Message: required[string]{field: &u.Message},
+		plain:   (*plain)(u),
+	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
+	}
+	if !probe.Message.present {
+		return typeError("object without \"message\"", u, "message")
 	}
 	var v CreateElicitationRequestVariant
 	if probe.Tag == nil {
@@ -1426,6 +1537,10 @@ type CreateElicitationRequestOther struct {
 
 func (v *CreateElicitationRequestOther) createElicitationRequestTag() string {
 	return v.Tag
+}
+
+func (v *CreateElicitationRequestOther) rawObject() json.RawMessage {
+	return v.Raw
 }
 
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
@@ -1504,8 +1619,10 @@ func (u CreateElicitationResponse) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: CreateElicitationResponse.Value is nil")
 	}
-	if o, ok := u.Value.(*CreateElicitationResponseOther); ok && o.Raw != nil {
-		return o.Raw, nil
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return raw, nil
+		}
 	}
 	type plain CreateElicitationResponse
 	return marshalObject("", plain(u), u.Value)
@@ -1617,6 +1734,10 @@ func (v *CreateElicitationResponseOther) createElicitationResponseTag() string {
 	return v.Tag
 }
 
+func (v *CreateElicitationResponseOther) rawObject() json.RawMessage {
+	return v.Raw
+}
+
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *CreateElicitationResponseOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
@@ -1710,8 +1831,10 @@ func (u DiffChange) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: DiffChange.Value is nil")
 	}
-	if o, ok := u.Value.(*DiffChangeOther); ok && o.Raw != nil {
-		return o.Raw, nil
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return raw, nil
+		}
 	}
 	type plain DiffChange
 	return marshalObject("", plain(u), u.Value)
@@ -1859,6 +1982,10 @@ func (v *DiffChangeOther) diffChangeTag() string {
 	return v.Tag
 }
 
+func (v *DiffChangeOther) rawObject() json.RawMessage {
+	return v.Raw
+}
+
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *DiffChangeOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
@@ -1982,12 +2109,8 @@ func (v ElicitationContentValueOther) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
-	k := jsonKind(data)
-	if k == 'n' {
-		return nil
-	}
 	var err error
-	switch k {
+	switch jsonKind(data) {
 	case '"':
 		{
 			var v ElicitationContentValueString
@@ -2081,8 +2204,18 @@ func (*ElicitationFormModeRequest) isElicitationFormMode() {}
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *ElicitationFormMode) UnmarshalJSON(data []byte) error {
 	type plain ElicitationFormMode
-	if err := json.Unmarshal(data, (*plain)(u)); err != nil {
+	probe := struct {
+		*plain
+		RequestedSchema required[ElicitationSchema] `json:"requestedSchema"`
+	}{
+		RequestedSchema: required[ElicitationSchema]{field: &u.RequestedSchema},
+		plain:           (*plain)(u),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
+	}
+	if !probe.RequestedSchema.present {
+		return typeError("object without \"requestedSchema\"", u, "requestedSchema")
 	}
 	k := jsonKind(data)
 	if k == 'n' {
@@ -2389,8 +2522,23 @@ func (*ElicitationURLModeRequest) isElicitationURLMode() {}
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *ElicitationURLMode) UnmarshalJSON(data []byte) error {
 	type plain ElicitationURLMode
-	if err := json.Unmarshal(data, (*plain)(u)); err != nil {
+	probe := struct {
+		*plain
+		ElicitationID required[ElicitationID] `json:"elicitationId"`
+		URL           required[string]        `json:"url"`
+	}{
+		ElicitationID: required[ElicitationID]{field: &u.ElicitationID},
+		URL:           required[string]{field: &u.URL},
+		plain:         (*plain)(u),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
+	}
+	if !probe.ElicitationID.present {
+		return typeError("object without \"elicitationId\"", u, "elicitationId")
+	}
+	if !probe.URL.present {
+		return typeError("object without \"url\"", u, "url")
 	}
 	k := jsonKind(data)
 	if k == 'n' {
@@ -2547,12 +2695,8 @@ func (v ErrorDataOther) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *ErrorData) UnmarshalJSON(data []byte) error {
-	k := jsonKind(data)
-	if k == 'n' {
-		return nil
-	}
 	var err error
-	switch k {
+	switch jsonKind(data) {
 	case '{':
 		m := objectMembers(data)
 		if hasKeys(m, "requested", "supported") {
@@ -2641,14 +2785,24 @@ func (u IdleStateUpdate) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: IdleStateUpdate.Value is nil")
 	}
-	if o, ok := u.Value.(*IdleStateUpdateOther); ok && o.Raw != nil {
-		return o.Raw, nil
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return raw, nil
+		}
 	}
 	type plain IdleStateUpdate
 	return marshalObject("", struct {
 		plain
 		Background *[]BackgroundWork `json:"background,omitempty"`
 	}{plain(u), present(u.Background)}, u.Value)
+}
+
+// rawObject returns the object as received when the variant, at any depth, is unknown.
+func (u IdleStateUpdate) rawObject() json.RawMessage {
+	if h, ok := u.Value.(rawHolder); ok {
+		return h.rawObject()
+	}
+	return nil
 }
 
 // UnmarshalJSON decodes the variant that "stopReason" names; an unknown value gives *IdleStateUpdateOther.
@@ -2830,6 +2984,10 @@ type IdleStateUpdateOther struct {
 
 func (v *IdleStateUpdateOther) idleStateUpdateTag() string {
 	return v.Tag
+}
+
+func (v *IdleStateUpdateOther) rawObject() json.RawMessage {
+	return v.Raw
 }
 
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
@@ -3965,8 +4123,10 @@ func (u SessionConfigOption) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: SessionConfigOption.Value is nil")
 	}
-	if o, ok := u.Value.(*SessionConfigOptionOther); ok && o.Raw != nil {
-		return o.Raw, nil
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return raw, nil
+		}
 	}
 	type plain SessionConfigOption
 	return marshalObject("", plain(u), u.Value)
@@ -3983,10 +4143,22 @@ func (u *SessionConfigOption) UnmarshalJSON(data []byte) error {
 	type plain SessionConfigOption
 	probe := struct {
 		*plain
-		Tag *string `json:"type"`
-	}{plain: (*plain)(u)}
+		Tag      *string                   `json:"type"`
+		ConfigID required[SessionConfigID] `json:"configId"`
+		Name     required[string]          `json:"name"`
+	}{
+		ConfigID: required[SessionConfigID]{field: &u.ConfigID},
+		Name:     required[string]{field: &u.Name},
+		plain:    (*plain)(u),
+	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
+	}
+	if !probe.ConfigID.present {
+		return typeError("object without \"configId\"", u, "configId")
+	}
+	if !probe.Name.present {
+		return typeError("object without \"name\"", u, "name")
 	}
 	var v SessionConfigOptionVariant
 	if probe.Tag == nil {
@@ -4062,6 +4234,10 @@ type SessionConfigOptionOther struct {
 
 func (v *SessionConfigOptionOther) sessionConfigOptionTag() string {
 	return v.Tag
+}
+
+func (v *SessionConfigOptionOther) rawObject() json.RawMessage {
+	return v.Raw
 }
 
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
@@ -4443,6 +4619,9 @@ func (*SessionUpdateStateUpdate) sessionUpdateTag() string {
 
 // MarshalJSON writes the variant with its tag.
 func (v SessionUpdateStateUpdate) MarshalJSON() ([]byte, error) {
+	if raw := v.StateUpdate.rawObject(); raw != nil {
+		return raw, nil
+	}
 	return marshalObject("\"sessionUpdate\":\"state_update\"", v.StateUpdate)
 }
 
@@ -4753,8 +4932,10 @@ func (u SetSessionConfigOptionRequest) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: SetSessionConfigOptionRequest.Value is nil")
 	}
-	if o, ok := u.Value.(*SetSessionConfigOptionRequestOther); ok && o.Raw != nil {
-		return o.Raw, nil
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return raw, nil
+		}
 	}
 	type plain SetSessionConfigOptionRequest
 	return marshalObject("", plain(u), u.Value)
@@ -4771,10 +4952,22 @@ func (u *SetSessionConfigOptionRequest) UnmarshalJSON(data []byte) error {
 	type plain SetSessionConfigOptionRequest
 	probe := struct {
 		*plain
-		Tag *string `json:"type"`
-	}{plain: (*plain)(u)}
+		Tag       *string                   `json:"type"`
+		SessionID required[SessionID]       `json:"sessionId"`
+		ConfigID  required[SessionConfigID] `json:"configId"`
+	}{
+		ConfigID:  required[SessionConfigID]{field: &u.ConfigID},
+		SessionID: required[SessionID]{field: &u.SessionID},
+		plain:     (*plain)(u),
+	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", u, "sessionId")
+	}
+	if !probe.ConfigID.present {
+		return typeError("object without \"configId\"", u, "configId")
 	}
 	var v SetSessionConfigOptionRequestVariant
 	if probe.Tag == nil {
@@ -4813,6 +5006,25 @@ func (v SetSessionConfigOptionRequestID) MarshalJSON() ([]byte, error) {
 	return marshalObject("\"type\":\"id\"", plain(v))
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SetSessionConfigOptionRequestID) UnmarshalJSON(data []byte) error {
+	type plain SetSessionConfigOptionRequestID
+	probe := struct {
+		*plain
+		Value required[SessionConfigValueID] `json:"value"`
+	}{
+		Value: required[SessionConfigValueID]{field: &v.Value},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Value.present {
+		return typeError("object without \"value\"", v, "value")
+	}
+	return nil
+}
+
 // SetSessionConfigOptionRequestBoolean: the "boolean" variant of SetSessionConfigOptionRequest.
 //
 // A boolean value (`type: "boolean"`).
@@ -4829,6 +5041,25 @@ func (*SetSessionConfigOptionRequestBoolean) setSessionConfigOptionRequestTag() 
 func (v SetSessionConfigOptionRequestBoolean) MarshalJSON() ([]byte, error) {
 	type plain SetSessionConfigOptionRequestBoolean
 	return marshalObject("\"type\":\"boolean\"", plain(v))
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SetSessionConfigOptionRequestBoolean) UnmarshalJSON(data []byte) error {
+	type plain SetSessionConfigOptionRequestBoolean
+	probe := struct {
+		*plain
+		Value required[bool] `json:"value"`
+	}{
+		Value: required[bool]{field: &v.Value},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Value.present {
+		return typeError("object without \"value\"", v, "value")
+	}
+	return nil
 }
 
 // SetSessionConfigOptionRequestOther: a variant of SetSessionConfigOptionRequest whose "type" this package does not know: a custom one
@@ -4856,6 +5087,10 @@ type SetSessionConfigOptionRequestOther struct {
 
 func (v *SetSessionConfigOptionRequestOther) setSessionConfigOptionRequestTag() string {
 	return v.Tag
+}
+
+func (v *SetSessionConfigOptionRequestOther) rawObject() json.RawMessage {
+	return v.Raw
 }
 
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
@@ -4977,6 +5212,14 @@ func (u StateUpdate) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Value)
 }
 
+// rawObject returns the object as received when the variant, at any depth, is unknown.
+func (u StateUpdate) rawObject() json.RawMessage {
+	if h, ok := u.Value.(rawHolder); ok {
+		return h.rawObject()
+	}
+	return nil
+}
+
 // UnmarshalJSON decodes the variant that "state" names; an unknown value gives *StateUpdateOther.
 func (u *StateUpdate) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
@@ -5048,6 +5291,9 @@ func (*StateUpdateIdle) stateUpdateTag() string {
 
 // MarshalJSON writes the variant with its tag.
 func (v StateUpdateIdle) MarshalJSON() ([]byte, error) {
+	if raw := v.IdleStateUpdate.rawObject(); raw != nil {
+		return raw, nil
+	}
 	return marshalObject("\"state\":\"idle\"", v.IdleStateUpdate)
 }
 
@@ -5092,6 +5338,10 @@ type StateUpdateOther struct {
 
 func (v *StateUpdateOther) stateUpdateTag() string {
 	return v.Tag
+}
+
+func (v *StateUpdateOther) rawObject() json.RawMessage {
+	return v.Raw
 }
 
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".

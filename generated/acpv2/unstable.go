@@ -33,6 +33,25 @@ type ArchiveSessionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
+	type plain ArchiveSessionRequest
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+	}{
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	return nil
+}
+
 // ArchiveSessionResponse: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -90,6 +109,25 @@ type AuthAccount struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *AuthAccount) UnmarshalJSON(data []byte) error {
+	type plain AuthAccount
+	probe := struct {
+		*plain
+		Label required[string] `json:"label"`
+	}{
+		Label: required[string]{field: &v.Label},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Label.present {
+		return typeError("object without \"label\"", v, "label")
+	}
+	return nil
 }
 
 // AuthState: **UNSTABLE**
@@ -197,6 +235,25 @@ func (v AuthStatusResponse) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Accounts)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *AuthStatusResponse) UnmarshalJSON(data []byte) error {
+	type plain AuthStatusResponse
+	probe := struct {
+		*plain
+		State required[AuthState] `json:"state"`
+	}{
+		State: required[AuthState]{field: &v.State},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.State.present {
+		return typeError("object without \"state\"", v, "state")
+	}
+	return nil
+}
+
 // AuthStatusUpdateNotification: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -237,6 +294,25 @@ func (v AuthStatusUpdateNotification) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Accounts)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
+	type plain AuthStatusUpdateNotification
+	probe := struct {
+		*plain
+		State required[AuthState] `json:"state"`
+	}{
+		State: required[AuthState]{field: &v.State},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.State.present {
+		return typeError("object without \"state\"", v, "state")
+	}
+	return nil
+}
+
 // BackgroundSubagent: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -252,6 +328,25 @@ type BackgroundSubagent struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *BackgroundSubagent) UnmarshalJSON(data []byte) error {
+	type plain BackgroundSubagent
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+	}{
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	return nil
 }
 
 // InitializeProxyRequest: **UNSTABLE**
@@ -291,6 +386,25 @@ type ProxyNotification struct {
 	Params *ProxySuccessorNotification `json:"params,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ProxyNotification) UnmarshalJSON(data []byte) error {
+	type plain ProxyNotification
+	probe := struct {
+		*plain
+		Method required[string] `json:"method"`
+	}{
+		Method: required[string]{field: &v.Method},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Method.present {
+		return typeError("object without \"method\"", v, "method")
+	}
+	return nil
+}
+
 // ProxyRequest: A JSON-RPC request object.
 type ProxyRequest struct {
 	// The request id used to correlate the matching response.
@@ -301,6 +415,30 @@ type ProxyRequest struct {
 
 	// Method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ProxyRequest) UnmarshalJSON(data []byte) error {
+	type plain ProxyRequest
+	probe := struct {
+		*plain
+		ID     required[RequestID] `json:"id"`
+		Method required[string]    `json:"method"`
+	}{
+		ID:     required[RequestID]{field: &v.ID},
+		Method: required[string]{field: &v.Method},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ID.present {
+		return typeError("object without \"id\"", v, "id")
+	}
+	if !probe.Method.present {
+		return typeError("object without \"method\"", v, "method")
+	}
+	return nil
 }
 
 // ProxyResponse: A JSON-RPC response object.
@@ -345,6 +483,30 @@ func (v ProxyResponseResult) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ProxyResponseResult) UnmarshalJSON(data []byte) error {
+	type plain ProxyResponseResult
+	probe := struct {
+		*plain
+		ID     required[RequestID]       `json:"id"`
+		Result required[json.RawMessage] `json:"result"`
+	}{
+		ID:     required[RequestID]{field: &v.ID},
+		Result: required[json.RawMessage]{field: &v.Result},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ID.present {
+		return typeError("object without \"id\"", v, "id")
+	}
+	if !probe.Result.present {
+		return typeError("object without \"result\"", v, "result")
+	}
+	return nil
+}
+
 // ProxyResponseError: the Error alternative of ProxyResponse.
 //
 // A failed JSON-RPC response.
@@ -365,6 +527,33 @@ func (*ProxyResponseError) isProxyResponse() {}
 func (v ProxyResponseError) MarshalJSON() ([]byte, error) {
 	type plain ProxyResponseError
 	return marshalObject("", plain(v))
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ProxyResponseError) UnmarshalJSON(data []byte) error {
+	type plain ProxyResponseError
+	probe := struct {
+		*plain
+		ID    required[*ProxyResponseID] `json:"id"`
+		Error required[Error]            `json:"error"`
+	}{
+		Error: required[Error]{field: &v.Error},
+		ID: required[*ProxyResponseID]{
+			field:  &v.ID,
+			nullOK: true,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.ID.present {
+		return typeError("object without \"id\"", v, "id")
+	}
+	if !probe.Error.present {
+		return typeError("object without \"error\"", v, "error")
+	}
+	return nil
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -514,6 +703,25 @@ type ProxySuccessorNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ProxySuccessorNotification) UnmarshalJSON(data []byte) error {
+	type plain ProxySuccessorNotification
+	probe := struct {
+		*plain
+		Method required[string] `json:"method"`
+	}{
+		Method: required[string]{field: &v.Method},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Method.present {
+		return typeError("object without \"method\"", v, "method")
+	}
+	return nil
+}
+
 // ProxySuccessorRequest: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -553,6 +761,25 @@ type ProxySuccessorRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
+	type plain ProxySuccessorRequest
+	probe := struct {
+		*plain
+		Method required[string] `json:"method"`
+	}{
+		Method: required[string]{field: &v.Method},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Method.present {
+		return typeError("object without \"method\"", v, "method")
+	}
+	return nil
 }
 
 // ProxySuccessorResponse: **UNSTABLE**
@@ -690,6 +917,25 @@ func (v SessionMessage) MarshalJSON() ([]byte, error) {
 	}{plain(v), presentNullable(v.SenderSessionID), presentNullable(v.RecipientSessionID), presentNullable(v.SenderMessageID), presentNullable(v.RecipientMessageID), presentNullable(v.Content)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SessionMessage) UnmarshalJSON(data []byte) error {
+	type plain SessionMessage
+	probe := struct {
+		*plain
+		MessageID required[MessageID] `json:"messageId"`
+	}{
+		MessageID: required[MessageID]{field: &v.MessageID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.MessageID.present {
+		return typeError("object without \"messageId\"", v, "messageId")
+	}
+	return nil
+}
+
 // SessionMessageChunk: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -712,6 +958,30 @@ type SessionMessageChunk struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SessionMessageChunk) UnmarshalJSON(data []byte) error {
+	type plain SessionMessageChunk
+	probe := struct {
+		*plain
+		MessageID required[MessageID]    `json:"messageId"`
+		Content   required[ContentBlock] `json:"content"`
+	}{
+		Content:   required[ContentBlock]{field: &v.Content},
+		MessageID: required[MessageID]{field: &v.MessageID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.MessageID.present {
+		return typeError("object without \"messageId\"", v, "messageId")
+	}
+	if !probe.Content.present {
+		return typeError("object without \"content\"", v, "content")
+	}
+	return nil
 }
 
 // SessionStatus: **UNSTABLE**
@@ -789,6 +1059,25 @@ type SessionStatusRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SessionStatusRequest) UnmarshalJSON(data []byte) error {
+	type plain SessionStatusRequest
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+	}{
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	return nil
+}
+
 // SessionStatusResponse: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -818,6 +1107,25 @@ type SessionStatusResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
+	type plain SessionStatusResponse
+	probe := struct {
+		*plain
+		Status required[SessionStatus] `json:"status"`
+	}{
+		Status: required[SessionStatus]{field: &v.Status},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Status.present {
+		return typeError("object without \"status\"", v, "status")
+	}
+	return nil
 }
 
 // SessionSystemPromptCapabilities: **UNSTABLE**
@@ -933,6 +1241,30 @@ type SetSessionTitleRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SetSessionTitleRequest) UnmarshalJSON(data []byte) error {
+	type plain SetSessionTitleRequest
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+		Title     required[string]    `json:"title"`
+	}{
+		SessionID: required[SessionID]{field: &v.SessionID},
+		Title:     required[string]{field: &v.Title},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	if !probe.Title.present {
+		return typeError("object without \"title\"", v, "title")
+	}
+	return nil
+}
+
 // SetSessionTitleResponse: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -951,6 +1283,25 @@ type SetSessionTitleResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SetSessionTitleResponse) UnmarshalJSON(data []byte) error {
+	type plain SetSessionTitleResponse
+	probe := struct {
+		*plain
+		Title required[string] `json:"title"`
+	}{
+		Title: required[string]{field: &v.Title},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.Title.present {
+		return typeError("object without \"title\"", v, "title")
+	}
+	return nil
 }
 
 // SubagentSessionCapabilities: **UNSTABLE**
@@ -1079,6 +1430,25 @@ func (v SubagentUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), presentNullable(v.Title), presentNullable(v.Description), presentNullable(v.State), presentNullable(v.Cwd), presentNullable(v.AdditionalDirectories)})
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *SubagentUpdate) UnmarshalJSON(data []byte) error {
+	type plain SubagentUpdate
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+	}{
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	return nil
+}
+
 // UnarchiveSessionRequest: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -1102,6 +1472,25 @@ type UnarchiveSessionRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
+	type plain UnarchiveSessionRequest
+	probe := struct {
+		*plain
+		SessionID required[SessionID] `json:"sessionId"`
+	}{
+		SessionID: required[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.SessionID.present {
+		return typeError("object without \"sessionId\"", v, "sessionId")
+	}
+	return nil
 }
 
 // UnarchiveSessionResponse: **UNSTABLE**

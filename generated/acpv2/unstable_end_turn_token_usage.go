@@ -44,6 +44,35 @@ type Usage struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *Usage) UnmarshalJSON(data []byte) error {
+	type plain Usage
+	probe := struct {
+		*plain
+		TotalTokens  required[uint64] `json:"totalTokens"`
+		InputTokens  required[uint64] `json:"inputTokens"`
+		OutputTokens required[uint64] `json:"outputTokens"`
+	}{
+		InputTokens:  required[uint64]{field: &v.InputTokens},
+		OutputTokens: required[uint64]{field: &v.OutputTokens},
+		TotalTokens:  required[uint64]{field: &v.TotalTokens},
+		plain:        (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.TotalTokens.present {
+		return typeError("object without \"totalTokens\"", v, "totalTokens")
+	}
+	if !probe.InputTokens.present {
+		return typeError("object without \"inputTokens\"", v, "inputTokens")
+	}
+	if !probe.OutputTokens.present {
+		return typeError("object without \"outputTokens\"", v, "outputTokens")
+	}
+	return nil
+}
+
 // idleStateUpdateEndTurnTokenUsage holds the fields of IdleStateUpdate that the unstable_end_turn_token_usage or unstable build tag adds.
 type idleStateUpdateEndTurnTokenUsage struct {
 	// **UNSTABLE**

@@ -26,6 +26,30 @@ type PlanFile struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *PlanFile) UnmarshalJSON(data []byte) error {
+	type plain PlanFile
+	probe := struct {
+		*plain
+		PlanID required[PlanID] `json:"planId"`
+		URI    required[string] `json:"uri"`
+	}{
+		PlanID: required[PlanID]{field: &v.PlanID},
+		URI:    required[string]{field: &v.URI},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.PlanID.present {
+		return typeError("object without \"planId\"", v, "planId")
+	}
+	if !probe.URI.present {
+		return typeError("object without \"uri\"", v, "uri")
+	}
+	return nil
+}
+
 // PlanMarkdown: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -46,6 +70,30 @@ type PlanMarkdown struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *PlanMarkdown) UnmarshalJSON(data []byte) error {
+	type plain PlanMarkdown
+	probe := struct {
+		*plain
+		PlanID  required[PlanID] `json:"planId"`
+		Content required[string] `json:"content"`
+	}{
+		Content: required[string]{field: &v.Content},
+		PlanID:  required[PlanID]{field: &v.PlanID},
+		plain:   (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.PlanID.present {
+		return typeError("object without \"planId\"", v, "planId")
+	}
+	if !probe.Content.present {
+		return typeError("object without \"content\"", v, "content")
+	}
+	return nil
+}
+
 // PlanRemoved: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -61,6 +109,25 @@ type PlanRemoved struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object and fails on a missing required member.
+func (v *PlanRemoved) UnmarshalJSON(data []byte) error {
+	type plain PlanRemoved
+	probe := struct {
+		*plain
+		PlanID required[PlanID] `json:"planId"`
+	}{
+		PlanID: required[PlanID]{field: &v.PlanID},
+		plain:  (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	if !probe.PlanID.present {
+		return typeError("object without \"planId\"", v, "planId")
+	}
+	return nil
 }
 
 // PlanUpdateContentFile: the "file" variant of PlanUpdateContent.

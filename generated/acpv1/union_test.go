@@ -1,0 +1,1068 @@
+package acpv1
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// bigMeta is a _meta value whose integer does not fit a float64 exactly and
+// whose nested object has keys out of alphabetical order.
+const bigMeta = `{"trace":9007199254740993,"nested":{"z":[1,2.50,"x"],"a":{"deep":null}}}`
+
+// bigNumber is the integer in bigMeta, as written.
+const bigNumber = "9007199254740993"
+
+// unknownObject is a compact object carrying tag under tagKey, with keys in
+// non-alphabetical order and bigMeta as _meta.
+func unknownObject(tagKey, tag string) string {
+	return `{"zeta":"first","` + tagKey + `":"` + tag + `","alpha":{"y":true,"b":[3,2,1]},"_meta":` + bigMeta + `}`
+}
+
+// jsonValue decodes b, keeping numbers as written.
+func jsonValue(t *testing.T, b []byte) any {
+	t.Helper()
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		t.Fatalf("invalid JSON %s: %v", b, err)
+	}
+	return v
+}
+
+// assertSameJSON fails unless got and want hold the same JSON value; null
+// members count, and numbers compare by their literal text.
+func assertSameJSON(t *testing.T, got, want []byte) {
+	t.Helper()
+	if !reflect.DeepEqual(jsonValue(t, got), jsonValue(t, want)) {
+		t.Errorf("re-encoded JSON differs\n got: %s\nwant: %s", got, want)
+	}
+}
+
+// hasNumber reports whether the JSON value v holds the number lit anywhere.
+func hasNumber(v any, lit string) bool {
+	switch v := v.(type) {
+	case json.Number:
+		return string(v) == lit
+	case map[string]any:
+		for _, e := range v {
+			if hasNumber(e, lit) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if hasNumber(e, lit) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func assertBigNumber(t *testing.T, b []byte) {
+	t.Helper()
+	if !hasNumber(jsonValue(t, b), bigNumber) {
+		t.Errorf("number %s lost in %s", bigNumber, b)
+	}
+}
+
+func marshal(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("json.Marshal(%T): %v", v, err)
+	}
+	return b
+}
+
+// fallbackView is what a test sees of an XxxOther variant.
+type fallbackView struct {
+	unionTag string // Tag() of the union
+	tag      string // Tag field of the variant
+	custom   bool   // IsCustom()
+	raw      json.RawMessage
+	variant  any // the *XxxOther itself
+}
+
+var fallbackUnions = []struct {
+	name   string
+	tagKey string
+	// decode decodes data into the union, which must hold its fallback variant.
+	decode func(t *testing.T, data []byte) (union any, v fallbackView)
+	// enclose is session/update params around the union's JSON (%s), with keys in the
+	// order the encoder writes them.
+	enclose string
+	// inner returns the fallback variant found in the decoded params.
+	inner func(t *testing.T, n *SessionNotification) fallbackView
+}{
+	{
+		name:   "SessionUpdate",
+		tagKey: "sessionUpdate",
+		decode: func(t *testing.T, data []byte) (any, fallbackView) {
+			u := new(SessionUpdate)
+			if err := json.Unmarshal(data, u); err != nil {
+				t.Fatalf("decode %s: %v", data, err)
+			}
+			return u, sessionUpdateOther(t, *u)
+		},
+		enclose: `{"sessionId":"sess_1","update":%s,"_meta":{"n":9007199254740993}}`,
+		inner: func(t *testing.T, n *SessionNotification) fallbackView {
+			return sessionUpdateOther(t, n.Update)
+		},
+	},
+	{
+		name:   "ContentBlock",
+		tagKey: "type",
+		decode: func(t *testing.T, data []byte) (any, fallbackView) {
+			u := new(ContentBlock)
+			if err := json.Unmarshal(data, u); err != nil {
+				t.Fatalf("decode %s: %v", data, err)
+			}
+			return u, contentBlockOther(t, *u)
+		},
+		enclose: `{"sessionId":"sess_1","update":{"sessionUpdate":"agent_message_chunk","content":%s}}`,
+		inner: func(t *testing.T, n *SessionNotification) fallbackView {
+			c, ok := n.Update.Value.(*SessionUpdateAgentMessageChunk)
+			if !ok {
+				t.Fatalf("update is %T, want *SessionUpdateAgentMessageChunk", n.Update.Value)
+			}
+			return contentBlockOther(t, c.Content)
+		},
+	},
+	{
+		name:   "ToolCallContent",
+		tagKey: "type",
+		decode: func(t *testing.T, data []byte) (any, fallbackView) {
+			u := new(ToolCallContent)
+			if err := json.Unmarshal(data, u); err != nil {
+				t.Fatalf("decode %s: %v", data, err)
+			}
+			return u, toolCallContentOther(t, *u)
+		},
+		enclose: `{"sessionId":"sess_1","update":{"sessionUpdate":"tool_call","toolCallId":"call_1","title":"Edit","content":[%s]}}`,
+		inner: func(t *testing.T, n *SessionNotification) fallbackView {
+			c, ok := n.Update.Value.(*SessionUpdateToolCall)
+			if !ok {
+				t.Fatalf("update is %T, want *SessionUpdateToolCall", n.Update.Value)
+			}
+			if len(c.Content) != 1 {
+				t.Fatalf("tool call has %d content items, want 1", len(c.Content))
+			}
+			return toolCallContentOther(t, c.Content[0])
+		},
+	},
+}
+
+func sessionUpdateOther(t *testing.T, u SessionUpdate) fallbackView {
+	t.Helper()
+	o, ok := u.Value.(*SessionUpdateOther)
+	if !ok {
+		t.Fatalf("variant is %T, want *SessionUpdateOther", u.Value)
+	}
+	return fallbackView{u.Tag(), o.Tag, o.IsCustom(), o.Raw, o}
+}
+
+func contentBlockOther(t *testing.T, u ContentBlock) fallbackView {
+	t.Helper()
+	o, ok := u.Value.(*ContentBlockOther)
+	if !ok {
+		t.Fatalf("variant is %T, want *ContentBlockOther", u.Value)
+	}
+	return fallbackView{u.Tag(), o.Tag, o.IsCustom(), o.Raw, o}
+}
+
+func toolCallContentOther(t *testing.T, u ToolCallContent) fallbackView {
+	t.Helper()
+	o, ok := u.Value.(*ToolCallContentOther)
+	if !ok {
+		t.Fatalf("variant is %T, want *ToolCallContentOther", u.Value)
+	}
+	return fallbackView{u.Tag(), o.Tag, o.IsCustom(), o.Raw, o}
+}
+
+func TestUnknownTagsKeptByteExact(t *testing.T) {
+	tags := []struct {
+		tag    string
+		custom bool
+	}{
+		{"_custom", true},
+		{"future_kind", false},
+		{"_", true},
+		{"future_", false},
+	}
+	for _, u := range fallbackUnions {
+		for _, tc := range tags {
+			t.Run(u.name+"/"+tc.tag, func(t *testing.T) {
+				in := []byte(unknownObject(u.tagKey, tc.tag))
+				union, v := u.decode(t, in)
+				if v.unionTag != tc.tag || v.tag != tc.tag {
+					t.Errorf("Tag() = %q, variant Tag = %q, want %q", v.unionTag, v.tag, tc.tag)
+				}
+				if v.custom != tc.custom {
+					t.Errorf("IsCustom() = %v, want %v", v.custom, tc.custom)
+				}
+				if !bytes.Equal(v.raw, in) {
+					t.Errorf("Raw = %s\nwant %s", v.raw, in)
+				}
+
+				// The union, a pointer to it and the bare variant all encode as received.
+				for _, x := range []any{union, reflect.ValueOf(union).Elem().Interface(), v.variant} {
+					if out := marshal(t, x); !bytes.Equal(out, in) {
+						t.Errorf("json.Marshal(%T) = %s\nwant %s", x, out, in)
+					}
+				}
+
+				// Raw is a copy: reusing the input buffer does not change it.
+				saved := append([]byte(nil), in...)
+				for i := range in {
+					in[i] = ' '
+				}
+				if !bytes.Equal(v.raw, saved) {
+					t.Errorf("Raw aliases the input buffer: %s", v.raw)
+				}
+				in = saved
+
+				params := []byte(fmt.Sprintf(u.enclose, in))
+				var n SessionNotification
+				if err := json.Unmarshal(params, &n); err != nil {
+					t.Fatalf("decode params: %v", err)
+				}
+				iv := u.inner(t, &n)
+				if iv.tag != tc.tag || iv.custom != tc.custom || !bytes.Equal(iv.raw, in) {
+					t.Errorf("in params: tag %q custom %v Raw %s; want %q %v %s", iv.tag, iv.custom, iv.raw, tc.tag, tc.custom, in)
+				}
+				for _, x := range []any{n, &n} {
+					out := marshal(t, x)
+					if !bytes.Equal(out, params) {
+						t.Errorf("json.Marshal(%T) = %s\nwant %s", x, out, params)
+					}
+					assertBigNumber(t, out)
+				}
+			})
+		}
+	}
+}
+
+func TestFallbackWithoutRaw(t *testing.T) {
+	cases := []struct {
+		v    any
+		want string
+	}{
+		{SessionUpdate{Value: &SessionUpdateOther{Tag: "_x"}}, `{"sessionUpdate":"_x"}`},
+		{ContentBlock{Value: &ContentBlockOther{Tag: "future"}}, `{"type":"future"}`},
+		{ToolCallContent{Value: &ToolCallContentOther{Tag: "_y"}}, `{"type":"_y"}`},
+	}
+	for _, tc := range cases {
+		if out := marshal(t, tc.v); string(out) != tc.want {
+			t.Errorf("json.Marshal(%T) = %s, want %s", tc.v, out, tc.want)
+		}
+	}
+	for _, v := range []any{SessionUpdate{}, ContentBlock{}, ToolCallContent{}} {
+		if _, err := json.Marshal(v); err == nil {
+			t.Errorf("json.Marshal(%T{}) with nil Value succeeded, want error", v)
+		}
+	}
+	if tag := (SessionUpdate{}).Tag(); tag != "" {
+		t.Errorf("Tag() of empty union = %q, want empty", tag)
+	}
+}
+
+func TestSessionUpdateKnownTags(t *testing.T) {
+	cases := []struct {
+		name  string
+		in    string
+		check func(t *testing.T, v SessionUpdateVariant)
+	}{
+		{
+			name: "agent_message_chunk",
+			in:   `{"sessionUpdate":"agent_message_chunk","messageId":"msg_1","content":{"type":"text","text":"Hello","annotations":{"priority":0.5,"audience":["user","assistant"]}}}`,
+			check: func(t *testing.T, v SessionUpdateVariant) {
+				c, ok := v.(*SessionUpdateAgentMessageChunk)
+				if !ok {
+					t.Fatalf("variant is %T", v)
+				}
+				if c.MessageID == nil || *c.MessageID != "msg_1" {
+					t.Errorf("MessageID = %v", c.MessageID)
+				}
+				txt, ok := c.Content.Value.(*ContentBlockText)
+				if !ok {
+					t.Fatalf("content is %T", c.Content.Value)
+				}
+				if txt.Text != "Hello" || txt.Annotations == nil || len(txt.Annotations.Audience) != 2 || *txt.Annotations.Priority != 0.5 {
+					t.Errorf("text content = %+v", txt.TextContent)
+				}
+			},
+		},
+		{
+			name: "user_message_chunk",
+			in:   `{"sessionUpdate":"user_message_chunk","content":{"type":"resource_link","uri":"file:///w/a.go","name":"a.go","size":120}}`,
+			check: func(t *testing.T, v SessionUpdateVariant) {
+				c, ok := v.(*SessionUpdateUserMessageChunk)
+				if !ok {
+					t.Fatalf("variant is %T", v)
+				}
+				l, ok := c.Content.Value.(*ContentBlockResourceLink)
+				if !ok {
+					t.Fatalf("content is %T", c.Content.Value)
+				}
+				if l.URI != "file:///w/a.go" || l.Name != "a.go" || l.Size == nil || *l.Size != 120 {
+					t.Errorf("resource link = %+v", l.ResourceLink)
+				}
+			},
+		},
+		{
+			name: "agent_thought_chunk",
+			in:   `{"sessionUpdate":"agent_thought_chunk","content":{"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="}}`,
+			check: func(t *testing.T, v SessionUpdateVariant) {
+				c, ok := v.(*SessionUpdateAgentThoughtChunk)
+				if !ok {
+					t.Fatalf("variant is %T", v)
+				}
+				img, ok := c.Content.Value.(*ContentBlockImage)
+				if !ok || img.MimeType != "image/png" || img.Data != "iVBORw0KGgo=" {
+					t.Errorf("content = %#v", c.Content.Value)
+				}
+			},
+		},
+		{
+			name: "tool_call",
+			in: `{"sessionUpdate":"tool_call","toolCallId":"call_1","title":"Edit main.go","kind":"edit","status":"pending",` +
+				`"content":[{"type":"diff","path":"/w/main.go","oldText":"a","newText":"b"},{"type":"content","content":{"type":"text","text":"ok"}},{"type":"terminal","terminalId":"term_1"}],` +
+				`"locations":[{"path":"/w/main.go","line":12}],"rawInput":{"path":"/w/main.go","n":9007199254740993}}`,
+			check: func(t *testing.T, v SessionUpdateVariant) {
+				c, ok := v.(*SessionUpdateToolCall)
+				if !ok {
+					t.Fatalf("variant is %T", v)
+				}
+				if c.ToolCallID != "call_1" || c.Title != "Edit main.go" {
+					t.Errorf("id %q title %q", c.ToolCallID, c.Title)
+				}
+				if c.Kind == nil || *c.Kind != ToolKindEdit || c.Status == nil || *c.Status != ToolCallStatusPending {
+					t.Errorf("kind %v status %v", c.Kind, c.Status)
+				}
+				if len(c.Content) != 3 {
+					t.Fatalf("%d content items, want 3", len(c.Content))
+				}
+				d, ok := c.Content[0].Value.(*ToolCallContentDiff)
+				if !ok || d.Path != "/w/main.go" || d.OldText == nil || *d.OldText != "a" || d.NewText != "b" {
+					t.Errorf("content[0] = %#v", c.Content[0].Value)
+				}
+				cc, ok := c.Content[1].Value.(*ToolCallContentContent)
+				if !ok {
+					t.Fatalf("content[1] is %T", c.Content[1].Value)
+				}
+				if txt, ok := cc.Content.Content.Value.(*ContentBlockText); !ok || txt.Text != "ok" {
+					t.Errorf("content[1].content = %#v", cc.Content.Content.Value)
+				}
+				if term, ok := c.Content[2].Value.(*ToolCallContentTerminal); !ok || term.TerminalID != "term_1" {
+					t.Errorf("content[2] = %#v", c.Content[2].Value)
+				}
+				if len(c.Locations) != 1 || c.Locations[0].Line == nil || *c.Locations[0].Line != 12 {
+					t.Errorf("locations = %+v", c.Locations)
+				}
+				if !bytes.Contains(c.RawInput, []byte(bigNumber)) {
+					t.Errorf("rawInput = %s", c.RawInput)
+				}
+			},
+		},
+		{
+			name: "tool_call_update",
+			in:   `{"sessionUpdate":"tool_call_update","toolCallId":"call_1","status":"completed","content":[],"rawOutput":{"exit":0}}`,
+			check: func(t *testing.T, v SessionUpdateVariant) {
+				c, ok := v.(*SessionUpdateToolCallUpdate)
+				if !ok {
+					t.Fatalf("variant is %T", v)
+				}
+				if c.Status == nil || *c.Status != ToolCallStatusCompleted || c.Content == nil || len(c.Content) != 0 {
+					t.Errorf("status %v content %#v", c.Status, c.Content)
+				}
+				if c.Title != nil || c.Kind != nil {
+					t.Errorf("title %v kind %v, want absent", c.Title, c.Kind)
+				}
+			},
+		},
+		{
+			name: "plan",
+			in:   `{"sessionUpdate":"plan","entries":[{"content":"Read code","priority":"high","status":"in_progress"},{"content":"Write tests","priority":"low","status":"pending"}]}`,
+			check: func(t *testing.T, v SessionUpdateVariant) {
+				c, ok := v.(*SessionUpdatePlan)
+				if !ok {
+					t.Fatalf("variant is %T", v)
+				}
+				if len(c.Entries) != 2 || c.Entries[0].Priority != PlanEntryPriorityHigh || c.Entries[1].Status != PlanEntryStatusPending {
+					t.Errorf("entries = %+v", c.Entries)
+				}
+			},
+		},
+		{
+			name: "available_commands_update",
+			in:   `{"sessionUpdate":"available_commands_update","availableCommands":[{"name":"web","description":"Search","input":{"hint":"query"}},{"name":"test","description":"Run tests"}]}`,
+			check: func(t *testing.T, v SessionUpdateVariant) {
+				c, ok := v.(*SessionUpdateAvailableCommandsUpdate)
+				if !ok {
+					t.Fatalf("variant is %T", v)
+				}
+				if len(c.AvailableCommands) != 2 || c.AvailableCommands[0].Input == nil || c.AvailableCommands[1].Input != nil {
+					t.Fatalf("commands = %+v", c.AvailableCommands)
+				}
+				in, ok := c.AvailableCommands[0].Input.Value.(*AvailableCommandInputUnstructured)
+				if !ok || in.Hint != "query" {
+					t.Errorf("input = %#v", c.AvailableCommands[0].Input.Value)
+				}
+			},
+		},
+		{
+			name: "current_mode_update",
+			in:   `{"sessionUpdate":"current_mode_update","currentModeId":"code"}`,
+			check: func(t *testing.T, v SessionUpdateVariant) {
+				if c, ok := v.(*SessionUpdateCurrentModeUpdate); !ok || c.CurrentModeID != "code" {
+					t.Errorf("variant = %#v", v)
+				}
+			},
+		},
+		{
+			name: "usage_update",
+			in:   `{"sessionUpdate":"usage_update","used":53000,"size":200000,"cost":{"amount":0.045,"currency":"USD"}}`,
+			check: func(t *testing.T, v SessionUpdateVariant) {
+				c, ok := v.(*SessionUpdateUsageUpdate)
+				if !ok || c.Used != 53000 || c.Size != 200000 || c.Cost == nil || c.Cost.Amount != 0.045 || c.Cost.Currency != "USD" {
+					t.Errorf("variant = %#v", v)
+				}
+			},
+		},
+		{
+			name: "notice with custom severity",
+			in:   `{"sessionUpdate":"notice","severity":"_vendor_alert","title":"Heads up","description":"d"}`,
+			check: func(t *testing.T, v SessionUpdateVariant) {
+				c, ok := v.(*SessionUpdateNotice)
+				if !ok {
+					t.Fatalf("variant is %T", v)
+				}
+				if c.Severity != "_vendor_alert" || c.Severity.IsKnown() || !c.Severity.IsCustom() || c.Title != "Heads up" {
+					t.Errorf("notice = %+v", c.Notice)
+				}
+			},
+		},
+		{
+			name: "session_info_update",
+			in:   `{"sessionUpdate":"session_info_update","title":"Auth work","_meta":{"tags":["a"],"n":9007199254740993}}`,
+			check: func(t *testing.T, v SessionUpdateVariant) {
+				if _, ok := v.(*SessionUpdateSessionInfoUpdate); !ok {
+					t.Fatalf("variant is %T", v)
+				}
+				assertBigNumber(t, marshal(t, v))
+			},
+		},
+		{
+			name: "compaction_update",
+			in:   `{"sessionUpdate":"compaction_update","compactionId":"cmp_1","status":"in_progress"}`,
+			check: func(t *testing.T, v SessionUpdateVariant) {
+				c, ok := v.(*SessionUpdateCompactionUpdate)
+				if !ok || c.Status != CompactionStatusInProgress {
+					t.Errorf("variant = %#v", v)
+				}
+			},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var u SessionUpdate
+			if err := json.Unmarshal([]byte(tc.in), &u); err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			tc.check(t, u.Value)
+			if want := jsonValue(t, []byte(tc.in)).(map[string]any)["sessionUpdate"]; u.Tag() != want {
+				t.Errorf("Tag() = %q, want %q", u.Tag(), want)
+			}
+			assertSameJSON(t, marshal(t, u), []byte(tc.in))
+			assertSameJSON(t, marshal(t, u.Value), []byte(tc.in))
+
+			params := `{"sessionId":"sess_1","update":` + tc.in + `}`
+			var n SessionNotification
+			if err := json.Unmarshal([]byte(params), &n); err != nil {
+				t.Fatalf("decode params: %v", err)
+			}
+			tc.check(t, n.Update.Value)
+			assertSameJSON(t, marshal(t, n), []byte(params))
+		})
+	}
+}
+
+func TestContentBlockKnownTags(t *testing.T) {
+	cases := []struct {
+		in   string
+		want reflect.Type
+	}{
+		{`{"type":"text","text":"hi","_meta":{"n":9007199254740993}}`, reflect.TypeOf(&ContentBlockText{})},
+		{`{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png","uri":"file:///a.png"}`, reflect.TypeOf(&ContentBlockImage{})},
+		{`{"type":"audio","data":"UklGRg==","mimeType":"audio/wav"}`, reflect.TypeOf(&ContentBlockAudio{})},
+		{`{"type":"resource_link","uri":"file:///a.go","name":"a.go","mimeType":"text/x-go","title":"A","description":"d"}`, reflect.TypeOf(&ContentBlockResourceLink{})},
+		{`{"type":"resource","resource":{"uri":"file:///a.txt","text":"hello","mimeType":"text/plain"}}`, reflect.TypeOf(&ContentBlockResource{})},
+		{`{"type":"resource","resource":{"uri":"file:///a.bin","blob":"AAEC","mimeType":"application/octet-stream"}}`, reflect.TypeOf(&ContentBlockResource{})},
+	}
+	for _, tc := range cases {
+		t.Run(tc.in, func(t *testing.T) {
+			var u ContentBlock
+			if err := json.Unmarshal([]byte(tc.in), &u); err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			if got := reflect.TypeOf(u.Value); got != tc.want {
+				t.Fatalf("variant is %v, want %v", got, tc.want)
+			}
+			switch v := u.Value.(type) {
+			case *ContentBlockText:
+				if v.Text != "hi" || !bytes.Contains(v.Meta, []byte(bigNumber)) {
+					t.Errorf("text = %+v", v.TextContent)
+				}
+			case *ContentBlockImage:
+				if v.URI == nil || *v.URI != "file:///a.png" {
+					t.Errorf("image = %+v", v.ImageContent)
+				}
+			case *ContentBlockAudio:
+				if v.MimeType != "audio/wav" {
+					t.Errorf("audio = %+v", v.AudioContent)
+				}
+			case *ContentBlockResourceLink:
+				if v.Title == nil || *v.Title != "A" || v.MimeType == nil || *v.MimeType != "text/x-go" {
+					t.Errorf("resource link = %+v", v.ResourceLink)
+				}
+			case *ContentBlockResource:
+				switch r := v.Resource.Value.(type) {
+				case *EmbeddedResourceResourceTextResourceContents:
+					if r.Text != "hello" {
+						t.Errorf("text resource = %+v", r.TextResourceContents)
+					}
+				case *EmbeddedResourceResourceBlobResourceContents:
+					if r.Blob != "AAEC" {
+						t.Errorf("blob resource = %+v", r.BlobResourceContents)
+					}
+				default:
+					t.Errorf("resource is %T", r)
+				}
+			}
+			assertSameJSON(t, marshal(t, u), []byte(tc.in))
+		})
+	}
+}
+
+func TestToolCallContentKnownTags(t *testing.T) {
+	cases := []struct {
+		in    string
+		check func(t *testing.T, v ToolCallContentVariant)
+	}{
+		{`{"type":"content","content":{"type":"text","text":"done"}}`, func(t *testing.T, v ToolCallContentVariant) {
+			c, ok := v.(*ToolCallContentContent)
+			if !ok {
+				t.Fatalf("variant is %T", v)
+			}
+			if txt, ok := c.Content.Content.Value.(*ContentBlockText); !ok || txt.Text != "done" {
+				t.Errorf("content = %#v", c.Content.Content.Value)
+			}
+		}},
+		{`{"type":"diff","path":"/w/new.go","newText":"package w"}`, func(t *testing.T, v ToolCallContentVariant) {
+			d, ok := v.(*ToolCallContentDiff)
+			if !ok || d.Path != "/w/new.go" || d.OldText != nil || d.NewText != "package w" {
+				t.Errorf("variant = %#v", v)
+			}
+		}},
+		{`{"type":"terminal","terminalId":"term_9"}`, func(t *testing.T, v ToolCallContentVariant) {
+			if term, ok := v.(*ToolCallContentTerminal); !ok || term.TerminalID != "term_9" {
+				t.Errorf("variant = %#v", v)
+			}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.in, func(t *testing.T) {
+			var u ToolCallContent
+			if err := json.Unmarshal([]byte(tc.in), &u); err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			tc.check(t, u.Value)
+			assertSameJSON(t, marshal(t, u), []byte(tc.in))
+		})
+	}
+}
+
+func TestSharedPayloadVariants(t *testing.T) {
+	cases := []struct {
+		tag  string
+		want reflect.Type
+		make func(ContentChunk) SessionUpdateVariant
+	}{
+		{"user_message_chunk", reflect.TypeOf(&SessionUpdateUserMessageChunk{}), func(c ContentChunk) SessionUpdateVariant { return &SessionUpdateUserMessageChunk{c} }},
+		{"agent_message_chunk", reflect.TypeOf(&SessionUpdateAgentMessageChunk{}), func(c ContentChunk) SessionUpdateVariant { return &SessionUpdateAgentMessageChunk{c} }},
+		{"agent_thought_chunk", reflect.TypeOf(&SessionUpdateAgentThoughtChunk{}), func(c ContentChunk) SessionUpdateVariant { return &SessionUpdateAgentThoughtChunk{c} }},
+	}
+	seen := map[reflect.Type]string{}
+	for _, tc := range cases {
+		t.Run(tc.tag, func(t *testing.T) {
+			in := `{"sessionUpdate":"` + tc.tag + `","content":{"type":"text","text":"same payload"}}`
+			var u SessionUpdate
+			if err := json.Unmarshal([]byte(in), &u); err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			got := reflect.TypeOf(u.Value)
+			if got != tc.want {
+				t.Fatalf("variant is %v, want %v", got, tc.want)
+			}
+			if other, dup := seen[got]; dup {
+				t.Errorf("%s and %s decode to the same type %v", other, tc.tag, got)
+			}
+			seen[got] = tc.tag
+			if u.Tag() != tc.tag {
+				t.Errorf("Tag() = %q", u.Tag())
+			}
+			out := marshal(t, u)
+			if !bytes.Equal(out, []byte(in)) {
+				t.Errorf("re-encoded %s, want %s", out, in)
+			}
+
+			// Built by hand from the shared payload, each writes its own tag.
+			chunk := ContentChunk{Content: ContentBlock{Value: &ContentBlockText{TextContent{Text: "same payload"}}}}
+			built := SessionUpdate{Value: tc.make(chunk)}
+			if built.Tag() != tc.tag {
+				t.Errorf("built Tag() = %q", built.Tag())
+			}
+			if out := marshal(t, built); string(out) != in {
+				t.Errorf("built encodes as %s, want %s", out, in)
+			}
+		})
+	}
+}
+
+// decodeErrorCase is JSON that must not decode; field lists parts the error's
+// JSON path must contain, in order.
+type decodeErrorCase struct {
+	name  string
+	in    string
+	field []string
+	msg   string // substring of the message, if set
+}
+
+func assertTypeError(t *testing.T, err error, field []string, msg string) {
+	t.Helper()
+	if err == nil {
+		t.Fatal("decoded without error")
+	}
+	var ute *json.UnmarshalTypeError
+	if !errors.As(err, &ute) {
+		t.Fatalf("error %T (%v) is not a *json.UnmarshalTypeError", err, err)
+	}
+	rest := ute.Field
+	for _, f := range field {
+		i := strings.Index(rest, f)
+		if i < 0 {
+			t.Errorf("error path %q lacks %q (in order %q): %v", ute.Field, f, field, err)
+			break
+		}
+		rest = rest[i+len(f):]
+	}
+	if len(field) > 0 && !strings.HasPrefix(ute.Field, field[0]) {
+		t.Errorf("error path %q does not start with %q", ute.Field, field[0])
+	}
+	if len(field) > 0 && !strings.Contains(err.Error(), field[0]) {
+		t.Errorf("message %q does not mention %q", err, field[0])
+	}
+	if msg != "" && !strings.Contains(err.Error(), msg) {
+		t.Errorf("message %q does not mention %q", err, msg)
+	}
+}
+
+func TestSessionUpdateDecodeErrors(t *testing.T) {
+	cases := []decodeErrorCase{
+		{"missing tag", `{"content":{"type":"text","text":"x"}}`, []string{"update"}, `without "sessionUpdate"`},
+		{"null tag is missing", `{"sessionUpdate":null,"content":{"type":"text","text":"x"}}`, []string{"update"}, `without "sessionUpdate"`},
+		{"number tag", `{"sessionUpdate":5,"content":{"type":"text","text":"x"}}`, []string{"update", "sessionUpdate"}, ""},
+		{"bool tag", `{"sessionUpdate":true}`, []string{"update", "sessionUpdate"}, ""},
+		{"object tag", `{"sessionUpdate":{"x":1}}`, []string{"update", "sessionUpdate"}, ""},
+		{"array", `[{"sessionUpdate":"agent_message_chunk"}]`, []string{"update"}, "array"},
+		{"string", `"agent_message_chunk"`, []string{"update"}, "string"},
+		{"number", `42`, []string{"update"}, "number"},
+		{"bool", `false`, []string{"update"}, "bool"},
+		{"known tag, content not an object", `{"sessionUpdate":"agent_message_chunk","content":5}`, []string{"update", "content"}, ""},
+		{"known tag, content without type", `{"sessionUpdate":"agent_message_chunk","content":{"text":"x"}}`, []string{"update", "content"}, `without "type"`},
+		{"known tag, bad text", `{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":5}}`, []string{"update", "content", "text"}, ""},
+		{"known tag, bad tool content", `{"sessionUpdate":"tool_call","toolCallId":"c","title":"t","content":[{"type":"diff","path":5,"newText":"x"}]}`, []string{"update", "content", "path"}, ""},
+		{"known tag, closed enum", `{"sessionUpdate":"tool_call","toolCallId":"c","title":"t","kind":"_custom"}`, []string{"update", "kind"}, `"_custom"`},
+		{"known tag, bad plan entry", `{"sessionUpdate":"plan","entries":[{"content":"x","priority":"urgent","status":"pending"}]}`, []string{"update", "entries", "priority"}, `"urgent"`},
+		{"known tag, bad number", `{"sessionUpdate":"usage_update","used":-1,"size":1}`, []string{"update", "used"}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var n SessionNotification
+			err := json.Unmarshal([]byte(`{"sessionId":"s","update":`+tc.in+`}`), &n)
+			assertTypeError(t, err, tc.field, tc.msg)
+			if _, other := n.Update.Value.(*SessionUpdateOther); other {
+				t.Errorf("decoded into the fallback variant: %s", n.Update.Value.(*SessionUpdateOther).Raw)
+			}
+
+			var u SessionUpdate
+			err = json.Unmarshal([]byte(tc.in), &u)
+			assertTypeError(t, err, nil, tc.msg)
+			if _, other := u.Value.(*SessionUpdateOther); other {
+				t.Errorf("decoded into the fallback variant")
+			}
+		})
+	}
+}
+
+func TestContentBlockDecodeErrors(t *testing.T) {
+	cases := []decodeErrorCase{
+		{"missing tag", `{"text":"x"}`, []string{"update", "content"}, `without "type"`},
+		{"null tag is missing", `{"type":null,"text":"x"}`, []string{"update", "content"}, `without "type"`},
+		{"number tag", `{"type":7,"text":"x"}`, []string{"update", "content", "type"}, ""},
+		{"array", `[{"type":"text","text":"x"}]`, []string{"update", "content"}, "array"},
+		{"string", `"text"`, []string{"update", "content"}, "string"},
+		{"known tag, bad text", `{"type":"text","text":5}`, []string{"update", "content", "text"}, ""},
+		{"known tag, bad image", `{"type":"image","data":1,"mimeType":"image/png"}`, []string{"update", "content", "data"}, ""},
+		{"known tag, resource not an object", `{"type":"resource","resource":"file:///a"}`, []string{"update", "content", "resource"}, ""},
+		{"known tag, closed enum in annotations", `{"type":"text","text":"x","annotations":{"audience":["robot"]}}`, []string{"update", "content", "audience"}, `"robot"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var n SessionNotification
+			err := json.Unmarshal([]byte(`{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":`+tc.in+`}}`), &n)
+			assertTypeError(t, err, tc.field, tc.msg)
+
+			var u ContentBlock
+			err = json.Unmarshal([]byte(tc.in), &u)
+			assertTypeError(t, err, nil, tc.msg)
+			if _, other := u.Value.(*ContentBlockOther); other {
+				t.Errorf("decoded into the fallback variant")
+			}
+		})
+	}
+}
+
+func TestToolCallContentDecodeErrors(t *testing.T) {
+	cases := []decodeErrorCase{
+		{"missing tag", `{"terminalId":"t"}`, []string{"update", "content"}, `without "type"`},
+		{"null tag is missing", `{"type":null,"terminalId":"t"}`, []string{"update", "content"}, `without "type"`},
+		{"number tag", `{"type":1}`, []string{"update", "content", "type"}, ""},
+		{"string", `"diff"`, []string{"update", "content"}, "string"},
+		{"known tag, bad diff", `{"type":"diff","path":"/a","newText":["x"]}`, []string{"update", "content", "newText"}, ""},
+		{"known tag, bad inner block", `{"type":"content","content":{"type":"text","text":{}}}`, []string{"update", "content", "content", "text"}, ""},
+		{"known tag, inner block without type", `{"type":"content","content":{"text":"x"}}`, []string{"update", "content", "content"}, `without "type"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var n SessionNotification
+			err := json.Unmarshal([]byte(`{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c","title":"t","content":[`+tc.in+`]}}`), &n)
+			assertTypeError(t, err, tc.field, tc.msg)
+
+			var u ToolCallContent
+			err = json.Unmarshal([]byte(tc.in), &u)
+			assertTypeError(t, err, nil, tc.msg)
+			if _, other := u.Value.(*ToolCallContentOther); other {
+				t.Errorf("decoded into the fallback variant")
+			}
+		})
+	}
+}
+
+// untaggedCase is one JSON value for an untagged union: want is the variant's
+// type, or nil when decoding must fail; msg is a substring of the error.
+type untaggedCase struct {
+	in   string
+	want reflect.Type
+	msg  string
+}
+
+func runUntagged[U any](t *testing.T, cases []untaggedCase, variant func(*U) any) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.in, func(t *testing.T) {
+			u := new(U)
+			err := json.Unmarshal([]byte(tc.in), u)
+			if tc.want == nil {
+				assertTypeError(t, err, nil, tc.msg)
+				return
+			}
+			if err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			if got := reflect.TypeOf(variant(u)); got != tc.want {
+				t.Fatalf("variant is %v, want %v", got, tc.want)
+			}
+			if out := marshal(t, u); string(out) != tc.in {
+				t.Errorf("re-encoded %s, want %s", out, tc.in)
+			}
+			// And as a struct field.
+			in := `{"v":` + tc.in + `}`
+			var s struct {
+				V U `json:"v"`
+			}
+			if err := json.Unmarshal([]byte(in), &s); err != nil {
+				t.Fatalf("decode as field: %v", err)
+			}
+			if out := marshal(t, s); string(out) != in {
+				t.Errorf("re-encoded as field %s, want %s", out, in)
+			}
+		})
+	}
+}
+
+func TestRequestID(t *testing.T) {
+	num, str := reflect.TypeOf(RequestIDNumber(0)), reflect.TypeOf(RequestIDStr(""))
+	runUntagged(t, []untaggedCase{
+		{`0`, num, ""},
+		{`42`, num, ""},
+		{`-7`, num, ""},
+		{`9007199254740993`, num, ""},
+		{`"req-1"`, str, ""},
+		{`""`, str, ""},
+		{`"42"`, str, ""},
+		{`true`, nil, "fits none of Null, Number, Str"},
+		{`{"id":1}`, nil, "fits none of Null, Number, Str"},
+		{`[1]`, nil, "fits none of Null, Number, Str"},
+		{`1.5`, nil, ""},
+		{`18446744073709551616`, nil, ""},
+	}, func(u *RequestID) any { return u.Value })
+
+	for _, in := range []string{`42`, `"42"`} {
+		var u RequestID
+		if err := json.Unmarshal([]byte(in), &u); err != nil {
+			t.Fatal(err)
+		}
+		switch v := u.Value.(type) {
+		case RequestIDNumber:
+			if in != "42" || v != 42 {
+				t.Errorf("%s gave number %d", in, v)
+			}
+		case RequestIDStr:
+			if in != `"42"` || v != "42" {
+				t.Errorf("%s gave string %q", in, v)
+			}
+		default:
+			t.Errorf("%s gave %T", in, v)
+		}
+	}
+}
+
+func TestRequestIDNull(t *testing.T) {
+	for _, in := range []string{`null`, `{"v":null}`} {
+		var u RequestID
+		var err error
+		if in == "null" {
+			err = json.Unmarshal([]byte(in), &u)
+		} else {
+			var s struct {
+				V RequestID `json:"v"`
+			}
+			err = json.Unmarshal([]byte(in), &s)
+			u = s.V
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		switch u.Value.(type) {
+		case RequestIDNull, *RequestIDNull:
+		default:
+			t.Fatalf("%s: variant is %T, want RequestIDNull", in, u.Value)
+		}
+		if out := marshal(t, u); string(out) != "null" {
+			t.Errorf("%s: re-encoded %s", in, out)
+		}
+	}
+	if out := marshal(t, RequestID{Value: &RequestIDNull{}}); string(out) != "null" {
+		t.Errorf("*RequestIDNull encodes as %s", out)
+	}
+}
+
+func TestEmbeddedResourceResource(t *testing.T) {
+	text := reflect.TypeOf(&EmbeddedResourceResourceTextResourceContents{})
+	blob := reflect.TypeOf(&EmbeddedResourceResourceBlobResourceContents{})
+	runUntagged(t, []untaggedCase{
+		{`{"text":"hello","uri":"file:///a.txt"}`, text, ""},
+		{`{"mimeType":"text/plain","text":"","uri":"file:///empty.txt"}`, text, ""},
+		{`{"blob":"AAEC","uri":"file:///a.bin"}`, blob, ""},
+		{`{"blob":"","mimeType":"application/octet-stream","uri":"file:///empty.bin"}`, blob, ""},
+		{`"file:///a.txt"`, nil, "fits none of TextResourceContents, BlobResourceContents"},
+		{`[]`, nil, "fits none of TextResourceContents, BlobResourceContents"},
+		{`7`, nil, "fits none of TextResourceContents, BlobResourceContents"},
+		{`{"uri":"file:///a"}`, nil, ""},
+		{`{"text":5,"uri":"file:///a"}`, nil, ""},
+	}, func(u *EmbeddedResourceResource) any { return u.Value })
+
+	var u EmbeddedResourceResource
+	if err := json.Unmarshal([]byte(`{"uri":"file:///a.bin","blob":"AAEC"}`), &u); err != nil {
+		t.Fatal(err)
+	}
+	if b, ok := u.Value.(*EmbeddedResourceResourceBlobResourceContents); !ok || b.Blob != "AAEC" || b.URI != "file:///a.bin" {
+		t.Errorf("blob resource decoded as %#v", u.Value)
+	}
+}
+
+func TestElicitationContentValue(t *testing.T) {
+	runUntagged(t, []untaggedCase{
+		{`"text"`, reflect.TypeOf(ElicitationContentValueString("")), ""},
+		{`""`, reflect.TypeOf(ElicitationContentValueString("")), ""},
+		{`42`, reflect.TypeOf(ElicitationContentValueInteger(0)), ""},
+		{`-9007199254740993`, reflect.TypeOf(ElicitationContentValueInteger(0)), ""},
+		{`1.5`, reflect.TypeOf(ElicitationContentValueNumber(0)), ""},
+		{`-0.25`, reflect.TypeOf(ElicitationContentValueNumber(0)), ""},
+		{`true`, reflect.TypeOf(ElicitationContentValueBoolean(false)), ""},
+		{`false`, reflect.TypeOf(ElicitationContentValueBoolean(false)), ""},
+		{`["a","b"]`, reflect.TypeOf(ElicitationContentValueStringArray(nil)), ""},
+		{`[]`, reflect.TypeOf(ElicitationContentValueStringArray(nil)), ""},
+		{`{"a":1}`, nil, "fits none of String, Integer, Number, Boolean, StringArray"},
+		{`{}`, nil, "fits none of String, Integer, Number, Boolean, StringArray"},
+		{`[1,2]`, nil, ""},
+		{`1e400`, nil, ""},
+	}, func(u *ElicitationContentValue) any { return u.Value })
+
+	var u ElicitationContentValue
+	if err := json.Unmarshal([]byte(`9007199254740993`), &u); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := u.Value.(ElicitationContentValueInteger); !ok || v != 9007199254740993 {
+		t.Errorf("large integer decoded as %#v", u.Value)
+	}
+}
+
+func TestErrorCode(t *testing.T) {
+	cases := []struct {
+		in    string
+		code  ErrorCode
+		known bool
+	}{
+		{`{"code":-32601,"message":"Method not found"}`, ErrorCodeMethodNotFound, true},
+		{`{"code":-32000,"message":"Auth required"}`, ErrorCodeAuthenticationRequired, true},
+		{`{"code":-32800,"message":"Cancelled","data":{"n":9007199254740993}}`, ErrorCodeRequestCancelled, true},
+		{`{"code":-32099,"message":"Vendor error"}`, -32099, false},
+		{`{"code":-32022,"message":"Defined only in v2"}`, -32022, false},
+		{`{"code":0,"message":"zero"}`, 0, false},
+		{`{"code":2147483647,"message":"max"}`, 2147483647, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.in, func(t *testing.T) {
+			var e Error
+			if err := json.Unmarshal([]byte(tc.in), &e); err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			if e.Code != tc.code || e.Code.IsKnown() != tc.known {
+				t.Errorf("code %d known %v, want %d %v", e.Code, e.Code.IsKnown(), tc.code, tc.known)
+			}
+			if out := marshal(t, e); string(out) != tc.in {
+				t.Errorf("re-encoded %s, want %s", out, tc.in)
+			}
+		})
+	}
+	for _, in := range []string{`{"code":"-32601","message":"m"}`, `{"code":1.5,"message":"m"}`, `{"code":2147483648,"message":"m"}`} {
+		var e Error
+		assertTypeError(t, json.Unmarshal([]byte(in), &e), []string{"code"}, "")
+	}
+}
+
+type openEnum interface {
+	IsKnown() bool
+	IsCustom() bool
+}
+
+func decodeEnum[T openEnum](b []byte) (openEnum, error) {
+	var v T
+	err := json.Unmarshal(b, &v)
+	return v, err
+}
+
+func decodeAny[T any](b []byte) (any, error) {
+	var v T
+	err := json.Unmarshal(b, &v)
+	return v, err
+}
+
+func TestOpenEnums(t *testing.T) {
+	cases := []struct {
+		name   string
+		decode func([]byte) (openEnum, error)
+		known  string
+		other  []string
+	}{
+		{"CompactionStatus", decodeEnum[CompactionStatus], "completed", []string{"_paused", "paused", ""}},
+		{"NoticeSeverity", decodeEnum[NoticeSeverity], "warning", []string{"_fatal", "fatal"}},
+		{"SessionConfigOptionCategory", decodeEnum[SessionConfigOptionCategory], "model", []string{"_vendor", "future"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, s := range append([]string{tc.known}, tc.other...) {
+				in := `"` + s + `"`
+				v, err := tc.decode([]byte(in))
+				if err != nil {
+					t.Fatalf("decode %s: %v", in, err)
+				}
+				known, custom := s == tc.known, strings.HasPrefix(s, "_")
+				if v.IsKnown() != known || v.IsCustom() != custom {
+					t.Errorf("%s: IsKnown %v IsCustom %v, want %v %v", in, v.IsKnown(), v.IsCustom(), known, custom)
+				}
+				if out := marshal(t, v); string(out) != in {
+					t.Errorf("re-encoded %s, want %s", out, in)
+				}
+			}
+			_, err := tc.decode([]byte(`7`))
+			assertTypeError(t, err, nil, "")
+		})
+	}
+}
+
+func TestClosedEnums(t *testing.T) {
+	type closed struct {
+		name   string
+		decode func([]byte) (any, error)
+		known  string
+	}
+	enums := []closed{
+		{"ToolKind", decodeAny[ToolKind], "switch_mode"},
+		{"ToolCallStatus", decodeAny[ToolCallStatus], "in_progress"},
+		{"PlanEntryPriority", decodeAny[PlanEntryPriority], "medium"},
+		{"PlanEntryStatus", decodeAny[PlanEntryStatus], "completed"},
+		{"PermissionOptionKind", decodeAny[PermissionOptionKind], "allow_once"},
+		{"Role", decodeAny[Role], "assistant"},
+		{"StopReason", decodeAny[StopReason], "end_turn"},
+	}
+	for _, e := range enums {
+		t.Run(e.name, func(t *testing.T) {
+			in := `"` + e.known + `"`
+			v, err := e.decode([]byte(in))
+			if err != nil {
+				t.Fatalf("known %s: %v", in, err)
+			}
+			if out := marshal(t, v); string(out) != in {
+				t.Errorf("re-encoded %s, want %s", out, in)
+			}
+			for _, bad := range []string{`"_custom"`, `"future_value"`, `""`, `"` + strings.ToUpper(e.known) + `"`} {
+				_, err := e.decode([]byte(bad))
+				assertTypeError(t, err, nil, bad)
+			}
+			_, err = e.decode([]byte(`5`))
+			assertTypeError(t, err, nil, "")
+		})
+	}
+	if _, ok := any(ToolKindEdit).(interface{ IsCustom() bool }); ok {
+		t.Error("closed enum ToolKind has IsCustom")
+	}
+}
+
+// TestNullForPatchFields: session_info_update says "Set to null to clear" for
+// title and updatedAt, so null differs from an absent member and must survive
+// a round trip.
+func TestNullForPatchFields(t *testing.T) {
+	for _, in := range []string{
+		`{"sessionUpdate":"session_info_update","_meta":null}`,
+		`{"sessionUpdate":"session_info_update","title":null}`,
+		`{"sessionUpdate":"session_info_update","updatedAt":null,"title":"t"}`,
+	} {
+		t.Run(in, func(t *testing.T) {
+			var u SessionUpdate
+			if err := json.Unmarshal([]byte(in), &u); err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			assertSameJSON(t, marshal(t, u), []byte(in))
+		})
+	}
+}

@@ -1,0 +1,1274 @@
+package acpv2
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// bigMeta is a _meta value whose integer does not fit a float64 exactly and
+// whose nested object has keys out of alphabetical order.
+const bigMeta = `{"trace":9007199254740993,"nested":{"z":[1,2.50,"x"],"a":{"deep":null}}}`
+
+// bigNumber is the integer in bigMeta, as written.
+const bigNumber = "9007199254740993"
+
+// unknownObject is a compact object carrying tag under tagKey, with keys in
+// non-alphabetical order and bigMeta as _meta.
+func unknownObject(tagKey, tag string) string {
+	return `{"zeta":"first","` + tagKey + `":"` + tag + `","alpha":{"y":true,"b":[3,2,1]},"_meta":` + bigMeta + `}`
+}
+
+// jsonValue decodes b, keeping numbers as written.
+func jsonValue(t *testing.T, b []byte) any {
+	t.Helper()
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		t.Fatalf("invalid JSON %s: %v", b, err)
+	}
+	return v
+}
+
+// assertSameJSON fails unless got and want hold the same JSON value; null
+// members count, and numbers compare by their literal text.
+func assertSameJSON(t *testing.T, got, want []byte) {
+	t.Helper()
+	if !reflect.DeepEqual(jsonValue(t, got), jsonValue(t, want)) {
+		t.Errorf("re-encoded JSON differs\n got: %s\nwant: %s", got, want)
+	}
+}
+
+// hasNumber reports whether the JSON value v holds the number lit anywhere.
+func hasNumber(v any, lit string) bool {
+	switch v := v.(type) {
+	case json.Number:
+		return string(v) == lit
+	case map[string]any:
+		for _, e := range v {
+			if hasNumber(e, lit) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if hasNumber(e, lit) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func assertBigNumber(t *testing.T, b []byte) {
+	t.Helper()
+	if !hasNumber(jsonValue(t, b), bigNumber) {
+		t.Errorf("number %s lost in %s", bigNumber, b)
+	}
+}
+
+func marshal(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("json.Marshal(%T): %v", v, err)
+	}
+	return b
+}
+
+// fallbackView is what a test sees of an XxxOther variant.
+type fallbackView struct {
+	unionTag string // Tag() of the union
+	tag      string // Tag field of the variant
+	custom   bool   // IsCustom()
+	raw      json.RawMessage
+	variant  any // the *XxxOther itself
+}
+
+var fallbackUnions = []struct {
+	name   string
+	tagKey string
+	// decode decodes data into the union, which must hold its fallback variant.
+	decode func(t *testing.T, data []byte) (union any, v fallbackView)
+	// enclose is session/update params around the union's JSON (%s), with keys in the
+	// order the encoder writes them.
+	enclose string
+	// inner returns the fallback variant found in the decoded params.
+	inner func(t *testing.T, n *UpdateSessionNotification) fallbackView
+}{
+	{
+		name:   "SessionUpdate",
+		tagKey: "sessionUpdate",
+		decode: func(t *testing.T, data []byte) (any, fallbackView) {
+			u := new(SessionUpdate)
+			if err := json.Unmarshal(data, u); err != nil {
+				t.Fatalf("decode %s: %v", data, err)
+			}
+			return u, sessionUpdateOther(t, *u)
+		},
+		enclose: `{"sessionId":"sess_1","update":%s,"_meta":{"n":9007199254740993}}`,
+		inner: func(t *testing.T, n *UpdateSessionNotification) fallbackView {
+			return sessionUpdateOther(t, n.Update)
+		},
+	},
+	{
+		name:   "ContentBlock",
+		tagKey: "type",
+		decode: func(t *testing.T, data []byte) (any, fallbackView) {
+			u := new(ContentBlock)
+			if err := json.Unmarshal(data, u); err != nil {
+				t.Fatalf("decode %s: %v", data, err)
+			}
+			return u, contentBlockOther(t, *u)
+		},
+		enclose: `{"sessionId":"sess_1","update":{"sessionUpdate":"agent_message_chunk","messageId":"msg_1","content":%s}}`,
+		inner: func(t *testing.T, n *UpdateSessionNotification) fallbackView {
+			c, ok := n.Update.Value.(*SessionUpdateAgentMessageChunk)
+			if !ok {
+				t.Fatalf("update is %T, want *SessionUpdateAgentMessageChunk", n.Update.Value)
+			}
+			return contentBlockOther(t, c.Content)
+		},
+	},
+	{
+		name:   "ToolCallContent",
+		tagKey: "type",
+		decode: func(t *testing.T, data []byte) (any, fallbackView) {
+			u := new(ToolCallContent)
+			if err := json.Unmarshal(data, u); err != nil {
+				t.Fatalf("decode %s: %v", data, err)
+			}
+			return u, toolCallContentOther(t, *u)
+		},
+		enclose: `{"sessionId":"sess_1","update":{"sessionUpdate":"tool_call_content_chunk","toolCallId":"call_1","content":%s}}`,
+		inner: func(t *testing.T, n *UpdateSessionNotification) fallbackView {
+			c, ok := n.Update.Value.(*SessionUpdateToolCallContentChunk)
+			if !ok {
+				t.Fatalf("update is %T, want *SessionUpdateToolCallContentChunk", n.Update.Value)
+			}
+			return toolCallContentOther(t, c.Content)
+		},
+	},
+	{
+		name:   "PlanUpdateContent",
+		tagKey: "type",
+		decode: func(t *testing.T, data []byte) (any, fallbackView) {
+			u := new(PlanUpdateContent)
+			if err := json.Unmarshal(data, u); err != nil {
+				t.Fatalf("decode %s: %v", data, err)
+			}
+			return u, planUpdateContentOther(t, *u)
+		},
+		enclose: `{"sessionId":"sess_1","update":{"sessionUpdate":"plan_update","plan":%s}}`,
+		inner: func(t *testing.T, n *UpdateSessionNotification) fallbackView {
+			c, ok := n.Update.Value.(*SessionUpdatePlanUpdate)
+			if !ok {
+				t.Fatalf("update is %T, want *SessionUpdatePlanUpdate", n.Update.Value)
+			}
+			return planUpdateContentOther(t, c.Plan)
+		},
+	},
+}
+
+func sessionUpdateOther(t *testing.T, u SessionUpdate) fallbackView {
+	t.Helper()
+	o, ok := u.Value.(*SessionUpdateOther)
+	if !ok {
+		t.Fatalf("variant is %T, want *SessionUpdateOther", u.Value)
+	}
+	return fallbackView{u.Tag(), o.Tag, o.IsCustom(), o.Raw, o}
+}
+
+func contentBlockOther(t *testing.T, u ContentBlock) fallbackView {
+	t.Helper()
+	o, ok := u.Value.(*ContentBlockOther)
+	if !ok {
+		t.Fatalf("variant is %T, want *ContentBlockOther", u.Value)
+	}
+	return fallbackView{u.Tag(), o.Tag, o.IsCustom(), o.Raw, o}
+}
+
+func toolCallContentOther(t *testing.T, u ToolCallContent) fallbackView {
+	t.Helper()
+	o, ok := u.Value.(*ToolCallContentOther)
+	if !ok {
+		t.Fatalf("variant is %T, want *ToolCallContentOther", u.Value)
+	}
+	return fallbackView{u.Tag(), o.Tag, o.IsCustom(), o.Raw, o}
+}
+
+func planUpdateContentOther(t *testing.T, u PlanUpdateContent) fallbackView {
+	t.Helper()
+	o, ok := u.Value.(*PlanUpdateContentOther)
+	if !ok {
+		t.Fatalf("variant is %T, want *PlanUpdateContentOther", u.Value)
+	}
+	if o.PlanID != "plan_9" {
+		t.Errorf("PlanID = %q, want plan_9", o.PlanID)
+	}
+	return fallbackView{u.Tag(), o.Tag, o.IsCustom(), o.Raw, o}
+}
+
+func TestUnknownTagsKeptByteExact(t *testing.T) {
+	tags := []struct {
+		tag    string
+		custom bool
+	}{
+		{"_custom", true},
+		{"future_kind", false},
+		{"_", true},
+		{"future_", false},
+	}
+	for _, u := range fallbackUnions {
+		for _, tc := range tags {
+			t.Run(u.name+"/"+tc.tag, func(t *testing.T) {
+				in := []byte(unknownObject(u.tagKey, tc.tag))
+				if u.name == "PlanUpdateContent" {
+					// Every plan content carries planId, the fallback too.
+					in = []byte(`{"zeta":"first","type":"` + tc.tag + `","planId":"plan_9","alpha":{"y":true,"b":[3,2,1]},"_meta":` + bigMeta + `}`)
+				}
+				union, v := u.decode(t, in)
+				if v.unionTag != tc.tag || v.tag != tc.tag {
+					t.Errorf("Tag() = %q, variant Tag = %q, want %q", v.unionTag, v.tag, tc.tag)
+				}
+				if v.custom != tc.custom {
+					t.Errorf("IsCustom() = %v, want %v", v.custom, tc.custom)
+				}
+				if !bytes.Equal(v.raw, in) {
+					t.Errorf("Raw = %s\nwant %s", v.raw, in)
+				}
+
+				// The union, a pointer to it and the bare variant all encode as received.
+				for _, x := range []any{union, reflect.ValueOf(union).Elem().Interface(), v.variant} {
+					if out := marshal(t, x); !bytes.Equal(out, in) {
+						t.Errorf("json.Marshal(%T) = %s\nwant %s", x, out, in)
+					}
+				}
+
+				// Raw is a copy: reusing the input buffer does not change it.
+				saved := append([]byte(nil), in...)
+				for i := range in {
+					in[i] = ' '
+				}
+				if !bytes.Equal(v.raw, saved) {
+					t.Errorf("Raw aliases the input buffer: %s", v.raw)
+				}
+				in = saved
+
+				params := []byte(fmt.Sprintf(u.enclose, in))
+				var n UpdateSessionNotification
+				if err := json.Unmarshal(params, &n); err != nil {
+					t.Fatalf("decode params: %v", err)
+				}
+				iv := u.inner(t, &n)
+				if iv.tag != tc.tag || iv.custom != tc.custom || !bytes.Equal(iv.raw, in) {
+					t.Errorf("in params: tag %q custom %v Raw %s; want %q %v %s", iv.tag, iv.custom, iv.raw, tc.tag, tc.custom, in)
+				}
+				for _, x := range []any{n, &n} {
+					out := marshal(t, x)
+					if !bytes.Equal(out, params) {
+						t.Errorf("json.Marshal(%T) = %s\nwant %s", x, out, params)
+					}
+					assertBigNumber(t, out)
+				}
+			})
+		}
+	}
+}
+
+func TestFallbackWithoutRaw(t *testing.T) {
+	cases := []struct {
+		v    any
+		want string
+	}{
+		{SessionUpdate{Value: &SessionUpdateOther{Tag: "_x"}}, `{"sessionUpdate":"_x"}`},
+		{ContentBlock{Value: &ContentBlockOther{Tag: "future"}}, `{"type":"future"}`},
+		{ToolCallContent{Value: &ToolCallContentOther{Tag: "_y"}}, `{"type":"_y"}`},
+		{PlanUpdateContent{Value: &PlanUpdateContentOther{Tag: "_z", PlanID: "p1"}}, `{"type":"_z","planId":"p1"}`},
+	}
+	for _, tc := range cases {
+		if out := marshal(t, tc.v); string(out) != tc.want {
+			t.Errorf("json.Marshal(%T) = %s, want %s", tc.v, out, tc.want)
+		}
+	}
+	for _, v := range []any{SessionUpdate{}, ContentBlock{}, ToolCallContent{}, PlanUpdateContent{}} {
+		if _, err := json.Marshal(v); err == nil {
+			t.Errorf("json.Marshal(%T{}) with nil Value succeeded, want error", v)
+		}
+	}
+	if tag := (SessionUpdate{}).Tag(); tag != "" {
+		t.Errorf("Tag() of empty union = %q, want empty", tag)
+	}
+}
+
+func TestSessionUpdateKnownTags(t *testing.T) {
+	cases := []struct {
+		name  string
+		in    string
+		check func(t *testing.T, v SessionUpdateVariant)
+	}{
+		{
+			name: "agent_message_chunk",
+			in:   `{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Hello","annotations":{"priority":0.5,"audience":["user","assistant"]}},"messageId":"msg_1"}`,
+			check: func(t *testing.T, v SessionUpdateVariant) {
+				c, ok := v.(*SessionUpdateAgentMessageChunk)
+				if !ok {
+					t.Fatalf("variant is %T", v)
+				}
+				if c.MessageID != "msg_1" {
+					t.Errorf("MessageID = %q", c.MessageID)
+				}
+				txt, ok := c.Content.Value.(*ContentBlockText)
+				if !ok {
+					t.Fatalf("content is %T", c.Content.Value)
+				}
+				if txt.Text != "Hello" || txt.Annotations == nil || len(txt.Annotations.Audience) != 2 || *txt.Annotations.Priority != 0.5 {
+					t.Errorf("text content = %+v", txt.TextContent)
+				}
+			},
+		},
+		{
+			name: "user_message_chunk",
+			in:   `{"sessionUpdate":"user_message_chunk","messageId":"msg_2","content":{"type":"resource_link","uri":"file:///w/a.go","name":"a.go","size":120}}`,
+			check: func(t *testing.T, v SessionUpdateVariant) {
+				c, ok := v.(*SessionUpdateUserMessageChunk)
+				if !ok {
+					t.Fatalf("variant is %T", v)
+				}
+				l, ok := c.Content.Value.(*ContentBlockResourceLink)
+				if !ok {
+					t.Fatalf("content is %T", c.Content.Value)
+				}
+				if l.URI != "file:///w/a.go" || l.Name != "a.go" || l.Size == nil || *l.Size != 120 {
+					t.Errorf("resource link = %+v", l.ResourceLink)
+				}
+			},
+		},
+		{
+			name: "agent_thought_chunk",
+			in:   `{"sessionUpdate":"agent_thought_chunk","messageId":"msg_3","content":{"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="}}`,
+			check: func(t *testing.T, v SessionUpdateVariant) {
+				c, ok := v.(*SessionUpdateAgentThoughtChunk)
+				if !ok {
+					t.Fatalf("variant is %T", v)
+				}
+				img, ok := c.Content.Value.(*ContentBlockImage)
+				if !ok || img.MimeType != "image/png" || img.Data != "iVBORw0KGgo=" {
+					t.Errorf("content = %#v", c.Content.Value)
+				}
+			},
+		},
+		{
+			name: "user_message",
+			in:   `{"sessionUpdate":"user_message","messageId":"msg_4","content":[{"type":"text","text":"a"},{"type":"_custom_block","x":1}]}`,
+			check: func(t *testing.T, v SessionUpdateVariant) {
+				c, ok := v.(*SessionUpdateUserMessage)
+				if !ok {
+					t.Fatalf("variant is %T", v)
+				}
+				if c.MessageID != "msg_4" || len(c.Content) != 2 {
+					t.Fatalf("message = %+v", c.UserMessage)
+				}
+				if _, ok := c.Content[0].Value.(*ContentBlockText); !ok {
+					t.Errorf("content[0] is %T", c.Content[0].Value)
+				}
+				if o, ok := c.Content[1].Value.(*ContentBlockOther); !ok || o.Tag != "_custom_block" {
+					t.Errorf("content[1] is %#v", c.Content[1].Value)
+				}
+			},
+		},
+		{
+			name: "agent_message with empty content",
+			in:   `{"sessionUpdate":"agent_message","messageId":"msg_5","content":[]}`,
+			check: func(t *testing.T, v SessionUpdateVariant) {
+				c, ok := v.(*SessionUpdateAgentMessage)
+				if !ok || c.Content == nil || len(c.Content) != 0 {
+					t.Errorf("variant = %#v", v)
+				}
+			},
+		},
+		{
+			name: "tool_call_update",
+			in: `{"sessionUpdate":"tool_call_update","toolCallId":"call_1","title":"Read a.go","kind":"read","status":"in_progress",` +
+				`"content":[{"type":"content","content":{"type":"text","text":"ok"}}],"locations":[{"path":"/w/a.go","line":3}],"rawInput":{"n":9007199254740993}}`,
+			check: func(t *testing.T, v SessionUpdateVariant) {
+				c, ok := v.(*SessionUpdateToolCallUpdate)
+				if !ok {
+					t.Fatalf("variant is %T", v)
+				}
+				if c.ToolCallID != "call_1" || len(c.Content) != 1 || len(c.Locations) != 1 || !bytes.Contains(c.RawInput, []byte(bigNumber)) {
+					t.Errorf("tool call update = %+v", c.ToolCallUpdate)
+				}
+				if _, ok := c.Content[0].Value.(*ToolCallContentContent); !ok {
+					t.Errorf("content[0] is %T", c.Content[0].Value)
+				}
+			},
+		},
+		{
+			name: "tool_call_content_chunk",
+			in:   `{"sessionUpdate":"tool_call_content_chunk","toolCallId":"call_1","content":{"type":"diff","changes":[{"operation":"modify","path":"/w/a.go"},{"operation":"_rename_case","path":"/w/B.go"}],"patch":{"format":"git_patch","text":"@@"}}}`,
+			check: func(t *testing.T, v SessionUpdateVariant) {
+				c, ok := v.(*SessionUpdateToolCallContentChunk)
+				if !ok {
+					t.Fatalf("variant is %T", v)
+				}
+				d, ok := c.Content.Value.(*ToolCallContentDiff)
+				if !ok {
+					t.Fatalf("content is %T", c.Content.Value)
+				}
+				if len(d.Changes) != 2 || d.Patch == nil || d.Patch.Format != "git_patch" {
+					t.Fatalf("diff = %+v", d.Diff)
+				}
+				if m, ok := d.Changes[0].Value.(*DiffChangeModify); !ok || m.Path != "/w/a.go" {
+					t.Errorf("changes[0] = %#v", d.Changes[0].Value)
+				}
+				if d.Changes[1].Tag() != "_rename_case" {
+					t.Errorf("changes[1] tag = %q", d.Changes[1].Tag())
+				}
+			},
+		},
+		{
+			name: "plan_update",
+			in:   `{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"plan_1","entries":[{"content":"Read code","priority":"high","status":"in_progress"},{"content":"Ship","priority":"_p0","status":"pending"}]}}`,
+			check: func(t *testing.T, v SessionUpdateVariant) {
+				c, ok := v.(*SessionUpdatePlanUpdate)
+				if !ok {
+					t.Fatalf("variant is %T", v)
+				}
+				items, ok := c.Plan.Value.(*PlanUpdateContentItems)
+				if !ok {
+					t.Fatalf("plan is %T", c.Plan.Value)
+				}
+				if items.PlanID != "plan_1" || len(items.Entries) != 2 || items.Entries[0].Priority != PlanEntryPriorityHigh {
+					t.Errorf("items = %+v", items.PlanItems)
+				}
+				if p := items.Entries[1].Priority; p.IsKnown() || !p.IsCustom() {
+					t.Errorf("custom priority %q: IsKnown %v IsCustom %v", p, p.IsKnown(), p.IsCustom())
+				}
+			},
+		},
+		{
+			name: "state_update",
+			in:   `{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}`,
+			check: func(t *testing.T, v SessionUpdateVariant) {
+				c, ok := v.(*SessionUpdateStateUpdate)
+				if !ok {
+					t.Fatalf("variant is %T", v)
+				}
+				idle, ok := c.StateUpdate.Value.(*StateUpdateIdle)
+				if !ok {
+					t.Fatalf("state is %T", c.StateUpdate.Value)
+				}
+				if idle.IdleStateUpdate.Tag() != "end_turn" {
+					t.Errorf("stop reason %q", idle.IdleStateUpdate.Tag())
+				}
+			},
+		},
+		{
+			name: "available_commands_update",
+			in:   `{"sessionUpdate":"available_commands_update","availableCommands":[{"type":"command","name":"web","description":"Search","input":{"type":"text","hint":"query"}},{"type":"_macro","name":"m","description":"Run macro"}]}`,
+			check: func(t *testing.T, v SessionUpdateVariant) {
+				c, ok := v.(*SessionUpdateAvailableCommandsUpdate)
+				if !ok || len(c.AvailableCommands) != 2 {
+					t.Fatalf("variant = %#v", v)
+				}
+				if _, ok := c.AvailableCommands[0].Value.(*AvailableCommandCommand); !ok {
+					t.Errorf("command[0] is %T", c.AvailableCommands[0].Value)
+				}
+				if c.AvailableCommands[1].Tag() != "_macro" {
+					t.Errorf("command[1] tag %q", c.AvailableCommands[1].Tag())
+				}
+			},
+		},
+		{
+			name: "usage_update",
+			in:   `{"sessionUpdate":"usage_update","used":53000,"size":200000,"cost":{"amount":0.045,"currency":"USD"}}`,
+			check: func(t *testing.T, v SessionUpdateVariant) {
+				c, ok := v.(*SessionUpdateUsageUpdate)
+				if !ok || c.Used != 53000 || c.Size != 200000 {
+					t.Errorf("variant = %#v", v)
+				}
+			},
+		},
+		{
+			name: "notice with custom severity",
+			in:   `{"sessionUpdate":"notice","severity":"_vendor_alert","title":"Heads up","description":"d"}`,
+			check: func(t *testing.T, v SessionUpdateVariant) {
+				c, ok := v.(*SessionUpdateNotice)
+				if !ok {
+					t.Fatalf("variant is %T", v)
+				}
+				if c.Severity != "_vendor_alert" || c.Severity.IsKnown() || !c.Severity.IsCustom() || c.Title != "Heads up" {
+					t.Errorf("notice = %+v", c.Notice)
+				}
+			},
+		},
+		{
+			name: "session_info_update",
+			in:   `{"sessionUpdate":"session_info_update","title":"Auth work","_meta":{"tags":["a"],"n":9007199254740993}}`,
+			check: func(t *testing.T, v SessionUpdateVariant) {
+				if _, ok := v.(*SessionUpdateSessionInfoUpdate); !ok {
+					t.Fatalf("variant is %T", v)
+				}
+				assertBigNumber(t, marshal(t, v))
+			},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var u SessionUpdate
+			if err := json.Unmarshal([]byte(tc.in), &u); err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			tc.check(t, u.Value)
+			if want := jsonValue(t, []byte(tc.in)).(map[string]any)["sessionUpdate"]; u.Tag() != want {
+				t.Errorf("Tag() = %q, want %q", u.Tag(), want)
+			}
+			assertSameJSON(t, marshal(t, u), []byte(tc.in))
+			assertSameJSON(t, marshal(t, u.Value), []byte(tc.in))
+
+			params := `{"sessionId":"sess_1","update":` + tc.in + `}`
+			var n UpdateSessionNotification
+			if err := json.Unmarshal([]byte(params), &n); err != nil {
+				t.Fatalf("decode params: %v", err)
+			}
+			tc.check(t, n.Update.Value)
+			assertSameJSON(t, marshal(t, n), []byte(params))
+		})
+	}
+}
+
+func TestContentBlockKnownTags(t *testing.T) {
+	cases := []struct {
+		in   string
+		want reflect.Type
+	}{
+		{`{"type":"text","text":"hi","_meta":{"n":9007199254740993}}`, reflect.TypeOf(&ContentBlockText{})},
+		{`{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png","uri":"file:///a.png"}`, reflect.TypeOf(&ContentBlockImage{})},
+		{`{"type":"audio","data":"UklGRg==","mimeType":"audio/wav"}`, reflect.TypeOf(&ContentBlockAudio{})},
+		{`{"type":"resource_link","uri":"file:///a.go","name":"a.go","mimeType":"text/x-go","title":"A","description":"d"}`, reflect.TypeOf(&ContentBlockResourceLink{})},
+		{`{"type":"resource","resource":{"uri":"file:///a.txt","text":"hello","mimeType":"text/plain"}}`, reflect.TypeOf(&ContentBlockResource{})},
+		{`{"type":"resource","resource":{"uri":"file:///a.bin","blob":"AAEC","mimeType":"application/octet-stream"}}`, reflect.TypeOf(&ContentBlockResource{})},
+	}
+	for _, tc := range cases {
+		t.Run(tc.in, func(t *testing.T) {
+			var u ContentBlock
+			if err := json.Unmarshal([]byte(tc.in), &u); err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			if got := reflect.TypeOf(u.Value); got != tc.want {
+				t.Fatalf("variant is %v, want %v", got, tc.want)
+			}
+			switch v := u.Value.(type) {
+			case *ContentBlockText:
+				if v.Text != "hi" || !bytes.Contains(v.Meta, []byte(bigNumber)) {
+					t.Errorf("text = %+v", v.TextContent)
+				}
+			case *ContentBlockImage:
+				if v.URI == nil || *v.URI != "file:///a.png" {
+					t.Errorf("image = %+v", v.ImageContent)
+				}
+			case *ContentBlockAudio:
+				if v.MimeType != "audio/wav" {
+					t.Errorf("audio = %+v", v.AudioContent)
+				}
+			case *ContentBlockResourceLink:
+				if v.Title == nil || *v.Title != "A" || v.MimeType == nil || *v.MimeType != "text/x-go" {
+					t.Errorf("resource link = %+v", v.ResourceLink)
+				}
+			case *ContentBlockResource:
+				switch r := v.Resource.Value.(type) {
+				case *EmbeddedResourceResourceTextResourceContents:
+					if r.Text != "hello" {
+						t.Errorf("text resource = %+v", r.TextResourceContents)
+					}
+				case *EmbeddedResourceResourceBlobResourceContents:
+					if r.Blob != "AAEC" {
+						t.Errorf("blob resource = %+v", r.BlobResourceContents)
+					}
+				default:
+					t.Errorf("resource is %T", r)
+				}
+			}
+			assertSameJSON(t, marshal(t, u), []byte(tc.in))
+		})
+	}
+}
+
+func TestToolCallContentKnownTags(t *testing.T) {
+	cases := []struct {
+		in    string
+		check func(t *testing.T, v ToolCallContentVariant)
+	}{
+		{`{"type":"content","content":{"type":"text","text":"done"}}`, func(t *testing.T, v ToolCallContentVariant) {
+			c, ok := v.(*ToolCallContentContent)
+			if !ok {
+				t.Fatalf("variant is %T", v)
+			}
+			if txt, ok := c.Content.Content.Value.(*ContentBlockText); !ok || txt.Text != "done" {
+				t.Errorf("content = %#v", c.Content.Content.Value)
+			}
+		}},
+		{`{"type":"diff","changes":[{"operation":"add","path":"/w/new.go","fileType":"text"}]}`, func(t *testing.T, v ToolCallContentVariant) {
+			d, ok := v.(*ToolCallContentDiff)
+			if !ok || len(d.Changes) != 1 || d.Patch != nil {
+				t.Fatalf("variant = %#v", v)
+			}
+			if a, ok := d.Changes[0].Value.(*DiffChangeAdd); !ok || a.Path != "/w/new.go" {
+				t.Errorf("change = %#v", d.Changes[0].Value)
+			}
+		}},
+		{`{"type":"terminal","terminalId":"term_9"}`, func(t *testing.T, v ToolCallContentVariant) {
+			if term, ok := v.(*ToolCallContentTerminal); !ok || term.TerminalID != "term_9" {
+				t.Errorf("variant = %#v", v)
+			}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.in, func(t *testing.T) {
+			var u ToolCallContent
+			if err := json.Unmarshal([]byte(tc.in), &u); err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			tc.check(t, u.Value)
+			assertSameJSON(t, marshal(t, u), []byte(tc.in))
+		})
+	}
+}
+
+func TestSharedPayloadVariants(t *testing.T) {
+	cases := []struct {
+		tag  string
+		want reflect.Type
+		make func(ContentChunk) SessionUpdateVariant
+	}{
+		{"user_message_chunk", reflect.TypeOf(&SessionUpdateUserMessageChunk{}), func(c ContentChunk) SessionUpdateVariant { return &SessionUpdateUserMessageChunk{c} }},
+		{"agent_message_chunk", reflect.TypeOf(&SessionUpdateAgentMessageChunk{}), func(c ContentChunk) SessionUpdateVariant { return &SessionUpdateAgentMessageChunk{c} }},
+		{"agent_thought_chunk", reflect.TypeOf(&SessionUpdateAgentThoughtChunk{}), func(c ContentChunk) SessionUpdateVariant { return &SessionUpdateAgentThoughtChunk{c} }},
+	}
+	seen := map[reflect.Type]string{}
+	for _, tc := range cases {
+		t.Run(tc.tag, func(t *testing.T) {
+			in := `{"sessionUpdate":"` + tc.tag + `","messageId":"m1","content":{"type":"text","text":"same payload"}}`
+			var u SessionUpdate
+			if err := json.Unmarshal([]byte(in), &u); err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			got := reflect.TypeOf(u.Value)
+			if got != tc.want {
+				t.Fatalf("variant is %v, want %v", got, tc.want)
+			}
+			if other, dup := seen[got]; dup {
+				t.Errorf("%s and %s decode to the same type %v", other, tc.tag, got)
+			}
+			seen[got] = tc.tag
+			if u.Tag() != tc.tag {
+				t.Errorf("Tag() = %q", u.Tag())
+			}
+			out := marshal(t, u)
+			if !bytes.Equal(out, []byte(in)) {
+				t.Errorf("re-encoded %s, want %s", out, in)
+			}
+
+			// Built by hand from the shared payload, each writes its own tag.
+			chunk := ContentChunk{MessageID: "m1", Content: ContentBlock{Value: &ContentBlockText{TextContent{Text: "same payload"}}}}
+			built := SessionUpdate{Value: tc.make(chunk)}
+			if built.Tag() != tc.tag {
+				t.Errorf("built Tag() = %q", built.Tag())
+			}
+			if out := marshal(t, built); string(out) != in {
+				t.Errorf("built encodes as %s, want %s", out, in)
+			}
+		})
+	}
+}
+
+// decodeErrorCase is JSON that must not decode; field lists parts the error's
+// JSON path must contain, in order.
+type decodeErrorCase struct {
+	name  string
+	in    string
+	field []string
+	msg   string // substring of the message, if set
+}
+
+func assertTypeError(t *testing.T, err error, field []string, msg string) {
+	t.Helper()
+	if err == nil {
+		t.Fatal("decoded without error")
+	}
+	var ute *json.UnmarshalTypeError
+	if !errors.As(err, &ute) {
+		t.Fatalf("error %T (%v) is not a *json.UnmarshalTypeError", err, err)
+	}
+	rest := ute.Field
+	for _, f := range field {
+		i := strings.Index(rest, f)
+		if i < 0 {
+			t.Errorf("error path %q lacks %q (in order %q): %v", ute.Field, f, field, err)
+			break
+		}
+		rest = rest[i+len(f):]
+	}
+	if len(field) > 0 && !strings.HasPrefix(ute.Field, field[0]) {
+		t.Errorf("error path %q does not start with %q", ute.Field, field[0])
+	}
+	if len(field) > 0 && !strings.Contains(err.Error(), field[0]) {
+		t.Errorf("message %q does not mention %q", err, field[0])
+	}
+	if msg != "" && !strings.Contains(err.Error(), msg) {
+		t.Errorf("message %q does not mention %q", err, msg)
+	}
+}
+
+func TestSessionUpdateDecodeErrors(t *testing.T) {
+	cases := []decodeErrorCase{
+		{"missing tag", `{"messageId":"m","content":{"type":"text","text":"x"}}`, []string{"update"}, `without "sessionUpdate"`},
+		{"null tag is missing", `{"sessionUpdate":null,"messageId":"m","content":{"type":"text","text":"x"}}`, []string{"update"}, `without "sessionUpdate"`},
+		{"number tag", `{"sessionUpdate":5,"content":{"type":"text","text":"x"}}`, []string{"update", "sessionUpdate"}, ""},
+		{"bool tag", `{"sessionUpdate":true}`, []string{"update", "sessionUpdate"}, ""},
+		{"object tag", `{"sessionUpdate":{"x":1}}`, []string{"update", "sessionUpdate"}, ""},
+		{"array", `[{"sessionUpdate":"agent_message_chunk"}]`, []string{"update"}, "array"},
+		{"string", `"agent_message_chunk"`, []string{"update"}, "string"},
+		{"number", `42`, []string{"update"}, "number"},
+		{"bool", `false`, []string{"update"}, "bool"},
+		{"known tag, content not an object", `{"sessionUpdate":"agent_message_chunk","messageId":"m","content":5}`, []string{"update", "content"}, ""},
+		{"known tag, content without type", `{"sessionUpdate":"agent_message_chunk","messageId":"m","content":{"text":"x"}}`, []string{"update", "content"}, `without "type"`},
+		{"known tag, bad text", `{"sessionUpdate":"agent_message_chunk","messageId":"m","content":{"type":"text","text":5}}`, []string{"update", "content", "text"}, ""},
+		{"known tag, bad message content", `{"sessionUpdate":"user_message","messageId":"m","content":[{"type":"text","text":"a"},7]}`, []string{"update", "content"}, "number"},
+		{"known tag, bad tool content", `{"sessionUpdate":"tool_call_content_chunk","toolCallId":"c","content":{"type":"terminal","terminalId":5}}`, []string{"update", "content", "terminalId"}, ""},
+		{"known tag, bad plan", `{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"p","entries":{}}}`, []string{"update", "plan", "entries"}, ""},
+		{"known tag, bad number", `{"sessionUpdate":"usage_update","used":-1,"size":1}`, []string{"update", "used"}, ""},
+		{"known tag, state without tag", `{"sessionUpdate":"state_update","stopReason":"end_turn"}`, []string{"update", "state"}, `without "state"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var n UpdateSessionNotification
+			err := json.Unmarshal([]byte(`{"sessionId":"s","update":`+tc.in+`}`), &n)
+			assertTypeError(t, err, tc.field, tc.msg)
+			if _, other := n.Update.Value.(*SessionUpdateOther); other {
+				t.Errorf("decoded into the fallback variant: %s", n.Update.Value.(*SessionUpdateOther).Raw)
+			}
+
+			var u SessionUpdate
+			err = json.Unmarshal([]byte(tc.in), &u)
+			assertTypeError(t, err, nil, tc.msg)
+			if _, other := u.Value.(*SessionUpdateOther); other {
+				t.Errorf("decoded into the fallback variant")
+			}
+		})
+	}
+}
+
+func TestContentBlockDecodeErrors(t *testing.T) {
+	cases := []decodeErrorCase{
+		{"missing tag", `{"text":"x"}`, []string{"update", "content"}, `without "type"`},
+		{"null tag is missing", `{"type":null,"text":"x"}`, []string{"update", "content"}, `without "type"`},
+		{"number tag", `{"type":7,"text":"x"}`, []string{"update", "content", "type"}, ""},
+		{"array", `[{"type":"text","text":"x"}]`, []string{"update", "content"}, "array"},
+		{"string", `"text"`, []string{"update", "content"}, "string"},
+		{"known tag, bad text", `{"type":"text","text":5}`, []string{"update", "content", "text"}, ""},
+		{"known tag, bad image", `{"type":"image","data":1,"mimeType":"image/png"}`, []string{"update", "content", "data"}, ""},
+		{"known tag, resource not an object", `{"type":"resource","resource":"file:///a"}`, []string{"update", "content", "resource"}, ""},
+		{"known tag, bad size", `{"type":"resource_link","uri":"file:///a","name":"a","size":-5}`, []string{"update", "content", "size"}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var n UpdateSessionNotification
+			err := json.Unmarshal([]byte(`{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","messageId":"m","content":`+tc.in+`}}`), &n)
+			assertTypeError(t, err, tc.field, tc.msg)
+
+			var u ContentBlock
+			err = json.Unmarshal([]byte(tc.in), &u)
+			assertTypeError(t, err, nil, tc.msg)
+			if _, other := u.Value.(*ContentBlockOther); other {
+				t.Errorf("decoded into the fallback variant")
+			}
+		})
+	}
+}
+
+func TestToolCallContentDecodeErrors(t *testing.T) {
+	cases := []decodeErrorCase{
+		{"missing tag", `{"terminalId":"t"}`, []string{"update", "content"}, `without "type"`},
+		{"null tag is missing", `{"type":null,"terminalId":"t"}`, []string{"update", "content"}, `without "type"`},
+		{"number tag", `{"type":1}`, []string{"update", "content", "type"}, ""},
+		{"string", `"diff"`, []string{"update", "content"}, "string"},
+		{"known tag, bad diff", `{"type":"diff","changes":{"operation":"add"}}`, []string{"update", "content", "changes"}, ""},
+		{"known tag, bad inner block", `{"type":"content","content":{"type":"text","text":{}}}`, []string{"update", "content", "content", "text"}, ""},
+		{"known tag, inner block without type", `{"type":"content","content":{"text":"x"}}`, []string{"update", "content", "content"}, `without "type"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var n UpdateSessionNotification
+			err := json.Unmarshal([]byte(`{"sessionId":"s","update":{"sessionUpdate":"tool_call_content_chunk","toolCallId":"c","content":`+tc.in+`}}`), &n)
+			assertTypeError(t, err, tc.field, tc.msg)
+
+			var u ToolCallContent
+			err = json.Unmarshal([]byte(tc.in), &u)
+			assertTypeError(t, err, nil, tc.msg)
+			if _, other := u.Value.(*ToolCallContentOther); other {
+				t.Errorf("decoded into the fallback variant")
+			}
+		})
+	}
+}
+
+func TestPlanUpdateContent(t *testing.T) {
+	t.Run("items", func(t *testing.T) {
+		in := `{"type":"items","planId":"plan_1","entries":[{"content":"a","priority":"low","status":"completed"}],"_meta":{"n":9007199254740993}}`
+		var u PlanUpdateContent
+		if err := json.Unmarshal([]byte(in), &u); err != nil {
+			t.Fatal(err)
+		}
+		items, ok := u.Value.(*PlanUpdateContentItems)
+		if !ok || items.PlanID != "plan_1" || len(items.Entries) != 1 || u.Tag() != "items" {
+			t.Fatalf("decoded %#v", u.Value)
+		}
+		assertSameJSON(t, marshal(t, u), []byte(in))
+	})
+	t.Run("custom type with planId", func(t *testing.T) {
+		in := `{"type":"_custom","planId":"plan_2","body":{"z":1,"a":[true]},"_meta":{"n":9007199254740993}}`
+		var u PlanUpdateContent
+		if err := json.Unmarshal([]byte(in), &u); err != nil {
+			t.Fatal(err)
+		}
+		o, ok := u.Value.(*PlanUpdateContentOther)
+		if !ok {
+			t.Fatalf("variant is %T", u.Value)
+		}
+		if o.Tag != "_custom" || !o.IsCustom() || o.PlanID != "plan_2" || string(o.Raw) != in {
+			t.Errorf("fallback = %+v", o)
+		}
+		if out := marshal(t, u); string(out) != in {
+			t.Errorf("re-encoded %s", out)
+		}
+	})
+	for _, tc := range []decodeErrorCase{
+		{"custom type without planId", `{"type":"_custom","body":1}`, []string{"update", "plan"}, `without "planId"`},
+		{"future type without planId", `{"type":"future","body":1}`, []string{"update", "plan"}, `without "planId"`},
+		{"planId not a string", `{"type":"_custom","planId":7}`, []string{"update", "plan", "planId"}, ""},
+		{"missing type", `{"planId":"p","entries":[]}`, []string{"update", "plan"}, `without "type"`},
+		{"not an object", `["items"]`, []string{"update", "plan"}, "array"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var u PlanUpdateContent
+			err := json.Unmarshal([]byte(tc.in), &u)
+			assertTypeError(t, err, nil, tc.msg)
+			if _, other := u.Value.(*PlanUpdateContentOther); other {
+				t.Errorf("decoded into the fallback variant")
+			}
+			var n UpdateSessionNotification
+			err = json.Unmarshal([]byte(`{"sessionId":"s","update":{"sessionUpdate":"plan_update","plan":`+tc.in+`}}`), &n)
+			assertTypeError(t, err, tc.field, tc.msg)
+		})
+	}
+}
+
+// skipIfUnstable skips the test when v is the variant type name, which
+// exists only with the unstable build tags; a stable build has no such type
+// and must give the fallback.
+func skipIfUnstable(t *testing.T, v any, name string) {
+	t.Helper()
+	if v == nil {
+		return
+	}
+	rt := reflect.TypeOf(v)
+	if rt.Kind() == reflect.Pointer {
+		rt = rt.Elem()
+	}
+	if rt.Name() == name {
+		t.Skipf("built with the unstable surface: %s is typed", name)
+	}
+}
+
+// TestUnstableTagsAreFallbackInStable: plan_removed and the file and markdown
+// plan contents belong to the unstable schema only.
+func TestUnstableTagsAreFallbackInStable(t *testing.T) {
+	updates := []struct {
+		name, in, typeName string
+	}{
+		{"plan_removed", `{"sessionUpdate":"plan_removed","planId":"plan_1","_meta":{"n":9007199254740993,"b":{"y":1,"x":2}}}`, "SessionUpdatePlanRemoved"},
+		{"plan file", `{"sessionUpdate":"plan_update","plan":{"type":"file","uri":"file:///w/PLAN.md","planId":"plan_1"}}`, "PlanUpdateContentFile"},
+		{"plan markdown", `{"sessionUpdate":"plan_update","plan":{"type":"markdown","planId":"plan_1","content":"# Plan\n- [ ] a","_meta":{"n":9007199254740993}}}`, "PlanUpdateContentMarkdown"},
+	}
+	for _, tc := range updates {
+		t.Run(tc.name, func(t *testing.T) {
+			var u SessionUpdate
+			if err := json.Unmarshal([]byte(tc.in), &u); err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			var raw json.RawMessage
+			switch v := u.Value.(type) {
+			case *SessionUpdateOther:
+				if v.Tag != "plan_removed" || v.IsCustom() {
+					t.Errorf("fallback tag %q custom %v", v.Tag, v.IsCustom())
+				}
+				raw = v.Raw
+				if string(raw) != tc.in {
+					t.Errorf("Raw = %s", raw)
+				}
+			case *SessionUpdatePlanUpdate:
+				skipIfUnstable(t, v.Plan.Value, tc.typeName)
+				o, ok := v.Plan.Value.(*PlanUpdateContentOther)
+				if !ok {
+					t.Fatalf("plan is %T, want *PlanUpdateContentOther", v.Plan.Value)
+				}
+				if o.PlanID != "plan_1" || o.IsCustom() || o.Tag != v.Plan.Tag() {
+					t.Errorf("fallback = %+v", o)
+				}
+				if !strings.Contains(tc.in, `"plan":`+string(o.Raw)+`}`) {
+					t.Errorf("Raw = %s", o.Raw)
+				}
+			default:
+				skipIfUnstable(t, u.Value, tc.typeName)
+				t.Fatalf("variant is %T", u.Value)
+			}
+			if out := marshal(t, u); string(out) != tc.in {
+				t.Errorf("re-encoded %s\nwant %s", out, tc.in)
+			}
+			params := `{"sessionId":"s","update":` + tc.in + `}`
+			var n UpdateSessionNotification
+			if err := json.Unmarshal([]byte(params), &n); err != nil {
+				t.Fatal(err)
+			}
+			if out := marshal(t, n); string(out) != params {
+				t.Errorf("params re-encoded %s\nwant %s", out, params)
+			}
+		})
+	}
+}
+
+// TestNestedUnknownVariants: a variant whose payload is itself a tagged union
+// over the same object (state_update → state → stopReason) keeps an unknown
+// inner tag and encodes it once, as received.
+func TestNestedUnknownVariants(t *testing.T) {
+	for _, in := range []string{
+		`{"sessionUpdate":"state_update","state":"_paused","reason":"x"}`,
+		`{"sessionUpdate":"state_update","state":"future_state"}`,
+		`{"sessionUpdate":"state_update","state":"idle","stopReason":"_vendor_stop"}`,
+		`{"sessionUpdate":"state_update","state":"idle","stopReason":"future_reason","_meta":{"n":9007199254740993}}`,
+	} {
+		t.Run(in, func(t *testing.T) {
+			var u SessionUpdate
+			if err := json.Unmarshal([]byte(in), &u); err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			if _, ok := u.Value.(*SessionUpdateStateUpdate); !ok {
+				t.Fatalf("variant is %T", u.Value)
+			}
+			out := marshal(t, u)
+			if string(out) != in {
+				t.Errorf("re-encoded %s\nwant %s", out, in)
+			}
+			if n := bytes.Count(out, []byte(`"sessionUpdate"`)); n != 1 {
+				t.Errorf("encoding has %d sessionUpdate members", n)
+			}
+			var again SessionUpdate
+			if err := json.Unmarshal(out, &again); err != nil {
+				t.Fatalf("decode own encoding: %v", err)
+			}
+			if out2 := marshal(t, again); !bytes.Equal(out2, out) {
+				t.Errorf("encoding not stable:\n first %s\nsecond %s", out, out2)
+			}
+		})
+	}
+}
+
+// untaggedCase is one JSON value for an untagged union: want is the variant's
+// type, or nil when decoding must fail; msg is a substring of the error.
+type untaggedCase struct {
+	in   string
+	want reflect.Type
+	msg  string
+}
+
+func runUntagged[U any](t *testing.T, cases []untaggedCase, variant func(*U) any) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.in, func(t *testing.T) {
+			u := new(U)
+			err := json.Unmarshal([]byte(tc.in), u)
+			if tc.want == nil {
+				assertTypeError(t, err, nil, tc.msg)
+				return
+			}
+			if err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			if got := reflect.TypeOf(variant(u)); got != tc.want {
+				t.Fatalf("variant is %v, want %v", got, tc.want)
+			}
+			if out := marshal(t, u); string(out) != tc.in {
+				t.Errorf("re-encoded %s, want %s", out, tc.in)
+			}
+			// And as a struct field.
+			in := `{"v":` + tc.in + `}`
+			var s struct {
+				V U `json:"v"`
+			}
+			if err := json.Unmarshal([]byte(in), &s); err != nil {
+				t.Fatalf("decode as field: %v", err)
+			}
+			if out := marshal(t, s); string(out) != in {
+				t.Errorf("re-encoded as field %s, want %s", out, in)
+			}
+		})
+	}
+}
+
+func TestRequestID(t *testing.T) {
+	num, str := reflect.TypeOf(RequestIDNumber(0)), reflect.TypeOf(RequestIDStr(""))
+	runUntagged(t, []untaggedCase{
+		{`0`, num, ""},
+		{`42`, num, ""},
+		{`-7`, num, ""},
+		{`9007199254740993`, num, ""},
+		{`"req-1"`, str, ""},
+		{`""`, str, ""},
+		{`"42"`, str, ""},
+		{`true`, nil, "fits none of Number, Str"},
+		{`{"id":1}`, nil, "fits none of Number, Str"},
+		{`[1]`, nil, "fits none of Number, Str"},
+		{`1.5`, nil, ""},
+		{`18446744073709551616`, nil, ""},
+	}, func(u *RequestID) any { return u.Value })
+
+	for _, in := range []string{`42`, `"42"`} {
+		var u RequestID
+		if err := json.Unmarshal([]byte(in), &u); err != nil {
+			t.Fatal(err)
+		}
+		switch v := u.Value.(type) {
+		case RequestIDNumber:
+			if in != "42" || v != 42 {
+				t.Errorf("%s gave number %d", in, v)
+			}
+		case RequestIDStr:
+			if in != `"42"` || v != "42" {
+				t.Errorf("%s gave string %q", in, v)
+			}
+		default:
+			t.Errorf("%s gave %T", in, v)
+		}
+	}
+}
+
+func TestEmbeddedResourceResource(t *testing.T) {
+	text := reflect.TypeOf(&EmbeddedResourceResourceTextResourceContents{})
+	blob := reflect.TypeOf(&EmbeddedResourceResourceBlobResourceContents{})
+	runUntagged(t, []untaggedCase{
+		{`{"text":"hello","uri":"file:///a.txt"}`, text, ""},
+		{`{"text":"","uri":"file:///empty.txt","mimeType":"text/plain"}`, text, ""},
+		{`{"blob":"AAEC","uri":"file:///a.bin"}`, blob, ""},
+		{`{"blob":"","uri":"file:///empty.bin","mimeType":"application/octet-stream"}`, blob, ""},
+		{`"file:///a.txt"`, nil, "fits none of TextResourceContents, BlobResourceContents"},
+		{`[]`, nil, "fits none of TextResourceContents, BlobResourceContents"},
+		{`7`, nil, "fits none of TextResourceContents, BlobResourceContents"},
+		{`{"uri":"file:///a"}`, nil, ""},
+		{`{"text":5,"uri":"file:///a"}`, nil, ""},
+	}, func(u *EmbeddedResourceResource) any { return u.Value })
+
+	var u EmbeddedResourceResource
+	if err := json.Unmarshal([]byte(`{"uri":"file:///a.bin","blob":"AAEC"}`), &u); err != nil {
+		t.Fatal(err)
+	}
+	if b, ok := u.Value.(*EmbeddedResourceResourceBlobResourceContents); !ok || b.Blob != "AAEC" || b.URI != "file:///a.bin" {
+		t.Errorf("blob resource decoded as %#v", u.Value)
+	}
+}
+
+func TestElicitationContentValue(t *testing.T) {
+	other := reflect.TypeOf(&ElicitationContentValueOther{})
+	runUntagged(t, []untaggedCase{
+		{`"text"`, reflect.TypeOf(ElicitationContentValueString("")), ""},
+		{`""`, reflect.TypeOf(ElicitationContentValueString("")), ""},
+		{`42`, reflect.TypeOf(ElicitationContentValueInteger(0)), ""},
+		{`-9007199254740993`, reflect.TypeOf(ElicitationContentValueInteger(0)), ""},
+		{`1.5`, reflect.TypeOf(ElicitationContentValueNumber(0)), ""},
+		{`-0.25`, reflect.TypeOf(ElicitationContentValueNumber(0)), ""},
+		{`true`, reflect.TypeOf(ElicitationContentValueBoolean(false)), ""},
+		{`false`, reflect.TypeOf(ElicitationContentValueBoolean(false)), ""},
+		{`["a","b"]`, reflect.TypeOf(ElicitationContentValueStringArray(nil)), ""},
+		{`[]`, reflect.TypeOf(ElicitationContentValueStringArray(nil)), ""},
+		{`{"z":1,"a":{"n":9007199254740993}}`, other, ""},
+		{`{}`, other, ""},
+		{`[1,"a"]`, other, ""},
+		{`1e400`, other, ""},
+	}, func(u *ElicitationContentValue) any { return u.Value })
+
+	var u ElicitationContentValue
+	if err := json.Unmarshal([]byte(`{"z":1,"a":2}`), &u); err != nil {
+		t.Fatal(err)
+	}
+	if o, ok := u.Value.(*ElicitationContentValueOther); !ok || string(o.Raw) != `{"z":1,"a":2}` {
+		t.Errorf("object decoded as %#v", u.Value)
+	}
+}
+
+// TestElicitationContentNull: the Other alternative is any JSON value, null
+// included, so a form answer of null must survive a round trip.
+func TestElicitationContentNull(t *testing.T) {
+	in := `{"answer":null,"name":"x"}`
+	var m map[string]ElicitationContentValue
+	if err := json.Unmarshal([]byte(in), &m); err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	if v := m["answer"].Value; v == nil {
+		t.Errorf("null answer decoded with no variant")
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		t.Fatalf("encode: %v", err)
+	}
+	assertSameJSON(t, out, []byte(in))
+}
+
+func TestErrorCode(t *testing.T) {
+	cases := []struct {
+		in    string
+		code  ErrorCode
+		known bool
+	}{
+		{`{"code":-32601,"message":"Method not found"}`, ErrorCodeMethodNotFound, true},
+		{`{"code":-32000,"message":"Auth required"}`, ErrorCodeAuthenticationRequired, true},
+		{`{"code":-32022,"message":"Unsupported","data":{"requested":3,"supported":[1,2]}}`, ErrorCodeUnsupportedProtocolVersion, true},
+		{`{"code":-32002,"message":"Not found","data":{"sessionId":"sess_1"}}`, ErrorCodeResourceNotFound, true},
+		{`{"code":-32099,"message":"Vendor error","data":{"n":9007199254740993}}`, -32099, false},
+		{`{"code":0,"message":"zero","data":"text"}`, 0, false},
+		{`{"code":2147483647,"message":"max","data":[1,{"b":2,"a":1}]}`, 2147483647, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.in, func(t *testing.T) {
+			var e Error
+			if err := json.Unmarshal([]byte(tc.in), &e); err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			if e.Code != tc.code || e.Code.IsKnown() != tc.known {
+				t.Errorf("code %d known %v, want %d %v", e.Code, e.Code.IsKnown(), tc.code, tc.known)
+			}
+			if out := marshal(t, e); string(out) != tc.in {
+				t.Errorf("re-encoded %s, want %s", out, tc.in)
+			}
+		})
+	}
+	var e Error
+	if err := json.Unmarshal([]byte(`{"code":-32022,"message":"m","data":{"requested":3,"supported":[1,2]}}`), &e); err != nil {
+		t.Fatal(err)
+	}
+	if e.Data == nil {
+		t.Fatal("no data")
+	}
+	if d, ok := e.Data.Value.(*ErrorDataUnsupportedProtocolVersion); !ok || len(d.Supported) != 2 {
+		t.Errorf("data decoded as %#v", e.Data.Value)
+	}
+	for _, in := range []string{`{"code":"-32601","message":"m"}`, `{"code":1.5,"message":"m"}`, `{"code":2147483648,"message":"m"}`} {
+		var e Error
+		assertTypeError(t, json.Unmarshal([]byte(in), &e), []string{"code"}, "")
+	}
+}
+
+type openEnum interface {
+	IsKnown() bool
+	IsCustom() bool
+}
+
+func decodeEnum[T openEnum](b []byte) (openEnum, error) {
+	var v T
+	err := json.Unmarshal(b, &v)
+	return v, err
+}
+
+func decodeAny[T any](b []byte) (any, error) {
+	var v T
+	err := json.Unmarshal(b, &v)
+	return v, err
+}
+
+func TestOpenEnums(t *testing.T) {
+	cases := []struct {
+		name   string
+		decode func([]byte) (openEnum, error)
+		known  string
+		other  []string
+	}{
+		{"ToolKind", decodeEnum[ToolKind], "switch_mode", []string{"_browser", "browse", ""}},
+		{"ToolCallStatus", decodeEnum[ToolCallStatus], "in_progress", []string{"_queued", "queued"}},
+		{"PlanEntryPriority", decodeEnum[PlanEntryPriority], "medium", []string{"_p0", "critical"}},
+		{"PlanEntryStatus", decodeEnum[PlanEntryStatus], "completed", []string{"_blocked", "blocked"}},
+		{"PermissionOptionKind", decodeEnum[PermissionOptionKind], "allow_once", []string{"_ask_later", "allow_session"}},
+		{"Role", decodeEnum[Role], "assistant", []string{"_system", "system"}},
+		{"NoticeSeverity", decodeEnum[NoticeSeverity], "warning", []string{"_fatal", "fatal"}},
+		{"CompactionStatus", decodeEnum[CompactionStatus], "completed", []string{"_paused", "paused"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, s := range append([]string{tc.known}, tc.other...) {
+				in := `"` + s + `"`
+				v, err := tc.decode([]byte(in))
+				if err != nil {
+					t.Fatalf("decode %s: %v", in, err)
+				}
+				known, custom := s == tc.known, strings.HasPrefix(s, "_")
+				if v.IsKnown() != known || v.IsCustom() != custom {
+					t.Errorf("%s: IsKnown %v IsCustom %v, want %v %v", in, v.IsKnown(), v.IsCustom(), known, custom)
+				}
+				if out := marshal(t, v); string(out) != in {
+					t.Errorf("re-encoded %s, want %s", out, in)
+				}
+			}
+			_, err := tc.decode([]byte(`7`))
+			assertTypeError(t, err, nil, "")
+		})
+	}
+
+	// An open enum inside a union keeps its unknown value.
+	in := `{"sessionUpdate":"tool_call_update","toolCallId":"c","kind":"_browser","status":"queued"}`
+	var u SessionUpdate
+	if err := json.Unmarshal([]byte(in), &u); err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	assertSameJSON(t, marshal(t, u), []byte(in))
+}
+
+func TestClosedEnums(t *testing.T) {
+	v, err := decodeAny[ElicitationSchemaType]([]byte(`"object"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := marshal(t, v); string(out) != `"object"` {
+		t.Errorf("re-encoded %s", out)
+	}
+	for _, bad := range []string{`"_custom"`, `"array"`, `""`, `"OBJECT"`} {
+		_, err := decodeAny[ElicitationSchemaType]([]byte(bad))
+		assertTypeError(t, err, nil, bad)
+	}
+}
+
+// TestNullForPatchFields: where the schema gives null a meaning of its own
+// ("null clears it", "null resets it"), null differs from an absent member and
+// must survive a round trip.
+func TestNullForPatchFields(t *testing.T) {
+	for _, in := range []string{
+		`{"sessionUpdate":"tool_call_update","toolCallId":"c","_meta":null}`,
+		`{"sessionUpdate":"tool_call_update","toolCallId":"c","title":null,"name":null}`,
+		`{"sessionUpdate":"tool_call_update","toolCallId":"c","kind":null,"status":null,"capabilities":null}`,
+		`{"sessionUpdate":"tool_call_update","toolCallId":"c","title":"t","kind":"read"}`,
+		`{"sessionUpdate":"usage_update","used":1,"size":2,"cost":null}`,
+		`{"sessionUpdate":"session_info_update","title":null,"updatedAt":null}`,
+		`{"sessionUpdate":"agent_message","messageId":"m","_meta":null}`,
+	} {
+		t.Run(in, func(t *testing.T) {
+			var u SessionUpdate
+			if err := json.Unmarshal([]byte(in), &u); err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			assertSameJSON(t, marshal(t, u), []byte(in))
+		})
+	}
+}
