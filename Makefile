@@ -11,23 +11,34 @@
 GO ?= go
 FUZZTIME ?= 2m
 
-# Regenerate generated/ from the pinned schema (the main job).
+# Regenerate generated/ from the pinned schema (the main job), with the API
+# surface files under generated/api and the build-tag table in README.md.
 .PHONY: generate
 generate:
 	$(GO) run ./cmd/acpgen -out generated
+	$(GO) run ./cmd/acpgen api -out generated/api -readme README.md generated/acpv1 generated/acpv2
 
 # Fail, printing a diff, when generated/ is not what the generator makes.
 .PHONY: check
 check:
 	$(GO) run ./cmd/acpgen -out generated -check
 
-# Everything CI runs: formatting, vet, and the tests.
+# The unstable feature build tags, from the feature map; "unstable" enables them all.
+FEATURE_TAGS := $(shell grep -o '"unstable_[a-z_]*"' schema/features.json | tr -d '"' | sort -u)
+
+# Everything CI runs: formatting, vet and the tests, then the generated
+# packages again with each feature tag alone and with the umbrella tag.
 .PHONY: test
 test:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test ./...
+	@set -e; for tags in $(FEATURE_TAGS) unstable; do \
+		echo "== -tags $$tags"; \
+		$(GO) vet -tags $$tags ./generated/...; \
+		$(GO) test -tags $$tags ./generated/...; \
+	done
 
 # Run each fuzz target for $(FUZZTIME).
 .PHONY: fuzz

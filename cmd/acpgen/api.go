@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -13,29 +14,49 @@ import (
 )
 
 // apiFiles writes the surface file of each generated package directory.
-func apiFiles(args []string) error {
+func apiFiles(args []string, stdout io.Writer) error {
 	fl := flag.NewFlagSet("acpgen api", flag.ContinueOnError)
 	out := fl.String("out", "generated/api", "directory for the surface files")
+	readme := fl.String("readme", "", "Markdown file whose build-tag table to rewrite")
 	if err := fl.Parse(args); err != nil {
 		return exitCode(2)
 	}
 	if fl.NArg() == 0 {
 		return fmt.Errorf("api: name the generated package directories")
 	}
+	surfaces := map[string][]api.Line{}
 	for _, dir := range fl.Args() {
 		lines, err := api.Tagged(dir)
 		if err != nil {
 			return err
 		}
-		name := filepath.Base(dir) + ".txt"
+		surfaces[filepath.Base(dir)] = lines
 		data := append([]byte(pipeline.SurfaceHeader), api.Format(lines)...)
-		if old, err := os.ReadFile(filepath.Join(*out, name)); err == nil && bytes.Equal(old, data) {
-			continue
-		}
-		if err := write.Text(filepath.Join(*out, name), data); err != nil {
+		if err := writeIfChanged(filepath.Join(*out, filepath.Base(dir)+".txt"), data); err != nil {
 			return err
 		}
-		fmt.Fprintln(os.Stderr, "acpgen: wrote", filepath.Join(*out, name))
 	}
+	if *readme == "" {
+		return nil
+	}
+	doc, err := os.ReadFile(*readme)
+	if err != nil {
+		return err
+	}
+	updated, err := api.Splice(string(doc), api.Table(surfaces))
+	if err != nil {
+		return fmt.Errorf("%s: %w", *readme, err)
+	}
+	return writeIfChanged(*readme, []byte(updated))
+}
+
+func writeIfChanged(path string, data []byte) error {
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	if err := write.Text(path, data); err != nil {
+		return err
+	}
+	fmt.Fprintln(os.Stderr, "acpgen: wrote", path)
 	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -12,7 +13,7 @@ import (
 
 // diff prints the unstable surface of one generated package, or the API
 // change between two schema revisions.
-func diff(args []string) error {
+func diff(args []string, stdout io.Writer) error {
 	fl := flag.NewFlagSet("acpgen diff", flag.ContinueOnError)
 	asJSON := fl.Bool("json", false, "print JSON instead of text")
 	exit := fl.Bool("exit-code", false, "exit with status 1 when there are differences")
@@ -40,7 +41,7 @@ func diff(args []string) error {
 	default:
 		return fmt.Errorf("diff: give a generated package directory, or two schema directories")
 	}
-	if err := api.Write(os.Stdout, changes, *asJSON); err != nil {
+	if err := api.Write(stdout, changes, *asJSON); err != nil {
 		return err
 	}
 	if *exit && len(changes) > 0 {

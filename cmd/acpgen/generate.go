@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 
@@ -12,7 +13,7 @@ import (
 )
 
 // generate writes the packages, or with -check compares them.
-func generate(args []string) error {
+func generate(args []string, stdout io.Writer) error {
 	fl := flag.NewFlagSet("acpgen", flag.ContinueOnError)
 	schemaDir := fl.String("schema", "", "directory with the schema files (default: the pinned copy built in)")
 	out := fl.String("out", "generated", "output directory; one package per protocol version is written below it")
@@ -40,7 +41,7 @@ func generate(args []string) error {
 			return err
 		}
 		if len(changes) > 0 {
-			fmt.Print(write.Diff(changes))
+			fmt.Fprint(stdout, write.Diff(changes))
 			fmt.Fprintf(os.Stderr, "acpgen: %d generated file(s) under %s are stale; run acpgen to regenerate\n", len(changes), *out)
 			return exitCode(1)
 		}

@@ -45,7 +45,7 @@ func main() {
 			cmd, args = diff, args[1:]
 		}
 	}
-	if err := cmd(args); err != nil {
+	if err := cmd(args, os.Stdout); err != nil {
 		if code, ok := err.(exitCode); ok {
 			os.Exit(int(code))
 		}

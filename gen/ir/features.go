@@ -23,7 +23,7 @@ type FeatureItems struct {
 // map names get their features; a type that an item references gets that
 // item's features too, so that whatever enables the item also compiles the
 // type; a field, variant or method the map does not name inherits the
-// features of the types it refers to. It returns warnings: map entries that
+// features of the named types it refers to. It returns warnings: map entries that
 // name stable or missing items, and unstable items left to the umbrella tag.
 func AssignFeatures(p *Package, fm FeatureMap) []string {
 	a := &assigner{explicit: map[*Gate]bool{}}
@@ -159,13 +159,16 @@ func (a *assigner) add(g *Gate, features []string) {
 	}
 }
 
-// inherit gives an item the map does not name the features of the types it uses.
+// inherit gives an item the map does not name the features of the types it
+// uses that the map names. (Types that only inherit features from items
+// using them pass nothing on, so a feature does not spread sideways from a
+// shared type to unrelated items.)
 func (a *assigner) inherit(g *Gate, uses ...*Type) {
 	if a.explicit[g] {
 		return
 	}
 	for _, t := range uses {
-		if t != nil && t.Unstable {
+		if t != nil && t.Unstable && a.explicit[&t.Gate] {
 			a.add(g, t.Features)
 		}
 	}

@@ -6,15 +6,21 @@ import (
 	"github.com/acpgen/acpgen/generated/internal/conformance"
 )
 
-var pkg = conformance.Package{
-	Version:               "v1",
-	File:                  "v1/schema.json",
-	NewRequestParams:      NewRequestParams,
-	NewNotificationParams: NewNotificationParams,
-	NewResult:             NewResult,
-	NewError:              func() any { return new(Error) },
-}
-
+// TestConformance runs the corpus through the package: the stable pages
+// against the stable schema, and with the unstable tag the draft pages too,
+// against the unstable schema.
 func TestConformance(t *testing.T) {
-	conformance.Run(t, pkg, 50)
+	p := conformance.Package{
+		Version:               "v1",
+		File:                  "v1/schema.json",
+		NewRequestParams:      NewRequestParams,
+		NewNotificationParams: NewNotificationParams,
+		NewResult:             NewResult,
+		NewError:              func() any { return new(Error) },
+	}
+	min := 50
+	if unstableBuild {
+		p.File, p.Drafts, min = "v1/schema.unstable.json", true, 100
+	}
+	conformance.Run(t, p, min)
 }

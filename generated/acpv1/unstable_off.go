@@ -13,6 +13,15 @@ type clientCapabilitiesUnstable struct{}
 // listSessionsRequestUnstable is empty without the unstable build tag.
 type listSessionsRequestUnstable struct{}
 
+// loadSessionRequestUnstable is empty without the unstable build tag.
+type loadSessionRequestUnstable struct{}
+
+// newSessionRequestUnstable is empty without the unstable build tag.
+type newSessionRequestUnstable struct{}
+
+// resumeSessionRequestUnstable is empty without the unstable build tag.
+type resumeSessionRequestUnstable struct{}
+
 // sessionCapabilitiesUnstable is empty without the unstable build tag.
 type sessionCapabilitiesUnstable struct{}
 

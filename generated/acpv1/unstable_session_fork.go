@@ -263,52 +263,6 @@ func (v SystemPromptMode) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// loadSessionRequestSessionFork holds the fields of LoadSessionRequest that the unstable_session_fork or unstable build tag adds.
-type loadSessionRequestSessionFork struct {
-	// **UNSTABLE**
-	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
-	//
-	// System-level instructions for the loaded session.
-	//
-	// Optional. Omitted and `null` are equivalent. The Agent may then keep a
-	// system prompt it stored with the session or use its default instructions.
-	// Clients MUST only send this when the Agent advertises
-	// `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
-	// when the session was created.
-	SystemPrompt *SystemPrompt `json:"systemPrompt,omitempty"`
-}
-
-// newSessionRequestSessionFork holds the fields of NewSessionRequest that the unstable_session_fork or unstable build tag adds.
-type newSessionRequestSessionFork struct {
-	// **UNSTABLE**
-	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
-	//
-	// System-level instructions for the new session.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent uses its
-	// own default instructions. Clients MUST only send this when the Agent
-	// advertises `sessionCapabilities.systemPrompt`.
-	SystemPrompt *SystemPrompt `json:"systemPrompt,omitempty"`
-}
-
-// resumeSessionRequestSessionFork holds the fields of ResumeSessionRequest that the unstable_session_fork or unstable build tag adds.
-type resumeSessionRequestSessionFork struct {
-	// **UNSTABLE**
-	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
-	//
-	// System-level instructions for the resumed session.
-	//
-	// Optional. Omitted and `null` are equivalent. The Agent may then keep a
-	// system prompt it stored with the session or use its default instructions.
-	// Clients MUST only send this when the Agent advertises
-	// `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
-	// when the session was created.
-	SystemPrompt *SystemPrompt `json:"systemPrompt,omitempty"`
-}
-
 // sessionCapabilitiesSessionFork holds the fields of SessionCapabilities that the unstable_session_fork or unstable build tag adds.
 type sessionCapabilitiesSessionFork struct {
 	// **UNSTABLE**

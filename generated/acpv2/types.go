@@ -2711,8 +2711,8 @@ type NewSessionRequest struct {
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
-	// Fields of the unstable surface, with the unstable_session_fork or unstable build tag.
-	newSessionRequestSessionFork
+	// Fields of the unstable surface, with the unstable build tag.
+	newSessionRequestUnstable
 }
 
 // MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
@@ -3539,8 +3539,8 @@ type ResumeSessionRequest struct {
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
-	// Fields of the unstable surface, with the unstable_session_fork or unstable build tag.
-	resumeSessionRequestSessionFork
+	// Fields of the unstable surface, with the unstable build tag.
+	resumeSessionRequestUnstable
 }
 
 // MarshalJSON writes a list or map that is present but empty as such, not as an absent key.

@@ -1575,6 +1575,36 @@ type listSessionsRequestUnstable struct {
 	Archived *SessionArchiveFilter `json:"archived,omitempty"`
 }
 
+// newSessionRequestUnstable holds the fields of NewSessionRequest that the unstable build tag adds.
+type newSessionRequestUnstable struct {
+	// **UNSTABLE**
+	//
+	// This capability is not part of the spec yet, and may be removed or changed at any point.
+	//
+	// System-level instructions for the new session.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the Agent uses its
+	// own default instructions. Clients MUST only send this when the Agent
+	// advertises `session.systemPrompt`.
+	SystemPrompt *SystemPrompt `json:"systemPrompt,omitempty"`
+}
+
+// resumeSessionRequestUnstable holds the fields of ResumeSessionRequest that the unstable build tag adds.
+type resumeSessionRequestUnstable struct {
+	// **UNSTABLE**
+	//
+	// This capability is not part of the spec yet, and may be removed or changed at any point.
+	//
+	// System-level instructions for the resumed session.
+	//
+	// Optional. Omitted and `null` are equivalent. The Agent may then keep a
+	// system prompt it stored with the session or use its default instructions.
+	// Clients MUST only send this when the Agent advertises
+	// `session.systemPrompt`, and SHOULD send the same value they used when the
+	// session was created.
+	SystemPrompt *SystemPrompt `json:"systemPrompt,omitempty"`
+}
+
 // sessionCapabilitiesUnstable holds the fields of SessionCapabilities that the unstable build tag adds.
 type sessionCapabilitiesUnstable struct {
 	// **UNSTABLE**

@@ -10,6 +10,12 @@ type agentAuthCapabilitiesUnstable struct{}
 // listSessionsRequestUnstable is empty without the unstable build tag.
 type listSessionsRequestUnstable struct{}
 
+// newSessionRequestUnstable is empty without the unstable build tag.
+type newSessionRequestUnstable struct{}
+
+// resumeSessionRequestUnstable is empty without the unstable build tag.
+type resumeSessionRequestUnstable struct{}
+
 // sessionCapabilitiesUnstable is empty without the unstable build tag.
 type sessionCapabilitiesUnstable struct{}
 

@@ -4,11 +4,5 @@
 
 package acpv2
 
-// newSessionRequestSessionFork is empty without the unstable_session_fork or unstable build tag.
-type newSessionRequestSessionFork struct{}
-
-// resumeSessionRequestSessionFork is empty without the unstable_session_fork or unstable build tag.
-type resumeSessionRequestSessionFork struct{}
-
 // sessionCapabilitiesSessionFork is empty without the unstable_session_fork or unstable build tag.
 type sessionCapabilitiesSessionFork struct{}

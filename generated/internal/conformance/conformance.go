@@ -31,6 +31,7 @@ const Dir = "../../../shared/conformance"
 type Package struct {
 	Version               string // "v1"
 	File                  string // schema file the package was generated from, "v1/schema.json"
+	Drafts                bool   // include the draft pages, which show the unstable surface
 	NewRequestParams      func(method string) any
 	NewNotificationParams func(method string) any
 	NewResult             func(method string) any

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/acpgen/acpgen/gen/pipeline"
+	"github.com/acpgen/acpgen/gen/write"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/diff")
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "diff", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./cmd/acpgen -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs:\n got:\n%s\nwant:\n%s", name, got, want)
+	}
+}
+
+func TestDiffRevisions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads packages with the go command")
+	}
+	for _, tc := range []struct {
+		args   []string
+		golden string
+	}{
+		{[]string{"testdata/diff/old", "testdata/diff/new"}, "revisions.golden"},
+		{[]string{"-json", "testdata/diff/old", "testdata/diff/new"}, "revisions.json.golden"},
+	} {
+		var out bytes.Buffer
+		if err := diff(tc.args, &out); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, tc.golden, out.Bytes())
+	}
+	var out bytes.Buffer
+	err := diff([]string{"-exit-code", "testdata/diff/old", "testdata/diff/old"}, &out)
+	if err != nil || out.Len() != 0 {
+		t.Errorf("a revision against itself: err %v, output %q; want none", err, out.String())
+	}
+	if err := diff([]string{"-exit-code", "testdata/diff/old", "testdata/diff/new"}, &out); err != exitCode(1) {
+		t.Errorf("-exit-code with differences: err %v, want exit status 1", err)
+	}
+}
+
+func TestDiffUnstable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads packages with the go command")
+	}
+	gen, err := pipeline.Generate(os.DirFS("testdata/diff/new"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module acpgen.example/difftest\n\ngo 1.22\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := write.Write(dir, gen.Files); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := diff([]string{filepath.Join(dir, "acpv1")}, &out); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "unstable.golden", out.Bytes())
+}

@@ -1,0 +1,7 @@
+//go:build unstable
+
+package acpv1
+
+// unstableBuild reports whether the umbrella tag, which enables every
+// unstable feature, is on.
+const unstableBuild = true
