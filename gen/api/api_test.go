@@ -63,7 +63,7 @@ func TestNoTagBuildIsStable(t *testing.T) {
 	files := map[string][]byte{}
 	for _, v := range versions {
 		v.Unstable = ""
-		p, _, err := pipeline.Build(schema.FS, v, nil)
+		p, _, err := pipeline.Build(schema.FS, v, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

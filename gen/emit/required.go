@@ -8,10 +8,12 @@ import (
 	"github.com/acpgen/acpgen/gen/ir"
 )
 
-// Required members. The standard library decodes a struct without noticing
-// a missing member; the reference implementation rejects it. Generated
-// decoders shadow each required field with required[T], which decodes the
-// member straight into the field and records that it was there.
+// Member rules. The standard library decodes a struct without noticing a
+// missing member, and knows nothing of the schema's x-deserialize-* keywords;
+// the reference implementation does both. Generated decoders shadow each
+// field that has a rule with member[T] (or items[E] for
+// x-deserialize-skip-invalid-items), which decodes the member straight into
+// the field, applies the rule, and records that the member was there.
 
 // decodeFields returns the statements that decode the fields of goName
 // from data into recv, with extra members (such as a union's tag) read in
@@ -35,17 +37,24 @@ func decodeFields(goName, recv string, fields []*ir.Field, extra ...jen.Code) []
 	values := jen.Dict{jen.Id("plain"): jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id(recv))}
 	var checks []jen.Code
 	for _, f := range fields {
-		if !f.Required {
+		if !hasRule(f) {
 			continue
 		}
-		members = append(members, jen.Id(f.GoName).Id("required").Types(fieldType(f)).Tag(map[string]string{"json": f.JSONName}))
-		init := jen.Dict{jen.Id("field"): jen.Op("&").Id(recv).Dot(f.GoName)}
-		if f.Nullable {
-			init[jen.Id("nullOK")] = jen.True()
+		shadow := jen.Id("member").Types(fieldType(f))
+		target := jen.Op("&").Id(recv).Dot(f.GoName)
+		if elem := skipElem(f); elem != nil {
+			shadow = jen.Id("items").Types(goType(*elem))
 		}
-		values[jen.Id(f.GoName)] = jen.Id("required").Types(fieldType(f)).Values(init)
-		checks = append(checks, jen.If(jen.Op("!").Id("probe").Dot(f.GoName).Dot("present")).Block(
-			jen.Return(jen.Id("typeError").Call(jen.Lit(fmt.Sprintf("object without %q", f.JSONName)), jen.Id(recv), jen.Lit(f.JSONName)))))
+		members = append(members, jen.Id(f.GoName).Add(shadow).Tag(map[string]string{"json": f.JSONName}))
+		init := jen.Dict{jen.Id("field"): target}
+		if r := rules(f); r != nil {
+			init[jen.Id("rules")] = r
+		}
+		values[jen.Id(f.GoName)] = jen.Add(shadow).Values(init)
+		if f.Required {
+			checks = append(checks, jen.If(jen.Op("!").Id("probe").Dot(f.GoName).Dot("present")).Block(
+				jen.Return(jen.Id("typeError").Call(jen.Lit(fmt.Sprintf("object without %q", f.JSONName)), jen.Id(recv), jen.Lit(f.JSONName)))))
+		}
 	}
 	out := []jen.Code{
 		jen.Type().Id("plain").Id(goName),
@@ -55,24 +64,65 @@ func decodeFields(goName, recv string, fields []*ir.Field, extra ...jen.Code) []
 	return append(out, checks...)
 }
 
-func hasRequired(fields []*ir.Field) bool {
+// hasRule reports whether decoding f needs more than the standard library:
+// a required member, or an x-deserialize-* keyword.
+func hasRule(f *ir.Field) bool {
+	return f.Required || f.DefaultOnError || f.DefaultOnNull || f.SkipInvalidItems
+}
+
+func hasRules(fields []*ir.Field) bool {
 	for _, f := range fields {
-		if f.Required {
+		if hasRule(f) {
 			return true
 		}
 	}
 	return false
 }
 
+// rules is the rules bit set of f, or nil for none.
+func rules(f *ir.Field) jen.Code {
+	var names []jen.Code
+	if f.Nullable {
+		names = append(names, jen.Id("nullOK"))
+	}
+	if f.DefaultOnError {
+		names = append(names, jen.Id("defaultOnError"))
+	}
+	if f.DefaultOnNull {
+		names = append(names, jen.Id("defaultOnNull"))
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	out := jen.Add(names[0])
+	for _, n := range names[1:] {
+		out = out.Op("|").Add(n)
+	}
+	return out
+}
+
+// skipElem is the element type of a field whose invalid items are dropped,
+// or nil.
+func skipElem(f *ir.Field) *ir.Ref {
+	if !f.SkipInvalidItems || f.NullMeans {
+		return nil
+	}
+	if f.Type.Kind != ir.RefArray {
+		return nil
+	}
+	return f.Type.Elem
+}
+
 // requiredDecoder emits UnmarshalJSON for a struct (or a variant without
-// payloads) that has required members.
+// payloads) that has members with rules.
 func requiredDecoder(f *jen.File, goName string, fields []*ir.Field) {
-	if !hasRequired(fields) {
+	if !hasRules(fields) {
 		return
 	}
 	body := decodeFields(goName, "v", fields)
 	body = append(body, jen.Return(jen.Nil()))
-	f.Comment("UnmarshalJSON decodes the object and fails on a missing required member.")
+	f.Comment("UnmarshalJSON decodes the object by the schema's rules: required members, and the")
+	f.Comment("x-deserialize-* keywords (defaults on error or null, invalid array items dropped).")
 	f.Func().Params(jen.Id("v").Op("*").Id(goName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
 	f.Line()
 }

@@ -186,6 +186,10 @@ func (e *emitter) tagged(f *jen.File, t *ir.Type) error {
 	for _, v := range ownVariants(t) {
 		cases = append(cases, jen.Case(jen.Lit(v.Tag)).Block(jen.Id("v").Op("=").New(jen.Id(v.GoName))))
 	}
+	for _, r := range u.Removed {
+		cases = append(cases, jen.Case(jen.Lit(r.Tag)).Block(jen.Return(jen.Id("typeError").Call(
+			jen.Lit(fmt.Sprintf("%s %q (%s)", u.Tag, r.Tag, r.Reason)), jen.Id("u"), jen.Lit(u.Tag)))))
+	}
 	fallback := jen.Id("v").Op("=").New(jen.Id(u.Fallback.GoName))
 	if hasUnstableVariants(t) {
 		/*

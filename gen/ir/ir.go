@@ -117,6 +117,14 @@ type UnionInfo struct {
 	// Fallback keeps an unknown variant: an unknown tag, or a value that fits
 	// no alternative of an untagged union. Tagged unions always have one.
 	Fallback *Variant
+	// Removed are tags the protocol version dropped: decoding one is an
+	// error rather than an unknown variant.
+	Removed []RemovedTag
+}
+
+// RemovedTag is a tag a union no longer has, and why.
+type RemovedTag struct {
+	Tag, Reason string
 }
 
 // All returns the variants, then Default, then Fallback.

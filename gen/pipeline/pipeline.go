@@ -64,29 +64,41 @@ func Source(fsys fs.FS) string {
 // Features reads the feature map: features.json in fsys if it has one, else
 // the one pinned beside the embedded schema. It maps version → feature → items.
 func Features(fsys fs.FS) (map[string]ir.FeatureMap, error) {
-	data, err := fs.ReadFile(fsys, "features.json")
+	out := map[string]ir.FeatureMap{}
+	return out, readPerVersion(fsys, "features.json", out)
+}
+
+// Removed reads the tags each version removed: removed.json in fsys if it has
+// one, else the pinned one. It maps version → "Union.tag" → reason.
+func Removed(fsys fs.FS) (map[string]map[string]string, error) {
+	out := map[string]map[string]string{}
+	return out, readPerVersion(fsys, "removed.json", out)
+}
+
+// readPerVersion decodes the "v1", "v2", … members of a JSON data file into out.
+func readPerVersion[T any](fsys fs.FS, name string, out map[string]T) error {
+	data, err := fs.ReadFile(fsys, name)
 	if errors.Is(err, fs.ErrNotExist) {
-		data, err = fs.ReadFile(schema.FS, "features.json")
+		data, err = fs.ReadFile(schema.FS, name)
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, fmt.Errorf("features.json: %w", err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
-	out := map[string]ir.FeatureMap{}
 	for k, v := range raw {
 		if !strings.HasPrefix(k, "v") {
 			continue // a note, not a version
 		}
-		var fm ir.FeatureMap
-		if err := json.Unmarshal(v, &fm); err != nil {
-			return nil, fmt.Errorf("features.json: %s: %w", k, err)
+		var item T
+		if err := json.Unmarshal(v, &item); err != nil {
+			return fmt.Errorf("%s: %s: %w", name, k, err)
 		}
-		out[k] = fm
+		out[k] = item
 	}
-	return out, nil
+	return nil
 }
 
 // SurfaceHeader begins each API surface file under generated/api.
@@ -113,9 +125,13 @@ func Generate(fsys fs.FS) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	removed, err := Removed(fsys)
+	if err != nil {
+		return nil, err
+	}
 	out := &Output{Files: map[string][]byte{}}
 	for _, v := range versions {
-		p, warnings, err := Build(fsys, v, features[v.Name])
+		p, warnings, err := Build(fsys, v, features[v.Name], removed[v.Name])
 		if err != nil {
 			return nil, err
 		}
@@ -135,8 +151,8 @@ func Generate(fsys fs.FS) (*Output, error) {
 
 // Build loads the files of one version and returns its package with Go
 // names assigned: the stable file, plus what only the unstable file has,
-// gated by the features in fm.
-func Build(fsys fs.FS, v Version, fm ir.FeatureMap) (*ir.Package, []string, error) {
+// gated by the features in fm; the union tags in removed are rejected.
+func Build(fsys fs.FS, v Version, fm ir.FeatureMap, removed map[string]string) (*ir.Package, []string, error) {
 	opts := ir.Options{Name: v.Package, Version: v.Name, Source: fmt.Sprintf("%s %s", Source(fsys), v.Stable)}
 	p, err := buildFile(fsys, v.Stable, opts)
 	if err != nil {
@@ -154,6 +170,11 @@ func Build(fsys fs.FS, v Version, fm ir.FeatureMap) (*ir.Package, []string, erro
 		p.Source = fmt.Sprintf("%s %s and %s", Source(fsys), v.Stable, path.Base(v.Unstable))
 		warnings = ir.AssignFeatures(p, fm)
 	}
+	w, err := ir.RemoveTags(p, removed)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", v.Stable, err)
+	}
+	warnings = append(warnings, w...)
 	if err := names.Assign(p); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", v.Stable, err)
 	}

@@ -23,6 +23,31 @@ type AgentAuthCapabilities struct {
 	agentAuthCapabilitiesUnstable
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
+	type plain AgentAuthCapabilities
+	probe := struct {
+		*plain
+		Logout member[*LogoutCapabilities] `json:"logout"`
+		Meta   member[json.RawMessage]     `json:"_meta"`
+	}{
+		Logout: member[*LogoutCapabilities]{
+			field: &v.Logout,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // AgentCapabilities: Capabilities supported by the agent.
 //
 // Advertised during initialization to inform the client about
@@ -56,6 +81,51 @@ type AgentCapabilities struct {
 	agentCapabilitiesLLMProviders
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AgentCapabilities) UnmarshalJSON(data []byte) error {
+	type plain AgentCapabilities
+	probe := struct {
+		*plain
+		LoadSession         member[*bool]                  `json:"loadSession"`
+		PromptCapabilities  member[*PromptCapabilities]    `json:"promptCapabilities"`
+		MCPCapabilities     member[*MCPCapabilities]       `json:"mcpCapabilities"`
+		SessionCapabilities member[*SessionCapabilities]   `json:"sessionCapabilities"`
+		Auth                member[*AgentAuthCapabilities] `json:"auth"`
+		Meta                member[json.RawMessage]        `json:"_meta"`
+	}{
+		Auth: member[*AgentAuthCapabilities]{
+			field: &v.Auth,
+			rules: defaultOnError,
+		},
+		LoadSession: member[*bool]{
+			field: &v.LoadSession,
+			rules: defaultOnError,
+		},
+		MCPCapabilities: member[*MCPCapabilities]{
+			field: &v.MCPCapabilities,
+			rules: defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		PromptCapabilities: member[*PromptCapabilities]{
+			field: &v.PromptCapabilities,
+			rules: defaultOnError,
+		},
+		SessionCapabilities: member[*SessionCapabilities]{
+			field: &v.SessionCapabilities,
+			rules: defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // AgentNotification: A JSON-RPC notification object.
 type AgentNotification struct {
 	// The notification method name.
@@ -65,14 +135,15 @@ type AgentNotification struct {
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentNotification) UnmarshalJSON(data []byte) error {
 	type plain AgentNotification
 	probe := struct {
 		*plain
-		Method required[string] `json:"method"`
+		Method member[string] `json:"method"`
 	}{
-		Method: required[string]{field: &v.Method},
+		Method: member[string]{field: &v.Method},
 		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -96,16 +167,17 @@ type AgentRequest struct {
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentRequest) UnmarshalJSON(data []byte) error {
 	type plain AgentRequest
 	probe := struct {
 		*plain
-		ID     required[RequestID] `json:"id"`
-		Method required[string]    `json:"method"`
+		ID     member[RequestID] `json:"id"`
+		Method member[string]    `json:"method"`
 	}{
-		ID:     required[RequestID]{field: &v.ID},
-		Method: required[string]{field: &v.Method},
+		ID:     member[RequestID]{field: &v.ID},
+		Method: member[string]{field: &v.Method},
 		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -148,6 +220,41 @@ func (v Annotations) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Audience)})
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *Annotations) UnmarshalJSON(data []byte) error {
+	type plain Annotations
+	probe := struct {
+		*plain
+		Audience     items[Role]             `json:"audience"`
+		LastModified member[*string]         `json:"lastModified"`
+		Priority     member[*float64]        `json:"priority"`
+		Meta         member[json.RawMessage] `json:"_meta"`
+	}{
+		Audience: items[Role]{
+			field: &v.Audience,
+			rules: nullOK | defaultOnError,
+		},
+		LastModified: member[*string]{
+			field: &v.LastModified,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Priority: member[*float64]{
+			field: &v.Priority,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // AudioContent: Audio provided to or from an LLM.
 type AudioContent struct {
 	// Optional annotations that help clients decide how to display or route this content.
@@ -167,16 +274,27 @@ type AudioContent struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AudioContent) UnmarshalJSON(data []byte) error {
 	type plain AudioContent
 	probe := struct {
 		*plain
-		Data     required[string] `json:"data"`
-		MimeType required[string] `json:"mimeType"`
+		Annotations member[*Annotations]    `json:"annotations"`
+		Data        member[string]          `json:"data"`
+		MimeType    member[string]          `json:"mimeType"`
+		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Data:     required[string]{field: &v.Data},
-		MimeType: required[string]{field: &v.MimeType},
+		Annotations: member[*Annotations]{
+			field: &v.Annotations,
+			rules: nullOK | defaultOnError,
+		},
+		Data: member[string]{field: &v.Data},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		MimeType: member[string]{field: &v.MimeType},
 		plain:    (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -212,6 +330,31 @@ type AuthCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AuthCapabilities) UnmarshalJSON(data []byte) error {
+	type plain AuthCapabilities
+	probe := struct {
+		*plain
+		Terminal member[*bool]           `json:"terminal"`
+		Meta     member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Terminal: member[*bool]{
+			field: &v.Terminal,
+			rules: defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // AuthMethodAgent: Agent handles authentication itself through `authenticate`.
 //
 // This is the default authentication method type.
@@ -233,16 +376,27 @@ type AuthMethodAgent struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthMethodAgent) UnmarshalJSON(data []byte) error {
 	type plain AuthMethodAgent
 	probe := struct {
 		*plain
-		ID   required[AuthMethodID] `json:"id"`
-		Name required[string]       `json:"name"`
+		ID          member[AuthMethodID]    `json:"id"`
+		Name        member[string]          `json:"name"`
+		Description member[*string]         `json:"description"`
+		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		ID:    required[AuthMethodID]{field: &v.ID},
-		Name:  required[string]{field: &v.Name},
+		Description: member[*string]{
+			field: &v.Description,
+			rules: nullOK | defaultOnError,
+		},
+		ID: member[AuthMethodID]{field: &v.ID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name:  member[string]{field: &v.Name},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -302,16 +456,37 @@ func (v AuthMethodTerminal) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Args), presentMap(v.Env)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
 	type plain AuthMethodTerminal
 	probe := struct {
 		*plain
-		ID   required[AuthMethodID] `json:"id"`
-		Name required[string]       `json:"name"`
+		ID          member[AuthMethodID]      `json:"id"`
+		Name        member[string]            `json:"name"`
+		Description member[*string]           `json:"description"`
+		Args        member[[]string]          `json:"args"`
+		Env         member[map[string]string] `json:"env"`
+		Meta        member[json.RawMessage]   `json:"_meta"`
 	}{
-		ID:    required[AuthMethodID]{field: &v.ID},
-		Name:  required[string]{field: &v.Name},
+		Args: member[[]string]{
+			field: &v.Args,
+			rules: defaultOnNull,
+		},
+		Description: member[*string]{
+			field: &v.Description,
+			rules: nullOK | defaultOnError,
+		},
+		Env: member[map[string]string]{
+			field: &v.Env,
+			rules: defaultOnNull,
+		},
+		ID: member[AuthMethodID]{field: &v.ID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name:  member[string]{field: &v.Name},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -342,14 +517,20 @@ type AuthenticateRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthenticateRequest) UnmarshalJSON(data []byte) error {
 	type plain AuthenticateRequest
 	probe := struct {
 		*plain
-		MethodID required[AuthMethodID] `json:"methodId"`
+		MethodID member[AuthMethodID]    `json:"methodId"`
+		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		MethodID: required[AuthMethodID]{field: &v.MethodID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		MethodID: member[AuthMethodID]{field: &v.MethodID},
 		plain:    (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -371,6 +552,26 @@ type AuthenticateResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AuthenticateResponse) UnmarshalJSON(data []byte) error {
+	type plain AuthenticateResponse
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // AvailableCommand: Information about a command.
 type AvailableCommand struct {
 	// Command name (e.g., `create_plan`, `research_codebase`).
@@ -390,17 +591,28 @@ type AvailableCommand struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AvailableCommand) UnmarshalJSON(data []byte) error {
 	type plain AvailableCommand
 	probe := struct {
 		*plain
-		Name        required[string] `json:"name"`
-		Description required[string] `json:"description"`
+		Name        member[string]                 `json:"name"`
+		Description member[string]                 `json:"description"`
+		Input       member[*AvailableCommandInput] `json:"input"`
+		Meta        member[json.RawMessage]        `json:"_meta"`
 	}{
-		Description: required[string]{field: &v.Description},
-		Name:        required[string]{field: &v.Name},
-		plain:       (*plain)(v),
+		Description: member[string]{field: &v.Description},
+		Input: member[*AvailableCommandInput]{
+			field: &v.Input,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name:  member[string]{field: &v.Name},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -427,15 +639,24 @@ type AvailableCommandsUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
 	type plain AvailableCommandsUpdate
 	probe := struct {
 		*plain
-		AvailableCommands required[[]AvailableCommand] `json:"availableCommands"`
+		AvailableCommands items[AvailableCommand] `json:"availableCommands"`
+		Meta              member[json.RawMessage] `json:"_meta"`
 	}{
-		AvailableCommands: required[[]AvailableCommand]{field: &v.AvailableCommands},
-		plain:             (*plain)(v),
+		AvailableCommands: items[AvailableCommand]{
+			field: &v.AvailableCommands,
+			rules: defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -465,16 +686,27 @@ type BlobResourceContents struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	type plain BlobResourceContents
 	probe := struct {
 		*plain
-		Blob required[string] `json:"blob"`
-		URI  required[string] `json:"uri"`
+		Blob     member[string]          `json:"blob"`
+		MimeType member[*string]         `json:"mimeType"`
+		URI      member[string]          `json:"uri"`
+		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		Blob:  required[string]{field: &v.Blob},
-		URI:   required[string]{field: &v.URI},
+		Blob: member[string]{field: &v.Blob},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		MimeType: member[*string]{
+			field: &v.MimeType,
+			rules: nullOK | defaultOnError,
+		},
+		URI:   member[string]{field: &v.URI},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -499,6 +731,26 @@ type BooleanConfigOptionCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *BooleanConfigOptionCapabilities) UnmarshalJSON(data []byte) error {
+	type plain BooleanConfigOptionCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // BooleanPropertySchema: Schema for boolean properties in an elicitation form.
@@ -528,6 +780,41 @@ type BooleanPropertySchema struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *BooleanPropertySchema) UnmarshalJSON(data []byte) error {
+	type plain BooleanPropertySchema
+	probe := struct {
+		*plain
+		Title       member[*string]         `json:"title"`
+		Description member[*string]         `json:"description"`
+		Default     member[*bool]           `json:"default"`
+		Meta        member[json.RawMessage] `json:"_meta"`
+	}{
+		Default: member[*bool]{
+			field: &v.Default,
+			rules: nullOK | defaultOnError,
+		},
+		Description: member[*string]{
+			field: &v.Description,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Title: member[*string]{
+			field: &v.Title,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // CancelNotification: Notification to cancel ongoing operations for a session.
 //
 // See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)
@@ -543,14 +830,20 @@ type CancelNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CancelNotification) UnmarshalJSON(data []byte) error {
 	type plain CancelNotification
 	probe := struct {
 		*plain
-		SessionID required[SessionID] `json:"sessionId"`
+		SessionID member[SessionID]       `json:"sessionId"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		SessionID: required[SessionID]{field: &v.SessionID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -577,14 +870,20 @@ type CancelRequestNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CancelRequestNotification) UnmarshalJSON(data []byte) error {
 	type plain CancelRequestNotification
 	probe := struct {
 		*plain
-		RequestID required[RequestID] `json:"requestId"`
+		RequestID member[RequestID]       `json:"requestId"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		RequestID: required[RequestID]{field: &v.RequestID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		RequestID: member[RequestID]{field: &v.RequestID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -642,6 +941,51 @@ type ClientCapabilities struct {
 	clientCapabilitiesPlanOperations
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ClientCapabilities) UnmarshalJSON(data []byte) error {
+	type plain ClientCapabilities
+	probe := struct {
+		*plain
+		Fs          member[*FileSystemCapabilities]    `json:"fs"`
+		Terminal    member[*bool]                      `json:"terminal"`
+		Session     member[*ClientSessionCapabilities] `json:"session"`
+		Auth        member[*AuthCapabilities]          `json:"auth"`
+		Elicitation member[*ElicitationCapabilities]   `json:"elicitation"`
+		Meta        member[json.RawMessage]            `json:"_meta"`
+	}{
+		Auth: member[*AuthCapabilities]{
+			field: &v.Auth,
+			rules: defaultOnError,
+		},
+		Elicitation: member[*ElicitationCapabilities]{
+			field: &v.Elicitation,
+			rules: nullOK | defaultOnError,
+		},
+		Fs: member[*FileSystemCapabilities]{
+			field: &v.Fs,
+			rules: defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Session: member[*ClientSessionCapabilities]{
+			field: &v.Session,
+			rules: nullOK | defaultOnError,
+		},
+		Terminal: member[*bool]{
+			field: &v.Terminal,
+			rules: defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // ClientNotification: A JSON-RPC notification object.
 type ClientNotification struct {
 	// The notification method name.
@@ -651,14 +995,15 @@ type ClientNotification struct {
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientNotification) UnmarshalJSON(data []byte) error {
 	type plain ClientNotification
 	probe := struct {
 		*plain
-		Method required[string] `json:"method"`
+		Method member[string] `json:"method"`
 	}{
-		Method: required[string]{field: &v.Method},
+		Method: member[string]{field: &v.Method},
 		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -682,16 +1027,17 @@ type ClientRequest struct {
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientRequest) UnmarshalJSON(data []byte) error {
 	type plain ClientRequest
 	probe := struct {
 		*plain
-		ID     required[RequestID] `json:"id"`
-		Method required[string]    `json:"method"`
+		ID     member[RequestID] `json:"id"`
+		Method member[string]    `json:"method"`
 	}{
-		ID:     required[RequestID]{field: &v.ID},
-		Method: required[string]{field: &v.Method},
+		ID:     member[RequestID]{field: &v.ID},
+		Method: member[string]{field: &v.Method},
 		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -732,6 +1078,41 @@ type ClientSessionCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ClientSessionCapabilities) UnmarshalJSON(data []byte) error {
+	type plain ClientSessionCapabilities
+	probe := struct {
+		*plain
+		Compaction    member[*CompactionCapabilities]           `json:"compaction"`
+		ConfigOptions member[*SessionConfigOptionsCapabilities] `json:"configOptions"`
+		Notices       member[*NoticeCapabilities]               `json:"notices"`
+		Meta          member[json.RawMessage]                   `json:"_meta"`
+	}{
+		Compaction: member[*CompactionCapabilities]{
+			field: &v.Compaction,
+			rules: nullOK | defaultOnError,
+		},
+		ConfigOptions: member[*SessionConfigOptionsCapabilities]{
+			field: &v.ConfigOptions,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Notices: member[*NoticeCapabilities]{
+			field: &v.Notices,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // CloseSessionRequest: Request parameters for closing an active session.
 //
 // If supported, the agent **must** cancel any ongoing work related to the session
@@ -751,14 +1132,20 @@ type CloseSessionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
 	type plain CloseSessionRequest
 	probe := struct {
 		*plain
-		SessionID required[SessionID] `json:"sessionId"`
+		SessionID member[SessionID]       `json:"sessionId"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		SessionID: required[SessionID]{field: &v.SessionID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -778,6 +1165,26 @@ type CloseSessionResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CloseSessionResponse) UnmarshalJSON(data []byte) error {
+	type plain CloseSessionResponse
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // CompactionCapabilities: Client support for ID-addressed context compaction updates.
@@ -801,17 +1208,23 @@ type CompactionSummaryChunk struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CompactionSummaryChunk) UnmarshalJSON(data []byte) error {
 	type plain CompactionSummaryChunk
 	probe := struct {
 		*plain
-		CompactionID required[CompactionID] `json:"compactionId"`
-		Content      required[ContentBlock] `json:"content"`
+		CompactionID member[CompactionID]    `json:"compactionId"`
+		Content      member[ContentBlock]    `json:"content"`
+		Meta         member[json.RawMessage] `json:"_meta"`
 	}{
-		CompactionID: required[CompactionID]{field: &v.CompactionID},
-		Content:      required[ContentBlock]{field: &v.Content},
-		plain:        (*plain)(v),
+		CompactionID: member[CompactionID]{field: &v.CompactionID},
+		Content:      member[ContentBlock]{field: &v.Content},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -859,17 +1272,33 @@ func (v CompactionUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Summary)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CompactionUpdate) UnmarshalJSON(data []byte) error {
 	type plain CompactionUpdate
 	probe := struct {
 		*plain
-		CompactionID required[CompactionID]     `json:"compactionId"`
-		Status       required[CompactionStatus] `json:"status"`
+		CompactionID member[CompactionID]     `json:"compactionId"`
+		Status       member[CompactionStatus] `json:"status"`
+		Summary      items[ContentBlock]      `json:"summary"`
+		Error        member[*string]          `json:"error"`
+		Meta         member[json.RawMessage]  `json:"_meta"`
 	}{
-		CompactionID: required[CompactionID]{field: &v.CompactionID},
-		Status:       required[CompactionStatus]{field: &v.Status},
-		plain:        (*plain)(v),
+		CompactionID: member[CompactionID]{field: &v.CompactionID},
+		Error: member[*string]{
+			field: &v.Error,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Status: member[CompactionStatus]{field: &v.Status},
+		Summary: items[ContentBlock]{
+			field: &v.Summary,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -898,15 +1327,21 @@ type CompleteElicitationNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 	type plain CompleteElicitationNotification
 	probe := struct {
 		*plain
-		ElicitationID required[ElicitationID] `json:"elicitationId"`
+		ElicitationID member[ElicitationID]   `json:"elicitationId"`
+		Meta          member[json.RawMessage] `json:"_meta"`
 	}{
-		ElicitationID: required[ElicitationID]{field: &v.ElicitationID},
-		plain:         (*plain)(v),
+		ElicitationID: member[ElicitationID]{field: &v.ElicitationID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -930,15 +1365,24 @@ type ConfigOptionUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
 	type plain ConfigOptionUpdate
 	probe := struct {
 		*plain
-		ConfigOptions required[[]SessionConfigOption] `json:"configOptions"`
+		ConfigOptions items[SessionConfigOption] `json:"configOptions"`
+		Meta          member[json.RawMessage]    `json:"_meta"`
 	}{
-		ConfigOptions: required[[]SessionConfigOption]{field: &v.ConfigOptions},
-		plain:         (*plain)(v),
+		ConfigOptions: items[SessionConfigOption]{
+			field: &v.ConfigOptions,
+			rules: defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -962,15 +1406,21 @@ type Content struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Content) UnmarshalJSON(data []byte) error {
 	type plain Content
 	probe := struct {
 		*plain
-		Content required[ContentBlock] `json:"content"`
+		Content member[ContentBlock]    `json:"content"`
+		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Content: required[ContentBlock]{field: &v.Content},
-		plain:   (*plain)(v),
+		Content: member[ContentBlock]{field: &v.Content},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1000,15 +1450,26 @@ type ContentChunk struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ContentChunk) UnmarshalJSON(data []byte) error {
 	type plain ContentChunk
 	probe := struct {
 		*plain
-		Content required[ContentBlock] `json:"content"`
+		Content   member[ContentBlock]    `json:"content"`
+		MessageID member[*MessageID]      `json:"messageId"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Content: required[ContentBlock]{field: &v.Content},
-		plain:   (*plain)(v),
+		Content: member[ContentBlock]{field: &v.Content},
+		MessageID: member[*MessageID]{
+			field: &v.MessageID,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1036,17 +1497,23 @@ type Cost struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Cost) UnmarshalJSON(data []byte) error {
 	type plain Cost
 	probe := struct {
 		*plain
-		Amount   required[float64] `json:"amount"`
-		Currency required[string]  `json:"currency"`
+		Amount   member[float64]         `json:"amount"`
+		Currency member[string]          `json:"currency"`
+		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		Amount:   required[float64]{field: &v.Amount},
-		Currency: required[string]{field: &v.Currency},
-		plain:    (*plain)(v),
+		Amount:   member[float64]{field: &v.Amount},
+		Currency: member[string]{field: &v.Currency},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1105,16 +1572,32 @@ func (v CreateTerminalRequest) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Args), present(v.Env)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateTerminalRequest) UnmarshalJSON(data []byte) error {
 	type plain CreateTerminalRequest
 	probe := struct {
 		*plain
-		SessionID required[SessionID] `json:"sessionId"`
-		Command   required[string]    `json:"command"`
+		SessionID member[SessionID]       `json:"sessionId"`
+		Command   member[string]          `json:"command"`
+		Args      member[[]string]        `json:"args"`
+		Env       member[[]EnvVariable]   `json:"env"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Command:   required[string]{field: &v.Command},
-		SessionID: required[SessionID]{field: &v.SessionID},
+		Args: member[[]string]{
+			field: &v.Args,
+			rules: defaultOnNull,
+		},
+		Command: member[string]{field: &v.Command},
+		Env: member[[]EnvVariable]{
+			field: &v.Env,
+			rules: defaultOnNull,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -1142,14 +1625,20 @@ type CreateTerminalResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateTerminalResponse) UnmarshalJSON(data []byte) error {
 	type plain CreateTerminalResponse
 	probe := struct {
 		*plain
-		TerminalID required[TerminalID] `json:"terminalId"`
+		TerminalID member[TerminalID]      `json:"terminalId"`
+		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		TerminalID: required[TerminalID]{field: &v.TerminalID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		TerminalID: member[TerminalID]{field: &v.TerminalID},
 		plain:      (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -1176,15 +1665,21 @@ type CurrentModeUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CurrentModeUpdate) UnmarshalJSON(data []byte) error {
 	type plain CurrentModeUpdate
 	probe := struct {
 		*plain
-		CurrentModeID required[SessionModeID] `json:"currentModeId"`
+		CurrentModeID member[SessionModeID]   `json:"currentModeId"`
+		Meta          member[json.RawMessage] `json:"_meta"`
 	}{
-		CurrentModeID: required[SessionModeID]{field: &v.CurrentModeID},
-		plain:         (*plain)(v),
+		CurrentModeID: member[SessionModeID]{field: &v.CurrentModeID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1210,14 +1705,20 @@ type DeleteSessionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
 	type plain DeleteSessionRequest
 	probe := struct {
 		*plain
-		SessionID required[SessionID] `json:"sessionId"`
+		SessionID member[SessionID]       `json:"sessionId"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		SessionID: required[SessionID]{field: &v.SessionID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -1237,6 +1738,26 @@ type DeleteSessionResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
+	type plain DeleteSessionResponse
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // Diff: A diff representing file modifications.
@@ -1262,17 +1783,28 @@ type Diff struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Diff) UnmarshalJSON(data []byte) error {
 	type plain Diff
 	probe := struct {
 		*plain
-		Path    required[string] `json:"path"`
-		NewText required[string] `json:"newText"`
+		Path    member[string]          `json:"path"`
+		OldText member[*string]         `json:"oldText"`
+		NewText member[string]          `json:"newText"`
+		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		NewText: required[string]{field: &v.NewText},
-		Path:    required[string]{field: &v.Path},
-		plain:   (*plain)(v),
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		NewText: member[string]{field: &v.NewText},
+		OldText: member[*string]{
+			field: &v.OldText,
+			rules: nullOK | defaultOnError,
+		},
+		Path:  member[string]{field: &v.Path},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1325,6 +1857,36 @@ type ElicitationCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
+	type plain ElicitationCapabilities
+	probe := struct {
+		*plain
+		Form member[*ElicitationFormCapabilities] `json:"form"`
+		URL  member[*ElicitationURLCapabilities]  `json:"url"`
+		Meta member[json.RawMessage]              `json:"_meta"`
+	}{
+		Form: member[*ElicitationFormCapabilities]{
+			field: &v.Form,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		URL: member[*ElicitationURLCapabilities]{
+			field: &v.URL,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // ElicitationFormCapabilities: Form-based elicitation capabilities.
 //
 // Supplying `{}` means the client supports form-based elicitation.
@@ -1339,6 +1901,26 @@ type ElicitationFormCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ElicitationFormCapabilities) UnmarshalJSON(data []byte) error {
+	type plain ElicitationFormCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // ElicitationID: Unique identifier for an elicitation.
 type ElicitationID string
 
@@ -1349,14 +1931,15 @@ type ElicitationRequestScope struct {
 	RequestID RequestID `json:"requestId"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
 	type plain ElicitationRequestScope
 	probe := struct {
 		*plain
-		RequestID required[RequestID] `json:"requestId"`
+		RequestID member[RequestID] `json:"requestId"`
 	}{
-		RequestID: required[RequestID]{field: &v.RequestID},
+		RequestID: member[RequestID]{field: &v.RequestID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -1414,6 +1997,41 @@ func (v ElicitationSchema) MarshalJSON() ([]byte, error) {
 	}{plain(v), presentMap(v.Properties), present(v.Required)})
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ElicitationSchema) UnmarshalJSON(data []byte) error {
+	type plain ElicitationSchema
+	probe := struct {
+		*plain
+		Type        member[*ElicitationSchemaType] `json:"type"`
+		Title       member[*string]                `json:"title"`
+		Description member[*string]                `json:"description"`
+		Meta        member[json.RawMessage]        `json:"_meta"`
+	}{
+		Description: member[*string]{
+			field: &v.Description,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Title: member[*string]{
+			field: &v.Title,
+			rules: nullOK | defaultOnError,
+		},
+		Type: member[*ElicitationSchemaType]{
+			field: &v.Type,
+			rules: defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // ElicitationSessionScope: Session-scoped elicitation, optionally tied to a specific tool call.
 //
 // When `toolCallId` is set, the elicitation is tied to a specific tool call.
@@ -1430,15 +2048,21 @@ type ElicitationSessionScope struct {
 	ToolCallID *ToolCallID `json:"toolCallId,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
 	type plain ElicitationSessionScope
 	probe := struct {
 		*plain
-		SessionID required[SessionID] `json:"sessionId"`
+		SessionID  member[SessionID]   `json:"sessionId"`
+		ToolCallID member[*ToolCallID] `json:"toolCallId"`
 	}{
-		SessionID: required[SessionID]{field: &v.SessionID},
-		plain:     (*plain)(v),
+		SessionID: member[SessionID]{field: &v.SessionID},
+		ToolCallID: member[*ToolCallID]{
+			field: &v.ToolCallID,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1463,6 +2087,26 @@ type ElicitationURLCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
+	type plain ElicitationURLCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // EmbeddedResource: The contents of a resource, embedded into a prompt or tool call result.
 type EmbeddedResource struct {
 	// Optional annotations that help clients decide how to display or route this content.
@@ -1479,14 +2123,25 @@ type EmbeddedResource struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *EmbeddedResource) UnmarshalJSON(data []byte) error {
 	type plain EmbeddedResource
 	probe := struct {
 		*plain
-		Resource required[EmbeddedResourceResource] `json:"resource"`
+		Annotations member[*Annotations]             `json:"annotations"`
+		Resource    member[EmbeddedResourceResource] `json:"resource"`
+		Meta        member[json.RawMessage]          `json:"_meta"`
 	}{
-		Resource: required[EmbeddedResourceResource]{field: &v.Resource},
+		Annotations: member[*Annotations]{
+			field: &v.Annotations,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Resource: member[EmbeddedResourceResource]{field: &v.Resource},
 		plain:    (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -1521,16 +2176,27 @@ type EnumOption struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *EnumOption) UnmarshalJSON(data []byte) error {
 	type plain EnumOption
 	probe := struct {
 		*plain
-		Const required[string] `json:"const"`
-		Title required[string] `json:"title"`
+		Const       member[string]          `json:"const"`
+		Title       member[string]          `json:"title"`
+		Description member[*string]         `json:"description"`
+		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Const: required[string]{field: &v.Const},
-		Title: required[string]{field: &v.Title},
+		Const: member[string]{field: &v.Const},
+		Description: member[*string]{
+			field: &v.Description,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Title: member[string]{field: &v.Title},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -1561,16 +2227,22 @@ type EnvVariable struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *EnvVariable) UnmarshalJSON(data []byte) error {
 	type plain EnvVariable
 	probe := struct {
 		*plain
-		Name  required[string] `json:"name"`
-		Value required[string] `json:"value"`
+		Name  member[string]          `json:"name"`
+		Value member[string]          `json:"value"`
+		Meta  member[json.RawMessage] `json:"_meta"`
 	}{
-		Name:  required[string]{field: &v.Name},
-		Value: required[string]{field: &v.Value},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name:  member[string]{field: &v.Name},
+		Value: member[string]{field: &v.Value},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -1605,16 +2277,22 @@ type Error struct {
 	Data json.RawMessage `json:"data,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Error) UnmarshalJSON(data []byte) error {
 	type plain Error
 	probe := struct {
 		*plain
-		Code    required[ErrorCode] `json:"code"`
-		Message required[string]    `json:"message"`
+		Code    member[ErrorCode]       `json:"code"`
+		Message member[string]          `json:"message"`
+		Data    member[json.RawMessage] `json:"data"`
 	}{
-		Code:    required[ErrorCode]{field: &v.Code},
-		Message: required[string]{field: &v.Message},
+		Code: member[ErrorCode]{field: &v.Code},
+		Data: member[json.RawMessage]{
+			field: &v.Data,
+			rules: defaultOnError,
+		},
+		Message: member[string]{field: &v.Message},
 		plain:   (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -1668,6 +2346,36 @@ type FileSystemCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *FileSystemCapabilities) UnmarshalJSON(data []byte) error {
+	type plain FileSystemCapabilities
+	probe := struct {
+		*plain
+		ReadTextFile  member[*bool]           `json:"readTextFile"`
+		WriteTextFile member[*bool]           `json:"writeTextFile"`
+		Meta          member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		ReadTextFile: member[*bool]{
+			field: &v.ReadTextFile,
+			rules: defaultOnError,
+		},
+		WriteTextFile: member[*bool]{
+			field: &v.WriteTextFile,
+			rules: defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // HTTPHeader: An HTTP header to set when making requests to the MCP server.
 type HTTPHeader struct {
 	// The name of the HTTP header.
@@ -1684,16 +2392,22 @@ type HTTPHeader struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
 	type plain HTTPHeader
 	probe := struct {
 		*plain
-		Name  required[string] `json:"name"`
-		Value required[string] `json:"value"`
+		Name  member[string]          `json:"name"`
+		Value member[string]          `json:"value"`
+		Meta  member[json.RawMessage] `json:"_meta"`
 	}{
-		Name:  required[string]{field: &v.Name},
-		Value: required[string]{field: &v.Value},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name:  member[string]{field: &v.Name},
+		Value: member[string]{field: &v.Value},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -1730,17 +2444,33 @@ type ImageContent struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ImageContent) UnmarshalJSON(data []byte) error {
 	type plain ImageContent
 	probe := struct {
 		*plain
-		Data     required[string] `json:"data"`
-		MimeType required[string] `json:"mimeType"`
+		Annotations member[*Annotations]    `json:"annotations"`
+		Data        member[string]          `json:"data"`
+		MimeType    member[string]          `json:"mimeType"`
+		URI         member[*string]         `json:"uri"`
+		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Data:     required[string]{field: &v.Data},
-		MimeType: required[string]{field: &v.MimeType},
-		plain:    (*plain)(v),
+		Annotations: member[*Annotations]{
+			field: &v.Annotations,
+			rules: nullOK | defaultOnError,
+		},
+		Data: member[string]{field: &v.Data},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		MimeType: member[string]{field: &v.MimeType},
+		URI: member[*string]{
+			field: &v.URI,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1780,16 +2510,27 @@ type Implementation struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Implementation) UnmarshalJSON(data []byte) error {
 	type plain Implementation
 	probe := struct {
 		*plain
-		Name    required[string] `json:"name"`
-		Version required[string] `json:"version"`
+		Name    member[string]          `json:"name"`
+		Title   member[*string]         `json:"title"`
+		Version member[string]          `json:"version"`
+		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Name:    required[string]{field: &v.Name},
-		Version: required[string]{field: &v.Version},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name: member[string]{field: &v.Name},
+		Title: member[*string]{
+			field: &v.Title,
+			rules: nullOK | defaultOnError,
+		},
+		Version: member[string]{field: &v.Version},
 		plain:   (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -1829,14 +2570,30 @@ type InitializeRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *InitializeRequest) UnmarshalJSON(data []byte) error {
 	type plain InitializeRequest
 	probe := struct {
 		*plain
-		ProtocolVersion required[ProtocolVersion] `json:"protocolVersion"`
+		ProtocolVersion    member[ProtocolVersion]     `json:"protocolVersion"`
+		ClientCapabilities member[*ClientCapabilities] `json:"clientCapabilities"`
+		ClientInfo         member[*Implementation]     `json:"clientInfo"`
+		Meta               member[json.RawMessage]     `json:"_meta"`
 	}{
-		ProtocolVersion: required[ProtocolVersion]{field: &v.ProtocolVersion},
+		ClientCapabilities: member[*ClientCapabilities]{
+			field: &v.ClientCapabilities,
+			rules: defaultOnError,
+		},
+		ClientInfo: member[*Implementation]{
+			field: &v.ClientInfo,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		ProtocolVersion: member[ProtocolVersion]{field: &v.ProtocolVersion},
 		plain:           (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -1888,14 +2645,35 @@ func (v InitializeResponse) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.AuthMethods)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *InitializeResponse) UnmarshalJSON(data []byte) error {
 	type plain InitializeResponse
 	probe := struct {
 		*plain
-		ProtocolVersion required[ProtocolVersion] `json:"protocolVersion"`
+		ProtocolVersion   member[ProtocolVersion]    `json:"protocolVersion"`
+		AgentCapabilities member[*AgentCapabilities] `json:"agentCapabilities"`
+		AuthMethods       items[AuthMethod]          `json:"authMethods"`
+		AgentInfo         member[*Implementation]    `json:"agentInfo"`
+		Meta              member[json.RawMessage]    `json:"_meta"`
 	}{
-		ProtocolVersion: required[ProtocolVersion]{field: &v.ProtocolVersion},
+		AgentCapabilities: member[*AgentCapabilities]{
+			field: &v.AgentCapabilities,
+			rules: defaultOnError,
+		},
+		AgentInfo: member[*Implementation]{
+			field: &v.AgentInfo,
+			rules: nullOK | defaultOnError,
+		},
+		AuthMethods: items[AuthMethod]{
+			field: &v.AuthMethods,
+			rules: defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		ProtocolVersion: member[ProtocolVersion]{field: &v.ProtocolVersion},
 		plain:           (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -1944,6 +2722,41 @@ type IntegerPropertySchema struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *IntegerPropertySchema) UnmarshalJSON(data []byte) error {
+	type plain IntegerPropertySchema
+	probe := struct {
+		*plain
+		Title       member[*string]         `json:"title"`
+		Description member[*string]         `json:"description"`
+		Default     member[*int64]          `json:"default"`
+		Meta        member[json.RawMessage] `json:"_meta"`
+	}{
+		Default: member[*int64]{
+			field: &v.Default,
+			rules: nullOK | defaultOnError,
+		},
+		Description: member[*string]{
+			field: &v.Description,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Title: member[*string]{
+			field: &v.Title,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // KillTerminalRequest: Request to kill a terminal without releasing it.
 type KillTerminalRequest struct {
 	// The session ID for this request.
@@ -1960,16 +2773,22 @@ type KillTerminalRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *KillTerminalRequest) UnmarshalJSON(data []byte) error {
 	type plain KillTerminalRequest
 	probe := struct {
 		*plain
-		SessionID  required[SessionID]  `json:"sessionId"`
-		TerminalID required[TerminalID] `json:"terminalId"`
+		SessionID  member[SessionID]       `json:"sessionId"`
+		TerminalID member[TerminalID]      `json:"terminalId"`
+		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		SessionID:  required[SessionID]{field: &v.SessionID},
-		TerminalID: required[TerminalID]{field: &v.TerminalID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID:  member[SessionID]{field: &v.SessionID},
+		TerminalID: member[TerminalID]{field: &v.TerminalID},
 		plain:      (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -1994,6 +2813,26 @@ type KillTerminalResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *KillTerminalResponse) UnmarshalJSON(data []byte) error {
+	type plain KillTerminalResponse
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // ListSessionsRequest: Request parameters for listing existing sessions.
 //
 // Only available if the Agent supports the `sessionCapabilities.list` capability.
@@ -2015,6 +2854,26 @@ type ListSessionsRequest struct {
 	listSessionsRequestUnstable
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ListSessionsRequest) UnmarshalJSON(data []byte) error {
+	type plain ListSessionsRequest
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // ListSessionsResponse: Response from listing sessions.
 type ListSessionsResponse struct {
 	// Array of session information objects
@@ -2032,15 +2891,29 @@ type ListSessionsResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ListSessionsResponse) UnmarshalJSON(data []byte) error {
 	type plain ListSessionsResponse
 	probe := struct {
 		*plain
-		Sessions required[[]SessionInfo] `json:"sessions"`
+		Sessions   items[SessionInfo]      `json:"sessions"`
+		NextCursor member[*string]         `json:"nextCursor"`
+		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		Sessions: required[[]SessionInfo]{field: &v.Sessions},
-		plain:    (*plain)(v),
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		NextCursor: member[*string]{
+			field: &v.NextCursor,
+			rules: nullOK | defaultOnError,
+		},
+		Sessions: items[SessionInfo]{
+			field: &v.Sessions,
+			rules: defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2094,19 +2967,33 @@ func (v LoadSessionRequest) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.AdditionalDirectories)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LoadSessionRequest) UnmarshalJSON(data []byte) error {
 	type plain LoadSessionRequest
 	probe := struct {
 		*plain
-		MCPServers required[[]MCPServer] `json:"mcpServers"`
-		Cwd        required[string]      `json:"cwd"`
-		SessionID  required[SessionID]   `json:"sessionId"`
+		MCPServers            member[[]MCPServer]     `json:"mcpServers"`
+		Cwd                   member[string]          `json:"cwd"`
+		AdditionalDirectories member[[]string]        `json:"additionalDirectories"`
+		SessionID             member[SessionID]       `json:"sessionId"`
+		Meta                  member[json.RawMessage] `json:"_meta"`
 	}{
-		Cwd:        required[string]{field: &v.Cwd},
-		MCPServers: required[[]MCPServer]{field: &v.MCPServers},
-		SessionID:  required[SessionID]{field: &v.SessionID},
-		plain:      (*plain)(v),
+		AdditionalDirectories: member[[]string]{
+			field: &v.AdditionalDirectories,
+			rules: defaultOnNull,
+		},
+		Cwd: member[string]{field: &v.Cwd},
+		MCPServers: member[[]MCPServer]{
+			field: &v.MCPServers,
+			rules: defaultOnNull,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID: member[SessionID]{field: &v.SessionID},
+		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2150,6 +3037,36 @@ func (v LoadSessionResponse) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.ConfigOptions)})
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *LoadSessionResponse) UnmarshalJSON(data []byte) error {
+	type plain LoadSessionResponse
+	probe := struct {
+		*plain
+		Modes         member[*SessionModeState]  `json:"modes"`
+		ConfigOptions items[SessionConfigOption] `json:"configOptions"`
+		Meta          member[json.RawMessage]    `json:"_meta"`
+	}{
+		ConfigOptions: items[SessionConfigOption]{
+			field: &v.ConfigOptions,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Modes: member[*SessionModeState]{
+			field: &v.Modes,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // LogoutCapabilities: Logout capabilities supported by the agent.
 //
 // Supplying `{}` means the agent supports the logout method.
@@ -2160,6 +3077,26 @@ type LogoutCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *LogoutCapabilities) UnmarshalJSON(data []byte) error {
+	type plain LogoutCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // LogoutRequest: Request parameters for the logout method.
@@ -2174,6 +3111,26 @@ type LogoutRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *LogoutRequest) UnmarshalJSON(data []byte) error {
+	type plain LogoutRequest
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // LogoutResponse: Response to the `logout` method.
 type LogoutResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -2182,6 +3139,26 @@ type LogoutResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *LogoutResponse) UnmarshalJSON(data []byte) error {
+	type plain LogoutResponse
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // MCPCapabilities: MCP capabilities supported by the agent
@@ -2203,6 +3180,36 @@ type MCPCapabilities struct {
 	mcpCapabilitiesMCPOverACP
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *MCPCapabilities) UnmarshalJSON(data []byte) error {
+	type plain MCPCapabilities
+	probe := struct {
+		*plain
+		HTTP member[*bool]           `json:"http"`
+		SSE  member[*bool]           `json:"sse"`
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		HTTP: member[*bool]{
+			field: &v.HTTP,
+			rules: defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SSE: member[*bool]{
+			field: &v.SSE,
+			rules: defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // MCPServerHTTP: HTTP transport configuration for MCP.
 type MCPServerHTTP struct {
 	// Human-readable name identifying this MCP server.
@@ -2222,19 +3229,28 @@ type MCPServerHTTP struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPServerHTTP) UnmarshalJSON(data []byte) error {
 	type plain MCPServerHTTP
 	probe := struct {
 		*plain
-		Name    required[string]       `json:"name"`
-		URL     required[string]       `json:"url"`
-		Headers required[[]HTTPHeader] `json:"headers"`
+		Name    member[string]          `json:"name"`
+		URL     member[string]          `json:"url"`
+		Headers member[[]HTTPHeader]    `json:"headers"`
+		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Headers: required[[]HTTPHeader]{field: &v.Headers},
-		Name:    required[string]{field: &v.Name},
-		URL:     required[string]{field: &v.URL},
-		plain:   (*plain)(v),
+		Headers: member[[]HTTPHeader]{
+			field: &v.Headers,
+			rules: defaultOnNull,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name:  member[string]{field: &v.Name},
+		URL:   member[string]{field: &v.URL},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2270,19 +3286,28 @@ type MCPServerSSE struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPServerSSE) UnmarshalJSON(data []byte) error {
 	type plain MCPServerSSE
 	probe := struct {
 		*plain
-		Name    required[string]       `json:"name"`
-		URL     required[string]       `json:"url"`
-		Headers required[[]HTTPHeader] `json:"headers"`
+		Name    member[string]          `json:"name"`
+		URL     member[string]          `json:"url"`
+		Headers member[[]HTTPHeader]    `json:"headers"`
+		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Headers: required[[]HTTPHeader]{field: &v.Headers},
-		Name:    required[string]{field: &v.Name},
-		URL:     required[string]{field: &v.URL},
-		plain:   (*plain)(v),
+		Headers: member[[]HTTPHeader]{
+			field: &v.Headers,
+			rules: defaultOnNull,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name:  member[string]{field: &v.Name},
+		URL:   member[string]{field: &v.URL},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2321,21 +3346,33 @@ type MCPServerStdio struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPServerStdio) UnmarshalJSON(data []byte) error {
 	type plain MCPServerStdio
 	probe := struct {
 		*plain
-		Name    required[string]        `json:"name"`
-		Command required[string]        `json:"command"`
-		Args    required[[]string]      `json:"args"`
-		Env     required[[]EnvVariable] `json:"env"`
+		Name    member[string]          `json:"name"`
+		Command member[string]          `json:"command"`
+		Args    member[[]string]        `json:"args"`
+		Env     member[[]EnvVariable]   `json:"env"`
+		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Args:    required[[]string]{field: &v.Args},
-		Command: required[string]{field: &v.Command},
-		Env:     required[[]EnvVariable]{field: &v.Env},
-		Name:    required[string]{field: &v.Name},
-		plain:   (*plain)(v),
+		Args: member[[]string]{
+			field: &v.Args,
+			rules: defaultOnNull,
+		},
+		Command: member[string]{field: &v.Command},
+		Env: member[[]EnvVariable]{
+			field: &v.Env,
+			rules: defaultOnNull,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name:  member[string]{field: &v.Name},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2407,14 +3444,35 @@ func (v MultiSelectPropertySchema) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Default)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MultiSelectPropertySchema) UnmarshalJSON(data []byte) error {
 	type plain MultiSelectPropertySchema
 	probe := struct {
 		*plain
-		Items required[MultiSelectItems] `json:"items"`
+		Title       member[*string]          `json:"title"`
+		Description member[*string]          `json:"description"`
+		Items       member[MultiSelectItems] `json:"items"`
+		Default     items[string]            `json:"default"`
+		Meta        member[json.RawMessage]  `json:"_meta"`
 	}{
-		Items: required[MultiSelectItems]{field: &v.Items},
+		Default: items[string]{
+			field: &v.Default,
+			rules: nullOK | defaultOnError,
+		},
+		Description: member[*string]{
+			field: &v.Description,
+			rules: nullOK | defaultOnError,
+		},
+		Items: member[MultiSelectItems]{field: &v.Items},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Title: member[*string]{
+			field: &v.Title,
+			rules: nullOK | defaultOnError,
+		},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -2463,17 +3521,31 @@ func (v NewSessionRequest) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.AdditionalDirectories)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *NewSessionRequest) UnmarshalJSON(data []byte) error {
 	type plain NewSessionRequest
 	probe := struct {
 		*plain
-		Cwd        required[string]      `json:"cwd"`
-		MCPServers required[[]MCPServer] `json:"mcpServers"`
+		Cwd                   member[string]          `json:"cwd"`
+		AdditionalDirectories member[[]string]        `json:"additionalDirectories"`
+		MCPServers            member[[]MCPServer]     `json:"mcpServers"`
+		Meta                  member[json.RawMessage] `json:"_meta"`
 	}{
-		Cwd:        required[string]{field: &v.Cwd},
-		MCPServers: required[[]MCPServer]{field: &v.MCPServers},
-		plain:      (*plain)(v),
+		AdditionalDirectories: member[[]string]{
+			field: &v.AdditionalDirectories,
+			rules: defaultOnNull,
+		},
+		Cwd: member[string]{field: &v.Cwd},
+		MCPServers: member[[]MCPServer]{
+			field: &v.MCPServers,
+			rules: defaultOnNull,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2521,14 +3593,30 @@ func (v NewSessionResponse) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.ConfigOptions)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *NewSessionResponse) UnmarshalJSON(data []byte) error {
 	type plain NewSessionResponse
 	probe := struct {
 		*plain
-		SessionID required[SessionID] `json:"sessionId"`
+		SessionID     member[SessionID]          `json:"sessionId"`
+		Modes         member[*SessionModeState]  `json:"modes"`
+		ConfigOptions items[SessionConfigOption] `json:"configOptions"`
+		Meta          member[json.RawMessage]    `json:"_meta"`
 	}{
-		SessionID: required[SessionID]{field: &v.SessionID},
+		ConfigOptions: items[SessionConfigOption]{
+			field: &v.ConfigOptions,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Modes: member[*SessionModeState]{
+			field: &v.Modes,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -2567,16 +3655,27 @@ type Notice struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Notice) UnmarshalJSON(data []byte) error {
 	type plain Notice
 	probe := struct {
 		*plain
-		Severity required[NoticeSeverity] `json:"severity"`
-		Title    required[string]         `json:"title"`
+		Severity    member[NoticeSeverity]  `json:"severity"`
+		Title       member[string]          `json:"title"`
+		Description member[*string]         `json:"description"`
+		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Severity: required[NoticeSeverity]{field: &v.Severity},
-		Title:    required[string]{field: &v.Title},
+		Description: member[*string]{
+			field: &v.Description,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Severity: member[NoticeSeverity]{field: &v.Severity},
+		Title:    member[string]{field: &v.Title},
 		plain:    (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -2631,6 +3730,41 @@ type NumberPropertySchema struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *NumberPropertySchema) UnmarshalJSON(data []byte) error {
+	type plain NumberPropertySchema
+	probe := struct {
+		*plain
+		Title       member[*string]         `json:"title"`
+		Description member[*string]         `json:"description"`
+		Default     member[*float64]        `json:"default"`
+		Meta        member[json.RawMessage] `json:"_meta"`
+	}{
+		Default: member[*float64]{
+			field: &v.Default,
+			rules: nullOK | defaultOnError,
+		},
+		Description: member[*string]{
+			field: &v.Description,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Title: member[*string]{
+			field: &v.Title,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // PermissionOption: An option presented to the user when requesting permission.
 type PermissionOption struct {
 	// Unique identifier for this permission option.
@@ -2650,18 +3784,24 @@ type PermissionOption struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PermissionOption) UnmarshalJSON(data []byte) error {
 	type plain PermissionOption
 	probe := struct {
 		*plain
-		OptionID required[PermissionOptionID]   `json:"optionId"`
-		Name     required[string]               `json:"name"`
-		Kind     required[PermissionOptionKind] `json:"kind"`
+		OptionID member[PermissionOptionID]   `json:"optionId"`
+		Name     member[string]               `json:"name"`
+		Kind     member[PermissionOptionKind] `json:"kind"`
+		Meta     member[json.RawMessage]      `json:"_meta"`
 	}{
-		Kind:     required[PermissionOptionKind]{field: &v.Kind},
-		Name:     required[string]{field: &v.Name},
-		OptionID: required[PermissionOptionID]{field: &v.OptionID},
+		Kind: member[PermissionOptionKind]{field: &v.Kind},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name:     member[string]{field: &v.Name},
+		OptionID: member[PermissionOptionID]{field: &v.OptionID},
 		plain:    (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -2704,15 +3844,24 @@ type Plan struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Plan) UnmarshalJSON(data []byte) error {
 	type plain Plan
 	probe := struct {
 		*plain
-		Entries required[[]PlanEntry] `json:"entries"`
+		Entries items[PlanEntry]        `json:"entries"`
+		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Entries: required[[]PlanEntry]{field: &v.Entries},
-		plain:   (*plain)(v),
+		Entries: items[PlanEntry]{
+			field: &v.Entries,
+			rules: defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2747,18 +3896,24 @@ type PlanEntry struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanEntry) UnmarshalJSON(data []byte) error {
 	type plain PlanEntry
 	probe := struct {
 		*plain
-		Content  required[string]            `json:"content"`
-		Priority required[PlanEntryPriority] `json:"priority"`
-		Status   required[PlanEntryStatus]   `json:"status"`
+		Content  member[string]            `json:"content"`
+		Priority member[PlanEntryPriority] `json:"priority"`
+		Status   member[PlanEntryStatus]   `json:"status"`
+		Meta     member[json.RawMessage]   `json:"_meta"`
 	}{
-		Content:  required[string]{field: &v.Content},
-		Priority: required[PlanEntryPriority]{field: &v.Priority},
-		Status:   required[PlanEntryStatus]{field: &v.Status},
+		Content: member[string]{field: &v.Content},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Priority: member[PlanEntryPriority]{field: &v.Priority},
+		Status:   member[PlanEntryStatus]{field: &v.Status},
 		plain:    (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -2809,6 +3964,41 @@ type PromptCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *PromptCapabilities) UnmarshalJSON(data []byte) error {
+	type plain PromptCapabilities
+	probe := struct {
+		*plain
+		Image           member[*bool]           `json:"image"`
+		Audio           member[*bool]           `json:"audio"`
+		EmbeddedContext member[*bool]           `json:"embeddedContext"`
+		Meta            member[json.RawMessage] `json:"_meta"`
+	}{
+		Audio: member[*bool]{
+			field: &v.Audio,
+			rules: defaultOnError,
+		},
+		EmbeddedContext: member[*bool]{
+			field: &v.EmbeddedContext,
+			rules: defaultOnError,
+		},
+		Image: member[*bool]{
+			field: &v.Image,
+			rules: defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // PromptRequest: Request parameters for sending a user prompt to the agent.
 //
 // Contains the user's message and any additional context.
@@ -2841,16 +4031,22 @@ type PromptRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PromptRequest) UnmarshalJSON(data []byte) error {
 	type plain PromptRequest
 	probe := struct {
 		*plain
-		SessionID required[SessionID]      `json:"sessionId"`
-		Prompt    required[[]ContentBlock] `json:"prompt"`
+		SessionID member[SessionID]       `json:"sessionId"`
+		Prompt    member[[]ContentBlock]  `json:"prompt"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Prompt:    required[[]ContentBlock]{field: &v.Prompt},
-		SessionID: required[SessionID]{field: &v.SessionID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Prompt:    member[[]ContentBlock]{field: &v.Prompt},
+		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -2883,14 +4079,20 @@ type PromptResponse struct {
 	promptResponseEndTurnTokenUsage
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PromptResponse) UnmarshalJSON(data []byte) error {
 	type plain PromptResponse
 	probe := struct {
 		*plain
-		StopReason required[StopReason] `json:"stopReason"`
+		StopReason member[StopReason]      `json:"stopReason"`
+		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		StopReason: required[StopReason]{field: &v.StopReason},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		StopReason: member[StopReason]{field: &v.StopReason},
 		plain:      (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -2932,16 +4134,22 @@ type ReadTextFileRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ReadTextFileRequest) UnmarshalJSON(data []byte) error {
 	type plain ReadTextFileRequest
 	probe := struct {
 		*plain
-		SessionID required[SessionID] `json:"sessionId"`
-		Path      required[string]    `json:"path"`
+		SessionID member[SessionID]       `json:"sessionId"`
+		Path      member[string]          `json:"path"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Path:      required[string]{field: &v.Path},
-		SessionID: required[SessionID]{field: &v.SessionID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Path:      member[string]{field: &v.Path},
+		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -2969,15 +4177,21 @@ type ReadTextFileResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ReadTextFileResponse) UnmarshalJSON(data []byte) error {
 	type plain ReadTextFileResponse
 	probe := struct {
 		*plain
-		Content required[string] `json:"content"`
+		Content member[string]          `json:"content"`
+		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Content: required[string]{field: &v.Content},
-		plain:   (*plain)(v),
+		Content: member[string]{field: &v.Content},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3004,16 +4218,22 @@ type ReleaseTerminalRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ReleaseTerminalRequest) UnmarshalJSON(data []byte) error {
 	type plain ReleaseTerminalRequest
 	probe := struct {
 		*plain
-		SessionID  required[SessionID]  `json:"sessionId"`
-		TerminalID required[TerminalID] `json:"terminalId"`
+		SessionID  member[SessionID]       `json:"sessionId"`
+		TerminalID member[TerminalID]      `json:"terminalId"`
+		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		SessionID:  required[SessionID]{field: &v.SessionID},
-		TerminalID: required[TerminalID]{field: &v.TerminalID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID:  member[SessionID]{field: &v.SessionID},
+		TerminalID: member[TerminalID]{field: &v.TerminalID},
 		plain:      (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -3036,6 +4256,26 @@ type ReleaseTerminalResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ReleaseTerminalResponse) UnmarshalJSON(data []byte) error {
+	type plain ReleaseTerminalResponse
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // RequestPermissionRequest: Request for user permission to execute a tool call.
@@ -3061,18 +4301,24 @@ type RequestPermissionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
 	type plain RequestPermissionRequest
 	probe := struct {
 		*plain
-		SessionID required[SessionID]          `json:"sessionId"`
-		ToolCall  required[ToolCallUpdate]     `json:"toolCall"`
-		Options   required[[]PermissionOption] `json:"options"`
+		SessionID member[SessionID]          `json:"sessionId"`
+		ToolCall  member[ToolCallUpdate]     `json:"toolCall"`
+		Options   member[[]PermissionOption] `json:"options"`
+		Meta      member[json.RawMessage]    `json:"_meta"`
 	}{
-		Options:   required[[]PermissionOption]{field: &v.Options},
-		SessionID: required[SessionID]{field: &v.SessionID},
-		ToolCall:  required[ToolCallUpdate]{field: &v.ToolCall},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Options:   member[[]PermissionOption]{field: &v.Options},
+		SessionID: member[SessionID]{field: &v.SessionID},
+		ToolCall:  member[ToolCallUpdate]{field: &v.ToolCall},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -3103,14 +4349,20 @@ type RequestPermissionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
 	type plain RequestPermissionResponse
 	probe := struct {
 		*plain
-		Outcome required[RequestPermissionOutcome] `json:"outcome"`
+		Outcome member[RequestPermissionOutcome] `json:"outcome"`
+		Meta    member[json.RawMessage]          `json:"_meta"`
 	}{
-		Outcome: required[RequestPermissionOutcome]{field: &v.Outcome},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Outcome: member[RequestPermissionOutcome]{field: &v.Outcome},
 		plain:   (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -3153,16 +4405,47 @@ type ResourceLink struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ResourceLink) UnmarshalJSON(data []byte) error {
 	type plain ResourceLink
 	probe := struct {
 		*plain
-		Name required[string] `json:"name"`
-		URI  required[string] `json:"uri"`
+		Annotations member[*Annotations]    `json:"annotations"`
+		Description member[*string]         `json:"description"`
+		MimeType    member[*string]         `json:"mimeType"`
+		Name        member[string]          `json:"name"`
+		Size        member[*int64]          `json:"size"`
+		Title       member[*string]         `json:"title"`
+		URI         member[string]          `json:"uri"`
+		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Name:  required[string]{field: &v.Name},
-		URI:   required[string]{field: &v.URI},
+		Annotations: member[*Annotations]{
+			field: &v.Annotations,
+			rules: nullOK | defaultOnError,
+		},
+		Description: member[*string]{
+			field: &v.Description,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		MimeType: member[*string]{
+			field: &v.MimeType,
+			rules: nullOK | defaultOnError,
+		},
+		Name: member[string]{field: &v.Name},
+		Size: member[*int64]{
+			field: &v.Size,
+			rules: nullOK | defaultOnError,
+		},
+		Title: member[*string]{
+			field: &v.Title,
+			rules: nullOK | defaultOnError,
+		},
+		URI:   member[string]{field: &v.URI},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -3222,16 +4505,32 @@ func (v ResumeSessionRequest) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.AdditionalDirectories), present(v.MCPServers)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
 	type plain ResumeSessionRequest
 	probe := struct {
 		*plain
-		SessionID required[SessionID] `json:"sessionId"`
-		Cwd       required[string]    `json:"cwd"`
+		SessionID             member[SessionID]       `json:"sessionId"`
+		Cwd                   member[string]          `json:"cwd"`
+		AdditionalDirectories member[[]string]        `json:"additionalDirectories"`
+		MCPServers            member[[]MCPServer]     `json:"mcpServers"`
+		Meta                  member[json.RawMessage] `json:"_meta"`
 	}{
-		Cwd:       required[string]{field: &v.Cwd},
-		SessionID: required[SessionID]{field: &v.SessionID},
+		AdditionalDirectories: member[[]string]{
+			field: &v.AdditionalDirectories,
+			rules: defaultOnNull,
+		},
+		Cwd: member[string]{field: &v.Cwd},
+		MCPServers: member[[]MCPServer]{
+			field: &v.MCPServers,
+			rules: defaultOnNull,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -3273,6 +4572,36 @@ func (v ResumeSessionResponse) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.ConfigOptions)})
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ResumeSessionResponse) UnmarshalJSON(data []byte) error {
+	type plain ResumeSessionResponse
+	probe := struct {
+		*plain
+		Modes         member[*SessionModeState]  `json:"modes"`
+		ConfigOptions items[SessionConfigOption] `json:"configOptions"`
+		Meta          member[json.RawMessage]    `json:"_meta"`
+	}{
+		ConfigOptions: items[SessionConfigOption]{
+			field: &v.ConfigOptions,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Modes: member[*SessionModeState]{
+			field: &v.Modes,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // SelectedPermissionOutcome: The user selected one of the provided options.
 type SelectedPermissionOutcome struct {
 	// The ID of the option the user selected.
@@ -3286,14 +4615,20 @@ type SelectedPermissionOutcome struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
 	type plain SelectedPermissionOutcome
 	probe := struct {
 		*plain
-		OptionID required[PermissionOptionID] `json:"optionId"`
+		OptionID member[PermissionOptionID] `json:"optionId"`
+		Meta     member[json.RawMessage]    `json:"_meta"`
 	}{
-		OptionID: required[PermissionOptionID]{field: &v.OptionID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		OptionID: member[PermissionOptionID]{field: &v.OptionID},
 		plain:    (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -3318,6 +4653,26 @@ type SessionAdditionalDirectoriesCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) error {
+	type plain SessionAdditionalDirectoriesCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // SessionCapabilities: Session capabilities supported by the agent.
@@ -3379,6 +4734,51 @@ type SessionCapabilities struct {
 	sessionCapabilitiesSessionFork
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionCapabilities) UnmarshalJSON(data []byte) error {
+	type plain SessionCapabilities
+	probe := struct {
+		*plain
+		List                  member[*SessionListCapabilities]                  `json:"list"`
+		Delete                member[*SessionDeleteCapabilities]                `json:"delete"`
+		AdditionalDirectories member[*SessionAdditionalDirectoriesCapabilities] `json:"additionalDirectories"`
+		Resume                member[*SessionResumeCapabilities]                `json:"resume"`
+		Close                 member[*SessionCloseCapabilities]                 `json:"close"`
+		Meta                  member[json.RawMessage]                           `json:"_meta"`
+	}{
+		AdditionalDirectories: member[*SessionAdditionalDirectoriesCapabilities]{
+			field: &v.AdditionalDirectories,
+			rules: nullOK | defaultOnError,
+		},
+		Close: member[*SessionCloseCapabilities]{
+			field: &v.Close,
+			rules: nullOK | defaultOnError,
+		},
+		Delete: member[*SessionDeleteCapabilities]{
+			field: &v.Delete,
+			rules: nullOK | defaultOnError,
+		},
+		List: member[*SessionListCapabilities]{
+			field: &v.List,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Resume: member[*SessionResumeCapabilities]{
+			field: &v.Resume,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // SessionCloseCapabilities: Capabilities for the `session/close` method.
 //
 // Supplying `{}` means the agent supports closing sessions.
@@ -3391,20 +4791,41 @@ type SessionCloseCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionCloseCapabilities) UnmarshalJSON(data []byte) error {
+	type plain SessionCloseCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // SessionConfigBoolean: A boolean on/off toggle session configuration option payload.
 type SessionConfigBoolean struct {
 	// The current value of the boolean option.
 	CurrentValue bool `json:"currentValue"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
 	type plain SessionConfigBoolean
 	probe := struct {
 		*plain
-		CurrentValue required[bool] `json:"currentValue"`
+		CurrentValue member[bool] `json:"currentValue"`
 	}{
-		CurrentValue: required[bool]{field: &v.CurrentValue},
+		CurrentValue: member[bool]{field: &v.CurrentValue},
 		plain:        (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -3440,6 +4861,31 @@ type SessionConfigOptionsCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionConfigOptionsCapabilities) UnmarshalJSON(data []byte) error {
+	type plain SessionConfigOptionsCapabilities
+	probe := struct {
+		*plain
+		Boolean member[*BooleanConfigOptionCapabilities] `json:"boolean"`
+		Meta    member[json.RawMessage]                  `json:"_meta"`
+	}{
+		Boolean: member[*BooleanConfigOptionCapabilities]{
+			field: &v.Boolean,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // SessionConfigSelect: A single-value selector (dropdown) session configuration option payload.
 type SessionConfigSelect struct {
 	// The currently selected value.
@@ -3449,16 +4895,17 @@ type SessionConfigSelect struct {
 	Options SessionConfigSelectOptions `json:"options"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigSelect) UnmarshalJSON(data []byte) error {
 	type plain SessionConfigSelect
 	probe := struct {
 		*plain
-		CurrentValue required[SessionConfigValueID]       `json:"currentValue"`
-		Options      required[SessionConfigSelectOptions] `json:"options"`
+		CurrentValue member[SessionConfigValueID]       `json:"currentValue"`
+		Options      member[SessionConfigSelectOptions] `json:"options"`
 	}{
-		CurrentValue: required[SessionConfigValueID]{field: &v.CurrentValue},
-		Options:      required[SessionConfigSelectOptions]{field: &v.Options},
+		CurrentValue: member[SessionConfigValueID]{field: &v.CurrentValue},
+		Options:      member[SessionConfigSelectOptions]{field: &v.Options},
 		plain:        (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -3492,19 +4939,28 @@ type SessionConfigSelectGroup struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
 	type plain SessionConfigSelectGroup
 	probe := struct {
 		*plain
-		Group   required[SessionConfigGroupID]        `json:"group"`
-		Name    required[string]                      `json:"name"`
-		Options required[[]SessionConfigSelectOption] `json:"options"`
+		Group   member[SessionConfigGroupID]     `json:"group"`
+		Name    member[string]                   `json:"name"`
+		Options items[SessionConfigSelectOption] `json:"options"`
+		Meta    member[json.RawMessage]          `json:"_meta"`
 	}{
-		Group:   required[SessionConfigGroupID]{field: &v.Group},
-		Name:    required[string]{field: &v.Name},
-		Options: required[[]SessionConfigSelectOption]{field: &v.Options},
-		plain:   (*plain)(v),
+		Group: member[SessionConfigGroupID]{field: &v.Group},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name: member[string]{field: &v.Name},
+		Options: items[SessionConfigSelectOption]{
+			field: &v.Options,
+			rules: defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3540,16 +4996,27 @@ type SessionConfigSelectOption struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
 	type plain SessionConfigSelectOption
 	probe := struct {
 		*plain
-		Value required[SessionConfigValueID] `json:"value"`
-		Name  required[string]               `json:"name"`
+		Value       member[SessionConfigValueID] `json:"value"`
+		Name        member[string]               `json:"name"`
+		Description member[*string]              `json:"description"`
+		Meta        member[json.RawMessage]      `json:"_meta"`
 	}{
-		Name:  required[string]{field: &v.Name},
-		Value: required[SessionConfigValueID]{field: &v.Value},
+		Description: member[*string]{
+			field: &v.Description,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name:  member[string]{field: &v.Name},
+		Value: member[SessionConfigValueID]{field: &v.Value},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -3577,6 +5044,26 @@ type SessionDeleteCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionDeleteCapabilities) UnmarshalJSON(data []byte) error {
+	type plain SessionDeleteCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // SessionID: A unique identifier for a conversation session between a client and agent.
@@ -3628,17 +5115,38 @@ func (v SessionInfo) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.AdditionalDirectories)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionInfo) UnmarshalJSON(data []byte) error {
 	type plain SessionInfo
 	probe := struct {
 		*plain
-		SessionID required[SessionID] `json:"sessionId"`
-		Cwd       required[string]    `json:"cwd"`
+		SessionID             member[SessionID]       `json:"sessionId"`
+		Cwd                   member[string]          `json:"cwd"`
+		AdditionalDirectories items[string]           `json:"additionalDirectories"`
+		Title                 member[*string]         `json:"title"`
+		UpdatedAt             member[*string]         `json:"updatedAt"`
+		Meta                  member[json.RawMessage] `json:"_meta"`
 	}{
-		Cwd:       required[string]{field: &v.Cwd},
-		SessionID: required[SessionID]{field: &v.SessionID},
-		plain:     (*plain)(v),
+		AdditionalDirectories: items[string]{
+			field: &v.AdditionalDirectories,
+			rules: defaultOnError,
+		},
+		Cwd: member[string]{field: &v.Cwd},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID: member[SessionID]{field: &v.SessionID},
+		Title: member[*string]{
+			field: &v.Title,
+			rules: nullOK | defaultOnError,
+		},
+		UpdatedAt: member[*string]{
+			field: &v.UpdatedAt,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3681,6 +5189,36 @@ func (v SessionInfoUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), presentNullable(v.Title), presentNullable(v.UpdatedAt)})
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
+	type plain SessionInfoUpdate
+	probe := struct {
+		*plain
+		Title     member[Nullable[string]] `json:"title"`
+		UpdatedAt member[Nullable[string]] `json:"updatedAt"`
+		Meta      member[json.RawMessage]  `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Title: member[Nullable[string]]{
+			field: &v.Title,
+			rules: nullOK | defaultOnError,
+		},
+		UpdatedAt: member[Nullable[string]]{
+			field: &v.UpdatedAt,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // SessionListCapabilities: Capabilities for the `session/list` method.
 //
 // Supplying `{}` means the agent supports listing sessions.
@@ -3691,6 +5229,26 @@ type SessionListCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionListCapabilities) UnmarshalJSON(data []byte) error {
+	type plain SessionListCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // SessionMode: A mode the agent can operate in.
@@ -3714,16 +5272,27 @@ type SessionMode struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionMode) UnmarshalJSON(data []byte) error {
 	type plain SessionMode
 	probe := struct {
 		*plain
-		ID   required[SessionModeID] `json:"id"`
-		Name required[string]        `json:"name"`
+		ID          member[SessionModeID]   `json:"id"`
+		Name        member[string]          `json:"name"`
+		Description member[*string]         `json:"description"`
+		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		ID:    required[SessionModeID]{field: &v.ID},
-		Name:  required[string]{field: &v.Name},
+		Description: member[*string]{
+			field: &v.Description,
+			rules: nullOK | defaultOnError,
+		},
+		ID: member[SessionModeID]{field: &v.ID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name:  member[string]{field: &v.Name},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -3757,17 +5326,26 @@ type SessionModeState struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionModeState) UnmarshalJSON(data []byte) error {
 	type plain SessionModeState
 	probe := struct {
 		*plain
-		CurrentModeID  required[SessionModeID] `json:"currentModeId"`
-		AvailableModes required[[]SessionMode] `json:"availableModes"`
+		CurrentModeID  member[SessionModeID]   `json:"currentModeId"`
+		AvailableModes items[SessionMode]      `json:"availableModes"`
+		Meta           member[json.RawMessage] `json:"_meta"`
 	}{
-		AvailableModes: required[[]SessionMode]{field: &v.AvailableModes},
-		CurrentModeID:  required[SessionModeID]{field: &v.CurrentModeID},
-		plain:          (*plain)(v),
+		AvailableModes: items[SessionMode]{
+			field: &v.AvailableModes,
+			rules: defaultOnError,
+		},
+		CurrentModeID: member[SessionModeID]{field: &v.CurrentModeID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3801,16 +5379,22 @@ type SessionNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionNotification) UnmarshalJSON(data []byte) error {
 	type plain SessionNotification
 	probe := struct {
 		*plain
-		SessionID required[SessionID]     `json:"sessionId"`
-		Update    required[SessionUpdate] `json:"update"`
+		SessionID member[SessionID]       `json:"sessionId"`
+		Update    member[SessionUpdate]   `json:"update"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		SessionID: required[SessionID]{field: &v.SessionID},
-		Update:    required[SessionUpdate]{field: &v.Update},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID: member[SessionID]{field: &v.SessionID},
+		Update:    member[SessionUpdate]{field: &v.Update},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -3837,6 +5421,26 @@ type SessionResumeCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionResumeCapabilities) UnmarshalJSON(data []byte) error {
+	type plain SessionResumeCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // SetSessionConfigOptionResponse: Response to `session/set_config_option` method.
 type SetSessionConfigOptionResponse struct {
 	// The full set of configuration options and their current values.
@@ -3850,15 +5454,24 @@ type SetSessionConfigOptionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
 	type plain SetSessionConfigOptionResponse
 	probe := struct {
 		*plain
-		ConfigOptions required[[]SessionConfigOption] `json:"configOptions"`
+		ConfigOptions items[SessionConfigOption] `json:"configOptions"`
+		Meta          member[json.RawMessage]    `json:"_meta"`
 	}{
-		ConfigOptions: required[[]SessionConfigOption]{field: &v.ConfigOptions},
-		plain:         (*plain)(v),
+		ConfigOptions: items[SessionConfigOption]{
+			field: &v.ConfigOptions,
+			rules: defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3885,16 +5498,22 @@ type SetSessionModeRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionModeRequest) UnmarshalJSON(data []byte) error {
 	type plain SetSessionModeRequest
 	probe := struct {
 		*plain
-		SessionID required[SessionID]     `json:"sessionId"`
-		ModeID    required[SessionModeID] `json:"modeId"`
+		SessionID member[SessionID]       `json:"sessionId"`
+		ModeID    member[SessionModeID]   `json:"modeId"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		ModeID:    required[SessionModeID]{field: &v.ModeID},
-		SessionID: required[SessionID]{field: &v.SessionID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		ModeID:    member[SessionModeID]{field: &v.ModeID},
+		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -3919,6 +5538,26 @@ type SetSessionModeResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SetSessionModeResponse) UnmarshalJSON(data []byte) error {
+	type plain SetSessionModeResponse
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // StringMultiSelectItems: String item schema for multi-select enum properties.
 type StringMultiSelectItems struct {
 	// Allowed enum values.
@@ -3934,14 +5573,20 @@ type StringMultiSelectItems struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
 	type plain StringMultiSelectItems
 	probe := struct {
 		*plain
-		Enum required[[]string] `json:"enum"`
+		Enum member[[]string]        `json:"enum"`
+		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Enum:  required[[]string]{field: &v.Enum},
+		Enum: member[[]string]{field: &v.Enum},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4023,6 +5668,41 @@ func (v StringPropertySchema) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Enum), present(v.OneOf)})
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *StringPropertySchema) UnmarshalJSON(data []byte) error {
+	type plain StringPropertySchema
+	probe := struct {
+		*plain
+		Title       member[*string]         `json:"title"`
+		Description member[*string]         `json:"description"`
+		Default     member[*string]         `json:"default"`
+		Meta        member[json.RawMessage] `json:"_meta"`
+	}{
+		Default: member[*string]{
+			field: &v.Default,
+			rules: nullOK | defaultOnError,
+		},
+		Description: member[*string]{
+			field: &v.Description,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Title: member[*string]{
+			field: &v.Title,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // Terminal: Embed a terminal created with `terminal/create` by its id.
 //
 // The terminal must be added before calling `terminal/release`.
@@ -4040,14 +5720,20 @@ type Terminal struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Terminal) UnmarshalJSON(data []byte) error {
 	type plain Terminal
 	probe := struct {
 		*plain
-		TerminalID required[TerminalID] `json:"terminalId"`
+		TerminalID member[TerminalID]      `json:"terminalId"`
+		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		TerminalID: required[TerminalID]{field: &v.TerminalID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		TerminalID: member[TerminalID]{field: &v.TerminalID},
 		plain:      (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4075,6 +5761,36 @@ type TerminalExitStatus struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *TerminalExitStatus) UnmarshalJSON(data []byte) error {
+	type plain TerminalExitStatus
+	probe := struct {
+		*plain
+		ExitCode member[*uint32]         `json:"exitCode"`
+		Signal   member[*string]         `json:"signal"`
+		Meta     member[json.RawMessage] `json:"_meta"`
+	}{
+		ExitCode: member[*uint32]{
+			field: &v.ExitCode,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Signal: member[*string]{
+			field: &v.Signal,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // TerminalID: Typed identifier used for terminal values on the wire.
 type TerminalID string
 
@@ -4094,16 +5810,22 @@ type TerminalOutputRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalOutputRequest) UnmarshalJSON(data []byte) error {
 	type plain TerminalOutputRequest
 	probe := struct {
 		*plain
-		SessionID  required[SessionID]  `json:"sessionId"`
-		TerminalID required[TerminalID] `json:"terminalId"`
+		SessionID  member[SessionID]       `json:"sessionId"`
+		TerminalID member[TerminalID]      `json:"terminalId"`
+		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		SessionID:  required[SessionID]{field: &v.SessionID},
-		TerminalID: required[TerminalID]{field: &v.TerminalID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID:  member[SessionID]{field: &v.SessionID},
+		TerminalID: member[TerminalID]{field: &v.TerminalID},
 		plain:      (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4137,16 +5859,27 @@ type TerminalOutputResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalOutputResponse) UnmarshalJSON(data []byte) error {
 	type plain TerminalOutputResponse
 	probe := struct {
 		*plain
-		Output    required[string] `json:"output"`
-		Truncated required[bool]   `json:"truncated"`
+		Output     member[string]              `json:"output"`
+		Truncated  member[bool]                `json:"truncated"`
+		ExitStatus member[*TerminalExitStatus] `json:"exitStatus"`
+		Meta       member[json.RawMessage]     `json:"_meta"`
 	}{
-		Output:    required[string]{field: &v.Output},
-		Truncated: required[bool]{field: &v.Truncated},
+		ExitStatus: member[*TerminalExitStatus]{
+			field: &v.ExitStatus,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Output:    member[string]{field: &v.Output},
+		Truncated: member[bool]{field: &v.Truncated},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4177,14 +5910,25 @@ type TextContent struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TextContent) UnmarshalJSON(data []byte) error {
 	type plain TextContent
 	probe := struct {
 		*plain
-		Text required[string] `json:"text"`
+		Annotations member[*Annotations]    `json:"annotations"`
+		Text        member[string]          `json:"text"`
+		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Text:  required[string]{field: &v.Text},
+		Annotations: member[*Annotations]{
+			field: &v.Annotations,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Text:  member[string]{field: &v.Text},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4215,16 +5959,27 @@ type TextResourceContents struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
 	type plain TextResourceContents
 	probe := struct {
 		*plain
-		Text required[string] `json:"text"`
-		URI  required[string] `json:"uri"`
+		MimeType member[*string]         `json:"mimeType"`
+		Text     member[string]          `json:"text"`
+		URI      member[string]          `json:"uri"`
+		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		Text:  required[string]{field: &v.Text},
-		URI:   required[string]{field: &v.URI},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		MimeType: member[*string]{
+			field: &v.MimeType,
+			rules: nullOK | defaultOnError,
+		},
+		Text:  member[string]{field: &v.Text},
+		URI:   member[string]{field: &v.URI},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4254,14 +6009,20 @@ type TitledMultiSelectItems struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
 	type plain TitledMultiSelectItems
 	probe := struct {
 		*plain
-		AnyOf required[[]EnumOption] `json:"anyOf"`
+		AnyOf member[[]EnumOption]    `json:"anyOf"`
+		Meta  member[json.RawMessage] `json:"_meta"`
 	}{
-		AnyOf: required[[]EnumOption]{field: &v.AnyOf},
+		AnyOf: member[[]EnumOption]{field: &v.AnyOf},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4330,16 +6091,57 @@ func (v ToolCall) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Content), present(v.Locations)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCall) UnmarshalJSON(data []byte) error {
 	type plain ToolCall
 	probe := struct {
 		*plain
-		ToolCallID required[ToolCallID] `json:"toolCallId"`
-		Title      required[string]     `json:"title"`
+		ToolCallID member[ToolCallID]      `json:"toolCallId"`
+		Title      member[string]          `json:"title"`
+		Name       member[*string]         `json:"name"`
+		Kind       member[*ToolKind]       `json:"kind"`
+		Status     member[*ToolCallStatus] `json:"status"`
+		Content    items[ToolCallContent]  `json:"content"`
+		Locations  items[ToolCallLocation] `json:"locations"`
+		RawInput   member[json.RawMessage] `json:"rawInput"`
+		RawOutput  member[json.RawMessage] `json:"rawOutput"`
+		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		Title:      required[string]{field: &v.Title},
-		ToolCallID: required[ToolCallID]{field: &v.ToolCallID},
+		Content: items[ToolCallContent]{
+			field: &v.Content,
+			rules: defaultOnError,
+		},
+		Kind: member[*ToolKind]{
+			field: &v.Kind,
+			rules: defaultOnError,
+		},
+		Locations: items[ToolCallLocation]{
+			field: &v.Locations,
+			rules: defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name: member[*string]{
+			field: &v.Name,
+			rules: nullOK | defaultOnError,
+		},
+		RawInput: member[json.RawMessage]{
+			field: &v.RawInput,
+			rules: defaultOnError,
+		},
+		RawOutput: member[json.RawMessage]{
+			field: &v.RawOutput,
+			rules: defaultOnError,
+		},
+		Status: member[*ToolCallStatus]{
+			field: &v.Status,
+			rules: defaultOnError,
+		},
+		Title:      member[string]{field: &v.Title},
+		ToolCallID: member[ToolCallID]{field: &v.ToolCallID},
 		plain:      (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4378,14 +6180,25 @@ type ToolCallLocation struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCallLocation) UnmarshalJSON(data []byte) error {
 	type plain ToolCallLocation
 	probe := struct {
 		*plain
-		Path required[string] `json:"path"`
+		Path member[string]          `json:"path"`
+		Line member[*uint32]         `json:"line"`
+		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Path:  required[string]{field: &v.Path},
+		Line: member[*uint32]{
+			field: &v.Line,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Path:  member[string]{field: &v.Path},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4452,14 +6265,60 @@ func (v ToolCallUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Content), present(v.Locations)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCallUpdate) UnmarshalJSON(data []byte) error {
 	type plain ToolCallUpdate
 	probe := struct {
 		*plain
-		ToolCallID required[ToolCallID] `json:"toolCallId"`
+		ToolCallID member[ToolCallID]      `json:"toolCallId"`
+		Kind       member[*ToolKind]       `json:"kind"`
+		Status     member[*ToolCallStatus] `json:"status"`
+		Title      member[*string]         `json:"title"`
+		Name       member[*string]         `json:"name"`
+		Content    items[ToolCallContent]  `json:"content"`
+		Locations  items[ToolCallLocation] `json:"locations"`
+		RawInput   member[json.RawMessage] `json:"rawInput"`
+		RawOutput  member[json.RawMessage] `json:"rawOutput"`
+		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		ToolCallID: required[ToolCallID]{field: &v.ToolCallID},
+		Content: items[ToolCallContent]{
+			field: &v.Content,
+			rules: nullOK | defaultOnError,
+		},
+		Kind: member[*ToolKind]{
+			field: &v.Kind,
+			rules: nullOK | defaultOnError,
+		},
+		Locations: items[ToolCallLocation]{
+			field: &v.Locations,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name: member[*string]{
+			field: &v.Name,
+			rules: nullOK | defaultOnError,
+		},
+		RawInput: member[json.RawMessage]{
+			field: &v.RawInput,
+			rules: defaultOnError,
+		},
+		RawOutput: member[json.RawMessage]{
+			field: &v.RawOutput,
+			rules: defaultOnError,
+		},
+		Status: member[*ToolCallStatus]{
+			field: &v.Status,
+			rules: nullOK | defaultOnError,
+		},
+		Title: member[*string]{
+			field: &v.Title,
+			rules: nullOK | defaultOnError,
+		},
+		ToolCallID: member[ToolCallID]{field: &v.ToolCallID},
 		plain:      (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4484,14 +6343,20 @@ type UnstructuredCommandInput struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UnstructuredCommandInput) UnmarshalJSON(data []byte) error {
 	type plain UnstructuredCommandInput
 	probe := struct {
 		*plain
-		Hint required[string] `json:"hint"`
+		Hint member[string]          `json:"hint"`
+		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Hint:  required[string]{field: &v.Hint},
+		Hint: member[string]{field: &v.Hint},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4522,16 +6387,27 @@ type UsageUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UsageUpdate) UnmarshalJSON(data []byte) error {
 	type plain UsageUpdate
 	probe := struct {
 		*plain
-		Used required[uint64] `json:"used"`
-		Size required[uint64] `json:"size"`
+		Used member[uint64]          `json:"used"`
+		Size member[uint64]          `json:"size"`
+		Cost member[*Cost]           `json:"cost"`
+		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Size:  required[uint64]{field: &v.Size},
-		Used:  required[uint64]{field: &v.Used},
+		Cost: member[*Cost]{
+			field: &v.Cost,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Size:  member[uint64]{field: &v.Size},
+		Used:  member[uint64]{field: &v.Used},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4562,16 +6438,22 @@ type WaitForTerminalExitRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *WaitForTerminalExitRequest) UnmarshalJSON(data []byte) error {
 	type plain WaitForTerminalExitRequest
 	probe := struct {
 		*plain
-		SessionID  required[SessionID]  `json:"sessionId"`
-		TerminalID required[TerminalID] `json:"terminalId"`
+		SessionID  member[SessionID]       `json:"sessionId"`
+		TerminalID member[TerminalID]      `json:"terminalId"`
+		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		SessionID:  required[SessionID]{field: &v.SessionID},
-		TerminalID: required[TerminalID]{field: &v.TerminalID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID:  member[SessionID]{field: &v.SessionID},
+		TerminalID: member[TerminalID]{field: &v.TerminalID},
 		plain:      (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4602,6 +6484,36 @@ type WaitForTerminalExitResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *WaitForTerminalExitResponse) UnmarshalJSON(data []byte) error {
+	type plain WaitForTerminalExitResponse
+	probe := struct {
+		*plain
+		ExitCode member[*uint32]         `json:"exitCode"`
+		Signal   member[*string]         `json:"signal"`
+		Meta     member[json.RawMessage] `json:"_meta"`
+	}{
+		ExitCode: member[*uint32]{
+			field: &v.ExitCode,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Signal: member[*string]{
+			field: &v.Signal,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // WriteTextFileRequest: Request to write content to a text file.
 //
 // Only available if the client supports the `fs.writeTextFile` capability.
@@ -4623,18 +6535,24 @@ type WriteTextFileRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *WriteTextFileRequest) UnmarshalJSON(data []byte) error {
 	type plain WriteTextFileRequest
 	probe := struct {
 		*plain
-		SessionID required[SessionID] `json:"sessionId"`
-		Path      required[string]    `json:"path"`
-		Content   required[string]    `json:"content"`
+		SessionID member[SessionID]       `json:"sessionId"`
+		Path      member[string]          `json:"path"`
+		Content   member[string]          `json:"content"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Content:   required[string]{field: &v.Content},
-		Path:      required[string]{field: &v.Path},
-		SessionID: required[SessionID]{field: &v.SessionID},
+		Content: member[string]{field: &v.Content},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Path:      member[string]{field: &v.Path},
+		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4660,4 +6578,24 @@ type WriteTextFileResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *WriteTextFileResponse) UnmarshalJSON(data []byte) error {
+	type plain WriteTextFileResponse
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }

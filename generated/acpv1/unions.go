@@ -50,16 +50,17 @@ func (v AgentResponseResult) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentResponseResult) UnmarshalJSON(data []byte) error {
 	type plain AgentResponseResult
 	probe := struct {
 		*plain
-		ID     required[RequestID]       `json:"id"`
-		Result required[json.RawMessage] `json:"result"`
+		ID     member[RequestID]       `json:"id"`
+		Result member[json.RawMessage] `json:"result"`
 	}{
-		ID:     required[RequestID]{field: &v.ID},
-		Result: required[json.RawMessage]{field: &v.Result},
+		ID:     member[RequestID]{field: &v.ID},
+		Result: member[json.RawMessage]{field: &v.Result},
 		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -93,16 +94,17 @@ func (v AgentResponseError) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentResponseError) UnmarshalJSON(data []byte) error {
 	type plain AgentResponseError
 	probe := struct {
 		*plain
-		ID    required[RequestID] `json:"id"`
-		Error required[Error]     `json:"error"`
+		ID    member[RequestID] `json:"id"`
+		Error member[Error]     `json:"error"`
 	}{
-		Error: required[Error]{field: &v.Error},
-		ID:    required[RequestID]{field: &v.ID},
+		Error: member[Error]{field: &v.Error},
+		ID:    member[RequestID]{field: &v.ID},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -400,16 +402,17 @@ func (v ClientResponseResult) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientResponseResult) UnmarshalJSON(data []byte) error {
 	type plain ClientResponseResult
 	probe := struct {
 		*plain
-		ID     required[RequestID]       `json:"id"`
-		Result required[json.RawMessage] `json:"result"`
+		ID     member[RequestID]       `json:"id"`
+		Result member[json.RawMessage] `json:"result"`
 	}{
-		ID:     required[RequestID]{field: &v.ID},
-		Result: required[json.RawMessage]{field: &v.Result},
+		ID:     member[RequestID]{field: &v.ID},
+		Result: member[json.RawMessage]{field: &v.Result},
 		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -443,16 +446,17 @@ func (v ClientResponseError) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientResponseError) UnmarshalJSON(data []byte) error {
 	type plain ClientResponseError
 	probe := struct {
 		*plain
-		ID    required[RequestID] `json:"id"`
-		Error required[Error]     `json:"error"`
+		ID    member[RequestID] `json:"id"`
+		Error member[Error]     `json:"error"`
 	}{
-		Error: required[Error]{field: &v.Error},
-		ID:    required[RequestID]{field: &v.ID},
+		Error: member[Error]{field: &v.Error},
+		ID:    member[RequestID]{field: &v.ID},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -797,11 +801,16 @@ func (u *CreateElicitationRequest) UnmarshalJSON(data []byte) error {
 	type plain CreateElicitationRequest
 	probe := struct {
 		*plain
-		Tag     *string          `json:"mode"`
-		Message required[string] `json:"message"`
+		Tag     *string                 `json:"mode"`
+		Message member[string]          `json:"message"`
+		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Message: required[string]{field: &u.Message},
-		plain:   (*plain)(u),
+		Message: member[string]{field: &u.Message},
+		Meta: member[json.RawMessage]{
+			field: &u.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(u),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -987,8 +996,15 @@ func (u *CreateElicitationResponse) UnmarshalJSON(data []byte) error {
 	type plain CreateElicitationResponse
 	probe := struct {
 		*plain
-		Tag *string `json:"action"`
-	}{plain: (*plain)(u)}
+		Tag  *string                 `json:"action"`
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &u.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(u),
+	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
 	}
@@ -1292,9 +1308,9 @@ func (u *ElicitationFormMode) UnmarshalJSON(data []byte) error {
 	type plain ElicitationFormMode
 	probe := struct {
 		*plain
-		RequestedSchema required[ElicitationSchema] `json:"requestedSchema"`
+		RequestedSchema member[ElicitationSchema] `json:"requestedSchema"`
 	}{
-		RequestedSchema: required[ElicitationSchema]{field: &u.RequestedSchema},
+		RequestedSchema: member[ElicitationSchema]{field: &u.RequestedSchema},
 		plain:           (*plain)(u),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -1610,11 +1626,11 @@ func (u *ElicitationURLMode) UnmarshalJSON(data []byte) error {
 	type plain ElicitationURLMode
 	probe := struct {
 		*plain
-		ElicitationID required[ElicitationID] `json:"elicitationId"`
-		URL           required[string]        `json:"url"`
+		ElicitationID member[ElicitationID] `json:"elicitationId"`
+		URL           member[string]        `json:"url"`
 	}{
-		ElicitationID: required[ElicitationID]{field: &u.ElicitationID},
-		URL:           required[string]{field: &u.URL},
+		ElicitationID: member[ElicitationID]{field: &u.ElicitationID},
+		URL:           member[string]{field: &u.URL},
 		plain:         (*plain)(u),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -2383,12 +2399,27 @@ func (u *SessionConfigOption) UnmarshalJSON(data []byte) error {
 	type plain SessionConfigOption
 	probe := struct {
 		*plain
-		Tag  *string                   `json:"type"`
-		ID   required[SessionConfigID] `json:"id"`
-		Name required[string]          `json:"name"`
+		Tag         *string                              `json:"type"`
+		ID          member[SessionConfigID]              `json:"id"`
+		Name        member[string]                       `json:"name"`
+		Description member[*string]                      `json:"description"`
+		Category    member[*SessionConfigOptionCategory] `json:"category"`
+		Meta        member[json.RawMessage]              `json:"_meta"`
 	}{
-		ID:    required[SessionConfigID]{field: &u.ID},
-		Name:  required[string]{field: &u.Name},
+		Category: member[*SessionConfigOptionCategory]{
+			field: &u.Category,
+			rules: nullOK | defaultOnError,
+		},
+		Description: member[*string]{
+			field: &u.Description,
+			rules: nullOK | defaultOnError,
+		},
+		ID: member[SessionConfigID]{field: &u.ID},
+		Meta: member[json.RawMessage]{
+			field: &u.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name:  member[string]{field: &u.Name},
 		plain: (*plain)(u),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -3062,12 +3093,17 @@ func (u *SetSessionConfigOptionRequest) UnmarshalJSON(data []byte) error {
 	type plain SetSessionConfigOptionRequest
 	probe := struct {
 		*plain
-		Tag       *string                   `json:"type"`
-		SessionID required[SessionID]       `json:"sessionId"`
-		ConfigID  required[SessionConfigID] `json:"configId"`
+		Tag       *string                 `json:"type"`
+		SessionID member[SessionID]       `json:"sessionId"`
+		ConfigID  member[SessionConfigID] `json:"configId"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		ConfigID:  required[SessionConfigID]{field: &u.ConfigID},
-		SessionID: required[SessionID]{field: &u.SessionID},
+		ConfigID: member[SessionConfigID]{field: &u.ConfigID},
+		Meta: member[json.RawMessage]{
+			field: &u.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID: member[SessionID]{field: &u.SessionID},
 		plain:     (*plain)(u),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -3115,14 +3151,15 @@ func (v SetSessionConfigOptionRequestBoolean) MarshalJSON() ([]byte, error) {
 	return marshalObject("\"type\":\"boolean\"", plain(v))
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionConfigOptionRequestBoolean) UnmarshalJSON(data []byte) error {
 	type plain SetSessionConfigOptionRequestBoolean
 	probe := struct {
 		*plain
-		Value required[bool] `json:"value"`
+		Value member[bool] `json:"value"`
 	}{
-		Value: required[bool]{field: &v.Value},
+		Value: member[bool]{field: &v.Value},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -3156,14 +3193,15 @@ func (v SetSessionConfigOptionRequestValueID) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionConfigOptionRequestValueID) UnmarshalJSON(data []byte) error {
 	type plain SetSessionConfigOptionRequestValueID
 	probe := struct {
 		*plain
-		Value required[SessionConfigValueID] `json:"value"`
+		Value member[SessionConfigValueID] `json:"value"`
 	}{
-		Value: required[SessionConfigValueID]{field: &v.Value},
+		Value: member[SessionConfigValueID]{field: &v.Value},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {

@@ -24,6 +24,26 @@ type PlanCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *PlanCapabilities) UnmarshalJSON(data []byte) error {
+	type plain PlanCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // PlanFile: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -44,16 +64,22 @@ type PlanFile struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanFile) UnmarshalJSON(data []byte) error {
 	type plain PlanFile
 	probe := struct {
 		*plain
-		PlanID required[PlanID] `json:"planId"`
-		URI    required[string] `json:"uri"`
+		PlanID member[PlanID]          `json:"planId"`
+		URI    member[string]          `json:"uri"`
+		Meta   member[json.RawMessage] `json:"_meta"`
 	}{
-		PlanID: required[PlanID]{field: &v.PlanID},
-		URI:    required[string]{field: &v.URI},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		PlanID: member[PlanID]{field: &v.PlanID},
+		URI:    member[string]{field: &v.URI},
 		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -98,17 +124,26 @@ type PlanItems struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanItems) UnmarshalJSON(data []byte) error {
 	type plain PlanItems
 	probe := struct {
 		*plain
-		PlanID  required[PlanID]      `json:"planId"`
-		Entries required[[]PlanEntry] `json:"entries"`
+		PlanID  member[PlanID]          `json:"planId"`
+		Entries items[PlanEntry]        `json:"entries"`
+		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Entries: required[[]PlanEntry]{field: &v.Entries},
-		PlanID:  required[PlanID]{field: &v.PlanID},
-		plain:   (*plain)(v),
+		Entries: items[PlanEntry]{
+			field: &v.Entries,
+			rules: defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		PlanID: member[PlanID]{field: &v.PlanID},
+		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -142,17 +177,23 @@ type PlanMarkdown struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanMarkdown) UnmarshalJSON(data []byte) error {
 	type plain PlanMarkdown
 	probe := struct {
 		*plain
-		PlanID  required[PlanID] `json:"planId"`
-		Content required[string] `json:"content"`
+		PlanID  member[PlanID]          `json:"planId"`
+		Content member[string]          `json:"content"`
+		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Content: required[string]{field: &v.Content},
-		PlanID:  required[PlanID]{field: &v.PlanID},
-		plain:   (*plain)(v),
+		Content: member[string]{field: &v.Content},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		PlanID: member[PlanID]{field: &v.PlanID},
+		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -183,14 +224,20 @@ type PlanRemoved struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanRemoved) UnmarshalJSON(data []byte) error {
 	type plain PlanRemoved
 	probe := struct {
 		*plain
-		PlanID required[PlanID] `json:"planId"`
+		PlanID member[PlanID]          `json:"planId"`
+		Meta   member[json.RawMessage] `json:"_meta"`
 	}{
-		PlanID: required[PlanID]{field: &v.PlanID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		PlanID: member[PlanID]{field: &v.PlanID},
 		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -219,14 +266,20 @@ type PlanUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanUpdate) UnmarshalJSON(data []byte) error {
 	type plain PlanUpdate
 	probe := struct {
 		*plain
-		Plan required[PlanUpdateContent] `json:"plan"`
+		Plan member[PlanUpdateContent] `json:"plan"`
+		Meta member[json.RawMessage]   `json:"_meta"`
 	}{
-		Plan:  required[PlanUpdateContent]{field: &v.Plan},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Plan:  member[PlanUpdateContent]{field: &v.Plan},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {

@@ -104,20 +104,82 @@ func hasKeys(m map[string]json.RawMessage, keys ...string) bool {
 	return true
 }
 
-// required decodes a required member straight into the field it points at,
-// and records that the member was present.
-type required[T any] struct {
+// Decoding rules of a member, from the schema's x-deserialize-* keywords.
+const (
+	nullOK         = 1 << iota // the member may be null
+	defaultOnError             // a value that fails to decode leaves the zero value
+	defaultOnNull              // null leaves the zero value
+)
+
+// member decodes one object member straight into the field it points at,
+// applying the member's decoding rules and recording that it was present.
+type member[T any] struct {
 	field   *T
-	nullOK  bool // the member may be null
+	rules   uint8
 	present bool
 }
 
-func (r *required[T]) UnmarshalJSON(data []byte) error {
-	r.present = true
-	if !r.nullOK && jsonKind(data) == 'n' {
-		return typeError("null", r.field, "")
+func (m *member[T]) UnmarshalJSON(data []byte) error {
+	m.present = true
+	if done, err := decodeNull(data, m.field, m.rules); done {
+		return err
 	}
-	return json.Unmarshal(data, r.field)
+	if err := json.Unmarshal(data, m.field); err != nil {
+		if m.rules&defaultOnError == 0 {
+			return err
+		}
+		var zero T
+		*m.field = zero
+	}
+	return nil
+}
+
+// items decodes an array member and drops the elements that fail to decode.
+type items[E any] struct {
+	field   *[]E
+	rules   uint8
+	present bool
+}
+
+func (m *items[E]) UnmarshalJSON(data []byte) error {
+	m.present = true
+	if done, err := decodeNull(data, m.field, m.rules); done {
+		return err
+	}
+	var elems []json.RawMessage
+	if err := json.Unmarshal(data, &elems); err != nil {
+		if m.rules&defaultOnError == 0 {
+			return typeError(kindName(jsonKind(data)), m.field, "")
+		}
+		*m.field = nil
+		return nil
+	}
+	out := make([]E, 0, len(elems))
+	for _, raw := range elems {
+		var e E
+		if json.Unmarshal(raw, &e) == nil {
+			out = append(out, e)
+		}
+	}
+	*m.field = out
+	return nil
+}
+
+// decodeNull handles a null member by its rules; done is false when data is
+// not null.
+func decodeNull[T any](data []byte, field *T, rules uint8) (done bool, err error) {
+	if jsonKind(data) != 'n' {
+		return false, nil
+	}
+	switch {
+	case rules&nullOK != 0:
+		return true, json.Unmarshal(data, field)
+	case rules&(defaultOnNull|defaultOnError) != 0:
+		var zero T
+		*field = zero
+		return true, nil
+	}
+	return true, typeError("null", field, "")
 }
 
 // Nullable is an optional property whose null means something of its own,

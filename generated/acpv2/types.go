@@ -27,6 +27,26 @@ type AgentAuthCapabilities struct {
 	agentAuthCapabilitiesUnstable
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
+	type plain AgentAuthCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // AgentCapabilities: Capabilities supported by the agent.
 //
 // Advertised during initialization to inform the client about
@@ -60,6 +80,36 @@ type AgentCapabilities struct {
 
 	// Fields of the unstable surface, with the unstable_llm_providers or unstable build tag.
 	agentCapabilitiesLLMProviders
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AgentCapabilities) UnmarshalJSON(data []byte) error {
+	type plain AgentCapabilities
+	probe := struct {
+		*plain
+		Session member[*SessionCapabilities]   `json:"session"`
+		Auth    member[*AgentAuthCapabilities] `json:"auth"`
+		Meta    member[json.RawMessage]        `json:"_meta"`
+	}{
+		Auth: member[*AgentAuthCapabilities]{
+			field: &v.Auth,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Session: member[*SessionCapabilities]{
+			field: &v.Session,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // AgentMessage: An agent message upsert.
@@ -102,15 +152,26 @@ func (v AgentMessage) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Content)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentMessage) UnmarshalJSON(data []byte) error {
 	type plain AgentMessage
 	probe := struct {
 		*plain
-		MessageID required[MessageID] `json:"messageId"`
+		MessageID member[MessageID]       `json:"messageId"`
+		Content   items[ContentBlock]     `json:"content"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		MessageID: required[MessageID]{field: &v.MessageID},
-		plain:     (*plain)(v),
+		Content: items[ContentBlock]{
+			field: &v.Content,
+			rules: nullOK | defaultOnError,
+		},
+		MessageID: member[MessageID]{field: &v.MessageID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -130,14 +191,15 @@ type AgentNotification struct {
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentNotification) UnmarshalJSON(data []byte) error {
 	type plain AgentNotification
 	probe := struct {
 		*plain
-		Method required[string] `json:"method"`
+		Method member[string] `json:"method"`
 	}{
-		Method: required[string]{field: &v.Method},
+		Method: member[string]{field: &v.Method},
 		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -161,16 +223,17 @@ type AgentRequest struct {
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentRequest) UnmarshalJSON(data []byte) error {
 	type plain AgentRequest
 	probe := struct {
 		*plain
-		ID     required[RequestID] `json:"id"`
-		Method required[string]    `json:"method"`
+		ID     member[RequestID] `json:"id"`
+		Method member[string]    `json:"method"`
 	}{
-		ID:     required[RequestID]{field: &v.ID},
-		Method: required[string]{field: &v.Method},
+		ID:     member[RequestID]{field: &v.ID},
+		Method: member[string]{field: &v.Method},
 		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -225,15 +288,26 @@ func (v AgentThought) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Content)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentThought) UnmarshalJSON(data []byte) error {
 	type plain AgentThought
 	probe := struct {
 		*plain
-		MessageID required[MessageID] `json:"messageId"`
+		MessageID member[MessageID]       `json:"messageId"`
+		Content   items[ContentBlock]     `json:"content"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		MessageID: required[MessageID]{field: &v.MessageID},
-		plain:     (*plain)(v),
+		Content: items[ContentBlock]{
+			field: &v.Content,
+			rules: nullOK | defaultOnError,
+		},
+		MessageID: member[MessageID]{field: &v.MessageID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -281,6 +355,41 @@ func (v Annotations) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Audience)})
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *Annotations) UnmarshalJSON(data []byte) error {
+	type plain Annotations
+	probe := struct {
+		*plain
+		Audience     items[Role]             `json:"audience"`
+		LastModified member[*string]         `json:"lastModified"`
+		Priority     member[*float64]        `json:"priority"`
+		Meta         member[json.RawMessage] `json:"_meta"`
+	}{
+		Audience: items[Role]{
+			field: &v.Audience,
+			rules: nullOK | defaultOnError,
+		},
+		LastModified: member[*string]{
+			field: &v.LastModified,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Priority: member[*float64]{
+			field: &v.Priority,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // AudioContent: Audio provided to or from an LLM.
 type AudioContent struct {
 	// Base64-encoded media payload.
@@ -302,16 +411,27 @@ type AudioContent struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AudioContent) UnmarshalJSON(data []byte) error {
 	type plain AudioContent
 	probe := struct {
 		*plain
-		Data     required[string]    `json:"data"`
-		MimeType required[MediaType] `json:"mimeType"`
+		Data        member[string]          `json:"data"`
+		MimeType    member[MediaType]       `json:"mimeType"`
+		Annotations member[*Annotations]    `json:"annotations"`
+		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Data:     required[string]{field: &v.Data},
-		MimeType: required[MediaType]{field: &v.MimeType},
+		Annotations: member[*Annotations]{
+			field: &v.Annotations,
+			rules: nullOK | defaultOnError,
+		},
+		Data: member[string]{field: &v.Data},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		MimeType: member[MediaType]{field: &v.MimeType},
 		plain:    (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -349,16 +469,27 @@ type AuthMethodAgent struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthMethodAgent) UnmarshalJSON(data []byte) error {
 	type plain AuthMethodAgent
 	probe := struct {
 		*plain
-		MethodID required[AuthMethodID] `json:"methodId"`
-		Name     required[string]       `json:"name"`
+		MethodID    member[AuthMethodID]    `json:"methodId"`
+		Name        member[string]          `json:"name"`
+		Description member[*string]         `json:"description"`
+		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		MethodID: required[AuthMethodID]{field: &v.MethodID},
-		Name:     required[string]{field: &v.Name},
+		Description: member[*string]{
+			field: &v.Description,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		MethodID: member[AuthMethodID]{field: &v.MethodID},
+		Name:     member[string]{field: &v.Name},
 		plain:    (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -421,16 +552,37 @@ func (v AuthMethodTerminal) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Args), present(v.Env)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
 	type plain AuthMethodTerminal
 	probe := struct {
 		*plain
-		MethodID required[AuthMethodID] `json:"methodId"`
-		Name     required[string]       `json:"name"`
+		MethodID    member[AuthMethodID]    `json:"methodId"`
+		Name        member[string]          `json:"name"`
+		Description member[*string]         `json:"description"`
+		Args        member[[]string]        `json:"args"`
+		Env         member[[]EnvVariable]   `json:"env"`
+		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		MethodID: required[AuthMethodID]{field: &v.MethodID},
-		Name:     required[string]{field: &v.Name},
+		Args: member[[]string]{
+			field: &v.Args,
+			rules: defaultOnNull,
+		},
+		Description: member[*string]{
+			field: &v.Description,
+			rules: nullOK | defaultOnError,
+		},
+		Env: member[[]EnvVariable]{
+			field: &v.Env,
+			rules: defaultOnNull,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		MethodID: member[AuthMethodID]{field: &v.MethodID},
+		Name:     member[string]{field: &v.Name},
 		plain:    (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -458,15 +610,21 @@ type AvailableCommandsUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
 	type plain AvailableCommandsUpdate
 	probe := struct {
 		*plain
-		AvailableCommands required[[]AvailableCommand] `json:"availableCommands"`
+		AvailableCommands items[AvailableCommand] `json:"availableCommands"`
+		Meta              member[json.RawMessage] `json:"_meta"`
 	}{
-		AvailableCommands: required[[]AvailableCommand]{field: &v.AvailableCommands},
-		plain:             (*plain)(v),
+		AvailableCommands: items[AvailableCommand]{field: &v.AvailableCommands},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -490,14 +648,20 @@ type BackgroundTerminal struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *BackgroundTerminal) UnmarshalJSON(data []byte) error {
 	type plain BackgroundTerminal
 	probe := struct {
 		*plain
-		TerminalID required[TerminalID] `json:"terminalId"`
+		TerminalID member[TerminalID]      `json:"terminalId"`
+		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		TerminalID: required[TerminalID]{field: &v.TerminalID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		TerminalID: member[TerminalID]{field: &v.TerminalID},
 		plain:      (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -522,14 +686,20 @@ type BackgroundToolCall struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *BackgroundToolCall) UnmarshalJSON(data []byte) error {
 	type plain BackgroundToolCall
 	probe := struct {
 		*plain
-		ToolCallID required[ToolCallID] `json:"toolCallId"`
+		ToolCallID member[ToolCallID]      `json:"toolCallId"`
+		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		ToolCallID: required[ToolCallID]{field: &v.ToolCallID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		ToolCallID: member[ToolCallID]{field: &v.ToolCallID},
 		plain:      (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -562,16 +732,27 @@ type BlobResourceContents struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	type plain BlobResourceContents
 	probe := struct {
 		*plain
-		Blob required[string] `json:"blob"`
-		URI  required[string] `json:"uri"`
+		Blob     member[string]          `json:"blob"`
+		URI      member[string]          `json:"uri"`
+		MimeType member[*MediaType]      `json:"mimeType"`
+		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		Blob:  required[string]{field: &v.Blob},
-		URI:   required[string]{field: &v.URI},
+		Blob: member[string]{field: &v.Blob},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		MimeType: member[*MediaType]{
+			field: &v.MimeType,
+			rules: nullOK | defaultOnError,
+		},
+		URI:   member[string]{field: &v.URI},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -611,6 +792,41 @@ type BooleanPropertySchema struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *BooleanPropertySchema) UnmarshalJSON(data []byte) error {
+	type plain BooleanPropertySchema
+	probe := struct {
+		*plain
+		Title       member[*string]         `json:"title"`
+		Description member[*string]         `json:"description"`
+		Default     member[*bool]           `json:"default"`
+		Meta        member[json.RawMessage] `json:"_meta"`
+	}{
+		Default: member[*bool]{
+			field: &v.Default,
+			rules: nullOK | defaultOnError,
+		},
+		Description: member[*string]{
+			field: &v.Description,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Title: member[*string]{
+			field: &v.Title,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // CancelRequestNotification: Notification to cancel an ongoing request.
 //
 // See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/cancellation)
@@ -627,14 +843,20 @@ type CancelRequestNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CancelRequestNotification) UnmarshalJSON(data []byte) error {
 	type plain CancelRequestNotification
 	probe := struct {
 		*plain
-		RequestID required[RequestID] `json:"requestId"`
+		RequestID member[RequestID]       `json:"requestId"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		RequestID: required[RequestID]{field: &v.RequestID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		RequestID: member[RequestID]{field: &v.RequestID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -661,14 +883,20 @@ type CancelSessionNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CancelSessionNotification) UnmarshalJSON(data []byte) error {
 	type plain CancelSessionNotification
 	probe := struct {
 		*plain
-		SessionID required[SessionID] `json:"sessionId"`
+		SessionID member[SessionID]       `json:"sessionId"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		SessionID: required[SessionID]{field: &v.SessionID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -708,16 +936,22 @@ type CancelTerminalRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CancelTerminalRequest) UnmarshalJSON(data []byte) error {
 	type plain CancelTerminalRequest
 	probe := struct {
 		*plain
-		SessionID  required[SessionID]  `json:"sessionId"`
-		TerminalID required[TerminalID] `json:"terminalId"`
+		SessionID  member[SessionID]       `json:"sessionId"`
+		TerminalID member[TerminalID]      `json:"terminalId"`
+		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		SessionID:  required[SessionID]{field: &v.SessionID},
-		TerminalID: required[TerminalID]{field: &v.TerminalID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID:  member[SessionID]{field: &v.SessionID},
+		TerminalID: member[TerminalID]{field: &v.TerminalID},
 		plain:      (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -740,6 +974,26 @@ type CancelTerminalResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CancelTerminalResponse) UnmarshalJSON(data []byte) error {
+	type plain CancelTerminalResponse
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // CancelToolCallRequest: Request parameters for cancelling one tool call.
@@ -769,16 +1023,22 @@ type CancelToolCallRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CancelToolCallRequest) UnmarshalJSON(data []byte) error {
 	type plain CancelToolCallRequest
 	probe := struct {
 		*plain
-		SessionID  required[SessionID]  `json:"sessionId"`
-		ToolCallID required[ToolCallID] `json:"toolCallId"`
+		SessionID  member[SessionID]       `json:"sessionId"`
+		ToolCallID member[ToolCallID]      `json:"toolCallId"`
+		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		SessionID:  required[SessionID]{field: &v.SessionID},
-		ToolCallID: required[ToolCallID]{field: &v.ToolCallID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID:  member[SessionID]{field: &v.SessionID},
+		ToolCallID: member[ToolCallID]{field: &v.ToolCallID},
 		plain:      (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -803,6 +1063,26 @@ type CancelToolCallResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CancelToolCallResponse) UnmarshalJSON(data []byte) error {
+	type plain CancelToolCallResponse
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // CancelledPermissionOutcome: The request was not approved and no option was selected.
 type CancelledPermissionOutcome struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -811,6 +1091,26 @@ type CancelledPermissionOutcome struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CancelledPermissionOutcome) UnmarshalJSON(data []byte) error {
+	type plain CancelledPermissionOutcome
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // ClientAuthCapabilities: Authentication capabilities supported by the client.
@@ -833,6 +1133,31 @@ type ClientAuthCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ClientAuthCapabilities) UnmarshalJSON(data []byte) error {
+	type plain ClientAuthCapabilities
+	probe := struct {
+		*plain
+		Terminal member[*TerminalAuthCapabilities] `json:"terminal"`
+		Meta     member[json.RawMessage]           `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Terminal: member[*TerminalAuthCapabilities]{
+			field: &v.Terminal,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // ClientCapabilities: Capabilities supported by the client.
@@ -865,6 +1190,36 @@ type ClientCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ClientCapabilities) UnmarshalJSON(data []byte) error {
+	type plain ClientCapabilities
+	probe := struct {
+		*plain
+		Auth        member[*ClientAuthCapabilities]  `json:"auth"`
+		Elicitation member[*ElicitationCapabilities] `json:"elicitation"`
+		Meta        member[json.RawMessage]          `json:"_meta"`
+	}{
+		Auth: member[*ClientAuthCapabilities]{
+			field: &v.Auth,
+			rules: nullOK | defaultOnError,
+		},
+		Elicitation: member[*ElicitationCapabilities]{
+			field: &v.Elicitation,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // ClientNotification: A JSON-RPC notification object.
 type ClientNotification struct {
 	// The notification method name.
@@ -874,14 +1229,15 @@ type ClientNotification struct {
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientNotification) UnmarshalJSON(data []byte) error {
 	type plain ClientNotification
 	probe := struct {
 		*plain
-		Method required[string] `json:"method"`
+		Method member[string] `json:"method"`
 	}{
-		Method: required[string]{field: &v.Method},
+		Method: member[string]{field: &v.Method},
 		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -905,16 +1261,17 @@ type ClientRequest struct {
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientRequest) UnmarshalJSON(data []byte) error {
 	type plain ClientRequest
 	probe := struct {
 		*plain
-		ID     required[RequestID] `json:"id"`
-		Method required[string]    `json:"method"`
+		ID     member[RequestID] `json:"id"`
+		Method member[string]    `json:"method"`
 	}{
-		ID:     required[RequestID]{field: &v.ID},
-		Method: required[string]{field: &v.Method},
+		ID:     member[RequestID]{field: &v.ID},
+		Method: member[string]{field: &v.Method},
 		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -961,14 +1318,20 @@ type CloseSessionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
 	type plain CloseSessionRequest
 	probe := struct {
 		*plain
-		SessionID required[SessionID] `json:"sessionId"`
+		SessionID member[SessionID]       `json:"sessionId"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		SessionID: required[SessionID]{field: &v.SessionID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -988,6 +1351,26 @@ type CloseSessionResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CloseSessionResponse) UnmarshalJSON(data []byte) error {
+	type plain CloseSessionResponse
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // Command: A slash command the user can invoke by including it in a prompt.
@@ -1015,17 +1398,28 @@ type Command struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Command) UnmarshalJSON(data []byte) error {
 	type plain Command
 	probe := struct {
 		*plain
-		Name        required[string] `json:"name"`
-		Description required[string] `json:"description"`
+		Name        member[string]                 `json:"name"`
+		Description member[string]                 `json:"description"`
+		Input       member[*AvailableCommandInput] `json:"input"`
+		Meta        member[json.RawMessage]        `json:"_meta"`
 	}{
-		Description: required[string]{field: &v.Description},
-		Name:        required[string]{field: &v.Name},
-		plain:       (*plain)(v),
+		Description: member[string]{field: &v.Description},
+		Input: member[*AvailableCommandInput]{
+			field: &v.Input,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name:  member[string]{field: &v.Name},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1061,17 +1455,33 @@ type CommandPermissionSubject struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CommandPermissionSubject) UnmarshalJSON(data []byte) error {
 	type plain CommandPermissionSubject
 	probe := struct {
 		*plain
-		Command required[string]       `json:"command"`
-		Cwd     required[AbsolutePath] `json:"cwd"`
+		Command    member[string]          `json:"command"`
+		Cwd        member[AbsolutePath]    `json:"cwd"`
+		ToolCallID member[*ToolCallID]     `json:"toolCallId"`
+		TerminalID member[*TerminalID]     `json:"terminalId"`
+		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		Command: required[string]{field: &v.Command},
-		Cwd:     required[AbsolutePath]{field: &v.Cwd},
-		plain:   (*plain)(v),
+		Command: member[string]{field: &v.Command},
+		Cwd:     member[AbsolutePath]{field: &v.Cwd},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		TerminalID: member[*TerminalID]{
+			field: &v.TerminalID,
+			rules: nullOK | defaultOnError,
+		},
+		ToolCallID: member[*ToolCallID]{
+			field: &v.ToolCallID,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1106,17 +1516,23 @@ type CompactionSummaryChunk struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CompactionSummaryChunk) UnmarshalJSON(data []byte) error {
 	type plain CompactionSummaryChunk
 	probe := struct {
 		*plain
-		CompactionID required[CompactionID] `json:"compactionId"`
-		Content      required[ContentBlock] `json:"content"`
+		CompactionID member[CompactionID]    `json:"compactionId"`
+		Content      member[ContentBlock]    `json:"content"`
+		Meta         member[json.RawMessage] `json:"_meta"`
 	}{
-		CompactionID: required[CompactionID]{field: &v.CompactionID},
-		Content:      required[ContentBlock]{field: &v.Content},
-		plain:        (*plain)(v),
+		CompactionID: member[CompactionID]{field: &v.CompactionID},
+		Content:      member[ContentBlock]{field: &v.Content},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1170,17 +1586,33 @@ func (v CompactionUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Summary)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CompactionUpdate) UnmarshalJSON(data []byte) error {
 	type plain CompactionUpdate
 	probe := struct {
 		*plain
-		CompactionID required[CompactionID]     `json:"compactionId"`
-		Status       required[CompactionStatus] `json:"status"`
+		CompactionID member[CompactionID]     `json:"compactionId"`
+		Status       member[CompactionStatus] `json:"status"`
+		Summary      items[ContentBlock]      `json:"summary"`
+		Error        member[*string]          `json:"error"`
+		Meta         member[json.RawMessage]  `json:"_meta"`
 	}{
-		CompactionID: required[CompactionID]{field: &v.CompactionID},
-		Status:       required[CompactionStatus]{field: &v.Status},
-		plain:        (*plain)(v),
+		CompactionID: member[CompactionID]{field: &v.CompactionID},
+		Error: member[*string]{
+			field: &v.Error,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Status: member[CompactionStatus]{field: &v.Status},
+		Summary: items[ContentBlock]{
+			field: &v.Summary,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1209,15 +1641,21 @@ type CompleteElicitationNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 	type plain CompleteElicitationNotification
 	probe := struct {
 		*plain
-		ElicitationID required[ElicitationID] `json:"elicitationId"`
+		ElicitationID member[ElicitationID]   `json:"elicitationId"`
+		Meta          member[json.RawMessage] `json:"_meta"`
 	}{
-		ElicitationID: required[ElicitationID]{field: &v.ElicitationID},
-		plain:         (*plain)(v),
+		ElicitationID: member[ElicitationID]{field: &v.ElicitationID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1241,15 +1679,21 @@ type ConfigOptionUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
 	type plain ConfigOptionUpdate
 	probe := struct {
 		*plain
-		ConfigOptions required[[]SessionConfigOption] `json:"configOptions"`
+		ConfigOptions items[SessionConfigOption] `json:"configOptions"`
+		Meta          member[json.RawMessage]    `json:"_meta"`
 	}{
-		ConfigOptions: required[[]SessionConfigOption]{field: &v.ConfigOptions},
-		plain:         (*plain)(v),
+		ConfigOptions: items[SessionConfigOption]{field: &v.ConfigOptions},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1273,15 +1717,21 @@ type Content struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Content) UnmarshalJSON(data []byte) error {
 	type plain Content
 	probe := struct {
 		*plain
-		Content required[ContentBlock] `json:"content"`
+		Content member[ContentBlock]    `json:"content"`
+		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Content: required[ContentBlock]{field: &v.Content},
-		plain:   (*plain)(v),
+		Content: member[ContentBlock]{field: &v.Content},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1312,17 +1762,23 @@ type ContentChunk struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ContentChunk) UnmarshalJSON(data []byte) error {
 	type plain ContentChunk
 	probe := struct {
 		*plain
-		MessageID required[MessageID]    `json:"messageId"`
-		Content   required[ContentBlock] `json:"content"`
+		MessageID member[MessageID]       `json:"messageId"`
+		Content   member[ContentBlock]    `json:"content"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Content:   required[ContentBlock]{field: &v.Content},
-		MessageID: required[MessageID]{field: &v.MessageID},
-		plain:     (*plain)(v),
+		Content:   member[ContentBlock]{field: &v.Content},
+		MessageID: member[MessageID]{field: &v.MessageID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1353,17 +1809,23 @@ type Cost struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Cost) UnmarshalJSON(data []byte) error {
 	type plain Cost
 	probe := struct {
 		*plain
-		Amount   required[float64] `json:"amount"`
-		Currency required[string]  `json:"currency"`
+		Amount   member[float64]         `json:"amount"`
+		Currency member[string]          `json:"currency"`
+		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		Amount:   required[float64]{field: &v.Amount},
-		Currency: required[string]{field: &v.Currency},
-		plain:    (*plain)(v),
+		Amount:   member[float64]{field: &v.Amount},
+		Currency: member[string]{field: &v.Currency},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1392,14 +1854,20 @@ type DeleteSessionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
 	type plain DeleteSessionRequest
 	probe := struct {
 		*plain
-		SessionID required[SessionID] `json:"sessionId"`
+		SessionID member[SessionID]       `json:"sessionId"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		SessionID: required[SessionID]{field: &v.SessionID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -1419,6 +1887,26 @@ type DeleteSessionResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
+	type plain DeleteSessionResponse
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // Diff: File changes produced by a tool call.
@@ -1449,15 +1937,26 @@ type Diff struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Diff) UnmarshalJSON(data []byte) error {
 	type plain Diff
 	probe := struct {
 		*plain
-		Changes required[[]DiffChange] `json:"changes"`
+		Changes items[DiffChange]       `json:"changes"`
+		Patch   member[*DiffPatch]      `json:"patch"`
+		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Changes: required[[]DiffChange]{field: &v.Changes},
-		plain:   (*plain)(v),
+		Changes: items[DiffChange]{field: &v.Changes},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Patch: member[*DiffPatch]{
+			field: &v.Patch,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1484,17 +1983,23 @@ type DiffPatch struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *DiffPatch) UnmarshalJSON(data []byte) error {
 	type plain DiffPatch
 	probe := struct {
 		*plain
-		Format required[DiffPatchFormat] `json:"format"`
-		Text   required[string]          `json:"text"`
+		Format member[DiffPatchFormat] `json:"format"`
+		Text   member[string]          `json:"text"`
+		Meta   member[json.RawMessage] `json:"_meta"`
 	}{
-		Format: required[DiffPatchFormat]{field: &v.Format},
-		Text:   required[string]{field: &v.Text},
-		plain:  (*plain)(v),
+		Format: member[DiffPatchFormat]{field: &v.Format},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Text:  member[string]{field: &v.Text},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1514,14 +2019,15 @@ type DiffPathChange struct {
 	Path AbsolutePath `json:"path"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *DiffPathChange) UnmarshalJSON(data []byte) error {
 	type plain DiffPathChange
 	probe := struct {
 		*plain
-		Path required[AbsolutePath] `json:"path"`
+		Path member[AbsolutePath] `json:"path"`
 	}{
-		Path:  required[AbsolutePath]{field: &v.Path},
+		Path:  member[AbsolutePath]{field: &v.Path},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -1542,16 +2048,17 @@ type DiffPathPairChange struct {
 	Path AbsolutePath `json:"path"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *DiffPathPairChange) UnmarshalJSON(data []byte) error {
 	type plain DiffPathPairChange
 	probe := struct {
 		*plain
-		OldPath required[AbsolutePath] `json:"oldPath"`
-		Path    required[AbsolutePath] `json:"path"`
+		OldPath member[AbsolutePath] `json:"oldPath"`
+		Path    member[AbsolutePath] `json:"path"`
 	}{
-		OldPath: required[AbsolutePath]{field: &v.OldPath},
-		Path:    required[AbsolutePath]{field: &v.Path},
+		OldPath: member[AbsolutePath]{field: &v.OldPath},
+		Path:    member[AbsolutePath]{field: &v.Path},
 		plain:   (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -1605,6 +2112,36 @@ type ElicitationCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
+	type plain ElicitationCapabilities
+	probe := struct {
+		*plain
+		Form member[*ElicitationFormCapabilities] `json:"form"`
+		URL  member[*ElicitationURLCapabilities]  `json:"url"`
+		Meta member[json.RawMessage]              `json:"_meta"`
+	}{
+		Form: member[*ElicitationFormCapabilities]{
+			field: &v.Form,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		URL: member[*ElicitationURLCapabilities]{
+			field: &v.URL,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // ElicitationFormCapabilities: Form-based elicitation capabilities.
 //
 // Supplying `{}` means the client supports form-based elicitation.
@@ -1617,6 +2154,26 @@ type ElicitationFormCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ElicitationFormCapabilities) UnmarshalJSON(data []byte) error {
+	type plain ElicitationFormCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // ElicitationID: Unique identifier for an elicitation.
 type ElicitationID string
 
@@ -1627,14 +2184,15 @@ type ElicitationRequestScope struct {
 	RequestID RequestID `json:"requestId"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
 	type plain ElicitationRequestScope
 	probe := struct {
 		*plain
-		RequestID required[RequestID] `json:"requestId"`
+		RequestID member[RequestID] `json:"requestId"`
 	}{
-		RequestID: required[RequestID]{field: &v.RequestID},
+		RequestID: member[RequestID]{field: &v.RequestID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -1689,17 +2247,33 @@ func (v ElicitationSchema) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Required)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationSchema) UnmarshalJSON(data []byte) error {
 	type plain ElicitationSchema
 	probe := struct {
 		*plain
-		Type       required[ElicitationSchemaType]                `json:"type"`
-		Properties required[map[string]ElicitationPropertySchema] `json:"properties"`
+		Type        member[ElicitationSchemaType]                `json:"type"`
+		Title       member[*string]                              `json:"title"`
+		Properties  member[map[string]ElicitationPropertySchema] `json:"properties"`
+		Description member[*string]                              `json:"description"`
+		Meta        member[json.RawMessage]                      `json:"_meta"`
 	}{
-		Properties: required[map[string]ElicitationPropertySchema]{field: &v.Properties},
-		Type:       required[ElicitationSchemaType]{field: &v.Type},
-		plain:      (*plain)(v),
+		Description: member[*string]{
+			field: &v.Description,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Properties: member[map[string]ElicitationPropertySchema]{field: &v.Properties},
+		Title: member[*string]{
+			field: &v.Title,
+			rules: nullOK | defaultOnError,
+		},
+		Type:  member[ElicitationSchemaType]{field: &v.Type},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1729,15 +2303,21 @@ type ElicitationSessionScope struct {
 	ToolCallID *ToolCallID `json:"toolCallId,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
 	type plain ElicitationSessionScope
 	probe := struct {
 		*plain
-		SessionID required[SessionID] `json:"sessionId"`
+		SessionID  member[SessionID]   `json:"sessionId"`
+		ToolCallID member[*ToolCallID] `json:"toolCallId"`
 	}{
-		SessionID: required[SessionID]{field: &v.SessionID},
-		plain:     (*plain)(v),
+		SessionID: member[SessionID]{field: &v.SessionID},
+		ToolCallID: member[*ToolCallID]{
+			field: &v.ToolCallID,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1760,6 +2340,26 @@ type ElicitationURLCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
+	type plain ElicitationURLCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // EmbeddedResource: The contents of a resource, embedded into a prompt or tool call result.
 type EmbeddedResource struct {
 	// Embedded resource payload, either text or binary data.
@@ -1778,14 +2378,25 @@ type EmbeddedResource struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *EmbeddedResource) UnmarshalJSON(data []byte) error {
 	type plain EmbeddedResource
 	probe := struct {
 		*plain
-		Resource required[EmbeddedResourceResource] `json:"resource"`
+		Resource    member[EmbeddedResourceResource] `json:"resource"`
+		Annotations member[*Annotations]             `json:"annotations"`
+		Meta        member[json.RawMessage]          `json:"_meta"`
 	}{
-		Resource: required[EmbeddedResourceResource]{field: &v.Resource},
+		Annotations: member[*Annotations]{
+			field: &v.Annotations,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Resource: member[EmbeddedResourceResource]{field: &v.Resource},
 		plain:    (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -1818,16 +2429,27 @@ type EnumOption struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *EnumOption) UnmarshalJSON(data []byte) error {
 	type plain EnumOption
 	probe := struct {
 		*plain
-		Const required[string] `json:"const"`
-		Title required[string] `json:"title"`
+		Const       member[string]          `json:"const"`
+		Title       member[string]          `json:"title"`
+		Description member[*string]         `json:"description"`
+		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Const: required[string]{field: &v.Const},
-		Title: required[string]{field: &v.Title},
+		Const: member[string]{field: &v.Const},
+		Description: member[*string]{
+			field: &v.Description,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Title: member[string]{field: &v.Title},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -1858,16 +2480,22 @@ type EnvVariable struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *EnvVariable) UnmarshalJSON(data []byte) error {
 	type plain EnvVariable
 	probe := struct {
 		*plain
-		Name  required[string] `json:"name"`
-		Value required[string] `json:"value"`
+		Name  member[string]          `json:"name"`
+		Value member[string]          `json:"value"`
+		Meta  member[json.RawMessage] `json:"_meta"`
 	}{
-		Name:  required[string]{field: &v.Name},
-		Value: required[string]{field: &v.Value},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name:  member[string]{field: &v.Name},
+		Value: member[string]{field: &v.Value},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -1906,16 +2534,22 @@ type Error struct {
 	Data *ErrorData `json:"data,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Error) UnmarshalJSON(data []byte) error {
 	type plain Error
 	probe := struct {
 		*plain
-		Code    required[ErrorCode] `json:"code"`
-		Message required[string]    `json:"message"`
+		Code    member[ErrorCode]  `json:"code"`
+		Message member[string]     `json:"message"`
+		Data    member[*ErrorData] `json:"data"`
 	}{
-		Code:    required[ErrorCode]{field: &v.Code},
-		Message: required[string]{field: &v.Message},
+		Code: member[ErrorCode]{field: &v.Code},
+		Data: member[*ErrorData]{
+			field: &v.Data,
+			rules: nullOK | defaultOnError,
+		},
+		Message: member[string]{field: &v.Message},
 		plain:   (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -1937,6 +2571,26 @@ type ErrorStopReason struct {
 	// Optional. Omitted and `null` are equivalent and mean the agent is not reporting failure details.
 	// Agents SHOULD include it.
 	Error *Error `json:"error,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ErrorStopReason) UnmarshalJSON(data []byte) error {
+	type plain ErrorStopReason
+	probe := struct {
+		*plain
+		Error member[*Error] `json:"error"`
+	}{
+		Error: member[*Error]{
+			field: &v.Error,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // ExtNotification: Allows either side to send an arbitrary notification that is not part of the ACP spec.
@@ -1976,16 +2630,22 @@ type HTTPHeader struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
 	type plain HTTPHeader
 	probe := struct {
 		*plain
-		Name  required[string] `json:"name"`
-		Value required[string] `json:"value"`
+		Name  member[string]          `json:"name"`
+		Value member[string]          `json:"value"`
+		Meta  member[json.RawMessage] `json:"_meta"`
 	}{
-		Name:  required[string]{field: &v.Name},
-		Value: required[string]{field: &v.Value},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name:  member[string]{field: &v.Name},
+		Value: member[string]{field: &v.Value},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -2043,14 +2703,35 @@ func (v Icon) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Sizes)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Icon) UnmarshalJSON(data []byte) error {
 	type plain Icon
 	probe := struct {
 		*plain
-		Src required[string] `json:"src"`
+		Src      member[string]          `json:"src"`
+		MimeType member[*MediaType]      `json:"mimeType"`
+		Sizes    items[string]           `json:"sizes"`
+		Theme    member[*IconTheme]      `json:"theme"`
+		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		Src:   required[string]{field: &v.Src},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		MimeType: member[*MediaType]{
+			field: &v.MimeType,
+			rules: nullOK | defaultOnError,
+		},
+		Sizes: items[string]{
+			field: &v.Sizes,
+			rules: nullOK | defaultOnError,
+		},
+		Src: member[string]{field: &v.Src},
+		Theme: member[*IconTheme]{
+			field: &v.Theme,
+			rules: nullOK | defaultOnError,
+		},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -2088,17 +2769,33 @@ type ImageContent struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ImageContent) UnmarshalJSON(data []byte) error {
 	type plain ImageContent
 	probe := struct {
 		*plain
-		Data     required[string]    `json:"data"`
-		MimeType required[MediaType] `json:"mimeType"`
+		Data        member[string]          `json:"data"`
+		MimeType    member[MediaType]       `json:"mimeType"`
+		URI         member[*string]         `json:"uri"`
+		Annotations member[*Annotations]    `json:"annotations"`
+		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Data:     required[string]{field: &v.Data},
-		MimeType: required[MediaType]{field: &v.MimeType},
-		plain:    (*plain)(v),
+		Annotations: member[*Annotations]{
+			field: &v.Annotations,
+			rules: nullOK | defaultOnError,
+		},
+		Data: member[string]{field: &v.Data},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		MimeType: member[MediaType]{field: &v.MimeType},
+		URI: member[*string]{
+			field: &v.URI,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2140,16 +2837,27 @@ type Implementation struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Implementation) UnmarshalJSON(data []byte) error {
 	type plain Implementation
 	probe := struct {
 		*plain
-		Name    required[string] `json:"name"`
-		Version required[string] `json:"version"`
+		Name    member[string]          `json:"name"`
+		Title   member[*string]         `json:"title"`
+		Version member[string]          `json:"version"`
+		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Name:    required[string]{field: &v.Name},
-		Version: required[string]{field: &v.Version},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name: member[string]{field: &v.Name},
+		Title: member[*string]{
+			field: &v.Title,
+			rules: nullOK | defaultOnError,
+		},
+		Version: member[string]{field: &v.Version},
 		plain:   (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -2187,16 +2895,27 @@ type InitializeRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *InitializeRequest) UnmarshalJSON(data []byte) error {
 	type plain InitializeRequest
 	probe := struct {
 		*plain
-		ProtocolVersion required[ProtocolVersion] `json:"protocolVersion"`
-		Info            required[Implementation]  `json:"info"`
+		ProtocolVersion member[ProtocolVersion]     `json:"protocolVersion"`
+		Info            member[Implementation]      `json:"info"`
+		Capabilities    member[*ClientCapabilities] `json:"capabilities"`
+		Meta            member[json.RawMessage]     `json:"_meta"`
 	}{
-		Info:            required[Implementation]{field: &v.Info},
-		ProtocolVersion: required[ProtocolVersion]{field: &v.ProtocolVersion},
+		Capabilities: member[*ClientCapabilities]{
+			field: &v.Capabilities,
+			rules: defaultOnError,
+		},
+		Info: member[Implementation]{field: &v.Info},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		ProtocolVersion: member[ProtocolVersion]{field: &v.ProtocolVersion},
 		plain:           (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -2255,16 +2974,32 @@ func (v InitializeResponse) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.AuthMethods)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *InitializeResponse) UnmarshalJSON(data []byte) error {
 	type plain InitializeResponse
 	probe := struct {
 		*plain
-		ProtocolVersion required[ProtocolVersion] `json:"protocolVersion"`
-		Info            required[Implementation]  `json:"info"`
+		ProtocolVersion member[ProtocolVersion]    `json:"protocolVersion"`
+		Info            member[Implementation]     `json:"info"`
+		Capabilities    member[*AgentCapabilities] `json:"capabilities"`
+		AuthMethods     items[AuthMethod]          `json:"authMethods"`
+		Meta            member[json.RawMessage]    `json:"_meta"`
 	}{
-		Info:            required[Implementation]{field: &v.Info},
-		ProtocolVersion: required[ProtocolVersion]{field: &v.ProtocolVersion},
+		AuthMethods: items[AuthMethod]{
+			field: &v.AuthMethods,
+			rules: defaultOnError,
+		},
+		Capabilities: member[*AgentCapabilities]{
+			field: &v.Capabilities,
+			rules: defaultOnError,
+		},
+		Info: member[Implementation]{field: &v.Info},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		ProtocolVersion: member[ProtocolVersion]{field: &v.ProtocolVersion},
 		plain:           (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -2314,6 +3049,41 @@ type IntegerPropertySchema struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *IntegerPropertySchema) UnmarshalJSON(data []byte) error {
+	type plain IntegerPropertySchema
+	probe := struct {
+		*plain
+		Title       member[*string]         `json:"title"`
+		Description member[*string]         `json:"description"`
+		Default     member[*int64]          `json:"default"`
+		Meta        member[json.RawMessage] `json:"_meta"`
+	}{
+		Default: member[*int64]{
+			field: &v.Default,
+			rules: nullOK | defaultOnError,
+		},
+		Description: member[*string]{
+			field: &v.Description,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Title: member[*string]{
+			field: &v.Title,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // ListSessionsRequest: Request parameters for listing existing sessions.
 type ListSessionsRequest struct {
 	// Filter sessions by working directory. Must be an absolute path.
@@ -2340,6 +3110,26 @@ type ListSessionsRequest struct {
 	listSessionsRequestUnstable
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ListSessionsRequest) UnmarshalJSON(data []byte) error {
+	type plain ListSessionsRequest
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // ListSessionsResponse: Response from listing sessions.
 type ListSessionsResponse struct {
 	// Array of session information objects.
@@ -2358,15 +3148,24 @@ type ListSessionsResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ListSessionsResponse) UnmarshalJSON(data []byte) error {
 	type plain ListSessionsResponse
 	probe := struct {
 		*plain
-		Sessions required[[]SessionInfo] `json:"sessions"`
+		Sessions items[SessionInfo]      `json:"sessions"`
+		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		Sessions: required[[]SessionInfo]{field: &v.Sessions},
-		plain:    (*plain)(v),
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Sessions: items[SessionInfo]{
+			field: &v.Sessions,
+			rules: defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2397,14 +3196,20 @@ type LoginAuthRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LoginAuthRequest) UnmarshalJSON(data []byte) error {
 	type plain LoginAuthRequest
 	probe := struct {
 		*plain
-		MethodID required[AuthMethodID] `json:"methodId"`
+		MethodID member[AuthMethodID]    `json:"methodId"`
+		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		MethodID: required[AuthMethodID]{field: &v.MethodID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		MethodID: member[AuthMethodID]{field: &v.MethodID},
 		plain:    (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -2426,6 +3231,26 @@ type LoginAuthResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *LoginAuthResponse) UnmarshalJSON(data []byte) error {
+	type plain LoginAuthResponse
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // LogoutAuthRequest: Request parameters for the `auth/logout` method.
 //
 // Terminates the current authenticated session.
@@ -2442,6 +3267,26 @@ type LogoutAuthRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *LogoutAuthRequest) UnmarshalJSON(data []byte) error {
+	type plain LogoutAuthRequest
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // LogoutAuthResponse: Response to the `auth/logout` method.
 type LogoutAuthResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -2450,6 +3295,26 @@ type LogoutAuthResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *LogoutAuthResponse) UnmarshalJSON(data []byte) error {
+	type plain LogoutAuthResponse
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // MCPCapabilities: MCP capabilities supported by the agent for session lifecycle requests.
@@ -2477,6 +3342,36 @@ type MCPCapabilities struct {
 	mcpCapabilitiesMCPOverACP
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *MCPCapabilities) UnmarshalJSON(data []byte) error {
+	type plain MCPCapabilities
+	probe := struct {
+		*plain
+		Stdio member[*MCPStdioCapabilities] `json:"stdio"`
+		HTTP  member[*MCPHTTPCapabilities]  `json:"http"`
+		Meta  member[json.RawMessage]       `json:"_meta"`
+	}{
+		HTTP: member[*MCPHTTPCapabilities]{
+			field: &v.HTTP,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Stdio: member[*MCPStdioCapabilities]{
+			field: &v.Stdio,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // MCPHTTPCapabilities: Capabilities for HTTP MCP server transports.
 //
 // Supplying `{}` means the agent supports HTTP MCP server transports.
@@ -2487,6 +3382,26 @@ type MCPHTTPCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *MCPHTTPCapabilities) UnmarshalJSON(data []byte) error {
+	type plain MCPHTTPCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // MCPServerHTTP: HTTP transport configuration for MCP.
@@ -2518,16 +3433,27 @@ func (v MCPServerHTTP) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Headers)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPServerHTTP) UnmarshalJSON(data []byte) error {
 	type plain MCPServerHTTP
 	probe := struct {
 		*plain
-		Name required[string] `json:"name"`
-		URL  required[string] `json:"url"`
+		Name    member[string]          `json:"name"`
+		URL     member[string]          `json:"url"`
+		Headers member[[]HTTPHeader]    `json:"headers"`
+		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Name:  required[string]{field: &v.Name},
-		URL:   required[string]{field: &v.URL},
+		Headers: member[[]HTTPHeader]{
+			field: &v.Headers,
+			rules: defaultOnNull,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name:  member[string]{field: &v.Name},
+		URL:   member[string]{field: &v.URL},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -2575,17 +3501,33 @@ func (v MCPServerStdio) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Args), present(v.Env)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPServerStdio) UnmarshalJSON(data []byte) error {
 	type plain MCPServerStdio
 	probe := struct {
 		*plain
-		Name    required[string]       `json:"name"`
-		Command required[AbsolutePath] `json:"command"`
+		Name    member[string]          `json:"name"`
+		Command member[AbsolutePath]    `json:"command"`
+		Args    member[[]string]        `json:"args"`
+		Env     member[[]EnvVariable]   `json:"env"`
+		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Command: required[AbsolutePath]{field: &v.Command},
-		Name:    required[string]{field: &v.Name},
-		plain:   (*plain)(v),
+		Args: member[[]string]{
+			field: &v.Args,
+			rules: defaultOnNull,
+		},
+		Command: member[AbsolutePath]{field: &v.Command},
+		Env: member[[]EnvVariable]{
+			field: &v.Env,
+			rules: defaultOnNull,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name:  member[string]{field: &v.Name},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2609,6 +3551,26 @@ type MCPStdioCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *MCPStdioCapabilities) UnmarshalJSON(data []byte) error {
+	type plain MCPStdioCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // MediaType: An Internet media type identifying the format of protocol content.
@@ -2668,14 +3630,35 @@ func (v MultiSelectPropertySchema) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Default)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MultiSelectPropertySchema) UnmarshalJSON(data []byte) error {
 	type plain MultiSelectPropertySchema
 	probe := struct {
 		*plain
-		Items required[MultiSelectItems] `json:"items"`
+		Title       member[*string]          `json:"title"`
+		Description member[*string]          `json:"description"`
+		Items       member[MultiSelectItems] `json:"items"`
+		Default     items[string]            `json:"default"`
+		Meta        member[json.RawMessage]  `json:"_meta"`
 	}{
-		Items: required[MultiSelectItems]{field: &v.Items},
+		Default: items[string]{
+			field: &v.Default,
+			rules: nullOK | defaultOnError,
+		},
+		Description: member[*string]{
+			field: &v.Description,
+			rules: nullOK | defaultOnError,
+		},
+		Items: member[MultiSelectItems]{field: &v.Items},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Title: member[*string]{
+			field: &v.Title,
+			rules: nullOK | defaultOnError,
+		},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -2725,14 +3708,30 @@ func (v NewSessionRequest) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.AdditionalDirectories), present(v.MCPServers)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *NewSessionRequest) UnmarshalJSON(data []byte) error {
 	type plain NewSessionRequest
 	probe := struct {
 		*plain
-		Cwd required[AbsolutePath] `json:"cwd"`
+		Cwd                   member[AbsolutePath]    `json:"cwd"`
+		AdditionalDirectories member[[]AbsolutePath]  `json:"additionalDirectories"`
+		MCPServers            member[[]MCPServer]     `json:"mcpServers"`
+		Meta                  member[json.RawMessage] `json:"_meta"`
 	}{
-		Cwd:   required[AbsolutePath]{field: &v.Cwd},
+		AdditionalDirectories: member[[]AbsolutePath]{
+			field: &v.AdditionalDirectories,
+			rules: defaultOnNull,
+		},
+		Cwd: member[AbsolutePath]{field: &v.Cwd},
+		MCPServers: member[[]MCPServer]{
+			field: &v.MCPServers,
+			rules: defaultOnNull,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -2789,14 +3788,30 @@ func (v NewSessionResponse) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.ConfigOptions), present(v.AvailableCommands)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *NewSessionResponse) UnmarshalJSON(data []byte) error {
 	type plain NewSessionResponse
 	probe := struct {
 		*plain
-		SessionID required[SessionID] `json:"sessionId"`
+		SessionID         member[SessionID]          `json:"sessionId"`
+		ConfigOptions     items[SessionConfigOption] `json:"configOptions"`
+		AvailableCommands items[AvailableCommand]    `json:"availableCommands"`
+		Meta              member[json.RawMessage]    `json:"_meta"`
 	}{
-		SessionID: required[SessionID]{field: &v.SessionID},
+		AvailableCommands: items[AvailableCommand]{
+			field: &v.AvailableCommands,
+			rules: defaultOnError,
+		},
+		ConfigOptions: items[SessionConfigOption]{
+			field: &v.ConfigOptions,
+			rules: defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -2835,16 +3850,27 @@ type Notice struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Notice) UnmarshalJSON(data []byte) error {
 	type plain Notice
 	probe := struct {
 		*plain
-		Severity required[NoticeSeverity] `json:"severity"`
-		Title    required[string]         `json:"title"`
+		Severity    member[NoticeSeverity]  `json:"severity"`
+		Title       member[string]          `json:"title"`
+		Description member[*string]         `json:"description"`
+		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Severity: required[NoticeSeverity]{field: &v.Severity},
-		Title:    required[string]{field: &v.Title},
+		Description: member[*string]{
+			field: &v.Description,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Severity: member[NoticeSeverity]{field: &v.Severity},
+		Title:    member[string]{field: &v.Title},
 		plain:    (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -2894,6 +3920,41 @@ type NumberPropertySchema struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *NumberPropertySchema) UnmarshalJSON(data []byte) error {
+	type plain NumberPropertySchema
+	probe := struct {
+		*plain
+		Title       member[*string]         `json:"title"`
+		Description member[*string]         `json:"description"`
+		Default     member[*float64]        `json:"default"`
+		Meta        member[json.RawMessage] `json:"_meta"`
+	}{
+		Default: member[*float64]{
+			field: &v.Default,
+			rules: nullOK | defaultOnError,
+		},
+		Description: member[*string]{
+			field: &v.Description,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Title: member[*string]{
+			field: &v.Title,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // PermissionOption: An option presented to the user when requesting permission.
 type PermissionOption struct {
 	// Identifier for this permission option. MUST be unique within the request.
@@ -2913,18 +3974,24 @@ type PermissionOption struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PermissionOption) UnmarshalJSON(data []byte) error {
 	type plain PermissionOption
 	probe := struct {
 		*plain
-		OptionID required[PermissionOptionID]   `json:"optionId"`
-		Name     required[string]               `json:"name"`
-		Kind     required[PermissionOptionKind] `json:"kind"`
+		OptionID member[PermissionOptionID]   `json:"optionId"`
+		Name     member[string]               `json:"name"`
+		Kind     member[PermissionOptionKind] `json:"kind"`
+		Meta     member[json.RawMessage]      `json:"_meta"`
 	}{
-		Kind:     required[PermissionOptionKind]{field: &v.Kind},
-		Name:     required[string]{field: &v.Name},
-		OptionID: required[PermissionOptionID]{field: &v.OptionID},
+		Kind: member[PermissionOptionKind]{field: &v.Kind},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name:     member[string]{field: &v.Name},
+		OptionID: member[PermissionOptionID]{field: &v.OptionID},
 		plain:    (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -2969,18 +4036,24 @@ type PlanEntry struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanEntry) UnmarshalJSON(data []byte) error {
 	type plain PlanEntry
 	probe := struct {
 		*plain
-		Content  required[string]            `json:"content"`
-		Priority required[PlanEntryPriority] `json:"priority"`
-		Status   required[PlanEntryStatus]   `json:"status"`
+		Content  member[string]            `json:"content"`
+		Priority member[PlanEntryPriority] `json:"priority"`
+		Status   member[PlanEntryStatus]   `json:"status"`
+		Meta     member[json.RawMessage]   `json:"_meta"`
 	}{
-		Content:  required[string]{field: &v.Content},
-		Priority: required[PlanEntryPriority]{field: &v.Priority},
-		Status:   required[PlanEntryStatus]{field: &v.Status},
+		Content: member[string]{field: &v.Content},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Priority: member[PlanEntryPriority]{field: &v.Priority},
+		Status:   member[PlanEntryStatus]{field: &v.Status},
 		plain:    (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -3020,17 +4093,23 @@ type PlanItems struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanItems) UnmarshalJSON(data []byte) error {
 	type plain PlanItems
 	probe := struct {
 		*plain
-		PlanID  required[PlanID]      `json:"planId"`
-		Entries required[[]PlanEntry] `json:"entries"`
+		PlanID  member[PlanID]          `json:"planId"`
+		Entries items[PlanEntry]        `json:"entries"`
+		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Entries: required[[]PlanEntry]{field: &v.Entries},
-		PlanID:  required[PlanID]{field: &v.PlanID},
-		plain:   (*plain)(v),
+		Entries: items[PlanEntry]{field: &v.Entries},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		PlanID: member[PlanID]{field: &v.PlanID},
+		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3057,14 +4136,20 @@ type PlanUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanUpdate) UnmarshalJSON(data []byte) error {
 	type plain PlanUpdate
 	probe := struct {
 		*plain
-		Plan required[PlanUpdateContent] `json:"plan"`
+		Plan member[PlanUpdateContent] `json:"plan"`
+		Meta member[json.RawMessage]   `json:"_meta"`
 	}{
-		Plan:  required[PlanUpdateContent]{field: &v.Plan},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Plan:  member[PlanUpdateContent]{field: &v.Plan},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -3086,6 +4171,26 @@ type PromptAudioCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *PromptAudioCapabilities) UnmarshalJSON(data []byte) error {
+	type plain PromptAudioCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // PromptCapabilities: Prompt capabilities supported by the agent in `session/prompt` requests.
@@ -3130,6 +4235,41 @@ type PromptCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *PromptCapabilities) UnmarshalJSON(data []byte) error {
+	type plain PromptCapabilities
+	probe := struct {
+		*plain
+		Image           member[*PromptImageCapabilities]           `json:"image"`
+		Audio           member[*PromptAudioCapabilities]           `json:"audio"`
+		EmbeddedContext member[*PromptEmbeddedContextCapabilities] `json:"embeddedContext"`
+		Meta            member[json.RawMessage]                    `json:"_meta"`
+	}{
+		Audio: member[*PromptAudioCapabilities]{
+			field: &v.Audio,
+			rules: nullOK | defaultOnError,
+		},
+		EmbeddedContext: member[*PromptEmbeddedContextCapabilities]{
+			field: &v.EmbeddedContext,
+			rules: nullOK | defaultOnError,
+		},
+		Image: member[*PromptImageCapabilities]{
+			field: &v.Image,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // PromptEmbeddedContextCapabilities: Capabilities for embedded context in prompt requests.
 //
 // Supplying `{}` means the agent supports embedded context in prompts.
@@ -3142,6 +4282,26 @@ type PromptEmbeddedContextCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *PromptEmbeddedContextCapabilities) UnmarshalJSON(data []byte) error {
+	type plain PromptEmbeddedContextCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // PromptImageCapabilities: Capabilities for image content in prompt requests.
 //
 // Supplying `{}` means the agent supports image content in prompts.
@@ -3152,6 +4312,26 @@ type PromptImageCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *PromptImageCapabilities) UnmarshalJSON(data []byte) error {
+	type plain PromptImageCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // PromptRequest: Request parameters for sending a user prompt to the agent.
@@ -3189,16 +4369,22 @@ type PromptRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PromptRequest) UnmarshalJSON(data []byte) error {
 	type plain PromptRequest
 	probe := struct {
 		*plain
-		SessionID required[SessionID]      `json:"sessionId"`
-		Prompt    required[[]ContentBlock] `json:"prompt"`
+		SessionID member[SessionID]       `json:"sessionId"`
+		Prompt    member[[]ContentBlock]  `json:"prompt"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Prompt:    required[[]ContentBlock]{field: &v.Prompt},
-		SessionID: required[SessionID]{field: &v.SessionID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Prompt:    member[[]ContentBlock]{field: &v.Prompt},
+		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -3241,15 +4427,21 @@ type PromptResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PromptResponse) UnmarshalJSON(data []byte) error {
 	type plain PromptResponse
 	probe := struct {
 		*plain
-		MessageID required[MessageID] `json:"messageId"`
+		MessageID member[MessageID]       `json:"messageId"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		MessageID: required[MessageID]{field: &v.MessageID},
-		plain:     (*plain)(v),
+		MessageID: member[MessageID]{field: &v.MessageID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3274,6 +4466,26 @@ type ReplayFromStart struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ReplayFromStart) UnmarshalJSON(data []byte) error {
+	type plain ReplayFromStart
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // RequestPermissionRequest: Request for user permission to proceed with an operation.
@@ -3315,18 +4527,29 @@ type RequestPermissionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
 	type plain RequestPermissionRequest
 	probe := struct {
 		*plain
-		SessionID required[SessionID]          `json:"sessionId"`
-		Title     required[string]             `json:"title"`
-		Options   required[[]PermissionOption] `json:"options"`
+		SessionID   member[SessionID]          `json:"sessionId"`
+		Title       member[string]             `json:"title"`
+		Description member[*string]            `json:"description"`
+		Options     member[[]PermissionOption] `json:"options"`
+		Meta        member[json.RawMessage]    `json:"_meta"`
 	}{
-		Options:   required[[]PermissionOption]{field: &v.Options},
-		SessionID: required[SessionID]{field: &v.SessionID},
-		Title:     required[string]{field: &v.Title},
+		Description: member[*string]{
+			field: &v.Description,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Options:   member[[]PermissionOption]{field: &v.Options},
+		SessionID: member[SessionID]{field: &v.SessionID},
+		Title:     member[string]{field: &v.Title},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -3357,14 +4580,20 @@ type RequestPermissionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
 	type plain RequestPermissionResponse
 	probe := struct {
 		*plain
-		Outcome required[RequestPermissionOutcome] `json:"outcome"`
+		Outcome member[RequestPermissionOutcome] `json:"outcome"`
+		Meta    member[json.RawMessage]          `json:"_meta"`
 	}{
-		Outcome: required[RequestPermissionOutcome]{field: &v.Outcome},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Outcome: member[RequestPermissionOutcome]{field: &v.Outcome},
 		plain:   (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -3410,6 +4639,31 @@ func (v RequiresActionStateUpdate) MarshalJSON() ([]byte, error) {
 		plain
 		Background *[]BackgroundWork `json:"background,omitempty"`
 	}{plain(v), present(v.Background)})
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
+	type plain RequiresActionStateUpdate
+	probe := struct {
+		*plain
+		Background member[[]BackgroundWork] `json:"background"`
+		Meta       member[json.RawMessage]  `json:"_meta"`
+	}{
+		Background: member[[]BackgroundWork]{
+			field: &v.Background,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // ResourceLink: A link to a resource that the receiver may be able to read, included in a prompt or tool call result.
@@ -3467,16 +4721,52 @@ func (v ResourceLink) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Icons)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ResourceLink) UnmarshalJSON(data []byte) error {
 	type plain ResourceLink
 	probe := struct {
 		*plain
-		Name required[string] `json:"name"`
-		URI  required[string] `json:"uri"`
+		Name        member[string]          `json:"name"`
+		URI         member[string]          `json:"uri"`
+		Title       member[*string]         `json:"title"`
+		Description member[*string]         `json:"description"`
+		Icons       items[Icon]             `json:"icons"`
+		MimeType    member[*MediaType]      `json:"mimeType"`
+		Size        member[*uint64]         `json:"size"`
+		Annotations member[*Annotations]    `json:"annotations"`
+		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Name:  required[string]{field: &v.Name},
-		URI:   required[string]{field: &v.URI},
+		Annotations: member[*Annotations]{
+			field: &v.Annotations,
+			rules: nullOK | defaultOnError,
+		},
+		Description: member[*string]{
+			field: &v.Description,
+			rules: nullOK | defaultOnError,
+		},
+		Icons: items[Icon]{
+			field: &v.Icons,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		MimeType: member[*MediaType]{
+			field: &v.MimeType,
+			rules: nullOK | defaultOnError,
+		},
+		Name: member[string]{field: &v.Name},
+		Size: member[*uint64]{
+			field: &v.Size,
+			rules: nullOK | defaultOnError,
+		},
+		Title: member[*string]{
+			field: &v.Title,
+			rules: nullOK | defaultOnError,
+		},
+		URI:   member[string]{field: &v.URI},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -3553,16 +4843,32 @@ func (v ResumeSessionRequest) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.AdditionalDirectories), present(v.MCPServers)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
 	type plain ResumeSessionRequest
 	probe := struct {
 		*plain
-		SessionID required[SessionID]    `json:"sessionId"`
-		Cwd       required[AbsolutePath] `json:"cwd"`
+		SessionID             member[SessionID]       `json:"sessionId"`
+		Cwd                   member[AbsolutePath]    `json:"cwd"`
+		AdditionalDirectories member[[]AbsolutePath]  `json:"additionalDirectories"`
+		MCPServers            member[[]MCPServer]     `json:"mcpServers"`
+		Meta                  member[json.RawMessage] `json:"_meta"`
 	}{
-		Cwd:       required[AbsolutePath]{field: &v.Cwd},
-		SessionID: required[SessionID]{field: &v.SessionID},
+		AdditionalDirectories: member[[]AbsolutePath]{
+			field: &v.AdditionalDirectories,
+			rules: defaultOnNull,
+		},
+		Cwd: member[AbsolutePath]{field: &v.Cwd},
+		MCPServers: member[[]MCPServer]{
+			field: &v.MCPServers,
+			rules: defaultOnNull,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -3617,6 +4923,36 @@ func (v ResumeSessionResponse) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.ConfigOptions), present(v.AvailableCommands)})
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ResumeSessionResponse) UnmarshalJSON(data []byte) error {
+	type plain ResumeSessionResponse
+	probe := struct {
+		*plain
+		ConfigOptions     items[SessionConfigOption] `json:"configOptions"`
+		AvailableCommands items[AvailableCommand]    `json:"availableCommands"`
+		Meta              member[json.RawMessage]    `json:"_meta"`
+	}{
+		AvailableCommands: items[AvailableCommand]{
+			field: &v.AvailableCommands,
+			rules: defaultOnError,
+		},
+		ConfigOptions: items[SessionConfigOption]{
+			field: &v.ConfigOptions,
+			rules: defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // RunningStateUpdate: Foreground work is in progress.
 type RunningStateUpdate struct {
 	// Work running independently of foreground work, as a complete snapshot.
@@ -3646,6 +4982,31 @@ func (v RunningStateUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Background)})
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *RunningStateUpdate) UnmarshalJSON(data []byte) error {
+	type plain RunningStateUpdate
+	probe := struct {
+		*plain
+		Background member[[]BackgroundWork] `json:"background"`
+		Meta       member[json.RawMessage]  `json:"_meta"`
+	}{
+		Background: member[[]BackgroundWork]{
+			field: &v.Background,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // SelectedPermissionOutcome: The user selected one of the provided options.
 type SelectedPermissionOutcome struct {
 	// The ID of the option the user selected.
@@ -3659,14 +5020,20 @@ type SelectedPermissionOutcome struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
 	type plain SelectedPermissionOutcome
 	probe := struct {
 		*plain
-		OptionID required[PermissionOptionID] `json:"optionId"`
+		OptionID member[PermissionOptionID] `json:"optionId"`
+		Meta     member[json.RawMessage]    `json:"_meta"`
 	}{
-		OptionID: required[PermissionOptionID]{field: &v.OptionID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		OptionID: member[PermissionOptionID]{field: &v.OptionID},
 		plain:    (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -3691,6 +5058,26 @@ type SessionAdditionalDirectoriesCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) error {
+	type plain SessionAdditionalDirectoriesCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // SessionCapabilities: Session capabilities supported by the agent.
@@ -3748,20 +5135,61 @@ type SessionCapabilities struct {
 	sessionCapabilitiesSessionFork
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionCapabilities) UnmarshalJSON(data []byte) error {
+	type plain SessionCapabilities
+	probe := struct {
+		*plain
+		Prompt                member[*PromptCapabilities]                       `json:"prompt"`
+		MCP                   member[*MCPCapabilities]                          `json:"mcp"`
+		Delete                member[*SessionDeleteCapabilities]                `json:"delete"`
+		AdditionalDirectories member[*SessionAdditionalDirectoriesCapabilities] `json:"additionalDirectories"`
+		Meta                  member[json.RawMessage]                           `json:"_meta"`
+	}{
+		AdditionalDirectories: member[*SessionAdditionalDirectoriesCapabilities]{
+			field: &v.AdditionalDirectories,
+			rules: nullOK | defaultOnError,
+		},
+		Delete: member[*SessionDeleteCapabilities]{
+			field: &v.Delete,
+			rules: nullOK | defaultOnError,
+		},
+		MCP: member[*MCPCapabilities]{
+			field: &v.MCP,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Prompt: member[*PromptCapabilities]{
+			field: &v.Prompt,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // SessionConfigBoolean: A boolean on/off toggle session configuration option payload.
 type SessionConfigBoolean struct {
 	// The current value of the boolean option.
 	CurrentValue bool `json:"currentValue"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
 	type plain SessionConfigBoolean
 	probe := struct {
 		*plain
-		CurrentValue required[bool] `json:"currentValue"`
+		CurrentValue member[bool] `json:"currentValue"`
 	}{
-		CurrentValue: required[bool]{field: &v.CurrentValue},
+		CurrentValue: member[bool]{field: &v.CurrentValue},
 		plain:        (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -3789,16 +5217,17 @@ type SessionConfigSelect struct {
 	Options SessionConfigSelectOptions `json:"options"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigSelect) UnmarshalJSON(data []byte) error {
 	type plain SessionConfigSelect
 	probe := struct {
 		*plain
-		CurrentValue required[SessionConfigValueID]       `json:"currentValue"`
-		Options      required[SessionConfigSelectOptions] `json:"options"`
+		CurrentValue member[SessionConfigValueID]       `json:"currentValue"`
+		Options      member[SessionConfigSelectOptions] `json:"options"`
 	}{
-		CurrentValue: required[SessionConfigValueID]{field: &v.CurrentValue},
-		Options:      required[SessionConfigSelectOptions]{field: &v.Options},
+		CurrentValue: member[SessionConfigValueID]{field: &v.CurrentValue},
+		Options:      member[SessionConfigSelectOptions]{field: &v.Options},
 		plain:        (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -3832,19 +5261,28 @@ type SessionConfigSelectGroup struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
 	type plain SessionConfigSelectGroup
 	probe := struct {
 		*plain
-		GroupID required[SessionConfigGroupID]        `json:"groupId"`
-		Name    required[string]                      `json:"name"`
-		Options required[[]SessionConfigSelectOption] `json:"options"`
+		GroupID member[SessionConfigGroupID]     `json:"groupId"`
+		Name    member[string]                   `json:"name"`
+		Options items[SessionConfigSelectOption] `json:"options"`
+		Meta    member[json.RawMessage]          `json:"_meta"`
 	}{
-		GroupID: required[SessionConfigGroupID]{field: &v.GroupID},
-		Name:    required[string]{field: &v.Name},
-		Options: required[[]SessionConfigSelectOption]{field: &v.Options},
-		plain:   (*plain)(v),
+		GroupID: member[SessionConfigGroupID]{field: &v.GroupID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name: member[string]{field: &v.Name},
+		Options: items[SessionConfigSelectOption]{
+			field: &v.Options,
+			rules: defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3882,16 +5320,27 @@ type SessionConfigSelectOption struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
 	type plain SessionConfigSelectOption
 	probe := struct {
 		*plain
-		Value required[SessionConfigValueID] `json:"value"`
-		Name  required[string]               `json:"name"`
+		Value       member[SessionConfigValueID] `json:"value"`
+		Name        member[string]               `json:"name"`
+		Description member[*string]              `json:"description"`
+		Meta        member[json.RawMessage]      `json:"_meta"`
 	}{
-		Name:  required[string]{field: &v.Name},
-		Value: required[SessionConfigValueID]{field: &v.Value},
+		Description: member[*string]{
+			field: &v.Description,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name:  member[string]{field: &v.Name},
+		Value: member[SessionConfigValueID]{field: &v.Value},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -3919,6 +5368,26 @@ type SessionDeleteCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionDeleteCapabilities) UnmarshalJSON(data []byte) error {
+	type plain SessionDeleteCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // SessionID: A unique identifier for a conversation session between a client and agent.
@@ -3974,17 +5443,38 @@ func (v SessionInfo) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.AdditionalDirectories)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionInfo) UnmarshalJSON(data []byte) error {
 	type plain SessionInfo
 	probe := struct {
 		*plain
-		SessionID required[SessionID]    `json:"sessionId"`
-		Cwd       required[AbsolutePath] `json:"cwd"`
+		SessionID             member[SessionID]       `json:"sessionId"`
+		Cwd                   member[AbsolutePath]    `json:"cwd"`
+		AdditionalDirectories member[[]AbsolutePath]  `json:"additionalDirectories"`
+		Title                 member[*string]         `json:"title"`
+		UpdatedAt             member[*string]         `json:"updatedAt"`
+		Meta                  member[json.RawMessage] `json:"_meta"`
 	}{
-		Cwd:       required[AbsolutePath]{field: &v.Cwd},
-		SessionID: required[SessionID]{field: &v.SessionID},
-		plain:     (*plain)(v),
+		AdditionalDirectories: member[[]AbsolutePath]{
+			field: &v.AdditionalDirectories,
+			rules: defaultOnNull,
+		},
+		Cwd: member[AbsolutePath]{field: &v.Cwd},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID: member[SessionID]{field: &v.SessionID},
+		Title: member[*string]{
+			field: &v.Title,
+			rules: nullOK | defaultOnError,
+		},
+		UpdatedAt: member[*string]{
+			field: &v.UpdatedAt,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4034,6 +5524,36 @@ func (v SessionInfoUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), presentNullable(v.Title), presentNullable(v.UpdatedAt)})
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
+	type plain SessionInfoUpdate
+	probe := struct {
+		*plain
+		Title     member[Nullable[string]] `json:"title"`
+		UpdatedAt member[Nullable[string]] `json:"updatedAt"`
+		Meta      member[json.RawMessage]  `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Title: member[Nullable[string]]{
+			field: &v.Title,
+			rules: nullOK | defaultOnError,
+		},
+		UpdatedAt: member[Nullable[string]]{
+			field: &v.UpdatedAt,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // SessionListCursor: An opaque cursor used to paginate `session/list` results.
 type SessionListCursor string
 
@@ -4053,14 +5573,20 @@ type SessionNotFoundErrorData struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionNotFoundErrorData) UnmarshalJSON(data []byte) error {
 	type plain SessionNotFoundErrorData
 	probe := struct {
 		*plain
-		SessionID required[SessionID] `json:"sessionId"`
+		SessionID member[SessionID]       `json:"sessionId"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		SessionID: required[SessionID]{field: &v.SessionID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4085,15 +5611,21 @@ type SetSessionConfigOptionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
 	type plain SetSessionConfigOptionResponse
 	probe := struct {
 		*plain
-		ConfigOptions required[[]SessionConfigOption] `json:"configOptions"`
+		ConfigOptions items[SessionConfigOption] `json:"configOptions"`
+		Meta          member[json.RawMessage]    `json:"_meta"`
 	}{
-		ConfigOptions: required[[]SessionConfigOption]{field: &v.ConfigOptions},
-		plain:         (*plain)(v),
+		ConfigOptions: items[SessionConfigOption]{field: &v.ConfigOptions},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4117,14 +5649,20 @@ type StringMultiSelectItems struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
 	type plain StringMultiSelectItems
 	probe := struct {
 		*plain
-		Enum required[[]string] `json:"enum"`
+		Enum member[[]string]        `json:"enum"`
+		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Enum:  required[[]string]{field: &v.Enum},
+		Enum: member[[]string]{field: &v.Enum},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4206,6 +5744,41 @@ func (v StringPropertySchema) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Enum), present(v.OneOf)})
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *StringPropertySchema) UnmarshalJSON(data []byte) error {
+	type plain StringPropertySchema
+	probe := struct {
+		*plain
+		Title       member[*string]         `json:"title"`
+		Description member[*string]         `json:"description"`
+		Default     member[*string]         `json:"default"`
+		Meta        member[json.RawMessage] `json:"_meta"`
+	}{
+		Default: member[*string]{
+			field: &v.Default,
+			rules: nullOK | defaultOnError,
+		},
+		Description: member[*string]{
+			field: &v.Description,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Title: member[*string]{
+			field: &v.Title,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // Terminal: A display-only reference to an agent-owned terminal.
 //
 // Terminal state and output are delivered separately through
@@ -4222,14 +5795,20 @@ type Terminal struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Terminal) UnmarshalJSON(data []byte) error {
 	type plain Terminal
 	probe := struct {
 		*plain
-		TerminalID required[TerminalID] `json:"terminalId"`
+		TerminalID member[TerminalID]      `json:"terminalId"`
+		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		TerminalID: required[TerminalID]{field: &v.TerminalID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		TerminalID: member[TerminalID]{field: &v.TerminalID},
 		plain:      (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4255,6 +5834,26 @@ type TerminalAuthCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *TerminalAuthCapabilities) UnmarshalJSON(data []byte) error {
+	type plain TerminalAuthCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // TerminalCancelCapabilities: Capability to cancel a terminal with `terminal/cancel`.
 //
 // Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
@@ -4265,6 +5864,26 @@ type TerminalCancelCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *TerminalCancelCapabilities) UnmarshalJSON(data []byte) error {
+	type plain TerminalCancelCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // TerminalCapabilities: Client-initiated controls a terminal currently supports.
@@ -4286,6 +5905,31 @@ type TerminalCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *TerminalCapabilities) UnmarshalJSON(data []byte) error {
+	type plain TerminalCapabilities
+	probe := struct {
+		*plain
+		Cancel member[*TerminalCancelCapabilities] `json:"cancel"`
+		Meta   member[json.RawMessage]             `json:"_meta"`
+	}{
+		Cancel: member[*TerminalCancelCapabilities]{
+			field: &v.Cancel,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // TerminalExitStatus: Exit information for an agent-owned terminal.
@@ -4312,6 +5956,36 @@ type TerminalExitStatus struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *TerminalExitStatus) UnmarshalJSON(data []byte) error {
+	type plain TerminalExitStatus
+	probe := struct {
+		*plain
+		ExitCode member[*int64]          `json:"exitCode"`
+		Signal   member[*string]         `json:"signal"`
+		Meta     member[json.RawMessage] `json:"_meta"`
+	}{
+		ExitCode: member[*int64]{
+			field: &v.ExitCode,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Signal: member[*string]{
+			field: &v.Signal,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // TerminalID: Unique identifier for an agent-owned terminal within a session.
 type TerminalID string
 
@@ -4328,14 +6002,20 @@ type TerminalOutput struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalOutput) UnmarshalJSON(data []byte) error {
 	type plain TerminalOutput
 	probe := struct {
 		*plain
-		Data required[string] `json:"data"`
+		Data member[string]          `json:"data"`
+		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Data:  required[string]{field: &v.Data},
+		Data: member[string]{field: &v.Data},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4364,16 +6044,22 @@ type TerminalOutputChunk struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalOutputChunk) UnmarshalJSON(data []byte) error {
 	type plain TerminalOutputChunk
 	probe := struct {
 		*plain
-		TerminalID required[TerminalID] `json:"terminalId"`
-		Data       required[string]     `json:"data"`
+		TerminalID member[TerminalID]      `json:"terminalId"`
+		Data       member[string]          `json:"data"`
+		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		Data:       required[string]{field: &v.Data},
-		TerminalID: required[TerminalID]{field: &v.TerminalID},
+		Data: member[string]{field: &v.Data},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		TerminalID: member[TerminalID]{field: &v.TerminalID},
 		plain:      (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4404,16 +6090,22 @@ type TerminalSize struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalSize) UnmarshalJSON(data []byte) error {
 	type plain TerminalSize
 	probe := struct {
 		*plain
-		Cols required[uint16] `json:"cols"`
-		Rows required[uint16] `json:"rows"`
+		Cols member[uint16]          `json:"cols"`
+		Rows member[uint16]          `json:"rows"`
+		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Cols:  required[uint16]{field: &v.Cols},
-		Rows:  required[uint16]{field: &v.Rows},
+		Cols: member[uint16]{field: &v.Cols},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Rows:  member[uint16]{field: &v.Rows},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4483,14 +6175,50 @@ func (v TerminalUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), presentNullable(v.Capabilities)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalUpdate) UnmarshalJSON(data []byte) error {
 	type plain TerminalUpdate
 	probe := struct {
 		*plain
-		TerminalID required[TerminalID] `json:"terminalId"`
+		TerminalID   member[TerminalID]                     `json:"terminalId"`
+		Command      member[*string]                        `json:"command"`
+		Cwd          member[*AbsolutePath]                  `json:"cwd"`
+		Output       member[*TerminalOutput]                `json:"output"`
+		ExitStatus   member[*TerminalExitStatus]            `json:"exitStatus"`
+		Size         member[*TerminalSize]                  `json:"size"`
+		Capabilities member[Nullable[TerminalCapabilities]] `json:"capabilities"`
+		Meta         member[json.RawMessage]                `json:"_meta"`
 	}{
-		TerminalID: required[TerminalID]{field: &v.TerminalID},
+		Capabilities: member[Nullable[TerminalCapabilities]]{
+			field: &v.Capabilities,
+			rules: nullOK | defaultOnError,
+		},
+		Command: member[*string]{
+			field: &v.Command,
+			rules: nullOK | defaultOnError,
+		},
+		Cwd: member[*AbsolutePath]{
+			field: &v.Cwd,
+			rules: nullOK | defaultOnError,
+		},
+		ExitStatus: member[*TerminalExitStatus]{
+			field: &v.ExitStatus,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Output: member[*TerminalOutput]{
+			field: &v.Output,
+			rules: nullOK | defaultOnError,
+		},
+		Size: member[*TerminalSize]{
+			field: &v.Size,
+			rules: nullOK | defaultOnError,
+		},
+		TerminalID: member[TerminalID]{field: &v.TerminalID},
 		plain:      (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4515,14 +6243,20 @@ type TextCommandInput struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TextCommandInput) UnmarshalJSON(data []byte) error {
 	type plain TextCommandInput
 	probe := struct {
 		*plain
-		Hint required[string] `json:"hint"`
+		Hint member[string]          `json:"hint"`
+		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Hint:  required[string]{field: &v.Hint},
+		Hint: member[string]{field: &v.Hint},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4552,14 +6286,25 @@ type TextContent struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TextContent) UnmarshalJSON(data []byte) error {
 	type plain TextContent
 	probe := struct {
 		*plain
-		Text required[string] `json:"text"`
+		Text        member[string]          `json:"text"`
+		Annotations member[*Annotations]    `json:"annotations"`
+		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Text:  required[string]{field: &v.Text},
+		Annotations: member[*Annotations]{
+			field: &v.Annotations,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Text:  member[string]{field: &v.Text},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4592,16 +6337,27 @@ type TextResourceContents struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
 	type plain TextResourceContents
 	probe := struct {
 		*plain
-		Text required[string] `json:"text"`
-		URI  required[string] `json:"uri"`
+		Text     member[string]          `json:"text"`
+		URI      member[string]          `json:"uri"`
+		MimeType member[*MediaType]      `json:"mimeType"`
+		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		Text:  required[string]{field: &v.Text},
-		URI:   required[string]{field: &v.URI},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		MimeType: member[*MediaType]{
+			field: &v.MimeType,
+			rules: nullOK | defaultOnError,
+		},
+		Text:  member[string]{field: &v.Text},
+		URI:   member[string]{field: &v.URI},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4629,14 +6385,20 @@ type TitledMultiSelectItems struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
 	type plain TitledMultiSelectItems
 	probe := struct {
 		*plain
-		AnyOf required[[]EnumOption] `json:"anyOf"`
+		AnyOf member[[]EnumOption]    `json:"anyOf"`
+		Meta  member[json.RawMessage] `json:"_meta"`
 	}{
-		AnyOf: required[[]EnumOption]{field: &v.AnyOf},
+		AnyOf: member[[]EnumOption]{field: &v.AnyOf},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4660,6 +6422,26 @@ type ToolCallCancelCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ToolCallCancelCapabilities) UnmarshalJSON(data []byte) error {
+	type plain ToolCallCancelCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // ToolCallCapabilities: Client-initiated controls a tool call currently supports.
 //
 // A malformed value falls back to no controls, so the Client never sends a request the
@@ -4679,6 +6461,31 @@ type ToolCallCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ToolCallCapabilities) UnmarshalJSON(data []byte) error {
+	type plain ToolCallCapabilities
+	probe := struct {
+		*plain
+		Cancel member[*ToolCallCancelCapabilities] `json:"cancel"`
+		Meta   member[json.RawMessage]             `json:"_meta"`
+	}{
+		Cancel: member[*ToolCallCancelCapabilities]{
+			field: &v.Cancel,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // ToolCallContentChunk: A streamed item of tool-call content.
@@ -4703,16 +6510,22 @@ type ToolCallContentChunk struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCallContentChunk) UnmarshalJSON(data []byte) error {
 	type plain ToolCallContentChunk
 	probe := struct {
 		*plain
-		ToolCallID required[ToolCallID]      `json:"toolCallId"`
-		Content    required[ToolCallContent] `json:"content"`
+		ToolCallID member[ToolCallID]      `json:"toolCallId"`
+		Content    member[ToolCallContent] `json:"content"`
+		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		Content:    required[ToolCallContent]{field: &v.Content},
-		ToolCallID: required[ToolCallID]{field: &v.ToolCallID},
+		Content: member[ToolCallContent]{field: &v.Content},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		ToolCallID: member[ToolCallID]{field: &v.ToolCallID},
 		plain:      (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4752,14 +6565,25 @@ type ToolCallLocation struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCallLocation) UnmarshalJSON(data []byte) error {
 	type plain ToolCallLocation
 	probe := struct {
 		*plain
-		Path required[AbsolutePath] `json:"path"`
+		Path member[AbsolutePath]    `json:"path"`
+		Line member[*uint32]         `json:"line"`
+		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Path:  required[AbsolutePath]{field: &v.Path},
+		Line: member[*uint32]{
+			field: &v.Line,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Path:  member[AbsolutePath]{field: &v.Path},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4788,14 +6612,20 @@ type ToolCallPermissionSubject struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCallPermissionSubject) UnmarshalJSON(data []byte) error {
 	type plain ToolCallPermissionSubject
 	probe := struct {
 		*plain
-		ToolCall required[ToolCallUpdate] `json:"toolCall"`
+		ToolCall member[ToolCallUpdate]  `json:"toolCall"`
+		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		ToolCall: required[ToolCallUpdate]{field: &v.ToolCall},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		ToolCall: member[ToolCallUpdate]{field: &v.ToolCall},
 		plain:    (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4897,14 +6727,65 @@ func (v ToolCallUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), presentNullable(v.Name), presentNullable(v.Title), presentNullable(v.Kind), presentNullable(v.Status), present(v.Content), present(v.Locations), presentNullable(v.Capabilities)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCallUpdate) UnmarshalJSON(data []byte) error {
 	type plain ToolCallUpdate
 	probe := struct {
 		*plain
-		ToolCallID required[ToolCallID] `json:"toolCallId"`
+		ToolCallID   member[ToolCallID]                     `json:"toolCallId"`
+		Name         member[Nullable[string]]               `json:"name"`
+		Title        member[Nullable[string]]               `json:"title"`
+		Kind         member[Nullable[ToolKind]]             `json:"kind"`
+		Status       member[Nullable[ToolCallStatus]]       `json:"status"`
+		Content      items[ToolCallContent]                 `json:"content"`
+		Locations    items[ToolCallLocation]                `json:"locations"`
+		RawInput     member[json.RawMessage]                `json:"rawInput"`
+		RawOutput    member[json.RawMessage]                `json:"rawOutput"`
+		Capabilities member[Nullable[ToolCallCapabilities]] `json:"capabilities"`
+		Meta         member[json.RawMessage]                `json:"_meta"`
 	}{
-		ToolCallID: required[ToolCallID]{field: &v.ToolCallID},
+		Capabilities: member[Nullable[ToolCallCapabilities]]{
+			field: &v.Capabilities,
+			rules: nullOK | defaultOnError,
+		},
+		Content: items[ToolCallContent]{
+			field: &v.Content,
+			rules: nullOK | defaultOnError,
+		},
+		Kind: member[Nullable[ToolKind]]{
+			field: &v.Kind,
+			rules: nullOK | defaultOnError,
+		},
+		Locations: items[ToolCallLocation]{
+			field: &v.Locations,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name: member[Nullable[string]]{
+			field: &v.Name,
+			rules: nullOK | defaultOnError,
+		},
+		RawInput: member[json.RawMessage]{
+			field: &v.RawInput,
+			rules: defaultOnError,
+		},
+		RawOutput: member[json.RawMessage]{
+			field: &v.RawOutput,
+			rules: defaultOnError,
+		},
+		Status: member[Nullable[ToolCallStatus]]{
+			field: &v.Status,
+			rules: nullOK | defaultOnError,
+		},
+		Title: member[Nullable[string]]{
+			field: &v.Title,
+			rules: nullOK | defaultOnError,
+		},
+		ToolCallID: member[ToolCallID]{field: &v.ToolCallID},
 		plain:      (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4934,16 +6815,22 @@ type UnsupportedProtocolVersionErrorData struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UnsupportedProtocolVersionErrorData) UnmarshalJSON(data []byte) error {
 	type plain UnsupportedProtocolVersionErrorData
 	probe := struct {
 		*plain
-		Requested required[ProtocolVersion]   `json:"requested"`
-		Supported required[[]ProtocolVersion] `json:"supported"`
+		Requested member[ProtocolVersion]   `json:"requested"`
+		Supported member[[]ProtocolVersion] `json:"supported"`
+		Meta      member[json.RawMessage]   `json:"_meta"`
 	}{
-		Requested: required[ProtocolVersion]{field: &v.Requested},
-		Supported: required[[]ProtocolVersion]{field: &v.Supported},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Requested: member[ProtocolVersion]{field: &v.Requested},
+		Supported: member[[]ProtocolVersion]{field: &v.Supported},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -4978,16 +6865,22 @@ type UpdateSessionNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UpdateSessionNotification) UnmarshalJSON(data []byte) error {
 	type plain UpdateSessionNotification
 	probe := struct {
 		*plain
-		SessionID required[SessionID]     `json:"sessionId"`
-		Update    required[SessionUpdate] `json:"update"`
+		SessionID member[SessionID]       `json:"sessionId"`
+		Update    member[SessionUpdate]   `json:"update"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		SessionID: required[SessionID]{field: &v.SessionID},
-		Update:    required[SessionUpdate]{field: &v.Update},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID: member[SessionID]{field: &v.SessionID},
+		Update:    member[SessionUpdate]{field: &v.Update},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -5032,16 +6925,27 @@ func (v UsageUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), presentNullable(v.Cost)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UsageUpdate) UnmarshalJSON(data []byte) error {
 	type plain UsageUpdate
 	probe := struct {
 		*plain
-		Used required[uint64] `json:"used"`
-		Size required[uint64] `json:"size"`
+		Used member[uint64]          `json:"used"`
+		Size member[uint64]          `json:"size"`
+		Cost member[Nullable[Cost]]  `json:"cost"`
+		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Size:  required[uint64]{field: &v.Size},
-		Used:  required[uint64]{field: &v.Used},
+		Cost: member[Nullable[Cost]]{
+			field: &v.Cost,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Size:  member[uint64]{field: &v.Size},
+		Used:  member[uint64]{field: &v.Used},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -5096,15 +7000,26 @@ func (v UserMessage) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Content)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UserMessage) UnmarshalJSON(data []byte) error {
 	type plain UserMessage
 	probe := struct {
 		*plain
-		MessageID required[MessageID] `json:"messageId"`
+		MessageID member[MessageID]       `json:"messageId"`
+		Content   items[ContentBlock]     `json:"content"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		MessageID: required[MessageID]{field: &v.MessageID},
-		plain:     (*plain)(v),
+		Content: items[ContentBlock]{
+			field: &v.Content,
+			rules: nullOK | defaultOnError,
+		},
+		MessageID: member[MessageID]{field: &v.MessageID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err

@@ -50,16 +50,17 @@ func (v AgentResponseResult) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentResponseResult) UnmarshalJSON(data []byte) error {
 	type plain AgentResponseResult
 	probe := struct {
 		*plain
-		ID     required[RequestID]       `json:"id"`
-		Result required[json.RawMessage] `json:"result"`
+		ID     member[RequestID]       `json:"id"`
+		Result member[json.RawMessage] `json:"result"`
 	}{
-		ID:     required[RequestID]{field: &v.ID},
-		Result: required[json.RawMessage]{field: &v.Result},
+		ID:     member[RequestID]{field: &v.ID},
+		Result: member[json.RawMessage]{field: &v.Result},
 		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -96,18 +97,19 @@ func (v AgentResponseError) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentResponseError) UnmarshalJSON(data []byte) error {
 	type plain AgentResponseError
 	probe := struct {
 		*plain
-		ID    required[*AgentResponseID] `json:"id"`
-		Error required[Error]            `json:"error"`
+		ID    member[*AgentResponseID] `json:"id"`
+		Error member[Error]            `json:"error"`
 	}{
-		Error: required[Error]{field: &v.Error},
-		ID: required[*AgentResponseID]{
-			field:  &v.ID,
-			nullOK: true,
+		Error: member[Error]{field: &v.Error},
+		ID: member[*AgentResponseID]{
+			field: &v.ID,
+			rules: nullOK,
 		},
 		plain: (*plain)(v),
 	}
@@ -942,16 +944,17 @@ func (v ClientResponseResult) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientResponseResult) UnmarshalJSON(data []byte) error {
 	type plain ClientResponseResult
 	probe := struct {
 		*plain
-		ID     required[RequestID]       `json:"id"`
-		Result required[json.RawMessage] `json:"result"`
+		ID     member[RequestID]       `json:"id"`
+		Result member[json.RawMessage] `json:"result"`
 	}{
-		ID:     required[RequestID]{field: &v.ID},
-		Result: required[json.RawMessage]{field: &v.Result},
+		ID:     member[RequestID]{field: &v.ID},
+		Result: member[json.RawMessage]{field: &v.Result},
 		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -988,18 +991,19 @@ func (v ClientResponseError) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientResponseError) UnmarshalJSON(data []byte) error {
 	type plain ClientResponseError
 	probe := struct {
 		*plain
-		ID    required[*ClientResponseID] `json:"id"`
-		Error required[Error]             `json:"error"`
+		ID    member[*ClientResponseID] `json:"id"`
+		Error member[Error]             `json:"error"`
 	}{
-		Error: required[Error]{field: &v.Error},
-		ID: required[*ClientResponseID]{
-			field:  &v.ID,
-			nullOK: true,
+		Error: member[Error]{field: &v.Error},
+		ID: member[*ClientResponseID]{
+			field: &v.ID,
+			rules: nullOK,
 		},
 		plain: (*plain)(v),
 	}
@@ -1451,11 +1455,16 @@ func (u *CreateElicitationRequest) UnmarshalJSON(data []byte) error {
 	type plain CreateElicitationRequest
 	probe := struct {
 		*plain
-		Tag     *string          `json:"mode"`
-		Message required[string] `json:"message"`
+		Tag     *string                 `json:"mode"`
+		Message member[string]          `json:"message"`
+		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Message: required[string]{field: &u.Message},
-		plain:   (*plain)(u),
+		Message: member[string]{field: &u.Message},
+		Meta: member[json.RawMessage]{
+			field: &u.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(u),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1639,8 +1648,15 @@ func (u *CreateElicitationResponse) UnmarshalJSON(data []byte) error {
 	type plain CreateElicitationResponse
 	probe := struct {
 		*plain
-		Tag *string `json:"action"`
-	}{plain: (*plain)(u)}
+		Tag  *string                 `json:"action"`
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &u.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(u),
+	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
 	}
@@ -1851,8 +1867,25 @@ func (u *DiffChange) UnmarshalJSON(data []byte) error {
 	type plain DiffChange
 	probe := struct {
 		*plain
-		Tag *string `json:"operation"`
-	}{plain: (*plain)(u)}
+		Tag      *string                 `json:"operation"`
+		FileType member[*DiffFileType]   `json:"fileType"`
+		MimeType member[*MediaType]      `json:"mimeType"`
+		Meta     member[json.RawMessage] `json:"_meta"`
+	}{
+		FileType: member[*DiffFileType]{
+			field: &u.FileType,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &u.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		MimeType: member[*MediaType]{
+			field: &u.MimeType,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(u),
+	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
 	}
@@ -2206,9 +2239,9 @@ func (u *ElicitationFormMode) UnmarshalJSON(data []byte) error {
 	type plain ElicitationFormMode
 	probe := struct {
 		*plain
-		RequestedSchema required[ElicitationSchema] `json:"requestedSchema"`
+		RequestedSchema member[ElicitationSchema] `json:"requestedSchema"`
 	}{
-		RequestedSchema: required[ElicitationSchema]{field: &u.RequestedSchema},
+		RequestedSchema: member[ElicitationSchema]{field: &u.RequestedSchema},
 		plain:           (*plain)(u),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -2524,11 +2557,11 @@ func (u *ElicitationURLMode) UnmarshalJSON(data []byte) error {
 	type plain ElicitationURLMode
 	probe := struct {
 		*plain
-		ElicitationID required[ElicitationID] `json:"elicitationId"`
-		URL           required[string]        `json:"url"`
+		ElicitationID member[ElicitationID] `json:"elicitationId"`
+		URL           member[string]        `json:"url"`
 	}{
-		ElicitationID: required[ElicitationID]{field: &u.ElicitationID},
-		URL:           required[string]{field: &u.URL},
+		ElicitationID: member[ElicitationID]{field: &u.ElicitationID},
+		URL:           member[string]{field: &u.URL},
 		plain:         (*plain)(u),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -2817,8 +2850,20 @@ func (u *IdleStateUpdate) UnmarshalJSON(data []byte) error {
 	type plain IdleStateUpdate
 	probe := struct {
 		*plain
-		Tag *string `json:"stopReason"`
-	}{plain: (*plain)(u)}
+		Tag        *string                  `json:"stopReason"`
+		Background member[[]BackgroundWork] `json:"background"`
+		Meta       member[json.RawMessage]  `json:"_meta"`
+	}{
+		Background: member[[]BackgroundWork]{
+			field: &u.Background,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &u.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(u),
+	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
 	}
@@ -4143,13 +4188,28 @@ func (u *SessionConfigOption) UnmarshalJSON(data []byte) error {
 	type plain SessionConfigOption
 	probe := struct {
 		*plain
-		Tag      *string                   `json:"type"`
-		ConfigID required[SessionConfigID] `json:"configId"`
-		Name     required[string]          `json:"name"`
+		Tag         *string                              `json:"type"`
+		ConfigID    member[SessionConfigID]              `json:"configId"`
+		Name        member[string]                       `json:"name"`
+		Description member[*string]                      `json:"description"`
+		Category    member[*SessionConfigOptionCategory] `json:"category"`
+		Meta        member[json.RawMessage]              `json:"_meta"`
 	}{
-		ConfigID: required[SessionConfigID]{field: &u.ConfigID},
-		Name:     required[string]{field: &u.Name},
-		plain:    (*plain)(u),
+		Category: member[*SessionConfigOptionCategory]{
+			field: &u.Category,
+			rules: nullOK | defaultOnError,
+		},
+		ConfigID: member[SessionConfigID]{field: &u.ConfigID},
+		Description: member[*string]{
+			field: &u.Description,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &u.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name:  member[string]{field: &u.Name},
+		plain: (*plain)(u),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4481,6 +4541,8 @@ func (u *SessionUpdate) UnmarshalJSON(data []byte) error {
 		v = new(SessionUpdateCompactionUpdate)
 	case "compaction_summary_chunk":
 		v = new(SessionUpdateCompactionSummaryChunk)
+	case "plan":
+		return typeError("sessionUpdate \"plan\" (v2 removed the v1 \"plan\" session update; send \"plan_update\" with a plan of type \"items\")", u, "sessionUpdate")
 	default:
 		if newVariant := sessionUpdateUnstable[*probe.Tag]; newVariant != nil {
 			v = newVariant()
@@ -4952,12 +5014,17 @@ func (u *SetSessionConfigOptionRequest) UnmarshalJSON(data []byte) error {
 	type plain SetSessionConfigOptionRequest
 	probe := struct {
 		*plain
-		Tag       *string                   `json:"type"`
-		SessionID required[SessionID]       `json:"sessionId"`
-		ConfigID  required[SessionConfigID] `json:"configId"`
+		Tag       *string                 `json:"type"`
+		SessionID member[SessionID]       `json:"sessionId"`
+		ConfigID  member[SessionConfigID] `json:"configId"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		ConfigID:  required[SessionConfigID]{field: &u.ConfigID},
-		SessionID: required[SessionID]{field: &u.SessionID},
+		ConfigID: member[SessionConfigID]{field: &u.ConfigID},
+		Meta: member[json.RawMessage]{
+			field: &u.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID: member[SessionID]{field: &u.SessionID},
 		plain:     (*plain)(u),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -5006,14 +5073,15 @@ func (v SetSessionConfigOptionRequestID) MarshalJSON() ([]byte, error) {
 	return marshalObject("\"type\":\"id\"", plain(v))
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionConfigOptionRequestID) UnmarshalJSON(data []byte) error {
 	type plain SetSessionConfigOptionRequestID
 	probe := struct {
 		*plain
-		Value required[SessionConfigValueID] `json:"value"`
+		Value member[SessionConfigValueID] `json:"value"`
 	}{
-		Value: required[SessionConfigValueID]{field: &v.Value},
+		Value: member[SessionConfigValueID]{field: &v.Value},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -5043,14 +5111,15 @@ func (v SetSessionConfigOptionRequestBoolean) MarshalJSON() ([]byte, error) {
 	return marshalObject("\"type\":\"boolean\"", plain(v))
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionConfigOptionRequestBoolean) UnmarshalJSON(data []byte) error {
 	type plain SetSessionConfigOptionRequestBoolean
 	probe := struct {
 		*plain
-		Value required[bool] `json:"value"`
+		Value member[bool] `json:"value"`
 	}{
-		Value: required[bool]{field: &v.Value},
+		Value: member[bool]{field: &v.Value},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {

@@ -33,14 +33,20 @@ type ArchiveSessionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
 	type plain ArchiveSessionRequest
 	probe := struct {
 		*plain
-		SessionID required[SessionID] `json:"sessionId"`
+		SessionID member[SessionID]       `json:"sessionId"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		SessionID: required[SessionID]{field: &v.SessionID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -64,6 +70,26 @@ type ArchiveSessionResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ArchiveSessionResponse) UnmarshalJSON(data []byte) error {
+	type plain ArchiveSessionResponse
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // AuthAccount: **UNSTABLE**
@@ -111,14 +137,40 @@ type AuthAccount struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthAccount) UnmarshalJSON(data []byte) error {
 	type plain AuthAccount
 	probe := struct {
 		*plain
-		Label required[string] `json:"label"`
+		Label        member[string]          `json:"label"`
+		Active       member[*bool]           `json:"active"`
+		Name         member[*string]         `json:"name"`
+		Email        member[*string]         `json:"email"`
+		Organization member[*string]         `json:"organization"`
+		Meta         member[json.RawMessage] `json:"_meta"`
 	}{
-		Label: required[string]{field: &v.Label},
+		Active: member[*bool]{
+			field: &v.Active,
+			rules: nullOK | defaultOnError,
+		},
+		Email: member[*string]{
+			field: &v.Email,
+			rules: nullOK | defaultOnError,
+		},
+		Label: member[string]{field: &v.Label},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name: member[*string]{
+			field: &v.Name,
+			rules: nullOK | defaultOnError,
+		},
+		Organization: member[*string]{
+			field: &v.Organization,
+			rules: nullOK | defaultOnError,
+		},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -180,6 +232,26 @@ type AuthStatusCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
+	type plain AuthStatusCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // AuthStatusRequest: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -197,6 +269,26 @@ type AuthStatusRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AuthStatusRequest) UnmarshalJSON(data []byte) error {
+	type plain AuthStatusRequest
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // AuthStatusResponse: **UNSTABLE**
@@ -235,14 +327,25 @@ func (v AuthStatusResponse) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Accounts)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthStatusResponse) UnmarshalJSON(data []byte) error {
 	type plain AuthStatusResponse
 	probe := struct {
 		*plain
-		State required[AuthState] `json:"state"`
+		State    member[AuthState]       `json:"state"`
+		Accounts items[AuthAccount]      `json:"accounts"`
+		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		State: required[AuthState]{field: &v.State},
+		Accounts: items[AuthAccount]{
+			field: &v.Accounts,
+			rules: defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		State: member[AuthState]{field: &v.State},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -294,14 +397,25 @@ func (v AuthStatusUpdateNotification) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Accounts)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
 	type plain AuthStatusUpdateNotification
 	probe := struct {
 		*plain
-		State required[AuthState] `json:"state"`
+		State    member[AuthState]       `json:"state"`
+		Accounts items[AuthAccount]      `json:"accounts"`
+		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		State: required[AuthState]{field: &v.State},
+		Accounts: items[AuthAccount]{
+			field: &v.Accounts,
+			rules: defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		State: member[AuthState]{field: &v.State},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -330,14 +444,20 @@ type BackgroundSubagent struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *BackgroundSubagent) UnmarshalJSON(data []byte) error {
 	type plain BackgroundSubagent
 	probe := struct {
 		*plain
-		SessionID required[SessionID] `json:"sessionId"`
+		SessionID member[SessionID]       `json:"sessionId"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		SessionID: required[SessionID]{field: &v.SessionID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -386,14 +506,15 @@ type ProxyNotification struct {
 	Params *ProxySuccessorNotification `json:"params,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxyNotification) UnmarshalJSON(data []byte) error {
 	type plain ProxyNotification
 	probe := struct {
 		*plain
-		Method required[string] `json:"method"`
+		Method member[string] `json:"method"`
 	}{
-		Method: required[string]{field: &v.Method},
+		Method: member[string]{field: &v.Method},
 		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -417,16 +538,17 @@ type ProxyRequest struct {
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxyRequest) UnmarshalJSON(data []byte) error {
 	type plain ProxyRequest
 	probe := struct {
 		*plain
-		ID     required[RequestID] `json:"id"`
-		Method required[string]    `json:"method"`
+		ID     member[RequestID] `json:"id"`
+		Method member[string]    `json:"method"`
 	}{
-		ID:     required[RequestID]{field: &v.ID},
-		Method: required[string]{field: &v.Method},
+		ID:     member[RequestID]{field: &v.ID},
+		Method: member[string]{field: &v.Method},
 		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -483,16 +605,17 @@ func (v ProxyResponseResult) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxyResponseResult) UnmarshalJSON(data []byte) error {
 	type plain ProxyResponseResult
 	probe := struct {
 		*plain
-		ID     required[RequestID]       `json:"id"`
-		Result required[json.RawMessage] `json:"result"`
+		ID     member[RequestID]       `json:"id"`
+		Result member[json.RawMessage] `json:"result"`
 	}{
-		ID:     required[RequestID]{field: &v.ID},
-		Result: required[json.RawMessage]{field: &v.Result},
+		ID:     member[RequestID]{field: &v.ID},
+		Result: member[json.RawMessage]{field: &v.Result},
 		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -529,18 +652,19 @@ func (v ProxyResponseError) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxyResponseError) UnmarshalJSON(data []byte) error {
 	type plain ProxyResponseError
 	probe := struct {
 		*plain
-		ID    required[*ProxyResponseID] `json:"id"`
-		Error required[Error]            `json:"error"`
+		ID    member[*ProxyResponseID] `json:"id"`
+		Error member[Error]            `json:"error"`
 	}{
-		Error: required[Error]{field: &v.Error},
-		ID: required[*ProxyResponseID]{
-			field:  &v.ID,
-			nullOK: true,
+		Error: member[Error]{field: &v.Error},
+		ID: member[*ProxyResponseID]{
+			field: &v.ID,
+			rules: nullOK,
 		},
 		plain: (*plain)(v),
 	}
@@ -703,14 +827,20 @@ type ProxySuccessorNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxySuccessorNotification) UnmarshalJSON(data []byte) error {
 	type plain ProxySuccessorNotification
 	probe := struct {
 		*plain
-		Method required[string] `json:"method"`
+		Method member[string]          `json:"method"`
+		Meta   member[json.RawMessage] `json:"_meta"`
 	}{
-		Method: required[string]{field: &v.Method},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Method: member[string]{field: &v.Method},
 		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -763,14 +893,20 @@ type ProxySuccessorRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
 	type plain ProxySuccessorRequest
 	probe := struct {
 		*plain
-		Method required[string] `json:"method"`
+		Method member[string]          `json:"method"`
+		Meta   member[json.RawMessage] `json:"_meta"`
 	}{
-		Method: required[string]{field: &v.Method},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Method: member[string]{field: &v.Method},
 		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -804,6 +940,26 @@ type SessionArchiveCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionArchiveCapabilities) UnmarshalJSON(data []byte) error {
+	type plain SessionArchiveCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // SessionArchiveFilter: **UNSTABLE**
@@ -854,6 +1010,26 @@ type SessionCancelCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionCancelCapabilities) UnmarshalJSON(data []byte) error {
+	type plain SessionCancelCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // SessionMessage: **UNSTABLE**
@@ -917,15 +1093,46 @@ func (v SessionMessage) MarshalJSON() ([]byte, error) {
 	}{plain(v), presentNullable(v.SenderSessionID), presentNullable(v.RecipientSessionID), presentNullable(v.SenderMessageID), presentNullable(v.RecipientMessageID), presentNullable(v.Content)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionMessage) UnmarshalJSON(data []byte) error {
 	type plain SessionMessage
 	probe := struct {
 		*plain
-		MessageID required[MessageID] `json:"messageId"`
+		MessageID          member[MessageID]                `json:"messageId"`
+		SenderSessionID    member[Nullable[SessionID]]      `json:"senderSessionId"`
+		RecipientSessionID member[Nullable[SessionID]]      `json:"recipientSessionId"`
+		SenderMessageID    member[Nullable[MessageID]]      `json:"senderMessageId"`
+		RecipientMessageID member[Nullable[MessageID]]      `json:"recipientMessageId"`
+		Content            member[Nullable[[]ContentBlock]] `json:"content"`
+		Meta               member[json.RawMessage]          `json:"_meta"`
 	}{
-		MessageID: required[MessageID]{field: &v.MessageID},
-		plain:     (*plain)(v),
+		Content: member[Nullable[[]ContentBlock]]{
+			field: &v.Content,
+			rules: nullOK | defaultOnError,
+		},
+		MessageID: member[MessageID]{field: &v.MessageID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		RecipientMessageID: member[Nullable[MessageID]]{
+			field: &v.RecipientMessageID,
+			rules: nullOK | defaultOnError,
+		},
+		RecipientSessionID: member[Nullable[SessionID]]{
+			field: &v.RecipientSessionID,
+			rules: nullOK | defaultOnError,
+		},
+		SenderMessageID: member[Nullable[MessageID]]{
+			field: &v.SenderMessageID,
+			rules: nullOK | defaultOnError,
+		},
+		SenderSessionID: member[Nullable[SessionID]]{
+			field: &v.SenderSessionID,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -960,17 +1167,23 @@ type SessionMessageChunk struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionMessageChunk) UnmarshalJSON(data []byte) error {
 	type plain SessionMessageChunk
 	probe := struct {
 		*plain
-		MessageID required[MessageID]    `json:"messageId"`
-		Content   required[ContentBlock] `json:"content"`
+		MessageID member[MessageID]       `json:"messageId"`
+		Content   member[ContentBlock]    `json:"content"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Content:   required[ContentBlock]{field: &v.Content},
-		MessageID: required[MessageID]{field: &v.MessageID},
-		plain:     (*plain)(v),
+		Content:   member[ContentBlock]{field: &v.Content},
+		MessageID: member[MessageID]{field: &v.MessageID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1036,6 +1249,26 @@ type SessionStatusCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionStatusCapabilities) UnmarshalJSON(data []byte) error {
+	type plain SessionStatusCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // SessionStatusRequest: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -1059,14 +1292,20 @@ type SessionStatusRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionStatusRequest) UnmarshalJSON(data []byte) error {
 	type plain SessionStatusRequest
 	probe := struct {
 		*plain
-		SessionID required[SessionID] `json:"sessionId"`
+		SessionID member[SessionID]       `json:"sessionId"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		SessionID: required[SessionID]{field: &v.SessionID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -1109,14 +1348,25 @@ type SessionStatusResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
 	type plain SessionStatusResponse
 	probe := struct {
 		*plain
-		Status required[SessionStatus] `json:"status"`
+		Status member[SessionStatus]   `json:"status"`
+		State  member[*StateUpdate]    `json:"state"`
+		Meta   member[json.RawMessage] `json:"_meta"`
 	}{
-		Status: required[SessionStatus]{field: &v.Status},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		State: member[*StateUpdate]{
+			field: &v.State,
+			rules: nullOK | defaultOnError,
+		},
+		Status: member[SessionStatus]{field: &v.Status},
 		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -1150,6 +1400,31 @@ type SessionSystemPromptCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionSystemPromptCapabilities) UnmarshalJSON(data []byte) error {
+	type plain SessionSystemPromptCapabilities
+	probe := struct {
+		*plain
+		Mode member[*SessionSystemPromptModeCapabilities] `json:"mode"`
+		Meta member[json.RawMessage]                      `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Mode: member[*SessionSystemPromptModeCapabilities]{
+			field: &v.Mode,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // SessionSystemPromptModeCapabilities: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -1174,6 +1449,31 @@ type SessionSystemPromptModeCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionSystemPromptModeCapabilities) UnmarshalJSON(data []byte) error {
+	type plain SessionSystemPromptModeCapabilities
+	probe := struct {
+		*plain
+		Override member[*SessionSystemPromptOverrideCapabilities] `json:"override"`
+		Meta     member[json.RawMessage]                          `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Override: member[*SessionSystemPromptOverrideCapabilities]{
+			field: &v.Override,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // SessionSystemPromptOverrideCapabilities: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -1191,6 +1491,26 @@ type SessionSystemPromptOverrideCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionSystemPromptOverrideCapabilities) UnmarshalJSON(data []byte) error {
+	type plain SessionSystemPromptOverrideCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // SessionTitleCapabilities: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -1206,6 +1526,26 @@ type SessionTitleCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionTitleCapabilities) UnmarshalJSON(data []byte) error {
+	type plain SessionTitleCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // SetSessionTitleRequest: **UNSTABLE**
@@ -1241,16 +1581,22 @@ type SetSessionTitleRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionTitleRequest) UnmarshalJSON(data []byte) error {
 	type plain SetSessionTitleRequest
 	probe := struct {
 		*plain
-		SessionID required[SessionID] `json:"sessionId"`
-		Title     required[string]    `json:"title"`
+		SessionID member[SessionID]       `json:"sessionId"`
+		Title     member[string]          `json:"title"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		SessionID: required[SessionID]{field: &v.SessionID},
-		Title:     required[string]{field: &v.Title},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID: member[SessionID]{field: &v.SessionID},
+		Title:     member[string]{field: &v.Title},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -1285,14 +1631,20 @@ type SetSessionTitleResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionTitleResponse) UnmarshalJSON(data []byte) error {
 	type plain SetSessionTitleResponse
 	probe := struct {
 		*plain
-		Title required[string] `json:"title"`
+		Title member[string]          `json:"title"`
+		Meta  member[json.RawMessage] `json:"_meta"`
 	}{
-		Title: required[string]{field: &v.Title},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Title: member[string]{field: &v.Title},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -1324,6 +1676,31 @@ type SubagentSessionCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SubagentSessionCapabilities) UnmarshalJSON(data []byte) error {
+	type plain SubagentSessionCapabilities
+	probe := struct {
+		*plain
+		Cancel member[*SessionCancelCapabilities] `json:"cancel"`
+		Meta   member[json.RawMessage]            `json:"_meta"`
+	}{
+		Cancel: member[*SessionCancelCapabilities]{
+			field: &v.Cancel,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // SubagentUpdate: **UNSTABLE**
@@ -1430,15 +1807,41 @@ func (v SubagentUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), presentNullable(v.Title), presentNullable(v.Description), presentNullable(v.State), presentNullable(v.Cwd), presentNullable(v.AdditionalDirectories)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SubagentUpdate) UnmarshalJSON(data []byte) error {
 	type plain SubagentUpdate
 	probe := struct {
 		*plain
-		SessionID required[SessionID] `json:"sessionId"`
+		SessionID    member[SessionID]                    `json:"sessionId"`
+		Title        member[Nullable[string]]             `json:"title"`
+		Description  member[Nullable[string]]             `json:"description"`
+		Capabilities member[*SubagentSessionCapabilities] `json:"capabilities"`
+		State        member[Nullable[StateUpdate]]        `json:"state"`
+		Meta         member[json.RawMessage]              `json:"_meta"`
 	}{
-		SessionID: required[SessionID]{field: &v.SessionID},
-		plain:     (*plain)(v),
+		Capabilities: member[*SubagentSessionCapabilities]{
+			field: &v.Capabilities,
+			rules: nullOK | defaultOnError,
+		},
+		Description: member[Nullable[string]]{
+			field: &v.Description,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID: member[SessionID]{field: &v.SessionID},
+		State: member[Nullable[StateUpdate]]{
+			field: &v.State,
+			rules: nullOK | defaultOnError,
+		},
+		Title: member[Nullable[string]]{
+			field: &v.Title,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1474,14 +1877,20 @@ type UnarchiveSessionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
 	type plain UnarchiveSessionRequest
 	probe := struct {
 		*plain
-		SessionID required[SessionID] `json:"sessionId"`
+		SessionID member[SessionID]       `json:"sessionId"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		SessionID: required[SessionID]{field: &v.SessionID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -1505,6 +1914,26 @@ type UnarchiveSessionResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *UnarchiveSessionResponse) UnmarshalJSON(data []byte) error {
+	type plain UnarchiveSessionResponse
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // UnknownStateUpdate: **UNSTABLE**
@@ -1546,6 +1975,31 @@ func (v UnknownStateUpdate) MarshalJSON() ([]byte, error) {
 		plain
 		Background *[]BackgroundWork `json:"background,omitempty"`
 	}{plain(v), present(v.Background)})
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *UnknownStateUpdate) UnmarshalJSON(data []byte) error {
+	type plain UnknownStateUpdate
+	probe := struct {
+		*plain
+		Background member[[]BackgroundWork] `json:"background"`
+		Meta       member[json.RawMessage]  `json:"_meta"`
+	}{
+		Background: member[[]BackgroundWork]{
+			field: &v.Background,
+			rules: nullOK | defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // agentAuthCapabilitiesUnstable holds the fields of AgentAuthCapabilities that the unstable build tag adds.

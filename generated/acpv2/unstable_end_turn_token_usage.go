@@ -44,19 +44,40 @@ type Usage struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Usage) UnmarshalJSON(data []byte) error {
 	type plain Usage
 	probe := struct {
 		*plain
-		TotalTokens  required[uint64] `json:"totalTokens"`
-		InputTokens  required[uint64] `json:"inputTokens"`
-		OutputTokens required[uint64] `json:"outputTokens"`
+		TotalTokens       member[uint64]          `json:"totalTokens"`
+		InputTokens       member[uint64]          `json:"inputTokens"`
+		OutputTokens      member[uint64]          `json:"outputTokens"`
+		ThoughtTokens     member[*uint64]         `json:"thoughtTokens"`
+		CachedReadTokens  member[*uint64]         `json:"cachedReadTokens"`
+		CachedWriteTokens member[*uint64]         `json:"cachedWriteTokens"`
+		Meta              member[json.RawMessage] `json:"_meta"`
 	}{
-		InputTokens:  required[uint64]{field: &v.InputTokens},
-		OutputTokens: required[uint64]{field: &v.OutputTokens},
-		TotalTokens:  required[uint64]{field: &v.TotalTokens},
-		plain:        (*plain)(v),
+		CachedReadTokens: member[*uint64]{
+			field: &v.CachedReadTokens,
+			rules: nullOK | defaultOnError,
+		},
+		CachedWriteTokens: member[*uint64]{
+			field: &v.CachedWriteTokens,
+			rules: nullOK | defaultOnError,
+		},
+		InputTokens: member[uint64]{field: &v.InputTokens},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		OutputTokens: member[uint64]{field: &v.OutputTokens},
+		ThoughtTokens: member[*uint64]{
+			field: &v.ThoughtTokens,
+			rules: nullOK | defaultOnError,
+		},
+		TotalTokens: member[uint64]{field: &v.TotalTokens},
+		plain:       (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err

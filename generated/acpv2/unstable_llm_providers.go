@@ -23,14 +23,20 @@ type DisableProviderRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *DisableProviderRequest) UnmarshalJSON(data []byte) error {
 	type plain DisableProviderRequest
 	probe := struct {
 		*plain
-		ProviderID required[ProviderID] `json:"providerId"`
+		ProviderID member[ProviderID]      `json:"providerId"`
+		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		ProviderID: required[ProviderID]{field: &v.ProviderID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		ProviderID: member[ProviderID]{field: &v.ProviderID},
 		plain:      (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -54,6 +60,26 @@ type DisableProviderResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *DisableProviderResponse) UnmarshalJSON(data []byte) error {
+	type plain DisableProviderResponse
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // LLMProtocol: **UNSTABLE**
@@ -110,6 +136,26 @@ type ListProvidersRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ListProvidersRequest) UnmarshalJSON(data []byte) error {
+	type plain ListProvidersRequest
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // ListProvidersResponse: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -127,14 +173,20 @@ type ListProvidersResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ListProvidersResponse) UnmarshalJSON(data []byte) error {
 	type plain ListProvidersResponse
 	probe := struct {
 		*plain
-		Providers required[[]ProviderInfo] `json:"providers"`
+		Providers member[[]ProviderInfo]  `json:"providers"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Providers: required[[]ProviderInfo]{field: &v.Providers},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Providers: member[[]ProviderInfo]{field: &v.Providers},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -166,17 +218,23 @@ type ProviderCurrentConfig struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProviderCurrentConfig) UnmarshalJSON(data []byte) error {
 	type plain ProviderCurrentConfig
 	probe := struct {
 		*plain
-		APIType required[LLMProtocol] `json:"apiType"`
-		BaseURL required[string]      `json:"baseUrl"`
+		APIType member[LLMProtocol]     `json:"apiType"`
+		BaseURL member[string]          `json:"baseUrl"`
+		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		APIType: required[LLMProtocol]{field: &v.APIType},
-		BaseURL: required[string]{field: &v.BaseURL},
-		plain:   (*plain)(v),
+		APIType: member[LLMProtocol]{field: &v.APIType},
+		BaseURL: member[string]{field: &v.BaseURL},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -225,19 +283,28 @@ type ProviderInfo struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProviderInfo) UnmarshalJSON(data []byte) error {
 	type plain ProviderInfo
 	probe := struct {
 		*plain
-		ProviderID required[ProviderID]    `json:"providerId"`
-		Supported  required[[]LLMProtocol] `json:"supported"`
-		Required   required[bool]          `json:"required"`
+		ProviderID member[ProviderID]      `json:"providerId"`
+		Supported  items[LLMProtocol]      `json:"supported"`
+		Required   member[bool]            `json:"required"`
+		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		ProviderID: required[ProviderID]{field: &v.ProviderID},
-		Required:   required[bool]{field: &v.Required},
-		Supported:  required[[]LLMProtocol]{field: &v.Supported},
-		plain:      (*plain)(v),
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		ProviderID: member[ProviderID]{field: &v.ProviderID},
+		Required:   member[bool]{field: &v.Required},
+		Supported: items[LLMProtocol]{
+			field: &v.Supported,
+			rules: defaultOnError,
+		},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -268,6 +335,26 @@ type ProvidersCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ProvidersCapabilities) UnmarshalJSON(data []byte) error {
+	type plain ProvidersCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // SetProviderRequest: **UNSTABLE**
@@ -308,18 +395,24 @@ func (v SetProviderRequest) MarshalJSON() ([]byte, error) {
 	}{plain(v), presentMap(v.Headers)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetProviderRequest) UnmarshalJSON(data []byte) error {
 	type plain SetProviderRequest
 	probe := struct {
 		*plain
-		ProviderID required[ProviderID]  `json:"providerId"`
-		APIType    required[LLMProtocol] `json:"apiType"`
-		BaseURL    required[string]      `json:"baseUrl"`
+		ProviderID member[ProviderID]      `json:"providerId"`
+		APIType    member[LLMProtocol]     `json:"apiType"`
+		BaseURL    member[string]          `json:"baseUrl"`
+		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		APIType:    required[LLMProtocol]{field: &v.APIType},
-		BaseURL:    required[string]{field: &v.BaseURL},
-		ProviderID: required[ProviderID]{field: &v.ProviderID},
+		APIType: member[LLMProtocol]{field: &v.APIType},
+		BaseURL: member[string]{field: &v.BaseURL},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		ProviderID: member[ProviderID]{field: &v.ProviderID},
 		plain:      (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -349,6 +442,26 @@ type SetProviderResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SetProviderResponse) UnmarshalJSON(data []byte) error {
+	type plain SetProviderResponse
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // agentCapabilitiesLLMProviders holds the fields of AgentCapabilities that the unstable_llm_providers or unstable build tag adds.

@@ -25,6 +25,26 @@ type MCPACPCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *MCPACPCapabilities) UnmarshalJSON(data []byte) error {
+	type plain MCPACPCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
+}
+
 // MCPError: **UNSTABLE**
 //
 // An inner MCP error, distinct from an outer ACP binding or runtime error.
@@ -42,16 +62,17 @@ type MCPError struct {
 	Data json.RawMessage `json:"data,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPError) UnmarshalJSON(data []byte) error {
 	type plain MCPError
 	probe := struct {
 		*plain
-		Code    required[int32]  `json:"code"`
-		Message required[string] `json:"message"`
+		Code    member[int32]  `json:"code"`
+		Message member[string] `json:"message"`
 	}{
-		Code:    required[int32]{field: &v.Code},
-		Message: required[string]{field: &v.Message},
+		Code:    member[int32]{field: &v.Code},
+		Message: member[string]{field: &v.Message},
 		plain:   (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -99,16 +120,22 @@ type MCPServerACP struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPServerACP) UnmarshalJSON(data []byte) error {
 	type plain MCPServerACP
 	probe := struct {
 		*plain
-		Name     required[string]         `json:"name"`
-		ServerID required[MCPServerACPID] `json:"serverId"`
+		Name     member[string]          `json:"name"`
+		ServerID member[MCPServerACPID]  `json:"serverId"`
+		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		Name:     required[string]{field: &v.Name},
-		ServerID: required[MCPServerACPID]{field: &v.ServerID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Name:     member[string]{field: &v.Name},
+		ServerID: member[MCPServerACPID]{field: &v.ServerID},
 		plain:    (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -159,18 +186,24 @@ type MessageMCPNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MessageMCPNotification) UnmarshalJSON(data []byte) error {
 	type plain MessageMCPNotification
 	probe := struct {
 		*plain
-		ServerID  required[MCPServerACPID] `json:"serverId"`
-		RequestID required[MCPRequestID]   `json:"requestId"`
-		Method    required[string]         `json:"method"`
+		ServerID  member[MCPServerACPID]  `json:"serverId"`
+		RequestID member[MCPRequestID]    `json:"requestId"`
+		Method    member[string]          `json:"method"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Method:    required[string]{field: &v.Method},
-		RequestID: required[MCPRequestID]{field: &v.RequestID},
-		ServerID:  required[MCPServerACPID]{field: &v.ServerID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Method:    member[string]{field: &v.Method},
+		RequestID: member[MCPRequestID]{field: &v.RequestID},
+		ServerID:  member[MCPServerACPID]{field: &v.ServerID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -213,18 +246,24 @@ type MessageMCPRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MessageMCPRequest) UnmarshalJSON(data []byte) error {
 	type plain MessageMCPRequest
 	probe := struct {
 		*plain
-		ServerID  required[MCPServerACPID] `json:"serverId"`
-		RequestID required[MCPRequestID]   `json:"requestId"`
-		Method    required[string]         `json:"method"`
+		ServerID  member[MCPServerACPID]  `json:"serverId"`
+		RequestID member[MCPRequestID]    `json:"requestId"`
+		Method    member[string]          `json:"method"`
+		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Method:    required[string]{field: &v.Method},
-		RequestID: required[MCPRequestID]{field: &v.RequestID},
-		ServerID:  required[MCPServerACPID]{field: &v.ServerID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Method:    member[string]{field: &v.Method},
+		RequestID: member[MCPRequestID]{field: &v.RequestID},
+		ServerID:  member[MCPServerACPID]{field: &v.ServerID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -298,14 +337,20 @@ func (v MessageMCPResponseResult) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MessageMCPResponseResult) UnmarshalJSON(data []byte) error {
 	type plain MessageMCPResponseResult
 	probe := struct {
 		*plain
-		Result required[json.RawMessage] `json:"result"`
+		Result member[json.RawMessage] `json:"result"`
+		Meta   member[json.RawMessage] `json:"_meta"`
 	}{
-		Result: required[json.RawMessage]{field: &v.Result},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Result: member[json.RawMessage]{field: &v.Result},
 		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -341,14 +386,20 @@ func (v MessageMCPResponseError) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MessageMCPResponseError) UnmarshalJSON(data []byte) error {
 	type plain MessageMCPResponseError
 	probe := struct {
 		*plain
-		Error required[MCPError] `json:"error"`
+		Error member[MCPError]        `json:"error"`
+		Meta  member[json.RawMessage] `json:"_meta"`
 	}{
-		Error: required[MCPError]{field: &v.Error},
+		Error: member[MCPError]{field: &v.Error},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
 		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {

@@ -26,16 +26,22 @@ type PlanFile struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanFile) UnmarshalJSON(data []byte) error {
 	type plain PlanFile
 	probe := struct {
 		*plain
-		PlanID required[PlanID] `json:"planId"`
-		URI    required[string] `json:"uri"`
+		PlanID member[PlanID]          `json:"planId"`
+		URI    member[string]          `json:"uri"`
+		Meta   member[json.RawMessage] `json:"_meta"`
 	}{
-		PlanID: required[PlanID]{field: &v.PlanID},
-		URI:    required[string]{field: &v.URI},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		PlanID: member[PlanID]{field: &v.PlanID},
+		URI:    member[string]{field: &v.URI},
 		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -70,17 +76,23 @@ type PlanMarkdown struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanMarkdown) UnmarshalJSON(data []byte) error {
 	type plain PlanMarkdown
 	probe := struct {
 		*plain
-		PlanID  required[PlanID] `json:"planId"`
-		Content required[string] `json:"content"`
+		PlanID  member[PlanID]          `json:"planId"`
+		Content member[string]          `json:"content"`
+		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Content: required[string]{field: &v.Content},
-		PlanID:  required[PlanID]{field: &v.PlanID},
-		plain:   (*plain)(v),
+		Content: member[string]{field: &v.Content},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		PlanID: member[PlanID]{field: &v.PlanID},
+		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -111,14 +123,20 @@ type PlanRemoved struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanRemoved) UnmarshalJSON(data []byte) error {
 	type plain PlanRemoved
 	probe := struct {
 		*plain
-		PlanID required[PlanID] `json:"planId"`
+		PlanID member[PlanID]          `json:"planId"`
+		Meta   member[json.RawMessage] `json:"_meta"`
 	}{
-		PlanID: required[PlanID]{field: &v.PlanID},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		PlanID: member[PlanID]{field: &v.PlanID},
 		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {

@@ -64,16 +64,32 @@ func (v ForkSessionRequest) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.AdditionalDirectories), present(v.MCPServers)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ForkSessionRequest) UnmarshalJSON(data []byte) error {
 	type plain ForkSessionRequest
 	probe := struct {
 		*plain
-		SessionID required[SessionID]    `json:"sessionId"`
-		Cwd       required[AbsolutePath] `json:"cwd"`
+		SessionID             member[SessionID]       `json:"sessionId"`
+		Cwd                   member[AbsolutePath]    `json:"cwd"`
+		AdditionalDirectories member[[]AbsolutePath]  `json:"additionalDirectories"`
+		MCPServers            member[[]MCPServer]     `json:"mcpServers"`
+		Meta                  member[json.RawMessage] `json:"_meta"`
 	}{
-		Cwd:       required[AbsolutePath]{field: &v.Cwd},
-		SessionID: required[SessionID]{field: &v.SessionID},
+		AdditionalDirectories: member[[]AbsolutePath]{
+			field: &v.AdditionalDirectories,
+			rules: defaultOnNull,
+		},
+		Cwd: member[AbsolutePath]{field: &v.Cwd},
+		MCPServers: member[[]MCPServer]{
+			field: &v.MCPServers,
+			rules: defaultOnNull,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -129,14 +145,30 @@ func (v ForkSessionResponse) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.ConfigOptions), present(v.AvailableCommands)})
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ForkSessionResponse) UnmarshalJSON(data []byte) error {
 	type plain ForkSessionResponse
 	probe := struct {
 		*plain
-		SessionID required[SessionID] `json:"sessionId"`
+		SessionID         member[SessionID]          `json:"sessionId"`
+		ConfigOptions     items[SessionConfigOption] `json:"configOptions"`
+		AvailableCommands items[AvailableCommand]    `json:"availableCommands"`
+		Meta              member[json.RawMessage]    `json:"_meta"`
 	}{
-		SessionID: required[SessionID]{field: &v.SessionID},
+		AvailableCommands: items[AvailableCommand]{
+			field: &v.AvailableCommands,
+			rules: defaultOnError,
+		},
+		ConfigOptions: items[SessionConfigOption]{
+			field: &v.ConfigOptions,
+			rules: defaultOnError,
+		},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
@@ -162,6 +194,26 @@ type SessionForkCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionForkCapabilities) UnmarshalJSON(data []byte) error {
+	type plain SessionForkCapabilities
+	probe := struct {
+		*plain
+		Meta member[json.RawMessage] `json:"_meta"`
+	}{
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		plain: (*plain)(v),
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return err
+	}
+	return nil
 }
 
 // SystemPrompt: **UNSTABLE**
@@ -200,17 +252,23 @@ type SystemPrompt struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object and fails on a missing required member.
+// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SystemPrompt) UnmarshalJSON(data []byte) error {
 	type plain SystemPrompt
 	probe := struct {
 		*plain
-		Mode    required[SystemPromptMode] `json:"mode"`
-		Content required[[]ContentBlock]   `json:"content"`
+		Mode    member[SystemPromptMode] `json:"mode"`
+		Content member[[]ContentBlock]   `json:"content"`
+		Meta    member[json.RawMessage]  `json:"_meta"`
 	}{
-		Content: required[[]ContentBlock]{field: &v.Content},
-		Mode:    required[SystemPromptMode]{field: &v.Mode},
-		plain:   (*plain)(v),
+		Content: member[[]ContentBlock]{field: &v.Content},
+		Meta: member[json.RawMessage]{
+			field: &v.Meta,
+			rules: nullOK | defaultOnError,
+		},
+		Mode:  member[SystemPromptMode]{field: &v.Mode},
+		plain: (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err

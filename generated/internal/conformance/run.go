@@ -59,3 +59,54 @@ func Run(t *testing.T, p Package, min int) {
 		t.Errorf("compared %d messages, want at least %d", compared, min)
 	}
 }
+
+// RunMessages puts every message (drafts only when p.Drafts) through the
+// package's message-level decoder and encoder, responses paired with the
+// method of their request, and checks that each re-encodes to an equal
+// message. A message whose params or result do not validate against the
+// schema may fail to decode, or decode to a repaired message; every other
+// one must decode and round-trip.
+func RunMessages(t *testing.T, p Package, decode func(data []byte, method string) (any, error)) {
+	s := LoadSchema(t, p.File)
+	var ok, rejected, repaired int
+	for _, m := range Messages(t, p.Version) {
+		if m.Draft && !p.Drafts {
+			continue
+		}
+		t.Run(m.Name, func(t *testing.T) {
+			method := ""
+			if m.Kind == "result" || m.Kind == "error" {
+				method = m.Method
+			}
+			msg, err := decode(m.Body, method)
+			if err != nil {
+				def := s.Def(m)
+				if def != "" && s.Validate(def, m.Params) != nil {
+					rejected++
+					t.Logf("rejected, and the message is not a valid %s: %v", def, err)
+					return
+				}
+				t.Fatalf("decode: %v", err)
+			}
+			out, err := json.Marshal(msg)
+			if err != nil {
+				t.Fatalf("encode: %v", err)
+			}
+			if same, diff := Equal(m.Body, out); !same {
+				if def := s.Def(m); def != "" && s.Validate(def, m.Params) != nil {
+					// The x-deserialize-* rules repair some invalid input,
+					// as the reference does: invalid array items dropped.
+					repaired++
+					t.Logf("not a valid %s; decoded by the lenient rules to %s", def, out)
+					return
+				}
+				t.Errorf("round trip changed the message: %s\n in: %s\nout: %s", diff, compact(m.Body), out)
+			}
+			ok++
+		})
+	}
+	t.Logf("%d messages round-tripped; of the invalid ones, %d rejected and %d repaired", ok, rejected, repaired)
+	if ok == 0 {
+		t.Error("no message round-tripped")
+	}
+}
