@@ -14,6 +14,8 @@ import (
 // field that has a rule with member[T] (or items[E] for
 // x-deserialize-skip-invalid-items), which decodes the member straight into
 // the field, applies the rule, and records that the member was there.
+// Free-form object members (_meta) are json.RawMessage, which takes any JSON:
+// their rule checks that the value is an object.
 
 // decodeFields returns the statements that decode the fields of goName
 // from data into recv, with extra members (such as a union's tag) read in
@@ -67,7 +69,12 @@ func decodeFields(goName, recv string, fields []*ir.Field, extra ...jen.Code) []
 // hasRule reports whether decoding f needs more than the standard library:
 // a required member, or an x-deserialize-* keyword.
 func hasRule(f *ir.Field) bool {
-	return f.Required || f.DefaultOnError || f.DefaultOnNull || f.SkipInvalidItems
+	return f.Required || f.DefaultOnError || f.DefaultOnNull || f.SkipInvalidItems || objectOnly(f)
+}
+
+// objectOnly reports whether f is free-form JSON that must be an object.
+func objectOnly(f *ir.Field) bool {
+	return f.Type.Kind == ir.RefRaw && f.Type.Object
 }
 
 func hasRules(fields []*ir.Field) bool {
@@ -90,6 +97,9 @@ func rules(f *ir.Field) jen.Code {
 	}
 	if f.DefaultOnNull {
 		names = append(names, jen.Id("defaultOnNull"))
+	}
+	if objectOnly(f) {
+		names = append(names, jen.Id("objectOnly"))
 	}
 	if len(names) == 0 {
 		return nil

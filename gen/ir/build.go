@@ -418,7 +418,7 @@ func (b *builder) ref(s *jsonschema.Schema, synth string) (Ref, error) {
 			}
 			return Ref{Kind: RefMap, Elem: &elem}, nil
 		}
-		return Ref{Kind: RefRaw}, nil
+		return Ref{Kind: RefRaw, Object: true}, nil
 	case "null":
 		return Ref{Kind: RefRaw}, nil
 	}

@@ -68,6 +68,7 @@ type Ref struct {
 	Elem     *Ref  // RefArray, RefMap
 	Bits     int   // RefInt: 8, 16, 32 or 64
 	Unsigned bool  // RefInt
+	Object   bool  // RefRaw: the value must be a JSON object (or null where nullable)
 }
 
 // Field is one JSON object property.

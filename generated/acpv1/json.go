@@ -109,6 +109,7 @@ const (
 	nullOK         = 1 << iota // the member may be null
 	defaultOnError             // a value that fails to decode leaves the zero value
 	defaultOnNull              // null leaves the zero value
+	objectOnly                 // free-form JSON that must be an object
 )
 
 // member decodes one object member straight into the field it points at,
@@ -124,7 +125,11 @@ func (m *member[T]) UnmarshalJSON(data []byte) error {
 	if done, err := decodeNull(data, m.field, m.rules); done {
 		return err
 	}
-	if err := json.Unmarshal(data, m.field); err != nil {
+	err := json.Unmarshal(data, m.field)
+	if err == nil && m.rules&objectOnly != 0 && jsonKind(data) != '{' {
+		err = typeError(kindName(jsonKind(data)), m.field, "")
+	}
+	if err != nil {
 		if m.rules&defaultOnError == 0 {
 			return err
 		}

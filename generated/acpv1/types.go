@@ -38,7 +38,7 @@ func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -108,7 +108,7 @@ func (v *AgentCapabilities) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		PromptCapabilities: member[*PromptCapabilities]{
 			field: &v.PromptCapabilities,
@@ -241,7 +241,7 @@ func (v *Annotations) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Priority: member[*float64]{
 			field: &v.Priority,
@@ -292,7 +292,7 @@ func (v *AudioContent) UnmarshalJSON(data []byte) error {
 		Data: member[string]{field: &v.Data},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		MimeType: member[string]{field: &v.MimeType},
 		plain:    (*plain)(v),
@@ -341,7 +341,7 @@ func (v *AuthCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Terminal: member[*bool]{
 			field: &v.Terminal,
@@ -394,7 +394,7 @@ func (v *AuthMethodAgent) UnmarshalJSON(data []byte) error {
 		ID: member[AuthMethodID]{field: &v.ID},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name:  member[string]{field: &v.Name},
 		plain: (*plain)(v),
@@ -484,7 +484,7 @@ func (v *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
 		ID: member[AuthMethodID]{field: &v.ID},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name:  member[string]{field: &v.Name},
 		plain: (*plain)(v),
@@ -528,7 +528,7 @@ func (v *AuthenticateRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		MethodID: member[AuthMethodID]{field: &v.MethodID},
 		plain:    (*plain)(v),
@@ -562,7 +562,7 @@ func (v *AuthenticateResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -609,7 +609,7 @@ func (v *AvailableCommand) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name:  member[string]{field: &v.Name},
 		plain: (*plain)(v),
@@ -654,7 +654,7 @@ func (v *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -700,7 +700,7 @@ func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
 		Blob: member[string]{field: &v.Blob},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		MimeType: member[*string]{
 			field: &v.MimeType,
@@ -743,7 +743,7 @@ func (v *BooleanConfigOptionCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -801,7 +801,7 @@ func (v *BooleanPropertySchema) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Title: member[*string]{
 			field: &v.Title,
@@ -841,7 +841,7 @@ func (v *CancelNotification) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
@@ -881,7 +881,7 @@ func (v *CancelRequestNotification) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		RequestID: member[RequestID]{field: &v.RequestID},
 		plain:     (*plain)(v),
@@ -968,7 +968,7 @@ func (v *ClientCapabilities) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Session: member[*ClientSessionCapabilities]{
 			field: &v.Session,
@@ -1099,7 +1099,7 @@ func (v *ClientSessionCapabilities) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Notices: member[*NoticeCapabilities]{
 			field: &v.Notices,
@@ -1143,7 +1143,7 @@ func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
@@ -1177,7 +1177,7 @@ func (v *CloseSessionResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1222,7 +1222,7 @@ func (v *CompactionSummaryChunk) UnmarshalJSON(data []byte) error {
 		Content:      member[ContentBlock]{field: &v.Content},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1291,7 +1291,7 @@ func (v *CompactionUpdate) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Status: member[CompactionStatus]{field: &v.Status},
 		Summary: items[ContentBlock]{
@@ -1339,7 +1339,7 @@ func (v *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 		ElicitationID: member[ElicitationID]{field: &v.ElicitationID},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1380,7 +1380,7 @@ func (v *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1418,7 +1418,7 @@ func (v *Content) UnmarshalJSON(data []byte) error {
 		Content: member[ContentBlock]{field: &v.Content},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1467,7 +1467,7 @@ func (v *ContentChunk) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1511,7 +1511,7 @@ func (v *Cost) UnmarshalJSON(data []byte) error {
 		Currency: member[string]{field: &v.Currency},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1595,7 +1595,7 @@ func (v *CreateTerminalRequest) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
@@ -1636,7 +1636,7 @@ func (v *CreateTerminalResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		TerminalID: member[TerminalID]{field: &v.TerminalID},
 		plain:      (*plain)(v),
@@ -1677,7 +1677,7 @@ func (v *CurrentModeUpdate) UnmarshalJSON(data []byte) error {
 		CurrentModeID: member[SessionModeID]{field: &v.CurrentModeID},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1716,7 +1716,7 @@ func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
@@ -1750,7 +1750,7 @@ func (v *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1796,7 +1796,7 @@ func (v *Diff) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		NewText: member[string]{field: &v.NewText},
 		OldText: member[*string]{
@@ -1873,7 +1873,7 @@ func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		URL: member[*ElicitationURLCapabilities]{
 			field: &v.URL,
@@ -1911,7 +1911,7 @@ func (v *ElicitationFormCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -2014,7 +2014,7 @@ func (v *ElicitationSchema) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Title: member[*string]{
 			field: &v.Title,
@@ -2097,7 +2097,7 @@ func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -2139,7 +2139,7 @@ func (v *EmbeddedResource) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Resource: member[EmbeddedResourceResource]{field: &v.Resource},
 		plain:    (*plain)(v),
@@ -2194,7 +2194,7 @@ func (v *EnumOption) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Title: member[string]{field: &v.Title},
 		plain: (*plain)(v),
@@ -2239,7 +2239,7 @@ func (v *EnvVariable) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name:  member[string]{field: &v.Name},
 		Value: member[string]{field: &v.Value},
@@ -2358,7 +2358,7 @@ func (v *FileSystemCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		ReadTextFile: member[*bool]{
 			field: &v.ReadTextFile,
@@ -2404,7 +2404,7 @@ func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name:  member[string]{field: &v.Name},
 		Value: member[string]{field: &v.Value},
@@ -2463,7 +2463,7 @@ func (v *ImageContent) UnmarshalJSON(data []byte) error {
 		Data: member[string]{field: &v.Data},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		MimeType: member[string]{field: &v.MimeType},
 		URI: member[*string]{
@@ -2523,7 +2523,7 @@ func (v *Implementation) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name: member[string]{field: &v.Name},
 		Title: member[*string]{
@@ -2591,7 +2591,7 @@ func (v *InitializeRequest) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		ProtocolVersion: member[ProtocolVersion]{field: &v.ProtocolVersion},
 		plain:           (*plain)(v),
@@ -2671,7 +2671,7 @@ func (v *InitializeResponse) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		ProtocolVersion: member[ProtocolVersion]{field: &v.ProtocolVersion},
 		plain:           (*plain)(v),
@@ -2743,7 +2743,7 @@ func (v *IntegerPropertySchema) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Title: member[*string]{
 			field: &v.Title,
@@ -2785,7 +2785,7 @@ func (v *KillTerminalRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID:  member[SessionID]{field: &v.SessionID},
 		TerminalID: member[TerminalID]{field: &v.TerminalID},
@@ -2823,7 +2823,7 @@ func (v *KillTerminalResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -2864,7 +2864,7 @@ func (v *ListSessionsRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -2903,7 +2903,7 @@ func (v *ListSessionsResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		NextCursor: member[*string]{
 			field: &v.NextCursor,
@@ -2990,7 +2990,7 @@ func (v *LoadSessionRequest) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
@@ -3053,7 +3053,7 @@ func (v *LoadSessionResponse) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Modes: member[*SessionModeState]{
 			field: &v.Modes,
@@ -3089,7 +3089,7 @@ func (v *LogoutCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -3121,7 +3121,7 @@ func (v *LogoutRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -3151,7 +3151,7 @@ func (v *LogoutResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -3196,7 +3196,7 @@ func (v *MCPCapabilities) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SSE: member[*bool]{
 			field: &v.SSE,
@@ -3246,7 +3246,7 @@ func (v *MCPServerHTTP) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name:  member[string]{field: &v.Name},
 		URL:   member[string]{field: &v.URL},
@@ -3303,7 +3303,7 @@ func (v *MCPServerSSE) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name:  member[string]{field: &v.Name},
 		URL:   member[string]{field: &v.URL},
@@ -3369,7 +3369,7 @@ func (v *MCPServerStdio) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name:  member[string]{field: &v.Name},
 		plain: (*plain)(v),
@@ -3467,7 +3467,7 @@ func (v *MultiSelectPropertySchema) UnmarshalJSON(data []byte) error {
 		Items: member[MultiSelectItems]{field: &v.Items},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Title: member[*string]{
 			field: &v.Title,
@@ -3543,7 +3543,7 @@ func (v *NewSessionRequest) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -3610,7 +3610,7 @@ func (v *NewSessionResponse) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Modes: member[*SessionModeState]{
 			field: &v.Modes,
@@ -3672,7 +3672,7 @@ func (v *Notice) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Severity: member[NoticeSeverity]{field: &v.Severity},
 		Title:    member[string]{field: &v.Title},
@@ -3751,7 +3751,7 @@ func (v *NumberPropertySchema) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Title: member[*string]{
 			field: &v.Title,
@@ -3798,7 +3798,7 @@ func (v *PermissionOption) UnmarshalJSON(data []byte) error {
 		Kind: member[PermissionOptionKind]{field: &v.Kind},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name:     member[string]{field: &v.Name},
 		OptionID: member[PermissionOptionID]{field: &v.OptionID},
@@ -3859,7 +3859,7 @@ func (v *Plan) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -3910,7 +3910,7 @@ func (v *PlanEntry) UnmarshalJSON(data []byte) error {
 		Content: member[string]{field: &v.Content},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Priority: member[PlanEntryPriority]{field: &v.Priority},
 		Status:   member[PlanEntryStatus]{field: &v.Status},
@@ -3989,7 +3989,7 @@ func (v *PromptCapabilities) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -4043,7 +4043,7 @@ func (v *PromptRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Prompt:    member[[]ContentBlock]{field: &v.Prompt},
 		SessionID: member[SessionID]{field: &v.SessionID},
@@ -4090,7 +4090,7 @@ func (v *PromptResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		StopReason: member[StopReason]{field: &v.StopReason},
 		plain:      (*plain)(v),
@@ -4146,7 +4146,7 @@ func (v *ReadTextFileRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Path:      member[string]{field: &v.Path},
 		SessionID: member[SessionID]{field: &v.SessionID},
@@ -4189,7 +4189,7 @@ func (v *ReadTextFileResponse) UnmarshalJSON(data []byte) error {
 		Content: member[string]{field: &v.Content},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -4230,7 +4230,7 @@ func (v *ReleaseTerminalRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID:  member[SessionID]{field: &v.SessionID},
 		TerminalID: member[TerminalID]{field: &v.TerminalID},
@@ -4268,7 +4268,7 @@ func (v *ReleaseTerminalResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -4314,7 +4314,7 @@ func (v *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Options:   member[[]PermissionOption]{field: &v.Options},
 		SessionID: member[SessionID]{field: &v.SessionID},
@@ -4360,7 +4360,7 @@ func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Outcome: member[RequestPermissionOutcome]{field: &v.Outcome},
 		plain:   (*plain)(v),
@@ -4430,7 +4430,7 @@ func (v *ResourceLink) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		MimeType: member[*string]{
 			field: &v.MimeType,
@@ -4528,7 +4528,7 @@ func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
@@ -4588,7 +4588,7 @@ func (v *ResumeSessionResponse) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Modes: member[*SessionModeState]{
 			field: &v.Modes,
@@ -4626,7 +4626,7 @@ func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		OptionID: member[PermissionOptionID]{field: &v.OptionID},
 		plain:    (*plain)(v),
@@ -4665,7 +4665,7 @@ func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) er
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -4765,7 +4765,7 @@ func (v *SessionCapabilities) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Resume: member[*SessionResumeCapabilities]{
 			field: &v.Resume,
@@ -4801,7 +4801,7 @@ func (v *SessionCloseCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -4876,7 +4876,7 @@ func (v *SessionConfigOptionsCapabilities) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -4953,7 +4953,7 @@ func (v *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
 		Group: member[SessionConfigGroupID]{field: &v.Group},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name: member[string]{field: &v.Name},
 		Options: items[SessionConfigSelectOption]{
@@ -5013,7 +5013,7 @@ func (v *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name:  member[string]{field: &v.Name},
 		Value: member[SessionConfigValueID]{field: &v.Value},
@@ -5056,7 +5056,7 @@ func (v *SessionDeleteCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -5135,7 +5135,7 @@ func (v *SessionInfo) UnmarshalJSON(data []byte) error {
 		Cwd: member[string]{field: &v.Cwd},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID: member[SessionID]{field: &v.SessionID},
 		Title: member[*string]{
@@ -5201,7 +5201,7 @@ func (v *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Title: member[Nullable[string]]{
 			field: &v.Title,
@@ -5241,7 +5241,7 @@ func (v *SessionListCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -5290,7 +5290,7 @@ func (v *SessionMode) UnmarshalJSON(data []byte) error {
 		ID: member[SessionModeID]{field: &v.ID},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name:  member[string]{field: &v.Name},
 		plain: (*plain)(v),
@@ -5343,7 +5343,7 @@ func (v *SessionModeState) UnmarshalJSON(data []byte) error {
 		CurrentModeID: member[SessionModeID]{field: &v.CurrentModeID},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -5391,7 +5391,7 @@ func (v *SessionNotification) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID: member[SessionID]{field: &v.SessionID},
 		Update:    member[SessionUpdate]{field: &v.Update},
@@ -5431,7 +5431,7 @@ func (v *SessionResumeCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -5469,7 +5469,7 @@ func (v *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -5510,7 +5510,7 @@ func (v *SetSessionModeRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		ModeID:    member[SessionModeID]{field: &v.ModeID},
 		SessionID: member[SessionID]{field: &v.SessionID},
@@ -5548,7 +5548,7 @@ func (v *SetSessionModeResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -5585,7 +5585,7 @@ func (v *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
 		Enum: member[[]string]{field: &v.Enum},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -5689,7 +5689,7 @@ func (v *StringPropertySchema) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Title: member[*string]{
 			field: &v.Title,
@@ -5731,7 +5731,7 @@ func (v *Terminal) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		TerminalID: member[TerminalID]{field: &v.TerminalID},
 		plain:      (*plain)(v),
@@ -5777,7 +5777,7 @@ func (v *TerminalExitStatus) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Signal: member[*string]{
 			field: &v.Signal,
@@ -5822,7 +5822,7 @@ func (v *TerminalOutputRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID:  member[SessionID]{field: &v.SessionID},
 		TerminalID: member[TerminalID]{field: &v.TerminalID},
@@ -5876,7 +5876,7 @@ func (v *TerminalOutputResponse) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Output:    member[string]{field: &v.Output},
 		Truncated: member[bool]{field: &v.Truncated},
@@ -5926,7 +5926,7 @@ func (v *TextContent) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Text:  member[string]{field: &v.Text},
 		plain: (*plain)(v),
@@ -5972,7 +5972,7 @@ func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		MimeType: member[*string]{
 			field: &v.MimeType,
@@ -6021,7 +6021,7 @@ func (v *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
 		AnyOf: member[[]EnumOption]{field: &v.AnyOf},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -6122,7 +6122,7 @@ func (v *ToolCall) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name: member[*string]{
 			field: &v.Name,
@@ -6196,7 +6196,7 @@ func (v *ToolCallLocation) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Path:  member[string]{field: &v.Path},
 		plain: (*plain)(v),
@@ -6296,7 +6296,7 @@ func (v *ToolCallUpdate) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name: member[*string]{
 			field: &v.Name,
@@ -6355,7 +6355,7 @@ func (v *UnstructuredCommandInput) UnmarshalJSON(data []byte) error {
 		Hint: member[string]{field: &v.Hint},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -6404,7 +6404,7 @@ func (v *UsageUpdate) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Size:  member[uint64]{field: &v.Size},
 		Used:  member[uint64]{field: &v.Used},
@@ -6450,7 +6450,7 @@ func (v *WaitForTerminalExitRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID:  member[SessionID]{field: &v.SessionID},
 		TerminalID: member[TerminalID]{field: &v.TerminalID},
@@ -6500,7 +6500,7 @@ func (v *WaitForTerminalExitResponse) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Signal: member[*string]{
 			field: &v.Signal,
@@ -6549,7 +6549,7 @@ func (v *WriteTextFileRequest) UnmarshalJSON(data []byte) error {
 		Content: member[string]{field: &v.Content},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Path:      member[string]{field: &v.Path},
 		SessionID: member[SessionID]{field: &v.SessionID},
@@ -6590,7 +6590,7 @@ func (v *WriteTextFileResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}

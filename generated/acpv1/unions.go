@@ -808,7 +808,7 @@ func (u *CreateElicitationRequest) UnmarshalJSON(data []byte) error {
 		Message: member[string]{field: &u.Message},
 		Meta: member[json.RawMessage]{
 			field: &u.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(u),
 	}
@@ -1001,7 +1001,7 @@ func (u *CreateElicitationResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &u.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(u),
 	}
@@ -2417,7 +2417,7 @@ func (u *SessionConfigOption) UnmarshalJSON(data []byte) error {
 		ID: member[SessionConfigID]{field: &u.ID},
 		Meta: member[json.RawMessage]{
 			field: &u.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name:  member[string]{field: &u.Name},
 		plain: (*plain)(u),
@@ -3101,7 +3101,7 @@ func (u *SetSessionConfigOptionRequest) UnmarshalJSON(data []byte) error {
 		ConfigID: member[SessionConfigID]{field: &u.ConfigID},
 		Meta: member[json.RawMessage]{
 			field: &u.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID: member[SessionID]{field: &u.SessionID},
 		plain:     (*plain)(u),

@@ -45,7 +45,7 @@ func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
@@ -83,7 +83,7 @@ func (v *ArchiveSessionResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -162,7 +162,7 @@ func (v *AuthAccount) UnmarshalJSON(data []byte) error {
 		Label: member[string]{field: &v.Label},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name: member[*string]{
 			field: &v.Name,
@@ -243,7 +243,7 @@ func (v *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -282,7 +282,7 @@ func (v *AuthStatusRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -344,7 +344,7 @@ func (v *AuthStatusResponse) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		State: member[AuthState]{field: &v.State},
 		plain: (*plain)(v),
@@ -414,7 +414,7 @@ func (v *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		State: member[AuthState]{field: &v.State},
 		plain: (*plain)(v),
@@ -548,7 +548,7 @@ func (u *IdleStateUpdate) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &u.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Usage: member[*Usage]{
 			field: &u.Usage,
@@ -1030,7 +1030,7 @@ func (v *ProxySuccessorNotification) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Method: member[string]{field: &v.Method},
 		plain:  (*plain)(v),
@@ -1096,7 +1096,7 @@ func (v *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Method: member[string]{field: &v.Method},
 		plain:  (*plain)(v),
@@ -1135,7 +1135,7 @@ func (v *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1163,7 +1163,7 @@ func (v *RunningStateUpdate) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1200,7 +1200,7 @@ func (v *SessionArchiveCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1270,7 +1270,7 @@ func (v *SessionCancelCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1358,7 +1358,7 @@ func (v *SessionMessage) UnmarshalJSON(data []byte) error {
 		MessageID: member[MessageID]{field: &v.MessageID},
 		Meta: member[Nullable[json.RawMessage]]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		RecipientMessageID: member[Nullable[MessageID]]{
 			field: &v.RecipientMessageID,
@@ -1422,7 +1422,7 @@ func (v *SessionMessageChunk) UnmarshalJSON(data []byte) error {
 		MessageID: member[MessageID]{field: &v.MessageID},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1500,7 +1500,7 @@ func (v *SessionStatusCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1544,7 +1544,7 @@ func (v *SessionStatusRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
@@ -1591,7 +1591,7 @@ func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Status: member[SessionStatus]{field: &v.Status},
 		plain:  (*plain)(v),
@@ -1638,7 +1638,7 @@ func (v *SessionSystemPromptCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Mode: member[*SessionSystemPromptModeCapabilities]{
 			field: &v.Mode,
@@ -1687,7 +1687,7 @@ func (v *SessionSystemPromptModeCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Override: member[*SessionSystemPromptOverrideCapabilities]{
 			field: &v.Override,
@@ -1728,7 +1728,7 @@ func (v *SessionSystemPromptOverrideCapabilities) UnmarshalJSON(data []byte) err
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1765,7 +1765,7 @@ func (v *SessionTitleCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1820,7 +1820,7 @@ func (v *SetSessionTitleRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID: member[SessionID]{field: &v.SessionID},
 		Title:     member[string]{field: &v.Title},
@@ -1869,7 +1869,7 @@ func (v *SetSessionTitleResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Title: member[string]{field: &v.Title},
 		plain: (*plain)(v),
@@ -2118,7 +2118,7 @@ func (v *SubagentCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -2163,7 +2163,7 @@ func (v *SubagentSessionCapabilities) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -2295,7 +2295,7 @@ func (v *SubagentUpdate) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[Nullable[json.RawMessage]]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID: member[SessionID]{field: &v.SessionID},
 		State: member[Nullable[StateUpdate]]{
@@ -2353,7 +2353,7 @@ func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
@@ -2391,7 +2391,7 @@ func (v *UnarchiveSessionResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -2431,7 +2431,7 @@ func (v *UnknownStateUpdate) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}

@@ -34,7 +34,7 @@ func (v *DisableProviderRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		ProviderID: member[ProviderID]{field: &v.ProviderID},
 		plain:      (*plain)(v),
@@ -72,7 +72,7 @@ func (v *DisableProviderResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -146,7 +146,7 @@ func (v *ListProvidersRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -184,7 +184,7 @@ func (v *ListProvidersResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Providers: member[[]ProviderInfo]{field: &v.Providers},
 		plain:     (*plain)(v),
@@ -232,7 +232,7 @@ func (v *ProviderCurrentConfig) UnmarshalJSON(data []byte) error {
 		BaseURL: member[string]{field: &v.BaseURL},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -296,7 +296,7 @@ func (v *ProviderInfo) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		ProviderID: member[ProviderID]{field: &v.ProviderID},
 		Required:   member[bool]{field: &v.Required},
@@ -347,7 +347,7 @@ func (v *ProvidersCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -410,7 +410,7 @@ func (v *SetProviderRequest) UnmarshalJSON(data []byte) error {
 		BaseURL: member[string]{field: &v.BaseURL},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		ProviderID: member[ProviderID]{field: &v.ProviderID},
 		plain:      (*plain)(v),
@@ -454,7 +454,7 @@ func (v *SetProviderResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}

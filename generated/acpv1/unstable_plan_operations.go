@@ -34,7 +34,7 @@ func (v *PlanCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -76,7 +76,7 @@ func (v *PlanFile) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		PlanID: member[PlanID]{field: &v.PlanID},
 		URI:    member[string]{field: &v.URI},
@@ -140,7 +140,7 @@ func (v *PlanItems) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		PlanID: member[PlanID]{field: &v.PlanID},
 		plain:  (*plain)(v),
@@ -190,7 +190,7 @@ func (v *PlanMarkdown) UnmarshalJSON(data []byte) error {
 		Content: member[string]{field: &v.Content},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		PlanID: member[PlanID]{field: &v.PlanID},
 		plain:  (*plain)(v),
@@ -235,7 +235,7 @@ func (v *PlanRemoved) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		PlanID: member[PlanID]{field: &v.PlanID},
 		plain:  (*plain)(v),
@@ -277,7 +277,7 @@ func (v *PlanUpdate) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Plan:  member[PlanUpdateContent]{field: &v.Plan},
 		plain: (*plain)(v),

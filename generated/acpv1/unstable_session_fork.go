@@ -87,7 +87,7 @@ func (v *ForkSessionRequest) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
@@ -155,7 +155,7 @@ func (v *ForkSessionResponse) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Modes: member[*SessionModeState]{
 			field: &v.Modes,
@@ -199,7 +199,7 @@ func (v *SessionForkCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -259,7 +259,7 @@ func (v *SystemPrompt) UnmarshalJSON(data []byte) error {
 		Content: member[[]ContentBlock]{field: &v.Content},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Mode:  member[SystemPromptMode]{field: &v.Mode},
 		plain: (*plain)(v),

@@ -37,7 +37,7 @@ func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -98,7 +98,7 @@ func (v *AgentCapabilities) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Session: member[*SessionCapabilities]{
 			field: &v.Session,
@@ -169,7 +169,7 @@ func (v *AgentMessage) UnmarshalJSON(data []byte) error {
 		MessageID: member[MessageID]{field: &v.MessageID},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -305,7 +305,7 @@ func (v *AgentThought) UnmarshalJSON(data []byte) error {
 		MessageID: member[MessageID]{field: &v.MessageID},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -376,7 +376,7 @@ func (v *Annotations) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Priority: member[*float64]{
 			field: &v.Priority,
@@ -429,7 +429,7 @@ func (v *AudioContent) UnmarshalJSON(data []byte) error {
 		Data: member[string]{field: &v.Data},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		MimeType: member[MediaType]{field: &v.MimeType},
 		plain:    (*plain)(v),
@@ -486,7 +486,7 @@ func (v *AuthMethodAgent) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		MethodID: member[AuthMethodID]{field: &v.MethodID},
 		Name:     member[string]{field: &v.Name},
@@ -579,7 +579,7 @@ func (v *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		MethodID: member[AuthMethodID]{field: &v.MethodID},
 		Name:     member[string]{field: &v.Name},
@@ -622,7 +622,7 @@ func (v *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
 		AvailableCommands: items[AvailableCommand]{field: &v.AvailableCommands},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -659,7 +659,7 @@ func (v *BackgroundTerminal) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		TerminalID: member[TerminalID]{field: &v.TerminalID},
 		plain:      (*plain)(v),
@@ -697,7 +697,7 @@ func (v *BackgroundToolCall) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		ToolCallID: member[ToolCallID]{field: &v.ToolCallID},
 		plain:      (*plain)(v),
@@ -746,7 +746,7 @@ func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
 		Blob: member[string]{field: &v.Blob},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		MimeType: member[*MediaType]{
 			field: &v.MimeType,
@@ -813,7 +813,7 @@ func (v *BooleanPropertySchema) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Title: member[*string]{
 			field: &v.Title,
@@ -854,7 +854,7 @@ func (v *CancelRequestNotification) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		RequestID: member[RequestID]{field: &v.RequestID},
 		plain:     (*plain)(v),
@@ -894,7 +894,7 @@ func (v *CancelSessionNotification) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
@@ -948,7 +948,7 @@ func (v *CancelTerminalRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID:  member[SessionID]{field: &v.SessionID},
 		TerminalID: member[TerminalID]{field: &v.TerminalID},
@@ -986,7 +986,7 @@ func (v *CancelTerminalResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1035,7 +1035,7 @@ func (v *CancelToolCallRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID:  member[SessionID]{field: &v.SessionID},
 		ToolCallID: member[ToolCallID]{field: &v.ToolCallID},
@@ -1073,7 +1073,7 @@ func (v *CancelToolCallResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1103,7 +1103,7 @@ func (v *CancelledPermissionOutcome) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1146,7 +1146,7 @@ func (v *ClientAuthCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Terminal: member[*TerminalAuthCapabilities]{
 			field: &v.Terminal,
@@ -1210,7 +1210,7 @@ func (v *ClientCapabilities) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1329,7 +1329,7 @@ func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
@@ -1363,7 +1363,7 @@ func (v *CloseSessionResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1416,7 +1416,7 @@ func (v *Command) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name:  member[string]{field: &v.Name},
 		plain: (*plain)(v),
@@ -1471,7 +1471,7 @@ func (v *CommandPermissionSubject) UnmarshalJSON(data []byte) error {
 		Cwd:     member[AbsolutePath]{field: &v.Cwd},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		TerminalID: member[*TerminalID]{
 			field: &v.TerminalID,
@@ -1530,7 +1530,7 @@ func (v *CompactionSummaryChunk) UnmarshalJSON(data []byte) error {
 		Content:      member[ContentBlock]{field: &v.Content},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1605,7 +1605,7 @@ func (v *CompactionUpdate) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Status: member[CompactionStatus]{field: &v.Status},
 		Summary: items[ContentBlock]{
@@ -1653,7 +1653,7 @@ func (v *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 		ElicitationID: member[ElicitationID]{field: &v.ElicitationID},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1691,7 +1691,7 @@ func (v *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
 		ConfigOptions: items[SessionConfigOption]{field: &v.ConfigOptions},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1729,7 +1729,7 @@ func (v *Content) UnmarshalJSON(data []byte) error {
 		Content: member[ContentBlock]{field: &v.Content},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1776,7 +1776,7 @@ func (v *ContentChunk) UnmarshalJSON(data []byte) error {
 		MessageID: member[MessageID]{field: &v.MessageID},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1823,7 +1823,7 @@ func (v *Cost) UnmarshalJSON(data []byte) error {
 		Currency: member[string]{field: &v.Currency},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1865,7 +1865,7 @@ func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
@@ -1899,7 +1899,7 @@ func (v *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -1950,7 +1950,7 @@ func (v *Diff) UnmarshalJSON(data []byte) error {
 		Changes: items[DiffChange]{field: &v.Changes},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Patch: member[*DiffPatch]{
 			field: &v.Patch,
@@ -1996,7 +1996,7 @@ func (v *DiffPatch) UnmarshalJSON(data []byte) error {
 		Format: member[DiffPatchFormat]{field: &v.Format},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Text:  member[string]{field: &v.Text},
 		plain: (*plain)(v),
@@ -2128,7 +2128,7 @@ func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		URL: member[*ElicitationURLCapabilities]{
 			field: &v.URL,
@@ -2164,7 +2164,7 @@ func (v *ElicitationFormCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -2265,7 +2265,7 @@ func (v *ElicitationSchema) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Properties: member[map[string]ElicitationPropertySchema]{field: &v.Properties},
 		Title: member[*string]{
@@ -2350,7 +2350,7 @@ func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -2394,7 +2394,7 @@ func (v *EmbeddedResource) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Resource: member[EmbeddedResourceResource]{field: &v.Resource},
 		plain:    (*plain)(v),
@@ -2447,7 +2447,7 @@ func (v *EnumOption) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Title: member[string]{field: &v.Title},
 		plain: (*plain)(v),
@@ -2492,7 +2492,7 @@ func (v *EnvVariable) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name:  member[string]{field: &v.Name},
 		Value: member[string]{field: &v.Value},
@@ -2642,7 +2642,7 @@ func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name:  member[string]{field: &v.Name},
 		Value: member[string]{field: &v.Value},
@@ -2717,7 +2717,7 @@ func (v *Icon) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		MimeType: member[*MediaType]{
 			field: &v.MimeType,
@@ -2788,7 +2788,7 @@ func (v *ImageContent) UnmarshalJSON(data []byte) error {
 		Data: member[string]{field: &v.Data},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		MimeType: member[MediaType]{field: &v.MimeType},
 		URI: member[*string]{
@@ -2850,7 +2850,7 @@ func (v *Implementation) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name: member[string]{field: &v.Name},
 		Title: member[*string]{
@@ -2913,7 +2913,7 @@ func (v *InitializeRequest) UnmarshalJSON(data []byte) error {
 		Info: member[Implementation]{field: &v.Info},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		ProtocolVersion: member[ProtocolVersion]{field: &v.ProtocolVersion},
 		plain:           (*plain)(v),
@@ -2997,7 +2997,7 @@ func (v *InitializeResponse) UnmarshalJSON(data []byte) error {
 		Info: member[Implementation]{field: &v.Info},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		ProtocolVersion: member[ProtocolVersion]{field: &v.ProtocolVersion},
 		plain:           (*plain)(v),
@@ -3070,7 +3070,7 @@ func (v *IntegerPropertySchema) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Title: member[*string]{
 			field: &v.Title,
@@ -3120,7 +3120,7 @@ func (v *ListSessionsRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -3159,7 +3159,7 @@ func (v *ListSessionsResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Sessions: items[SessionInfo]{
 			field: &v.Sessions,
@@ -3207,7 +3207,7 @@ func (v *LoginAuthRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		MethodID: member[AuthMethodID]{field: &v.MethodID},
 		plain:    (*plain)(v),
@@ -3241,7 +3241,7 @@ func (v *LoginAuthResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -3277,7 +3277,7 @@ func (v *LogoutAuthRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -3307,7 +3307,7 @@ func (v *LogoutAuthResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -3358,7 +3358,7 @@ func (v *MCPCapabilities) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Stdio: member[*MCPStdioCapabilities]{
 			field: &v.Stdio,
@@ -3394,7 +3394,7 @@ func (v *MCPHTTPCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -3450,7 +3450,7 @@ func (v *MCPServerHTTP) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name:  member[string]{field: &v.Name},
 		URL:   member[string]{field: &v.URL},
@@ -3524,7 +3524,7 @@ func (v *MCPServerStdio) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name:  member[string]{field: &v.Name},
 		plain: (*plain)(v),
@@ -3563,7 +3563,7 @@ func (v *MCPStdioCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -3653,7 +3653,7 @@ func (v *MultiSelectPropertySchema) UnmarshalJSON(data []byte) error {
 		Items: member[MultiSelectItems]{field: &v.Items},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Title: member[*string]{
 			field: &v.Title,
@@ -3730,7 +3730,7 @@ func (v *NewSessionRequest) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -3809,7 +3809,7 @@ func (v *NewSessionResponse) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
@@ -3867,7 +3867,7 @@ func (v *Notice) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Severity: member[NoticeSeverity]{field: &v.Severity},
 		Title:    member[string]{field: &v.Title},
@@ -3941,7 +3941,7 @@ func (v *NumberPropertySchema) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Title: member[*string]{
 			field: &v.Title,
@@ -3988,7 +3988,7 @@ func (v *PermissionOption) UnmarshalJSON(data []byte) error {
 		Kind: member[PermissionOptionKind]{field: &v.Kind},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name:     member[string]{field: &v.Name},
 		OptionID: member[PermissionOptionID]{field: &v.OptionID},
@@ -4050,7 +4050,7 @@ func (v *PlanEntry) UnmarshalJSON(data []byte) error {
 		Content: member[string]{field: &v.Content},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Priority: member[PlanEntryPriority]{field: &v.Priority},
 		Status:   member[PlanEntryStatus]{field: &v.Status},
@@ -4106,7 +4106,7 @@ func (v *PlanItems) UnmarshalJSON(data []byte) error {
 		Entries: items[PlanEntry]{field: &v.Entries},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		PlanID: member[PlanID]{field: &v.PlanID},
 		plain:  (*plain)(v),
@@ -4147,7 +4147,7 @@ func (v *PlanUpdate) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Plan:  member[PlanUpdateContent]{field: &v.Plan},
 		plain: (*plain)(v),
@@ -4183,7 +4183,7 @@ func (v *PromptAudioCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -4260,7 +4260,7 @@ func (v *PromptCapabilities) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -4292,7 +4292,7 @@ func (v *PromptEmbeddedContextCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -4324,7 +4324,7 @@ func (v *PromptImageCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -4381,7 +4381,7 @@ func (v *PromptRequest) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Prompt:    member[[]ContentBlock]{field: &v.Prompt},
 		SessionID: member[SessionID]{field: &v.SessionID},
@@ -4439,7 +4439,7 @@ func (v *PromptResponse) UnmarshalJSON(data []byte) error {
 		MessageID: member[MessageID]{field: &v.MessageID},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -4478,7 +4478,7 @@ func (v *ReplayFromStart) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -4545,7 +4545,7 @@ func (v *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Options:   member[[]PermissionOption]{field: &v.Options},
 		SessionID: member[SessionID]{field: &v.SessionID},
@@ -4591,7 +4591,7 @@ func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Outcome: member[RequestPermissionOutcome]{field: &v.Outcome},
 		plain:   (*plain)(v),
@@ -4656,7 +4656,7 @@ func (v *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -4751,7 +4751,7 @@ func (v *ResourceLink) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		MimeType: member[*MediaType]{
 			field: &v.MimeType,
@@ -4866,7 +4866,7 @@ func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
@@ -4943,7 +4943,7 @@ func (v *ResumeSessionResponse) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -4997,7 +4997,7 @@ func (v *RunningStateUpdate) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -5031,7 +5031,7 @@ func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		OptionID: member[PermissionOptionID]{field: &v.OptionID},
 		plain:    (*plain)(v),
@@ -5070,7 +5070,7 @@ func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) er
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -5161,7 +5161,7 @@ func (v *SessionCapabilities) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Prompt: member[*PromptCapabilities]{
 			field: &v.Prompt,
@@ -5275,7 +5275,7 @@ func (v *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
 		GroupID: member[SessionConfigGroupID]{field: &v.GroupID},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name: member[string]{field: &v.Name},
 		Options: items[SessionConfigSelectOption]{
@@ -5337,7 +5337,7 @@ func (v *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name:  member[string]{field: &v.Name},
 		Value: member[SessionConfigValueID]{field: &v.Value},
@@ -5380,7 +5380,7 @@ func (v *SessionDeleteCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -5463,7 +5463,7 @@ func (v *SessionInfo) UnmarshalJSON(data []byte) error {
 		Cwd: member[AbsolutePath]{field: &v.Cwd},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID: member[SessionID]{field: &v.SessionID},
 		Title: member[*string]{
@@ -5536,7 +5536,7 @@ func (v *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Title: member[Nullable[string]]{
 			field: &v.Title,
@@ -5584,7 +5584,7 @@ func (v *SessionNotFoundErrorData) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
@@ -5623,7 +5623,7 @@ func (v *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
 		ConfigOptions: items[SessionConfigOption]{field: &v.ConfigOptions},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -5661,7 +5661,7 @@ func (v *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
 		Enum: member[[]string]{field: &v.Enum},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -5765,7 +5765,7 @@ func (v *StringPropertySchema) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Title: member[*string]{
 			field: &v.Title,
@@ -5806,7 +5806,7 @@ func (v *Terminal) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		TerminalID: member[TerminalID]{field: &v.TerminalID},
 		plain:      (*plain)(v),
@@ -5844,7 +5844,7 @@ func (v *TerminalAuthCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -5876,7 +5876,7 @@ func (v *TerminalCancelCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -5922,7 +5922,7 @@ func (v *TerminalCapabilities) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -5972,7 +5972,7 @@ func (v *TerminalExitStatus) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Signal: member[*string]{
 			field: &v.Signal,
@@ -6014,7 +6014,7 @@ func (v *TerminalOutput) UnmarshalJSON(data []byte) error {
 		Data: member[string]{field: &v.Data},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -6057,7 +6057,7 @@ func (v *TerminalOutputChunk) UnmarshalJSON(data []byte) error {
 		Data: member[string]{field: &v.Data},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		TerminalID: member[TerminalID]{field: &v.TerminalID},
 		plain:      (*plain)(v),
@@ -6103,7 +6103,7 @@ func (v *TerminalSize) UnmarshalJSON(data []byte) error {
 		Cols: member[uint16]{field: &v.Cols},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Rows:  member[uint16]{field: &v.Rows},
 		plain: (*plain)(v),
@@ -6208,7 +6208,7 @@ func (v *TerminalUpdate) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Output: member[*TerminalOutput]{
 			field: &v.Output,
@@ -6255,7 +6255,7 @@ func (v *TextCommandInput) UnmarshalJSON(data []byte) error {
 		Hint: member[string]{field: &v.Hint},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -6302,7 +6302,7 @@ func (v *TextContent) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Text:  member[string]{field: &v.Text},
 		plain: (*plain)(v),
@@ -6350,7 +6350,7 @@ func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		MimeType: member[*MediaType]{
 			field: &v.MimeType,
@@ -6397,7 +6397,7 @@ func (v *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
 		AnyOf: member[[]EnumOption]{field: &v.AnyOf},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -6432,7 +6432,7 @@ func (v *ToolCallCancelCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -6478,7 +6478,7 @@ func (v *ToolCallCapabilities) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -6523,7 +6523,7 @@ func (v *ToolCallContentChunk) UnmarshalJSON(data []byte) error {
 		Content: member[ToolCallContent]{field: &v.Content},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		ToolCallID: member[ToolCallID]{field: &v.ToolCallID},
 		plain:      (*plain)(v),
@@ -6581,7 +6581,7 @@ func (v *ToolCallLocation) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Path:  member[AbsolutePath]{field: &v.Path},
 		plain: (*plain)(v),
@@ -6623,7 +6623,7 @@ func (v *ToolCallPermissionSubject) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		ToolCall: member[ToolCallUpdate]{field: &v.ToolCall},
 		plain:    (*plain)(v),
@@ -6763,7 +6763,7 @@ func (v *ToolCallUpdate) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name: member[Nullable[string]]{
 			field: &v.Name,
@@ -6827,7 +6827,7 @@ func (v *UnsupportedProtocolVersionErrorData) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Requested: member[ProtocolVersion]{field: &v.Requested},
 		Supported: member[[]ProtocolVersion]{field: &v.Supported},
@@ -6877,7 +6877,7 @@ func (v *UpdateSessionNotification) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID: member[SessionID]{field: &v.SessionID},
 		Update:    member[SessionUpdate]{field: &v.Update},
@@ -6942,7 +6942,7 @@ func (v *UsageUpdate) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Size:  member[uint64]{field: &v.Size},
 		Used:  member[uint64]{field: &v.Used},
@@ -7017,7 +7017,7 @@ func (v *UserMessage) UnmarshalJSON(data []byte) error {
 		MessageID: member[MessageID]{field: &v.MessageID},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}

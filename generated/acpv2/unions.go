@@ -1462,7 +1462,7 @@ func (u *CreateElicitationRequest) UnmarshalJSON(data []byte) error {
 		Message: member[string]{field: &u.Message},
 		Meta: member[json.RawMessage]{
 			field: &u.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(u),
 	}
@@ -1653,7 +1653,7 @@ func (u *CreateElicitationResponse) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &u.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(u),
 	}
@@ -1878,7 +1878,7 @@ func (u *DiffChange) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &u.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		MimeType: member[*MediaType]{
 			field: &u.MimeType,
@@ -2860,7 +2860,7 @@ func (u *IdleStateUpdate) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &u.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(u),
 	}
@@ -4206,7 +4206,7 @@ func (u *SessionConfigOption) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &u.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name:  member[string]{field: &u.Name},
 		plain: (*plain)(u),
@@ -5022,7 +5022,7 @@ func (u *SetSessionConfigOptionRequest) UnmarshalJSON(data []byte) error {
 		ConfigID: member[SessionConfigID]{field: &u.ConfigID},
 		Meta: member[json.RawMessage]{
 			field: &u.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID: member[SessionID]{field: &u.SessionID},
 		plain:     (*plain)(u),

@@ -69,7 +69,7 @@ func (v *Usage) UnmarshalJSON(data []byte) error {
 		InputTokens: member[uint64]{field: &v.InputTokens},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		OutputTokens: member[uint64]{field: &v.OutputTokens},
 		ThoughtTokens: member[*uint64]{

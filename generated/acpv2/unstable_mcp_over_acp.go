@@ -35,7 +35,7 @@ func (v *MCPACPCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -132,7 +132,7 @@ func (v *MCPServerACP) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Name:     member[string]{field: &v.Name},
 		ServerID: member[MCPServerACPID]{field: &v.ServerID},
@@ -195,13 +195,18 @@ func (v *MessageMCPNotification) UnmarshalJSON(data []byte) error {
 		ServerID  member[MCPServerACPID]  `json:"serverId"`
 		RequestID member[MCPRequestID]    `json:"requestId"`
 		Method    member[string]          `json:"method"`
+		Params    member[json.RawMessage] `json:"params"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
-		Method:    member[string]{field: &v.Method},
+		Method: member[string]{field: &v.Method},
+		Params: member[json.RawMessage]{
+			field: &v.Params,
+			rules: nullOK | objectOnly,
+		},
 		RequestID: member[MCPRequestID]{field: &v.RequestID},
 		ServerID:  member[MCPServerACPID]{field: &v.ServerID},
 		plain:     (*plain)(v),
@@ -255,13 +260,18 @@ func (v *MessageMCPRequest) UnmarshalJSON(data []byte) error {
 		ServerID  member[MCPServerACPID]  `json:"serverId"`
 		RequestID member[MCPRequestID]    `json:"requestId"`
 		Method    member[string]          `json:"method"`
+		Params    member[json.RawMessage] `json:"params"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
-		Method:    member[string]{field: &v.Method},
+		Method: member[string]{field: &v.Method},
+		Params: member[json.RawMessage]{
+			field: &v.Params,
+			rules: nullOK | objectOnly,
+		},
 		RequestID: member[MCPRequestID]{field: &v.RequestID},
 		ServerID:  member[MCPServerACPID]{field: &v.ServerID},
 		plain:     (*plain)(v),
@@ -348,7 +358,7 @@ func (v *MessageMCPResponseResult) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Result: member[json.RawMessage]{field: &v.Result},
 		plain:  (*plain)(v),
@@ -398,7 +408,7 @@ func (v *MessageMCPResponseError) UnmarshalJSON(data []byte) error {
 		Error: member[MCPError]{field: &v.Error},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}

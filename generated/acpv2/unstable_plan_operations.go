@@ -38,7 +38,7 @@ func (v *PlanFile) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		PlanID: member[PlanID]{field: &v.PlanID},
 		URI:    member[string]{field: &v.URI},
@@ -89,7 +89,7 @@ func (v *PlanMarkdown) UnmarshalJSON(data []byte) error {
 		Content: member[string]{field: &v.Content},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		PlanID: member[PlanID]{field: &v.PlanID},
 		plain:  (*plain)(v),
@@ -134,7 +134,7 @@ func (v *PlanRemoved) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		PlanID: member[PlanID]{field: &v.PlanID},
 		plain:  (*plain)(v),

@@ -87,7 +87,7 @@ func (v *ForkSessionRequest) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
@@ -166,7 +166,7 @@ func (v *ForkSessionResponse) UnmarshalJSON(data []byte) error {
 		},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
@@ -206,7 +206,7 @@ func (v *SessionForkCapabilities) UnmarshalJSON(data []byte) error {
 	}{
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		plain: (*plain)(v),
 	}
@@ -265,7 +265,7 @@ func (v *SystemPrompt) UnmarshalJSON(data []byte) error {
 		Content: member[[]ContentBlock]{field: &v.Content},
 		Meta: member[json.RawMessage]{
 			field: &v.Meta,
-			rules: nullOK | defaultOnError,
+			rules: nullOK | defaultOnError | objectOnly,
 		},
 		Mode:  member[SystemPromptMode]{field: &v.Mode},
 		plain: (*plain)(v),
