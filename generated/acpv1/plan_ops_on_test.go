@@ -1,0 +1,178 @@
+//go:build unstable_plan_operations || unstable
+
+package acpv1
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// planOpsBuild reports whether plan operations are built.
+const planOpsBuild = true
+
+// planOpsContent decodes input and returns the plan content of its typed
+// plan_update.
+func planOpsContent(t *testing.T, input string) (SessionNotification, PlanUpdateContentVariant) {
+	t.Helper()
+	n := planOpsDecode(t, input)
+	switch u := n.Update.Value.(type) {
+	case *SessionUpdatePlanUpdate:
+		if u.Plan.Value == nil {
+			t.Fatal("plan content is nil")
+		}
+		return n, u.Plan.Value
+	default:
+		t.Fatalf("update is %T, want *SessionUpdatePlanUpdate", n.Update.Value)
+	}
+	return n, nil
+}
+
+func TestPlanOpsOnTypedPlanContent(t *testing.T) {
+	t.Run("markdown", func(t *testing.T) {
+		n, c := planOpsContent(t, planOpsMarkdownInput)
+		switch p := c.(type) {
+		case *PlanUpdateContentMarkdown:
+			if p.PlanID != "p1" {
+				t.Errorf("PlanID = %q, want p1", p.PlanID)
+			}
+			if p.Content != "# Plan\n- [ ] write tests" {
+				t.Errorf("Content = %q", p.Content)
+			}
+			if string(p.Meta) != `{"n":9007199254740993}` {
+				t.Errorf("Meta = %s", p.Meta)
+			}
+		default:
+			t.Fatalf("plan content is %T, want *PlanUpdateContentMarkdown", c)
+		}
+		if string(n.Meta) != `{"trace":"t1"}` {
+			t.Errorf("notification Meta = %s", n.Meta)
+		}
+		planOpsSameJSON(t, planOpsMarshal(t, n), []byte(planOpsMarkdownInput))
+	})
+	t.Run("file", func(t *testing.T) {
+		n, c := planOpsContent(t, planOpsFileInput)
+		switch p := c.(type) {
+		case *PlanUpdateContentFile:
+			if p.PlanID != "p2" {
+				t.Errorf("PlanID = %q, want p2", p.PlanID)
+			}
+			if p.URI != "file:///home/user/project/PLAN.md" {
+				t.Errorf("URI = %q", p.URI)
+			}
+		default:
+			t.Fatalf("plan content is %T, want *PlanUpdateContentFile", c)
+		}
+		planOpsSameJSON(t, planOpsMarshal(t, n), []byte(planOpsFileInput))
+	})
+	t.Run("items", func(t *testing.T) {
+		n, c := planOpsContent(t, planOpsItemsInput)
+		switch p := c.(type) {
+		case *PlanUpdateContentItems:
+			if p.PlanID != "p3" {
+				t.Errorf("PlanID = %q, want p3", p.PlanID)
+			}
+			planOpsWantEntries(t, p.Entries,
+				PlanEntry{Content: "Step one", Priority: PlanEntryPriorityMedium, Status: PlanEntryStatusCompleted},
+				PlanEntry{Content: "Step two", Priority: PlanEntryPriorityHigh, Status: PlanEntryStatusPending},
+			)
+		default:
+			t.Fatalf("plan content is %T, want *PlanUpdateContentItems", c)
+		}
+		planOpsSameJSON(t, planOpsMarshal(t, n), []byte(planOpsItemsInput))
+	})
+}
+
+func TestPlanOpsOnPlanRemoved(t *testing.T) {
+	n := planOpsDecode(t, planOpsRemovedInput)
+	switch u := n.Update.Value.(type) {
+	case *SessionUpdatePlanRemoved:
+		if u.PlanID != "p1" {
+			t.Errorf("PlanID = %q, want p1", u.PlanID)
+		}
+		if string(u.Meta) != `{"why":"done"}` {
+			t.Errorf("Meta = %s", u.Meta)
+		}
+	default:
+		t.Fatalf("update is %T, want *SessionUpdatePlanRemoved", n.Update.Value)
+	}
+	planOpsSameJSON(t, planOpsMarshal(t, n), []byte(planOpsRemovedInput))
+}
+
+// The v1 schema's PlanUpdateContent has no "other" branch, so its fallback has
+// no typed plan id; the id is kept in Raw, which re-encodes byte for byte.
+func TestPlanOpsOnCustomPlanContent(t *testing.T) {
+	n, c := planOpsContent(t, planOpsCustomInput)
+	o, ok := c.(*PlanUpdateContentOther)
+	if !ok {
+		t.Fatalf("plan content is %T, want *PlanUpdateContentOther", c)
+	}
+	if o.Tag != "_custom" || !o.IsCustom() {
+		t.Errorf("Tag = %q, IsCustom() = %v, want _custom, true", o.Tag, o.IsCustom())
+	}
+	planOpsSameBytes(t, o.Raw, []byte(planOpsCustomContent))
+	var id string
+	if err := json.Unmarshal(planOpsMember(t, o.Raw, "planId"), &id); err != nil || id != "p9" {
+		t.Errorf("planId in Raw = %q (%v), want p9", id, err)
+	}
+	// Should the fallback ever gain a typed plan id, it must hold the id too.
+	if f := reflect.ValueOf(o).Elem().FieldByName("PlanID"); f.IsValid() && f.String() != "p9" {
+		t.Errorf("PlanID field = %q, want p9", f.String())
+	}
+	planOpsSameBytes(t, planOpsMarshal(t, n), []byte(planOpsCustomInput))
+
+	var u PlanUpdateContent
+	if err := json.Unmarshal([]byte(planOpsCustomContent), &u); err != nil {
+		t.Fatalf("decode plan content: %v", err)
+	}
+	if u.Tag() != "_custom" {
+		t.Errorf("Tag() = %q, want _custom", u.Tag())
+	}
+	planOpsSameBytes(t, planOpsMarshal(t, u), []byte(planOpsCustomContent))
+}
+
+// Plan content built in Go is written with its tags and plan id.
+func TestPlanOpsOnEncodeFromGo(t *testing.T) {
+	n := SessionNotification{
+		SessionID: "sess_plan",
+		Update: SessionUpdate{Value: &SessionUpdatePlanUpdate{PlanUpdate{
+			Plan: PlanUpdateContent{Value: &PlanUpdateContentFile{PlanFile{PlanID: "p2", URI: "file:///home/user/project/PLAN.md"}}},
+		}}},
+	}
+	planOpsSameJSON(t, planOpsMarshal(t, n), []byte(planOpsFileInput))
+
+	r := SessionNotification{
+		SessionID: "sess_plan",
+		Update:    SessionUpdate{Value: &SessionUpdatePlanRemoved{PlanRemoved{PlanID: "p1", Meta: json.RawMessage(`{"why":"done"}`)}}},
+	}
+	planOpsSameJSON(t, planOpsMarshal(t, r), []byte(planOpsRemovedInput))
+}
+
+func TestPlanOpsOnClientCapabilities(t *testing.T) {
+	var caps ClientCapabilities
+	caps.Terminal = new(bool)
+	*caps.Terminal = true
+	caps.Plan = &PlanCapabilities{}
+	b := planOpsMarshal(t, caps)
+	if got := string(planOpsMember(t, b, "plan")); got != `{}` {
+		t.Errorf(`"plan" = %s, want {} in %s`, got, b)
+	}
+	planOpsSameJSON(t, b, []byte(planOpsCapsInput))
+
+	var back ClientCapabilities
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatalf("decode %s: %v", b, err)
+	}
+	if back.Plan == nil {
+		t.Errorf("Plan is nil after decoding %s", b)
+	}
+
+	var none ClientCapabilities
+	if err := json.Unmarshal([]byte(planOpsCapsWithoutPlan), &none); err != nil {
+		t.Fatalf("decode %s: %v", planOpsCapsWithoutPlan, err)
+	}
+	if none.Plan != nil {
+		t.Errorf("Plan = %+v, want nil without the member", none.Plan)
+	}
+	planOpsSameJSON(t, planOpsMarshal(t, none), []byte(planOpsCapsWithoutPlan))
+}
