@@ -40,6 +40,17 @@ test:
 		$(GO) test -tags $$tags ./generated/...; \
 	done
 
+BENCHCOUNT ?= 6
+BENCHTIME ?= 1s
+
+# Benchmarks against github.com/coder/acp-go-sdk and encoding/json (bench/ is
+# a module of its own, so the peer never becomes a dependency of acpgen).
+.PHONY: bench
+bench:
+	cd bench && $(GO) test -run '^$$' -bench . -benchmem -count $(BENCHCOUNT) -benchtime $(BENCHTIME) | tee bench.out
+	cd bench && $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da bench.out
+	cd bench && $(GO) run ./ratios < bench.out
+
 # Run each fuzz target for $(FUZZTIME).
 .PHONY: fuzz
 fuzz:

@@ -1,0 +1,226 @@
+// Package bench measures the decoders and encoders that acpgen generates
+// against github.com/coder/acp-go-sdk and the encoding/json floors, on the
+// same bytes. Run it with `make bench` from the repository root.
+package bench
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/acpgen/acpgen/bench/workload"
+	"github.com/acpgen/acpgen/generated/acpv1"
+	acp "github.com/coder/acp-go-sdk"
+)
+
+// streamLen is the number of messages in the generated workload.
+const streamLen = 2000
+
+type contender struct {
+	name   string
+	decode func([]byte, workload.Kind) (any, error)
+}
+
+// direct decodes into the variant's own struct, as if the tag were known
+// beforehand: the floor for dispatch.
+func direct(data []byte, kind workload.Kind) (any, error) {
+	var v any
+	switch kind {
+	case workload.AgentMessageChunk:
+		v = &struct {
+			SessionID acpv1.SessionID                     `json:"sessionId"`
+			Update    acpv1.SessionUpdateAgentMessageChunk `json:"update"`
+		}{}
+	case workload.AgentThoughtChunk:
+		v = &struct {
+			SessionID acpv1.SessionID                     `json:"sessionId"`
+			Update    acpv1.SessionUpdateAgentThoughtChunk `json:"update"`
+		}{}
+	case workload.ToolCall:
+		v = &struct {
+			SessionID acpv1.SessionID             `json:"sessionId"`
+			Update    acpv1.SessionUpdateToolCall `json:"update"`
+		}{}
+	case workload.ToolCallUpdate:
+		v = &struct {
+			SessionID acpv1.SessionID                   `json:"sessionId"`
+			Update    acpv1.SessionUpdateToolCallUpdate `json:"update"`
+		}{}
+	default:
+		v = &struct {
+			SessionID acpv1.SessionID         `json:"sessionId"`
+			Update    acpv1.SessionUpdatePlan `json:"update"`
+		}{}
+	}
+	return v, json.Unmarshal(data, v)
+}
+
+var contenders = []contender{
+	{"acpgen", func(b []byte, _ workload.Kind) (any, error) {
+		var n acpv1.SessionNotification
+		return &n, json.Unmarshal(b, &n)
+	}},
+	{"coder", func(b []byte, _ workload.Kind) (any, error) {
+		var n acp.SessionNotification
+		return &n, json.Unmarshal(b, &n)
+	}},
+	{"any", func(b []byte, _ workload.Kind) (any, error) {
+		var v any
+		return &v, json.Unmarshal(b, &v)
+	}},
+	{"direct", direct},
+}
+
+// corpus returns the session/update params of the v1 conformance corpus,
+// or nil when it is absent.
+func corpus(tb testing.TB) []workload.Message {
+	files, _ := filepath.Glob("../../shared/conformance/v1/*.json")
+	var out []workload.Message
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var m struct {
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		if json.Unmarshal(data, &m) != nil || m.Method != "session/update" || strings.Contains(f, "_draft_") {
+			continue
+		}
+		var probe struct {
+			Update struct {
+				SessionUpdate string `json:"sessionUpdate"`
+			} `json:"update"`
+		}
+		if json.Unmarshal(m.Params, &probe) != nil {
+			continue
+		}
+		var buf bytes.Buffer
+		if json.Compact(&buf, m.Params) != nil || !decodesEverywhere(buf.Bytes()) {
+			continue // a documentation example that does not fit the schema
+		}
+		out = append(out, workload.Message{Kind: workload.Kind(probe.Update.SessionUpdate), JSON: buf.Bytes()})
+	}
+	return out
+}
+
+// decodesEverywhere reports whether every contender but the direct floor
+// decodes data.
+func decodesEverywhere(data []byte) bool {
+	for _, c := range contenders {
+		if c.name == "direct" {
+			continue
+		}
+		if _, err := c.decode(data, ""); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+func workloads(b *testing.B) map[string][]workload.Message {
+	w := map[string][]workload.Message{"stream": workload.Stream(streamLen)}
+	if c := corpus(b); len(c) > 0 {
+		w["corpus"] = c
+	}
+	return w
+}
+
+// supported reports whether every contender decodes every message of msgs;
+// the direct floor only knows the variants of the generated stream.
+func supported(msgs []workload.Message) bool {
+	for _, m := range msgs {
+		switch m.Kind {
+		case workload.AgentMessageChunk, workload.AgentThoughtChunk, workload.ToolCall, workload.ToolCallUpdate, workload.Plan:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func BenchmarkDecode(b *testing.B) {
+	for _, name := range []string{"stream", "corpus"} {
+		msgs := workloads(b)[name]
+		if msgs == nil {
+			continue
+		}
+		for _, c := range contenders {
+			if c.name == "direct" && !supported(msgs) {
+				continue
+			}
+			b.Run(name+"/"+c.name, func(b *testing.B) {
+				b.SetBytes(int64(workload.Bytes(msgs) / len(msgs)))
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					m := msgs[i%len(msgs)]
+					if _, err := c.decode(m.JSON, m.Kind); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+func BenchmarkEncode(b *testing.B) {
+	for _, name := range []string{"stream", "corpus"} {
+		msgs := workloads(b)[name]
+		if msgs == nil {
+			continue
+		}
+		for _, c := range contenders {
+			if c.name == "direct" && !supported(msgs) {
+				continue
+			}
+			values := make([]any, len(msgs))
+			for i, m := range msgs {
+				v, err := c.decode(m.JSON, m.Kind)
+				if err != nil {
+					b.Fatal(err)
+				}
+				values[i] = v
+			}
+			b.Run(name+"/"+c.name, func(b *testing.B) {
+				b.SetBytes(int64(workload.Bytes(msgs) / len(msgs)))
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					if _, err := json.Marshal(values[i%len(values)]); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkFallback decodes message chunks whose tag acpgen does not know,
+// against the same chunks with their known tag.
+func BenchmarkFallback(b *testing.B) {
+	var known, unknown [][]byte
+	for _, m := range workload.Stream(streamLen) {
+		if m.Kind == workload.AgentMessageChunk {
+			known = append(known, m.JSON)
+			unknown = append(unknown, bytes.Replace(m.JSON, []byte(`"agent_message_chunk"`), []byte(`"_acme_message_chunk"`), 1))
+		}
+	}
+	for _, set := range []struct {
+		name string
+		msgs [][]byte
+	}{{"known", known}, {"unknown", unknown}} {
+		b.Run(set.name, func(b *testing.B) {
+			b.SetBytes(int64(len(set.msgs[0])))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				var n acpv1.SessionNotification
+				if err := json.Unmarshal(set.msgs[i%len(set.msgs)], &n); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

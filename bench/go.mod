@@ -1,0 +1,10 @@
+module github.com/acpgen/acpgen/bench
+
+go 1.26.8
+
+replace github.com/acpgen/acpgen => ../
+
+require (
+	github.com/acpgen/acpgen v0.0.0-00010101000000-000000000000
+	github.com/coder/acp-go-sdk v0.13.0
+)

@@ -1,0 +1,93 @@
+// Command ratios reads `go test -bench` output and prints, per workload, how
+// acpgen compares with the other contenders, and whether it meets the
+// performance targets.
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+)
+
+// line matches "BenchmarkDecode/stream/acpgen-2  N  123 ns/op  4.0 MB/s  3500 B/op  64 allocs/op".
+var line = regexp.MustCompile(`^Benchmark(\w+)/([\w/]+?)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op(?:\s+[\d.]+ MB/s)?(?:\s+(\d+) B/op\s+(\d+) allocs/op)?`)
+
+type sample struct{ ns, allocs []float64 }
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}
+
+func main() {
+	samples := map[string]*sample{}
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		m := line.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		key := m[1] + "/" + m[2]
+		s := samples[key]
+		if s == nil {
+			s = &sample{}
+			samples[key] = s
+		}
+		ns, _ := strconv.ParseFloat(m[3], 64)
+		s.ns = append(s.ns, ns)
+		if m[5] != "" {
+			a, _ := strconv.ParseFloat(m[5], 64)
+			s.allocs = append(s.allocs, a)
+		}
+	}
+	ns := func(k string) float64 {
+		if s := samples[k]; s != nil {
+			return median(s.ns)
+		}
+		return 0
+	}
+	allocs := func(k string) float64 {
+		if s := samples[k]; s != nil {
+			return median(s.allocs)
+		}
+		return 0
+	}
+	check := func(what string, got, want float64, higherIsBetter bool) {
+		if got == 0 {
+			return
+		}
+		ok := got >= want
+		if !higherIsBetter {
+			ok = got <= want
+		}
+		mark := "MISS"
+		if ok {
+			mark = "ok"
+		}
+		fmt.Printf("  %-58s %7.2f (target %s %.2f) %s\n", what, got, map[bool]string{true: "≥", false: "≤"}[higherIsBetter], want, mark)
+	}
+	for _, w := range []string{"stream", "corpus"} {
+		if ns("Decode/"+w+"/acpgen") == 0 {
+			continue
+		}
+		fmt.Printf("%s workload (ratios of medians)\n", w)
+		check("decode speed vs coder (×)", ns("Decode/"+w+"/coder")/ns("Decode/"+w+"/acpgen"), 4, true)
+		check("decode speed vs encoding/json into any (×)", ns("Decode/"+w+"/any")/ns("Decode/"+w+"/acpgen"), 1, true)
+		if d := ns("Decode/" + w + "/direct"); d > 0 {
+			check("dispatch overhead over the known variant (%)", 100*(ns("Decode/"+w+"/acpgen")/d-1), 10, false)
+		}
+		check("encode speed vs coder (×)", ns("Encode/"+w+"/coder")/ns("Encode/"+w+"/acpgen"), 4, true)
+		check("decode allocations vs coder (×)", allocs("Decode/"+w+"/acpgen")/allocs("Decode/"+w+"/coder"), 0.5, false)
+	}
+	if k, u := ns("Fallback/known"), ns("Fallback/unknown"); k > 0 {
+		fmt.Println("fallback")
+		check("unknown variant decode time vs known (×)", u/k, 1, false)
+	}
+}
