@@ -31,12 +31,12 @@ func direct(data []byte, kind workload.Kind) (any, error) {
 	switch kind {
 	case workload.AgentMessageChunk:
 		v = &struct {
-			SessionID acpv1.SessionID                     `json:"sessionId"`
+			SessionID acpv1.SessionID                      `json:"sessionId"`
 			Update    acpv1.SessionUpdateAgentMessageChunk `json:"update"`
 		}{}
 	case workload.AgentThoughtChunk:
 		v = &struct {
-			SessionID acpv1.SessionID                     `json:"sessionId"`
+			SessionID acpv1.SessionID                      `json:"sessionId"`
 			Update    acpv1.SessionUpdateAgentThoughtChunk `json:"update"`
 		}{}
 	case workload.ToolCall:
