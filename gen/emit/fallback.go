@@ -35,7 +35,9 @@ func (e *emitter) fallback(f *jen.File, t *ir.Type) {
 	)
 	f.Type().Id(v.GoName).Struct(members...)
 	f.Line()
-	f.Func().Params(jen.Id("v").Op("*").Id(v.GoName)).Id(marker(t)).Params().String().Block(jen.Return(jen.Id("v").Dot("Tag")))
+	f.Func().Params(jen.Id("v").Op("*").Id(v.GoName)).Id(marker(t)).Params().String().Block(
+		jen.If(jen.Id("v").Op("==").Nil()).Block(jen.Return(jen.Lit(""))),
+		jen.Return(jen.Id("v").Dot("Tag")))
 	f.Line()
 	e.fallbackRaw(f, t)
 	f.Comment("IsCustom reports whether the tag is implementation-specific: it begins with \"_\".")

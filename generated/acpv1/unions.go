@@ -266,6 +266,9 @@ type AuthMethodOther struct {
 }
 
 func (v *AuthMethodOther) authMethodTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -695,6 +698,9 @@ type ContentBlockOther struct {
 }
 
 func (v *ContentBlockOther) contentBlockTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -891,6 +897,9 @@ type CreateElicitationRequestOther struct {
 }
 
 func (v *CreateElicitationRequestOther) createElicitationRequestTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -1095,6 +1104,9 @@ type CreateElicitationResponseOther struct {
 }
 
 func (v *CreateElicitationResponseOther) createElicitationResponseTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -1532,6 +1544,9 @@ type ElicitationPropertySchemaOther struct {
 }
 
 func (v *ElicitationPropertySchemaOther) elicitationPropertySchemaTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -1893,6 +1908,9 @@ type MCPServerOther struct {
 }
 
 func (v *MCPServerOther) mcpServerTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -2047,6 +2065,9 @@ type MultiSelectItemsOther struct {
 }
 
 func (v *MultiSelectItemsOther) multiSelectItemsTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -2290,6 +2311,9 @@ type RequestPermissionOutcomeOther struct {
 }
 
 func (v *RequestPermissionOutcomeOther) requestPermissionOutcomeTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -2494,6 +2518,9 @@ type SessionConfigOptionOther struct {
 }
 
 func (v *SessionConfigOptionOther) sessionConfigOptionTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -2989,6 +3016,9 @@ type SessionUpdateOther struct {
 }
 
 func (v *SessionUpdateOther) sessionUpdateTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -3225,6 +3255,9 @@ type SetSessionConfigOptionRequestOther struct {
 }
 
 func (v *SetSessionConfigOptionRequestOther) setSessionConfigOptionRequestTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -3408,6 +3441,9 @@ type ToolCallContentOther struct {
 }
 
 func (v *ToolCallContentOther) toolCallContentTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 

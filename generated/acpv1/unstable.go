@@ -705,6 +705,9 @@ type IdleStateUpdateOther struct {
 }
 
 func (v *IdleStateUpdateOther) idleStateUpdateTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -2051,6 +2054,9 @@ type StateUpdateOther struct {
 }
 
 func (v *StateUpdateOther) stateUpdateTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 

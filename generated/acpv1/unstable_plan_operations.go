@@ -425,6 +425,9 @@ type PlanUpdateContentOther struct {
 }
 
 func (v *PlanUpdateContentOther) planUpdateContentTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 

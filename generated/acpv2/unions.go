@@ -369,6 +369,9 @@ type AuthMethodOther struct {
 }
 
 func (v *AuthMethodOther) authMethodTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -531,6 +534,9 @@ type AvailableCommandOther struct {
 }
 
 func (v *AvailableCommandOther) availableCommandTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -684,6 +690,9 @@ type AvailableCommandInputOther struct {
 }
 
 func (v *AvailableCommandInputOther) availableCommandInputTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -862,6 +871,9 @@ type BackgroundWorkOther struct {
 }
 
 func (v *BackgroundWorkOther) backgroundWorkTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -1339,6 +1351,9 @@ type ContentBlockOther struct {
 }
 
 func (v *ContentBlockOther) contentBlockTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -1545,6 +1560,9 @@ type CreateElicitationRequestOther struct {
 }
 
 func (v *CreateElicitationRequestOther) createElicitationRequestTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -1747,6 +1765,9 @@ type CreateElicitationResponseOther struct {
 }
 
 func (v *CreateElicitationResponseOther) createElicitationResponseTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -2012,6 +2033,9 @@ type DiffChangeOther struct {
 }
 
 func (v *DiffChangeOther) diffChangeTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -2463,6 +2487,9 @@ type ElicitationPropertySchemaOther struct {
 }
 
 func (v *ElicitationPropertySchemaOther) elicitationPropertySchemaTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -3028,6 +3055,9 @@ type IdleStateUpdateOther struct {
 }
 
 func (v *IdleStateUpdateOther) idleStateUpdateTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -3211,6 +3241,9 @@ type MCPServerOther struct {
 }
 
 func (v *MCPServerOther) mcpServerTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -3365,6 +3398,9 @@ type MultiSelectItemsOther struct {
 }
 
 func (v *MultiSelectItemsOther) multiSelectItemsTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -3520,6 +3556,9 @@ type PlanUpdateContentOther struct {
 }
 
 func (v *PlanUpdateContentOther) planUpdateContentTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -3669,6 +3708,9 @@ type ReplayFromOther struct {
 }
 
 func (v *ReplayFromOther) replayFromTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -3914,6 +3956,9 @@ type RequestPermissionOutcomeOther struct {
 }
 
 func (v *RequestPermissionOutcomeOther) requestPermissionOutcomeTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -4075,6 +4120,9 @@ type RequestPermissionSubjectOther struct {
 }
 
 func (v *RequestPermissionSubjectOther) requestPermissionSubjectTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -4293,6 +4341,9 @@ type SessionConfigOptionOther struct {
 }
 
 func (v *SessionConfigOptionOther) sessionConfigOptionTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -4905,6 +4956,9 @@ type SessionUpdateOther struct {
 }
 
 func (v *SessionUpdateOther) sessionUpdateTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -5155,6 +5209,9 @@ type SetSessionConfigOptionRequestOther struct {
 }
 
 func (v *SetSessionConfigOptionRequestOther) setSessionConfigOptionRequestTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -5406,6 +5463,9 @@ type StateUpdateOther struct {
 }
 
 func (v *StateUpdateOther) stateUpdateTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
@@ -5595,6 +5655,9 @@ type ToolCallContentOther struct {
 }
 
 func (v *ToolCallContentOther) toolCallContentTag() string {
+	if v == nil {
+		return ""
+	}
 	return v.Tag
 }
 
