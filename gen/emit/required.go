@@ -129,7 +129,8 @@ func requiredDecoder(f *jen.File, goName string, fields []*ir.Field) {
 	if !hasRules(fields) {
 		return
 	}
-	body := decodeFields(goName, "v", fields)
+	body := []jen.Code{rejectNonObject("v")}
+	body = append(body, decodeFields(goName, "v", fields)...)
 	body = append(body, jen.Return(jen.Nil()))
 	f.Comment("UnmarshalJSON decodes the object by the schema's rules: required members, and the")
 	f.Comment("x-deserialize-* keywords (defaults on error or null, invalid array items dropped).")

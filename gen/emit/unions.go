@@ -144,11 +144,11 @@ func (e *emitter) unionMarshal(f *jen.File, t *ir.Type) {
 	f.Func().Params(jen.Id("u").Id(t.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(body...)
 }
 
-// rejectNonObject is the start of an object-only decoder: null leaves the
-// value alone, as the standard library does; other kinds are errors.
+// rejectNonObject is the start of an object-only decoder. Null is an error
+// too, as in the reference: where the schema allows null, the field is a
+// pointer, which the standard library sets to nil without asking the type.
 func rejectNonObject(recv string) jen.Code {
 	return jen.If(jen.Id("k").Op(":=").Id("jsonKind").Call(jen.Id("data")), jen.Id("k").Op("!=").LitRune('{')).Block(
-		jen.If(jen.Id("k").Op("==").LitRune('n')).Block(jen.Return(jen.Nil())),
 		jen.Return(jen.Id("typeError").Call(jen.Id("kindName").Call(jen.Id("k")), jen.Id(recv), jen.Lit(""))),
 	)
 }

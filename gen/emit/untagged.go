@@ -139,13 +139,7 @@ func (e *emitter) untaggedDecoder(f *jen.File, t *ir.Type) {
 	if len(t.Fields) > 0 {
 		body = append(body, decodeFields(t.GoName, "u", ownFields(t))...)
 	}
-	k := jen.Id("jsonKind").Call(jen.Id("data"))
-	if byKind['n'] == nil && u.Fallback == nil {
-		body = append(body, jen.Id("k").Op(":=").Add(k),
-			jen.If(jen.Id("k").Op("==").LitRune('n')).Block(jen.Return(jen.Nil())))
-		k = jen.Id("k")
-	}
-	body = append(body, jen.Var().Err().Error(), jen.Switch(k).Block(cases...))
+	body = append(body, jen.Var().Err().Error(), jen.Switch(jen.Id("jsonKind").Call(jen.Id("data"))).Block(cases...))
 	if fb := u.Fallback; fb != nil {
 		body = append(body,
 			jen.Id("u").Dot("Value").Op("=").Op("&").Id(fb.GoName).Values(jen.Dict{

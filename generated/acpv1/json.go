@@ -162,7 +162,9 @@ func (m *items[E]) UnmarshalJSON(data []byte) error {
 	out := make([]E, 0, len(elems))
 	for _, raw := range elems {
 		var e E
-		if json.Unmarshal(raw, &e) == nil {
+		// A null item is invalid: the schema's items are never nullable,
+		// though the standard library would decode null as a zero value.
+		if jsonKind(raw) != 'n' && json.Unmarshal(raw, &e) == nil {
 			out = append(out, e)
 		}
 	}

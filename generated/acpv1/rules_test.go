@@ -141,7 +141,7 @@ func TestRulesSameJSON(t *testing.T) {
 	}
 }
 
-// planEntry is a valid PlanEntry.
+// rulesPlanEntry returns a valid PlanEntry.
 func rulesPlanEntry(content string, p PlanEntryPriority, s PlanEntryStatus) PlanEntry {
 	return PlanEntry{Content: content, Priority: p, Status: s}
 }
@@ -762,8 +762,7 @@ func TestRulesRequired(t *testing.T) {
 			{name: "priority", in: `{"content":"a","status":"pending"}`, err: `object without "priority"`, field: "priority"},
 			{name: "status", in: `{"content":"a","priority":"high"}`, err: `object without "status"`, field: "status"},
 			{name: "empty object", in: `{}`, err: `object without "`},
-			{name: "null", in: `null`, err: `object without "`},
-			{name: "key in another case", in: `{"Content":"a","priority":"high","status":"pending"}`, err: `object without "content"`, field: "content"},
+			{name: "null", in: `null`, err: "cannot unmarshal null"},
 			{name: "all present", in: `{"content":"a","priority":"high","status":"pending"}`, want: rulesPlanEntry("a", PlanEntryPriorityHigh, PlanEntryStatusPending), valid: true},
 		})
 	})

@@ -26,6 +26,9 @@ type AgentAuthCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain AgentAuthCapabilities
 	probe := struct {
 		*plain
@@ -84,6 +87,9 @@ type AgentCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain AgentCapabilities
 	probe := struct {
 		*plain
@@ -138,6 +144,9 @@ type AgentNotification struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentNotification) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain AgentNotification
 	probe := struct {
 		*plain
@@ -170,6 +179,9 @@ type AgentRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain AgentRequest
 	probe := struct {
 		*plain
@@ -223,6 +235,9 @@ func (v Annotations) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Annotations) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain Annotations
 	probe := struct {
 		*plain
@@ -277,6 +292,9 @@ type AudioContent struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AudioContent) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain AudioContent
 	probe := struct {
 		*plain
@@ -333,6 +351,9 @@ type AuthCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain AuthCapabilities
 	probe := struct {
 		*plain
@@ -379,6 +400,9 @@ type AuthMethodAgent struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthMethodAgent) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain AuthMethodAgent
 	probe := struct {
 		*plain
@@ -459,6 +483,9 @@ func (v AuthMethodTerminal) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain AuthMethodTerminal
 	probe := struct {
 		*plain
@@ -520,6 +547,9 @@ type AuthenticateRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthenticateRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain AuthenticateRequest
 	probe := struct {
 		*plain
@@ -555,6 +585,9 @@ type AuthenticateResponse struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthenticateResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain AuthenticateResponse
 	probe := struct {
 		*plain
@@ -594,6 +627,9 @@ type AvailableCommand struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AvailableCommand) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain AvailableCommand
 	probe := struct {
 		*plain
@@ -642,6 +678,9 @@ type AvailableCommandsUpdate struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain AvailableCommandsUpdate
 	probe := struct {
 		*plain
@@ -689,6 +728,9 @@ type BlobResourceContents struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain BlobResourceContents
 	probe := struct {
 		*plain
@@ -736,6 +778,9 @@ type BooleanConfigOptionCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *BooleanConfigOptionCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain BooleanConfigOptionCapabilities
 	probe := struct {
 		*plain
@@ -783,6 +828,9 @@ type BooleanPropertySchema struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *BooleanPropertySchema) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain BooleanPropertySchema
 	probe := struct {
 		*plain
@@ -833,6 +881,9 @@ type CancelNotification struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CancelNotification) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain CancelNotification
 	probe := struct {
 		*plain
@@ -873,6 +924,9 @@ type CancelRequestNotification struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CancelRequestNotification) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain CancelRequestNotification
 	probe := struct {
 		*plain
@@ -944,6 +998,9 @@ type ClientCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ClientCapabilities
 	probe := struct {
 		*plain
@@ -998,6 +1055,9 @@ type ClientNotification struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientNotification) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ClientNotification
 	probe := struct {
 		*plain
@@ -1030,6 +1090,9 @@ type ClientRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ClientRequest
 	probe := struct {
 		*plain
@@ -1081,6 +1144,9 @@ type ClientSessionCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientSessionCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ClientSessionCapabilities
 	probe := struct {
 		*plain
@@ -1135,6 +1201,9 @@ type CloseSessionRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain CloseSessionRequest
 	probe := struct {
 		*plain
@@ -1170,6 +1239,9 @@ type CloseSessionResponse struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CloseSessionResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain CloseSessionResponse
 	probe := struct {
 		*plain
@@ -1211,6 +1283,9 @@ type CompactionSummaryChunk struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CompactionSummaryChunk) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain CompactionSummaryChunk
 	probe := struct {
 		*plain
@@ -1275,6 +1350,9 @@ func (v CompactionUpdate) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CompactionUpdate) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain CompactionUpdate
 	probe := struct {
 		*plain
@@ -1330,6 +1408,9 @@ type CompleteElicitationNotification struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain CompleteElicitationNotification
 	probe := struct {
 		*plain
@@ -1368,6 +1449,9 @@ type ConfigOptionUpdate struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ConfigOptionUpdate
 	probe := struct {
 		*plain
@@ -1409,6 +1493,9 @@ type Content struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Content) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain Content
 	probe := struct {
 		*plain
@@ -1453,6 +1540,9 @@ type ContentChunk struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ContentChunk) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ContentChunk
 	probe := struct {
 		*plain
@@ -1500,6 +1590,9 @@ type Cost struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Cost) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain Cost
 	probe := struct {
 		*plain
@@ -1575,6 +1668,9 @@ func (v CreateTerminalRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateTerminalRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain CreateTerminalRequest
 	probe := struct {
 		*plain
@@ -1628,6 +1724,9 @@ type CreateTerminalResponse struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateTerminalResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain CreateTerminalResponse
 	probe := struct {
 		*plain
@@ -1668,6 +1767,9 @@ type CurrentModeUpdate struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CurrentModeUpdate) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain CurrentModeUpdate
 	probe := struct {
 		*plain
@@ -1708,6 +1810,9 @@ type DeleteSessionRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain DeleteSessionRequest
 	probe := struct {
 		*plain
@@ -1743,6 +1848,9 @@ type DeleteSessionResponse struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain DeleteSessionResponse
 	probe := struct {
 		*plain
@@ -1786,6 +1894,9 @@ type Diff struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Diff) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain Diff
 	probe := struct {
 		*plain
@@ -1860,6 +1971,9 @@ type ElicitationCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ElicitationCapabilities
 	probe := struct {
 		*plain
@@ -1904,6 +2018,9 @@ type ElicitationFormCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationFormCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ElicitationFormCapabilities
 	probe := struct {
 		*plain
@@ -1934,6 +2051,9 @@ type ElicitationRequestScope struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ElicitationRequestScope
 	probe := struct {
 		*plain
@@ -2000,6 +2120,9 @@ func (v ElicitationSchema) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationSchema) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ElicitationSchema
 	probe := struct {
 		*plain
@@ -2051,6 +2174,9 @@ type ElicitationSessionScope struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ElicitationSessionScope
 	probe := struct {
 		*plain
@@ -2090,6 +2216,9 @@ type ElicitationURLCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ElicitationURLCapabilities
 	probe := struct {
 		*plain
@@ -2126,6 +2255,9 @@ type EmbeddedResource struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *EmbeddedResource) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain EmbeddedResource
 	probe := struct {
 		*plain
@@ -2179,6 +2311,9 @@ type EnumOption struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *EnumOption) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain EnumOption
 	probe := struct {
 		*plain
@@ -2230,6 +2365,9 @@ type EnvVariable struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *EnvVariable) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain EnvVariable
 	probe := struct {
 		*plain
@@ -2280,6 +2418,9 @@ type Error struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Error) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain Error
 	probe := struct {
 		*plain
@@ -2349,6 +2490,9 @@ type FileSystemCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *FileSystemCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain FileSystemCapabilities
 	probe := struct {
 		*plain
@@ -2395,6 +2539,9 @@ type HTTPHeader struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain HTTPHeader
 	probe := struct {
 		*plain
@@ -2447,6 +2594,9 @@ type ImageContent struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ImageContent) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ImageContent
 	probe := struct {
 		*plain
@@ -2513,6 +2663,9 @@ type Implementation struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Implementation) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain Implementation
 	probe := struct {
 		*plain
@@ -2573,6 +2726,9 @@ type InitializeRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *InitializeRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain InitializeRequest
 	probe := struct {
 		*plain
@@ -2648,6 +2804,9 @@ func (v InitializeResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *InitializeResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain InitializeResponse
 	probe := struct {
 		*plain
@@ -2725,6 +2884,9 @@ type IntegerPropertySchema struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IntegerPropertySchema) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain IntegerPropertySchema
 	probe := struct {
 		*plain
@@ -2776,6 +2938,9 @@ type KillTerminalRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *KillTerminalRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain KillTerminalRequest
 	probe := struct {
 		*plain
@@ -2816,6 +2981,9 @@ type KillTerminalResponse struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *KillTerminalResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain KillTerminalResponse
 	probe := struct {
 		*plain
@@ -2857,6 +3025,9 @@ type ListSessionsRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ListSessionsRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ListSessionsRequest
 	probe := struct {
 		*plain
@@ -2894,6 +3065,9 @@ type ListSessionsResponse struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ListSessionsResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ListSessionsResponse
 	probe := struct {
 		*plain
@@ -2970,6 +3144,9 @@ func (v LoadSessionRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LoadSessionRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain LoadSessionRequest
 	probe := struct {
 		*plain
@@ -3040,6 +3217,9 @@ func (v LoadSessionResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LoadSessionResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain LoadSessionResponse
 	probe := struct {
 		*plain
@@ -3082,6 +3262,9 @@ type LogoutCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LogoutCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain LogoutCapabilities
 	probe := struct {
 		*plain
@@ -3114,6 +3297,9 @@ type LogoutRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LogoutRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain LogoutRequest
 	probe := struct {
 		*plain
@@ -3144,6 +3330,9 @@ type LogoutResponse struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LogoutResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain LogoutResponse
 	probe := struct {
 		*plain
@@ -3183,6 +3372,9 @@ type MCPCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain MCPCapabilities
 	probe := struct {
 		*plain
@@ -3232,6 +3424,9 @@ type MCPServerHTTP struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPServerHTTP) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain MCPServerHTTP
 	probe := struct {
 		*plain
@@ -3289,6 +3484,9 @@ type MCPServerSSE struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPServerSSE) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain MCPServerSSE
 	probe := struct {
 		*plain
@@ -3349,6 +3547,9 @@ type MCPServerStdio struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPServerStdio) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain MCPServerStdio
 	probe := struct {
 		*plain
@@ -3447,6 +3648,9 @@ func (v MultiSelectPropertySchema) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MultiSelectPropertySchema) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain MultiSelectPropertySchema
 	probe := struct {
 		*plain
@@ -3524,6 +3728,9 @@ func (v NewSessionRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *NewSessionRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain NewSessionRequest
 	probe := struct {
 		*plain
@@ -3596,6 +3803,9 @@ func (v NewSessionResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *NewSessionResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain NewSessionResponse
 	probe := struct {
 		*plain
@@ -3658,6 +3868,9 @@ type Notice struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Notice) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain Notice
 	probe := struct {
 		*plain
@@ -3733,6 +3946,9 @@ type NumberPropertySchema struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *NumberPropertySchema) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain NumberPropertySchema
 	probe := struct {
 		*plain
@@ -3787,6 +4003,9 @@ type PermissionOption struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PermissionOption) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain PermissionOption
 	probe := struct {
 		*plain
@@ -3847,6 +4066,9 @@ type Plan struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Plan) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain Plan
 	probe := struct {
 		*plain
@@ -3899,6 +4121,9 @@ type PlanEntry struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanEntry) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain PlanEntry
 	probe := struct {
 		*plain
@@ -3967,6 +4192,9 @@ type PromptCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PromptCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain PromptCapabilities
 	probe := struct {
 		*plain
@@ -4034,6 +4262,9 @@ type PromptRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PromptRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain PromptRequest
 	probe := struct {
 		*plain
@@ -4082,6 +4313,9 @@ type PromptResponse struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PromptResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain PromptResponse
 	probe := struct {
 		*plain
@@ -4137,6 +4371,9 @@ type ReadTextFileRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ReadTextFileRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ReadTextFileRequest
 	probe := struct {
 		*plain
@@ -4180,6 +4417,9 @@ type ReadTextFileResponse struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ReadTextFileResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ReadTextFileResponse
 	probe := struct {
 		*plain
@@ -4221,6 +4461,9 @@ type ReleaseTerminalRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ReleaseTerminalRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ReleaseTerminalRequest
 	probe := struct {
 		*plain
@@ -4261,6 +4504,9 @@ type ReleaseTerminalResponse struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ReleaseTerminalResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ReleaseTerminalResponse
 	probe := struct {
 		*plain
@@ -4304,6 +4550,9 @@ type RequestPermissionRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain RequestPermissionRequest
 	probe := struct {
 		*plain
@@ -4352,6 +4601,9 @@ type RequestPermissionResponse struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain RequestPermissionResponse
 	probe := struct {
 		*plain
@@ -4408,6 +4660,9 @@ type ResourceLink struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ResourceLink) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ResourceLink
 	probe := struct {
 		*plain
@@ -4508,6 +4763,9 @@ func (v ResumeSessionRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ResumeSessionRequest
 	probe := struct {
 		*plain
@@ -4575,6 +4833,9 @@ func (v ResumeSessionResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ResumeSessionResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ResumeSessionResponse
 	probe := struct {
 		*plain
@@ -4618,6 +4879,9 @@ type SelectedPermissionOutcome struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SelectedPermissionOutcome
 	probe := struct {
 		*plain
@@ -4658,6 +4922,9 @@ type SessionAdditionalDirectoriesCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionAdditionalDirectoriesCapabilities
 	probe := struct {
 		*plain
@@ -4737,6 +5004,9 @@ type SessionCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionCapabilities
 	probe := struct {
 		*plain
@@ -4794,6 +5064,9 @@ type SessionCloseCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionCloseCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionCloseCapabilities
 	probe := struct {
 		*plain
@@ -4820,6 +5093,9 @@ type SessionConfigBoolean struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionConfigBoolean
 	probe := struct {
 		*plain
@@ -4864,6 +5140,9 @@ type SessionConfigOptionsCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigOptionsCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionConfigOptionsCapabilities
 	probe := struct {
 		*plain
@@ -4898,6 +5177,9 @@ type SessionConfigSelect struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigSelect) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionConfigSelect
 	probe := struct {
 		*plain
@@ -4942,6 +5224,9 @@ type SessionConfigSelectGroup struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionConfigSelectGroup
 	probe := struct {
 		*plain
@@ -4999,6 +5284,9 @@ type SessionConfigSelectOption struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionConfigSelectOption
 	probe := struct {
 		*plain
@@ -5049,6 +5337,9 @@ type SessionDeleteCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionDeleteCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionDeleteCapabilities
 	probe := struct {
 		*plain
@@ -5118,6 +5409,9 @@ func (v SessionInfo) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionInfo) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionInfo
 	probe := struct {
 		*plain
@@ -5192,6 +5486,9 @@ func (v SessionInfoUpdate) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionInfoUpdate
 	probe := struct {
 		*plain
@@ -5234,6 +5531,9 @@ type SessionListCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionListCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionListCapabilities
 	probe := struct {
 		*plain
@@ -5275,6 +5575,9 @@ type SessionMode struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionMode) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionMode
 	probe := struct {
 		*plain
@@ -5329,6 +5632,9 @@ type SessionModeState struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionModeState) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionModeState
 	probe := struct {
 		*plain
@@ -5382,6 +5688,9 @@ type SessionNotification struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionNotification) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionNotification
 	probe := struct {
 		*plain
@@ -5424,6 +5733,9 @@ type SessionResumeCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionResumeCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionResumeCapabilities
 	probe := struct {
 		*plain
@@ -5457,6 +5769,9 @@ type SetSessionConfigOptionResponse struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SetSessionConfigOptionResponse
 	probe := struct {
 		*plain
@@ -5501,6 +5816,9 @@ type SetSessionModeRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionModeRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SetSessionModeRequest
 	probe := struct {
 		*plain
@@ -5541,6 +5859,9 @@ type SetSessionModeResponse struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionModeResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SetSessionModeResponse
 	probe := struct {
 		*plain
@@ -5576,6 +5897,9 @@ type StringMultiSelectItems struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain StringMultiSelectItems
 	probe := struct {
 		*plain
@@ -5671,6 +5995,9 @@ func (v StringPropertySchema) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *StringPropertySchema) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain StringPropertySchema
 	probe := struct {
 		*plain
@@ -5723,6 +6050,9 @@ type Terminal struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Terminal) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain Terminal
 	probe := struct {
 		*plain
@@ -5764,6 +6094,9 @@ type TerminalExitStatus struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalExitStatus) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain TerminalExitStatus
 	probe := struct {
 		*plain
@@ -5813,6 +6146,9 @@ type TerminalOutputRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalOutputRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain TerminalOutputRequest
 	probe := struct {
 		*plain
@@ -5862,6 +6198,9 @@ type TerminalOutputResponse struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalOutputResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain TerminalOutputResponse
 	probe := struct {
 		*plain
@@ -5913,6 +6252,9 @@ type TextContent struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TextContent) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain TextContent
 	probe := struct {
 		*plain
@@ -5962,6 +6304,9 @@ type TextResourceContents struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain TextResourceContents
 	probe := struct {
 		*plain
@@ -6012,6 +6357,9 @@ type TitledMultiSelectItems struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain TitledMultiSelectItems
 	probe := struct {
 		*plain
@@ -6094,6 +6442,9 @@ func (v ToolCall) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCall) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ToolCall
 	probe := struct {
 		*plain
@@ -6183,6 +6534,9 @@ type ToolCallLocation struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCallLocation) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ToolCallLocation
 	probe := struct {
 		*plain
@@ -6268,6 +6622,9 @@ func (v ToolCallUpdate) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCallUpdate) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ToolCallUpdate
 	probe := struct {
 		*plain
@@ -6346,6 +6703,9 @@ type UnstructuredCommandInput struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UnstructuredCommandInput) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain UnstructuredCommandInput
 	probe := struct {
 		*plain
@@ -6390,6 +6750,9 @@ type UsageUpdate struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UsageUpdate) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain UsageUpdate
 	probe := struct {
 		*plain
@@ -6441,6 +6804,9 @@ type WaitForTerminalExitRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *WaitForTerminalExitRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain WaitForTerminalExitRequest
 	probe := struct {
 		*plain
@@ -6487,6 +6853,9 @@ type WaitForTerminalExitResponse struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *WaitForTerminalExitResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain WaitForTerminalExitResponse
 	probe := struct {
 		*plain
@@ -6538,6 +6907,9 @@ type WriteTextFileRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *WriteTextFileRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain WriteTextFileRequest
 	probe := struct {
 		*plain
@@ -6583,6 +6955,9 @@ type WriteTextFileResponse struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *WriteTextFileResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain WriteTextFileResponse
 	probe := struct {
 		*plain

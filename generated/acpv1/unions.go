@@ -53,6 +53,9 @@ func (v AgentResponseResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentResponseResult) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain AgentResponseResult
 	probe := struct {
 		*plain
@@ -97,6 +100,9 @@ func (v AgentResponseError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentResponseError) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain AgentResponseError
 	probe := struct {
 		*plain
@@ -121,12 +127,8 @@ func (v *AgentResponseError) UnmarshalJSON(data []byte) error {
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *AgentResponse) UnmarshalJSON(data []byte) error {
-	k := jsonKind(data)
-	if k == 'n' {
-		return nil
-	}
 	var err error
-	switch k {
+	switch jsonKind(data) {
 	case '{':
 		m := objectMembers(data)
 		if hasKeys(m, "id", "result") {
@@ -190,9 +192,6 @@ func (u AuthMethod) MarshalJSON() ([]byte, error) {
 // Without "type" it gives *AuthMethodAgentVariant.
 func (u *AuthMethod) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	var probe struct {
@@ -290,9 +289,6 @@ func (v AuthMethodOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *AuthMethodOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -341,12 +337,8 @@ func (*AvailableCommandInputUnstructured) isAvailableCommandInput() {}
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *AvailableCommandInput) UnmarshalJSON(data []byte) error {
-	k := jsonKind(data)
-	if k == 'n' {
-		return nil
-	}
 	var err error
-	switch k {
+	switch jsonKind(data) {
 	case '{':
 		m := objectMembers(data)
 		if hasKeys(m, "hint") {
@@ -408,6 +400,9 @@ func (v ClientResponseResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientResponseResult) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ClientResponseResult
 	probe := struct {
 		*plain
@@ -452,6 +447,9 @@ func (v ClientResponseError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientResponseError) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ClientResponseError
 	probe := struct {
 		*plain
@@ -476,12 +474,8 @@ func (v *ClientResponseError) UnmarshalJSON(data []byte) error {
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *ClientResponse) UnmarshalJSON(data []byte) error {
-	k := jsonKind(data)
-	if k == 'n' {
-		return nil
-	}
 	var err error
-	switch k {
+	switch jsonKind(data) {
 	case '{':
 		m := objectMembers(data)
 		if hasKeys(m, "id", "result") {
@@ -557,9 +551,6 @@ func (u ContentBlock) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *ContentBlockOther.
 func (u *ContentBlock) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	var probe struct {
@@ -722,9 +713,6 @@ func (v ContentBlockOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *ContentBlockOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -799,9 +787,6 @@ func (u CreateElicitationRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "mode" names; an unknown value gives *CreateElicitationRequestOther.
 func (u *CreateElicitationRequest) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	type plain CreateElicitationRequest
@@ -925,9 +910,6 @@ func (v CreateElicitationRequestOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *CreateElicitationRequestOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -997,9 +979,6 @@ func (u CreateElicitationResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "action" names; an unknown value gives *CreateElicitationResponseOther.
 func (u *CreateElicitationResponse) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	type plain CreateElicitationResponse
@@ -1132,9 +1111,6 @@ func (v CreateElicitationResponseOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *CreateElicitationResponseOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -1217,12 +1193,8 @@ func (ElicitationContentValueStringArray) isElicitationContentValue() {}
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
-	k := jsonKind(data)
-	if k == 'n' {
-		return nil
-	}
 	var err error
-	switch k {
+	switch jsonKind(data) {
 	case '"':
 		{
 			var v ElicitationContentValueString
@@ -1331,12 +1303,8 @@ func (u *ElicitationFormMode) UnmarshalJSON(data []byte) error {
 	if !probe.RequestedSchema.present {
 		return typeError("object without \"requestedSchema\"", u, "requestedSchema")
 	}
-	k := jsonKind(data)
-	if k == 'n' {
-		return nil
-	}
 	var err error
-	switch k {
+	switch jsonKind(data) {
 	case '{':
 		m := objectMembers(data)
 		if hasKeys(m, "sessionId") {
@@ -1406,9 +1374,6 @@ func (u ElicitationPropertySchema) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *ElicitationPropertySchemaOther.
 func (u *ElicitationPropertySchema) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	var probe struct {
@@ -1568,9 +1533,6 @@ func (v ElicitationPropertySchemaOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *ElicitationPropertySchemaOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -1657,12 +1619,8 @@ func (u *ElicitationURLMode) UnmarshalJSON(data []byte) error {
 	if !probe.URL.present {
 		return typeError("object without \"url\"", u, "url")
 	}
-	k := jsonKind(data)
-	if k == 'n' {
-		return nil
-	}
 	var err error
-	switch k {
+	switch jsonKind(data) {
 	case '{':
 		m := objectMembers(data)
 		if hasKeys(m, "sessionId") {
@@ -1729,12 +1687,8 @@ func (*EmbeddedResourceResourceBlobResourceContents) isEmbeddedResourceResource(
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *EmbeddedResourceResource) UnmarshalJSON(data []byte) error {
-	k := jsonKind(data)
-	if k == 'n' {
-		return nil
-	}
 	var err error
-	switch k {
+	switch jsonKind(data) {
 	case '{':
 		m := objectMembers(data)
 		if hasKeys(m, "text", "uri") {
@@ -1804,9 +1758,6 @@ func (u MCPServer) MarshalJSON() ([]byte, error) {
 // Without "type" it gives *MCPServerStdioVariant.
 func (u *MCPServer) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	var probe struct {
@@ -1932,9 +1883,6 @@ func (v MCPServerOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *MCPServerOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -1988,9 +1936,6 @@ func (u MultiSelectItems) MarshalJSON() ([]byte, error) {
 // Without "type" it gives *MultiSelectItemsTitled.
 func (u *MultiSelectItems) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	var probe struct {
@@ -2089,9 +2034,6 @@ func (v MultiSelectItemsOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *MultiSelectItemsOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -2233,9 +2175,6 @@ func (u RequestPermissionOutcome) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "outcome" names; an unknown value gives *RequestPermissionOutcomeOther.
 func (u *RequestPermissionOutcome) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	var probe struct {
@@ -2335,9 +2274,6 @@ func (v RequestPermissionOutcomeOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *RequestPermissionOutcomeOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -2415,9 +2351,6 @@ func (u SessionConfigOption) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *SessionConfigOptionOther.
 func (u *SessionConfigOption) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	type plain SessionConfigOption
@@ -2546,9 +2479,6 @@ func (v SessionConfigOptionOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *SessionConfigOptionOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -2604,12 +2534,8 @@ func (SessionConfigSelectOptionsGrouped) isSessionConfigSelectOptions() {}
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
-	k := jsonKind(data)
-	if k == 'n' {
-		return nil
-	}
 	var err error
-	switch k {
+	switch jsonKind(data) {
 	case '[':
 		m, nonEmpty := firstElementMembers(data)
 		if !nonEmpty || hasKeys(m, "value", "name") {
@@ -2707,9 +2633,6 @@ func (u SessionUpdate) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "sessionUpdate" names; an unknown value gives *SessionUpdateOther.
 func (u *SessionUpdate) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	var probe struct {
@@ -3040,9 +2963,6 @@ func (v SessionUpdateOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *SessionUpdateOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -3115,9 +3035,6 @@ func (u SetSessionConfigOptionRequest) MarshalJSON() ([]byte, error) {
 // Without "type" it gives *SetSessionConfigOptionRequestValueID.
 func (u *SetSessionConfigOptionRequest) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	type plain SetSessionConfigOptionRequest
@@ -3184,6 +3101,9 @@ func (v SetSessionConfigOptionRequestBoolean) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionConfigOptionRequestBoolean) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SetSessionConfigOptionRequestBoolean
 	probe := struct {
 		*plain
@@ -3226,6 +3146,9 @@ func (v SetSessionConfigOptionRequestValueID) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionConfigOptionRequestValueID) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SetSessionConfigOptionRequestValueID
 	probe := struct {
 		*plain
@@ -3283,9 +3206,6 @@ func (v SetSessionConfigOptionRequestOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *SetSessionConfigOptionRequestOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -3345,9 +3265,6 @@ func (u ToolCallContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *ToolCallContentOther.
 func (u *ToolCallContent) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	var probe struct {
@@ -3465,9 +3382,6 @@ func (v ToolCallContentOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *ToolCallContentOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {

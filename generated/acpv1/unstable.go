@@ -37,6 +37,9 @@ type ArchiveSessionRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ArchiveSessionRequest
 	probe := struct {
 		*plain
@@ -76,6 +79,9 @@ type ArchiveSessionResponse struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ArchiveSessionResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ArchiveSessionResponse
 	probe := struct {
 		*plain
@@ -141,6 +147,9 @@ type AuthAccount struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthAccount) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain AuthAccount
 	probe := struct {
 		*plain
@@ -236,6 +245,9 @@ type AuthStatusCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain AuthStatusCapabilities
 	probe := struct {
 		*plain
@@ -275,6 +287,9 @@ type AuthStatusRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthStatusRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain AuthStatusRequest
 	probe := struct {
 		*plain
@@ -331,6 +346,9 @@ func (v AuthStatusResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthStatusResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain AuthStatusResponse
 	probe := struct {
 		*plain
@@ -401,6 +419,9 @@ func (v AuthStatusUpdateNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain AuthStatusUpdateNotification
 	probe := struct {
 		*plain
@@ -444,6 +465,9 @@ type ErrorStopReason struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ErrorStopReason) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ErrorStopReason
 	probe := struct {
 		*plain
@@ -534,9 +558,6 @@ func (u IdleStateUpdate) rawObject() json.RawMessage {
 // Without "stopReason" it gives *IdleStateUpdateNone.
 func (u *IdleStateUpdate) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	type plain IdleStateUpdate
@@ -733,9 +754,6 @@ func (v IdleStateUpdateOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *IdleStateUpdateOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -792,6 +810,9 @@ type ProxyNotification struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxyNotification) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ProxyNotification
 	probe := struct {
 		*plain
@@ -824,6 +845,9 @@ type ProxyRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxyRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ProxyRequest
 	probe := struct {
 		*plain
@@ -891,6 +915,9 @@ func (v ProxyResponseResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxyResponseResult) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ProxyResponseResult
 	probe := struct {
 		*plain
@@ -935,6 +962,9 @@ func (v ProxyResponseError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxyResponseError) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ProxyResponseError
 	probe := struct {
 		*plain
@@ -959,12 +989,8 @@ func (v *ProxyResponseError) UnmarshalJSON(data []byte) error {
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *ProxyResponse) UnmarshalJSON(data []byte) error {
-	k := jsonKind(data)
-	if k == 'n' {
-		return nil
-	}
 	var err error
-	switch k {
+	switch jsonKind(data) {
 	case '{':
 		m := objectMembers(data)
 		if hasKeys(m, "id", "result") {
@@ -1025,6 +1051,9 @@ type ProxySuccessorNotification struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxySuccessorNotification) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ProxySuccessorNotification
 	probe := struct {
 		*plain
@@ -1091,6 +1120,9 @@ type ProxySuccessorRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ProxySuccessorRequest
 	probe := struct {
 		*plain
@@ -1131,6 +1163,9 @@ type RequiresActionStateUpdate struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain RequiresActionStateUpdate
 	probe := struct {
 		*plain
@@ -1159,6 +1194,9 @@ type RunningStateUpdate struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RunningStateUpdate) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain RunningStateUpdate
 	probe := struct {
 		*plain
@@ -1196,6 +1234,9 @@ type SessionArchiveCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionArchiveCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionArchiveCapabilities
 	probe := struct {
 		*plain
@@ -1266,6 +1307,9 @@ type SessionCancelCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionCancelCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionCancelCapabilities
 	probe := struct {
 		*plain
@@ -1343,6 +1387,9 @@ func (v SessionMessage) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionMessage) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionMessage
 	probe := struct {
 		*plain
@@ -1414,6 +1461,9 @@ type SessionMessageChunk struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionMessageChunk) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionMessageChunk
 	probe := struct {
 		*plain
@@ -1496,6 +1546,9 @@ type SessionStatusCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionStatusCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionStatusCapabilities
 	probe := struct {
 		*plain
@@ -1539,6 +1592,9 @@ type SessionStatusRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionStatusRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionStatusRequest
 	probe := struct {
 		*plain
@@ -1586,6 +1642,9 @@ type SessionStatusResponse struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionStatusResponse
 	probe := struct {
 		*plain
@@ -1633,6 +1692,9 @@ type SessionSystemPromptCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionSystemPromptCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionSystemPromptCapabilities
 	probe := struct {
 		*plain
@@ -1682,6 +1744,9 @@ type SessionSystemPromptModeCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionSystemPromptModeCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionSystemPromptModeCapabilities
 	probe := struct {
 		*plain
@@ -1724,6 +1789,9 @@ type SessionSystemPromptOverrideCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionSystemPromptOverrideCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionSystemPromptOverrideCapabilities
 	probe := struct {
 		*plain
@@ -1761,6 +1829,9 @@ type SessionTitleCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionTitleCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionTitleCapabilities
 	probe := struct {
 		*plain
@@ -1814,6 +1885,9 @@ type SetSessionTitleRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionTitleRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SetSessionTitleRequest
 	probe := struct {
 		*plain
@@ -1864,6 +1938,9 @@ type SetSessionTitleResponse struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionTitleResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SetSessionTitleResponse
 	probe := struct {
 		*plain
@@ -1934,9 +2011,6 @@ func (u StateUpdate) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "state" names; an unknown value gives *StateUpdateOther.
 func (u *StateUpdate) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	var probe struct {
@@ -2078,9 +2152,6 @@ func (v StateUpdateOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *StateUpdateOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -2117,6 +2188,9 @@ type SubagentCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SubagentCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SubagentCapabilities
 	probe := struct {
 		*plain
@@ -2157,6 +2231,9 @@ type SubagentSessionCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SubagentSessionCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SubagentSessionCapabilities
 	probe := struct {
 		*plain
@@ -2281,6 +2358,9 @@ func (v SubagentUpdate) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SubagentUpdate) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SubagentUpdate
 	probe := struct {
 		*plain
@@ -2351,6 +2431,9 @@ type UnarchiveSessionRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain UnarchiveSessionRequest
 	probe := struct {
 		*plain
@@ -2390,6 +2473,9 @@ type UnarchiveSessionResponse struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UnarchiveSessionResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain UnarchiveSessionResponse
 	probe := struct {
 		*plain
@@ -2430,6 +2516,9 @@ type UnknownStateUpdate struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UnknownStateUpdate) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain UnknownStateUpdate
 	probe := struct {
 		*plain

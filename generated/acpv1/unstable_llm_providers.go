@@ -26,6 +26,9 @@ type DisableProviderRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *DisableProviderRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain DisableProviderRequest
 	probe := struct {
 		*plain
@@ -65,6 +68,9 @@ type DisableProviderResponse struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *DisableProviderResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain DisableProviderResponse
 	probe := struct {
 		*plain
@@ -139,6 +145,9 @@ type ListProvidersRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ListProvidersRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ListProvidersRequest
 	probe := struct {
 		*plain
@@ -176,6 +185,9 @@ type ListProvidersResponse struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ListProvidersResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ListProvidersResponse
 	probe := struct {
 		*plain
@@ -221,6 +233,9 @@ type ProviderCurrentConfig struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProviderCurrentConfig) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ProviderCurrentConfig
 	probe := struct {
 		*plain
@@ -286,6 +301,9 @@ type ProviderInfo struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProviderInfo) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ProviderInfo
 	probe := struct {
 		*plain
@@ -340,6 +358,9 @@ type ProvidersCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProvidersCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ProvidersCapabilities
 	probe := struct {
 		*plain
@@ -398,6 +419,9 @@ func (v SetProviderRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetProviderRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SetProviderRequest
 	probe := struct {
 		*plain
@@ -447,6 +471,9 @@ type SetProviderResponse struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetProviderResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SetProviderResponse
 	probe := struct {
 		*plain

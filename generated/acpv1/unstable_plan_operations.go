@@ -27,6 +27,9 @@ type PlanCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain PlanCapabilities
 	probe := struct {
 		*plain
@@ -67,6 +70,9 @@ type PlanFile struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanFile) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain PlanFile
 	probe := struct {
 		*plain
@@ -127,6 +133,9 @@ type PlanItems struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanItems) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain PlanItems
 	probe := struct {
 		*plain
@@ -180,6 +189,9 @@ type PlanMarkdown struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanMarkdown) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain PlanMarkdown
 	probe := struct {
 		*plain
@@ -227,6 +239,9 @@ type PlanRemoved struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanRemoved) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain PlanRemoved
 	probe := struct {
 		*plain
@@ -269,6 +284,9 @@ type PlanUpdate struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanUpdate) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain PlanUpdate
 	probe := struct {
 		*plain
@@ -333,9 +351,6 @@ func (u PlanUpdateContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *PlanUpdateContentOther.
 func (u *PlanUpdateContent) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	var probe struct {
@@ -449,9 +464,6 @@ func (v PlanUpdateContentOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *PlanUpdateContentOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {

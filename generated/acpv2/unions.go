@@ -53,6 +53,9 @@ func (v AgentResponseResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentResponseResult) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain AgentResponseResult
 	probe := struct {
 		*plain
@@ -100,6 +103,9 @@ func (v AgentResponseError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentResponseError) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain AgentResponseError
 	probe := struct {
 		*plain
@@ -127,12 +133,8 @@ func (v *AgentResponseError) UnmarshalJSON(data []byte) error {
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *AgentResponse) UnmarshalJSON(data []byte) error {
-	k := jsonKind(data)
-	if k == 'n' {
-		return nil
-	}
 	var err error
-	switch k {
+	switch jsonKind(data) {
 	case '{':
 		m := objectMembers(data)
 		if hasKeys(m, "id", "result") {
@@ -276,9 +278,6 @@ func (u AuthMethod) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *AuthMethodOther.
 func (u *AuthMethod) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	var probe struct {
@@ -395,9 +394,6 @@ func (v AuthMethodOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *AuthMethodOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -460,9 +456,6 @@ func (u AvailableCommand) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *AvailableCommandOther.
 func (u *AvailableCommand) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	var probe struct {
@@ -560,9 +553,6 @@ func (v AvailableCommandOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *AvailableCommandOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -623,9 +613,6 @@ func (u AvailableCommandInput) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *AvailableCommandInputOther.
 func (u *AvailableCommandInput) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	var probe struct {
@@ -714,9 +701,6 @@ func (v AvailableCommandInputOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *AvailableCommandInputOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -778,9 +762,6 @@ func (u BackgroundWork) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *BackgroundWorkOther.
 func (u *BackgroundWork) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	var probe struct {
@@ -895,9 +876,6 @@ func (v BackgroundWorkOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *BackgroundWorkOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -959,6 +937,9 @@ func (v ClientResponseResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientResponseResult) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ClientResponseResult
 	probe := struct {
 		*plain
@@ -1006,6 +987,9 @@ func (v ClientResponseError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientResponseError) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ClientResponseError
 	probe := struct {
 		*plain
@@ -1033,12 +1017,8 @@ func (v *ClientResponseError) UnmarshalJSON(data []byte) error {
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *ClientResponse) UnmarshalJSON(data []byte) error {
-	k := jsonKind(data)
-	if k == 'n' {
-		return nil
-	}
 	var err error
-	switch k {
+	switch jsonKind(data) {
 	case '{':
 		m := objectMembers(data)
 		if hasKeys(m, "id", "result") {
@@ -1197,9 +1177,6 @@ func (u ContentBlock) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *ContentBlockOther.
 func (u *ContentBlock) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	var probe struct {
@@ -1375,9 +1352,6 @@ func (v ContentBlockOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *ContentBlockOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -1462,9 +1436,6 @@ func (u CreateElicitationRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "mode" names; an unknown value gives *CreateElicitationRequestOther.
 func (u *CreateElicitationRequest) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	type plain CreateElicitationRequest
@@ -1588,9 +1559,6 @@ func (v CreateElicitationRequestOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *CreateElicitationRequestOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -1658,9 +1626,6 @@ func (u CreateElicitationResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "action" names; an unknown value gives *CreateElicitationResponseOther.
 func (u *CreateElicitationResponse) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	type plain CreateElicitationResponse
@@ -1793,9 +1758,6 @@ func (v CreateElicitationResponseOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *CreateElicitationResponseOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -1880,9 +1842,6 @@ func (u DiffChange) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "operation" names; an unknown value gives *DiffChangeOther.
 func (u *DiffChange) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	type plain DiffChange
@@ -2061,9 +2020,6 @@ func (v DiffChangeOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *DiffChangeOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -2274,12 +2230,8 @@ func (u *ElicitationFormMode) UnmarshalJSON(data []byte) error {
 	if !probe.RequestedSchema.present {
 		return typeError("object without \"requestedSchema\"", u, "requestedSchema")
 	}
-	k := jsonKind(data)
-	if k == 'n' {
-		return nil
-	}
 	var err error
-	switch k {
+	switch jsonKind(data) {
 	case '{':
 		m := objectMembers(data)
 		if hasKeys(m, "sessionId") {
@@ -2349,9 +2301,6 @@ func (u ElicitationPropertySchema) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *ElicitationPropertySchemaOther.
 func (u *ElicitationPropertySchema) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	var probe struct {
@@ -2511,9 +2460,6 @@ func (v ElicitationPropertySchemaOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *ElicitationPropertySchemaOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -2600,12 +2546,8 @@ func (u *ElicitationURLMode) UnmarshalJSON(data []byte) error {
 	if !probe.URL.present {
 		return typeError("object without \"url\"", u, "url")
 	}
-	k := jsonKind(data)
-	if k == 'n' {
-		return nil
-	}
 	var err error
-	switch k {
+	switch jsonKind(data) {
 	case '{':
 		m := objectMembers(data)
 		if hasKeys(m, "sessionId") {
@@ -2672,12 +2614,8 @@ func (*EmbeddedResourceResourceBlobResourceContents) isEmbeddedResourceResource(
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *EmbeddedResourceResource) UnmarshalJSON(data []byte) error {
-	k := jsonKind(data)
-	if k == 'n' {
-		return nil
-	}
 	var err error
-	switch k {
+	switch jsonKind(data) {
 	case '{':
 		m := objectMembers(data)
 		if hasKeys(m, "text", "uri") {
@@ -2869,9 +2807,6 @@ func (u IdleStateUpdate) rawObject() json.RawMessage {
 // Without "stopReason" it gives *IdleStateUpdateNone.
 func (u *IdleStateUpdate) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	type plain IdleStateUpdate
@@ -3083,9 +3018,6 @@ func (v IdleStateUpdateOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *IdleStateUpdateOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -3145,9 +3077,6 @@ func (u MCPServer) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *MCPServerOther.
 func (u *MCPServer) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	var probe struct {
@@ -3265,9 +3194,6 @@ func (v MCPServerOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *MCPServerOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -3321,9 +3247,6 @@ func (u MultiSelectItems) MarshalJSON() ([]byte, error) {
 // Without "type" it gives *MultiSelectItemsTitled.
 func (u *MultiSelectItems) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	var probe struct {
@@ -3422,9 +3345,6 @@ func (v MultiSelectItemsOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *MultiSelectItemsOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -3479,9 +3399,6 @@ func (u PlanUpdateContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *PlanUpdateContentOther.
 func (u *PlanUpdateContent) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	var probe struct {
@@ -3581,9 +3498,6 @@ func (v PlanUpdateContentOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *PlanUpdateContentOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -3641,9 +3555,6 @@ func (u ReplayFrom) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *ReplayFromOther.
 func (u *ReplayFrom) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	var probe struct {
@@ -3732,9 +3643,6 @@ func (v ReplayFromOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *ReplayFromOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -3794,12 +3702,8 @@ func (RequestIDStr) isRequestID() {}
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *RequestID) UnmarshalJSON(data []byte) error {
-	k := jsonKind(data)
-	if k == 'n' {
-		return nil
-	}
 	var err error
-	switch k {
+	switch jsonKind(data) {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v RequestIDNumber
@@ -3859,9 +3763,6 @@ func (u RequestPermissionOutcome) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "outcome" names; an unknown value gives *RequestPermissionOutcomeOther.
 func (u *RequestPermissionOutcome) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	var probe struct {
@@ -3980,9 +3881,6 @@ func (v RequestPermissionOutcomeOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *RequestPermissionOutcomeOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -4035,9 +3933,6 @@ func (u RequestPermissionSubject) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *RequestPermissionSubjectOther.
 func (u *RequestPermissionSubject) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	var probe struct {
@@ -4144,9 +4039,6 @@ func (v RequestPermissionSubjectOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *RequestPermissionSubjectOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -4228,9 +4120,6 @@ func (u SessionConfigOption) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *SessionConfigOptionOther.
 func (u *SessionConfigOption) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	type plain SessionConfigOption
@@ -4369,9 +4258,6 @@ func (v SessionConfigOptionOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *SessionConfigOptionOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -4427,12 +4313,8 @@ func (SessionConfigSelectOptionsGrouped) isSessionConfigSelectOptions() {}
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
-	k := jsonKind(data)
-	if k == 'n' {
-		return nil
-	}
 	var err error
-	switch k {
+	switch jsonKind(data) {
 	case '[':
 		m, nonEmpty := firstElementMembers(data)
 		if !nonEmpty || hasKeys(m, "value", "name") {
@@ -4538,9 +4420,6 @@ func (u SessionUpdate) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "sessionUpdate" names; an unknown value gives *SessionUpdateOther.
 func (u *SessionUpdate) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	var probe struct {
@@ -4980,9 +4859,6 @@ func (v SessionUpdateOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *SessionUpdateOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -5060,9 +4936,6 @@ func (u SetSessionConfigOptionRequest) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *SetSessionConfigOptionRequestOther.
 func (u *SetSessionConfigOptionRequest) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	type plain SetSessionConfigOptionRequest
@@ -5130,6 +5003,9 @@ func (v SetSessionConfigOptionRequestID) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionConfigOptionRequestID) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SetSessionConfigOptionRequestID
 	probe := struct {
 		*plain
@@ -5168,6 +5044,9 @@ func (v SetSessionConfigOptionRequestBoolean) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionConfigOptionRequestBoolean) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SetSessionConfigOptionRequestBoolean
 	probe := struct {
 		*plain
@@ -5238,9 +5117,6 @@ func (v SetSessionConfigOptionRequestOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *SetSessionConfigOptionRequestOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -5349,9 +5225,6 @@ func (u StateUpdate) rawObject() json.RawMessage {
 // UnmarshalJSON decodes the variant that "state" names; an unknown value gives *StateUpdateOther.
 func (u *StateUpdate) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	var probe struct {
@@ -5491,9 +5364,6 @@ func (v StateUpdateOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *StateUpdateOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {
@@ -5553,9 +5423,6 @@ func (u ToolCallContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *ToolCallContentOther.
 func (u *ToolCallContent) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), u, "")
 	}
 	var probe struct {
@@ -5679,9 +5546,6 @@ func (v ToolCallContentOther) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
 func (v *ToolCallContentOther) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != '{' {
-		if k == 'n' {
-			return nil
-		}
 		return typeError(kindName(k), v, "")
 	}
 	var probe struct {

@@ -36,6 +36,9 @@ type ArchiveSessionRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ArchiveSessionRequest
 	probe := struct {
 		*plain
@@ -75,6 +78,9 @@ type ArchiveSessionResponse struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ArchiveSessionResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ArchiveSessionResponse
 	probe := struct {
 		*plain
@@ -140,6 +146,9 @@ type AuthAccount struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthAccount) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain AuthAccount
 	probe := struct {
 		*plain
@@ -235,6 +244,9 @@ type AuthStatusCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain AuthStatusCapabilities
 	probe := struct {
 		*plain
@@ -274,6 +286,9 @@ type AuthStatusRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthStatusRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain AuthStatusRequest
 	probe := struct {
 		*plain
@@ -330,6 +345,9 @@ func (v AuthStatusResponse) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthStatusResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain AuthStatusResponse
 	probe := struct {
 		*plain
@@ -400,6 +418,9 @@ func (v AuthStatusUpdateNotification) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain AuthStatusUpdateNotification
 	probe := struct {
 		*plain
@@ -447,6 +468,9 @@ type BackgroundSubagent struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *BackgroundSubagent) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain BackgroundSubagent
 	probe := struct {
 		*plain
@@ -509,6 +533,9 @@ type ProxyNotification struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxyNotification) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ProxyNotification
 	probe := struct {
 		*plain
@@ -541,6 +568,9 @@ type ProxyRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxyRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ProxyRequest
 	probe := struct {
 		*plain
@@ -608,6 +638,9 @@ func (v ProxyResponseResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxyResponseResult) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ProxyResponseResult
 	probe := struct {
 		*plain
@@ -655,6 +688,9 @@ func (v ProxyResponseError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxyResponseError) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ProxyResponseError
 	probe := struct {
 		*plain
@@ -682,12 +718,8 @@ func (v *ProxyResponseError) UnmarshalJSON(data []byte) error {
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *ProxyResponse) UnmarshalJSON(data []byte) error {
-	k := jsonKind(data)
-	if k == 'n' {
-		return nil
-	}
 	var err error
-	switch k {
+	switch jsonKind(data) {
 	case '{':
 		m := objectMembers(data)
 		if hasKeys(m, "id", "result") {
@@ -830,6 +862,9 @@ type ProxySuccessorNotification struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxySuccessorNotification) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ProxySuccessorNotification
 	probe := struct {
 		*plain
@@ -896,6 +931,9 @@ type ProxySuccessorRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain ProxySuccessorRequest
 	probe := struct {
 		*plain
@@ -945,6 +983,9 @@ type SessionArchiveCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionArchiveCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionArchiveCapabilities
 	probe := struct {
 		*plain
@@ -1015,6 +1056,9 @@ type SessionCancelCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionCancelCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionCancelCapabilities
 	probe := struct {
 		*plain
@@ -1096,6 +1140,9 @@ func (v SessionMessage) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionMessage) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionMessage
 	probe := struct {
 		*plain
@@ -1170,6 +1217,9 @@ type SessionMessageChunk struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionMessageChunk) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionMessageChunk
 	probe := struct {
 		*plain
@@ -1252,6 +1302,9 @@ type SessionStatusCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionStatusCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionStatusCapabilities
 	probe := struct {
 		*plain
@@ -1295,6 +1348,9 @@ type SessionStatusRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionStatusRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionStatusRequest
 	probe := struct {
 		*plain
@@ -1351,6 +1407,9 @@ type SessionStatusResponse struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionStatusResponse
 	probe := struct {
 		*plain
@@ -1403,6 +1462,9 @@ type SessionSystemPromptCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionSystemPromptCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionSystemPromptCapabilities
 	probe := struct {
 		*plain
@@ -1452,6 +1514,9 @@ type SessionSystemPromptModeCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionSystemPromptModeCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionSystemPromptModeCapabilities
 	probe := struct {
 		*plain
@@ -1494,6 +1559,9 @@ type SessionSystemPromptOverrideCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionSystemPromptOverrideCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionSystemPromptOverrideCapabilities
 	probe := struct {
 		*plain
@@ -1531,6 +1599,9 @@ type SessionTitleCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionTitleCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SessionTitleCapabilities
 	probe := struct {
 		*plain
@@ -1584,6 +1655,9 @@ type SetSessionTitleRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionTitleRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SetSessionTitleRequest
 	probe := struct {
 		*plain
@@ -1634,6 +1708,9 @@ type SetSessionTitleResponse struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionTitleResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SetSessionTitleResponse
 	probe := struct {
 		*plain
@@ -1681,6 +1758,9 @@ type SubagentSessionCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SubagentSessionCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SubagentSessionCapabilities
 	probe := struct {
 		*plain
@@ -1810,6 +1890,9 @@ func (v SubagentUpdate) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SubagentUpdate) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain SubagentUpdate
 	probe := struct {
 		*plain
@@ -1880,6 +1963,9 @@ type UnarchiveSessionRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain UnarchiveSessionRequest
 	probe := struct {
 		*plain
@@ -1919,6 +2005,9 @@ type UnarchiveSessionResponse struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UnarchiveSessionResponse) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain UnarchiveSessionResponse
 	probe := struct {
 		*plain
@@ -1980,6 +2069,9 @@ func (v UnknownStateUpdate) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UnknownStateUpdate) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain UnknownStateUpdate
 	probe := struct {
 		*plain

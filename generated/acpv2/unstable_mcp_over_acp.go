@@ -28,6 +28,9 @@ type MCPACPCapabilities struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPACPCapabilities) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain MCPACPCapabilities
 	probe := struct {
 		*plain
@@ -65,6 +68,9 @@ type MCPError struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPError) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain MCPError
 	probe := struct {
 		*plain
@@ -123,6 +129,9 @@ type MCPServerACP struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPServerACP) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain MCPServerACP
 	probe := struct {
 		*plain
@@ -189,6 +198,9 @@ type MessageMCPNotification struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MessageMCPNotification) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain MessageMCPNotification
 	probe := struct {
 		*plain
@@ -254,6 +266,9 @@ type MessageMCPRequest struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MessageMCPRequest) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain MessageMCPRequest
 	probe := struct {
 		*plain
@@ -350,6 +365,9 @@ func (v MessageMCPResponseResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MessageMCPResponseResult) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain MessageMCPResponseResult
 	probe := struct {
 		*plain
@@ -399,6 +417,9 @@ func (v MessageMCPResponseError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MessageMCPResponseError) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain MessageMCPResponseError
 	probe := struct {
 		*plain
@@ -423,12 +444,8 @@ func (v *MessageMCPResponseError) UnmarshalJSON(data []byte) error {
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *MessageMCPResponse) UnmarshalJSON(data []byte) error {
-	k := jsonKind(data)
-	if k == 'n' {
-		return nil
-	}
 	var err error
-	switch k {
+	switch jsonKind(data) {
 	case '{':
 		m := objectMembers(data)
 		if hasKeys(m, "result") {

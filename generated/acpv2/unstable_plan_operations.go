@@ -29,6 +29,9 @@ type PlanFile struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanFile) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain PlanFile
 	probe := struct {
 		*plain
@@ -79,6 +82,9 @@ type PlanMarkdown struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanMarkdown) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain PlanMarkdown
 	probe := struct {
 		*plain
@@ -126,6 +132,9 @@ type PlanRemoved struct {
 // UnmarshalJSON decodes the object by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanRemoved) UnmarshalJSON(data []byte) error {
+	if k := jsonKind(data); k != '{' {
+		return typeError(kindName(k), v, "")
+	}
 	type plain PlanRemoved
 	probe := struct {
 		*plain
