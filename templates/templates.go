@@ -16,13 +16,11 @@ var rpc string
 
 // JSONHelpers returns the source of the helper file for package pkg, with
 // header as its first comment line.
-func JSONHelpers(header, pkg string) []byte {
-	r := strings.NewReplacer("{{HEADER}}", header, "{{PACKAGE}}", pkg)
-	return []byte(r.Replace(jsonHelpers))
-}
+func JSONHelpers(header, pkg string) []byte { return fill(jsonHelpers, header, pkg) }
 
 // RPC returns the source of the JSON-RPC message file for package pkg.
-func RPC(header, pkg string) []byte {
-	r := strings.NewReplacer("{{HEADER}}", header, "{{PACKAGE}}", pkg)
-	return []byte(r.Replace(rpc))
+func RPC(header, pkg string) []byte { return fill(rpc, header, pkg) }
+
+func fill(src, header, pkg string) []byte {
+	return []byte(strings.NewReplacer("{{HEADER}}", header, "{{PACKAGE}}", pkg).Replace(src))
 }

@@ -6,10 +6,10 @@ import (
 	"github.com/acpgen/acpgen/generated/internal/conformance"
 )
 
-// TestConformance runs the corpus through the package: the stable pages
+// corpus describes this package to the corpus tests: the stable pages
 // against the stable schema, and with the unstable tag the draft pages too,
 // against the unstable schema.
-func TestConformance(t *testing.T) {
+func corpus() conformance.Package {
 	p := conformance.Package{
 		Version:               "v2",
 		File:                  "v2/schema.json",
@@ -18,9 +18,31 @@ func TestConformance(t *testing.T) {
 		NewResult:             NewResult,
 		NewError:              func() any { return new(Error) },
 	}
+	if unstableBuild {
+		p.File, p.Drafts = "v2/schema.unstable.json", true
+	}
+	return p
+}
+
+// TestConformance decodes each corpus message's params or result into its
+// typed value, re-encodes it, and validates the result against the schema.
+func TestConformance(t *testing.T) {
 	min := 50
 	if unstableBuild {
-		p.File, p.Drafts, min = "v2/schema.unstable.json", true, 100
+		min = 100
 	}
-	conformance.Run(t, p, min)
+	conformance.Run(t, corpus(), min)
+}
+
+// TestMessages runs every corpus message through DecodeMessage and back.
+func TestMessages(t *testing.T) {
+	conformance.RunMessages(t, corpus(), func(data []byte, method string) (any, error) {
+		return DecodeMessage(data, method)
+	})
+}
+
+// TestMutations drops required keys and retypes lenient members of the
+// corpus messages, and checks the decoders follow the schema's rules.
+func TestMutations(t *testing.T) {
+	conformance.RunMutations(t, corpus(), 20)
 }

@@ -8,17 +8,6 @@ import (
 	"github.com/acpgen/acpgen/generated/internal/conformance"
 )
 
-// TestMessages runs every corpus message through DecodeMessage and back.
-func TestMessages(t *testing.T) {
-	p := conformance.Package{Version: "v2", File: "v2/schema.json"}
-	if unstableBuild {
-		p.File, p.Drafts = "v2/schema.unstable.json", true
-	}
-	conformance.RunMessages(t, p, func(data []byte, method string) (any, error) {
-		return DecodeMessage(data, method)
-	})
-}
-
 func TestDecodeMessageKinds(t *testing.T) {
 	for _, tc := range []struct {
 		in, method string
