@@ -55,10 +55,19 @@ func Parse(path string, data []byte) (*File, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	url := "acp:///" + strings.TrimPrefix(path, "/")
+	// The files declare draft 2020-12. The library scans for 2020-12 dynamic
+	// anchors at every subschema, which grows with the square of the file;
+	// the files use no dynamic references, and draft 2019-09 reads every
+	// keyword they use the same way, so they are compiled as 2019-09.
+	doc2019, err := json.Marshal(map[string]any{"$defs": doc.Defs})
+	if err != nil {
+		return nil, err
+	}
 	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2019
 	c.ExtractAnnotations = true
 	c.RegisterExtension("acp", nil, annotationCompiler{})
-	if err := c.AddResource(url, bytes.NewReader(data)); err != nil {
+	if err := c.AddResource(url, bytes.NewReader(doc2019)); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	f := &File{Path: path, order: order}
