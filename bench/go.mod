@@ -8,3 +8,5 @@ require (
 	github.com/acpgen/acpgen v0.0.0-00010101000000-000000000000
 	github.com/coder/acp-go-sdk v0.13.0
 )
+
+require github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3
