@@ -83,8 +83,15 @@ func (a *assigner) members(t *ir.Type) error {
 			}
 		}
 		for _, f := range t.Fields {
-			if f.GoName == "Value" {
-				return fmt.Errorf("%s: property %q clashes with the union's Value field", f.Pointer, f.JSONName)
+			if f.GoName == "Value" || (f.GoName == "Tag" && t.Union.Tag != "") {
+				return fmt.Errorf("%s: property %q clashes with the union's %s", f.Pointer, f.JSONName, f.GoName)
+			}
+		}
+		if fb := t.Union.Fallback; fb != nil {
+			for _, f := range fb.Fields {
+				if f.GoName == "Tag" || f.GoName == "Raw" {
+					return fmt.Errorf("%s: property %q clashes with the fallback's %s field", f.Pointer, f.JSONName, f.GoName)
+				}
 			}
 		}
 	}

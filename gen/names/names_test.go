@@ -93,4 +93,10 @@ func TestAssignCollisions(t *testing.T) {
 	if err := Assign(fields); err == nil || !strings.Contains(err.Error(), "/$defs/A") {
 		t.Errorf("two properties with one Go name: err = %v", err)
 	}
+
+	tagField := &ir.Package{Types: []*ir.Type{{Name: "U", Kind: ir.Union, Fields: []*ir.Field{{JSONName: "tag", Pointer: "/$defs/U/properties/tag"}},
+		Union: &ir.UnionInfo{Tag: "kind", Fallback: &ir.Variant{Name: "other"}}}}}
+	if err := Assign(tagField); err == nil || !strings.Contains(err.Error(), "/$defs/U/properties/tag") {
+		t.Errorf("a shared property named like the union's Tag method: err = %v", err)
+	}
 }
