@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -230,7 +231,7 @@ func (e *emitter) tagged(f *jen.File, t *ir.Type) error {
 		f.Line()
 	}
 	for _, v := range ownVariants(t) {
-		if err := e.knownVariant(f, t, v, fmt.Sprintf("%q:%q", u.Tag, v.Tag)); err != nil {
+		if err := e.knownVariant(f, t, v, tagMember(u.Tag, v.Tag)); err != nil {
 			return err
 		}
 	}
@@ -338,4 +339,12 @@ func (e *emitter) partsDecoder(f *jen.File, v *ir.Variant) {
 	f.Comment("UnmarshalJSON decodes every part of the variant from the same object.")
 	f.Func().Params(jen.Id("v").Op("*").Id(v.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
 	f.Line()
+}
+
+// tagMember is the JSON object member `"tag":"value"` that a variant's
+// encoding starts with.
+func tagMember(tag, value string) string {
+	k, _ := json.Marshal(tag)
+	v, _ := json.Marshal(value)
+	return string(k) + ":" + string(v)
 }

@@ -182,7 +182,7 @@ func (e *emitter) unstable(f *jen.File, key string) error {
 			if !v.Unstable || v.Key() != key {
 				continue
 			}
-			if err := e.knownVariant(f, t, v, fmt.Sprintf("%q:%q", t.Union.Tag, v.Tag)); err != nil {
+			if err := e.knownVariant(f, t, v, tagMember(t.Union.Tag, v.Tag)); err != nil {
 				return err
 			}
 			reg = append(reg, jen.Id(registry(t)).Index(jen.Lit(v.Tag)).Op("=").Func().Params().Id(iface(t)).Block(
