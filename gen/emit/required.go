@@ -36,23 +36,22 @@ import (
 func decodeFields(goName, recv string, fields []*ir.Field, extra ...jen.Code) []jen.Code {
 	members := []jen.Code{jen.Op("*").Id("plain")}
 	members = append(members, extra...)
-	values := jen.Dict{jen.Id("plain"): jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id(recv))}
+	values := []jen.Code{jen.Id("plain").Op(":").Parens(jen.Op("*").Id("plain")).Call(jen.Id(recv))}
 	var checks []jen.Code
 	for _, f := range fields {
 		if !hasRule(f) {
 			continue
 		}
 		shadow := jen.Id("member").Types(fieldType(f))
-		target := jen.Op("&").Id(recv).Dot(f.GoName)
 		if elem := skipElem(f); elem != nil {
 			shadow = jen.Id("items").Types(goType(*elem))
 		}
 		members = append(members, jen.Id(f.GoName).Add(shadow).Tag(map[string]string{"json": f.JSONName}))
-		init := jen.Dict{jen.Id("field"): target}
+		init := []jen.Code{jen.Id("field").Op(":").Op("&").Id(recv).Dot(f.GoName)}
 		if r := rules(f); r != nil {
-			init[jen.Id("rules")] = r
+			init = append(init, jen.Id("rules").Op(":").Add(r))
 		}
-		values[jen.Id(f.GoName)] = jen.Add(shadow).Values(init)
+		values = append(values, jen.Id(f.GoName).Op(":").Add(shadow).Values(init...))
 		if f.Required {
 			checks = append(checks, jen.If(jen.Op("!").Id("probe").Dot(f.GoName).Dot("present")).Block(
 				jen.Return(jen.Id("typeError").Call(jen.Lit(fmt.Sprintf("object without %q", f.JSONName)), jen.Id(recv), jen.Lit(f.JSONName)))))
@@ -60,14 +59,12 @@ func decodeFields(goName, recv string, fields []*ir.Field, extra ...jen.Code) []
 	}
 	out := []jen.Code{
 		jen.Type().Id("plain").Id(goName),
-		jen.Id("probe").Op(":=").Struct(members...).Values(values),
+		jen.Id("probe").Op(":=").Struct(members...).Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, values...),
 		jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("probe")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 	}
 	return append(out, checks...)
 }
 
-// hasRule reports whether decoding f needs more than the standard library:
-// a required member, or an x-deserialize-* keyword.
 func hasRule(f *ir.Field) bool {
 	return f.Required || f.DefaultOnError || f.DefaultOnNull || f.SkipInvalidItems || objectOnly(f)
 }

@@ -35,15 +35,9 @@ func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
 		Logout member[*LogoutCapabilities] `json:"logout"`
 		Meta   member[json.RawMessage]     `json:"_meta"`
 	}{
-		Logout: member[*LogoutCapabilities]{
-			field: &v.Logout,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		plain:  (*plain)(v),
+		Logout: member[*LogoutCapabilities]{field: &v.Logout, rules: nullOK | defaultOnError},
+		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -100,31 +94,13 @@ func (v *AgentCapabilities) UnmarshalJSON(data []byte) error {
 		Auth                member[*AgentAuthCapabilities] `json:"auth"`
 		Meta                member[json.RawMessage]        `json:"_meta"`
 	}{
-		Auth: member[*AgentAuthCapabilities]{
-			field: &v.Auth,
-			rules: defaultOnError,
-		},
-		LoadSession: member[*bool]{
-			field: &v.LoadSession,
-			rules: defaultOnError,
-		},
-		MCPCapabilities: member[*MCPCapabilities]{
-			field: &v.MCPCapabilities,
-			rules: defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		PromptCapabilities: member[*PromptCapabilities]{
-			field: &v.PromptCapabilities,
-			rules: defaultOnError,
-		},
-		SessionCapabilities: member[*SessionCapabilities]{
-			field: &v.SessionCapabilities,
-			rules: defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:               (*plain)(v),
+		LoadSession:         member[*bool]{field: &v.LoadSession, rules: defaultOnError},
+		PromptCapabilities:  member[*PromptCapabilities]{field: &v.PromptCapabilities, rules: defaultOnError},
+		MCPCapabilities:     member[*MCPCapabilities]{field: &v.MCPCapabilities, rules: defaultOnError},
+		SessionCapabilities: member[*SessionCapabilities]{field: &v.SessionCapabilities, rules: defaultOnError},
+		Auth:                member[*AgentAuthCapabilities]{field: &v.Auth, rules: defaultOnError},
+		Meta:                member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -152,8 +128,8 @@ func (v *AgentNotification) UnmarshalJSON(data []byte) error {
 		*plain
 		Method member[string] `json:"method"`
 	}{
-		Method: member[string]{field: &v.Method},
 		plain:  (*plain)(v),
+		Method: member[string]{field: &v.Method},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -188,9 +164,9 @@ func (v *AgentRequest) UnmarshalJSON(data []byte) error {
 		ID     member[RequestID] `json:"id"`
 		Method member[string]    `json:"method"`
 	}{
+		plain:  (*plain)(v),
 		ID:     member[RequestID]{field: &v.ID},
 		Method: member[string]{field: &v.Method},
-		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -246,23 +222,11 @@ func (v *Annotations) UnmarshalJSON(data []byte) error {
 		Priority     member[*float64]        `json:"priority"`
 		Meta         member[json.RawMessage] `json:"_meta"`
 	}{
-		Audience: items[Role]{
-			field: &v.Audience,
-			rules: nullOK | defaultOnError,
-		},
-		LastModified: member[*string]{
-			field: &v.LastModified,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Priority: member[*float64]{
-			field: &v.Priority,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:        (*plain)(v),
+		Audience:     items[Role]{field: &v.Audience, rules: nullOK | defaultOnError},
+		LastModified: member[*string]{field: &v.LastModified, rules: nullOK | defaultOnError},
+		Priority:     member[*float64]{field: &v.Priority, rules: nullOK | defaultOnError},
+		Meta:         member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -303,17 +267,11 @@ func (v *AudioContent) UnmarshalJSON(data []byte) error {
 		MimeType    member[string]          `json:"mimeType"`
 		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Annotations: member[*Annotations]{
-			field: &v.Annotations,
-			rules: nullOK | defaultOnError,
-		},
-		Data: member[string]{field: &v.Data},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		MimeType: member[string]{field: &v.MimeType},
-		plain:    (*plain)(v),
+		plain:       (*plain)(v),
+		Annotations: member[*Annotations]{field: &v.Annotations, rules: nullOK | defaultOnError},
+		Data:        member[string]{field: &v.Data},
+		MimeType:    member[string]{field: &v.MimeType},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -360,15 +318,9 @@ func (v *AuthCapabilities) UnmarshalJSON(data []byte) error {
 		Terminal member[*bool]           `json:"terminal"`
 		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Terminal: member[*bool]{
-			field: &v.Terminal,
-			rules: defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:    (*plain)(v),
+		Terminal: member[*bool]{field: &v.Terminal, rules: defaultOnError},
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -411,17 +363,11 @@ func (v *AuthMethodAgent) UnmarshalJSON(data []byte) error {
 		Description member[*string]         `json:"description"`
 		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Description: member[*string]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		ID: member[AuthMethodID]{field: &v.ID},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Name:  member[string]{field: &v.Name},
-		plain: (*plain)(v),
+		plain:       (*plain)(v),
+		ID:          member[AuthMethodID]{field: &v.ID},
+		Name:        member[string]{field: &v.Name},
+		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -496,25 +442,13 @@ func (v *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
 		Env         member[map[string]string] `json:"env"`
 		Meta        member[json.RawMessage]   `json:"_meta"`
 	}{
-		Args: member[[]string]{
-			field: &v.Args,
-			rules: defaultOnNull,
-		},
-		Description: member[*string]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		Env: member[map[string]string]{
-			field: &v.Env,
-			rules: defaultOnNull,
-		},
-		ID: member[AuthMethodID]{field: &v.ID},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Name:  member[string]{field: &v.Name},
-		plain: (*plain)(v),
+		plain:       (*plain)(v),
+		ID:          member[AuthMethodID]{field: &v.ID},
+		Name:        member[string]{field: &v.Name},
+		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
+		Args:        member[[]string]{field: &v.Args, rules: defaultOnNull},
+		Env:         member[map[string]string]{field: &v.Env, rules: defaultOnNull},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -556,12 +490,9 @@ func (v *AuthenticateRequest) UnmarshalJSON(data []byte) error {
 		MethodID member[AuthMethodID]    `json:"methodId"`
 		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		MethodID: member[AuthMethodID]{field: &v.MethodID},
 		plain:    (*plain)(v),
+		MethodID: member[AuthMethodID]{field: &v.MethodID},
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -593,11 +524,8 @@ func (v *AuthenticateResponse) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -638,17 +566,11 @@ func (v *AvailableCommand) UnmarshalJSON(data []byte) error {
 		Input       member[*AvailableCommandInput] `json:"input"`
 		Meta        member[json.RawMessage]        `json:"_meta"`
 	}{
+		plain:       (*plain)(v),
+		Name:        member[string]{field: &v.Name},
 		Description: member[string]{field: &v.Description},
-		Input: member[*AvailableCommandInput]{
-			field: &v.Input,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Name:  member[string]{field: &v.Name},
-		plain: (*plain)(v),
+		Input:       member[*AvailableCommandInput]{field: &v.Input, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -687,15 +609,9 @@ func (v *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
 		AvailableCommands items[AvailableCommand] `json:"availableCommands"`
 		Meta              member[json.RawMessage] `json:"_meta"`
 	}{
-		AvailableCommands: items[AvailableCommand]{
-			field: &v.AvailableCommands,
-			rules: defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		plain:             (*plain)(v),
+		AvailableCommands: items[AvailableCommand]{field: &v.AvailableCommands, rules: defaultOnError},
+		Meta:              member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -739,17 +655,11 @@ func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
 		URI      member[string]          `json:"uri"`
 		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		Blob: member[string]{field: &v.Blob},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		MimeType: member[*string]{
-			field: &v.MimeType,
-			rules: nullOK | defaultOnError,
-		},
-		URI:   member[string]{field: &v.URI},
-		plain: (*plain)(v),
+		plain:    (*plain)(v),
+		Blob:     member[string]{field: &v.Blob},
+		MimeType: member[*string]{field: &v.MimeType, rules: nullOK | defaultOnError},
+		URI:      member[string]{field: &v.URI},
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -786,11 +696,8 @@ func (v *BooleanConfigOptionCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -839,23 +746,11 @@ func (v *BooleanPropertySchema) UnmarshalJSON(data []byte) error {
 		Default     member[*bool]           `json:"default"`
 		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Default: member[*bool]{
-			field: &v.Default,
-			rules: nullOK | defaultOnError,
-		},
-		Description: member[*string]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Title: member[*string]{
-			field: &v.Title,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:       (*plain)(v),
+		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
+		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
+		Default:     member[*bool]{field: &v.Default, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -890,12 +785,9 @@ func (v *CancelNotification) UnmarshalJSON(data []byte) error {
 		SessionID member[SessionID]       `json:"sessionId"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
+		SessionID: member[SessionID]{field: &v.SessionID},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -933,12 +825,9 @@ func (v *CancelRequestNotification) UnmarshalJSON(data []byte) error {
 		RequestID member[RequestID]       `json:"requestId"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		RequestID: member[RequestID]{field: &v.RequestID},
 		plain:     (*plain)(v),
+		RequestID: member[RequestID]{field: &v.RequestID},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1011,31 +900,13 @@ func (v *ClientCapabilities) UnmarshalJSON(data []byte) error {
 		Elicitation member[*ElicitationCapabilities]   `json:"elicitation"`
 		Meta        member[json.RawMessage]            `json:"_meta"`
 	}{
-		Auth: member[*AuthCapabilities]{
-			field: &v.Auth,
-			rules: defaultOnError,
-		},
-		Elicitation: member[*ElicitationCapabilities]{
-			field: &v.Elicitation,
-			rules: nullOK | defaultOnError,
-		},
-		Fs: member[*FileSystemCapabilities]{
-			field: &v.Fs,
-			rules: defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Session: member[*ClientSessionCapabilities]{
-			field: &v.Session,
-			rules: nullOK | defaultOnError,
-		},
-		Terminal: member[*bool]{
-			field: &v.Terminal,
-			rules: defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:       (*plain)(v),
+		Fs:          member[*FileSystemCapabilities]{field: &v.Fs, rules: defaultOnError},
+		Terminal:    member[*bool]{field: &v.Terminal, rules: defaultOnError},
+		Session:     member[*ClientSessionCapabilities]{field: &v.Session, rules: nullOK | defaultOnError},
+		Auth:        member[*AuthCapabilities]{field: &v.Auth, rules: defaultOnError},
+		Elicitation: member[*ElicitationCapabilities]{field: &v.Elicitation, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1063,8 +934,8 @@ func (v *ClientNotification) UnmarshalJSON(data []byte) error {
 		*plain
 		Method member[string] `json:"method"`
 	}{
-		Method: member[string]{field: &v.Method},
 		plain:  (*plain)(v),
+		Method: member[string]{field: &v.Method},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1099,9 +970,9 @@ func (v *ClientRequest) UnmarshalJSON(data []byte) error {
 		ID     member[RequestID] `json:"id"`
 		Method member[string]    `json:"method"`
 	}{
+		plain:  (*plain)(v),
 		ID:     member[RequestID]{field: &v.ID},
 		Method: member[string]{field: &v.Method},
-		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1155,23 +1026,11 @@ func (v *ClientSessionCapabilities) UnmarshalJSON(data []byte) error {
 		Notices       member[*NoticeCapabilities]               `json:"notices"`
 		Meta          member[json.RawMessage]                   `json:"_meta"`
 	}{
-		Compaction: member[*CompactionCapabilities]{
-			field: &v.Compaction,
-			rules: nullOK | defaultOnError,
-		},
-		ConfigOptions: member[*SessionConfigOptionsCapabilities]{
-			field: &v.ConfigOptions,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Notices: member[*NoticeCapabilities]{
-			field: &v.Notices,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:         (*plain)(v),
+		Compaction:    member[*CompactionCapabilities]{field: &v.Compaction, rules: nullOK | defaultOnError},
+		ConfigOptions: member[*SessionConfigOptionsCapabilities]{field: &v.ConfigOptions, rules: nullOK | defaultOnError},
+		Notices:       member[*NoticeCapabilities]{field: &v.Notices, rules: nullOK | defaultOnError},
+		Meta:          member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1210,12 +1069,9 @@ func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
 		SessionID member[SessionID]       `json:"sessionId"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
+		SessionID: member[SessionID]{field: &v.SessionID},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1247,11 +1103,8 @@ func (v *CloseSessionResponse) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1293,13 +1146,10 @@ func (v *CompactionSummaryChunk) UnmarshalJSON(data []byte) error {
 		Content      member[ContentBlock]    `json:"content"`
 		Meta         member[json.RawMessage] `json:"_meta"`
 	}{
+		plain:        (*plain)(v),
 		CompactionID: member[CompactionID]{field: &v.CompactionID},
 		Content:      member[ContentBlock]{field: &v.Content},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		Meta:         member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1362,21 +1212,12 @@ func (v *CompactionUpdate) UnmarshalJSON(data []byte) error {
 		Error        member[*string]          `json:"error"`
 		Meta         member[json.RawMessage]  `json:"_meta"`
 	}{
+		plain:        (*plain)(v),
 		CompactionID: member[CompactionID]{field: &v.CompactionID},
-		Error: member[*string]{
-			field: &v.Error,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Status: member[CompactionStatus]{field: &v.Status},
-		Summary: items[ContentBlock]{
-			field: &v.Summary,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		Status:       member[CompactionStatus]{field: &v.Status},
+		Summary:      items[ContentBlock]{field: &v.Summary, rules: nullOK | defaultOnError},
+		Error:        member[*string]{field: &v.Error, rules: nullOK | defaultOnError},
+		Meta:         member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1417,12 +1258,9 @@ func (v *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 		ElicitationID member[ElicitationID]   `json:"elicitationId"`
 		Meta          member[json.RawMessage] `json:"_meta"`
 	}{
+		plain:         (*plain)(v),
 		ElicitationID: member[ElicitationID]{field: &v.ElicitationID},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		Meta:          member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1458,15 +1296,9 @@ func (v *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
 		ConfigOptions items[SessionConfigOption] `json:"configOptions"`
 		Meta          member[json.RawMessage]    `json:"_meta"`
 	}{
-		ConfigOptions: items[SessionConfigOption]{
-			field: &v.ConfigOptions,
-			rules: defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		plain:         (*plain)(v),
+		ConfigOptions: items[SessionConfigOption]{field: &v.ConfigOptions, rules: defaultOnError},
+		Meta:          member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1502,12 +1334,9 @@ func (v *Content) UnmarshalJSON(data []byte) error {
 		Content member[ContentBlock]    `json:"content"`
 		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
+		plain:   (*plain)(v),
 		Content: member[ContentBlock]{field: &v.Content},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1550,16 +1379,10 @@ func (v *ContentChunk) UnmarshalJSON(data []byte) error {
 		MessageID member[*MessageID]      `json:"messageId"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Content: member[ContentBlock]{field: &v.Content},
-		MessageID: member[*MessageID]{
-			field: &v.MessageID,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		plain:     (*plain)(v),
+		Content:   member[ContentBlock]{field: &v.Content},
+		MessageID: member[*MessageID]{field: &v.MessageID, rules: nullOK | defaultOnError},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1600,13 +1423,10 @@ func (v *Cost) UnmarshalJSON(data []byte) error {
 		Currency member[string]          `json:"currency"`
 		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
+		plain:    (*plain)(v),
 		Amount:   member[float64]{field: &v.Amount},
 		Currency: member[string]{field: &v.Currency},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1680,21 +1500,12 @@ func (v *CreateTerminalRequest) UnmarshalJSON(data []byte) error {
 		Env       member[[]EnvVariable]   `json:"env"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Args: member[[]string]{
-			field: &v.Args,
-			rules: defaultOnNull,
-		},
-		Command: member[string]{field: &v.Command},
-		Env: member[[]EnvVariable]{
-			field: &v.Env,
-			rules: defaultOnNull,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
+		SessionID: member[SessionID]{field: &v.SessionID},
+		Command:   member[string]{field: &v.Command},
+		Args:      member[[]string]{field: &v.Args, rules: defaultOnNull},
+		Env:       member[[]EnvVariable]{field: &v.Env, rules: defaultOnNull},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1733,12 +1544,9 @@ func (v *CreateTerminalResponse) UnmarshalJSON(data []byte) error {
 		TerminalID member[TerminalID]      `json:"terminalId"`
 		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		TerminalID: member[TerminalID]{field: &v.TerminalID},
 		plain:      (*plain)(v),
+		TerminalID: member[TerminalID]{field: &v.TerminalID},
+		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1776,12 +1584,9 @@ func (v *CurrentModeUpdate) UnmarshalJSON(data []byte) error {
 		CurrentModeID member[SessionModeID]   `json:"currentModeId"`
 		Meta          member[json.RawMessage] `json:"_meta"`
 	}{
+		plain:         (*plain)(v),
 		CurrentModeID: member[SessionModeID]{field: &v.CurrentModeID},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		Meta:          member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1819,12 +1624,9 @@ func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
 		SessionID member[SessionID]       `json:"sessionId"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
+		SessionID: member[SessionID]{field: &v.SessionID},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1856,11 +1658,8 @@ func (v *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1905,17 +1704,11 @@ func (v *Diff) UnmarshalJSON(data []byte) error {
 		NewText member[string]          `json:"newText"`
 		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
+		plain:   (*plain)(v),
+		Path:    member[string]{field: &v.Path},
+		OldText: member[*string]{field: &v.OldText, rules: nullOK | defaultOnError},
 		NewText: member[string]{field: &v.NewText},
-		OldText: member[*string]{
-			field: &v.OldText,
-			rules: nullOK | defaultOnError,
-		},
-		Path:  member[string]{field: &v.Path},
-		plain: (*plain)(v),
+		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1981,19 +1774,10 @@ func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
 		URL  member[*ElicitationURLCapabilities]  `json:"url"`
 		Meta member[json.RawMessage]              `json:"_meta"`
 	}{
-		Form: member[*ElicitationFormCapabilities]{
-			field: &v.Form,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		URL: member[*ElicitationURLCapabilities]{
-			field: &v.URL,
-			rules: nullOK | defaultOnError,
-		},
 		plain: (*plain)(v),
+		Form:  member[*ElicitationFormCapabilities]{field: &v.Form, rules: nullOK | defaultOnError},
+		URL:   member[*ElicitationURLCapabilities]{field: &v.URL, rules: nullOK | defaultOnError},
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2026,11 +1810,8 @@ func (v *ElicitationFormCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2059,8 +1840,8 @@ func (v *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
 		*plain
 		RequestID member[RequestID] `json:"requestId"`
 	}{
-		RequestID: member[RequestID]{field: &v.RequestID},
 		plain:     (*plain)(v),
+		RequestID: member[RequestID]{field: &v.RequestID},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2131,23 +1912,11 @@ func (v *ElicitationSchema) UnmarshalJSON(data []byte) error {
 		Description member[*string]                `json:"description"`
 		Meta        member[json.RawMessage]        `json:"_meta"`
 	}{
-		Description: member[*string]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Title: member[*string]{
-			field: &v.Title,
-			rules: nullOK | defaultOnError,
-		},
-		Type: member[*ElicitationSchemaType]{
-			field: &v.Type,
-			rules: defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:       (*plain)(v),
+		Type:        member[*ElicitationSchemaType]{field: &v.Type, rules: defaultOnError},
+		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
+		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2183,12 +1952,9 @@ func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
 		SessionID  member[SessionID]   `json:"sessionId"`
 		ToolCallID member[*ToolCallID] `json:"toolCallId"`
 	}{
-		SessionID: member[SessionID]{field: &v.SessionID},
-		ToolCallID: member[*ToolCallID]{
-			field: &v.ToolCallID,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:      (*plain)(v),
+		SessionID:  member[SessionID]{field: &v.SessionID},
+		ToolCallID: member[*ToolCallID]{field: &v.ToolCallID, rules: nullOK | defaultOnError},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2224,11 +1990,8 @@ func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2265,16 +2028,10 @@ func (v *EmbeddedResource) UnmarshalJSON(data []byte) error {
 		Resource    member[EmbeddedResourceResource] `json:"resource"`
 		Meta        member[json.RawMessage]          `json:"_meta"`
 	}{
-		Annotations: member[*Annotations]{
-			field: &v.Annotations,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Resource: member[EmbeddedResourceResource]{field: &v.Resource},
-		plain:    (*plain)(v),
+		plain:       (*plain)(v),
+		Annotations: member[*Annotations]{field: &v.Annotations, rules: nullOK | defaultOnError},
+		Resource:    member[EmbeddedResourceResource]{field: &v.Resource},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2322,17 +2079,11 @@ func (v *EnumOption) UnmarshalJSON(data []byte) error {
 		Description member[*string]         `json:"description"`
 		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Const: member[string]{field: &v.Const},
-		Description: member[*string]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Title: member[string]{field: &v.Title},
-		plain: (*plain)(v),
+		plain:       (*plain)(v),
+		Const:       member[string]{field: &v.Const},
+		Title:       member[string]{field: &v.Title},
+		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2375,13 +2126,10 @@ func (v *EnvVariable) UnmarshalJSON(data []byte) error {
 		Value member[string]          `json:"value"`
 		Meta  member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
+		plain: (*plain)(v),
 		Name:  member[string]{field: &v.Name},
 		Value: member[string]{field: &v.Value},
-		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2428,13 +2176,10 @@ func (v *Error) UnmarshalJSON(data []byte) error {
 		Message member[string]          `json:"message"`
 		Data    member[json.RawMessage] `json:"data"`
 	}{
-		Code: member[ErrorCode]{field: &v.Code},
-		Data: member[json.RawMessage]{
-			field: &v.Data,
-			rules: defaultOnError,
-		},
-		Message: member[string]{field: &v.Message},
 		plain:   (*plain)(v),
+		Code:    member[ErrorCode]{field: &v.Code},
+		Message: member[string]{field: &v.Message},
+		Data:    member[json.RawMessage]{field: &v.Data, rules: defaultOnError},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2500,19 +2245,10 @@ func (v *FileSystemCapabilities) UnmarshalJSON(data []byte) error {
 		WriteTextFile member[*bool]           `json:"writeTextFile"`
 		Meta          member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		ReadTextFile: member[*bool]{
-			field: &v.ReadTextFile,
-			rules: defaultOnError,
-		},
-		WriteTextFile: member[*bool]{
-			field: &v.WriteTextFile,
-			rules: defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:         (*plain)(v),
+		ReadTextFile:  member[*bool]{field: &v.ReadTextFile, rules: defaultOnError},
+		WriteTextFile: member[*bool]{field: &v.WriteTextFile, rules: defaultOnError},
+		Meta:          member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2549,13 +2285,10 @@ func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
 		Value member[string]          `json:"value"`
 		Meta  member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
+		plain: (*plain)(v),
 		Name:  member[string]{field: &v.Name},
 		Value: member[string]{field: &v.Value},
-		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2606,21 +2339,12 @@ func (v *ImageContent) UnmarshalJSON(data []byte) error {
 		URI         member[*string]         `json:"uri"`
 		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Annotations: member[*Annotations]{
-			field: &v.Annotations,
-			rules: nullOK | defaultOnError,
-		},
-		Data: member[string]{field: &v.Data},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		MimeType: member[string]{field: &v.MimeType},
-		URI: member[*string]{
-			field: &v.URI,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:       (*plain)(v),
+		Annotations: member[*Annotations]{field: &v.Annotations, rules: nullOK | defaultOnError},
+		Data:        member[string]{field: &v.Data},
+		MimeType:    member[string]{field: &v.MimeType},
+		URI:         member[*string]{field: &v.URI, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2674,17 +2398,11 @@ func (v *Implementation) UnmarshalJSON(data []byte) error {
 		Version member[string]          `json:"version"`
 		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Name: member[string]{field: &v.Name},
-		Title: member[*string]{
-			field: &v.Title,
-			rules: nullOK | defaultOnError,
-		},
-		Version: member[string]{field: &v.Version},
 		plain:   (*plain)(v),
+		Name:    member[string]{field: &v.Name},
+		Title:   member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
+		Version: member[string]{field: &v.Version},
+		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2737,20 +2455,11 @@ func (v *InitializeRequest) UnmarshalJSON(data []byte) error {
 		ClientInfo         member[*Implementation]     `json:"clientInfo"`
 		Meta               member[json.RawMessage]     `json:"_meta"`
 	}{
-		ClientCapabilities: member[*ClientCapabilities]{
-			field: &v.ClientCapabilities,
-			rules: defaultOnError,
-		},
-		ClientInfo: member[*Implementation]{
-			field: &v.ClientInfo,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		ProtocolVersion: member[ProtocolVersion]{field: &v.ProtocolVersion},
-		plain:           (*plain)(v),
+		plain:              (*plain)(v),
+		ProtocolVersion:    member[ProtocolVersion]{field: &v.ProtocolVersion},
+		ClientCapabilities: member[*ClientCapabilities]{field: &v.ClientCapabilities, rules: defaultOnError},
+		ClientInfo:         member[*Implementation]{field: &v.ClientInfo, rules: nullOK | defaultOnError},
+		Meta:               member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2816,24 +2525,12 @@ func (v *InitializeResponse) UnmarshalJSON(data []byte) error {
 		AgentInfo         member[*Implementation]    `json:"agentInfo"`
 		Meta              member[json.RawMessage]    `json:"_meta"`
 	}{
-		AgentCapabilities: member[*AgentCapabilities]{
-			field: &v.AgentCapabilities,
-			rules: defaultOnError,
-		},
-		AgentInfo: member[*Implementation]{
-			field: &v.AgentInfo,
-			rules: nullOK | defaultOnError,
-		},
-		AuthMethods: items[AuthMethod]{
-			field: &v.AuthMethods,
-			rules: defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		ProtocolVersion: member[ProtocolVersion]{field: &v.ProtocolVersion},
-		plain:           (*plain)(v),
+		plain:             (*plain)(v),
+		ProtocolVersion:   member[ProtocolVersion]{field: &v.ProtocolVersion},
+		AgentCapabilities: member[*AgentCapabilities]{field: &v.AgentCapabilities, rules: defaultOnError},
+		AuthMethods:       items[AuthMethod]{field: &v.AuthMethods, rules: defaultOnError},
+		AgentInfo:         member[*Implementation]{field: &v.AgentInfo, rules: nullOK | defaultOnError},
+		Meta:              member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2895,23 +2592,11 @@ func (v *IntegerPropertySchema) UnmarshalJSON(data []byte) error {
 		Default     member[*int64]          `json:"default"`
 		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Default: member[*int64]{
-			field: &v.Default,
-			rules: nullOK | defaultOnError,
-		},
-		Description: member[*string]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Title: member[*string]{
-			field: &v.Title,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:       (*plain)(v),
+		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
+		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
+		Default:     member[*int64]{field: &v.Default, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2948,13 +2633,10 @@ func (v *KillTerminalRequest) UnmarshalJSON(data []byte) error {
 		TerminalID member[TerminalID]      `json:"terminalId"`
 		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
+		plain:      (*plain)(v),
 		SessionID:  member[SessionID]{field: &v.SessionID},
 		TerminalID: member[TerminalID]{field: &v.TerminalID},
-		plain:      (*plain)(v),
+		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2989,11 +2671,8 @@ func (v *KillTerminalResponse) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3033,11 +2712,8 @@ func (v *ListSessionsRequest) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3075,19 +2751,10 @@ func (v *ListSessionsResponse) UnmarshalJSON(data []byte) error {
 		NextCursor member[*string]         `json:"nextCursor"`
 		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		NextCursor: member[*string]{
-			field: &v.NextCursor,
-			rules: nullOK | defaultOnError,
-		},
-		Sessions: items[SessionInfo]{
-			field: &v.Sessions,
-			rules: defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:      (*plain)(v),
+		Sessions:   items[SessionInfo]{field: &v.Sessions, rules: defaultOnError},
+		NextCursor: member[*string]{field: &v.NextCursor, rules: nullOK | defaultOnError},
+		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3156,21 +2823,12 @@ func (v *LoadSessionRequest) UnmarshalJSON(data []byte) error {
 		SessionID             member[SessionID]       `json:"sessionId"`
 		Meta                  member[json.RawMessage] `json:"_meta"`
 	}{
-		AdditionalDirectories: member[[]string]{
-			field: &v.AdditionalDirectories,
-			rules: defaultOnNull,
-		},
-		Cwd: member[string]{field: &v.Cwd},
-		MCPServers: member[[]MCPServer]{
-			field: &v.MCPServers,
-			rules: defaultOnNull,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
-		plain:     (*plain)(v),
+		plain:                 (*plain)(v),
+		MCPServers:            member[[]MCPServer]{field: &v.MCPServers, rules: defaultOnNull},
+		Cwd:                   member[string]{field: &v.Cwd},
+		AdditionalDirectories: member[[]string]{field: &v.AdditionalDirectories, rules: defaultOnNull},
+		SessionID:             member[SessionID]{field: &v.SessionID},
+		Meta:                  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3227,19 +2885,10 @@ func (v *LoadSessionResponse) UnmarshalJSON(data []byte) error {
 		ConfigOptions items[SessionConfigOption] `json:"configOptions"`
 		Meta          member[json.RawMessage]    `json:"_meta"`
 	}{
-		ConfigOptions: items[SessionConfigOption]{
-			field: &v.ConfigOptions,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Modes: member[*SessionModeState]{
-			field: &v.Modes,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:         (*plain)(v),
+		Modes:         member[*SessionModeState]{field: &v.Modes, rules: nullOK | defaultOnError},
+		ConfigOptions: items[SessionConfigOption]{field: &v.ConfigOptions, rules: nullOK | defaultOnError},
+		Meta:          member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3270,11 +2919,8 @@ func (v *LogoutCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3305,11 +2951,8 @@ func (v *LogoutRequest) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3338,11 +2981,8 @@ func (v *LogoutResponse) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3382,19 +3022,10 @@ func (v *MCPCapabilities) UnmarshalJSON(data []byte) error {
 		SSE  member[*bool]           `json:"sse"`
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		HTTP: member[*bool]{
-			field: &v.HTTP,
-			rules: defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SSE: member[*bool]{
-			field: &v.SSE,
-			rules: defaultOnError,
-		},
 		plain: (*plain)(v),
+		HTTP:  member[*bool]{field: &v.HTTP, rules: defaultOnError},
+		SSE:   member[*bool]{field: &v.SSE, rules: defaultOnError},
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3435,17 +3066,11 @@ func (v *MCPServerHTTP) UnmarshalJSON(data []byte) error {
 		Headers member[[]HTTPHeader]    `json:"headers"`
 		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Headers: member[[]HTTPHeader]{
-			field: &v.Headers,
-			rules: defaultOnNull,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Name:  member[string]{field: &v.Name},
-		URL:   member[string]{field: &v.URL},
-		plain: (*plain)(v),
+		plain:   (*plain)(v),
+		Name:    member[string]{field: &v.Name},
+		URL:     member[string]{field: &v.URL},
+		Headers: member[[]HTTPHeader]{field: &v.Headers, rules: defaultOnNull},
+		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3495,17 +3120,11 @@ func (v *MCPServerSSE) UnmarshalJSON(data []byte) error {
 		Headers member[[]HTTPHeader]    `json:"headers"`
 		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Headers: member[[]HTTPHeader]{
-			field: &v.Headers,
-			rules: defaultOnNull,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Name:  member[string]{field: &v.Name},
-		URL:   member[string]{field: &v.URL},
-		plain: (*plain)(v),
+		plain:   (*plain)(v),
+		Name:    member[string]{field: &v.Name},
+		URL:     member[string]{field: &v.URL},
+		Headers: member[[]HTTPHeader]{field: &v.Headers, rules: defaultOnNull},
+		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3559,21 +3178,12 @@ func (v *MCPServerStdio) UnmarshalJSON(data []byte) error {
 		Env     member[[]EnvVariable]   `json:"env"`
 		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Args: member[[]string]{
-			field: &v.Args,
-			rules: defaultOnNull,
-		},
+		plain:   (*plain)(v),
+		Name:    member[string]{field: &v.Name},
 		Command: member[string]{field: &v.Command},
-		Env: member[[]EnvVariable]{
-			field: &v.Env,
-			rules: defaultOnNull,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Name:  member[string]{field: &v.Name},
-		plain: (*plain)(v),
+		Args:    member[[]string]{field: &v.Args, rules: defaultOnNull},
+		Env:     member[[]EnvVariable]{field: &v.Env, rules: defaultOnNull},
+		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3660,24 +3270,12 @@ func (v *MultiSelectPropertySchema) UnmarshalJSON(data []byte) error {
 		Default     items[string]            `json:"default"`
 		Meta        member[json.RawMessage]  `json:"_meta"`
 	}{
-		Default: items[string]{
-			field: &v.Default,
-			rules: nullOK | defaultOnError,
-		},
-		Description: member[*string]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		Items: member[MultiSelectItems]{field: &v.Items},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Title: member[*string]{
-			field: &v.Title,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:       (*plain)(v),
+		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
+		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
+		Items:       member[MultiSelectItems]{field: &v.Items},
+		Default:     items[string]{field: &v.Default, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3739,20 +3337,11 @@ func (v *NewSessionRequest) UnmarshalJSON(data []byte) error {
 		MCPServers            member[[]MCPServer]     `json:"mcpServers"`
 		Meta                  member[json.RawMessage] `json:"_meta"`
 	}{
-		AdditionalDirectories: member[[]string]{
-			field: &v.AdditionalDirectories,
-			rules: defaultOnNull,
-		},
-		Cwd: member[string]{field: &v.Cwd},
-		MCPServers: member[[]MCPServer]{
-			field: &v.MCPServers,
-			rules: defaultOnNull,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		plain:                 (*plain)(v),
+		Cwd:                   member[string]{field: &v.Cwd},
+		AdditionalDirectories: member[[]string]{field: &v.AdditionalDirectories, rules: defaultOnNull},
+		MCPServers:            member[[]MCPServer]{field: &v.MCPServers, rules: defaultOnNull},
+		Meta:                  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3814,20 +3403,11 @@ func (v *NewSessionResponse) UnmarshalJSON(data []byte) error {
 		ConfigOptions items[SessionConfigOption] `json:"configOptions"`
 		Meta          member[json.RawMessage]    `json:"_meta"`
 	}{
-		ConfigOptions: items[SessionConfigOption]{
-			field: &v.ConfigOptions,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Modes: member[*SessionModeState]{
-			field: &v.Modes,
-			rules: nullOK | defaultOnError,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
-		plain:     (*plain)(v),
+		plain:         (*plain)(v),
+		SessionID:     member[SessionID]{field: &v.SessionID},
+		Modes:         member[*SessionModeState]{field: &v.Modes, rules: nullOK | defaultOnError},
+		ConfigOptions: items[SessionConfigOption]{field: &v.ConfigOptions, rules: nullOK | defaultOnError},
+		Meta:          member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3879,17 +3459,11 @@ func (v *Notice) UnmarshalJSON(data []byte) error {
 		Description member[*string]         `json:"description"`
 		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Description: member[*string]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Severity: member[NoticeSeverity]{field: &v.Severity},
-		Title:    member[string]{field: &v.Title},
-		plain:    (*plain)(v),
+		plain:       (*plain)(v),
+		Severity:    member[NoticeSeverity]{field: &v.Severity},
+		Title:       member[string]{field: &v.Title},
+		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3957,23 +3531,11 @@ func (v *NumberPropertySchema) UnmarshalJSON(data []byte) error {
 		Default     member[*float64]        `json:"default"`
 		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Default: member[*float64]{
-			field: &v.Default,
-			rules: nullOK | defaultOnError,
-		},
-		Description: member[*string]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Title: member[*string]{
-			field: &v.Title,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:       (*plain)(v),
+		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
+		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
+		Default:     member[*float64]{field: &v.Default, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4014,14 +3576,11 @@ func (v *PermissionOption) UnmarshalJSON(data []byte) error {
 		Kind     member[PermissionOptionKind] `json:"kind"`
 		Meta     member[json.RawMessage]      `json:"_meta"`
 	}{
-		Kind: member[PermissionOptionKind]{field: &v.Kind},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Name:     member[string]{field: &v.Name},
-		OptionID: member[PermissionOptionID]{field: &v.OptionID},
 		plain:    (*plain)(v),
+		OptionID: member[PermissionOptionID]{field: &v.OptionID},
+		Name:     member[string]{field: &v.Name},
+		Kind:     member[PermissionOptionKind]{field: &v.Kind},
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4075,15 +3634,9 @@ func (v *Plan) UnmarshalJSON(data []byte) error {
 		Entries items[PlanEntry]        `json:"entries"`
 		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Entries: items[PlanEntry]{
-			field: &v.Entries,
-			rules: defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		plain:   (*plain)(v),
+		Entries: items[PlanEntry]{field: &v.Entries, rules: defaultOnError},
+		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4132,14 +3685,11 @@ func (v *PlanEntry) UnmarshalJSON(data []byte) error {
 		Status   member[PlanEntryStatus]   `json:"status"`
 		Meta     member[json.RawMessage]   `json:"_meta"`
 	}{
-		Content: member[string]{field: &v.Content},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
+		plain:    (*plain)(v),
+		Content:  member[string]{field: &v.Content},
 		Priority: member[PlanEntryPriority]{field: &v.Priority},
 		Status:   member[PlanEntryStatus]{field: &v.Status},
-		plain:    (*plain)(v),
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4203,23 +3753,11 @@ func (v *PromptCapabilities) UnmarshalJSON(data []byte) error {
 		EmbeddedContext member[*bool]           `json:"embeddedContext"`
 		Meta            member[json.RawMessage] `json:"_meta"`
 	}{
-		Audio: member[*bool]{
-			field: &v.Audio,
-			rules: defaultOnError,
-		},
-		EmbeddedContext: member[*bool]{
-			field: &v.EmbeddedContext,
-			rules: defaultOnError,
-		},
-		Image: member[*bool]{
-			field: &v.Image,
-			rules: defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		plain:           (*plain)(v),
+		Image:           member[*bool]{field: &v.Image, rules: defaultOnError},
+		Audio:           member[*bool]{field: &v.Audio, rules: defaultOnError},
+		EmbeddedContext: member[*bool]{field: &v.EmbeddedContext, rules: defaultOnError},
+		Meta:            member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4272,13 +3810,10 @@ func (v *PromptRequest) UnmarshalJSON(data []byte) error {
 		Prompt    member[[]ContentBlock]  `json:"prompt"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Prompt:    member[[]ContentBlock]{field: &v.Prompt},
-		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
+		SessionID: member[SessionID]{field: &v.SessionID},
+		Prompt:    member[[]ContentBlock]{field: &v.Prompt},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4322,12 +3857,9 @@ func (v *PromptResponse) UnmarshalJSON(data []byte) error {
 		StopReason member[StopReason]      `json:"stopReason"`
 		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		StopReason: member[StopReason]{field: &v.StopReason},
 		plain:      (*plain)(v),
+		StopReason: member[StopReason]{field: &v.StopReason},
+		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4381,13 +3913,10 @@ func (v *ReadTextFileRequest) UnmarshalJSON(data []byte) error {
 		Path      member[string]          `json:"path"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Path:      member[string]{field: &v.Path},
-		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
+		SessionID: member[SessionID]{field: &v.SessionID},
+		Path:      member[string]{field: &v.Path},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4426,12 +3955,9 @@ func (v *ReadTextFileResponse) UnmarshalJSON(data []byte) error {
 		Content member[string]          `json:"content"`
 		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
+		plain:   (*plain)(v),
 		Content: member[string]{field: &v.Content},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4471,13 +3997,10 @@ func (v *ReleaseTerminalRequest) UnmarshalJSON(data []byte) error {
 		TerminalID member[TerminalID]      `json:"terminalId"`
 		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
+		plain:      (*plain)(v),
 		SessionID:  member[SessionID]{field: &v.SessionID},
 		TerminalID: member[TerminalID]{field: &v.TerminalID},
-		plain:      (*plain)(v),
+		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4512,11 +4035,8 @@ func (v *ReleaseTerminalResponse) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4561,14 +4081,11 @@ func (v *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
 		Options   member[[]PermissionOption] `json:"options"`
 		Meta      member[json.RawMessage]    `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Options:   member[[]PermissionOption]{field: &v.Options},
+		plain:     (*plain)(v),
 		SessionID: member[SessionID]{field: &v.SessionID},
 		ToolCall:  member[ToolCallUpdate]{field: &v.ToolCall},
-		plain:     (*plain)(v),
+		Options:   member[[]PermissionOption]{field: &v.Options},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4610,12 +4127,9 @@ func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
 		Outcome member[RequestPermissionOutcome] `json:"outcome"`
 		Meta    member[json.RawMessage]          `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Outcome: member[RequestPermissionOutcome]{field: &v.Outcome},
 		plain:   (*plain)(v),
+		Outcome: member[RequestPermissionOutcome]{field: &v.Outcome},
+		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4675,33 +4189,15 @@ func (v *ResourceLink) UnmarshalJSON(data []byte) error {
 		URI         member[string]          `json:"uri"`
 		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Annotations: member[*Annotations]{
-			field: &v.Annotations,
-			rules: nullOK | defaultOnError,
-		},
-		Description: member[*string]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		MimeType: member[*string]{
-			field: &v.MimeType,
-			rules: nullOK | defaultOnError,
-		},
-		Name: member[string]{field: &v.Name},
-		Size: member[*int64]{
-			field: &v.Size,
-			rules: nullOK | defaultOnError,
-		},
-		Title: member[*string]{
-			field: &v.Title,
-			rules: nullOK | defaultOnError,
-		},
-		URI:   member[string]{field: &v.URI},
-		plain: (*plain)(v),
+		plain:       (*plain)(v),
+		Annotations: member[*Annotations]{field: &v.Annotations, rules: nullOK | defaultOnError},
+		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
+		MimeType:    member[*string]{field: &v.MimeType, rules: nullOK | defaultOnError},
+		Name:        member[string]{field: &v.Name},
+		Size:        member[*int64]{field: &v.Size, rules: nullOK | defaultOnError},
+		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
+		URI:         member[string]{field: &v.URI},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4775,21 +4271,12 @@ func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
 		MCPServers            member[[]MCPServer]     `json:"mcpServers"`
 		Meta                  member[json.RawMessage] `json:"_meta"`
 	}{
-		AdditionalDirectories: member[[]string]{
-			field: &v.AdditionalDirectories,
-			rules: defaultOnNull,
-		},
-		Cwd: member[string]{field: &v.Cwd},
-		MCPServers: member[[]MCPServer]{
-			field: &v.MCPServers,
-			rules: defaultOnNull,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
-		plain:     (*plain)(v),
+		plain:                 (*plain)(v),
+		SessionID:             member[SessionID]{field: &v.SessionID},
+		Cwd:                   member[string]{field: &v.Cwd},
+		AdditionalDirectories: member[[]string]{field: &v.AdditionalDirectories, rules: defaultOnNull},
+		MCPServers:            member[[]MCPServer]{field: &v.MCPServers, rules: defaultOnNull},
+		Meta:                  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4843,19 +4330,10 @@ func (v *ResumeSessionResponse) UnmarshalJSON(data []byte) error {
 		ConfigOptions items[SessionConfigOption] `json:"configOptions"`
 		Meta          member[json.RawMessage]    `json:"_meta"`
 	}{
-		ConfigOptions: items[SessionConfigOption]{
-			field: &v.ConfigOptions,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Modes: member[*SessionModeState]{
-			field: &v.Modes,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:         (*plain)(v),
+		Modes:         member[*SessionModeState]{field: &v.Modes, rules: nullOK | defaultOnError},
+		ConfigOptions: items[SessionConfigOption]{field: &v.ConfigOptions, rules: nullOK | defaultOnError},
+		Meta:          member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4888,12 +4366,9 @@ func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
 		OptionID member[PermissionOptionID] `json:"optionId"`
 		Meta     member[json.RawMessage]    `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		OptionID: member[PermissionOptionID]{field: &v.OptionID},
 		plain:    (*plain)(v),
+		OptionID: member[PermissionOptionID]{field: &v.OptionID},
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4930,11 +4405,8 @@ func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) er
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5017,31 +4489,13 @@ func (v *SessionCapabilities) UnmarshalJSON(data []byte) error {
 		Close                 member[*SessionCloseCapabilities]                 `json:"close"`
 		Meta                  member[json.RawMessage]                           `json:"_meta"`
 	}{
-		AdditionalDirectories: member[*SessionAdditionalDirectoriesCapabilities]{
-			field: &v.AdditionalDirectories,
-			rules: nullOK | defaultOnError,
-		},
-		Close: member[*SessionCloseCapabilities]{
-			field: &v.Close,
-			rules: nullOK | defaultOnError,
-		},
-		Delete: member[*SessionDeleteCapabilities]{
-			field: &v.Delete,
-			rules: nullOK | defaultOnError,
-		},
-		List: member[*SessionListCapabilities]{
-			field: &v.List,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Resume: member[*SessionResumeCapabilities]{
-			field: &v.Resume,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:                 (*plain)(v),
+		List:                  member[*SessionListCapabilities]{field: &v.List, rules: nullOK | defaultOnError},
+		Delete:                member[*SessionDeleteCapabilities]{field: &v.Delete, rules: nullOK | defaultOnError},
+		AdditionalDirectories: member[*SessionAdditionalDirectoriesCapabilities]{field: &v.AdditionalDirectories, rules: nullOK | defaultOnError},
+		Resume:                member[*SessionResumeCapabilities]{field: &v.Resume, rules: nullOK | defaultOnError},
+		Close:                 member[*SessionCloseCapabilities]{field: &v.Close, rules: nullOK | defaultOnError},
+		Meta:                  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5072,11 +4526,8 @@ func (v *SessionCloseCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5101,8 +4552,8 @@ func (v *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
 		*plain
 		CurrentValue member[bool] `json:"currentValue"`
 	}{
-		CurrentValue: member[bool]{field: &v.CurrentValue},
 		plain:        (*plain)(v),
+		CurrentValue: member[bool]{field: &v.CurrentValue},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5149,15 +4600,9 @@ func (v *SessionConfigOptionsCapabilities) UnmarshalJSON(data []byte) error {
 		Boolean member[*BooleanConfigOptionCapabilities] `json:"boolean"`
 		Meta    member[json.RawMessage]                  `json:"_meta"`
 	}{
-		Boolean: member[*BooleanConfigOptionCapabilities]{
-			field: &v.Boolean,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		plain:   (*plain)(v),
+		Boolean: member[*BooleanConfigOptionCapabilities]{field: &v.Boolean, rules: nullOK | defaultOnError},
+		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5186,9 +4631,9 @@ func (v *SessionConfigSelect) UnmarshalJSON(data []byte) error {
 		CurrentValue member[SessionConfigValueID]       `json:"currentValue"`
 		Options      member[SessionConfigSelectOptions] `json:"options"`
 	}{
+		plain:        (*plain)(v),
 		CurrentValue: member[SessionConfigValueID]{field: &v.CurrentValue},
 		Options:      member[SessionConfigSelectOptions]{field: &v.Options},
-		plain:        (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5235,17 +4680,11 @@ func (v *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
 		Options items[SessionConfigSelectOption] `json:"options"`
 		Meta    member[json.RawMessage]          `json:"_meta"`
 	}{
-		Group: member[SessionConfigGroupID]{field: &v.Group},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Name: member[string]{field: &v.Name},
-		Options: items[SessionConfigSelectOption]{
-			field: &v.Options,
-			rules: defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:   (*plain)(v),
+		Group:   member[SessionConfigGroupID]{field: &v.Group},
+		Name:    member[string]{field: &v.Name},
+		Options: items[SessionConfigSelectOption]{field: &v.Options, rules: defaultOnError},
+		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5295,17 +4734,11 @@ func (v *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
 		Description member[*string]              `json:"description"`
 		Meta        member[json.RawMessage]      `json:"_meta"`
 	}{
-		Description: member[*string]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Name:  member[string]{field: &v.Name},
-		Value: member[SessionConfigValueID]{field: &v.Value},
-		plain: (*plain)(v),
+		plain:       (*plain)(v),
+		Value:       member[SessionConfigValueID]{field: &v.Value},
+		Name:        member[string]{field: &v.Name},
+		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5345,11 +4778,8 @@ func (v *SessionDeleteCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5422,25 +4852,13 @@ func (v *SessionInfo) UnmarshalJSON(data []byte) error {
 		UpdatedAt             member[*string]         `json:"updatedAt"`
 		Meta                  member[json.RawMessage] `json:"_meta"`
 	}{
-		AdditionalDirectories: items[string]{
-			field: &v.AdditionalDirectories,
-			rules: defaultOnError,
-		},
-		Cwd: member[string]{field: &v.Cwd},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
-		Title: member[*string]{
-			field: &v.Title,
-			rules: nullOK | defaultOnError,
-		},
-		UpdatedAt: member[*string]{
-			field: &v.UpdatedAt,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:                 (*plain)(v),
+		SessionID:             member[SessionID]{field: &v.SessionID},
+		Cwd:                   member[string]{field: &v.Cwd},
+		AdditionalDirectories: items[string]{field: &v.AdditionalDirectories, rules: defaultOnError},
+		Title:                 member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
+		UpdatedAt:             member[*string]{field: &v.UpdatedAt, rules: nullOK | defaultOnError},
+		Meta:                  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5496,19 +4914,10 @@ func (v *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
 		UpdatedAt member[Nullable[string]] `json:"updatedAt"`
 		Meta      member[json.RawMessage]  `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Title: member[Nullable[string]]{
-			field: &v.Title,
-			rules: nullOK | defaultOnError,
-		},
-		UpdatedAt: member[Nullable[string]]{
-			field: &v.UpdatedAt,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:     (*plain)(v),
+		Title:     member[Nullable[string]]{field: &v.Title, rules: nullOK | defaultOnError},
+		UpdatedAt: member[Nullable[string]]{field: &v.UpdatedAt, rules: nullOK | defaultOnError},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5539,11 +4948,8 @@ func (v *SessionListCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5586,17 +4992,11 @@ func (v *SessionMode) UnmarshalJSON(data []byte) error {
 		Description member[*string]         `json:"description"`
 		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Description: member[*string]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		ID: member[SessionModeID]{field: &v.ID},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Name:  member[string]{field: &v.Name},
-		plain: (*plain)(v),
+		plain:       (*plain)(v),
+		ID:          member[SessionModeID]{field: &v.ID},
+		Name:        member[string]{field: &v.Name},
+		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5642,16 +5042,10 @@ func (v *SessionModeState) UnmarshalJSON(data []byte) error {
 		AvailableModes items[SessionMode]      `json:"availableModes"`
 		Meta           member[json.RawMessage] `json:"_meta"`
 	}{
-		AvailableModes: items[SessionMode]{
-			field: &v.AvailableModes,
-			rules: defaultOnError,
-		},
-		CurrentModeID: member[SessionModeID]{field: &v.CurrentModeID},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		plain:          (*plain)(v),
+		CurrentModeID:  member[SessionModeID]{field: &v.CurrentModeID},
+		AvailableModes: items[SessionMode]{field: &v.AvailableModes, rules: defaultOnError},
+		Meta:           member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5698,13 +5092,10 @@ func (v *SessionNotification) UnmarshalJSON(data []byte) error {
 		Update    member[SessionUpdate]   `json:"update"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
+		plain:     (*plain)(v),
 		SessionID: member[SessionID]{field: &v.SessionID},
 		Update:    member[SessionUpdate]{field: &v.Update},
-		plain:     (*plain)(v),
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5741,11 +5132,8 @@ func (v *SessionResumeCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5778,15 +5166,9 @@ func (v *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
 		ConfigOptions items[SessionConfigOption] `json:"configOptions"`
 		Meta          member[json.RawMessage]    `json:"_meta"`
 	}{
-		ConfigOptions: items[SessionConfigOption]{
-			field: &v.ConfigOptions,
-			rules: defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		plain:         (*plain)(v),
+		ConfigOptions: items[SessionConfigOption]{field: &v.ConfigOptions, rules: defaultOnError},
+		Meta:          member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5826,13 +5208,10 @@ func (v *SetSessionModeRequest) UnmarshalJSON(data []byte) error {
 		ModeID    member[SessionModeID]   `json:"modeId"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		ModeID:    member[SessionModeID]{field: &v.ModeID},
-		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
+		SessionID: member[SessionID]{field: &v.SessionID},
+		ModeID:    member[SessionModeID]{field: &v.ModeID},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5867,11 +5246,8 @@ func (v *SetSessionModeResponse) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5906,12 +5282,9 @@ func (v *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
 		Enum member[[]string]        `json:"enum"`
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Enum: member[[]string]{field: &v.Enum},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Enum:  member[[]string]{field: &v.Enum},
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6006,23 +5379,11 @@ func (v *StringPropertySchema) UnmarshalJSON(data []byte) error {
 		Default     member[*string]         `json:"default"`
 		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Default: member[*string]{
-			field: &v.Default,
-			rules: nullOK | defaultOnError,
-		},
-		Description: member[*string]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Title: member[*string]{
-			field: &v.Title,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:       (*plain)(v),
+		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
+		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
+		Default:     member[*string]{field: &v.Default, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6059,12 +5420,9 @@ func (v *Terminal) UnmarshalJSON(data []byte) error {
 		TerminalID member[TerminalID]      `json:"terminalId"`
 		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		TerminalID: member[TerminalID]{field: &v.TerminalID},
 		plain:      (*plain)(v),
+		TerminalID: member[TerminalID]{field: &v.TerminalID},
+		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6104,19 +5462,10 @@ func (v *TerminalExitStatus) UnmarshalJSON(data []byte) error {
 		Signal   member[*string]         `json:"signal"`
 		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		ExitCode: member[*uint32]{
-			field: &v.ExitCode,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Signal: member[*string]{
-			field: &v.Signal,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:    (*plain)(v),
+		ExitCode: member[*uint32]{field: &v.ExitCode, rules: nullOK | defaultOnError},
+		Signal:   member[*string]{field: &v.Signal, rules: nullOK | defaultOnError},
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6156,13 +5505,10 @@ func (v *TerminalOutputRequest) UnmarshalJSON(data []byte) error {
 		TerminalID member[TerminalID]      `json:"terminalId"`
 		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
+		plain:      (*plain)(v),
 		SessionID:  member[SessionID]{field: &v.SessionID},
 		TerminalID: member[TerminalID]{field: &v.TerminalID},
-		plain:      (*plain)(v),
+		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6209,17 +5555,11 @@ func (v *TerminalOutputResponse) UnmarshalJSON(data []byte) error {
 		ExitStatus member[*TerminalExitStatus] `json:"exitStatus"`
 		Meta       member[json.RawMessage]     `json:"_meta"`
 	}{
-		ExitStatus: member[*TerminalExitStatus]{
-			field: &v.ExitStatus,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Output:    member[string]{field: &v.Output},
-		Truncated: member[bool]{field: &v.Truncated},
-		plain:     (*plain)(v),
+		plain:      (*plain)(v),
+		Output:     member[string]{field: &v.Output},
+		Truncated:  member[bool]{field: &v.Truncated},
+		ExitStatus: member[*TerminalExitStatus]{field: &v.ExitStatus, rules: nullOK | defaultOnError},
+		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6262,16 +5602,10 @@ func (v *TextContent) UnmarshalJSON(data []byte) error {
 		Text        member[string]          `json:"text"`
 		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Annotations: member[*Annotations]{
-			field: &v.Annotations,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Text:  member[string]{field: &v.Text},
-		plain: (*plain)(v),
+		plain:       (*plain)(v),
+		Annotations: member[*Annotations]{field: &v.Annotations, rules: nullOK | defaultOnError},
+		Text:        member[string]{field: &v.Text},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6315,17 +5649,11 @@ func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
 		URI      member[string]          `json:"uri"`
 		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		MimeType: member[*string]{
-			field: &v.MimeType,
-			rules: nullOK | defaultOnError,
-		},
-		Text:  member[string]{field: &v.Text},
-		URI:   member[string]{field: &v.URI},
-		plain: (*plain)(v),
+		plain:    (*plain)(v),
+		MimeType: member[*string]{field: &v.MimeType, rules: nullOK | defaultOnError},
+		Text:     member[string]{field: &v.Text},
+		URI:      member[string]{field: &v.URI},
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6366,12 +5694,9 @@ func (v *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
 		AnyOf member[[]EnumOption]    `json:"anyOf"`
 		Meta  member[json.RawMessage] `json:"_meta"`
 	}{
-		AnyOf: member[[]EnumOption]{field: &v.AnyOf},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		AnyOf: member[[]EnumOption]{field: &v.AnyOf},
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6459,41 +5784,17 @@ func (v *ToolCall) UnmarshalJSON(data []byte) error {
 		RawOutput  member[json.RawMessage] `json:"rawOutput"`
 		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		Content: items[ToolCallContent]{
-			field: &v.Content,
-			rules: defaultOnError,
-		},
-		Kind: member[*ToolKind]{
-			field: &v.Kind,
-			rules: defaultOnError,
-		},
-		Locations: items[ToolCallLocation]{
-			field: &v.Locations,
-			rules: defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Name: member[*string]{
-			field: &v.Name,
-			rules: nullOK | defaultOnError,
-		},
-		RawInput: member[json.RawMessage]{
-			field: &v.RawInput,
-			rules: defaultOnError,
-		},
-		RawOutput: member[json.RawMessage]{
-			field: &v.RawOutput,
-			rules: defaultOnError,
-		},
-		Status: member[*ToolCallStatus]{
-			field: &v.Status,
-			rules: defaultOnError,
-		},
-		Title:      member[string]{field: &v.Title},
-		ToolCallID: member[ToolCallID]{field: &v.ToolCallID},
 		plain:      (*plain)(v),
+		ToolCallID: member[ToolCallID]{field: &v.ToolCallID},
+		Title:      member[string]{field: &v.Title},
+		Name:       member[*string]{field: &v.Name, rules: nullOK | defaultOnError},
+		Kind:       member[*ToolKind]{field: &v.Kind, rules: defaultOnError},
+		Status:     member[*ToolCallStatus]{field: &v.Status, rules: defaultOnError},
+		Content:    items[ToolCallContent]{field: &v.Content, rules: defaultOnError},
+		Locations:  items[ToolCallLocation]{field: &v.Locations, rules: defaultOnError},
+		RawInput:   member[json.RawMessage]{field: &v.RawInput, rules: defaultOnError},
+		RawOutput:  member[json.RawMessage]{field: &v.RawOutput, rules: defaultOnError},
+		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6544,16 +5845,10 @@ func (v *ToolCallLocation) UnmarshalJSON(data []byte) error {
 		Line member[*uint32]         `json:"line"`
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Line: member[*uint32]{
-			field: &v.Line,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Path:  member[string]{field: &v.Path},
 		plain: (*plain)(v),
+		Path:  member[string]{field: &v.Path},
+		Line:  member[*uint32]{field: &v.Line, rules: nullOK | defaultOnError},
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6639,44 +5934,17 @@ func (v *ToolCallUpdate) UnmarshalJSON(data []byte) error {
 		RawOutput  member[json.RawMessage] `json:"rawOutput"`
 		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		Content: items[ToolCallContent]{
-			field: &v.Content,
-			rules: nullOK | defaultOnError,
-		},
-		Kind: member[*ToolKind]{
-			field: &v.Kind,
-			rules: nullOK | defaultOnError,
-		},
-		Locations: items[ToolCallLocation]{
-			field: &v.Locations,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Name: member[*string]{
-			field: &v.Name,
-			rules: nullOK | defaultOnError,
-		},
-		RawInput: member[json.RawMessage]{
-			field: &v.RawInput,
-			rules: defaultOnError,
-		},
-		RawOutput: member[json.RawMessage]{
-			field: &v.RawOutput,
-			rules: defaultOnError,
-		},
-		Status: member[*ToolCallStatus]{
-			field: &v.Status,
-			rules: nullOK | defaultOnError,
-		},
-		Title: member[*string]{
-			field: &v.Title,
-			rules: nullOK | defaultOnError,
-		},
-		ToolCallID: member[ToolCallID]{field: &v.ToolCallID},
 		plain:      (*plain)(v),
+		ToolCallID: member[ToolCallID]{field: &v.ToolCallID},
+		Kind:       member[*ToolKind]{field: &v.Kind, rules: nullOK | defaultOnError},
+		Status:     member[*ToolCallStatus]{field: &v.Status, rules: nullOK | defaultOnError},
+		Title:      member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
+		Name:       member[*string]{field: &v.Name, rules: nullOK | defaultOnError},
+		Content:    items[ToolCallContent]{field: &v.Content, rules: nullOK | defaultOnError},
+		Locations:  items[ToolCallLocation]{field: &v.Locations, rules: nullOK | defaultOnError},
+		RawInput:   member[json.RawMessage]{field: &v.RawInput, rules: defaultOnError},
+		RawOutput:  member[json.RawMessage]{field: &v.RawOutput, rules: defaultOnError},
+		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6712,12 +5980,9 @@ func (v *UnstructuredCommandInput) UnmarshalJSON(data []byte) error {
 		Hint member[string]          `json:"hint"`
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Hint: member[string]{field: &v.Hint},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Hint:  member[string]{field: &v.Hint},
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6761,17 +6026,11 @@ func (v *UsageUpdate) UnmarshalJSON(data []byte) error {
 		Cost member[*Cost]           `json:"cost"`
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Cost: member[*Cost]{
-			field: &v.Cost,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Size:  member[uint64]{field: &v.Size},
-		Used:  member[uint64]{field: &v.Used},
 		plain: (*plain)(v),
+		Used:  member[uint64]{field: &v.Used},
+		Size:  member[uint64]{field: &v.Size},
+		Cost:  member[*Cost]{field: &v.Cost, rules: nullOK | defaultOnError},
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6814,13 +6073,10 @@ func (v *WaitForTerminalExitRequest) UnmarshalJSON(data []byte) error {
 		TerminalID member[TerminalID]      `json:"terminalId"`
 		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
+		plain:      (*plain)(v),
 		SessionID:  member[SessionID]{field: &v.SessionID},
 		TerminalID: member[TerminalID]{field: &v.TerminalID},
-		plain:      (*plain)(v),
+		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6863,19 +6119,10 @@ func (v *WaitForTerminalExitResponse) UnmarshalJSON(data []byte) error {
 		Signal   member[*string]         `json:"signal"`
 		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		ExitCode: member[*uint32]{
-			field: &v.ExitCode,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Signal: member[*string]{
-			field: &v.Signal,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:    (*plain)(v),
+		ExitCode: member[*uint32]{field: &v.ExitCode, rules: nullOK | defaultOnError},
+		Signal:   member[*string]{field: &v.Signal, rules: nullOK | defaultOnError},
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6918,14 +6165,11 @@ func (v *WriteTextFileRequest) UnmarshalJSON(data []byte) error {
 		Content   member[string]          `json:"content"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Content: member[string]{field: &v.Content},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Path:      member[string]{field: &v.Path},
-		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
+		SessionID: member[SessionID]{field: &v.SessionID},
+		Path:      member[string]{field: &v.Path},
+		Content:   member[string]{field: &v.Content},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6963,11 +6207,8 @@ func (v *WriteTextFileResponse) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err

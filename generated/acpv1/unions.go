@@ -62,9 +62,9 @@ func (v *AgentResponseResult) UnmarshalJSON(data []byte) error {
 		ID     member[RequestID]       `json:"id"`
 		Result member[json.RawMessage] `json:"result"`
 	}{
+		plain:  (*plain)(v),
 		ID:     member[RequestID]{field: &v.ID},
 		Result: member[json.RawMessage]{field: &v.Result},
-		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -109,9 +109,9 @@ func (v *AgentResponseError) UnmarshalJSON(data []byte) error {
 		ID    member[RequestID] `json:"id"`
 		Error member[Error]     `json:"error"`
 	}{
-		Error: member[Error]{field: &v.Error},
-		ID:    member[RequestID]{field: &v.ID},
 		plain: (*plain)(v),
+		ID:    member[RequestID]{field: &v.ID},
+		Error: member[Error]{field: &v.Error},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -409,9 +409,9 @@ func (v *ClientResponseResult) UnmarshalJSON(data []byte) error {
 		ID     member[RequestID]       `json:"id"`
 		Result member[json.RawMessage] `json:"result"`
 	}{
+		plain:  (*plain)(v),
 		ID:     member[RequestID]{field: &v.ID},
 		Result: member[json.RawMessage]{field: &v.Result},
-		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -456,9 +456,9 @@ func (v *ClientResponseError) UnmarshalJSON(data []byte) error {
 		ID    member[RequestID] `json:"id"`
 		Error member[Error]     `json:"error"`
 	}{
-		Error: member[Error]{field: &v.Error},
-		ID:    member[RequestID]{field: &v.ID},
 		plain: (*plain)(v),
+		ID:    member[RequestID]{field: &v.ID},
+		Error: member[Error]{field: &v.Error},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -796,12 +796,9 @@ func (u *CreateElicitationRequest) UnmarshalJSON(data []byte) error {
 		Message member[string]          `json:"message"`
 		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
+		plain:   (*plain)(u),
 		Message: member[string]{field: &u.Message},
-		Meta: member[json.RawMessage]{
-			field: &u.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(u),
+		Meta:    member[json.RawMessage]{field: &u.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -987,11 +984,8 @@ func (u *CreateElicitationResponse) UnmarshalJSON(data []byte) error {
 		Tag  *string                 `json:"action"`
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &u.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(u),
+		Meta:  member[json.RawMessage]{field: &u.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1294,8 +1288,8 @@ func (u *ElicitationFormMode) UnmarshalJSON(data []byte) error {
 		*plain
 		RequestedSchema member[ElicitationSchema] `json:"requestedSchema"`
 	}{
-		RequestedSchema: member[ElicitationSchema]{field: &u.RequestedSchema},
 		plain:           (*plain)(u),
+		RequestedSchema: member[ElicitationSchema]{field: &u.RequestedSchema},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1606,9 +1600,9 @@ func (u *ElicitationURLMode) UnmarshalJSON(data []byte) error {
 		ElicitationID member[ElicitationID] `json:"elicitationId"`
 		URL           member[string]        `json:"url"`
 	}{
+		plain:         (*plain)(u),
 		ElicitationID: member[ElicitationID]{field: &u.ElicitationID},
 		URL:           member[string]{field: &u.URL},
-		plain:         (*plain)(u),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2363,21 +2357,12 @@ func (u *SessionConfigOption) UnmarshalJSON(data []byte) error {
 		Category    member[*SessionConfigOptionCategory] `json:"category"`
 		Meta        member[json.RawMessage]              `json:"_meta"`
 	}{
-		Category: member[*SessionConfigOptionCategory]{
-			field: &u.Category,
-			rules: nullOK | defaultOnError,
-		},
-		Description: member[*string]{
-			field: &u.Description,
-			rules: nullOK | defaultOnError,
-		},
-		ID: member[SessionConfigID]{field: &u.ID},
-		Meta: member[json.RawMessage]{
-			field: &u.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Name:  member[string]{field: &u.Name},
-		plain: (*plain)(u),
+		plain:       (*plain)(u),
+		ID:          member[SessionConfigID]{field: &u.ID},
+		Name:        member[string]{field: &u.Name},
+		Description: member[*string]{field: &u.Description, rules: nullOK | defaultOnError},
+		Category:    member[*SessionConfigOptionCategory]{field: &u.Category, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &u.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3045,13 +3030,10 @@ func (u *SetSessionConfigOptionRequest) UnmarshalJSON(data []byte) error {
 		ConfigID  member[SessionConfigID] `json:"configId"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		ConfigID: member[SessionConfigID]{field: &u.ConfigID},
-		Meta: member[json.RawMessage]{
-			field: &u.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &u.SessionID},
 		plain:     (*plain)(u),
+		SessionID: member[SessionID]{field: &u.SessionID},
+		ConfigID:  member[SessionConfigID]{field: &u.ConfigID},
+		Meta:      member[json.RawMessage]{field: &u.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3109,8 +3091,8 @@ func (v *SetSessionConfigOptionRequestBoolean) UnmarshalJSON(data []byte) error 
 		*plain
 		Value member[bool] `json:"value"`
 	}{
-		Value: member[bool]{field: &v.Value},
 		plain: (*plain)(v),
+		Value: member[bool]{field: &v.Value},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3154,8 +3136,8 @@ func (v *SetSessionConfigOptionRequestValueID) UnmarshalJSON(data []byte) error 
 		*plain
 		Value member[SessionConfigValueID] `json:"value"`
 	}{
-		Value: member[SessionConfigValueID]{field: &v.Value},
 		plain: (*plain)(v),
+		Value: member[SessionConfigValueID]{field: &v.Value},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err

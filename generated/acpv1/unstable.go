@@ -46,12 +46,9 @@ func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
 		SessionID member[SessionID]       `json:"sessionId"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
+		SessionID: member[SessionID]{field: &v.SessionID},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -87,11 +84,8 @@ func (v *ArchiveSessionResponse) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -160,28 +154,13 @@ func (v *AuthAccount) UnmarshalJSON(data []byte) error {
 		Organization member[*string]         `json:"organization"`
 		Meta         member[json.RawMessage] `json:"_meta"`
 	}{
-		Active: member[*bool]{
-			field: &v.Active,
-			rules: nullOK | defaultOnError,
-		},
-		Email: member[*string]{
-			field: &v.Email,
-			rules: nullOK | defaultOnError,
-		},
-		Label: member[string]{field: &v.Label},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Name: member[*string]{
-			field: &v.Name,
-			rules: nullOK | defaultOnError,
-		},
-		Organization: member[*string]{
-			field: &v.Organization,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:        (*plain)(v),
+		Label:        member[string]{field: &v.Label},
+		Active:       member[*bool]{field: &v.Active, rules: nullOK | defaultOnError},
+		Name:         member[*string]{field: &v.Name, rules: nullOK | defaultOnError},
+		Email:        member[*string]{field: &v.Email, rules: nullOK | defaultOnError},
+		Organization: member[*string]{field: &v.Organization, rules: nullOK | defaultOnError},
+		Meta:         member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -253,11 +232,8 @@ func (v *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -295,11 +271,8 @@ func (v *AuthStatusRequest) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -356,16 +329,10 @@ func (v *AuthStatusResponse) UnmarshalJSON(data []byte) error {
 		Accounts items[AuthAccount]      `json:"accounts"`
 		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		Accounts: items[AuthAccount]{
-			field: &v.Accounts,
-			rules: defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		State: member[AuthState]{field: &v.State},
-		plain: (*plain)(v),
+		plain:    (*plain)(v),
+		State:    member[AuthState]{field: &v.State},
+		Accounts: items[AuthAccount]{field: &v.Accounts, rules: defaultOnError},
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -429,16 +396,10 @@ func (v *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
 		Accounts items[AuthAccount]      `json:"accounts"`
 		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		Accounts: items[AuthAccount]{
-			field: &v.Accounts,
-			rules: defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		State: member[AuthState]{field: &v.State},
-		plain: (*plain)(v),
+		plain:    (*plain)(v),
+		State:    member[AuthState]{field: &v.State},
+		Accounts: items[AuthAccount]{field: &v.Accounts, rules: defaultOnError},
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -473,11 +434,8 @@ func (v *ErrorStopReason) UnmarshalJSON(data []byte) error {
 		*plain
 		Error member[*Error] `json:"error"`
 	}{
-		Error: member[*Error]{
-			field: &v.Error,
-			rules: nullOK | defaultOnError,
-		},
 		plain: (*plain)(v),
+		Error: member[*Error]{field: &v.Error, rules: nullOK | defaultOnError},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -567,15 +525,9 @@ func (u *IdleStateUpdate) UnmarshalJSON(data []byte) error {
 		Usage member[*Usage]          `json:"usage"`
 		Meta  member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &u.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Usage: member[*Usage]{
-			field: &u.Usage,
-			rules: nullOK | defaultOnError,
-		},
 		plain: (*plain)(u),
+		Usage: member[*Usage]{field: &u.Usage, rules: nullOK | defaultOnError},
+		Meta:  member[json.RawMessage]{field: &u.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -818,8 +770,8 @@ func (v *ProxyNotification) UnmarshalJSON(data []byte) error {
 		*plain
 		Method member[string] `json:"method"`
 	}{
-		Method: member[string]{field: &v.Method},
 		plain:  (*plain)(v),
+		Method: member[string]{field: &v.Method},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -854,9 +806,9 @@ func (v *ProxyRequest) UnmarshalJSON(data []byte) error {
 		ID     member[RequestID] `json:"id"`
 		Method member[string]    `json:"method"`
 	}{
+		plain:  (*plain)(v),
 		ID:     member[RequestID]{field: &v.ID},
 		Method: member[string]{field: &v.Method},
-		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -924,9 +876,9 @@ func (v *ProxyResponseResult) UnmarshalJSON(data []byte) error {
 		ID     member[RequestID]       `json:"id"`
 		Result member[json.RawMessage] `json:"result"`
 	}{
+		plain:  (*plain)(v),
 		ID:     member[RequestID]{field: &v.ID},
 		Result: member[json.RawMessage]{field: &v.Result},
-		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -971,9 +923,9 @@ func (v *ProxyResponseError) UnmarshalJSON(data []byte) error {
 		ID    member[RequestID] `json:"id"`
 		Error member[Error]     `json:"error"`
 	}{
-		Error: member[Error]{field: &v.Error},
-		ID:    member[RequestID]{field: &v.ID},
 		plain: (*plain)(v),
+		ID:    member[RequestID]{field: &v.ID},
+		Error: member[Error]{field: &v.Error},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1060,12 +1012,9 @@ func (v *ProxySuccessorNotification) UnmarshalJSON(data []byte) error {
 		Method member[string]          `json:"method"`
 		Meta   member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Method: member[string]{field: &v.Method},
 		plain:  (*plain)(v),
+		Method: member[string]{field: &v.Method},
+		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1129,12 +1078,9 @@ func (v *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
 		Method member[string]          `json:"method"`
 		Meta   member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Method: member[string]{field: &v.Method},
 		plain:  (*plain)(v),
+		Method: member[string]{field: &v.Method},
+		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1171,11 +1117,8 @@ func (v *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1202,11 +1145,8 @@ func (v *RunningStateUpdate) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1242,11 +1182,8 @@ func (v *SessionArchiveCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1315,11 +1252,8 @@ func (v *SessionCancelCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1401,32 +1335,14 @@ func (v *SessionMessage) UnmarshalJSON(data []byte) error {
 		Content            items[ContentBlock]               `json:"content"`
 		Meta               member[Nullable[json.RawMessage]] `json:"_meta"`
 	}{
-		Content: items[ContentBlock]{
-			field: &v.Content,
-			rules: nullOK | defaultOnError,
-		},
-		MessageID: member[MessageID]{field: &v.MessageID},
-		Meta: member[Nullable[json.RawMessage]]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		RecipientMessageID: member[Nullable[MessageID]]{
-			field: &v.RecipientMessageID,
-			rules: nullOK | defaultOnError,
-		},
-		RecipientSessionID: member[Nullable[SessionID]]{
-			field: &v.RecipientSessionID,
-			rules: nullOK | defaultOnError,
-		},
-		SenderMessageID: member[Nullable[MessageID]]{
-			field: &v.SenderMessageID,
-			rules: nullOK | defaultOnError,
-		},
-		SenderSessionID: member[Nullable[SessionID]]{
-			field: &v.SenderSessionID,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:              (*plain)(v),
+		MessageID:          member[MessageID]{field: &v.MessageID},
+		SenderSessionID:    member[Nullable[SessionID]]{field: &v.SenderSessionID, rules: nullOK | defaultOnError},
+		RecipientSessionID: member[Nullable[SessionID]]{field: &v.RecipientSessionID, rules: nullOK | defaultOnError},
+		SenderMessageID:    member[Nullable[MessageID]]{field: &v.SenderMessageID, rules: nullOK | defaultOnError},
+		RecipientMessageID: member[Nullable[MessageID]]{field: &v.RecipientMessageID, rules: nullOK | defaultOnError},
+		Content:            items[ContentBlock]{field: &v.Content, rules: nullOK | defaultOnError},
+		Meta:               member[Nullable[json.RawMessage]]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1471,13 +1387,10 @@ func (v *SessionMessageChunk) UnmarshalJSON(data []byte) error {
 		Content   member[ContentBlock]    `json:"content"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Content:   member[ContentBlock]{field: &v.Content},
+		plain:     (*plain)(v),
 		MessageID: member[MessageID]{field: &v.MessageID},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		Content:   member[ContentBlock]{field: &v.Content},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1554,11 +1467,8 @@ func (v *SessionStatusCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1601,12 +1511,9 @@ func (v *SessionStatusRequest) UnmarshalJSON(data []byte) error {
 		SessionID member[SessionID]       `json:"sessionId"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
+		SessionID: member[SessionID]{field: &v.SessionID},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1651,12 +1558,9 @@ func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
 		Status member[SessionStatus]   `json:"status"`
 		Meta   member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Status: member[SessionStatus]{field: &v.Status},
 		plain:  (*plain)(v),
+		Status: member[SessionStatus]{field: &v.Status},
+		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1701,15 +1605,9 @@ func (v *SessionSystemPromptCapabilities) UnmarshalJSON(data []byte) error {
 		Mode member[*SessionSystemPromptModeCapabilities] `json:"mode"`
 		Meta member[json.RawMessage]                      `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Mode: member[*SessionSystemPromptModeCapabilities]{
-			field: &v.Mode,
-			rules: nullOK | defaultOnError,
-		},
 		plain: (*plain)(v),
+		Mode:  member[*SessionSystemPromptModeCapabilities]{field: &v.Mode, rules: nullOK | defaultOnError},
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1753,15 +1651,9 @@ func (v *SessionSystemPromptModeCapabilities) UnmarshalJSON(data []byte) error {
 		Override member[*SessionSystemPromptOverrideCapabilities] `json:"override"`
 		Meta     member[json.RawMessage]                          `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Override: member[*SessionSystemPromptOverrideCapabilities]{
-			field: &v.Override,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:    (*plain)(v),
+		Override: member[*SessionSystemPromptOverrideCapabilities]{field: &v.Override, rules: nullOK | defaultOnError},
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1797,11 +1689,8 @@ func (v *SessionSystemPromptOverrideCapabilities) UnmarshalJSON(data []byte) err
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1837,11 +1726,8 @@ func (v *SessionTitleCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1895,13 +1781,10 @@ func (v *SetSessionTitleRequest) UnmarshalJSON(data []byte) error {
 		Title     member[string]          `json:"title"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
+		plain:     (*plain)(v),
 		SessionID: member[SessionID]{field: &v.SessionID},
 		Title:     member[string]{field: &v.Title},
-		plain:     (*plain)(v),
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1947,12 +1830,9 @@ func (v *SetSessionTitleResponse) UnmarshalJSON(data []byte) error {
 		Title member[string]          `json:"title"`
 		Meta  member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Title: member[string]{field: &v.Title},
 		plain: (*plain)(v),
+		Title: member[string]{field: &v.Title},
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2196,11 +2076,8 @@ func (v *SubagentCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2240,15 +2117,9 @@ func (v *SubagentSessionCapabilities) UnmarshalJSON(data []byte) error {
 		Cancel member[*SessionCancelCapabilities] `json:"cancel"`
 		Meta   member[json.RawMessage]            `json:"_meta"`
 	}{
-		Cancel: member[*SessionCancelCapabilities]{
-			field: &v.Cancel,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		plain:  (*plain)(v),
+		Cancel: member[*SessionCancelCapabilities]{field: &v.Cancel, rules: nullOK | defaultOnError},
+		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2371,28 +2242,13 @@ func (v *SubagentUpdate) UnmarshalJSON(data []byte) error {
 		State        member[Nullable[StateUpdate]]                 `json:"state"`
 		Meta         member[Nullable[json.RawMessage]]             `json:"_meta"`
 	}{
-		Capabilities: member[Nullable[SubagentSessionCapabilities]]{
-			field: &v.Capabilities,
-			rules: nullOK | defaultOnError,
-		},
-		Description: member[Nullable[string]]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[Nullable[json.RawMessage]]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
-		State: member[Nullable[StateUpdate]]{
-			field: &v.State,
-			rules: nullOK | defaultOnError,
-		},
-		Title: member[Nullable[string]]{
-			field: &v.Title,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:        (*plain)(v),
+		SessionID:    member[SessionID]{field: &v.SessionID},
+		Title:        member[Nullable[string]]{field: &v.Title, rules: nullOK | defaultOnError},
+		Description:  member[Nullable[string]]{field: &v.Description, rules: nullOK | defaultOnError},
+		Capabilities: member[Nullable[SubagentSessionCapabilities]]{field: &v.Capabilities, rules: nullOK | defaultOnError},
+		State:        member[Nullable[StateUpdate]]{field: &v.State, rules: nullOK | defaultOnError},
+		Meta:         member[Nullable[json.RawMessage]]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2440,12 +2296,9 @@ func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
 		SessionID member[SessionID]       `json:"sessionId"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
+		SessionID: member[SessionID]{field: &v.SessionID},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2481,11 +2334,8 @@ func (v *UnarchiveSessionResponse) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2524,11 +2374,8 @@ func (v *UnknownStateUpdate) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err

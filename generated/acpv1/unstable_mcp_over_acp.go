@@ -38,9 +38,9 @@ func (v *MCPError) UnmarshalJSON(data []byte) error {
 		Code    member[int32]  `json:"code"`
 		Message member[string] `json:"message"`
 	}{
+		plain:   (*plain)(v),
 		Code:    member[int32]{field: &v.Code},
 		Message: member[string]{field: &v.Message},
-		plain:   (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -103,13 +103,10 @@ func (v *MCPServerACP) UnmarshalJSON(data []byte) error {
 		ServerID member[MCPServerACPID]  `json:"serverId"`
 		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
+		plain:    (*plain)(v),
 		Name:     member[string]{field: &v.Name},
 		ServerID: member[MCPServerACPID]{field: &v.ServerID},
-		plain:    (*plain)(v),
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -179,18 +176,12 @@ func (v *MessageMCPNotification) UnmarshalJSON(data []byte) error {
 		Params    member[json.RawMessage] `json:"params"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Method: member[string]{field: &v.Method},
-		Params: member[json.RawMessage]{
-			field: &v.Params,
-			rules: nullOK | objectOnly,
-		},
-		RequestID: member[MCPRequestID]{field: &v.RequestID},
-		ServerID:  member[MCPServerACPID]{field: &v.ServerID},
 		plain:     (*plain)(v),
+		ServerID:  member[MCPServerACPID]{field: &v.ServerID},
+		RequestID: member[MCPRequestID]{field: &v.RequestID},
+		Method:    member[string]{field: &v.Method},
+		Params:    member[json.RawMessage]{field: &v.Params, rules: nullOK | objectOnly},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -250,18 +241,12 @@ func (v *MessageMCPRequest) UnmarshalJSON(data []byte) error {
 		Params    member[json.RawMessage] `json:"params"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Method: member[string]{field: &v.Method},
-		Params: member[json.RawMessage]{
-			field: &v.Params,
-			rules: nullOK | objectOnly,
-		},
-		RequestID: member[MCPRequestID]{field: &v.RequestID},
-		ServerID:  member[MCPServerACPID]{field: &v.ServerID},
 		plain:     (*plain)(v),
+		ServerID:  member[MCPServerACPID]{field: &v.ServerID},
+		RequestID: member[MCPRequestID]{field: &v.RequestID},
+		Method:    member[string]{field: &v.Method},
+		Params:    member[json.RawMessage]{field: &v.Params, rules: nullOK | objectOnly},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -341,12 +326,9 @@ func (v *MessageMCPResponseResult) UnmarshalJSON(data []byte) error {
 		Result member[json.RawMessage] `json:"result"`
 		Meta   member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Result: member[json.RawMessage]{field: &v.Result},
 		plain:  (*plain)(v),
+		Result: member[json.RawMessage]{field: &v.Result},
+		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -388,12 +370,9 @@ func (v *MessageMCPResponseError) UnmarshalJSON(data []byte) error {
 		Error member[MCPError]        `json:"error"`
 		Meta  member[json.RawMessage] `json:"_meta"`
 	}{
-		Error: member[MCPError]{field: &v.Error},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Error: member[MCPError]{field: &v.Error},
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err

@@ -35,11 +35,8 @@ func (v *PlanCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -80,13 +77,10 @@ func (v *PlanFile) UnmarshalJSON(data []byte) error {
 		URI    member[string]          `json:"uri"`
 		Meta   member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
+		plain:  (*plain)(v),
 		PlanID: member[PlanID]{field: &v.PlanID},
 		URI:    member[string]{field: &v.URI},
-		plain:  (*plain)(v),
+		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -143,16 +137,10 @@ func (v *PlanItems) UnmarshalJSON(data []byte) error {
 		Entries items[PlanEntry]        `json:"entries"`
 		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Entries: items[PlanEntry]{
-			field: &v.Entries,
-			rules: defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		PlanID: member[PlanID]{field: &v.PlanID},
-		plain:  (*plain)(v),
+		plain:   (*plain)(v),
+		PlanID:  member[PlanID]{field: &v.PlanID},
+		Entries: items[PlanEntry]{field: &v.Entries, rules: defaultOnError},
+		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -199,13 +187,10 @@ func (v *PlanMarkdown) UnmarshalJSON(data []byte) error {
 		Content member[string]          `json:"content"`
 		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
+		plain:   (*plain)(v),
+		PlanID:  member[PlanID]{field: &v.PlanID},
 		Content: member[string]{field: &v.Content},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		PlanID: member[PlanID]{field: &v.PlanID},
-		plain:  (*plain)(v),
+		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -248,12 +233,9 @@ func (v *PlanRemoved) UnmarshalJSON(data []byte) error {
 		PlanID member[PlanID]          `json:"planId"`
 		Meta   member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		PlanID: member[PlanID]{field: &v.PlanID},
 		plain:  (*plain)(v),
+		PlanID: member[PlanID]{field: &v.PlanID},
+		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -293,12 +275,9 @@ func (v *PlanUpdate) UnmarshalJSON(data []byte) error {
 		Plan member[PlanUpdateContent] `json:"plan"`
 		Meta member[json.RawMessage]   `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Plan:  member[PlanUpdateContent]{field: &v.Plan},
 		plain: (*plain)(v),
+		Plan:  member[PlanUpdateContent]{field: &v.Plan},
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err

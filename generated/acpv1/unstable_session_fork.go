@@ -79,21 +79,12 @@ func (v *ForkSessionRequest) UnmarshalJSON(data []byte) error {
 		MCPServers            member[[]MCPServer]     `json:"mcpServers"`
 		Meta                  member[json.RawMessage] `json:"_meta"`
 	}{
-		AdditionalDirectories: member[[]string]{
-			field: &v.AdditionalDirectories,
-			rules: defaultOnNull,
-		},
-		Cwd: member[string]{field: &v.Cwd},
-		MCPServers: member[[]MCPServer]{
-			field: &v.MCPServers,
-			rules: defaultOnNull,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
-		plain:     (*plain)(v),
+		plain:                 (*plain)(v),
+		SessionID:             member[SessionID]{field: &v.SessionID},
+		Cwd:                   member[string]{field: &v.Cwd},
+		AdditionalDirectories: member[[]string]{field: &v.AdditionalDirectories, rules: defaultOnNull},
+		MCPServers:            member[[]MCPServer]{field: &v.MCPServers, rules: defaultOnNull},
+		Meta:                  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -155,20 +146,11 @@ func (v *ForkSessionResponse) UnmarshalJSON(data []byte) error {
 		ConfigOptions items[SessionConfigOption] `json:"configOptions"`
 		Meta          member[json.RawMessage]    `json:"_meta"`
 	}{
-		ConfigOptions: items[SessionConfigOption]{
-			field: &v.ConfigOptions,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Modes: member[*SessionModeState]{
-			field: &v.Modes,
-			rules: nullOK | defaultOnError,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
-		plain:     (*plain)(v),
+		plain:         (*plain)(v),
+		SessionID:     member[SessionID]{field: &v.SessionID},
+		Modes:         member[*SessionModeState]{field: &v.Modes, rules: nullOK | defaultOnError},
+		ConfigOptions: items[SessionConfigOption]{field: &v.ConfigOptions, rules: nullOK | defaultOnError},
+		Meta:          member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -206,11 +188,8 @@ func (v *SessionForkCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -268,13 +247,10 @@ func (v *SystemPrompt) UnmarshalJSON(data []byte) error {
 		Content member[[]ContentBlock]   `json:"content"`
 		Meta    member[json.RawMessage]  `json:"_meta"`
 	}{
+		plain:   (*plain)(v),
+		Mode:    member[SystemPromptMode]{field: &v.Mode},
 		Content: member[[]ContentBlock]{field: &v.Content},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Mode:  member[SystemPromptMode]{field: &v.Mode},
-		plain: (*plain)(v),
+		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err

@@ -38,11 +38,8 @@ func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -98,19 +95,10 @@ func (v *AgentCapabilities) UnmarshalJSON(data []byte) error {
 		Auth    member[*AgentAuthCapabilities] `json:"auth"`
 		Meta    member[json.RawMessage]        `json:"_meta"`
 	}{
-		Auth: member[*AgentAuthCapabilities]{
-			field: &v.Auth,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Session: member[*SessionCapabilities]{
-			field: &v.Session,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:   (*plain)(v),
+		Session: member[*SessionCapabilities]{field: &v.Session, rules: nullOK | defaultOnError},
+		Auth:    member[*AgentAuthCapabilities]{field: &v.Auth, rules: nullOK | defaultOnError},
+		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -171,16 +159,10 @@ func (v *AgentMessage) UnmarshalJSON(data []byte) error {
 		Content   items[ContentBlock]     `json:"content"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Content: items[ContentBlock]{
-			field: &v.Content,
-			rules: nullOK | defaultOnError,
-		},
+		plain:     (*plain)(v),
 		MessageID: member[MessageID]{field: &v.MessageID},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		Content:   items[ContentBlock]{field: &v.Content, rules: nullOK | defaultOnError},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -211,8 +193,8 @@ func (v *AgentNotification) UnmarshalJSON(data []byte) error {
 		*plain
 		Method member[string] `json:"method"`
 	}{
-		Method: member[string]{field: &v.Method},
 		plain:  (*plain)(v),
+		Method: member[string]{field: &v.Method},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -247,9 +229,9 @@ func (v *AgentRequest) UnmarshalJSON(data []byte) error {
 		ID     member[RequestID] `json:"id"`
 		Method member[string]    `json:"method"`
 	}{
+		plain:  (*plain)(v),
 		ID:     member[RequestID]{field: &v.ID},
 		Method: member[string]{field: &v.Method},
-		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -316,16 +298,10 @@ func (v *AgentThought) UnmarshalJSON(data []byte) error {
 		Content   items[ContentBlock]     `json:"content"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Content: items[ContentBlock]{
-			field: &v.Content,
-			rules: nullOK | defaultOnError,
-		},
+		plain:     (*plain)(v),
 		MessageID: member[MessageID]{field: &v.MessageID},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		Content:   items[ContentBlock]{field: &v.Content, rules: nullOK | defaultOnError},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -387,23 +363,11 @@ func (v *Annotations) UnmarshalJSON(data []byte) error {
 		Priority     member[*float64]        `json:"priority"`
 		Meta         member[json.RawMessage] `json:"_meta"`
 	}{
-		Audience: items[Role]{
-			field: &v.Audience,
-			rules: nullOK | defaultOnError,
-		},
-		LastModified: member[*string]{
-			field: &v.LastModified,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Priority: member[*float64]{
-			field: &v.Priority,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:        (*plain)(v),
+		Audience:     items[Role]{field: &v.Audience, rules: nullOK | defaultOnError},
+		LastModified: member[*string]{field: &v.LastModified, rules: nullOK | defaultOnError},
+		Priority:     member[*float64]{field: &v.Priority, rules: nullOK | defaultOnError},
+		Meta:         member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -446,17 +410,11 @@ func (v *AudioContent) UnmarshalJSON(data []byte) error {
 		Annotations member[*Annotations]    `json:"annotations"`
 		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Annotations: member[*Annotations]{
-			field: &v.Annotations,
-			rules: nullOK | defaultOnError,
-		},
-		Data: member[string]{field: &v.Data},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		MimeType: member[MediaType]{field: &v.MimeType},
-		plain:    (*plain)(v),
+		plain:       (*plain)(v),
+		Data:        member[string]{field: &v.Data},
+		MimeType:    member[MediaType]{field: &v.MimeType},
+		Annotations: member[*Annotations]{field: &v.Annotations, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -507,17 +465,11 @@ func (v *AuthMethodAgent) UnmarshalJSON(data []byte) error {
 		Description member[*string]         `json:"description"`
 		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Description: member[*string]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		MethodID: member[AuthMethodID]{field: &v.MethodID},
-		Name:     member[string]{field: &v.Name},
-		plain:    (*plain)(v),
+		plain:       (*plain)(v),
+		MethodID:    member[AuthMethodID]{field: &v.MethodID},
+		Name:        member[string]{field: &v.Name},
+		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -595,25 +547,13 @@ func (v *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
 		Env         member[[]EnvVariable]   `json:"env"`
 		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Args: member[[]string]{
-			field: &v.Args,
-			rules: defaultOnNull,
-		},
-		Description: member[*string]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		Env: member[[]EnvVariable]{
-			field: &v.Env,
-			rules: defaultOnNull,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		MethodID: member[AuthMethodID]{field: &v.MethodID},
-		Name:     member[string]{field: &v.Name},
-		plain:    (*plain)(v),
+		plain:       (*plain)(v),
+		MethodID:    member[AuthMethodID]{field: &v.MethodID},
+		Name:        member[string]{field: &v.Name},
+		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
+		Args:        member[[]string]{field: &v.Args, rules: defaultOnNull},
+		Env:         member[[]EnvVariable]{field: &v.Env, rules: defaultOnNull},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -652,12 +592,9 @@ func (v *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
 		AvailableCommands items[AvailableCommand] `json:"availableCommands"`
 		Meta              member[json.RawMessage] `json:"_meta"`
 	}{
+		plain:             (*plain)(v),
 		AvailableCommands: items[AvailableCommand]{field: &v.AvailableCommands},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		Meta:              member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -693,12 +630,9 @@ func (v *BackgroundTerminal) UnmarshalJSON(data []byte) error {
 		TerminalID member[TerminalID]      `json:"terminalId"`
 		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		TerminalID: member[TerminalID]{field: &v.TerminalID},
 		plain:      (*plain)(v),
+		TerminalID: member[TerminalID]{field: &v.TerminalID},
+		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -734,12 +668,9 @@ func (v *BackgroundToolCall) UnmarshalJSON(data []byte) error {
 		ToolCallID member[ToolCallID]      `json:"toolCallId"`
 		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		ToolCallID: member[ToolCallID]{field: &v.ToolCallID},
 		plain:      (*plain)(v),
+		ToolCallID: member[ToolCallID]{field: &v.ToolCallID},
+		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -785,17 +716,11 @@ func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
 		MimeType member[*MediaType]      `json:"mimeType"`
 		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		Blob: member[string]{field: &v.Blob},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		MimeType: member[*MediaType]{
-			field: &v.MimeType,
-			rules: nullOK | defaultOnError,
-		},
-		URI:   member[string]{field: &v.URI},
-		plain: (*plain)(v),
+		plain:    (*plain)(v),
+		Blob:     member[string]{field: &v.Blob},
+		URI:      member[string]{field: &v.URI},
+		MimeType: member[*MediaType]{field: &v.MimeType, rules: nullOK | defaultOnError},
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -848,23 +773,11 @@ func (v *BooleanPropertySchema) UnmarshalJSON(data []byte) error {
 		Default     member[*bool]           `json:"default"`
 		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Default: member[*bool]{
-			field: &v.Default,
-			rules: nullOK | defaultOnError,
-		},
-		Description: member[*string]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Title: member[*string]{
-			field: &v.Title,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:       (*plain)(v),
+		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
+		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
+		Default:     member[*bool]{field: &v.Default, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -900,12 +813,9 @@ func (v *CancelRequestNotification) UnmarshalJSON(data []byte) error {
 		RequestID member[RequestID]       `json:"requestId"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		RequestID: member[RequestID]{field: &v.RequestID},
 		plain:     (*plain)(v),
+		RequestID: member[RequestID]{field: &v.RequestID},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -943,12 +853,9 @@ func (v *CancelSessionNotification) UnmarshalJSON(data []byte) error {
 		SessionID member[SessionID]       `json:"sessionId"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
+		SessionID: member[SessionID]{field: &v.SessionID},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1000,13 +907,10 @@ func (v *CancelTerminalRequest) UnmarshalJSON(data []byte) error {
 		TerminalID member[TerminalID]      `json:"terminalId"`
 		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
+		plain:      (*plain)(v),
 		SessionID:  member[SessionID]{field: &v.SessionID},
 		TerminalID: member[TerminalID]{field: &v.TerminalID},
-		plain:      (*plain)(v),
+		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1041,11 +945,8 @@ func (v *CancelTerminalResponse) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1093,13 +994,10 @@ func (v *CancelToolCallRequest) UnmarshalJSON(data []byte) error {
 		ToolCallID member[ToolCallID]      `json:"toolCallId"`
 		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
+		plain:      (*plain)(v),
 		SessionID:  member[SessionID]{field: &v.SessionID},
 		ToolCallID: member[ToolCallID]{field: &v.ToolCallID},
-		plain:      (*plain)(v),
+		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1134,11 +1032,8 @@ func (v *CancelToolCallResponse) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1167,11 +1062,8 @@ func (v *CancelledPermissionOutcome) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1213,15 +1105,9 @@ func (v *ClientAuthCapabilities) UnmarshalJSON(data []byte) error {
 		Terminal member[*TerminalAuthCapabilities] `json:"terminal"`
 		Meta     member[json.RawMessage]           `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Terminal: member[*TerminalAuthCapabilities]{
-			field: &v.Terminal,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:    (*plain)(v),
+		Terminal: member[*TerminalAuthCapabilities]{field: &v.Terminal, rules: nullOK | defaultOnError},
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1272,19 +1158,10 @@ func (v *ClientCapabilities) UnmarshalJSON(data []byte) error {
 		Elicitation member[*ElicitationCapabilities] `json:"elicitation"`
 		Meta        member[json.RawMessage]          `json:"_meta"`
 	}{
-		Auth: member[*ClientAuthCapabilities]{
-			field: &v.Auth,
-			rules: nullOK | defaultOnError,
-		},
-		Elicitation: member[*ElicitationCapabilities]{
-			field: &v.Elicitation,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		plain:       (*plain)(v),
+		Auth:        member[*ClientAuthCapabilities]{field: &v.Auth, rules: nullOK | defaultOnError},
+		Elicitation: member[*ElicitationCapabilities]{field: &v.Elicitation, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1312,8 +1189,8 @@ func (v *ClientNotification) UnmarshalJSON(data []byte) error {
 		*plain
 		Method member[string] `json:"method"`
 	}{
-		Method: member[string]{field: &v.Method},
 		plain:  (*plain)(v),
+		Method: member[string]{field: &v.Method},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1348,9 +1225,9 @@ func (v *ClientRequest) UnmarshalJSON(data []byte) error {
 		ID     member[RequestID] `json:"id"`
 		Method member[string]    `json:"method"`
 	}{
+		plain:  (*plain)(v),
 		ID:     member[RequestID]{field: &v.ID},
 		Method: member[string]{field: &v.Method},
-		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1408,12 +1285,9 @@ func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
 		SessionID member[SessionID]       `json:"sessionId"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
+		SessionID: member[SessionID]{field: &v.SessionID},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1445,11 +1319,8 @@ func (v *CloseSessionResponse) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1496,17 +1367,11 @@ func (v *Command) UnmarshalJSON(data []byte) error {
 		Input       member[*AvailableCommandInput] `json:"input"`
 		Meta        member[json.RawMessage]        `json:"_meta"`
 	}{
+		plain:       (*plain)(v),
+		Name:        member[string]{field: &v.Name},
 		Description: member[string]{field: &v.Description},
-		Input: member[*AvailableCommandInput]{
-			field: &v.Input,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Name:  member[string]{field: &v.Name},
-		plain: (*plain)(v),
+		Input:       member[*AvailableCommandInput]{field: &v.Input, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1557,21 +1422,12 @@ func (v *CommandPermissionSubject) UnmarshalJSON(data []byte) error {
 		TerminalID member[*TerminalID]     `json:"terminalId"`
 		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		Command: member[string]{field: &v.Command},
-		Cwd:     member[AbsolutePath]{field: &v.Cwd},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		TerminalID: member[*TerminalID]{
-			field: &v.TerminalID,
-			rules: nullOK | defaultOnError,
-		},
-		ToolCallID: member[*ToolCallID]{
-			field: &v.ToolCallID,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:      (*plain)(v),
+		Command:    member[string]{field: &v.Command},
+		Cwd:        member[AbsolutePath]{field: &v.Cwd},
+		ToolCallID: member[*ToolCallID]{field: &v.ToolCallID, rules: nullOK | defaultOnError},
+		TerminalID: member[*TerminalID]{field: &v.TerminalID, rules: nullOK | defaultOnError},
+		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1619,13 +1475,10 @@ func (v *CompactionSummaryChunk) UnmarshalJSON(data []byte) error {
 		Content      member[ContentBlock]    `json:"content"`
 		Meta         member[json.RawMessage] `json:"_meta"`
 	}{
+		plain:        (*plain)(v),
 		CompactionID: member[CompactionID]{field: &v.CompactionID},
 		Content:      member[ContentBlock]{field: &v.Content},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		Meta:         member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1694,21 +1547,12 @@ func (v *CompactionUpdate) UnmarshalJSON(data []byte) error {
 		Error        member[*string]          `json:"error"`
 		Meta         member[json.RawMessage]  `json:"_meta"`
 	}{
+		plain:        (*plain)(v),
 		CompactionID: member[CompactionID]{field: &v.CompactionID},
-		Error: member[*string]{
-			field: &v.Error,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Status: member[CompactionStatus]{field: &v.Status},
-		Summary: items[ContentBlock]{
-			field: &v.Summary,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		Status:       member[CompactionStatus]{field: &v.Status},
+		Summary:      items[ContentBlock]{field: &v.Summary, rules: nullOK | defaultOnError},
+		Error:        member[*string]{field: &v.Error, rules: nullOK | defaultOnError},
+		Meta:         member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1749,12 +1593,9 @@ func (v *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 		ElicitationID member[ElicitationID]   `json:"elicitationId"`
 		Meta          member[json.RawMessage] `json:"_meta"`
 	}{
+		plain:         (*plain)(v),
 		ElicitationID: member[ElicitationID]{field: &v.ElicitationID},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		Meta:          member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1790,12 +1631,9 @@ func (v *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
 		ConfigOptions items[SessionConfigOption] `json:"configOptions"`
 		Meta          member[json.RawMessage]    `json:"_meta"`
 	}{
+		plain:         (*plain)(v),
 		ConfigOptions: items[SessionConfigOption]{field: &v.ConfigOptions},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		Meta:          member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1831,12 +1669,9 @@ func (v *Content) UnmarshalJSON(data []byte) error {
 		Content member[ContentBlock]    `json:"content"`
 		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
+		plain:   (*plain)(v),
 		Content: member[ContentBlock]{field: &v.Content},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1880,13 +1715,10 @@ func (v *ContentChunk) UnmarshalJSON(data []byte) error {
 		Content   member[ContentBlock]    `json:"content"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Content:   member[ContentBlock]{field: &v.Content},
+		plain:     (*plain)(v),
 		MessageID: member[MessageID]{field: &v.MessageID},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		Content:   member[ContentBlock]{field: &v.Content},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1930,13 +1762,10 @@ func (v *Cost) UnmarshalJSON(data []byte) error {
 		Currency member[string]          `json:"currency"`
 		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
+		plain:    (*plain)(v),
 		Amount:   member[float64]{field: &v.Amount},
 		Currency: member[string]{field: &v.Currency},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1977,12 +1806,9 @@ func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
 		SessionID member[SessionID]       `json:"sessionId"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
+		SessionID: member[SessionID]{field: &v.SessionID},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2014,11 +1840,8 @@ func (v *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2067,16 +1890,10 @@ func (v *Diff) UnmarshalJSON(data []byte) error {
 		Patch   member[*DiffPatch]      `json:"patch"`
 		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
+		plain:   (*plain)(v),
 		Changes: items[DiffChange]{field: &v.Changes},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Patch: member[*DiffPatch]{
-			field: &v.Patch,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		Patch:   member[*DiffPatch]{field: &v.Patch, rules: nullOK | defaultOnError},
+		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2116,13 +1933,10 @@ func (v *DiffPatch) UnmarshalJSON(data []byte) error {
 		Text   member[string]          `json:"text"`
 		Meta   member[json.RawMessage] `json:"_meta"`
 	}{
+		plain:  (*plain)(v),
 		Format: member[DiffPatchFormat]{field: &v.Format},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Text:  member[string]{field: &v.Text},
-		plain: (*plain)(v),
+		Text:   member[string]{field: &v.Text},
+		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2153,8 +1967,8 @@ func (v *DiffPathChange) UnmarshalJSON(data []byte) error {
 		*plain
 		Path member[AbsolutePath] `json:"path"`
 	}{
-		Path:  member[AbsolutePath]{field: &v.Path},
 		plain: (*plain)(v),
+		Path:  member[AbsolutePath]{field: &v.Path},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2186,9 +2000,9 @@ func (v *DiffPathPairChange) UnmarshalJSON(data []byte) error {
 		OldPath member[AbsolutePath] `json:"oldPath"`
 		Path    member[AbsolutePath] `json:"path"`
 	}{
+		plain:   (*plain)(v),
 		OldPath: member[AbsolutePath]{field: &v.OldPath},
 		Path:    member[AbsolutePath]{field: &v.Path},
-		plain:   (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2254,19 +2068,10 @@ func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
 		URL  member[*ElicitationURLCapabilities]  `json:"url"`
 		Meta member[json.RawMessage]              `json:"_meta"`
 	}{
-		Form: member[*ElicitationFormCapabilities]{
-			field: &v.Form,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		URL: member[*ElicitationURLCapabilities]{
-			field: &v.URL,
-			rules: nullOK | defaultOnError,
-		},
 		plain: (*plain)(v),
+		Form:  member[*ElicitationFormCapabilities]{field: &v.Form, rules: nullOK | defaultOnError},
+		URL:   member[*ElicitationURLCapabilities]{field: &v.URL, rules: nullOK | defaultOnError},
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2297,11 +2102,8 @@ func (v *ElicitationFormCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2330,8 +2132,8 @@ func (v *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
 		*plain
 		RequestID member[RequestID] `json:"requestId"`
 	}{
-		RequestID: member[RequestID]{field: &v.RequestID},
 		plain:     (*plain)(v),
+		RequestID: member[RequestID]{field: &v.RequestID},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2400,21 +2202,12 @@ func (v *ElicitationSchema) UnmarshalJSON(data []byte) error {
 		Description member[*string]                              `json:"description"`
 		Meta        member[json.RawMessage]                      `json:"_meta"`
 	}{
-		Description: member[*string]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Properties: member[map[string]ElicitationPropertySchema]{field: &v.Properties},
-		Title: member[*string]{
-			field: &v.Title,
-			rules: nullOK | defaultOnError,
-		},
-		Type:  member[ElicitationSchemaType]{field: &v.Type},
-		plain: (*plain)(v),
+		plain:       (*plain)(v),
+		Type:        member[ElicitationSchemaType]{field: &v.Type},
+		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
+		Properties:  member[map[string]ElicitationPropertySchema]{field: &v.Properties},
+		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2456,12 +2249,9 @@ func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
 		SessionID  member[SessionID]   `json:"sessionId"`
 		ToolCallID member[*ToolCallID] `json:"toolCallId"`
 	}{
-		SessionID: member[SessionID]{field: &v.SessionID},
-		ToolCallID: member[*ToolCallID]{
-			field: &v.ToolCallID,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:      (*plain)(v),
+		SessionID:  member[SessionID]{field: &v.SessionID},
+		ToolCallID: member[*ToolCallID]{field: &v.ToolCallID, rules: nullOK | defaultOnError},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2495,11 +2285,8 @@ func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2538,16 +2325,10 @@ func (v *EmbeddedResource) UnmarshalJSON(data []byte) error {
 		Annotations member[*Annotations]             `json:"annotations"`
 		Meta        member[json.RawMessage]          `json:"_meta"`
 	}{
-		Annotations: member[*Annotations]{
-			field: &v.Annotations,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Resource: member[EmbeddedResourceResource]{field: &v.Resource},
-		plain:    (*plain)(v),
+		plain:       (*plain)(v),
+		Resource:    member[EmbeddedResourceResource]{field: &v.Resource},
+		Annotations: member[*Annotations]{field: &v.Annotations, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2593,17 +2374,11 @@ func (v *EnumOption) UnmarshalJSON(data []byte) error {
 		Description member[*string]         `json:"description"`
 		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Const: member[string]{field: &v.Const},
-		Description: member[*string]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Title: member[string]{field: &v.Title},
-		plain: (*plain)(v),
+		plain:       (*plain)(v),
+		Const:       member[string]{field: &v.Const},
+		Title:       member[string]{field: &v.Title},
+		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2646,13 +2421,10 @@ func (v *EnvVariable) UnmarshalJSON(data []byte) error {
 		Value member[string]          `json:"value"`
 		Meta  member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
+		plain: (*plain)(v),
 		Name:  member[string]{field: &v.Name},
 		Value: member[string]{field: &v.Value},
-		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2703,13 +2475,10 @@ func (v *Error) UnmarshalJSON(data []byte) error {
 		Message member[string]     `json:"message"`
 		Data    member[*ErrorData] `json:"data"`
 	}{
-		Code: member[ErrorCode]{field: &v.Code},
-		Data: member[*ErrorData]{
-			field: &v.Data,
-			rules: nullOK | defaultOnError,
-		},
-		Message: member[string]{field: &v.Message},
 		plain:   (*plain)(v),
+		Code:    member[ErrorCode]{field: &v.Code},
+		Message: member[string]{field: &v.Message},
+		Data:    member[*ErrorData]{field: &v.Data, rules: nullOK | defaultOnError},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2743,11 +2512,8 @@ func (v *ErrorStopReason) UnmarshalJSON(data []byte) error {
 		*plain
 		Error member[*Error] `json:"error"`
 	}{
-		Error: member[*Error]{
-			field: &v.Error,
-			rules: nullOK | defaultOnError,
-		},
 		plain: (*plain)(v),
+		Error: member[*Error]{field: &v.Error, rules: nullOK | defaultOnError},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2805,13 +2571,10 @@ func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
 		Value member[string]          `json:"value"`
 		Meta  member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
+		plain: (*plain)(v),
 		Name:  member[string]{field: &v.Name},
 		Value: member[string]{field: &v.Value},
-		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2883,24 +2646,12 @@ func (v *Icon) UnmarshalJSON(data []byte) error {
 		Theme    member[*IconTheme]      `json:"theme"`
 		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		MimeType: member[*MediaType]{
-			field: &v.MimeType,
-			rules: nullOK | defaultOnError,
-		},
-		Sizes: items[string]{
-			field: &v.Sizes,
-			rules: nullOK | defaultOnError,
-		},
-		Src: member[string]{field: &v.Src},
-		Theme: member[*IconTheme]{
-			field: &v.Theme,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:    (*plain)(v),
+		Src:      member[string]{field: &v.Src},
+		MimeType: member[*MediaType]{field: &v.MimeType, rules: nullOK | defaultOnError},
+		Sizes:    items[string]{field: &v.Sizes, rules: nullOK | defaultOnError},
+		Theme:    member[*IconTheme]{field: &v.Theme, rules: nullOK | defaultOnError},
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2952,21 +2703,12 @@ func (v *ImageContent) UnmarshalJSON(data []byte) error {
 		Annotations member[*Annotations]    `json:"annotations"`
 		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Annotations: member[*Annotations]{
-			field: &v.Annotations,
-			rules: nullOK | defaultOnError,
-		},
-		Data: member[string]{field: &v.Data},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		MimeType: member[MediaType]{field: &v.MimeType},
-		URI: member[*string]{
-			field: &v.URI,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:       (*plain)(v),
+		Data:        member[string]{field: &v.Data},
+		MimeType:    member[MediaType]{field: &v.MimeType},
+		URI:         member[*string]{field: &v.URI, rules: nullOK | defaultOnError},
+		Annotations: member[*Annotations]{field: &v.Annotations, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3022,17 +2764,11 @@ func (v *Implementation) UnmarshalJSON(data []byte) error {
 		Version member[string]          `json:"version"`
 		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Name: member[string]{field: &v.Name},
-		Title: member[*string]{
-			field: &v.Title,
-			rules: nullOK | defaultOnError,
-		},
-		Version: member[string]{field: &v.Version},
 		plain:   (*plain)(v),
+		Name:    member[string]{field: &v.Name},
+		Title:   member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
+		Version: member[string]{field: &v.Version},
+		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3083,17 +2819,11 @@ func (v *InitializeRequest) UnmarshalJSON(data []byte) error {
 		Capabilities    member[*ClientCapabilities] `json:"capabilities"`
 		Meta            member[json.RawMessage]     `json:"_meta"`
 	}{
-		Capabilities: member[*ClientCapabilities]{
-			field: &v.Capabilities,
-			rules: defaultOnError,
-		},
-		Info: member[Implementation]{field: &v.Info},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		ProtocolVersion: member[ProtocolVersion]{field: &v.ProtocolVersion},
 		plain:           (*plain)(v),
+		ProtocolVersion: member[ProtocolVersion]{field: &v.ProtocolVersion},
+		Info:            member[Implementation]{field: &v.Info},
+		Capabilities:    member[*ClientCapabilities]{field: &v.Capabilities, rules: defaultOnError},
+		Meta:            member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3166,21 +2896,12 @@ func (v *InitializeResponse) UnmarshalJSON(data []byte) error {
 		AuthMethods     items[AuthMethod]          `json:"authMethods"`
 		Meta            member[json.RawMessage]    `json:"_meta"`
 	}{
-		AuthMethods: items[AuthMethod]{
-			field: &v.AuthMethods,
-			rules: defaultOnError,
-		},
-		Capabilities: member[*AgentCapabilities]{
-			field: &v.Capabilities,
-			rules: defaultOnError,
-		},
-		Info: member[Implementation]{field: &v.Info},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		ProtocolVersion: member[ProtocolVersion]{field: &v.ProtocolVersion},
 		plain:           (*plain)(v),
+		ProtocolVersion: member[ProtocolVersion]{field: &v.ProtocolVersion},
+		Info:            member[Implementation]{field: &v.Info},
+		Capabilities:    member[*AgentCapabilities]{field: &v.Capabilities, rules: defaultOnError},
+		AuthMethods:     items[AuthMethod]{field: &v.AuthMethods, rules: defaultOnError},
+		Meta:            member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3243,23 +2964,11 @@ func (v *IntegerPropertySchema) UnmarshalJSON(data []byte) error {
 		Default     member[*int64]          `json:"default"`
 		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Default: member[*int64]{
-			field: &v.Default,
-			rules: nullOK | defaultOnError,
-		},
-		Description: member[*string]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Title: member[*string]{
-			field: &v.Title,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:       (*plain)(v),
+		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
+		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
+		Default:     member[*int64]{field: &v.Default, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3304,11 +3013,8 @@ func (v *ListSessionsRequest) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3346,15 +3052,9 @@ func (v *ListSessionsResponse) UnmarshalJSON(data []byte) error {
 		Sessions items[SessionInfo]      `json:"sessions"`
 		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Sessions: items[SessionInfo]{
-			field: &v.Sessions,
-			rules: defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:    (*plain)(v),
+		Sessions: items[SessionInfo]{field: &v.Sessions, rules: defaultOnError},
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3397,12 +3097,9 @@ func (v *LoginAuthRequest) UnmarshalJSON(data []byte) error {
 		MethodID member[AuthMethodID]    `json:"methodId"`
 		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		MethodID: member[AuthMethodID]{field: &v.MethodID},
 		plain:    (*plain)(v),
+		MethodID: member[AuthMethodID]{field: &v.MethodID},
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3434,11 +3131,8 @@ func (v *LoginAuthResponse) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3473,11 +3167,8 @@ func (v *LogoutAuthRequest) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3506,11 +3197,8 @@ func (v *LogoutAuthResponse) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3556,19 +3244,10 @@ func (v *MCPCapabilities) UnmarshalJSON(data []byte) error {
 		HTTP  member[*MCPHTTPCapabilities]  `json:"http"`
 		Meta  member[json.RawMessage]       `json:"_meta"`
 	}{
-		HTTP: member[*MCPHTTPCapabilities]{
-			field: &v.HTTP,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Stdio: member[*MCPStdioCapabilities]{
-			field: &v.Stdio,
-			rules: nullOK | defaultOnError,
-		},
 		plain: (*plain)(v),
+		Stdio: member[*MCPStdioCapabilities]{field: &v.Stdio, rules: nullOK | defaultOnError},
+		HTTP:  member[*MCPHTTPCapabilities]{field: &v.HTTP, rules: nullOK | defaultOnError},
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3599,11 +3278,8 @@ func (v *MCPHTTPCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3654,17 +3330,11 @@ func (v *MCPServerHTTP) UnmarshalJSON(data []byte) error {
 		Headers member[[]HTTPHeader]    `json:"headers"`
 		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Headers: member[[]HTTPHeader]{
-			field: &v.Headers,
-			rules: defaultOnNull,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Name:  member[string]{field: &v.Name},
-		URL:   member[string]{field: &v.URL},
-		plain: (*plain)(v),
+		plain:   (*plain)(v),
+		Name:    member[string]{field: &v.Name},
+		URL:     member[string]{field: &v.URL},
+		Headers: member[[]HTTPHeader]{field: &v.Headers, rules: defaultOnNull},
+		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3726,21 +3396,12 @@ func (v *MCPServerStdio) UnmarshalJSON(data []byte) error {
 		Env     member[[]EnvVariable]   `json:"env"`
 		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
-		Args: member[[]string]{
-			field: &v.Args,
-			rules: defaultOnNull,
-		},
+		plain:   (*plain)(v),
+		Name:    member[string]{field: &v.Name},
 		Command: member[AbsolutePath]{field: &v.Command},
-		Env: member[[]EnvVariable]{
-			field: &v.Env,
-			rules: defaultOnNull,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Name:  member[string]{field: &v.Name},
-		plain: (*plain)(v),
+		Args:    member[[]string]{field: &v.Args, rules: defaultOnNull},
+		Env:     member[[]EnvVariable]{field: &v.Env, rules: defaultOnNull},
+		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3777,11 +3438,8 @@ func (v *MCPStdioCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3861,24 +3519,12 @@ func (v *MultiSelectPropertySchema) UnmarshalJSON(data []byte) error {
 		Default     items[string]            `json:"default"`
 		Meta        member[json.RawMessage]  `json:"_meta"`
 	}{
-		Default: items[string]{
-			field: &v.Default,
-			rules: nullOK | defaultOnError,
-		},
-		Description: member[*string]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		Items: member[MultiSelectItems]{field: &v.Items},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Title: member[*string]{
-			field: &v.Title,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:       (*plain)(v),
+		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
+		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
+		Items:       member[MultiSelectItems]{field: &v.Items},
+		Default:     items[string]{field: &v.Default, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -3941,20 +3587,11 @@ func (v *NewSessionRequest) UnmarshalJSON(data []byte) error {
 		MCPServers            member[[]MCPServer]     `json:"mcpServers"`
 		Meta                  member[json.RawMessage] `json:"_meta"`
 	}{
-		AdditionalDirectories: member[[]AbsolutePath]{
-			field: &v.AdditionalDirectories,
-			rules: defaultOnNull,
-		},
-		Cwd: member[AbsolutePath]{field: &v.Cwd},
-		MCPServers: member[[]MCPServer]{
-			field: &v.MCPServers,
-			rules: defaultOnNull,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		plain:                 (*plain)(v),
+		Cwd:                   member[AbsolutePath]{field: &v.Cwd},
+		AdditionalDirectories: member[[]AbsolutePath]{field: &v.AdditionalDirectories, rules: defaultOnNull},
+		MCPServers:            member[[]MCPServer]{field: &v.MCPServers, rules: defaultOnNull},
+		Meta:                  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4024,20 +3661,11 @@ func (v *NewSessionResponse) UnmarshalJSON(data []byte) error {
 		AvailableCommands items[AvailableCommand]    `json:"availableCommands"`
 		Meta              member[json.RawMessage]    `json:"_meta"`
 	}{
-		AvailableCommands: items[AvailableCommand]{
-			field: &v.AvailableCommands,
-			rules: defaultOnError,
-		},
-		ConfigOptions: items[SessionConfigOption]{
-			field: &v.ConfigOptions,
-			rules: defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
-		plain:     (*plain)(v),
+		plain:             (*plain)(v),
+		SessionID:         member[SessionID]{field: &v.SessionID},
+		ConfigOptions:     items[SessionConfigOption]{field: &v.ConfigOptions, rules: defaultOnError},
+		AvailableCommands: items[AvailableCommand]{field: &v.AvailableCommands, rules: defaultOnError},
+		Meta:              member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4089,17 +3717,11 @@ func (v *Notice) UnmarshalJSON(data []byte) error {
 		Description member[*string]         `json:"description"`
 		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Description: member[*string]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Severity: member[NoticeSeverity]{field: &v.Severity},
-		Title:    member[string]{field: &v.Title},
-		plain:    (*plain)(v),
+		plain:       (*plain)(v),
+		Severity:    member[NoticeSeverity]{field: &v.Severity},
+		Title:       member[string]{field: &v.Title},
+		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4162,23 +3784,11 @@ func (v *NumberPropertySchema) UnmarshalJSON(data []byte) error {
 		Default     member[*float64]        `json:"default"`
 		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Default: member[*float64]{
-			field: &v.Default,
-			rules: nullOK | defaultOnError,
-		},
-		Description: member[*string]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Title: member[*string]{
-			field: &v.Title,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:       (*plain)(v),
+		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
+		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
+		Default:     member[*float64]{field: &v.Default, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4219,14 +3829,11 @@ func (v *PermissionOption) UnmarshalJSON(data []byte) error {
 		Kind     member[PermissionOptionKind] `json:"kind"`
 		Meta     member[json.RawMessage]      `json:"_meta"`
 	}{
-		Kind: member[PermissionOptionKind]{field: &v.Kind},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Name:     member[string]{field: &v.Name},
-		OptionID: member[PermissionOptionID]{field: &v.OptionID},
 		plain:    (*plain)(v),
+		OptionID: member[PermissionOptionID]{field: &v.OptionID},
+		Name:     member[string]{field: &v.Name},
+		Kind:     member[PermissionOptionKind]{field: &v.Kind},
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4284,14 +3891,11 @@ func (v *PlanEntry) UnmarshalJSON(data []byte) error {
 		Status   member[PlanEntryStatus]   `json:"status"`
 		Meta     member[json.RawMessage]   `json:"_meta"`
 	}{
-		Content: member[string]{field: &v.Content},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
+		plain:    (*plain)(v),
+		Content:  member[string]{field: &v.Content},
 		Priority: member[PlanEntryPriority]{field: &v.Priority},
 		Status:   member[PlanEntryStatus]{field: &v.Status},
-		plain:    (*plain)(v),
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4343,13 +3947,10 @@ func (v *PlanItems) UnmarshalJSON(data []byte) error {
 		Entries items[PlanEntry]        `json:"entries"`
 		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
+		plain:   (*plain)(v),
+		PlanID:  member[PlanID]{field: &v.PlanID},
 		Entries: items[PlanEntry]{field: &v.Entries},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		PlanID: member[PlanID]{field: &v.PlanID},
-		plain:  (*plain)(v),
+		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4388,12 +3989,9 @@ func (v *PlanUpdate) UnmarshalJSON(data []byte) error {
 		Plan member[PlanUpdateContent] `json:"plan"`
 		Meta member[json.RawMessage]   `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Plan:  member[PlanUpdateContent]{field: &v.Plan},
 		plain: (*plain)(v),
+		Plan:  member[PlanUpdateContent]{field: &v.Plan},
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4427,11 +4025,8 @@ func (v *PromptAudioCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4495,23 +4090,11 @@ func (v *PromptCapabilities) UnmarshalJSON(data []byte) error {
 		EmbeddedContext member[*PromptEmbeddedContextCapabilities] `json:"embeddedContext"`
 		Meta            member[json.RawMessage]                    `json:"_meta"`
 	}{
-		Audio: member[*PromptAudioCapabilities]{
-			field: &v.Audio,
-			rules: nullOK | defaultOnError,
-		},
-		EmbeddedContext: member[*PromptEmbeddedContextCapabilities]{
-			field: &v.EmbeddedContext,
-			rules: nullOK | defaultOnError,
-		},
-		Image: member[*PromptImageCapabilities]{
-			field: &v.Image,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		plain:           (*plain)(v),
+		Image:           member[*PromptImageCapabilities]{field: &v.Image, rules: nullOK | defaultOnError},
+		Audio:           member[*PromptAudioCapabilities]{field: &v.Audio, rules: nullOK | defaultOnError},
+		EmbeddedContext: member[*PromptEmbeddedContextCapabilities]{field: &v.EmbeddedContext, rules: nullOK | defaultOnError},
+		Meta:            member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4542,11 +4125,8 @@ func (v *PromptEmbeddedContextCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4577,11 +4157,8 @@ func (v *PromptImageCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4637,13 +4214,10 @@ func (v *PromptRequest) UnmarshalJSON(data []byte) error {
 		Prompt    member[[]ContentBlock]  `json:"prompt"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Prompt:    member[[]ContentBlock]{field: &v.Prompt},
-		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
+		SessionID: member[SessionID]{field: &v.SessionID},
+		Prompt:    member[[]ContentBlock]{field: &v.Prompt},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4697,12 +4271,9 @@ func (v *PromptResponse) UnmarshalJSON(data []byte) error {
 		MessageID member[MessageID]       `json:"messageId"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
+		plain:     (*plain)(v),
 		MessageID: member[MessageID]{field: &v.MessageID},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4740,11 +4311,8 @@ func (v *ReplayFromStart) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4806,18 +4374,12 @@ func (v *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
 		Options     member[[]PermissionOption] `json:"options"`
 		Meta        member[json.RawMessage]    `json:"_meta"`
 	}{
-		Description: member[*string]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Options:   member[[]PermissionOption]{field: &v.Options},
-		SessionID: member[SessionID]{field: &v.SessionID},
-		Title:     member[string]{field: &v.Title},
-		plain:     (*plain)(v),
+		plain:       (*plain)(v),
+		SessionID:   member[SessionID]{field: &v.SessionID},
+		Title:       member[string]{field: &v.Title},
+		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
+		Options:     member[[]PermissionOption]{field: &v.Options},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4859,12 +4421,9 @@ func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
 		Outcome member[RequestPermissionOutcome] `json:"outcome"`
 		Meta    member[json.RawMessage]          `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Outcome: member[RequestPermissionOutcome]{field: &v.Outcome},
 		plain:   (*plain)(v),
+		Outcome: member[RequestPermissionOutcome]{field: &v.Outcome},
+		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4923,15 +4482,9 @@ func (v *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
 		Background member[[]BackgroundWork] `json:"background"`
 		Meta       member[json.RawMessage]  `json:"_meta"`
 	}{
-		Background: member[[]BackgroundWork]{
-			field: &v.Background,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		plain:      (*plain)(v),
+		Background: member[[]BackgroundWork]{field: &v.Background, rules: nullOK | defaultOnError},
+		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5013,37 +4566,16 @@ func (v *ResourceLink) UnmarshalJSON(data []byte) error {
 		Annotations member[*Annotations]    `json:"annotations"`
 		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Annotations: member[*Annotations]{
-			field: &v.Annotations,
-			rules: nullOK | defaultOnError,
-		},
-		Description: member[*string]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		Icons: items[Icon]{
-			field: &v.Icons,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		MimeType: member[*MediaType]{
-			field: &v.MimeType,
-			rules: nullOK | defaultOnError,
-		},
-		Name: member[string]{field: &v.Name},
-		Size: member[*uint64]{
-			field: &v.Size,
-			rules: nullOK | defaultOnError,
-		},
-		Title: member[*string]{
-			field: &v.Title,
-			rules: nullOK | defaultOnError,
-		},
-		URI:   member[string]{field: &v.URI},
-		plain: (*plain)(v),
+		plain:       (*plain)(v),
+		Name:        member[string]{field: &v.Name},
+		URI:         member[string]{field: &v.URI},
+		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
+		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
+		Icons:       items[Icon]{field: &v.Icons, rules: nullOK | defaultOnError},
+		MimeType:    member[*MediaType]{field: &v.MimeType, rules: nullOK | defaultOnError},
+		Size:        member[*uint64]{field: &v.Size, rules: nullOK | defaultOnError},
+		Annotations: member[*Annotations]{field: &v.Annotations, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5134,21 +4666,12 @@ func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
 		MCPServers            member[[]MCPServer]     `json:"mcpServers"`
 		Meta                  member[json.RawMessage] `json:"_meta"`
 	}{
-		AdditionalDirectories: member[[]AbsolutePath]{
-			field: &v.AdditionalDirectories,
-			rules: defaultOnNull,
-		},
-		Cwd: member[AbsolutePath]{field: &v.Cwd},
-		MCPServers: member[[]MCPServer]{
-			field: &v.MCPServers,
-			rules: defaultOnNull,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
-		plain:     (*plain)(v),
+		plain:                 (*plain)(v),
+		SessionID:             member[SessionID]{field: &v.SessionID},
+		Cwd:                   member[AbsolutePath]{field: &v.Cwd},
+		AdditionalDirectories: member[[]AbsolutePath]{field: &v.AdditionalDirectories, rules: defaultOnNull},
+		MCPServers:            member[[]MCPServer]{field: &v.MCPServers, rules: defaultOnNull},
+		Meta:                  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5215,19 +4738,10 @@ func (v *ResumeSessionResponse) UnmarshalJSON(data []byte) error {
 		AvailableCommands items[AvailableCommand]    `json:"availableCommands"`
 		Meta              member[json.RawMessage]    `json:"_meta"`
 	}{
-		AvailableCommands: items[AvailableCommand]{
-			field: &v.AvailableCommands,
-			rules: defaultOnError,
-		},
-		ConfigOptions: items[SessionConfigOption]{
-			field: &v.ConfigOptions,
-			rules: defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		plain:             (*plain)(v),
+		ConfigOptions:     items[SessionConfigOption]{field: &v.ConfigOptions, rules: defaultOnError},
+		AvailableCommands: items[AvailableCommand]{field: &v.AvailableCommands, rules: defaultOnError},
+		Meta:              member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5276,15 +4790,9 @@ func (v *RunningStateUpdate) UnmarshalJSON(data []byte) error {
 		Background member[[]BackgroundWork] `json:"background"`
 		Meta       member[json.RawMessage]  `json:"_meta"`
 	}{
-		Background: member[[]BackgroundWork]{
-			field: &v.Background,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		plain:      (*plain)(v),
+		Background: member[[]BackgroundWork]{field: &v.Background, rules: nullOK | defaultOnError},
+		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5317,12 +4825,9 @@ func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
 		OptionID member[PermissionOptionID] `json:"optionId"`
 		Meta     member[json.RawMessage]    `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		OptionID: member[PermissionOptionID]{field: &v.OptionID},
 		plain:    (*plain)(v),
+		OptionID: member[PermissionOptionID]{field: &v.OptionID},
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5359,11 +4864,8 @@ func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) er
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5441,27 +4943,12 @@ func (v *SessionCapabilities) UnmarshalJSON(data []byte) error {
 		AdditionalDirectories member[*SessionAdditionalDirectoriesCapabilities] `json:"additionalDirectories"`
 		Meta                  member[json.RawMessage]                           `json:"_meta"`
 	}{
-		AdditionalDirectories: member[*SessionAdditionalDirectoriesCapabilities]{
-			field: &v.AdditionalDirectories,
-			rules: nullOK | defaultOnError,
-		},
-		Delete: member[*SessionDeleteCapabilities]{
-			field: &v.Delete,
-			rules: nullOK | defaultOnError,
-		},
-		MCP: member[*MCPCapabilities]{
-			field: &v.MCP,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Prompt: member[*PromptCapabilities]{
-			field: &v.Prompt,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:                 (*plain)(v),
+		Prompt:                member[*PromptCapabilities]{field: &v.Prompt, rules: nullOK | defaultOnError},
+		MCP:                   member[*MCPCapabilities]{field: &v.MCP, rules: nullOK | defaultOnError},
+		Delete:                member[*SessionDeleteCapabilities]{field: &v.Delete, rules: nullOK | defaultOnError},
+		AdditionalDirectories: member[*SessionAdditionalDirectoriesCapabilities]{field: &v.AdditionalDirectories, rules: nullOK | defaultOnError},
+		Meta:                  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5486,8 +4973,8 @@ func (v *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
 		*plain
 		CurrentValue member[bool] `json:"currentValue"`
 	}{
-		CurrentValue: member[bool]{field: &v.CurrentValue},
 		plain:        (*plain)(v),
+		CurrentValue: member[bool]{field: &v.CurrentValue},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5526,9 +5013,9 @@ func (v *SessionConfigSelect) UnmarshalJSON(data []byte) error {
 		CurrentValue member[SessionConfigValueID]       `json:"currentValue"`
 		Options      member[SessionConfigSelectOptions] `json:"options"`
 	}{
+		plain:        (*plain)(v),
 		CurrentValue: member[SessionConfigValueID]{field: &v.CurrentValue},
 		Options:      member[SessionConfigSelectOptions]{field: &v.Options},
-		plain:        (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5575,17 +5062,11 @@ func (v *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
 		Options items[SessionConfigSelectOption] `json:"options"`
 		Meta    member[json.RawMessage]          `json:"_meta"`
 	}{
+		plain:   (*plain)(v),
 		GroupID: member[SessionConfigGroupID]{field: &v.GroupID},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Name: member[string]{field: &v.Name},
-		Options: items[SessionConfigSelectOption]{
-			field: &v.Options,
-			rules: defaultOnError,
-		},
-		plain: (*plain)(v),
+		Name:    member[string]{field: &v.Name},
+		Options: items[SessionConfigSelectOption]{field: &v.Options, rules: defaultOnError},
+		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5637,17 +5118,11 @@ func (v *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
 		Description member[*string]              `json:"description"`
 		Meta        member[json.RawMessage]      `json:"_meta"`
 	}{
-		Description: member[*string]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Name:  member[string]{field: &v.Name},
-		Value: member[SessionConfigValueID]{field: &v.Value},
-		plain: (*plain)(v),
+		plain:       (*plain)(v),
+		Value:       member[SessionConfigValueID]{field: &v.Value},
+		Name:        member[string]{field: &v.Name},
+		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5687,11 +5162,8 @@ func (v *SessionDeleteCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5768,25 +5240,13 @@ func (v *SessionInfo) UnmarshalJSON(data []byte) error {
 		UpdatedAt             member[*string]         `json:"updatedAt"`
 		Meta                  member[json.RawMessage] `json:"_meta"`
 	}{
-		AdditionalDirectories: member[[]AbsolutePath]{
-			field: &v.AdditionalDirectories,
-			rules: defaultOnNull,
-		},
-		Cwd: member[AbsolutePath]{field: &v.Cwd},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
-		Title: member[*string]{
-			field: &v.Title,
-			rules: nullOK | defaultOnError,
-		},
-		UpdatedAt: member[*string]{
-			field: &v.UpdatedAt,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:                 (*plain)(v),
+		SessionID:             member[SessionID]{field: &v.SessionID},
+		Cwd:                   member[AbsolutePath]{field: &v.Cwd},
+		AdditionalDirectories: member[[]AbsolutePath]{field: &v.AdditionalDirectories, rules: defaultOnNull},
+		Title:                 member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
+		UpdatedAt:             member[*string]{field: &v.UpdatedAt, rules: nullOK | defaultOnError},
+		Meta:                  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5849,19 +5309,10 @@ func (v *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
 		UpdatedAt member[Nullable[string]] `json:"updatedAt"`
 		Meta      member[json.RawMessage]  `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Title: member[Nullable[string]]{
-			field: &v.Title,
-			rules: nullOK | defaultOnError,
-		},
-		UpdatedAt: member[Nullable[string]]{
-			field: &v.UpdatedAt,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:     (*plain)(v),
+		Title:     member[Nullable[string]]{field: &v.Title, rules: nullOK | defaultOnError},
+		UpdatedAt: member[Nullable[string]]{field: &v.UpdatedAt, rules: nullOK | defaultOnError},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5900,12 +5351,9 @@ func (v *SessionNotFoundErrorData) UnmarshalJSON(data []byte) error {
 		SessionID member[SessionID]       `json:"sessionId"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
+		SessionID: member[SessionID]{field: &v.SessionID},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5941,12 +5389,9 @@ func (v *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
 		ConfigOptions items[SessionConfigOption] `json:"configOptions"`
 		Meta          member[json.RawMessage]    `json:"_meta"`
 	}{
+		plain:         (*plain)(v),
 		ConfigOptions: items[SessionConfigOption]{field: &v.ConfigOptions},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		Meta:          member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5982,12 +5427,9 @@ func (v *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
 		Enum member[[]string]        `json:"enum"`
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Enum: member[[]string]{field: &v.Enum},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Enum:  member[[]string]{field: &v.Enum},
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6082,23 +5524,11 @@ func (v *StringPropertySchema) UnmarshalJSON(data []byte) error {
 		Default     member[*string]         `json:"default"`
 		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Default: member[*string]{
-			field: &v.Default,
-			rules: nullOK | defaultOnError,
-		},
-		Description: member[*string]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Title: member[*string]{
-			field: &v.Title,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:       (*plain)(v),
+		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
+		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
+		Default:     member[*string]{field: &v.Default, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6134,12 +5564,9 @@ func (v *Terminal) UnmarshalJSON(data []byte) error {
 		TerminalID member[TerminalID]      `json:"terminalId"`
 		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		TerminalID: member[TerminalID]{field: &v.TerminalID},
 		plain:      (*plain)(v),
+		TerminalID: member[TerminalID]{field: &v.TerminalID},
+		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6175,11 +5602,8 @@ func (v *TerminalAuthCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6210,11 +5634,8 @@ func (v *TerminalCancelCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6255,15 +5676,9 @@ func (v *TerminalCapabilities) UnmarshalJSON(data []byte) error {
 		Cancel member[*TerminalCancelCapabilities] `json:"cancel"`
 		Meta   member[json.RawMessage]             `json:"_meta"`
 	}{
-		Cancel: member[*TerminalCancelCapabilities]{
-			field: &v.Cancel,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		plain:  (*plain)(v),
+		Cancel: member[*TerminalCancelCapabilities]{field: &v.Cancel, rules: nullOK | defaultOnError},
+		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6308,19 +5723,10 @@ func (v *TerminalExitStatus) UnmarshalJSON(data []byte) error {
 		Signal   member[*string]         `json:"signal"`
 		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		ExitCode: member[*int64]{
-			field: &v.ExitCode,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Signal: member[*string]{
-			field: &v.Signal,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:    (*plain)(v),
+		ExitCode: member[*int64]{field: &v.ExitCode, rules: nullOK | defaultOnError},
+		Signal:   member[*string]{field: &v.Signal, rules: nullOK | defaultOnError},
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6356,12 +5762,9 @@ func (v *TerminalOutput) UnmarshalJSON(data []byte) error {
 		Data member[string]          `json:"data"`
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Data: member[string]{field: &v.Data},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Data:  member[string]{field: &v.Data},
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6402,13 +5805,10 @@ func (v *TerminalOutputChunk) UnmarshalJSON(data []byte) error {
 		Data       member[string]          `json:"data"`
 		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		Data: member[string]{field: &v.Data},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		TerminalID: member[TerminalID]{field: &v.TerminalID},
 		plain:      (*plain)(v),
+		TerminalID: member[TerminalID]{field: &v.TerminalID},
+		Data:       member[string]{field: &v.Data},
+		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6451,13 +5851,10 @@ func (v *TerminalSize) UnmarshalJSON(data []byte) error {
 		Rows member[uint16]          `json:"rows"`
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Cols: member[uint16]{field: &v.Cols},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Rows:  member[uint16]{field: &v.Rows},
 		plain: (*plain)(v),
+		Cols:  member[uint16]{field: &v.Cols},
+		Rows:  member[uint16]{field: &v.Rows},
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6544,36 +5941,15 @@ func (v *TerminalUpdate) UnmarshalJSON(data []byte) error {
 		Capabilities member[Nullable[TerminalCapabilities]] `json:"capabilities"`
 		Meta         member[json.RawMessage]                `json:"_meta"`
 	}{
-		Capabilities: member[Nullable[TerminalCapabilities]]{
-			field: &v.Capabilities,
-			rules: nullOK | defaultOnError,
-		},
-		Command: member[*string]{
-			field: &v.Command,
-			rules: nullOK | defaultOnError,
-		},
-		Cwd: member[*AbsolutePath]{
-			field: &v.Cwd,
-			rules: nullOK | defaultOnError,
-		},
-		ExitStatus: member[*TerminalExitStatus]{
-			field: &v.ExitStatus,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Output: member[*TerminalOutput]{
-			field: &v.Output,
-			rules: nullOK | defaultOnError,
-		},
-		Size: member[*TerminalSize]{
-			field: &v.Size,
-			rules: nullOK | defaultOnError,
-		},
-		TerminalID: member[TerminalID]{field: &v.TerminalID},
-		plain:      (*plain)(v),
+		plain:        (*plain)(v),
+		TerminalID:   member[TerminalID]{field: &v.TerminalID},
+		Command:      member[*string]{field: &v.Command, rules: nullOK | defaultOnError},
+		Cwd:          member[*AbsolutePath]{field: &v.Cwd, rules: nullOK | defaultOnError},
+		Output:       member[*TerminalOutput]{field: &v.Output, rules: nullOK | defaultOnError},
+		ExitStatus:   member[*TerminalExitStatus]{field: &v.ExitStatus, rules: nullOK | defaultOnError},
+		Size:         member[*TerminalSize]{field: &v.Size, rules: nullOK | defaultOnError},
+		Capabilities: member[Nullable[TerminalCapabilities]]{field: &v.Capabilities, rules: nullOK | defaultOnError},
+		Meta:         member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6609,12 +5985,9 @@ func (v *TextCommandInput) UnmarshalJSON(data []byte) error {
 		Hint member[string]          `json:"hint"`
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Hint: member[string]{field: &v.Hint},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Hint:  member[string]{field: &v.Hint},
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6656,16 +6029,10 @@ func (v *TextContent) UnmarshalJSON(data []byte) error {
 		Annotations member[*Annotations]    `json:"annotations"`
 		Meta        member[json.RawMessage] `json:"_meta"`
 	}{
-		Annotations: member[*Annotations]{
-			field: &v.Annotations,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Text:  member[string]{field: &v.Text},
-		plain: (*plain)(v),
+		plain:       (*plain)(v),
+		Text:        member[string]{field: &v.Text},
+		Annotations: member[*Annotations]{field: &v.Annotations, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6711,17 +6078,11 @@ func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
 		MimeType member[*MediaType]      `json:"mimeType"`
 		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		MimeType: member[*MediaType]{
-			field: &v.MimeType,
-			rules: nullOK | defaultOnError,
-		},
-		Text:  member[string]{field: &v.Text},
-		URI:   member[string]{field: &v.URI},
-		plain: (*plain)(v),
+		plain:    (*plain)(v),
+		Text:     member[string]{field: &v.Text},
+		URI:      member[string]{field: &v.URI},
+		MimeType: member[*MediaType]{field: &v.MimeType, rules: nullOK | defaultOnError},
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6760,12 +6121,9 @@ func (v *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
 		AnyOf member[[]EnumOption]    `json:"anyOf"`
 		Meta  member[json.RawMessage] `json:"_meta"`
 	}{
-		AnyOf: member[[]EnumOption]{field: &v.AnyOf},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		AnyOf: member[[]EnumOption]{field: &v.AnyOf},
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6799,11 +6157,8 @@ func (v *ToolCallCancelCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6844,15 +6199,9 @@ func (v *ToolCallCapabilities) UnmarshalJSON(data []byte) error {
 		Cancel member[*ToolCallCancelCapabilities] `json:"cancel"`
 		Meta   member[json.RawMessage]             `json:"_meta"`
 	}{
-		Cancel: member[*ToolCallCancelCapabilities]{
-			field: &v.Cancel,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		plain:  (*plain)(v),
+		Cancel: member[*ToolCallCancelCapabilities]{field: &v.Cancel, rules: nullOK | defaultOnError},
+		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6895,13 +6244,10 @@ func (v *ToolCallContentChunk) UnmarshalJSON(data []byte) error {
 		Content    member[ToolCallContent] `json:"content"`
 		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		Content: member[ToolCallContent]{field: &v.Content},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		ToolCallID: member[ToolCallID]{field: &v.ToolCallID},
 		plain:      (*plain)(v),
+		ToolCallID: member[ToolCallID]{field: &v.ToolCallID},
+		Content:    member[ToolCallContent]{field: &v.Content},
+		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -6953,16 +6299,10 @@ func (v *ToolCallLocation) UnmarshalJSON(data []byte) error {
 		Line member[*uint32]         `json:"line"`
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Line: member[*uint32]{
-			field: &v.Line,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Path:  member[AbsolutePath]{field: &v.Path},
 		plain: (*plain)(v),
+		Path:  member[AbsolutePath]{field: &v.Path},
+		Line:  member[*uint32]{field: &v.Line, rules: nullOK | defaultOnError},
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -7002,12 +6342,9 @@ func (v *ToolCallPermissionSubject) UnmarshalJSON(data []byte) error {
 		ToolCall member[ToolCallUpdate]  `json:"toolCall"`
 		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		ToolCall: member[ToolCallUpdate]{field: &v.ToolCall},
 		plain:    (*plain)(v),
+		ToolCall: member[ToolCallUpdate]{field: &v.ToolCall},
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -7129,48 +6466,18 @@ func (v *ToolCallUpdate) UnmarshalJSON(data []byte) error {
 		Capabilities member[Nullable[ToolCallCapabilities]] `json:"capabilities"`
 		Meta         member[json.RawMessage]                `json:"_meta"`
 	}{
-		Capabilities: member[Nullable[ToolCallCapabilities]]{
-			field: &v.Capabilities,
-			rules: nullOK | defaultOnError,
-		},
-		Content: items[ToolCallContent]{
-			field: &v.Content,
-			rules: nullOK | defaultOnError,
-		},
-		Kind: member[Nullable[ToolKind]]{
-			field: &v.Kind,
-			rules: nullOK | defaultOnError,
-		},
-		Locations: items[ToolCallLocation]{
-			field: &v.Locations,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Name: member[Nullable[string]]{
-			field: &v.Name,
-			rules: nullOK | defaultOnError,
-		},
-		RawInput: member[json.RawMessage]{
-			field: &v.RawInput,
-			rules: defaultOnError,
-		},
-		RawOutput: member[json.RawMessage]{
-			field: &v.RawOutput,
-			rules: defaultOnError,
-		},
-		Status: member[Nullable[ToolCallStatus]]{
-			field: &v.Status,
-			rules: nullOK | defaultOnError,
-		},
-		Title: member[Nullable[string]]{
-			field: &v.Title,
-			rules: nullOK | defaultOnError,
-		},
-		ToolCallID: member[ToolCallID]{field: &v.ToolCallID},
-		plain:      (*plain)(v),
+		plain:        (*plain)(v),
+		ToolCallID:   member[ToolCallID]{field: &v.ToolCallID},
+		Name:         member[Nullable[string]]{field: &v.Name, rules: nullOK | defaultOnError},
+		Title:        member[Nullable[string]]{field: &v.Title, rules: nullOK | defaultOnError},
+		Kind:         member[Nullable[ToolKind]]{field: &v.Kind, rules: nullOK | defaultOnError},
+		Status:       member[Nullable[ToolCallStatus]]{field: &v.Status, rules: nullOK | defaultOnError},
+		Content:      items[ToolCallContent]{field: &v.Content, rules: nullOK | defaultOnError},
+		Locations:    items[ToolCallLocation]{field: &v.Locations, rules: nullOK | defaultOnError},
+		RawInput:     member[json.RawMessage]{field: &v.RawInput, rules: defaultOnError},
+		RawOutput:    member[json.RawMessage]{field: &v.RawOutput, rules: defaultOnError},
+		Capabilities: member[Nullable[ToolCallCapabilities]]{field: &v.Capabilities, rules: nullOK | defaultOnError},
+		Meta:         member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -7212,13 +6519,10 @@ func (v *UnsupportedProtocolVersionErrorData) UnmarshalJSON(data []byte) error {
 		Supported member[[]ProtocolVersion] `json:"supported"`
 		Meta      member[json.RawMessage]   `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
+		plain:     (*plain)(v),
 		Requested: member[ProtocolVersion]{field: &v.Requested},
 		Supported: member[[]ProtocolVersion]{field: &v.Supported},
-		plain:     (*plain)(v),
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -7265,13 +6569,10 @@ func (v *UpdateSessionNotification) UnmarshalJSON(data []byte) error {
 		Update    member[SessionUpdate]   `json:"update"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
+		plain:     (*plain)(v),
 		SessionID: member[SessionID]{field: &v.SessionID},
 		Update:    member[SessionUpdate]{field: &v.Update},
-		plain:     (*plain)(v),
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -7329,17 +6630,11 @@ func (v *UsageUpdate) UnmarshalJSON(data []byte) error {
 		Cost member[Nullable[Cost]]  `json:"cost"`
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Cost: member[Nullable[Cost]]{
-			field: &v.Cost,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Size:  member[uint64]{field: &v.Size},
-		Used:  member[uint64]{field: &v.Used},
 		plain: (*plain)(v),
+		Used:  member[uint64]{field: &v.Used},
+		Size:  member[uint64]{field: &v.Size},
+		Cost:  member[Nullable[Cost]]{field: &v.Cost, rules: nullOK | defaultOnError},
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -7406,16 +6701,10 @@ func (v *UserMessage) UnmarshalJSON(data []byte) error {
 		Content   items[ContentBlock]     `json:"content"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Content: items[ContentBlock]{
-			field: &v.Content,
-			rules: nullOK | defaultOnError,
-		},
+		plain:     (*plain)(v),
 		MessageID: member[MessageID]{field: &v.MessageID},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		Content:   items[ContentBlock]{field: &v.Content, rules: nullOK | defaultOnError},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err

@@ -62,9 +62,9 @@ func (v *AgentResponseResult) UnmarshalJSON(data []byte) error {
 		ID     member[RequestID]       `json:"id"`
 		Result member[json.RawMessage] `json:"result"`
 	}{
+		plain:  (*plain)(v),
 		ID:     member[RequestID]{field: &v.ID},
 		Result: member[json.RawMessage]{field: &v.Result},
-		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -112,12 +112,9 @@ func (v *AgentResponseError) UnmarshalJSON(data []byte) error {
 		ID    member[*AgentResponseID] `json:"id"`
 		Error member[Error]            `json:"error"`
 	}{
-		Error: member[Error]{field: &v.Error},
-		ID: member[*AgentResponseID]{
-			field: &v.ID,
-			rules: nullOK,
-		},
 		plain: (*plain)(v),
+		ID:    member[*AgentResponseID]{field: &v.ID, rules: nullOK},
+		Error: member[Error]{field: &v.Error},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -946,9 +943,9 @@ func (v *ClientResponseResult) UnmarshalJSON(data []byte) error {
 		ID     member[RequestID]       `json:"id"`
 		Result member[json.RawMessage] `json:"result"`
 	}{
+		plain:  (*plain)(v),
 		ID:     member[RequestID]{field: &v.ID},
 		Result: member[json.RawMessage]{field: &v.Result},
-		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -996,12 +993,9 @@ func (v *ClientResponseError) UnmarshalJSON(data []byte) error {
 		ID    member[*ClientResponseID] `json:"id"`
 		Error member[Error]             `json:"error"`
 	}{
-		Error: member[Error]{field: &v.Error},
-		ID: member[*ClientResponseID]{
-			field: &v.ID,
-			rules: nullOK,
-		},
 		plain: (*plain)(v),
+		ID:    member[*ClientResponseID]{field: &v.ID, rules: nullOK},
+		Error: member[Error]{field: &v.Error},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1445,12 +1439,9 @@ func (u *CreateElicitationRequest) UnmarshalJSON(data []byte) error {
 		Message member[string]          `json:"message"`
 		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
+		plain:   (*plain)(u),
 		Message: member[string]{field: &u.Message},
-		Meta: member[json.RawMessage]{
-			field: &u.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(u),
+		Meta:    member[json.RawMessage]{field: &u.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1634,11 +1625,8 @@ func (u *CreateElicitationResponse) UnmarshalJSON(data []byte) error {
 		Tag  *string                 `json:"action"`
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &u.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(u),
+		Meta:  member[json.RawMessage]{field: &u.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1852,19 +1840,10 @@ func (u *DiffChange) UnmarshalJSON(data []byte) error {
 		MimeType member[*MediaType]      `json:"mimeType"`
 		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		FileType: member[*DiffFileType]{
-			field: &u.FileType,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &u.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		MimeType: member[*MediaType]{
-			field: &u.MimeType,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(u),
+		plain:    (*plain)(u),
+		FileType: member[*DiffFileType]{field: &u.FileType, rules: nullOK | defaultOnError},
+		MimeType: member[*MediaType]{field: &u.MimeType, rules: nullOK | defaultOnError},
+		Meta:     member[json.RawMessage]{field: &u.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2221,8 +2200,8 @@ func (u *ElicitationFormMode) UnmarshalJSON(data []byte) error {
 		*plain
 		RequestedSchema member[ElicitationSchema] `json:"requestedSchema"`
 	}{
-		RequestedSchema: member[ElicitationSchema]{field: &u.RequestedSchema},
 		plain:           (*plain)(u),
+		RequestedSchema: member[ElicitationSchema]{field: &u.RequestedSchema},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2533,9 +2512,9 @@ func (u *ElicitationURLMode) UnmarshalJSON(data []byte) error {
 		ElicitationID member[ElicitationID] `json:"elicitationId"`
 		URL           member[string]        `json:"url"`
 	}{
+		plain:         (*plain)(u),
 		ElicitationID: member[ElicitationID]{field: &u.ElicitationID},
 		URL:           member[string]{field: &u.URL},
-		plain:         (*plain)(u),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2816,15 +2795,9 @@ func (u *IdleStateUpdate) UnmarshalJSON(data []byte) error {
 		Background member[[]BackgroundWork] `json:"background"`
 		Meta       member[json.RawMessage]  `json:"_meta"`
 	}{
-		Background: member[[]BackgroundWork]{
-			field: &u.Background,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &u.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(u),
+		plain:      (*plain)(u),
+		Background: member[[]BackgroundWork]{field: &u.Background, rules: nullOK | defaultOnError},
+		Meta:       member[json.RawMessage]{field: &u.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4132,21 +4105,12 @@ func (u *SessionConfigOption) UnmarshalJSON(data []byte) error {
 		Category    member[*SessionConfigOptionCategory] `json:"category"`
 		Meta        member[json.RawMessage]              `json:"_meta"`
 	}{
-		Category: member[*SessionConfigOptionCategory]{
-			field: &u.Category,
-			rules: nullOK | defaultOnError,
-		},
-		ConfigID: member[SessionConfigID]{field: &u.ConfigID},
-		Description: member[*string]{
-			field: &u.Description,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &u.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Name:  member[string]{field: &u.Name},
-		plain: (*plain)(u),
+		plain:       (*plain)(u),
+		ConfigID:    member[SessionConfigID]{field: &u.ConfigID},
+		Name:        member[string]{field: &u.Name},
+		Description: member[*string]{field: &u.Description, rules: nullOK | defaultOnError},
+		Category:    member[*SessionConfigOptionCategory]{field: &u.Category, rules: nullOK | defaultOnError},
+		Meta:        member[json.RawMessage]{field: &u.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -4946,13 +4910,10 @@ func (u *SetSessionConfigOptionRequest) UnmarshalJSON(data []byte) error {
 		ConfigID  member[SessionConfigID] `json:"configId"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		ConfigID: member[SessionConfigID]{field: &u.ConfigID},
-		Meta: member[json.RawMessage]{
-			field: &u.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &u.SessionID},
 		plain:     (*plain)(u),
+		SessionID: member[SessionID]{field: &u.SessionID},
+		ConfigID:  member[SessionConfigID]{field: &u.ConfigID},
+		Meta:      member[json.RawMessage]{field: &u.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5011,8 +4972,8 @@ func (v *SetSessionConfigOptionRequestID) UnmarshalJSON(data []byte) error {
 		*plain
 		Value member[SessionConfigValueID] `json:"value"`
 	}{
-		Value: member[SessionConfigValueID]{field: &v.Value},
 		plain: (*plain)(v),
+		Value: member[SessionConfigValueID]{field: &v.Value},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -5052,8 +5013,8 @@ func (v *SetSessionConfigOptionRequestBoolean) UnmarshalJSON(data []byte) error 
 		*plain
 		Value member[bool] `json:"value"`
 	}{
-		Value: member[bool]{field: &v.Value},
 		plain: (*plain)(v),
+		Value: member[bool]{field: &v.Value},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err

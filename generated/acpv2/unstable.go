@@ -45,12 +45,9 @@ func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
 		SessionID member[SessionID]       `json:"sessionId"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
+		SessionID: member[SessionID]{field: &v.SessionID},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -86,11 +83,8 @@ func (v *ArchiveSessionResponse) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -159,28 +153,13 @@ func (v *AuthAccount) UnmarshalJSON(data []byte) error {
 		Organization member[*string]         `json:"organization"`
 		Meta         member[json.RawMessage] `json:"_meta"`
 	}{
-		Active: member[*bool]{
-			field: &v.Active,
-			rules: nullOK | defaultOnError,
-		},
-		Email: member[*string]{
-			field: &v.Email,
-			rules: nullOK | defaultOnError,
-		},
-		Label: member[string]{field: &v.Label},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Name: member[*string]{
-			field: &v.Name,
-			rules: nullOK | defaultOnError,
-		},
-		Organization: member[*string]{
-			field: &v.Organization,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:        (*plain)(v),
+		Label:        member[string]{field: &v.Label},
+		Active:       member[*bool]{field: &v.Active, rules: nullOK | defaultOnError},
+		Name:         member[*string]{field: &v.Name, rules: nullOK | defaultOnError},
+		Email:        member[*string]{field: &v.Email, rules: nullOK | defaultOnError},
+		Organization: member[*string]{field: &v.Organization, rules: nullOK | defaultOnError},
+		Meta:         member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -252,11 +231,8 @@ func (v *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -294,11 +270,8 @@ func (v *AuthStatusRequest) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -355,16 +328,10 @@ func (v *AuthStatusResponse) UnmarshalJSON(data []byte) error {
 		Accounts items[AuthAccount]      `json:"accounts"`
 		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		Accounts: items[AuthAccount]{
-			field: &v.Accounts,
-			rules: defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		State: member[AuthState]{field: &v.State},
-		plain: (*plain)(v),
+		plain:    (*plain)(v),
+		State:    member[AuthState]{field: &v.State},
+		Accounts: items[AuthAccount]{field: &v.Accounts, rules: defaultOnError},
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -428,16 +395,10 @@ func (v *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
 		Accounts items[AuthAccount]      `json:"accounts"`
 		Meta     member[json.RawMessage] `json:"_meta"`
 	}{
-		Accounts: items[AuthAccount]{
-			field: &v.Accounts,
-			rules: defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		State: member[AuthState]{field: &v.State},
-		plain: (*plain)(v),
+		plain:    (*plain)(v),
+		State:    member[AuthState]{field: &v.State},
+		Accounts: items[AuthAccount]{field: &v.Accounts, rules: defaultOnError},
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -477,12 +438,9 @@ func (v *BackgroundSubagent) UnmarshalJSON(data []byte) error {
 		SessionID member[SessionID]       `json:"sessionId"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
+		SessionID: member[SessionID]{field: &v.SessionID},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -541,8 +499,8 @@ func (v *ProxyNotification) UnmarshalJSON(data []byte) error {
 		*plain
 		Method member[string] `json:"method"`
 	}{
-		Method: member[string]{field: &v.Method},
 		plain:  (*plain)(v),
+		Method: member[string]{field: &v.Method},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -577,9 +535,9 @@ func (v *ProxyRequest) UnmarshalJSON(data []byte) error {
 		ID     member[RequestID] `json:"id"`
 		Method member[string]    `json:"method"`
 	}{
+		plain:  (*plain)(v),
 		ID:     member[RequestID]{field: &v.ID},
 		Method: member[string]{field: &v.Method},
-		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -647,9 +605,9 @@ func (v *ProxyResponseResult) UnmarshalJSON(data []byte) error {
 		ID     member[RequestID]       `json:"id"`
 		Result member[json.RawMessage] `json:"result"`
 	}{
+		plain:  (*plain)(v),
 		ID:     member[RequestID]{field: &v.ID},
 		Result: member[json.RawMessage]{field: &v.Result},
-		plain:  (*plain)(v),
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -697,12 +655,9 @@ func (v *ProxyResponseError) UnmarshalJSON(data []byte) error {
 		ID    member[*ProxyResponseID] `json:"id"`
 		Error member[Error]            `json:"error"`
 	}{
-		Error: member[Error]{field: &v.Error},
-		ID: member[*ProxyResponseID]{
-			field: &v.ID,
-			rules: nullOK,
-		},
 		plain: (*plain)(v),
+		ID:    member[*ProxyResponseID]{field: &v.ID, rules: nullOK},
+		Error: member[Error]{field: &v.Error},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -871,12 +826,9 @@ func (v *ProxySuccessorNotification) UnmarshalJSON(data []byte) error {
 		Method member[string]          `json:"method"`
 		Meta   member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Method: member[string]{field: &v.Method},
 		plain:  (*plain)(v),
+		Method: member[string]{field: &v.Method},
+		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -940,12 +892,9 @@ func (v *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
 		Method member[string]          `json:"method"`
 		Meta   member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Method: member[string]{field: &v.Method},
 		plain:  (*plain)(v),
+		Method: member[string]{field: &v.Method},
+		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -991,11 +940,8 @@ func (v *SessionArchiveCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1064,11 +1010,8 @@ func (v *SessionCancelCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1154,32 +1097,14 @@ func (v *SessionMessage) UnmarshalJSON(data []byte) error {
 		Content            member[Nullable[[]ContentBlock]] `json:"content"`
 		Meta               member[json.RawMessage]          `json:"_meta"`
 	}{
-		Content: member[Nullable[[]ContentBlock]]{
-			field: &v.Content,
-			rules: nullOK | defaultOnError,
-		},
-		MessageID: member[MessageID]{field: &v.MessageID},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		RecipientMessageID: member[Nullable[MessageID]]{
-			field: &v.RecipientMessageID,
-			rules: nullOK | defaultOnError,
-		},
-		RecipientSessionID: member[Nullable[SessionID]]{
-			field: &v.RecipientSessionID,
-			rules: nullOK | defaultOnError,
-		},
-		SenderMessageID: member[Nullable[MessageID]]{
-			field: &v.SenderMessageID,
-			rules: nullOK | defaultOnError,
-		},
-		SenderSessionID: member[Nullable[SessionID]]{
-			field: &v.SenderSessionID,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:              (*plain)(v),
+		MessageID:          member[MessageID]{field: &v.MessageID},
+		SenderSessionID:    member[Nullable[SessionID]]{field: &v.SenderSessionID, rules: nullOK | defaultOnError},
+		RecipientSessionID: member[Nullable[SessionID]]{field: &v.RecipientSessionID, rules: nullOK | defaultOnError},
+		SenderMessageID:    member[Nullable[MessageID]]{field: &v.SenderMessageID, rules: nullOK | defaultOnError},
+		RecipientMessageID: member[Nullable[MessageID]]{field: &v.RecipientMessageID, rules: nullOK | defaultOnError},
+		Content:            member[Nullable[[]ContentBlock]]{field: &v.Content, rules: nullOK | defaultOnError},
+		Meta:               member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1227,13 +1152,10 @@ func (v *SessionMessageChunk) UnmarshalJSON(data []byte) error {
 		Content   member[ContentBlock]    `json:"content"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Content:   member[ContentBlock]{field: &v.Content},
+		plain:     (*plain)(v),
 		MessageID: member[MessageID]{field: &v.MessageID},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		Content:   member[ContentBlock]{field: &v.Content},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1310,11 +1232,8 @@ func (v *SessionStatusCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1357,12 +1276,9 @@ func (v *SessionStatusRequest) UnmarshalJSON(data []byte) error {
 		SessionID member[SessionID]       `json:"sessionId"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
+		SessionID: member[SessionID]{field: &v.SessionID},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1417,16 +1333,10 @@ func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
 		State  member[*StateUpdate]    `json:"state"`
 		Meta   member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		State: member[*StateUpdate]{
-			field: &v.State,
-			rules: nullOK | defaultOnError,
-		},
-		Status: member[SessionStatus]{field: &v.Status},
 		plain:  (*plain)(v),
+		Status: member[SessionStatus]{field: &v.Status},
+		State:  member[*StateUpdate]{field: &v.State, rules: nullOK | defaultOnError},
+		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1471,15 +1381,9 @@ func (v *SessionSystemPromptCapabilities) UnmarshalJSON(data []byte) error {
 		Mode member[*SessionSystemPromptModeCapabilities] `json:"mode"`
 		Meta member[json.RawMessage]                      `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Mode: member[*SessionSystemPromptModeCapabilities]{
-			field: &v.Mode,
-			rules: nullOK | defaultOnError,
-		},
 		plain: (*plain)(v),
+		Mode:  member[*SessionSystemPromptModeCapabilities]{field: &v.Mode, rules: nullOK | defaultOnError},
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1523,15 +1427,9 @@ func (v *SessionSystemPromptModeCapabilities) UnmarshalJSON(data []byte) error {
 		Override member[*SessionSystemPromptOverrideCapabilities] `json:"override"`
 		Meta     member[json.RawMessage]                          `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Override: member[*SessionSystemPromptOverrideCapabilities]{
-			field: &v.Override,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:    (*plain)(v),
+		Override: member[*SessionSystemPromptOverrideCapabilities]{field: &v.Override, rules: nullOK | defaultOnError},
+		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1567,11 +1465,8 @@ func (v *SessionSystemPromptOverrideCapabilities) UnmarshalJSON(data []byte) err
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1607,11 +1502,8 @@ func (v *SessionTitleCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1665,13 +1557,10 @@ func (v *SetSessionTitleRequest) UnmarshalJSON(data []byte) error {
 		Title     member[string]          `json:"title"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
+		plain:     (*plain)(v),
 		SessionID: member[SessionID]{field: &v.SessionID},
 		Title:     member[string]{field: &v.Title},
-		plain:     (*plain)(v),
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1717,12 +1606,9 @@ func (v *SetSessionTitleResponse) UnmarshalJSON(data []byte) error {
 		Title member[string]          `json:"title"`
 		Meta  member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Title: member[string]{field: &v.Title},
 		plain: (*plain)(v),
+		Title: member[string]{field: &v.Title},
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1767,15 +1653,9 @@ func (v *SubagentSessionCapabilities) UnmarshalJSON(data []byte) error {
 		Cancel member[*SessionCancelCapabilities] `json:"cancel"`
 		Meta   member[json.RawMessage]            `json:"_meta"`
 	}{
-		Cancel: member[*SessionCancelCapabilities]{
-			field: &v.Cancel,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		plain:  (*plain)(v),
+		Cancel: member[*SessionCancelCapabilities]{field: &v.Cancel, rules: nullOK | defaultOnError},
+		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1903,28 +1783,13 @@ func (v *SubagentUpdate) UnmarshalJSON(data []byte) error {
 		State        member[Nullable[StateUpdate]]        `json:"state"`
 		Meta         member[json.RawMessage]              `json:"_meta"`
 	}{
-		Capabilities: member[*SubagentSessionCapabilities]{
-			field: &v.Capabilities,
-			rules: nullOK | defaultOnError,
-		},
-		Description: member[Nullable[string]]{
-			field: &v.Description,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
-		State: member[Nullable[StateUpdate]]{
-			field: &v.State,
-			rules: nullOK | defaultOnError,
-		},
-		Title: member[Nullable[string]]{
-			field: &v.Title,
-			rules: nullOK | defaultOnError,
-		},
-		plain: (*plain)(v),
+		plain:        (*plain)(v),
+		SessionID:    member[SessionID]{field: &v.SessionID},
+		Title:        member[Nullable[string]]{field: &v.Title, rules: nullOK | defaultOnError},
+		Description:  member[Nullable[string]]{field: &v.Description, rules: nullOK | defaultOnError},
+		Capabilities: member[*SubagentSessionCapabilities]{field: &v.Capabilities, rules: nullOK | defaultOnError},
+		State:        member[Nullable[StateUpdate]]{field: &v.State, rules: nullOK | defaultOnError},
+		Meta:         member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -1972,12 +1837,9 @@ func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
 		SessionID member[SessionID]       `json:"sessionId"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
 		plain:     (*plain)(v),
+		SessionID: member[SessionID]{field: &v.SessionID},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2013,11 +1875,8 @@ func (v *UnarchiveSessionResponse) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -2078,15 +1937,9 @@ func (v *UnknownStateUpdate) UnmarshalJSON(data []byte) error {
 		Background member[[]BackgroundWork] `json:"background"`
 		Meta       member[json.RawMessage]  `json:"_meta"`
 	}{
-		Background: member[[]BackgroundWork]{
-			field: &v.Background,
-			rules: nullOK | defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		plain:      (*plain)(v),
+		Background: member[[]BackgroundWork]{field: &v.Background, rules: nullOK | defaultOnError},
+		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err

@@ -61,26 +61,14 @@ func (v *Usage) UnmarshalJSON(data []byte) error {
 		CachedWriteTokens member[*uint64]         `json:"cachedWriteTokens"`
 		Meta              member[json.RawMessage] `json:"_meta"`
 	}{
-		CachedReadTokens: member[*uint64]{
-			field: &v.CachedReadTokens,
-			rules: nullOK | defaultOnError,
-		},
-		CachedWriteTokens: member[*uint64]{
-			field: &v.CachedWriteTokens,
-			rules: nullOK | defaultOnError,
-		},
-		InputTokens: member[uint64]{field: &v.InputTokens},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		OutputTokens: member[uint64]{field: &v.OutputTokens},
-		ThoughtTokens: member[*uint64]{
-			field: &v.ThoughtTokens,
-			rules: nullOK | defaultOnError,
-		},
-		TotalTokens: member[uint64]{field: &v.TotalTokens},
-		plain:       (*plain)(v),
+		plain:             (*plain)(v),
+		TotalTokens:       member[uint64]{field: &v.TotalTokens},
+		InputTokens:       member[uint64]{field: &v.InputTokens},
+		OutputTokens:      member[uint64]{field: &v.OutputTokens},
+		ThoughtTokens:     member[*uint64]{field: &v.ThoughtTokens, rules: nullOK | defaultOnError},
+		CachedReadTokens:  member[*uint64]{field: &v.CachedReadTokens, rules: nullOK | defaultOnError},
+		CachedWriteTokens: member[*uint64]{field: &v.CachedWriteTokens, rules: nullOK | defaultOnError},
+		Meta:              member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err

@@ -35,12 +35,9 @@ func (v *DisableProviderRequest) UnmarshalJSON(data []byte) error {
 		ProviderID member[ProviderID]      `json:"providerId"`
 		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		ProviderID: member[ProviderID]{field: &v.ProviderID},
 		plain:      (*plain)(v),
+		ProviderID: member[ProviderID]{field: &v.ProviderID},
+		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -76,11 +73,8 @@ func (v *DisableProviderResponse) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -153,11 +147,8 @@ func (v *ListProvidersRequest) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -194,12 +185,9 @@ func (v *ListProvidersResponse) UnmarshalJSON(data []byte) error {
 		Providers member[[]ProviderInfo]  `json:"providers"`
 		Meta      member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Providers: member[[]ProviderInfo]{field: &v.Providers},
 		plain:     (*plain)(v),
+		Providers: member[[]ProviderInfo]{field: &v.Providers},
+		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -243,13 +231,10 @@ func (v *ProviderCurrentConfig) UnmarshalJSON(data []byte) error {
 		BaseURL member[string]          `json:"baseUrl"`
 		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
+		plain:   (*plain)(v),
 		APIType: member[LLMProtocol]{field: &v.APIType},
 		BaseURL: member[string]{field: &v.BaseURL},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		plain: (*plain)(v),
+		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -312,17 +297,11 @@ func (v *ProviderInfo) UnmarshalJSON(data []byte) error {
 		Required   member[bool]            `json:"required"`
 		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
+		plain:      (*plain)(v),
 		ProviderID: member[ProviderID]{field: &v.ProviderID},
+		Supported:  items[LLMProtocol]{field: &v.Supported, rules: defaultOnError},
 		Required:   member[bool]{field: &v.Required},
-		Supported: items[LLMProtocol]{
-			field: &v.Supported,
-			rules: defaultOnError,
-		},
-		plain: (*plain)(v),
+		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -366,11 +345,8 @@ func (v *ProvidersCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -430,14 +406,11 @@ func (v *SetProviderRequest) UnmarshalJSON(data []byte) error {
 		BaseURL    member[string]          `json:"baseUrl"`
 		Meta       member[json.RawMessage] `json:"_meta"`
 	}{
-		APIType: member[LLMProtocol]{field: &v.APIType},
-		BaseURL: member[string]{field: &v.BaseURL},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		ProviderID: member[ProviderID]{field: &v.ProviderID},
 		plain:      (*plain)(v),
+		ProviderID: member[ProviderID]{field: &v.ProviderID},
+		APIType:    member[LLMProtocol]{field: &v.APIType},
+		BaseURL:    member[string]{field: &v.BaseURL},
+		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -479,11 +452,8 @@ func (v *SetProviderResponse) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err

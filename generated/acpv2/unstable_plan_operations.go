@@ -39,13 +39,10 @@ func (v *PlanFile) UnmarshalJSON(data []byte) error {
 		URI    member[string]          `json:"uri"`
 		Meta   member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
+		plain:  (*plain)(v),
 		PlanID: member[PlanID]{field: &v.PlanID},
 		URI:    member[string]{field: &v.URI},
-		plain:  (*plain)(v),
+		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -92,13 +89,10 @@ func (v *PlanMarkdown) UnmarshalJSON(data []byte) error {
 		Content member[string]          `json:"content"`
 		Meta    member[json.RawMessage] `json:"_meta"`
 	}{
+		plain:   (*plain)(v),
+		PlanID:  member[PlanID]{field: &v.PlanID},
 		Content: member[string]{field: &v.Content},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		PlanID: member[PlanID]{field: &v.PlanID},
-		plain:  (*plain)(v),
+		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -141,12 +135,9 @@ func (v *PlanRemoved) UnmarshalJSON(data []byte) error {
 		PlanID member[PlanID]          `json:"planId"`
 		Meta   member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		PlanID: member[PlanID]{field: &v.PlanID},
 		plain:  (*plain)(v),
+		PlanID: member[PlanID]{field: &v.PlanID},
+		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err

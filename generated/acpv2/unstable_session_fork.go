@@ -79,21 +79,12 @@ func (v *ForkSessionRequest) UnmarshalJSON(data []byte) error {
 		MCPServers            member[[]MCPServer]     `json:"mcpServers"`
 		Meta                  member[json.RawMessage] `json:"_meta"`
 	}{
-		AdditionalDirectories: member[[]AbsolutePath]{
-			field: &v.AdditionalDirectories,
-			rules: defaultOnNull,
-		},
-		Cwd: member[AbsolutePath]{field: &v.Cwd},
-		MCPServers: member[[]MCPServer]{
-			field: &v.MCPServers,
-			rules: defaultOnNull,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
-		plain:     (*plain)(v),
+		plain:                 (*plain)(v),
+		SessionID:             member[SessionID]{field: &v.SessionID},
+		Cwd:                   member[AbsolutePath]{field: &v.Cwd},
+		AdditionalDirectories: member[[]AbsolutePath]{field: &v.AdditionalDirectories, rules: defaultOnNull},
+		MCPServers:            member[[]MCPServer]{field: &v.MCPServers, rules: defaultOnNull},
+		Meta:                  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -162,20 +153,11 @@ func (v *ForkSessionResponse) UnmarshalJSON(data []byte) error {
 		AvailableCommands items[AvailableCommand]    `json:"availableCommands"`
 		Meta              member[json.RawMessage]    `json:"_meta"`
 	}{
-		AvailableCommands: items[AvailableCommand]{
-			field: &v.AvailableCommands,
-			rules: defaultOnError,
-		},
-		ConfigOptions: items[SessionConfigOption]{
-			field: &v.ConfigOptions,
-			rules: defaultOnError,
-		},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		SessionID: member[SessionID]{field: &v.SessionID},
-		plain:     (*plain)(v),
+		plain:             (*plain)(v),
+		SessionID:         member[SessionID]{field: &v.SessionID},
+		ConfigOptions:     items[SessionConfigOption]{field: &v.ConfigOptions, rules: defaultOnError},
+		AvailableCommands: items[AvailableCommand]{field: &v.AvailableCommands, rules: defaultOnError},
+		Meta:              member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -213,11 +195,8 @@ func (v *SessionForkCapabilities) UnmarshalJSON(data []byte) error {
 		*plain
 		Meta member[json.RawMessage] `json:"_meta"`
 	}{
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
 		plain: (*plain)(v),
+		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
@@ -274,13 +253,10 @@ func (v *SystemPrompt) UnmarshalJSON(data []byte) error {
 		Content member[[]ContentBlock]   `json:"content"`
 		Meta    member[json.RawMessage]  `json:"_meta"`
 	}{
+		plain:   (*plain)(v),
+		Mode:    member[SystemPromptMode]{field: &v.Mode},
 		Content: member[[]ContentBlock]{field: &v.Content},
-		Meta: member[json.RawMessage]{
-			field: &v.Meta,
-			rules: nullOK | defaultOnError | objectOnly,
-		},
-		Mode:  member[SystemPromptMode]{field: &v.Mode},
-		plain: (*plain)(v),
+		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return err
