@@ -215,7 +215,7 @@ func (e *emitter) tagged(f *jen.File, t *ir.Type) error {
 	body = append(body,
 		jen.Var().Id("v").Id(iface(t)),
 		dispatch(u.Default != nil, missing, jen.Switch(jen.Op("*").Id("probe").Dot("Tag")).Block(cases...)),
-		jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), jen.Id("v")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.If(jen.Err().Op(":=").Id("decodeValid").Call(jen.Id("data"), jen.Id("v")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Id("u").Dot("Value").Op("=").Id("v"),
 		jen.Return(jen.Nil()),
 	)

@@ -185,7 +185,7 @@ func tryVariant(v *ir.Variant, kind byte, several bool) []jen.Code {
 	}
 	try := jen.Block(
 		decl,
-		jen.If(jen.Err().Op("=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), target), jen.Err().Op("==").Nil()).Block(
+		jen.If(jen.Err().Op("=").Id("decodeValid").Call(jen.Id("data"), target), jen.Err().Op("==").Nil()).Block(
 			jen.Id("u").Dot("Value").Op("=").Add(value),
 			jen.Return(jen.Nil()),
 		),

@@ -104,6 +104,17 @@ func hasKeys(m map[string]json.RawMessage, keys ...string) bool {
 	return true
 }
 
+// decodeValid decodes data into v. The standard library has already checked
+// that data is valid JSON before any UnmarshalJSON sees it, so a value with a
+// decoder of its own is handed data directly, without a second validation
+// pass; others go through json.Unmarshal.
+func decodeValid(data []byte, v any) error {
+	if u, ok := v.(json.Unmarshaler); ok {
+		return u.UnmarshalJSON(data)
+	}
+	return json.Unmarshal(data, v)
+}
+
 // Decoding rules of a member, from the schema's x-deserialize-* keywords.
 const (
 	nullOK         = 1 << iota // the member may be null
@@ -125,7 +136,7 @@ func (m *member[T]) UnmarshalJSON(data []byte) error {
 	if done, err := decodeNull(data, m.field, m.rules); done {
 		return err
 	}
-	err := json.Unmarshal(data, m.field)
+	err := decodeValid(data, m.field)
 	if err == nil && m.rules&objectOnly != 0 && jsonKind(data) != '{' {
 		err = typeError(kindName(jsonKind(data)), m.field, "")
 	}
@@ -164,7 +175,7 @@ func (m *items[E]) UnmarshalJSON(data []byte) error {
 		var e E
 		// A null item is invalid: the schema's items are never nullable,
 		// though the standard library would decode null as a zero value.
-		if jsonKind(raw) != 'n' && json.Unmarshal(raw, &e) == nil {
+		if jsonKind(raw) != 'n' && decodeValid(raw, &e) == nil {
 			out = append(out, e)
 		}
 	}

@@ -133,14 +133,14 @@ func (u *AgentResponse) UnmarshalJSON(data []byte) error {
 		m := objectMembers(data)
 		if hasKeys(m, "id", "result") {
 			v := new(AgentResponseResult)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		if hasKeys(m, "id", "error") {
 			v := new(AgentResponseError)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -211,7 +211,7 @@ func (u *AuthMethod) UnmarshalJSON(data []byte) error {
 			v = new(AuthMethodOther)
 		}
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -343,7 +343,7 @@ func (u *AvailableCommandInput) UnmarshalJSON(data []byte) error {
 		m := objectMembers(data)
 		if hasKeys(m, "hint") {
 			v := new(AvailableCommandInputUnstructured)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -480,14 +480,14 @@ func (u *ClientResponse) UnmarshalJSON(data []byte) error {
 		m := objectMembers(data)
 		if hasKeys(m, "id", "result") {
 			v := new(ClientResponseResult)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		if hasKeys(m, "id", "error") {
 			v := new(ClientResponseError)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -577,7 +577,7 @@ func (u *ContentBlock) UnmarshalJSON(data []byte) error {
 	default:
 		v = new(ContentBlockOther)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -818,7 +818,7 @@ func (u *CreateElicitationRequest) UnmarshalJSON(data []byte) error {
 	default:
 		v = new(CreateElicitationRequestOther)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -1004,7 +1004,7 @@ func (u *CreateElicitationResponse) UnmarshalJSON(data []byte) error {
 	default:
 		v = new(CreateElicitationResponseOther)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -1192,7 +1192,7 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v ElicitationContentValueString
-			if err = json.Unmarshal(data, &v); err == nil {
+			if err = decodeValid(data, &v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -1200,14 +1200,14 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v ElicitationContentValueInteger
-			if err = json.Unmarshal(data, &v); err == nil {
+			if err = decodeValid(data, &v); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		{
 			var v ElicitationContentValueNumber
-			if err = json.Unmarshal(data, &v); err == nil {
+			if err = decodeValid(data, &v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -1215,7 +1215,7 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case 't', 'f':
 		{
 			var v ElicitationContentValueBoolean
-			if err = json.Unmarshal(data, &v); err == nil {
+			if err = decodeValid(data, &v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -1223,7 +1223,7 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case '[':
 		{
 			var v ElicitationContentValueStringArray
-			if err = json.Unmarshal(data, &v); err == nil {
+			if err = decodeValid(data, &v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -1303,14 +1303,14 @@ func (u *ElicitationFormMode) UnmarshalJSON(data []byte) error {
 		m := objectMembers(data)
 		if hasKeys(m, "sessionId") {
 			v := new(ElicitationFormModeSession)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		if hasKeys(m, "requestId") {
 			v := new(ElicitationFormModeRequest)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -1394,7 +1394,7 @@ func (u *ElicitationPropertySchema) UnmarshalJSON(data []byte) error {
 	default:
 		v = new(ElicitationPropertySchemaOther)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -1619,14 +1619,14 @@ func (u *ElicitationURLMode) UnmarshalJSON(data []byte) error {
 		m := objectMembers(data)
 		if hasKeys(m, "sessionId") {
 			v := new(ElicitationURLModeSession)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		if hasKeys(m, "requestId") {
 			v := new(ElicitationURLModeRequest)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -1687,14 +1687,14 @@ func (u *EmbeddedResourceResource) UnmarshalJSON(data []byte) error {
 		m := objectMembers(data)
 		if hasKeys(m, "text", "uri") {
 			v := new(EmbeddedResourceResourceTextResourceContents)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		if hasKeys(m, "blob", "uri") {
 			v := new(EmbeddedResourceResourceBlobResourceContents)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -1777,7 +1777,7 @@ func (u *MCPServer) UnmarshalJSON(data []byte) error {
 			}
 		}
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -1949,7 +1949,7 @@ func (u *MultiSelectItems) UnmarshalJSON(data []byte) error {
 			v = new(MultiSelectItemsOther)
 		}
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -2113,7 +2113,7 @@ func (u *RequestID) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v RequestIDNumber
-			if err = json.Unmarshal(data, &v); err == nil {
+			if err = decodeValid(data, &v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -2121,7 +2121,7 @@ func (u *RequestID) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v RequestIDStr
-			if err = json.Unmarshal(data, &v); err == nil {
+			if err = decodeValid(data, &v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -2189,7 +2189,7 @@ func (u *RequestPermissionOutcome) UnmarshalJSON(data []byte) error {
 	default:
 		v = new(RequestPermissionOutcomeOther)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -2385,7 +2385,7 @@ func (u *SessionConfigOption) UnmarshalJSON(data []byte) error {
 	default:
 		v = new(SessionConfigOptionOther)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -2525,14 +2525,14 @@ func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
 		m, nonEmpty := firstElementMembers(data)
 		if !nonEmpty || hasKeys(m, "value", "name") {
 			var v SessionConfigSelectOptionsUngrouped
-			if err = json.Unmarshal(data, &v); err == nil {
+			if err = decodeValid(data, &v); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		if !nonEmpty || hasKeys(m, "group", "name", "options") {
 			var v SessionConfigSelectOptionsGrouped
-			if err = json.Unmarshal(data, &v); err == nil {
+			if err = decodeValid(data, &v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -2666,7 +2666,7 @@ func (u *SessionUpdate) UnmarshalJSON(data []byte) error {
 			v = new(SessionUpdateOther)
 		}
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -3055,7 +3055,7 @@ func (u *SetSessionConfigOptionRequest) UnmarshalJSON(data []byte) error {
 			v = new(SetSessionConfigOptionRequestOther)
 		}
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -3269,7 +3269,7 @@ func (u *ToolCallContent) UnmarshalJSON(data []byte) error {
 	default:
 		v = new(ToolCallContentOther)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v

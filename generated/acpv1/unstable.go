@@ -553,7 +553,7 @@ func (u *IdleStateUpdate) UnmarshalJSON(data []byte) error {
 			v = new(IdleStateUpdateOther)
 		}
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -947,14 +947,14 @@ func (u *ProxyResponse) UnmarshalJSON(data []byte) error {
 		m := objectMembers(data)
 		if hasKeys(m, "id", "result") {
 			v := new(ProxyResponseResult)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		if hasKeys(m, "id", "error") {
 			v := new(ProxyResponseError)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -1915,7 +1915,7 @@ func (u *StateUpdate) UnmarshalJSON(data []byte) error {
 	default:
 		v = new(StateUpdateOther)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v

@@ -391,14 +391,14 @@ func (u *MessageMCPResponse) UnmarshalJSON(data []byte) error {
 		m := objectMembers(data)
 		if hasKeys(m, "result") {
 			v := new(MessageMCPResponseResult)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		if hasKeys(m, "error") {
 			v := new(MessageMCPResponseError)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}

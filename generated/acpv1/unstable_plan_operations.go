@@ -352,7 +352,7 @@ func (u *PlanUpdateContent) UnmarshalJSON(data []byte) error {
 	default:
 		v = new(PlanUpdateContentOther)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v

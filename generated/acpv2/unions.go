@@ -136,14 +136,14 @@ func (u *AgentResponse) UnmarshalJSON(data []byte) error {
 		m := objectMembers(data)
 		if hasKeys(m, "id", "result") {
 			v := new(AgentResponseResult)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		if hasKeys(m, "id", "error") {
 			v := new(AgentResponseError)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -214,7 +214,7 @@ func (u *AgentResponseID) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v AgentResponseIDNumber
-			if err = json.Unmarshal(data, &v); err == nil {
+			if err = decodeValid(data, &v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -222,7 +222,7 @@ func (u *AgentResponseID) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v AgentResponseIDStr
-			if err = json.Unmarshal(data, &v); err == nil {
+			if err = decodeValid(data, &v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -295,7 +295,7 @@ func (u *AuthMethod) UnmarshalJSON(data []byte) error {
 	default:
 		v = new(AuthMethodOther)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -471,7 +471,7 @@ func (u *AvailableCommand) UnmarshalJSON(data []byte) error {
 	default:
 		v = new(AvailableCommandOther)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -628,7 +628,7 @@ func (u *AvailableCommandInput) UnmarshalJSON(data []byte) error {
 	default:
 		v = new(AvailableCommandInputOther)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -783,7 +783,7 @@ func (u *BackgroundWork) UnmarshalJSON(data []byte) error {
 			v = new(BackgroundWorkOther)
 		}
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -1017,14 +1017,14 @@ func (u *ClientResponse) UnmarshalJSON(data []byte) error {
 		m := objectMembers(data)
 		if hasKeys(m, "id", "result") {
 			v := new(ClientResponseResult)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		if hasKeys(m, "id", "error") {
 			v := new(ClientResponseError)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -1095,7 +1095,7 @@ func (u *ClientResponseID) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v ClientResponseIDNumber
-			if err = json.Unmarshal(data, &v); err == nil {
+			if err = decodeValid(data, &v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -1103,7 +1103,7 @@ func (u *ClientResponseID) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v ClientResponseIDStr
-			if err = json.Unmarshal(data, &v); err == nil {
+			if err = decodeValid(data, &v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -1197,7 +1197,7 @@ func (u *ContentBlock) UnmarshalJSON(data []byte) error {
 	default:
 		v = new(ContentBlockOther)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -1461,7 +1461,7 @@ func (u *CreateElicitationRequest) UnmarshalJSON(data []byte) error {
 	default:
 		v = new(CreateElicitationRequestOther)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -1645,7 +1645,7 @@ func (u *CreateElicitationResponse) UnmarshalJSON(data []byte) error {
 	default:
 		v = new(CreateElicitationResponseOther)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -1866,7 +1866,7 @@ func (u *DiffChange) UnmarshalJSON(data []byte) error {
 	default:
 		v = new(DiffChangeOther)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -2106,7 +2106,7 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v ElicitationContentValueString
-			if err = json.Unmarshal(data, &v); err == nil {
+			if err = decodeValid(data, &v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -2114,14 +2114,14 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v ElicitationContentValueInteger
-			if err = json.Unmarshal(data, &v); err == nil {
+			if err = decodeValid(data, &v); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		{
 			var v ElicitationContentValueNumber
-			if err = json.Unmarshal(data, &v); err == nil {
+			if err = decodeValid(data, &v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -2129,7 +2129,7 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case 't', 'f':
 		{
 			var v ElicitationContentValueBoolean
-			if err = json.Unmarshal(data, &v); err == nil {
+			if err = decodeValid(data, &v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -2137,7 +2137,7 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case '[':
 		{
 			var v ElicitationContentValueStringArray
-			if err = json.Unmarshal(data, &v); err == nil {
+			if err = decodeValid(data, &v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -2215,14 +2215,14 @@ func (u *ElicitationFormMode) UnmarshalJSON(data []byte) error {
 		m := objectMembers(data)
 		if hasKeys(m, "sessionId") {
 			v := new(ElicitationFormModeSession)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		if hasKeys(m, "requestId") {
 			v := new(ElicitationFormModeRequest)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -2306,7 +2306,7 @@ func (u *ElicitationPropertySchema) UnmarshalJSON(data []byte) error {
 	default:
 		v = new(ElicitationPropertySchemaOther)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -2531,14 +2531,14 @@ func (u *ElicitationURLMode) UnmarshalJSON(data []byte) error {
 		m := objectMembers(data)
 		if hasKeys(m, "sessionId") {
 			v := new(ElicitationURLModeSession)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		if hasKeys(m, "requestId") {
 			v := new(ElicitationURLModeRequest)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -2599,14 +2599,14 @@ func (u *EmbeddedResourceResource) UnmarshalJSON(data []byte) error {
 		m := objectMembers(data)
 		if hasKeys(m, "text", "uri") {
 			v := new(EmbeddedResourceResourceTextResourceContents)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		if hasKeys(m, "blob", "uri") {
 			v := new(EmbeddedResourceResourceBlobResourceContents)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -2678,14 +2678,14 @@ func (u *ErrorData) UnmarshalJSON(data []byte) error {
 		m := objectMembers(data)
 		if hasKeys(m, "requested", "supported") {
 			v := new(ErrorDataUnsupportedProtocolVersion)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		if hasKeys(m, "sessionId") {
 			v := new(ErrorDataSessionNotFound)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -2823,7 +2823,7 @@ func (u *IdleStateUpdate) UnmarshalJSON(data []byte) error {
 			v = new(IdleStateUpdateOther)
 		}
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -3074,7 +3074,7 @@ func (u *MCPServer) UnmarshalJSON(data []byte) error {
 			v = new(MCPServerOther)
 		}
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -3239,7 +3239,7 @@ func (u *MultiSelectItems) UnmarshalJSON(data []byte) error {
 			v = new(MultiSelectItemsOther)
 		}
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -3394,7 +3394,7 @@ func (u *PlanUpdateContent) UnmarshalJSON(data []byte) error {
 			v = new(PlanUpdateContentOther)
 		}
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -3546,7 +3546,7 @@ func (u *ReplayFrom) UnmarshalJSON(data []byte) error {
 	default:
 		v = new(ReplayFromOther)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -3680,7 +3680,7 @@ func (u *RequestID) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v RequestIDNumber
-			if err = json.Unmarshal(data, &v); err == nil {
+			if err = decodeValid(data, &v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -3688,7 +3688,7 @@ func (u *RequestID) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v RequestIDStr
-			if err = json.Unmarshal(data, &v); err == nil {
+			if err = decodeValid(data, &v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -3756,7 +3756,7 @@ func (u *RequestPermissionOutcome) UnmarshalJSON(data []byte) error {
 	default:
 		v = new(RequestPermissionOutcomeOther)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -3926,7 +3926,7 @@ func (u *RequestPermissionSubject) UnmarshalJSON(data []byte) error {
 	default:
 		v = new(RequestPermissionSubjectOther)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -4133,7 +4133,7 @@ func (u *SessionConfigOption) UnmarshalJSON(data []byte) error {
 	default:
 		v = new(SessionConfigOptionOther)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -4283,14 +4283,14 @@ func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
 		m, nonEmpty := firstElementMembers(data)
 		if !nonEmpty || hasKeys(m, "value", "name") {
 			var v SessionConfigSelectOptionsUngrouped
-			if err = json.Unmarshal(data, &v); err == nil {
+			if err = decodeValid(data, &v); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		if !nonEmpty || hasKeys(m, "groupId", "name", "options") {
 			var v SessionConfigSelectOptionsGrouped
-			if err = json.Unmarshal(data, &v); err == nil {
+			if err = decodeValid(data, &v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -4444,7 +4444,7 @@ func (u *SessionUpdate) UnmarshalJSON(data []byte) error {
 			v = new(SessionUpdateOther)
 		}
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -4936,7 +4936,7 @@ func (u *SetSessionConfigOptionRequest) UnmarshalJSON(data []byte) error {
 	default:
 		v = new(SetSessionConfigOptionRequestOther)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -5212,7 +5212,7 @@ func (u *StateUpdate) UnmarshalJSON(data []byte) error {
 			v = new(StateUpdateOther)
 		}
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v
@@ -5406,7 +5406,7 @@ func (u *ToolCallContent) UnmarshalJSON(data []byte) error {
 	default:
 		v = new(ToolCallContentOther)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeValid(data, v); err != nil {
 		return err
 	}
 	u.Value = v

@@ -679,14 +679,14 @@ func (u *ProxyResponse) UnmarshalJSON(data []byte) error {
 		m := objectMembers(data)
 		if hasKeys(m, "id", "result") {
 			v := new(ProxyResponseResult)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		if hasKeys(m, "id", "error") {
 			v := new(ProxyResponseError)
-			if err = json.Unmarshal(data, v); err == nil {
+			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -757,7 +757,7 @@ func (u *ProxyResponseID) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v ProxyResponseIDNumber
-			if err = json.Unmarshal(data, &v); err == nil {
+			if err = decodeValid(data, &v); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -765,7 +765,7 @@ func (u *ProxyResponseID) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v ProxyResponseIDStr
-			if err = json.Unmarshal(data, &v); err == nil {
+			if err = decodeValid(data, &v); err == nil {
 				u.Value = v
 				return nil
 			}
