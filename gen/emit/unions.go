@@ -121,7 +121,7 @@ func (e *emitter) unionMarshal(f *jen.File, t *ir.Type) {
 		),
 	}
 	if len(t.Fields) == 0 {
-		body = append(body, jen.Return(jen.Qual(jsonPkg, "Marshal").Call(jen.Id("u").Dot("Value"))))
+		body = append(body, jen.Return(jen.Id("encodeValue").Call(jen.Id("u").Dot("Value"))))
 	} else {
 		if t.Union.Fallback != nil {
 			// An unknown variant's Raw is the whole object, shared fields included.

@@ -3,6 +3,7 @@
 package acpv1
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -50,6 +51,16 @@ type rawHolder interface {
 	rawObject() json.RawMessage
 }
 
+// encodeValue encodes v through its own encoder when it has one, without the
+// standard library's pass over the result; the encoding/json call that
+// started the encoding checks and compacts the whole output once.
+func encodeValue(v any) ([]byte, error) {
+	if m, ok := v.(json.Marshaler); ok {
+		return m.MarshalJSON()
+	}
+	return json.Marshal(v)
+}
+
 // marshalObject encodes each part, all JSON objects, as one object whose
 // members follow the members in prefix (written as `"k":v`, or "").
 func marshalObject(prefix string, parts ...any) ([]byte, error) {
@@ -57,11 +68,12 @@ func marshalObject(prefix string, parts ...any) ([]byte, error) {
 	buf = append(buf, '{')
 	buf = append(buf, prefix...)
 	for _, p := range parts {
-		b, err := json.Marshal(p)
+		b, err := encodeValue(p)
 		if err != nil {
 			return nil, err
 		}
-		if len(b) < 2 || b[0] != '{' {
+		b = bytes.TrimSpace(b)
+		if len(b) < 2 || b[0] != '{' || b[len(b)-1] != '}' {
 			return nil, fmt.Errorf("%T does not encode as a JSON object", p)
 		}
 		if len(b) > 2 {

@@ -28,7 +28,7 @@ func (u AgentResponse) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: AgentResponse.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // AgentResponseResult: the Result alternative of AgentResponse.
@@ -185,7 +185,7 @@ func (u AuthMethod) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: AuthMethod.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *AuthMethodOther.
@@ -323,7 +323,7 @@ func (u AvailableCommandInput) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: AvailableCommandInput.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // AvailableCommandInputUnstructured: the unstructured alternative of AvailableCommandInput.
@@ -375,7 +375,7 @@ func (u ClientResponse) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: ClientResponse.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // ClientResponseResult: the Result alternative of ClientResponse.
@@ -545,7 +545,7 @@ func (u ContentBlock) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: ContentBlock.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *ContentBlockOther.
@@ -1147,7 +1147,7 @@ func (u ElicitationContentValue) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: ElicitationContentValue.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // ElicitationContentValueString: the String alternative of ElicitationContentValue.
@@ -1362,7 +1362,7 @@ func (u ElicitationPropertySchema) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: ElicitationPropertySchema.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *ElicitationPropertySchemaOther.
@@ -1658,7 +1658,7 @@ func (u EmbeddedResourceResource) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: EmbeddedResourceResource.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // EmbeddedResourceResourceTextResourceContents: the TextResourceContents alternative of EmbeddedResourceResource.
@@ -1745,7 +1745,7 @@ func (u MCPServer) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: MCPServer.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *MCPServerOther.
@@ -1923,7 +1923,7 @@ func (u MultiSelectItems) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: MultiSelectItems.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *MultiSelectItemsOther.
@@ -2074,7 +2074,7 @@ func (u RequestID) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: RequestID.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // RequestIDNull: the JSON null alternative of RequestID.
@@ -2163,7 +2163,7 @@ func (u RequestPermissionOutcome) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: RequestPermissionOutcome.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // UnmarshalJSON decodes the variant that "outcome" names; an unknown value gives *RequestPermissionOutcomeOther.
@@ -2500,7 +2500,7 @@ func (u SessionConfigSelectOptions) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: SessionConfigSelectOptions.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // SessionConfigSelectOptionsUngrouped: the Ungrouped alternative of SessionConfigSelectOptions.
@@ -2612,7 +2612,7 @@ func (u SessionUpdate) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: SessionUpdate.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // UnmarshalJSON decodes the variant that "sessionUpdate" names; an unknown value gives *SessionUpdateOther.
@@ -3241,7 +3241,7 @@ func (u ToolCallContent) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: ToolCallContent.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *ToolCallContentOther.

@@ -842,7 +842,7 @@ func (u ProxyResponse) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: ProxyResponse.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // ProxyResponseResult: the Result alternative of ProxyResponse.
@@ -1885,7 +1885,7 @@ func (u StateUpdate) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: StateUpdate.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // UnmarshalJSON decodes the variant that "state" names; an unknown value gives *StateUpdateOther.

@@ -292,7 +292,7 @@ func (u MessageMCPResponse) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: MessageMCPResponse.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // MessageMCPResponseResult: the Result alternative of MessageMCPResponse.

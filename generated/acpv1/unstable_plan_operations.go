@@ -324,7 +324,7 @@ func (u PlanUpdateContent) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: PlanUpdateContent.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *PlanUpdateContentOther.

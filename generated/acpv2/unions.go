@@ -28,7 +28,7 @@ func (u AgentResponse) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: AgentResponse.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // AgentResponseResult: the Result alternative of AgentResponse.
@@ -180,7 +180,7 @@ func (u AgentResponseID) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: AgentResponseID.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // AgentResponseIDNumber: the Number alternative of AgentResponseID.
@@ -269,7 +269,7 @@ func (u AuthMethod) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: AuthMethod.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *AuthMethodOther.
@@ -447,7 +447,7 @@ func (u AvailableCommand) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: AvailableCommand.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *AvailableCommandOther.
@@ -604,7 +604,7 @@ func (u AvailableCommandInput) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: AvailableCommandInput.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *AvailableCommandInputOther.
@@ -753,7 +753,7 @@ func (u BackgroundWork) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: BackgroundWork.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *BackgroundWorkOther.
@@ -909,7 +909,7 @@ func (u ClientResponse) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: ClientResponse.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // ClientResponseResult: the Result alternative of ClientResponse.
@@ -1061,7 +1061,7 @@ func (u ClientResponseID) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: ClientResponseID.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // ClientResponseIDNumber: the Number alternative of ClientResponseID.
@@ -1165,7 +1165,7 @@ func (u ContentBlock) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: ContentBlock.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *ContentBlockOther.
@@ -2043,7 +2043,7 @@ func (u ElicitationContentValue) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: ElicitationContentValue.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // ElicitationContentValueString: the String alternative of ElicitationContentValue.
@@ -2274,7 +2274,7 @@ func (u ElicitationPropertySchema) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: ElicitationPropertySchema.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *ElicitationPropertySchemaOther.
@@ -2570,7 +2570,7 @@ func (u EmbeddedResourceResource) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: EmbeddedResourceResource.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // EmbeddedResourceResourceTextResourceContents: the TextResourceContents alternative of EmbeddedResourceResource.
@@ -2640,7 +2640,7 @@ func (u ErrorData) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: ErrorData.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // ErrorDataUnsupportedProtocolVersion: the UnsupportedProtocolVersion alternative of ErrorData.
@@ -3044,7 +3044,7 @@ func (u MCPServer) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: MCPServer.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *MCPServerOther.
@@ -3213,7 +3213,7 @@ func (u MultiSelectItems) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: MultiSelectItems.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *MultiSelectItemsOther.
@@ -3366,7 +3366,7 @@ func (u PlanUpdateContent) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: PlanUpdateContent.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *PlanUpdateContentOther.
@@ -3522,7 +3522,7 @@ func (u ReplayFrom) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: ReplayFrom.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *ReplayFromOther.
@@ -3656,7 +3656,7 @@ func (u RequestID) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: RequestID.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // RequestIDNumber: the Number alternative of RequestID.
@@ -3730,7 +3730,7 @@ func (u RequestPermissionOutcome) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: RequestPermissionOutcome.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // UnmarshalJSON decodes the variant that "outcome" names; an unknown value gives *RequestPermissionOutcomeOther.
@@ -3900,7 +3900,7 @@ func (u RequestPermissionSubject) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: RequestPermissionSubject.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *RequestPermissionSubjectOther.
@@ -4258,7 +4258,7 @@ func (u SessionConfigSelectOptions) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: SessionConfigSelectOptions.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // SessionConfigSelectOptionsUngrouped: the Ungrouped alternative of SessionConfigSelectOptions.
@@ -4378,7 +4378,7 @@ func (u SessionUpdate) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: SessionUpdate.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // UnmarshalJSON decodes the variant that "sessionUpdate" names; an unknown value gives *SessionUpdateOther.
@@ -5172,7 +5172,7 @@ func (u StateUpdate) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: StateUpdate.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // rawObject returns the object as received when the variant, at any depth, is unknown.
@@ -5378,7 +5378,7 @@ func (u ToolCallContent) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: ToolCallContent.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // UnmarshalJSON decodes the variant that "type" names; an unknown value gives *ToolCallContentOther.

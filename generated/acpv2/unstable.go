@@ -571,7 +571,7 @@ func (u ProxyResponse) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: ProxyResponse.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // ProxyResponseResult: the Result alternative of ProxyResponse.
@@ -723,7 +723,7 @@ func (u ProxyResponseID) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: ProxyResponseID.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // ProxyResponseIDNumber: the Number alternative of ProxyResponseID.

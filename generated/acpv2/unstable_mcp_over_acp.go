@@ -317,7 +317,7 @@ func (u MessageMCPResponse) MarshalJSON() ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: MessageMCPResponse.Value is nil")
 	}
-	return json.Marshal(u.Value)
+	return encodeValue(u.Value)
 }
 
 // MessageMCPResponseResult: the Result alternative of MessageMCPResponse.
