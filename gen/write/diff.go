@@ -30,7 +30,7 @@ func lines(data []byte) []string {
 	if len(data) == 0 {
 		return nil
 	}
-	return strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
+	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 }
 
 // lineDiff returns one hunk covering the region between the common prefix
@@ -49,7 +49,7 @@ func lineDiff(a, b []string) string {
 	var out strings.Builder
 	fmt.Fprintf(&out, "@@ -%d,%d +%d,%d @@\n", pre+1, len(x), pre+1, len(y))
 	emit := func(sign string, s string) {
-		out.WriteString(sign + strings.TrimSuffix(s, "\n") + "\n")
+		out.WriteString(sign + s + "\n")
 	}
 	if len(x)*len(y) > maxDiffCells {
 		for _, s := range x {

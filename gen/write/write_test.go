@@ -67,6 +67,11 @@ func TestDiff(t *testing.T) {
 	if strings.Contains(d, "-a\n") {
 		t.Errorf("common prefix shown as removed:\n%s", d)
 	}
+	// A line added at the end leaves the last common line alone.
+	d = Diff([]Change{{Path: "p/b.go", Old: []byte("x\ny\n"), New: []byte("x\ny\nz\n")}})
+	if strings.Contains(d, "-y") || strings.Contains(d, "+y") || !strings.Contains(d, "+z\n") {
+		t.Errorf("appended line diff:\n%s", d)
+	}
 }
 
 func mustWrite(t *testing.T, p, s string) {
