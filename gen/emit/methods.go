@@ -44,6 +44,7 @@ func (e *emitter) methods(f *jen.File) error {
 	for _, c := range constructors {
 		e.constructor(f, c.name, c.what, c.pick)
 	}
+	e.sides(f)
 	return nil
 }
 
@@ -108,6 +109,7 @@ func (e *emitter) unstableMethods(f *jen.File, key string) {
 			continue
 		}
 		defs = append(defs, methodConst(m)...)
+		reg = append(reg, sideRegistrations(m)...)
 		for _, c := range constructors {
 			if t := c.pick(m); t != nil {
 				reg = append(reg, jen.Id(lowerFirst(c.name)+"Unstable").Index(jen.Id(m.GoName)).Op("=").Func().Params().Any().Block(

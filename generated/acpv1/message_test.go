@@ -80,3 +80,25 @@ func TestDecodeMessageKinds(t *testing.T) {
 		}
 	}
 }
+
+func TestMethodSides(t *testing.T) {
+	for _, tc := range []struct {
+		side, method string
+		notification bool
+	}{
+		{"agent", MethodInitialize, false},
+		{"client", MethodSessionRequestPermission, false},
+		{"agent", MethodSessionCancel, true},
+		{"protocol", MethodCancelRequest, true},
+		{"", "_zed.dev/workspace/buffers", false},
+		{"", MethodInitialize, true},
+	} {
+		side := RequestSide(tc.method)
+		if tc.notification {
+			side = NotificationSide(tc.method)
+		}
+		if side != tc.side {
+			t.Errorf("side of %q (notification %v) = %q, want %q", tc.method, tc.notification, side, tc.side)
+		}
+	}
+}

@@ -2627,48 +2627,57 @@ const (
 )
 
 func init() {
+	requestSideUnstable[MethodAuthStatus] = "agent"
 	newRequestParamsUnstable[MethodAuthStatus] = func() any {
 		return new(AuthStatusRequest)
 	}
 	newResultUnstable[MethodAuthStatus] = func() any {
 		return new(AuthStatusResponse)
 	}
+	notificationSideUnstable[MethodAuthStatusUpdate] = "client"
 	newNotificationParamsUnstable[MethodAuthStatusUpdate] = func() any {
 		return new(AuthStatusUpdateNotification)
 	}
+	requestSideUnstable[MethodProxyInitialize] = "proxy"
 	newRequestParamsUnstable[MethodProxyInitialize] = func() any {
 		return new(InitializeProxyRequest)
 	}
 	newResultUnstable[MethodProxyInitialize] = func() any {
 		return new(InitializeProxyResponse)
 	}
+	requestSideUnstable[MethodProxySuccessor] = "proxy"
 	newRequestParamsUnstable[MethodProxySuccessor] = func() any {
 		return new(ProxySuccessorRequest)
 	}
 	newResultUnstable[MethodProxySuccessor] = func() any {
 		return new(ProxySuccessorResponse)
 	}
+	notificationSideUnstable[MethodProxySuccessorNotification] = "proxy"
 	newNotificationParamsUnstable[MethodProxySuccessorNotification] = func() any {
 		return new(ProxySuccessorNotification)
 	}
+	requestSideUnstable[MethodSessionArchive] = "agent"
 	newRequestParamsUnstable[MethodSessionArchive] = func() any {
 		return new(ArchiveSessionRequest)
 	}
 	newResultUnstable[MethodSessionArchive] = func() any {
 		return new(ArchiveSessionResponse)
 	}
+	requestSideUnstable[MethodSessionSetTitle] = "agent"
 	newRequestParamsUnstable[MethodSessionSetTitle] = func() any {
 		return new(SetSessionTitleRequest)
 	}
 	newResultUnstable[MethodSessionSetTitle] = func() any {
 		return new(SetSessionTitleResponse)
 	}
+	requestSideUnstable[MethodSessionStatus] = "agent"
 	newRequestParamsUnstable[MethodSessionStatus] = func() any {
 		return new(SessionStatusRequest)
 	}
 	newResultUnstable[MethodSessionStatus] = func() any {
 		return new(SessionStatusResponse)
 	}
+	requestSideUnstable[MethodSessionUnarchive] = "agent"
 	newRequestParamsUnstable[MethodSessionUnarchive] = func() any {
 		return new(UnarchiveSessionRequest)
 	}

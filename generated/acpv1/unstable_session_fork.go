@@ -328,6 +328,7 @@ const (
 )
 
 func init() {
+	requestSideUnstable[MethodSessionFork] = "agent"
 	newRequestParamsUnstable[MethodSessionFork] = func() any {
 		return new(ForkSessionRequest)
 	}

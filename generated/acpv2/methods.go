@@ -144,3 +144,61 @@ func NewResult(method string) any {
 
 // newResultUnstable holds the methods of the unstable surface that build tags include.
 var newResultUnstable = map[string]func() any{}
+
+// RequestSide returns the side that handles the request method: "agent", "client",
+// "protocol" (either side) or "proxy"; "" if the method is not part of the schema.
+func RequestSide(method string) string {
+	switch method {
+	case MethodAuthLogin:
+		return "agent"
+	case MethodAuthLogout:
+		return "agent"
+	case MethodElicitationCreate:
+		return "client"
+	case MethodInitialize:
+		return "agent"
+	case MethodSessionClose:
+		return "agent"
+	case MethodSessionDelete:
+		return "agent"
+	case MethodSessionList:
+		return "agent"
+	case MethodSessionNew:
+		return "agent"
+	case MethodSessionPrompt:
+		return "agent"
+	case MethodSessionRequestPermission:
+		return "client"
+	case MethodSessionResume:
+		return "agent"
+	case MethodSessionSetConfigOption:
+		return "agent"
+	case MethodTerminalCancel:
+		return "agent"
+	case MethodToolCallCancel:
+		return "agent"
+	}
+	return requestSideUnstable[method]
+}
+
+// requestSideUnstable holds the sides of the methods that build tags include.
+var requestSideUnstable = map[string]string{}
+
+// NotificationSide returns the side that handles the notification method: "agent", "client",
+// "protocol" (either side) or "proxy"; "" if the method is not part of the schema.
+func NotificationSide(method string) string {
+	switch method {
+	case MethodCancelRequest:
+		return "protocol"
+	case MethodElicitationComplete:
+		return "client"
+	case MethodSessionCancel:
+		return "agent"
+	case MethodSessionUpdate:
+		return "client"
+	}
+	return notificationSideUnstable[method]
+}
+
+// notificationSideUnstable holds the sides of the methods that build tags include.
+var notificationSideUnstable = map[string]string{}

@@ -484,18 +484,21 @@ const (
 )
 
 func init() {
+	requestSideUnstable[MethodProvidersDisable] = "agent"
 	newRequestParamsUnstable[MethodProvidersDisable] = func() any {
 		return new(DisableProviderRequest)
 	}
 	newResultUnstable[MethodProvidersDisable] = func() any {
 		return new(DisableProviderResponse)
 	}
+	requestSideUnstable[MethodProvidersList] = "agent"
 	newRequestParamsUnstable[MethodProvidersList] = func() any {
 		return new(ListProvidersRequest)
 	}
 	newResultUnstable[MethodProvidersList] = func() any {
 		return new(ListProvidersResponse)
 	}
+	requestSideUnstable[MethodProvidersSet] = "agent"
 	newRequestParamsUnstable[MethodProvidersSet] = func() any {
 		return new(SetProviderRequest)
 	}

@@ -495,12 +495,14 @@ const (
 )
 
 func init() {
+	requestSideUnstable[MethodMCPMessage] = "client"
 	newRequestParamsUnstable[MethodMCPMessage] = func() any {
 		return new(MessageMCPRequest)
 	}
 	newResultUnstable[MethodMCPMessage] = func() any {
 		return new(MessageMCPResponse)
 	}
+	notificationSideUnstable[MethodMCPMessageNotification] = "agent"
 	newNotificationParamsUnstable[MethodMCPMessageNotification] = func() any {
 		return new(MessageMCPNotification)
 	}

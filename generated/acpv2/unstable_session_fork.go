@@ -334,6 +334,7 @@ const (
 )
 
 func init() {
+	requestSideUnstable[MethodSessionFork] = "agent"
 	newRequestParamsUnstable[MethodSessionFork] = func() any {
 		return new(ForkSessionRequest)
 	}
