@@ -5,6 +5,8 @@ package acpv1
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/acpgen/acpgen/generated/internal/jsontest"
 )
 
 // planOpsBuild reports whether plan operations are built.
@@ -23,8 +25,8 @@ func TestPlanOpsOffUpdatesAreFallback(t *testing.T) {
 			if o.Tag != c.tag || o.IsCustom() {
 				t.Errorf("Tag = %q, IsCustom() = %v, want %q, false", o.Tag, o.IsCustom(), c.tag)
 			}
-			planOpsSameBytes(t, o.Raw, []byte(c.update))
-			planOpsSameBytes(t, planOpsMarshal(t, n), []byte(c.input))
+			jsontest.AssertBytes(t, o.Raw, []byte(c.update))
+			jsontest.AssertBytes(t, jsontest.Marshal(t, n), []byte(c.input))
 		})
 	}
 }
@@ -39,5 +41,5 @@ func TestPlanOpsOffClientCapabilitiesDropsPlan(t *testing.T) {
 	if caps.Terminal == nil || !*caps.Terminal {
 		t.Errorf("Terminal = %v, want true", caps.Terminal)
 	}
-	planOpsSameBytes(t, planOpsMarshal(t, caps), []byte(planOpsCapsWithoutPlan))
+	jsontest.AssertBytes(t, jsontest.Marshal(t, caps), []byte(planOpsCapsWithoutPlan))
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/acpgen/acpgen/generated/internal/jsontest"
 )
 
 // planOpsBuild reports whether plan operations are built.
@@ -48,7 +50,7 @@ func TestPlanOpsOnTypedPlanContent(t *testing.T) {
 		if string(n.Meta) != `{"trace":"t1"}` {
 			t.Errorf("notification Meta = %s", n.Meta)
 		}
-		planOpsSameJSON(t, planOpsMarshal(t, n), []byte(planOpsMarkdownInput))
+		jsontest.AssertSame(t, jsontest.Marshal(t, n), []byte(planOpsMarkdownInput))
 	})
 	t.Run("file", func(t *testing.T) {
 		n, c := planOpsContent(t, planOpsFileInput)
@@ -63,7 +65,7 @@ func TestPlanOpsOnTypedPlanContent(t *testing.T) {
 		default:
 			t.Fatalf("plan content is %T, want *PlanUpdateContentFile", c)
 		}
-		planOpsSameJSON(t, planOpsMarshal(t, n), []byte(planOpsFileInput))
+		jsontest.AssertSame(t, jsontest.Marshal(t, n), []byte(planOpsFileInput))
 	})
 	t.Run("items", func(t *testing.T) {
 		n, c := planOpsContent(t, planOpsItemsInput)
@@ -79,7 +81,7 @@ func TestPlanOpsOnTypedPlanContent(t *testing.T) {
 		default:
 			t.Fatalf("plan content is %T, want *PlanUpdateContentItems", c)
 		}
-		planOpsSameJSON(t, planOpsMarshal(t, n), []byte(planOpsItemsInput))
+		jsontest.AssertSame(t, jsontest.Marshal(t, n), []byte(planOpsItemsInput))
 	})
 }
 
@@ -96,7 +98,7 @@ func TestPlanOpsOnPlanRemoved(t *testing.T) {
 	default:
 		t.Fatalf("update is %T, want *SessionUpdatePlanRemoved", n.Update.Value)
 	}
-	planOpsSameJSON(t, planOpsMarshal(t, n), []byte(planOpsRemovedInput))
+	jsontest.AssertSame(t, jsontest.Marshal(t, n), []byte(planOpsRemovedInput))
 }
 
 // The v1 schema's PlanUpdateContent has no "other" branch, so its fallback has
@@ -110,7 +112,7 @@ func TestPlanOpsOnCustomPlanContent(t *testing.T) {
 	if o.Tag != "_custom" || !o.IsCustom() {
 		t.Errorf("Tag = %q, IsCustom() = %v, want _custom, true", o.Tag, o.IsCustom())
 	}
-	planOpsSameBytes(t, o.Raw, []byte(planOpsCustomContent))
+	jsontest.AssertBytes(t, o.Raw, []byte(planOpsCustomContent))
 	var id string
 	if err := json.Unmarshal(planOpsMember(t, o.Raw, "planId"), &id); err != nil || id != "p9" {
 		t.Errorf("planId in Raw = %q (%v), want p9", id, err)
@@ -119,7 +121,7 @@ func TestPlanOpsOnCustomPlanContent(t *testing.T) {
 	if f := reflect.ValueOf(o).Elem().FieldByName("PlanID"); f.IsValid() && f.String() != "p9" {
 		t.Errorf("PlanID field = %q, want p9", f.String())
 	}
-	planOpsSameBytes(t, planOpsMarshal(t, n), []byte(planOpsCustomInput))
+	jsontest.AssertBytes(t, jsontest.Marshal(t, n), []byte(planOpsCustomInput))
 
 	var u PlanUpdateContent
 	if err := json.Unmarshal([]byte(planOpsCustomContent), &u); err != nil {
@@ -128,7 +130,7 @@ func TestPlanOpsOnCustomPlanContent(t *testing.T) {
 	if u.Tag() != "_custom" {
 		t.Errorf("Tag() = %q, want _custom", u.Tag())
 	}
-	planOpsSameBytes(t, planOpsMarshal(t, u), []byte(planOpsCustomContent))
+	jsontest.AssertBytes(t, jsontest.Marshal(t, u), []byte(planOpsCustomContent))
 }
 
 // Plan content built in Go is written with its tags and plan id.
@@ -139,13 +141,13 @@ func TestPlanOpsOnEncodeFromGo(t *testing.T) {
 			Plan: PlanUpdateContent{Value: &PlanUpdateContentFile{PlanFile{PlanID: "p2", URI: "file:///home/user/project/PLAN.md"}}},
 		}}},
 	}
-	planOpsSameJSON(t, planOpsMarshal(t, n), []byte(planOpsFileInput))
+	jsontest.AssertSame(t, jsontest.Marshal(t, n), []byte(planOpsFileInput))
 
 	r := SessionNotification{
 		SessionID: "sess_plan",
 		Update:    SessionUpdate{Value: &SessionUpdatePlanRemoved{PlanRemoved{PlanID: "p1", Meta: json.RawMessage(`{"why":"done"}`)}}},
 	}
-	planOpsSameJSON(t, planOpsMarshal(t, r), []byte(planOpsRemovedInput))
+	jsontest.AssertSame(t, jsontest.Marshal(t, r), []byte(planOpsRemovedInput))
 }
 
 func TestPlanOpsOnClientCapabilities(t *testing.T) {
@@ -153,11 +155,11 @@ func TestPlanOpsOnClientCapabilities(t *testing.T) {
 	caps.Terminal = new(bool)
 	*caps.Terminal = true
 	caps.Plan = &PlanCapabilities{}
-	b := planOpsMarshal(t, caps)
+	b := jsontest.Marshal(t, caps)
 	if got := string(planOpsMember(t, b, "plan")); got != `{}` {
 		t.Errorf(`"plan" = %s, want {} in %s`, got, b)
 	}
-	planOpsSameJSON(t, b, []byte(planOpsCapsInput))
+	jsontest.AssertSame(t, b, []byte(planOpsCapsInput))
 
 	var back ClientCapabilities
 	if err := json.Unmarshal(b, &back); err != nil {
@@ -174,5 +176,5 @@ func TestPlanOpsOnClientCapabilities(t *testing.T) {
 	if none.Plan != nil {
 		t.Errorf("Plan = %+v, want nil without the member", none.Plan)
 	}
-	planOpsSameJSON(t, planOpsMarshal(t, none), []byte(planOpsCapsWithoutPlan))
+	jsontest.AssertSame(t, jsontest.Marshal(t, none), []byte(planOpsCapsWithoutPlan))
 }

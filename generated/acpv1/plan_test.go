@@ -1,10 +1,11 @@
 package acpv1
 
 import (
-	"bytes"
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/acpgen/acpgen/generated/internal/jsontest"
 )
 
 // session/update params for the plan tests. Every input is compact, with the
@@ -55,43 +56,6 @@ var planOpsUpdateInputs = []struct {
 	{"items", planOpsItemsInput, "plan_update", `{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"p3","entries":[{"content":"Step one","priority":"medium","status":"completed"},{"content":"Step two","priority":"high","status":"pending"}]}}`},
 	{"removed", planOpsRemovedInput, "plan_removed", `{"sessionUpdate":"plan_removed","planId":"p1","_meta":{"why":"done"}}`},
 	{"custom content", planOpsCustomInput, "plan_update", `{"sessionUpdate":"plan_update","plan":` + planOpsCustomContent + `}`},
-}
-
-// planOpsJSON decodes b into a generic value, keeping numbers as written.
-func planOpsJSON(t *testing.T, b []byte) any {
-	t.Helper()
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		t.Fatalf("invalid JSON %s: %v", b, err)
-	}
-	return v
-}
-
-// planOpsSameJSON fails unless got and want hold the same JSON value.
-func planOpsSameJSON(t *testing.T, got, want []byte) {
-	t.Helper()
-	if !reflect.DeepEqual(planOpsJSON(t, got), planOpsJSON(t, want)) {
-		t.Errorf("re-encoded JSON differs semantically\n got: %s\nwant: %s", got, want)
-	}
-}
-
-// planOpsSameBytes fails unless got is want byte for byte.
-func planOpsSameBytes(t *testing.T, got, want []byte) {
-	t.Helper()
-	if !bytes.Equal(got, want) {
-		t.Errorf("re-encoded JSON differs byte-wise\n got: %s\nwant: %s", got, want)
-	}
-}
-
-func planOpsMarshal(t *testing.T, v any) []byte {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatalf("json.Marshal(%T): %v", v, err)
-	}
-	return b
 }
 
 // planOpsDecode decodes session/update params, failing the test on error.
@@ -149,7 +113,7 @@ func TestPlanOpsStablePlanUpdate(t *testing.T) {
 		PlanEntry{Content: "Write the tests", Priority: PlanEntryPriorityHigh, Status: PlanEntryStatusInProgress},
 		PlanEntry{Content: "Ship it", Priority: PlanEntryPriorityLow, Status: PlanEntryStatusPending},
 	)
-	planOpsSameJSON(t, planOpsMarshal(t, n), []byte(planOpsStableInput))
+	jsontest.AssertSame(t, jsontest.Marshal(t, n), []byte(planOpsStableInput))
 }
 
 // The plan-operation updates decode in every build, and keep their tag:
@@ -165,7 +129,7 @@ func TestPlanOpsUpdatesDecodeWithTag(t *testing.T) {
 			if other == planOpsBuild {
 				t.Errorf("update is %T with planOpsBuild = %v", n.Update.Value, planOpsBuild)
 			}
-			planOpsSameJSON(t, planOpsMarshal(t, n), []byte(c.input))
+			jsontest.AssertSame(t, jsontest.Marshal(t, n), []byte(c.input))
 		})
 	}
 }

@@ -2,7 +2,11 @@
 
 package acpv2
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/acpgen/acpgen/generated/internal/jsontest"
+)
 
 // planOpsBuild reports whether plan operations are built.
 const planOpsBuild = false
@@ -30,8 +34,8 @@ func TestPlanOpsOffUnstableContentIsFallback(t *testing.T) {
 			if o.PlanID != c.planID {
 				t.Errorf("PlanID = %q, want %q", o.PlanID, c.planID)
 			}
-			planOpsSameBytes(t, o.Raw, []byte(c.content))
-			planOpsSameBytes(t, planOpsMarshal(t, n), []byte(c.input))
+			jsontest.AssertBytes(t, o.Raw, []byte(c.content))
+			jsontest.AssertBytes(t, jsontest.Marshal(t, n), []byte(c.input))
 		})
 	}
 }
@@ -47,6 +51,6 @@ func TestPlanOpsOffPlanRemovedIsFallback(t *testing.T) {
 	if o.Tag != "plan_removed" || o.IsCustom() {
 		t.Errorf("Tag = %q, IsCustom() = %v, want plan_removed, false", o.Tag, o.IsCustom())
 	}
-	planOpsSameBytes(t, o.Raw, []byte(planOpsRemovedUpdate))
-	planOpsSameBytes(t, planOpsMarshal(t, n), []byte(planOpsRemovedInput))
+	jsontest.AssertBytes(t, o.Raw, []byte(planOpsRemovedUpdate))
+	jsontest.AssertBytes(t, jsontest.Marshal(t, n), []byte(planOpsRemovedInput))
 }

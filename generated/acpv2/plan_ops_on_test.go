@@ -5,6 +5,8 @@ package acpv2
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/acpgen/acpgen/generated/internal/jsontest"
 )
 
 // planOpsBuild reports whether plan operations are built.
@@ -30,7 +32,7 @@ func TestPlanOpsOnTypedPlanContent(t *testing.T) {
 		if string(n.Meta) != `{"trace":"t1"}` {
 			t.Errorf("notification Meta = %s", n.Meta)
 		}
-		planOpsSameJSON(t, planOpsMarshal(t, n), []byte(planOpsMarkdownInput))
+		jsontest.AssertSame(t, jsontest.Marshal(t, n), []byte(planOpsMarkdownInput))
 	})
 	t.Run("file", func(t *testing.T) {
 		n, c := planOpsContent(t, planOpsFileInput)
@@ -45,7 +47,7 @@ func TestPlanOpsOnTypedPlanContent(t *testing.T) {
 		default:
 			t.Fatalf("plan content is %T, want *PlanUpdateContentFile", c)
 		}
-		planOpsSameJSON(t, planOpsMarshal(t, n), []byte(planOpsFileInput))
+		jsontest.AssertSame(t, jsontest.Marshal(t, n), []byte(planOpsFileInput))
 	})
 }
 
@@ -62,7 +64,7 @@ func TestPlanOpsOnPlanRemoved(t *testing.T) {
 	default:
 		t.Fatalf("update is %T, want *SessionUpdatePlanRemoved", n.Update.Value)
 	}
-	planOpsSameJSON(t, planOpsMarshal(t, n), []byte(planOpsRemovedInput))
+	jsontest.AssertSame(t, jsontest.Marshal(t, n), []byte(planOpsRemovedInput))
 }
 
 // Plan content built in Go is written with its tags and plan id.
@@ -73,11 +75,11 @@ func TestPlanOpsOnEncodeFromGo(t *testing.T) {
 			Plan: PlanUpdateContent{Value: &PlanUpdateContentFile{PlanFile{PlanID: "p2", URI: "file:///home/user/project/PLAN.md"}}},
 		}}},
 	}
-	planOpsSameJSON(t, planOpsMarshal(t, n), []byte(planOpsFileInput))
+	jsontest.AssertSame(t, jsontest.Marshal(t, n), []byte(planOpsFileInput))
 
 	r := UpdateSessionNotification{
 		SessionID: "sess_plan",
 		Update:    SessionUpdate{Value: &SessionUpdatePlanRemoved{PlanRemoved{PlanID: "p1", Meta: json.RawMessage(`{"why":"done"}`)}}},
 	}
-	planOpsSameJSON(t, planOpsMarshal(t, r), []byte(planOpsRemovedInput))
+	jsontest.AssertSame(t, jsontest.Marshal(t, r), []byte(planOpsRemovedInput))
 }

@@ -1,12 +1,13 @@
 package acpv2
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/acpgen/acpgen/generated/internal/jsontest"
 )
 
 // session/update params for the plan tests. Every input is compact, with the
@@ -45,43 +46,6 @@ const (
 	// planOpsCustomInput is a plan_update carrying planOpsCustomContent.
 	planOpsCustomInput = `{"sessionId":"sess_plan","update":{"sessionUpdate":"plan_update","plan":` + planOpsCustomContent + `}}`
 )
-
-// planOpsJSON decodes b into a generic value, keeping numbers as written.
-func planOpsJSON(t *testing.T, b []byte) any {
-	t.Helper()
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		t.Fatalf("invalid JSON %s: %v", b, err)
-	}
-	return v
-}
-
-// planOpsSameJSON fails unless got and want hold the same JSON value.
-func planOpsSameJSON(t *testing.T, got, want []byte) {
-	t.Helper()
-	if !reflect.DeepEqual(planOpsJSON(t, got), planOpsJSON(t, want)) {
-		t.Errorf("re-encoded JSON differs semantically\n got: %s\nwant: %s", got, want)
-	}
-}
-
-// planOpsSameBytes fails unless got is want byte for byte.
-func planOpsSameBytes(t *testing.T, got, want []byte) {
-	t.Helper()
-	if !bytes.Equal(got, want) {
-		t.Errorf("re-encoded JSON differs byte-wise\n got: %s\nwant: %s", got, want)
-	}
-}
-
-func planOpsMarshal(t *testing.T, v any) []byte {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatalf("json.Marshal(%T): %v", v, err)
-	}
-	return b
-}
 
 // planOpsDecode decodes session/update params, failing the test on error.
 func planOpsDecode(t *testing.T, input string) UpdateSessionNotification {
@@ -142,7 +106,7 @@ func TestPlanOpsItemsTyped(t *testing.T) {
 	default:
 		t.Fatalf("plan content is %T, want *PlanUpdateContentItems", c)
 	}
-	planOpsSameJSON(t, planOpsMarshal(t, n), []byte(planOpsItemsInput))
+	jsontest.AssertSame(t, jsontest.Marshal(t, n), []byte(planOpsItemsInput))
 }
 
 // Plan content of an unknown type is the fallback in every build: it keeps
@@ -159,8 +123,8 @@ func TestPlanOpsCustomPlanContent(t *testing.T) {
 	if o.PlanID != "p9" {
 		t.Errorf("PlanID = %q, want p9", o.PlanID)
 	}
-	planOpsSameBytes(t, o.Raw, []byte(planOpsCustomContent))
-	planOpsSameBytes(t, planOpsMarshal(t, n), []byte(planOpsCustomInput))
+	jsontest.AssertBytes(t, o.Raw, []byte(planOpsCustomContent))
+	jsontest.AssertBytes(t, jsontest.Marshal(t, n), []byte(planOpsCustomInput))
 }
 
 // The plan updates decode in every build and keep their tag; plan_update is
@@ -185,7 +149,7 @@ func TestPlanOpsUpdatesDecodeWithTag(t *testing.T) {
 			if want := c.unstable && !planOpsBuild; other != want {
 				t.Errorf("update is %T, fallback want %v (planOpsBuild = %v)", n.Update.Value, want, planOpsBuild)
 			}
-			planOpsSameJSON(t, planOpsMarshal(t, n), []byte(c.input))
+			jsontest.AssertSame(t, jsontest.Marshal(t, n), []byte(c.input))
 		})
 	}
 }
@@ -238,5 +202,5 @@ func TestPlanOpsClientCapabilitiesHasNoPlan(t *testing.T) {
 	if err := json.Unmarshal([]byte(in), &caps); err != nil {
 		t.Fatalf("decode %s: %v", in, err)
 	}
-	planOpsSameBytes(t, planOpsMarshal(t, caps), []byte(`{"_meta":{"k":1}}`))
+	jsontest.AssertBytes(t, jsontest.Marshal(t, caps), []byte(`{"_meta":{"k":1}}`))
 }

@@ -1,13 +1,14 @@
 package acpv2
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/acpgen/acpgen/generated/internal/jsontest"
 )
 
 // Tests of the decoding rules that the schema attaches to properties:
@@ -81,7 +82,7 @@ func rulesRun[T any](t *testing.T, cases []rulesCase[T]) {
 			if err != nil {
 				t.Fatalf("decode %s\n re-encoding %s fails: %v", c.in, rulesShow(got), err)
 			}
-			if !rulesSameJSON(b, []byte(enc)) {
+			if !jsontest.Same(b, []byte(enc)) {
 				t.Errorf("decode %s\n re-encoded as %s\n want         %s", c.in, b, enc)
 			}
 		})
@@ -99,27 +100,6 @@ func rulesShow(v any) string {
 	return s
 }
 
-// rulesSameJSON reports whether a and b hold the same JSON value, with object
-// members in any order and numbers compared as written.
-func rulesSameJSON(a, b []byte) bool {
-	va, errA := rulesJSONValue(a)
-	vb, errB := rulesJSONValue(b)
-	return errA == nil && errB == nil && reflect.DeepEqual(va, vb)
-}
-
-func rulesJSONValue(b []byte) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, err
-	}
-	if d.More() {
-		return nil, errors.New("trailing data")
-	}
-	return v, nil
-}
-
 func rulesPtr[T any](v T) *T { return &v }
 
 // rulesEmpty checks that a list that a rule made empty holds nothing.
@@ -131,11 +111,11 @@ func rulesEmpty[E any](t *testing.T, what string, s []E) {
 }
 
 func TestRulesSameJSON(t *testing.T) {
-	if !rulesSameJSON([]byte(`{"a":1,"b":[true,null]}`), []byte(` {"b":[true,null],"a":1}`)) {
+	if !jsontest.Same([]byte(`{"a":1,"b":[true,null]}`), []byte(` {"b":[true,null],"a":1}`)) {
 		t.Error("objects with members in another order differ")
 	}
 	for _, other := range []string{`{"a":1}`, `{"a":1.0,"b":[true,null]}`, `{"a":1,"b":[null,true]}`, `{"a":1,"b":[true,null]} {}`} {
-		if rulesSameJSON([]byte(`{"a":1,"b":[true,null]}`), []byte(other)) {
+		if jsontest.Same([]byte(`{"a":1,"b":[true,null]}`), []byte(other)) {
 			t.Errorf("%s equals {\"a\":1,\"b\":[true,null]}", other)
 		}
 	}

@@ -8,78 +8,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/acpgen/acpgen/generated/internal/jsontest"
 )
-
-// bigMeta is a _meta value whose integer does not fit a float64 exactly and
-// whose nested object has keys out of alphabetical order.
-const bigMeta = `{"trace":9007199254740993,"nested":{"z":[1,2.50,"x"],"a":{"deep":null}}}`
-
-// bigNumber is the integer in bigMeta, as written.
-const bigNumber = "9007199254740993"
-
-// unknownObject is a compact object carrying tag under tagKey, with keys in
-// non-alphabetical order and bigMeta as _meta.
-func unknownObject(tagKey, tag string) string {
-	return `{"zeta":"first","` + tagKey + `":"` + tag + `","alpha":{"y":true,"b":[3,2,1]},"_meta":` + bigMeta + `}`
-}
-
-// jsonValue decodes b, keeping numbers as written.
-func jsonValue(t *testing.T, b []byte) any {
-	t.Helper()
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		t.Fatalf("invalid JSON %s: %v", b, err)
-	}
-	return v
-}
-
-// assertSameJSON fails unless got and want hold the same JSON value; null
-// members count, and numbers compare by their literal text.
-func assertSameJSON(t *testing.T, got, want []byte) {
-	t.Helper()
-	if !reflect.DeepEqual(jsonValue(t, got), jsonValue(t, want)) {
-		t.Errorf("re-encoded JSON differs\n got: %s\nwant: %s", got, want)
-	}
-}
-
-// hasNumber reports whether the JSON value v holds the number lit anywhere.
-func hasNumber(v any, lit string) bool {
-	switch v := v.(type) {
-	case json.Number:
-		return string(v) == lit
-	case map[string]any:
-		for _, e := range v {
-			if hasNumber(e, lit) {
-				return true
-			}
-		}
-	case []any:
-		for _, e := range v {
-			if hasNumber(e, lit) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func assertBigNumber(t *testing.T, b []byte) {
-	t.Helper()
-	if !hasNumber(jsonValue(t, b), bigNumber) {
-		t.Errorf("number %s lost in %s", bigNumber, b)
-	}
-}
-
-func marshal(t *testing.T, v any) []byte {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatalf("json.Marshal(%T): %v", v, err)
-	}
-	return b
-}
 
 // fallbackView is what a test sees of an XxxOther variant.
 type fallbackView struct {
@@ -227,10 +158,10 @@ func TestUnknownTagsKeptByteExact(t *testing.T) {
 	for _, u := range fallbackUnions {
 		for _, tc := range tags {
 			t.Run(u.name+"/"+tc.tag, func(t *testing.T) {
-				in := []byte(unknownObject(u.tagKey, tc.tag))
+				in := []byte(jsontest.UnknownObject(u.tagKey, tc.tag))
 				if u.name == "PlanUpdateContent" {
 					// Every plan content carries planId, the fallback too.
-					in = []byte(`{"zeta":"first","type":"` + tc.tag + `","planId":"plan_9","alpha":{"y":true,"b":[3,2,1]},"_meta":` + bigMeta + `}`)
+					in = []byte(`{"zeta":"first","type":"` + tc.tag + `","planId":"plan_9","alpha":{"y":true,"b":[3,2,1]},"_meta":` + jsontest.BigMeta + `}`)
 				}
 				union, v := u.decode(t, in)
 				if v.unionTag != tc.tag || v.tag != tc.tag {
@@ -245,7 +176,7 @@ func TestUnknownTagsKeptByteExact(t *testing.T) {
 
 				// The union, a pointer to it and the bare variant all encode as received.
 				for _, x := range []any{union, reflect.ValueOf(union).Elem().Interface(), v.variant} {
-					if out := marshal(t, x); !bytes.Equal(out, in) {
+					if out := jsontest.Marshal(t, x); !bytes.Equal(out, in) {
 						t.Errorf("json.Marshal(%T) = %s\nwant %s", x, out, in)
 					}
 				}
@@ -270,11 +201,11 @@ func TestUnknownTagsKeptByteExact(t *testing.T) {
 					t.Errorf("in params: tag %q custom %v Raw %s; want %q %v %s", iv.tag, iv.custom, iv.raw, tc.tag, tc.custom, in)
 				}
 				for _, x := range []any{n, &n} {
-					out := marshal(t, x)
+					out := jsontest.Marshal(t, x)
 					if !bytes.Equal(out, params) {
 						t.Errorf("json.Marshal(%T) = %s\nwant %s", x, out, params)
 					}
-					assertBigNumber(t, out)
+					jsontest.AssertBigNumber(t, out)
 				}
 			})
 		}
@@ -292,7 +223,7 @@ func TestFallbackWithoutRaw(t *testing.T) {
 		{PlanUpdateContent{Value: &PlanUpdateContentOther{Tag: "_z", PlanID: "p1"}}, `{"type":"_z","planId":"p1"}`},
 	}
 	for _, tc := range cases {
-		if out := marshal(t, tc.v); string(out) != tc.want {
+		if out := jsontest.Marshal(t, tc.v); string(out) != tc.want {
 			t.Errorf("json.Marshal(%T) = %s, want %s", tc.v, out, tc.want)
 		}
 	}
@@ -401,7 +332,7 @@ func TestSessionUpdateKnownTags(t *testing.T) {
 				if !ok {
 					t.Fatalf("variant is %T", v)
 				}
-				if c.ToolCallID != "call_1" || len(c.Content) != 1 || len(c.Locations) != 1 || !bytes.Contains(c.RawInput, []byte(bigNumber)) {
+				if c.ToolCallID != "call_1" || len(c.Content) != 1 || len(c.Locations) != 1 || !bytes.Contains(c.RawInput, []byte(jsontest.BigNumber)) {
 					t.Errorf("tool call update = %+v", c.ToolCallUpdate)
 				}
 				if _, ok := c.Content[0].Value.(*ToolCallContentContent); !ok {
@@ -515,7 +446,7 @@ func TestSessionUpdateKnownTags(t *testing.T) {
 				if _, ok := v.(*SessionUpdateSessionInfoUpdate); !ok {
 					t.Fatalf("variant is %T", v)
 				}
-				assertBigNumber(t, marshal(t, v))
+				jsontest.AssertBigNumber(t, jsontest.Marshal(t, v))
 			},
 		},
 	}
@@ -526,11 +457,11 @@ func TestSessionUpdateKnownTags(t *testing.T) {
 				t.Fatalf("decode: %v", err)
 			}
 			tc.check(t, u.Value)
-			if want := jsonValue(t, []byte(tc.in)).(map[string]any)["sessionUpdate"]; u.Tag() != want {
+			if want := jsontest.MustValue(t, []byte(tc.in)).(map[string]any)["sessionUpdate"]; u.Tag() != want {
 				t.Errorf("Tag() = %q, want %q", u.Tag(), want)
 			}
-			assertSameJSON(t, marshal(t, u), []byte(tc.in))
-			assertSameJSON(t, marshal(t, u.Value), []byte(tc.in))
+			jsontest.AssertSame(t, jsontest.Marshal(t, u), []byte(tc.in))
+			jsontest.AssertSame(t, jsontest.Marshal(t, u.Value), []byte(tc.in))
 
 			params := `{"sessionId":"sess_1","update":` + tc.in + `}`
 			var n UpdateSessionNotification
@@ -538,7 +469,7 @@ func TestSessionUpdateKnownTags(t *testing.T) {
 				t.Fatalf("decode params: %v", err)
 			}
 			tc.check(t, n.Update.Value)
-			assertSameJSON(t, marshal(t, n), []byte(params))
+			jsontest.AssertSame(t, jsontest.Marshal(t, n), []byte(params))
 		})
 	}
 }
@@ -566,7 +497,7 @@ func TestContentBlockKnownTags(t *testing.T) {
 			}
 			switch v := u.Value.(type) {
 			case *ContentBlockText:
-				if v.Text != "hi" || !bytes.Contains(v.Meta, []byte(bigNumber)) {
+				if v.Text != "hi" || !bytes.Contains(v.Meta, []byte(jsontest.BigNumber)) {
 					t.Errorf("text = %+v", v.TextContent)
 				}
 			case *ContentBlockImage:
@@ -595,7 +526,7 @@ func TestContentBlockKnownTags(t *testing.T) {
 					t.Errorf("resource is %T", r)
 				}
 			}
-			assertSameJSON(t, marshal(t, u), []byte(tc.in))
+			jsontest.AssertSame(t, jsontest.Marshal(t, u), []byte(tc.in))
 		})
 	}
 }
@@ -636,7 +567,7 @@ func TestToolCallContentKnownTags(t *testing.T) {
 				t.Fatalf("decode: %v", err)
 			}
 			tc.check(t, u.Value)
-			assertSameJSON(t, marshal(t, u), []byte(tc.in))
+			jsontest.AssertSame(t, jsontest.Marshal(t, u), []byte(tc.in))
 		})
 	}
 }
@@ -670,7 +601,7 @@ func TestSharedPayloadVariants(t *testing.T) {
 			if u.Tag() != tc.tag {
 				t.Errorf("Tag() = %q", u.Tag())
 			}
-			out := marshal(t, u)
+			out := jsontest.Marshal(t, u)
 			if !bytes.Equal(out, []byte(in)) {
 				t.Errorf("re-encoded %s, want %s", out, in)
 			}
@@ -681,7 +612,7 @@ func TestSharedPayloadVariants(t *testing.T) {
 			if built.Tag() != tc.tag {
 				t.Errorf("built Tag() = %q", built.Tag())
 			}
-			if out := marshal(t, built); string(out) != in {
+			if out := jsontest.Marshal(t, built); string(out) != in {
 				t.Errorf("built encodes as %s, want %s", out, in)
 			}
 		})
@@ -829,7 +760,7 @@ func TestPlanUpdateContent(t *testing.T) {
 		if !ok || items.PlanID != "plan_1" || len(items.Entries) != 1 || u.Tag() != "items" {
 			t.Fatalf("decoded %#v", u.Value)
 		}
-		assertSameJSON(t, marshal(t, u), []byte(in))
+		jsontest.AssertSame(t, jsontest.Marshal(t, u), []byte(in))
 	})
 	t.Run("custom type with planId", func(t *testing.T) {
 		in := `{"type":"_custom","planId":"plan_2","body":{"z":1,"a":[true]},"_meta":{"n":9007199254740993}}`
@@ -844,7 +775,7 @@ func TestPlanUpdateContent(t *testing.T) {
 		if o.Tag != "_custom" || !o.IsCustom() || o.PlanID != "plan_2" || string(o.Raw) != in {
 			t.Errorf("fallback = %+v", o)
 		}
-		if out := marshal(t, u); string(out) != in {
+		if out := jsontest.Marshal(t, u); string(out) != in {
 			t.Errorf("re-encoded %s", out)
 		}
 	})
@@ -928,7 +859,7 @@ func TestUnstableTagsAreFallbackInStable(t *testing.T) {
 				skipIfUnstable(t, u.Value, tc.typeName)
 				t.Fatalf("variant is %T", u.Value)
 			}
-			if out := marshal(t, u); string(out) != tc.in {
+			if out := jsontest.Marshal(t, u); string(out) != tc.in {
 				t.Errorf("re-encoded %s\nwant %s", out, tc.in)
 			}
 			params := `{"sessionId":"s","update":` + tc.in + `}`
@@ -936,7 +867,7 @@ func TestUnstableTagsAreFallbackInStable(t *testing.T) {
 			if err := json.Unmarshal([]byte(params), &n); err != nil {
 				t.Fatal(err)
 			}
-			if out := marshal(t, n); string(out) != params {
+			if out := jsontest.Marshal(t, n); string(out) != params {
 				t.Errorf("params re-encoded %s\nwant %s", out, params)
 			}
 		})
@@ -961,7 +892,7 @@ func TestNestedUnknownVariants(t *testing.T) {
 			if _, ok := u.Value.(*SessionUpdateStateUpdate); !ok {
 				t.Fatalf("variant is %T", u.Value)
 			}
-			out := marshal(t, u)
+			out := jsontest.Marshal(t, u)
 			if string(out) != in {
 				t.Errorf("re-encoded %s\nwant %s", out, in)
 			}
@@ -972,7 +903,7 @@ func TestNestedUnknownVariants(t *testing.T) {
 			if err := json.Unmarshal(out, &again); err != nil {
 				t.Fatalf("decode own encoding: %v", err)
 			}
-			if out2 := marshal(t, again); !bytes.Equal(out2, out) {
+			if out2 := jsontest.Marshal(t, again); !bytes.Equal(out2, out) {
 				t.Errorf("encoding not stable:\n first %s\nsecond %s", out, out2)
 			}
 		})
@@ -1003,7 +934,7 @@ func runUntagged[U any](t *testing.T, cases []untaggedCase, variant func(*U) any
 			if got := reflect.TypeOf(variant(u)); got != tc.want {
 				t.Fatalf("variant is %v, want %v", got, tc.want)
 			}
-			if out := marshal(t, u); string(out) != tc.in {
+			if out := jsontest.Marshal(t, u); string(out) != tc.in {
 				t.Errorf("re-encoded %s, want %s", out, tc.in)
 			}
 			// And as a struct field.
@@ -1014,7 +945,7 @@ func runUntagged[U any](t *testing.T, cases []untaggedCase, variant func(*U) any
 			if err := json.Unmarshal([]byte(in), &s); err != nil {
 				t.Fatalf("decode as field: %v", err)
 			}
-			if out := marshal(t, s); string(out) != in {
+			if out := jsontest.Marshal(t, s); string(out) != in {
 				t.Errorf("re-encoded as field %s, want %s", out, in)
 			}
 		})
@@ -1125,7 +1056,7 @@ func TestElicitationContentNull(t *testing.T) {
 	if err != nil {
 		t.Fatalf("encode: %v", err)
 	}
-	assertSameJSON(t, out, []byte(in))
+	jsontest.AssertSame(t, out, []byte(in))
 }
 
 func TestErrorCode(t *testing.T) {
@@ -1151,7 +1082,7 @@ func TestErrorCode(t *testing.T) {
 			if e.Code != tc.code || e.Code.IsKnown() != tc.known {
 				t.Errorf("code %d known %v, want %d %v", e.Code, e.Code.IsKnown(), tc.code, tc.known)
 			}
-			if out := marshal(t, e); string(out) != tc.in {
+			if out := jsontest.Marshal(t, e); string(out) != tc.in {
 				t.Errorf("re-encoded %s, want %s", out, tc.in)
 			}
 		})
@@ -1217,7 +1148,7 @@ func TestOpenEnums(t *testing.T) {
 				if v.IsKnown() != known || v.IsCustom() != custom {
 					t.Errorf("%s: IsKnown %v IsCustom %v, want %v %v", in, v.IsKnown(), v.IsCustom(), known, custom)
 				}
-				if out := marshal(t, v); string(out) != in {
+				if out := jsontest.Marshal(t, v); string(out) != in {
 					t.Errorf("re-encoded %s, want %s", out, in)
 				}
 			}
@@ -1232,7 +1163,7 @@ func TestOpenEnums(t *testing.T) {
 	if err := json.Unmarshal([]byte(in), &u); err != nil {
 		t.Fatalf("decode: %v", err)
 	}
-	assertSameJSON(t, marshal(t, u), []byte(in))
+	jsontest.AssertSame(t, jsontest.Marshal(t, u), []byte(in))
 }
 
 func TestClosedEnums(t *testing.T) {
@@ -1240,7 +1171,7 @@ func TestClosedEnums(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out := marshal(t, v); string(out) != `"object"` {
+	if out := jsontest.Marshal(t, v); string(out) != `"object"` {
 		t.Errorf("re-encoded %s", out)
 	}
 	for _, bad := range []string{`"_custom"`, `"array"`, `""`, `"OBJECT"`} {
@@ -1267,7 +1198,7 @@ func TestNullForPatchFields(t *testing.T) {
 			if err := json.Unmarshal([]byte(in), &u); err != nil {
 				t.Fatalf("decode: %v", err)
 			}
-			assertSameJSON(t, marshal(t, u), []byte(in))
+			jsontest.AssertSame(t, jsontest.Marshal(t, u), []byte(in))
 		})
 	}
 }

@@ -17,6 +17,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/acpgen/acpgen/generated/internal/jsontest"
+
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/acpgen/acpgen/gen/ir"
@@ -183,7 +185,7 @@ func (s *Schema) Validate(def string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	v, err := decode(data)
+	v, err := jsontest.Value(data)
 	if err != nil {
 		return err
 	}
@@ -208,11 +210,11 @@ func (p Package) New(m Message) any {
 // object member whose value is null counts as absent: the schema gives
 // optional properties no null of their own meaning.
 func Equal(a, b []byte) (bool, string) {
-	va, err := decode(a)
+	va, err := jsontest.Value(a)
 	if err != nil {
 		return false, err.Error()
 	}
-	vb, err := decode(b)
+	vb, err := jsontest.Value(b)
 	if err != nil {
 		return false, err.Error()
 	}
@@ -239,14 +241,6 @@ func dropNulls(v any) any {
 		}
 	}
 	return v
-}
-
-func decode(data []byte) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(data))
-	d.UseNumber()
-	var v any
-	err := d.Decode(&v)
-	return v, err
 }
 
 func firstDifference(path string, a, b any) string {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/acpgen/acpgen/generated/internal/jsontest"
+
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/acpgen/acpgen/gen/load"
@@ -40,7 +42,7 @@ func RunMutations(t *testing.T, p Package, min int) {
 		if def == "" || m.Params == nil || defs.Validate(def, m.Params) != nil {
 			continue
 		}
-		root, err := decode(m.Params)
+		root, err := jsontest.Value(m.Params)
 		if err != nil {
 			t.Fatal(err)
 		}
