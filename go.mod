@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/dave/jennifer v1.7.1
+	github.com/go-json-experiment/json v0.0.0-20240815174924-0599f16bf0e2
 	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1
 	golang.org/x/tools v0.52.0
 )

@@ -22,6 +22,8 @@ const streamLen = 2000
 type contender struct {
 	name   string
 	decode func([]byte, workload.Kind) (any, error)
+	// encode encodes a value that decode returned; json.Marshal when nil.
+	encode func(any) ([]byte, error)
 }
 
 // direct decodes into the variant's own struct, as if the tag were known
@@ -58,20 +60,28 @@ func direct(data []byte, kind workload.Kind) (any, error) {
 	return v, json.Unmarshal(data, v)
 }
 
+// The generated decoder is called directly ("acpgen"), as DecodeMessage
+// does, and through encoding/json ("acpgen-json"), which checks and scans
+// the whole input before it calls UnmarshalJSON. Both encode with
+// json.Marshal.
 var contenders = []contender{
 	{"acpgen", func(b []byte, _ workload.Kind) (any, error) {
 		var n acpv1.SessionNotification
+		return &n, n.UnmarshalJSON(b)
+	}, nil},
+	{"acpgen-json", func(b []byte, _ workload.Kind) (any, error) {
+		var n acpv1.SessionNotification
 		return &n, json.Unmarshal(b, &n)
-	}},
+	}, nil},
 	{"coder", func(b []byte, _ workload.Kind) (any, error) {
 		var n acp.SessionNotification
 		return &n, json.Unmarshal(b, &n)
-	}},
+	}, nil},
 	{"any", func(b []byte, _ workload.Kind) (any, error) {
 		var v any
 		return &v, json.Unmarshal(b, &v)
-	}},
-	{"direct", direct},
+	}, nil},
+	{"direct", direct, nil},
 }
 
 // corpus returns the session/update params of the v1 conformance corpus,
@@ -177,6 +187,10 @@ func BenchmarkEncode(b *testing.B) {
 			if c.name == "direct" && !supported(msgs) {
 				continue
 			}
+			encode := c.encode
+			if encode == nil {
+				encode = json.Marshal
+			}
 			values := make([]any, len(msgs))
 			for i, m := range msgs {
 				v, err := c.decode(m.JSON, m.Kind)
@@ -189,7 +203,7 @@ func BenchmarkEncode(b *testing.B) {
 				b.SetBytes(int64(workload.Bytes(msgs) / len(msgs)))
 				b.ReportAllocs()
 				for i := 0; i < b.N; i++ {
-					if _, err := json.Marshal(values[i%len(values)]); err != nil {
+					if _, err := encode(values[i%len(values)]); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -217,7 +231,81 @@ func BenchmarkFallback(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
 				var n acpv1.SessionNotification
-				if err := json.Unmarshal(set.msgs[i%len(set.msgs)], &n); err != nil {
+				if err := n.UnmarshalJSON(set.msgs[i%len(set.msgs)]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkDispatch decodes the update objects of the stream as the union
+// SessionUpdate, and as the variant each one is, known beforehand: the cost
+// of dispatch on the tag.
+func BenchmarkDispatch(b *testing.B) {
+	var updates [][]byte
+	var kinds []workload.Kind
+	for _, m := range workload.Stream(streamLen) {
+		var p struct {
+			Update json.RawMessage `json:"update"`
+		}
+		if err := json.Unmarshal(m.JSON, &p); err != nil {
+			b.Fatal(err)
+		}
+		updates = append(updates, p.Update)
+		kinds = append(kinds, m.Kind)
+	}
+	size := int64(workload.Bytes(workload.Stream(streamLen)) / streamLen)
+	b.Run("union", func(b *testing.B) {
+		b.SetBytes(size)
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			var u acpv1.SessionUpdate
+			if err := u.UnmarshalJSON(updates[i%len(updates)]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("known", func(b *testing.B) {
+		b.SetBytes(size)
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			var v json.Unmarshaler
+			switch kinds[i%len(kinds)] {
+			case workload.AgentMessageChunk:
+				v = new(acpv1.SessionUpdateAgentMessageChunk)
+			case workload.AgentThoughtChunk:
+				v = new(acpv1.SessionUpdateAgentThoughtChunk)
+			case workload.ToolCall:
+				v = new(acpv1.SessionUpdateToolCall)
+			case workload.ToolCallUpdate:
+				v = new(acpv1.SessionUpdateToolCallUpdate)
+			default:
+				v = new(acpv1.SessionUpdatePlan)
+			}
+			if err := v.UnmarshalJSON(updates[i%len(updates)]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkTagOrder decodes the stream as ACP implementations write it,
+// discriminators first, and with every object's members sorted, as
+// encoding/json writes a map: a tag that comes later costs a second pass
+// over its object.
+func BenchmarkTagOrder(b *testing.B) {
+	first := workload.Stream(streamLen)
+	for _, set := range []struct {
+		name string
+		msgs []workload.Message
+	}{{"tag-first", first}, {"sorted-keys", workload.SortedKeys(first)}} {
+		b.Run(set.name, func(b *testing.B) {
+			b.SetBytes(int64(workload.Bytes(set.msgs) / len(set.msgs)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				var n acpv1.SessionNotification
+				if err := n.UnmarshalJSON(set.msgs[i%len(set.msgs)].JSON); err != nil {
 					b.Fatal(err)
 				}
 			}

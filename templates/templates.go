@@ -1,6 +1,6 @@
 // Package templates holds the parts of generated packages that do not
-// depend on the schema: the JSON helpers every package shares, and the
-// JSON-RPC message layer.
+// depend on the schema: the JSON helpers every package shares, the runtime
+// of the generated decoders, and the JSON-RPC message layer.
 package templates
 
 import (
@@ -14,12 +14,38 @@ var jsonHelpers string
 //go:embed rpc.go.tmpl
 var rpc string
 
+//go:embed decode.go.tmpl
+var decode string
+
 // JSONHelpers returns the source of the helper file for package pkg, with
 // header as its first comment line.
 func JSONHelpers(header, pkg string) []byte { return fill(jsonHelpers, header, pkg) }
 
+// Decoder returns the source of the decoding runtime file for package pkg.
+func Decoder(header, pkg string) []byte { return fill(decode, header, pkg) }
+
 // RPC returns the source of the JSON-RPC message file for package pkg.
 func RPC(header, pkg string) []byte { return fill(rpc, header, pkg) }
+
+// The generated decoders read JSON with jsontext, from the module
+// DecoderModule; a module that holds generated packages requires it at
+// DecoderVersion or later. DecoderVersion is the oldest version they are
+// tested with: its go.mod declares go 1.22, as generated code allows.
+const (
+	DecoderModule  = "github.com/go-json-experiment/json"
+	DecoderVersion = "v0.0.0-20240815174924-0599f16bf0e2"
+)
+
+// DecoderSum holds the go.sum lines of DecoderModule at DecoderVersion.
+const DecoderSum = DecoderModule + " " + DecoderVersion + " h1:T01ryfhob+ta3ADOh2B2FLA1cFLVOaQJH/iwh22rIFM=\n" +
+	DecoderModule + " " + DecoderVersion + "/go.mod h1:uDEMZSTQMj7V6Lxdrx4ZwchmHEGdICbjuY+GQd7j9LM=\n"
+
+// Module returns the go.mod and go.sum of a module named path that holds
+// generated packages, for the go directive goVersion.
+func Module(path, goVersion string) (gomod, gosum []byte) {
+	gomod = []byte("module " + path + "\n\ngo " + goVersion + "\n\nrequire " + DecoderModule + " " + DecoderVersion + "\n")
+	return gomod, []byte(DecoderSum)
+}
 
 func fill(src, header, pkg string) []byte {
 	return []byte(strings.NewReplacer("{{HEADER}}", header, "{{PACKAGE}}", pkg).Replace(src))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/acpgen/acpgen/gen/pipeline"
 	"github.com/acpgen/acpgen/gen/write"
+	"github.com/acpgen/acpgen/templates"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/diff")
@@ -67,7 +68,11 @@ func TestDiffUnstable(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module acpgen.example/difftest\n\ngo 1.22\n"), 0o644); err != nil {
+	gomod, gosum := templates.Module("acpgen.example/difftest", "1.22")
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), gomod, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.sum"), gosum, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := write.Write(dir, gen.Files); err != nil {

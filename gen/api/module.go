@@ -5,6 +5,8 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+
+	"github.com/acpgen/acpgen/templates"
 )
 
 // Generated returns the tagged surface of each package among files (paths
@@ -16,7 +18,11 @@ func Generated(files map[string][]byte) (map[string][]Line, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module acpgen.example/surface\n\ngo 1.22\n"), 0o644); err != nil {
+	gomod, gosum := templates.Module("acpgen.example/surface", "1.22")
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), gomod, 0o644); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.sum"), gosum, 0o644); err != nil {
 		return nil, err
 	}
 	pkgs := map[string]bool{}

@@ -66,11 +66,20 @@ func Files(p *ir.Package) (map[string][]byte, error) {
 	if e.hasRPC() {
 		files["rpc.go"] = templates.RPC(e.header(), p.Name)
 	}
-	helpers, err := pruneHelpers(templates.JSONHelpers(e.header(), p.Name), files)
-	if err != nil {
-		return nil, err
+	// The decoder runtime first: the JSON helpers serve it too.
+	for _, h := range []struct {
+		name string
+		src  []byte
+	}{
+		{"decode.go", templates.Decoder(e.header(), p.Name)},
+		{"json.go", templates.JSONHelpers(e.header(), p.Name)},
+	} {
+		helpers, err := pruneHelpers(h.name, h.src, files)
+		if err != nil {
+			return nil, err
+		}
+		files[h.name] = helpers
 	}
-	files["json.go"] = helpers
 	return files, nil
 }
 
@@ -113,7 +122,9 @@ func (e *emitter) doc(f *jen.File) error {
 		"type. Every tagged union also has an Other variant that keeps an unknown or",
 		"custom variant exactly as received, so that it can be inspected and passed on.",
 		"Decoding follows the reference implementation: required members, and the",
-		"schema's x-deserialize-* rules for lenient members.",
+		"schema's x-deserialize-* rules for lenient members. The decoders read each",
+		"value once, with the jsontext tokenizer of github.com/go-json-experiment/json;",
+		"calling UnmarshalJSON directly also spares encoding/json's passes over the input.",
 		"",
 		"The unstable surface of the schema is behind build tags: one per unstable",
 		"feature (unstable_plan_operations, …) and the umbrella tag unstable.",

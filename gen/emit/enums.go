@@ -66,28 +66,33 @@ func (e *emitter) enum(f *jen.File, t *ir.Type) {
 		}
 		if !en.Open {
 			f.Line()
-			e.closedEnumDecoder(f, t, base)
+			e.closedEnumDecoder(f, t)
 		}
 		f.Line()
 	}
 }
 
 // closedEnumDecoder rejects values the schema does not list.
-func (e *emitter) closedEnumDecoder(f *jen.File, t *ir.Type, base *jen.Statement) {
-	what := jen.Lit("string ").Op("+").Qual("strconv", "Quote").Call(jen.Id("s"))
+func (e *emitter) closedEnumDecoder(f *jen.File, t *ir.Type) {
+	what := jen.Lit("string ").Op("+").Qual("strconv", "Quote").Call(jen.String().Call(jen.Id("s")))
+	read := jen.Id("decodeString")
 	if t.Enum.Integer {
 		what = jen.Lit("number ").Op("+").Qual("strconv", "FormatInt").Call(jen.Int64().Call(jen.Id("s")), jen.Lit(10))
+		read = jen.Id("decodeInt")
 	}
-	f.Comment("UnmarshalJSON accepts only the values the schema lists.")
-	f.Func().Params(jen.Id("v").Op("*").Id(t.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.Var().Id("s").Add(base),
-		jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("s")), jen.Err().Op("!=").Nil()).Block(
+	f.Func().Params(receiver(t.GoName)).Id("decodeJSON").Params(decoderParam).Error().Block(
+		jen.Var().Id("s").Id(t.GoName),
+		jen.If(jen.Err().Op(":=").Add(read).Call(jen.Op("&").Id("s"), jen.Id("d")), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Err()),
 		),
-		jen.If(jen.Op("!").Id(t.GoName).Call(jen.Id("s")).Dot("IsKnown").Call()).Block(
-			jen.Return(jen.Id("typeError").Call(jen.Lit("unknown ").Op("+").Add(what), jen.Id("v"), jen.Lit(""))),
+		jen.If(jen.Op("!").Id("s").Dot("IsKnown").Call()).Block(
+			jen.Return(jen.Id("typeError").Call(jen.Lit("unknown ").Op("+").Add(what), jen.Id(decoderRecv), jen.Lit(""))),
 		),
-		jen.Op("*").Id("v").Op("=").Id(t.GoName).Call(jen.Id("s")),
+		jen.Op("*").Id(decoderRecv).Op("=").Id("s"),
 		jen.Return(jen.Nil()),
 	)
+	f.Line()
+	f.Comment("UnmarshalJSON accepts only the values the schema lists.")
+	f.Func().Params(receiver(t.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.Return(jen.Id("decodeBytes").Call(jen.Id("data"), jen.Id(decoderRecv))))
 }

@@ -16,7 +16,7 @@ import (
 		Raw json.RawMessage
 	}
 */
-func (e *emitter) fallback(f *jen.File, t *ir.Type) {
+func (e *emitter) fallback(f *jen.File, t *ir.Type) error {
 	u := t.Union
 	v := u.Fallback
 	f.Add(comment(v.GoName, fmt.Sprintf("a variant of %s whose %q this package does not know: a custom one\n"+
@@ -49,11 +49,9 @@ func (e *emitter) fallback(f *jen.File, t *ir.Type) {
 	// The wire form of the known members: tag first, then the fields.
 	wire := []jen.Code{jen.Id("Tag").String().Tag(map[string]string{"json": u.Tag})}
 	wireVals := []jen.Code{jen.Id("v").Dot("Tag")}
-	probe := []jen.Code{jen.Id("Tag").Op("*").String().Tag(map[string]string{"json": u.Tag})}
 	for _, fl := range v.Fields {
 		wire = append(wire, jen.Id(fl.GoName).Add(fieldType(fl)).Tag(jsonTag(fl)))
 		wireVals = append(wireVals, jen.Id("v").Dot(fl.GoName))
-		probe = append(probe, jen.Id(fl.GoName).Op("*").Add(fieldType(fl)).Tag(map[string]string{"json": fl.JSONName}))
 	}
 	f.Comment("MarshalJSON writes Raw if set, and otherwise Tag and the fields.")
 	f.Func().Params(jen.Id("v").Id(v.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
@@ -62,34 +60,14 @@ func (e *emitter) fallback(f *jen.File, t *ir.Type) {
 	)
 	f.Line()
 
-	body := []jen.Code{
-		rejectNonObject("v"),
-		jen.Var().Id("probe").Struct(probe...),
-		jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("probe")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+	tag := &ir.Field{JSONName: u.Tag, GoName: "Tag", Type: ir.Ref{Kind: ir.RefString}, Required: true, Pointer: v.Pointer}
+	fields := append([]*ir.Field{tag}, v.Fields...)
+	bits, err := requiredBits(fields)
+	if err != nil {
+		return err
 	}
-	check := func(field, key string) jen.Code {
-		return jen.If(jen.Id("probe").Dot(field).Op("==").Nil()).Block(
-			jen.Return(jen.Id("typeError").Call(jen.Lit(fmt.Sprintf("object without %q", key)), jen.Id("v"), jen.Lit(key))))
-	}
-	body = append(body, check("Tag", u.Tag))
-	assign := []jen.Code{jen.Id("v").Dot("Tag").Op("=").Op("*").Id("probe").Dot("Tag")}
-	for _, fl := range v.Fields {
-		if fl.Required {
-			body = append(body, check(fl.GoName, fl.JSONName))
-		}
-		if fl.Required {
-			assign = append(assign, jen.Id("v").Dot(fl.GoName).Op("=").Op("*").Id("probe").Dot(fl.GoName))
-		} else {
-			assign = append(assign, jen.If(jen.Id("probe").Dot(fl.GoName).Op("!=").Nil()).Block(
-				jen.Id("v").Dot(fl.GoName).Op("=").Op("*").Id("probe").Dot(fl.GoName)))
-		}
-	}
-	body = append(body, assign...)
-	body = append(body,
-		jen.Id("v").Dot("Raw").Op("=").Append(jen.Qual(jsonPkg, "RawMessage").Call(jen.Nil()), jen.Id("data").Op("...")),
-		jen.Return(jen.Nil()),
-	)
-	f.Comment("UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.")
-	f.Func().Params(jen.Id("v").Op("*").Id(v.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
-	f.Line()
+	objectDecoders(f, objectSpec{goName: v.GoName, fields: fields, bits: bits, unmarshal: true, seeded: true, after: []jen.Code{
+		jen.Id("v").Dot("Raw").Op("=").Append(jen.Qual(jsonPkg, "RawMessage").Call(jen.Nil()), jen.Id("d").Dot("in").Index(jen.Id("start").Op(":").Id("d").Dot("InputOffset").Call()).Op("...")),
+	}})
+	return nil
 }

@@ -13,9 +13,9 @@ import (
 
 // pruneHelpers drops from the helper file the functions that no generated
 // file calls, so that a package carries no dead code.
-func pruneHelpers(src []byte, files map[string][]byte) ([]byte, error) {
+func pruneHelpers(name string, src []byte, files map[string][]byte) ([]byte, error) {
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "json.go", src, parser.ParseComments)
+	f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func pruneHelpers(src []byte, files map[string][]byte) ([]byte, error) {
 	if err := format.Node(&out, fset, f); err != nil {
 		return nil, err
 	}
-	return imports.Process("json.go", out.Bytes(), &imports.Options{Comments: true, TabIndent: true, TabWidth: 8})
+	return imports.Process(name, out.Bytes(), &imports.Options{Comments: true, TabIndent: true, TabWidth: 8})
 }
 
 func inDecls(cg *ast.CommentGroup, decls []ast.Decl) bool {

@@ -11,13 +11,15 @@ import (
 // structsAndNamed emits object types, defined scalar types and free-form aliases.
 func (e *emitter) structsAndNamed(f *jen.File) error {
 	for _, t := range e.typesOf(ir.Struct, ir.Named, ir.Raw) {
-		e.typeDecl(f, t)
+		if err := e.typeDecl(f, t); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
 // typeDecl emits a Struct, Named or Raw type.
-func (e *emitter) typeDecl(f *jen.File, t *ir.Type) {
+func (e *emitter) typeDecl(f *jen.File, t *ir.Type) error {
 	f.Add(typeDoc(t))
 	switch t.Kind {
 	case ir.Struct:
@@ -32,7 +34,12 @@ func (e *emitter) typeDecl(f *jen.File, t *ir.Type) {
 			)
 			f.Line()
 		}
-		requiredDecoder(f, t.GoName, ownFields(t))
+		spec, err := typeSpec(t, t.GoName)
+		if err != nil {
+			return err
+		}
+		spec.unmarshal = true
+		objectDecoders(f, spec)
 	case ir.Named:
 		if r := t.Underlying; r.Kind == ir.RefNamed && (r.Type.Kind == ir.Struct || r.Type.Kind == ir.Union) {
 			// Another name for a type with methods: an alias keeps them.
@@ -44,6 +51,7 @@ func (e *emitter) typeDecl(f *jen.File, t *ir.Type) {
 		f.Type().Id(t.GoName).Op("=").Qual(jsonPkg, "RawMessage")
 	}
 	f.Line()
+	return nil
 }
 
 // ownFields are the fields of t that its own declaration holds: all of an

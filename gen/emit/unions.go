@@ -145,28 +145,20 @@ func (e *emitter) unionMarshal(f *jen.File, t *ir.Type) {
 	f.Func().Params(jen.Id("u").Id(t.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(body...)
 }
 
-// rejectNonObject is the start of an object-only decoder. Null is an error
-// too, as in the reference: where the schema allows null, the field is a
-// pointer, which the standard library sets to nil without asking the type.
-func rejectNonObject(recv string) jen.Code {
-	return jen.If(jen.Id("k").Op(":=").Id("jsonKind").Call(jen.Id("data")), jen.Id("k").Op("!=").LitRune('{')).Block(
-		jen.Return(jen.Id("typeError").Call(jen.Id("kindName").Call(jen.Id("k")), jen.Id(recv), jen.Lit(""))),
-	)
-}
-
 // tagged emits the decoder of a tagged union and its variants.
 /*
-	func (u *SessionUpdate) UnmarshalJSON(data []byte) error {
-		var probe struct{ Tag *string `json:"sessionUpdate"` }
+	func (u *SessionUpdate) decodeRest(d *decoder, start int64) error {
+		tag, found, rest, err := d.tagOf("sessionUpdate", start)
 		…
-		switch *probe.Tag {
+		var v SessionUpdateVariant
+		switch string(tag) {
 		case "tool_call":
 			v = new(SessionUpdateToolCall)
 		…
 		default:
 			v = new(SessionUpdateOther)
 		}
-		if err := json.Unmarshal(data, v); err != nil {
+		if err := d.variant(v, start, rest); err != nil {
 			return err
 		}
 		u.Value = v
@@ -175,56 +167,91 @@ func rejectNonObject(recv string) jen.Code {
 */
 func (e *emitter) tagged(f *jen.File, t *ir.Type) error {
 	u := t.Union
-	tagField := jen.Id("Tag").Op("*").String().Tag(map[string]string{"json": u.Tag})
-	probe := []jen.Code{jen.Var().Id("probe").Struct(tagField)}
-	var missing jen.Code
-	if u.Default != nil {
-		missing = jen.Id("v").Op("=").New(jen.Id(u.Default.GoName))
-	} else {
-		missing = jen.Return(jen.Id("typeError").Call(jen.Lit(fmt.Sprintf("object without %q", u.Tag)), jen.Id("u"), jen.Lit(u.Tag)))
+	ret := jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+	// readRest reads the rest of the object when the tag came first.
+	readRest := jen.If(jen.Id("rest").Op("==").Nil()).Block(
+		jen.If(jen.List(jen.Id("rest"), jen.Err()).Op("=").Id("d").Dot("skipRest").Call(jen.Id("start")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+	body := []jen.Code{
+		jen.List(jen.Id("tag"), jen.Id("found"), jen.Id("rest"), jen.Err()).Op(":=").Id("d").Dot("tagOf").Call(jen.Lit(u.Tag), jen.Id("start")),
+		ret,
+	}
+	if len(t.Fields) > 0 {
+		// The shared fields are decoded from the whole object, then the variant.
+		body = append(body, readRest,
+			jen.If(jen.Err().Op(":=").Id("within").Call(jen.Id("rest"), jen.Parens(jen.Op("*").Id(sharedName(t))).Call(jen.Id("u"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 	}
 	var cases []jen.Code
 	for _, v := range ownVariants(t) {
 		cases = append(cases, jen.Case(jen.Lit(v.Tag)).Block(jen.Id("v").Op("=").New(jen.Id(v.GoName))))
 	}
 	for _, r := range u.Removed {
-		cases = append(cases, jen.Case(jen.Lit(r.Tag)).Block(jen.Return(jen.Id("typeError").Call(
-			jen.Lit(fmt.Sprintf("%s %q (%s)", u.Tag, r.Tag, r.Reason)), jen.Id("u"), jen.Lit(u.Tag)))))
+		cases = append(cases, jen.Case(jen.Lit(r.Tag)).Block(jen.Return(jen.Id("d").Dot("abandon").Call(jen.Id("start"), jen.Id("rest"),
+			jen.Id("typeError").Call(jen.Lit(fmt.Sprintf("%s %q (%s)", u.Tag, r.Tag, r.Reason)), jen.Id("u"), jen.Lit(u.Tag))))))
 	}
-	fallback := jen.Id("v").Op("=").New(jen.Id(u.Fallback.GoName))
+	/*
+		An unknown variant keeps the whole object; after a leading tag it
+		goes on reading the members:
+
+		other := &SessionUpdateOther{Tag: string(tag)}
+		if rest == nil {
+			if err := other.decodeMembers(d, start, 1); err != nil {
+				return err
+			}
+			u.Value = other
+			return nil
+		}
+		v = other
+	*/
+	fallback := jen.Block(
+		jen.Id("other").Op(":=").Op("&").Id(u.Fallback.GoName).Values(jen.Dict{jen.Id("Tag"): jen.String().Call(jen.Id("tag"))}),
+		jen.If(jen.Id("rest").Op("==").Nil()).Block(
+			jen.If(jen.Err().Op(":=").Id("other").Dot("decodeMembers").Call(jen.Id("d"), jen.Id("start"), jen.Lit(1)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			jen.Id("u").Dot("Value").Op("=").Id("other"),
+			jen.Return(jen.Nil()),
+		),
+		jen.Id("v").Op("=").Id("other"),
+	)
 	if hasUnstableVariants(t) {
 		/*
-			if newVariant := sessionUpdateUnstable[*probe.Tag]; newVariant != nil {
+			if newVariant := sessionUpdateUnstable[string(tag)]; newVariant != nil {
 				v = newVariant()
 			} else {
 				v = new(SessionUpdateOther)
+				…
 			}
 		*/
-		fallback = jen.If(jen.Id("newVariant").Op(":=").Id(registry(t)).Index(jen.Op("*").Id("probe").Dot("Tag")), jen.Id("newVariant").Op("!=").Nil()).Block(
+		fallback = jen.Block(jen.If(jen.Id("newVariant").Op(":=").Id(registry(t)).Index(jen.String().Call(jen.Id("tag"))), jen.Id("newVariant").Op("!=").Nil()).Block(
 			jen.Id("v").Op("=").Id("newVariant").Call(),
-		).Else().Block(fallback)
+		).Else().Add(fallback))
 	}
-	cases = append(cases, jen.Default().Block(fallback))
-	body := []jen.Code{rejectNonObject("u")}
-	if len(t.Fields) == 0 {
-		body = append(body, probe...)
-		body = append(body, jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("probe")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+	cases = append(cases, jen.Default().Add(fallback))
+	choose := jen.Switch(jen.String().Call(jen.Id("tag"))).Block(cases...)
+	body = append(body, jen.Var().Id("v").Id(iface(t)))
+	if u.Default != nil {
+		body = append(body, jen.If(jen.Op("!").Id("found")).Block(jen.Id("v").Op("=").New(jen.Id(u.Default.GoName))).Else().Block(choose))
 	} else {
-		body = append(body, decodeFields(t.GoName, "u", ownFields(t), tagField)...)
+		body = append(body, jen.If(jen.Op("!").Id("found")).Block(jen.Return(jen.Id("missing").Call(jen.Lit(u.Tag), jen.Id("u")))), choose)
 	}
 	body = append(body,
-		jen.Var().Id("v").Id(iface(t)),
-		dispatch(u.Default != nil, missing, jen.Switch(jen.Op("*").Id("probe").Dot("Tag")).Block(cases...)),
-		jen.If(jen.Err().Op(":=").Id("decodeValid").Call(jen.Id("data"), jen.Id("v")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.If(jen.Err().Op(":=").Id("d").Dot("variant").Call(jen.Id("v"), jen.Id("start"), jen.Id("rest")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Id("u").Dot("Value").Op("=").Id("v"),
 		jen.Return(jen.Nil()),
 	)
-	f.Comment(fmt.Sprintf("UnmarshalJSON decodes the variant that %q names; an unknown value gives %s.", u.Tag, variantRef(u.Fallback)))
+	f.Comment(fmt.Sprintf("decodeRest decodes the variant that %q names; an unknown value gives %s.", u.Tag, variantRef(u.Fallback)))
 	if u.Default != nil {
 		f.Comment(fmt.Sprintf("Without %q it gives %s.", u.Tag, variantRef(u.Default)))
 	}
-	f.Func().Params(jen.Id("u").Op("*").Id(t.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
+	f.Func().Params(jen.Id("u").Op("*").Id(t.GoName)).Id("decodeRest").Params(decoderParam, jen.Id("start").Int64()).Error().Block(body...)
 	f.Line()
+	f.Func().Params(jen.Id("u").Op("*").Id(t.GoName)).Id("decodeJSON").Params(decoderParam).Error().Block(jen.Return(jen.Id("d").Dot("object").Call(jen.Id("u"))))
+	f.Line()
+	f.Comment(fmt.Sprintf("UnmarshalJSON decodes the variant that %q names.", u.Tag))
+	f.Func().Params(jen.Id("u").Op("*").Id(t.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.Return(jen.Id("decodeBytes").Call(jen.Id("data"), jen.Id("u"))))
+	f.Line()
+	if err := e.sharedFields(f, t); err != nil {
+		return err
+	}
 	if hasUnstableVariants(t) {
 		f.Comment(fmt.Sprintf("%s holds the variants of the unstable surface that build tags include, by tag.", registry(t)))
 		f.Var().Id(registry(t)).Op("=").Map(jen.String()).Func().Params().Id(iface(t)).Values()
@@ -240,18 +267,26 @@ func (e *emitter) tagged(f *jen.File, t *ir.Type) error {
 			return err
 		}
 	}
-	e.fallback(f, t)
-	return nil
+	return e.fallback(f, t)
 }
 
-// dispatch is `if probe.Tag == nil { missing } else { choose }`, without the
-// else when missing returns.
-func dispatch(hasDefault bool, missing, choose jen.Code) jen.Code {
-	cond := jen.If(jen.Id("probe").Dot("Tag").Op("==").Nil()).Block(missing)
-	if hasDefault {
-		return cond.Else().Block(choose)
+// sharedName is the type through which a union's shared fields are decoded.
+func sharedName(t *ir.Type) string { return lowerFirst(t.GoName) + "Fields" }
+
+// sharedFields emits the decoders of the fields every variant of a union shares.
+func (e *emitter) sharedFields(f *jen.File, t *ir.Type) error {
+	if len(t.Fields) == 0 {
+		return nil
 	}
-	return jen.Add(cond, jen.Line(), choose)
+	spec, err := typeSpec(t, sharedName(t))
+	if err != nil {
+		return err
+	}
+	f.Comment(fmt.Sprintf("%s decodes the fields that every variant of %s has.", sharedName(t), t.GoName))
+	f.Type().Id(sharedName(t)).Id(t.GoName)
+	f.Line()
+	objectDecoders(f, spec)
+	return nil
 }
 
 // knownVariant emits a variant struct, its marker and its encoder.
@@ -304,10 +339,15 @@ func (e *emitter) knownVariant(f *jen.File, t *ir.Type, v *ir.Variant, tagMember
 		append(pre, jen.Return(jen.Id("marshalObject").Call(append([]jen.Code{jen.Lit(tagMember)}, parts...)...)))...,
 	)
 	f.Line()
-	if len(v.Embeds) > 1 || (len(v.Embeds) == 1 && len(v.Fields) > 0) {
-		e.partsDecoder(f, v)
-	} else if len(v.Embeds) == 0 {
-		requiredDecoder(f, v.GoName, v.Fields)
+	switch {
+	case len(v.Embeds) == 0:
+		bits, err := requiredBits(v.Fields)
+		if err != nil {
+			return err
+		}
+		objectDecoders(f, objectSpec{goName: v.GoName, fields: v.Fields, bits: bits, unmarshal: true})
+	case len(v.Embeds) > 1 || len(v.Fields) > 0:
+		return e.partsDecoder(f, v)
 	}
 	return nil
 }
@@ -324,21 +364,76 @@ func variantFieldsValue(v *ir.Variant) jen.Code {
 }
 
 // partsDecoder decodes each embedded payload and the own fields from the
-// same object, so that no payload's decoder hides the others.
-func (e *emitter) partsDecoder(f *jen.File, v *ir.Variant) {
-	var body []jen.Code
-	for _, emb := range v.Embeds {
-		body = append(body, jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("v").Dot(emb.GoName)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+// same object: each member goes to the first part that knows its name.
+/*
+	func (v *X) decodeRest(d *decoder, start int64) error {
+		var seen [3]uint64
+		if err := d.members(func(name []byte) (bool, error) {
+			if ok, err := v.A.decodeMember(d, name, &seen[0]); ok || err != nil {
+				return ok, err
+			}
+			…
+			return v.decodeMember(d, name, &seen[2])
+		}); err != nil {
+			return err
+		}
+		…checks…
 	}
-	if len(v.Fields) == 0 {
-		body = append(body, jen.Return(jen.Nil()))
-	} else {
-		body = append(body, decodeFields(v.GoName, "v", v.Fields)...)
-		body = append(body, jen.Return(jen.Nil()))
+*/
+func (e *emitter) partsDecoder(f *jen.File, v *ir.Variant) error {
+	bits, err := requiredBits(v.Fields)
+	if err != nil {
+		return err
 	}
-	f.Comment("UnmarshalJSON decodes every part of the variant from the same object.")
-	f.Func().Params(jen.Id("v").Op("*").Id(v.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
+	memberDecoder(f, v.GoName, v.Fields, bits, nil)
+	if hasRequired(v.Fields) {
+		missingDecoder(f, v.GoName, v.Fields, bits, nil)
+	}
+	seen := func(i int) jen.Code { return jen.Op("&").Id("seen").Index(jen.Lit(i)) }
+	var try, checks []jen.Code
+	for i, emb := range v.Embeds {
+		def := emb
+		for def.Kind == ir.Named && def.Underlying.Kind == ir.RefNamed {
+			def = def.Underlying.Type
+		}
+		if def.Kind != ir.Struct {
+			return fmt.Errorf("%s: a variant whose payloads include %s, which is not an object type, is not supported", v.Pointer, emb.Name)
+		}
+		try = append(try, jen.If(jen.List(jen.Id("ok"), jen.Err()).Op(":=").Id(decoderRecv).Dot(emb.GoName).Dot("decodeMember").Call(jen.Id("d"), jen.Id("name"), seen(i)),
+			jen.Id("ok").Op("||").Err().Op("!=").Nil()).Block(jen.Return(jen.Id("ok"), jen.Err())))
+		if spec, err := typeSpec(def, def.GoName); err != nil {
+			return err
+		} else if hasRequired(spec.fields) || extsRequired(spec.exts) {
+			checks = append(checks, jen.If(jen.Err().Op(":=").Id(decoderRecv).Dot(emb.GoName).Dot("missing").Call(jen.Id("seen").Index(jen.Lit(i))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+		}
+	}
+	own := len(v.Embeds)
+	try = append(try, jen.Return(jen.Id(decoderRecv).Dot("decodeMember").Call(jen.Id("d"), jen.Id("name"), seen(own))))
+	if hasRequired(v.Fields) {
+		checks = append(checks, jen.If(jen.Err().Op(":=").Id(decoderRecv).Dot("missing").Call(jen.Id("seen").Index(jen.Lit(own))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+	}
+	body := []jen.Code{
+		jen.Var().Id("seen").Index(jen.Lit(own + 1)).Uint64(),
+		jen.If(jen.Err().Op(":=").Id("d").Dot("members").Call(jen.Func().Params(jen.Id("name").Index().Byte()).Params(memberResult...).Block(try...)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+	}
+	body = append(body, checks...)
+	body = append(body, jen.Return(jen.Nil()))
+	f.Comment("decodeRest decodes every part of the variant from the same object.")
+	f.Func().Params(receiver(v.GoName)).Id("decodeRest").Params(decoderParam, jen.Id("start").Int64()).Error().Block(body...)
 	f.Line()
+	decodeJSONMethod(f, v.GoName, jen.Id("d").Dot("object").Call(jen.Id(decoderRecv)))
+	unmarshalMethod(f, v.GoName)
+	return nil
+}
+
+// extsRequired reports whether some extension struct has required members.
+func extsRequired(exts []extRef) bool {
+	for _, x := range exts {
+		if x.required {
+			return true
+		}
+	}
+	return false
 }
 
 // tagMember is the JSON object member `"tag":"value"` that a variant's

@@ -160,20 +160,22 @@ func (e *emitter) unstable(f *jen.File, key string) error {
 				return err
 			}
 		default:
-			e.typeDecl(f, t)
+			if err := e.typeDecl(f, t); err != nil {
+				return err
+			}
 		}
 	}
 	for _, t := range e.typesOf(ir.Struct, ir.Union) {
-		var fields []*ir.Field
-		for _, fl := range t.Fields {
-			if fl.Unstable && fl.Key() == key {
-				fields = append(fields, fl)
-			}
-		}
-		if len(fields) > 0 {
-			f.Comment(fmt.Sprintf("%s holds the fields of %s that the %s build tag adds.", extension(t, key), t.GoName, tagList(gateOf(key))))
-			f.Type().Id(extension(t, key)).Struct(structFields(fields)...)
+		if fields := keyFields(t, key); len(fields) > 0 {
+			ext := extension(t, key)
+			f.Comment(fmt.Sprintf("%s holds the fields of %s that the %s build tag adds.", ext, t.GoName, tagList(gateOf(key))))
+			f.Type().Id(ext).Struct(structFields(fields)...)
 			f.Line()
+			bits, err := requiredBits(t.Fields)
+			if err != nil {
+				return err
+			}
+			objectDecoders(f, objectSpec{goName: ext, fields: fields, bits: bits, memberOnly: true})
 		}
 	}
 	for _, t := range e.typesOf(ir.Union) {
@@ -212,8 +214,14 @@ func (e *emitter) extensionsOff(f *jen.File, key string) bool {
 		for _, k := range fieldKeys(t) {
 			if k == key {
 				f.Comment(fmt.Sprintf("%s is empty without the %s build tag.", extension(t, key), tagList(gateOf(key))))
-				f.Type().Id(extension(t, key)).Struct()
+				ext := extension(t, key)
+				f.Type().Id(ext).Struct()
 				f.Line()
+				memberDecoder(f, ext, nil, nil, nil)
+				if hasRequired(keyFields(t, key)) {
+					f.Func().Params(jen.Op("*").Id(ext)).Id("missing").Params(jen.Uint64()).Error().Block(jen.Return(jen.Nil()))
+					f.Line()
+				}
 				any = true
 			}
 		}

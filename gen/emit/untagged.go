@@ -49,8 +49,7 @@ func (e *emitter) untagged(f *jen.File, t *ir.Type) error {
 			jen.Return(jen.Id("v").Dot("Raw").Dot("MarshalJSON").Call()))
 		f.Line()
 	}
-	e.untaggedDecoder(f, t)
-	return nil
+	return e.untaggedDecoder(f, t)
 }
 
 // untaggedDecoder tries the alternatives that accept the value's JSON kind in
@@ -66,7 +65,7 @@ func (e *emitter) untagged(f *jen.File, t *ir.Type) error {
 	…
 	}
 */
-func (e *emitter) untaggedDecoder(f *jen.File, t *ir.Type) {
+func (e *emitter) untaggedDecoder(f *jen.File, t *ir.Type) error {
 	u := t.Union
 	byKind := map[byte][]*ir.Variant{}
 	var order []byte
@@ -137,7 +136,7 @@ func (e *emitter) untaggedDecoder(f *jen.File, t *ir.Type) {
 	}
 	var body []jen.Code
 	if len(t.Fields) > 0 {
-		body = append(body, decodeFields(t.GoName, "u", ownFields(t))...)
+		body = append(body, jen.If(jen.Err().Op(":=").Id("decodeBytes").Call(jen.Id("data"), jen.Parens(jen.Op("*").Id(sharedName(t))).Call(jen.Id("u"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 	}
 	body = append(body, jen.Var().Err().Error(), jen.Switch(jen.Id("jsonKind").Call(jen.Id("data"))).Block(cases...))
 	if fb := u.Fallback; fb != nil {
@@ -158,6 +157,14 @@ func (e *emitter) untaggedDecoder(f *jen.File, t *ir.Type) {
 	f.Comment("UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.")
 	f.Func().Params(jen.Id("u").Op("*").Id(t.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
 	f.Line()
+	// Inside other values, the alternatives are tried on the value's bytes.
+	f.Func().Params(jen.Id("u").Op("*").Id(t.GoName)).Id("decodeJSON").Params(decoderParam).Error().Block(
+		jen.Return(jen.Id("d").Dot("bridge").Call(jen.Id("u"))))
+	f.Line()
+	f.Func().Params(jen.Id("u").Op("*").Id(t.GoName)).Id("decodeRest").Params(decoderParam, jen.Id("start").Int64()).Error().Block(
+		jen.Return(jen.Id("d").Dot("bridgeRest").Call(jen.Id("u"), jen.Id("start"))))
+	f.Line()
+	return e.sharedFields(f, t)
 }
 
 func anyRequired(vs []*ir.Variant) bool {

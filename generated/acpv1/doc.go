@@ -6,7 +6,9 @@
 // type. Every tagged union also has an Other variant that keeps an unknown or
 // custom variant exactly as received, so that it can be inspected and passed on.
 // Decoding follows the reference implementation: required members, and the
-// schema's x-deserialize-* rules for lenient members.
+// schema's x-deserialize-* rules for lenient members. The decoders read each
+// value once, with the jsontext tokenizer of github.com/go-json-experiment/json;
+// calling UnmarshalJSON directly also spares encoding/json's passes over the input.
 //
 // The unstable surface of the schema is behind build tags: one per unstable
 // feature (unstable_plan_operations, …) and the umbrella tag unstable.

@@ -2,10 +2,7 @@
 
 package acpv1
 
-import (
-	"encoding/json"
-	"strconv"
-)
+import "strconv"
 
 // CompactionStatus: Lifecycle state of a context compaction.
 type CompactionStatus string
@@ -53,17 +50,21 @@ func (v ElicitationSchemaType) IsKnown() bool {
 	return false
 }
 
-// UnmarshalJSON accepts only the values the schema lists.
-func (v *ElicitationSchemaType) UnmarshalJSON(data []byte) error {
-	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
+func (v *ElicitationSchemaType) decodeJSON(d *decoder) error {
+	var s ElicitationSchemaType
+	if err := decodeString(&s, d); err != nil {
 		return err
 	}
-	if !ElicitationSchemaType(s).IsKnown() {
-		return typeError("unknown "+"string "+strconv.Quote(s), v, "")
+	if !s.IsKnown() {
+		return typeError("unknown "+"string "+strconv.Quote(string(s)), v, "")
 	}
-	*v = ElicitationSchemaType(s)
+	*v = s
 	return nil
+}
+
+// UnmarshalJSON accepts only the values the schema lists.
+func (v *ElicitationSchemaType) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ErrorCode: Predefined error codes for common JSON-RPC and ACP-specific errors.
@@ -155,17 +156,21 @@ func (v PermissionOptionKind) IsKnown() bool {
 	return false
 }
 
-// UnmarshalJSON accepts only the values the schema lists.
-func (v *PermissionOptionKind) UnmarshalJSON(data []byte) error {
-	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
+func (v *PermissionOptionKind) decodeJSON(d *decoder) error {
+	var s PermissionOptionKind
+	if err := decodeString(&s, d); err != nil {
 		return err
 	}
-	if !PermissionOptionKind(s).IsKnown() {
-		return typeError("unknown "+"string "+strconv.Quote(s), v, "")
+	if !s.IsKnown() {
+		return typeError("unknown "+"string "+strconv.Quote(string(s)), v, "")
 	}
-	*v = PermissionOptionKind(s)
+	*v = s
 	return nil
+}
+
+// UnmarshalJSON accepts only the values the schema lists.
+func (v *PermissionOptionKind) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // PlanEntryPriority: Priority levels for plan entries.
@@ -193,17 +198,21 @@ func (v PlanEntryPriority) IsKnown() bool {
 	return false
 }
 
-// UnmarshalJSON accepts only the values the schema lists.
-func (v *PlanEntryPriority) UnmarshalJSON(data []byte) error {
-	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
+func (v *PlanEntryPriority) decodeJSON(d *decoder) error {
+	var s PlanEntryPriority
+	if err := decodeString(&s, d); err != nil {
 		return err
 	}
-	if !PlanEntryPriority(s).IsKnown() {
-		return typeError("unknown "+"string "+strconv.Quote(s), v, "")
+	if !s.IsKnown() {
+		return typeError("unknown "+"string "+strconv.Quote(string(s)), v, "")
 	}
-	*v = PlanEntryPriority(s)
+	*v = s
 	return nil
+}
+
+// UnmarshalJSON accepts only the values the schema lists.
+func (v *PlanEntryPriority) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // PlanEntryStatus: Status of a plan entry in the execution flow.
@@ -230,17 +239,21 @@ func (v PlanEntryStatus) IsKnown() bool {
 	return false
 }
 
-// UnmarshalJSON accepts only the values the schema lists.
-func (v *PlanEntryStatus) UnmarshalJSON(data []byte) error {
-	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
+func (v *PlanEntryStatus) decodeJSON(d *decoder) error {
+	var s PlanEntryStatus
+	if err := decodeString(&s, d); err != nil {
 		return err
 	}
-	if !PlanEntryStatus(s).IsKnown() {
-		return typeError("unknown "+"string "+strconv.Quote(s), v, "")
+	if !s.IsKnown() {
+		return typeError("unknown "+"string "+strconv.Quote(string(s)), v, "")
 	}
-	*v = PlanEntryStatus(s)
+	*v = s
 	return nil
+}
+
+// UnmarshalJSON accepts only the values the schema lists.
+func (v *PlanEntryStatus) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // Role: The sender or recipient of messages and data in a conversation.
@@ -262,17 +275,21 @@ func (v Role) IsKnown() bool {
 	return false
 }
 
-// UnmarshalJSON accepts only the values the schema lists.
-func (v *Role) UnmarshalJSON(data []byte) error {
-	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
+func (v *Role) decodeJSON(d *decoder) error {
+	var s Role
+	if err := decodeString(&s, d); err != nil {
 		return err
 	}
-	if !Role(s).IsKnown() {
-		return typeError("unknown "+"string "+strconv.Quote(s), v, "")
+	if !s.IsKnown() {
+		return typeError("unknown "+"string "+strconv.Quote(string(s)), v, "")
 	}
-	*v = Role(s)
+	*v = s
 	return nil
+}
+
+// UnmarshalJSON accepts only the values the schema lists.
+func (v *Role) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionConfigOptionCategory: Semantic category for a session configuration option.
@@ -347,17 +364,21 @@ func (v StopReason) IsKnown() bool {
 	return false
 }
 
-// UnmarshalJSON accepts only the values the schema lists.
-func (v *StopReason) UnmarshalJSON(data []byte) error {
-	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
+func (v *StopReason) decodeJSON(d *decoder) error {
+	var s StopReason
+	if err := decodeString(&s, d); err != nil {
 		return err
 	}
-	if !StopReason(s).IsKnown() {
-		return typeError("unknown "+"string "+strconv.Quote(s), v, "")
+	if !s.IsKnown() {
+		return typeError("unknown "+"string "+strconv.Quote(string(s)), v, "")
 	}
-	*v = StopReason(s)
+	*v = s
 	return nil
+}
+
+// UnmarshalJSON accepts only the values the schema lists.
+func (v *StopReason) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // StringFormat: String format types for string properties in elicitation schemas.
@@ -383,17 +404,21 @@ func (v StringFormat) IsKnown() bool {
 	return false
 }
 
-// UnmarshalJSON accepts only the values the schema lists.
-func (v *StringFormat) UnmarshalJSON(data []byte) error {
-	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
+func (v *StringFormat) decodeJSON(d *decoder) error {
+	var s StringFormat
+	if err := decodeString(&s, d); err != nil {
 		return err
 	}
-	if !StringFormat(s).IsKnown() {
-		return typeError("unknown "+"string "+strconv.Quote(s), v, "")
+	if !s.IsKnown() {
+		return typeError("unknown "+"string "+strconv.Quote(string(s)), v, "")
 	}
-	*v = StringFormat(s)
+	*v = s
 	return nil
+}
+
+// UnmarshalJSON accepts only the values the schema lists.
+func (v *StringFormat) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ToolCallStatus: Execution status of a tool call.
@@ -424,17 +449,21 @@ func (v ToolCallStatus) IsKnown() bool {
 	return false
 }
 
-// UnmarshalJSON accepts only the values the schema lists.
-func (v *ToolCallStatus) UnmarshalJSON(data []byte) error {
-	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
+func (v *ToolCallStatus) decodeJSON(d *decoder) error {
+	var s ToolCallStatus
+	if err := decodeString(&s, d); err != nil {
 		return err
 	}
-	if !ToolCallStatus(s).IsKnown() {
-		return typeError("unknown "+"string "+strconv.Quote(s), v, "")
+	if !s.IsKnown() {
+		return typeError("unknown "+"string "+strconv.Quote(string(s)), v, "")
 	}
-	*v = ToolCallStatus(s)
+	*v = s
 	return nil
+}
+
+// UnmarshalJSON accepts only the values the schema lists.
+func (v *ToolCallStatus) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ToolKind: Categories of tools that can be invoked.
@@ -477,15 +506,19 @@ func (v ToolKind) IsKnown() bool {
 	return false
 }
 
-// UnmarshalJSON accepts only the values the schema lists.
-func (v *ToolKind) UnmarshalJSON(data []byte) error {
-	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
+func (v *ToolKind) decodeJSON(d *decoder) error {
+	var s ToolKind
+	if err := decodeString(&s, d); err != nil {
 		return err
 	}
-	if !ToolKind(s).IsKnown() {
-		return typeError("unknown "+"string "+strconv.Quote(s), v, "")
+	if !s.IsKnown() {
+		return typeError("unknown "+"string "+strconv.Quote(string(s)), v, "")
 	}
-	*v = ToolKind(s)
+	*v = s
 	return nil
+}
+
+// UnmarshalJSON accepts only the values the schema lists.
+func (v *ToolKind) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }

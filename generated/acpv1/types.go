@@ -23,26 +23,31 @@ type AgentAuthCapabilities struct {
 	agentAuthCapabilitiesUnstable
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *AgentAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "logout":
+		return true, decodePointerField(d, &v.Logout, (*LogoutCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return v.agentAuthCapabilitiesUnstable.decodeMember(d, name, seen)
+}
+
+func (v *AgentAuthCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *AgentAuthCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain AgentAuthCapabilities
-	probe := struct {
-		*plain
-		Logout member[*LogoutCapabilities] `json:"logout"`
-		Meta   member[json.RawMessage]     `json:"_meta"`
-	}{
-		plain:  (*plain)(v),
-		Logout: member[*LogoutCapabilities]{field: &v.Logout, rules: nullOK | defaultOnError},
-		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // AgentCapabilities: Capabilities supported by the agent.
@@ -78,34 +83,39 @@ type AgentCapabilities struct {
 	agentCapabilitiesLLMProviders
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *AgentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "loadSession":
+		return true, decodePointerField(d, &v.LoadSession, decodeBool[bool], defaultOnError)
+	case "promptCapabilities":
+		return true, decodePointerField(d, &v.PromptCapabilities, (*PromptCapabilities).decodeJSON, defaultOnError)
+	case "mcpCapabilities":
+		return true, decodePointerField(d, &v.MCPCapabilities, (*MCPCapabilities).decodeJSON, defaultOnError)
+	case "sessionCapabilities":
+		return true, decodePointerField(d, &v.SessionCapabilities, (*SessionCapabilities).decodeJSON, defaultOnError)
+	case "auth":
+		return true, decodePointerField(d, &v.Auth, (*AgentAuthCapabilities).decodeJSON, defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return v.agentCapabilitiesLLMProviders.decodeMember(d, name, seen)
+}
+
+func (v *AgentCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *AgentCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain AgentCapabilities
-	probe := struct {
-		*plain
-		LoadSession         member[*bool]                  `json:"loadSession"`
-		PromptCapabilities  member[*PromptCapabilities]    `json:"promptCapabilities"`
-		MCPCapabilities     member[*MCPCapabilities]       `json:"mcpCapabilities"`
-		SessionCapabilities member[*SessionCapabilities]   `json:"sessionCapabilities"`
-		Auth                member[*AgentAuthCapabilities] `json:"auth"`
-		Meta                member[json.RawMessage]        `json:"_meta"`
-	}{
-		plain:               (*plain)(v),
-		LoadSession:         member[*bool]{field: &v.LoadSession, rules: defaultOnError},
-		PromptCapabilities:  member[*PromptCapabilities]{field: &v.PromptCapabilities, rules: defaultOnError},
-		MCPCapabilities:     member[*MCPCapabilities]{field: &v.MCPCapabilities, rules: defaultOnError},
-		SessionCapabilities: member[*SessionCapabilities]{field: &v.SessionCapabilities, rules: defaultOnError},
-		Auth:                member[*AgentAuthCapabilities]{field: &v.Auth, rules: defaultOnError},
-		Meta:                member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // AgentNotification: A JSON-RPC notification object.
@@ -117,27 +127,42 @@ type AgentNotification struct {
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AgentNotification) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AgentNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "method":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Method, decodeString[string], 0)
+	case "params":
+		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	}
-	type plain AgentNotification
-	probe := struct {
-		*plain
-		Method member[string] `json:"method"`
-	}{
-		plain:  (*plain)(v),
-		Method: member[string]{field: &v.Method},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Method.present {
-		return typeError("object without \"method\"", v, "method")
+	return false, nil
+}
+
+func (v *AgentNotification) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("method", v)
 	}
 	return nil
+}
+
+func (v *AgentNotification) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *AgentNotification) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AgentNotification) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // AgentRequest: A JSON-RPC request object.
@@ -152,32 +177,48 @@ type AgentRequest struct {
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AgentRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AgentRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "id":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+	case "method":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Method, decodeString[string], 0)
+	case "params":
+		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	}
-	type plain AgentRequest
-	probe := struct {
-		*plain
-		ID     member[RequestID] `json:"id"`
-		Method member[string]    `json:"method"`
-	}{
-		plain:  (*plain)(v),
-		ID:     member[RequestID]{field: &v.ID},
-		Method: member[string]{field: &v.Method},
+	return false, nil
+}
+
+func (v *AgentRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("id", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ID.present {
-		return typeError("object without \"id\"", v, "id")
-	}
-	if !probe.Method.present {
-		return typeError("object without \"method\"", v, "method")
+	if seen&(1<<1) == 0 {
+		return missing("method", v)
 	}
 	return nil
+}
+
+func (v *AgentRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *AgentRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AgentRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // Annotations: Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
@@ -208,30 +249,35 @@ func (v Annotations) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Audience)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *Annotations) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "audience":
+		return true, decodeItemsField(d, &v.Audience, (*Role).decodeJSON, nullOK|defaultOnError)
+	case "lastModified":
+		return true, decodePointerField(d, &v.LastModified, decodeString[string], nullOK|defaultOnError)
+	case "priority":
+		return true, decodePointerField(d, &v.Priority, decodeFloat[float64], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *Annotations) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *Annotations) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Annotations) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain Annotations
-	probe := struct {
-		*plain
-		Audience     items[Role]             `json:"audience"`
-		LastModified member[*string]         `json:"lastModified"`
-		Priority     member[*float64]        `json:"priority"`
-		Meta         member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:        (*plain)(v),
-		Audience:     items[Role]{field: &v.Audience, rules: nullOK | defaultOnError},
-		LastModified: member[*string]{field: &v.LastModified, rules: nullOK | defaultOnError},
-		Priority:     member[*float64]{field: &v.Priority, rules: nullOK | defaultOnError},
-		Meta:         member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // AudioContent: Audio provided to or from an LLM.
@@ -253,36 +299,50 @@ type AudioContent struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AudioContent) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "annotations":
+		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
+	case "data":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Data, decodeString[string], 0)
+	case "mimeType":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.MimeType, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain AudioContent
-	probe := struct {
-		*plain
-		Annotations member[*Annotations]    `json:"annotations"`
-		Data        member[string]          `json:"data"`
-		MimeType    member[string]          `json:"mimeType"`
-		Meta        member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Annotations: member[*Annotations]{field: &v.Annotations, rules: nullOK | defaultOnError},
-		Data:        member[string]{field: &v.Data},
-		MimeType:    member[string]{field: &v.MimeType},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *AudioContent) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("data", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Data.present {
-		return typeError("object without \"data\"", v, "data")
-	}
-	if !probe.MimeType.present {
-		return typeError("object without \"mimeType\"", v, "mimeType")
+	if seen&(1<<1) == 0 {
+		return missing("mimeType", v)
 	}
 	return nil
+}
+
+func (v *AudioContent) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *AudioContent) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AudioContent) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // AuthCapabilities: Authentication capabilities supported by the client.
@@ -306,26 +366,31 @@ type AuthCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *AuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "terminal":
+		return true, decodePointerField(d, &v.Terminal, decodeBool[bool], defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *AuthCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *AuthCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain AuthCapabilities
-	probe := struct {
-		*plain
-		Terminal member[*bool]           `json:"terminal"`
-		Meta     member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		Terminal: member[*bool]{field: &v.Terminal, rules: defaultOnError},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // AuthMethodAgent: Agent handles authentication itself through `authenticate`.
@@ -349,36 +414,50 @@ type AuthMethodAgent struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AuthMethodAgent) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AuthMethodAgent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "id":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ID, decodeString[AuthMethodID], 0)
+	case "name":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain AuthMethodAgent
-	probe := struct {
-		*plain
-		ID          member[AuthMethodID]    `json:"id"`
-		Name        member[string]          `json:"name"`
-		Description member[*string]         `json:"description"`
-		Meta        member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		ID:          member[AuthMethodID]{field: &v.ID},
-		Name:        member[string]{field: &v.Name},
-		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *AuthMethodAgent) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("id", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ID.present {
-		return typeError("object without \"id\"", v, "id")
-	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", v, "name")
+	if seen&(1<<1) == 0 {
+		return missing("name", v)
 	}
 	return nil
+}
+
+func (v *AuthMethodAgent) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *AuthMethodAgent) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AuthMethodAgent) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // AuthMethodID: Typed identifier used for auth method values on the wire.
@@ -426,40 +505,58 @@ func (v AuthMethodTerminal) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Args), presentMap(v.Env)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "id":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ID, decodeString[AuthMethodID], 0)
+	case "name":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "args":
+		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
+			return decodeSlice(d, p, decodeString[string])
+		}, defaultOnNull)
+	case "env":
+		return true, decodeField(d, &v.Env, func(p *map[string]string, d *decoder) error {
+			return decodeMap(d, p, decodeString[string])
+		}, defaultOnNull)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain AuthMethodTerminal
-	probe := struct {
-		*plain
-		ID          member[AuthMethodID]      `json:"id"`
-		Name        member[string]            `json:"name"`
-		Description member[*string]           `json:"description"`
-		Args        member[[]string]          `json:"args"`
-		Env         member[map[string]string] `json:"env"`
-		Meta        member[json.RawMessage]   `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		ID:          member[AuthMethodID]{field: &v.ID},
-		Name:        member[string]{field: &v.Name},
-		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
-		Args:        member[[]string]{field: &v.Args, rules: defaultOnNull},
-		Env:         member[map[string]string]{field: &v.Env, rules: defaultOnNull},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *AuthMethodTerminal) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("id", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ID.present {
-		return typeError("object without \"id\"", v, "id")
-	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", v, "name")
+	if seen&(1<<1) == 0 {
+		return missing("name", v)
 	}
 	return nil
+}
+
+func (v *AuthMethodTerminal) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *AuthMethodTerminal) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // AuthenticateRequest: Request parameters for the authenticate method.
@@ -478,29 +575,42 @@ type AuthenticateRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AuthenticateRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AuthenticateRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "methodId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.MethodID, decodeString[AuthMethodID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain AuthenticateRequest
-	probe := struct {
-		*plain
-		MethodID member[AuthMethodID]    `json:"methodId"`
-		Meta     member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		MethodID: member[AuthMethodID]{field: &v.MethodID},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.MethodID.present {
-		return typeError("object without \"methodId\"", v, "methodId")
+	return false, nil
+}
+
+func (v *AuthenticateRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("methodId", v)
 	}
 	return nil
+}
+
+func (v *AuthenticateRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *AuthenticateRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AuthenticateRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // AuthenticateResponse: Response to the `authenticate` method.
@@ -513,24 +623,29 @@ type AuthenticateResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *AuthenticateResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *AuthenticateResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *AuthenticateResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthenticateResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain AuthenticateResponse
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // AvailableCommand: Information about a command.
@@ -552,36 +667,50 @@ type AvailableCommand struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AvailableCommand) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AvailableCommand) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "name":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "description":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Description, decodeString[string], 0)
+	case "input":
+		return true, decodePointerField(d, &v.Input, (*AvailableCommandInput).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain AvailableCommand
-	probe := struct {
-		*plain
-		Name        member[string]                 `json:"name"`
-		Description member[string]                 `json:"description"`
-		Input       member[*AvailableCommandInput] `json:"input"`
-		Meta        member[json.RawMessage]        `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Name:        member[string]{field: &v.Name},
-		Description: member[string]{field: &v.Description},
-		Input:       member[*AvailableCommandInput]{field: &v.Input, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *AvailableCommand) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("name", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", v, "name")
-	}
-	if !probe.Description.present {
-		return typeError("object without \"description\"", v, "description")
+	if seen&(1<<1) == 0 {
+		return missing("description", v)
 	}
 	return nil
+}
+
+func (v *AvailableCommand) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *AvailableCommand) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AvailableCommand) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // AvailableCommandsUpdate: Available commands are ready or have changed
@@ -597,29 +726,42 @@ type AvailableCommandsUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AvailableCommandsUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "availableCommands":
+		*seen |= 1 << 0
+		return true, decodeItemsField(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain AvailableCommandsUpdate
-	probe := struct {
-		*plain
-		AvailableCommands items[AvailableCommand] `json:"availableCommands"`
-		Meta              member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:             (*plain)(v),
-		AvailableCommands: items[AvailableCommand]{field: &v.AvailableCommands, rules: defaultOnError},
-		Meta:              member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.AvailableCommands.present {
-		return typeError("object without \"availableCommands\"", v, "availableCommands")
+	return false, nil
+}
+
+func (v *AvailableCommandsUpdate) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("availableCommands", v)
 	}
 	return nil
+}
+
+func (v *AvailableCommandsUpdate) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *AvailableCommandsUpdate) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // BlobResourceContents: Binary resource contents.
@@ -641,36 +783,50 @@ type BlobResourceContents struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *BlobResourceContents) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "blob":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Blob, decodeString[string], 0)
+	case "mimeType":
+		return true, decodePointerField(d, &v.MimeType, decodeString[string], nullOK|defaultOnError)
+	case "uri":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.URI, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain BlobResourceContents
-	probe := struct {
-		*plain
-		Blob     member[string]          `json:"blob"`
-		MimeType member[*string]         `json:"mimeType"`
-		URI      member[string]          `json:"uri"`
-		Meta     member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		Blob:     member[string]{field: &v.Blob},
-		MimeType: member[*string]{field: &v.MimeType, rules: nullOK | defaultOnError},
-		URI:      member[string]{field: &v.URI},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *BlobResourceContents) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("blob", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Blob.present {
-		return typeError("object without \"blob\"", v, "blob")
-	}
-	if !probe.URI.present {
-		return typeError("object without \"uri\"", v, "uri")
+	if seen&(1<<1) == 0 {
+		return missing("uri", v)
 	}
 	return nil
+}
+
+func (v *BlobResourceContents) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *BlobResourceContents) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // BooleanConfigOptionCapabilities: Capabilities for boolean session configuration options.
@@ -685,24 +841,29 @@ type BooleanConfigOptionCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *BooleanConfigOptionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *BooleanConfigOptionCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *BooleanConfigOptionCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *BooleanConfigOptionCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain BooleanConfigOptionCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // BooleanPropertySchema: Schema for boolean properties in an elicitation form.
@@ -732,30 +893,35 @@ type BooleanPropertySchema struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *BooleanPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "title":
+		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "default":
+		return true, decodePointerField(d, &v.Default, decodeBool[bool], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *BooleanPropertySchema) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *BooleanPropertySchema) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *BooleanPropertySchema) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain BooleanPropertySchema
-	probe := struct {
-		*plain
-		Title       member[*string]         `json:"title"`
-		Description member[*string]         `json:"description"`
-		Default     member[*bool]           `json:"default"`
-		Meta        member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
-		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
-		Default:     member[*bool]{field: &v.Default, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // CancelNotification: Notification to cancel ongoing operations for a session.
@@ -773,29 +939,42 @@ type CancelNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *CancelNotification) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *CancelNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain CancelNotification
-	probe := struct {
-		*plain
-		SessionID member[SessionID]       `json:"sessionId"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		SessionID: member[SessionID]{field: &v.SessionID},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
+	return false, nil
+}
+
+func (v *CancelNotification) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
 	return nil
+}
+
+func (v *CancelNotification) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *CancelNotification) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CancelNotification) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // CancelRequestNotification: Notification to cancel an ongoing request.
@@ -813,29 +992,42 @@ type CancelRequestNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *CancelRequestNotification) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *CancelRequestNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "requestId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.RequestID, (*RequestID).decodeJSON, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain CancelRequestNotification
-	probe := struct {
-		*plain
-		RequestID member[RequestID]       `json:"requestId"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		RequestID: member[RequestID]{field: &v.RequestID},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.RequestID.present {
-		return typeError("object without \"requestId\"", v, "requestId")
+	return false, nil
+}
+
+func (v *CancelRequestNotification) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("requestId", v)
 	}
 	return nil
+}
+
+func (v *CancelRequestNotification) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *CancelRequestNotification) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CancelRequestNotification) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ClientCapabilities: Capabilities supported by the client.
@@ -884,34 +1076,42 @@ type ClientCapabilities struct {
 	clientCapabilitiesPlanOperations
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "fs":
+		return true, decodePointerField(d, &v.Fs, (*FileSystemCapabilities).decodeJSON, defaultOnError)
+	case "terminal":
+		return true, decodePointerField(d, &v.Terminal, decodeBool[bool], defaultOnError)
+	case "session":
+		return true, decodePointerField(d, &v.Session, (*ClientSessionCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "auth":
+		return true, decodePointerField(d, &v.Auth, (*AuthCapabilities).decodeJSON, defaultOnError)
+	case "elicitation":
+		return true, decodePointerField(d, &v.Elicitation, (*ElicitationCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	if ok, err := v.clientCapabilitiesUnstable.decodeMember(d, name, seen); ok || err != nil {
+		return ok, err
+	}
+	return v.clientCapabilitiesPlanOperations.decodeMember(d, name, seen)
+}
+
+func (v *ClientCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *ClientCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain ClientCapabilities
-	probe := struct {
-		*plain
-		Fs          member[*FileSystemCapabilities]    `json:"fs"`
-		Terminal    member[*bool]                      `json:"terminal"`
-		Session     member[*ClientSessionCapabilities] `json:"session"`
-		Auth        member[*AuthCapabilities]          `json:"auth"`
-		Elicitation member[*ElicitationCapabilities]   `json:"elicitation"`
-		Meta        member[json.RawMessage]            `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Fs:          member[*FileSystemCapabilities]{field: &v.Fs, rules: defaultOnError},
-		Terminal:    member[*bool]{field: &v.Terminal, rules: defaultOnError},
-		Session:     member[*ClientSessionCapabilities]{field: &v.Session, rules: nullOK | defaultOnError},
-		Auth:        member[*AuthCapabilities]{field: &v.Auth, rules: defaultOnError},
-		Elicitation: member[*ElicitationCapabilities]{field: &v.Elicitation, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // ClientNotification: A JSON-RPC notification object.
@@ -923,27 +1123,42 @@ type ClientNotification struct {
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ClientNotification) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ClientNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "method":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Method, decodeString[string], 0)
+	case "params":
+		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	}
-	type plain ClientNotification
-	probe := struct {
-		*plain
-		Method member[string] `json:"method"`
-	}{
-		plain:  (*plain)(v),
-		Method: member[string]{field: &v.Method},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Method.present {
-		return typeError("object without \"method\"", v, "method")
+	return false, nil
+}
+
+func (v *ClientNotification) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("method", v)
 	}
 	return nil
+}
+
+func (v *ClientNotification) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ClientNotification) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ClientNotification) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ClientRequest: A JSON-RPC request object.
@@ -958,32 +1173,48 @@ type ClientRequest struct {
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ClientRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ClientRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "id":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+	case "method":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Method, decodeString[string], 0)
+	case "params":
+		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	}
-	type plain ClientRequest
-	probe := struct {
-		*plain
-		ID     member[RequestID] `json:"id"`
-		Method member[string]    `json:"method"`
-	}{
-		plain:  (*plain)(v),
-		ID:     member[RequestID]{field: &v.ID},
-		Method: member[string]{field: &v.Method},
+	return false, nil
+}
+
+func (v *ClientRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("id", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ID.present {
-		return typeError("object without \"id\"", v, "id")
-	}
-	if !probe.Method.present {
-		return typeError("object without \"method\"", v, "method")
+	if seen&(1<<1) == 0 {
+		return missing("method", v)
 	}
 	return nil
+}
+
+func (v *ClientRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ClientRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ClientRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ClientSessionCapabilities: Session-related capabilities supported by the client.
@@ -1012,30 +1243,35 @@ type ClientSessionCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *ClientSessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "compaction":
+		return true, decodePointerField(d, &v.Compaction, (*CompactionCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "configOptions":
+		return true, decodePointerField(d, &v.ConfigOptions, (*SessionConfigOptionsCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "notices":
+		return true, decodePointerField(d, &v.Notices, (*NoticeCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *ClientSessionCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *ClientSessionCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientSessionCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain ClientSessionCapabilities
-	probe := struct {
-		*plain
-		Compaction    member[*CompactionCapabilities]           `json:"compaction"`
-		ConfigOptions member[*SessionConfigOptionsCapabilities] `json:"configOptions"`
-		Notices       member[*NoticeCapabilities]               `json:"notices"`
-		Meta          member[json.RawMessage]                   `json:"_meta"`
-	}{
-		plain:         (*plain)(v),
-		Compaction:    member[*CompactionCapabilities]{field: &v.Compaction, rules: nullOK | defaultOnError},
-		ConfigOptions: member[*SessionConfigOptionsCapabilities]{field: &v.ConfigOptions, rules: nullOK | defaultOnError},
-		Notices:       member[*NoticeCapabilities]{field: &v.Notices, rules: nullOK | defaultOnError},
-		Meta:          member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // CloseSessionRequest: Request parameters for closing an active session.
@@ -1057,29 +1293,42 @@ type CloseSessionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *CloseSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain CloseSessionRequest
-	probe := struct {
-		*plain
-		SessionID member[SessionID]       `json:"sessionId"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		SessionID: member[SessionID]{field: &v.SessionID},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
+	return false, nil
+}
+
+func (v *CloseSessionRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
 	return nil
+}
+
+func (v *CloseSessionRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *CloseSessionRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // CloseSessionResponse: Response from closing a session.
@@ -1092,28 +1341,54 @@ type CloseSessionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *CloseSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *CloseSessionResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *CloseSessionResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CloseSessionResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain CloseSessionResponse
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // CompactionCapabilities: Client support for ID-addressed context compaction updates.
 type CompactionCapabilities struct{}
+
+func (*CompactionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}
+
+func (v *CompactionCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *CompactionCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CompactionCapabilities) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
+}
 
 // CompactionID: Unique identifier for a context compaction within a session.
 type CompactionID string
@@ -1133,34 +1408,48 @@ type CompactionSummaryChunk struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *CompactionSummaryChunk) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *CompactionSummaryChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "compactionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.CompactionID, decodeString[CompactionID], 0)
+	case "content":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Content, (*ContentBlock).decodeJSON, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain CompactionSummaryChunk
-	probe := struct {
-		*plain
-		CompactionID member[CompactionID]    `json:"compactionId"`
-		Content      member[ContentBlock]    `json:"content"`
-		Meta         member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:        (*plain)(v),
-		CompactionID: member[CompactionID]{field: &v.CompactionID},
-		Content:      member[ContentBlock]{field: &v.Content},
-		Meta:         member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *CompactionSummaryChunk) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("compactionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.CompactionID.present {
-		return typeError("object without \"compactionId\"", v, "compactionId")
-	}
-	if !probe.Content.present {
-		return typeError("object without \"content\"", v, "content")
+	if seen&(1<<1) == 0 {
+		return missing("content", v)
 	}
 	return nil
+}
+
+func (v *CompactionSummaryChunk) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *CompactionSummaryChunk) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CompactionSummaryChunk) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // CompactionUpdate: A context compaction upsert. The first notification fixes the compaction's
@@ -1197,38 +1486,52 @@ func (v CompactionUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Summary)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *CompactionUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *CompactionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "compactionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.CompactionID, decodeString[CompactionID], 0)
+	case "status":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Status, decodeString[CompactionStatus], 0)
+	case "summary":
+		return true, decodeItemsField(d, &v.Summary, (*ContentBlock).decodeJSON, nullOK|defaultOnError)
+	case "error":
+		return true, decodePointerField(d, &v.Error, decodeString[string], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain CompactionUpdate
-	probe := struct {
-		*plain
-		CompactionID member[CompactionID]     `json:"compactionId"`
-		Status       member[CompactionStatus] `json:"status"`
-		Summary      items[ContentBlock]      `json:"summary"`
-		Error        member[*string]          `json:"error"`
-		Meta         member[json.RawMessage]  `json:"_meta"`
-	}{
-		plain:        (*plain)(v),
-		CompactionID: member[CompactionID]{field: &v.CompactionID},
-		Status:       member[CompactionStatus]{field: &v.Status},
-		Summary:      items[ContentBlock]{field: &v.Summary, rules: nullOK | defaultOnError},
-		Error:        member[*string]{field: &v.Error, rules: nullOK | defaultOnError},
-		Meta:         member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *CompactionUpdate) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("compactionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.CompactionID.present {
-		return typeError("object without \"compactionId\"", v, "compactionId")
-	}
-	if !probe.Status.present {
-		return typeError("object without \"status\"", v, "status")
+	if seen&(1<<1) == 0 {
+		return missing("status", v)
 	}
 	return nil
+}
+
+func (v *CompactionUpdate) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *CompactionUpdate) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CompactionUpdate) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // CompleteElicitationNotification: Notification sent by the agent when a URL-based elicitation is complete.
@@ -1246,29 +1549,42 @@ type CompleteElicitationNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *CompleteElicitationNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "elicitationId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ElicitationID, decodeString[ElicitationID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain CompleteElicitationNotification
-	probe := struct {
-		*plain
-		ElicitationID member[ElicitationID]   `json:"elicitationId"`
-		Meta          member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:         (*plain)(v),
-		ElicitationID: member[ElicitationID]{field: &v.ElicitationID},
-		Meta:          member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ElicitationID.present {
-		return typeError("object without \"elicitationId\"", v, "elicitationId")
+	return false, nil
+}
+
+func (v *CompleteElicitationNotification) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("elicitationId", v)
 	}
 	return nil
+}
+
+func (v *CompleteElicitationNotification) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *CompleteElicitationNotification) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ConfigOptionUpdate: Session configuration options have been updated.
@@ -1284,29 +1600,42 @@ type ConfigOptionUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ConfigOptionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "configOptions":
+		*seen |= 1 << 0
+		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ConfigOptionUpdate
-	probe := struct {
-		*plain
-		ConfigOptions items[SessionConfigOption] `json:"configOptions"`
-		Meta          member[json.RawMessage]    `json:"_meta"`
-	}{
-		plain:         (*plain)(v),
-		ConfigOptions: items[SessionConfigOption]{field: &v.ConfigOptions, rules: defaultOnError},
-		Meta:          member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ConfigOptions.present {
-		return typeError("object without \"configOptions\"", v, "configOptions")
+	return false, nil
+}
+
+func (v *ConfigOptionUpdate) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("configOptions", v)
 	}
 	return nil
+}
+
+func (v *ConfigOptionUpdate) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ConfigOptionUpdate) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // Content: Standard content block (text, images, resources).
@@ -1322,29 +1651,42 @@ type Content struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *Content) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *Content) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "content":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Content, (*ContentBlock).decodeJSON, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain Content
-	probe := struct {
-		*plain
-		Content member[ContentBlock]    `json:"content"`
-		Meta    member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:   (*plain)(v),
-		Content: member[ContentBlock]{field: &v.Content},
-		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Content.present {
-		return typeError("object without \"content\"", v, "content")
+	return false, nil
+}
+
+func (v *Content) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("content", v)
 	}
 	return nil
+}
+
+func (v *Content) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *Content) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *Content) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ContentChunk: A streamed item of content
@@ -1366,31 +1708,44 @@ type ContentChunk struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ContentChunk) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ContentChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "content":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Content, (*ContentBlock).decodeJSON, 0)
+	case "messageId":
+		return true, decodePointerField(d, &v.MessageID, decodeString[MessageID], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ContentChunk
-	probe := struct {
-		*plain
-		Content   member[ContentBlock]    `json:"content"`
-		MessageID member[*MessageID]      `json:"messageId"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		Content:   member[ContentBlock]{field: &v.Content},
-		MessageID: member[*MessageID]{field: &v.MessageID, rules: nullOK | defaultOnError},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Content.present {
-		return typeError("object without \"content\"", v, "content")
+	return false, nil
+}
+
+func (v *ContentChunk) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("content", v)
 	}
 	return nil
+}
+
+func (v *ContentChunk) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ContentChunk) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ContentChunk) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // Cost: Cost information for a session.
@@ -1410,34 +1765,48 @@ type Cost struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *Cost) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *Cost) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "amount":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Amount, decodeFloat[float64], 0)
+	case "currency":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Currency, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain Cost
-	probe := struct {
-		*plain
-		Amount   member[float64]         `json:"amount"`
-		Currency member[string]          `json:"currency"`
-		Meta     member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		Amount:   member[float64]{field: &v.Amount},
-		Currency: member[string]{field: &v.Currency},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *Cost) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("amount", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Amount.present {
-		return typeError("object without \"amount\"", v, "amount")
-	}
-	if !probe.Currency.present {
-		return typeError("object without \"currency\"", v, "currency")
+	if seen&(1<<1) == 0 {
+		return missing("currency", v)
 	}
 	return nil
+}
+
+func (v *Cost) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *Cost) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *Cost) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // CreateTerminalRequest: Request to create a new terminal and execute a command.
@@ -1485,38 +1854,60 @@ func (v CreateTerminalRequest) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Args), present(v.Env)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *CreateTerminalRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *CreateTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "command":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Command, decodeString[string], 0)
+	case "args":
+		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
+			return decodeSlice(d, p, decodeString[string])
+		}, defaultOnNull)
+	case "env":
+		return true, decodeField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
+			return decodeSlice(d, p, (*EnvVariable).decodeJSON)
+		}, defaultOnNull)
+	case "cwd":
+		return true, decodePointerField(d, &v.Cwd, decodeString[string], nullOK)
+	case "outputByteLimit":
+		return true, decodePointerField(d, &v.OutputByteLimit, decodeUint[uint64], nullOK)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain CreateTerminalRequest
-	probe := struct {
-		*plain
-		SessionID member[SessionID]       `json:"sessionId"`
-		Command   member[string]          `json:"command"`
-		Args      member[[]string]        `json:"args"`
-		Env       member[[]EnvVariable]   `json:"env"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		SessionID: member[SessionID]{field: &v.SessionID},
-		Command:   member[string]{field: &v.Command},
-		Args:      member[[]string]{field: &v.Args, rules: defaultOnNull},
-		Env:       member[[]EnvVariable]{field: &v.Env, rules: defaultOnNull},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *CreateTerminalRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
-	}
-	if !probe.Command.present {
-		return typeError("object without \"command\"", v, "command")
+	if seen&(1<<1) == 0 {
+		return missing("command", v)
 	}
 	return nil
+}
+
+func (v *CreateTerminalRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *CreateTerminalRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CreateTerminalRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // CreateTerminalResponse: Response containing the ID of the created terminal.
@@ -1532,29 +1923,42 @@ type CreateTerminalResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *CreateTerminalResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *CreateTerminalResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "terminalId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.TerminalID, decodeString[TerminalID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain CreateTerminalResponse
-	probe := struct {
-		*plain
-		TerminalID member[TerminalID]      `json:"terminalId"`
-		Meta       member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:      (*plain)(v),
-		TerminalID: member[TerminalID]{field: &v.TerminalID},
-		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.TerminalID.present {
-		return typeError("object without \"terminalId\"", v, "terminalId")
+	return false, nil
+}
+
+func (v *CreateTerminalResponse) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("terminalId", v)
 	}
 	return nil
+}
+
+func (v *CreateTerminalResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *CreateTerminalResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CreateTerminalResponse) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // CurrentModeUpdate: The current mode of the session has changed
@@ -1572,29 +1976,42 @@ type CurrentModeUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *CurrentModeUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *CurrentModeUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "currentModeId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.CurrentModeID, decodeString[SessionModeID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain CurrentModeUpdate
-	probe := struct {
-		*plain
-		CurrentModeID member[SessionModeID]   `json:"currentModeId"`
-		Meta          member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:         (*plain)(v),
-		CurrentModeID: member[SessionModeID]{field: &v.CurrentModeID},
-		Meta:          member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.CurrentModeID.present {
-		return typeError("object without \"currentModeId\"", v, "currentModeId")
+	return false, nil
+}
+
+func (v *CurrentModeUpdate) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("currentModeId", v)
 	}
 	return nil
+}
+
+func (v *CurrentModeUpdate) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *CurrentModeUpdate) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CurrentModeUpdate) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // DeleteSessionRequest: Request parameters for deleting an existing session from `session/list`.
@@ -1612,29 +2029,42 @@ type DeleteSessionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *DeleteSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain DeleteSessionRequest
-	probe := struct {
-		*plain
-		SessionID member[SessionID]       `json:"sessionId"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		SessionID: member[SessionID]{field: &v.SessionID},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
+	return false, nil
+}
+
+func (v *DeleteSessionRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
 	return nil
+}
+
+func (v *DeleteSessionRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *DeleteSessionRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // DeleteSessionResponse: Response from deleting a session.
@@ -1647,24 +2077,29 @@ type DeleteSessionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *DeleteSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *DeleteSessionResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *DeleteSessionResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain DeleteSessionResponse
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // Diff: A diff representing file modifications.
@@ -1690,36 +2125,50 @@ type Diff struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *Diff) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *Diff) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "path":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Path, decodeString[string], 0)
+	case "oldText":
+		return true, decodePointerField(d, &v.OldText, decodeString[string], nullOK|defaultOnError)
+	case "newText":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.NewText, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain Diff
-	probe := struct {
-		*plain
-		Path    member[string]          `json:"path"`
-		OldText member[*string]         `json:"oldText"`
-		NewText member[string]          `json:"newText"`
-		Meta    member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:   (*plain)(v),
-		Path:    member[string]{field: &v.Path},
-		OldText: member[*string]{field: &v.OldText, rules: nullOK | defaultOnError},
-		NewText: member[string]{field: &v.NewText},
-		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *Diff) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("path", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Path.present {
-		return typeError("object without \"path\"", v, "path")
-	}
-	if !probe.NewText.present {
-		return typeError("object without \"newText\"", v, "newText")
+	if seen&(1<<1) == 0 {
+		return missing("newText", v)
 	}
 	return nil
+}
+
+func (v *Diff) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *Diff) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *Diff) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ElicitationAcceptAction: The user accepted the elicitation and provided content.
@@ -1735,6 +2184,33 @@ func (v ElicitationAcceptAction) MarshalJSON() ([]byte, error) {
 		plain
 		Content *map[string]ElicitationContentValue `json:"content,omitempty"`
 	}{plain(v), presentMap(v.Content)})
+}
+
+func (v *ElicitationAcceptAction) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "content":
+		return true, decodeField(d, &v.Content, func(p *map[string]ElicitationContentValue, d *decoder) error {
+			return decodeMap(d, p, (*ElicitationContentValue).decodeJSON)
+		}, nullOK)
+	}
+	return false, nil
+}
+
+func (v *ElicitationAcceptAction) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *ElicitationAcceptAction) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ElicitationAcceptAction) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ElicitationCapabilities: Elicitation capabilities supported by the client.
@@ -1761,28 +2237,33 @@ type ElicitationCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *ElicitationCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "form":
+		return true, decodePointerField(d, &v.Form, (*ElicitationFormCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "url":
+		return true, decodePointerField(d, &v.URL, (*ElicitationURLCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *ElicitationCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *ElicitationCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain ElicitationCapabilities
-	probe := struct {
-		*plain
-		Form member[*ElicitationFormCapabilities] `json:"form"`
-		URL  member[*ElicitationURLCapabilities]  `json:"url"`
-		Meta member[json.RawMessage]              `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Form:  member[*ElicitationFormCapabilities]{field: &v.Form, rules: nullOK | defaultOnError},
-		URL:   member[*ElicitationURLCapabilities]{field: &v.URL, rules: nullOK | defaultOnError},
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // ElicitationFormCapabilities: Form-based elicitation capabilities.
@@ -1799,24 +2280,29 @@ type ElicitationFormCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *ElicitationFormCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *ElicitationFormCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *ElicitationFormCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationFormCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain ElicitationFormCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // ElicitationID: Unique identifier for an elicitation.
@@ -1829,27 +2315,40 @@ type ElicitationRequestScope struct {
 	RequestID RequestID `json:"requestId"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ElicitationRequestScope) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "requestId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.RequestID, (*RequestID).decodeJSON, 0)
 	}
-	type plain ElicitationRequestScope
-	probe := struct {
-		*plain
-		RequestID member[RequestID] `json:"requestId"`
-	}{
-		plain:     (*plain)(v),
-		RequestID: member[RequestID]{field: &v.RequestID},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.RequestID.present {
-		return typeError("object without \"requestId\"", v, "requestId")
+	return false, nil
+}
+
+func (v *ElicitationRequestScope) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("requestId", v)
 	}
 	return nil
+}
+
+func (v *ElicitationRequestScope) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ElicitationRequestScope) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ElicitationSchema: Type-safe elicitation schema for requesting structured user input.
@@ -1898,30 +2397,43 @@ func (v ElicitationSchema) MarshalJSON() ([]byte, error) {
 	}{plain(v), presentMap(v.Properties), present(v.Required)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "type":
+		return true, decodePointerField(d, &v.Type, (*ElicitationSchemaType).decodeJSON, defaultOnError)
+	case "title":
+		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+	case "properties":
+		return true, decodeField(d, &v.Properties, func(p *map[string]ElicitationPropertySchema, d *decoder) error {
+			return decodeMap(d, p, (*ElicitationPropertySchema).decodeJSON)
+		}, nullOK)
+	case "required":
+		return true, decodeField(d, &v.Required, func(p *[]string, d *decoder) error {
+			return decodeSlice(d, p, decodeString[string])
+		}, nullOK)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *ElicitationSchema) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *ElicitationSchema) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationSchema) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain ElicitationSchema
-	probe := struct {
-		*plain
-		Type        member[*ElicitationSchemaType] `json:"type"`
-		Title       member[*string]                `json:"title"`
-		Description member[*string]                `json:"description"`
-		Meta        member[json.RawMessage]        `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Type:        member[*ElicitationSchemaType]{field: &v.Type, rules: defaultOnError},
-		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
-		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // ElicitationSessionScope: Session-scoped elicitation, optionally tied to a specific tool call.
@@ -1940,29 +2452,42 @@ type ElicitationSessionScope struct {
 	ToolCallID *ToolCallID `json:"toolCallId,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ElicitationSessionScope) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "toolCallId":
+		return true, decodePointerField(d, &v.ToolCallID, decodeString[ToolCallID], nullOK|defaultOnError)
 	}
-	type plain ElicitationSessionScope
-	probe := struct {
-		*plain
-		SessionID  member[SessionID]   `json:"sessionId"`
-		ToolCallID member[*ToolCallID] `json:"toolCallId"`
-	}{
-		plain:      (*plain)(v),
-		SessionID:  member[SessionID]{field: &v.SessionID},
-		ToolCallID: member[*ToolCallID]{field: &v.ToolCallID, rules: nullOK | defaultOnError},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
+	return false, nil
+}
+
+func (v *ElicitationSessionScope) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
 	return nil
+}
+
+func (v *ElicitationSessionScope) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ElicitationSessionScope) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ElicitationURLCapabilities: URL-based elicitation capabilities.
@@ -1979,24 +2504,29 @@ type ElicitationURLCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *ElicitationURLCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *ElicitationURLCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *ElicitationURLCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain ElicitationURLCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // EmbeddedResource: The contents of a resource, embedded into a prompt or tool call result.
@@ -2015,31 +2545,44 @@ type EmbeddedResource struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *EmbeddedResource) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "annotations":
+		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
+	case "resource":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Resource, (*EmbeddedResourceResource).decodeJSON, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain EmbeddedResource
-	probe := struct {
-		*plain
-		Annotations member[*Annotations]             `json:"annotations"`
-		Resource    member[EmbeddedResourceResource] `json:"resource"`
-		Meta        member[json.RawMessage]          `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Annotations: member[*Annotations]{field: &v.Annotations, rules: nullOK | defaultOnError},
-		Resource:    member[EmbeddedResourceResource]{field: &v.Resource},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Resource.present {
-		return typeError("object without \"resource\"", v, "resource")
+	return false, nil
+}
+
+func (v *EmbeddedResource) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("resource", v)
 	}
 	return nil
+}
+
+func (v *EmbeddedResource) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *EmbeddedResource) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *EmbeddedResource) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // EnumOption: A titled enum option with a const value, human-readable title, and optional description.
@@ -2065,36 +2608,50 @@ type EnumOption struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *EnumOption) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *EnumOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "const":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Const, decodeString[string], 0)
+	case "title":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Title, decodeString[string], 0)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain EnumOption
-	probe := struct {
-		*plain
-		Const       member[string]          `json:"const"`
-		Title       member[string]          `json:"title"`
-		Description member[*string]         `json:"description"`
-		Meta        member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Const:       member[string]{field: &v.Const},
-		Title:       member[string]{field: &v.Title},
-		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *EnumOption) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("const", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Const.present {
-		return typeError("object without \"const\"", v, "const")
-	}
-	if !probe.Title.present {
-		return typeError("object without \"title\"", v, "title")
+	if seen&(1<<1) == 0 {
+		return missing("title", v)
 	}
 	return nil
+}
+
+func (v *EnumOption) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *EnumOption) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *EnumOption) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // EnvVariable: An environment variable to set when launching an MCP server.
@@ -2113,34 +2670,48 @@ type EnvVariable struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *EnvVariable) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *EnvVariable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "name":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "value":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Value, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain EnvVariable
-	probe := struct {
-		*plain
-		Name  member[string]          `json:"name"`
-		Value member[string]          `json:"value"`
-		Meta  member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Name:  member[string]{field: &v.Name},
-		Value: member[string]{field: &v.Value},
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *EnvVariable) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("name", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", v, "name")
-	}
-	if !probe.Value.present {
-		return typeError("object without \"value\"", v, "value")
+	if seen&(1<<1) == 0 {
+		return missing("value", v)
 	}
 	return nil
+}
+
+func (v *EnvVariable) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *EnvVariable) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *EnvVariable) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // Error: JSON-RPC error object.
@@ -2163,34 +2734,48 @@ type Error struct {
 	Data json.RawMessage `json:"data,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *Error) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *Error) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "code":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Code, decodeInt[ErrorCode], 0)
+	case "message":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Message, decodeString[string], 0)
+	case "data":
+		return true, decodeField(d, &v.Data, decodeRaw[json.RawMessage], defaultOnError)
 	}
-	type plain Error
-	probe := struct {
-		*plain
-		Code    member[ErrorCode]       `json:"code"`
-		Message member[string]          `json:"message"`
-		Data    member[json.RawMessage] `json:"data"`
-	}{
-		plain:   (*plain)(v),
-		Code:    member[ErrorCode]{field: &v.Code},
-		Message: member[string]{field: &v.Message},
-		Data:    member[json.RawMessage]{field: &v.Data, rules: defaultOnError},
+	return false, nil
+}
+
+func (v *Error) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("code", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Code.present {
-		return typeError("object without \"code\"", v, "code")
-	}
-	if !probe.Message.present {
-		return typeError("object without \"message\"", v, "message")
+	if seen&(1<<1) == 0 {
+		return missing("message", v)
 	}
 	return nil
+}
+
+func (v *Error) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *Error) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *Error) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ExtNotification: Allows either side to send an arbitrary notification that is not part of the ACP spec.
@@ -2232,28 +2817,33 @@ type FileSystemCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *FileSystemCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "readTextFile":
+		return true, decodePointerField(d, &v.ReadTextFile, decodeBool[bool], defaultOnError)
+	case "writeTextFile":
+		return true, decodePointerField(d, &v.WriteTextFile, decodeBool[bool], defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *FileSystemCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *FileSystemCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *FileSystemCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain FileSystemCapabilities
-	probe := struct {
-		*plain
-		ReadTextFile  member[*bool]           `json:"readTextFile"`
-		WriteTextFile member[*bool]           `json:"writeTextFile"`
-		Meta          member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:         (*plain)(v),
-		ReadTextFile:  member[*bool]{field: &v.ReadTextFile, rules: defaultOnError},
-		WriteTextFile: member[*bool]{field: &v.WriteTextFile, rules: defaultOnError},
-		Meta:          member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // HTTPHeader: An HTTP header to set when making requests to the MCP server.
@@ -2272,34 +2862,48 @@ type HTTPHeader struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *HTTPHeader) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "name":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "value":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Value, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain HTTPHeader
-	probe := struct {
-		*plain
-		Name  member[string]          `json:"name"`
-		Value member[string]          `json:"value"`
-		Meta  member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Name:  member[string]{field: &v.Name},
-		Value: member[string]{field: &v.Value},
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *HTTPHeader) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("name", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", v, "name")
-	}
-	if !probe.Value.present {
-		return typeError("object without \"value\"", v, "value")
+	if seen&(1<<1) == 0 {
+		return missing("value", v)
 	}
 	return nil
+}
+
+func (v *HTTPHeader) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *HTTPHeader) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ImageContent: An image provided to or from an LLM.
@@ -2324,38 +2928,52 @@ type ImageContent struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ImageContent) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "annotations":
+		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
+	case "data":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Data, decodeString[string], 0)
+	case "mimeType":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.MimeType, decodeString[string], 0)
+	case "uri":
+		return true, decodePointerField(d, &v.URI, decodeString[string], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ImageContent
-	probe := struct {
-		*plain
-		Annotations member[*Annotations]    `json:"annotations"`
-		Data        member[string]          `json:"data"`
-		MimeType    member[string]          `json:"mimeType"`
-		URI         member[*string]         `json:"uri"`
-		Meta        member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Annotations: member[*Annotations]{field: &v.Annotations, rules: nullOK | defaultOnError},
-		Data:        member[string]{field: &v.Data},
-		MimeType:    member[string]{field: &v.MimeType},
-		URI:         member[*string]{field: &v.URI, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *ImageContent) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("data", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Data.present {
-		return typeError("object without \"data\"", v, "data")
-	}
-	if !probe.MimeType.present {
-		return typeError("object without \"mimeType\"", v, "mimeType")
+	if seen&(1<<1) == 0 {
+		return missing("mimeType", v)
 	}
 	return nil
+}
+
+func (v *ImageContent) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ImageContent) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ImageContent) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // Implementation: Metadata about the implementation of the client or agent.
@@ -2384,36 +3002,50 @@ type Implementation struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *Implementation) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *Implementation) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "name":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "title":
+		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+	case "version":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Version, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain Implementation
-	probe := struct {
-		*plain
-		Name    member[string]          `json:"name"`
-		Title   member[*string]         `json:"title"`
-		Version member[string]          `json:"version"`
-		Meta    member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:   (*plain)(v),
-		Name:    member[string]{field: &v.Name},
-		Title:   member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
-		Version: member[string]{field: &v.Version},
-		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *Implementation) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("name", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", v, "name")
-	}
-	if !probe.Version.present {
-		return typeError("object without \"version\"", v, "version")
+	if seen&(1<<1) == 0 {
+		return missing("version", v)
 	}
 	return nil
+}
+
+func (v *Implementation) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *Implementation) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *Implementation) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // InitializeRequest: Request parameters for the initialize method.
@@ -2441,33 +3073,46 @@ type InitializeRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *InitializeRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "protocolVersion":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ProtocolVersion, decodeUint[ProtocolVersion], 0)
+	case "clientCapabilities":
+		return true, decodePointerField(d, &v.ClientCapabilities, (*ClientCapabilities).decodeJSON, defaultOnError)
+	case "clientInfo":
+		return true, decodePointerField(d, &v.ClientInfo, (*Implementation).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain InitializeRequest
-	probe := struct {
-		*plain
-		ProtocolVersion    member[ProtocolVersion]     `json:"protocolVersion"`
-		ClientCapabilities member[*ClientCapabilities] `json:"clientCapabilities"`
-		ClientInfo         member[*Implementation]     `json:"clientInfo"`
-		Meta               member[json.RawMessage]     `json:"_meta"`
-	}{
-		plain:              (*plain)(v),
-		ProtocolVersion:    member[ProtocolVersion]{field: &v.ProtocolVersion},
-		ClientCapabilities: member[*ClientCapabilities]{field: &v.ClientCapabilities, rules: defaultOnError},
-		ClientInfo:         member[*Implementation]{field: &v.ClientInfo, rules: nullOK | defaultOnError},
-		Meta:               member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ProtocolVersion.present {
-		return typeError("object without \"protocolVersion\"", v, "protocolVersion")
+	return false, nil
+}
+
+func (v *InitializeRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("protocolVersion", v)
 	}
 	return nil
+}
+
+func (v *InitializeRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *InitializeRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *InitializeRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // InitializeResponse: Response to the `initialize` method.
@@ -2510,35 +3155,48 @@ func (v InitializeResponse) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.AuthMethods)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *InitializeResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "protocolVersion":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ProtocolVersion, decodeUint[ProtocolVersion], 0)
+	case "agentCapabilities":
+		return true, decodePointerField(d, &v.AgentCapabilities, (*AgentCapabilities).decodeJSON, defaultOnError)
+	case "authMethods":
+		return true, decodeItemsField(d, &v.AuthMethods, (*AuthMethod).decodeJSON, defaultOnError)
+	case "agentInfo":
+		return true, decodePointerField(d, &v.AgentInfo, (*Implementation).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain InitializeResponse
-	probe := struct {
-		*plain
-		ProtocolVersion   member[ProtocolVersion]    `json:"protocolVersion"`
-		AgentCapabilities member[*AgentCapabilities] `json:"agentCapabilities"`
-		AuthMethods       items[AuthMethod]          `json:"authMethods"`
-		AgentInfo         member[*Implementation]    `json:"agentInfo"`
-		Meta              member[json.RawMessage]    `json:"_meta"`
-	}{
-		plain:             (*plain)(v),
-		ProtocolVersion:   member[ProtocolVersion]{field: &v.ProtocolVersion},
-		AgentCapabilities: member[*AgentCapabilities]{field: &v.AgentCapabilities, rules: defaultOnError},
-		AuthMethods:       items[AuthMethod]{field: &v.AuthMethods, rules: defaultOnError},
-		AgentInfo:         member[*Implementation]{field: &v.AgentInfo, rules: nullOK | defaultOnError},
-		Meta:              member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ProtocolVersion.present {
-		return typeError("object without \"protocolVersion\"", v, "protocolVersion")
+	return false, nil
+}
+
+func (v *InitializeResponse) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("protocolVersion", v)
 	}
 	return nil
+}
+
+func (v *InitializeResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *InitializeResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *InitializeResponse) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // IntegerPropertySchema: Schema for integer properties in an elicitation form.
@@ -2578,30 +3236,39 @@ type IntegerPropertySchema struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *IntegerPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "title":
+		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "minimum":
+		return true, decodePointerField(d, &v.Minimum, decodeInt[int64], nullOK)
+	case "maximum":
+		return true, decodePointerField(d, &v.Maximum, decodeInt[int64], nullOK)
+	case "default":
+		return true, decodePointerField(d, &v.Default, decodeInt[int64], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *IntegerPropertySchema) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *IntegerPropertySchema) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IntegerPropertySchema) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain IntegerPropertySchema
-	probe := struct {
-		*plain
-		Title       member[*string]         `json:"title"`
-		Description member[*string]         `json:"description"`
-		Default     member[*int64]          `json:"default"`
-		Meta        member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
-		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
-		Default:     member[*int64]{field: &v.Default, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // KillTerminalRequest: Request to kill a terminal without releasing it.
@@ -2620,34 +3287,48 @@ type KillTerminalRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *KillTerminalRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *KillTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "terminalId":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.TerminalID, decodeString[TerminalID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain KillTerminalRequest
-	probe := struct {
-		*plain
-		SessionID  member[SessionID]       `json:"sessionId"`
-		TerminalID member[TerminalID]      `json:"terminalId"`
-		Meta       member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:      (*plain)(v),
-		SessionID:  member[SessionID]{field: &v.SessionID},
-		TerminalID: member[TerminalID]{field: &v.TerminalID},
-		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *KillTerminalRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
-	}
-	if !probe.TerminalID.present {
-		return typeError("object without \"terminalId\"", v, "terminalId")
+	if seen&(1<<1) == 0 {
+		return missing("terminalId", v)
 	}
 	return nil
+}
+
+func (v *KillTerminalRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *KillTerminalRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *KillTerminalRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // KillTerminalResponse: Response to `terminal/kill` method
@@ -2660,24 +3341,29 @@ type KillTerminalResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *KillTerminalResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *KillTerminalResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *KillTerminalResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *KillTerminalResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain KillTerminalResponse
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // ListSessionsRequest: Request parameters for listing existing sessions.
@@ -2701,24 +3387,33 @@ type ListSessionsRequest struct {
 	listSessionsRequestUnstable
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *ListSessionsRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "cwd":
+		return true, decodePointerField(d, &v.Cwd, decodeString[string], nullOK)
+	case "cursor":
+		return true, decodePointerField(d, &v.Cursor, decodeString[string], nullOK)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return v.listSessionsRequestUnstable.decodeMember(d, name, seen)
+}
+
+func (v *ListSessionsRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *ListSessionsRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ListSessionsRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain ListSessionsRequest
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // ListSessionsResponse: Response from listing sessions.
@@ -2738,31 +3433,44 @@ type ListSessionsResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ListSessionsResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessions":
+		*seen |= 1 << 0
+		return true, decodeItemsField(d, &v.Sessions, (*SessionInfo).decodeJSON, defaultOnError)
+	case "nextCursor":
+		return true, decodePointerField(d, &v.NextCursor, decodeString[string], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ListSessionsResponse
-	probe := struct {
-		*plain
-		Sessions   items[SessionInfo]      `json:"sessions"`
-		NextCursor member[*string]         `json:"nextCursor"`
-		Meta       member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:      (*plain)(v),
-		Sessions:   items[SessionInfo]{field: &v.Sessions, rules: defaultOnError},
-		NextCursor: member[*string]{field: &v.NextCursor, rules: nullOK | defaultOnError},
-		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Sessions.present {
-		return typeError("object without \"sessions\"", v, "sessions")
+	return false, nil
+}
+
+func (v *ListSessionsResponse) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessions", v)
 	}
 	return nil
+}
+
+func (v *ListSessionsResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ListSessionsResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ListSessionsResponse) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // LoadSessionRequest: Request parameters for loading an existing session.
@@ -2808,41 +3516,60 @@ func (v LoadSessionRequest) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.AdditionalDirectories)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *LoadSessionRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *LoadSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "mcpServers":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
+			return decodeSlice(d, p, (*MCPServer).decodeJSON)
+		}, defaultOnNull)
+	case "cwd":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Cwd, decodeString[string], 0)
+	case "additionalDirectories":
+		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
+			return decodeSlice(d, p, decodeString[string])
+		}, defaultOnNull)
+	case "sessionId":
+		*seen |= 1 << 2
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain LoadSessionRequest
-	probe := struct {
-		*plain
-		MCPServers            member[[]MCPServer]     `json:"mcpServers"`
-		Cwd                   member[string]          `json:"cwd"`
-		AdditionalDirectories member[[]string]        `json:"additionalDirectories"`
-		SessionID             member[SessionID]       `json:"sessionId"`
-		Meta                  member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:                 (*plain)(v),
-		MCPServers:            member[[]MCPServer]{field: &v.MCPServers, rules: defaultOnNull},
-		Cwd:                   member[string]{field: &v.Cwd},
-		AdditionalDirectories: member[[]string]{field: &v.AdditionalDirectories, rules: defaultOnNull},
-		SessionID:             member[SessionID]{field: &v.SessionID},
-		Meta:                  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return v.loadSessionRequestUnstable.decodeMember(d, name, seen)
+}
+
+func (v *LoadSessionRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("mcpServers", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
+	if seen&(1<<1) == 0 {
+		return missing("cwd", v)
 	}
-	if !probe.MCPServers.present {
-		return typeError("object without \"mcpServers\"", v, "mcpServers")
-	}
-	if !probe.Cwd.present {
-		return typeError("object without \"cwd\"", v, "cwd")
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
+	if seen&(1<<2) == 0 {
+		return missing("sessionId", v)
 	}
 	return nil
+}
+
+func (v *LoadSessionRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *LoadSessionRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *LoadSessionRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // LoadSessionResponse: Response from loading an existing session.
@@ -2872,28 +3599,33 @@ func (v LoadSessionResponse) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.ConfigOptions)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *LoadSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "modes":
+		return true, decodePointerField(d, &v.Modes, (*SessionModeState).decodeJSON, nullOK|defaultOnError)
+	case "configOptions":
+		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *LoadSessionResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *LoadSessionResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LoadSessionResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain LoadSessionResponse
-	probe := struct {
-		*plain
-		Modes         member[*SessionModeState]  `json:"modes"`
-		ConfigOptions items[SessionConfigOption] `json:"configOptions"`
-		Meta          member[json.RawMessage]    `json:"_meta"`
-	}{
-		plain:         (*plain)(v),
-		Modes:         member[*SessionModeState]{field: &v.Modes, rules: nullOK | defaultOnError},
-		ConfigOptions: items[SessionConfigOption]{field: &v.ConfigOptions, rules: nullOK | defaultOnError},
-		Meta:          member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // LogoutCapabilities: Logout capabilities supported by the agent.
@@ -2908,24 +3640,29 @@ type LogoutCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *LogoutCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *LogoutCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *LogoutCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LogoutCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain LogoutCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // LogoutRequest: Request parameters for the logout method.
@@ -2940,24 +3677,29 @@ type LogoutRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *LogoutRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *LogoutRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *LogoutRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LogoutRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain LogoutRequest
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // LogoutResponse: Response to the `logout` method.
@@ -2970,24 +3712,29 @@ type LogoutResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *LogoutResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *LogoutResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *LogoutResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LogoutResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain LogoutResponse
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // MCPCapabilities: MCP capabilities supported by the agent
@@ -3009,28 +3756,33 @@ type MCPCapabilities struct {
 	mcpCapabilitiesMCPOverACP
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *MCPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "http":
+		return true, decodePointerField(d, &v.HTTP, decodeBool[bool], defaultOnError)
+	case "sse":
+		return true, decodePointerField(d, &v.SSE, decodeBool[bool], defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return v.mcpCapabilitiesMCPOverACP.decodeMember(d, name, seen)
+}
+
+func (v *MCPCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *MCPCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain MCPCapabilities
-	probe := struct {
-		*plain
-		HTTP member[*bool]           `json:"http"`
-		SSE  member[*bool]           `json:"sse"`
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		HTTP:  member[*bool]{field: &v.HTTP, rules: defaultOnError},
-		SSE:   member[*bool]{field: &v.SSE, rules: defaultOnError},
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // MCPServerHTTP: HTTP transport configuration for MCP.
@@ -3052,39 +3804,56 @@ type MCPServerHTTP struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *MCPServerHTTP) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "name":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "url":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.URL, decodeString[string], 0)
+	case "headers":
+		*seen |= 1 << 2
+		return true, decodeField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
+			return decodeSlice(d, p, (*HTTPHeader).decodeJSON)
+		}, defaultOnNull)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain MCPServerHTTP
-	probe := struct {
-		*plain
-		Name    member[string]          `json:"name"`
-		URL     member[string]          `json:"url"`
-		Headers member[[]HTTPHeader]    `json:"headers"`
-		Meta    member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:   (*plain)(v),
-		Name:    member[string]{field: &v.Name},
-		URL:     member[string]{field: &v.URL},
-		Headers: member[[]HTTPHeader]{field: &v.Headers, rules: defaultOnNull},
-		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *MCPServerHTTP) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("name", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
+	if seen&(1<<1) == 0 {
+		return missing("url", v)
 	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", v, "name")
-	}
-	if !probe.URL.present {
-		return typeError("object without \"url\"", v, "url")
-	}
-	if !probe.Headers.present {
-		return typeError("object without \"headers\"", v, "headers")
+	if seen&(1<<2) == 0 {
+		return missing("headers", v)
 	}
 	return nil
+}
+
+func (v *MCPServerHTTP) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *MCPServerHTTP) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *MCPServerHTTP) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // MCPServerSSE: SSE transport configuration for MCP.
@@ -3106,39 +3875,56 @@ type MCPServerSSE struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *MCPServerSSE) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *MCPServerSSE) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "name":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "url":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.URL, decodeString[string], 0)
+	case "headers":
+		*seen |= 1 << 2
+		return true, decodeField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
+			return decodeSlice(d, p, (*HTTPHeader).decodeJSON)
+		}, defaultOnNull)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain MCPServerSSE
-	probe := struct {
-		*plain
-		Name    member[string]          `json:"name"`
-		URL     member[string]          `json:"url"`
-		Headers member[[]HTTPHeader]    `json:"headers"`
-		Meta    member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:   (*plain)(v),
-		Name:    member[string]{field: &v.Name},
-		URL:     member[string]{field: &v.URL},
-		Headers: member[[]HTTPHeader]{field: &v.Headers, rules: defaultOnNull},
-		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *MCPServerSSE) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("name", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
+	if seen&(1<<1) == 0 {
+		return missing("url", v)
 	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", v, "name")
-	}
-	if !probe.URL.present {
-		return typeError("object without \"url\"", v, "url")
-	}
-	if !probe.Headers.present {
-		return typeError("object without \"headers\"", v, "headers")
+	if seen&(1<<2) == 0 {
+		return missing("headers", v)
 	}
 	return nil
+}
+
+func (v *MCPServerSSE) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *MCPServerSSE) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *MCPServerSSE) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // MCPServerStdio: Stdio transport configuration for MCP.
@@ -3163,44 +3949,64 @@ type MCPServerStdio struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *MCPServerStdio) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "name":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "command":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Command, decodeString[string], 0)
+	case "args":
+		*seen |= 1 << 2
+		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
+			return decodeSlice(d, p, decodeString[string])
+		}, defaultOnNull)
+	case "env":
+		*seen |= 1 << 3
+		return true, decodeField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
+			return decodeSlice(d, p, (*EnvVariable).decodeJSON)
+		}, defaultOnNull)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain MCPServerStdio
-	probe := struct {
-		*plain
-		Name    member[string]          `json:"name"`
-		Command member[string]          `json:"command"`
-		Args    member[[]string]        `json:"args"`
-		Env     member[[]EnvVariable]   `json:"env"`
-		Meta    member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:   (*plain)(v),
-		Name:    member[string]{field: &v.Name},
-		Command: member[string]{field: &v.Command},
-		Args:    member[[]string]{field: &v.Args, rules: defaultOnNull},
-		Env:     member[[]EnvVariable]{field: &v.Env, rules: defaultOnNull},
-		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *MCPServerStdio) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("name", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
+	if seen&(1<<1) == 0 {
+		return missing("command", v)
 	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", v, "name")
+	if seen&(1<<2) == 0 {
+		return missing("args", v)
 	}
-	if !probe.Command.present {
-		return typeError("object without \"command\"", v, "command")
-	}
-	if !probe.Args.present {
-		return typeError("object without \"args\"", v, "args")
-	}
-	if !probe.Env.present {
-		return typeError("object without \"env\"", v, "env")
+	if seen&(1<<3) == 0 {
+		return missing("env", v)
 	}
 	return nil
+}
+
+func (v *MCPServerStdio) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *MCPServerStdio) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *MCPServerStdio) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // MessageID: Unique identifier for a message within a session.
@@ -3255,35 +4061,52 @@ func (v MultiSelectPropertySchema) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Default)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *MultiSelectPropertySchema) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "title":
+		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "minItems":
+		return true, decodePointerField(d, &v.MinItems, decodeUint[uint64], nullOK)
+	case "maxItems":
+		return true, decodePointerField(d, &v.MaxItems, decodeUint[uint64], nullOK)
+	case "items":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Items, (*MultiSelectItems).decodeJSON, 0)
+	case "default":
+		return true, decodeItemsField(d, &v.Default, decodeString[string], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain MultiSelectPropertySchema
-	probe := struct {
-		*plain
-		Title       member[*string]          `json:"title"`
-		Description member[*string]          `json:"description"`
-		Items       member[MultiSelectItems] `json:"items"`
-		Default     items[string]            `json:"default"`
-		Meta        member[json.RawMessage]  `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
-		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
-		Items:       member[MultiSelectItems]{field: &v.Items},
-		Default:     items[string]{field: &v.Default, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Items.present {
-		return typeError("object without \"items\"", v, "items")
+	return false, nil
+}
+
+func (v *MultiSelectPropertySchema) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("items", v)
 	}
 	return nil
+}
+
+func (v *MultiSelectPropertySchema) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *MultiSelectPropertySchema) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *MultiSelectPropertySchema) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // NewSessionRequest: Request parameters for creating a new session.
@@ -3323,36 +4146,54 @@ func (v NewSessionRequest) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.AdditionalDirectories)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *NewSessionRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "cwd":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Cwd, decodeString[string], 0)
+	case "additionalDirectories":
+		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
+			return decodeSlice(d, p, decodeString[string])
+		}, defaultOnNull)
+	case "mcpServers":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
+			return decodeSlice(d, p, (*MCPServer).decodeJSON)
+		}, defaultOnNull)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain NewSessionRequest
-	probe := struct {
-		*plain
-		Cwd                   member[string]          `json:"cwd"`
-		AdditionalDirectories member[[]string]        `json:"additionalDirectories"`
-		MCPServers            member[[]MCPServer]     `json:"mcpServers"`
-		Meta                  member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:                 (*plain)(v),
-		Cwd:                   member[string]{field: &v.Cwd},
-		AdditionalDirectories: member[[]string]{field: &v.AdditionalDirectories, rules: defaultOnNull},
-		MCPServers:            member[[]MCPServer]{field: &v.MCPServers, rules: defaultOnNull},
-		Meta:                  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return v.newSessionRequestUnstable.decodeMember(d, name, seen)
+}
+
+func (v *NewSessionRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("cwd", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Cwd.present {
-		return typeError("object without \"cwd\"", v, "cwd")
-	}
-	if !probe.MCPServers.present {
-		return typeError("object without \"mcpServers\"", v, "mcpServers")
+	if seen&(1<<1) == 0 {
+		return missing("mcpServers", v)
 	}
 	return nil
+}
+
+func (v *NewSessionRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *NewSessionRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *NewSessionRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // NewSessionResponse: Response from creating a new session.
@@ -3389,33 +4230,46 @@ func (v NewSessionResponse) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.ConfigOptions)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *NewSessionResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "modes":
+		return true, decodePointerField(d, &v.Modes, (*SessionModeState).decodeJSON, nullOK|defaultOnError)
+	case "configOptions":
+		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain NewSessionResponse
-	probe := struct {
-		*plain
-		SessionID     member[SessionID]          `json:"sessionId"`
-		Modes         member[*SessionModeState]  `json:"modes"`
-		ConfigOptions items[SessionConfigOption] `json:"configOptions"`
-		Meta          member[json.RawMessage]    `json:"_meta"`
-	}{
-		plain:         (*plain)(v),
-		SessionID:     member[SessionID]{field: &v.SessionID},
-		Modes:         member[*SessionModeState]{field: &v.Modes, rules: nullOK | defaultOnError},
-		ConfigOptions: items[SessionConfigOption]{field: &v.ConfigOptions, rules: nullOK | defaultOnError},
-		Meta:          member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
+	return false, nil
+}
+
+func (v *NewSessionResponse) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
 	return nil
+}
+
+func (v *NewSessionResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *NewSessionResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *NewSessionResponse) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // Notice: Fire-and-forget information for the user.
@@ -3445,40 +4299,75 @@ type Notice struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *Notice) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *Notice) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "severity":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Severity, decodeString[NoticeSeverity], 0)
+	case "title":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Title, decodeString[string], 0)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain Notice
-	probe := struct {
-		*plain
-		Severity    member[NoticeSeverity]  `json:"severity"`
-		Title       member[string]          `json:"title"`
-		Description member[*string]         `json:"description"`
-		Meta        member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Severity:    member[NoticeSeverity]{field: &v.Severity},
-		Title:       member[string]{field: &v.Title},
-		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *Notice) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("severity", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Severity.present {
-		return typeError("object without \"severity\"", v, "severity")
-	}
-	if !probe.Title.present {
-		return typeError("object without \"title\"", v, "title")
+	if seen&(1<<1) == 0 {
+		return missing("title", v)
 	}
 	return nil
 }
 
+func (v *Notice) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *Notice) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *Notice) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
+}
+
 // NoticeCapabilities: Client support for presenting live notices to the user.
 type NoticeCapabilities struct{}
+
+func (*NoticeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}
+
+func (v *NoticeCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *NoticeCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *NoticeCapabilities) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
+}
 
 // NumberPropertySchema: Schema for number (floating-point) properties in an elicitation form.
 type NumberPropertySchema struct {
@@ -3517,30 +4406,39 @@ type NumberPropertySchema struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *NumberPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "title":
+		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "minimum":
+		return true, decodePointerField(d, &v.Minimum, decodeFloat[float64], nullOK)
+	case "maximum":
+		return true, decodePointerField(d, &v.Maximum, decodeFloat[float64], nullOK)
+	case "default":
+		return true, decodePointerField(d, &v.Default, decodeFloat[float64], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *NumberPropertySchema) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *NumberPropertySchema) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *NumberPropertySchema) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain NumberPropertySchema
-	probe := struct {
-		*plain
-		Title       member[*string]         `json:"title"`
-		Description member[*string]         `json:"description"`
-		Default     member[*float64]        `json:"default"`
-		Meta        member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
-		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
-		Default:     member[*float64]{field: &v.Default, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // PermissionOption: An option presented to the user when requesting permission.
@@ -3562,39 +4460,54 @@ type PermissionOption struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PermissionOption) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *PermissionOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "optionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.OptionID, decodeString[PermissionOptionID], 0)
+	case "name":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "kind":
+		*seen |= 1 << 2
+		return true, decodeField(d, &v.Kind, (*PermissionOptionKind).decodeJSON, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain PermissionOption
-	probe := struct {
-		*plain
-		OptionID member[PermissionOptionID]   `json:"optionId"`
-		Name     member[string]               `json:"name"`
-		Kind     member[PermissionOptionKind] `json:"kind"`
-		Meta     member[json.RawMessage]      `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		OptionID: member[PermissionOptionID]{field: &v.OptionID},
-		Name:     member[string]{field: &v.Name},
-		Kind:     member[PermissionOptionKind]{field: &v.Kind},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *PermissionOption) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("optionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
+	if seen&(1<<1) == 0 {
+		return missing("name", v)
 	}
-	if !probe.OptionID.present {
-		return typeError("object without \"optionId\"", v, "optionId")
-	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", v, "name")
-	}
-	if !probe.Kind.present {
-		return typeError("object without \"kind\"", v, "kind")
+	if seen&(1<<2) == 0 {
+		return missing("kind", v)
 	}
 	return nil
+}
+
+func (v *PermissionOption) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *PermissionOption) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *PermissionOption) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // PermissionOptionID: Unique identifier for a permission option.
@@ -3622,29 +4535,42 @@ type Plan struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *Plan) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *Plan) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "entries":
+		*seen |= 1 << 0
+		return true, decodeItemsField(d, &v.Entries, (*PlanEntry).decodeJSON, defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain Plan
-	probe := struct {
-		*plain
-		Entries items[PlanEntry]        `json:"entries"`
-		Meta    member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:   (*plain)(v),
-		Entries: items[PlanEntry]{field: &v.Entries, rules: defaultOnError},
-		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Entries.present {
-		return typeError("object without \"entries\"", v, "entries")
+	return false, nil
+}
+
+func (v *Plan) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("entries", v)
 	}
 	return nil
+}
+
+func (v *Plan) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *Plan) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *Plan) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // PlanEntry: A single entry in the execution plan.
@@ -3671,39 +4597,54 @@ type PlanEntry struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PlanEntry) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *PlanEntry) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "content":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Content, decodeString[string], 0)
+	case "priority":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Priority, (*PlanEntryPriority).decodeJSON, 0)
+	case "status":
+		*seen |= 1 << 2
+		return true, decodeField(d, &v.Status, (*PlanEntryStatus).decodeJSON, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain PlanEntry
-	probe := struct {
-		*plain
-		Content  member[string]            `json:"content"`
-		Priority member[PlanEntryPriority] `json:"priority"`
-		Status   member[PlanEntryStatus]   `json:"status"`
-		Meta     member[json.RawMessage]   `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		Content:  member[string]{field: &v.Content},
-		Priority: member[PlanEntryPriority]{field: &v.Priority},
-		Status:   member[PlanEntryStatus]{field: &v.Status},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *PlanEntry) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("content", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
+	if seen&(1<<1) == 0 {
+		return missing("priority", v)
 	}
-	if !probe.Content.present {
-		return typeError("object without \"content\"", v, "content")
-	}
-	if !probe.Priority.present {
-		return typeError("object without \"priority\"", v, "priority")
-	}
-	if !probe.Status.present {
-		return typeError("object without \"status\"", v, "status")
+	if seen&(1<<2) == 0 {
+		return missing("status", v)
 	}
 	return nil
+}
+
+func (v *PlanEntry) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *PlanEntry) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *PlanEntry) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // PromptCapabilities: Prompt capabilities supported by the agent in `session/prompt` requests.
@@ -3739,30 +4680,35 @@ type PromptCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *PromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "image":
+		return true, decodePointerField(d, &v.Image, decodeBool[bool], defaultOnError)
+	case "audio":
+		return true, decodePointerField(d, &v.Audio, decodeBool[bool], defaultOnError)
+	case "embeddedContext":
+		return true, decodePointerField(d, &v.EmbeddedContext, decodeBool[bool], defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *PromptCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *PromptCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PromptCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain PromptCapabilities
-	probe := struct {
-		*plain
-		Image           member[*bool]           `json:"image"`
-		Audio           member[*bool]           `json:"audio"`
-		EmbeddedContext member[*bool]           `json:"embeddedContext"`
-		Meta            member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:           (*plain)(v),
-		Image:           member[*bool]{field: &v.Image, rules: defaultOnError},
-		Audio:           member[*bool]{field: &v.Audio, rules: defaultOnError},
-		EmbeddedContext: member[*bool]{field: &v.EmbeddedContext, rules: defaultOnError},
-		Meta:            member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // PromptRequest: Request parameters for sending a user prompt to the agent.
@@ -3797,34 +4743,50 @@ type PromptRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PromptRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *PromptRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "prompt":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Prompt, func(p *[]ContentBlock, d *decoder) error {
+			return decodeSlice(d, p, (*ContentBlock).decodeJSON)
+		}, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain PromptRequest
-	probe := struct {
-		*plain
-		SessionID member[SessionID]       `json:"sessionId"`
-		Prompt    member[[]ContentBlock]  `json:"prompt"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		SessionID: member[SessionID]{field: &v.SessionID},
-		Prompt:    member[[]ContentBlock]{field: &v.Prompt},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *PromptRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
-	}
-	if !probe.Prompt.present {
-		return typeError("object without \"prompt\"", v, "prompt")
+	if seen&(1<<1) == 0 {
+		return missing("prompt", v)
 	}
 	return nil
+}
+
+func (v *PromptRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *PromptRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *PromptRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // PromptResponse: Response from processing a user prompt.
@@ -3845,29 +4807,42 @@ type PromptResponse struct {
 	promptResponseEndTurnTokenUsage
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PromptResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *PromptResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "stopReason":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.StopReason, (*StopReason).decodeJSON, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain PromptResponse
-	probe := struct {
-		*plain
-		StopReason member[StopReason]      `json:"stopReason"`
-		Meta       member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:      (*plain)(v),
-		StopReason: member[StopReason]{field: &v.StopReason},
-		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.StopReason.present {
-		return typeError("object without \"stopReason\"", v, "stopReason")
+	return v.promptResponseEndTurnTokenUsage.decodeMember(d, name, seen)
+}
+
+func (v *PromptResponse) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("stopReason", v)
 	}
 	return nil
+}
+
+func (v *PromptResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *PromptResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *PromptResponse) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ProtocolVersion: Protocol version identifier.
@@ -3900,34 +4875,52 @@ type ReadTextFileRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ReadTextFileRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ReadTextFileRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "path":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Path, decodeString[string], 0)
+	case "line":
+		return true, decodePointerField(d, &v.Line, decodeUint[uint32], nullOK)
+	case "limit":
+		return true, decodePointerField(d, &v.Limit, decodeUint[uint32], nullOK)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ReadTextFileRequest
-	probe := struct {
-		*plain
-		SessionID member[SessionID]       `json:"sessionId"`
-		Path      member[string]          `json:"path"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		SessionID: member[SessionID]{field: &v.SessionID},
-		Path:      member[string]{field: &v.Path},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *ReadTextFileRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
-	}
-	if !probe.Path.present {
-		return typeError("object without \"path\"", v, "path")
+	if seen&(1<<1) == 0 {
+		return missing("path", v)
 	}
 	return nil
+}
+
+func (v *ReadTextFileRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ReadTextFileRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ReadTextFileRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ReadTextFileResponse: Response containing the contents of a text file.
@@ -3943,29 +4936,42 @@ type ReadTextFileResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ReadTextFileResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ReadTextFileResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "content":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Content, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ReadTextFileResponse
-	probe := struct {
-		*plain
-		Content member[string]          `json:"content"`
-		Meta    member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:   (*plain)(v),
-		Content: member[string]{field: &v.Content},
-		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Content.present {
-		return typeError("object without \"content\"", v, "content")
+	return false, nil
+}
+
+func (v *ReadTextFileResponse) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("content", v)
 	}
 	return nil
+}
+
+func (v *ReadTextFileResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ReadTextFileResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ReadTextFileResponse) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ReleaseTerminalRequest: Request to release a terminal and free its resources.
@@ -3984,34 +4990,48 @@ type ReleaseTerminalRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ReleaseTerminalRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ReleaseTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "terminalId":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.TerminalID, decodeString[TerminalID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ReleaseTerminalRequest
-	probe := struct {
-		*plain
-		SessionID  member[SessionID]       `json:"sessionId"`
-		TerminalID member[TerminalID]      `json:"terminalId"`
-		Meta       member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:      (*plain)(v),
-		SessionID:  member[SessionID]{field: &v.SessionID},
-		TerminalID: member[TerminalID]{field: &v.TerminalID},
-		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *ReleaseTerminalRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
-	}
-	if !probe.TerminalID.present {
-		return typeError("object without \"terminalId\"", v, "terminalId")
+	if seen&(1<<1) == 0 {
+		return missing("terminalId", v)
 	}
 	return nil
+}
+
+func (v *ReleaseTerminalRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ReleaseTerminalRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ReleaseTerminalRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ReleaseTerminalResponse: Response to terminal/release method
@@ -4024,24 +5044,29 @@ type ReleaseTerminalResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *ReleaseTerminalResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *ReleaseTerminalResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *ReleaseTerminalResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ReleaseTerminalResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain ReleaseTerminalResponse
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // RequestPermissionRequest: Request for user permission to execute a tool call.
@@ -4067,39 +5092,56 @@ type RequestPermissionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "toolCall":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.ToolCall, (*ToolCallUpdate).decodeJSON, 0)
+	case "options":
+		*seen |= 1 << 2
+		return true, decodeField(d, &v.Options, func(p *[]PermissionOption, d *decoder) error {
+			return decodeSlice(d, p, (*PermissionOption).decodeJSON)
+		}, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain RequestPermissionRequest
-	probe := struct {
-		*plain
-		SessionID member[SessionID]          `json:"sessionId"`
-		ToolCall  member[ToolCallUpdate]     `json:"toolCall"`
-		Options   member[[]PermissionOption] `json:"options"`
-		Meta      member[json.RawMessage]    `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		SessionID: member[SessionID]{field: &v.SessionID},
-		ToolCall:  member[ToolCallUpdate]{field: &v.ToolCall},
-		Options:   member[[]PermissionOption]{field: &v.Options},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *RequestPermissionRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
+	if seen&(1<<1) == 0 {
+		return missing("toolCall", v)
 	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
-	}
-	if !probe.ToolCall.present {
-		return typeError("object without \"toolCall\"", v, "toolCall")
-	}
-	if !probe.Options.present {
-		return typeError("object without \"options\"", v, "options")
+	if seen&(1<<2) == 0 {
+		return missing("options", v)
 	}
 	return nil
+}
+
+func (v *RequestPermissionRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *RequestPermissionRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // RequestPermissionResponse: Response to a permission request.
@@ -4115,29 +5157,42 @@ type RequestPermissionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *RequestPermissionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "outcome":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Outcome, (*RequestPermissionOutcome).decodeJSON, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain RequestPermissionResponse
-	probe := struct {
-		*plain
-		Outcome member[RequestPermissionOutcome] `json:"outcome"`
-		Meta    member[json.RawMessage]          `json:"_meta"`
-	}{
-		plain:   (*plain)(v),
-		Outcome: member[RequestPermissionOutcome]{field: &v.Outcome},
-		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Outcome.present {
-		return typeError("object without \"outcome\"", v, "outcome")
+	return false, nil
+}
+
+func (v *RequestPermissionResponse) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("outcome", v)
 	}
 	return nil
+}
+
+func (v *RequestPermissionResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *RequestPermissionResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ResourceLink: A resource that the server is capable of reading, included in a prompt or tool call result.
@@ -4171,44 +5226,58 @@ type ResourceLink struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ResourceLink) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "annotations":
+		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "mimeType":
+		return true, decodePointerField(d, &v.MimeType, decodeString[string], nullOK|defaultOnError)
+	case "name":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "size":
+		return true, decodePointerField(d, &v.Size, decodeInt[int64], nullOK|defaultOnError)
+	case "title":
+		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+	case "uri":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.URI, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ResourceLink
-	probe := struct {
-		*plain
-		Annotations member[*Annotations]    `json:"annotations"`
-		Description member[*string]         `json:"description"`
-		MimeType    member[*string]         `json:"mimeType"`
-		Name        member[string]          `json:"name"`
-		Size        member[*int64]          `json:"size"`
-		Title       member[*string]         `json:"title"`
-		URI         member[string]          `json:"uri"`
-		Meta        member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Annotations: member[*Annotations]{field: &v.Annotations, rules: nullOK | defaultOnError},
-		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
-		MimeType:    member[*string]{field: &v.MimeType, rules: nullOK | defaultOnError},
-		Name:        member[string]{field: &v.Name},
-		Size:        member[*int64]{field: &v.Size, rules: nullOK | defaultOnError},
-		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
-		URI:         member[string]{field: &v.URI},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *ResourceLink) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("name", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", v, "name")
-	}
-	if !probe.URI.present {
-		return typeError("object without \"uri\"", v, "uri")
+	if seen&(1<<1) == 0 {
+		return missing("uri", v)
 	}
 	return nil
+}
+
+func (v *ResourceLink) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ResourceLink) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ResourceLink) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ResumeSessionRequest: Request parameters for resuming an existing session.
@@ -4256,38 +5325,56 @@ func (v ResumeSessionRequest) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.AdditionalDirectories), present(v.MCPServers)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "cwd":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Cwd, decodeString[string], 0)
+	case "additionalDirectories":
+		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
+			return decodeSlice(d, p, decodeString[string])
+		}, defaultOnNull)
+	case "mcpServers":
+		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
+			return decodeSlice(d, p, (*MCPServer).decodeJSON)
+		}, defaultOnNull)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ResumeSessionRequest
-	probe := struct {
-		*plain
-		SessionID             member[SessionID]       `json:"sessionId"`
-		Cwd                   member[string]          `json:"cwd"`
-		AdditionalDirectories member[[]string]        `json:"additionalDirectories"`
-		MCPServers            member[[]MCPServer]     `json:"mcpServers"`
-		Meta                  member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:                 (*plain)(v),
-		SessionID:             member[SessionID]{field: &v.SessionID},
-		Cwd:                   member[string]{field: &v.Cwd},
-		AdditionalDirectories: member[[]string]{field: &v.AdditionalDirectories, rules: defaultOnNull},
-		MCPServers:            member[[]MCPServer]{field: &v.MCPServers, rules: defaultOnNull},
-		Meta:                  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return v.resumeSessionRequestUnstable.decodeMember(d, name, seen)
+}
+
+func (v *ResumeSessionRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
-	}
-	if !probe.Cwd.present {
-		return typeError("object without \"cwd\"", v, "cwd")
+	if seen&(1<<1) == 0 {
+		return missing("cwd", v)
 	}
 	return nil
+}
+
+func (v *ResumeSessionRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ResumeSessionRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ResumeSessionResponse: Response from resuming an existing session.
@@ -4317,28 +5404,33 @@ func (v ResumeSessionResponse) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.ConfigOptions)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "modes":
+		return true, decodePointerField(d, &v.Modes, (*SessionModeState).decodeJSON, nullOK|defaultOnError)
+	case "configOptions":
+		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *ResumeSessionResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *ResumeSessionResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ResumeSessionResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain ResumeSessionResponse
-	probe := struct {
-		*plain
-		Modes         member[*SessionModeState]  `json:"modes"`
-		ConfigOptions items[SessionConfigOption] `json:"configOptions"`
-		Meta          member[json.RawMessage]    `json:"_meta"`
-	}{
-		plain:         (*plain)(v),
-		Modes:         member[*SessionModeState]{field: &v.Modes, rules: nullOK | defaultOnError},
-		ConfigOptions: items[SessionConfigOption]{field: &v.ConfigOptions, rules: nullOK | defaultOnError},
-		Meta:          member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SelectedPermissionOutcome: The user selected one of the provided options.
@@ -4354,29 +5446,42 @@ type SelectedPermissionOutcome struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SelectedPermissionOutcome) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "optionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.OptionID, decodeString[PermissionOptionID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SelectedPermissionOutcome
-	probe := struct {
-		*plain
-		OptionID member[PermissionOptionID] `json:"optionId"`
-		Meta     member[json.RawMessage]    `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		OptionID: member[PermissionOptionID]{field: &v.OptionID},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.OptionID.present {
-		return typeError("object without \"optionId\"", v, "optionId")
+	return false, nil
+}
+
+func (v *SelectedPermissionOutcome) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("optionId", v)
 	}
 	return nil
+}
+
+func (v *SelectedPermissionOutcome) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SelectedPermissionOutcome) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionAdditionalDirectoriesCapabilities: Capabilities for additional session directories support.
@@ -4394,24 +5499,29 @@ type SessionAdditionalDirectoriesCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SessionAdditionalDirectoriesCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SessionAdditionalDirectoriesCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SessionAdditionalDirectoriesCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SessionAdditionalDirectoriesCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SessionCapabilities: Session capabilities supported by the agent.
@@ -4473,34 +5583,42 @@ type SessionCapabilities struct {
 	sessionCapabilitiesSessionFork
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "list":
+		return true, decodePointerField(d, &v.List, (*SessionListCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "delete":
+		return true, decodePointerField(d, &v.Delete, (*SessionDeleteCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "additionalDirectories":
+		return true, decodePointerField(d, &v.AdditionalDirectories, (*SessionAdditionalDirectoriesCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "resume":
+		return true, decodePointerField(d, &v.Resume, (*SessionResumeCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "close":
+		return true, decodePointerField(d, &v.Close, (*SessionCloseCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	if ok, err := v.sessionCapabilitiesUnstable.decodeMember(d, name, seen); ok || err != nil {
+		return ok, err
+	}
+	return v.sessionCapabilitiesSessionFork.decodeMember(d, name, seen)
+}
+
+func (v *SessionCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SessionCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SessionCapabilities
-	probe := struct {
-		*plain
-		List                  member[*SessionListCapabilities]                  `json:"list"`
-		Delete                member[*SessionDeleteCapabilities]                `json:"delete"`
-		AdditionalDirectories member[*SessionAdditionalDirectoriesCapabilities] `json:"additionalDirectories"`
-		Resume                member[*SessionResumeCapabilities]                `json:"resume"`
-		Close                 member[*SessionCloseCapabilities]                 `json:"close"`
-		Meta                  member[json.RawMessage]                           `json:"_meta"`
-	}{
-		plain:                 (*plain)(v),
-		List:                  member[*SessionListCapabilities]{field: &v.List, rules: nullOK | defaultOnError},
-		Delete:                member[*SessionDeleteCapabilities]{field: &v.Delete, rules: nullOK | defaultOnError},
-		AdditionalDirectories: member[*SessionAdditionalDirectoriesCapabilities]{field: &v.AdditionalDirectories, rules: nullOK | defaultOnError},
-		Resume:                member[*SessionResumeCapabilities]{field: &v.Resume, rules: nullOK | defaultOnError},
-		Close:                 member[*SessionCloseCapabilities]{field: &v.Close, rules: nullOK | defaultOnError},
-		Meta:                  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SessionCloseCapabilities: Capabilities for the `session/close` method.
@@ -4515,24 +5633,29 @@ type SessionCloseCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SessionCloseCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SessionCloseCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SessionCloseCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionCloseCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SessionCloseCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SessionConfigBoolean: A boolean on/off toggle session configuration option payload.
@@ -4541,27 +5664,40 @@ type SessionConfigBoolean struct {
 	CurrentValue bool `json:"currentValue"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SessionConfigBoolean) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "currentValue":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.CurrentValue, decodeBool[bool], 0)
 	}
-	type plain SessionConfigBoolean
-	probe := struct {
-		*plain
-		CurrentValue member[bool] `json:"currentValue"`
-	}{
-		plain:        (*plain)(v),
-		CurrentValue: member[bool]{field: &v.CurrentValue},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.CurrentValue.present {
-		return typeError("object without \"currentValue\"", v, "currentValue")
+	return false, nil
+}
+
+func (v *SessionConfigBoolean) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("currentValue", v)
 	}
 	return nil
+}
+
+func (v *SessionConfigBoolean) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SessionConfigBoolean) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionConfigGroupID: Unique identifier for a session configuration option value group.
@@ -4588,26 +5724,31 @@ type SessionConfigOptionsCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SessionConfigOptionsCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "boolean":
+		return true, decodePointerField(d, &v.Boolean, (*BooleanConfigOptionCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SessionConfigOptionsCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SessionConfigOptionsCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigOptionsCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SessionConfigOptionsCapabilities
-	probe := struct {
-		*plain
-		Boolean member[*BooleanConfigOptionCapabilities] `json:"boolean"`
-		Meta    member[json.RawMessage]                  `json:"_meta"`
-	}{
-		plain:   (*plain)(v),
-		Boolean: member[*BooleanConfigOptionCapabilities]{field: &v.Boolean, rules: nullOK | defaultOnError},
-		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SessionConfigSelect: A single-value selector (dropdown) session configuration option payload.
@@ -4619,32 +5760,46 @@ type SessionConfigSelect struct {
 	Options SessionConfigSelectOptions `json:"options"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionConfigSelect) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SessionConfigSelect) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "currentValue":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.CurrentValue, decodeString[SessionConfigValueID], 0)
+	case "options":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Options, (*SessionConfigSelectOptions).decodeJSON, 0)
 	}
-	type plain SessionConfigSelect
-	probe := struct {
-		*plain
-		CurrentValue member[SessionConfigValueID]       `json:"currentValue"`
-		Options      member[SessionConfigSelectOptions] `json:"options"`
-	}{
-		plain:        (*plain)(v),
-		CurrentValue: member[SessionConfigValueID]{field: &v.CurrentValue},
-		Options:      member[SessionConfigSelectOptions]{field: &v.Options},
+	return false, nil
+}
+
+func (v *SessionConfigSelect) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("currentValue", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.CurrentValue.present {
-		return typeError("object without \"currentValue\"", v, "currentValue")
-	}
-	if !probe.Options.present {
-		return typeError("object without \"options\"", v, "options")
+	if seen&(1<<1) == 0 {
+		return missing("options", v)
 	}
 	return nil
+}
+
+func (v *SessionConfigSelect) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SessionConfigSelect) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionConfigSelect) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionConfigSelectGroup: A group of possible values for a session configuration option.
@@ -4666,39 +5821,54 @@ type SessionConfigSelectGroup struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "group":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Group, decodeString[SessionConfigGroupID], 0)
+	case "name":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "options":
+		*seen |= 1 << 2
+		return true, decodeItemsField(d, &v.Options, (*SessionConfigSelectOption).decodeJSON, defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SessionConfigSelectGroup
-	probe := struct {
-		*plain
-		Group   member[SessionConfigGroupID]     `json:"group"`
-		Name    member[string]                   `json:"name"`
-		Options items[SessionConfigSelectOption] `json:"options"`
-		Meta    member[json.RawMessage]          `json:"_meta"`
-	}{
-		plain:   (*plain)(v),
-		Group:   member[SessionConfigGroupID]{field: &v.Group},
-		Name:    member[string]{field: &v.Name},
-		Options: items[SessionConfigSelectOption]{field: &v.Options, rules: defaultOnError},
-		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *SessionConfigSelectGroup) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("group", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
+	if seen&(1<<1) == 0 {
+		return missing("name", v)
 	}
-	if !probe.Group.present {
-		return typeError("object without \"group\"", v, "group")
-	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", v, "name")
-	}
-	if !probe.Options.present {
-		return typeError("object without \"options\"", v, "options")
+	if seen&(1<<2) == 0 {
+		return missing("options", v)
 	}
 	return nil
+}
+
+func (v *SessionConfigSelectGroup) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SessionConfigSelectGroup) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionConfigSelectOption: A possible value for a session configuration option.
@@ -4720,36 +5890,50 @@ type SessionConfigSelectOption struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SessionConfigSelectOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "value":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Value, decodeString[SessionConfigValueID], 0)
+	case "name":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SessionConfigSelectOption
-	probe := struct {
-		*plain
-		Value       member[SessionConfigValueID] `json:"value"`
-		Name        member[string]               `json:"name"`
-		Description member[*string]              `json:"description"`
-		Meta        member[json.RawMessage]      `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Value:       member[SessionConfigValueID]{field: &v.Value},
-		Name:        member[string]{field: &v.Name},
-		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *SessionConfigSelectOption) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("value", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Value.present {
-		return typeError("object without \"value\"", v, "value")
-	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", v, "name")
+	if seen&(1<<1) == 0 {
+		return missing("name", v)
 	}
 	return nil
+}
+
+func (v *SessionConfigSelectOption) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SessionConfigSelectOption) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionConfigValueID: Unique identifier for a session configuration option value.
@@ -4767,24 +5951,29 @@ type SessionDeleteCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SessionDeleteCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SessionDeleteCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SessionDeleteCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionDeleteCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SessionDeleteCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SessionID: A unique identifier for a conversation session between a client and agent.
@@ -4836,40 +6025,54 @@ func (v SessionInfo) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.AdditionalDirectories)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionInfo) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "cwd":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Cwd, decodeString[string], 0)
+	case "additionalDirectories":
+		return true, decodeItemsField(d, &v.AdditionalDirectories, decodeString[string], defaultOnError)
+	case "title":
+		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+	case "updatedAt":
+		return true, decodePointerField(d, &v.UpdatedAt, decodeString[string], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SessionInfo
-	probe := struct {
-		*plain
-		SessionID             member[SessionID]       `json:"sessionId"`
-		Cwd                   member[string]          `json:"cwd"`
-		AdditionalDirectories items[string]           `json:"additionalDirectories"`
-		Title                 member[*string]         `json:"title"`
-		UpdatedAt             member[*string]         `json:"updatedAt"`
-		Meta                  member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:                 (*plain)(v),
-		SessionID:             member[SessionID]{field: &v.SessionID},
-		Cwd:                   member[string]{field: &v.Cwd},
-		AdditionalDirectories: items[string]{field: &v.AdditionalDirectories, rules: defaultOnError},
-		Title:                 member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
-		UpdatedAt:             member[*string]{field: &v.UpdatedAt, rules: nullOK | defaultOnError},
-		Meta:                  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return v.sessionInfoUnstable.decodeMember(d, name, seen)
+}
+
+func (v *SessionInfo) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
-	}
-	if !probe.Cwd.present {
-		return typeError("object without \"cwd\"", v, "cwd")
+	if seen&(1<<1) == 0 {
+		return missing("cwd", v)
 	}
 	return nil
+}
+
+func (v *SessionInfo) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SessionInfo) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionInfo) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionInfoUpdate: Update to session metadata. All fields are optional to support partial updates.
@@ -4901,28 +6104,33 @@ func (v SessionInfoUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), presentNullable(v.Title), presentNullable(v.UpdatedAt)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SessionInfoUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "title":
+		return true, decodeNullableField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+	case "updatedAt":
+		return true, decodeNullableField(d, &v.UpdatedAt, decodeString[string], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SessionInfoUpdate) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SessionInfoUpdate) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SessionInfoUpdate
-	probe := struct {
-		*plain
-		Title     member[Nullable[string]] `json:"title"`
-		UpdatedAt member[Nullable[string]] `json:"updatedAt"`
-		Meta      member[json.RawMessage]  `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		Title:     member[Nullable[string]]{field: &v.Title, rules: nullOK | defaultOnError},
-		UpdatedAt: member[Nullable[string]]{field: &v.UpdatedAt, rules: nullOK | defaultOnError},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SessionListCapabilities: Capabilities for the `session/list` method.
@@ -4937,24 +6145,29 @@ type SessionListCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SessionListCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SessionListCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SessionListCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionListCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SessionListCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SessionMode: A mode the agent can operate in.
@@ -4978,36 +6191,50 @@ type SessionMode struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionMode) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SessionMode) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "id":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ID, decodeString[SessionModeID], 0)
+	case "name":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SessionMode
-	probe := struct {
-		*plain
-		ID          member[SessionModeID]   `json:"id"`
-		Name        member[string]          `json:"name"`
-		Description member[*string]         `json:"description"`
-		Meta        member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		ID:          member[SessionModeID]{field: &v.ID},
-		Name:        member[string]{field: &v.Name},
-		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *SessionMode) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("id", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ID.present {
-		return typeError("object without \"id\"", v, "id")
-	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", v, "name")
+	if seen&(1<<1) == 0 {
+		return missing("name", v)
 	}
 	return nil
+}
+
+func (v *SessionMode) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SessionMode) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionMode) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionModeID: Unique identifier for a Session Mode.
@@ -5029,34 +6256,48 @@ type SessionModeState struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionModeState) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SessionModeState) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "currentModeId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.CurrentModeID, decodeString[SessionModeID], 0)
+	case "availableModes":
+		*seen |= 1 << 1
+		return true, decodeItemsField(d, &v.AvailableModes, (*SessionMode).decodeJSON, defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SessionModeState
-	probe := struct {
-		*plain
-		CurrentModeID  member[SessionModeID]   `json:"currentModeId"`
-		AvailableModes items[SessionMode]      `json:"availableModes"`
-		Meta           member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:          (*plain)(v),
-		CurrentModeID:  member[SessionModeID]{field: &v.CurrentModeID},
-		AvailableModes: items[SessionMode]{field: &v.AvailableModes, rules: defaultOnError},
-		Meta:           member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *SessionModeState) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("currentModeId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.CurrentModeID.present {
-		return typeError("object without \"currentModeId\"", v, "currentModeId")
-	}
-	if !probe.AvailableModes.present {
-		return typeError("object without \"availableModes\"", v, "availableModes")
+	if seen&(1<<1) == 0 {
+		return missing("availableModes", v)
 	}
 	return nil
+}
+
+func (v *SessionModeState) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SessionModeState) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionModeState) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionNotification: Notification containing a session update from the agent.
@@ -5079,34 +6320,48 @@ type SessionNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionNotification) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SessionNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "update":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Update, (*SessionUpdate).decodeJSON, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SessionNotification
-	probe := struct {
-		*plain
-		SessionID member[SessionID]       `json:"sessionId"`
-		Update    member[SessionUpdate]   `json:"update"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		SessionID: member[SessionID]{field: &v.SessionID},
-		Update:    member[SessionUpdate]{field: &v.Update},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *SessionNotification) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
-	}
-	if !probe.Update.present {
-		return typeError("object without \"update\"", v, "update")
+	if seen&(1<<1) == 0 {
+		return missing("update", v)
 	}
 	return nil
+}
+
+func (v *SessionNotification) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SessionNotification) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionNotification) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionResumeCapabilities: Capabilities for the `session/resume` method.
@@ -5121,24 +6376,29 @@ type SessionResumeCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SessionResumeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SessionResumeCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SessionResumeCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionResumeCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SessionResumeCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SetSessionConfigOptionResponse: Response to `session/set_config_option` method.
@@ -5154,29 +6414,42 @@ type SetSessionConfigOptionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SetSessionConfigOptionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "configOptions":
+		*seen |= 1 << 0
+		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SetSessionConfigOptionResponse
-	probe := struct {
-		*plain
-		ConfigOptions items[SessionConfigOption] `json:"configOptions"`
-		Meta          member[json.RawMessage]    `json:"_meta"`
-	}{
-		plain:         (*plain)(v),
-		ConfigOptions: items[SessionConfigOption]{field: &v.ConfigOptions, rules: defaultOnError},
-		Meta:          member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ConfigOptions.present {
-		return typeError("object without \"configOptions\"", v, "configOptions")
+	return false, nil
+}
+
+func (v *SetSessionConfigOptionResponse) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("configOptions", v)
 	}
 	return nil
+}
+
+func (v *SetSessionConfigOptionResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SetSessionConfigOptionResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SetSessionModeRequest: Request parameters for setting a session mode.
@@ -5195,34 +6468,48 @@ type SetSessionModeRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SetSessionModeRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SetSessionModeRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "modeId":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.ModeID, decodeString[SessionModeID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SetSessionModeRequest
-	probe := struct {
-		*plain
-		SessionID member[SessionID]       `json:"sessionId"`
-		ModeID    member[SessionModeID]   `json:"modeId"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		SessionID: member[SessionID]{field: &v.SessionID},
-		ModeID:    member[SessionModeID]{field: &v.ModeID},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *SetSessionModeRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
-	}
-	if !probe.ModeID.present {
-		return typeError("object without \"modeId\"", v, "modeId")
+	if seen&(1<<1) == 0 {
+		return missing("modeId", v)
 	}
 	return nil
+}
+
+func (v *SetSessionModeRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SetSessionModeRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SetSessionModeRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SetSessionModeResponse: Response to `session/set_mode` method.
@@ -5235,24 +6522,29 @@ type SetSessionModeResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SetSessionModeResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SetSessionModeResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SetSessionModeResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionModeResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SetSessionModeResponse
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // StringMultiSelectItems: String item schema for multi-select enum properties.
@@ -5270,29 +6562,44 @@ type StringMultiSelectItems struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *StringMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "enum":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Enum, func(p *[]string, d *decoder) error {
+			return decodeSlice(d, p, decodeString[string])
+		}, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain StringMultiSelectItems
-	probe := struct {
-		*plain
-		Enum member[[]string]        `json:"enum"`
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Enum:  member[[]string]{field: &v.Enum},
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Enum.present {
-		return typeError("object without \"enum\"", v, "enum")
+	return false, nil
+}
+
+func (v *StringMultiSelectItems) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("enum", v)
 	}
 	return nil
+}
+
+func (v *StringMultiSelectItems) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *StringMultiSelectItems) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // StringPropertySchema: Schema for string properties in an elicitation form.
@@ -5365,30 +6672,51 @@ func (v StringPropertySchema) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Enum), present(v.OneOf)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "title":
+		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "minLength":
+		return true, decodePointerField(d, &v.MinLength, decodeUint[uint32], nullOK)
+	case "maxLength":
+		return true, decodePointerField(d, &v.MaxLength, decodeUint[uint32], nullOK)
+	case "pattern":
+		return true, decodePointerField(d, &v.Pattern, decodeString[string], nullOK)
+	case "format":
+		return true, decodePointerField(d, &v.Format, (*StringFormat).decodeJSON, nullOK)
+	case "default":
+		return true, decodePointerField(d, &v.Default, decodeString[string], nullOK|defaultOnError)
+	case "enum":
+		return true, decodeField(d, &v.Enum, func(p *[]string, d *decoder) error {
+			return decodeSlice(d, p, decodeString[string])
+		}, nullOK)
+	case "oneOf":
+		return true, decodeField(d, &v.OneOf, func(p *[]EnumOption, d *decoder) error {
+			return decodeSlice(d, p, (*EnumOption).decodeJSON)
+		}, nullOK)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *StringPropertySchema) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *StringPropertySchema) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *StringPropertySchema) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain StringPropertySchema
-	probe := struct {
-		*plain
-		Title       member[*string]         `json:"title"`
-		Description member[*string]         `json:"description"`
-		Default     member[*string]         `json:"default"`
-		Meta        member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
-		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
-		Default:     member[*string]{field: &v.Default, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // Terminal: Embed a terminal created with `terminal/create` by its id.
@@ -5408,29 +6736,42 @@ type Terminal struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *Terminal) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *Terminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "terminalId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.TerminalID, decodeString[TerminalID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain Terminal
-	probe := struct {
-		*plain
-		TerminalID member[TerminalID]      `json:"terminalId"`
-		Meta       member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:      (*plain)(v),
-		TerminalID: member[TerminalID]{field: &v.TerminalID},
-		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.TerminalID.present {
-		return typeError("object without \"terminalId\"", v, "terminalId")
+	return false, nil
+}
+
+func (v *Terminal) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("terminalId", v)
 	}
 	return nil
+}
+
+func (v *Terminal) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *Terminal) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *Terminal) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // TerminalExitStatus: Exit status of a terminal command.
@@ -5449,28 +6790,33 @@ type TerminalExitStatus struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *TerminalExitStatus) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "exitCode":
+		return true, decodePointerField(d, &v.ExitCode, decodeUint[uint32], nullOK|defaultOnError)
+	case "signal":
+		return true, decodePointerField(d, &v.Signal, decodeString[string], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *TerminalExitStatus) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *TerminalExitStatus) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalExitStatus) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain TerminalExitStatus
-	probe := struct {
-		*plain
-		ExitCode member[*uint32]         `json:"exitCode"`
-		Signal   member[*string]         `json:"signal"`
-		Meta     member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		ExitCode: member[*uint32]{field: &v.ExitCode, rules: nullOK | defaultOnError},
-		Signal:   member[*string]{field: &v.Signal, rules: nullOK | defaultOnError},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // TerminalID: Typed identifier used for terminal values on the wire.
@@ -5492,34 +6838,48 @@ type TerminalOutputRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *TerminalOutputRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *TerminalOutputRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "terminalId":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.TerminalID, decodeString[TerminalID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain TerminalOutputRequest
-	probe := struct {
-		*plain
-		SessionID  member[SessionID]       `json:"sessionId"`
-		TerminalID member[TerminalID]      `json:"terminalId"`
-		Meta       member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:      (*plain)(v),
-		SessionID:  member[SessionID]{field: &v.SessionID},
-		TerminalID: member[TerminalID]{field: &v.TerminalID},
-		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *TerminalOutputRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
-	}
-	if !probe.TerminalID.present {
-		return typeError("object without \"terminalId\"", v, "terminalId")
+	if seen&(1<<1) == 0 {
+		return missing("terminalId", v)
 	}
 	return nil
+}
+
+func (v *TerminalOutputRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *TerminalOutputRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *TerminalOutputRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // TerminalOutputResponse: Response containing the terminal output and exit status.
@@ -5541,36 +6901,50 @@ type TerminalOutputResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *TerminalOutputResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *TerminalOutputResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "output":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Output, decodeString[string], 0)
+	case "truncated":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Truncated, decodeBool[bool], 0)
+	case "exitStatus":
+		return true, decodePointerField(d, &v.ExitStatus, (*TerminalExitStatus).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain TerminalOutputResponse
-	probe := struct {
-		*plain
-		Output     member[string]              `json:"output"`
-		Truncated  member[bool]                `json:"truncated"`
-		ExitStatus member[*TerminalExitStatus] `json:"exitStatus"`
-		Meta       member[json.RawMessage]     `json:"_meta"`
-	}{
-		plain:      (*plain)(v),
-		Output:     member[string]{field: &v.Output},
-		Truncated:  member[bool]{field: &v.Truncated},
-		ExitStatus: member[*TerminalExitStatus]{field: &v.ExitStatus, rules: nullOK | defaultOnError},
-		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *TerminalOutputResponse) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("output", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Output.present {
-		return typeError("object without \"output\"", v, "output")
-	}
-	if !probe.Truncated.present {
-		return typeError("object without \"truncated\"", v, "truncated")
+	if seen&(1<<1) == 0 {
+		return missing("truncated", v)
 	}
 	return nil
+}
+
+func (v *TerminalOutputResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *TerminalOutputResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *TerminalOutputResponse) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // TextContent: Text provided to or from an LLM.
@@ -5589,31 +6963,44 @@ type TextContent struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *TextContent) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "annotations":
+		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
+	case "text":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Text, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain TextContent
-	probe := struct {
-		*plain
-		Annotations member[*Annotations]    `json:"annotations"`
-		Text        member[string]          `json:"text"`
-		Meta        member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Annotations: member[*Annotations]{field: &v.Annotations, rules: nullOK | defaultOnError},
-		Text:        member[string]{field: &v.Text},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Text.present {
-		return typeError("object without \"text\"", v, "text")
+	return false, nil
+}
+
+func (v *TextContent) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("text", v)
 	}
 	return nil
+}
+
+func (v *TextContent) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *TextContent) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *TextContent) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // TextResourceContents: Text-based resource contents.
@@ -5635,36 +7022,50 @@ type TextResourceContents struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *TextResourceContents) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "mimeType":
+		return true, decodePointerField(d, &v.MimeType, decodeString[string], nullOK|defaultOnError)
+	case "text":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Text, decodeString[string], 0)
+	case "uri":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.URI, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain TextResourceContents
-	probe := struct {
-		*plain
-		MimeType member[*string]         `json:"mimeType"`
-		Text     member[string]          `json:"text"`
-		URI      member[string]          `json:"uri"`
-		Meta     member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		MimeType: member[*string]{field: &v.MimeType, rules: nullOK | defaultOnError},
-		Text:     member[string]{field: &v.Text},
-		URI:      member[string]{field: &v.URI},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *TextResourceContents) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("text", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Text.present {
-		return typeError("object without \"text\"", v, "text")
-	}
-	if !probe.URI.present {
-		return typeError("object without \"uri\"", v, "uri")
+	if seen&(1<<1) == 0 {
+		return missing("uri", v)
 	}
 	return nil
+}
+
+func (v *TextResourceContents) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *TextResourceContents) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // TitledMultiSelectItems: Items definition for titled multi-select enum properties.
@@ -5682,29 +7083,44 @@ type TitledMultiSelectItems struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *TitledMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "anyOf":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.AnyOf, func(p *[]EnumOption, d *decoder) error {
+			return decodeSlice(d, p, (*EnumOption).decodeJSON)
+		}, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain TitledMultiSelectItems
-	probe := struct {
-		*plain
-		AnyOf member[[]EnumOption]    `json:"anyOf"`
-		Meta  member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		AnyOf: member[[]EnumOption]{field: &v.AnyOf},
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.AnyOf.present {
-		return typeError("object without \"anyOf\"", v, "anyOf")
+	return false, nil
+}
+
+func (v *TitledMultiSelectItems) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("anyOf", v)
 	}
 	return nil
+}
+
+func (v *TitledMultiSelectItems) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *TitledMultiSelectItems) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ToolCall: Represents a tool call that the language model has requested.
@@ -5764,48 +7180,62 @@ func (v ToolCall) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Content), present(v.Locations)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ToolCall) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ToolCall) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "toolCallId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ToolCallID, decodeString[ToolCallID], 0)
+	case "title":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Title, decodeString[string], 0)
+	case "name":
+		return true, decodePointerField(d, &v.Name, decodeString[string], nullOK|defaultOnError)
+	case "kind":
+		return true, decodePointerField(d, &v.Kind, (*ToolKind).decodeJSON, defaultOnError)
+	case "status":
+		return true, decodePointerField(d, &v.Status, (*ToolCallStatus).decodeJSON, defaultOnError)
+	case "content":
+		return true, decodeItemsField(d, &v.Content, (*ToolCallContent).decodeJSON, defaultOnError)
+	case "locations":
+		return true, decodeItemsField(d, &v.Locations, (*ToolCallLocation).decodeJSON, defaultOnError)
+	case "rawInput":
+		return true, decodeField(d, &v.RawInput, decodeRaw[json.RawMessage], defaultOnError)
+	case "rawOutput":
+		return true, decodeField(d, &v.RawOutput, decodeRaw[json.RawMessage], defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ToolCall
-	probe := struct {
-		*plain
-		ToolCallID member[ToolCallID]      `json:"toolCallId"`
-		Title      member[string]          `json:"title"`
-		Name       member[*string]         `json:"name"`
-		Kind       member[*ToolKind]       `json:"kind"`
-		Status     member[*ToolCallStatus] `json:"status"`
-		Content    items[ToolCallContent]  `json:"content"`
-		Locations  items[ToolCallLocation] `json:"locations"`
-		RawInput   member[json.RawMessage] `json:"rawInput"`
-		RawOutput  member[json.RawMessage] `json:"rawOutput"`
-		Meta       member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:      (*plain)(v),
-		ToolCallID: member[ToolCallID]{field: &v.ToolCallID},
-		Title:      member[string]{field: &v.Title},
-		Name:       member[*string]{field: &v.Name, rules: nullOK | defaultOnError},
-		Kind:       member[*ToolKind]{field: &v.Kind, rules: defaultOnError},
-		Status:     member[*ToolCallStatus]{field: &v.Status, rules: defaultOnError},
-		Content:    items[ToolCallContent]{field: &v.Content, rules: defaultOnError},
-		Locations:  items[ToolCallLocation]{field: &v.Locations, rules: defaultOnError},
-		RawInput:   member[json.RawMessage]{field: &v.RawInput, rules: defaultOnError},
-		RawOutput:  member[json.RawMessage]{field: &v.RawOutput, rules: defaultOnError},
-		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *ToolCall) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("toolCallId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ToolCallID.present {
-		return typeError("object without \"toolCallId\"", v, "toolCallId")
-	}
-	if !probe.Title.present {
-		return typeError("object without \"title\"", v, "title")
+	if seen&(1<<1) == 0 {
+		return missing("title", v)
 	}
 	return nil
+}
+
+func (v *ToolCall) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ToolCall) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ToolCall) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ToolCallID: Unique identifier for a tool call within a session.
@@ -5832,31 +7262,44 @@ type ToolCallLocation struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ToolCallLocation) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ToolCallLocation) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "path":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Path, decodeString[string], 0)
+	case "line":
+		return true, decodePointerField(d, &v.Line, decodeUint[uint32], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ToolCallLocation
-	probe := struct {
-		*plain
-		Path member[string]          `json:"path"`
-		Line member[*uint32]         `json:"line"`
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Path:  member[string]{field: &v.Path},
-		Line:  member[*uint32]{field: &v.Line, rules: nullOK | defaultOnError},
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Path.present {
-		return typeError("object without \"path\"", v, "path")
+	return false, nil
+}
+
+func (v *ToolCallLocation) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("path", v)
 	}
 	return nil
+}
+
+func (v *ToolCallLocation) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ToolCallLocation) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ToolCallLocation) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ToolCallUpdate: An update to an existing tool call.
@@ -5914,45 +7357,58 @@ func (v ToolCallUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Content), present(v.Locations)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ToolCallUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "toolCallId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ToolCallID, decodeString[ToolCallID], 0)
+	case "kind":
+		return true, decodePointerField(d, &v.Kind, (*ToolKind).decodeJSON, nullOK|defaultOnError)
+	case "status":
+		return true, decodePointerField(d, &v.Status, (*ToolCallStatus).decodeJSON, nullOK|defaultOnError)
+	case "title":
+		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+	case "name":
+		return true, decodePointerField(d, &v.Name, decodeString[string], nullOK|defaultOnError)
+	case "content":
+		return true, decodeItemsField(d, &v.Content, (*ToolCallContent).decodeJSON, nullOK|defaultOnError)
+	case "locations":
+		return true, decodeItemsField(d, &v.Locations, (*ToolCallLocation).decodeJSON, nullOK|defaultOnError)
+	case "rawInput":
+		return true, decodeField(d, &v.RawInput, decodeRaw[json.RawMessage], defaultOnError)
+	case "rawOutput":
+		return true, decodeField(d, &v.RawOutput, decodeRaw[json.RawMessage], defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ToolCallUpdate
-	probe := struct {
-		*plain
-		ToolCallID member[ToolCallID]      `json:"toolCallId"`
-		Kind       member[*ToolKind]       `json:"kind"`
-		Status     member[*ToolCallStatus] `json:"status"`
-		Title      member[*string]         `json:"title"`
-		Name       member[*string]         `json:"name"`
-		Content    items[ToolCallContent]  `json:"content"`
-		Locations  items[ToolCallLocation] `json:"locations"`
-		RawInput   member[json.RawMessage] `json:"rawInput"`
-		RawOutput  member[json.RawMessage] `json:"rawOutput"`
-		Meta       member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:      (*plain)(v),
-		ToolCallID: member[ToolCallID]{field: &v.ToolCallID},
-		Kind:       member[*ToolKind]{field: &v.Kind, rules: nullOK | defaultOnError},
-		Status:     member[*ToolCallStatus]{field: &v.Status, rules: nullOK | defaultOnError},
-		Title:      member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
-		Name:       member[*string]{field: &v.Name, rules: nullOK | defaultOnError},
-		Content:    items[ToolCallContent]{field: &v.Content, rules: nullOK | defaultOnError},
-		Locations:  items[ToolCallLocation]{field: &v.Locations, rules: nullOK | defaultOnError},
-		RawInput:   member[json.RawMessage]{field: &v.RawInput, rules: defaultOnError},
-		RawOutput:  member[json.RawMessage]{field: &v.RawOutput, rules: defaultOnError},
-		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ToolCallID.present {
-		return typeError("object without \"toolCallId\"", v, "toolCallId")
+	return false, nil
+}
+
+func (v *ToolCallUpdate) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("toolCallId", v)
 	}
 	return nil
+}
+
+func (v *ToolCallUpdate) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ToolCallUpdate) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ToolCallUpdate) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // UnstructuredCommandInput: All text that was typed after the command name is provided as input.
@@ -5968,29 +7424,42 @@ type UnstructuredCommandInput struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *UnstructuredCommandInput) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *UnstructuredCommandInput) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "hint":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Hint, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain UnstructuredCommandInput
-	probe := struct {
-		*plain
-		Hint member[string]          `json:"hint"`
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Hint:  member[string]{field: &v.Hint},
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Hint.present {
-		return typeError("object without \"hint\"", v, "hint")
+	return false, nil
+}
+
+func (v *UnstructuredCommandInput) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("hint", v)
 	}
 	return nil
+}
+
+func (v *UnstructuredCommandInput) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *UnstructuredCommandInput) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *UnstructuredCommandInput) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // UsageUpdate: Context window and cost update for a session.
@@ -6012,36 +7481,50 @@ type UsageUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *UsageUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *UsageUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "used":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Used, decodeUint[uint64], 0)
+	case "size":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Size, decodeUint[uint64], 0)
+	case "cost":
+		return true, decodePointerField(d, &v.Cost, (*Cost).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain UsageUpdate
-	probe := struct {
-		*plain
-		Used member[uint64]          `json:"used"`
-		Size member[uint64]          `json:"size"`
-		Cost member[*Cost]           `json:"cost"`
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Used:  member[uint64]{field: &v.Used},
-		Size:  member[uint64]{field: &v.Size},
-		Cost:  member[*Cost]{field: &v.Cost, rules: nullOK | defaultOnError},
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *UsageUpdate) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("used", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Used.present {
-		return typeError("object without \"used\"", v, "used")
-	}
-	if !probe.Size.present {
-		return typeError("object without \"size\"", v, "size")
+	if seen&(1<<1) == 0 {
+		return missing("size", v)
 	}
 	return nil
+}
+
+func (v *UsageUpdate) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *UsageUpdate) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *UsageUpdate) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // WaitForTerminalExitRequest: Request to wait for a terminal command to exit.
@@ -6060,34 +7543,48 @@ type WaitForTerminalExitRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *WaitForTerminalExitRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *WaitForTerminalExitRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "terminalId":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.TerminalID, decodeString[TerminalID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain WaitForTerminalExitRequest
-	probe := struct {
-		*plain
-		SessionID  member[SessionID]       `json:"sessionId"`
-		TerminalID member[TerminalID]      `json:"terminalId"`
-		Meta       member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:      (*plain)(v),
-		SessionID:  member[SessionID]{field: &v.SessionID},
-		TerminalID: member[TerminalID]{field: &v.TerminalID},
-		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *WaitForTerminalExitRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
-	}
-	if !probe.TerminalID.present {
-		return typeError("object without \"terminalId\"", v, "terminalId")
+	if seen&(1<<1) == 0 {
+		return missing("terminalId", v)
 	}
 	return nil
+}
+
+func (v *WaitForTerminalExitRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *WaitForTerminalExitRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *WaitForTerminalExitRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // WaitForTerminalExitResponse: Response containing the exit status of a terminal command.
@@ -6106,28 +7603,33 @@ type WaitForTerminalExitResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *WaitForTerminalExitResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "exitCode":
+		return true, decodePointerField(d, &v.ExitCode, decodeUint[uint32], nullOK|defaultOnError)
+	case "signal":
+		return true, decodePointerField(d, &v.Signal, decodeString[string], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *WaitForTerminalExitResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *WaitForTerminalExitResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *WaitForTerminalExitResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain WaitForTerminalExitResponse
-	probe := struct {
-		*plain
-		ExitCode member[*uint32]         `json:"exitCode"`
-		Signal   member[*string]         `json:"signal"`
-		Meta     member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		ExitCode: member[*uint32]{field: &v.ExitCode, rules: nullOK | defaultOnError},
-		Signal:   member[*string]{field: &v.Signal, rules: nullOK | defaultOnError},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // WriteTextFileRequest: Request to write content to a text file.
@@ -6151,39 +7653,54 @@ type WriteTextFileRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *WriteTextFileRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *WriteTextFileRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "path":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Path, decodeString[string], 0)
+	case "content":
+		*seen |= 1 << 2
+		return true, decodeField(d, &v.Content, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain WriteTextFileRequest
-	probe := struct {
-		*plain
-		SessionID member[SessionID]       `json:"sessionId"`
-		Path      member[string]          `json:"path"`
-		Content   member[string]          `json:"content"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		SessionID: member[SessionID]{field: &v.SessionID},
-		Path:      member[string]{field: &v.Path},
-		Content:   member[string]{field: &v.Content},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *WriteTextFileRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
+	if seen&(1<<1) == 0 {
+		return missing("path", v)
 	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
-	}
-	if !probe.Path.present {
-		return typeError("object without \"path\"", v, "path")
-	}
-	if !probe.Content.present {
-		return typeError("object without \"content\"", v, "content")
+	if seen&(1<<2) == 0 {
+		return missing("content", v)
 	}
 	return nil
+}
+
+func (v *WriteTextFileRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *WriteTextFileRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *WriteTextFileRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // WriteTextFileResponse: Response to `fs/write_text_file`
@@ -6196,22 +7713,27 @@ type WriteTextFileResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *WriteTextFileResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *WriteTextFileResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *WriteTextFileResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *WriteTextFileResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain WriteTextFileResponse
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }

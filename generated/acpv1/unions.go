@@ -50,32 +50,46 @@ func (v AgentResponseResult) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AgentResponseResult) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AgentResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "id":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+	case "result":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], 0)
 	}
-	type plain AgentResponseResult
-	probe := struct {
-		*plain
-		ID     member[RequestID]       `json:"id"`
-		Result member[json.RawMessage] `json:"result"`
-	}{
-		plain:  (*plain)(v),
-		ID:     member[RequestID]{field: &v.ID},
-		Result: member[json.RawMessage]{field: &v.Result},
+	return false, nil
+}
+
+func (v *AgentResponseResult) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("id", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ID.present {
-		return typeError("object without \"id\"", v, "id")
-	}
-	if !probe.Result.present {
-		return typeError("object without \"result\"", v, "result")
+	if seen&(1<<1) == 0 {
+		return missing("result", v)
 	}
 	return nil
+}
+
+func (v *AgentResponseResult) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *AgentResponseResult) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AgentResponseResult) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // AgentResponseError: the Error alternative of AgentResponse.
@@ -97,32 +111,46 @@ func (v AgentResponseError) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AgentResponseError) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AgentResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "id":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+	case "error":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Error, (*Error).decodeJSON, 0)
 	}
-	type plain AgentResponseError
-	probe := struct {
-		*plain
-		ID    member[RequestID] `json:"id"`
-		Error member[Error]     `json:"error"`
-	}{
-		plain: (*plain)(v),
-		ID:    member[RequestID]{field: &v.ID},
-		Error: member[Error]{field: &v.Error},
+	return false, nil
+}
+
+func (v *AgentResponseError) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("id", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ID.present {
-		return typeError("object without \"id\"", v, "id")
-	}
-	if !probe.Error.present {
-		return typeError("object without \"error\"", v, "error")
+	if seen&(1<<1) == 0 {
+		return missing("error", v)
 	}
 	return nil
+}
+
+func (v *AgentResponseError) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *AgentResponseError) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AgentResponseError) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -150,6 +178,14 @@ func (u *AgentResponse) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	return typeError(kindName(jsonKind(data))+" that fits none of Result, Error", u, "")
+}
+
+func (u *AgentResponse) decodeJSON(d *decoder) error {
+	return d.bridge(u)
+}
+
+func (u *AgentResponse) decodeRest(d *decoder, start int64) error {
+	return d.bridgeRest(u, start)
 }
 
 // AuthMethod: Describes an available authentication method.
@@ -188,34 +224,48 @@ func (u AuthMethod) MarshalJSON() ([]byte, error) {
 	return encodeValue(u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "type" names; an unknown value gives *AuthMethodOther.
+// decodeRest decodes the variant that "type" names; an unknown value gives *AuthMethodOther.
 // Without "type" it gives *AuthMethodAgentVariant.
-func (u *AuthMethod) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	var probe struct {
-		Tag *string `json:"type"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+func (u *AuthMethod) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("type", start)
+	if err != nil {
 		return err
 	}
 	var v AuthMethodVariant
-	if probe.Tag == nil {
+	if !found {
 		v = new(AuthMethodAgentVariant)
 	} else {
-		switch *probe.Tag {
+		switch string(tag) {
 		case "terminal":
 			v = new(AuthMethodTerminalVariant)
 		default:
-			v = new(AuthMethodOther)
+			{
+				other := &AuthMethodOther{Tag: string(tag)}
+				if rest == nil {
+					if err := other.decodeMembers(d, start, 1); err != nil {
+						return err
+					}
+					u.Value = other
+					return nil
+				}
+				v = other
+			}
 		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *AuthMethod) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "type" names.
+func (u *AuthMethod) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
 }
 
 // AuthMethodTerminalVariant: the "terminal" variant of AuthMethod.
@@ -286,23 +336,45 @@ func (v AuthMethodOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *AuthMethodOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AuthMethodOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "type":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"type"`
+	return false, nil
+}
+
+func (v *AuthMethodOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("type", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *AuthMethodOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", v, "type")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *AuthMethodOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *AuthMethodOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AuthMethodOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // AvailableCommandInput: The input specification for a command.
@@ -355,6 +427,14 @@ func (u *AvailableCommandInput) UnmarshalJSON(data []byte) error {
 	return typeError(kindName(jsonKind(data))+" that fits none of unstructured", u, "")
 }
 
+func (u *AvailableCommandInput) decodeJSON(d *decoder) error {
+	return d.bridge(u)
+}
+
+func (u *AvailableCommandInput) decodeRest(d *decoder, start int64) error {
+	return d.bridgeRest(u, start)
+}
+
 // ClientResponse: A JSON-RPC response object.
 type ClientResponse struct {
 	// Value is the variant, one of:
@@ -397,32 +477,46 @@ func (v ClientResponseResult) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ClientResponseResult) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ClientResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "id":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+	case "result":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], 0)
 	}
-	type plain ClientResponseResult
-	probe := struct {
-		*plain
-		ID     member[RequestID]       `json:"id"`
-		Result member[json.RawMessage] `json:"result"`
-	}{
-		plain:  (*plain)(v),
-		ID:     member[RequestID]{field: &v.ID},
-		Result: member[json.RawMessage]{field: &v.Result},
+	return false, nil
+}
+
+func (v *ClientResponseResult) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("id", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ID.present {
-		return typeError("object without \"id\"", v, "id")
-	}
-	if !probe.Result.present {
-		return typeError("object without \"result\"", v, "result")
+	if seen&(1<<1) == 0 {
+		return missing("result", v)
 	}
 	return nil
+}
+
+func (v *ClientResponseResult) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ClientResponseResult) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ClientResponseResult) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ClientResponseError: the Error alternative of ClientResponse.
@@ -444,32 +538,46 @@ func (v ClientResponseError) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ClientResponseError) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ClientResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "id":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+	case "error":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Error, (*Error).decodeJSON, 0)
 	}
-	type plain ClientResponseError
-	probe := struct {
-		*plain
-		ID    member[RequestID] `json:"id"`
-		Error member[Error]     `json:"error"`
-	}{
-		plain: (*plain)(v),
-		ID:    member[RequestID]{field: &v.ID},
-		Error: member[Error]{field: &v.Error},
+	return false, nil
+}
+
+func (v *ClientResponseError) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("id", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ID.present {
-		return typeError("object without \"id\"", v, "id")
-	}
-	if !probe.Error.present {
-		return typeError("object without \"error\"", v, "error")
+	if seen&(1<<1) == 0 {
+		return missing("error", v)
 	}
 	return nil
+}
+
+func (v *ClientResponseError) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ClientResponseError) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ClientResponseError) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -497,6 +605,14 @@ func (u *ClientResponse) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	return typeError(kindName(jsonKind(data))+" that fits none of Result, Error", u, "")
+}
+
+func (u *ClientResponse) decodeJSON(d *decoder) error {
+	return d.bridge(u)
+}
+
+func (u *ClientResponse) decodeRest(d *decoder, start int64) error {
+	return d.bridgeRest(u, start)
 }
 
 // ContentBlock: Content blocks represent displayable information in the Agent Client Protocol.
@@ -548,22 +664,17 @@ func (u ContentBlock) MarshalJSON() ([]byte, error) {
 	return encodeValue(u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "type" names; an unknown value gives *ContentBlockOther.
-func (u *ContentBlock) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	var probe struct {
-		Tag *string `json:"type"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+// decodeRest decodes the variant that "type" names; an unknown value gives *ContentBlockOther.
+func (u *ContentBlock) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("type", start)
+	if err != nil {
 		return err
 	}
 	var v ContentBlockVariant
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", u, "type")
+	if !found {
+		return missing("type", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "text":
 		v = new(ContentBlockText)
 	case "image":
@@ -575,13 +686,32 @@ func (u *ContentBlock) UnmarshalJSON(data []byte) error {
 	case "resource":
 		v = new(ContentBlockResource)
 	default:
-		v = new(ContentBlockOther)
+		{
+			other := &ContentBlockOther{Tag: string(tag)}
+			if rest == nil {
+				if err := other.decodeMembers(d, start, 1); err != nil {
+					return err
+				}
+				u.Value = other
+				return nil
+			}
+			v = other
+		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *ContentBlock) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "type" names.
+func (u *ContentBlock) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
 }
 
 // ContentBlockText: the "text" variant of ContentBlock.
@@ -710,23 +840,45 @@ func (v ContentBlockOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *ContentBlockOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ContentBlockOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "type":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"type"`
+	return false, nil
+}
+
+func (v *ContentBlockOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("type", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *ContentBlockOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", v, "type")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *ContentBlockOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *ContentBlockOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ContentBlockOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // CreateElicitationRequest: Request from the agent to elicit structured user input.
@@ -784,45 +936,91 @@ func (u CreateElicitationRequest) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(u), u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "mode" names; an unknown value gives *CreateElicitationRequestOther.
-func (u *CreateElicitationRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	type plain CreateElicitationRequest
-	probe := struct {
-		*plain
-		Tag     *string                 `json:"mode"`
-		Message member[string]          `json:"message"`
-		Meta    member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:   (*plain)(u),
-		Message: member[string]{field: &u.Message},
-		Meta:    member[json.RawMessage]{field: &u.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+// decodeRest decodes the variant that "mode" names; an unknown value gives *CreateElicitationRequestOther.
+func (u *CreateElicitationRequest) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("mode", start)
+	if err != nil {
 		return err
 	}
-	if !probe.Message.present {
-		return typeError("object without \"message\"", u, "message")
+	if rest == nil {
+		if rest, err = d.skipRest(start); err != nil {
+			return err
+		}
+	}
+	if err := within(rest, (*createElicitationRequestFields)(u)); err != nil {
+		return err
 	}
 	var v CreateElicitationRequestVariant
-	if probe.Tag == nil {
-		return typeError("object without \"mode\"", u, "mode")
+	if !found {
+		return missing("mode", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "form":
 		v = new(CreateElicitationRequestForm)
 	case "url":
 		v = new(CreateElicitationRequestURL)
 	default:
-		v = new(CreateElicitationRequestOther)
+		{
+			other := &CreateElicitationRequestOther{Tag: string(tag)}
+			if rest == nil {
+				if err := other.decodeMembers(d, start, 1); err != nil {
+					return err
+				}
+				u.Value = other
+				return nil
+			}
+			v = other
+		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *CreateElicitationRequest) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "mode" names.
+func (u *CreateElicitationRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
+}
+
+// createElicitationRequestFields decodes the fields that every variant of CreateElicitationRequest has.
+type createElicitationRequestFields CreateElicitationRequest
+
+func (v *createElicitationRequestFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "message":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Message, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *createElicitationRequestFields) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("message", v)
+	}
+	return nil
+}
+
+func (v *createElicitationRequestFields) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *createElicitationRequestFields) decodeJSON(d *decoder) error {
+	return d.object(v)
 }
 
 // CreateElicitationRequestForm: the "form" variant of CreateElicitationRequest.
@@ -904,23 +1102,45 @@ func (v CreateElicitationRequestOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *CreateElicitationRequestOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *CreateElicitationRequestOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "mode":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"mode"`
+	return false, nil
+}
+
+func (v *CreateElicitationRequestOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("mode", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *CreateElicitationRequestOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"mode\"", v, "mode")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *CreateElicitationRequestOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *CreateElicitationRequestOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CreateElicitationRequestOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // CreateElicitationResponse: Response from the client to an elicitation request.
@@ -973,28 +1193,25 @@ func (u CreateElicitationResponse) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(u), u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "action" names; an unknown value gives *CreateElicitationResponseOther.
-func (u *CreateElicitationResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
+// decodeRest decodes the variant that "action" names; an unknown value gives *CreateElicitationResponseOther.
+func (u *CreateElicitationResponse) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("action", start)
+	if err != nil {
+		return err
 	}
-	type plain CreateElicitationResponse
-	probe := struct {
-		*plain
-		Tag  *string                 `json:"action"`
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(u),
-		Meta:  member[json.RawMessage]{field: &u.Meta, rules: nullOK | defaultOnError | objectOnly},
+	if rest == nil {
+		if rest, err = d.skipRest(start); err != nil {
+			return err
+		}
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	if err := within(rest, (*createElicitationResponseFields)(u)); err != nil {
 		return err
 	}
 	var v CreateElicitationResponseVariant
-	if probe.Tag == nil {
-		return typeError("object without \"action\"", u, "action")
+	if !found {
+		return missing("action", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "accept":
 		v = new(CreateElicitationResponseAccept)
 	case "decline":
@@ -1002,13 +1219,54 @@ func (u *CreateElicitationResponse) UnmarshalJSON(data []byte) error {
 	case "cancel":
 		v = new(CreateElicitationResponseCancel)
 	default:
-		v = new(CreateElicitationResponseOther)
+		{
+			other := &CreateElicitationResponseOther{Tag: string(tag)}
+			if rest == nil {
+				if err := other.decodeMembers(d, start, 1); err != nil {
+					return err
+				}
+				u.Value = other
+				return nil
+			}
+			v = other
+		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *CreateElicitationResponse) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "action" names.
+func (u *CreateElicitationResponse) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
+}
+
+// createElicitationResponseFields decodes the fields that every variant of CreateElicitationResponse has.
+type createElicitationResponseFields CreateElicitationResponse
+
+func (v *createElicitationResponseFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *createElicitationResponseFields) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *createElicitationResponseFields) decodeJSON(d *decoder) error {
+	return d.object(v)
 }
 
 // CreateElicitationResponseAccept: the "accept" variant of CreateElicitationResponse.
@@ -1041,6 +1299,27 @@ func (v CreateElicitationResponseDecline) MarshalJSON() ([]byte, error) {
 	return marshalObject("\"action\":\"decline\"")
 }
 
+func (*CreateElicitationResponseDecline) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}
+
+func (v *CreateElicitationResponseDecline) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *CreateElicitationResponseDecline) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CreateElicitationResponseDecline) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
+}
+
 // CreateElicitationResponseCancel: the "cancel" variant of CreateElicitationResponse.
 //
 // The elicitation was cancelled.
@@ -1053,6 +1332,27 @@ func (*CreateElicitationResponseCancel) createElicitationResponseTag() string {
 // MarshalJSON writes the variant with its tag.
 func (v CreateElicitationResponseCancel) MarshalJSON() ([]byte, error) {
 	return marshalObject("\"action\":\"cancel\"")
+}
+
+func (*CreateElicitationResponseCancel) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}
+
+func (v *CreateElicitationResponseCancel) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *CreateElicitationResponseCancel) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CreateElicitationResponseCancel) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // CreateElicitationResponseOther: a variant of CreateElicitationResponse whose "action" this package does not know: a custom one
@@ -1102,23 +1402,45 @@ func (v CreateElicitationResponseOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *CreateElicitationResponseOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *CreateElicitationResponseOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "action":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"action"`
+	return false, nil
+}
+
+func (v *CreateElicitationResponseOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("action", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *CreateElicitationResponseOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"action\"", v, "action")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *CreateElicitationResponseOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *CreateElicitationResponseOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CreateElicitationResponseOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ElicitationContentValue: Allowed wire representations for `ElicitationContentValue`.
@@ -1235,6 +1557,14 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	return typeError(kindName(jsonKind(data))+" that fits none of String, Integer, Number, Boolean, StringArray", u, "")
 }
 
+func (u *ElicitationContentValue) decodeJSON(d *decoder) error {
+	return d.bridge(u)
+}
+
+func (u *ElicitationContentValue) decodeRest(d *decoder, start int64) error {
+	return d.bridgeRest(u, start)
+}
+
 // ElicitationFormMode: Form-based elicitation mode where the client renders a form from the provided schema.
 type ElicitationFormMode struct {
 	// A JSON Schema describing the form fields to present to the user.
@@ -1283,19 +1613,8 @@ func (*ElicitationFormModeRequest) isElicitationFormMode() {}
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *ElicitationFormMode) UnmarshalJSON(data []byte) error {
-	type plain ElicitationFormMode
-	probe := struct {
-		*plain
-		RequestedSchema member[ElicitationSchema] `json:"requestedSchema"`
-	}{
-		plain:           (*plain)(u),
-		RequestedSchema: member[ElicitationSchema]{field: &u.RequestedSchema},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	if err := decodeBytes(data, (*elicitationFormModeFields)(u)); err != nil {
 		return err
-	}
-	if !probe.RequestedSchema.present {
-		return typeError("object without \"requestedSchema\"", u, "requestedSchema")
 	}
 	var err error
 	switch jsonKind(data) {
@@ -1320,6 +1639,47 @@ func (u *ElicitationFormMode) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	return typeError(kindName(jsonKind(data))+" that fits none of Session, Request", u, "")
+}
+
+func (u *ElicitationFormMode) decodeJSON(d *decoder) error {
+	return d.bridge(u)
+}
+
+func (u *ElicitationFormMode) decodeRest(d *decoder, start int64) error {
+	return d.bridgeRest(u, start)
+}
+
+// elicitationFormModeFields decodes the fields that every variant of ElicitationFormMode has.
+type elicitationFormModeFields ElicitationFormMode
+
+func (v *elicitationFormModeFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "requestedSchema":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.RequestedSchema, (*ElicitationSchema).decodeJSON, 0)
+	}
+	return false, nil
+}
+
+func (v *elicitationFormModeFields) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("requestedSchema", v)
+	}
+	return nil
+}
+
+func (v *elicitationFormModeFields) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *elicitationFormModeFields) decodeJSON(d *decoder) error {
+	return d.object(v)
 }
 
 // ElicitationPropertySchema: Property schema for elicitation form fields.
@@ -1365,22 +1725,17 @@ func (u ElicitationPropertySchema) MarshalJSON() ([]byte, error) {
 	return encodeValue(u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "type" names; an unknown value gives *ElicitationPropertySchemaOther.
-func (u *ElicitationPropertySchema) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	var probe struct {
-		Tag *string `json:"type"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+// decodeRest decodes the variant that "type" names; an unknown value gives *ElicitationPropertySchemaOther.
+func (u *ElicitationPropertySchema) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("type", start)
+	if err != nil {
 		return err
 	}
 	var v ElicitationPropertySchemaVariant
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", u, "type")
+	if !found {
+		return missing("type", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "string":
 		v = new(ElicitationPropertySchemaString)
 	case "number":
@@ -1392,13 +1747,32 @@ func (u *ElicitationPropertySchema) UnmarshalJSON(data []byte) error {
 	case "array":
 		v = new(ElicitationPropertySchemaArray)
 	default:
-		v = new(ElicitationPropertySchemaOther)
+		{
+			other := &ElicitationPropertySchemaOther{Tag: string(tag)}
+			if rest == nil {
+				if err := other.decodeMembers(d, start, 1); err != nil {
+					return err
+				}
+				u.Value = other
+				return nil
+			}
+			v = other
+		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *ElicitationPropertySchema) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "type" names.
+func (u *ElicitationPropertySchema) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
 }
 
 // ElicitationPropertySchemaString: the "string" variant of ElicitationPropertySchema.
@@ -1524,23 +1898,45 @@ func (v ElicitationPropertySchemaOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *ElicitationPropertySchemaOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ElicitationPropertySchemaOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "type":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"type"`
+	return false, nil
+}
+
+func (v *ElicitationPropertySchemaOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("type", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *ElicitationPropertySchemaOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", v, "type")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *ElicitationPropertySchemaOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *ElicitationPropertySchemaOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ElicitationPropertySchemaOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ElicitationURLMode: URL-based elicitation mode where the client directs the user to a URL.
@@ -1594,24 +1990,8 @@ func (*ElicitationURLModeRequest) isElicitationURLMode() {}
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *ElicitationURLMode) UnmarshalJSON(data []byte) error {
-	type plain ElicitationURLMode
-	probe := struct {
-		*plain
-		ElicitationID member[ElicitationID] `json:"elicitationId"`
-		URL           member[string]        `json:"url"`
-	}{
-		plain:         (*plain)(u),
-		ElicitationID: member[ElicitationID]{field: &u.ElicitationID},
-		URL:           member[string]{field: &u.URL},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	if err := decodeBytes(data, (*elicitationURLModeFields)(u)); err != nil {
 		return err
-	}
-	if !probe.ElicitationID.present {
-		return typeError("object without \"elicitationId\"", u, "elicitationId")
-	}
-	if !probe.URL.present {
-		return typeError("object without \"url\"", u, "url")
 	}
 	var err error
 	switch jsonKind(data) {
@@ -1636,6 +2016,53 @@ func (u *ElicitationURLMode) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	return typeError(kindName(jsonKind(data))+" that fits none of Session, Request", u, "")
+}
+
+func (u *ElicitationURLMode) decodeJSON(d *decoder) error {
+	return d.bridge(u)
+}
+
+func (u *ElicitationURLMode) decodeRest(d *decoder, start int64) error {
+	return d.bridgeRest(u, start)
+}
+
+// elicitationURLModeFields decodes the fields that every variant of ElicitationURLMode has.
+type elicitationURLModeFields ElicitationURLMode
+
+func (v *elicitationURLModeFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "elicitationId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ElicitationID, decodeString[ElicitationID], 0)
+	case "url":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.URL, decodeString[string], 0)
+	}
+	return false, nil
+}
+
+func (v *elicitationURLModeFields) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("elicitationId", v)
+	}
+	if seen&(1<<1) == 0 {
+		return missing("url", v)
+	}
+	return nil
+}
+
+func (v *elicitationURLModeFields) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *elicitationURLModeFields) decodeJSON(d *decoder) error {
+	return d.object(v)
 }
 
 // EmbeddedResourceResource: Resource content that can be embedded in a message.
@@ -1706,6 +2133,14 @@ func (u *EmbeddedResourceResource) UnmarshalJSON(data []byte) error {
 	return typeError(kindName(jsonKind(data))+" that fits none of TextResourceContents, BlobResourceContents", u, "")
 }
 
+func (u *EmbeddedResourceResource) decodeJSON(d *decoder) error {
+	return d.bridge(u)
+}
+
+func (u *EmbeddedResourceResource) decodeRest(d *decoder, start int64) error {
+	return d.bridgeRest(u, start)
+}
+
 // MCPServer: Configuration for connecting to an MCP (Model Context Protocol) server.
 //
 // MCP servers provide tools and context that the agent can use when
@@ -1748,40 +2183,54 @@ func (u MCPServer) MarshalJSON() ([]byte, error) {
 	return encodeValue(u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "type" names; an unknown value gives *MCPServerOther.
+// decodeRest decodes the variant that "type" names; an unknown value gives *MCPServerOther.
 // Without "type" it gives *MCPServerStdioVariant.
-func (u *MCPServer) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	var probe struct {
-		Tag *string `json:"type"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+func (u *MCPServer) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("type", start)
+	if err != nil {
 		return err
 	}
 	var v MCPServerVariant
-	if probe.Tag == nil {
+	if !found {
 		v = new(MCPServerStdioVariant)
 	} else {
-		switch *probe.Tag {
+		switch string(tag) {
 		case "http":
 			v = new(MCPServerHTTPVariant)
 		case "sse":
 			v = new(MCPServerSSEVariant)
 		default:
-			if newVariant := mcpServerUnstable[*probe.Tag]; newVariant != nil {
-				v = newVariant()
-			} else {
-				v = new(MCPServerOther)
+			{
+				if newVariant := mcpServerUnstable[string(tag)]; newVariant != nil {
+					v = newVariant()
+				} else {
+					other := &MCPServerOther{Tag: string(tag)}
+					if rest == nil {
+						if err := other.decodeMembers(d, start, 1); err != nil {
+							return err
+						}
+						u.Value = other
+						return nil
+					}
+					v = other
+				}
 			}
 		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *MCPServer) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "type" names.
+func (u *MCPServer) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
 }
 
 // mcpServerUnstable holds the variants of the unstable surface that build tags include, by tag.
@@ -1874,23 +2323,45 @@ func (v MCPServerOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *MCPServerOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *MCPServerOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "type":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"type"`
+	return false, nil
+}
+
+func (v *MCPServerOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("type", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *MCPServerOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", v, "type")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *MCPServerOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *MCPServerOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *MCPServerOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // MultiSelectItems: Items for a multi-select (array) property schema.
@@ -1926,34 +2397,48 @@ func (u MultiSelectItems) MarshalJSON() ([]byte, error) {
 	return encodeValue(u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "type" names; an unknown value gives *MultiSelectItemsOther.
+// decodeRest decodes the variant that "type" names; an unknown value gives *MultiSelectItemsOther.
 // Without "type" it gives *MultiSelectItemsTitled.
-func (u *MultiSelectItems) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	var probe struct {
-		Tag *string `json:"type"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+func (u *MultiSelectItems) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("type", start)
+	if err != nil {
 		return err
 	}
 	var v MultiSelectItemsVariant
-	if probe.Tag == nil {
+	if !found {
 		v = new(MultiSelectItemsTitled)
 	} else {
-		switch *probe.Tag {
+		switch string(tag) {
 		case "string":
 			v = new(MultiSelectItemsString)
 		default:
-			v = new(MultiSelectItemsOther)
+			{
+				other := &MultiSelectItemsOther{Tag: string(tag)}
+				if rest == nil {
+					if err := other.decodeMembers(d, start, 1); err != nil {
+						return err
+					}
+					u.Value = other
+					return nil
+				}
+				v = other
+			}
 		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *MultiSelectItems) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "type" names.
+func (u *MultiSelectItems) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
 }
 
 // MultiSelectItemsString: the "string" variant of MultiSelectItems.
@@ -2025,23 +2510,45 @@ func (v MultiSelectItemsOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *MultiSelectItemsOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *MultiSelectItemsOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "type":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"type"`
+	return false, nil
+}
+
+func (v *MultiSelectItemsOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("type", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *MultiSelectItemsOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", v, "type")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *MultiSelectItemsOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *MultiSelectItemsOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *MultiSelectItemsOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // RequestID: JSON RPC Request Id
@@ -2133,6 +2640,14 @@ func (u *RequestID) UnmarshalJSON(data []byte) error {
 	return typeError(kindName(jsonKind(data))+" that fits none of Null, Number, Str", u, "")
 }
 
+func (u *RequestID) decodeJSON(d *decoder) error {
+	return d.bridge(u)
+}
+
+func (u *RequestID) decodeRest(d *decoder, start int64) error {
+	return d.bridgeRest(u, start)
+}
+
 // RequestPermissionOutcome: The outcome of a permission request.
 type RequestPermissionOutcome struct {
 	// Value is the variant selected by "outcome", one of:
@@ -2166,34 +2681,48 @@ func (u RequestPermissionOutcome) MarshalJSON() ([]byte, error) {
 	return encodeValue(u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "outcome" names; an unknown value gives *RequestPermissionOutcomeOther.
-func (u *RequestPermissionOutcome) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	var probe struct {
-		Tag *string `json:"outcome"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+// decodeRest decodes the variant that "outcome" names; an unknown value gives *RequestPermissionOutcomeOther.
+func (u *RequestPermissionOutcome) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("outcome", start)
+	if err != nil {
 		return err
 	}
 	var v RequestPermissionOutcomeVariant
-	if probe.Tag == nil {
-		return typeError("object without \"outcome\"", u, "outcome")
+	if !found {
+		return missing("outcome", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "cancelled":
 		v = new(RequestPermissionOutcomeCancelled)
 	case "selected":
 		v = new(RequestPermissionOutcomeSelected)
 	default:
-		v = new(RequestPermissionOutcomeOther)
+		{
+			other := &RequestPermissionOutcomeOther{Tag: string(tag)}
+			if rest == nil {
+				if err := other.decodeMembers(d, start, 1); err != nil {
+					return err
+				}
+				u.Value = other
+				return nil
+			}
+			v = other
+		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *RequestPermissionOutcome) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "outcome" names.
+func (u *RequestPermissionOutcome) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
 }
 
 // RequestPermissionOutcomeCancelled: the "cancelled" variant of RequestPermissionOutcome.
@@ -2214,6 +2743,27 @@ func (*RequestPermissionOutcomeCancelled) requestPermissionOutcomeTag() string {
 // MarshalJSON writes the variant with its tag.
 func (v RequestPermissionOutcomeCancelled) MarshalJSON() ([]byte, error) {
 	return marshalObject("\"outcome\":\"cancelled\"")
+}
+
+func (*RequestPermissionOutcomeCancelled) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}
+
+func (v *RequestPermissionOutcomeCancelled) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *RequestPermissionOutcomeCancelled) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *RequestPermissionOutcomeCancelled) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // RequestPermissionOutcomeSelected: the "selected" variant of RequestPermissionOutcome.
@@ -2265,23 +2815,45 @@ func (v RequestPermissionOutcomeOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *RequestPermissionOutcomeOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *RequestPermissionOutcomeOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "outcome":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"outcome"`
+	return false, nil
+}
+
+func (v *RequestPermissionOutcomeOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("outcome", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *RequestPermissionOutcomeOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"outcome\"", v, "outcome")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *RequestPermissionOutcomeOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *RequestPermissionOutcomeOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *RequestPermissionOutcomeOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionConfigOption: A session configuration option selector and its current state.
@@ -2342,54 +2914,101 @@ func (u SessionConfigOption) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(u), u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "type" names; an unknown value gives *SessionConfigOptionOther.
-func (u *SessionConfigOption) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	type plain SessionConfigOption
-	probe := struct {
-		*plain
-		Tag         *string                              `json:"type"`
-		ID          member[SessionConfigID]              `json:"id"`
-		Name        member[string]                       `json:"name"`
-		Description member[*string]                      `json:"description"`
-		Category    member[*SessionConfigOptionCategory] `json:"category"`
-		Meta        member[json.RawMessage]              `json:"_meta"`
-	}{
-		plain:       (*plain)(u),
-		ID:          member[SessionConfigID]{field: &u.ID},
-		Name:        member[string]{field: &u.Name},
-		Description: member[*string]{field: &u.Description, rules: nullOK | defaultOnError},
-		Category:    member[*SessionConfigOptionCategory]{field: &u.Category, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &u.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+// decodeRest decodes the variant that "type" names; an unknown value gives *SessionConfigOptionOther.
+func (u *SessionConfigOption) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("type", start)
+	if err != nil {
 		return err
 	}
-	if !probe.ID.present {
-		return typeError("object without \"id\"", u, "id")
+	if rest == nil {
+		if rest, err = d.skipRest(start); err != nil {
+			return err
+		}
 	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", u, "name")
+	if err := within(rest, (*sessionConfigOptionFields)(u)); err != nil {
+		return err
 	}
 	var v SessionConfigOptionVariant
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", u, "type")
+	if !found {
+		return missing("type", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "select":
 		v = new(SessionConfigOptionSelect)
 	case "boolean":
 		v = new(SessionConfigOptionBoolean)
 	default:
-		v = new(SessionConfigOptionOther)
+		{
+			other := &SessionConfigOptionOther{Tag: string(tag)}
+			if rest == nil {
+				if err := other.decodeMembers(d, start, 1); err != nil {
+					return err
+				}
+				u.Value = other
+				return nil
+			}
+			v = other
+		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *SessionConfigOption) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "type" names.
+func (u *SessionConfigOption) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
+}
+
+// sessionConfigOptionFields decodes the fields that every variant of SessionConfigOption has.
+type sessionConfigOptionFields SessionConfigOption
+
+func (v *sessionConfigOptionFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "id":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ID, decodeString[SessionConfigID], 0)
+	case "name":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "category":
+		return true, decodePointerField(d, &v.Category, decodeString[SessionConfigOptionCategory], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *sessionConfigOptionFields) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("id", v)
+	}
+	if seen&(1<<1) == 0 {
+		return missing("name", v)
+	}
+	return nil
+}
+
+func (v *sessionConfigOptionFields) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *sessionConfigOptionFields) decodeJSON(d *decoder) error {
+	return d.object(v)
 }
 
 // SessionConfigOptionSelect: the "select" variant of SessionConfigOption.
@@ -2461,23 +3080,45 @@ func (v SessionConfigOptionOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *SessionConfigOptionOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SessionConfigOptionOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "type":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"type"`
+	return false, nil
+}
+
+func (v *SessionConfigOptionOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("type", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *SessionConfigOptionOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", v, "type")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *SessionConfigOptionOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *SessionConfigOptionOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionConfigOptionOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionConfigSelectOptions: Possible values for a session configuration option.
@@ -2542,6 +3183,14 @@ func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	return typeError(kindName(jsonKind(data))+" that fits none of Ungrouped, Grouped", u, "")
+}
+
+func (u *SessionConfigSelectOptions) decodeJSON(d *decoder) error {
+	return d.bridge(u)
+}
+
+func (u *SessionConfigSelectOptions) decodeRest(d *decoder, start int64) error {
+	return d.bridgeRest(u, start)
 }
 
 // SessionUpdate: Different types of updates that can be sent during session processing.
@@ -2615,22 +3264,17 @@ func (u SessionUpdate) MarshalJSON() ([]byte, error) {
 	return encodeValue(u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "sessionUpdate" names; an unknown value gives *SessionUpdateOther.
-func (u *SessionUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	var probe struct {
-		Tag *string `json:"sessionUpdate"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+// decodeRest decodes the variant that "sessionUpdate" names; an unknown value gives *SessionUpdateOther.
+func (u *SessionUpdate) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("sessionUpdate", start)
+	if err != nil {
 		return err
 	}
 	var v SessionUpdateVariant
-	if probe.Tag == nil {
-		return typeError("object without \"sessionUpdate\"", u, "sessionUpdate")
+	if !found {
+		return missing("sessionUpdate", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "user_message_chunk":
 		v = new(SessionUpdateUserMessageChunk)
 	case "agent_message_chunk":
@@ -2660,17 +3304,36 @@ func (u *SessionUpdate) UnmarshalJSON(data []byte) error {
 	case "compaction_summary_chunk":
 		v = new(SessionUpdateCompactionSummaryChunk)
 	default:
-		if newVariant := sessionUpdateUnstable[*probe.Tag]; newVariant != nil {
-			v = newVariant()
-		} else {
-			v = new(SessionUpdateOther)
+		{
+			if newVariant := sessionUpdateUnstable[string(tag)]; newVariant != nil {
+				v = newVariant()
+			} else {
+				other := &SessionUpdateOther{Tag: string(tag)}
+				if rest == nil {
+					if err := other.decodeMembers(d, start, 1); err != nil {
+						return err
+					}
+					u.Value = other
+					return nil
+				}
+				v = other
+			}
 		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *SessionUpdate) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "sessionUpdate" names.
+func (u *SessionUpdate) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
 }
 
 // sessionUpdateUnstable holds the variants of the unstable surface that build tags include, by tag.
@@ -2945,23 +3608,45 @@ func (v SessionUpdateOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *SessionUpdateOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SessionUpdateOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionUpdate":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"sessionUpdate"`
+	return false, nil
+}
+
+func (v *SessionUpdateOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionUpdate", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *SessionUpdateOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"sessionUpdate\"", v, "sessionUpdate")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *SessionUpdateOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *SessionUpdateOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionUpdateOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SetSessionConfigOptionRequest: Request parameters for setting a session configuration option.
@@ -3016,50 +3701,97 @@ func (u SetSessionConfigOptionRequest) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(u), u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "type" names; an unknown value gives *SetSessionConfigOptionRequestOther.
+// decodeRest decodes the variant that "type" names; an unknown value gives *SetSessionConfigOptionRequestOther.
 // Without "type" it gives *SetSessionConfigOptionRequestValueID.
-func (u *SetSessionConfigOptionRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	type plain SetSessionConfigOptionRequest
-	probe := struct {
-		*plain
-		Tag       *string                 `json:"type"`
-		SessionID member[SessionID]       `json:"sessionId"`
-		ConfigID  member[SessionConfigID] `json:"configId"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(u),
-		SessionID: member[SessionID]{field: &u.SessionID},
-		ConfigID:  member[SessionConfigID]{field: &u.ConfigID},
-		Meta:      member[json.RawMessage]{field: &u.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("type", start)
+	if err != nil {
 		return err
 	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", u, "sessionId")
+	if rest == nil {
+		if rest, err = d.skipRest(start); err != nil {
+			return err
+		}
 	}
-	if !probe.ConfigID.present {
-		return typeError("object without \"configId\"", u, "configId")
+	if err := within(rest, (*setSessionConfigOptionRequestFields)(u)); err != nil {
+		return err
 	}
 	var v SetSessionConfigOptionRequestVariant
-	if probe.Tag == nil {
+	if !found {
 		v = new(SetSessionConfigOptionRequestValueID)
 	} else {
-		switch *probe.Tag {
+		switch string(tag) {
 		case "boolean":
 			v = new(SetSessionConfigOptionRequestBoolean)
 		default:
-			v = new(SetSessionConfigOptionRequestOther)
+			{
+				other := &SetSessionConfigOptionRequestOther{Tag: string(tag)}
+				if rest == nil {
+					if err := other.decodeMembers(d, start, 1); err != nil {
+						return err
+					}
+					u.Value = other
+					return nil
+				}
+				v = other
+			}
 		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *SetSessionConfigOptionRequest) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "type" names.
+func (u *SetSessionConfigOptionRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
+}
+
+// setSessionConfigOptionRequestFields decodes the fields that every variant of SetSessionConfigOptionRequest has.
+type setSessionConfigOptionRequestFields SetSessionConfigOptionRequest
+
+func (v *setSessionConfigOptionRequestFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "configId":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.ConfigID, decodeString[SessionConfigID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *setSessionConfigOptionRequestFields) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
+	}
+	if seen&(1<<1) == 0 {
+		return missing("configId", v)
+	}
+	return nil
+}
+
+func (v *setSessionConfigOptionRequestFields) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *setSessionConfigOptionRequestFields) decodeJSON(d *decoder) error {
+	return d.object(v)
 }
 
 // SetSessionConfigOptionRequestBoolean: the "boolean" variant of SetSessionConfigOptionRequest.
@@ -3080,27 +3812,40 @@ func (v SetSessionConfigOptionRequestBoolean) MarshalJSON() ([]byte, error) {
 	return marshalObject("\"type\":\"boolean\"", plain(v))
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SetSessionConfigOptionRequestBoolean) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SetSessionConfigOptionRequestBoolean) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "value":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Value, decodeBool[bool], 0)
 	}
-	type plain SetSessionConfigOptionRequestBoolean
-	probe := struct {
-		*plain
-		Value member[bool] `json:"value"`
-	}{
-		plain: (*plain)(v),
-		Value: member[bool]{field: &v.Value},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Value.present {
-		return typeError("object without \"value\"", v, "value")
+	return false, nil
+}
+
+func (v *SetSessionConfigOptionRequestBoolean) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("value", v)
 	}
 	return nil
+}
+
+func (v *SetSessionConfigOptionRequestBoolean) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SetSessionConfigOptionRequestBoolean) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SetSessionConfigOptionRequestBoolean) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SetSessionConfigOptionRequestValueID: the variant of SetSessionConfigOptionRequest without "type".
@@ -3125,27 +3870,40 @@ func (v SetSessionConfigOptionRequestValueID) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SetSessionConfigOptionRequestValueID) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SetSessionConfigOptionRequestValueID) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "value":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Value, decodeString[SessionConfigValueID], 0)
 	}
-	type plain SetSessionConfigOptionRequestValueID
-	probe := struct {
-		*plain
-		Value member[SessionConfigValueID] `json:"value"`
-	}{
-		plain: (*plain)(v),
-		Value: member[SessionConfigValueID]{field: &v.Value},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Value.present {
-		return typeError("object without \"value\"", v, "value")
+	return false, nil
+}
+
+func (v *SetSessionConfigOptionRequestValueID) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("value", v)
 	}
 	return nil
+}
+
+func (v *SetSessionConfigOptionRequestValueID) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SetSessionConfigOptionRequestValueID) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SetSessionConfigOptionRequestValueID) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SetSessionConfigOptionRequestOther: a variant of SetSessionConfigOptionRequest whose "type" this package does not know: a custom one
@@ -3185,23 +3943,45 @@ func (v SetSessionConfigOptionRequestOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *SetSessionConfigOptionRequestOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SetSessionConfigOptionRequestOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "type":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"type"`
+	return false, nil
+}
+
+func (v *SetSessionConfigOptionRequestOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("type", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *SetSessionConfigOptionRequestOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", v, "type")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *SetSessionConfigOptionRequestOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *SetSessionConfigOptionRequestOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SetSessionConfigOptionRequestOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ToolCallContent: Content produced by a tool call.
@@ -3244,22 +4024,17 @@ func (u ToolCallContent) MarshalJSON() ([]byte, error) {
 	return encodeValue(u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "type" names; an unknown value gives *ToolCallContentOther.
-func (u *ToolCallContent) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	var probe struct {
-		Tag *string `json:"type"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+// decodeRest decodes the variant that "type" names; an unknown value gives *ToolCallContentOther.
+func (u *ToolCallContent) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("type", start)
+	if err != nil {
 		return err
 	}
 	var v ToolCallContentVariant
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", u, "type")
+	if !found {
+		return missing("type", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "content":
 		v = new(ToolCallContentContent)
 	case "diff":
@@ -3267,13 +4042,32 @@ func (u *ToolCallContent) UnmarshalJSON(data []byte) error {
 	case "terminal":
 		v = new(ToolCallContentTerminal)
 	default:
-		v = new(ToolCallContentOther)
+		{
+			other := &ToolCallContentOther{Tag: string(tag)}
+			if rest == nil {
+				if err := other.decodeMembers(d, start, 1); err != nil {
+					return err
+				}
+				u.Value = other
+				return nil
+			}
+			v = other
+		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *ToolCallContent) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "type" names.
+func (u *ToolCallContent) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
 }
 
 // ToolCallContentContent: the "content" variant of ToolCallContent.
@@ -3361,21 +4155,43 @@ func (v ToolCallContentOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *ToolCallContentOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ToolCallContentOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "type":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"type"`
+	return false, nil
+}
+
+func (v *ToolCallContentOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("type", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *ToolCallContentOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", v, "type")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *ToolCallContentOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *ToolCallContentOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ToolCallContentOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }

@@ -34,29 +34,42 @@ type ArchiveSessionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ArchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ArchiveSessionRequest
-	probe := struct {
-		*plain
-		SessionID member[SessionID]       `json:"sessionId"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		SessionID: member[SessionID]{field: &v.SessionID},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
+	return false, nil
+}
+
+func (v *ArchiveSessionRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
 	return nil
+}
+
+func (v *ArchiveSessionRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ArchiveSessionRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ArchiveSessionResponse: **UNSTABLE**
@@ -73,24 +86,29 @@ type ArchiveSessionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *ArchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *ArchiveSessionResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *ArchiveSessionResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ArchiveSessionResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain ArchiveSessionResponse
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // AuthAccount: **UNSTABLE**
@@ -138,37 +156,50 @@ type AuthAccount struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AuthAccount) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AuthAccount) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "label":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Label, decodeString[string], 0)
+	case "active":
+		return true, decodePointerField(d, &v.Active, decodeBool[bool], nullOK|defaultOnError)
+	case "name":
+		return true, decodePointerField(d, &v.Name, decodeString[string], nullOK|defaultOnError)
+	case "email":
+		return true, decodePointerField(d, &v.Email, decodeString[string], nullOK|defaultOnError)
+	case "organization":
+		return true, decodePointerField(d, &v.Organization, decodeString[string], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain AuthAccount
-	probe := struct {
-		*plain
-		Label        member[string]          `json:"label"`
-		Active       member[*bool]           `json:"active"`
-		Name         member[*string]         `json:"name"`
-		Email        member[*string]         `json:"email"`
-		Organization member[*string]         `json:"organization"`
-		Meta         member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:        (*plain)(v),
-		Label:        member[string]{field: &v.Label},
-		Active:       member[*bool]{field: &v.Active, rules: nullOK | defaultOnError},
-		Name:         member[*string]{field: &v.Name, rules: nullOK | defaultOnError},
-		Email:        member[*string]{field: &v.Email, rules: nullOK | defaultOnError},
-		Organization: member[*string]{field: &v.Organization, rules: nullOK | defaultOnError},
-		Meta:         member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Label.present {
-		return typeError("object without \"label\"", v, "label")
+	return false, nil
+}
+
+func (v *AuthAccount) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("label", v)
 	}
 	return nil
+}
+
+func (v *AuthAccount) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *AuthAccount) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AuthAccount) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // AuthState: **UNSTABLE**
@@ -221,24 +252,29 @@ type AuthStatusCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *AuthStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *AuthStatusCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *AuthStatusCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain AuthStatusCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // AuthStatusRequest: **UNSTABLE**
@@ -260,24 +296,29 @@ type AuthStatusRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *AuthStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *AuthStatusRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *AuthStatusRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthStatusRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain AuthStatusRequest
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // AuthStatusResponse: **UNSTABLE**
@@ -316,31 +357,44 @@ func (v AuthStatusResponse) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Accounts)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AuthStatusResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AuthStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "state":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.State, decodeString[AuthState], 0)
+	case "accounts":
+		return true, decodeItemsField(d, &v.Accounts, (*AuthAccount).decodeJSON, defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain AuthStatusResponse
-	probe := struct {
-		*plain
-		State    member[AuthState]       `json:"state"`
-		Accounts items[AuthAccount]      `json:"accounts"`
-		Meta     member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		State:    member[AuthState]{field: &v.State},
-		Accounts: items[AuthAccount]{field: &v.Accounts, rules: defaultOnError},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.State.present {
-		return typeError("object without \"state\"", v, "state")
+	return false, nil
+}
+
+func (v *AuthStatusResponse) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("state", v)
 	}
 	return nil
+}
+
+func (v *AuthStatusResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *AuthStatusResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AuthStatusResponse) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // AuthStatusUpdateNotification: **UNSTABLE**
@@ -383,31 +437,44 @@ func (v AuthStatusUpdateNotification) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Accounts)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AuthStatusUpdateNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "state":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.State, decodeString[AuthState], 0)
+	case "accounts":
+		return true, decodeItemsField(d, &v.Accounts, (*AuthAccount).decodeJSON, defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain AuthStatusUpdateNotification
-	probe := struct {
-		*plain
-		State    member[AuthState]       `json:"state"`
-		Accounts items[AuthAccount]      `json:"accounts"`
-		Meta     member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		State:    member[AuthState]{field: &v.State},
-		Accounts: items[AuthAccount]{field: &v.Accounts, rules: defaultOnError},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.State.present {
-		return typeError("object without \"state\"", v, "state")
+	return false, nil
+}
+
+func (v *AuthStatusUpdateNotification) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("state", v)
 	}
 	return nil
+}
+
+func (v *AuthStatusUpdateNotification) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *AuthStatusUpdateNotification) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ErrorStopReason: **UNSTABLE**
@@ -423,24 +490,29 @@ type ErrorStopReason struct {
 	Error *Error `json:"error,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *ErrorStopReason) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "error":
+		return true, decodePointerField(d, &v.Error, (*Error).decodeJSON, nullOK|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *ErrorStopReason) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *ErrorStopReason) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ErrorStopReason) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain ErrorStopReason
-	probe := struct {
-		*plain
-		Error member[*Error] `json:"error"`
-	}{
-		plain: (*plain)(v),
-		Error: member[*Error]{field: &v.Error, rules: nullOK | defaultOnError},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // IdleStateUpdate: The child is ready to process another prompt.
@@ -512,31 +584,26 @@ func (u IdleStateUpdate) rawObject() json.RawMessage {
 	return nil
 }
 
-// UnmarshalJSON decodes the variant that "stopReason" names; an unknown value gives *IdleStateUpdateOther.
+// decodeRest decodes the variant that "stopReason" names; an unknown value gives *IdleStateUpdateOther.
 // Without "stopReason" it gives *IdleStateUpdateNone.
-func (u *IdleStateUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
+func (u *IdleStateUpdate) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("stopReason", start)
+	if err != nil {
+		return err
 	}
-	type plain IdleStateUpdate
-	probe := struct {
-		*plain
-		Tag   *string                 `json:"stopReason"`
-		Usage member[*Usage]          `json:"usage"`
-		Meta  member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(u),
-		Usage: member[*Usage]{field: &u.Usage, rules: nullOK | defaultOnError},
-		Meta:  member[json.RawMessage]{field: &u.Meta, rules: nullOK | defaultOnError | objectOnly},
+	if rest == nil {
+		if rest, err = d.skipRest(start); err != nil {
+			return err
+		}
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	if err := within(rest, (*idleStateUpdateFields)(u)); err != nil {
 		return err
 	}
 	var v IdleStateUpdateVariant
-	if probe.Tag == nil {
+	if !found {
 		v = new(IdleStateUpdateNone)
 	} else {
-		switch *probe.Tag {
+		switch string(tag) {
 		case "end_turn":
 			v = new(IdleStateUpdateEndTurn)
 		case "max_tokens":
@@ -550,14 +617,57 @@ func (u *IdleStateUpdate) UnmarshalJSON(data []byte) error {
 		case "error":
 			v = new(IdleStateUpdateError)
 		default:
-			v = new(IdleStateUpdateOther)
+			{
+				other := &IdleStateUpdateOther{Tag: string(tag)}
+				if rest == nil {
+					if err := other.decodeMembers(d, start, 1); err != nil {
+						return err
+					}
+					u.Value = other
+					return nil
+				}
+				v = other
+			}
 		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *IdleStateUpdate) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "stopReason" names.
+func (u *IdleStateUpdate) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
+}
+
+// idleStateUpdateFields decodes the fields that every variant of IdleStateUpdate has.
+type idleStateUpdateFields IdleStateUpdate
+
+func (v *idleStateUpdateFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "usage":
+		return true, decodePointerField(d, &v.Usage, (*Usage).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *idleStateUpdateFields) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *idleStateUpdateFields) decodeJSON(d *decoder) error {
+	return d.object(v)
 }
 
 // IdleStateUpdateEndTurn: the "end_turn" variant of IdleStateUpdate.
@@ -574,6 +684,27 @@ func (v IdleStateUpdateEndTurn) MarshalJSON() ([]byte, error) {
 	return marshalObject("\"stopReason\":\"end_turn\"")
 }
 
+func (*IdleStateUpdateEndTurn) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}
+
+func (v *IdleStateUpdateEndTurn) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *IdleStateUpdateEndTurn) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *IdleStateUpdateEndTurn) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
+}
+
 // IdleStateUpdateMaxTokens: the "max_tokens" variant of IdleStateUpdate.
 //
 // The work ended because the agent reached the maximum number of tokens.
@@ -586,6 +717,27 @@ func (*IdleStateUpdateMaxTokens) idleStateUpdateTag() string {
 // MarshalJSON writes the variant with its tag.
 func (v IdleStateUpdateMaxTokens) MarshalJSON() ([]byte, error) {
 	return marshalObject("\"stopReason\":\"max_tokens\"")
+}
+
+func (*IdleStateUpdateMaxTokens) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}
+
+func (v *IdleStateUpdateMaxTokens) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *IdleStateUpdateMaxTokens) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *IdleStateUpdateMaxTokens) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // IdleStateUpdateMaxTurnRequests: the "max_turn_requests" variant of IdleStateUpdate.
@@ -603,6 +755,27 @@ func (v IdleStateUpdateMaxTurnRequests) MarshalJSON() ([]byte, error) {
 	return marshalObject("\"stopReason\":\"max_turn_requests\"")
 }
 
+func (*IdleStateUpdateMaxTurnRequests) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}
+
+func (v *IdleStateUpdateMaxTurnRequests) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *IdleStateUpdateMaxTurnRequests) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *IdleStateUpdateMaxTurnRequests) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
+}
+
 // IdleStateUpdateRefusal: the "refusal" variant of IdleStateUpdate.
 //
 // The work ended because the agent refused to continue.
@@ -617,6 +790,27 @@ func (v IdleStateUpdateRefusal) MarshalJSON() ([]byte, error) {
 	return marshalObject("\"stopReason\":\"refusal\"")
 }
 
+func (*IdleStateUpdateRefusal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}
+
+func (v *IdleStateUpdateRefusal) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *IdleStateUpdateRefusal) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *IdleStateUpdateRefusal) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
+}
+
 // IdleStateUpdateCancelled: the "cancelled" variant of IdleStateUpdate.
 //
 // The work was cancelled.
@@ -629,6 +823,27 @@ func (*IdleStateUpdateCancelled) idleStateUpdateTag() string {
 // MarshalJSON writes the variant with its tag.
 func (v IdleStateUpdateCancelled) MarshalJSON() ([]byte, error) {
 	return marshalObject("\"stopReason\":\"cancelled\"")
+}
+
+func (*IdleStateUpdateCancelled) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}
+
+func (v *IdleStateUpdateCancelled) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *IdleStateUpdateCancelled) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *IdleStateUpdateCancelled) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // IdleStateUpdateError: the "error" variant of IdleStateUpdate.
@@ -659,6 +874,27 @@ func (*IdleStateUpdateNone) idleStateUpdateTag() string {
 // MarshalJSON writes the variant.
 func (v IdleStateUpdateNone) MarshalJSON() ([]byte, error) {
 	return marshalObject("")
+}
+
+func (*IdleStateUpdateNone) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}
+
+func (v *IdleStateUpdateNone) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *IdleStateUpdateNone) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *IdleStateUpdateNone) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // IdleStateUpdateOther: a variant of IdleStateUpdate whose "stopReason" this package does not know: a custom one
@@ -703,23 +939,45 @@ func (v IdleStateUpdateOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *IdleStateUpdateOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *IdleStateUpdateOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "stopReason":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"stopReason"`
+	return false, nil
+}
+
+func (v *IdleStateUpdateOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("stopReason", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *IdleStateUpdateOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"stopReason\"", v, "stopReason")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *IdleStateUpdateOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *IdleStateUpdateOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *IdleStateUpdateOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // InitializeProxyRequest: **UNSTABLE**
@@ -759,27 +1017,42 @@ type ProxyNotification struct {
 	Params *ProxySuccessorNotification `json:"params,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ProxyNotification) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ProxyNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "method":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Method, decodeString[string], 0)
+	case "params":
+		return true, decodePointerField(d, &v.Params, (*ProxySuccessorNotification).decodeJSON, nullOK)
 	}
-	type plain ProxyNotification
-	probe := struct {
-		*plain
-		Method member[string] `json:"method"`
-	}{
-		plain:  (*plain)(v),
-		Method: member[string]{field: &v.Method},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Method.present {
-		return typeError("object without \"method\"", v, "method")
+	return false, nil
+}
+
+func (v *ProxyNotification) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("method", v)
 	}
 	return nil
+}
+
+func (v *ProxyNotification) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ProxyNotification) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ProxyNotification) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ProxyRequest: A JSON-RPC request object.
@@ -794,32 +1067,48 @@ type ProxyRequest struct {
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ProxyRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ProxyRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "id":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+	case "method":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Method, decodeString[string], 0)
+	case "params":
+		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	}
-	type plain ProxyRequest
-	probe := struct {
-		*plain
-		ID     member[RequestID] `json:"id"`
-		Method member[string]    `json:"method"`
-	}{
-		plain:  (*plain)(v),
-		ID:     member[RequestID]{field: &v.ID},
-		Method: member[string]{field: &v.Method},
+	return false, nil
+}
+
+func (v *ProxyRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("id", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ID.present {
-		return typeError("object without \"id\"", v, "id")
-	}
-	if !probe.Method.present {
-		return typeError("object without \"method\"", v, "method")
+	if seen&(1<<1) == 0 {
+		return missing("method", v)
 	}
 	return nil
+}
+
+func (v *ProxyRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ProxyRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ProxyRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ProxyResponse: A JSON-RPC response object.
@@ -864,32 +1153,46 @@ func (v ProxyResponseResult) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ProxyResponseResult) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ProxyResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "id":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+	case "result":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], 0)
 	}
-	type plain ProxyResponseResult
-	probe := struct {
-		*plain
-		ID     member[RequestID]       `json:"id"`
-		Result member[json.RawMessage] `json:"result"`
-	}{
-		plain:  (*plain)(v),
-		ID:     member[RequestID]{field: &v.ID},
-		Result: member[json.RawMessage]{field: &v.Result},
+	return false, nil
+}
+
+func (v *ProxyResponseResult) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("id", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ID.present {
-		return typeError("object without \"id\"", v, "id")
-	}
-	if !probe.Result.present {
-		return typeError("object without \"result\"", v, "result")
+	if seen&(1<<1) == 0 {
+		return missing("result", v)
 	}
 	return nil
+}
+
+func (v *ProxyResponseResult) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ProxyResponseResult) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ProxyResponseResult) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ProxyResponseError: the Error alternative of ProxyResponse.
@@ -911,32 +1214,46 @@ func (v ProxyResponseError) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ProxyResponseError) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ProxyResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "id":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+	case "error":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Error, (*Error).decodeJSON, 0)
 	}
-	type plain ProxyResponseError
-	probe := struct {
-		*plain
-		ID    member[RequestID] `json:"id"`
-		Error member[Error]     `json:"error"`
-	}{
-		plain: (*plain)(v),
-		ID:    member[RequestID]{field: &v.ID},
-		Error: member[Error]{field: &v.Error},
+	return false, nil
+}
+
+func (v *ProxyResponseError) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("id", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ID.present {
-		return typeError("object without \"id\"", v, "id")
-	}
-	if !probe.Error.present {
-		return typeError("object without \"error\"", v, "error")
+	if seen&(1<<1) == 0 {
+		return missing("error", v)
 	}
 	return nil
+}
+
+func (v *ProxyResponseError) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ProxyResponseError) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ProxyResponseError) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -964,6 +1281,14 @@ func (u *ProxyResponse) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	return typeError(kindName(jsonKind(data))+" that fits none of Result, Error", u, "")
+}
+
+func (u *ProxyResponse) decodeJSON(d *decoder) error {
+	return d.bridge(u)
+}
+
+func (u *ProxyResponse) decodeRest(d *decoder, start int64) error {
+	return d.bridgeRest(u, start)
 }
 
 // ProxySuccessorNotification: **UNSTABLE**
@@ -1000,29 +1325,44 @@ type ProxySuccessorNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ProxySuccessorNotification) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ProxySuccessorNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "method":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Method, decodeString[string], 0)
+	case "params":
+		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ProxySuccessorNotification
-	probe := struct {
-		*plain
-		Method member[string]          `json:"method"`
-		Meta   member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:  (*plain)(v),
-		Method: member[string]{field: &v.Method},
-		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Method.present {
-		return typeError("object without \"method\"", v, "method")
+	return false, nil
+}
+
+func (v *ProxySuccessorNotification) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("method", v)
 	}
 	return nil
+}
+
+func (v *ProxySuccessorNotification) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ProxySuccessorNotification) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ProxySuccessorNotification) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ProxySuccessorRequest: **UNSTABLE**
@@ -1066,29 +1406,44 @@ type ProxySuccessorRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ProxySuccessorRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "method":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Method, decodeString[string], 0)
+	case "params":
+		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ProxySuccessorRequest
-	probe := struct {
-		*plain
-		Method member[string]          `json:"method"`
-		Meta   member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:  (*plain)(v),
-		Method: member[string]{field: &v.Method},
-		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Method.present {
-		return typeError("object without \"method\"", v, "method")
+	return false, nil
+}
+
+func (v *ProxySuccessorRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("method", v)
 	}
 	return nil
+}
+
+func (v *ProxySuccessorRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ProxySuccessorRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ProxySuccessorResponse: **UNSTABLE**
@@ -1106,24 +1461,29 @@ type RequiresActionStateUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *RequiresActionStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *RequiresActionStateUpdate) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *RequiresActionStateUpdate) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain RequiresActionStateUpdate
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // RunningStateUpdate: Foreground work is in progress.
@@ -1134,24 +1494,29 @@ type RunningStateUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *RunningStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *RunningStateUpdate) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *RunningStateUpdate) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RunningStateUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain RunningStateUpdate
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SessionArchiveCapabilities: **UNSTABLE**
@@ -1171,24 +1536,29 @@ type SessionArchiveCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SessionArchiveCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SessionArchiveCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SessionArchiveCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionArchiveCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SessionArchiveCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SessionArchiveFilter: **UNSTABLE**
@@ -1241,24 +1611,29 @@ type SessionCancelCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SessionCancelCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SessionCancelCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SessionCancelCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionCancelCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SessionCancelCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SessionMessage: **UNSTABLE**
@@ -1318,39 +1693,52 @@ func (v SessionMessage) MarshalJSON() ([]byte, error) {
 	}{plain(v), presentNullable(v.SenderSessionID), presentNullable(v.RecipientSessionID), presentNullable(v.SenderMessageID), presentNullable(v.RecipientMessageID), present(v.Content), presentNullable(v.Meta)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionMessage) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SessionMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "messageId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.MessageID, decodeString[MessageID], 0)
+	case "senderSessionId":
+		return true, decodeNullableField(d, &v.SenderSessionID, decodeString[SessionID], nullOK|defaultOnError)
+	case "recipientSessionId":
+		return true, decodeNullableField(d, &v.RecipientSessionID, decodeString[SessionID], nullOK|defaultOnError)
+	case "senderMessageId":
+		return true, decodeNullableField(d, &v.SenderMessageID, decodeString[MessageID], nullOK|defaultOnError)
+	case "recipientMessageId":
+		return true, decodeNullableField(d, &v.RecipientMessageID, decodeString[MessageID], nullOK|defaultOnError)
+	case "content":
+		return true, decodeItemsField(d, &v.Content, (*ContentBlock).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeNullableField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SessionMessage
-	probe := struct {
-		*plain
-		MessageID          member[MessageID]                 `json:"messageId"`
-		SenderSessionID    member[Nullable[SessionID]]       `json:"senderSessionId"`
-		RecipientSessionID member[Nullable[SessionID]]       `json:"recipientSessionId"`
-		SenderMessageID    member[Nullable[MessageID]]       `json:"senderMessageId"`
-		RecipientMessageID member[Nullable[MessageID]]       `json:"recipientMessageId"`
-		Content            items[ContentBlock]               `json:"content"`
-		Meta               member[Nullable[json.RawMessage]] `json:"_meta"`
-	}{
-		plain:              (*plain)(v),
-		MessageID:          member[MessageID]{field: &v.MessageID},
-		SenderSessionID:    member[Nullable[SessionID]]{field: &v.SenderSessionID, rules: nullOK | defaultOnError},
-		RecipientSessionID: member[Nullable[SessionID]]{field: &v.RecipientSessionID, rules: nullOK | defaultOnError},
-		SenderMessageID:    member[Nullable[MessageID]]{field: &v.SenderMessageID, rules: nullOK | defaultOnError},
-		RecipientMessageID: member[Nullable[MessageID]]{field: &v.RecipientMessageID, rules: nullOK | defaultOnError},
-		Content:            items[ContentBlock]{field: &v.Content, rules: nullOK | defaultOnError},
-		Meta:               member[Nullable[json.RawMessage]]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.MessageID.present {
-		return typeError("object without \"messageId\"", v, "messageId")
+	return false, nil
+}
+
+func (v *SessionMessage) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("messageId", v)
 	}
 	return nil
+}
+
+func (v *SessionMessage) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SessionMessage) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionMessage) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionMessageChunk: **UNSTABLE**
@@ -1374,34 +1762,48 @@ type SessionMessageChunk struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionMessageChunk) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SessionMessageChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "messageId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.MessageID, decodeString[MessageID], 0)
+	case "content":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Content, (*ContentBlock).decodeJSON, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SessionMessageChunk
-	probe := struct {
-		*plain
-		MessageID member[MessageID]       `json:"messageId"`
-		Content   member[ContentBlock]    `json:"content"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		MessageID: member[MessageID]{field: &v.MessageID},
-		Content:   member[ContentBlock]{field: &v.Content},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *SessionMessageChunk) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("messageId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.MessageID.present {
-		return typeError("object without \"messageId\"", v, "messageId")
-	}
-	if !probe.Content.present {
-		return typeError("object without \"content\"", v, "content")
+	if seen&(1<<1) == 0 {
+		return missing("content", v)
 	}
 	return nil
+}
+
+func (v *SessionMessageChunk) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SessionMessageChunk) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionMessageChunk) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionStatus: **UNSTABLE**
@@ -1456,24 +1858,29 @@ type SessionStatusCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SessionStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SessionStatusCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SessionStatusCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionStatusCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SessionStatusCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SessionStatusRequest: **UNSTABLE**
@@ -1499,29 +1906,42 @@ type SessionStatusRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionStatusRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SessionStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SessionStatusRequest
-	probe := struct {
-		*plain
-		SessionID member[SessionID]       `json:"sessionId"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		SessionID: member[SessionID]{field: &v.SessionID},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
+	return false, nil
+}
+
+func (v *SessionStatusRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
 	return nil
+}
+
+func (v *SessionStatusRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SessionStatusRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionStatusRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionStatusResponse: **UNSTABLE**
@@ -1546,29 +1966,42 @@ type SessionStatusResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SessionStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "status":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Status, decodeString[SessionStatus], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SessionStatusResponse
-	probe := struct {
-		*plain
-		Status member[SessionStatus]   `json:"status"`
-		Meta   member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:  (*plain)(v),
-		Status: member[SessionStatus]{field: &v.Status},
-		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Status.present {
-		return typeError("object without \"status\"", v, "status")
+	return false, nil
+}
+
+func (v *SessionStatusResponse) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("status", v)
 	}
 	return nil
+}
+
+func (v *SessionStatusResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SessionStatusResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionSystemPromptCapabilities: **UNSTABLE**
@@ -1593,26 +2026,31 @@ type SessionSystemPromptCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SessionSystemPromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "mode":
+		return true, decodePointerField(d, &v.Mode, (*SessionSystemPromptModeCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SessionSystemPromptCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SessionSystemPromptCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionSystemPromptCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SessionSystemPromptCapabilities
-	probe := struct {
-		*plain
-		Mode member[*SessionSystemPromptModeCapabilities] `json:"mode"`
-		Meta member[json.RawMessage]                      `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Mode:  member[*SessionSystemPromptModeCapabilities]{field: &v.Mode, rules: nullOK | defaultOnError},
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SessionSystemPromptModeCapabilities: **UNSTABLE**
@@ -1639,26 +2077,31 @@ type SessionSystemPromptModeCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SessionSystemPromptModeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "override":
+		return true, decodePointerField(d, &v.Override, (*SessionSystemPromptOverrideCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SessionSystemPromptModeCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SessionSystemPromptModeCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionSystemPromptModeCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SessionSystemPromptModeCapabilities
-	probe := struct {
-		*plain
-		Override member[*SessionSystemPromptOverrideCapabilities] `json:"override"`
-		Meta     member[json.RawMessage]                          `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		Override: member[*SessionSystemPromptOverrideCapabilities]{field: &v.Override, rules: nullOK | defaultOnError},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SessionSystemPromptOverrideCapabilities: **UNSTABLE**
@@ -1678,24 +2121,29 @@ type SessionSystemPromptOverrideCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SessionSystemPromptOverrideCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SessionSystemPromptOverrideCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SessionSystemPromptOverrideCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionSystemPromptOverrideCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SessionSystemPromptOverrideCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SessionTitleCapabilities: **UNSTABLE**
@@ -1715,24 +2163,29 @@ type SessionTitleCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SessionTitleCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SessionTitleCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SessionTitleCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionTitleCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SessionTitleCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SetSessionTitleRequest: **UNSTABLE**
@@ -1768,34 +2221,48 @@ type SetSessionTitleRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SetSessionTitleRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SetSessionTitleRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "title":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Title, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SetSessionTitleRequest
-	probe := struct {
-		*plain
-		SessionID member[SessionID]       `json:"sessionId"`
-		Title     member[string]          `json:"title"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		SessionID: member[SessionID]{field: &v.SessionID},
-		Title:     member[string]{field: &v.Title},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *SetSessionTitleRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
-	}
-	if !probe.Title.present {
-		return typeError("object without \"title\"", v, "title")
+	if seen&(1<<1) == 0 {
+		return missing("title", v)
 	}
 	return nil
+}
+
+func (v *SetSessionTitleRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SetSessionTitleRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SetSessionTitleRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SetSessionTitleResponse: **UNSTABLE**
@@ -1818,29 +2285,42 @@ type SetSessionTitleResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SetSessionTitleResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SetSessionTitleResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "title":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Title, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SetSessionTitleResponse
-	probe := struct {
-		*plain
-		Title member[string]          `json:"title"`
-		Meta  member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Title: member[string]{field: &v.Title},
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Title.present {
-		return typeError("object without \"title\"", v, "title")
+	return false, nil
+}
+
+func (v *SetSessionTitleResponse) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("title", v)
 	}
 	return nil
+}
+
+func (v *SetSessionTitleResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SetSessionTitleResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SetSessionTitleResponse) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // StateUpdate: **UNSTABLE**
@@ -1888,22 +2368,17 @@ func (u StateUpdate) MarshalJSON() ([]byte, error) {
 	return encodeValue(u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "state" names; an unknown value gives *StateUpdateOther.
-func (u *StateUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	var probe struct {
-		Tag *string `json:"state"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+// decodeRest decodes the variant that "state" names; an unknown value gives *StateUpdateOther.
+func (u *StateUpdate) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("state", start)
+	if err != nil {
 		return err
 	}
 	var v StateUpdateVariant
-	if probe.Tag == nil {
-		return typeError("object without \"state\"", u, "state")
+	if !found {
+		return missing("state", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "running":
 		v = new(StateUpdateRunning)
 	case "idle":
@@ -1913,13 +2388,32 @@ func (u *StateUpdate) UnmarshalJSON(data []byte) error {
 	case "unknown":
 		v = new(StateUpdateUnknown)
 	default:
-		v = new(StateUpdateOther)
+		{
+			other := &StateUpdateOther{Tag: string(tag)}
+			if rest == nil {
+				if err := other.decodeMembers(d, start, 1); err != nil {
+					return err
+				}
+				u.Value = other
+				return nil
+			}
+			v = other
+		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *StateUpdate) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "state" names.
+func (u *StateUpdate) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
 }
 
 // StateUpdateRunning: the "running" variant of StateUpdate.
@@ -2029,23 +2523,45 @@ func (v StateUpdateOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *StateUpdateOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *StateUpdateOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "state":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"state"`
+	return false, nil
+}
+
+func (v *StateUpdateOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("state", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *StateUpdateOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"state\"", v, "state")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *StateUpdateOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *StateUpdateOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *StateUpdateOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SubagentCapabilities: **UNSTABLE**
@@ -2065,24 +2581,29 @@ type SubagentCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SubagentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SubagentCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SubagentCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SubagentCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SubagentCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SubagentSessionCapabilities: **UNSTABLE**
@@ -2105,26 +2626,31 @@ type SubagentSessionCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SubagentSessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "cancel":
+		return true, decodePointerField(d, &v.Cancel, (*SessionCancelCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SubagentSessionCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SubagentSessionCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SubagentSessionCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SubagentSessionCapabilities
-	probe := struct {
-		*plain
-		Cancel member[*SessionCancelCapabilities] `json:"cancel"`
-		Meta   member[json.RawMessage]            `json:"_meta"`
-	}{
-		plain:  (*plain)(v),
-		Cancel: member[*SessionCancelCapabilities]{field: &v.Cancel, rules: nullOK | defaultOnError},
-		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SubagentUpdate: **UNSTABLE**
@@ -2226,37 +2752,56 @@ func (v SubagentUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), presentNullable(v.Title), presentNullable(v.Description), presentNullable(v.Capabilities), presentNullable(v.State), presentNullable(v.Cwd), presentNullable(v.AdditionalDirectories), presentNullable(v.Meta)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SubagentUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SubagentUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "title":
+		return true, decodeNullableField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+	case "description":
+		return true, decodeNullableField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "capabilities":
+		return true, decodeNullableField(d, &v.Capabilities, (*SubagentSessionCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "state":
+		return true, decodeNullableField(d, &v.State, (*StateUpdate).decodeJSON, nullOK|defaultOnError)
+	case "cwd":
+		return true, decodeNullableField(d, &v.Cwd, decodeString[string], nullOK)
+	case "additionalDirectories":
+		return true, decodeNullableField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
+			return decodeSlice(d, p, decodeString[string])
+		}, nullOK)
+	case "_meta":
+		return true, decodeNullableField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SubagentUpdate
-	probe := struct {
-		*plain
-		SessionID    member[SessionID]                             `json:"sessionId"`
-		Title        member[Nullable[string]]                      `json:"title"`
-		Description  member[Nullable[string]]                      `json:"description"`
-		Capabilities member[Nullable[SubagentSessionCapabilities]] `json:"capabilities"`
-		State        member[Nullable[StateUpdate]]                 `json:"state"`
-		Meta         member[Nullable[json.RawMessage]]             `json:"_meta"`
-	}{
-		plain:        (*plain)(v),
-		SessionID:    member[SessionID]{field: &v.SessionID},
-		Title:        member[Nullable[string]]{field: &v.Title, rules: nullOK | defaultOnError},
-		Description:  member[Nullable[string]]{field: &v.Description, rules: nullOK | defaultOnError},
-		Capabilities: member[Nullable[SubagentSessionCapabilities]]{field: &v.Capabilities, rules: nullOK | defaultOnError},
-		State:        member[Nullable[StateUpdate]]{field: &v.State, rules: nullOK | defaultOnError},
-		Meta:         member[Nullable[json.RawMessage]]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
+	return false, nil
+}
+
+func (v *SubagentUpdate) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
 	return nil
+}
+
+func (v *SubagentUpdate) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SubagentUpdate) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SubagentUpdate) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // UnarchiveSessionRequest: **UNSTABLE**
@@ -2284,29 +2829,42 @@ type UnarchiveSessionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *UnarchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain UnarchiveSessionRequest
-	probe := struct {
-		*plain
-		SessionID member[SessionID]       `json:"sessionId"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		SessionID: member[SessionID]{field: &v.SessionID},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
+	return false, nil
+}
+
+func (v *UnarchiveSessionRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
 	return nil
+}
+
+func (v *UnarchiveSessionRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *UnarchiveSessionRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // UnarchiveSessionResponse: **UNSTABLE**
@@ -2323,24 +2881,29 @@ type UnarchiveSessionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *UnarchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *UnarchiveSessionResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *UnarchiveSessionResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UnarchiveSessionResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain UnarchiveSessionResponse
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // UnknownStateUpdate: **UNSTABLE**
@@ -2363,24 +2926,29 @@ type UnknownStateUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *UnknownStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *UnknownStateUpdate) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *UnknownStateUpdate) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UnknownStateUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain UnknownStateUpdate
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // agentAuthCapabilitiesUnstable holds the fields of AgentAuthCapabilities that the unstable build tag adds.
@@ -2394,6 +2962,14 @@ type agentAuthCapabilitiesUnstable struct {
 	// Optional. Omitted or `null` both mean the agent does not advertise support.
 	// Supplying `{}` means the agent supports the `auth/status` method.
 	Status *AuthStatusCapabilities `json:"status,omitempty"`
+}
+
+func (v *agentAuthCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "status":
+		return true, decodePointerField(d, &v.Status, (*AuthStatusCapabilities).decodeJSON, nullOK|defaultOnError)
+	}
+	return false, nil
 }
 
 // clientCapabilitiesUnstable holds the fields of ClientCapabilities that the unstable build tag adds.
@@ -2411,6 +2987,14 @@ type clientCapabilitiesUnstable struct {
 	Subagents *SubagentCapabilities `json:"subagents,omitempty"`
 }
 
+func (v *clientCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "subagents":
+		return true, decodePointerField(d, &v.Subagents, (*SubagentCapabilities).decodeJSON, nullOK|defaultOnError)
+	}
+	return false, nil
+}
+
 // listSessionsRequestUnstable holds the fields of ListSessionsRequest that the unstable build tag adds.
 type listSessionsRequestUnstable struct {
 	// **UNSTABLE**
@@ -2423,6 +3007,14 @@ type listSessionsRequestUnstable struct {
 	// the Agent advertises the `sessionCapabilities.archive` capability. The filter combines with `cwd` and
 	// applies before pagination. Clients keep the same value when following `nextCursor`.
 	Archived *SessionArchiveFilter `json:"archived,omitempty"`
+}
+
+func (v *listSessionsRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "archived":
+		return true, decodePointerField(d, &v.Archived, decodeString[SessionArchiveFilter], nullOK)
+	}
+	return false, nil
 }
 
 // loadSessionRequestUnstable holds the fields of LoadSessionRequest that the unstable build tag adds.
@@ -2441,6 +3033,14 @@ type loadSessionRequestUnstable struct {
 	SystemPrompt *SystemPrompt `json:"systemPrompt,omitempty"`
 }
 
+func (v *loadSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "systemPrompt":
+		return true, decodePointerField(d, &v.SystemPrompt, (*SystemPrompt).decodeJSON, nullOK)
+	}
+	return false, nil
+}
+
 // newSessionRequestUnstable holds the fields of NewSessionRequest that the unstable build tag adds.
 type newSessionRequestUnstable struct {
 	// **UNSTABLE**
@@ -2453,6 +3053,14 @@ type newSessionRequestUnstable struct {
 	// own default instructions. Clients MUST only send this when the Agent
 	// advertises `sessionCapabilities.systemPrompt`.
 	SystemPrompt *SystemPrompt `json:"systemPrompt,omitempty"`
+}
+
+func (v *newSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "systemPrompt":
+		return true, decodePointerField(d, &v.SystemPrompt, (*SystemPrompt).decodeJSON, nullOK)
+	}
+	return false, nil
 }
 
 // resumeSessionRequestUnstable holds the fields of ResumeSessionRequest that the unstable build tag adds.
@@ -2469,6 +3077,14 @@ type resumeSessionRequestUnstable struct {
 	// `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
 	// when the session was created.
 	SystemPrompt *SystemPrompt `json:"systemPrompt,omitempty"`
+}
+
+func (v *resumeSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "systemPrompt":
+		return true, decodePointerField(d, &v.SystemPrompt, (*SystemPrompt).decodeJSON, nullOK)
+	}
+	return false, nil
 }
 
 // sessionCapabilitiesUnstable holds the fields of SessionCapabilities that the unstable build tag adds.
@@ -2518,6 +3134,20 @@ type sessionCapabilitiesUnstable struct {
 	Title *SessionTitleCapabilities `json:"title,omitempty"`
 }
 
+func (v *sessionCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "systemPrompt":
+		return true, decodePointerField(d, &v.SystemPrompt, (*SessionSystemPromptCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "archive":
+		return true, decodePointerField(d, &v.Archive, (*SessionArchiveCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "status":
+		return true, decodePointerField(d, &v.Status, (*SessionStatusCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "title":
+		return true, decodePointerField(d, &v.Title, (*SessionTitleCapabilities).decodeJSON, nullOK|defaultOnError)
+	}
+	return false, nil
+}
+
 // sessionInfoUnstable holds the fields of SessionInfo that the unstable build tag adds.
 type sessionInfoUnstable struct {
 	// **UNSTABLE**
@@ -2529,6 +3159,14 @@ type sessionInfoUnstable struct {
 	// Optional. Omitted and `null` are equivalent and mean the archive state is not reported.
 	// Agents that advertise the `sessionCapabilities.archive` capability MUST include it on every listed session.
 	Archived *bool `json:"archived,omitempty"`
+}
+
+func (v *sessionInfoUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "archived":
+		return true, decodePointerField(d, &v.Archived, decodeBool[bool], nullOK|defaultOnError)
+	}
+	return false, nil
 }
 
 // SessionUpdateSubagentUpdate: the "subagent_update" variant of SessionUpdate.

@@ -6,3 +6,7 @@ package acpv1
 
 // promptResponseEndTurnTokenUsage is empty without the unstable_end_turn_token_usage or unstable build tag.
 type promptResponseEndTurnTokenUsage struct{}
+
+func (*promptResponseEndTurnTokenUsage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}

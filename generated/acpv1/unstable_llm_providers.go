@@ -23,29 +23,42 @@ type DisableProviderRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *DisableProviderRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *DisableProviderRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "providerId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ProviderID, decodeString[ProviderID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain DisableProviderRequest
-	probe := struct {
-		*plain
-		ProviderID member[ProviderID]      `json:"providerId"`
-		Meta       member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:      (*plain)(v),
-		ProviderID: member[ProviderID]{field: &v.ProviderID},
-		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ProviderID.present {
-		return typeError("object without \"providerId\"", v, "providerId")
+	return false, nil
+}
+
+func (v *DisableProviderRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("providerId", v)
 	}
 	return nil
+}
+
+func (v *DisableProviderRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *DisableProviderRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *DisableProviderRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // DisableProviderResponse: **UNSTABLE**
@@ -62,24 +75,29 @@ type DisableProviderResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *DisableProviderResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *DisableProviderResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *DisableProviderResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *DisableProviderResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain DisableProviderResponse
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // LLMProtocol: **UNSTABLE**
@@ -136,24 +154,29 @@ type ListProvidersRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *ListProvidersRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *ListProvidersRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *ListProvidersRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ListProvidersRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain ListProvidersRequest
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // ListProvidersResponse: **UNSTABLE**
@@ -173,29 +196,44 @@ type ListProvidersResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ListProvidersResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ListProvidersResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "providers":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Providers, func(p *[]ProviderInfo, d *decoder) error {
+			return decodeSlice(d, p, (*ProviderInfo).decodeJSON)
+		}, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ListProvidersResponse
-	probe := struct {
-		*plain
-		Providers member[[]ProviderInfo]  `json:"providers"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		Providers: member[[]ProviderInfo]{field: &v.Providers},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Providers.present {
-		return typeError("object without \"providers\"", v, "providers")
+	return false, nil
+}
+
+func (v *ListProvidersResponse) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("providers", v)
 	}
 	return nil
+}
+
+func (v *ListProvidersResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ListProvidersResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ListProvidersResponse) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ProviderCurrentConfig: **UNSTABLE**
@@ -218,34 +256,48 @@ type ProviderCurrentConfig struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ProviderCurrentConfig) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ProviderCurrentConfig) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "apiType":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.APIType, decodeString[LLMProtocol], 0)
+	case "baseUrl":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.BaseURL, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ProviderCurrentConfig
-	probe := struct {
-		*plain
-		APIType member[LLMProtocol]     `json:"apiType"`
-		BaseURL member[string]          `json:"baseUrl"`
-		Meta    member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:   (*plain)(v),
-		APIType: member[LLMProtocol]{field: &v.APIType},
-		BaseURL: member[string]{field: &v.BaseURL},
-		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *ProviderCurrentConfig) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("apiType", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.APIType.present {
-		return typeError("object without \"apiType\"", v, "apiType")
-	}
-	if !probe.BaseURL.present {
-		return typeError("object without \"baseUrl\"", v, "baseUrl")
+	if seen&(1<<1) == 0 {
+		return missing("baseUrl", v)
 	}
 	return nil
+}
+
+func (v *ProviderCurrentConfig) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ProviderCurrentConfig) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ProviderCurrentConfig) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ProviderID: **UNSTABLE**
@@ -283,39 +335,56 @@ type ProviderInfo struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ProviderInfo) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ProviderInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "providerId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ProviderID, decodeString[ProviderID], 0)
+	case "supported":
+		*seen |= 1 << 1
+		return true, decodeItemsField(d, &v.Supported, decodeString[LLMProtocol], defaultOnError)
+	case "required":
+		*seen |= 1 << 2
+		return true, decodeField(d, &v.Required, decodeBool[bool], 0)
+	case "current":
+		return true, decodePointerField(d, &v.Current, (*ProviderCurrentConfig).decodeJSON, nullOK)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ProviderInfo
-	probe := struct {
-		*plain
-		ProviderID member[ProviderID]      `json:"providerId"`
-		Supported  items[LLMProtocol]      `json:"supported"`
-		Required   member[bool]            `json:"required"`
-		Meta       member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:      (*plain)(v),
-		ProviderID: member[ProviderID]{field: &v.ProviderID},
-		Supported:  items[LLMProtocol]{field: &v.Supported, rules: defaultOnError},
-		Required:   member[bool]{field: &v.Required},
-		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *ProviderInfo) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("providerId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
+	if seen&(1<<1) == 0 {
+		return missing("supported", v)
 	}
-	if !probe.ProviderID.present {
-		return typeError("object without \"providerId\"", v, "providerId")
-	}
-	if !probe.Supported.present {
-		return typeError("object without \"supported\"", v, "supported")
-	}
-	if !probe.Required.present {
-		return typeError("object without \"required\"", v, "required")
+	if seen&(1<<2) == 0 {
+		return missing("required", v)
 	}
 	return nil
+}
+
+func (v *ProviderInfo) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ProviderInfo) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ProviderInfo) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ProvidersCapabilities: **UNSTABLE**
@@ -334,24 +403,29 @@ type ProvidersCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *ProvidersCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *ProvidersCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *ProvidersCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProvidersCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain ProvidersCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SetProviderRequest: **UNSTABLE**
@@ -392,39 +466,58 @@ func (v SetProviderRequest) MarshalJSON() ([]byte, error) {
 	}{plain(v), presentMap(v.Headers)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SetProviderRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SetProviderRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "providerId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ProviderID, decodeString[ProviderID], 0)
+	case "apiType":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.APIType, decodeString[LLMProtocol], 0)
+	case "baseUrl":
+		*seen |= 1 << 2
+		return true, decodeField(d, &v.BaseURL, decodeString[string], 0)
+	case "headers":
+		return true, decodeField(d, &v.Headers, func(p *map[string]string, d *decoder) error {
+			return decodeMap(d, p, decodeString[string])
+		}, nullOK)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SetProviderRequest
-	probe := struct {
-		*plain
-		ProviderID member[ProviderID]      `json:"providerId"`
-		APIType    member[LLMProtocol]     `json:"apiType"`
-		BaseURL    member[string]          `json:"baseUrl"`
-		Meta       member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:      (*plain)(v),
-		ProviderID: member[ProviderID]{field: &v.ProviderID},
-		APIType:    member[LLMProtocol]{field: &v.APIType},
-		BaseURL:    member[string]{field: &v.BaseURL},
-		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *SetProviderRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("providerId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
+	if seen&(1<<1) == 0 {
+		return missing("apiType", v)
 	}
-	if !probe.ProviderID.present {
-		return typeError("object without \"providerId\"", v, "providerId")
-	}
-	if !probe.APIType.present {
-		return typeError("object without \"apiType\"", v, "apiType")
-	}
-	if !probe.BaseURL.present {
-		return typeError("object without \"baseUrl\"", v, "baseUrl")
+	if seen&(1<<2) == 0 {
+		return missing("baseUrl", v)
 	}
 	return nil
+}
+
+func (v *SetProviderRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SetProviderRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SetProviderRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SetProviderResponse: **UNSTABLE**
@@ -441,24 +534,29 @@ type SetProviderResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SetProviderResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SetProviderResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SetProviderResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetProviderResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SetProviderResponse
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // agentCapabilitiesLLMProviders holds the fields of AgentCapabilities that the unstable_llm_providers or unstable build tag adds.
@@ -472,6 +570,14 @@ type agentCapabilitiesLLMProviders struct {
 	// Optional. Omitted or `null` both mean the agent does not advertise support.
 	// Supplying `{}` means the agent supports provider configuration methods.
 	Providers *ProvidersCapabilities `json:"providers,omitempty"`
+}
+
+func (v *agentCapabilitiesLLMProviders) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "providers":
+		return true, decodePointerField(d, &v.Providers, (*ProvidersCapabilities).decodeJSON, nullOK|defaultOnError)
+	}
+	return false, nil
 }
 
 const (

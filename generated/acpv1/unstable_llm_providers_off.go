@@ -6,3 +6,7 @@ package acpv1
 
 // agentCapabilitiesLLMProviders is empty without the unstable_llm_providers or unstable build tag.
 type agentCapabilitiesLLMProviders struct{}
+
+func (*agentCapabilitiesLLMProviders) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}

@@ -26,32 +26,48 @@ type MCPError struct {
 	Data json.RawMessage `json:"data,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *MCPError) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *MCPError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "code":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Code, decodeInt[int32], 0)
+	case "message":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Message, decodeString[string], 0)
+	case "data":
+		return true, decodeField(d, &v.Data, decodeRaw[json.RawMessage], nullValue)
 	}
-	type plain MCPError
-	probe := struct {
-		*plain
-		Code    member[int32]  `json:"code"`
-		Message member[string] `json:"message"`
-	}{
-		plain:   (*plain)(v),
-		Code:    member[int32]{field: &v.Code},
-		Message: member[string]{field: &v.Message},
+	return false, nil
+}
+
+func (v *MCPError) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("code", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Code.present {
-		return typeError("object without \"code\"", v, "code")
-	}
-	if !probe.Message.present {
-		return typeError("object without \"message\"", v, "message")
+	if seen&(1<<1) == 0 {
+		return missing("message", v)
 	}
 	return nil
+}
+
+func (v *MCPError) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *MCPError) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *MCPError) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // MCPRequestID: **UNSTABLE**
@@ -90,34 +106,48 @@ type MCPServerACP struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *MCPServerACP) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *MCPServerACP) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "name":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "serverId":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.ServerID, decodeString[MCPServerACPID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain MCPServerACP
-	probe := struct {
-		*plain
-		Name     member[string]          `json:"name"`
-		ServerID member[MCPServerACPID]  `json:"serverId"`
-		Meta     member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		Name:     member[string]{field: &v.Name},
-		ServerID: member[MCPServerACPID]{field: &v.ServerID},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *MCPServerACP) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("name", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", v, "name")
-	}
-	if !probe.ServerID.present {
-		return typeError("object without \"serverId\"", v, "serverId")
+	if seen&(1<<1) == 0 {
+		return missing("serverId", v)
 	}
 	return nil
+}
+
+func (v *MCPServerACP) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *MCPServerACP) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *MCPServerACP) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // MCPServerACPID: **UNSTABLE**
@@ -161,41 +191,56 @@ type MessageMCPNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *MessageMCPNotification) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *MessageMCPNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "serverId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ServerID, decodeString[MCPServerACPID], 0)
+	case "requestId":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.RequestID, decodeString[MCPRequestID], 0)
+	case "method":
+		*seen |= 1 << 2
+		return true, decodeField(d, &v.Method, decodeString[string], 0)
+	case "params":
+		return true, decodeField(d, &v.Params, decodeRawObject[json.RawMessage], nullValue)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain MessageMCPNotification
-	probe := struct {
-		*plain
-		ServerID  member[MCPServerACPID]  `json:"serverId"`
-		RequestID member[MCPRequestID]    `json:"requestId"`
-		Method    member[string]          `json:"method"`
-		Params    member[json.RawMessage] `json:"params"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		ServerID:  member[MCPServerACPID]{field: &v.ServerID},
-		RequestID: member[MCPRequestID]{field: &v.RequestID},
-		Method:    member[string]{field: &v.Method},
-		Params:    member[json.RawMessage]{field: &v.Params, rules: nullOK | objectOnly},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *MessageMCPNotification) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("serverId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
+	if seen&(1<<1) == 0 {
+		return missing("requestId", v)
 	}
-	if !probe.ServerID.present {
-		return typeError("object without \"serverId\"", v, "serverId")
-	}
-	if !probe.RequestID.present {
-		return typeError("object without \"requestId\"", v, "requestId")
-	}
-	if !probe.Method.present {
-		return typeError("object without \"method\"", v, "method")
+	if seen&(1<<2) == 0 {
+		return missing("method", v)
 	}
 	return nil
+}
+
+func (v *MessageMCPNotification) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *MessageMCPNotification) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *MessageMCPNotification) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // MessageMCPRequest: **UNSTABLE**
@@ -226,41 +271,56 @@ type MessageMCPRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *MessageMCPRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *MessageMCPRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "serverId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ServerID, decodeString[MCPServerACPID], 0)
+	case "requestId":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.RequestID, decodeString[MCPRequestID], 0)
+	case "method":
+		*seen |= 1 << 2
+		return true, decodeField(d, &v.Method, decodeString[string], 0)
+	case "params":
+		return true, decodeField(d, &v.Params, decodeRawObject[json.RawMessage], nullValue)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain MessageMCPRequest
-	probe := struct {
-		*plain
-		ServerID  member[MCPServerACPID]  `json:"serverId"`
-		RequestID member[MCPRequestID]    `json:"requestId"`
-		Method    member[string]          `json:"method"`
-		Params    member[json.RawMessage] `json:"params"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		ServerID:  member[MCPServerACPID]{field: &v.ServerID},
-		RequestID: member[MCPRequestID]{field: &v.RequestID},
-		Method:    member[string]{field: &v.Method},
-		Params:    member[json.RawMessage]{field: &v.Params, rules: nullOK | objectOnly},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *MessageMCPRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("serverId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
+	if seen&(1<<1) == 0 {
+		return missing("requestId", v)
 	}
-	if !probe.ServerID.present {
-		return typeError("object without \"serverId\"", v, "serverId")
-	}
-	if !probe.RequestID.present {
-		return typeError("object without \"requestId\"", v, "requestId")
-	}
-	if !probe.Method.present {
-		return typeError("object without \"method\"", v, "method")
+	if seen&(1<<2) == 0 {
+		return missing("method", v)
 	}
 	return nil
+}
+
+func (v *MessageMCPRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *MessageMCPRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *MessageMCPRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // MessageMCPResponse: **UNSTABLE**
@@ -314,29 +374,42 @@ func (v MessageMCPResponseResult) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *MessageMCPResponseResult) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *MessageMCPResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "result":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain MessageMCPResponseResult
-	probe := struct {
-		*plain
-		Result member[json.RawMessage] `json:"result"`
-		Meta   member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:  (*plain)(v),
-		Result: member[json.RawMessage]{field: &v.Result},
-		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Result.present {
-		return typeError("object without \"result\"", v, "result")
+	return false, nil
+}
+
+func (v *MessageMCPResponseResult) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("result", v)
 	}
 	return nil
+}
+
+func (v *MessageMCPResponseResult) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *MessageMCPResponseResult) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *MessageMCPResponseResult) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // MessageMCPResponseError: the Error alternative of MessageMCPResponse.
@@ -358,29 +431,42 @@ func (v MessageMCPResponseError) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *MessageMCPResponseError) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *MessageMCPResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "error":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Error, (*MCPError).decodeJSON, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain MessageMCPResponseError
-	probe := struct {
-		*plain
-		Error member[MCPError]        `json:"error"`
-		Meta  member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Error: member[MCPError]{field: &v.Error},
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Error.present {
-		return typeError("object without \"error\"", v, "error")
+	return false, nil
+}
+
+func (v *MessageMCPResponseError) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("error", v)
 	}
 	return nil
+}
+
+func (v *MessageMCPResponseError) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *MessageMCPResponseError) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *MessageMCPResponseError) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -410,6 +496,14 @@ func (u *MessageMCPResponse) UnmarshalJSON(data []byte) error {
 	return typeError(kindName(jsonKind(data))+" that fits none of Result, Error", u, "")
 }
 
+func (u *MessageMCPResponse) decodeJSON(d *decoder) error {
+	return d.bridge(u)
+}
+
+func (u *MessageMCPResponse) decodeRest(d *decoder, start int64) error {
+	return d.bridgeRest(u, start)
+}
+
 // mcpCapabilitiesMCPOverACP holds the fields of MCPCapabilities that the unstable_mcp_over_acp or unstable build tag adds.
 type mcpCapabilitiesMCPOverACP struct {
 	// **UNSTABLE**
@@ -418,6 +512,14 @@ type mcpCapabilitiesMCPOverACP struct {
 	//
 	// Agent supports `acp` MCP servers.
 	ACP *bool `json:"acp,omitempty"`
+}
+
+func (v *mcpCapabilitiesMCPOverACP) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "acp":
+		return true, decodePointerField(d, &v.ACP, decodeBool[bool], defaultOnError)
+	}
+	return false, nil
 }
 
 // MCPServerACPVariant: the "acp" variant of MCPServer.

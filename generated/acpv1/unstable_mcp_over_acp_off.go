@@ -6,3 +6,7 @@ package acpv1
 
 // mcpCapabilitiesMCPOverACP is empty without the unstable_mcp_over_acp or unstable build tag.
 type mcpCapabilitiesMCPOverACP struct{}
+
+func (*mcpCapabilitiesMCPOverACP) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}

@@ -24,24 +24,29 @@ type PlanCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *PlanCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *PlanCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *PlanCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain PlanCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // PlanFile: **UNSTABLE**
@@ -64,34 +69,48 @@ type PlanFile struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PlanFile) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *PlanFile) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "planId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.PlanID, decodeString[PlanID], 0)
+	case "uri":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.URI, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain PlanFile
-	probe := struct {
-		*plain
-		PlanID member[PlanID]          `json:"planId"`
-		URI    member[string]          `json:"uri"`
-		Meta   member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:  (*plain)(v),
-		PlanID: member[PlanID]{field: &v.PlanID},
-		URI:    member[string]{field: &v.URI},
-		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *PlanFile) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("planId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.PlanID.present {
-		return typeError("object without \"planId\"", v, "planId")
-	}
-	if !probe.URI.present {
-		return typeError("object without \"uri\"", v, "uri")
+	if seen&(1<<1) == 0 {
+		return missing("uri", v)
 	}
 	return nil
+}
+
+func (v *PlanFile) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *PlanFile) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *PlanFile) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // PlanID: **UNSTABLE**
@@ -124,34 +143,48 @@ type PlanItems struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PlanItems) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *PlanItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "planId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.PlanID, decodeString[PlanID], 0)
+	case "entries":
+		*seen |= 1 << 1
+		return true, decodeItemsField(d, &v.Entries, (*PlanEntry).decodeJSON, defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain PlanItems
-	probe := struct {
-		*plain
-		PlanID  member[PlanID]          `json:"planId"`
-		Entries items[PlanEntry]        `json:"entries"`
-		Meta    member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:   (*plain)(v),
-		PlanID:  member[PlanID]{field: &v.PlanID},
-		Entries: items[PlanEntry]{field: &v.Entries, rules: defaultOnError},
-		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *PlanItems) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("planId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.PlanID.present {
-		return typeError("object without \"planId\"", v, "planId")
-	}
-	if !probe.Entries.present {
-		return typeError("object without \"entries\"", v, "entries")
+	if seen&(1<<1) == 0 {
+		return missing("entries", v)
 	}
 	return nil
+}
+
+func (v *PlanItems) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *PlanItems) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *PlanItems) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // PlanMarkdown: **UNSTABLE**
@@ -174,34 +207,48 @@ type PlanMarkdown struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PlanMarkdown) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *PlanMarkdown) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "planId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.PlanID, decodeString[PlanID], 0)
+	case "content":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Content, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain PlanMarkdown
-	probe := struct {
-		*plain
-		PlanID  member[PlanID]          `json:"planId"`
-		Content member[string]          `json:"content"`
-		Meta    member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:   (*plain)(v),
-		PlanID:  member[PlanID]{field: &v.PlanID},
-		Content: member[string]{field: &v.Content},
-		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *PlanMarkdown) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("planId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.PlanID.present {
-		return typeError("object without \"planId\"", v, "planId")
-	}
-	if !probe.Content.present {
-		return typeError("object without \"content\"", v, "content")
+	if seen&(1<<1) == 0 {
+		return missing("content", v)
 	}
 	return nil
+}
+
+func (v *PlanMarkdown) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *PlanMarkdown) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *PlanMarkdown) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // PlanRemoved: **UNSTABLE**
@@ -221,29 +268,42 @@ type PlanRemoved struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PlanRemoved) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *PlanRemoved) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "planId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.PlanID, decodeString[PlanID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain PlanRemoved
-	probe := struct {
-		*plain
-		PlanID member[PlanID]          `json:"planId"`
-		Meta   member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:  (*plain)(v),
-		PlanID: member[PlanID]{field: &v.PlanID},
-		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.PlanID.present {
-		return typeError("object without \"planId\"", v, "planId")
+	return false, nil
+}
+
+func (v *PlanRemoved) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("planId", v)
 	}
 	return nil
+}
+
+func (v *PlanRemoved) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *PlanRemoved) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *PlanRemoved) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // PlanUpdate: **UNSTABLE**
@@ -263,29 +323,42 @@ type PlanUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PlanUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *PlanUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "plan":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Plan, (*PlanUpdateContent).decodeJSON, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain PlanUpdate
-	probe := struct {
-		*plain
-		Plan member[PlanUpdateContent] `json:"plan"`
-		Meta member[json.RawMessage]   `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Plan:  member[PlanUpdateContent]{field: &v.Plan},
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Plan.present {
-		return typeError("object without \"plan\"", v, "plan")
+	return false, nil
+}
+
+func (v *PlanUpdate) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("plan", v)
 	}
 	return nil
+}
+
+func (v *PlanUpdate) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *PlanUpdate) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *PlanUpdate) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // PlanUpdateContent: **UNSTABLE**
@@ -327,22 +400,17 @@ func (u PlanUpdateContent) MarshalJSON() ([]byte, error) {
 	return encodeValue(u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "type" names; an unknown value gives *PlanUpdateContentOther.
-func (u *PlanUpdateContent) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	var probe struct {
-		Tag *string `json:"type"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+// decodeRest decodes the variant that "type" names; an unknown value gives *PlanUpdateContentOther.
+func (u *PlanUpdateContent) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("type", start)
+	if err != nil {
 		return err
 	}
 	var v PlanUpdateContentVariant
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", u, "type")
+	if !found {
+		return missing("type", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "items":
 		v = new(PlanUpdateContentItems)
 	case "file":
@@ -350,13 +418,32 @@ func (u *PlanUpdateContent) UnmarshalJSON(data []byte) error {
 	case "markdown":
 		v = new(PlanUpdateContentMarkdown)
 	default:
-		v = new(PlanUpdateContentOther)
+		{
+			other := &PlanUpdateContentOther{Tag: string(tag)}
+			if rest == nil {
+				if err := other.decodeMembers(d, start, 1); err != nil {
+					return err
+				}
+				u.Value = other
+				return nil
+			}
+			v = other
+		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *PlanUpdateContent) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "type" names.
+func (u *PlanUpdateContent) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
 }
 
 // PlanUpdateContentItems: the "items" variant of PlanUpdateContent.
@@ -440,23 +527,45 @@ func (v PlanUpdateContentOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *PlanUpdateContentOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *PlanUpdateContentOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "type":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"type"`
+	return false, nil
+}
+
+func (v *PlanUpdateContentOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("type", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *PlanUpdateContentOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", v, "type")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *PlanUpdateContentOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *PlanUpdateContentOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *PlanUpdateContentOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // clientCapabilitiesPlanOperations holds the fields of ClientCapabilities that the unstable_plan_operations or unstable build tag adds.
@@ -470,6 +579,14 @@ type clientCapabilitiesPlanOperations struct {
 	// Optional. Omitted or `null` both mean the client does not advertise support.
 	// Supplying `{}` means the client can receive both update types.
 	Plan *PlanCapabilities `json:"plan,omitempty"`
+}
+
+func (v *clientCapabilitiesPlanOperations) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "plan":
+		return true, decodePointerField(d, &v.Plan, (*PlanCapabilities).decodeJSON, nullOK|defaultOnError)
+	}
+	return false, nil
 }
 
 // SessionUpdatePlanUpdate: the "plan_update" variant of SessionUpdate.

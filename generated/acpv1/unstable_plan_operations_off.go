@@ -6,3 +6,7 @@ package acpv1
 
 // clientCapabilitiesPlanOperations is empty without the unstable_plan_operations or unstable build tag.
 type clientCapabilitiesPlanOperations struct{}
+
+func (*clientCapabilitiesPlanOperations) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}

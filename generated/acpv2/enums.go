@@ -2,10 +2,7 @@
 
 package acpv2
 
-import (
-	"encoding/json"
-	"strconv"
-)
+import "strconv"
 
 // CompactionStatus: Lifecycle state of a context compaction.
 type CompactionStatus string
@@ -115,17 +112,21 @@ func (v ElicitationSchemaType) IsKnown() bool {
 	return false
 }
 
-// UnmarshalJSON accepts only the values the schema lists.
-func (v *ElicitationSchemaType) UnmarshalJSON(data []byte) error {
-	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
+func (v *ElicitationSchemaType) decodeJSON(d *decoder) error {
+	var s ElicitationSchemaType
+	if err := decodeString(&s, d); err != nil {
 		return err
 	}
-	if !ElicitationSchemaType(s).IsKnown() {
-		return typeError("unknown "+"string "+strconv.Quote(s), v, "")
+	if !s.IsKnown() {
+		return typeError("unknown "+"string "+strconv.Quote(string(s)), v, "")
 	}
-	*v = ElicitationSchemaType(s)
+	*v = s
 	return nil
+}
+
+// UnmarshalJSON accepts only the values the schema lists.
+func (v *ElicitationSchemaType) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ErrorCode: Predefined error codes for common JSON-RPC and ACP-specific errors.

@@ -27,24 +27,29 @@ type AgentAuthCapabilities struct {
 	agentAuthCapabilitiesUnstable
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *AgentAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return v.agentAuthCapabilitiesUnstable.decodeMember(d, name, seen)
+}
+
+func (v *AgentAuthCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *AgentAuthCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain AgentAuthCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // AgentCapabilities: Capabilities supported by the agent.
@@ -82,28 +87,33 @@ type AgentCapabilities struct {
 	agentCapabilitiesLLMProviders
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *AgentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "session":
+		return true, decodePointerField(d, &v.Session, (*SessionCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "auth":
+		return true, decodePointerField(d, &v.Auth, (*AgentAuthCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return v.agentCapabilitiesLLMProviders.decodeMember(d, name, seen)
+}
+
+func (v *AgentCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *AgentCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain AgentCapabilities
-	probe := struct {
-		*plain
-		Session member[*SessionCapabilities]   `json:"session"`
-		Auth    member[*AgentAuthCapabilities] `json:"auth"`
-		Meta    member[json.RawMessage]        `json:"_meta"`
-	}{
-		plain:   (*plain)(v),
-		Session: member[*SessionCapabilities]{field: &v.Session, rules: nullOK | defaultOnError},
-		Auth:    member[*AgentAuthCapabilities]{field: &v.Auth, rules: nullOK | defaultOnError},
-		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // AgentMessage: An agent message upsert.
@@ -146,31 +156,44 @@ func (v AgentMessage) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Content)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AgentMessage) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AgentMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "messageId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.MessageID, decodeString[MessageID], 0)
+	case "content":
+		return true, decodeItemsField(d, &v.Content, (*ContentBlock).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain AgentMessage
-	probe := struct {
-		*plain
-		MessageID member[MessageID]       `json:"messageId"`
-		Content   items[ContentBlock]     `json:"content"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		MessageID: member[MessageID]{field: &v.MessageID},
-		Content:   items[ContentBlock]{field: &v.Content, rules: nullOK | defaultOnError},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.MessageID.present {
-		return typeError("object without \"messageId\"", v, "messageId")
+	return false, nil
+}
+
+func (v *AgentMessage) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("messageId", v)
 	}
 	return nil
+}
+
+func (v *AgentMessage) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *AgentMessage) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AgentMessage) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // AgentNotification: A JSON-RPC notification object.
@@ -182,27 +205,42 @@ type AgentNotification struct {
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AgentNotification) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AgentNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "method":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Method, decodeString[string], 0)
+	case "params":
+		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	}
-	type plain AgentNotification
-	probe := struct {
-		*plain
-		Method member[string] `json:"method"`
-	}{
-		plain:  (*plain)(v),
-		Method: member[string]{field: &v.Method},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Method.present {
-		return typeError("object without \"method\"", v, "method")
+	return false, nil
+}
+
+func (v *AgentNotification) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("method", v)
 	}
 	return nil
+}
+
+func (v *AgentNotification) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *AgentNotification) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AgentNotification) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // AgentRequest: A JSON-RPC request object.
@@ -217,32 +255,48 @@ type AgentRequest struct {
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AgentRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AgentRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "id":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+	case "method":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Method, decodeString[string], 0)
+	case "params":
+		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	}
-	type plain AgentRequest
-	probe := struct {
-		*plain
-		ID     member[RequestID] `json:"id"`
-		Method member[string]    `json:"method"`
-	}{
-		plain:  (*plain)(v),
-		ID:     member[RequestID]{field: &v.ID},
-		Method: member[string]{field: &v.Method},
+	return false, nil
+}
+
+func (v *AgentRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("id", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ID.present {
-		return typeError("object without \"id\"", v, "id")
-	}
-	if !probe.Method.present {
-		return typeError("object without \"method\"", v, "method")
+	if seen&(1<<1) == 0 {
+		return missing("method", v)
 	}
 	return nil
+}
+
+func (v *AgentRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *AgentRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AgentRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // AgentThought: An agent thought or reasoning message upsert.
@@ -285,31 +339,44 @@ func (v AgentThought) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Content)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AgentThought) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AgentThought) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "messageId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.MessageID, decodeString[MessageID], 0)
+	case "content":
+		return true, decodeItemsField(d, &v.Content, (*ContentBlock).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain AgentThought
-	probe := struct {
-		*plain
-		MessageID member[MessageID]       `json:"messageId"`
-		Content   items[ContentBlock]     `json:"content"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		MessageID: member[MessageID]{field: &v.MessageID},
-		Content:   items[ContentBlock]{field: &v.Content, rules: nullOK | defaultOnError},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.MessageID.present {
-		return typeError("object without \"messageId\"", v, "messageId")
+	return false, nil
+}
+
+func (v *AgentThought) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("messageId", v)
 	}
 	return nil
+}
+
+func (v *AgentThought) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *AgentThought) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AgentThought) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // Annotations: Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
@@ -349,30 +416,35 @@ func (v Annotations) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Audience)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *Annotations) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "audience":
+		return true, decodeItemsField(d, &v.Audience, decodeString[Role], nullOK|defaultOnError)
+	case "lastModified":
+		return true, decodePointerField(d, &v.LastModified, decodeString[string], nullOK|defaultOnError)
+	case "priority":
+		return true, decodePointerField(d, &v.Priority, decodeFloat[float64], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *Annotations) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *Annotations) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Annotations) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain Annotations
-	probe := struct {
-		*plain
-		Audience     items[Role]             `json:"audience"`
-		LastModified member[*string]         `json:"lastModified"`
-		Priority     member[*float64]        `json:"priority"`
-		Meta         member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:        (*plain)(v),
-		Audience:     items[Role]{field: &v.Audience, rules: nullOK | defaultOnError},
-		LastModified: member[*string]{field: &v.LastModified, rules: nullOK | defaultOnError},
-		Priority:     member[*float64]{field: &v.Priority, rules: nullOK | defaultOnError},
-		Meta:         member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // AudioContent: Audio provided to or from an LLM.
@@ -396,36 +468,50 @@ type AudioContent struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AudioContent) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "data":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Data, decodeString[string], 0)
+	case "mimeType":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.MimeType, decodeString[MediaType], 0)
+	case "annotations":
+		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain AudioContent
-	probe := struct {
-		*plain
-		Data        member[string]          `json:"data"`
-		MimeType    member[MediaType]       `json:"mimeType"`
-		Annotations member[*Annotations]    `json:"annotations"`
-		Meta        member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Data:        member[string]{field: &v.Data},
-		MimeType:    member[MediaType]{field: &v.MimeType},
-		Annotations: member[*Annotations]{field: &v.Annotations, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *AudioContent) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("data", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Data.present {
-		return typeError("object without \"data\"", v, "data")
-	}
-	if !probe.MimeType.present {
-		return typeError("object without \"mimeType\"", v, "mimeType")
+	if seen&(1<<1) == 0 {
+		return missing("mimeType", v)
 	}
 	return nil
+}
+
+func (v *AudioContent) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *AudioContent) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AudioContent) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // AuthMethodAgent: Agent handles authentication itself through `auth/login`.
@@ -451,36 +537,50 @@ type AuthMethodAgent struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AuthMethodAgent) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AuthMethodAgent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "methodId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.MethodID, decodeString[AuthMethodID], 0)
+	case "name":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain AuthMethodAgent
-	probe := struct {
-		*plain
-		MethodID    member[AuthMethodID]    `json:"methodId"`
-		Name        member[string]          `json:"name"`
-		Description member[*string]         `json:"description"`
-		Meta        member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		MethodID:    member[AuthMethodID]{field: &v.MethodID},
-		Name:        member[string]{field: &v.Name},
-		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *AuthMethodAgent) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("methodId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.MethodID.present {
-		return typeError("object without \"methodId\"", v, "methodId")
-	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", v, "name")
+	if seen&(1<<1) == 0 {
+		return missing("name", v)
 	}
 	return nil
+}
+
+func (v *AuthMethodAgent) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *AuthMethodAgent) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AuthMethodAgent) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // AuthMethodID: Typed identifier used for auth method values on the wire.
@@ -531,40 +631,58 @@ func (v AuthMethodTerminal) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Args), present(v.Env)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "methodId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.MethodID, decodeString[AuthMethodID], 0)
+	case "name":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "args":
+		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
+			return decodeSlice(d, p, decodeString[string])
+		}, defaultOnNull)
+	case "env":
+		return true, decodeField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
+			return decodeSlice(d, p, (*EnvVariable).decodeJSON)
+		}, defaultOnNull)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain AuthMethodTerminal
-	probe := struct {
-		*plain
-		MethodID    member[AuthMethodID]    `json:"methodId"`
-		Name        member[string]          `json:"name"`
-		Description member[*string]         `json:"description"`
-		Args        member[[]string]        `json:"args"`
-		Env         member[[]EnvVariable]   `json:"env"`
-		Meta        member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		MethodID:    member[AuthMethodID]{field: &v.MethodID},
-		Name:        member[string]{field: &v.Name},
-		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
-		Args:        member[[]string]{field: &v.Args, rules: defaultOnNull},
-		Env:         member[[]EnvVariable]{field: &v.Env, rules: defaultOnNull},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *AuthMethodTerminal) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("methodId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.MethodID.present {
-		return typeError("object without \"methodId\"", v, "methodId")
-	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", v, "name")
+	if seen&(1<<1) == 0 {
+		return missing("name", v)
 	}
 	return nil
+}
+
+func (v *AuthMethodTerminal) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *AuthMethodTerminal) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // AvailableCommandsUpdate: Available commands are ready or have changed
@@ -580,29 +698,42 @@ type AvailableCommandsUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AvailableCommandsUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "availableCommands":
+		*seen |= 1 << 0
+		return true, decodeItemsField(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain AvailableCommandsUpdate
-	probe := struct {
-		*plain
-		AvailableCommands items[AvailableCommand] `json:"availableCommands"`
-		Meta              member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:             (*plain)(v),
-		AvailableCommands: items[AvailableCommand]{field: &v.AvailableCommands},
-		Meta:              member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.AvailableCommands.present {
-		return typeError("object without \"availableCommands\"", v, "availableCommands")
+	return false, nil
+}
+
+func (v *AvailableCommandsUpdate) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("availableCommands", v)
 	}
 	return nil
+}
+
+func (v *AvailableCommandsUpdate) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *AvailableCommandsUpdate) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // BackgroundTerminal: A listed terminal running in the background.
@@ -618,29 +749,42 @@ type BackgroundTerminal struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *BackgroundTerminal) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *BackgroundTerminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "terminalId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.TerminalID, decodeString[TerminalID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain BackgroundTerminal
-	probe := struct {
-		*plain
-		TerminalID member[TerminalID]      `json:"terminalId"`
-		Meta       member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:      (*plain)(v),
-		TerminalID: member[TerminalID]{field: &v.TerminalID},
-		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.TerminalID.present {
-		return typeError("object without \"terminalId\"", v, "terminalId")
+	return false, nil
+}
+
+func (v *BackgroundTerminal) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("terminalId", v)
 	}
 	return nil
+}
+
+func (v *BackgroundTerminal) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *BackgroundTerminal) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *BackgroundTerminal) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // BackgroundToolCall: A listed tool call whose work continues in the background.
@@ -656,29 +800,42 @@ type BackgroundToolCall struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *BackgroundToolCall) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *BackgroundToolCall) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "toolCallId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ToolCallID, decodeString[ToolCallID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain BackgroundToolCall
-	probe := struct {
-		*plain
-		ToolCallID member[ToolCallID]      `json:"toolCallId"`
-		Meta       member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:      (*plain)(v),
-		ToolCallID: member[ToolCallID]{field: &v.ToolCallID},
-		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ToolCallID.present {
-		return typeError("object without \"toolCallId\"", v, "toolCallId")
+	return false, nil
+}
+
+func (v *BackgroundToolCall) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("toolCallId", v)
 	}
 	return nil
+}
+
+func (v *BackgroundToolCall) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *BackgroundToolCall) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *BackgroundToolCall) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // BlobResourceContents: Binary resource contents.
@@ -702,36 +859,50 @@ type BlobResourceContents struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *BlobResourceContents) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "blob":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Blob, decodeString[string], 0)
+	case "uri":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.URI, decodeString[string], 0)
+	case "mimeType":
+		return true, decodePointerField(d, &v.MimeType, decodeString[MediaType], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain BlobResourceContents
-	probe := struct {
-		*plain
-		Blob     member[string]          `json:"blob"`
-		URI      member[string]          `json:"uri"`
-		MimeType member[*MediaType]      `json:"mimeType"`
-		Meta     member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		Blob:     member[string]{field: &v.Blob},
-		URI:      member[string]{field: &v.URI},
-		MimeType: member[*MediaType]{field: &v.MimeType, rules: nullOK | defaultOnError},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *BlobResourceContents) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("blob", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Blob.present {
-		return typeError("object without \"blob\"", v, "blob")
-	}
-	if !probe.URI.present {
-		return typeError("object without \"uri\"", v, "uri")
+	if seen&(1<<1) == 0 {
+		return missing("uri", v)
 	}
 	return nil
+}
+
+func (v *BlobResourceContents) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *BlobResourceContents) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // BooleanPropertySchema: Schema for boolean properties in an elicitation form.
@@ -759,30 +930,35 @@ type BooleanPropertySchema struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *BooleanPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "title":
+		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "default":
+		return true, decodePointerField(d, &v.Default, decodeBool[bool], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *BooleanPropertySchema) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *BooleanPropertySchema) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *BooleanPropertySchema) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain BooleanPropertySchema
-	probe := struct {
-		*plain
-		Title       member[*string]         `json:"title"`
-		Description member[*string]         `json:"description"`
-		Default     member[*bool]           `json:"default"`
-		Meta        member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
-		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
-		Default:     member[*bool]{field: &v.Default, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // CancelRequestNotification: Notification to cancel an ongoing request.
@@ -801,29 +977,42 @@ type CancelRequestNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *CancelRequestNotification) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *CancelRequestNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "requestId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.RequestID, (*RequestID).decodeJSON, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain CancelRequestNotification
-	probe := struct {
-		*plain
-		RequestID member[RequestID]       `json:"requestId"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		RequestID: member[RequestID]{field: &v.RequestID},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.RequestID.present {
-		return typeError("object without \"requestId\"", v, "requestId")
+	return false, nil
+}
+
+func (v *CancelRequestNotification) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("requestId", v)
 	}
 	return nil
+}
+
+func (v *CancelRequestNotification) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *CancelRequestNotification) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CancelRequestNotification) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // CancelSessionNotification: Notification to cancel a session's foreground work and its prompts not yet inserted.
@@ -841,29 +1030,42 @@ type CancelSessionNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *CancelSessionNotification) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *CancelSessionNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain CancelSessionNotification
-	probe := struct {
-		*plain
-		SessionID member[SessionID]       `json:"sessionId"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		SessionID: member[SessionID]{field: &v.SessionID},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
+	return false, nil
+}
+
+func (v *CancelSessionNotification) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
 	return nil
+}
+
+func (v *CancelSessionNotification) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *CancelSessionNotification) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CancelSessionNotification) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // CancelTerminalRequest: Request parameters for cancelling one terminal.
@@ -894,34 +1096,48 @@ type CancelTerminalRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *CancelTerminalRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *CancelTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "terminalId":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.TerminalID, decodeString[TerminalID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain CancelTerminalRequest
-	probe := struct {
-		*plain
-		SessionID  member[SessionID]       `json:"sessionId"`
-		TerminalID member[TerminalID]      `json:"terminalId"`
-		Meta       member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:      (*plain)(v),
-		SessionID:  member[SessionID]{field: &v.SessionID},
-		TerminalID: member[TerminalID]{field: &v.TerminalID},
-		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *CancelTerminalRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
-	}
-	if !probe.TerminalID.present {
-		return typeError("object without \"terminalId\"", v, "terminalId")
+	if seen&(1<<1) == 0 {
+		return missing("terminalId", v)
 	}
 	return nil
+}
+
+func (v *CancelTerminalRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *CancelTerminalRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CancelTerminalRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // CancelTerminalResponse: Response from cancelling a terminal.
@@ -934,24 +1150,29 @@ type CancelTerminalResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *CancelTerminalResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *CancelTerminalResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *CancelTerminalResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CancelTerminalResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain CancelTerminalResponse
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // CancelToolCallRequest: Request parameters for cancelling one tool call.
@@ -981,34 +1202,48 @@ type CancelToolCallRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *CancelToolCallRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *CancelToolCallRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "toolCallId":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.ToolCallID, decodeString[ToolCallID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain CancelToolCallRequest
-	probe := struct {
-		*plain
-		SessionID  member[SessionID]       `json:"sessionId"`
-		ToolCallID member[ToolCallID]      `json:"toolCallId"`
-		Meta       member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:      (*plain)(v),
-		SessionID:  member[SessionID]{field: &v.SessionID},
-		ToolCallID: member[ToolCallID]{field: &v.ToolCallID},
-		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *CancelToolCallRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
-	}
-	if !probe.ToolCallID.present {
-		return typeError("object without \"toolCallId\"", v, "toolCallId")
+	if seen&(1<<1) == 0 {
+		return missing("toolCallId", v)
 	}
 	return nil
+}
+
+func (v *CancelToolCallRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *CancelToolCallRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CancelToolCallRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // CancelToolCallResponse: Response from cancelling a tool call.
@@ -1021,24 +1256,29 @@ type CancelToolCallResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *CancelToolCallResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *CancelToolCallResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *CancelToolCallResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CancelToolCallResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain CancelToolCallResponse
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // CancelledPermissionOutcome: The request was not approved and no option was selected.
@@ -1051,24 +1291,29 @@ type CancelledPermissionOutcome struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *CancelledPermissionOutcome) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *CancelledPermissionOutcome) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *CancelledPermissionOutcome) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CancelledPermissionOutcome) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain CancelledPermissionOutcome
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // ClientAuthCapabilities: Authentication capabilities supported by the client.
@@ -1093,26 +1338,31 @@ type ClientAuthCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *ClientAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "terminal":
+		return true, decodePointerField(d, &v.Terminal, (*TerminalAuthCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *ClientAuthCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *ClientAuthCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientAuthCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain ClientAuthCapabilities
-	probe := struct {
-		*plain
-		Terminal member[*TerminalAuthCapabilities] `json:"terminal"`
-		Meta     member[json.RawMessage]           `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		Terminal: member[*TerminalAuthCapabilities]{field: &v.Terminal, rules: nullOK | defaultOnError},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // ClientCapabilities: Capabilities supported by the client.
@@ -1145,28 +1395,33 @@ type ClientCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "auth":
+		return true, decodePointerField(d, &v.Auth, (*ClientAuthCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "elicitation":
+		return true, decodePointerField(d, &v.Elicitation, (*ElicitationCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *ClientCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *ClientCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain ClientCapabilities
-	probe := struct {
-		*plain
-		Auth        member[*ClientAuthCapabilities]  `json:"auth"`
-		Elicitation member[*ElicitationCapabilities] `json:"elicitation"`
-		Meta        member[json.RawMessage]          `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Auth:        member[*ClientAuthCapabilities]{field: &v.Auth, rules: nullOK | defaultOnError},
-		Elicitation: member[*ElicitationCapabilities]{field: &v.Elicitation, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // ClientNotification: A JSON-RPC notification object.
@@ -1178,27 +1433,42 @@ type ClientNotification struct {
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ClientNotification) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ClientNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "method":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Method, decodeString[string], 0)
+	case "params":
+		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	}
-	type plain ClientNotification
-	probe := struct {
-		*plain
-		Method member[string] `json:"method"`
-	}{
-		plain:  (*plain)(v),
-		Method: member[string]{field: &v.Method},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Method.present {
-		return typeError("object without \"method\"", v, "method")
+	return false, nil
+}
+
+func (v *ClientNotification) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("method", v)
 	}
 	return nil
+}
+
+func (v *ClientNotification) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ClientNotification) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ClientNotification) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ClientRequest: A JSON-RPC request object.
@@ -1213,32 +1483,48 @@ type ClientRequest struct {
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ClientRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ClientRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "id":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+	case "method":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Method, decodeString[string], 0)
+	case "params":
+		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	}
-	type plain ClientRequest
-	probe := struct {
-		*plain
-		ID     member[RequestID] `json:"id"`
-		Method member[string]    `json:"method"`
-	}{
-		plain:  (*plain)(v),
-		ID:     member[RequestID]{field: &v.ID},
-		Method: member[string]{field: &v.Method},
+	return false, nil
+}
+
+func (v *ClientRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("id", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ID.present {
-		return typeError("object without \"id\"", v, "id")
-	}
-	if !probe.Method.present {
-		return typeError("object without \"method\"", v, "method")
+	if seen&(1<<1) == 0 {
+		return missing("method", v)
 	}
 	return nil
+}
+
+func (v *ClientRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ClientRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ClientRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // CloseSessionRequest: Request parameters for closing an active session.
@@ -1273,29 +1559,42 @@ type CloseSessionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *CloseSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain CloseSessionRequest
-	probe := struct {
-		*plain
-		SessionID member[SessionID]       `json:"sessionId"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		SessionID: member[SessionID]{field: &v.SessionID},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
+	return false, nil
+}
+
+func (v *CloseSessionRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
 	return nil
+}
+
+func (v *CloseSessionRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *CloseSessionRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // CloseSessionResponse: Response from closing a session.
@@ -1308,24 +1607,29 @@ type CloseSessionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *CloseSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *CloseSessionResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *CloseSessionResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CloseSessionResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain CloseSessionResponse
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // Command: A slash command the user can invoke by including it in a prompt.
@@ -1353,36 +1657,50 @@ type Command struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *Command) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *Command) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "name":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "description":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Description, decodeString[string], 0)
+	case "input":
+		return true, decodePointerField(d, &v.Input, (*AvailableCommandInput).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain Command
-	probe := struct {
-		*plain
-		Name        member[string]                 `json:"name"`
-		Description member[string]                 `json:"description"`
-		Input       member[*AvailableCommandInput] `json:"input"`
-		Meta        member[json.RawMessage]        `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Name:        member[string]{field: &v.Name},
-		Description: member[string]{field: &v.Description},
-		Input:       member[*AvailableCommandInput]{field: &v.Input, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *Command) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("name", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", v, "name")
-	}
-	if !probe.Description.present {
-		return typeError("object without \"description\"", v, "description")
+	if seen&(1<<1) == 0 {
+		return missing("description", v)
 	}
 	return nil
+}
+
+func (v *Command) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *Command) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *Command) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // CommandPermissionSubject: Permission request details for a command.
@@ -1407,38 +1725,52 @@ type CommandPermissionSubject struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *CommandPermissionSubject) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *CommandPermissionSubject) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "command":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Command, decodeString[string], 0)
+	case "cwd":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Cwd, decodeString[AbsolutePath], 0)
+	case "toolCallId":
+		return true, decodePointerField(d, &v.ToolCallID, decodeString[ToolCallID], nullOK|defaultOnError)
+	case "terminalId":
+		return true, decodePointerField(d, &v.TerminalID, decodeString[TerminalID], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain CommandPermissionSubject
-	probe := struct {
-		*plain
-		Command    member[string]          `json:"command"`
-		Cwd        member[AbsolutePath]    `json:"cwd"`
-		ToolCallID member[*ToolCallID]     `json:"toolCallId"`
-		TerminalID member[*TerminalID]     `json:"terminalId"`
-		Meta       member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:      (*plain)(v),
-		Command:    member[string]{field: &v.Command},
-		Cwd:        member[AbsolutePath]{field: &v.Cwd},
-		ToolCallID: member[*ToolCallID]{field: &v.ToolCallID, rules: nullOK | defaultOnError},
-		TerminalID: member[*TerminalID]{field: &v.TerminalID, rules: nullOK | defaultOnError},
-		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *CommandPermissionSubject) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("command", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Command.present {
-		return typeError("object without \"command\"", v, "command")
-	}
-	if !probe.Cwd.present {
-		return typeError("object without \"cwd\"", v, "cwd")
+	if seen&(1<<1) == 0 {
+		return missing("cwd", v)
 	}
 	return nil
+}
+
+func (v *CommandPermissionSubject) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *CommandPermissionSubject) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CommandPermissionSubject) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // CompactionID: Unique identifier for a context compaction within a session.
@@ -1462,34 +1794,48 @@ type CompactionSummaryChunk struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *CompactionSummaryChunk) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *CompactionSummaryChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "compactionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.CompactionID, decodeString[CompactionID], 0)
+	case "content":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Content, (*ContentBlock).decodeJSON, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain CompactionSummaryChunk
-	probe := struct {
-		*plain
-		CompactionID member[CompactionID]    `json:"compactionId"`
-		Content      member[ContentBlock]    `json:"content"`
-		Meta         member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:        (*plain)(v),
-		CompactionID: member[CompactionID]{field: &v.CompactionID},
-		Content:      member[ContentBlock]{field: &v.Content},
-		Meta:         member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *CompactionSummaryChunk) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("compactionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.CompactionID.present {
-		return typeError("object without \"compactionId\"", v, "compactionId")
-	}
-	if !probe.Content.present {
-		return typeError("object without \"content\"", v, "content")
+	if seen&(1<<1) == 0 {
+		return missing("content", v)
 	}
 	return nil
+}
+
+func (v *CompactionSummaryChunk) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *CompactionSummaryChunk) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CompactionSummaryChunk) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // CompactionUpdate: A context compaction upsert. The first notification fixes the compaction's
@@ -1532,38 +1878,52 @@ func (v CompactionUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Summary)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *CompactionUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *CompactionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "compactionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.CompactionID, decodeString[CompactionID], 0)
+	case "status":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Status, decodeString[CompactionStatus], 0)
+	case "summary":
+		return true, decodeItemsField(d, &v.Summary, (*ContentBlock).decodeJSON, nullOK|defaultOnError)
+	case "error":
+		return true, decodePointerField(d, &v.Error, decodeString[string], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain CompactionUpdate
-	probe := struct {
-		*plain
-		CompactionID member[CompactionID]     `json:"compactionId"`
-		Status       member[CompactionStatus] `json:"status"`
-		Summary      items[ContentBlock]      `json:"summary"`
-		Error        member[*string]          `json:"error"`
-		Meta         member[json.RawMessage]  `json:"_meta"`
-	}{
-		plain:        (*plain)(v),
-		CompactionID: member[CompactionID]{field: &v.CompactionID},
-		Status:       member[CompactionStatus]{field: &v.Status},
-		Summary:      items[ContentBlock]{field: &v.Summary, rules: nullOK | defaultOnError},
-		Error:        member[*string]{field: &v.Error, rules: nullOK | defaultOnError},
-		Meta:         member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *CompactionUpdate) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("compactionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.CompactionID.present {
-		return typeError("object without \"compactionId\"", v, "compactionId")
-	}
-	if !probe.Status.present {
-		return typeError("object without \"status\"", v, "status")
+	if seen&(1<<1) == 0 {
+		return missing("status", v)
 	}
 	return nil
+}
+
+func (v *CompactionUpdate) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *CompactionUpdate) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CompactionUpdate) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // CompleteElicitationNotification: Notification sent by the agent when a URL-based elicitation is complete.
@@ -1581,29 +1941,42 @@ type CompleteElicitationNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *CompleteElicitationNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "elicitationId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ElicitationID, decodeString[ElicitationID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain CompleteElicitationNotification
-	probe := struct {
-		*plain
-		ElicitationID member[ElicitationID]   `json:"elicitationId"`
-		Meta          member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:         (*plain)(v),
-		ElicitationID: member[ElicitationID]{field: &v.ElicitationID},
-		Meta:          member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ElicitationID.present {
-		return typeError("object without \"elicitationId\"", v, "elicitationId")
+	return false, nil
+}
+
+func (v *CompleteElicitationNotification) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("elicitationId", v)
 	}
 	return nil
+}
+
+func (v *CompleteElicitationNotification) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *CompleteElicitationNotification) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ConfigOptionUpdate: Session configuration options have been updated.
@@ -1619,29 +1992,42 @@ type ConfigOptionUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ConfigOptionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "configOptions":
+		*seen |= 1 << 0
+		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ConfigOptionUpdate
-	probe := struct {
-		*plain
-		ConfigOptions items[SessionConfigOption] `json:"configOptions"`
-		Meta          member[json.RawMessage]    `json:"_meta"`
-	}{
-		plain:         (*plain)(v),
-		ConfigOptions: items[SessionConfigOption]{field: &v.ConfigOptions},
-		Meta:          member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ConfigOptions.present {
-		return typeError("object without \"configOptions\"", v, "configOptions")
+	return false, nil
+}
+
+func (v *ConfigOptionUpdate) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("configOptions", v)
 	}
 	return nil
+}
+
+func (v *ConfigOptionUpdate) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ConfigOptionUpdate) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // Content: Standard content block (text, images, resources).
@@ -1657,29 +2043,42 @@ type Content struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *Content) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *Content) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "content":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Content, (*ContentBlock).decodeJSON, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain Content
-	probe := struct {
-		*plain
-		Content member[ContentBlock]    `json:"content"`
-		Meta    member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:   (*plain)(v),
-		Content: member[ContentBlock]{field: &v.Content},
-		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Content.present {
-		return typeError("object without \"content\"", v, "content")
+	return false, nil
+}
+
+func (v *Content) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("content", v)
 	}
 	return nil
+}
+
+func (v *Content) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *Content) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *Content) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ContentChunk: A streamed item of message content.
@@ -1702,34 +2101,48 @@ type ContentChunk struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ContentChunk) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ContentChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "messageId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.MessageID, decodeString[MessageID], 0)
+	case "content":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Content, (*ContentBlock).decodeJSON, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ContentChunk
-	probe := struct {
-		*plain
-		MessageID member[MessageID]       `json:"messageId"`
-		Content   member[ContentBlock]    `json:"content"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		MessageID: member[MessageID]{field: &v.MessageID},
-		Content:   member[ContentBlock]{field: &v.Content},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *ContentChunk) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("messageId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.MessageID.present {
-		return typeError("object without \"messageId\"", v, "messageId")
-	}
-	if !probe.Content.present {
-		return typeError("object without \"content\"", v, "content")
+	if seen&(1<<1) == 0 {
+		return missing("content", v)
 	}
 	return nil
+}
+
+func (v *ContentChunk) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ContentChunk) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ContentChunk) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // Cost: Cost information for a session.
@@ -1749,34 +2162,48 @@ type Cost struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *Cost) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *Cost) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "amount":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Amount, decodeFloat[float64], 0)
+	case "currency":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Currency, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain Cost
-	probe := struct {
-		*plain
-		Amount   member[float64]         `json:"amount"`
-		Currency member[string]          `json:"currency"`
-		Meta     member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		Amount:   member[float64]{field: &v.Amount},
-		Currency: member[string]{field: &v.Currency},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *Cost) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("amount", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Amount.present {
-		return typeError("object without \"amount\"", v, "amount")
-	}
-	if !probe.Currency.present {
-		return typeError("object without \"currency\"", v, "currency")
+	if seen&(1<<1) == 0 {
+		return missing("currency", v)
 	}
 	return nil
+}
+
+func (v *Cost) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *Cost) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *Cost) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // DeleteSessionRequest: Request parameters for deleting an existing session from `session/list`.
@@ -1794,29 +2221,42 @@ type DeleteSessionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *DeleteSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain DeleteSessionRequest
-	probe := struct {
-		*plain
-		SessionID member[SessionID]       `json:"sessionId"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		SessionID: member[SessionID]{field: &v.SessionID},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
+	return false, nil
+}
+
+func (v *DeleteSessionRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
 	return nil
+}
+
+func (v *DeleteSessionRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *DeleteSessionRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // DeleteSessionResponse: Response from deleting a session.
@@ -1829,24 +2269,29 @@ type DeleteSessionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *DeleteSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *DeleteSessionResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *DeleteSessionResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain DeleteSessionResponse
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // Diff: File changes produced by a tool call.
@@ -1877,31 +2322,44 @@ type Diff struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *Diff) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *Diff) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "changes":
+		*seen |= 1 << 0
+		return true, decodeItemsField(d, &v.Changes, (*DiffChange).decodeJSON, 0)
+	case "patch":
+		return true, decodePointerField(d, &v.Patch, (*DiffPatch).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain Diff
-	probe := struct {
-		*plain
-		Changes items[DiffChange]       `json:"changes"`
-		Patch   member[*DiffPatch]      `json:"patch"`
-		Meta    member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:   (*plain)(v),
-		Changes: items[DiffChange]{field: &v.Changes},
-		Patch:   member[*DiffPatch]{field: &v.Patch, rules: nullOK | defaultOnError},
-		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Changes.present {
-		return typeError("object without \"changes\"", v, "changes")
+	return false, nil
+}
+
+func (v *Diff) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("changes", v)
 	}
 	return nil
+}
+
+func (v *Diff) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *Diff) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *Diff) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // DiffPatch: Renderable patch text and its format.
@@ -1920,34 +2378,48 @@ type DiffPatch struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *DiffPatch) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *DiffPatch) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "format":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Format, decodeString[DiffPatchFormat], 0)
+	case "text":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Text, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain DiffPatch
-	probe := struct {
-		*plain
-		Format member[DiffPatchFormat] `json:"format"`
-		Text   member[string]          `json:"text"`
-		Meta   member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:  (*plain)(v),
-		Format: member[DiffPatchFormat]{field: &v.Format},
-		Text:   member[string]{field: &v.Text},
-		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *DiffPatch) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("format", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Format.present {
-		return typeError("object without \"format\"", v, "format")
-	}
-	if !probe.Text.present {
-		return typeError("object without \"text\"", v, "text")
+	if seen&(1<<1) == 0 {
+		return missing("text", v)
 	}
 	return nil
+}
+
+func (v *DiffPatch) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *DiffPatch) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *DiffPatch) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // DiffPathChange: Operation metadata for add, delete, and modify changes.
@@ -1956,27 +2428,40 @@ type DiffPathChange struct {
 	Path AbsolutePath `json:"path"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *DiffPathChange) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *DiffPathChange) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "path":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Path, decodeString[AbsolutePath], 0)
 	}
-	type plain DiffPathChange
-	probe := struct {
-		*plain
-		Path member[AbsolutePath] `json:"path"`
-	}{
-		plain: (*plain)(v),
-		Path:  member[AbsolutePath]{field: &v.Path},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Path.present {
-		return typeError("object without \"path\"", v, "path")
+	return false, nil
+}
+
+func (v *DiffPathChange) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("path", v)
 	}
 	return nil
+}
+
+func (v *DiffPathChange) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *DiffPathChange) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *DiffPathChange) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // DiffPathPairChange: Operation metadata for move and copy changes.
@@ -1988,32 +2473,46 @@ type DiffPathPairChange struct {
 	Path AbsolutePath `json:"path"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *DiffPathPairChange) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *DiffPathPairChange) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "oldPath":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.OldPath, decodeString[AbsolutePath], 0)
+	case "path":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Path, decodeString[AbsolutePath], 0)
 	}
-	type plain DiffPathPairChange
-	probe := struct {
-		*plain
-		OldPath member[AbsolutePath] `json:"oldPath"`
-		Path    member[AbsolutePath] `json:"path"`
-	}{
-		plain:   (*plain)(v),
-		OldPath: member[AbsolutePath]{field: &v.OldPath},
-		Path:    member[AbsolutePath]{field: &v.Path},
+	return false, nil
+}
+
+func (v *DiffPathPairChange) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("oldPath", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.OldPath.present {
-		return typeError("object without \"oldPath\"", v, "oldPath")
-	}
-	if !probe.Path.present {
-		return typeError("object without \"path\"", v, "path")
+	if seen&(1<<1) == 0 {
+		return missing("path", v)
 	}
 	return nil
+}
+
+func (v *DiffPathPairChange) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *DiffPathPairChange) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *DiffPathPairChange) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ElicitationAcceptAction: The user accepted the elicitation and provided content.
@@ -2031,6 +2530,33 @@ func (v ElicitationAcceptAction) MarshalJSON() ([]byte, error) {
 		plain
 		Content *map[string]ElicitationContentValue `json:"content,omitempty"`
 	}{plain(v), presentMap(v.Content)})
+}
+
+func (v *ElicitationAcceptAction) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "content":
+		return true, decodeField(d, &v.Content, func(p *map[string]ElicitationContentValue, d *decoder) error {
+			return decodeMap(d, p, (*ElicitationContentValue).decodeJSON)
+		}, nullOK)
+	}
+	return false, nil
+}
+
+func (v *ElicitationAcceptAction) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *ElicitationAcceptAction) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ElicitationAcceptAction) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ElicitationCapabilities: Elicitation capabilities supported by the client.
@@ -2055,28 +2581,33 @@ type ElicitationCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *ElicitationCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "form":
+		return true, decodePointerField(d, &v.Form, (*ElicitationFormCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "url":
+		return true, decodePointerField(d, &v.URL, (*ElicitationURLCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *ElicitationCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *ElicitationCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain ElicitationCapabilities
-	probe := struct {
-		*plain
-		Form member[*ElicitationFormCapabilities] `json:"form"`
-		URL  member[*ElicitationURLCapabilities]  `json:"url"`
-		Meta member[json.RawMessage]              `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Form:  member[*ElicitationFormCapabilities]{field: &v.Form, rules: nullOK | defaultOnError},
-		URL:   member[*ElicitationURLCapabilities]{field: &v.URL, rules: nullOK | defaultOnError},
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // ElicitationFormCapabilities: Form-based elicitation capabilities.
@@ -2091,24 +2622,29 @@ type ElicitationFormCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *ElicitationFormCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *ElicitationFormCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *ElicitationFormCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationFormCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain ElicitationFormCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // ElicitationID: Unique identifier for an elicitation.
@@ -2121,27 +2657,40 @@ type ElicitationRequestScope struct {
 	RequestID RequestID `json:"requestId"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ElicitationRequestScope) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "requestId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.RequestID, (*RequestID).decodeJSON, 0)
 	}
-	type plain ElicitationRequestScope
-	probe := struct {
-		*plain
-		RequestID member[RequestID] `json:"requestId"`
-	}{
-		plain:     (*plain)(v),
-		RequestID: member[RequestID]{field: &v.RequestID},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.RequestID.present {
-		return typeError("object without \"requestId\"", v, "requestId")
+	return false, nil
+}
+
+func (v *ElicitationRequestScope) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("requestId", v)
 	}
 	return nil
+}
+
+func (v *ElicitationRequestScope) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ElicitationRequestScope) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ElicitationSchema: Type-safe elicitation schema for requesting structured user input.
@@ -2187,38 +2736,58 @@ func (v ElicitationSchema) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Required)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ElicitationSchema) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "type":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Type, (*ElicitationSchemaType).decodeJSON, 0)
+	case "title":
+		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+	case "properties":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Properties, func(p *map[string]ElicitationPropertySchema, d *decoder) error {
+			return decodeMap(d, p, (*ElicitationPropertySchema).decodeJSON)
+		}, 0)
+	case "required":
+		return true, decodeField(d, &v.Required, func(p *[]string, d *decoder) error {
+			return decodeSlice(d, p, decodeString[string])
+		}, nullOK)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ElicitationSchema
-	probe := struct {
-		*plain
-		Type        member[ElicitationSchemaType]                `json:"type"`
-		Title       member[*string]                              `json:"title"`
-		Properties  member[map[string]ElicitationPropertySchema] `json:"properties"`
-		Description member[*string]                              `json:"description"`
-		Meta        member[json.RawMessage]                      `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Type:        member[ElicitationSchemaType]{field: &v.Type},
-		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
-		Properties:  member[map[string]ElicitationPropertySchema]{field: &v.Properties},
-		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *ElicitationSchema) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("type", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Type.present {
-		return typeError("object without \"type\"", v, "type")
-	}
-	if !probe.Properties.present {
-		return typeError("object without \"properties\"", v, "properties")
+	if seen&(1<<1) == 0 {
+		return missing("properties", v)
 	}
 	return nil
+}
+
+func (v *ElicitationSchema) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ElicitationSchema) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ElicitationSchema) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ElicitationSessionScope: Session-scoped elicitation, optionally tied to a specific tool call.
@@ -2237,29 +2806,42 @@ type ElicitationSessionScope struct {
 	ToolCallID *ToolCallID `json:"toolCallId,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ElicitationSessionScope) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "toolCallId":
+		return true, decodePointerField(d, &v.ToolCallID, decodeString[ToolCallID], nullOK|defaultOnError)
 	}
-	type plain ElicitationSessionScope
-	probe := struct {
-		*plain
-		SessionID  member[SessionID]   `json:"sessionId"`
-		ToolCallID member[*ToolCallID] `json:"toolCallId"`
-	}{
-		plain:      (*plain)(v),
-		SessionID:  member[SessionID]{field: &v.SessionID},
-		ToolCallID: member[*ToolCallID]{field: &v.ToolCallID, rules: nullOK | defaultOnError},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
+	return false, nil
+}
+
+func (v *ElicitationSessionScope) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
 	return nil
+}
+
+func (v *ElicitationSessionScope) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ElicitationSessionScope) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ElicitationURLCapabilities: URL-based elicitation capabilities.
@@ -2274,24 +2856,29 @@ type ElicitationURLCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *ElicitationURLCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *ElicitationURLCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *ElicitationURLCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain ElicitationURLCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // EmbeddedResource: The contents of a resource, embedded into a prompt or tool call result.
@@ -2312,31 +2899,44 @@ type EmbeddedResource struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *EmbeddedResource) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "resource":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Resource, (*EmbeddedResourceResource).decodeJSON, 0)
+	case "annotations":
+		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain EmbeddedResource
-	probe := struct {
-		*plain
-		Resource    member[EmbeddedResourceResource] `json:"resource"`
-		Annotations member[*Annotations]             `json:"annotations"`
-		Meta        member[json.RawMessage]          `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Resource:    member[EmbeddedResourceResource]{field: &v.Resource},
-		Annotations: member[*Annotations]{field: &v.Annotations, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Resource.present {
-		return typeError("object without \"resource\"", v, "resource")
+	return false, nil
+}
+
+func (v *EmbeddedResource) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("resource", v)
 	}
 	return nil
+}
+
+func (v *EmbeddedResource) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *EmbeddedResource) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *EmbeddedResource) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // EnumOption: A titled enum option with a const value, human-readable title, and optional description.
@@ -2360,36 +2960,50 @@ type EnumOption struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *EnumOption) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *EnumOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "const":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Const, decodeString[string], 0)
+	case "title":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Title, decodeString[string], 0)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain EnumOption
-	probe := struct {
-		*plain
-		Const       member[string]          `json:"const"`
-		Title       member[string]          `json:"title"`
-		Description member[*string]         `json:"description"`
-		Meta        member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Const:       member[string]{field: &v.Const},
-		Title:       member[string]{field: &v.Title},
-		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *EnumOption) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("const", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Const.present {
-		return typeError("object without \"const\"", v, "const")
-	}
-	if !probe.Title.present {
-		return typeError("object without \"title\"", v, "title")
+	if seen&(1<<1) == 0 {
+		return missing("title", v)
 	}
 	return nil
+}
+
+func (v *EnumOption) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *EnumOption) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *EnumOption) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // EnvVariable: An environment variable to set when launching a process.
@@ -2408,34 +3022,48 @@ type EnvVariable struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *EnvVariable) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *EnvVariable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "name":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "value":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Value, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain EnvVariable
-	probe := struct {
-		*plain
-		Name  member[string]          `json:"name"`
-		Value member[string]          `json:"value"`
-		Meta  member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Name:  member[string]{field: &v.Name},
-		Value: member[string]{field: &v.Value},
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *EnvVariable) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("name", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", v, "name")
-	}
-	if !probe.Value.present {
-		return typeError("object without \"value\"", v, "value")
+	if seen&(1<<1) == 0 {
+		return missing("value", v)
 	}
 	return nil
+}
+
+func (v *EnvVariable) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *EnvVariable) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *EnvVariable) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // Error: JSON-RPC error object.
@@ -2462,34 +3090,48 @@ type Error struct {
 	Data *ErrorData `json:"data,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *Error) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *Error) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "code":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Code, decodeInt[ErrorCode], 0)
+	case "message":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Message, decodeString[string], 0)
+	case "data":
+		return true, decodePointerField(d, &v.Data, (*ErrorData).decodeJSON, nullOK|defaultOnError)
 	}
-	type plain Error
-	probe := struct {
-		*plain
-		Code    member[ErrorCode]  `json:"code"`
-		Message member[string]     `json:"message"`
-		Data    member[*ErrorData] `json:"data"`
-	}{
-		plain:   (*plain)(v),
-		Code:    member[ErrorCode]{field: &v.Code},
-		Message: member[string]{field: &v.Message},
-		Data:    member[*ErrorData]{field: &v.Data, rules: nullOK | defaultOnError},
+	return false, nil
+}
+
+func (v *Error) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("code", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Code.present {
-		return typeError("object without \"code\"", v, "code")
-	}
-	if !probe.Message.present {
-		return typeError("object without \"message\"", v, "message")
+	if seen&(1<<1) == 0 {
+		return missing("message", v)
 	}
 	return nil
+}
+
+func (v *Error) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *Error) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *Error) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ErrorStopReason: Details of a failure that ended active work.
@@ -2501,24 +3143,29 @@ type ErrorStopReason struct {
 	Error *Error `json:"error,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *ErrorStopReason) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "error":
+		return true, decodePointerField(d, &v.Error, (*Error).decodeJSON, nullOK|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *ErrorStopReason) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *ErrorStopReason) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ErrorStopReason) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain ErrorStopReason
-	probe := struct {
-		*plain
-		Error member[*Error] `json:"error"`
-	}{
-		plain: (*plain)(v),
-		Error: member[*Error]{field: &v.Error, rules: nullOK | defaultOnError},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // ExtNotification: Allows either side to send an arbitrary notification that is not part of the ACP spec.
@@ -2558,34 +3205,48 @@ type HTTPHeader struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *HTTPHeader) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "name":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "value":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Value, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain HTTPHeader
-	probe := struct {
-		*plain
-		Name  member[string]          `json:"name"`
-		Value member[string]          `json:"value"`
-		Meta  member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Name:  member[string]{field: &v.Name},
-		Value: member[string]{field: &v.Value},
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *HTTPHeader) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("name", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", v, "name")
-	}
-	if !probe.Value.present {
-		return typeError("object without \"value\"", v, "value")
+	if seen&(1<<1) == 0 {
+		return missing("value", v)
 	}
 	return nil
+}
+
+func (v *HTTPHeader) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *HTTPHeader) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // Icon: An optionally-sized icon that can be displayed in a user interface.
@@ -2631,35 +3292,48 @@ func (v Icon) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Sizes)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *Icon) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *Icon) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "src":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Src, decodeString[string], 0)
+	case "mimeType":
+		return true, decodePointerField(d, &v.MimeType, decodeString[MediaType], nullOK|defaultOnError)
+	case "sizes":
+		return true, decodeItemsField(d, &v.Sizes, decodeString[string], nullOK|defaultOnError)
+	case "theme":
+		return true, decodePointerField(d, &v.Theme, decodeString[IconTheme], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain Icon
-	probe := struct {
-		*plain
-		Src      member[string]          `json:"src"`
-		MimeType member[*MediaType]      `json:"mimeType"`
-		Sizes    items[string]           `json:"sizes"`
-		Theme    member[*IconTheme]      `json:"theme"`
-		Meta     member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		Src:      member[string]{field: &v.Src},
-		MimeType: member[*MediaType]{field: &v.MimeType, rules: nullOK | defaultOnError},
-		Sizes:    items[string]{field: &v.Sizes, rules: nullOK | defaultOnError},
-		Theme:    member[*IconTheme]{field: &v.Theme, rules: nullOK | defaultOnError},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Src.present {
-		return typeError("object without \"src\"", v, "src")
+	return false, nil
+}
+
+func (v *Icon) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("src", v)
 	}
 	return nil
+}
+
+func (v *Icon) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *Icon) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *Icon) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ImageContent: An image provided to or from an LLM.
@@ -2688,38 +3362,52 @@ type ImageContent struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ImageContent) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "data":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Data, decodeString[string], 0)
+	case "mimeType":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.MimeType, decodeString[MediaType], 0)
+	case "uri":
+		return true, decodePointerField(d, &v.URI, decodeString[string], nullOK|defaultOnError)
+	case "annotations":
+		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ImageContent
-	probe := struct {
-		*plain
-		Data        member[string]          `json:"data"`
-		MimeType    member[MediaType]       `json:"mimeType"`
-		URI         member[*string]         `json:"uri"`
-		Annotations member[*Annotations]    `json:"annotations"`
-		Meta        member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Data:        member[string]{field: &v.Data},
-		MimeType:    member[MediaType]{field: &v.MimeType},
-		URI:         member[*string]{field: &v.URI, rules: nullOK | defaultOnError},
-		Annotations: member[*Annotations]{field: &v.Annotations, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *ImageContent) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("data", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Data.present {
-		return typeError("object without \"data\"", v, "data")
-	}
-	if !probe.MimeType.present {
-		return typeError("object without \"mimeType\"", v, "mimeType")
+	if seen&(1<<1) == 0 {
+		return missing("mimeType", v)
 	}
 	return nil
+}
+
+func (v *ImageContent) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ImageContent) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ImageContent) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // Implementation: Metadata about the implementation of the client or agent.
@@ -2750,36 +3438,50 @@ type Implementation struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *Implementation) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *Implementation) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "name":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "title":
+		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+	case "version":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Version, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain Implementation
-	probe := struct {
-		*plain
-		Name    member[string]          `json:"name"`
-		Title   member[*string]         `json:"title"`
-		Version member[string]          `json:"version"`
-		Meta    member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:   (*plain)(v),
-		Name:    member[string]{field: &v.Name},
-		Title:   member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
-		Version: member[string]{field: &v.Version},
-		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *Implementation) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("name", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", v, "name")
-	}
-	if !probe.Version.present {
-		return typeError("object without \"version\"", v, "version")
+	if seen&(1<<1) == 0 {
+		return missing("version", v)
 	}
 	return nil
+}
+
+func (v *Implementation) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *Implementation) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *Implementation) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // InitializeRequest: Request parameters for the initialize method.
@@ -2805,36 +3507,50 @@ type InitializeRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *InitializeRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "protocolVersion":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ProtocolVersion, decodeUint[ProtocolVersion], 0)
+	case "info":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Info, (*Implementation).decodeJSON, 0)
+	case "capabilities":
+		return true, decodePointerField(d, &v.Capabilities, (*ClientCapabilities).decodeJSON, defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain InitializeRequest
-	probe := struct {
-		*plain
-		ProtocolVersion member[ProtocolVersion]     `json:"protocolVersion"`
-		Info            member[Implementation]      `json:"info"`
-		Capabilities    member[*ClientCapabilities] `json:"capabilities"`
-		Meta            member[json.RawMessage]     `json:"_meta"`
-	}{
-		plain:           (*plain)(v),
-		ProtocolVersion: member[ProtocolVersion]{field: &v.ProtocolVersion},
-		Info:            member[Implementation]{field: &v.Info},
-		Capabilities:    member[*ClientCapabilities]{field: &v.Capabilities, rules: defaultOnError},
-		Meta:            member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *InitializeRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("protocolVersion", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ProtocolVersion.present {
-		return typeError("object without \"protocolVersion\"", v, "protocolVersion")
-	}
-	if !probe.Info.present {
-		return typeError("object without \"info\"", v, "info")
+	if seen&(1<<1) == 0 {
+		return missing("info", v)
 	}
 	return nil
+}
+
+func (v *InitializeRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *InitializeRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *InitializeRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // InitializeResponse: Response to the `initialize` method.
@@ -2881,38 +3597,52 @@ func (v InitializeResponse) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.AuthMethods)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *InitializeResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "protocolVersion":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ProtocolVersion, decodeUint[ProtocolVersion], 0)
+	case "info":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Info, (*Implementation).decodeJSON, 0)
+	case "capabilities":
+		return true, decodePointerField(d, &v.Capabilities, (*AgentCapabilities).decodeJSON, defaultOnError)
+	case "authMethods":
+		return true, decodeItemsField(d, &v.AuthMethods, (*AuthMethod).decodeJSON, defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain InitializeResponse
-	probe := struct {
-		*plain
-		ProtocolVersion member[ProtocolVersion]    `json:"protocolVersion"`
-		Info            member[Implementation]     `json:"info"`
-		Capabilities    member[*AgentCapabilities] `json:"capabilities"`
-		AuthMethods     items[AuthMethod]          `json:"authMethods"`
-		Meta            member[json.RawMessage]    `json:"_meta"`
-	}{
-		plain:           (*plain)(v),
-		ProtocolVersion: member[ProtocolVersion]{field: &v.ProtocolVersion},
-		Info:            member[Implementation]{field: &v.Info},
-		Capabilities:    member[*AgentCapabilities]{field: &v.Capabilities, rules: defaultOnError},
-		AuthMethods:     items[AuthMethod]{field: &v.AuthMethods, rules: defaultOnError},
-		Meta:            member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *InitializeResponse) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("protocolVersion", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ProtocolVersion.present {
-		return typeError("object without \"protocolVersion\"", v, "protocolVersion")
-	}
-	if !probe.Info.present {
-		return typeError("object without \"info\"", v, "info")
+	if seen&(1<<1) == 0 {
+		return missing("info", v)
 	}
 	return nil
+}
+
+func (v *InitializeResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *InitializeResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *InitializeResponse) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // IntegerPropertySchema: Schema for integer properties in an elicitation form.
@@ -2950,30 +3680,39 @@ type IntegerPropertySchema struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *IntegerPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "title":
+		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "minimum":
+		return true, decodePointerField(d, &v.Minimum, decodeInt[int64], nullOK)
+	case "maximum":
+		return true, decodePointerField(d, &v.Maximum, decodeInt[int64], nullOK)
+	case "default":
+		return true, decodePointerField(d, &v.Default, decodeInt[int64], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *IntegerPropertySchema) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *IntegerPropertySchema) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IntegerPropertySchema) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain IntegerPropertySchema
-	probe := struct {
-		*plain
-		Title       member[*string]         `json:"title"`
-		Description member[*string]         `json:"description"`
-		Default     member[*int64]          `json:"default"`
-		Meta        member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
-		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
-		Default:     member[*int64]{field: &v.Default, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // ListSessionsRequest: Request parameters for listing existing sessions.
@@ -3002,24 +3741,33 @@ type ListSessionsRequest struct {
 	listSessionsRequestUnstable
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *ListSessionsRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "cwd":
+		return true, decodePointerField(d, &v.Cwd, decodeString[AbsolutePath], nullOK)
+	case "cursor":
+		return true, decodePointerField(d, &v.Cursor, decodeString[SessionListCursor], nullOK)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return v.listSessionsRequestUnstable.decodeMember(d, name, seen)
+}
+
+func (v *ListSessionsRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *ListSessionsRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ListSessionsRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain ListSessionsRequest
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // ListSessionsResponse: Response from listing sessions.
@@ -3040,29 +3788,44 @@ type ListSessionsResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ListSessionsResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessions":
+		*seen |= 1 << 0
+		return true, decodeItemsField(d, &v.Sessions, (*SessionInfo).decodeJSON, defaultOnError)
+	case "nextCursor":
+		return true, decodePointerField(d, &v.NextCursor, decodeString[SessionListCursor], nullOK)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ListSessionsResponse
-	probe := struct {
-		*plain
-		Sessions items[SessionInfo]      `json:"sessions"`
-		Meta     member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		Sessions: items[SessionInfo]{field: &v.Sessions, rules: defaultOnError},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Sessions.present {
-		return typeError("object without \"sessions\"", v, "sessions")
+	return false, nil
+}
+
+func (v *ListSessionsResponse) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessions", v)
 	}
 	return nil
+}
+
+func (v *ListSessionsResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ListSessionsResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ListSessionsResponse) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // LoginAuthRequest: Request parameters for the `auth/login` method.
@@ -3085,29 +3848,42 @@ type LoginAuthRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *LoginAuthRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *LoginAuthRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "methodId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.MethodID, decodeString[AuthMethodID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain LoginAuthRequest
-	probe := struct {
-		*plain
-		MethodID member[AuthMethodID]    `json:"methodId"`
-		Meta     member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		MethodID: member[AuthMethodID]{field: &v.MethodID},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.MethodID.present {
-		return typeError("object without \"methodId\"", v, "methodId")
+	return false, nil
+}
+
+func (v *LoginAuthRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("methodId", v)
 	}
 	return nil
+}
+
+func (v *LoginAuthRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *LoginAuthRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *LoginAuthRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // LoginAuthResponse: Response to the `auth/login` method.
@@ -3120,24 +3896,29 @@ type LoginAuthResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *LoginAuthResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *LoginAuthResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *LoginAuthResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LoginAuthResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain LoginAuthResponse
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // LogoutAuthRequest: Request parameters for the `auth/logout` method.
@@ -3156,24 +3937,29 @@ type LogoutAuthRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *LogoutAuthRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *LogoutAuthRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *LogoutAuthRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LogoutAuthRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain LogoutAuthRequest
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // LogoutAuthResponse: Response to the `auth/logout` method.
@@ -3186,24 +3972,29 @@ type LogoutAuthResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *LogoutAuthResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *LogoutAuthResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *LogoutAuthResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LogoutAuthResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain LogoutAuthResponse
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // MCPCapabilities: MCP capabilities supported by the agent for session lifecycle requests.
@@ -3231,28 +4022,33 @@ type MCPCapabilities struct {
 	mcpCapabilitiesMCPOverACP
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *MCPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "stdio":
+		return true, decodePointerField(d, &v.Stdio, (*MCPStdioCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "http":
+		return true, decodePointerField(d, &v.HTTP, (*MCPHTTPCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return v.mcpCapabilitiesMCPOverACP.decodeMember(d, name, seen)
+}
+
+func (v *MCPCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *MCPCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain MCPCapabilities
-	probe := struct {
-		*plain
-		Stdio member[*MCPStdioCapabilities] `json:"stdio"`
-		HTTP  member[*MCPHTTPCapabilities]  `json:"http"`
-		Meta  member[json.RawMessage]       `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Stdio: member[*MCPStdioCapabilities]{field: &v.Stdio, rules: nullOK | defaultOnError},
-		HTTP:  member[*MCPHTTPCapabilities]{field: &v.HTTP, rules: nullOK | defaultOnError},
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // MCPHTTPCapabilities: Capabilities for HTTP MCP server transports.
@@ -3267,24 +4063,29 @@ type MCPHTTPCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *MCPHTTPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *MCPHTTPCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *MCPHTTPCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPHTTPCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain MCPHTTPCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // MCPServerHTTP: HTTP transport configuration for MCP.
@@ -3316,36 +4117,52 @@ func (v MCPServerHTTP) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Headers)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *MCPServerHTTP) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "name":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "url":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.URL, decodeString[string], 0)
+	case "headers":
+		return true, decodeField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
+			return decodeSlice(d, p, (*HTTPHeader).decodeJSON)
+		}, defaultOnNull)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain MCPServerHTTP
-	probe := struct {
-		*plain
-		Name    member[string]          `json:"name"`
-		URL     member[string]          `json:"url"`
-		Headers member[[]HTTPHeader]    `json:"headers"`
-		Meta    member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:   (*plain)(v),
-		Name:    member[string]{field: &v.Name},
-		URL:     member[string]{field: &v.URL},
-		Headers: member[[]HTTPHeader]{field: &v.Headers, rules: defaultOnNull},
-		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *MCPServerHTTP) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("name", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", v, "name")
-	}
-	if !probe.URL.present {
-		return typeError("object without \"url\"", v, "url")
+	if seen&(1<<1) == 0 {
+		return missing("url", v)
 	}
 	return nil
+}
+
+func (v *MCPServerHTTP) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *MCPServerHTTP) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *MCPServerHTTP) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // MCPServerStdio: Stdio transport configuration for MCP.
@@ -3381,38 +4198,56 @@ func (v MCPServerStdio) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Args), present(v.Env)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *MCPServerStdio) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "name":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "command":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Command, decodeString[AbsolutePath], 0)
+	case "args":
+		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
+			return decodeSlice(d, p, decodeString[string])
+		}, defaultOnNull)
+	case "env":
+		return true, decodeField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
+			return decodeSlice(d, p, (*EnvVariable).decodeJSON)
+		}, defaultOnNull)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain MCPServerStdio
-	probe := struct {
-		*plain
-		Name    member[string]          `json:"name"`
-		Command member[AbsolutePath]    `json:"command"`
-		Args    member[[]string]        `json:"args"`
-		Env     member[[]EnvVariable]   `json:"env"`
-		Meta    member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:   (*plain)(v),
-		Name:    member[string]{field: &v.Name},
-		Command: member[AbsolutePath]{field: &v.Command},
-		Args:    member[[]string]{field: &v.Args, rules: defaultOnNull},
-		Env:     member[[]EnvVariable]{field: &v.Env, rules: defaultOnNull},
-		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *MCPServerStdio) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("name", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", v, "name")
-	}
-	if !probe.Command.present {
-		return typeError("object without \"command\"", v, "command")
+	if seen&(1<<1) == 0 {
+		return missing("command", v)
 	}
 	return nil
+}
+
+func (v *MCPServerStdio) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *MCPServerStdio) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *MCPServerStdio) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // MCPStdioCapabilities: Capabilities for stdio MCP server transports.
@@ -3427,24 +4262,29 @@ type MCPStdioCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *MCPStdioCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *MCPStdioCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *MCPStdioCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPStdioCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain MCPStdioCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // MediaType: An Internet media type identifying the format of protocol content.
@@ -3504,35 +4344,52 @@ func (v MultiSelectPropertySchema) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Default)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *MultiSelectPropertySchema) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "title":
+		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "minItems":
+		return true, decodePointerField(d, &v.MinItems, decodeUint[uint64], nullOK)
+	case "maxItems":
+		return true, decodePointerField(d, &v.MaxItems, decodeUint[uint64], nullOK)
+	case "items":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Items, (*MultiSelectItems).decodeJSON, 0)
+	case "default":
+		return true, decodeItemsField(d, &v.Default, decodeString[string], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain MultiSelectPropertySchema
-	probe := struct {
-		*plain
-		Title       member[*string]          `json:"title"`
-		Description member[*string]          `json:"description"`
-		Items       member[MultiSelectItems] `json:"items"`
-		Default     items[string]            `json:"default"`
-		Meta        member[json.RawMessage]  `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
-		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
-		Items:       member[MultiSelectItems]{field: &v.Items},
-		Default:     items[string]{field: &v.Default, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Items.present {
-		return typeError("object without \"items\"", v, "items")
+	return false, nil
+}
+
+func (v *MultiSelectPropertySchema) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("items", v)
 	}
 	return nil
+}
+
+func (v *MultiSelectPropertySchema) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *MultiSelectPropertySchema) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *MultiSelectPropertySchema) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // NewSessionRequest: Request parameters for creating a new session.
@@ -3573,33 +4430,50 @@ func (v NewSessionRequest) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.AdditionalDirectories), present(v.MCPServers)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *NewSessionRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "cwd":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Cwd, decodeString[AbsolutePath], 0)
+	case "additionalDirectories":
+		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
+			return decodeSlice(d, p, decodeString[AbsolutePath])
+		}, defaultOnNull)
+	case "mcpServers":
+		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
+			return decodeSlice(d, p, (*MCPServer).decodeJSON)
+		}, defaultOnNull)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain NewSessionRequest
-	probe := struct {
-		*plain
-		Cwd                   member[AbsolutePath]    `json:"cwd"`
-		AdditionalDirectories member[[]AbsolutePath]  `json:"additionalDirectories"`
-		MCPServers            member[[]MCPServer]     `json:"mcpServers"`
-		Meta                  member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:                 (*plain)(v),
-		Cwd:                   member[AbsolutePath]{field: &v.Cwd},
-		AdditionalDirectories: member[[]AbsolutePath]{field: &v.AdditionalDirectories, rules: defaultOnNull},
-		MCPServers:            member[[]MCPServer]{field: &v.MCPServers, rules: defaultOnNull},
-		Meta:                  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Cwd.present {
-		return typeError("object without \"cwd\"", v, "cwd")
+	return v.newSessionRequestUnstable.decodeMember(d, name, seen)
+}
+
+func (v *NewSessionRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("cwd", v)
 	}
 	return nil
+}
+
+func (v *NewSessionRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *NewSessionRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *NewSessionRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // NewSessionResponse: Response from creating a new session.
@@ -3647,33 +4521,46 @@ func (v NewSessionResponse) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.ConfigOptions), present(v.AvailableCommands)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *NewSessionResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "configOptions":
+		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError)
+	case "availableCommands":
+		return true, decodeItemsField(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain NewSessionResponse
-	probe := struct {
-		*plain
-		SessionID         member[SessionID]          `json:"sessionId"`
-		ConfigOptions     items[SessionConfigOption] `json:"configOptions"`
-		AvailableCommands items[AvailableCommand]    `json:"availableCommands"`
-		Meta              member[json.RawMessage]    `json:"_meta"`
-	}{
-		plain:             (*plain)(v),
-		SessionID:         member[SessionID]{field: &v.SessionID},
-		ConfigOptions:     items[SessionConfigOption]{field: &v.ConfigOptions, rules: defaultOnError},
-		AvailableCommands: items[AvailableCommand]{field: &v.AvailableCommands, rules: defaultOnError},
-		Meta:              member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
+	return false, nil
+}
+
+func (v *NewSessionResponse) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
 	return nil
+}
+
+func (v *NewSessionResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *NewSessionResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *NewSessionResponse) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // Notice: Fire-and-forget information for the user.
@@ -3703,36 +4590,50 @@ type Notice struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *Notice) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *Notice) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "severity":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Severity, decodeString[NoticeSeverity], 0)
+	case "title":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Title, decodeString[string], 0)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain Notice
-	probe := struct {
-		*plain
-		Severity    member[NoticeSeverity]  `json:"severity"`
-		Title       member[string]          `json:"title"`
-		Description member[*string]         `json:"description"`
-		Meta        member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Severity:    member[NoticeSeverity]{field: &v.Severity},
-		Title:       member[string]{field: &v.Title},
-		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *Notice) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("severity", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Severity.present {
-		return typeError("object without \"severity\"", v, "severity")
-	}
-	if !probe.Title.present {
-		return typeError("object without \"title\"", v, "title")
+	if seen&(1<<1) == 0 {
+		return missing("title", v)
 	}
 	return nil
+}
+
+func (v *Notice) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *Notice) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *Notice) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // NumberPropertySchema: Schema for number (floating-point) properties in an elicitation form.
@@ -3770,30 +4671,39 @@ type NumberPropertySchema struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *NumberPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "title":
+		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "minimum":
+		return true, decodePointerField(d, &v.Minimum, decodeFloat[float64], nullOK)
+	case "maximum":
+		return true, decodePointerField(d, &v.Maximum, decodeFloat[float64], nullOK)
+	case "default":
+		return true, decodePointerField(d, &v.Default, decodeFloat[float64], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *NumberPropertySchema) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *NumberPropertySchema) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *NumberPropertySchema) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain NumberPropertySchema
-	probe := struct {
-		*plain
-		Title       member[*string]         `json:"title"`
-		Description member[*string]         `json:"description"`
-		Default     member[*float64]        `json:"default"`
-		Meta        member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
-		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
-		Default:     member[*float64]{field: &v.Default, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // PermissionOption: An option presented to the user when requesting permission.
@@ -3815,39 +4725,54 @@ type PermissionOption struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PermissionOption) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *PermissionOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "optionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.OptionID, decodeString[PermissionOptionID], 0)
+	case "name":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "kind":
+		*seen |= 1 << 2
+		return true, decodeField(d, &v.Kind, decodeString[PermissionOptionKind], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain PermissionOption
-	probe := struct {
-		*plain
-		OptionID member[PermissionOptionID]   `json:"optionId"`
-		Name     member[string]               `json:"name"`
-		Kind     member[PermissionOptionKind] `json:"kind"`
-		Meta     member[json.RawMessage]      `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		OptionID: member[PermissionOptionID]{field: &v.OptionID},
-		Name:     member[string]{field: &v.Name},
-		Kind:     member[PermissionOptionKind]{field: &v.Kind},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *PermissionOption) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("optionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
+	if seen&(1<<1) == 0 {
+		return missing("name", v)
 	}
-	if !probe.OptionID.present {
-		return typeError("object without \"optionId\"", v, "optionId")
-	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", v, "name")
-	}
-	if !probe.Kind.present {
-		return typeError("object without \"kind\"", v, "kind")
+	if seen&(1<<2) == 0 {
+		return missing("kind", v)
 	}
 	return nil
+}
+
+func (v *PermissionOption) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *PermissionOption) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *PermissionOption) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // PermissionOptionID: Unique identifier for a permission option.
@@ -3877,39 +4802,54 @@ type PlanEntry struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PlanEntry) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *PlanEntry) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "content":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Content, decodeString[string], 0)
+	case "priority":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Priority, decodeString[PlanEntryPriority], 0)
+	case "status":
+		*seen |= 1 << 2
+		return true, decodeField(d, &v.Status, decodeString[PlanEntryStatus], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain PlanEntry
-	probe := struct {
-		*plain
-		Content  member[string]            `json:"content"`
-		Priority member[PlanEntryPriority] `json:"priority"`
-		Status   member[PlanEntryStatus]   `json:"status"`
-		Meta     member[json.RawMessage]   `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		Content:  member[string]{field: &v.Content},
-		Priority: member[PlanEntryPriority]{field: &v.Priority},
-		Status:   member[PlanEntryStatus]{field: &v.Status},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *PlanEntry) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("content", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
+	if seen&(1<<1) == 0 {
+		return missing("priority", v)
 	}
-	if !probe.Content.present {
-		return typeError("object without \"content\"", v, "content")
-	}
-	if !probe.Priority.present {
-		return typeError("object without \"priority\"", v, "priority")
-	}
-	if !probe.Status.present {
-		return typeError("object without \"status\"", v, "status")
+	if seen&(1<<2) == 0 {
+		return missing("status", v)
 	}
 	return nil
+}
+
+func (v *PlanEntry) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *PlanEntry) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *PlanEntry) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // PlanID: Unique identifier for a plan within a session.
@@ -3934,34 +4874,48 @@ type PlanItems struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PlanItems) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *PlanItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "planId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.PlanID, decodeString[PlanID], 0)
+	case "entries":
+		*seen |= 1 << 1
+		return true, decodeItemsField(d, &v.Entries, (*PlanEntry).decodeJSON, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain PlanItems
-	probe := struct {
-		*plain
-		PlanID  member[PlanID]          `json:"planId"`
-		Entries items[PlanEntry]        `json:"entries"`
-		Meta    member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:   (*plain)(v),
-		PlanID:  member[PlanID]{field: &v.PlanID},
-		Entries: items[PlanEntry]{field: &v.Entries},
-		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *PlanItems) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("planId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.PlanID.present {
-		return typeError("object without \"planId\"", v, "planId")
-	}
-	if !probe.Entries.present {
-		return typeError("object without \"entries\"", v, "entries")
+	if seen&(1<<1) == 0 {
+		return missing("entries", v)
 	}
 	return nil
+}
+
+func (v *PlanItems) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *PlanItems) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *PlanItems) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // PlanUpdate: A content update for a plan identified by ID.
@@ -3977,29 +4931,42 @@ type PlanUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PlanUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *PlanUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "plan":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Plan, (*PlanUpdateContent).decodeJSON, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain PlanUpdate
-	probe := struct {
-		*plain
-		Plan member[PlanUpdateContent] `json:"plan"`
-		Meta member[json.RawMessage]   `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Plan:  member[PlanUpdateContent]{field: &v.Plan},
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Plan.present {
-		return typeError("object without \"plan\"", v, "plan")
+	return false, nil
+}
+
+func (v *PlanUpdate) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("plan", v)
 	}
 	return nil
+}
+
+func (v *PlanUpdate) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *PlanUpdate) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *PlanUpdate) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // PromptAudioCapabilities: Capabilities for audio content in prompt requests.
@@ -4014,24 +4981,29 @@ type PromptAudioCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *PromptAudioCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *PromptAudioCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *PromptAudioCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PromptAudioCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain PromptAudioCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // PromptCapabilities: Prompt capabilities supported by the agent in `session/prompt` requests.
@@ -4076,30 +5048,35 @@ type PromptCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *PromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "image":
+		return true, decodePointerField(d, &v.Image, (*PromptImageCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "audio":
+		return true, decodePointerField(d, &v.Audio, (*PromptAudioCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "embeddedContext":
+		return true, decodePointerField(d, &v.EmbeddedContext, (*PromptEmbeddedContextCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *PromptCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *PromptCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PromptCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain PromptCapabilities
-	probe := struct {
-		*plain
-		Image           member[*PromptImageCapabilities]           `json:"image"`
-		Audio           member[*PromptAudioCapabilities]           `json:"audio"`
-		EmbeddedContext member[*PromptEmbeddedContextCapabilities] `json:"embeddedContext"`
-		Meta            member[json.RawMessage]                    `json:"_meta"`
-	}{
-		plain:           (*plain)(v),
-		Image:           member[*PromptImageCapabilities]{field: &v.Image, rules: nullOK | defaultOnError},
-		Audio:           member[*PromptAudioCapabilities]{field: &v.Audio, rules: nullOK | defaultOnError},
-		EmbeddedContext: member[*PromptEmbeddedContextCapabilities]{field: &v.EmbeddedContext, rules: nullOK | defaultOnError},
-		Meta:            member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // PromptEmbeddedContextCapabilities: Capabilities for embedded context in prompt requests.
@@ -4114,24 +5091,29 @@ type PromptEmbeddedContextCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *PromptEmbeddedContextCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *PromptEmbeddedContextCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *PromptEmbeddedContextCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PromptEmbeddedContextCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain PromptEmbeddedContextCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // PromptImageCapabilities: Capabilities for image content in prompt requests.
@@ -4146,24 +5128,29 @@ type PromptImageCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *PromptImageCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *PromptImageCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *PromptImageCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PromptImageCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain PromptImageCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // PromptRequest: Request parameters for sending a user prompt to the agent.
@@ -4201,34 +5188,50 @@ type PromptRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PromptRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *PromptRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "prompt":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Prompt, func(p *[]ContentBlock, d *decoder) error {
+			return decodeSlice(d, p, (*ContentBlock).decodeJSON)
+		}, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain PromptRequest
-	probe := struct {
-		*plain
-		SessionID member[SessionID]       `json:"sessionId"`
-		Prompt    member[[]ContentBlock]  `json:"prompt"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		SessionID: member[SessionID]{field: &v.SessionID},
-		Prompt:    member[[]ContentBlock]{field: &v.Prompt},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *PromptRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
-	}
-	if !probe.Prompt.present {
-		return typeError("object without \"prompt\"", v, "prompt")
+	if seen&(1<<1) == 0 {
+		return missing("prompt", v)
 	}
 	return nil
+}
+
+func (v *PromptRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *PromptRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *PromptRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // PromptResponse: Response acknowledging that a user prompt was inserted into the ACP conversation.
@@ -4259,29 +5262,42 @@ type PromptResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PromptResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *PromptResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "messageId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.MessageID, decodeString[MessageID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain PromptResponse
-	probe := struct {
-		*plain
-		MessageID member[MessageID]       `json:"messageId"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		MessageID: member[MessageID]{field: &v.MessageID},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.MessageID.present {
-		return typeError("object without \"messageId\"", v, "messageId")
+	return false, nil
+}
+
+func (v *PromptResponse) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("messageId", v)
 	}
 	return nil
+}
+
+func (v *PromptResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *PromptResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *PromptResponse) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ProtocolVersion: Protocol version identifier.
@@ -4300,24 +5316,29 @@ type ReplayFromStart struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *ReplayFromStart) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *ReplayFromStart) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *ReplayFromStart) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ReplayFromStart) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain ReplayFromStart
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // RequestPermissionRequest: Request for user permission to proceed with an operation.
@@ -4359,41 +5380,60 @@ type RequestPermissionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "title":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Title, decodeString[string], 0)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "subject":
+		return true, decodePointerField(d, &v.Subject, (*RequestPermissionSubject).decodeJSON, nullOK)
+	case "options":
+		*seen |= 1 << 2
+		return true, decodeField(d, &v.Options, func(p *[]PermissionOption, d *decoder) error {
+			return decodeSlice(d, p, (*PermissionOption).decodeJSON)
+		}, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain RequestPermissionRequest
-	probe := struct {
-		*plain
-		SessionID   member[SessionID]          `json:"sessionId"`
-		Title       member[string]             `json:"title"`
-		Description member[*string]            `json:"description"`
-		Options     member[[]PermissionOption] `json:"options"`
-		Meta        member[json.RawMessage]    `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		SessionID:   member[SessionID]{field: &v.SessionID},
-		Title:       member[string]{field: &v.Title},
-		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
-		Options:     member[[]PermissionOption]{field: &v.Options},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *RequestPermissionRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
+	if seen&(1<<1) == 0 {
+		return missing("title", v)
 	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
-	}
-	if !probe.Title.present {
-		return typeError("object without \"title\"", v, "title")
-	}
-	if !probe.Options.present {
-		return typeError("object without \"options\"", v, "options")
+	if seen&(1<<2) == 0 {
+		return missing("options", v)
 	}
 	return nil
+}
+
+func (v *RequestPermissionRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *RequestPermissionRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // RequestPermissionResponse: Response to a permission request.
@@ -4409,29 +5449,42 @@ type RequestPermissionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *RequestPermissionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "outcome":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Outcome, (*RequestPermissionOutcome).decodeJSON, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain RequestPermissionResponse
-	probe := struct {
-		*plain
-		Outcome member[RequestPermissionOutcome] `json:"outcome"`
-		Meta    member[json.RawMessage]          `json:"_meta"`
-	}{
-		plain:   (*plain)(v),
-		Outcome: member[RequestPermissionOutcome]{field: &v.Outcome},
-		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Outcome.present {
-		return typeError("object without \"outcome\"", v, "outcome")
+	return false, nil
+}
+
+func (v *RequestPermissionResponse) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("outcome", v)
 	}
 	return nil
+}
+
+func (v *RequestPermissionResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *RequestPermissionResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // RequiresActionStateUpdate: The foreground workflow as a whole is blocked on user action.
@@ -4470,26 +5523,33 @@ func (v RequiresActionStateUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Background)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *RequiresActionStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "background":
+		return true, decodeField(d, &v.Background, func(p *[]BackgroundWork, d *decoder) error {
+			return decodeSlice(d, p, (*BackgroundWork).decodeJSON)
+		}, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *RequiresActionStateUpdate) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *RequiresActionStateUpdate) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain RequiresActionStateUpdate
-	probe := struct {
-		*plain
-		Background member[[]BackgroundWork] `json:"background"`
-		Meta       member[json.RawMessage]  `json:"_meta"`
-	}{
-		plain:      (*plain)(v),
-		Background: member[[]BackgroundWork]{field: &v.Background, rules: nullOK | defaultOnError},
-		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // ResourceLink: A link to a resource that the receiver may be able to read, included in a prompt or tool call result.
@@ -4547,46 +5607,60 @@ func (v ResourceLink) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Icons)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ResourceLink) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "name":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "uri":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.URI, decodeString[string], 0)
+	case "title":
+		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "icons":
+		return true, decodeItemsField(d, &v.Icons, (*Icon).decodeJSON, nullOK|defaultOnError)
+	case "mimeType":
+		return true, decodePointerField(d, &v.MimeType, decodeString[MediaType], nullOK|defaultOnError)
+	case "size":
+		return true, decodePointerField(d, &v.Size, decodeUint[uint64], nullOK|defaultOnError)
+	case "annotations":
+		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ResourceLink
-	probe := struct {
-		*plain
-		Name        member[string]          `json:"name"`
-		URI         member[string]          `json:"uri"`
-		Title       member[*string]         `json:"title"`
-		Description member[*string]         `json:"description"`
-		Icons       items[Icon]             `json:"icons"`
-		MimeType    member[*MediaType]      `json:"mimeType"`
-		Size        member[*uint64]         `json:"size"`
-		Annotations member[*Annotations]    `json:"annotations"`
-		Meta        member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Name:        member[string]{field: &v.Name},
-		URI:         member[string]{field: &v.URI},
-		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
-		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
-		Icons:       items[Icon]{field: &v.Icons, rules: nullOK | defaultOnError},
-		MimeType:    member[*MediaType]{field: &v.MimeType, rules: nullOK | defaultOnError},
-		Size:        member[*uint64]{field: &v.Size, rules: nullOK | defaultOnError},
-		Annotations: member[*Annotations]{field: &v.Annotations, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *ResourceLink) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("name", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", v, "name")
-	}
-	if !probe.URI.present {
-		return typeError("object without \"uri\"", v, "uri")
+	if seen&(1<<1) == 0 {
+		return missing("uri", v)
 	}
 	return nil
+}
+
+func (v *ResourceLink) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ResourceLink) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ResourceLink) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ResumeSessionRequest: Request parameters for resuming an existing session.
@@ -4651,38 +5725,58 @@ func (v ResumeSessionRequest) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.AdditionalDirectories), present(v.MCPServers)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "cwd":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Cwd, decodeString[AbsolutePath], 0)
+	case "additionalDirectories":
+		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
+			return decodeSlice(d, p, decodeString[AbsolutePath])
+		}, defaultOnNull)
+	case "mcpServers":
+		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
+			return decodeSlice(d, p, (*MCPServer).decodeJSON)
+		}, defaultOnNull)
+	case "replayFrom":
+		return true, decodePointerField(d, &v.ReplayFrom, (*ReplayFrom).decodeJSON, nullOK)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ResumeSessionRequest
-	probe := struct {
-		*plain
-		SessionID             member[SessionID]       `json:"sessionId"`
-		Cwd                   member[AbsolutePath]    `json:"cwd"`
-		AdditionalDirectories member[[]AbsolutePath]  `json:"additionalDirectories"`
-		MCPServers            member[[]MCPServer]     `json:"mcpServers"`
-		Meta                  member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:                 (*plain)(v),
-		SessionID:             member[SessionID]{field: &v.SessionID},
-		Cwd:                   member[AbsolutePath]{field: &v.Cwd},
-		AdditionalDirectories: member[[]AbsolutePath]{field: &v.AdditionalDirectories, rules: defaultOnNull},
-		MCPServers:            member[[]MCPServer]{field: &v.MCPServers, rules: defaultOnNull},
-		Meta:                  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return v.resumeSessionRequestUnstable.decodeMember(d, name, seen)
+}
+
+func (v *ResumeSessionRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
-	}
-	if !probe.Cwd.present {
-		return typeError("object without \"cwd\"", v, "cwd")
+	if seen&(1<<1) == 0 {
+		return missing("cwd", v)
 	}
 	return nil
+}
+
+func (v *ResumeSessionRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ResumeSessionRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ResumeSessionResponse: Response from resuming an existing session.
@@ -4725,28 +5819,33 @@ func (v ResumeSessionResponse) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.ConfigOptions), present(v.AvailableCommands)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "configOptions":
+		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError)
+	case "availableCommands":
+		return true, decodeItemsField(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *ResumeSessionResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *ResumeSessionResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ResumeSessionResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain ResumeSessionResponse
-	probe := struct {
-		*plain
-		ConfigOptions     items[SessionConfigOption] `json:"configOptions"`
-		AvailableCommands items[AvailableCommand]    `json:"availableCommands"`
-		Meta              member[json.RawMessage]    `json:"_meta"`
-	}{
-		plain:             (*plain)(v),
-		ConfigOptions:     items[SessionConfigOption]{field: &v.ConfigOptions, rules: defaultOnError},
-		AvailableCommands: items[AvailableCommand]{field: &v.AvailableCommands, rules: defaultOnError},
-		Meta:              member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // RunningStateUpdate: Foreground work is in progress.
@@ -4778,26 +5877,33 @@ func (v RunningStateUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Background)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *RunningStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "background":
+		return true, decodeField(d, &v.Background, func(p *[]BackgroundWork, d *decoder) error {
+			return decodeSlice(d, p, (*BackgroundWork).decodeJSON)
+		}, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *RunningStateUpdate) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *RunningStateUpdate) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RunningStateUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain RunningStateUpdate
-	probe := struct {
-		*plain
-		Background member[[]BackgroundWork] `json:"background"`
-		Meta       member[json.RawMessage]  `json:"_meta"`
-	}{
-		plain:      (*plain)(v),
-		Background: member[[]BackgroundWork]{field: &v.Background, rules: nullOK | defaultOnError},
-		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SelectedPermissionOutcome: The user selected one of the provided options.
@@ -4813,29 +5919,42 @@ type SelectedPermissionOutcome struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SelectedPermissionOutcome) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "optionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.OptionID, decodeString[PermissionOptionID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SelectedPermissionOutcome
-	probe := struct {
-		*plain
-		OptionID member[PermissionOptionID] `json:"optionId"`
-		Meta     member[json.RawMessage]    `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		OptionID: member[PermissionOptionID]{field: &v.OptionID},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.OptionID.present {
-		return typeError("object without \"optionId\"", v, "optionId")
+	return false, nil
+}
+
+func (v *SelectedPermissionOutcome) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("optionId", v)
 	}
 	return nil
+}
+
+func (v *SelectedPermissionOutcome) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SelectedPermissionOutcome) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionAdditionalDirectoriesCapabilities: Capabilities for additional session directories support.
@@ -4853,24 +5972,29 @@ type SessionAdditionalDirectoriesCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SessionAdditionalDirectoriesCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SessionAdditionalDirectoriesCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SessionAdditionalDirectoriesCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SessionAdditionalDirectoriesCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SessionCapabilities: Session capabilities supported by the agent.
@@ -4928,32 +6052,40 @@ type SessionCapabilities struct {
 	sessionCapabilitiesSessionFork
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "prompt":
+		return true, decodePointerField(d, &v.Prompt, (*PromptCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "mcp":
+		return true, decodePointerField(d, &v.MCP, (*MCPCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "delete":
+		return true, decodePointerField(d, &v.Delete, (*SessionDeleteCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "additionalDirectories":
+		return true, decodePointerField(d, &v.AdditionalDirectories, (*SessionAdditionalDirectoriesCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	if ok, err := v.sessionCapabilitiesUnstable.decodeMember(d, name, seen); ok || err != nil {
+		return ok, err
+	}
+	return v.sessionCapabilitiesSessionFork.decodeMember(d, name, seen)
+}
+
+func (v *SessionCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SessionCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SessionCapabilities
-	probe := struct {
-		*plain
-		Prompt                member[*PromptCapabilities]                       `json:"prompt"`
-		MCP                   member[*MCPCapabilities]                          `json:"mcp"`
-		Delete                member[*SessionDeleteCapabilities]                `json:"delete"`
-		AdditionalDirectories member[*SessionAdditionalDirectoriesCapabilities] `json:"additionalDirectories"`
-		Meta                  member[json.RawMessage]                           `json:"_meta"`
-	}{
-		plain:                 (*plain)(v),
-		Prompt:                member[*PromptCapabilities]{field: &v.Prompt, rules: nullOK | defaultOnError},
-		MCP:                   member[*MCPCapabilities]{field: &v.MCP, rules: nullOK | defaultOnError},
-		Delete:                member[*SessionDeleteCapabilities]{field: &v.Delete, rules: nullOK | defaultOnError},
-		AdditionalDirectories: member[*SessionAdditionalDirectoriesCapabilities]{field: &v.AdditionalDirectories, rules: nullOK | defaultOnError},
-		Meta:                  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SessionConfigBoolean: A boolean on/off toggle session configuration option payload.
@@ -4962,27 +6094,40 @@ type SessionConfigBoolean struct {
 	CurrentValue bool `json:"currentValue"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SessionConfigBoolean) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "currentValue":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.CurrentValue, decodeBool[bool], 0)
 	}
-	type plain SessionConfigBoolean
-	probe := struct {
-		*plain
-		CurrentValue member[bool] `json:"currentValue"`
-	}{
-		plain:        (*plain)(v),
-		CurrentValue: member[bool]{field: &v.CurrentValue},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.CurrentValue.present {
-		return typeError("object without \"currentValue\"", v, "currentValue")
+	return false, nil
+}
+
+func (v *SessionConfigBoolean) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("currentValue", v)
 	}
 	return nil
+}
+
+func (v *SessionConfigBoolean) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SessionConfigBoolean) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionConfigGroupID: Unique identifier for a session configuration option value group.
@@ -5001,32 +6146,46 @@ type SessionConfigSelect struct {
 	Options SessionConfigSelectOptions `json:"options"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionConfigSelect) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SessionConfigSelect) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "currentValue":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.CurrentValue, decodeString[SessionConfigValueID], 0)
+	case "options":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Options, (*SessionConfigSelectOptions).decodeJSON, 0)
 	}
-	type plain SessionConfigSelect
-	probe := struct {
-		*plain
-		CurrentValue member[SessionConfigValueID]       `json:"currentValue"`
-		Options      member[SessionConfigSelectOptions] `json:"options"`
-	}{
-		plain:        (*plain)(v),
-		CurrentValue: member[SessionConfigValueID]{field: &v.CurrentValue},
-		Options:      member[SessionConfigSelectOptions]{field: &v.Options},
+	return false, nil
+}
+
+func (v *SessionConfigSelect) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("currentValue", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.CurrentValue.present {
-		return typeError("object without \"currentValue\"", v, "currentValue")
-	}
-	if !probe.Options.present {
-		return typeError("object without \"options\"", v, "options")
+	if seen&(1<<1) == 0 {
+		return missing("options", v)
 	}
 	return nil
+}
+
+func (v *SessionConfigSelect) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SessionConfigSelect) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionConfigSelect) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionConfigSelectGroup: A group of possible values for a session configuration option.
@@ -5048,39 +6207,54 @@ type SessionConfigSelectGroup struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "groupId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.GroupID, decodeString[SessionConfigGroupID], 0)
+	case "name":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "options":
+		*seen |= 1 << 2
+		return true, decodeItemsField(d, &v.Options, (*SessionConfigSelectOption).decodeJSON, defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SessionConfigSelectGroup
-	probe := struct {
-		*plain
-		GroupID member[SessionConfigGroupID]     `json:"groupId"`
-		Name    member[string]                   `json:"name"`
-		Options items[SessionConfigSelectOption] `json:"options"`
-		Meta    member[json.RawMessage]          `json:"_meta"`
-	}{
-		plain:   (*plain)(v),
-		GroupID: member[SessionConfigGroupID]{field: &v.GroupID},
-		Name:    member[string]{field: &v.Name},
-		Options: items[SessionConfigSelectOption]{field: &v.Options, rules: defaultOnError},
-		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *SessionConfigSelectGroup) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("groupId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
+	if seen&(1<<1) == 0 {
+		return missing("name", v)
 	}
-	if !probe.GroupID.present {
-		return typeError("object without \"groupId\"", v, "groupId")
-	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", v, "name")
-	}
-	if !probe.Options.present {
-		return typeError("object without \"options\"", v, "options")
+	if seen&(1<<2) == 0 {
+		return missing("options", v)
 	}
 	return nil
+}
+
+func (v *SessionConfigSelectGroup) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SessionConfigSelectGroup) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionConfigSelectOption: A possible value for a session configuration option.
@@ -5104,36 +6278,50 @@ type SessionConfigSelectOption struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SessionConfigSelectOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "value":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Value, decodeString[SessionConfigValueID], 0)
+	case "name":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SessionConfigSelectOption
-	probe := struct {
-		*plain
-		Value       member[SessionConfigValueID] `json:"value"`
-		Name        member[string]               `json:"name"`
-		Description member[*string]              `json:"description"`
-		Meta        member[json.RawMessage]      `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Value:       member[SessionConfigValueID]{field: &v.Value},
-		Name:        member[string]{field: &v.Name},
-		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *SessionConfigSelectOption) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("value", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Value.present {
-		return typeError("object without \"value\"", v, "value")
-	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", v, "name")
+	if seen&(1<<1) == 0 {
+		return missing("name", v)
 	}
 	return nil
+}
+
+func (v *SessionConfigSelectOption) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SessionConfigSelectOption) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionConfigValueID: Unique identifier for a session configuration option value.
@@ -5151,24 +6339,29 @@ type SessionDeleteCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SessionDeleteCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SessionDeleteCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SessionDeleteCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionDeleteCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SessionDeleteCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SessionID: A unique identifier for a conversation session between a client and agent.
@@ -5224,40 +6417,56 @@ func (v SessionInfo) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.AdditionalDirectories)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionInfo) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "cwd":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Cwd, decodeString[AbsolutePath], 0)
+	case "additionalDirectories":
+		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
+			return decodeSlice(d, p, decodeString[AbsolutePath])
+		}, defaultOnNull)
+	case "title":
+		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+	case "updatedAt":
+		return true, decodePointerField(d, &v.UpdatedAt, decodeString[string], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SessionInfo
-	probe := struct {
-		*plain
-		SessionID             member[SessionID]       `json:"sessionId"`
-		Cwd                   member[AbsolutePath]    `json:"cwd"`
-		AdditionalDirectories member[[]AbsolutePath]  `json:"additionalDirectories"`
-		Title                 member[*string]         `json:"title"`
-		UpdatedAt             member[*string]         `json:"updatedAt"`
-		Meta                  member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:                 (*plain)(v),
-		SessionID:             member[SessionID]{field: &v.SessionID},
-		Cwd:                   member[AbsolutePath]{field: &v.Cwd},
-		AdditionalDirectories: member[[]AbsolutePath]{field: &v.AdditionalDirectories, rules: defaultOnNull},
-		Title:                 member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
-		UpdatedAt:             member[*string]{field: &v.UpdatedAt, rules: nullOK | defaultOnError},
-		Meta:                  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return v.sessionInfoUnstable.decodeMember(d, name, seen)
+}
+
+func (v *SessionInfo) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
-	}
-	if !probe.Cwd.present {
-		return typeError("object without \"cwd\"", v, "cwd")
+	if seen&(1<<1) == 0 {
+		return missing("cwd", v)
 	}
 	return nil
+}
+
+func (v *SessionInfo) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SessionInfo) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionInfo) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionInfoUpdate: Update to session metadata. All fields are optional to support partial updates.
@@ -5296,28 +6505,33 @@ func (v SessionInfoUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), presentNullable(v.Title), presentNullable(v.UpdatedAt)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SessionInfoUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "title":
+		return true, decodeNullableField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+	case "updatedAt":
+		return true, decodeNullableField(d, &v.UpdatedAt, decodeString[string], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SessionInfoUpdate) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SessionInfoUpdate) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SessionInfoUpdate
-	probe := struct {
-		*plain
-		Title     member[Nullable[string]] `json:"title"`
-		UpdatedAt member[Nullable[string]] `json:"updatedAt"`
-		Meta      member[json.RawMessage]  `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		Title:     member[Nullable[string]]{field: &v.Title, rules: nullOK | defaultOnError},
-		UpdatedAt: member[Nullable[string]]{field: &v.UpdatedAt, rules: nullOK | defaultOnError},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SessionListCursor: An opaque cursor used to paginate `session/list` results.
@@ -5339,29 +6553,42 @@ type SessionNotFoundErrorData struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionNotFoundErrorData) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SessionNotFoundErrorData) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SessionNotFoundErrorData
-	probe := struct {
-		*plain
-		SessionID member[SessionID]       `json:"sessionId"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		SessionID: member[SessionID]{field: &v.SessionID},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
+	return false, nil
+}
+
+func (v *SessionNotFoundErrorData) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
 	return nil
+}
+
+func (v *SessionNotFoundErrorData) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SessionNotFoundErrorData) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionNotFoundErrorData) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SetSessionConfigOptionResponse: Response to `session/set_config_option` method.
@@ -5377,29 +6604,42 @@ type SetSessionConfigOptionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SetSessionConfigOptionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "configOptions":
+		*seen |= 1 << 0
+		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SetSessionConfigOptionResponse
-	probe := struct {
-		*plain
-		ConfigOptions items[SessionConfigOption] `json:"configOptions"`
-		Meta          member[json.RawMessage]    `json:"_meta"`
-	}{
-		plain:         (*plain)(v),
-		ConfigOptions: items[SessionConfigOption]{field: &v.ConfigOptions},
-		Meta:          member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ConfigOptions.present {
-		return typeError("object without \"configOptions\"", v, "configOptions")
+	return false, nil
+}
+
+func (v *SetSessionConfigOptionResponse) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("configOptions", v)
 	}
 	return nil
+}
+
+func (v *SetSessionConfigOptionResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SetSessionConfigOptionResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // StringMultiSelectItems: String item schema for multi-select enum properties.
@@ -5415,29 +6655,44 @@ type StringMultiSelectItems struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *StringMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "enum":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Enum, func(p *[]string, d *decoder) error {
+			return decodeSlice(d, p, decodeString[string])
+		}, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain StringMultiSelectItems
-	probe := struct {
-		*plain
-		Enum member[[]string]        `json:"enum"`
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Enum:  member[[]string]{field: &v.Enum},
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Enum.present {
-		return typeError("object without \"enum\"", v, "enum")
+	return false, nil
+}
+
+func (v *StringMultiSelectItems) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("enum", v)
 	}
 	return nil
+}
+
+func (v *StringMultiSelectItems) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *StringMultiSelectItems) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // StringPropertySchema: Schema for string properties in an elicitation form.
@@ -5510,30 +6765,51 @@ func (v StringPropertySchema) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Enum), present(v.OneOf)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "title":
+		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "minLength":
+		return true, decodePointerField(d, &v.MinLength, decodeUint[uint32], nullOK)
+	case "maxLength":
+		return true, decodePointerField(d, &v.MaxLength, decodeUint[uint32], nullOK)
+	case "pattern":
+		return true, decodePointerField(d, &v.Pattern, decodeString[string], nullOK)
+	case "format":
+		return true, decodePointerField(d, &v.Format, decodeString[StringFormat], nullOK)
+	case "default":
+		return true, decodePointerField(d, &v.Default, decodeString[string], nullOK|defaultOnError)
+	case "enum":
+		return true, decodeField(d, &v.Enum, func(p *[]string, d *decoder) error {
+			return decodeSlice(d, p, decodeString[string])
+		}, nullOK)
+	case "oneOf":
+		return true, decodeField(d, &v.OneOf, func(p *[]EnumOption, d *decoder) error {
+			return decodeSlice(d, p, (*EnumOption).decodeJSON)
+		}, nullOK)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *StringPropertySchema) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *StringPropertySchema) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *StringPropertySchema) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain StringPropertySchema
-	probe := struct {
-		*plain
-		Title       member[*string]         `json:"title"`
-		Description member[*string]         `json:"description"`
-		Default     member[*string]         `json:"default"`
-		Meta        member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Title:       member[*string]{field: &v.Title, rules: nullOK | defaultOnError},
-		Description: member[*string]{field: &v.Description, rules: nullOK | defaultOnError},
-		Default:     member[*string]{field: &v.Default, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // Terminal: A display-only reference to an agent-owned terminal.
@@ -5552,29 +6828,42 @@ type Terminal struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *Terminal) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *Terminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "terminalId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.TerminalID, decodeString[TerminalID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain Terminal
-	probe := struct {
-		*plain
-		TerminalID member[TerminalID]      `json:"terminalId"`
-		Meta       member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:      (*plain)(v),
-		TerminalID: member[TerminalID]{field: &v.TerminalID},
-		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.TerminalID.present {
-		return typeError("object without \"terminalId\"", v, "terminalId")
+	return false, nil
+}
+
+func (v *Terminal) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("terminalId", v)
 	}
 	return nil
+}
+
+func (v *Terminal) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *Terminal) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *Terminal) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // TerminalAuthCapabilities: Capabilities for terminal authentication methods.
@@ -5591,24 +6880,29 @@ type TerminalAuthCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *TerminalAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *TerminalAuthCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *TerminalAuthCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalAuthCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain TerminalAuthCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // TerminalCancelCapabilities: Capability to cancel a terminal with `terminal/cancel`.
@@ -5623,24 +6917,29 @@ type TerminalCancelCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *TerminalCancelCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *TerminalCancelCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *TerminalCancelCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalCancelCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain TerminalCancelCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // TerminalCapabilities: Client-initiated controls a terminal currently supports.
@@ -5664,26 +6963,31 @@ type TerminalCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *TerminalCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "cancel":
+		return true, decodePointerField(d, &v.Cancel, (*TerminalCancelCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *TerminalCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *TerminalCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain TerminalCapabilities
-	probe := struct {
-		*plain
-		Cancel member[*TerminalCancelCapabilities] `json:"cancel"`
-		Meta   member[json.RawMessage]             `json:"_meta"`
-	}{
-		plain:  (*plain)(v),
-		Cancel: member[*TerminalCancelCapabilities]{field: &v.Cancel, rules: nullOK | defaultOnError},
-		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // TerminalExitStatus: Exit information for an agent-owned terminal.
@@ -5710,28 +7014,33 @@ type TerminalExitStatus struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *TerminalExitStatus) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "exitCode":
+		return true, decodePointerField(d, &v.ExitCode, decodeInt[int64], nullOK|defaultOnError)
+	case "signal":
+		return true, decodePointerField(d, &v.Signal, decodeString[string], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *TerminalExitStatus) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *TerminalExitStatus) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalExitStatus) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain TerminalExitStatus
-	probe := struct {
-		*plain
-		ExitCode member[*int64]          `json:"exitCode"`
-		Signal   member[*string]         `json:"signal"`
-		Meta     member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		ExitCode: member[*int64]{field: &v.ExitCode, rules: nullOK | defaultOnError},
-		Signal:   member[*string]{field: &v.Signal, rules: nullOK | defaultOnError},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // TerminalID: Unique identifier for an agent-owned terminal within a session.
@@ -5750,29 +7059,42 @@ type TerminalOutput struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *TerminalOutput) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *TerminalOutput) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "data":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Data, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain TerminalOutput
-	probe := struct {
-		*plain
-		Data member[string]          `json:"data"`
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Data:  member[string]{field: &v.Data},
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Data.present {
-		return typeError("object without \"data\"", v, "data")
+	return false, nil
+}
+
+func (v *TerminalOutput) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("data", v)
 	}
 	return nil
+}
+
+func (v *TerminalOutput) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *TerminalOutput) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *TerminalOutput) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // TerminalOutputChunk: A chunk of bytes appended to an agent-owned terminal's output.
@@ -5792,34 +7114,48 @@ type TerminalOutputChunk struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *TerminalOutputChunk) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *TerminalOutputChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "terminalId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.TerminalID, decodeString[TerminalID], 0)
+	case "data":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Data, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain TerminalOutputChunk
-	probe := struct {
-		*plain
-		TerminalID member[TerminalID]      `json:"terminalId"`
-		Data       member[string]          `json:"data"`
-		Meta       member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:      (*plain)(v),
-		TerminalID: member[TerminalID]{field: &v.TerminalID},
-		Data:       member[string]{field: &v.Data},
-		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *TerminalOutputChunk) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("terminalId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.TerminalID.present {
-		return typeError("object without \"terminalId\"", v, "terminalId")
-	}
-	if !probe.Data.present {
-		return typeError("object without \"data\"", v, "data")
+	if seen&(1<<1) == 0 {
+		return missing("data", v)
 	}
 	return nil
+}
+
+func (v *TerminalOutputChunk) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *TerminalOutputChunk) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *TerminalOutputChunk) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // TerminalSize: The size of an agent-owned terminal in character cells.
@@ -5838,34 +7174,48 @@ type TerminalSize struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *TerminalSize) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *TerminalSize) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "cols":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Cols, decodeUint[uint16], 0)
+	case "rows":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Rows, decodeUint[uint16], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain TerminalSize
-	probe := struct {
-		*plain
-		Cols member[uint16]          `json:"cols"`
-		Rows member[uint16]          `json:"rows"`
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Cols:  member[uint16]{field: &v.Cols},
-		Rows:  member[uint16]{field: &v.Rows},
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *TerminalSize) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("cols", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Cols.present {
-		return typeError("object without \"cols\"", v, "cols")
-	}
-	if !probe.Rows.present {
-		return typeError("object without \"rows\"", v, "rows")
+	if seen&(1<<1) == 0 {
+		return missing("rows", v)
 	}
 	return nil
+}
+
+func (v *TerminalSize) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *TerminalSize) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *TerminalSize) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // TerminalUpdate: An upsert for the stored state of an agent-owned terminal.
@@ -5923,41 +7273,54 @@ func (v TerminalUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), presentNullable(v.Capabilities)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *TerminalUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *TerminalUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "terminalId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.TerminalID, decodeString[TerminalID], 0)
+	case "command":
+		return true, decodePointerField(d, &v.Command, decodeString[string], nullOK|defaultOnError)
+	case "cwd":
+		return true, decodePointerField(d, &v.Cwd, decodeString[AbsolutePath], nullOK|defaultOnError)
+	case "output":
+		return true, decodePointerField(d, &v.Output, (*TerminalOutput).decodeJSON, nullOK|defaultOnError)
+	case "exitStatus":
+		return true, decodePointerField(d, &v.ExitStatus, (*TerminalExitStatus).decodeJSON, nullOK|defaultOnError)
+	case "size":
+		return true, decodePointerField(d, &v.Size, (*TerminalSize).decodeJSON, nullOK|defaultOnError)
+	case "capabilities":
+		return true, decodeNullableField(d, &v.Capabilities, (*TerminalCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain TerminalUpdate
-	probe := struct {
-		*plain
-		TerminalID   member[TerminalID]                     `json:"terminalId"`
-		Command      member[*string]                        `json:"command"`
-		Cwd          member[*AbsolutePath]                  `json:"cwd"`
-		Output       member[*TerminalOutput]                `json:"output"`
-		ExitStatus   member[*TerminalExitStatus]            `json:"exitStatus"`
-		Size         member[*TerminalSize]                  `json:"size"`
-		Capabilities member[Nullable[TerminalCapabilities]] `json:"capabilities"`
-		Meta         member[json.RawMessage]                `json:"_meta"`
-	}{
-		plain:        (*plain)(v),
-		TerminalID:   member[TerminalID]{field: &v.TerminalID},
-		Command:      member[*string]{field: &v.Command, rules: nullOK | defaultOnError},
-		Cwd:          member[*AbsolutePath]{field: &v.Cwd, rules: nullOK | defaultOnError},
-		Output:       member[*TerminalOutput]{field: &v.Output, rules: nullOK | defaultOnError},
-		ExitStatus:   member[*TerminalExitStatus]{field: &v.ExitStatus, rules: nullOK | defaultOnError},
-		Size:         member[*TerminalSize]{field: &v.Size, rules: nullOK | defaultOnError},
-		Capabilities: member[Nullable[TerminalCapabilities]]{field: &v.Capabilities, rules: nullOK | defaultOnError},
-		Meta:         member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.TerminalID.present {
-		return typeError("object without \"terminalId\"", v, "terminalId")
+	return false, nil
+}
+
+func (v *TerminalUpdate) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("terminalId", v)
 	}
 	return nil
+}
+
+func (v *TerminalUpdate) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *TerminalUpdate) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *TerminalUpdate) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // TextCommandInput: All text that was typed after the command name is provided as input.
@@ -5973,29 +7336,42 @@ type TextCommandInput struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *TextCommandInput) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *TextCommandInput) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "hint":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Hint, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain TextCommandInput
-	probe := struct {
-		*plain
-		Hint member[string]          `json:"hint"`
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Hint:  member[string]{field: &v.Hint},
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Hint.present {
-		return typeError("object without \"hint\"", v, "hint")
+	return false, nil
+}
+
+func (v *TextCommandInput) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("hint", v)
 	}
 	return nil
+}
+
+func (v *TextCommandInput) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *TextCommandInput) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *TextCommandInput) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // TextContent: Text provided to or from an LLM.
@@ -6016,31 +7392,44 @@ type TextContent struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *TextContent) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "text":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Text, decodeString[string], 0)
+	case "annotations":
+		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain TextContent
-	probe := struct {
-		*plain
-		Text        member[string]          `json:"text"`
-		Annotations member[*Annotations]    `json:"annotations"`
-		Meta        member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:       (*plain)(v),
-		Text:        member[string]{field: &v.Text},
-		Annotations: member[*Annotations]{field: &v.Annotations, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Text.present {
-		return typeError("object without \"text\"", v, "text")
+	return false, nil
+}
+
+func (v *TextContent) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("text", v)
 	}
 	return nil
+}
+
+func (v *TextContent) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *TextContent) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *TextContent) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // TextResourceContents: Text-based resource contents.
@@ -6064,36 +7453,50 @@ type TextResourceContents struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *TextResourceContents) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "text":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Text, decodeString[string], 0)
+	case "uri":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.URI, decodeString[string], 0)
+	case "mimeType":
+		return true, decodePointerField(d, &v.MimeType, decodeString[MediaType], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain TextResourceContents
-	probe := struct {
-		*plain
-		Text     member[string]          `json:"text"`
-		URI      member[string]          `json:"uri"`
-		MimeType member[*MediaType]      `json:"mimeType"`
-		Meta     member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		Text:     member[string]{field: &v.Text},
-		URI:      member[string]{field: &v.URI},
-		MimeType: member[*MediaType]{field: &v.MimeType, rules: nullOK | defaultOnError},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *TextResourceContents) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("text", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Text.present {
-		return typeError("object without \"text\"", v, "text")
-	}
-	if !probe.URI.present {
-		return typeError("object without \"uri\"", v, "uri")
+	if seen&(1<<1) == 0 {
+		return missing("uri", v)
 	}
 	return nil
+}
+
+func (v *TextResourceContents) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *TextResourceContents) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // TitledMultiSelectItems: Items definition for titled multi-select enum properties.
@@ -6109,29 +7512,44 @@ type TitledMultiSelectItems struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *TitledMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "anyOf":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.AnyOf, func(p *[]EnumOption, d *decoder) error {
+			return decodeSlice(d, p, (*EnumOption).decodeJSON)
+		}, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain TitledMultiSelectItems
-	probe := struct {
-		*plain
-		AnyOf member[[]EnumOption]    `json:"anyOf"`
-		Meta  member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		AnyOf: member[[]EnumOption]{field: &v.AnyOf},
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.AnyOf.present {
-		return typeError("object without \"anyOf\"", v, "anyOf")
+	return false, nil
+}
+
+func (v *TitledMultiSelectItems) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("anyOf", v)
 	}
 	return nil
+}
+
+func (v *TitledMultiSelectItems) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *TitledMultiSelectItems) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ToolCallCancelCapabilities: Capability to cancel a tool call with `tool_call/cancel`.
@@ -6146,24 +7564,29 @@ type ToolCallCancelCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *ToolCallCancelCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *ToolCallCancelCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *ToolCallCancelCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCallCancelCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain ToolCallCancelCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // ToolCallCapabilities: Client-initiated controls a tool call currently supports.
@@ -6187,26 +7610,31 @@ type ToolCallCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *ToolCallCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "cancel":
+		return true, decodePointerField(d, &v.Cancel, (*ToolCallCancelCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *ToolCallCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *ToolCallCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCallCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain ToolCallCapabilities
-	probe := struct {
-		*plain
-		Cancel member[*ToolCallCancelCapabilities] `json:"cancel"`
-		Meta   member[json.RawMessage]             `json:"_meta"`
-	}{
-		plain:  (*plain)(v),
-		Cancel: member[*ToolCallCancelCapabilities]{field: &v.Cancel, rules: nullOK | defaultOnError},
-		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // ToolCallContentChunk: A streamed item of tool-call content.
@@ -6231,34 +7659,48 @@ type ToolCallContentChunk struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ToolCallContentChunk) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ToolCallContentChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "toolCallId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ToolCallID, decodeString[ToolCallID], 0)
+	case "content":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Content, (*ToolCallContent).decodeJSON, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ToolCallContentChunk
-	probe := struct {
-		*plain
-		ToolCallID member[ToolCallID]      `json:"toolCallId"`
-		Content    member[ToolCallContent] `json:"content"`
-		Meta       member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:      (*plain)(v),
-		ToolCallID: member[ToolCallID]{field: &v.ToolCallID},
-		Content:    member[ToolCallContent]{field: &v.Content},
-		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *ToolCallContentChunk) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("toolCallId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ToolCallID.present {
-		return typeError("object without \"toolCallId\"", v, "toolCallId")
-	}
-	if !probe.Content.present {
-		return typeError("object without \"content\"", v, "content")
+	if seen&(1<<1) == 0 {
+		return missing("content", v)
 	}
 	return nil
+}
+
+func (v *ToolCallContentChunk) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ToolCallContentChunk) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ToolCallContentChunk) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ToolCallID: Unique identifier for a tool call within a session.
@@ -6286,31 +7728,44 @@ type ToolCallLocation struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ToolCallLocation) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ToolCallLocation) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "path":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Path, decodeString[AbsolutePath], 0)
+	case "line":
+		return true, decodePointerField(d, &v.Line, decodeUint[uint32], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ToolCallLocation
-	probe := struct {
-		*plain
-		Path member[AbsolutePath]    `json:"path"`
-		Line member[*uint32]         `json:"line"`
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Path:  member[AbsolutePath]{field: &v.Path},
-		Line:  member[*uint32]{field: &v.Line, rules: nullOK | defaultOnError},
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Path.present {
-		return typeError("object without \"path\"", v, "path")
+	return false, nil
+}
+
+func (v *ToolCallLocation) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("path", v)
 	}
 	return nil
+}
+
+func (v *ToolCallLocation) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ToolCallLocation) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ToolCallLocation) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ToolCallPermissionSubject: Permission request details for a tool call.
@@ -6330,29 +7785,42 @@ type ToolCallPermissionSubject struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ToolCallPermissionSubject) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ToolCallPermissionSubject) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "toolCall":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ToolCall, (*ToolCallUpdate).decodeJSON, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ToolCallPermissionSubject
-	probe := struct {
-		*plain
-		ToolCall member[ToolCallUpdate]  `json:"toolCall"`
-		Meta     member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		ToolCall: member[ToolCallUpdate]{field: &v.ToolCall},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ToolCall.present {
-		return typeError("object without \"toolCall\"", v, "toolCall")
+	return false, nil
+}
+
+func (v *ToolCallPermissionSubject) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("toolCall", v)
 	}
 	return nil
+}
+
+func (v *ToolCallPermissionSubject) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ToolCallPermissionSubject) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ToolCallPermissionSubject) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ToolCallUpdate: Represents an upsert for a tool call that the language model has requested.
@@ -6445,47 +7913,60 @@ func (v ToolCallUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), presentNullable(v.Name), presentNullable(v.Title), presentNullable(v.Kind), presentNullable(v.Status), present(v.Content), present(v.Locations), presentNullable(v.Capabilities)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ToolCallUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "toolCallId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ToolCallID, decodeString[ToolCallID], 0)
+	case "name":
+		return true, decodeNullableField(d, &v.Name, decodeString[string], nullOK|defaultOnError)
+	case "title":
+		return true, decodeNullableField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+	case "kind":
+		return true, decodeNullableField(d, &v.Kind, decodeString[ToolKind], nullOK|defaultOnError)
+	case "status":
+		return true, decodeNullableField(d, &v.Status, decodeString[ToolCallStatus], nullOK|defaultOnError)
+	case "content":
+		return true, decodeItemsField(d, &v.Content, (*ToolCallContent).decodeJSON, nullOK|defaultOnError)
+	case "locations":
+		return true, decodeItemsField(d, &v.Locations, (*ToolCallLocation).decodeJSON, nullOK|defaultOnError)
+	case "rawInput":
+		return true, decodeField(d, &v.RawInput, decodeRaw[json.RawMessage], defaultOnError)
+	case "rawOutput":
+		return true, decodeField(d, &v.RawOutput, decodeRaw[json.RawMessage], defaultOnError)
+	case "capabilities":
+		return true, decodeNullableField(d, &v.Capabilities, (*ToolCallCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ToolCallUpdate
-	probe := struct {
-		*plain
-		ToolCallID   member[ToolCallID]                     `json:"toolCallId"`
-		Name         member[Nullable[string]]               `json:"name"`
-		Title        member[Nullable[string]]               `json:"title"`
-		Kind         member[Nullable[ToolKind]]             `json:"kind"`
-		Status       member[Nullable[ToolCallStatus]]       `json:"status"`
-		Content      items[ToolCallContent]                 `json:"content"`
-		Locations    items[ToolCallLocation]                `json:"locations"`
-		RawInput     member[json.RawMessage]                `json:"rawInput"`
-		RawOutput    member[json.RawMessage]                `json:"rawOutput"`
-		Capabilities member[Nullable[ToolCallCapabilities]] `json:"capabilities"`
-		Meta         member[json.RawMessage]                `json:"_meta"`
-	}{
-		plain:        (*plain)(v),
-		ToolCallID:   member[ToolCallID]{field: &v.ToolCallID},
-		Name:         member[Nullable[string]]{field: &v.Name, rules: nullOK | defaultOnError},
-		Title:        member[Nullable[string]]{field: &v.Title, rules: nullOK | defaultOnError},
-		Kind:         member[Nullable[ToolKind]]{field: &v.Kind, rules: nullOK | defaultOnError},
-		Status:       member[Nullable[ToolCallStatus]]{field: &v.Status, rules: nullOK | defaultOnError},
-		Content:      items[ToolCallContent]{field: &v.Content, rules: nullOK | defaultOnError},
-		Locations:    items[ToolCallLocation]{field: &v.Locations, rules: nullOK | defaultOnError},
-		RawInput:     member[json.RawMessage]{field: &v.RawInput, rules: defaultOnError},
-		RawOutput:    member[json.RawMessage]{field: &v.RawOutput, rules: defaultOnError},
-		Capabilities: member[Nullable[ToolCallCapabilities]]{field: &v.Capabilities, rules: nullOK | defaultOnError},
-		Meta:         member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ToolCallID.present {
-		return typeError("object without \"toolCallId\"", v, "toolCallId")
+	return false, nil
+}
+
+func (v *ToolCallUpdate) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("toolCallId", v)
 	}
 	return nil
+}
+
+func (v *ToolCallUpdate) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ToolCallUpdate) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ToolCallUpdate) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // UnsupportedProtocolVersionErrorData: Data for the `-32022` (Unsupported protocol version) error.
@@ -6506,34 +7987,50 @@ type UnsupportedProtocolVersionErrorData struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *UnsupportedProtocolVersionErrorData) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *UnsupportedProtocolVersionErrorData) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "requested":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Requested, decodeUint[ProtocolVersion], 0)
+	case "supported":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Supported, func(p *[]ProtocolVersion, d *decoder) error {
+			return decodeSlice(d, p, decodeUint[ProtocolVersion])
+		}, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain UnsupportedProtocolVersionErrorData
-	probe := struct {
-		*plain
-		Requested member[ProtocolVersion]   `json:"requested"`
-		Supported member[[]ProtocolVersion] `json:"supported"`
-		Meta      member[json.RawMessage]   `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		Requested: member[ProtocolVersion]{field: &v.Requested},
-		Supported: member[[]ProtocolVersion]{field: &v.Supported},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *UnsupportedProtocolVersionErrorData) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("requested", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Requested.present {
-		return typeError("object without \"requested\"", v, "requested")
-	}
-	if !probe.Supported.present {
-		return typeError("object without \"supported\"", v, "supported")
+	if seen&(1<<1) == 0 {
+		return missing("supported", v)
 	}
 	return nil
+}
+
+func (v *UnsupportedProtocolVersionErrorData) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *UnsupportedProtocolVersionErrorData) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *UnsupportedProtocolVersionErrorData) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // UpdateSessionNotification: Notification containing a session update from the agent.
@@ -6556,34 +8053,48 @@ type UpdateSessionNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *UpdateSessionNotification) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *UpdateSessionNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "update":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Update, (*SessionUpdate).decodeJSON, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain UpdateSessionNotification
-	probe := struct {
-		*plain
-		SessionID member[SessionID]       `json:"sessionId"`
-		Update    member[SessionUpdate]   `json:"update"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		SessionID: member[SessionID]{field: &v.SessionID},
-		Update:    member[SessionUpdate]{field: &v.Update},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *UpdateSessionNotification) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
-	}
-	if !probe.Update.present {
-		return typeError("object without \"update\"", v, "update")
+	if seen&(1<<1) == 0 {
+		return missing("update", v)
 	}
 	return nil
+}
+
+func (v *UpdateSessionNotification) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *UpdateSessionNotification) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *UpdateSessionNotification) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // UsageUpdate: Context window and cost update for a session.
@@ -6616,36 +8127,50 @@ func (v UsageUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), presentNullable(v.Cost)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *UsageUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *UsageUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "used":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Used, decodeUint[uint64], 0)
+	case "size":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Size, decodeUint[uint64], 0)
+	case "cost":
+		return true, decodeNullableField(d, &v.Cost, (*Cost).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain UsageUpdate
-	probe := struct {
-		*plain
-		Used member[uint64]          `json:"used"`
-		Size member[uint64]          `json:"size"`
-		Cost member[Nullable[Cost]]  `json:"cost"`
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Used:  member[uint64]{field: &v.Used},
-		Size:  member[uint64]{field: &v.Size},
-		Cost:  member[Nullable[Cost]]{field: &v.Cost, rules: nullOK | defaultOnError},
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *UsageUpdate) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("used", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Used.present {
-		return typeError("object without \"used\"", v, "used")
-	}
-	if !probe.Size.present {
-		return typeError("object without \"size\"", v, "size")
+	if seen&(1<<1) == 0 {
+		return missing("size", v)
 	}
 	return nil
+}
+
+func (v *UsageUpdate) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *UsageUpdate) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *UsageUpdate) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // UserMessage: A user message upsert.
@@ -6688,29 +8213,42 @@ func (v UserMessage) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Content)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *UserMessage) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *UserMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "messageId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.MessageID, decodeString[MessageID], 0)
+	case "content":
+		return true, decodeItemsField(d, &v.Content, (*ContentBlock).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain UserMessage
-	probe := struct {
-		*plain
-		MessageID member[MessageID]       `json:"messageId"`
-		Content   items[ContentBlock]     `json:"content"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		MessageID: member[MessageID]{field: &v.MessageID},
-		Content:   items[ContentBlock]{field: &v.Content, rules: nullOK | defaultOnError},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.MessageID.present {
-		return typeError("object without \"messageId\"", v, "messageId")
+	return false, nil
+}
+
+func (v *UserMessage) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("messageId", v)
 	}
 	return nil
+}
+
+func (v *UserMessage) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *UserMessage) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *UserMessage) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }

@@ -50,32 +50,46 @@ func (v AgentResponseResult) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AgentResponseResult) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AgentResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "id":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+	case "result":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], 0)
 	}
-	type plain AgentResponseResult
-	probe := struct {
-		*plain
-		ID     member[RequestID]       `json:"id"`
-		Result member[json.RawMessage] `json:"result"`
-	}{
-		plain:  (*plain)(v),
-		ID:     member[RequestID]{field: &v.ID},
-		Result: member[json.RawMessage]{field: &v.Result},
+	return false, nil
+}
+
+func (v *AgentResponseResult) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("id", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ID.present {
-		return typeError("object without \"id\"", v, "id")
-	}
-	if !probe.Result.present {
-		return typeError("object without \"result\"", v, "result")
+	if seen&(1<<1) == 0 {
+		return missing("result", v)
 	}
 	return nil
+}
+
+func (v *AgentResponseResult) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *AgentResponseResult) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AgentResponseResult) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // AgentResponseError: the Error alternative of AgentResponse.
@@ -100,32 +114,46 @@ func (v AgentResponseError) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AgentResponseError) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AgentResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "id":
+		*seen |= 1 << 0
+		return true, decodePointerField(d, &v.ID, (*AgentResponseID).decodeJSON, nullOK)
+	case "error":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Error, (*Error).decodeJSON, 0)
 	}
-	type plain AgentResponseError
-	probe := struct {
-		*plain
-		ID    member[*AgentResponseID] `json:"id"`
-		Error member[Error]            `json:"error"`
-	}{
-		plain: (*plain)(v),
-		ID:    member[*AgentResponseID]{field: &v.ID, rules: nullOK},
-		Error: member[Error]{field: &v.Error},
+	return false, nil
+}
+
+func (v *AgentResponseError) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("id", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ID.present {
-		return typeError("object without \"id\"", v, "id")
-	}
-	if !probe.Error.present {
-		return typeError("object without \"error\"", v, "error")
+	if seen&(1<<1) == 0 {
+		return missing("error", v)
 	}
 	return nil
+}
+
+func (v *AgentResponseError) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *AgentResponseError) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AgentResponseError) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -153,6 +181,14 @@ func (u *AgentResponse) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	return typeError(kindName(jsonKind(data))+" that fits none of Result, Error", u, "")
+}
+
+func (u *AgentResponse) decodeJSON(d *decoder) error {
+	return d.bridge(u)
+}
+
+func (u *AgentResponse) decodeRest(d *decoder, start int64) error {
+	return d.bridgeRest(u, start)
 }
 
 // AgentResponseID: The id of the request this response answers.
@@ -237,6 +273,14 @@ func (u *AgentResponseID) UnmarshalJSON(data []byte) error {
 	return typeError(kindName(jsonKind(data))+" that fits none of Number, Str, null", u, "")
 }
 
+func (u *AgentResponseID) decodeJSON(d *decoder) error {
+	return d.bridge(u)
+}
+
+func (u *AgentResponseID) decodeRest(d *decoder, start int64) error {
+	return d.bridgeRest(u, start)
+}
+
 // AuthMethod: Describes an available authentication method.
 //
 // The `type` field acts as the discriminator in the serialized JSON form.
@@ -272,34 +316,48 @@ func (u AuthMethod) MarshalJSON() ([]byte, error) {
 	return encodeValue(u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "type" names; an unknown value gives *AuthMethodOther.
-func (u *AuthMethod) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	var probe struct {
-		Tag *string `json:"type"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+// decodeRest decodes the variant that "type" names; an unknown value gives *AuthMethodOther.
+func (u *AuthMethod) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("type", start)
+	if err != nil {
 		return err
 	}
 	var v AuthMethodVariant
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", u, "type")
+	if !found {
+		return missing("type", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "terminal":
 		v = new(AuthMethodTerminalVariant)
 	case "agent":
 		v = new(AuthMethodAgentVariant)
 	default:
-		v = new(AuthMethodOther)
+		{
+			other := &AuthMethodOther{Tag: string(tag)}
+			if rest == nil {
+				if err := other.decodeMembers(d, start, 1); err != nil {
+					return err
+				}
+				u.Value = other
+				return nil
+			}
+			v = other
+		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *AuthMethod) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "type" names.
+func (u *AuthMethod) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
 }
 
 // AuthMethodTerminalVariant: the "terminal" variant of AuthMethod.
@@ -388,33 +446,57 @@ func (v AuthMethodOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag, v.MethodID, v.Name})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *AuthMethodOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AuthMethodOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "type":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+	case "methodId":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.MethodID, decodeString[AuthMethodID], 0)
+	case "name":
+		*seen |= 1 << 2
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag      *string       `json:"type"`
-		MethodID *AuthMethodID `json:"methodId"`
-		Name     *string       `json:"name"`
+	return false, nil
+}
+
+func (v *AuthMethodOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("type", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	if seen&(1<<1) == 0 {
+		return missing("methodId", v)
+	}
+	if seen&(1<<2) == 0 {
+		return missing("name", v)
+	}
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *AuthMethodOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", v, "type")
-	}
-	if probe.MethodID == nil {
-		return typeError("object without \"methodId\"", v, "methodId")
-	}
-	if probe.Name == nil {
-		return typeError("object without \"name\"", v, "name")
-	}
-	v.Tag = *probe.Tag
-	v.MethodID = *probe.MethodID
-	v.Name = *probe.Name
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *AuthMethodOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *AuthMethodOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AuthMethodOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // AvailableCommand: A command the agent advertises to the client.
@@ -450,32 +532,46 @@ func (u AvailableCommand) MarshalJSON() ([]byte, error) {
 	return encodeValue(u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "type" names; an unknown value gives *AvailableCommandOther.
-func (u *AvailableCommand) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	var probe struct {
-		Tag *string `json:"type"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+// decodeRest decodes the variant that "type" names; an unknown value gives *AvailableCommandOther.
+func (u *AvailableCommand) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("type", start)
+	if err != nil {
 		return err
 	}
 	var v AvailableCommandVariant
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", u, "type")
+	if !found {
+		return missing("type", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "command":
 		v = new(AvailableCommandCommand)
 	default:
-		v = new(AvailableCommandOther)
+		{
+			other := &AvailableCommandOther{Tag: string(tag)}
+			if rest == nil {
+				if err := other.decodeMembers(d, start, 1); err != nil {
+					return err
+				}
+				u.Value = other
+				return nil
+			}
+			v = other
+		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *AvailableCommand) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "type" names.
+func (u *AvailableCommand) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
 }
 
 // AvailableCommandCommand: the "command" variant of AvailableCommand.
@@ -547,33 +643,57 @@ func (v AvailableCommandOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag, v.Name, v.Description})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *AvailableCommandOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AvailableCommandOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "type":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+	case "name":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "description":
+		*seen |= 1 << 2
+		return true, decodeField(d, &v.Description, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag         *string `json:"type"`
-		Name        *string `json:"name"`
-		Description *string `json:"description"`
+	return false, nil
+}
+
+func (v *AvailableCommandOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("type", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	if seen&(1<<1) == 0 {
+		return missing("name", v)
+	}
+	if seen&(1<<2) == 0 {
+		return missing("description", v)
+	}
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *AvailableCommandOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", v, "type")
-	}
-	if probe.Name == nil {
-		return typeError("object without \"name\"", v, "name")
-	}
-	if probe.Description == nil {
-		return typeError("object without \"description\"", v, "description")
-	}
-	v.Tag = *probe.Tag
-	v.Name = *probe.Name
-	v.Description = *probe.Description
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *AvailableCommandOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *AvailableCommandOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AvailableCommandOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // AvailableCommandInput: The input specification for a command.
@@ -607,32 +727,46 @@ func (u AvailableCommandInput) MarshalJSON() ([]byte, error) {
 	return encodeValue(u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "type" names; an unknown value gives *AvailableCommandInputOther.
-func (u *AvailableCommandInput) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	var probe struct {
-		Tag *string `json:"type"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+// decodeRest decodes the variant that "type" names; an unknown value gives *AvailableCommandInputOther.
+func (u *AvailableCommandInput) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("type", start)
+	if err != nil {
 		return err
 	}
 	var v AvailableCommandInputVariant
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", u, "type")
+	if !found {
+		return missing("type", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "text":
 		v = new(AvailableCommandInputText)
 	default:
-		v = new(AvailableCommandInputOther)
+		{
+			other := &AvailableCommandInputOther{Tag: string(tag)}
+			if rest == nil {
+				if err := other.decodeMembers(d, start, 1); err != nil {
+					return err
+				}
+				u.Value = other
+				return nil
+			}
+			v = other
+		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *AvailableCommandInput) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "type" names.
+func (u *AvailableCommandInput) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
 }
 
 // AvailableCommandInputText: the "text" variant of AvailableCommandInput.
@@ -695,23 +829,45 @@ func (v AvailableCommandInputOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *AvailableCommandInputOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AvailableCommandInputOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "type":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"type"`
+	return false, nil
+}
+
+func (v *AvailableCommandInputOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("type", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *AvailableCommandInputOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", v, "type")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *AvailableCommandInputOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *AvailableCommandInputOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AvailableCommandInputOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // BackgroundWork: One piece of work running independently of the session's foreground work.
@@ -756,38 +912,52 @@ func (u BackgroundWork) MarshalJSON() ([]byte, error) {
 	return encodeValue(u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "type" names; an unknown value gives *BackgroundWorkOther.
-func (u *BackgroundWork) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	var probe struct {
-		Tag *string `json:"type"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+// decodeRest decodes the variant that "type" names; an unknown value gives *BackgroundWorkOther.
+func (u *BackgroundWork) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("type", start)
+	if err != nil {
 		return err
 	}
 	var v BackgroundWorkVariant
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", u, "type")
+	if !found {
+		return missing("type", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "terminal":
 		v = new(BackgroundWorkTerminal)
 	case "tool_call":
 		v = new(BackgroundWorkToolCall)
 	default:
-		if newVariant := backgroundWorkUnstable[*probe.Tag]; newVariant != nil {
-			v = newVariant()
-		} else {
-			v = new(BackgroundWorkOther)
+		{
+			if newVariant := backgroundWorkUnstable[string(tag)]; newVariant != nil {
+				v = newVariant()
+			} else {
+				other := &BackgroundWorkOther{Tag: string(tag)}
+				if rest == nil {
+					if err := other.decodeMembers(d, start, 1); err != nil {
+						return err
+					}
+					u.Value = other
+					return nil
+				}
+				v = other
+			}
 		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *BackgroundWork) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "type" names.
+func (u *BackgroundWork) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
 }
 
 // backgroundWorkUnstable holds the variants of the unstable surface that build tags include, by tag.
@@ -870,23 +1040,45 @@ func (v BackgroundWorkOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *BackgroundWorkOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *BackgroundWorkOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "type":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"type"`
+	return false, nil
+}
+
+func (v *BackgroundWorkOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("type", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *BackgroundWorkOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", v, "type")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *BackgroundWorkOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *BackgroundWorkOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *BackgroundWorkOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ClientResponse: A JSON-RPC response object.
@@ -931,32 +1123,46 @@ func (v ClientResponseResult) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ClientResponseResult) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ClientResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "id":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+	case "result":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], 0)
 	}
-	type plain ClientResponseResult
-	probe := struct {
-		*plain
-		ID     member[RequestID]       `json:"id"`
-		Result member[json.RawMessage] `json:"result"`
-	}{
-		plain:  (*plain)(v),
-		ID:     member[RequestID]{field: &v.ID},
-		Result: member[json.RawMessage]{field: &v.Result},
+	return false, nil
+}
+
+func (v *ClientResponseResult) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("id", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ID.present {
-		return typeError("object without \"id\"", v, "id")
-	}
-	if !probe.Result.present {
-		return typeError("object without \"result\"", v, "result")
+	if seen&(1<<1) == 0 {
+		return missing("result", v)
 	}
 	return nil
+}
+
+func (v *ClientResponseResult) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ClientResponseResult) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ClientResponseResult) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ClientResponseError: the Error alternative of ClientResponse.
@@ -981,32 +1187,46 @@ func (v ClientResponseError) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ClientResponseError) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ClientResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "id":
+		*seen |= 1 << 0
+		return true, decodePointerField(d, &v.ID, (*ClientResponseID).decodeJSON, nullOK)
+	case "error":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Error, (*Error).decodeJSON, 0)
 	}
-	type plain ClientResponseError
-	probe := struct {
-		*plain
-		ID    member[*ClientResponseID] `json:"id"`
-		Error member[Error]             `json:"error"`
-	}{
-		plain: (*plain)(v),
-		ID:    member[*ClientResponseID]{field: &v.ID, rules: nullOK},
-		Error: member[Error]{field: &v.Error},
+	return false, nil
+}
+
+func (v *ClientResponseError) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("id", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ID.present {
-		return typeError("object without \"id\"", v, "id")
-	}
-	if !probe.Error.present {
-		return typeError("object without \"error\"", v, "error")
+	if seen&(1<<1) == 0 {
+		return missing("error", v)
 	}
 	return nil
+}
+
+func (v *ClientResponseError) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ClientResponseError) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ClientResponseError) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -1034,6 +1254,14 @@ func (u *ClientResponse) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	return typeError(kindName(jsonKind(data))+" that fits none of Result, Error", u, "")
+}
+
+func (u *ClientResponse) decodeJSON(d *decoder) error {
+	return d.bridge(u)
+}
+
+func (u *ClientResponse) decodeRest(d *decoder, start int64) error {
+	return d.bridgeRest(u, start)
 }
 
 // ClientResponseID: The id of the request this response answers.
@@ -1118,6 +1346,14 @@ func (u *ClientResponseID) UnmarshalJSON(data []byte) error {
 	return typeError(kindName(jsonKind(data))+" that fits none of Number, Str, null", u, "")
 }
 
+func (u *ClientResponseID) decodeJSON(d *decoder) error {
+	return d.bridge(u)
+}
+
+func (u *ClientResponseID) decodeRest(d *decoder, start int64) error {
+	return d.bridgeRest(u, start)
+}
+
 // ContentBlock: Content blocks represent displayable information in the Agent Client Protocol.
 //
 // Content blocks appear in:
@@ -1168,22 +1404,17 @@ func (u ContentBlock) MarshalJSON() ([]byte, error) {
 	return encodeValue(u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "type" names; an unknown value gives *ContentBlockOther.
-func (u *ContentBlock) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	var probe struct {
-		Tag *string `json:"type"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+// decodeRest decodes the variant that "type" names; an unknown value gives *ContentBlockOther.
+func (u *ContentBlock) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("type", start)
+	if err != nil {
 		return err
 	}
 	var v ContentBlockVariant
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", u, "type")
+	if !found {
+		return missing("type", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "text":
 		v = new(ContentBlockText)
 	case "image":
@@ -1195,13 +1426,32 @@ func (u *ContentBlock) UnmarshalJSON(data []byte) error {
 	case "resource":
 		v = new(ContentBlockResource)
 	default:
-		v = new(ContentBlockOther)
+		{
+			other := &ContentBlockOther{Tag: string(tag)}
+			if rest == nil {
+				if err := other.decodeMembers(d, start, 1); err != nil {
+					return err
+				}
+				u.Value = other
+				return nil
+			}
+			v = other
+		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *ContentBlock) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "type" names.
+func (u *ContentBlock) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
 }
 
 // ContentBlockText: the "text" variant of ContentBlock.
@@ -1343,23 +1593,45 @@ func (v ContentBlockOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *ContentBlockOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ContentBlockOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "type":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"type"`
+	return false, nil
+}
+
+func (v *ContentBlockOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("type", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *ContentBlockOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", v, "type")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *ContentBlockOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *ContentBlockOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ContentBlockOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // CreateElicitationRequest: Request from the agent to elicit structured user input.
@@ -1427,45 +1699,91 @@ func (u CreateElicitationRequest) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(u), u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "mode" names; an unknown value gives *CreateElicitationRequestOther.
-func (u *CreateElicitationRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	type plain CreateElicitationRequest
-	probe := struct {
-		*plain
-		Tag     *string                 `json:"mode"`
-		Message member[string]          `json:"message"`
-		Meta    member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:   (*plain)(u),
-		Message: member[string]{field: &u.Message},
-		Meta:    member[json.RawMessage]{field: &u.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+// decodeRest decodes the variant that "mode" names; an unknown value gives *CreateElicitationRequestOther.
+func (u *CreateElicitationRequest) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("mode", start)
+	if err != nil {
 		return err
 	}
-	if !probe.Message.present {
-		return typeError("object without \"message\"", u, "message")
+	if rest == nil {
+		if rest, err = d.skipRest(start); err != nil {
+			return err
+		}
+	}
+	if err := within(rest, (*createElicitationRequestFields)(u)); err != nil {
+		return err
 	}
 	var v CreateElicitationRequestVariant
-	if probe.Tag == nil {
-		return typeError("object without \"mode\"", u, "mode")
+	if !found {
+		return missing("mode", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "form":
 		v = new(CreateElicitationRequestForm)
 	case "url":
 		v = new(CreateElicitationRequestURL)
 	default:
-		v = new(CreateElicitationRequestOther)
+		{
+			other := &CreateElicitationRequestOther{Tag: string(tag)}
+			if rest == nil {
+				if err := other.decodeMembers(d, start, 1); err != nil {
+					return err
+				}
+				u.Value = other
+				return nil
+			}
+			v = other
+		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *CreateElicitationRequest) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "mode" names.
+func (u *CreateElicitationRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
+}
+
+// createElicitationRequestFields decodes the fields that every variant of CreateElicitationRequest has.
+type createElicitationRequestFields CreateElicitationRequest
+
+func (v *createElicitationRequestFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "message":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Message, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *createElicitationRequestFields) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("message", v)
+	}
+	return nil
+}
+
+func (v *createElicitationRequestFields) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *createElicitationRequestFields) decodeJSON(d *decoder) error {
+	return d.object(v)
 }
 
 // CreateElicitationRequestForm: the "form" variant of CreateElicitationRequest.
@@ -1547,23 +1865,45 @@ func (v CreateElicitationRequestOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *CreateElicitationRequestOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *CreateElicitationRequestOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "mode":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"mode"`
+	return false, nil
+}
+
+func (v *CreateElicitationRequestOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("mode", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *CreateElicitationRequestOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"mode\"", v, "mode")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *CreateElicitationRequestOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *CreateElicitationRequestOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CreateElicitationRequestOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // CreateElicitationResponse: Response from the client to an elicitation request.
@@ -1614,28 +1954,25 @@ func (u CreateElicitationResponse) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(u), u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "action" names; an unknown value gives *CreateElicitationResponseOther.
-func (u *CreateElicitationResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
+// decodeRest decodes the variant that "action" names; an unknown value gives *CreateElicitationResponseOther.
+func (u *CreateElicitationResponse) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("action", start)
+	if err != nil {
+		return err
 	}
-	type plain CreateElicitationResponse
-	probe := struct {
-		*plain
-		Tag  *string                 `json:"action"`
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(u),
-		Meta:  member[json.RawMessage]{field: &u.Meta, rules: nullOK | defaultOnError | objectOnly},
+	if rest == nil {
+		if rest, err = d.skipRest(start); err != nil {
+			return err
+		}
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	if err := within(rest, (*createElicitationResponseFields)(u)); err != nil {
 		return err
 	}
 	var v CreateElicitationResponseVariant
-	if probe.Tag == nil {
-		return typeError("object without \"action\"", u, "action")
+	if !found {
+		return missing("action", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "accept":
 		v = new(CreateElicitationResponseAccept)
 	case "decline":
@@ -1643,13 +1980,54 @@ func (u *CreateElicitationResponse) UnmarshalJSON(data []byte) error {
 	case "cancel":
 		v = new(CreateElicitationResponseCancel)
 	default:
-		v = new(CreateElicitationResponseOther)
+		{
+			other := &CreateElicitationResponseOther{Tag: string(tag)}
+			if rest == nil {
+				if err := other.decodeMembers(d, start, 1); err != nil {
+					return err
+				}
+				u.Value = other
+				return nil
+			}
+			v = other
+		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *CreateElicitationResponse) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "action" names.
+func (u *CreateElicitationResponse) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
+}
+
+// createElicitationResponseFields decodes the fields that every variant of CreateElicitationResponse has.
+type createElicitationResponseFields CreateElicitationResponse
+
+func (v *createElicitationResponseFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *createElicitationResponseFields) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *createElicitationResponseFields) decodeJSON(d *decoder) error {
+	return d.object(v)
 }
 
 // CreateElicitationResponseAccept: the "accept" variant of CreateElicitationResponse.
@@ -1682,6 +2060,27 @@ func (v CreateElicitationResponseDecline) MarshalJSON() ([]byte, error) {
 	return marshalObject("\"action\":\"decline\"")
 }
 
+func (*CreateElicitationResponseDecline) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}
+
+func (v *CreateElicitationResponseDecline) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *CreateElicitationResponseDecline) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CreateElicitationResponseDecline) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
+}
+
 // CreateElicitationResponseCancel: the "cancel" variant of CreateElicitationResponse.
 //
 // The elicitation was cancelled.
@@ -1694,6 +2093,27 @@ func (*CreateElicitationResponseCancel) createElicitationResponseTag() string {
 // MarshalJSON writes the variant with its tag.
 func (v CreateElicitationResponseCancel) MarshalJSON() ([]byte, error) {
 	return marshalObject("\"action\":\"cancel\"")
+}
+
+func (*CreateElicitationResponseCancel) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}
+
+func (v *CreateElicitationResponseCancel) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *CreateElicitationResponseCancel) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CreateElicitationResponseCancel) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // CreateElicitationResponseOther: a variant of CreateElicitationResponse whose "action" this package does not know: a custom one
@@ -1743,23 +2163,45 @@ func (v CreateElicitationResponseOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *CreateElicitationResponseOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *CreateElicitationResponseOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "action":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"action"`
+	return false, nil
+}
+
+func (v *CreateElicitationResponseOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("action", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *CreateElicitationResponseOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"action\"", v, "action")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *CreateElicitationResponseOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *CreateElicitationResponseOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *CreateElicitationResponseOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // DiffChange: One file-level change described by a `Diff`.
@@ -1827,32 +2269,25 @@ func (u DiffChange) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(u), u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "operation" names; an unknown value gives *DiffChangeOther.
-func (u *DiffChange) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
+// decodeRest decodes the variant that "operation" names; an unknown value gives *DiffChangeOther.
+func (u *DiffChange) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("operation", start)
+	if err != nil {
+		return err
 	}
-	type plain DiffChange
-	probe := struct {
-		*plain
-		Tag      *string                 `json:"operation"`
-		FileType member[*DiffFileType]   `json:"fileType"`
-		MimeType member[*MediaType]      `json:"mimeType"`
-		Meta     member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:    (*plain)(u),
-		FileType: member[*DiffFileType]{field: &u.FileType, rules: nullOK | defaultOnError},
-		MimeType: member[*MediaType]{field: &u.MimeType, rules: nullOK | defaultOnError},
-		Meta:     member[json.RawMessage]{field: &u.Meta, rules: nullOK | defaultOnError | objectOnly},
+	if rest == nil {
+		if rest, err = d.skipRest(start); err != nil {
+			return err
+		}
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	if err := within(rest, (*diffChangeFields)(u)); err != nil {
 		return err
 	}
 	var v DiffChangeVariant
-	if probe.Tag == nil {
-		return typeError("object without \"operation\"", u, "operation")
+	if !found {
+		return missing("operation", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "add":
 		v = new(DiffChangeAdd)
 	case "delete":
@@ -1864,13 +2299,58 @@ func (u *DiffChange) UnmarshalJSON(data []byte) error {
 	case "copy":
 		v = new(DiffChangeCopy)
 	default:
-		v = new(DiffChangeOther)
+		{
+			other := &DiffChangeOther{Tag: string(tag)}
+			if rest == nil {
+				if err := other.decodeMembers(d, start, 1); err != nil {
+					return err
+				}
+				u.Value = other
+				return nil
+			}
+			v = other
+		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *DiffChange) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "operation" names.
+func (u *DiffChange) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
+}
+
+// diffChangeFields decodes the fields that every variant of DiffChange has.
+type diffChangeFields DiffChange
+
+func (v *diffChangeFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "fileType":
+		return true, decodePointerField(d, &v.FileType, decodeString[DiffFileType], nullOK|defaultOnError)
+	case "mimeType":
+		return true, decodePointerField(d, &v.MimeType, decodeString[MediaType], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *diffChangeFields) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *diffChangeFields) decodeJSON(d *decoder) error {
+	return d.object(v)
 }
 
 // DiffChangeAdd: the "add" variant of DiffChange.
@@ -1996,23 +2476,45 @@ func (v DiffChangeOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *DiffChangeOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *DiffChangeOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "operation":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"operation"`
+	return false, nil
+}
+
+func (v *DiffChangeOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("operation", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *DiffChangeOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"operation\"", v, "operation")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *DiffChangeOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *DiffChangeOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *DiffChangeOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ElicitationContentValue: Allowed wire representations for `ElicitationContentValue`.
@@ -2147,6 +2649,14 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+func (u *ElicitationContentValue) decodeJSON(d *decoder) error {
+	return d.bridge(u)
+}
+
+func (u *ElicitationContentValue) decodeRest(d *decoder, start int64) error {
+	return d.bridgeRest(u, start)
+}
+
 // ElicitationFormMode: Form-based elicitation mode where the client renders a form from the provided schema.
 type ElicitationFormMode struct {
 	// A JSON Schema describing the form fields to present to the user.
@@ -2195,19 +2705,8 @@ func (*ElicitationFormModeRequest) isElicitationFormMode() {}
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *ElicitationFormMode) UnmarshalJSON(data []byte) error {
-	type plain ElicitationFormMode
-	probe := struct {
-		*plain
-		RequestedSchema member[ElicitationSchema] `json:"requestedSchema"`
-	}{
-		plain:           (*plain)(u),
-		RequestedSchema: member[ElicitationSchema]{field: &u.RequestedSchema},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	if err := decodeBytes(data, (*elicitationFormModeFields)(u)); err != nil {
 		return err
-	}
-	if !probe.RequestedSchema.present {
-		return typeError("object without \"requestedSchema\"", u, "requestedSchema")
 	}
 	var err error
 	switch jsonKind(data) {
@@ -2232,6 +2731,47 @@ func (u *ElicitationFormMode) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	return typeError(kindName(jsonKind(data))+" that fits none of Session, Request", u, "")
+}
+
+func (u *ElicitationFormMode) decodeJSON(d *decoder) error {
+	return d.bridge(u)
+}
+
+func (u *ElicitationFormMode) decodeRest(d *decoder, start int64) error {
+	return d.bridgeRest(u, start)
+}
+
+// elicitationFormModeFields decodes the fields that every variant of ElicitationFormMode has.
+type elicitationFormModeFields ElicitationFormMode
+
+func (v *elicitationFormModeFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "requestedSchema":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.RequestedSchema, (*ElicitationSchema).decodeJSON, 0)
+	}
+	return false, nil
+}
+
+func (v *elicitationFormModeFields) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("requestedSchema", v)
+	}
+	return nil
+}
+
+func (v *elicitationFormModeFields) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *elicitationFormModeFields) decodeJSON(d *decoder) error {
+	return d.object(v)
 }
 
 // ElicitationPropertySchema: Property schema for elicitation form fields.
@@ -2277,22 +2817,17 @@ func (u ElicitationPropertySchema) MarshalJSON() ([]byte, error) {
 	return encodeValue(u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "type" names; an unknown value gives *ElicitationPropertySchemaOther.
-func (u *ElicitationPropertySchema) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	var probe struct {
-		Tag *string `json:"type"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+// decodeRest decodes the variant that "type" names; an unknown value gives *ElicitationPropertySchemaOther.
+func (u *ElicitationPropertySchema) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("type", start)
+	if err != nil {
 		return err
 	}
 	var v ElicitationPropertySchemaVariant
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", u, "type")
+	if !found {
+		return missing("type", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "string":
 		v = new(ElicitationPropertySchemaString)
 	case "number":
@@ -2304,13 +2839,32 @@ func (u *ElicitationPropertySchema) UnmarshalJSON(data []byte) error {
 	case "array":
 		v = new(ElicitationPropertySchemaArray)
 	default:
-		v = new(ElicitationPropertySchemaOther)
+		{
+			other := &ElicitationPropertySchemaOther{Tag: string(tag)}
+			if rest == nil {
+				if err := other.decodeMembers(d, start, 1); err != nil {
+					return err
+				}
+				u.Value = other
+				return nil
+			}
+			v = other
+		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *ElicitationPropertySchema) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "type" names.
+func (u *ElicitationPropertySchema) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
 }
 
 // ElicitationPropertySchemaString: the "string" variant of ElicitationPropertySchema.
@@ -2436,23 +2990,45 @@ func (v ElicitationPropertySchemaOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *ElicitationPropertySchemaOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ElicitationPropertySchemaOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "type":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"type"`
+	return false, nil
+}
+
+func (v *ElicitationPropertySchemaOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("type", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *ElicitationPropertySchemaOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", v, "type")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *ElicitationPropertySchemaOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *ElicitationPropertySchemaOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ElicitationPropertySchemaOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ElicitationURLMode: URL-based elicitation mode where the client directs the user to a URL.
@@ -2506,24 +3082,8 @@ func (*ElicitationURLModeRequest) isElicitationURLMode() {}
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *ElicitationURLMode) UnmarshalJSON(data []byte) error {
-	type plain ElicitationURLMode
-	probe := struct {
-		*plain
-		ElicitationID member[ElicitationID] `json:"elicitationId"`
-		URL           member[string]        `json:"url"`
-	}{
-		plain:         (*plain)(u),
-		ElicitationID: member[ElicitationID]{field: &u.ElicitationID},
-		URL:           member[string]{field: &u.URL},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	if err := decodeBytes(data, (*elicitationURLModeFields)(u)); err != nil {
 		return err
-	}
-	if !probe.ElicitationID.present {
-		return typeError("object without \"elicitationId\"", u, "elicitationId")
-	}
-	if !probe.URL.present {
-		return typeError("object without \"url\"", u, "url")
 	}
 	var err error
 	switch jsonKind(data) {
@@ -2548,6 +3108,53 @@ func (u *ElicitationURLMode) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	return typeError(kindName(jsonKind(data))+" that fits none of Session, Request", u, "")
+}
+
+func (u *ElicitationURLMode) decodeJSON(d *decoder) error {
+	return d.bridge(u)
+}
+
+func (u *ElicitationURLMode) decodeRest(d *decoder, start int64) error {
+	return d.bridgeRest(u, start)
+}
+
+// elicitationURLModeFields decodes the fields that every variant of ElicitationURLMode has.
+type elicitationURLModeFields ElicitationURLMode
+
+func (v *elicitationURLModeFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "elicitationId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ElicitationID, decodeString[ElicitationID], 0)
+	case "url":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.URL, decodeString[string], 0)
+	}
+	return false, nil
+}
+
+func (v *elicitationURLModeFields) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("elicitationId", v)
+	}
+	if seen&(1<<1) == 0 {
+		return missing("url", v)
+	}
+	return nil
+}
+
+func (v *elicitationURLModeFields) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *elicitationURLModeFields) decodeJSON(d *decoder) error {
+	return d.object(v)
 }
 
 // EmbeddedResourceResource: Resource content that can be embedded in a message.
@@ -2616,6 +3223,14 @@ func (u *EmbeddedResourceResource) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	return typeError(kindName(jsonKind(data))+" that fits none of TextResourceContents, BlobResourceContents", u, "")
+}
+
+func (u *EmbeddedResourceResource) decodeJSON(d *decoder) error {
+	return d.bridge(u)
+}
+
+func (u *EmbeddedResourceResource) decodeRest(d *decoder, start int64) error {
+	return d.bridgeRest(u, start)
 }
 
 // ErrorData: Schema for [`Error::data`]: the shapes ACP defines, or any other value.
@@ -2693,6 +3308,14 @@ func (u *ErrorData) UnmarshalJSON(data []byte) error {
 	}
 	u.Value = &ErrorDataOther{Raw: append(json.RawMessage(nil), data...)}
 	return nil
+}
+
+func (u *ErrorData) decodeJSON(d *decoder) error {
+	return d.bridge(u)
+}
+
+func (u *ErrorData) decodeRest(d *decoder, start int64) error {
+	return d.bridgeRest(u, start)
 }
 
 // IdleStateUpdate: No foreground work is active. Background activity may continue.
@@ -2782,31 +3405,26 @@ func (u IdleStateUpdate) rawObject() json.RawMessage {
 	return nil
 }
 
-// UnmarshalJSON decodes the variant that "stopReason" names; an unknown value gives *IdleStateUpdateOther.
+// decodeRest decodes the variant that "stopReason" names; an unknown value gives *IdleStateUpdateOther.
 // Without "stopReason" it gives *IdleStateUpdateNone.
-func (u *IdleStateUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
+func (u *IdleStateUpdate) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("stopReason", start)
+	if err != nil {
+		return err
 	}
-	type plain IdleStateUpdate
-	probe := struct {
-		*plain
-		Tag        *string                  `json:"stopReason"`
-		Background member[[]BackgroundWork] `json:"background"`
-		Meta       member[json.RawMessage]  `json:"_meta"`
-	}{
-		plain:      (*plain)(u),
-		Background: member[[]BackgroundWork]{field: &u.Background, rules: nullOK | defaultOnError},
-		Meta:       member[json.RawMessage]{field: &u.Meta, rules: nullOK | defaultOnError | objectOnly},
+	if rest == nil {
+		if rest, err = d.skipRest(start); err != nil {
+			return err
+		}
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	if err := within(rest, (*idleStateUpdateFields)(u)); err != nil {
 		return err
 	}
 	var v IdleStateUpdateVariant
-	if probe.Tag == nil {
+	if !found {
 		v = new(IdleStateUpdateNone)
 	} else {
-		switch *probe.Tag {
+		switch string(tag) {
 		case "end_turn":
 			v = new(IdleStateUpdateEndTurn)
 		case "max_tokens":
@@ -2820,14 +3438,59 @@ func (u *IdleStateUpdate) UnmarshalJSON(data []byte) error {
 		case "error":
 			v = new(IdleStateUpdateError)
 		default:
-			v = new(IdleStateUpdateOther)
+			{
+				other := &IdleStateUpdateOther{Tag: string(tag)}
+				if rest == nil {
+					if err := other.decodeMembers(d, start, 1); err != nil {
+						return err
+					}
+					u.Value = other
+					return nil
+				}
+				v = other
+			}
 		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *IdleStateUpdate) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "stopReason" names.
+func (u *IdleStateUpdate) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
+}
+
+// idleStateUpdateFields decodes the fields that every variant of IdleStateUpdate has.
+type idleStateUpdateFields IdleStateUpdate
+
+func (v *idleStateUpdateFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "background":
+		return true, decodeField(d, &v.Background, func(p *[]BackgroundWork, d *decoder) error {
+			return decodeSlice(d, p, (*BackgroundWork).decodeJSON)
+		}, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return v.idleStateUpdateEndTurnTokenUsage.decodeMember(d, name, seen)
+}
+
+func (v *idleStateUpdateFields) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *idleStateUpdateFields) decodeJSON(d *decoder) error {
+	return d.object(v)
 }
 
 // IdleStateUpdateEndTurn: the "end_turn" variant of IdleStateUpdate.
@@ -2845,6 +3508,27 @@ func (v IdleStateUpdateEndTurn) MarshalJSON() ([]byte, error) {
 	return marshalObject("\"stopReason\":\"end_turn\"")
 }
 
+func (*IdleStateUpdateEndTurn) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}
+
+func (v *IdleStateUpdateEndTurn) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *IdleStateUpdateEndTurn) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *IdleStateUpdateEndTurn) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
+}
+
 // IdleStateUpdateMaxTokens: the "max_tokens" variant of IdleStateUpdate.
 //
 // The active work ended because the agent reached the maximum number of tokens.
@@ -2857,6 +3541,27 @@ func (*IdleStateUpdateMaxTokens) idleStateUpdateTag() string {
 // MarshalJSON writes the variant with its tag.
 func (v IdleStateUpdateMaxTokens) MarshalJSON() ([]byte, error) {
 	return marshalObject("\"stopReason\":\"max_tokens\"")
+}
+
+func (*IdleStateUpdateMaxTokens) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}
+
+func (v *IdleStateUpdateMaxTokens) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *IdleStateUpdateMaxTokens) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *IdleStateUpdateMaxTokens) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // IdleStateUpdateMaxTurnRequests: the "max_turn_requests" variant of IdleStateUpdate.
@@ -2874,6 +3579,27 @@ func (v IdleStateUpdateMaxTurnRequests) MarshalJSON() ([]byte, error) {
 	return marshalObject("\"stopReason\":\"max_turn_requests\"")
 }
 
+func (*IdleStateUpdateMaxTurnRequests) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}
+
+func (v *IdleStateUpdateMaxTurnRequests) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *IdleStateUpdateMaxTurnRequests) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *IdleStateUpdateMaxTurnRequests) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
+}
+
 // IdleStateUpdateRefusal: the "refusal" variant of IdleStateUpdate.
 //
 // The active work ended because the agent refused to continue.
@@ -2886,6 +3612,27 @@ func (*IdleStateUpdateRefusal) idleStateUpdateTag() string {
 // MarshalJSON writes the variant with its tag.
 func (v IdleStateUpdateRefusal) MarshalJSON() ([]byte, error) {
 	return marshalObject("\"stopReason\":\"refusal\"")
+}
+
+func (*IdleStateUpdateRefusal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}
+
+func (v *IdleStateUpdateRefusal) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *IdleStateUpdateRefusal) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *IdleStateUpdateRefusal) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // IdleStateUpdateCancelled: the "cancelled" variant of IdleStateUpdate.
@@ -2909,6 +3656,27 @@ func (*IdleStateUpdateCancelled) idleStateUpdateTag() string {
 // MarshalJSON writes the variant with its tag.
 func (v IdleStateUpdateCancelled) MarshalJSON() ([]byte, error) {
 	return marshalObject("\"stopReason\":\"cancelled\"")
+}
+
+func (*IdleStateUpdateCancelled) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}
+
+func (v *IdleStateUpdateCancelled) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *IdleStateUpdateCancelled) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *IdleStateUpdateCancelled) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // IdleStateUpdateError: the "error" variant of IdleStateUpdate.
@@ -2943,6 +3711,27 @@ func (*IdleStateUpdateNone) idleStateUpdateTag() string {
 // MarshalJSON writes the variant.
 func (v IdleStateUpdateNone) MarshalJSON() ([]byte, error) {
 	return marshalObject("")
+}
+
+func (*IdleStateUpdateNone) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}
+
+func (v *IdleStateUpdateNone) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *IdleStateUpdateNone) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *IdleStateUpdateNone) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // IdleStateUpdateOther: a variant of IdleStateUpdate whose "stopReason" this package does not know: a custom one
@@ -2988,23 +3777,45 @@ func (v IdleStateUpdateOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *IdleStateUpdateOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *IdleStateUpdateOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "stopReason":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"stopReason"`
+	return false, nil
+}
+
+func (v *IdleStateUpdateOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("stopReason", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *IdleStateUpdateOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"stopReason\"", v, "stopReason")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *IdleStateUpdateOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *IdleStateUpdateOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *IdleStateUpdateOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // MCPServer: Configuration for connecting to an MCP (Model Context Protocol) server.
@@ -3047,38 +3858,52 @@ func (u MCPServer) MarshalJSON() ([]byte, error) {
 	return encodeValue(u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "type" names; an unknown value gives *MCPServerOther.
-func (u *MCPServer) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	var probe struct {
-		Tag *string `json:"type"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+// decodeRest decodes the variant that "type" names; an unknown value gives *MCPServerOther.
+func (u *MCPServer) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("type", start)
+	if err != nil {
 		return err
 	}
 	var v MCPServerVariant
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", u, "type")
+	if !found {
+		return missing("type", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "http":
 		v = new(MCPServerHTTPVariant)
 	case "stdio":
 		v = new(MCPServerStdioVariant)
 	default:
-		if newVariant := mcpServerUnstable[*probe.Tag]; newVariant != nil {
-			v = newVariant()
-		} else {
-			v = new(MCPServerOther)
+		{
+			if newVariant := mcpServerUnstable[string(tag)]; newVariant != nil {
+				v = newVariant()
+			} else {
+				other := &MCPServerOther{Tag: string(tag)}
+				if rest == nil {
+					if err := other.decodeMembers(d, start, 1); err != nil {
+						return err
+					}
+					u.Value = other
+					return nil
+				}
+				v = other
+			}
 		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *MCPServer) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "type" names.
+func (u *MCPServer) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
 }
 
 // mcpServerUnstable holds the variants of the unstable surface that build tags include, by tag.
@@ -3164,23 +3989,45 @@ func (v MCPServerOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *MCPServerOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *MCPServerOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "type":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"type"`
+	return false, nil
+}
+
+func (v *MCPServerOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("type", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *MCPServerOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", v, "type")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *MCPServerOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *MCPServerOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *MCPServerOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // MultiSelectItems: Items for a multi-select (array) property schema.
@@ -3216,34 +4063,48 @@ func (u MultiSelectItems) MarshalJSON() ([]byte, error) {
 	return encodeValue(u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "type" names; an unknown value gives *MultiSelectItemsOther.
+// decodeRest decodes the variant that "type" names; an unknown value gives *MultiSelectItemsOther.
 // Without "type" it gives *MultiSelectItemsTitled.
-func (u *MultiSelectItems) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	var probe struct {
-		Tag *string `json:"type"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+func (u *MultiSelectItems) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("type", start)
+	if err != nil {
 		return err
 	}
 	var v MultiSelectItemsVariant
-	if probe.Tag == nil {
+	if !found {
 		v = new(MultiSelectItemsTitled)
 	} else {
-		switch *probe.Tag {
+		switch string(tag) {
 		case "string":
 			v = new(MultiSelectItemsString)
 		default:
-			v = new(MultiSelectItemsOther)
+			{
+				other := &MultiSelectItemsOther{Tag: string(tag)}
+				if rest == nil {
+					if err := other.decodeMembers(d, start, 1); err != nil {
+						return err
+					}
+					u.Value = other
+					return nil
+				}
+				v = other
+			}
 		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *MultiSelectItems) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "type" names.
+func (u *MultiSelectItems) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
 }
 
 // MultiSelectItemsString: the "string" variant of MultiSelectItems.
@@ -3315,23 +4176,45 @@ func (v MultiSelectItemsOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *MultiSelectItemsOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *MultiSelectItemsOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "type":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"type"`
+	return false, nil
+}
+
+func (v *MultiSelectItemsOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("type", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *MultiSelectItemsOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", v, "type")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *MultiSelectItemsOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *MultiSelectItemsOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *MultiSelectItemsOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // PlanUpdateContent: Updated content for a plan.
@@ -3369,36 +4252,50 @@ func (u PlanUpdateContent) MarshalJSON() ([]byte, error) {
 	return encodeValue(u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "type" names; an unknown value gives *PlanUpdateContentOther.
-func (u *PlanUpdateContent) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	var probe struct {
-		Tag *string `json:"type"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+// decodeRest decodes the variant that "type" names; an unknown value gives *PlanUpdateContentOther.
+func (u *PlanUpdateContent) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("type", start)
+	if err != nil {
 		return err
 	}
 	var v PlanUpdateContentVariant
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", u, "type")
+	if !found {
+		return missing("type", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "items":
 		v = new(PlanUpdateContentItems)
 	default:
-		if newVariant := planUpdateContentUnstable[*probe.Tag]; newVariant != nil {
-			v = newVariant()
-		} else {
-			v = new(PlanUpdateContentOther)
+		{
+			if newVariant := planUpdateContentUnstable[string(tag)]; newVariant != nil {
+				v = newVariant()
+			} else {
+				other := &PlanUpdateContentOther{Tag: string(tag)}
+				if rest == nil {
+					if err := other.decodeMembers(d, start, 1); err != nil {
+						return err
+					}
+					u.Value = other
+					return nil
+				}
+				v = other
+			}
 		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *PlanUpdateContent) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "type" names.
+func (u *PlanUpdateContent) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
 }
 
 // planUpdateContentUnstable holds the variants of the unstable surface that build tags include, by tag.
@@ -3468,28 +4365,51 @@ func (v PlanUpdateContentOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag, v.PlanID})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *PlanUpdateContentOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *PlanUpdateContentOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "type":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+	case "planId":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.PlanID, decodeString[PlanID], 0)
 	}
-	var probe struct {
-		Tag    *string `json:"type"`
-		PlanID *PlanID `json:"planId"`
+	return false, nil
+}
+
+func (v *PlanUpdateContentOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("type", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	if seen&(1<<1) == 0 {
+		return missing("planId", v)
+	}
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *PlanUpdateContentOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", v, "type")
-	}
-	if probe.PlanID == nil {
-		return typeError("object without \"planId\"", v, "planId")
-	}
-	v.Tag = *probe.Tag
-	v.PlanID = *probe.PlanID
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *PlanUpdateContentOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *PlanUpdateContentOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *PlanUpdateContentOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ReplayFrom: Inclusive cursor describing where replayed session history should begin.
@@ -3525,32 +4445,46 @@ func (u ReplayFrom) MarshalJSON() ([]byte, error) {
 	return encodeValue(u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "type" names; an unknown value gives *ReplayFromOther.
-func (u *ReplayFrom) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	var probe struct {
-		Tag *string `json:"type"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+// decodeRest decodes the variant that "type" names; an unknown value gives *ReplayFromOther.
+func (u *ReplayFrom) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("type", start)
+	if err != nil {
 		return err
 	}
 	var v ReplayFromVariant
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", u, "type")
+	if !found {
+		return missing("type", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "start":
 		v = new(ReplayFromStartVariant)
 	default:
-		v = new(ReplayFromOther)
+		{
+			other := &ReplayFromOther{Tag: string(tag)}
+			if rest == nil {
+				if err := other.decodeMembers(d, start, 1); err != nil {
+					return err
+				}
+				u.Value = other
+				return nil
+			}
+			v = other
+		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *ReplayFrom) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "type" names.
+func (u *ReplayFrom) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
 }
 
 // ReplayFromStartVariant: the "start" variant of ReplayFrom.
@@ -3613,23 +4547,45 @@ func (v ReplayFromOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *ReplayFromOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ReplayFromOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "type":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"type"`
+	return false, nil
+}
+
+func (v *ReplayFromOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("type", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *ReplayFromOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", v, "type")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *ReplayFromOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *ReplayFromOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ReplayFromOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // RequestID: A JSON-RPC request ID: a string or an integer. Unlike base JSON-RPC, it MUST NOT be `null`.
@@ -3700,6 +4656,14 @@ func (u *RequestID) UnmarshalJSON(data []byte) error {
 	return typeError(kindName(jsonKind(data))+" that fits none of Number, Str", u, "")
 }
 
+func (u *RequestID) decodeJSON(d *decoder) error {
+	return d.bridge(u)
+}
+
+func (u *RequestID) decodeRest(d *decoder, start int64) error {
+	return d.bridgeRest(u, start)
+}
+
 // RequestPermissionOutcome: The outcome of a permission request.
 type RequestPermissionOutcome struct {
 	// Value is the variant selected by "outcome", one of:
@@ -3733,34 +4697,48 @@ func (u RequestPermissionOutcome) MarshalJSON() ([]byte, error) {
 	return encodeValue(u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "outcome" names; an unknown value gives *RequestPermissionOutcomeOther.
-func (u *RequestPermissionOutcome) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	var probe struct {
-		Tag *string `json:"outcome"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+// decodeRest decodes the variant that "outcome" names; an unknown value gives *RequestPermissionOutcomeOther.
+func (u *RequestPermissionOutcome) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("outcome", start)
+	if err != nil {
 		return err
 	}
 	var v RequestPermissionOutcomeVariant
-	if probe.Tag == nil {
-		return typeError("object without \"outcome\"", u, "outcome")
+	if !found {
+		return missing("outcome", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "cancelled":
 		v = new(RequestPermissionOutcomeCancelled)
 	case "selected":
 		v = new(RequestPermissionOutcomeSelected)
 	default:
-		v = new(RequestPermissionOutcomeOther)
+		{
+			other := &RequestPermissionOutcomeOther{Tag: string(tag)}
+			if rest == nil {
+				if err := other.decodeMembers(d, start, 1); err != nil {
+					return err
+				}
+				u.Value = other
+				return nil
+			}
+			v = other
+		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *RequestPermissionOutcome) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "outcome" names.
+func (u *RequestPermissionOutcome) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
 }
 
 // RequestPermissionOutcomeCancelled: the "cancelled" variant of RequestPermissionOutcome.
@@ -3851,23 +4829,45 @@ func (v RequestPermissionOutcomeOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *RequestPermissionOutcomeOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *RequestPermissionOutcomeOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "outcome":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"outcome"`
+	return false, nil
+}
+
+func (v *RequestPermissionOutcomeOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("outcome", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *RequestPermissionOutcomeOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"outcome\"", v, "outcome")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *RequestPermissionOutcomeOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *RequestPermissionOutcomeOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *RequestPermissionOutcomeOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // RequestPermissionSubject: The operation requiring permission.
@@ -3903,34 +4903,48 @@ func (u RequestPermissionSubject) MarshalJSON() ([]byte, error) {
 	return encodeValue(u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "type" names; an unknown value gives *RequestPermissionSubjectOther.
-func (u *RequestPermissionSubject) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	var probe struct {
-		Tag *string `json:"type"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+// decodeRest decodes the variant that "type" names; an unknown value gives *RequestPermissionSubjectOther.
+func (u *RequestPermissionSubject) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("type", start)
+	if err != nil {
 		return err
 	}
 	var v RequestPermissionSubjectVariant
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", u, "type")
+	if !found {
+		return missing("type", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "tool_call":
 		v = new(RequestPermissionSubjectToolCall)
 	case "command":
 		v = new(RequestPermissionSubjectCommand)
 	default:
-		v = new(RequestPermissionSubjectOther)
+		{
+			other := &RequestPermissionSubjectOther{Tag: string(tag)}
+			if rest == nil {
+				if err := other.decodeMembers(d, start, 1); err != nil {
+					return err
+				}
+				u.Value = other
+				return nil
+			}
+			v = other
+		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *RequestPermissionSubject) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "type" names.
+func (u *RequestPermissionSubject) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
 }
 
 // RequestPermissionSubjectToolCall: the "tool_call" variant of RequestPermissionSubject.
@@ -4009,23 +5023,45 @@ func (v RequestPermissionSubjectOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *RequestPermissionSubjectOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *RequestPermissionSubjectOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "type":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"type"`
+	return false, nil
+}
+
+func (v *RequestPermissionSubjectOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("type", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *RequestPermissionSubjectOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", v, "type")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *RequestPermissionSubjectOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *RequestPermissionSubjectOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *RequestPermissionSubjectOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionConfigOption: A session configuration option selector and its current state.
@@ -4090,54 +5126,101 @@ func (u SessionConfigOption) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(u), u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "type" names; an unknown value gives *SessionConfigOptionOther.
-func (u *SessionConfigOption) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	type plain SessionConfigOption
-	probe := struct {
-		*plain
-		Tag         *string                              `json:"type"`
-		ConfigID    member[SessionConfigID]              `json:"configId"`
-		Name        member[string]                       `json:"name"`
-		Description member[*string]                      `json:"description"`
-		Category    member[*SessionConfigOptionCategory] `json:"category"`
-		Meta        member[json.RawMessage]              `json:"_meta"`
-	}{
-		plain:       (*plain)(u),
-		ConfigID:    member[SessionConfigID]{field: &u.ConfigID},
-		Name:        member[string]{field: &u.Name},
-		Description: member[*string]{field: &u.Description, rules: nullOK | defaultOnError},
-		Category:    member[*SessionConfigOptionCategory]{field: &u.Category, rules: nullOK | defaultOnError},
-		Meta:        member[json.RawMessage]{field: &u.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+// decodeRest decodes the variant that "type" names; an unknown value gives *SessionConfigOptionOther.
+func (u *SessionConfigOption) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("type", start)
+	if err != nil {
 		return err
 	}
-	if !probe.ConfigID.present {
-		return typeError("object without \"configId\"", u, "configId")
+	if rest == nil {
+		if rest, err = d.skipRest(start); err != nil {
+			return err
+		}
 	}
-	if !probe.Name.present {
-		return typeError("object without \"name\"", u, "name")
+	if err := within(rest, (*sessionConfigOptionFields)(u)); err != nil {
+		return err
 	}
 	var v SessionConfigOptionVariant
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", u, "type")
+	if !found {
+		return missing("type", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "select":
 		v = new(SessionConfigOptionSelect)
 	case "boolean":
 		v = new(SessionConfigOptionBoolean)
 	default:
-		v = new(SessionConfigOptionOther)
+		{
+			other := &SessionConfigOptionOther{Tag: string(tag)}
+			if rest == nil {
+				if err := other.decodeMembers(d, start, 1); err != nil {
+					return err
+				}
+				u.Value = other
+				return nil
+			}
+			v = other
+		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *SessionConfigOption) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "type" names.
+func (u *SessionConfigOption) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
+}
+
+// sessionConfigOptionFields decodes the fields that every variant of SessionConfigOption has.
+type sessionConfigOptionFields SessionConfigOption
+
+func (v *sessionConfigOptionFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "configId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ConfigID, decodeString[SessionConfigID], 0)
+	case "name":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Name, decodeString[string], 0)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "category":
+		return true, decodePointerField(d, &v.Category, decodeString[SessionConfigOptionCategory], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *sessionConfigOptionFields) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("configId", v)
+	}
+	if seen&(1<<1) == 0 {
+		return missing("name", v)
+	}
+	return nil
+}
+
+func (v *sessionConfigOptionFields) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *sessionConfigOptionFields) decodeJSON(d *decoder) error {
+	return d.object(v)
 }
 
 // SessionConfigOptionSelect: the "select" variant of SessionConfigOption.
@@ -4219,23 +5302,45 @@ func (v SessionConfigOptionOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *SessionConfigOptionOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SessionConfigOptionOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "type":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"type"`
+	return false, nil
+}
+
+func (v *SessionConfigOptionOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("type", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *SessionConfigOptionOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", v, "type")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *SessionConfigOptionOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *SessionConfigOptionOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionConfigOptionOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionConfigSelectOptions: Possible values for a session configuration option.
@@ -4300,6 +5405,14 @@ func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	return typeError(kindName(jsonKind(data))+" that fits none of Ungrouped, Grouped", u, "")
+}
+
+func (u *SessionConfigSelectOptions) decodeJSON(d *decoder) error {
+	return d.bridge(u)
+}
+
+func (u *SessionConfigSelectOptions) decodeRest(d *decoder, start int64) error {
+	return d.bridgeRest(u, start)
 }
 
 // SessionUpdate: Different types of updates that can be sent while a session exists.
@@ -4381,22 +5494,17 @@ func (u SessionUpdate) MarshalJSON() ([]byte, error) {
 	return encodeValue(u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "sessionUpdate" names; an unknown value gives *SessionUpdateOther.
-func (u *SessionUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	var probe struct {
-		Tag *string `json:"sessionUpdate"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+// decodeRest decodes the variant that "sessionUpdate" names; an unknown value gives *SessionUpdateOther.
+func (u *SessionUpdate) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("sessionUpdate", start)
+	if err != nil {
 		return err
 	}
 	var v SessionUpdateVariant
-	if probe.Tag == nil {
-		return typeError("object without \"sessionUpdate\"", u, "sessionUpdate")
+	if !found {
+		return missing("sessionUpdate", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "user_message_chunk":
 		v = new(SessionUpdateUserMessageChunk)
 	case "user_message":
@@ -4436,19 +5544,38 @@ func (u *SessionUpdate) UnmarshalJSON(data []byte) error {
 	case "compaction_summary_chunk":
 		v = new(SessionUpdateCompactionSummaryChunk)
 	case "plan":
-		return typeError("sessionUpdate \"plan\" (v2 removed the v1 \"plan\" session update; send \"plan_update\" with a plan of type \"items\")", u, "sessionUpdate")
+		return d.abandon(start, rest, typeError("sessionUpdate \"plan\" (v2 removed the v1 \"plan\" session update; send \"plan_update\" with a plan of type \"items\")", u, "sessionUpdate"))
 	default:
-		if newVariant := sessionUpdateUnstable[*probe.Tag]; newVariant != nil {
-			v = newVariant()
-		} else {
-			v = new(SessionUpdateOther)
+		{
+			if newVariant := sessionUpdateUnstable[string(tag)]; newVariant != nil {
+				v = newVariant()
+			} else {
+				other := &SessionUpdateOther{Tag: string(tag)}
+				if rest == nil {
+					if err := other.decodeMembers(d, start, 1); err != nil {
+						return err
+					}
+					u.Value = other
+					return nil
+				}
+				v = other
+			}
 		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *SessionUpdate) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "sessionUpdate" names.
+func (u *SessionUpdate) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
 }
 
 // sessionUpdateUnstable holds the variants of the unstable surface that build tags include, by tag.
@@ -4820,23 +5947,45 @@ func (v SessionUpdateOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *SessionUpdateOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SessionUpdateOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionUpdate":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"sessionUpdate"`
+	return false, nil
+}
+
+func (v *SessionUpdateOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionUpdate", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *SessionUpdateOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"sessionUpdate\"", v, "sessionUpdate")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *SessionUpdateOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *SessionUpdateOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionUpdateOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SetSessionConfigOptionRequest: Request parameters for setting a session configuration option.
@@ -4897,50 +6046,97 @@ func (u SetSessionConfigOptionRequest) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(u), u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "type" names; an unknown value gives *SetSessionConfigOptionRequestOther.
-func (u *SetSessionConfigOptionRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	type plain SetSessionConfigOptionRequest
-	probe := struct {
-		*plain
-		Tag       *string                 `json:"type"`
-		SessionID member[SessionID]       `json:"sessionId"`
-		ConfigID  member[SessionConfigID] `json:"configId"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(u),
-		SessionID: member[SessionID]{field: &u.SessionID},
-		ConfigID:  member[SessionConfigID]{field: &u.ConfigID},
-		Meta:      member[json.RawMessage]{field: &u.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+// decodeRest decodes the variant that "type" names; an unknown value gives *SetSessionConfigOptionRequestOther.
+func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("type", start)
+	if err != nil {
 		return err
 	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", u, "sessionId")
+	if rest == nil {
+		if rest, err = d.skipRest(start); err != nil {
+			return err
+		}
 	}
-	if !probe.ConfigID.present {
-		return typeError("object without \"configId\"", u, "configId")
+	if err := within(rest, (*setSessionConfigOptionRequestFields)(u)); err != nil {
+		return err
 	}
 	var v SetSessionConfigOptionRequestVariant
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", u, "type")
+	if !found {
+		return missing("type", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "id":
 		v = new(SetSessionConfigOptionRequestID)
 	case "boolean":
 		v = new(SetSessionConfigOptionRequestBoolean)
 	default:
-		v = new(SetSessionConfigOptionRequestOther)
+		{
+			other := &SetSessionConfigOptionRequestOther{Tag: string(tag)}
+			if rest == nil {
+				if err := other.decodeMembers(d, start, 1); err != nil {
+					return err
+				}
+				u.Value = other
+				return nil
+			}
+			v = other
+		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *SetSessionConfigOptionRequest) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "type" names.
+func (u *SetSessionConfigOptionRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
+}
+
+// setSessionConfigOptionRequestFields decodes the fields that every variant of SetSessionConfigOptionRequest has.
+type setSessionConfigOptionRequestFields SetSessionConfigOptionRequest
+
+func (v *setSessionConfigOptionRequestFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "configId":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.ConfigID, decodeString[SessionConfigID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *setSessionConfigOptionRequestFields) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
+	}
+	if seen&(1<<1) == 0 {
+		return missing("configId", v)
+	}
+	return nil
+}
+
+func (v *setSessionConfigOptionRequestFields) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *setSessionConfigOptionRequestFields) decodeJSON(d *decoder) error {
+	return d.object(v)
 }
 
 // SetSessionConfigOptionRequestID: the "id" variant of SetSessionConfigOptionRequest.
@@ -4961,27 +6157,40 @@ func (v SetSessionConfigOptionRequestID) MarshalJSON() ([]byte, error) {
 	return marshalObject("\"type\":\"id\"", plain(v))
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SetSessionConfigOptionRequestID) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SetSessionConfigOptionRequestID) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "value":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Value, decodeString[SessionConfigValueID], 0)
 	}
-	type plain SetSessionConfigOptionRequestID
-	probe := struct {
-		*plain
-		Value member[SessionConfigValueID] `json:"value"`
-	}{
-		plain: (*plain)(v),
-		Value: member[SessionConfigValueID]{field: &v.Value},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Value.present {
-		return typeError("object without \"value\"", v, "value")
+	return false, nil
+}
+
+func (v *SetSessionConfigOptionRequestID) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("value", v)
 	}
 	return nil
+}
+
+func (v *SetSessionConfigOptionRequestID) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SetSessionConfigOptionRequestID) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SetSessionConfigOptionRequestID) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SetSessionConfigOptionRequestBoolean: the "boolean" variant of SetSessionConfigOptionRequest.
@@ -5002,27 +6211,40 @@ func (v SetSessionConfigOptionRequestBoolean) MarshalJSON() ([]byte, error) {
 	return marshalObject("\"type\":\"boolean\"", plain(v))
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SetSessionConfigOptionRequestBoolean) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SetSessionConfigOptionRequestBoolean) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "value":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Value, decodeBool[bool], 0)
 	}
-	type plain SetSessionConfigOptionRequestBoolean
-	probe := struct {
-		*plain
-		Value member[bool] `json:"value"`
-	}{
-		plain: (*plain)(v),
-		Value: member[bool]{field: &v.Value},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Value.present {
-		return typeError("object without \"value\"", v, "value")
+	return false, nil
+}
+
+func (v *SetSessionConfigOptionRequestBoolean) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("value", v)
 	}
 	return nil
+}
+
+func (v *SetSessionConfigOptionRequestBoolean) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SetSessionConfigOptionRequestBoolean) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SetSessionConfigOptionRequestBoolean) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SetSessionConfigOptionRequestOther: a variant of SetSessionConfigOptionRequest whose "type" this package does not know: a custom one
@@ -5075,28 +6297,51 @@ func (v SetSessionConfigOptionRequestOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag, v.Value})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *SetSessionConfigOptionRequestOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SetSessionConfigOptionRequestOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "type":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+	case "value":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Value, decodeRaw[json.RawMessage], 0)
 	}
-	var probe struct {
-		Tag   *string          `json:"type"`
-		Value *json.RawMessage `json:"value"`
+	return false, nil
+}
+
+func (v *SetSessionConfigOptionRequestOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("type", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	if seen&(1<<1) == 0 {
+		return missing("value", v)
+	}
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *SetSessionConfigOptionRequestOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", v, "type")
-	}
-	if probe.Value == nil {
-		return typeError("object without \"value\"", v, "value")
-	}
-	v.Tag = *probe.Tag
-	v.Value = *probe.Value
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *SetSessionConfigOptionRequestOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *SetSessionConfigOptionRequestOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SetSessionConfigOptionRequestOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // StateUpdate: A snapshot of the session's aggregate foreground activity.
@@ -5183,22 +6428,17 @@ func (u StateUpdate) rawObject() json.RawMessage {
 	return nil
 }
 
-// UnmarshalJSON decodes the variant that "state" names; an unknown value gives *StateUpdateOther.
-func (u *StateUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	var probe struct {
-		Tag *string `json:"state"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+// decodeRest decodes the variant that "state" names; an unknown value gives *StateUpdateOther.
+func (u *StateUpdate) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("state", start)
+	if err != nil {
 		return err
 	}
 	var v StateUpdateVariant
-	if probe.Tag == nil {
-		return typeError("object without \"state\"", u, "state")
+	if !found {
+		return missing("state", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "running":
 		v = new(StateUpdateRunning)
 	case "idle":
@@ -5206,17 +6446,36 @@ func (u *StateUpdate) UnmarshalJSON(data []byte) error {
 	case "requires_action":
 		v = new(StateUpdateRequiresAction)
 	default:
-		if newVariant := stateUpdateUnstable[*probe.Tag]; newVariant != nil {
-			v = newVariant()
-		} else {
-			v = new(StateUpdateOther)
+		{
+			if newVariant := stateUpdateUnstable[string(tag)]; newVariant != nil {
+				v = newVariant()
+			} else {
+				other := &StateUpdateOther{Tag: string(tag)}
+				if rest == nil {
+					if err := other.decodeMembers(d, start, 1); err != nil {
+						return err
+					}
+					u.Value = other
+					return nil
+				}
+				v = other
+			}
 		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *StateUpdate) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "state" names.
+func (u *StateUpdate) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
 }
 
 // stateUpdateUnstable holds the variants of the unstable surface that build tags include, by tag.
@@ -5322,23 +6581,45 @@ func (v StateUpdateOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *StateUpdateOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *StateUpdateOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "state":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"state"`
+	return false, nil
+}
+
+func (v *StateUpdateOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("state", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *StateUpdateOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"state\"", v, "state")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *StateUpdateOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *StateUpdateOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *StateUpdateOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ToolCallContent: Content produced by a tool call.
@@ -5381,22 +6662,17 @@ func (u ToolCallContent) MarshalJSON() ([]byte, error) {
 	return encodeValue(u.Value)
 }
 
-// UnmarshalJSON decodes the variant that "type" names; an unknown value gives *ToolCallContentOther.
-func (u *ToolCallContent) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), u, "")
-	}
-	var probe struct {
-		Tag *string `json:"type"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+// decodeRest decodes the variant that "type" names; an unknown value gives *ToolCallContentOther.
+func (u *ToolCallContent) decodeRest(d *decoder, start int64) error {
+	tag, found, rest, err := d.tagOf("type", start)
+	if err != nil {
 		return err
 	}
 	var v ToolCallContentVariant
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", u, "type")
+	if !found {
+		return missing("type", u)
 	}
-	switch *probe.Tag {
+	switch string(tag) {
 	case "content":
 		v = new(ToolCallContentContent)
 	case "diff":
@@ -5404,13 +6680,32 @@ func (u *ToolCallContent) UnmarshalJSON(data []byte) error {
 	case "terminal":
 		v = new(ToolCallContentTerminal)
 	default:
-		v = new(ToolCallContentOther)
+		{
+			other := &ToolCallContentOther{Tag: string(tag)}
+			if rest == nil {
+				if err := other.decodeMembers(d, start, 1); err != nil {
+					return err
+				}
+				u.Value = other
+				return nil
+			}
+			v = other
+		}
 	}
-	if err := decodeValid(data, v); err != nil {
+	if err := d.variant(v, start, rest); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
+}
+
+func (u *ToolCallContent) decodeJSON(d *decoder) error {
+	return d.object(u)
+}
+
+// UnmarshalJSON decodes the variant that "type" names.
+func (u *ToolCallContent) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, u)
 }
 
 // ToolCallContentContent: the "content" variant of ToolCallContent.
@@ -5504,21 +6799,43 @@ func (v ToolCallContentOther) MarshalJSON() ([]byte, error) {
 	}{v.Tag})
 }
 
-// UnmarshalJSON keeps the object in Raw and decodes the tag and the fields every variant has.
-func (v *ToolCallContentOther) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ToolCallContentOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "type":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	}
-	var probe struct {
-		Tag *string `json:"type"`
+	return false, nil
+}
+
+func (v *ToolCallContentOther) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("type", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	return nil
+}
+
+// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
+func (v *ToolCallContentOther) decodeMembers(d *decoder, start int64, seen uint64) error {
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
 		return err
 	}
-	if probe.Tag == nil {
-		return typeError("object without \"type\"", v, "type")
-	}
-	v.Tag = *probe.Tag
-	v.Raw = append(json.RawMessage(nil), data...)
-	return nil
+	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	return v.missing(seen)
+}
+
+func (v *ToolCallContentOther) decodeRest(d *decoder, start int64) error {
+	return v.decodeMembers(d, start, 0)
+}
+
+func (v *ToolCallContentOther) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ToolCallContentOther) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }

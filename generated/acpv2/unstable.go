@@ -33,29 +33,42 @@ type ArchiveSessionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ArchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ArchiveSessionRequest
-	probe := struct {
-		*plain
-		SessionID member[SessionID]       `json:"sessionId"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		SessionID: member[SessionID]{field: &v.SessionID},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
+	return false, nil
+}
+
+func (v *ArchiveSessionRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
 	return nil
+}
+
+func (v *ArchiveSessionRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ArchiveSessionRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ArchiveSessionResponse: **UNSTABLE**
@@ -72,24 +85,29 @@ type ArchiveSessionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *ArchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *ArchiveSessionResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *ArchiveSessionResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ArchiveSessionResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain ArchiveSessionResponse
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // AuthAccount: **UNSTABLE**
@@ -137,37 +155,50 @@ type AuthAccount struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AuthAccount) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AuthAccount) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "label":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Label, decodeString[string], 0)
+	case "active":
+		return true, decodePointerField(d, &v.Active, decodeBool[bool], nullOK|defaultOnError)
+	case "name":
+		return true, decodePointerField(d, &v.Name, decodeString[string], nullOK|defaultOnError)
+	case "email":
+		return true, decodePointerField(d, &v.Email, decodeString[string], nullOK|defaultOnError)
+	case "organization":
+		return true, decodePointerField(d, &v.Organization, decodeString[string], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain AuthAccount
-	probe := struct {
-		*plain
-		Label        member[string]          `json:"label"`
-		Active       member[*bool]           `json:"active"`
-		Name         member[*string]         `json:"name"`
-		Email        member[*string]         `json:"email"`
-		Organization member[*string]         `json:"organization"`
-		Meta         member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:        (*plain)(v),
-		Label:        member[string]{field: &v.Label},
-		Active:       member[*bool]{field: &v.Active, rules: nullOK | defaultOnError},
-		Name:         member[*string]{field: &v.Name, rules: nullOK | defaultOnError},
-		Email:        member[*string]{field: &v.Email, rules: nullOK | defaultOnError},
-		Organization: member[*string]{field: &v.Organization, rules: nullOK | defaultOnError},
-		Meta:         member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Label.present {
-		return typeError("object without \"label\"", v, "label")
+	return false, nil
+}
+
+func (v *AuthAccount) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("label", v)
 	}
 	return nil
+}
+
+func (v *AuthAccount) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *AuthAccount) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AuthAccount) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // AuthState: **UNSTABLE**
@@ -220,24 +251,29 @@ type AuthStatusCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *AuthStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *AuthStatusCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *AuthStatusCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain AuthStatusCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // AuthStatusRequest: **UNSTABLE**
@@ -259,24 +295,29 @@ type AuthStatusRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *AuthStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *AuthStatusRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *AuthStatusRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthStatusRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain AuthStatusRequest
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // AuthStatusResponse: **UNSTABLE**
@@ -315,31 +356,44 @@ func (v AuthStatusResponse) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Accounts)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AuthStatusResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AuthStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "state":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.State, decodeString[AuthState], 0)
+	case "accounts":
+		return true, decodeItemsField(d, &v.Accounts, (*AuthAccount).decodeJSON, defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain AuthStatusResponse
-	probe := struct {
-		*plain
-		State    member[AuthState]       `json:"state"`
-		Accounts items[AuthAccount]      `json:"accounts"`
-		Meta     member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		State:    member[AuthState]{field: &v.State},
-		Accounts: items[AuthAccount]{field: &v.Accounts, rules: defaultOnError},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.State.present {
-		return typeError("object without \"state\"", v, "state")
+	return false, nil
+}
+
+func (v *AuthStatusResponse) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("state", v)
 	}
 	return nil
+}
+
+func (v *AuthStatusResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *AuthStatusResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AuthStatusResponse) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // AuthStatusUpdateNotification: **UNSTABLE**
@@ -382,31 +436,44 @@ func (v AuthStatusUpdateNotification) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Accounts)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *AuthStatusUpdateNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "state":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.State, decodeString[AuthState], 0)
+	case "accounts":
+		return true, decodeItemsField(d, &v.Accounts, (*AuthAccount).decodeJSON, defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain AuthStatusUpdateNotification
-	probe := struct {
-		*plain
-		State    member[AuthState]       `json:"state"`
-		Accounts items[AuthAccount]      `json:"accounts"`
-		Meta     member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		State:    member[AuthState]{field: &v.State},
-		Accounts: items[AuthAccount]{field: &v.Accounts, rules: defaultOnError},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.State.present {
-		return typeError("object without \"state\"", v, "state")
+	return false, nil
+}
+
+func (v *AuthStatusUpdateNotification) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("state", v)
 	}
 	return nil
+}
+
+func (v *AuthStatusUpdateNotification) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *AuthStatusUpdateNotification) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // BackgroundSubagent: **UNSTABLE**
@@ -426,29 +493,42 @@ type BackgroundSubagent struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *BackgroundSubagent) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *BackgroundSubagent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain BackgroundSubagent
-	probe := struct {
-		*plain
-		SessionID member[SessionID]       `json:"sessionId"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		SessionID: member[SessionID]{field: &v.SessionID},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
+	return false, nil
+}
+
+func (v *BackgroundSubagent) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
 	return nil
+}
+
+func (v *BackgroundSubagent) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *BackgroundSubagent) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *BackgroundSubagent) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // InitializeProxyRequest: **UNSTABLE**
@@ -488,27 +568,42 @@ type ProxyNotification struct {
 	Params *ProxySuccessorNotification `json:"params,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ProxyNotification) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ProxyNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "method":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Method, decodeString[string], 0)
+	case "params":
+		return true, decodePointerField(d, &v.Params, (*ProxySuccessorNotification).decodeJSON, nullOK)
 	}
-	type plain ProxyNotification
-	probe := struct {
-		*plain
-		Method member[string] `json:"method"`
-	}{
-		plain:  (*plain)(v),
-		Method: member[string]{field: &v.Method},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Method.present {
-		return typeError("object without \"method\"", v, "method")
+	return false, nil
+}
+
+func (v *ProxyNotification) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("method", v)
 	}
 	return nil
+}
+
+func (v *ProxyNotification) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ProxyNotification) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ProxyNotification) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ProxyRequest: A JSON-RPC request object.
@@ -523,32 +618,48 @@ type ProxyRequest struct {
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ProxyRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ProxyRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "id":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+	case "method":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Method, decodeString[string], 0)
+	case "params":
+		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	}
-	type plain ProxyRequest
-	probe := struct {
-		*plain
-		ID     member[RequestID] `json:"id"`
-		Method member[string]    `json:"method"`
-	}{
-		plain:  (*plain)(v),
-		ID:     member[RequestID]{field: &v.ID},
-		Method: member[string]{field: &v.Method},
+	return false, nil
+}
+
+func (v *ProxyRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("id", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ID.present {
-		return typeError("object without \"id\"", v, "id")
-	}
-	if !probe.Method.present {
-		return typeError("object without \"method\"", v, "method")
+	if seen&(1<<1) == 0 {
+		return missing("method", v)
 	}
 	return nil
+}
+
+func (v *ProxyRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ProxyRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ProxyRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ProxyResponse: A JSON-RPC response object.
@@ -593,32 +704,46 @@ func (v ProxyResponseResult) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ProxyResponseResult) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ProxyResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "id":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+	case "result":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], 0)
 	}
-	type plain ProxyResponseResult
-	probe := struct {
-		*plain
-		ID     member[RequestID]       `json:"id"`
-		Result member[json.RawMessage] `json:"result"`
-	}{
-		plain:  (*plain)(v),
-		ID:     member[RequestID]{field: &v.ID},
-		Result: member[json.RawMessage]{field: &v.Result},
+	return false, nil
+}
+
+func (v *ProxyResponseResult) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("id", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ID.present {
-		return typeError("object without \"id\"", v, "id")
-	}
-	if !probe.Result.present {
-		return typeError("object without \"result\"", v, "result")
+	if seen&(1<<1) == 0 {
+		return missing("result", v)
 	}
 	return nil
+}
+
+func (v *ProxyResponseResult) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ProxyResponseResult) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ProxyResponseResult) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ProxyResponseError: the Error alternative of ProxyResponse.
@@ -643,32 +768,46 @@ func (v ProxyResponseError) MarshalJSON() ([]byte, error) {
 	return marshalObject("", plain(v))
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ProxyResponseError) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ProxyResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "id":
+		*seen |= 1 << 0
+		return true, decodePointerField(d, &v.ID, (*ProxyResponseID).decodeJSON, nullOK)
+	case "error":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Error, (*Error).decodeJSON, 0)
 	}
-	type plain ProxyResponseError
-	probe := struct {
-		*plain
-		ID    member[*ProxyResponseID] `json:"id"`
-		Error member[Error]            `json:"error"`
-	}{
-		plain: (*plain)(v),
-		ID:    member[*ProxyResponseID]{field: &v.ID, rules: nullOK},
-		Error: member[Error]{field: &v.Error},
+	return false, nil
+}
+
+func (v *ProxyResponseError) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("id", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.ID.present {
-		return typeError("object without \"id\"", v, "id")
-	}
-	if !probe.Error.present {
-		return typeError("object without \"error\"", v, "error")
+	if seen&(1<<1) == 0 {
+		return missing("error", v)
 	}
 	return nil
+}
+
+func (v *ProxyResponseError) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ProxyResponseError) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ProxyResponseError) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -696,6 +835,14 @@ func (u *ProxyResponse) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	return typeError(kindName(jsonKind(data))+" that fits none of Result, Error", u, "")
+}
+
+func (u *ProxyResponse) decodeJSON(d *decoder) error {
+	return d.bridge(u)
+}
+
+func (u *ProxyResponse) decodeRest(d *decoder, start int64) error {
+	return d.bridgeRest(u, start)
 }
 
 // ProxyResponseID: The id of the request this response answers.
@@ -780,6 +927,14 @@ func (u *ProxyResponseID) UnmarshalJSON(data []byte) error {
 	return typeError(kindName(jsonKind(data))+" that fits none of Number, Str, null", u, "")
 }
 
+func (u *ProxyResponseID) decodeJSON(d *decoder) error {
+	return d.bridge(u)
+}
+
+func (u *ProxyResponseID) decodeRest(d *decoder, start int64) error {
+	return d.bridgeRest(u, start)
+}
+
 // ProxySuccessorNotification: **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -814,29 +969,44 @@ type ProxySuccessorNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ProxySuccessorNotification) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ProxySuccessorNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "method":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Method, decodeString[string], 0)
+	case "params":
+		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ProxySuccessorNotification
-	probe := struct {
-		*plain
-		Method member[string]          `json:"method"`
-		Meta   member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:  (*plain)(v),
-		Method: member[string]{field: &v.Method},
-		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Method.present {
-		return typeError("object without \"method\"", v, "method")
+	return false, nil
+}
+
+func (v *ProxySuccessorNotification) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("method", v)
 	}
 	return nil
+}
+
+func (v *ProxySuccessorNotification) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ProxySuccessorNotification) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ProxySuccessorNotification) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ProxySuccessorRequest: **UNSTABLE**
@@ -880,29 +1050,44 @@ type ProxySuccessorRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ProxySuccessorRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "method":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Method, decodeString[string], 0)
+	case "params":
+		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ProxySuccessorRequest
-	probe := struct {
-		*plain
-		Method member[string]          `json:"method"`
-		Meta   member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:  (*plain)(v),
-		Method: member[string]{field: &v.Method},
-		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Method.present {
-		return typeError("object without \"method\"", v, "method")
+	return false, nil
+}
+
+func (v *ProxySuccessorRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("method", v)
 	}
 	return nil
+}
+
+func (v *ProxySuccessorRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ProxySuccessorRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ProxySuccessorResponse: **UNSTABLE**
@@ -929,24 +1114,29 @@ type SessionArchiveCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SessionArchiveCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SessionArchiveCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SessionArchiveCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionArchiveCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SessionArchiveCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SessionArchiveFilter: **UNSTABLE**
@@ -999,24 +1189,29 @@ type SessionCancelCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SessionCancelCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SessionCancelCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SessionCancelCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionCancelCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SessionCancelCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SessionMessage: **UNSTABLE**
@@ -1080,39 +1275,54 @@ func (v SessionMessage) MarshalJSON() ([]byte, error) {
 	}{plain(v), presentNullable(v.SenderSessionID), presentNullable(v.RecipientSessionID), presentNullable(v.SenderMessageID), presentNullable(v.RecipientMessageID), presentNullable(v.Content)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionMessage) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SessionMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "messageId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.MessageID, decodeString[MessageID], 0)
+	case "senderSessionId":
+		return true, decodeNullableField(d, &v.SenderSessionID, decodeString[SessionID], nullOK|defaultOnError)
+	case "recipientSessionId":
+		return true, decodeNullableField(d, &v.RecipientSessionID, decodeString[SessionID], nullOK|defaultOnError)
+	case "senderMessageId":
+		return true, decodeNullableField(d, &v.SenderMessageID, decodeString[MessageID], nullOK|defaultOnError)
+	case "recipientMessageId":
+		return true, decodeNullableField(d, &v.RecipientMessageID, decodeString[MessageID], nullOK|defaultOnError)
+	case "content":
+		return true, decodeNullableField(d, &v.Content, func(p *[]ContentBlock, d *decoder) error {
+			return decodeSlice(d, p, (*ContentBlock).decodeJSON)
+		}, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SessionMessage
-	probe := struct {
-		*plain
-		MessageID          member[MessageID]                `json:"messageId"`
-		SenderSessionID    member[Nullable[SessionID]]      `json:"senderSessionId"`
-		RecipientSessionID member[Nullable[SessionID]]      `json:"recipientSessionId"`
-		SenderMessageID    member[Nullable[MessageID]]      `json:"senderMessageId"`
-		RecipientMessageID member[Nullable[MessageID]]      `json:"recipientMessageId"`
-		Content            member[Nullable[[]ContentBlock]] `json:"content"`
-		Meta               member[json.RawMessage]          `json:"_meta"`
-	}{
-		plain:              (*plain)(v),
-		MessageID:          member[MessageID]{field: &v.MessageID},
-		SenderSessionID:    member[Nullable[SessionID]]{field: &v.SenderSessionID, rules: nullOK | defaultOnError},
-		RecipientSessionID: member[Nullable[SessionID]]{field: &v.RecipientSessionID, rules: nullOK | defaultOnError},
-		SenderMessageID:    member[Nullable[MessageID]]{field: &v.SenderMessageID, rules: nullOK | defaultOnError},
-		RecipientMessageID: member[Nullable[MessageID]]{field: &v.RecipientMessageID, rules: nullOK | defaultOnError},
-		Content:            member[Nullable[[]ContentBlock]]{field: &v.Content, rules: nullOK | defaultOnError},
-		Meta:               member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.MessageID.present {
-		return typeError("object without \"messageId\"", v, "messageId")
+	return false, nil
+}
+
+func (v *SessionMessage) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("messageId", v)
 	}
 	return nil
+}
+
+func (v *SessionMessage) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SessionMessage) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionMessage) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionMessageChunk: **UNSTABLE**
@@ -1139,34 +1349,48 @@ type SessionMessageChunk struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionMessageChunk) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SessionMessageChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "messageId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.MessageID, decodeString[MessageID], 0)
+	case "content":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Content, (*ContentBlock).decodeJSON, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SessionMessageChunk
-	probe := struct {
-		*plain
-		MessageID member[MessageID]       `json:"messageId"`
-		Content   member[ContentBlock]    `json:"content"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		MessageID: member[MessageID]{field: &v.MessageID},
-		Content:   member[ContentBlock]{field: &v.Content},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *SessionMessageChunk) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("messageId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.MessageID.present {
-		return typeError("object without \"messageId\"", v, "messageId")
-	}
-	if !probe.Content.present {
-		return typeError("object without \"content\"", v, "content")
+	if seen&(1<<1) == 0 {
+		return missing("content", v)
 	}
 	return nil
+}
+
+func (v *SessionMessageChunk) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SessionMessageChunk) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionMessageChunk) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionStatus: **UNSTABLE**
@@ -1221,24 +1445,29 @@ type SessionStatusCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SessionStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SessionStatusCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SessionStatusCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionStatusCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SessionStatusCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SessionStatusRequest: **UNSTABLE**
@@ -1264,29 +1493,42 @@ type SessionStatusRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionStatusRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SessionStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SessionStatusRequest
-	probe := struct {
-		*plain
-		SessionID member[SessionID]       `json:"sessionId"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		SessionID: member[SessionID]{field: &v.SessionID},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
+	return false, nil
+}
+
+func (v *SessionStatusRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
 	return nil
+}
+
+func (v *SessionStatusRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SessionStatusRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionStatusRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionStatusResponse: **UNSTABLE**
@@ -1320,31 +1562,44 @@ type SessionStatusResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SessionStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "status":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Status, decodeString[SessionStatus], 0)
+	case "state":
+		return true, decodePointerField(d, &v.State, (*StateUpdate).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SessionStatusResponse
-	probe := struct {
-		*plain
-		Status member[SessionStatus]   `json:"status"`
-		State  member[*StateUpdate]    `json:"state"`
-		Meta   member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:  (*plain)(v),
-		Status: member[SessionStatus]{field: &v.Status},
-		State:  member[*StateUpdate]{field: &v.State, rules: nullOK | defaultOnError},
-		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Status.present {
-		return typeError("object without \"status\"", v, "status")
+	return false, nil
+}
+
+func (v *SessionStatusResponse) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("status", v)
 	}
 	return nil
+}
+
+func (v *SessionStatusResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SessionStatusResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionSystemPromptCapabilities: **UNSTABLE**
@@ -1369,26 +1624,31 @@ type SessionSystemPromptCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SessionSystemPromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "mode":
+		return true, decodePointerField(d, &v.Mode, (*SessionSystemPromptModeCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SessionSystemPromptCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SessionSystemPromptCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionSystemPromptCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SessionSystemPromptCapabilities
-	probe := struct {
-		*plain
-		Mode member[*SessionSystemPromptModeCapabilities] `json:"mode"`
-		Meta member[json.RawMessage]                      `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Mode:  member[*SessionSystemPromptModeCapabilities]{field: &v.Mode, rules: nullOK | defaultOnError},
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SessionSystemPromptModeCapabilities: **UNSTABLE**
@@ -1415,26 +1675,31 @@ type SessionSystemPromptModeCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SessionSystemPromptModeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "override":
+		return true, decodePointerField(d, &v.Override, (*SessionSystemPromptOverrideCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SessionSystemPromptModeCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SessionSystemPromptModeCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionSystemPromptModeCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SessionSystemPromptModeCapabilities
-	probe := struct {
-		*plain
-		Override member[*SessionSystemPromptOverrideCapabilities] `json:"override"`
-		Meta     member[json.RawMessage]                          `json:"_meta"`
-	}{
-		plain:    (*plain)(v),
-		Override: member[*SessionSystemPromptOverrideCapabilities]{field: &v.Override, rules: nullOK | defaultOnError},
-		Meta:     member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SessionSystemPromptOverrideCapabilities: **UNSTABLE**
@@ -1454,24 +1719,29 @@ type SessionSystemPromptOverrideCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SessionSystemPromptOverrideCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SessionSystemPromptOverrideCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SessionSystemPromptOverrideCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionSystemPromptOverrideCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SessionSystemPromptOverrideCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SessionTitleCapabilities: **UNSTABLE**
@@ -1491,24 +1761,29 @@ type SessionTitleCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SessionTitleCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SessionTitleCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SessionTitleCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionTitleCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SessionTitleCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SetSessionTitleRequest: **UNSTABLE**
@@ -1544,34 +1819,48 @@ type SetSessionTitleRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SetSessionTitleRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SetSessionTitleRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "title":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Title, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SetSessionTitleRequest
-	probe := struct {
-		*plain
-		SessionID member[SessionID]       `json:"sessionId"`
-		Title     member[string]          `json:"title"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		SessionID: member[SessionID]{field: &v.SessionID},
-		Title:     member[string]{field: &v.Title},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *SetSessionTitleRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
-	}
-	if !probe.Title.present {
-		return typeError("object without \"title\"", v, "title")
+	if seen&(1<<1) == 0 {
+		return missing("title", v)
 	}
 	return nil
+}
+
+func (v *SetSessionTitleRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SetSessionTitleRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SetSessionTitleRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SetSessionTitleResponse: **UNSTABLE**
@@ -1594,29 +1883,42 @@ type SetSessionTitleResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SetSessionTitleResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SetSessionTitleResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "title":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Title, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SetSessionTitleResponse
-	probe := struct {
-		*plain
-		Title member[string]          `json:"title"`
-		Meta  member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Title: member[string]{field: &v.Title},
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Title.present {
-		return typeError("object without \"title\"", v, "title")
+	return false, nil
+}
+
+func (v *SetSessionTitleResponse) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("title", v)
 	}
 	return nil
+}
+
+func (v *SetSessionTitleResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SetSessionTitleResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SetSessionTitleResponse) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SubagentSessionCapabilities: **UNSTABLE**
@@ -1641,26 +1943,31 @@ type SubagentSessionCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SubagentSessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "cancel":
+		return true, decodePointerField(d, &v.Cancel, (*SessionCancelCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SubagentSessionCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SubagentSessionCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SubagentSessionCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SubagentSessionCapabilities
-	probe := struct {
-		*plain
-		Cancel member[*SessionCancelCapabilities] `json:"cancel"`
-		Meta   member[json.RawMessage]            `json:"_meta"`
-	}{
-		plain:  (*plain)(v),
-		Cancel: member[*SessionCancelCapabilities]{field: &v.Cancel, rules: nullOK | defaultOnError},
-		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SubagentUpdate: **UNSTABLE**
@@ -1767,37 +2074,56 @@ func (v SubagentUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), presentNullable(v.Title), presentNullable(v.Description), presentNullable(v.State), presentNullable(v.Cwd), presentNullable(v.AdditionalDirectories)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SubagentUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SubagentUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "title":
+		return true, decodeNullableField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
+	case "description":
+		return true, decodeNullableField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "capabilities":
+		return true, decodePointerField(d, &v.Capabilities, (*SubagentSessionCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "state":
+		return true, decodeNullableField(d, &v.State, (*StateUpdate).decodeJSON, nullOK|defaultOnError)
+	case "cwd":
+		return true, decodeNullableField(d, &v.Cwd, decodeString[AbsolutePath], nullOK)
+	case "additionalDirectories":
+		return true, decodeNullableField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
+			return decodeSlice(d, p, decodeString[AbsolutePath])
+		}, nullOK)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SubagentUpdate
-	probe := struct {
-		*plain
-		SessionID    member[SessionID]                    `json:"sessionId"`
-		Title        member[Nullable[string]]             `json:"title"`
-		Description  member[Nullable[string]]             `json:"description"`
-		Capabilities member[*SubagentSessionCapabilities] `json:"capabilities"`
-		State        member[Nullable[StateUpdate]]        `json:"state"`
-		Meta         member[json.RawMessage]              `json:"_meta"`
-	}{
-		plain:        (*plain)(v),
-		SessionID:    member[SessionID]{field: &v.SessionID},
-		Title:        member[Nullable[string]]{field: &v.Title, rules: nullOK | defaultOnError},
-		Description:  member[Nullable[string]]{field: &v.Description, rules: nullOK | defaultOnError},
-		Capabilities: member[*SubagentSessionCapabilities]{field: &v.Capabilities, rules: nullOK | defaultOnError},
-		State:        member[Nullable[StateUpdate]]{field: &v.State, rules: nullOK | defaultOnError},
-		Meta:         member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
+	return false, nil
+}
+
+func (v *SubagentUpdate) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
 	return nil
+}
+
+func (v *SubagentUpdate) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SubagentUpdate) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SubagentUpdate) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // UnarchiveSessionRequest: **UNSTABLE**
@@ -1825,29 +2151,42 @@ type UnarchiveSessionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *UnarchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain UnarchiveSessionRequest
-	probe := struct {
-		*plain
-		SessionID member[SessionID]       `json:"sessionId"`
-		Meta      member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:     (*plain)(v),
-		SessionID: member[SessionID]{field: &v.SessionID},
-		Meta:      member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
+	return false, nil
+}
+
+func (v *UnarchiveSessionRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
 	return nil
+}
+
+func (v *UnarchiveSessionRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *UnarchiveSessionRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // UnarchiveSessionResponse: **UNSTABLE**
@@ -1864,24 +2203,29 @@ type UnarchiveSessionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *UnarchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *UnarchiveSessionResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *UnarchiveSessionResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UnarchiveSessionResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain UnarchiveSessionResponse
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // UnknownStateUpdate: **UNSTABLE**
@@ -1925,26 +2269,33 @@ func (v UnknownStateUpdate) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.Background)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *UnknownStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "background":
+		return true, decodeField(d, &v.Background, func(p *[]BackgroundWork, d *decoder) error {
+			return decodeSlice(d, p, (*BackgroundWork).decodeJSON)
+		}, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *UnknownStateUpdate) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *UnknownStateUpdate) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UnknownStateUpdate) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain UnknownStateUpdate
-	probe := struct {
-		*plain
-		Background member[[]BackgroundWork] `json:"background"`
-		Meta       member[json.RawMessage]  `json:"_meta"`
-	}{
-		plain:      (*plain)(v),
-		Background: member[[]BackgroundWork]{field: &v.Background, rules: nullOK | defaultOnError},
-		Meta:       member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // agentAuthCapabilitiesUnstable holds the fields of AgentAuthCapabilities that the unstable build tag adds.
@@ -1958,6 +2309,14 @@ type agentAuthCapabilitiesUnstable struct {
 	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
 	// Supplying `{}` means the agent supports the `auth/status` method.
 	Status *AuthStatusCapabilities `json:"status,omitempty"`
+}
+
+func (v *agentAuthCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "status":
+		return true, decodePointerField(d, &v.Status, (*AuthStatusCapabilities).decodeJSON, nullOK|defaultOnError)
+	}
+	return false, nil
 }
 
 // listSessionsRequestUnstable holds the fields of ListSessionsRequest that the unstable build tag adds.
@@ -1974,6 +2333,14 @@ type listSessionsRequestUnstable struct {
 	Archived *SessionArchiveFilter `json:"archived,omitempty"`
 }
 
+func (v *listSessionsRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "archived":
+		return true, decodePointerField(d, &v.Archived, decodeString[SessionArchiveFilter], nullOK)
+	}
+	return false, nil
+}
+
 // newSessionRequestUnstable holds the fields of NewSessionRequest that the unstable build tag adds.
 type newSessionRequestUnstable struct {
 	// **UNSTABLE**
@@ -1986,6 +2353,14 @@ type newSessionRequestUnstable struct {
 	// own default instructions. Clients MUST only send this when the Agent
 	// advertises `session.systemPrompt`.
 	SystemPrompt *SystemPrompt `json:"systemPrompt,omitempty"`
+}
+
+func (v *newSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "systemPrompt":
+		return true, decodePointerField(d, &v.SystemPrompt, (*SystemPrompt).decodeJSON, nullOK)
+	}
+	return false, nil
 }
 
 // resumeSessionRequestUnstable holds the fields of ResumeSessionRequest that the unstable build tag adds.
@@ -2002,6 +2377,14 @@ type resumeSessionRequestUnstable struct {
 	// `session.systemPrompt`, and SHOULD send the same value they used when the
 	// session was created.
 	SystemPrompt *SystemPrompt `json:"systemPrompt,omitempty"`
+}
+
+func (v *resumeSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "systemPrompt":
+		return true, decodePointerField(d, &v.SystemPrompt, (*SystemPrompt).decodeJSON, nullOK)
+	}
+	return false, nil
 }
 
 // sessionCapabilitiesUnstable holds the fields of SessionCapabilities that the unstable build tag adds.
@@ -2051,6 +2434,20 @@ type sessionCapabilitiesUnstable struct {
 	Title *SessionTitleCapabilities `json:"title,omitempty"`
 }
 
+func (v *sessionCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "systemPrompt":
+		return true, decodePointerField(d, &v.SystemPrompt, (*SessionSystemPromptCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "archive":
+		return true, decodePointerField(d, &v.Archive, (*SessionArchiveCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "status":
+		return true, decodePointerField(d, &v.Status, (*SessionStatusCapabilities).decodeJSON, nullOK|defaultOnError)
+	case "title":
+		return true, decodePointerField(d, &v.Title, (*SessionTitleCapabilities).decodeJSON, nullOK|defaultOnError)
+	}
+	return false, nil
+}
+
 // sessionInfoUnstable holds the fields of SessionInfo that the unstable build tag adds.
 type sessionInfoUnstable struct {
 	// **UNSTABLE**
@@ -2062,6 +2459,14 @@ type sessionInfoUnstable struct {
 	// Optional. Omitted and `null` are equivalent and mean the archive state is not reported.
 	// Agents that advertise the `session.archive` capability MUST include it on every listed session.
 	Archived *bool `json:"archived,omitempty"`
+}
+
+func (v *sessionInfoUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "archived":
+		return true, decodePointerField(d, &v.Archived, decodeBool[bool], nullOK|defaultOnError)
+	}
+	return false, nil
 }
 
 // BackgroundWorkSubagent: the "subagent" variant of BackgroundWork.

@@ -44,45 +44,60 @@ type Usage struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *Usage) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *Usage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "totalTokens":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.TotalTokens, decodeUint[uint64], 0)
+	case "inputTokens":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.InputTokens, decodeUint[uint64], 0)
+	case "outputTokens":
+		*seen |= 1 << 2
+		return true, decodeField(d, &v.OutputTokens, decodeUint[uint64], 0)
+	case "thoughtTokens":
+		return true, decodePointerField(d, &v.ThoughtTokens, decodeUint[uint64], nullOK|defaultOnError)
+	case "cachedReadTokens":
+		return true, decodePointerField(d, &v.CachedReadTokens, decodeUint[uint64], nullOK|defaultOnError)
+	case "cachedWriteTokens":
+		return true, decodePointerField(d, &v.CachedWriteTokens, decodeUint[uint64], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain Usage
-	probe := struct {
-		*plain
-		TotalTokens       member[uint64]          `json:"totalTokens"`
-		InputTokens       member[uint64]          `json:"inputTokens"`
-		OutputTokens      member[uint64]          `json:"outputTokens"`
-		ThoughtTokens     member[*uint64]         `json:"thoughtTokens"`
-		CachedReadTokens  member[*uint64]         `json:"cachedReadTokens"`
-		CachedWriteTokens member[*uint64]         `json:"cachedWriteTokens"`
-		Meta              member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:             (*plain)(v),
-		TotalTokens:       member[uint64]{field: &v.TotalTokens},
-		InputTokens:       member[uint64]{field: &v.InputTokens},
-		OutputTokens:      member[uint64]{field: &v.OutputTokens},
-		ThoughtTokens:     member[*uint64]{field: &v.ThoughtTokens, rules: nullOK | defaultOnError},
-		CachedReadTokens:  member[*uint64]{field: &v.CachedReadTokens, rules: nullOK | defaultOnError},
-		CachedWriteTokens: member[*uint64]{field: &v.CachedWriteTokens, rules: nullOK | defaultOnError},
-		Meta:              member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *Usage) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("totalTokens", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
+	if seen&(1<<1) == 0 {
+		return missing("inputTokens", v)
 	}
-	if !probe.TotalTokens.present {
-		return typeError("object without \"totalTokens\"", v, "totalTokens")
-	}
-	if !probe.InputTokens.present {
-		return typeError("object without \"inputTokens\"", v, "inputTokens")
-	}
-	if !probe.OutputTokens.present {
-		return typeError("object without \"outputTokens\"", v, "outputTokens")
+	if seen&(1<<2) == 0 {
+		return missing("outputTokens", v)
 	}
 	return nil
+}
+
+func (v *Usage) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *Usage) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *Usage) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // idleStateUpdateEndTurnTokenUsage holds the fields of IdleStateUpdate that the unstable_end_turn_token_usage or unstable build tag adds.
@@ -96,4 +111,12 @@ type idleStateUpdateEndTurnTokenUsage struct {
 	// Optional. Omitted and `null` are equivalent and mean the agent is not reporting token
 	// usage for this state update.
 	Usage *Usage `json:"usage,omitempty"`
+}
+
+func (v *idleStateUpdateEndTurnTokenUsage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "usage":
+		return true, decodePointerField(d, &v.Usage, (*Usage).decodeJSON, nullOK|defaultOnError)
+	}
+	return false, nil
 }

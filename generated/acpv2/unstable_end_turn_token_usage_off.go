@@ -6,3 +6,7 @@ package acpv2
 
 // idleStateUpdateEndTurnTokenUsage is empty without the unstable_end_turn_token_usage or unstable build tag.
 type idleStateUpdateEndTurnTokenUsage struct{}
+
+func (*idleStateUpdateEndTurnTokenUsage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}

@@ -7,17 +7,41 @@ package acpv2
 // agentAuthCapabilitiesUnstable is empty without the unstable build tag.
 type agentAuthCapabilitiesUnstable struct{}
 
+func (*agentAuthCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}
+
 // listSessionsRequestUnstable is empty without the unstable build tag.
 type listSessionsRequestUnstable struct{}
+
+func (*listSessionsRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}
 
 // newSessionRequestUnstable is empty without the unstable build tag.
 type newSessionRequestUnstable struct{}
 
+func (*newSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}
+
 // resumeSessionRequestUnstable is empty without the unstable build tag.
 type resumeSessionRequestUnstable struct{}
+
+func (*resumeSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}
 
 // sessionCapabilitiesUnstable is empty without the unstable build tag.
 type sessionCapabilitiesUnstable struct{}
 
+func (*sessionCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}
+
 // sessionInfoUnstable is empty without the unstable build tag.
 type sessionInfoUnstable struct{}
+
+func (*sessionInfoUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}

@@ -26,34 +26,48 @@ type PlanFile struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PlanFile) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *PlanFile) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "planId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.PlanID, decodeString[PlanID], 0)
+	case "uri":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.URI, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain PlanFile
-	probe := struct {
-		*plain
-		PlanID member[PlanID]          `json:"planId"`
-		URI    member[string]          `json:"uri"`
-		Meta   member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:  (*plain)(v),
-		PlanID: member[PlanID]{field: &v.PlanID},
-		URI:    member[string]{field: &v.URI},
-		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *PlanFile) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("planId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.PlanID.present {
-		return typeError("object without \"planId\"", v, "planId")
-	}
-	if !probe.URI.present {
-		return typeError("object without \"uri\"", v, "uri")
+	if seen&(1<<1) == 0 {
+		return missing("uri", v)
 	}
 	return nil
+}
+
+func (v *PlanFile) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *PlanFile) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *PlanFile) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // PlanMarkdown: **UNSTABLE**
@@ -76,34 +90,48 @@ type PlanMarkdown struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PlanMarkdown) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *PlanMarkdown) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "planId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.PlanID, decodeString[PlanID], 0)
+	case "content":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Content, decodeString[string], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain PlanMarkdown
-	probe := struct {
-		*plain
-		PlanID  member[PlanID]          `json:"planId"`
-		Content member[string]          `json:"content"`
-		Meta    member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:   (*plain)(v),
-		PlanID:  member[PlanID]{field: &v.PlanID},
-		Content: member[string]{field: &v.Content},
-		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *PlanMarkdown) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("planId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.PlanID.present {
-		return typeError("object without \"planId\"", v, "planId")
-	}
-	if !probe.Content.present {
-		return typeError("object without \"content\"", v, "content")
+	if seen&(1<<1) == 0 {
+		return missing("content", v)
 	}
 	return nil
+}
+
+func (v *PlanMarkdown) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *PlanMarkdown) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *PlanMarkdown) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // PlanRemoved: **UNSTABLE**
@@ -123,29 +151,42 @@ type PlanRemoved struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PlanRemoved) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *PlanRemoved) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "planId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.PlanID, decodeString[PlanID], 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain PlanRemoved
-	probe := struct {
-		*plain
-		PlanID member[PlanID]          `json:"planId"`
-		Meta   member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:  (*plain)(v),
-		PlanID: member[PlanID]{field: &v.PlanID},
-		Meta:   member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.PlanID.present {
-		return typeError("object without \"planId\"", v, "planId")
+	return false, nil
+}
+
+func (v *PlanRemoved) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("planId", v)
 	}
 	return nil
+}
+
+func (v *PlanRemoved) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *PlanRemoved) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *PlanRemoved) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // PlanUpdateContentFile: the "file" variant of PlanUpdateContent.

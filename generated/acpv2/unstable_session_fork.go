@@ -64,38 +64,58 @@ func (v ForkSessionRequest) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.AdditionalDirectories), present(v.MCPServers)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ForkSessionRequest) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ForkSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "cwd":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Cwd, decodeString[AbsolutePath], 0)
+	case "additionalDirectories":
+		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
+			return decodeSlice(d, p, decodeString[AbsolutePath])
+		}, defaultOnNull)
+	case "mcpServers":
+		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
+			return decodeSlice(d, p, (*MCPServer).decodeJSON)
+		}, defaultOnNull)
+	case "systemPrompt":
+		return true, decodePointerField(d, &v.SystemPrompt, (*SystemPrompt).decodeJSON, nullOK)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ForkSessionRequest
-	probe := struct {
-		*plain
-		SessionID             member[SessionID]       `json:"sessionId"`
-		Cwd                   member[AbsolutePath]    `json:"cwd"`
-		AdditionalDirectories member[[]AbsolutePath]  `json:"additionalDirectories"`
-		MCPServers            member[[]MCPServer]     `json:"mcpServers"`
-		Meta                  member[json.RawMessage] `json:"_meta"`
-	}{
-		plain:                 (*plain)(v),
-		SessionID:             member[SessionID]{field: &v.SessionID},
-		Cwd:                   member[AbsolutePath]{field: &v.Cwd},
-		AdditionalDirectories: member[[]AbsolutePath]{field: &v.AdditionalDirectories, rules: defaultOnNull},
-		MCPServers:            member[[]MCPServer]{field: &v.MCPServers, rules: defaultOnNull},
-		Meta:                  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *ForkSessionRequest) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
-	}
-	if !probe.Cwd.present {
-		return typeError("object without \"cwd\"", v, "cwd")
+	if seen&(1<<1) == 0 {
+		return missing("cwd", v)
 	}
 	return nil
+}
+
+func (v *ForkSessionRequest) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ForkSessionRequest) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ForkSessionRequest) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // ForkSessionResponse: **UNSTABLE**
@@ -139,33 +159,46 @@ func (v ForkSessionResponse) MarshalJSON() ([]byte, error) {
 	}{plain(v), present(v.ConfigOptions), present(v.AvailableCommands)})
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ForkSessionResponse) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *ForkSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+	case "configOptions":
+		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError)
+	case "availableCommands":
+		return true, decodeItemsField(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain ForkSessionResponse
-	probe := struct {
-		*plain
-		SessionID         member[SessionID]          `json:"sessionId"`
-		ConfigOptions     items[SessionConfigOption] `json:"configOptions"`
-		AvailableCommands items[AvailableCommand]    `json:"availableCommands"`
-		Meta              member[json.RawMessage]    `json:"_meta"`
-	}{
-		plain:             (*plain)(v),
-		SessionID:         member[SessionID]{field: &v.SessionID},
-		ConfigOptions:     items[SessionConfigOption]{field: &v.ConfigOptions, rules: defaultOnError},
-		AvailableCommands: items[AvailableCommand]{field: &v.AvailableCommands, rules: defaultOnError},
-		Meta:              member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.SessionID.present {
-		return typeError("object without \"sessionId\"", v, "sessionId")
+	return false, nil
+}
+
+func (v *ForkSessionResponse) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
 	}
 	return nil
+}
+
+func (v *ForkSessionResponse) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *ForkSessionResponse) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *ForkSessionResponse) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SessionForkCapabilities: **UNSTABLE**
@@ -184,24 +217,29 @@ type SessionForkCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
+func (v *SessionForkCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *SessionForkCapabilities) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *SessionForkCapabilities) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionForkCapabilities) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
-	}
-	type plain SessionForkCapabilities
-	probe := struct {
-		*plain
-		Meta member[json.RawMessage] `json:"_meta"`
-	}{
-		plain: (*plain)(v),
-		Meta:  member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	return nil
+	return decodeBytes(data, v)
 }
 
 // SystemPrompt: **UNSTABLE**
@@ -240,34 +278,50 @@ type SystemPrompt struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// UnmarshalJSON decodes the object by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SystemPrompt) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != '{' {
-		return typeError(kindName(k), v, "")
+func (v *SystemPrompt) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "mode":
+		*seen |= 1 << 0
+		return true, decodeField(d, &v.Mode, decodeString[SystemPromptMode], 0)
+	case "content":
+		*seen |= 1 << 1
+		return true, decodeField(d, &v.Content, func(p *[]ContentBlock, d *decoder) error {
+			return decodeSlice(d, p, (*ContentBlock).decodeJSON)
+		}, 0)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
-	type plain SystemPrompt
-	probe := struct {
-		*plain
-		Mode    member[SystemPromptMode] `json:"mode"`
-		Content member[[]ContentBlock]   `json:"content"`
-		Meta    member[json.RawMessage]  `json:"_meta"`
-	}{
-		plain:   (*plain)(v),
-		Mode:    member[SystemPromptMode]{field: &v.Mode},
-		Content: member[[]ContentBlock]{field: &v.Content},
-		Meta:    member[json.RawMessage]{field: &v.Meta, rules: nullOK | defaultOnError | objectOnly},
+	return false, nil
+}
+
+func (v *SystemPrompt) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("mode", v)
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	if !probe.Mode.present {
-		return typeError("object without \"mode\"", v, "mode")
-	}
-	if !probe.Content.present {
-		return typeError("object without \"content\"", v, "content")
+	if seen&(1<<1) == 0 {
+		return missing("content", v)
 	}
 	return nil
+}
+
+func (v *SystemPrompt) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *SystemPrompt) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// UnmarshalJSON decodes the value by the schema's rules: required members, and the
+// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
+func (v *SystemPrompt) UnmarshalJSON(data []byte) error {
+	return decodeBytes(data, v)
 }
 
 // SystemPromptMode: **UNSTABLE**
@@ -326,6 +380,14 @@ type sessionCapabilitiesSessionFork struct {
 	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
 	// Supplying `{}` means the agent supports forking sessions.
 	Fork *SessionForkCapabilities `json:"fork,omitempty"`
+}
+
+func (v *sessionCapabilitiesSessionFork) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "fork":
+		return true, decodePointerField(d, &v.Fork, (*SessionForkCapabilities).decodeJSON, nullOK|defaultOnError)
+	}
+	return false, nil
 }
 
 const (

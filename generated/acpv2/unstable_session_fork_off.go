@@ -6,3 +6,7 @@ package acpv2
 
 // sessionCapabilitiesSessionFork is empty without the unstable_session_fork or unstable build tag.
 type sessionCapabilitiesSessionFork struct{}
+
+func (*sessionCapabilitiesSessionFork) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	return false, nil
+}

@@ -1,0 +1,413 @@
+package emit
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/acpgen/acpgen/gen/ir"
+)
+
+// Decoders. Every object type gets a one-pass decoder on the runtime in
+// decode.go: decodeMember decodes one member it knows, missing reports the
+// required members an object lacked, decodeRest reads an object's members
+// after its '{', decodeJSON reads a whole value, and UnmarshalJSON is
+// decodeJSON for encoding/json. Required members are bits of a uint64, in
+// the order of the type's fields, unstable ones included.
+//
+// Member rules: the standard library decodes a struct without noticing a
+// missing member and knows nothing of the schema's x-deserialize-*
+// keywords; the reference implementation does both, and so do these
+// decoders, one rule set per member.
+
+// decoderRecv is the receiver name of generated decoders.
+const decoderRecv = "v"
+
+// objectSpec describes the decoders of one Go struct.
+type objectSpec struct {
+	goName string
+	fields []*ir.Field // the fields its own decodeMember knows
+	bits   map[*ir.Field]int
+	exts   []extRef // embedded extension structs, tried for other names
+	// unmarshal adds UnmarshalJSON; decodeJSON and decodeRest are added
+	// unless memberOnly.
+	unmarshal  bool
+	memberOnly bool
+	// after are statements that end decodeRest once the members are read,
+	// before the required members are checked.
+	after []jen.Code
+	// seeded adds decodeMembers, which decodeRest calls, for a caller that
+	// has read some members already (a union, the tag of its fallback).
+	seeded bool
+}
+
+// extRef is an embedded extension struct and whether it has required members.
+type extRef struct {
+	name     string
+	required bool
+}
+
+// typeSpec describes the decoders of a struct type, or of the shared
+// fields of a union, under the Go name goName.
+func typeSpec(t *ir.Type, goName string) (objectSpec, error) {
+	bits, err := requiredBits(t.Fields)
+	if err != nil {
+		return objectSpec{}, err
+	}
+	s := objectSpec{goName: goName, fields: ownFields(t), bits: bits}
+	for _, key := range fieldKeys(t) {
+		s.exts = append(s.exts, extRef{name: extension(t, key), required: hasRequired(keyFields(t, key))})
+	}
+	return s, nil
+}
+
+// keyFields are the fields of t that the features of key add.
+func keyFields(t *ir.Type, key string) []*ir.Field {
+	var out []*ir.Field
+	for _, f := range t.Fields {
+		if f.Unstable && f.Key() == key {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// requiredBits numbers the required fields of fields.
+func requiredBits(fields []*ir.Field) (map[*ir.Field]int, error) {
+	bits := map[*ir.Field]int{}
+	for _, f := range fields {
+		if f.Required {
+			bits[f] = len(bits)
+		}
+	}
+	if len(bits) > 64 {
+		return nil, fmt.Errorf("%s: more than 64 required members", fields[0].Pointer)
+	}
+	return bits, nil
+}
+
+// hasRequired reports whether some field of fields is required.
+func hasRequired(fields []*ir.Field) bool {
+	for _, f := range fields {
+		if f.Required {
+			return true
+		}
+	}
+	return false
+}
+
+func seenBit(bit int) jen.Code {
+	return jen.Parens(jen.Lit(1).Op("<<").Lit(bit))
+}
+
+func receiver(goName string) *jen.Statement {
+	return jen.Id(decoderRecv).Op("*").Id(goName)
+}
+
+var (
+	decoderParam = jen.Id("d").Op("*").Id("decoder")
+	memberParams = []jen.Code{jen.Id("d").Op("*").Id("decoder"), jen.Id("name").Index().Byte(), jen.Id("seen").Op("*").Uint64()}
+	memberResult = []jen.Code{jen.Bool(), jen.Error()}
+)
+
+// objectDecoders emits the decoders of one struct.
+func objectDecoders(f *jen.File, s objectSpec) {
+	memberDecoder(f, s.goName, s.fields, s.bits, s.exts)
+	var requiredExts []string
+	for _, x := range s.exts {
+		if x.required {
+			requiredExts = append(requiredExts, x.name)
+		}
+	}
+	hasMissing := hasRequired(s.fields) || len(requiredExts) > 0
+	if hasMissing {
+		missingDecoder(f, s.goName, s.fields, s.bits, requiredExts)
+	}
+	if s.memberOnly {
+		return
+	}
+	/*
+		func (v *ToolCall) decodeRest(d *decoder, start int64) error {
+			var seen uint64
+			if err := d.members(func(name []byte) (bool, error) { return v.decodeMember(d, name, &seen) }); err != nil {
+				return err
+			}
+			return v.missing(seen)
+		}
+	*/
+	members := jen.Id("d").Dot("members").Call(jen.Func().Params(jen.Id("name").Index().Byte()).Params(memberResult...).Block(
+		jen.Return(jen.Id(decoderRecv).Dot("decodeMember").Call(jen.Id("d"), jen.Id("name"), jen.Op("&").Id("seen")))))
+	var body []jen.Code
+	if !s.seeded {
+		body = append(body, jen.Var().Id("seen").Uint64())
+	}
+	switch {
+	case len(s.after) == 0 && !hasMissing:
+		body = append(body, jen.Return(members))
+	default:
+		body = append(body, jen.If(jen.Err().Op(":=").Add(members), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+		body = append(body, s.after...)
+		if hasMissing {
+			body = append(body, jen.Return(jen.Id(decoderRecv).Dot("missing").Call(jen.Id("seen"))))
+		} else {
+			body = append(body, jen.Return(jen.Nil()))
+		}
+	}
+	if s.seeded {
+		f.Comment("decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.")
+		f.Func().Params(receiver(s.goName)).Id("decodeMembers").Params(decoderParam, jen.Id("start").Int64(), jen.Id("seen").Uint64()).Error().Block(body...)
+		f.Line()
+		body = []jen.Code{jen.Return(jen.Id(decoderRecv).Dot("decodeMembers").Call(jen.Id("d"), jen.Id("start"), jen.Lit(0)))}
+	}
+	f.Func().Params(receiver(s.goName)).Id("decodeRest").Params(decoderParam, jen.Id("start").Int64()).Error().Block(body...)
+	f.Line()
+	decodeJSONMethod(f, s.goName, jen.Id("d").Dot("object").Call(jen.Id(decoderRecv)))
+	if s.unmarshal {
+		unmarshalMethod(f, s.goName)
+	}
+}
+
+// decodeJSONMethod emits decodeJSON with the given result.
+func decodeJSONMethod(f *jen.File, goName string, result jen.Code) {
+	f.Func().Params(receiver(goName)).Id("decodeJSON").Params(decoderParam).Error().Block(jen.Return(result))
+	f.Line()
+}
+
+// unmarshalMethod emits UnmarshalJSON on top of decodeJSON.
+func unmarshalMethod(f *jen.File, goName string) {
+	f.Comment("UnmarshalJSON decodes the value by the schema's rules: required members, and the")
+	f.Comment("x-deserialize-* keywords (defaults on error or null, invalid array items dropped).")
+	f.Func().Params(receiver(goName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.Return(jen.Id("decodeBytes").Call(jen.Id("data"), jen.Id(decoderRecv))))
+	f.Line()
+}
+
+// memberDecoder emits decodeMember: a switch over the names of fields,
+// then the extension structs in turn.
+/*
+	func (v *ToolCall) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+		switch string(name) {
+		case "toolCallId":
+			*seen |= 1
+			return true, decodeField(d, &v.ToolCallID, decodeString[ToolCallID], 0)
+		…
+		}
+		return false, nil
+	}
+*/
+func memberDecoder(f *jen.File, goName string, fields []*ir.Field, bits map[*ir.Field]int, exts []extRef) {
+	var body []jen.Code
+	if len(fields) > 0 {
+		var cases []jen.Code
+		for _, fl := range fields {
+			var block []jen.Code
+			if bit, ok := bits[fl]; ok {
+				block = append(block, jen.Op("*").Id("seen").Op("|=").Lit(1).Op("<<").Lit(bit))
+			}
+			block = append(block, jen.Return(jen.True(), fieldDecode(fl, jen.Op("&").Id(decoderRecv).Dot(fl.GoName))))
+			cases = append(cases, jen.Case(jen.Lit(fl.JSONName)).Block(block...))
+		}
+		body = append(body, jen.Switch(jen.String().Call(jen.Id("name"))).Block(cases...))
+	}
+	for i, x := range exts {
+		call := jen.Id(decoderRecv).Dot(x.name).Dot("decodeMember").Call(jen.Id("d"), jen.Id("name"), jen.Id("seen"))
+		if i == len(exts)-1 {
+			body = append(body, jen.Return(call))
+			break
+		}
+		body = append(body, jen.If(jen.List(jen.Id("ok"), jen.Err()).Op(":=").Add(call), jen.Id("ok").Op("||").Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Id("ok"), jen.Err())))
+	}
+	if len(exts) == 0 {
+		body = append(body, jen.Return(jen.False(), jen.Nil()))
+	}
+	recv := receiver(goName)
+	if len(fields) == 0 && len(exts) == 0 {
+		recv = jen.Op("*").Id(goName)
+	}
+	f.Func().Params(recv).Id("decodeMember").Params(memberParams...).Params(memberResult...).Block(body...)
+	f.Line()
+}
+
+// missingDecoder emits missing, which reports the first required field of
+// fields whose bit seen lacks, then asks the extension structs exts.
+func missingDecoder(f *jen.File, goName string, fields []*ir.Field, bits map[*ir.Field]int, exts []string) {
+	var body []jen.Code
+	for _, fl := range fields {
+		bit, ok := bits[fl]
+		if !ok {
+			continue
+		}
+		body = append(body, jen.If(jen.Id("seen").Op("&").Add(seenBit(bit)).Op("==").Lit(0)).Block(
+			jen.Return(jen.Id("missing").Call(jen.Lit(fl.JSONName), jen.Id(decoderRecv)))))
+	}
+	for i, x := range exts {
+		call := jen.Id(decoderRecv).Dot(x).Dot("missing").Call(jen.Id("seen"))
+		if i == len(exts)-1 {
+			body = append(body, jen.Return(call))
+			break
+		}
+		body = append(body, jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+	}
+	if len(exts) == 0 {
+		body = append(body, jen.Return(jen.Nil()))
+	}
+	f.Func().Params(receiver(goName)).Id("missing").Params(jen.Id("seen").Uint64()).Error().Block(body...)
+	f.Line()
+}
+
+// fieldDecode is the call that decodes the member of field fl into ptr.
+func fieldDecode(fl *ir.Field, ptr jen.Code) jen.Code {
+	rules := fieldRules(fl)
+	switch {
+	case skipElem(fl) != nil:
+		return jen.Id("decodeItemsField").Call(jen.Id("d"), ptr, elemDecoder(*skipElem(fl)), rules)
+	case fl.NullMeans:
+		return jen.Id("decodeNullableField").Call(jen.Id("d"), ptr, elemDecoder(fl.Type), rules)
+	case pointer(fl):
+		return jen.Id("decodePointerField").Call(jen.Id("d"), ptr, elemDecoder(fl.Type), rules)
+	}
+	return jen.Id("decodeField").Call(jen.Id("d"), ptr, elemDecoder(fl.Type), rules)
+}
+
+// fieldRules is the rule set of a member, as a constant expression.
+func fieldRules(fl *ir.Field) jen.Code {
+	var names []string
+	// Null is zero for a nullable member, and for an optional one without
+	// rules (as encoding/json has it); free-form JSON keeps it.
+	if fl.Nullable || !hasRule(fl) {
+		if isRaw(fl.Type) {
+			names = append(names, "nullValue")
+		} else {
+			names = append(names, "nullOK")
+		}
+	}
+	if fl.DefaultOnError {
+		names = append(names, "defaultOnError")
+	}
+	if fl.DefaultOnNull {
+		names = append(names, "defaultOnNull")
+	}
+	if len(names) == 0 {
+		return jen.Lit(0)
+	}
+	out := jen.Id(names[0])
+	for _, n := range names[1:] {
+		out = out.Op("|").Id(n)
+	}
+	return out
+}
+
+// isRaw reports whether r is free-form JSON.
+func isRaw(r ir.Ref) bool {
+	u := underlying(r)
+	return u.Kind == ir.RefRaw || (u.Kind == ir.RefNamed && u.Type.Kind == ir.Raw)
+}
+
+// hasDecoder reports whether values of t have a decodeJSON method.
+func hasDecoder(t *ir.Type) bool {
+	switch t.Kind {
+	case ir.Struct, ir.Union:
+		return true
+	case ir.Enum:
+		return !t.Enum.Open
+	case ir.Named:
+		u := t.Underlying
+		return u.Kind == ir.RefNamed && (u.Type.Kind == ir.Struct || u.Type.Kind == ir.Union)
+	}
+	return false
+}
+
+// elemDecoder is a function value of type func(*T, *decoder) error that
+// decodes one value of r.
+func elemDecoder(r ir.Ref) jen.Code {
+	goT := goType(r)
+	switch r.Kind {
+	case ir.RefNamed:
+		t := r.Type
+		switch {
+		case hasDecoder(t):
+			return jen.Parens(jen.Op("*").Add(goT)).Dot("decodeJSON")
+		case t.Kind == ir.Raw:
+			return jen.Id("decodeRaw").Index(goT)
+		case t.Kind == ir.Enum && t.Enum.Integer:
+			return jen.Id("decodeInt").Index(goT)
+		case t.Kind == ir.Enum:
+			return jen.Id("decodeString").Index(goT)
+		}
+		u := *t.Underlying
+		switch u.Kind {
+		case ir.RefString, ir.RefBool, ir.RefInt, ir.RefFloat:
+			return scalarDecoder(u).Index(goT)
+		case ir.RefRaw:
+			return jen.Id(rawDecoder(u)).Index(goT)
+		}
+		// A defined type over a list, a map or another defined type.
+		return elemFunc(goT, elemCall(u, jen.Parens(jen.Op("*").Add(goType(u))).Call(jen.Id("p"))))
+	case ir.RefString, ir.RefBool, ir.RefInt, ir.RefFloat:
+		return scalarDecoder(r).Index(goT)
+	case ir.RefArray, ir.RefMap:
+		return elemFunc(goT, elemCall(r, jen.Id("p")))
+	}
+	return jen.Id(rawDecoder(r)).Index(goT)
+}
+
+// elemCall decodes a value of r, a list, a map or a named type, into ptr.
+func elemCall(r ir.Ref, ptr jen.Code) jen.Code {
+	switch r.Kind {
+	case ir.RefArray:
+		return jen.Id("decodeSlice").Call(jen.Id("d"), ptr, elemDecoder(*r.Elem))
+	case ir.RefMap:
+		return jen.Id("decodeMap").Call(jen.Id("d"), ptr, elemDecoder(*r.Elem))
+	}
+	return jen.Add(elemDecoder(r)).Call(ptr, jen.Id("d"))
+}
+
+// elemFunc is `func(p *T, d *decoder) error { return call }`.
+func elemFunc(goT, call jen.Code) jen.Code {
+	return jen.Func().Params(jen.Id("p").Op("*").Add(goT), decoderParam).Error().Block(jen.Return(call))
+}
+
+func scalarDecoder(r ir.Ref) *jen.Statement {
+	switch r.Kind {
+	case ir.RefString:
+		return jen.Id("decodeString")
+	case ir.RefBool:
+		return jen.Id("decodeBool")
+	case ir.RefFloat:
+		return jen.Id("decodeFloat")
+	}
+	if r.Unsigned {
+		return jen.Id("decodeUint")
+	}
+	return jen.Id("decodeInt")
+}
+
+func rawDecoder(r ir.Ref) string {
+	if r.Object {
+		return "decodeRawObject"
+	}
+	return "decodeRaw"
+}
+
+// hasRule reports whether a member has a decoding rule of its own.
+func hasRule(f *ir.Field) bool {
+	return f.Required || f.DefaultOnError || f.DefaultOnNull || f.SkipInvalidItems || objectOnly(f)
+}
+
+// objectOnly reports whether f is free-form JSON that must be an object.
+func objectOnly(f *ir.Field) bool {
+	return f.Type.Kind == ir.RefRaw && f.Type.Object
+}
+
+// skipElem is the element type of a field whose invalid items are dropped,
+// or nil.
+func skipElem(f *ir.Field) *ir.Ref {
+	if !f.SkipInvalidItems || f.NullMeans {
+		return nil
+	}
+	if f.Type.Kind != ir.RefArray {
+		return nil
+	}
+	return f.Type.Elem
+}
