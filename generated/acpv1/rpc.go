@@ -104,7 +104,9 @@ func decodeTyped(raw json.RawMessage, typed any, method, what string) (any, erro
 	case jsonKind(raw) == 'n':
 		return reflect.Zero(reflect.TypeOf(typed)).Interface(), nil
 	}
-	if err := json.Unmarshal(raw, typed); err != nil {
+	// The envelope's decoding has checked raw: the generated decoder reads it
+	// without another pass by encoding/json.
+	if err := decodeValid(raw, typed); err != nil {
 		return nil, fmt.Errorf("json-rpc: %s of %q: %w", what, method, err)
 	}
 	return typed, nil
