@@ -43,30 +43,35 @@ var decoders = sync.Pool{New: func() any { return new(decoder) }}
 
 // decodeBytes decodes data, a single JSON value, into v.
 func decodeBytes(data []byte, v decodable) error {
-	d := decoders.Get().(*decoder)
-	d.reset(data)
-	err := v.decodeJSON(d)
-	if err == nil {
-		if _, end := d.ReadToken(); end != io.EOF {
-			err = errors.New("json: invalid data after top-level value")
-			if end != nil {
-				err = end
-			}
+	return withDecoder(data, func(d *decoder) error {
+		if err := v.decodeJSON(d); err != nil {
+			return err
 		}
-	}
-	d.reset(nil)
-	decoders.Put(d)
-	return err
+		if _, end := d.ReadToken(); end != io.EOF {
+			if end != nil {
+				return end
+			}
+			return errors.New("json: invalid data after top-level value")
+		}
+		return nil
+	})
 }
 
 // within decodes raw, a whole JSON object, into v with a decoder of its own.
 func within(raw []byte, v restDecoder) error {
+	return withDecoder(raw, func(d *decoder) error {
+		if _, err := d.ReadToken(); err != nil {
+			return err
+		}
+		return v.decodeRest(d, 0)
+	})
+}
+
+// withDecoder runs read with a pooled decoder over data.
+func withDecoder(data []byte, read func(d *decoder) error) error {
 	d := decoders.Get().(*decoder)
-	d.reset(raw)
-	_, err := d.ReadToken()
-	if err == nil {
-		err = v.decodeRest(d, 0)
-	}
+	d.reset(data)
+	err := read(d)
 	d.reset(nil)
 	decoders.Put(d)
 	return err
