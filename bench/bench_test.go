@@ -60,15 +60,17 @@ func direct(data []byte, kind workload.Kind) (any, error) {
 	return v, json.Unmarshal(data, v)
 }
 
-// The generated decoder is called directly ("acpgen"), as DecodeMessage
-// does, and through encoding/json ("acpgen-json"), which checks and scans
-// the whole input before it calls UnmarshalJSON. Both encode with
-// json.Marshal.
+// The generated decoder and encoder are called directly ("acpgen"), as
+// DecodeMessage does, and through encoding/json ("acpgen-json"), which
+// checks and scans the whole input before it calls UnmarshalJSON, and
+// checks and copies the output of MarshalJSON.
 var contenders = []contender{
 	{"acpgen", func(b []byte, _ workload.Kind) (any, error) {
 		var n acpv1.SessionNotification
 		return &n, n.UnmarshalJSON(b)
-	}, nil},
+	}, func(v any) ([]byte, error) {
+		return v.(*acpv1.SessionNotification).MarshalJSON()
+	}},
 	{"acpgen-json", func(b []byte, _ workload.Kind) (any, error) {
 		var n acpv1.SessionNotification
 		return &n, json.Unmarshal(b, &n)

@@ -1,6 +1,6 @@
 // Package templates holds the parts of generated packages that do not
-// depend on the schema: the JSON helpers every package shares, the runtime
-// of the generated decoders, and the JSON-RPC message layer.
+// depend on the schema: the JSON helpers every package shares, the runtimes
+// of the generated decoders and encoders, and the JSON-RPC message layer.
 package templates
 
 import (
@@ -17,12 +17,18 @@ var rpc string
 //go:embed decode.go.tmpl
 var decode string
 
+//go:embed encode.go.tmpl
+var encode string
+
 // JSONHelpers returns the source of the helper file for package pkg, with
 // header as its first comment line.
 func JSONHelpers(header, pkg string) []byte { return fill(jsonHelpers, header, pkg) }
 
 // Decoder returns the source of the decoding runtime file for package pkg.
 func Decoder(header, pkg string) []byte { return fill(decode, header, pkg) }
+
+// Encoder returns the source of the encoding runtime file for package pkg.
+func Encoder(header, pkg string) []byte { return fill(encode, header, pkg) }
 
 // RPC returns the source of the JSON-RPC message file for package pkg.
 func RPC(header, pkg string) []byte { return fill(rpc, header, pkg) }

@@ -66,12 +66,13 @@ func Files(p *ir.Package) (map[string][]byte, error) {
 	if e.hasRPC() {
 		files["rpc.go"] = templates.RPC(e.header(), p.Name)
 	}
-	// The decoder runtime first: the JSON helpers serve it too.
+	// The runtimes first: the JSON helpers serve them too.
 	for _, h := range []struct {
 		name string
 		src  []byte
 	}{
 		{"decode.go", templates.Decoder(e.header(), p.Name)},
+		{"encode.go", templates.Encoder(e.header(), p.Name)},
 		{"json.go", templates.JSONHelpers(e.header(), p.Name)},
 	} {
 		helpers, err := pruneHelpers(h.name, h.src, files)
@@ -267,27 +268,6 @@ func structFields(fields []*ir.Field) []jen.Code {
 		}
 		out = append(out, comment("", f.Doc))
 		out = append(out, jen.Id(f.GoName).Add(fieldType(f)).Tag(jsonTag(f)))
-	}
-	return out
-}
-
-// keepsEmpty lists the optional fields that omitempty would get wrong:
-// slices and maps, whose empty value is not absence, and Nullable fields,
-// which omitempty never leaves out.
-func keepsEmpty(fields []*ir.Field) []*ir.Field {
-	var out []*ir.Field
-	for _, f := range fields {
-		if f.Required {
-			continue
-		}
-		if f.NullMeans {
-			out = append(out, f)
-			continue
-		}
-		switch underlying(f.Type).Kind {
-		case ir.RefArray, ir.RefMap:
-			out = append(out, f)
-		}
 	}
 	return out
 }

@@ -79,29 +79,38 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// TestHelpersPruned checks that the helper file keeps only what is called.
+// TestHelpersPruned checks that the helper files keep only what is called.
 func TestHelpersPruned(t *testing.T) {
 	files, err := Files(tiny(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := parser.ParseFile(token.NewFileSet(), "json.go", files["json.go"], 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	have := map[string]bool{}
-	for _, obj := range f.Scope.Objects {
-		have[obj.Name] = true
-	}
-	// The tiny schema has no untagged union of arrays.
-	for _, name := range []string{"firstElementMembers"} {
-		if have[name] {
-			t.Errorf("%s is kept though nothing calls it", name)
+	for _, c := range []struct {
+		file       string
+		kept, gone []string
+	}{
+		// The tiny schema has no untagged union of arrays.
+		{"json.go", []string{"jsonKind", "typeError"}, []string{"firstElementMembers"}},
+		// It has no unsigned integers and no Nullable members.
+		{"encode.go", []string{"appendString", "appendSlice", "appendMap", "encodeString"}, []string{"appendUint", "appendNullable", "encodeUint"}},
+	} {
+		f, err := parser.ParseFile(token.NewFileSet(), c.file, files[c.file], 0)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	for _, name := range []string{"jsonKind", "marshalObject", "typeError", "present", "presentMap"} {
-		if !have[name] {
-			t.Errorf("%s was dropped though generated code calls it", name)
+		have := map[string]bool{}
+		for _, obj := range f.Scope.Objects {
+			have[obj.Name] = true
+		}
+		for _, name := range c.gone {
+			if have[name] {
+				t.Errorf("%s: %s is kept though nothing calls it", c.file, name)
+			}
+		}
+		for _, name := range c.kept {
+			if !have[name] {
+				t.Errorf("%s: %s was dropped though generated code calls it", c.file, name)
+			}
 		}
 	}
 }

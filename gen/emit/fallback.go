@@ -29,7 +29,7 @@ func (e *emitter) fallback(f *jen.File, t *ir.Type) error {
 		members = append(members, jen.Line(), comment("", fl.Doc), jen.Id(fl.GoName).Add(fieldType(fl)))
 	}
 	members = append(members, jen.Line(),
-		jen.Comment("Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;"),
+		jen.Comment("Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);"),
 		jen.Comment("set it to nil to write Tag and the fields above instead."),
 		jen.Id("Raw").Qual(jsonPkg, "RawMessage"),
 	)
@@ -46,22 +46,11 @@ func (e *emitter) fallback(f *jen.File, t *ir.Type) error {
 	)
 	f.Line()
 
-	// The wire form of the known members: tag first, then the fields.
-	wire := []jen.Code{jen.Id("Tag").String().Tag(map[string]string{"json": u.Tag})}
-	wireVals := []jen.Code{jen.Id("v").Dot("Tag")}
-	for _, fl := range v.Fields {
-		wire = append(wire, jen.Id(fl.GoName).Add(fieldType(fl)).Tag(jsonTag(fl)))
-		wireVals = append(wireVals, jen.Id("v").Dot(fl.GoName))
-	}
-	f.Comment("MarshalJSON writes Raw if set, and otherwise Tag and the fields.")
-	f.Func().Params(jen.Id("v").Id(v.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.If(jen.Id("v").Dot("Raw").Op("!=").Nil()).Block(jen.Return(jen.Id("v").Dot("Raw"), jen.Nil())),
-		jen.Return(jen.Qual(jsonPkg, "Marshal").Call(jen.Struct(wire...).Values(wireVals...))),
-	)
-	f.Line()
-
 	tag := &ir.Field{JSONName: u.Tag, GoName: "Tag", Type: ir.Ref{Kind: ir.RefString}, Required: true, Pointer: v.Pointer}
 	fields := append([]*ir.Field{tag}, v.Fields...)
+	objectEncoders(f, encodeSpec{goName: v.GoName, fields: fields, rawFirst: []jen.Code{
+		jen.If(jen.Id("v").Dot("Raw").Op("!=").Nil()).Block(jen.Return(jen.Id("appendRaw").Call(jen.Id("b"), jen.Id("v").Dot("Raw")))),
+	}})
 	bits, err := requiredBits(fields)
 	if err != nil {
 		return err

@@ -43,18 +43,19 @@ func pruneHelpers(name string, src []byte, files map[string][]byte) ([]byte, err
 			}
 		}
 	}
-	var keep []ast.Decl
+	var keep, drop []ast.Decl
 	for _, d := range f.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok && !used[fd.Name.Name] {
+			drop = append(drop, d)
 			continue
 		}
 		keep = append(keep, d)
 	}
 	f.Decls = keep
-	// Comments of dropped functions go with them.
+	// Comments of dropped functions go with them; others stay.
 	var comments []*ast.CommentGroup
 	for _, cg := range f.Comments {
-		if cg.Pos() < f.Package || inDecls(cg, keep) {
+		if !inDecls(cg, drop) {
 			comments = append(comments, cg)
 		}
 	}

@@ -83,7 +83,7 @@ func (e *emitter) rawMethod(f *jen.File, t *ir.Type) {
 
 // fallbackRaw gives a fallback rawObject when its union needs it.
 func (e *emitter) fallbackRaw(f *jen.File, t *ir.Type) {
-	if !e.carriers()[t] && len(t.Fields) == 0 {
+	if !e.carriers()[t] && !objectUnion(t) {
 		return
 	}
 	fb := t.Union.Fallback
@@ -98,7 +98,7 @@ func (e *emitter) rawFirst(v *ir.Variant) []jen.Code {
 	for _, emb := range v.Embeds {
 		if e.carriers()[emb] {
 			out = append(out, jen.If(jen.Id("raw").Op(":=").Id("v").Dot(emb.GoName).Dot("rawObject").Call(), jen.Id("raw").Op("!=").Nil()).Block(
-				jen.Return(jen.Id("raw"), jen.Nil())))
+				jen.Return(jen.Id("appendRaw").Call(jen.Id("b"), jen.Id("raw")))))
 		}
 	}
 	return out

@@ -24,16 +24,8 @@ func (e *emitter) typeDecl(f *jen.File, t *ir.Type) error {
 	switch t.Kind {
 	case ir.Struct:
 		f.Type().Id(t.GoName).Struct(members(t)...)
-		if keep := keepsEmpty(ownFields(t)); len(keep) > 0 {
-			f.Line()
-			f.Comment("MarshalJSON writes a list or map that is present but empty as such, not as an absent key.")
-			f.Func().Params(jen.Id("v").Id(t.GoName)).Id("MarshalJSON").Params().
-				Params(jen.Index().Byte(), jen.Error()).Block(
-				jen.Type().Id("plain").Id(t.GoName),
-				jen.Return(jen.Qual(jsonPkg, "Marshal").Call(fieldsValue(jen.Id("plain").Call(jen.Id("v")), "v", keep))),
-			)
-			f.Line()
-		}
+		f.Line()
+		objectEncoders(f, structEncodeSpec(t, t.GoName))
 		spec, err := typeSpec(t, t.GoName)
 		if err != nil {
 			return err
@@ -79,40 +71,4 @@ func members(t *ir.Type) []jen.Code {
 			jen.Id(extension(t, key)))
 	}
 	return out
-}
-
-// fieldsValue returns the value to encode for the fields of recv: plain
-// itself, or plain with the fields in keep shadowed by pointers that are nil
-// only when the field is absent.
-/*
-	struct {
-		plain
-		Env *[]EnvVariable `json:"env,omitempty"`
-	}{plain(v), present(v.Env)}
-*/
-func fieldsValue(plain *jen.Statement, recv string, keep []*ir.Field) jen.Code {
-	if len(keep) == 0 {
-		return plain
-	}
-	members := []jen.Code{jen.Id("plain")}
-	values := []jen.Code{plain}
-	for _, f := range keep {
-		arg := jen.Id(recv).Dot(f.GoName)
-		if f.NullMeans {
-			members = append(members, jen.Id(f.GoName).Op("*").Add(fieldType(f)).Tag(jsonTag(f)))
-			values = append(values, jen.Id("presentNullable").Call(arg))
-			continue
-		}
-		u := underlying(f.Type)
-		members = append(members, jen.Id(f.GoName).Op("*").Add(goType(u)).Tag(jsonTag(f)))
-		helper := "present"
-		if u.Kind == ir.RefMap {
-			helper = "presentMap"
-		}
-		if f.Type.Kind == ir.RefNamed {
-			arg = goType(u).Call(arg)
-		}
-		values = append(values, jen.Id(helper).Call(arg))
-	}
-	return jen.Struct(members...).Values(values...)
 }

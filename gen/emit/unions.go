@@ -1,7 +1,6 @@
 package emit
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -23,6 +22,9 @@ func (e *emitter) unions(f *jen.File) error {
 // union emits one union type, its decoder and its variants.
 func (e *emitter) union(f *jen.File, t *ir.Type) error {
 	e.unionType(f, t)
+	if err := e.unionEncoders(f, t); err != nil {
+		return err
+	}
 	if t.Union.Tag != "" {
 		return e.tagged(f, t)
 	}
@@ -91,8 +93,12 @@ func (e *emitter) unionType(f *jen.File, t *ir.Type) {
 	f.Type().Id(t.GoName).Struct(members...)
 	f.Line()
 	f.Add(comment("", fmt.Sprintf("%s is implemented by the variants of %s:%s", iface(t), t.GoName, bullets(list))))
+	encoder := jen.Id("appendJSON").Params(jen.Index().Byte()).Params(encodeResult...)
+	if objectUnion(t) {
+		encoder = jen.Id("appendMembers").Params(jen.Index().Byte()).Params(encodeResult...)
+	}
 	if u.Tag != "" {
-		f.Type().Id(iface(t)).Interface(jen.Id(marker(t)).Params().String())
+		f.Type().Id(iface(t)).Interface(jen.Id(marker(t)).Params().String(), encoder)
 		f.Line()
 		f.Comment(fmt.Sprintf("Tag returns the %q value of the variant, or \"\" for none.", u.Tag))
 		f.Func().Params(jen.Id("u").Id(t.GoName)).Id("Tag").Params().String().Block(
@@ -100,49 +106,10 @@ func (e *emitter) unionType(f *jen.File, t *ir.Type) {
 			jen.Return(jen.Id("u").Dot("Value").Dot(marker(t)).Call()),
 		)
 	} else {
-		f.Type().Id(iface(t)).Interface(jen.Id(marker(t)).Params())
+		f.Type().Id(iface(t)).Interface(jen.Id(marker(t)).Params(), encoder)
 	}
-	f.Line()
-	e.unionMarshal(f, t)
 	f.Line()
 	e.rawMethod(f, t)
-}
-
-/*
-	func (u SessionUpdate) MarshalJSON() ([]byte, error) {
-		if u.Value == nil { return nil, errors.New(…) }
-		return json.Marshal(u.Value)
-	}
-*/
-func (e *emitter) unionMarshal(f *jen.File, t *ir.Type) {
-	body := []jen.Code{
-		jen.If(jen.Id("u").Dot("Value").Op("==").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(fmt.Sprintf("%s: %s.Value is nil", e.p.Name, t.GoName)))),
-		),
-	}
-	if len(t.Fields) == 0 {
-		body = append(body, jen.Return(jen.Id("encodeValue").Call(jen.Id("u").Dot("Value"))))
-	} else {
-		if t.Union.Fallback != nil {
-			// An unknown variant's Raw is the whole object, shared fields included.
-			body = append(body, jen.If(
-				jen.List(jen.Id("h"), jen.Id("ok")).Op(":=").Id("u").Dot("Value").Assert(jen.Id("rawHolder")),
-				jen.Id("ok"),
-			).Block(jen.If(jen.Id("raw").Op(":=").Id("h").Dot("rawObject").Call(), jen.Id("raw").Op("!=").Nil()).Block(
-				jen.Return(jen.Id("raw"), jen.Nil()))))
-		}
-		body = append(body,
-			jen.Type().Id("plain").Id(t.GoName),
-			jen.Return(jen.Id("marshalObject").Call(jen.Lit(""),
-				fieldsValue(jen.Id("plain").Call(jen.Id("u")), "u", keepsEmpty(ownFields(t))), jen.Id("u").Dot("Value"))),
-		)
-	}
-	doc := "MarshalJSON writes the variant"
-	if len(t.Fields) > 0 {
-		doc += " and the shared fields as one object; an Other variant that has Raw is written as is"
-	}
-	f.Comment(doc + ".")
-	f.Func().Params(jen.Id("u").Id(t.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(body...)
 }
 
 // tagged emits the decoder of a tagged union and its variants.
@@ -286,6 +253,9 @@ func (e *emitter) sharedFields(f *jen.File, t *ir.Type) error {
 	f.Type().Id(sharedName(t)).Id(t.GoName)
 	f.Line()
 	objectDecoders(f, spec)
+	enc := structEncodeSpec(t, sharedName(t))
+	enc.membersOnly = true
+	objectEncoders(f, enc)
 	return nil
 }
 
@@ -316,29 +286,14 @@ func (e *emitter) knownVariant(f *jen.File, t *ir.Type, v *ir.Variant, tagMember
 		// The embedded payload encodes and decodes the variant as it is.
 		return nil
 	}
-	var parts []jen.Code
+	if !objectVariant(t, v) {
+		return fmt.Errorf("%s: a variant whose payloads are not all objects is not supported", v.Pointer)
+	}
+	enc := encodeSpec{goName: v.GoName, tag: tagMember, fields: v.Fields, rawFirst: e.rawFirst(v)}
 	for _, emb := range v.Embeds {
-		parts = append(parts, jen.Id("v").Dot(emb.GoName))
+		enc.embeds = append(enc.embeds, emb.GoName)
 	}
-	var pre []jen.Code
-	if len(v.Fields) > 0 {
-		if len(v.Embeds) == 0 {
-			pre = append(pre, jen.Type().Id("plain").Id(v.GoName))
-			parts = append(parts, fieldsValue(jen.Id("plain").Call(jen.Id("v")), "v", keepsEmpty(v.Fields)))
-		} else {
-			parts = append(parts, variantFieldsValue(v))
-		}
-	}
-	doc := "MarshalJSON writes the variant"
-	if tagMember != "" {
-		doc += " with its tag"
-	}
-	f.Comment(doc + ".")
-	pre = append(e.rawFirst(v), pre...)
-	f.Func().Params(jen.Id("v").Id(v.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		append(pre, jen.Return(jen.Id("marshalObject").Call(append([]jen.Code{jen.Lit(tagMember)}, parts...)...)))...,
-	)
-	f.Line()
+	objectEncoders(f, enc)
 	switch {
 	case len(v.Embeds) == 0:
 		bits, err := requiredBits(v.Fields)
@@ -350,17 +305,6 @@ func (e *emitter) knownVariant(f *jen.File, t *ir.Type, v *ir.Variant, tagMember
 		return e.partsDecoder(f, v)
 	}
 	return nil
-}
-
-// variantFieldsValue is a struct value of the variant's own fields, to encode beside
-// its embedded payloads.
-func variantFieldsValue(v *ir.Variant) jen.Code {
-	var members, values []jen.Code
-	for _, f := range v.Fields {
-		members = append(members, jen.Id(f.GoName).Add(fieldType(f)).Tag(jsonTag(f)))
-		values = append(values, jen.Id("v").Dot(f.GoName))
-	}
-	return jen.Struct(members...).Values(values...)
 }
 
 // partsDecoder decodes each embedded payload and the own fields from the
@@ -439,7 +383,5 @@ func extsRequired(exts []extRef) bool {
 // tagMember is the JSON object member `"tag":"value"` that a variant's
 // encoding starts with.
 func tagMember(tag, value string) string {
-	k, _ := json.Marshal(tag)
-	v, _ := json.Marshal(value)
-	return string(k) + ":" + string(v)
+	return quote(tag) + ":" + quote(value)
 }

@@ -176,6 +176,7 @@ func (e *emitter) unstable(f *jen.File, key string) error {
 				return err
 			}
 			objectDecoders(f, objectSpec{goName: ext, fields: fields, bits: bits, memberOnly: true})
+			objectEncoders(f, encodeSpec{goName: ext, fields: fields, membersOnly: true})
 		}
 	}
 	for _, t := range e.typesOf(ir.Union) {
@@ -218,6 +219,7 @@ func (e *emitter) extensionsOff(f *jen.File, key string) bool {
 				f.Type().Id(ext).Struct()
 				f.Line()
 				memberDecoder(f, ext, nil, nil, nil)
+				objectEncoders(f, encodeSpec{goName: ext, membersOnly: true})
 				if hasRequired(keyFields(t, key)) {
 					f.Func().Params(jen.Op("*").Id(ext)).Id("missing").Params(jen.Uint64()).Error().Block(jen.Return(jen.Nil()))
 					f.Line()

@@ -25,6 +25,9 @@ func (e *emitter) untagged(f *jen.File, t *ir.Type) error {
 			f.Line()
 			f.Func().Params(jen.Id(v.GoName)).Id(marker(t)).Params().Block()
 			f.Line()
+			f.Func().Params(jen.Id(v.GoName)).Id("appendJSON").Params(bufParam).Params(encodeResult...).Block(
+				jen.Return(jen.Append(jen.Id("b"), jen.Lit("null").Op("...")), jen.Nil()))
+			f.Line()
 			f.Comment("MarshalJSON writes null.")
 			f.Func().Params(jen.Id(v.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 				jen.Return(jen.Index().Byte().Call(jen.Lit("null")), jen.Nil()))
@@ -35,6 +38,7 @@ func (e *emitter) untagged(f *jen.File, t *ir.Type) error {
 			f.Line()
 			f.Func().Params(jen.Id(v.GoName)).Id(marker(t)).Params().Block()
 			f.Line()
+			valueVariantEncoder(f, v)
 		}
 	}
 	if fb := u.Fallback; fb != nil {
@@ -44,10 +48,10 @@ func (e *emitter) untagged(f *jen.File, t *ir.Type) error {
 		f.Func().Params(jen.Op("*").Id(fb.GoName)).Id(marker(t)).Params().Block()
 		f.Line()
 		e.fallbackRaw(f, t)
-		f.Comment("MarshalJSON writes Raw.")
-		f.Func().Params(jen.Id("v").Id(fb.GoName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-			jen.Return(jen.Id("v").Dot("Raw").Dot("MarshalJSON").Call()))
+		f.Func().Params(jen.Id("v").Op("*").Id(fb.GoName)).Id("appendJSON").Params(bufParam).Params(encodeResult...).Block(
+			jen.Return(jen.Id("appendRaw").Call(jen.Id("b"), jen.Id("v").Dot("Raw"))))
 		f.Line()
+		marshalMethod(f, fb.GoName, "v")
 	}
 	return e.untaggedDecoder(f, t)
 }

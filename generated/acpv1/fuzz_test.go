@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/acpgen/acpgen/generated/internal/jsontest"
 )
 
 // fuzzCorpusDir holds the protocol's documentation examples, beside the
@@ -80,6 +82,11 @@ func roundTrip[U interface{ Tag() string }](t *testing.T, data []byte, isNull fu
 	first, err := json.Marshal(u)
 	if err != nil {
 		t.Fatalf("decoded %s but encoding fails: %v", data, err)
+	}
+	if m, ok := any(u).(json.Marshaler); ok {
+		jsontest.AssertDirect(t, m, first)
+	} else {
+		t.Fatalf("%T has no MarshalJSON", u)
 	}
 	again := new(U)
 	if err := json.Unmarshal(first, again); err != nil {

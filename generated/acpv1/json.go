@@ -3,9 +3,7 @@
 package acpv1
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
 	"reflect"
 )
 
@@ -49,41 +47,6 @@ func typeError(what string, v any, field string) error {
 // object it was decoded from.
 type rawHolder interface {
 	rawObject() json.RawMessage
-}
-
-// encodeValue encodes v through its own encoder when it has one, without the
-// standard library's pass over the result; the encoding/json call that
-// started the encoding checks and compacts the whole output once.
-func encodeValue(v any) ([]byte, error) {
-	if m, ok := v.(json.Marshaler); ok {
-		return m.MarshalJSON()
-	}
-	return json.Marshal(v)
-}
-
-// marshalObject encodes each part, all JSON objects, as one object whose
-// members follow the members in prefix (written as `"k":v`, or "").
-func marshalObject(prefix string, parts ...any) ([]byte, error) {
-	buf := make([]byte, 0, 256)
-	buf = append(buf, '{')
-	buf = append(buf, prefix...)
-	for _, p := range parts {
-		b, err := encodeValue(p)
-		if err != nil {
-			return nil, err
-		}
-		b = bytes.TrimSpace(b)
-		if len(b) < 2 || b[0] != '{' || b[len(b)-1] != '}' {
-			return nil, fmt.Errorf("%T does not encode as a JSON object", p)
-		}
-		if len(b) > 2 {
-			if len(buf) > 1 {
-				buf = append(buf, ',')
-			}
-			buf = append(buf, b[1:len(b)-1]...)
-		}
-	}
-	return append(buf, '}'), nil
 }
 
 // objectMembers returns the members of the JSON object data, for choosing
@@ -153,29 +116,4 @@ func (n *Nullable[T]) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	return json.Unmarshal(data, &n.Value)
-}
-
-// presentNullable returns a pointer to n when it is present, and nil otherwise.
-func presentNullable[T any](n Nullable[T]) *Nullable[T] {
-	if !n.Present {
-		return nil
-	}
-	return &n
-}
-
-// present returns nil for a nil slice and a pointer to s otherwise, so that
-// an optional list that is present but empty is written as [].
-func present[T any](s []T) *[]T {
-	if s == nil {
-		return nil
-	}
-	return &s
-}
-
-// presentMap is present for maps.
-func presentMap[V any](m map[string]V) *map[string]V {
-	if m == nil {
-		return nil
-	}
-	return &m
 }

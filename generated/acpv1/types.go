@@ -23,6 +23,37 @@ type AgentAuthCapabilities struct {
 	agentAuthCapabilitiesUnstable
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *AgentAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Logout != nil {
+		b = append(b, `,"logout":`...)
+		if b, err = v.Logout.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return v.agentAuthCapabilitiesUnstable.appendMembers(b)
+}
+
+func (v *AgentAuthCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AgentAuthCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *AgentAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "logout":
@@ -83,6 +114,59 @@ type AgentCapabilities struct {
 	agentCapabilitiesLLMProviders
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.LoadSession != nil {
+		b = append(b, `,"loadSession":`...)
+		b = appendBool(b, *v.LoadSession)
+	}
+	if v.PromptCapabilities != nil {
+		b = append(b, `,"promptCapabilities":`...)
+		if b, err = v.PromptCapabilities.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.MCPCapabilities != nil {
+		b = append(b, `,"mcpCapabilities":`...)
+		if b, err = v.MCPCapabilities.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.SessionCapabilities != nil {
+		b = append(b, `,"sessionCapabilities":`...)
+		if b, err = v.SessionCapabilities.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Auth != nil {
+		b = append(b, `,"auth":`...)
+		if b, err = v.Auth.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return v.agentCapabilitiesLLMProviders.appendMembers(b)
+}
+
+func (v *AgentCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AgentCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *AgentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "loadSession":
@@ -125,6 +209,33 @@ type AgentNotification struct {
 
 	// Method-specific notification parameters.
 	Params json.RawMessage `json:"params,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *AgentNotification) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"method":`...)
+	b = appendString(b, v.Method)
+	if len(v.Params) != 0 {
+		b = append(b, `,"params":`...)
+		if b, err = appendRaw(b, v.Params); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AgentNotification) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AgentNotification) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AgentNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -175,6 +286,37 @@ type AgentRequest struct {
 
 	// Method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *AgentRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"id":`...)
+	if b, err = v.ID.appendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"method":`...)
+	b = appendString(b, v.Method)
+	if len(v.Params) != 0 {
+		b = append(b, `,"params":`...)
+		if b, err = appendRaw(b, v.Params); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AgentRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AgentRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AgentRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -240,13 +382,45 @@ type Annotations struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *Annotations) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Audience != nil {
+		b = append(b, `,"audience":`...)
+		if b, err = appendSlice(b, v.Audience, encodeString[Role]); err != nil {
+			return nil, err
+		}
+	}
+	if v.LastModified != nil {
+		b = append(b, `,"lastModified":`...)
+		b = appendString(b, *v.LastModified)
+	}
+	if v.Priority != nil {
+		b = append(b, `,"priority":`...)
+		if b, err = appendFloat(b, *v.Priority); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *Annotations) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v Annotations) MarshalJSON() ([]byte, error) {
-	type plain Annotations
-	return json.Marshal(struct {
-		plain
-		Audience *[]Role `json:"audience,omitempty"`
-	}{plain(v), present(v.Audience)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *Annotations) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -297,6 +471,41 @@ type AudioContent struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *AudioContent) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = v.Annotations.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"data":`...)
+	b = appendString(b, v.Data)
+	b = append(b, `,"mimeType":`...)
+	b = appendString(b, v.MimeType)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AudioContent) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AudioContent) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -366,6 +575,35 @@ type AuthCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *AuthCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Terminal != nil {
+		b = append(b, `,"terminal":`...)
+		b = appendBool(b, *v.Terminal)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AuthCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AuthCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *AuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "terminal":
@@ -412,6 +650,39 @@ type AuthMethodAgent struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *AuthMethodAgent) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"id":`...)
+	b = appendString(b, v.ID)
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AuthMethodAgent) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AuthMethodAgent) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AuthMethodAgent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -495,14 +766,49 @@ type AuthMethodTerminal struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *AuthMethodTerminal) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"id":`...)
+	b = appendString(b, v.ID)
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if v.Args != nil {
+		b = append(b, `,"args":`...)
+		if b, err = appendSlice(b, v.Args, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	if v.Env != nil {
+		b = append(b, `,"env":`...)
+		if b, err = appendMap(b, v.Env, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AuthMethodTerminal) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v AuthMethodTerminal) MarshalJSON() ([]byte, error) {
-	type plain AuthMethodTerminal
-	return json.Marshal(struct {
-		plain
-		Args *[]string          `json:"args,omitempty"`
-		Env  *map[string]string `json:"env,omitempty"`
-	}{plain(v), present(v.Args), presentMap(v.Env)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -575,6 +881,33 @@ type AuthenticateRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *AuthenticateRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"methodId":`...)
+	b = appendString(b, v.MethodID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AuthenticateRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AuthenticateRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *AuthenticateRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "methodId":
@@ -623,6 +956,31 @@ type AuthenticateResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *AuthenticateResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AuthenticateResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AuthenticateResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *AuthenticateResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -665,6 +1023,41 @@ type AvailableCommand struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *AvailableCommand) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	b = append(b, `,"description":`...)
+	b = appendString(b, v.Description)
+	if v.Input != nil {
+		b = append(b, `,"input":`...)
+		if b, err = v.Input.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AvailableCommand) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AvailableCommand) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AvailableCommand) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -726,6 +1119,35 @@ type AvailableCommandsUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *AvailableCommandsUpdate) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"availableCommands":`...)
+	if b, err = appendSlice(b, v.AvailableCommands, (*AvailableCommand).appendJSON); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AvailableCommandsUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AvailableCommandsUpdate) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *AvailableCommandsUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "availableCommands":
@@ -781,6 +1203,39 @@ type BlobResourceContents struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *BlobResourceContents) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"blob":`...)
+	b = appendString(b, v.Blob)
+	if v.MimeType != nil {
+		b = append(b, `,"mimeType":`...)
+		b = appendString(b, *v.MimeType)
+	}
+	b = append(b, `,"uri":`...)
+	b = appendString(b, v.URI)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *BlobResourceContents) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *BlobResourceContents) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -841,6 +1296,31 @@ type BooleanConfigOptionCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *BooleanConfigOptionCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *BooleanConfigOptionCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v BooleanConfigOptionCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *BooleanConfigOptionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -893,6 +1373,43 @@ type BooleanPropertySchema struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *BooleanPropertySchema) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Title != nil {
+		b = append(b, `,"title":`...)
+		b = appendString(b, *v.Title)
+	}
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if v.Default != nil {
+		b = append(b, `,"default":`...)
+		b = appendBool(b, *v.Default)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *BooleanPropertySchema) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v BooleanPropertySchema) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *BooleanPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "title":
@@ -937,6 +1454,33 @@ type CancelNotification struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *CancelNotification) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *CancelNotification) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v CancelNotification) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *CancelNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -990,6 +1534,35 @@ type CancelRequestNotification struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *CancelRequestNotification) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"requestId":`...)
+	if b, err = v.RequestID.appendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *CancelRequestNotification) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v CancelRequestNotification) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *CancelRequestNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1076,6 +1649,62 @@ type ClientCapabilities struct {
 	clientCapabilitiesPlanOperations
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Fs != nil {
+		b = append(b, `,"fs":`...)
+		if b, err = v.Fs.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Terminal != nil {
+		b = append(b, `,"terminal":`...)
+		b = appendBool(b, *v.Terminal)
+	}
+	if v.Session != nil {
+		b = append(b, `,"session":`...)
+		if b, err = v.Session.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Auth != nil {
+		b = append(b, `,"auth":`...)
+		if b, err = v.Auth.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Elicitation != nil {
+		b = append(b, `,"elicitation":`...)
+		if b, err = v.Elicitation.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	if b, err = v.clientCapabilitiesUnstable.appendMembers(b); err != nil {
+		return nil, err
+	}
+	return v.clientCapabilitiesPlanOperations.appendMembers(b)
+}
+
+func (v *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "fs":
@@ -1121,6 +1750,33 @@ type ClientNotification struct {
 
 	// Method-specific notification parameters.
 	Params json.RawMessage `json:"params,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ClientNotification) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"method":`...)
+	b = appendString(b, v.Method)
+	if len(v.Params) != 0 {
+		b = append(b, `,"params":`...)
+		if b, err = appendRaw(b, v.Params); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ClientNotification) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ClientNotification) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ClientNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1171,6 +1827,37 @@ type ClientRequest struct {
 
 	// Method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ClientRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"id":`...)
+	if b, err = v.ID.appendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"method":`...)
+	b = appendString(b, v.Method)
+	if len(v.Params) != 0 {
+		b = append(b, `,"params":`...)
+		if b, err = appendRaw(b, v.Params); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ClientRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ClientRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ClientRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1243,6 +1930,49 @@ type ClientSessionCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ClientSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Compaction != nil {
+		b = append(b, `,"compaction":`...)
+		if b, err = v.Compaction.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.ConfigOptions != nil {
+		b = append(b, `,"configOptions":`...)
+		if b, err = v.ConfigOptions.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Notices != nil {
+		b = append(b, `,"notices":`...)
+		if b, err = v.Notices.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ClientSessionCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ClientSessionCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ClientSessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "compaction":
@@ -1293,6 +2023,33 @@ type CloseSessionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *CloseSessionRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *CloseSessionRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v CloseSessionRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *CloseSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "sessionId":
@@ -1341,6 +2098,31 @@ type CloseSessionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *CloseSessionResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *CloseSessionResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v CloseSessionResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *CloseSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -1368,6 +2150,24 @@ func (v *CloseSessionResponse) UnmarshalJSON(data []byte) error {
 
 // CompactionCapabilities: Client support for ID-addressed context compaction updates.
 type CompactionCapabilities struct{}
+
+// appendMembers appends the members of v, each after a comma.
+func (*CompactionCapabilities) appendMembers(b []byte) ([]byte, error) {
+	return b, nil
+}
+
+func (v *CompactionCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v CompactionCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
 
 func (*CompactionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	return false, nil
@@ -1406,6 +2206,37 @@ type CompactionSummaryChunk struct {
 
 	// Metadata scoped to this chunk. Omission and `null` both mean absent.
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *CompactionSummaryChunk) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"compactionId":`...)
+	b = appendString(b, v.CompactionID)
+	b = append(b, `,"content":`...)
+	if b, err = v.Content.appendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *CompactionSummaryChunk) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v CompactionSummaryChunk) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *CompactionSummaryChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1477,13 +2308,43 @@ type CompactionUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *CompactionUpdate) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"compactionId":`...)
+	b = appendString(b, v.CompactionID)
+	b = append(b, `,"status":`...)
+	b = appendString(b, v.Status)
+	if v.Summary != nil {
+		b = append(b, `,"summary":`...)
+		if b, err = appendSlice(b, v.Summary, (*ContentBlock).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.Error != nil {
+		b = append(b, `,"error":`...)
+		b = appendString(b, *v.Error)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *CompactionUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v CompactionUpdate) MarshalJSON() ([]byte, error) {
-	type plain CompactionUpdate
-	return json.Marshal(struct {
-		plain
-		Summary *[]ContentBlock `json:"summary,omitempty"`
-	}{plain(v), present(v.Summary)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *CompactionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1549,6 +2410,33 @@ type CompleteElicitationNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *CompleteElicitationNotification) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"elicitationId":`...)
+	b = appendString(b, v.ElicitationID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *CompleteElicitationNotification) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *CompleteElicitationNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "elicitationId":
@@ -1600,6 +2488,35 @@ type ConfigOptionUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ConfigOptionUpdate) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"configOptions":`...)
+	if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ConfigOptionUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ConfigOptionUpdate) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ConfigOptionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "configOptions":
@@ -1649,6 +2566,35 @@ type Content struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *Content) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"content":`...)
+	if b, err = v.Content.appendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *Content) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v Content) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *Content) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1708,6 +2654,39 @@ type ContentChunk struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ContentChunk) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"content":`...)
+	if b, err = v.Content.appendJSON(b); err != nil {
+		return nil, err
+	}
+	if v.MessageID != nil {
+		b = append(b, `,"messageId":`...)
+		b = appendString(b, *v.MessageID)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ContentChunk) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ContentChunk) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ContentChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "content":
@@ -1763,6 +2742,37 @@ type Cost struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *Cost) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"amount":`...)
+	if b, err = appendFloat(b, v.Amount); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"currency":`...)
+	b = appendString(b, v.Currency)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *Cost) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v Cost) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *Cost) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1844,14 +2854,53 @@ type CreateTerminalRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *CreateTerminalRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	b = append(b, `,"command":`...)
+	b = appendString(b, v.Command)
+	if v.Args != nil {
+		b = append(b, `,"args":`...)
+		if b, err = appendSlice(b, v.Args, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	if v.Env != nil {
+		b = append(b, `,"env":`...)
+		if b, err = appendSlice(b, v.Env, (*EnvVariable).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.Cwd != nil {
+		b = append(b, `,"cwd":`...)
+		b = appendString(b, *v.Cwd)
+	}
+	if v.OutputByteLimit != nil {
+		b = append(b, `,"outputByteLimit":`...)
+		b = appendUint(b, *v.OutputByteLimit)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *CreateTerminalRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v CreateTerminalRequest) MarshalJSON() ([]byte, error) {
-	type plain CreateTerminalRequest
-	return json.Marshal(struct {
-		plain
-		Args *[]string      `json:"args,omitempty"`
-		Env  *[]EnvVariable `json:"env,omitempty"`
-	}{plain(v), present(v.Args), present(v.Env)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *CreateTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1923,6 +2972,33 @@ type CreateTerminalResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *CreateTerminalResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"terminalId":`...)
+	b = appendString(b, v.TerminalID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *CreateTerminalResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v CreateTerminalResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *CreateTerminalResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "terminalId":
@@ -1974,6 +3050,33 @@ type CurrentModeUpdate struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *CurrentModeUpdate) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"currentModeId":`...)
+	b = appendString(b, v.CurrentModeID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *CurrentModeUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v CurrentModeUpdate) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *CurrentModeUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2029,6 +3132,33 @@ type DeleteSessionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *DeleteSessionRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *DeleteSessionRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v DeleteSessionRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *DeleteSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "sessionId":
@@ -2077,6 +3207,31 @@ type DeleteSessionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *DeleteSessionResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *DeleteSessionResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v DeleteSessionResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *DeleteSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -2123,6 +3278,39 @@ type Diff struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *Diff) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"path":`...)
+	b = appendString(b, v.Path)
+	if v.OldText != nil {
+		b = append(b, `,"oldText":`...)
+		b = appendString(b, *v.OldText)
+	}
+	b = append(b, `,"newText":`...)
+	b = appendString(b, v.NewText)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *Diff) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v Diff) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *Diff) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2177,13 +3365,29 @@ type ElicitationAcceptAction struct {
 	Content map[string]ElicitationContentValue `json:"content,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *ElicitationAcceptAction) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Content != nil {
+		b = append(b, `,"content":`...)
+		if b, err = appendMap(b, v.Content, (*ElicitationContentValue).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ElicitationAcceptAction) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationAcceptAction) MarshalJSON() ([]byte, error) {
-	type plain ElicitationAcceptAction
-	return json.Marshal(struct {
-		plain
-		Content *map[string]ElicitationContentValue `json:"content,omitempty"`
-	}{plain(v), presentMap(v.Content)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ElicitationAcceptAction) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2237,6 +3441,43 @@ type ElicitationCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ElicitationCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Form != nil {
+		b = append(b, `,"form":`...)
+		if b, err = v.Form.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.URL != nil {
+		b = append(b, `,"url":`...)
+		if b, err = v.URL.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ElicitationCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ElicitationCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ElicitationCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "form":
@@ -2280,6 +3521,31 @@ type ElicitationFormCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ElicitationFormCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ElicitationFormCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ElicitationFormCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ElicitationFormCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -2313,6 +3579,29 @@ type ElicitationID string
 type ElicitationRequestScope struct {
 	// The request this elicitation is tied to.
 	RequestID RequestID `json:"requestId"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ElicitationRequestScope) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"requestId":`...)
+	if b, err = v.RequestID.appendJSON(b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func (v *ElicitationRequestScope) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ElicitationRequestScope) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ElicitationRequestScope) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2387,14 +3676,53 @@ type ElicitationSchema struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *ElicitationSchema) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Type != nil {
+		b = append(b, `,"type":`...)
+		b = appendString(b, *v.Type)
+	}
+	if v.Title != nil {
+		b = append(b, `,"title":`...)
+		b = appendString(b, *v.Title)
+	}
+	if v.Properties != nil {
+		b = append(b, `,"properties":`...)
+		if b, err = appendMap(b, v.Properties, (*ElicitationPropertySchema).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.Required != nil {
+		b = append(b, `,"required":`...)
+		if b, err = appendSlice(b, v.Required, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ElicitationSchema) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationSchema) MarshalJSON() ([]byte, error) {
-	type plain ElicitationSchema
-	return json.Marshal(struct {
-		plain
-		Properties *map[string]ElicitationPropertySchema `json:"properties,omitempty"`
-		Required   *[]string                             `json:"required,omitempty"`
-	}{plain(v), presentMap(v.Properties), present(v.Required)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2452,6 +3780,30 @@ type ElicitationSessionScope struct {
 	ToolCallID *ToolCallID `json:"toolCallId,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ElicitationSessionScope) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	if v.ToolCallID != nil {
+		b = append(b, `,"toolCallId":`...)
+		b = appendString(b, *v.ToolCallID)
+	}
+	return b, nil
+}
+
+func (v *ElicitationSessionScope) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ElicitationSessionScope) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ElicitationSessionScope) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "sessionId":
@@ -2504,6 +3856,31 @@ type ElicitationURLCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ElicitationURLCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ElicitationURLCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ElicitationURLCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ElicitationURLCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -2543,6 +3920,41 @@ type EmbeddedResource struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *EmbeddedResource) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = v.Annotations.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"resource":`...)
+	if b, err = v.Resource.appendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *EmbeddedResource) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2608,6 +4020,39 @@ type EnumOption struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *EnumOption) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"const":`...)
+	b = appendString(b, v.Const)
+	b = append(b, `,"title":`...)
+	b = appendString(b, v.Title)
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *EnumOption) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v EnumOption) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *EnumOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "const":
@@ -2668,6 +4113,35 @@ type EnvVariable struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *EnvVariable) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	b = append(b, `,"value":`...)
+	b = appendString(b, v.Value)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *EnvVariable) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v EnvVariable) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *EnvVariable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2732,6 +4206,35 @@ type Error struct {
 	// Optional primitive or structured value that contains additional information about the error.
 	// This may include debugging information or context-specific details.
 	Data json.RawMessage `json:"data,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *Error) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"code":`...)
+	b = appendInt(b, v.Code)
+	b = append(b, `,"message":`...)
+	b = appendString(b, v.Message)
+	if len(v.Data) != 0 {
+		b = append(b, `,"data":`...)
+		if b, err = appendRaw(b, v.Data); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *Error) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v Error) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *Error) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2817,6 +4320,39 @@ type FileSystemCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *FileSystemCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.ReadTextFile != nil {
+		b = append(b, `,"readTextFile":`...)
+		b = appendBool(b, *v.ReadTextFile)
+	}
+	if v.WriteTextFile != nil {
+		b = append(b, `,"writeTextFile":`...)
+		b = appendBool(b, *v.WriteTextFile)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *FileSystemCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v FileSystemCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *FileSystemCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "readTextFile":
@@ -2860,6 +4396,35 @@ type HTTPHeader struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *HTTPHeader) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	b = append(b, `,"value":`...)
+	b = appendString(b, v.Value)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *HTTPHeader) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v HTTPHeader) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *HTTPHeader) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2926,6 +4491,45 @@ type ImageContent struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ImageContent) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = v.Annotations.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"data":`...)
+	b = appendString(b, v.Data)
+	b = append(b, `,"mimeType":`...)
+	b = appendString(b, v.MimeType)
+	if v.URI != nil {
+		b = append(b, `,"uri":`...)
+		b = appendString(b, *v.URI)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ImageContent) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ImageContent) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3002,6 +4606,39 @@ type Implementation struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *Implementation) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	if v.Title != nil {
+		b = append(b, `,"title":`...)
+		b = appendString(b, *v.Title)
+	}
+	b = append(b, `,"version":`...)
+	b = appendString(b, v.Version)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *Implementation) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v Implementation) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *Implementation) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "name":
@@ -3071,6 +4708,45 @@ type InitializeRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"protocolVersion":`...)
+	b = appendUint(b, v.ProtocolVersion)
+	if v.ClientCapabilities != nil {
+		b = append(b, `,"clientCapabilities":`...)
+		if b, err = v.ClientCapabilities.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.ClientInfo != nil {
+		b = append(b, `,"clientInfo":`...)
+		if b, err = v.ClientInfo.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *InitializeRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v InitializeRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3146,13 +4822,49 @@ type InitializeResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"protocolVersion":`...)
+	b = appendUint(b, v.ProtocolVersion)
+	if v.AgentCapabilities != nil {
+		b = append(b, `,"agentCapabilities":`...)
+		if b, err = v.AgentCapabilities.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.AuthMethods != nil {
+		b = append(b, `,"authMethods":`...)
+		if b, err = appendSlice(b, v.AuthMethods, (*AuthMethod).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.AgentInfo != nil {
+		b = append(b, `,"agentInfo":`...)
+		if b, err = v.AgentInfo.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *InitializeResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v InitializeResponse) MarshalJSON() ([]byte, error) {
-	type plain InitializeResponse
-	return json.Marshal(struct {
-		plain
-		AuthMethods *[]AuthMethod `json:"authMethods,omitempty"`
-	}{plain(v), present(v.AuthMethods)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3236,6 +4948,51 @@ type IntegerPropertySchema struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *IntegerPropertySchema) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Title != nil {
+		b = append(b, `,"title":`...)
+		b = appendString(b, *v.Title)
+	}
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if v.Minimum != nil {
+		b = append(b, `,"minimum":`...)
+		b = appendInt(b, *v.Minimum)
+	}
+	if v.Maximum != nil {
+		b = append(b, `,"maximum":`...)
+		b = appendInt(b, *v.Maximum)
+	}
+	if v.Default != nil {
+		b = append(b, `,"default":`...)
+		b = appendInt(b, *v.Default)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *IntegerPropertySchema) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v IntegerPropertySchema) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *IntegerPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "title":
@@ -3285,6 +5042,35 @@ type KillTerminalRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *KillTerminalRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	b = append(b, `,"terminalId":`...)
+	b = appendString(b, v.TerminalID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *KillTerminalRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v KillTerminalRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *KillTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3341,6 +5127,31 @@ type KillTerminalResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *KillTerminalResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *KillTerminalResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v KillTerminalResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *KillTerminalResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -3387,6 +5198,39 @@ type ListSessionsRequest struct {
 	listSessionsRequestUnstable
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ListSessionsRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Cwd != nil {
+		b = append(b, `,"cwd":`...)
+		b = appendString(b, *v.Cwd)
+	}
+	if v.Cursor != nil {
+		b = append(b, `,"cursor":`...)
+		b = appendString(b, *v.Cursor)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return v.listSessionsRequestUnstable.appendMembers(b)
+}
+
+func (v *ListSessionsRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ListSessionsRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ListSessionsRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "cwd":
@@ -3431,6 +5275,39 @@ type ListSessionsResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ListSessionsResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessions":`...)
+	if b, err = appendSlice(b, v.Sessions, (*SessionInfo).appendJSON); err != nil {
+		return nil, err
+	}
+	if v.NextCursor != nil {
+		b = append(b, `,"nextCursor":`...)
+		b = appendString(b, *v.NextCursor)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ListSessionsResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ListSessionsResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3507,13 +5384,43 @@ type LoadSessionRequest struct {
 	loadSessionRequestUnstable
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *LoadSessionRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"mcpServers":`...)
+	if b, err = appendSlice(b, v.MCPServers, (*MCPServer).appendJSON); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"cwd":`...)
+	b = appendString(b, v.Cwd)
+	if v.AdditionalDirectories != nil {
+		b = append(b, `,"additionalDirectories":`...)
+		if b, err = appendSlice(b, v.AdditionalDirectories, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return v.loadSessionRequestUnstable.appendMembers(b)
+}
+
+func (v *LoadSessionRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v LoadSessionRequest) MarshalJSON() ([]byte, error) {
-	type plain LoadSessionRequest
-	return json.Marshal(struct {
-		plain
-		AdditionalDirectories *[]string `json:"additionalDirectories,omitempty"`
-	}{plain(v), present(v.AdditionalDirectories)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *LoadSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3590,13 +5497,41 @@ type LoadSessionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *LoadSessionResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Modes != nil {
+		b = append(b, `,"modes":`...)
+		if b, err = v.Modes.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.ConfigOptions != nil {
+		b = append(b, `,"configOptions":`...)
+		if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *LoadSessionResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v LoadSessionResponse) MarshalJSON() ([]byte, error) {
-	type plain LoadSessionResponse
-	return json.Marshal(struct {
-		plain
-		ConfigOptions *[]SessionConfigOption `json:"configOptions,omitempty"`
-	}{plain(v), present(v.ConfigOptions)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *LoadSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3640,6 +5575,31 @@ type LogoutCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *LogoutCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *LogoutCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v LogoutCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *LogoutCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -3677,6 +5637,31 @@ type LogoutRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *LogoutRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *LogoutRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v LogoutRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *LogoutRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -3710,6 +5695,31 @@ type LogoutResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *LogoutResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *LogoutResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v LogoutResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *LogoutResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3754,6 +5764,39 @@ type MCPCapabilities struct {
 
 	// Fields of the unstable surface, with the unstable_mcp_over_acp or unstable build tag.
 	mcpCapabilitiesMCPOverACP
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *MCPCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.HTTP != nil {
+		b = append(b, `,"http":`...)
+		b = appendBool(b, *v.HTTP)
+	}
+	if v.SSE != nil {
+		b = append(b, `,"sse":`...)
+		b = appendBool(b, *v.SSE)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return v.mcpCapabilitiesMCPOverACP.appendMembers(b)
+}
+
+func (v *MCPCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v MCPCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *MCPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3802,6 +5845,39 @@ type MCPServerHTTP struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *MCPServerHTTP) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	b = append(b, `,"url":`...)
+	b = appendString(b, v.URL)
+	b = append(b, `,"headers":`...)
+	if b, err = appendSlice(b, v.Headers, (*HTTPHeader).appendJSON); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *MCPServerHTTP) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v MCPServerHTTP) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3873,6 +5949,39 @@ type MCPServerSSE struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *MCPServerSSE) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	b = append(b, `,"url":`...)
+	b = appendString(b, v.URL)
+	b = append(b, `,"headers":`...)
+	if b, err = appendSlice(b, v.Headers, (*HTTPHeader).appendJSON); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *MCPServerSSE) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v MCPServerSSE) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *MCPServerSSE) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3947,6 +6056,43 @@ type MCPServerStdio struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *MCPServerStdio) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	b = append(b, `,"command":`...)
+	b = appendString(b, v.Command)
+	b = append(b, `,"args":`...)
+	if b, err = appendSlice(b, v.Args, encodeString[string]); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"env":`...)
+	if b, err = appendSlice(b, v.Env, (*EnvVariable).appendJSON); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *MCPServerStdio) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v MCPServerStdio) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4052,13 +6198,55 @@ type MultiSelectPropertySchema struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *MultiSelectPropertySchema) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Title != nil {
+		b = append(b, `,"title":`...)
+		b = appendString(b, *v.Title)
+	}
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if v.MinItems != nil {
+		b = append(b, `,"minItems":`...)
+		b = appendUint(b, *v.MinItems)
+	}
+	if v.MaxItems != nil {
+		b = append(b, `,"maxItems":`...)
+		b = appendUint(b, *v.MaxItems)
+	}
+	b = append(b, `,"items":`...)
+	if b, err = v.Items.appendJSON(b); err != nil {
+		return nil, err
+	}
+	if v.Default != nil {
+		b = append(b, `,"default":`...)
+		if b, err = appendSlice(b, v.Default, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *MultiSelectPropertySchema) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v MultiSelectPropertySchema) MarshalJSON() ([]byte, error) {
-	type plain MultiSelectPropertySchema
-	return json.Marshal(struct {
-		plain
-		Default *[]string `json:"default,omitempty"`
-	}{plain(v), present(v.Default)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4137,13 +6325,41 @@ type NewSessionRequest struct {
 	newSessionRequestUnstable
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *NewSessionRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"cwd":`...)
+	b = appendString(b, v.Cwd)
+	if v.AdditionalDirectories != nil {
+		b = append(b, `,"additionalDirectories":`...)
+		if b, err = appendSlice(b, v.AdditionalDirectories, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"mcpServers":`...)
+	if b, err = appendSlice(b, v.MCPServers, (*MCPServer).appendJSON); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return v.newSessionRequestUnstable.appendMembers(b)
+}
+
+func (v *NewSessionRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v NewSessionRequest) MarshalJSON() ([]byte, error) {
-	type plain NewSessionRequest
-	return json.Marshal(struct {
-		plain
-		AdditionalDirectories *[]string `json:"additionalDirectories,omitempty"`
-	}{plain(v), present(v.AdditionalDirectories)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4221,13 +6437,43 @@ type NewSessionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *NewSessionResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	if v.Modes != nil {
+		b = append(b, `,"modes":`...)
+		if b, err = v.Modes.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.ConfigOptions != nil {
+		b = append(b, `,"configOptions":`...)
+		if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *NewSessionResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v NewSessionResponse) MarshalJSON() ([]byte, error) {
-	type plain NewSessionResponse
-	return json.Marshal(struct {
-		plain
-		ConfigOptions *[]SessionConfigOption `json:"configOptions,omitempty"`
-	}{plain(v), present(v.ConfigOptions)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4299,6 +6545,39 @@ type Notice struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *Notice) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"severity":`...)
+	b = appendString(b, v.Severity)
+	b = append(b, `,"title":`...)
+	b = appendString(b, v.Title)
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *Notice) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v Notice) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *Notice) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "severity":
@@ -4347,6 +6626,24 @@ func (v *Notice) UnmarshalJSON(data []byte) error {
 
 // NoticeCapabilities: Client support for presenting live notices to the user.
 type NoticeCapabilities struct{}
+
+// appendMembers appends the members of v, each after a comma.
+func (*NoticeCapabilities) appendMembers(b []byte) ([]byte, error) {
+	return b, nil
+}
+
+func (v *NoticeCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v NoticeCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
 
 func (*NoticeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	return false, nil
@@ -4406,6 +6703,57 @@ type NumberPropertySchema struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *NumberPropertySchema) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Title != nil {
+		b = append(b, `,"title":`...)
+		b = appendString(b, *v.Title)
+	}
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if v.Minimum != nil {
+		b = append(b, `,"minimum":`...)
+		if b, err = appendFloat(b, *v.Minimum); err != nil {
+			return nil, err
+		}
+	}
+	if v.Maximum != nil {
+		b = append(b, `,"maximum":`...)
+		if b, err = appendFloat(b, *v.Maximum); err != nil {
+			return nil, err
+		}
+	}
+	if v.Default != nil {
+		b = append(b, `,"default":`...)
+		if b, err = appendFloat(b, *v.Default); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *NumberPropertySchema) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v NumberPropertySchema) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *NumberPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "title":
@@ -4458,6 +6806,37 @@ type PermissionOption struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *PermissionOption) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"optionId":`...)
+	b = appendString(b, v.OptionID)
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	b = append(b, `,"kind":`...)
+	b = appendString(b, v.Kind)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *PermissionOption) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v PermissionOption) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *PermissionOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4535,6 +6914,35 @@ type Plan struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *Plan) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"entries":`...)
+	if b, err = appendSlice(b, v.Entries, (*PlanEntry).appendJSON); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *Plan) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v Plan) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *Plan) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "entries":
@@ -4595,6 +7003,37 @@ type PlanEntry struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *PlanEntry) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"content":`...)
+	b = appendString(b, v.Content)
+	b = append(b, `,"priority":`...)
+	b = appendString(b, v.Priority)
+	b = append(b, `,"status":`...)
+	b = appendString(b, v.Status)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *PlanEntry) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v PlanEntry) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *PlanEntry) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4680,6 +7119,43 @@ type PromptCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *PromptCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Image != nil {
+		b = append(b, `,"image":`...)
+		b = appendBool(b, *v.Image)
+	}
+	if v.Audio != nil {
+		b = append(b, `,"audio":`...)
+		b = appendBool(b, *v.Audio)
+	}
+	if v.EmbeddedContext != nil {
+		b = append(b, `,"embeddedContext":`...)
+		b = appendBool(b, *v.EmbeddedContext)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *PromptCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v PromptCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *PromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "image":
@@ -4741,6 +7217,37 @@ type PromptRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *PromptRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	b = append(b, `,"prompt":`...)
+	if b, err = appendSlice(b, v.Prompt, (*ContentBlock).appendJSON); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *PromptRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v PromptRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *PromptRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4805,6 +7312,33 @@ type PromptResponse struct {
 
 	// Fields of the unstable surface, with the unstable_end_turn_token_usage or unstable build tag.
 	promptResponseEndTurnTokenUsage
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *PromptResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"stopReason":`...)
+	b = appendString(b, v.StopReason)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return v.promptResponseEndTurnTokenUsage.appendMembers(b)
+}
+
+func (v *PromptResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v PromptResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *PromptResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4875,6 +7409,43 @@ type ReadTextFileRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ReadTextFileRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	b = append(b, `,"path":`...)
+	b = appendString(b, v.Path)
+	if v.Line != nil {
+		b = append(b, `,"line":`...)
+		b = appendUint(b, *v.Line)
+	}
+	if v.Limit != nil {
+		b = append(b, `,"limit":`...)
+		b = appendUint(b, *v.Limit)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ReadTextFileRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ReadTextFileRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ReadTextFileRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "sessionId":
@@ -4936,6 +7507,33 @@ type ReadTextFileResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ReadTextFileResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"content":`...)
+	b = appendString(b, v.Content)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ReadTextFileResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ReadTextFileResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ReadTextFileResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "content":
@@ -4988,6 +7586,35 @@ type ReleaseTerminalRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ReleaseTerminalRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	b = append(b, `,"terminalId":`...)
+	b = appendString(b, v.TerminalID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ReleaseTerminalRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ReleaseTerminalRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ReleaseTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5044,6 +7671,31 @@ type ReleaseTerminalResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ReleaseTerminalResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ReleaseTerminalResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ReleaseTerminalResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ReleaseTerminalResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -5090,6 +7742,41 @@ type RequestPermissionRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *RequestPermissionRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	b = append(b, `,"toolCall":`...)
+	if b, err = v.ToolCall.appendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"options":`...)
+	if b, err = appendSlice(b, v.Options, (*PermissionOption).appendJSON); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *RequestPermissionRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v RequestPermissionRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5155,6 +7842,35 @@ type RequestPermissionResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *RequestPermissionResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"outcome":`...)
+	if b, err = v.Outcome.appendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *RequestPermissionResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v RequestPermissionResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *RequestPermissionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5224,6 +7940,57 @@ type ResourceLink struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ResourceLink) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = v.Annotations.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if v.MimeType != nil {
+		b = append(b, `,"mimeType":`...)
+		b = appendString(b, *v.MimeType)
+	}
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	if v.Size != nil {
+		b = append(b, `,"size":`...)
+		b = appendInt(b, *v.Size)
+	}
+	if v.Title != nil {
+		b = append(b, `,"title":`...)
+		b = appendString(b, *v.Title)
+	}
+	b = append(b, `,"uri":`...)
+	b = appendString(b, v.URI)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ResourceLink) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ResourceLink) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5315,14 +8082,45 @@ type ResumeSessionRequest struct {
 	resumeSessionRequestUnstable
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *ResumeSessionRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	b = append(b, `,"cwd":`...)
+	b = appendString(b, v.Cwd)
+	if v.AdditionalDirectories != nil {
+		b = append(b, `,"additionalDirectories":`...)
+		if b, err = appendSlice(b, v.AdditionalDirectories, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	if v.MCPServers != nil {
+		b = append(b, `,"mcpServers":`...)
+		if b, err = appendSlice(b, v.MCPServers, (*MCPServer).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return v.resumeSessionRequestUnstable.appendMembers(b)
+}
+
+func (v *ResumeSessionRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ResumeSessionRequest) MarshalJSON() ([]byte, error) {
-	type plain ResumeSessionRequest
-	return json.Marshal(struct {
-		plain
-		AdditionalDirectories *[]string    `json:"additionalDirectories,omitempty"`
-		MCPServers            *[]MCPServer `json:"mcpServers,omitempty"`
-	}{plain(v), present(v.AdditionalDirectories), present(v.MCPServers)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5395,13 +8193,41 @@ type ResumeSessionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *ResumeSessionResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Modes != nil {
+		b = append(b, `,"modes":`...)
+		if b, err = v.Modes.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.ConfigOptions != nil {
+		b = append(b, `,"configOptions":`...)
+		if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ResumeSessionResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ResumeSessionResponse) MarshalJSON() ([]byte, error) {
-	type plain ResumeSessionResponse
-	return json.Marshal(struct {
-		plain
-		ConfigOptions *[]SessionConfigOption `json:"configOptions,omitempty"`
-	}{plain(v), present(v.ConfigOptions)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5444,6 +8270,33 @@ type SelectedPermissionOutcome struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SelectedPermissionOutcome) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"optionId":`...)
+	b = appendString(b, v.OptionID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SelectedPermissionOutcome) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SelectedPermissionOutcome) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SelectedPermissionOutcome) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5497,6 +8350,31 @@ type SessionAdditionalDirectoriesCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionAdditionalDirectoriesCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionAdditionalDirectoriesCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionAdditionalDirectoriesCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionAdditionalDirectoriesCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5583,6 +8461,64 @@ type SessionCapabilities struct {
 	sessionCapabilitiesSessionFork
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.List != nil {
+		b = append(b, `,"list":`...)
+		if b, err = v.List.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Delete != nil {
+		b = append(b, `,"delete":`...)
+		if b, err = v.Delete.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.AdditionalDirectories != nil {
+		b = append(b, `,"additionalDirectories":`...)
+		if b, err = v.AdditionalDirectories.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Resume != nil {
+		b = append(b, `,"resume":`...)
+		if b, err = v.Resume.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Close != nil {
+		b = append(b, `,"close":`...)
+		if b, err = v.Close.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	if b, err = v.sessionCapabilitiesUnstable.appendMembers(b); err != nil {
+		return nil, err
+	}
+	return v.sessionCapabilitiesSessionFork.appendMembers(b)
+}
+
+func (v *SessionCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "list":
@@ -5633,6 +8569,31 @@ type SessionCloseCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionCloseCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionCloseCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionCloseCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *SessionCloseCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -5662,6 +8623,26 @@ func (v *SessionCloseCapabilities) UnmarshalJSON(data []byte) error {
 type SessionConfigBoolean struct {
 	// The current value of the boolean option.
 	CurrentValue bool `json:"currentValue"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionConfigBoolean) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"currentValue":`...)
+	b = appendBool(b, v.CurrentValue)
+	return b, nil
+}
+
+func (v *SessionConfigBoolean) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionConfigBoolean) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionConfigBoolean) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5724,6 +8705,37 @@ type SessionConfigOptionsCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionConfigOptionsCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Boolean != nil {
+		b = append(b, `,"boolean":`...)
+		if b, err = v.Boolean.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionConfigOptionsCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionConfigOptionsCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *SessionConfigOptionsCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "boolean":
@@ -5758,6 +8770,31 @@ type SessionConfigSelect struct {
 
 	// The set of selectable options.
 	Options SessionConfigSelectOptions `json:"options"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionConfigSelect) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"currentValue":`...)
+	b = appendString(b, v.CurrentValue)
+	b = append(b, `,"options":`...)
+	if b, err = v.Options.appendJSON(b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func (v *SessionConfigSelect) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionConfigSelect) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionConfigSelect) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5819,6 +8856,39 @@ type SessionConfigSelectGroup struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionConfigSelectGroup) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"group":`...)
+	b = appendString(b, v.Group)
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	b = append(b, `,"options":`...)
+	if b, err = appendSlice(b, v.Options, (*SessionConfigSelectOption).appendJSON); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionConfigSelectGroup) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionConfigSelectGroup) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5890,6 +8960,39 @@ type SessionConfigSelectOption struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionConfigSelectOption) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"value":`...)
+	b = appendString(b, v.Value)
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionConfigSelectOption) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionConfigSelectOption) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *SessionConfigSelectOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "value":
@@ -5949,6 +9052,31 @@ type SessionDeleteCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionDeleteCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionDeleteCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionDeleteCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionDeleteCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6016,13 +9144,47 @@ type SessionInfo struct {
 	sessionInfoUnstable
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionInfo) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	b = append(b, `,"cwd":`...)
+	b = appendString(b, v.Cwd)
+	if v.AdditionalDirectories != nil {
+		b = append(b, `,"additionalDirectories":`...)
+		if b, err = appendSlice(b, v.AdditionalDirectories, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	if v.Title != nil {
+		b = append(b, `,"title":`...)
+		b = appendString(b, *v.Title)
+	}
+	if v.UpdatedAt != nil {
+		b = append(b, `,"updatedAt":`...)
+		b = appendString(b, *v.UpdatedAt)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return v.sessionInfoUnstable.appendMembers(b)
+}
+
+func (v *SessionInfo) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionInfo) MarshalJSON() ([]byte, error) {
-	type plain SessionInfo
-	return json.Marshal(struct {
-		plain
-		AdditionalDirectories *[]string `json:"additionalDirectories,omitempty"`
-	}{plain(v), present(v.AdditionalDirectories)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6094,14 +9256,41 @@ type SessionInfoUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionInfoUpdate) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Title.Present {
+		b = append(b, `,"title":`...)
+		if b, err = appendNullable(b, &v.Title, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	if v.UpdatedAt.Present {
+		b = append(b, `,"updatedAt":`...)
+		if b, err = appendNullable(b, &v.UpdatedAt, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionInfoUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionInfoUpdate) MarshalJSON() ([]byte, error) {
-	type plain SessionInfoUpdate
-	return json.Marshal(struct {
-		plain
-		Title     *Nullable[string] `json:"title,omitempty"`
-		UpdatedAt *Nullable[string] `json:"updatedAt,omitempty"`
-	}{plain(v), presentNullable(v.Title), presentNullable(v.UpdatedAt)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionInfoUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6143,6 +9332,31 @@ type SessionListCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionListCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionListCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionListCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionListCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6189,6 +9403,39 @@ type SessionMode struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionMode) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"id":`...)
+	b = appendString(b, v.ID)
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionMode) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionMode) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionMode) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6256,6 +9503,37 @@ type SessionModeState struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionModeState) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"currentModeId":`...)
+	b = appendString(b, v.CurrentModeID)
+	b = append(b, `,"availableModes":`...)
+	if b, err = appendSlice(b, v.AvailableModes, (*SessionMode).appendJSON); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionModeState) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionModeState) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *SessionModeState) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "currentModeId":
@@ -6320,6 +9598,37 @@ type SessionNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionNotification) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	b = append(b, `,"update":`...)
+	if b, err = v.Update.appendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionNotification) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionNotification) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *SessionNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "sessionId":
@@ -6376,6 +9685,31 @@ type SessionResumeCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionResumeCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionResumeCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionResumeCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *SessionResumeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -6412,6 +9746,35 @@ type SetSessionConfigOptionResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SetSessionConfigOptionResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"configOptions":`...)
+	if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SetSessionConfigOptionResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SetSessionConfigOptionResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SetSessionConfigOptionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6468,6 +9831,35 @@ type SetSessionModeRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *SetSessionModeRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	b = append(b, `,"modeId":`...)
+	b = appendString(b, v.ModeID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SetSessionModeRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SetSessionModeRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *SetSessionModeRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "sessionId":
@@ -6522,6 +9914,31 @@ type SetSessionModeResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *SetSessionModeResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SetSessionModeResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SetSessionModeResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *SetSessionModeResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -6560,6 +9977,35 @@ type StringMultiSelectItems struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *StringMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"enum":`...)
+	if b, err = appendSlice(b, v.Enum, encodeString[string]); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *StringMultiSelectItems) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v StringMultiSelectItems) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *StringMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6662,14 +10108,69 @@ type StringPropertySchema struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *StringPropertySchema) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Title != nil {
+		b = append(b, `,"title":`...)
+		b = appendString(b, *v.Title)
+	}
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if v.MinLength != nil {
+		b = append(b, `,"minLength":`...)
+		b = appendUint(b, *v.MinLength)
+	}
+	if v.MaxLength != nil {
+		b = append(b, `,"maxLength":`...)
+		b = appendUint(b, *v.MaxLength)
+	}
+	if v.Pattern != nil {
+		b = append(b, `,"pattern":`...)
+		b = appendString(b, *v.Pattern)
+	}
+	if v.Format != nil {
+		b = append(b, `,"format":`...)
+		b = appendString(b, *v.Format)
+	}
+	if v.Default != nil {
+		b = append(b, `,"default":`...)
+		b = appendString(b, *v.Default)
+	}
+	if v.Enum != nil {
+		b = append(b, `,"enum":`...)
+		if b, err = appendSlice(b, v.Enum, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	if v.OneOf != nil {
+		b = append(b, `,"oneOf":`...)
+		if b, err = appendSlice(b, v.OneOf, (*EnumOption).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *StringPropertySchema) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v StringPropertySchema) MarshalJSON() ([]byte, error) {
-	type plain StringPropertySchema
-	return json.Marshal(struct {
-		plain
-		Enum  *[]string     `json:"enum,omitempty"`
-		OneOf *[]EnumOption `json:"oneOf,omitempty"`
-	}{plain(v), present(v.Enum), present(v.OneOf)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6736,6 +10237,33 @@ type Terminal struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *Terminal) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"terminalId":`...)
+	b = appendString(b, v.TerminalID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *Terminal) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v Terminal) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *Terminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "terminalId":
@@ -6790,6 +10318,39 @@ type TerminalExitStatus struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *TerminalExitStatus) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.ExitCode != nil {
+		b = append(b, `,"exitCode":`...)
+		b = appendUint(b, *v.ExitCode)
+	}
+	if v.Signal != nil {
+		b = append(b, `,"signal":`...)
+		b = appendString(b, *v.Signal)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *TerminalExitStatus) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v TerminalExitStatus) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *TerminalExitStatus) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "exitCode":
@@ -6836,6 +10397,35 @@ type TerminalOutputRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *TerminalOutputRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	b = append(b, `,"terminalId":`...)
+	b = appendString(b, v.TerminalID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *TerminalOutputRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v TerminalOutputRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *TerminalOutputRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6901,6 +10491,41 @@ type TerminalOutputResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *TerminalOutputResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"output":`...)
+	b = appendString(b, v.Output)
+	b = append(b, `,"truncated":`...)
+	b = appendBool(b, v.Truncated)
+	if v.ExitStatus != nil {
+		b = append(b, `,"exitStatus":`...)
+		if b, err = v.ExitStatus.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *TerminalOutputResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v TerminalOutputResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *TerminalOutputResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "output":
@@ -6963,6 +10588,39 @@ type TextContent struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *TextContent) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = v.Annotations.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"text":`...)
+	b = appendString(b, v.Text)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *TextContent) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v TextContent) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "annotations":
@@ -7020,6 +10678,39 @@ type TextResourceContents struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *TextResourceContents) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.MimeType != nil {
+		b = append(b, `,"mimeType":`...)
+		b = appendString(b, *v.MimeType)
+	}
+	b = append(b, `,"text":`...)
+	b = appendString(b, v.Text)
+	b = append(b, `,"uri":`...)
+	b = appendString(b, v.URI)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *TextResourceContents) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v TextResourceContents) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *TextResourceContents) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7081,6 +10772,35 @@ type TitledMultiSelectItems struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *TitledMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"anyOf":`...)
+	if b, err = appendSlice(b, v.AnyOf, (*EnumOption).appendJSON); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *TitledMultiSelectItems) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v TitledMultiSelectItems) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *TitledMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7170,14 +10890,69 @@ type ToolCall struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *ToolCall) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"toolCallId":`...)
+	b = appendString(b, v.ToolCallID)
+	b = append(b, `,"title":`...)
+	b = appendString(b, v.Title)
+	if v.Name != nil {
+		b = append(b, `,"name":`...)
+		b = appendString(b, *v.Name)
+	}
+	if v.Kind != nil {
+		b = append(b, `,"kind":`...)
+		b = appendString(b, *v.Kind)
+	}
+	if v.Status != nil {
+		b = append(b, `,"status":`...)
+		b = appendString(b, *v.Status)
+	}
+	if v.Content != nil {
+		b = append(b, `,"content":`...)
+		if b, err = appendSlice(b, v.Content, (*ToolCallContent).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.Locations != nil {
+		b = append(b, `,"locations":`...)
+		if b, err = appendSlice(b, v.Locations, (*ToolCallLocation).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.RawInput) != 0 {
+		b = append(b, `,"rawInput":`...)
+		if b, err = appendRaw(b, v.RawInput); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.RawOutput) != 0 {
+		b = append(b, `,"rawOutput":`...)
+		if b, err = appendRaw(b, v.RawOutput); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ToolCall) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ToolCall) MarshalJSON() ([]byte, error) {
-	type plain ToolCall
-	return json.Marshal(struct {
-		plain
-		Content   *[]ToolCallContent  `json:"content,omitempty"`
-		Locations *[]ToolCallLocation `json:"locations,omitempty"`
-	}{plain(v), present(v.Content), present(v.Locations)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ToolCall) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7260,6 +11035,37 @@ type ToolCallLocation struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ToolCallLocation) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"path":`...)
+	b = appendString(b, v.Path)
+	if v.Line != nil {
+		b = append(b, `,"line":`...)
+		b = appendUint(b, *v.Line)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ToolCallLocation) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ToolCallLocation) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ToolCallLocation) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7347,14 +11153,71 @@ type ToolCallUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *ToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"toolCallId":`...)
+	b = appendString(b, v.ToolCallID)
+	if v.Kind != nil {
+		b = append(b, `,"kind":`...)
+		b = appendString(b, *v.Kind)
+	}
+	if v.Status != nil {
+		b = append(b, `,"status":`...)
+		b = appendString(b, *v.Status)
+	}
+	if v.Title != nil {
+		b = append(b, `,"title":`...)
+		b = appendString(b, *v.Title)
+	}
+	if v.Name != nil {
+		b = append(b, `,"name":`...)
+		b = appendString(b, *v.Name)
+	}
+	if v.Content != nil {
+		b = append(b, `,"content":`...)
+		if b, err = appendSlice(b, v.Content, (*ToolCallContent).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.Locations != nil {
+		b = append(b, `,"locations":`...)
+		if b, err = appendSlice(b, v.Locations, (*ToolCallLocation).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.RawInput) != 0 {
+		b = append(b, `,"rawInput":`...)
+		if b, err = appendRaw(b, v.RawInput); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.RawOutput) != 0 {
+		b = append(b, `,"rawOutput":`...)
+		if b, err = appendRaw(b, v.RawOutput); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ToolCallUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallUpdate) MarshalJSON() ([]byte, error) {
-	type plain ToolCallUpdate
-	return json.Marshal(struct {
-		plain
-		Content   *[]ToolCallContent  `json:"content,omitempty"`
-		Locations *[]ToolCallLocation `json:"locations,omitempty"`
-	}{plain(v), present(v.Content), present(v.Locations)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7424,6 +11287,33 @@ type UnstructuredCommandInput struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *UnstructuredCommandInput) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"hint":`...)
+	b = appendString(b, v.Hint)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *UnstructuredCommandInput) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v UnstructuredCommandInput) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *UnstructuredCommandInput) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "hint":
@@ -7479,6 +11369,41 @@ type UsageUpdate struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *UsageUpdate) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"used":`...)
+	b = appendUint(b, v.Used)
+	b = append(b, `,"size":`...)
+	b = appendUint(b, v.Size)
+	if v.Cost != nil {
+		b = append(b, `,"cost":`...)
+		if b, err = v.Cost.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *UsageUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v UsageUpdate) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *UsageUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7543,6 +11468,35 @@ type WaitForTerminalExitRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *WaitForTerminalExitRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	b = append(b, `,"terminalId":`...)
+	b = appendString(b, v.TerminalID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *WaitForTerminalExitRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v WaitForTerminalExitRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *WaitForTerminalExitRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "sessionId":
@@ -7603,6 +11557,39 @@ type WaitForTerminalExitResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *WaitForTerminalExitResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.ExitCode != nil {
+		b = append(b, `,"exitCode":`...)
+		b = appendUint(b, *v.ExitCode)
+	}
+	if v.Signal != nil {
+		b = append(b, `,"signal":`...)
+		b = appendString(b, *v.Signal)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *WaitForTerminalExitResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v WaitForTerminalExitResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *WaitForTerminalExitResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "exitCode":
@@ -7651,6 +11638,37 @@ type WriteTextFileRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *WriteTextFileRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	b = append(b, `,"path":`...)
+	b = appendString(b, v.Path)
+	b = append(b, `,"content":`...)
+	b = appendString(b, v.Content)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *WriteTextFileRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v WriteTextFileRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *WriteTextFileRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7711,6 +11729,31 @@ type WriteTextFileResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *WriteTextFileResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *WriteTextFileResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v WriteTextFileResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *WriteTextFileResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {

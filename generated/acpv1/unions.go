@@ -21,14 +21,29 @@ type AgentResponse struct {
 //   - *AgentResponseError
 type AgentResponseVariant interface {
 	isAgentResponse()
+	appendMembers([]byte) ([]byte, error)
 }
 
-// MarshalJSON writes the variant.
-func (u AgentResponse) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *AgentResponse) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: AgentResponse.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant.
+func (u *AgentResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u AgentResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // AgentResponseResult: the Result alternative of AgentResponse.
@@ -44,10 +59,31 @@ type AgentResponseResult struct {
 
 func (*AgentResponseResult) isAgentResponse() {}
 
-// MarshalJSON writes the variant.
+// appendMembers appends the members of v, each after a comma.
+func (v *AgentResponseResult) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"id":`...)
+	if b, err = v.ID.appendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"result":`...)
+	if b, err = appendRaw(b, v.Result); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func (v *AgentResponseResult) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v AgentResponseResult) MarshalJSON() ([]byte, error) {
-	type plain AgentResponseResult
-	return marshalObject("", plain(v))
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AgentResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -105,10 +141,31 @@ type AgentResponseError struct {
 
 func (*AgentResponseError) isAgentResponse() {}
 
-// MarshalJSON writes the variant.
+// appendMembers appends the members of v, each after a comma.
+func (v *AgentResponseError) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"id":`...)
+	if b, err = v.ID.appendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"error":`...)
+	if b, err = v.Error.appendJSON(b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func (v *AgentResponseError) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v AgentResponseError) MarshalJSON() ([]byte, error) {
-	type plain AgentResponseError
-	return marshalObject("", plain(v))
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AgentResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -206,6 +263,7 @@ type AuthMethod struct {
 //   - *AuthMethodOther
 type AuthMethodVariant interface {
 	authMethodTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "type" value of the variant, or "" for none.
@@ -216,12 +274,31 @@ func (u AuthMethod) Tag() string {
 	return u.Value.authMethodTag()
 }
 
-// MarshalJSON writes the variant.
-func (u AuthMethod) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *AuthMethod) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: AuthMethod.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant; an unknown variant that has Raw is written as is.
+func (u *AuthMethod) appendJSON(b []byte) ([]byte, error) {
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return appendRaw(b, raw)
+		}
+	}
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u AuthMethod) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *AuthMethodOther.
@@ -280,9 +357,23 @@ func (*AuthMethodTerminalVariant) authMethodTag() string {
 	return "terminal"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *AuthMethodTerminalVariant) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"terminal"`...)
+	return v.AuthMethodTerminal.appendMembers(b)
+}
+
+func (v *AuthMethodTerminalVariant) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v AuthMethodTerminalVariant) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"terminal\"", v.AuthMethodTerminal)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // AuthMethodAgentVariant: the variant of AuthMethod without "type".
@@ -298,9 +389,22 @@ func (*AuthMethodAgentVariant) authMethodTag() string {
 	return ""
 }
 
-// MarshalJSON writes the variant.
+// appendMembers appends the members of v, each after a comma.
+func (v *AuthMethodAgentVariant) appendMembers(b []byte) ([]byte, error) {
+	return v.AuthMethodAgent.appendMembers(b)
+}
+
+func (v *AuthMethodAgentVariant) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v AuthMethodAgentVariant) MarshalJSON() ([]byte, error) {
-	return marshalObject("", v.AuthMethodAgent)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // AuthMethodOther: a variant of AuthMethod whose "type" this package does not know: a custom one
@@ -309,7 +413,7 @@ type AuthMethodOther struct {
 	// Tag is the "type" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -321,19 +425,36 @@ func (v *AuthMethodOther) authMethodTag() string {
 	return v.Tag
 }
 
+func (v *AuthMethodOther) rawObject() json.RawMessage {
+	return v.Raw
+}
+
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *AuthMethodOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v AuthMethodOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *AuthMethodOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *AuthMethodOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"type"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AuthMethodOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AuthMethodOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -388,14 +509,29 @@ type AvailableCommandInput struct {
 //   - *AvailableCommandInputUnstructured
 type AvailableCommandInputVariant interface {
 	isAvailableCommandInput()
+	appendMembers([]byte) ([]byte, error)
 }
 
-// MarshalJSON writes the variant.
-func (u AvailableCommandInput) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *AvailableCommandInput) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: AvailableCommandInput.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant.
+func (u *AvailableCommandInput) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u AvailableCommandInput) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // AvailableCommandInputUnstructured: the unstructured alternative of AvailableCommandInput.
@@ -448,14 +584,29 @@ type ClientResponse struct {
 //   - *ClientResponseError
 type ClientResponseVariant interface {
 	isClientResponse()
+	appendMembers([]byte) ([]byte, error)
 }
 
-// MarshalJSON writes the variant.
-func (u ClientResponse) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *ClientResponse) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: ClientResponse.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant.
+func (u *ClientResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u ClientResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ClientResponseResult: the Result alternative of ClientResponse.
@@ -471,10 +622,31 @@ type ClientResponseResult struct {
 
 func (*ClientResponseResult) isClientResponse() {}
 
-// MarshalJSON writes the variant.
+// appendMembers appends the members of v, each after a comma.
+func (v *ClientResponseResult) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"id":`...)
+	if b, err = v.ID.appendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"result":`...)
+	if b, err = appendRaw(b, v.Result); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func (v *ClientResponseResult) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ClientResponseResult) MarshalJSON() ([]byte, error) {
-	type plain ClientResponseResult
-	return marshalObject("", plain(v))
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ClientResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -532,10 +704,31 @@ type ClientResponseError struct {
 
 func (*ClientResponseError) isClientResponse() {}
 
-// MarshalJSON writes the variant.
+// appendMembers appends the members of v, each after a comma.
+func (v *ClientResponseError) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"id":`...)
+	if b, err = v.ID.appendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"error":`...)
+	if b, err = v.Error.appendJSON(b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func (v *ClientResponseError) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ClientResponseError) MarshalJSON() ([]byte, error) {
-	type plain ClientResponseError
-	return marshalObject("", plain(v))
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ClientResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -646,6 +839,7 @@ type ContentBlock struct {
 //   - *ContentBlockOther
 type ContentBlockVariant interface {
 	contentBlockTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "type" value of the variant, or "" for none.
@@ -656,12 +850,31 @@ func (u ContentBlock) Tag() string {
 	return u.Value.contentBlockTag()
 }
 
-// MarshalJSON writes the variant.
-func (u ContentBlock) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *ContentBlock) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: ContentBlock.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant; an unknown variant that has Raw is written as is.
+func (u *ContentBlock) appendJSON(b []byte) ([]byte, error) {
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return appendRaw(b, raw)
+		}
+	}
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u ContentBlock) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *ContentBlockOther.
@@ -728,9 +941,23 @@ func (*ContentBlockText) contentBlockTag() string {
 	return "text"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *ContentBlockText) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"text"`...)
+	return v.TextContent.appendMembers(b)
+}
+
+func (v *ContentBlockText) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ContentBlockText) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"text\"", v.TextContent)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ContentBlockImage: the "image" variant of ContentBlock.
@@ -746,9 +973,23 @@ func (*ContentBlockImage) contentBlockTag() string {
 	return "image"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *ContentBlockImage) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"image"`...)
+	return v.ImageContent.appendMembers(b)
+}
+
+func (v *ContentBlockImage) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ContentBlockImage) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"image\"", v.ImageContent)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ContentBlockAudio: the "audio" variant of ContentBlock.
@@ -764,9 +1005,23 @@ func (*ContentBlockAudio) contentBlockTag() string {
 	return "audio"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *ContentBlockAudio) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"audio"`...)
+	return v.AudioContent.appendMembers(b)
+}
+
+func (v *ContentBlockAudio) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ContentBlockAudio) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"audio\"", v.AudioContent)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ContentBlockResourceLink: the "resource_link" variant of ContentBlock.
@@ -782,9 +1037,23 @@ func (*ContentBlockResourceLink) contentBlockTag() string {
 	return "resource_link"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *ContentBlockResourceLink) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"resource_link"`...)
+	return v.ResourceLink.appendMembers(b)
+}
+
+func (v *ContentBlockResourceLink) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ContentBlockResourceLink) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"resource_link\"", v.ResourceLink)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ContentBlockResource: the "resource" variant of ContentBlock.
@@ -802,9 +1071,23 @@ func (*ContentBlockResource) contentBlockTag() string {
 	return "resource"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *ContentBlockResource) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"resource"`...)
+	return v.EmbeddedResource.appendMembers(b)
+}
+
+func (v *ContentBlockResource) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ContentBlockResource) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"resource\"", v.EmbeddedResource)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ContentBlockOther: a variant of ContentBlock whose "type" this package does not know: a custom one
@@ -813,7 +1096,7 @@ type ContentBlockOther struct {
 	// Tag is the "type" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -825,19 +1108,36 @@ func (v *ContentBlockOther) contentBlockTag() string {
 	return v.Tag
 }
 
+func (v *ContentBlockOther) rawObject() json.RawMessage {
+	return v.Raw
+}
+
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *ContentBlockOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v ContentBlockOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *ContentBlockOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *ContentBlockOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"type"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ContentBlockOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ContentBlockOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -912,6 +1212,7 @@ type CreateElicitationRequest struct {
 //   - *CreateElicitationRequestOther
 type CreateElicitationRequestVariant interface {
 	createElicitationRequestTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "mode" value of the variant, or "" for none.
@@ -922,18 +1223,35 @@ func (u CreateElicitationRequest) Tag() string {
 	return u.Value.createElicitationRequestTag()
 }
 
-// MarshalJSON writes the variant and the shared fields as one object; an Other variant that has Raw is written as is.
-func (u CreateElicitationRequest) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *CreateElicitationRequest) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: CreateElicitationRequest.Value is nil")
 	}
+	b, err := u.Value.appendMembers(b)
+	if err != nil {
+		return nil, err
+	}
+	return (*createElicitationRequestFields)(u).appendMembers(b)
+}
+
+// appendJSON writes the variant and the shared fields as one object; an unknown variant that has Raw is written as is.
+func (u *CreateElicitationRequest) appendJSON(b []byte) ([]byte, error) {
 	if h, ok := u.Value.(rawHolder); ok {
 		if raw := h.rawObject(); raw != nil {
-			return raw, nil
+			return appendRaw(b, raw)
 		}
 	}
-	type plain CreateElicitationRequest
-	return marshalObject("", plain(u), u.Value)
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u CreateElicitationRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "mode" names; an unknown value gives *CreateElicitationRequestOther.
@@ -1023,6 +1341,20 @@ func (v *createElicitationRequestFields) decodeJSON(d *decoder) error {
 	return d.object(v)
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *createElicitationRequestFields) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"message":`...)
+	b = appendString(b, v.Message)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
 // CreateElicitationRequestForm: the "form" variant of CreateElicitationRequest.
 //
 // Form-based elicitation where the client renders a form from the provided schema.
@@ -1034,9 +1366,23 @@ func (*CreateElicitationRequestForm) createElicitationRequestTag() string {
 	return "form"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *CreateElicitationRequestForm) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"mode":"form"`...)
+	return v.ElicitationFormMode.appendMembers(b)
+}
+
+func (v *CreateElicitationRequestForm) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v CreateElicitationRequestForm) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"mode\":\"form\"", v.ElicitationFormMode)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // CreateElicitationRequestURL: the "url" variant of CreateElicitationRequest.
@@ -1050,9 +1396,23 @@ func (*CreateElicitationRequestURL) createElicitationRequestTag() string {
 	return "url"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *CreateElicitationRequestURL) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"mode":"url"`...)
+	return v.ElicitationURLMode.appendMembers(b)
+}
+
+func (v *CreateElicitationRequestURL) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v CreateElicitationRequestURL) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"mode\":\"url\"", v.ElicitationURLMode)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // CreateElicitationRequestOther: a variant of CreateElicitationRequest whose "mode" this package does not know: a custom one
@@ -1071,7 +1431,7 @@ type CreateElicitationRequestOther struct {
 	// Tag is the "mode" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -1092,14 +1452,27 @@ func (v *CreateElicitationRequestOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v CreateElicitationRequestOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *CreateElicitationRequestOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"mode":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *CreateElicitationRequestOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"mode"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v CreateElicitationRequestOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *CreateElicitationRequestOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1169,6 +1542,7 @@ type CreateElicitationResponse struct {
 //   - *CreateElicitationResponseOther
 type CreateElicitationResponseVariant interface {
 	createElicitationResponseTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "action" value of the variant, or "" for none.
@@ -1179,18 +1553,35 @@ func (u CreateElicitationResponse) Tag() string {
 	return u.Value.createElicitationResponseTag()
 }
 
-// MarshalJSON writes the variant and the shared fields as one object; an Other variant that has Raw is written as is.
-func (u CreateElicitationResponse) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *CreateElicitationResponse) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: CreateElicitationResponse.Value is nil")
 	}
+	b, err := u.Value.appendMembers(b)
+	if err != nil {
+		return nil, err
+	}
+	return (*createElicitationResponseFields)(u).appendMembers(b)
+}
+
+// appendJSON writes the variant and the shared fields as one object; an unknown variant that has Raw is written as is.
+func (u *CreateElicitationResponse) appendJSON(b []byte) ([]byte, error) {
 	if h, ok := u.Value.(rawHolder); ok {
 		if raw := h.rawObject(); raw != nil {
-			return raw, nil
+			return appendRaw(b, raw)
 		}
 	}
-	type plain CreateElicitationResponse
-	return marshalObject("", plain(u), u.Value)
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u CreateElicitationResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "action" names; an unknown value gives *CreateElicitationResponseOther.
@@ -1269,6 +1660,18 @@ func (v *createElicitationResponseFields) decodeJSON(d *decoder) error {
 	return d.object(v)
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *createElicitationResponseFields) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
 // CreateElicitationResponseAccept: the "accept" variant of CreateElicitationResponse.
 //
 // The user accepted and provided content.
@@ -1280,9 +1683,23 @@ func (*CreateElicitationResponseAccept) createElicitationResponseTag() string {
 	return "accept"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *CreateElicitationResponseAccept) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"action":"accept"`...)
+	return v.ElicitationAcceptAction.appendMembers(b)
+}
+
+func (v *CreateElicitationResponseAccept) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v CreateElicitationResponseAccept) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"action\":\"accept\"", v.ElicitationAcceptAction)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // CreateElicitationResponseDecline: the "decline" variant of CreateElicitationResponse.
@@ -1294,9 +1711,23 @@ func (*CreateElicitationResponseDecline) createElicitationResponseTag() string {
 	return "decline"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *CreateElicitationResponseDecline) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"action":"decline"`...)
+	return b, nil
+}
+
+func (v *CreateElicitationResponseDecline) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v CreateElicitationResponseDecline) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"action\":\"decline\"")
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (*CreateElicitationResponseDecline) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1329,9 +1760,23 @@ func (*CreateElicitationResponseCancel) createElicitationResponseTag() string {
 	return "cancel"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *CreateElicitationResponseCancel) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"action":"cancel"`...)
+	return b, nil
+}
+
+func (v *CreateElicitationResponseCancel) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v CreateElicitationResponseCancel) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"action\":\"cancel\"")
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (*CreateElicitationResponseCancel) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1371,7 +1816,7 @@ type CreateElicitationResponseOther struct {
 	// Tag is the "action" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -1392,14 +1837,27 @@ func (v *CreateElicitationResponseOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v CreateElicitationResponseOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *CreateElicitationResponseOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"action":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *CreateElicitationResponseOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"action"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v CreateElicitationResponseOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *CreateElicitationResponseOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1462,14 +1920,21 @@ type ElicitationContentValue struct {
 //   - ElicitationContentValueStringArray
 type ElicitationContentValueVariant interface {
 	isElicitationContentValue()
+	appendJSON([]byte) ([]byte, error)
 }
 
-// MarshalJSON writes the variant.
-func (u ElicitationContentValue) MarshalJSON() ([]byte, error) {
+func (u *ElicitationContentValue) appendJSON(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: ElicitationContentValue.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendJSON(b)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u ElicitationContentValue) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ElicitationContentValueString: the String alternative of ElicitationContentValue.
@@ -1479,12 +1944,20 @@ type ElicitationContentValueString string
 
 func (ElicitationContentValueString) isElicitationContentValue() {}
 
+func (v ElicitationContentValueString) appendJSON(b []byte) ([]byte, error) {
+	return appendString(b, v), nil
+}
+
 // ElicitationContentValueInteger: the Integer alternative of ElicitationContentValue.
 //
 // Integer value accepted in elicitation response content.
 type ElicitationContentValueInteger int64
 
 func (ElicitationContentValueInteger) isElicitationContentValue() {}
+
+func (v ElicitationContentValueInteger) appendJSON(b []byte) ([]byte, error) {
+	return appendInt(b, v), nil
+}
 
 // ElicitationContentValueNumber: the Number alternative of ElicitationContentValue.
 //
@@ -1493,6 +1966,10 @@ type ElicitationContentValueNumber float64
 
 func (ElicitationContentValueNumber) isElicitationContentValue() {}
 
+func (v ElicitationContentValueNumber) appendJSON(b []byte) ([]byte, error) {
+	return appendFloat(b, v)
+}
+
 // ElicitationContentValueBoolean: the Boolean alternative of ElicitationContentValue.
 //
 // Boolean value accepted in elicitation response content.
@@ -1500,12 +1977,20 @@ type ElicitationContentValueBoolean bool
 
 func (ElicitationContentValueBoolean) isElicitationContentValue() {}
 
+func (v ElicitationContentValueBoolean) appendJSON(b []byte) ([]byte, error) {
+	return appendBool(b, v), nil
+}
+
 // ElicitationContentValueStringArray: the StringArray alternative of ElicitationContentValue.
 //
 // String array value accepted in elicitation response content.
 type ElicitationContentValueStringArray []string
 
 func (ElicitationContentValueStringArray) isElicitationContentValue() {}
+
+func (v ElicitationContentValueStringArray) appendJSON(b []byte) ([]byte, error) {
+	return appendSlice(b, []string(v), encodeString[string])
+}
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
@@ -1581,15 +2066,33 @@ type ElicitationFormMode struct {
 //   - *ElicitationFormModeRequest
 type ElicitationFormModeVariant interface {
 	isElicitationFormMode()
+	appendMembers([]byte) ([]byte, error)
 }
 
-// MarshalJSON writes the variant and the shared fields as one object; an Other variant that has Raw is written as is.
-func (u ElicitationFormMode) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *ElicitationFormMode) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: ElicitationFormMode.Value is nil")
 	}
-	type plain ElicitationFormMode
-	return marshalObject("", plain(u), u.Value)
+	b, err := u.Value.appendMembers(b)
+	if err != nil {
+		return nil, err
+	}
+	return (*elicitationFormModeFields)(u).appendMembers(b)
+}
+
+// appendJSON writes the variant and the shared fields as one object.
+func (u *ElicitationFormMode) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u ElicitationFormMode) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ElicitationFormModeSession: the Session alternative of ElicitationFormMode.
@@ -1682,6 +2185,16 @@ func (v *elicitationFormModeFields) decodeJSON(d *decoder) error {
 	return d.object(v)
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *elicitationFormModeFields) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"requestedSchema":`...)
+	if b, err = v.RequestedSchema.appendJSON(b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
 // ElicitationPropertySchema: Property schema for elicitation form fields.
 //
 // Each variant corresponds to a JSON Schema `"type"` value.
@@ -1707,6 +2220,7 @@ type ElicitationPropertySchema struct {
 //   - *ElicitationPropertySchemaOther
 type ElicitationPropertySchemaVariant interface {
 	elicitationPropertySchemaTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "type" value of the variant, or "" for none.
@@ -1717,12 +2231,31 @@ func (u ElicitationPropertySchema) Tag() string {
 	return u.Value.elicitationPropertySchemaTag()
 }
 
-// MarshalJSON writes the variant.
-func (u ElicitationPropertySchema) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *ElicitationPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: ElicitationPropertySchema.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant; an unknown variant that has Raw is written as is.
+func (u *ElicitationPropertySchema) appendJSON(b []byte) ([]byte, error) {
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return appendRaw(b, raw)
+		}
+	}
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u ElicitationPropertySchema) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *ElicitationPropertySchemaOther.
@@ -1786,9 +2319,23 @@ func (*ElicitationPropertySchemaString) elicitationPropertySchemaTag() string {
 	return "string"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *ElicitationPropertySchemaString) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"string"`...)
+	return v.StringPropertySchema.appendMembers(b)
+}
+
+func (v *ElicitationPropertySchemaString) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationPropertySchemaString) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"string\"", v.StringPropertySchema)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ElicitationPropertySchemaNumber: the "number" variant of ElicitationPropertySchema.
@@ -1802,9 +2349,23 @@ func (*ElicitationPropertySchemaNumber) elicitationPropertySchemaTag() string {
 	return "number"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *ElicitationPropertySchemaNumber) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"number"`...)
+	return v.NumberPropertySchema.appendMembers(b)
+}
+
+func (v *ElicitationPropertySchemaNumber) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationPropertySchemaNumber) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"number\"", v.NumberPropertySchema)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ElicitationPropertySchemaInteger: the "integer" variant of ElicitationPropertySchema.
@@ -1818,9 +2379,23 @@ func (*ElicitationPropertySchemaInteger) elicitationPropertySchemaTag() string {
 	return "integer"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *ElicitationPropertySchemaInteger) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"integer"`...)
+	return v.IntegerPropertySchema.appendMembers(b)
+}
+
+func (v *ElicitationPropertySchemaInteger) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationPropertySchemaInteger) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"integer\"", v.IntegerPropertySchema)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ElicitationPropertySchemaBoolean: the "boolean" variant of ElicitationPropertySchema.
@@ -1834,9 +2409,23 @@ func (*ElicitationPropertySchemaBoolean) elicitationPropertySchemaTag() string {
 	return "boolean"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *ElicitationPropertySchemaBoolean) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"boolean"`...)
+	return v.BooleanPropertySchema.appendMembers(b)
+}
+
+func (v *ElicitationPropertySchemaBoolean) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationPropertySchemaBoolean) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"boolean\"", v.BooleanPropertySchema)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ElicitationPropertySchemaArray: the "array" variant of ElicitationPropertySchema.
@@ -1850,9 +2439,23 @@ func (*ElicitationPropertySchemaArray) elicitationPropertySchemaTag() string {
 	return "array"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *ElicitationPropertySchemaArray) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"array"`...)
+	return v.MultiSelectPropertySchema.appendMembers(b)
+}
+
+func (v *ElicitationPropertySchemaArray) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationPropertySchemaArray) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"array\"", v.MultiSelectPropertySchema)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ElicitationPropertySchemaOther: a variant of ElicitationPropertySchema whose "type" this package does not know: a custom one
@@ -1871,7 +2474,7 @@ type ElicitationPropertySchemaOther struct {
 	// Tag is the "type" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -1883,19 +2486,36 @@ func (v *ElicitationPropertySchemaOther) elicitationPropertySchemaTag() string {
 	return v.Tag
 }
 
+func (v *ElicitationPropertySchemaOther) rawObject() json.RawMessage {
+	return v.Raw
+}
+
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *ElicitationPropertySchemaOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v ElicitationPropertySchemaOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *ElicitationPropertySchemaOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *ElicitationPropertySchemaOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"type"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ElicitationPropertySchemaOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ElicitationPropertySchemaOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1958,15 +2578,33 @@ type ElicitationURLMode struct {
 //   - *ElicitationURLModeRequest
 type ElicitationURLModeVariant interface {
 	isElicitationURLMode()
+	appendMembers([]byte) ([]byte, error)
 }
 
-// MarshalJSON writes the variant and the shared fields as one object; an Other variant that has Raw is written as is.
-func (u ElicitationURLMode) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *ElicitationURLMode) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: ElicitationURLMode.Value is nil")
 	}
-	type plain ElicitationURLMode
-	return marshalObject("", plain(u), u.Value)
+	b, err := u.Value.appendMembers(b)
+	if err != nil {
+		return nil, err
+	}
+	return (*elicitationURLModeFields)(u).appendMembers(b)
+}
+
+// appendJSON writes the variant and the shared fields as one object.
+func (u *ElicitationURLMode) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u ElicitationURLMode) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ElicitationURLModeSession: the Session alternative of ElicitationURLMode.
@@ -2065,6 +2703,15 @@ func (v *elicitationURLModeFields) decodeJSON(d *decoder) error {
 	return d.object(v)
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *elicitationURLModeFields) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"elicitationId":`...)
+	b = appendString(b, v.ElicitationID)
+	b = append(b, `,"url":`...)
+	b = appendString(b, v.URL)
+	return b, nil
+}
+
 // EmbeddedResourceResource: Resource content that can be embedded in a message.
 type EmbeddedResourceResource struct {
 	// Value is the variant, one of:
@@ -2078,14 +2725,29 @@ type EmbeddedResourceResource struct {
 //   - *EmbeddedResourceResourceBlobResourceContents
 type EmbeddedResourceResourceVariant interface {
 	isEmbeddedResourceResource()
+	appendMembers([]byte) ([]byte, error)
 }
 
-// MarshalJSON writes the variant.
-func (u EmbeddedResourceResource) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *EmbeddedResourceResource) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: EmbeddedResourceResource.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant.
+func (u *EmbeddedResourceResource) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u EmbeddedResourceResource) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // EmbeddedResourceResourceTextResourceContents: the TextResourceContents alternative of EmbeddedResourceResource.
@@ -2165,6 +2827,7 @@ type MCPServer struct {
 //   - *MCPServerOther
 type MCPServerVariant interface {
 	mcpServerTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "type" value of the variant, or "" for none.
@@ -2175,12 +2838,31 @@ func (u MCPServer) Tag() string {
 	return u.Value.mcpServerTag()
 }
 
-// MarshalJSON writes the variant.
-func (u MCPServer) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *MCPServer) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: MCPServer.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant; an unknown variant that has Raw is written as is.
+func (u *MCPServer) appendJSON(b []byte) ([]byte, error) {
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return appendRaw(b, raw)
+		}
+	}
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u MCPServer) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *MCPServerOther.
@@ -2249,9 +2931,23 @@ func (*MCPServerHTTPVariant) mcpServerTag() string {
 	return "http"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *MCPServerHTTPVariant) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"http"`...)
+	return v.MCPServerHTTP.appendMembers(b)
+}
+
+func (v *MCPServerHTTPVariant) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerHTTPVariant) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"http\"", v.MCPServerHTTP)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // MCPServerSSEVariant: the "sse" variant of MCPServer.
@@ -2267,9 +2963,23 @@ func (*MCPServerSSEVariant) mcpServerTag() string {
 	return "sse"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *MCPServerSSEVariant) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"sse"`...)
+	return v.MCPServerSSE.appendMembers(b)
+}
+
+func (v *MCPServerSSEVariant) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerSSEVariant) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"sse\"", v.MCPServerSSE)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // MCPServerStdioVariant: the variant of MCPServer without "type".
@@ -2285,9 +2995,22 @@ func (*MCPServerStdioVariant) mcpServerTag() string {
 	return ""
 }
 
-// MarshalJSON writes the variant.
+// appendMembers appends the members of v, each after a comma.
+func (v *MCPServerStdioVariant) appendMembers(b []byte) ([]byte, error) {
+	return v.MCPServerStdio.appendMembers(b)
+}
+
+func (v *MCPServerStdioVariant) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerStdioVariant) MarshalJSON() ([]byte, error) {
-	return marshalObject("", v.MCPServerStdio)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // MCPServerOther: a variant of MCPServer whose "type" this package does not know: a custom one
@@ -2296,7 +3019,7 @@ type MCPServerOther struct {
 	// Tag is the "type" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -2308,19 +3031,36 @@ func (v *MCPServerOther) mcpServerTag() string {
 	return v.Tag
 }
 
+func (v *MCPServerOther) rawObject() json.RawMessage {
+	return v.Raw
+}
+
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *MCPServerOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v MCPServerOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *MCPServerOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *MCPServerOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"type"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v MCPServerOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *MCPServerOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2379,6 +3119,7 @@ type MultiSelectItems struct {
 //   - *MultiSelectItemsOther
 type MultiSelectItemsVariant interface {
 	multiSelectItemsTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "type" value of the variant, or "" for none.
@@ -2389,12 +3130,31 @@ func (u MultiSelectItems) Tag() string {
 	return u.Value.multiSelectItemsTag()
 }
 
-// MarshalJSON writes the variant.
-func (u MultiSelectItems) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *MultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: MultiSelectItems.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant; an unknown variant that has Raw is written as is.
+func (u *MultiSelectItems) appendJSON(b []byte) ([]byte, error) {
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return appendRaw(b, raw)
+		}
+	}
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u MultiSelectItems) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *MultiSelectItemsOther.
@@ -2452,9 +3212,23 @@ func (*MultiSelectItemsString) multiSelectItemsTag() string {
 	return "string"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *MultiSelectItemsString) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"string"`...)
+	return v.StringMultiSelectItems.appendMembers(b)
+}
+
+func (v *MultiSelectItemsString) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v MultiSelectItemsString) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"string\"", v.StringMultiSelectItems)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // MultiSelectItemsTitled: the variant of MultiSelectItems without "type".
@@ -2470,9 +3244,22 @@ func (*MultiSelectItemsTitled) multiSelectItemsTag() string {
 	return ""
 }
 
-// MarshalJSON writes the variant.
+// appendMembers appends the members of v, each after a comma.
+func (v *MultiSelectItemsTitled) appendMembers(b []byte) ([]byte, error) {
+	return v.TitledMultiSelectItems.appendMembers(b)
+}
+
+func (v *MultiSelectItemsTitled) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v MultiSelectItemsTitled) MarshalJSON() ([]byte, error) {
-	return marshalObject("", v.TitledMultiSelectItems)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // MultiSelectItemsOther: a variant of MultiSelectItems whose "type" this package does not know: a custom one
@@ -2483,7 +3270,7 @@ type MultiSelectItemsOther struct {
 	// Tag is the "type" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -2495,19 +3282,36 @@ func (v *MultiSelectItemsOther) multiSelectItemsTag() string {
 	return v.Tag
 }
 
+func (v *MultiSelectItemsOther) rawObject() json.RawMessage {
+	return v.Raw
+}
+
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *MultiSelectItemsOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v MultiSelectItemsOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *MultiSelectItemsOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *MultiSelectItemsOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"type"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v MultiSelectItemsOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *MultiSelectItemsOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2574,14 +3378,21 @@ type RequestID struct {
 //   - RequestIDStr
 type RequestIDVariant interface {
 	isRequestID()
+	appendJSON([]byte) ([]byte, error)
 }
 
-// MarshalJSON writes the variant.
-func (u RequestID) MarshalJSON() ([]byte, error) {
+func (u *RequestID) appendJSON(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: RequestID.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendJSON(b)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u RequestID) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // RequestIDNull: the JSON null alternative of RequestID.
@@ -2590,6 +3401,10 @@ func (u RequestID) MarshalJSON() ([]byte, error) {
 type RequestIDNull struct{}
 
 func (RequestIDNull) isRequestID() {}
+
+func (RequestIDNull) appendJSON(b []byte) ([]byte, error) {
+	return append(b, "null"...), nil
+}
 
 // MarshalJSON writes null.
 func (RequestIDNull) MarshalJSON() ([]byte, error) {
@@ -2603,12 +3418,20 @@ type RequestIDNumber int64
 
 func (RequestIDNumber) isRequestID() {}
 
+func (v RequestIDNumber) appendJSON(b []byte) ([]byte, error) {
+	return appendInt(b, v), nil
+}
+
 // RequestIDStr: the Str alternative of RequestID.
 //
 // A string JSON-RPC request id.
 type RequestIDStr string
 
 func (RequestIDStr) isRequestID() {}
+
+func (v RequestIDStr) appendJSON(b []byte) ([]byte, error) {
+	return appendString(b, v), nil
+}
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *RequestID) UnmarshalJSON(data []byte) error {
@@ -2663,6 +3486,7 @@ type RequestPermissionOutcome struct {
 //   - *RequestPermissionOutcomeOther
 type RequestPermissionOutcomeVariant interface {
 	requestPermissionOutcomeTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "outcome" value of the variant, or "" for none.
@@ -2673,12 +3497,31 @@ func (u RequestPermissionOutcome) Tag() string {
 	return u.Value.requestPermissionOutcomeTag()
 }
 
-// MarshalJSON writes the variant.
-func (u RequestPermissionOutcome) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *RequestPermissionOutcome) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: RequestPermissionOutcome.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant; an unknown variant that has Raw is written as is.
+func (u *RequestPermissionOutcome) appendJSON(b []byte) ([]byte, error) {
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return appendRaw(b, raw)
+		}
+	}
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u RequestPermissionOutcome) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "outcome" names; an unknown value gives *RequestPermissionOutcomeOther.
@@ -2740,9 +3583,23 @@ func (*RequestPermissionOutcomeCancelled) requestPermissionOutcomeTag() string {
 	return "cancelled"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *RequestPermissionOutcomeCancelled) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"outcome":"cancelled"`...)
+	return b, nil
+}
+
+func (v *RequestPermissionOutcomeCancelled) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v RequestPermissionOutcomeCancelled) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"outcome\":\"cancelled\"")
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (*RequestPermissionOutcomeCancelled) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2777,9 +3634,23 @@ func (*RequestPermissionOutcomeSelected) requestPermissionOutcomeTag() string {
 	return "selected"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *RequestPermissionOutcomeSelected) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"outcome":"selected"`...)
+	return v.SelectedPermissionOutcome.appendMembers(b)
+}
+
+func (v *RequestPermissionOutcomeSelected) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v RequestPermissionOutcomeSelected) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"outcome\":\"selected\"", v.SelectedPermissionOutcome)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // RequestPermissionOutcomeOther: a variant of RequestPermissionOutcome whose "outcome" this package does not know: a custom one
@@ -2788,7 +3659,7 @@ type RequestPermissionOutcomeOther struct {
 	// Tag is the "outcome" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -2800,19 +3671,36 @@ func (v *RequestPermissionOutcomeOther) requestPermissionOutcomeTag() string {
 	return v.Tag
 }
 
+func (v *RequestPermissionOutcomeOther) rawObject() json.RawMessage {
+	return v.Raw
+}
+
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *RequestPermissionOutcomeOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v RequestPermissionOutcomeOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *RequestPermissionOutcomeOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"outcome":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *RequestPermissionOutcomeOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"outcome"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v RequestPermissionOutcomeOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *RequestPermissionOutcomeOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2890,6 +3778,7 @@ type SessionConfigOption struct {
 //   - *SessionConfigOptionOther
 type SessionConfigOptionVariant interface {
 	sessionConfigOptionTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "type" value of the variant, or "" for none.
@@ -2900,18 +3789,35 @@ func (u SessionConfigOption) Tag() string {
 	return u.Value.sessionConfigOptionTag()
 }
 
-// MarshalJSON writes the variant and the shared fields as one object; an Other variant that has Raw is written as is.
-func (u SessionConfigOption) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *SessionConfigOption) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: SessionConfigOption.Value is nil")
 	}
+	b, err := u.Value.appendMembers(b)
+	if err != nil {
+		return nil, err
+	}
+	return (*sessionConfigOptionFields)(u).appendMembers(b)
+}
+
+// appendJSON writes the variant and the shared fields as one object; an unknown variant that has Raw is written as is.
+func (u *SessionConfigOption) appendJSON(b []byte) ([]byte, error) {
 	if h, ok := u.Value.(rawHolder); ok {
 		if raw := h.rawObject(); raw != nil {
-			return raw, nil
+			return appendRaw(b, raw)
 		}
 	}
-	type plain SessionConfigOption
-	return marshalObject("", plain(u), u.Value)
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u SessionConfigOption) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *SessionConfigOptionOther.
@@ -3011,6 +3917,30 @@ func (v *sessionConfigOptionFields) decodeJSON(d *decoder) error {
 	return d.object(v)
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *sessionConfigOptionFields) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"id":`...)
+	b = appendString(b, v.ID)
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if v.Category != nil {
+		b = append(b, `,"category":`...)
+		b = appendString(b, *v.Category)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
 // SessionConfigOptionSelect: the "select" variant of SessionConfigOption.
 //
 // Single-value selector (dropdown).
@@ -3022,9 +3952,23 @@ func (*SessionConfigOptionSelect) sessionConfigOptionTag() string {
 	return "select"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionConfigOptionSelect) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"select"`...)
+	return v.SessionConfigSelect.appendMembers(b)
+}
+
+func (v *SessionConfigOptionSelect) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigOptionSelect) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"select\"", v.SessionConfigSelect)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionConfigOptionBoolean: the "boolean" variant of SessionConfigOption.
@@ -3038,9 +3982,23 @@ func (*SessionConfigOptionBoolean) sessionConfigOptionTag() string {
 	return "boolean"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionConfigOptionBoolean) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"boolean"`...)
+	return v.SessionConfigBoolean.appendMembers(b)
+}
+
+func (v *SessionConfigOptionBoolean) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigOptionBoolean) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"boolean\"", v.SessionConfigBoolean)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionConfigOptionOther: a variant of SessionConfigOption whose "type" this package does not know: a custom one
@@ -3049,7 +4007,7 @@ type SessionConfigOptionOther struct {
 	// Tag is the "type" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -3070,14 +4028,27 @@ func (v *SessionConfigOptionOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v SessionConfigOptionOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionConfigOptionOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *SessionConfigOptionOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"type"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionConfigOptionOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionConfigOptionOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3134,14 +4105,21 @@ type SessionConfigSelectOptions struct {
 //   - SessionConfigSelectOptionsGrouped
 type SessionConfigSelectOptionsVariant interface {
 	isSessionConfigSelectOptions()
+	appendJSON([]byte) ([]byte, error)
 }
 
-// MarshalJSON writes the variant.
-func (u SessionConfigSelectOptions) MarshalJSON() ([]byte, error) {
+func (u *SessionConfigSelectOptions) appendJSON(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: SessionConfigSelectOptions.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendJSON(b)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u SessionConfigSelectOptions) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionConfigSelectOptionsUngrouped: the Ungrouped alternative of SessionConfigSelectOptions.
@@ -3151,12 +4129,20 @@ type SessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
 
 func (SessionConfigSelectOptionsUngrouped) isSessionConfigSelectOptions() {}
 
+func (v SessionConfigSelectOptionsUngrouped) appendJSON(b []byte) ([]byte, error) {
+	return appendSlice(b, []SessionConfigSelectOption(v), (*SessionConfigSelectOption).appendJSON)
+}
+
 // SessionConfigSelectOptionsGrouped: the Grouped alternative of SessionConfigSelectOptions.
 //
 // A list of options grouped under headers.
 type SessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
 
 func (SessionConfigSelectOptionsGrouped) isSessionConfigSelectOptions() {}
+
+func (v SessionConfigSelectOptionsGrouped) appendJSON(b []byte) ([]byte, error) {
+	return appendSlice(b, []SessionConfigSelectGroup(v), (*SessionConfigSelectGroup).appendJSON)
+}
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
@@ -3246,6 +4232,7 @@ type SessionUpdate struct {
 //   - *SessionUpdateOther
 type SessionUpdateVariant interface {
 	sessionUpdateTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "sessionUpdate" value of the variant, or "" for none.
@@ -3256,12 +4243,31 @@ func (u SessionUpdate) Tag() string {
 	return u.Value.sessionUpdateTag()
 }
 
-// MarshalJSON writes the variant.
-func (u SessionUpdate) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *SessionUpdate) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: SessionUpdate.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant; an unknown variant that has Raw is written as is.
+func (u *SessionUpdate) appendJSON(b []byte) ([]byte, error) {
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return appendRaw(b, raw)
+		}
+	}
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u SessionUpdate) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "sessionUpdate" names; an unknown value gives *SessionUpdateOther.
@@ -3350,9 +4356,23 @@ func (*SessionUpdateUserMessageChunk) sessionUpdateTag() string {
 	return "user_message_chunk"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateUserMessageChunk) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"user_message_chunk"`...)
+	return v.ContentChunk.appendMembers(b)
+}
+
+func (v *SessionUpdateUserMessageChunk) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateUserMessageChunk) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"user_message_chunk\"", v.ContentChunk)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateAgentMessageChunk: the "agent_message_chunk" variant of SessionUpdate.
@@ -3366,9 +4386,23 @@ func (*SessionUpdateAgentMessageChunk) sessionUpdateTag() string {
 	return "agent_message_chunk"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateAgentMessageChunk) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"agent_message_chunk"`...)
+	return v.ContentChunk.appendMembers(b)
+}
+
+func (v *SessionUpdateAgentMessageChunk) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateAgentMessageChunk) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"agent_message_chunk\"", v.ContentChunk)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateAgentThoughtChunk: the "agent_thought_chunk" variant of SessionUpdate.
@@ -3382,9 +4416,23 @@ func (*SessionUpdateAgentThoughtChunk) sessionUpdateTag() string {
 	return "agent_thought_chunk"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateAgentThoughtChunk) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"agent_thought_chunk"`...)
+	return v.ContentChunk.appendMembers(b)
+}
+
+func (v *SessionUpdateAgentThoughtChunk) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateAgentThoughtChunk) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"agent_thought_chunk\"", v.ContentChunk)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateToolCall: the "tool_call" variant of SessionUpdate.
@@ -3398,9 +4446,23 @@ func (*SessionUpdateToolCall) sessionUpdateTag() string {
 	return "tool_call"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateToolCall) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"tool_call"`...)
+	return v.ToolCall.appendMembers(b)
+}
+
+func (v *SessionUpdateToolCall) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateToolCall) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"tool_call\"", v.ToolCall)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateToolCallUpdate: the "tool_call_update" variant of SessionUpdate.
@@ -3414,9 +4476,23 @@ func (*SessionUpdateToolCallUpdate) sessionUpdateTag() string {
 	return "tool_call_update"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"tool_call_update"`...)
+	return v.ToolCallUpdate.appendMembers(b)
+}
+
+func (v *SessionUpdateToolCallUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateToolCallUpdate) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"tool_call_update\"", v.ToolCallUpdate)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdatePlan: the "plan" variant of SessionUpdate.
@@ -3431,9 +4507,23 @@ func (*SessionUpdatePlan) sessionUpdateTag() string {
 	return "plan"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdatePlan) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"plan"`...)
+	return v.Plan.appendMembers(b)
+}
+
+func (v *SessionUpdatePlan) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdatePlan) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"plan\"", v.Plan)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateAvailableCommandsUpdate: the "available_commands_update" variant of SessionUpdate.
@@ -3447,9 +4537,23 @@ func (*SessionUpdateAvailableCommandsUpdate) sessionUpdateTag() string {
 	return "available_commands_update"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateAvailableCommandsUpdate) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"available_commands_update"`...)
+	return v.AvailableCommandsUpdate.appendMembers(b)
+}
+
+func (v *SessionUpdateAvailableCommandsUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateAvailableCommandsUpdate) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"available_commands_update\"", v.AvailableCommandsUpdate)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateCurrentModeUpdate: the "current_mode_update" variant of SessionUpdate.
@@ -3465,9 +4569,23 @@ func (*SessionUpdateCurrentModeUpdate) sessionUpdateTag() string {
 	return "current_mode_update"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateCurrentModeUpdate) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"current_mode_update"`...)
+	return v.CurrentModeUpdate.appendMembers(b)
+}
+
+func (v *SessionUpdateCurrentModeUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateCurrentModeUpdate) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"current_mode_update\"", v.CurrentModeUpdate)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateConfigOptionUpdate: the "config_option_update" variant of SessionUpdate.
@@ -3481,9 +4599,23 @@ func (*SessionUpdateConfigOptionUpdate) sessionUpdateTag() string {
 	return "config_option_update"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateConfigOptionUpdate) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"config_option_update"`...)
+	return v.ConfigOptionUpdate.appendMembers(b)
+}
+
+func (v *SessionUpdateConfigOptionUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateConfigOptionUpdate) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"config_option_update\"", v.ConfigOptionUpdate)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateSessionInfoUpdate: the "session_info_update" variant of SessionUpdate.
@@ -3497,9 +4629,23 @@ func (*SessionUpdateSessionInfoUpdate) sessionUpdateTag() string {
 	return "session_info_update"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateSessionInfoUpdate) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"session_info_update"`...)
+	return v.SessionInfoUpdate.appendMembers(b)
+}
+
+func (v *SessionUpdateSessionInfoUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateSessionInfoUpdate) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"session_info_update\"", v.SessionInfoUpdate)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateUsageUpdate: the "usage_update" variant of SessionUpdate.
@@ -3513,9 +4659,23 @@ func (*SessionUpdateUsageUpdate) sessionUpdateTag() string {
 	return "usage_update"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateUsageUpdate) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"usage_update"`...)
+	return v.UsageUpdate.appendMembers(b)
+}
+
+func (v *SessionUpdateUsageUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateUsageUpdate) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"usage_update\"", v.UsageUpdate)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateNotice: the "notice" variant of SessionUpdate.
@@ -3532,9 +4692,23 @@ func (*SessionUpdateNotice) sessionUpdateTag() string {
 	return "notice"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateNotice) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"notice"`...)
+	return v.Notice.appendMembers(b)
+}
+
+func (v *SessionUpdateNotice) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateNotice) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"notice\"", v.Notice)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateCompactionUpdate: the "compaction_update" variant of SessionUpdate.
@@ -3551,9 +4725,23 @@ func (*SessionUpdateCompactionUpdate) sessionUpdateTag() string {
 	return "compaction_update"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateCompactionUpdate) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"compaction_update"`...)
+	return v.CompactionUpdate.appendMembers(b)
+}
+
+func (v *SessionUpdateCompactionUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateCompactionUpdate) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"compaction_update\"", v.CompactionUpdate)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateCompactionSummaryChunk: the "compaction_summary_chunk" variant of SessionUpdate.
@@ -3570,9 +4758,23 @@ func (*SessionUpdateCompactionSummaryChunk) sessionUpdateTag() string {
 	return "compaction_summary_chunk"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateCompactionSummaryChunk) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"compaction_summary_chunk"`...)
+	return v.CompactionSummaryChunk.appendMembers(b)
+}
+
+func (v *SessionUpdateCompactionSummaryChunk) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateCompactionSummaryChunk) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"compaction_summary_chunk\"", v.CompactionSummaryChunk)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateOther: a variant of SessionUpdate whose "sessionUpdate" this package does not know: a custom one
@@ -3581,7 +4783,7 @@ type SessionUpdateOther struct {
 	// Tag is the "sessionUpdate" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -3593,19 +4795,36 @@ func (v *SessionUpdateOther) sessionUpdateTag() string {
 	return v.Tag
 }
 
+func (v *SessionUpdateOther) rawObject() json.RawMessage {
+	return v.Raw
+}
+
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *SessionUpdateOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v SessionUpdateOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *SessionUpdateOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"sessionUpdate"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionUpdateOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionUpdateOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3677,6 +4896,7 @@ type SetSessionConfigOptionRequest struct {
 //   - *SetSessionConfigOptionRequestOther
 type SetSessionConfigOptionRequestVariant interface {
 	setSessionConfigOptionRequestTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "type" value of the variant, or "" for none.
@@ -3687,18 +4907,35 @@ func (u SetSessionConfigOptionRequest) Tag() string {
 	return u.Value.setSessionConfigOptionRequestTag()
 }
 
-// MarshalJSON writes the variant and the shared fields as one object; an Other variant that has Raw is written as is.
-func (u SetSessionConfigOptionRequest) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *SetSessionConfigOptionRequest) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: SetSessionConfigOptionRequest.Value is nil")
 	}
+	b, err := u.Value.appendMembers(b)
+	if err != nil {
+		return nil, err
+	}
+	return (*setSessionConfigOptionRequestFields)(u).appendMembers(b)
+}
+
+// appendJSON writes the variant and the shared fields as one object; an unknown variant that has Raw is written as is.
+func (u *SetSessionConfigOptionRequest) appendJSON(b []byte) ([]byte, error) {
 	if h, ok := u.Value.(rawHolder); ok {
 		if raw := h.rawObject(); raw != nil {
-			return raw, nil
+			return appendRaw(b, raw)
 		}
 	}
-	type plain SetSessionConfigOptionRequest
-	return marshalObject("", plain(u), u.Value)
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u SetSessionConfigOptionRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *SetSessionConfigOptionRequestOther.
@@ -3794,6 +5031,22 @@ func (v *setSessionConfigOptionRequestFields) decodeJSON(d *decoder) error {
 	return d.object(v)
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *setSessionConfigOptionRequestFields) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	b = append(b, `,"configId":`...)
+	b = appendString(b, v.ConfigID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
 // SetSessionConfigOptionRequestBoolean: the "boolean" variant of SetSessionConfigOptionRequest.
 //
 // A boolean value (`type: "boolean"`).
@@ -3806,10 +5059,25 @@ func (*SetSessionConfigOptionRequestBoolean) setSessionConfigOptionRequestTag() 
 	return "boolean"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SetSessionConfigOptionRequestBoolean) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"boolean"`...)
+	b = append(b, `,"value":`...)
+	b = appendBool(b, v.Value)
+	return b, nil
+}
+
+func (v *SetSessionConfigOptionRequestBoolean) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SetSessionConfigOptionRequestBoolean) MarshalJSON() ([]byte, error) {
-	type plain SetSessionConfigOptionRequestBoolean
-	return marshalObject("\"type\":\"boolean\"", plain(v))
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SetSessionConfigOptionRequestBoolean) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3864,10 +5132,24 @@ func (*SetSessionConfigOptionRequestValueID) setSessionConfigOptionRequestTag() 
 	return ""
 }
 
-// MarshalJSON writes the variant.
+// appendMembers appends the members of v, each after a comma.
+func (v *SetSessionConfigOptionRequestValueID) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"value":`...)
+	b = appendString(b, v.Value)
+	return b, nil
+}
+
+func (v *SetSessionConfigOptionRequestValueID) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SetSessionConfigOptionRequestValueID) MarshalJSON() ([]byte, error) {
-	type plain SetSessionConfigOptionRequestValueID
-	return marshalObject("", plain(v))
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SetSessionConfigOptionRequestValueID) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3912,7 +5194,7 @@ type SetSessionConfigOptionRequestOther struct {
 	// Tag is the "type" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -3933,14 +5215,27 @@ func (v *SetSessionConfigOptionRequestOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v SetSessionConfigOptionRequestOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *SetSessionConfigOptionRequestOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *SetSessionConfigOptionRequestOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"type"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SetSessionConfigOptionRequestOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SetSessionConfigOptionRequestOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4006,6 +5301,7 @@ type ToolCallContent struct {
 //   - *ToolCallContentOther
 type ToolCallContentVariant interface {
 	toolCallContentTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "type" value of the variant, or "" for none.
@@ -4016,12 +5312,31 @@ func (u ToolCallContent) Tag() string {
 	return u.Value.toolCallContentTag()
 }
 
-// MarshalJSON writes the variant.
-func (u ToolCallContent) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *ToolCallContent) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: ToolCallContent.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant; an unknown variant that has Raw is written as is.
+func (u *ToolCallContent) appendJSON(b []byte) ([]byte, error) {
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return appendRaw(b, raw)
+		}
+	}
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u ToolCallContent) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *ToolCallContentOther.
@@ -4081,9 +5396,23 @@ func (*ToolCallContentContent) toolCallContentTag() string {
 	return "content"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *ToolCallContentContent) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"content"`...)
+	return v.Content.appendMembers(b)
+}
+
+func (v *ToolCallContentContent) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallContentContent) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"content\"", v.Content)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ToolCallContentDiff: the "diff" variant of ToolCallContent.
@@ -4097,9 +5426,23 @@ func (*ToolCallContentDiff) toolCallContentTag() string {
 	return "diff"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *ToolCallContentDiff) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"diff"`...)
+	return v.Diff.appendMembers(b)
+}
+
+func (v *ToolCallContentDiff) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallContentDiff) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"diff\"", v.Diff)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ToolCallContentTerminal: the "terminal" variant of ToolCallContent.
@@ -4117,9 +5460,23 @@ func (*ToolCallContentTerminal) toolCallContentTag() string {
 	return "terminal"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *ToolCallContentTerminal) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"terminal"`...)
+	return v.Terminal.appendMembers(b)
+}
+
+func (v *ToolCallContentTerminal) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallContentTerminal) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"terminal\"", v.Terminal)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ToolCallContentOther: a variant of ToolCallContent whose "type" this package does not know: a custom one
@@ -4128,7 +5485,7 @@ type ToolCallContentOther struct {
 	// Tag is the "type" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -4140,19 +5497,36 @@ func (v *ToolCallContentOther) toolCallContentTag() string {
 	return v.Tag
 }
 
+func (v *ToolCallContentOther) rawObject() json.RawMessage {
+	return v.Raw
+}
+
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *ToolCallContentOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v ToolCallContentOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *ToolCallContentOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *ToolCallContentOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"type"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ToolCallContentOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ToolCallContentOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {

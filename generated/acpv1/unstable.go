@@ -34,6 +34,33 @@ type ArchiveSessionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ArchiveSessionRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ArchiveSessionRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ArchiveSessionRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ArchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "sessionId":
@@ -84,6 +111,31 @@ type ArchiveSessionResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ArchiveSessionResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ArchiveSessionResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ArchiveSessionResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ArchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -154,6 +206,49 @@ type AuthAccount struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *AuthAccount) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"label":`...)
+	b = appendString(b, v.Label)
+	if v.Active != nil {
+		b = append(b, `,"active":`...)
+		b = appendBool(b, *v.Active)
+	}
+	if v.Name != nil {
+		b = append(b, `,"name":`...)
+		b = appendString(b, *v.Name)
+	}
+	if v.Email != nil {
+		b = append(b, `,"email":`...)
+		b = appendString(b, *v.Email)
+	}
+	if v.Organization != nil {
+		b = append(b, `,"organization":`...)
+		b = appendString(b, *v.Organization)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AuthAccount) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AuthAccount) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AuthAccount) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -252,6 +347,31 @@ type AuthStatusCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *AuthStatusCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AuthStatusCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AuthStatusCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *AuthStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -294,6 +414,31 @@ type AuthStatusRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *AuthStatusRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AuthStatusRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AuthStatusRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AuthStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -348,13 +493,37 @@ type AuthStatusResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *AuthStatusResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"state":`...)
+	b = appendString(b, v.State)
+	if v.Accounts != nil {
+		b = append(b, `,"accounts":`...)
+		if b, err = appendSlice(b, v.Accounts, (*AuthAccount).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AuthStatusResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v AuthStatusResponse) MarshalJSON() ([]byte, error) {
-	type plain AuthStatusResponse
-	return json.Marshal(struct {
-		plain
-		Accounts *[]AuthAccount `json:"accounts,omitempty"`
-	}{plain(v), present(v.Accounts)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AuthStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -428,13 +597,37 @@ type AuthStatusUpdateNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *AuthStatusUpdateNotification) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"state":`...)
+	b = appendString(b, v.State)
+	if v.Accounts != nil {
+		b = append(b, `,"accounts":`...)
+		if b, err = appendSlice(b, v.Accounts, (*AuthAccount).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AuthStatusUpdateNotification) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v AuthStatusUpdateNotification) MarshalJSON() ([]byte, error) {
-	type plain AuthStatusUpdateNotification
-	return json.Marshal(struct {
-		plain
-		Accounts *[]AuthAccount `json:"accounts,omitempty"`
-	}{plain(v), present(v.Accounts)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AuthStatusUpdateNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -488,6 +681,31 @@ type ErrorStopReason struct {
 	// Optional. Omitted or `null` both mean the agent is not reporting failure details.
 	// Agents SHOULD include it.
 	Error *Error `json:"error,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ErrorStopReason) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Error != nil {
+		b = append(b, `,"error":`...)
+		if b, err = v.Error.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ErrorStopReason) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ErrorStopReason) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ErrorStopReason) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -552,6 +770,7 @@ type IdleStateUpdate struct {
 //   - *IdleStateUpdateOther
 type IdleStateUpdateVariant interface {
 	idleStateUpdateTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "stopReason" value of the variant, or "" for none.
@@ -562,26 +781,43 @@ func (u IdleStateUpdate) Tag() string {
 	return u.Value.idleStateUpdateTag()
 }
 
-// MarshalJSON writes the variant and the shared fields as one object; an Other variant that has Raw is written as is.
-func (u IdleStateUpdate) MarshalJSON() ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv1: IdleStateUpdate.Value is nil")
-	}
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return raw, nil
-		}
-	}
-	type plain IdleStateUpdate
-	return marshalObject("", plain(u), u.Value)
-}
-
 // rawObject returns the object as received when the variant, at any depth, is unknown.
 func (u IdleStateUpdate) rawObject() json.RawMessage {
 	if h, ok := u.Value.(rawHolder); ok {
 		return h.rawObject()
 	}
 	return nil
+}
+
+// appendMembers appends the members of the variant, each after a comma.
+func (u *IdleStateUpdate) appendMembers(b []byte) ([]byte, error) {
+	if u.Value == nil {
+		return nil, errors.New("acpv1: IdleStateUpdate.Value is nil")
+	}
+	b, err := u.Value.appendMembers(b)
+	if err != nil {
+		return nil, err
+	}
+	return (*idleStateUpdateFields)(u).appendMembers(b)
+}
+
+// appendJSON writes the variant and the shared fields as one object; an unknown variant that has Raw is written as is.
+func (u *IdleStateUpdate) appendJSON(b []byte) ([]byte, error) {
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return appendRaw(b, raw)
+		}
+	}
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u IdleStateUpdate) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "stopReason" names; an unknown value gives *IdleStateUpdateOther.
@@ -670,6 +906,24 @@ func (v *idleStateUpdateFields) decodeJSON(d *decoder) error {
 	return d.object(v)
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *idleStateUpdateFields) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Usage != nil {
+		b = append(b, `,"usage":`...)
+		if b, err = v.Usage.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
 // IdleStateUpdateEndTurn: the "end_turn" variant of IdleStateUpdate.
 //
 // The work ended successfully.
@@ -679,9 +933,23 @@ func (*IdleStateUpdateEndTurn) idleStateUpdateTag() string {
 	return "end_turn"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *IdleStateUpdateEndTurn) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"stopReason":"end_turn"`...)
+	return b, nil
+}
+
+func (v *IdleStateUpdateEndTurn) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateEndTurn) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"stopReason\":\"end_turn\"")
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (*IdleStateUpdateEndTurn) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -714,9 +982,23 @@ func (*IdleStateUpdateMaxTokens) idleStateUpdateTag() string {
 	return "max_tokens"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *IdleStateUpdateMaxTokens) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"stopReason":"max_tokens"`...)
+	return b, nil
+}
+
+func (v *IdleStateUpdateMaxTokens) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateMaxTokens) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"stopReason\":\"max_tokens\"")
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (*IdleStateUpdateMaxTokens) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -750,9 +1032,23 @@ func (*IdleStateUpdateMaxTurnRequests) idleStateUpdateTag() string {
 	return "max_turn_requests"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *IdleStateUpdateMaxTurnRequests) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"stopReason":"max_turn_requests"`...)
+	return b, nil
+}
+
+func (v *IdleStateUpdateMaxTurnRequests) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateMaxTurnRequests) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"stopReason\":\"max_turn_requests\"")
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (*IdleStateUpdateMaxTurnRequests) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -785,9 +1081,23 @@ func (*IdleStateUpdateRefusal) idleStateUpdateTag() string {
 	return "refusal"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *IdleStateUpdateRefusal) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"stopReason":"refusal"`...)
+	return b, nil
+}
+
+func (v *IdleStateUpdateRefusal) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateRefusal) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"stopReason\":\"refusal\"")
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (*IdleStateUpdateRefusal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -820,9 +1130,23 @@ func (*IdleStateUpdateCancelled) idleStateUpdateTag() string {
 	return "cancelled"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *IdleStateUpdateCancelled) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"stopReason":"cancelled"`...)
+	return b, nil
+}
+
+func (v *IdleStateUpdateCancelled) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateCancelled) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"stopReason\":\"cancelled\"")
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (*IdleStateUpdateCancelled) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -857,9 +1181,23 @@ func (*IdleStateUpdateError) idleStateUpdateTag() string {
 	return "error"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *IdleStateUpdateError) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"stopReason":"error"`...)
+	return v.ErrorStopReason.appendMembers(b)
+}
+
+func (v *IdleStateUpdateError) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateError) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"stopReason\":\"error\"", v.ErrorStopReason)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // IdleStateUpdateNone: the variant of IdleStateUpdate without "stopReason".
@@ -871,9 +1209,22 @@ func (*IdleStateUpdateNone) idleStateUpdateTag() string {
 	return ""
 }
 
-// MarshalJSON writes the variant.
+// appendMembers appends the members of v, each after a comma.
+func (*IdleStateUpdateNone) appendMembers(b []byte) ([]byte, error) {
+	return b, nil
+}
+
+func (v *IdleStateUpdateNone) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateNone) MarshalJSON() ([]byte, error) {
-	return marshalObject("")
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (*IdleStateUpdateNone) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -908,7 +1259,7 @@ type IdleStateUpdateOther struct {
 	// Tag is the "stopReason" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -929,14 +1280,27 @@ func (v *IdleStateUpdateOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v IdleStateUpdateOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *IdleStateUpdateOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"stopReason":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *IdleStateUpdateOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"stopReason"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v IdleStateUpdateOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *IdleStateUpdateOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1017,6 +1381,33 @@ type ProxyNotification struct {
 	Params *ProxySuccessorNotification `json:"params,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ProxyNotification) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"method":`...)
+	b = appendString(b, v.Method)
+	if v.Params != nil {
+		b = append(b, `,"params":`...)
+		if b, err = v.Params.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ProxyNotification) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ProxyNotification) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ProxyNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "method":
@@ -1065,6 +1456,37 @@ type ProxyRequest struct {
 
 	// Method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ProxyRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"id":`...)
+	if b, err = v.ID.appendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"method":`...)
+	b = appendString(b, v.Method)
+	if len(v.Params) != 0 {
+		b = append(b, `,"params":`...)
+		if b, err = appendRaw(b, v.Params); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ProxyRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ProxyRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ProxyRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1124,14 +1546,29 @@ type ProxyResponse struct {
 //   - *ProxyResponseError
 type ProxyResponseVariant interface {
 	isProxyResponse()
+	appendMembers([]byte) ([]byte, error)
 }
 
-// MarshalJSON writes the variant.
-func (u ProxyResponse) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *ProxyResponse) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: ProxyResponse.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant.
+func (u *ProxyResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u ProxyResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ProxyResponseResult: the Result alternative of ProxyResponse.
@@ -1147,10 +1584,31 @@ type ProxyResponseResult struct {
 
 func (*ProxyResponseResult) isProxyResponse() {}
 
-// MarshalJSON writes the variant.
+// appendMembers appends the members of v, each after a comma.
+func (v *ProxyResponseResult) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"id":`...)
+	if b, err = v.ID.appendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"result":`...)
+	if b, err = appendRaw(b, v.Result); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func (v *ProxyResponseResult) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ProxyResponseResult) MarshalJSON() ([]byte, error) {
-	type plain ProxyResponseResult
-	return marshalObject("", plain(v))
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ProxyResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1208,10 +1666,31 @@ type ProxyResponseError struct {
 
 func (*ProxyResponseError) isProxyResponse() {}
 
-// MarshalJSON writes the variant.
+// appendMembers appends the members of v, each after a comma.
+func (v *ProxyResponseError) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"id":`...)
+	if b, err = v.ID.appendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"error":`...)
+	if b, err = v.Error.appendJSON(b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func (v *ProxyResponseError) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ProxyResponseError) MarshalJSON() ([]byte, error) {
-	type plain ProxyResponseError
-	return marshalObject("", plain(v))
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ProxyResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1325,6 +1804,39 @@ type ProxySuccessorNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ProxySuccessorNotification) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"method":`...)
+	b = appendString(b, v.Method)
+	if len(v.Params) != 0 {
+		b = append(b, `,"params":`...)
+		if b, err = appendRaw(b, v.Params); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ProxySuccessorNotification) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ProxySuccessorNotification) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ProxySuccessorNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "method":
@@ -1406,6 +1918,39 @@ type ProxySuccessorRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ProxySuccessorRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"method":`...)
+	b = appendString(b, v.Method)
+	if len(v.Params) != 0 {
+		b = append(b, `,"params":`...)
+		if b, err = appendRaw(b, v.Params); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ProxySuccessorRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ProxySuccessorRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ProxySuccessorRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "method":
@@ -1461,6 +2006,31 @@ type RequiresActionStateUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *RequiresActionStateUpdate) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *RequiresActionStateUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v RequiresActionStateUpdate) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *RequiresActionStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -1492,6 +2062,31 @@ type RunningStateUpdate struct {
 	// Implementations MUST NOT make assumptions about values at these keys.
 	// Optional. Omitted and `null` mean no metadata for this state snapshot.
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *RunningStateUpdate) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *RunningStateUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v RunningStateUpdate) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *RunningStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1534,6 +2129,31 @@ type SessionArchiveCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionArchiveCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionArchiveCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionArchiveCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionArchiveCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1611,6 +2231,31 @@ type SessionCancelCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionCancelCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionCancelCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionCancelCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *SessionCancelCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -1679,18 +2324,61 @@ type SessionMessage struct {
 	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionMessage) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"messageId":`...)
+	b = appendString(b, v.MessageID)
+	if v.SenderSessionID.Present {
+		b = append(b, `,"senderSessionId":`...)
+		if b, err = appendNullable(b, &v.SenderSessionID, encodeString[SessionID]); err != nil {
+			return nil, err
+		}
+	}
+	if v.RecipientSessionID.Present {
+		b = append(b, `,"recipientSessionId":`...)
+		if b, err = appendNullable(b, &v.RecipientSessionID, encodeString[SessionID]); err != nil {
+			return nil, err
+		}
+	}
+	if v.SenderMessageID.Present {
+		b = append(b, `,"senderMessageId":`...)
+		if b, err = appendNullable(b, &v.SenderMessageID, encodeString[MessageID]); err != nil {
+			return nil, err
+		}
+	}
+	if v.RecipientMessageID.Present {
+		b = append(b, `,"recipientMessageId":`...)
+		if b, err = appendNullable(b, &v.RecipientMessageID, encodeString[MessageID]); err != nil {
+			return nil, err
+		}
+	}
+	if v.Content != nil {
+		b = append(b, `,"content":`...)
+		if b, err = appendSlice(b, v.Content, (*ContentBlock).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.Meta.Present {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionMessage) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionMessage) MarshalJSON() ([]byte, error) {
-	type plain SessionMessage
-	return json.Marshal(struct {
-		plain
-		SenderSessionID    *Nullable[SessionID]       `json:"senderSessionId,omitempty"`
-		RecipientSessionID *Nullable[SessionID]       `json:"recipientSessionId,omitempty"`
-		SenderMessageID    *Nullable[MessageID]       `json:"senderMessageId,omitempty"`
-		RecipientMessageID *Nullable[MessageID]       `json:"recipientMessageId,omitempty"`
-		Content            *[]ContentBlock            `json:"content,omitempty"`
-		Meta               *Nullable[json.RawMessage] `json:"_meta,omitempty"`
-	}{plain(v), presentNullable(v.SenderSessionID), presentNullable(v.RecipientSessionID), presentNullable(v.SenderMessageID), presentNullable(v.RecipientMessageID), present(v.Content), presentNullable(v.Meta)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1760,6 +2448,37 @@ type SessionMessageChunk struct {
 	//
 	// Implementations MUST NOT make assumptions about values in `_meta`.
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionMessageChunk) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"messageId":`...)
+	b = appendString(b, v.MessageID)
+	b = append(b, `,"content":`...)
+	if b, err = v.Content.appendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionMessageChunk) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionMessageChunk) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionMessageChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1858,6 +2577,31 @@ type SessionStatusCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionStatusCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionStatusCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionStatusCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *SessionStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -1904,6 +2648,33 @@ type SessionStatusRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionStatusRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionStatusRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionStatusRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1966,6 +2737,33 @@ type SessionStatusResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionStatusResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"status":`...)
+	b = appendString(b, v.Status)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionStatusResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionStatusResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *SessionStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "status":
@@ -2026,6 +2824,37 @@ type SessionSystemPromptCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionSystemPromptCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Mode != nil {
+		b = append(b, `,"mode":`...)
+		if b, err = v.Mode.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionSystemPromptCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionSystemPromptCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *SessionSystemPromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "mode":
@@ -2077,6 +2906,37 @@ type SessionSystemPromptModeCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionSystemPromptModeCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Override != nil {
+		b = append(b, `,"override":`...)
+		if b, err = v.Override.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionSystemPromptModeCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionSystemPromptModeCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *SessionSystemPromptModeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "override":
@@ -2121,6 +2981,31 @@ type SessionSystemPromptOverrideCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionSystemPromptOverrideCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionSystemPromptOverrideCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionSystemPromptOverrideCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *SessionSystemPromptOverrideCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -2161,6 +3046,31 @@ type SessionTitleCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionTitleCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionTitleCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionTitleCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionTitleCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2219,6 +3129,35 @@ type SetSessionTitleRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SetSessionTitleRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	b = append(b, `,"title":`...)
+	b = appendString(b, v.Title)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SetSessionTitleRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SetSessionTitleRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SetSessionTitleRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2283,6 +3222,33 @@ type SetSessionTitleResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SetSessionTitleResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"title":`...)
+	b = appendString(b, v.Title)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SetSessionTitleResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SetSessionTitleResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SetSessionTitleResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2350,6 +3316,7 @@ type StateUpdate struct {
 //   - *StateUpdateOther
 type StateUpdateVariant interface {
 	stateUpdateTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "state" value of the variant, or "" for none.
@@ -2360,12 +3327,31 @@ func (u StateUpdate) Tag() string {
 	return u.Value.stateUpdateTag()
 }
 
-// MarshalJSON writes the variant.
-func (u StateUpdate) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *StateUpdate) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: StateUpdate.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant; an unknown variant that has Raw is written as is.
+func (u *StateUpdate) appendJSON(b []byte) ([]byte, error) {
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return appendRaw(b, raw)
+		}
+	}
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u StateUpdate) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "state" names; an unknown value gives *StateUpdateOther.
@@ -2427,9 +3413,23 @@ func (*StateUpdateRunning) stateUpdateTag() string {
 	return "running"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *StateUpdateRunning) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"state":"running"`...)
+	return v.RunningStateUpdate.appendMembers(b)
+}
+
+func (v *StateUpdateRunning) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v StateUpdateRunning) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"state\":\"running\"", v.RunningStateUpdate)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // StateUpdateIdle: the "idle" variant of StateUpdate.
@@ -2443,12 +3443,26 @@ func (*StateUpdateIdle) stateUpdateTag() string {
 	return "idle"
 }
 
-// MarshalJSON writes the variant with its tag.
-func (v StateUpdateIdle) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *StateUpdateIdle) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"state":"idle"`...)
+	return v.IdleStateUpdate.appendMembers(b)
+}
+
+func (v *StateUpdateIdle) appendJSON(b []byte) ([]byte, error) {
 	if raw := v.IdleStateUpdate.rawObject(); raw != nil {
-		return raw, nil
+		return appendRaw(b, raw)
 	}
-	return marshalObject("\"state\":\"idle\"", v.IdleStateUpdate)
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v StateUpdateIdle) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // StateUpdateRequiresAction: the "requires_action" variant of StateUpdate.
@@ -2462,9 +3476,23 @@ func (*StateUpdateRequiresAction) stateUpdateTag() string {
 	return "requires_action"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *StateUpdateRequiresAction) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"state":"requires_action"`...)
+	return v.RequiresActionStateUpdate.appendMembers(b)
+}
+
+func (v *StateUpdateRequiresAction) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v StateUpdateRequiresAction) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"state\":\"requires_action\"", v.RequiresActionStateUpdate)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // StateUpdateUnknown: the "unknown" variant of StateUpdate.
@@ -2480,9 +3508,23 @@ func (*StateUpdateUnknown) stateUpdateTag() string {
 	return "unknown"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *StateUpdateUnknown) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"state":"unknown"`...)
+	return v.UnknownStateUpdate.appendMembers(b)
+}
+
+func (v *StateUpdateUnknown) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v StateUpdateUnknown) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"state\":\"unknown\"", v.UnknownStateUpdate)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // StateUpdateOther: a variant of StateUpdate whose "state" this package does not know: a custom one
@@ -2496,7 +3538,7 @@ type StateUpdateOther struct {
 	// Tag is the "state" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -2508,19 +3550,36 @@ func (v *StateUpdateOther) stateUpdateTag() string {
 	return v.Tag
 }
 
+func (v *StateUpdateOther) rawObject() json.RawMessage {
+	return v.Raw
+}
+
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *StateUpdateOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v StateUpdateOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *StateUpdateOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"state":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *StateUpdateOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"state"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v StateUpdateOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *StateUpdateOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2581,6 +3640,31 @@ type SubagentCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *SubagentCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SubagentCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SubagentCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *SubagentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -2624,6 +3708,37 @@ type SubagentSessionCapabilities struct {
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SubagentSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Cancel != nil {
+		b = append(b, `,"cancel":`...)
+		if b, err = v.Cancel.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SubagentSessionCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SubagentSessionCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SubagentSessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2737,19 +3852,69 @@ type SubagentUpdate struct {
 	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *SubagentUpdate) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	if v.Title.Present {
+		b = append(b, `,"title":`...)
+		if b, err = appendNullable(b, &v.Title, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	if v.Description.Present {
+		b = append(b, `,"description":`...)
+		if b, err = appendNullable(b, &v.Description, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	if v.Capabilities.Present {
+		b = append(b, `,"capabilities":`...)
+		if b, err = appendNullable(b, &v.Capabilities, (*SubagentSessionCapabilities).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.State.Present {
+		b = append(b, `,"state":`...)
+		if b, err = appendNullable(b, &v.State, (*StateUpdate).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.Cwd.Present {
+		b = append(b, `,"cwd":`...)
+		if b, err = appendNullable(b, &v.Cwd, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	if v.AdditionalDirectories.Present {
+		b = append(b, `,"additionalDirectories":`...)
+		if b, err = appendNullable(b, &v.AdditionalDirectories, func(p *[]string, b []byte) ([]byte, error) {
+			return appendSlice(b, *p, encodeString[string])
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if v.Meta.Present {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SubagentUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SubagentUpdate) MarshalJSON() ([]byte, error) {
-	type plain SubagentUpdate
-	return json.Marshal(struct {
-		plain
-		Title                 *Nullable[string]                      `json:"title,omitempty"`
-		Description           *Nullable[string]                      `json:"description,omitempty"`
-		Capabilities          *Nullable[SubagentSessionCapabilities] `json:"capabilities,omitempty"`
-		State                 *Nullable[StateUpdate]                 `json:"state,omitempty"`
-		Cwd                   *Nullable[string]                      `json:"cwd,omitempty"`
-		AdditionalDirectories *Nullable[[]string]                    `json:"additionalDirectories,omitempty"`
-		Meta                  *Nullable[json.RawMessage]             `json:"_meta,omitempty"`
-	}{plain(v), presentNullable(v.Title), presentNullable(v.Description), presentNullable(v.Capabilities), presentNullable(v.State), presentNullable(v.Cwd), presentNullable(v.AdditionalDirectories), presentNullable(v.Meta)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SubagentUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2829,6 +3994,33 @@ type UnarchiveSessionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *UnarchiveSessionRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *UnarchiveSessionRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v UnarchiveSessionRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *UnarchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "sessionId":
@@ -2881,6 +4073,31 @@ type UnarchiveSessionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *UnarchiveSessionResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *UnarchiveSessionResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v UnarchiveSessionResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *UnarchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -2924,6 +4141,31 @@ type UnknownStateUpdate struct {
 	// Implementations MUST NOT make assumptions about values at these keys.
 	// Optional. Omitted and `null` mean no metadata for this state snapshot.
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *UnknownStateUpdate) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *UnknownStateUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v UnknownStateUpdate) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *UnknownStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2972,6 +4214,18 @@ func (v *agentAuthCapabilitiesUnstable) decodeMember(d *decoder, name []byte, se
 	return false, nil
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *agentAuthCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Status != nil {
+		b = append(b, `,"status":`...)
+		if b, err = v.Status.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
 // clientCapabilitiesUnstable holds the fields of ClientCapabilities that the unstable build tag adds.
 type clientCapabilitiesUnstable struct {
 	// **UNSTABLE**
@@ -2995,6 +4249,18 @@ func (v *clientCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen 
 	return false, nil
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *clientCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Subagents != nil {
+		b = append(b, `,"subagents":`...)
+		if b, err = v.Subagents.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
 // listSessionsRequestUnstable holds the fields of ListSessionsRequest that the unstable build tag adds.
 type listSessionsRequestUnstable struct {
 	// **UNSTABLE**
@@ -3015,6 +4281,15 @@ func (v *listSessionsRequestUnstable) decodeMember(d *decoder, name []byte, seen
 		return true, decodePointerField(d, &v.Archived, decodeString[SessionArchiveFilter], nullOK)
 	}
 	return false, nil
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *listSessionsRequestUnstable) appendMembers(b []byte) ([]byte, error) {
+	if v.Archived != nil {
+		b = append(b, `,"archived":`...)
+		b = appendString(b, *v.Archived)
+	}
+	return b, nil
 }
 
 // loadSessionRequestUnstable holds the fields of LoadSessionRequest that the unstable build tag adds.
@@ -3041,6 +4316,18 @@ func (v *loadSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen 
 	return false, nil
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *loadSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.SystemPrompt != nil {
+		b = append(b, `,"systemPrompt":`...)
+		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
 // newSessionRequestUnstable holds the fields of NewSessionRequest that the unstable build tag adds.
 type newSessionRequestUnstable struct {
 	// **UNSTABLE**
@@ -3061,6 +4348,18 @@ func (v *newSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *
 		return true, decodePointerField(d, &v.SystemPrompt, (*SystemPrompt).decodeJSON, nullOK)
 	}
 	return false, nil
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *newSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.SystemPrompt != nil {
+		b = append(b, `,"systemPrompt":`...)
+		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // resumeSessionRequestUnstable holds the fields of ResumeSessionRequest that the unstable build tag adds.
@@ -3085,6 +4384,18 @@ func (v *resumeSessionRequestUnstable) decodeMember(d *decoder, name []byte, see
 		return true, decodePointerField(d, &v.SystemPrompt, (*SystemPrompt).decodeJSON, nullOK)
 	}
 	return false, nil
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *resumeSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.SystemPrompt != nil {
+		b = append(b, `,"systemPrompt":`...)
+		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // sessionCapabilitiesUnstable holds the fields of SessionCapabilities that the unstable build tag adds.
@@ -3148,6 +4459,36 @@ func (v *sessionCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen
 	return false, nil
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *sessionCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.SystemPrompt != nil {
+		b = append(b, `,"systemPrompt":`...)
+		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Archive != nil {
+		b = append(b, `,"archive":`...)
+		if b, err = v.Archive.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Status != nil {
+		b = append(b, `,"status":`...)
+		if b, err = v.Status.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Title != nil {
+		b = append(b, `,"title":`...)
+		if b, err = v.Title.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
 // sessionInfoUnstable holds the fields of SessionInfo that the unstable build tag adds.
 type sessionInfoUnstable struct {
 	// **UNSTABLE**
@@ -3169,6 +4510,15 @@ func (v *sessionInfoUnstable) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *sessionInfoUnstable) appendMembers(b []byte) ([]byte, error) {
+	if v.Archived != nil {
+		b = append(b, `,"archived":`...)
+		b = appendBool(b, *v.Archived)
+	}
+	return b, nil
+}
+
 // SessionUpdateSubagentUpdate: the "subagent_update" variant of SessionUpdate.
 //
 // **UNSTABLE**
@@ -3185,9 +4535,23 @@ func (*SessionUpdateSubagentUpdate) sessionUpdateTag() string {
 	return "subagent_update"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateSubagentUpdate) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"subagent_update"`...)
+	return v.SubagentUpdate.appendMembers(b)
+}
+
+func (v *SessionUpdateSubagentUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateSubagentUpdate) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"subagent_update\"", v.SubagentUpdate)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateSessionMessage: the "session_message" variant of SessionUpdate.
@@ -3206,9 +4570,23 @@ func (*SessionUpdateSessionMessage) sessionUpdateTag() string {
 	return "session_message"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateSessionMessage) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"session_message"`...)
+	return v.SessionMessage.appendMembers(b)
+}
+
+func (v *SessionUpdateSessionMessage) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateSessionMessage) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"session_message\"", v.SessionMessage)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateSessionMessageChunk: the "session_message_chunk" variant of SessionUpdate.
@@ -3226,9 +4604,23 @@ func (*SessionUpdateSessionMessageChunk) sessionUpdateTag() string {
 	return "session_message_chunk"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateSessionMessageChunk) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"session_message_chunk"`...)
+	return v.SessionMessageChunk.appendMembers(b)
+}
+
+func (v *SessionUpdateSessionMessageChunk) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateSessionMessageChunk) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"session_message_chunk\"", v.SessionMessageChunk)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func init() {

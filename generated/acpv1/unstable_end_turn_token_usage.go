@@ -38,6 +38,49 @@ type Usage struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *Usage) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"totalTokens":`...)
+	b = appendUint(b, v.TotalTokens)
+	b = append(b, `,"inputTokens":`...)
+	b = appendUint(b, v.InputTokens)
+	b = append(b, `,"outputTokens":`...)
+	b = appendUint(b, v.OutputTokens)
+	if v.ThoughtTokens != nil {
+		b = append(b, `,"thoughtTokens":`...)
+		b = appendUint(b, *v.ThoughtTokens)
+	}
+	if v.CachedReadTokens != nil {
+		b = append(b, `,"cachedReadTokens":`...)
+		b = appendUint(b, *v.CachedReadTokens)
+	}
+	if v.CachedWriteTokens != nil {
+		b = append(b, `,"cachedWriteTokens":`...)
+		b = appendUint(b, *v.CachedWriteTokens)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *Usage) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v Usage) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *Usage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "totalTokens":
@@ -110,4 +153,16 @@ func (v *promptResponseEndTurnTokenUsage) decodeMember(d *decoder, name []byte, 
 		return true, decodePointerField(d, &v.Usage, (*Usage).decodeJSON, nullOK|defaultOnError)
 	}
 	return false, nil
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *promptResponseEndTurnTokenUsage) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Usage != nil {
+		b = append(b, `,"usage":`...)
+		if b, err = v.Usage.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }

@@ -23,6 +23,33 @@ type DisableProviderRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *DisableProviderRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"providerId":`...)
+	b = appendString(b, v.ProviderID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *DisableProviderRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v DisableProviderRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *DisableProviderRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "providerId":
@@ -73,6 +100,31 @@ type DisableProviderResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *DisableProviderResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *DisableProviderResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v DisableProviderResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *DisableProviderResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -154,6 +206,31 @@ type ListProvidersRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ListProvidersRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ListProvidersRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ListProvidersRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ListProvidersRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -194,6 +271,35 @@ type ListProvidersResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ListProvidersResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"providers":`...)
+	if b, err = appendSlice(b, v.Providers, (*ProviderInfo).appendJSON); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ListProvidersResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ListProvidersResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ListProvidersResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -254,6 +360,35 @@ type ProviderCurrentConfig struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ProviderCurrentConfig) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"apiType":`...)
+	b = appendString(b, v.APIType)
+	b = append(b, `,"baseUrl":`...)
+	b = appendString(b, v.BaseURL)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ProviderCurrentConfig) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ProviderCurrentConfig) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ProviderCurrentConfig) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -335,6 +470,45 @@ type ProviderInfo struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ProviderInfo) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"providerId":`...)
+	b = appendString(b, v.ProviderID)
+	b = append(b, `,"supported":`...)
+	if b, err = appendSlice(b, v.Supported, encodeString[LLMProtocol]); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"required":`...)
+	b = appendBool(b, v.Required)
+	if v.Current != nil {
+		b = append(b, `,"current":`...)
+		if b, err = v.Current.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ProviderInfo) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ProviderInfo) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ProviderInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "providerId":
@@ -403,6 +577,31 @@ type ProvidersCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ProvidersCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ProvidersCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ProvidersCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ProvidersCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -457,13 +656,41 @@ type SetProviderRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *SetProviderRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"providerId":`...)
+	b = appendString(b, v.ProviderID)
+	b = append(b, `,"apiType":`...)
+	b = appendString(b, v.APIType)
+	b = append(b, `,"baseUrl":`...)
+	b = appendString(b, v.BaseURL)
+	if v.Headers != nil {
+		b = append(b, `,"headers":`...)
+		if b, err = appendMap(b, v.Headers, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SetProviderRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SetProviderRequest) MarshalJSON() ([]byte, error) {
-	type plain SetProviderRequest
-	return json.Marshal(struct {
-		plain
-		Headers *map[string]string `json:"headers,omitempty"`
-	}{plain(v), presentMap(v.Headers)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SetProviderRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -534,6 +761,31 @@ type SetProviderResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *SetProviderResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SetProviderResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SetProviderResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *SetProviderResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -578,6 +830,18 @@ func (v *agentCapabilitiesLLMProviders) decodeMember(d *decoder, name []byte, se
 		return true, decodePointerField(d, &v.Providers, (*ProvidersCapabilities).decodeJSON, nullOK|defaultOnError)
 	}
 	return false, nil
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *agentCapabilitiesLLMProviders) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Providers != nil {
+		b = append(b, `,"providers":`...)
+		if b, err = v.Providers.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 const (

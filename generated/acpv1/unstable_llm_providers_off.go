@@ -10,3 +10,8 @@ type agentCapabilitiesLLMProviders struct{}
 func (*agentCapabilitiesLLMProviders) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	return false, nil
 }
+
+// appendMembers appends the members of v, each after a comma.
+func (*agentCapabilitiesLLMProviders) appendMembers(b []byte) ([]byte, error) {
+	return b, nil
+}

@@ -24,6 +24,31 @@ type PlanCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *PlanCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *PlanCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v PlanCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *PlanCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -67,6 +92,35 @@ type PlanFile struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *PlanFile) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"planId":`...)
+	b = appendString(b, v.PlanID)
+	b = append(b, `,"uri":`...)
+	b = appendString(b, v.URI)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *PlanFile) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v PlanFile) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *PlanFile) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -143,6 +197,37 @@ type PlanItems struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *PlanItems) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"planId":`...)
+	b = appendString(b, v.PlanID)
+	b = append(b, `,"entries":`...)
+	if b, err = appendSlice(b, v.Entries, (*PlanEntry).appendJSON); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *PlanItems) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v PlanItems) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *PlanItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "planId":
@@ -207,6 +292,35 @@ type PlanMarkdown struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *PlanMarkdown) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"planId":`...)
+	b = appendString(b, v.PlanID)
+	b = append(b, `,"content":`...)
+	b = appendString(b, v.Content)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *PlanMarkdown) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v PlanMarkdown) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *PlanMarkdown) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "planId":
@@ -268,6 +382,33 @@ type PlanRemoved struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *PlanRemoved) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"planId":`...)
+	b = appendString(b, v.PlanID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *PlanRemoved) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v PlanRemoved) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *PlanRemoved) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "planId":
@@ -321,6 +462,35 @@ type PlanUpdate struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *PlanUpdate) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"plan":`...)
+	if b, err = v.Plan.appendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *PlanUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v PlanUpdate) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *PlanUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -382,6 +552,7 @@ type PlanUpdateContent struct {
 //   - *PlanUpdateContentOther
 type PlanUpdateContentVariant interface {
 	planUpdateContentTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "type" value of the variant, or "" for none.
@@ -392,12 +563,31 @@ func (u PlanUpdateContent) Tag() string {
 	return u.Value.planUpdateContentTag()
 }
 
-// MarshalJSON writes the variant.
-func (u PlanUpdateContent) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *PlanUpdateContent) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv1: PlanUpdateContent.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant; an unknown variant that has Raw is written as is.
+func (u *PlanUpdateContent) appendJSON(b []byte) ([]byte, error) {
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return appendRaw(b, raw)
+		}
+	}
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u PlanUpdateContent) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *PlanUpdateContentOther.
@@ -457,9 +647,23 @@ func (*PlanUpdateContentItems) planUpdateContentTag() string {
 	return "items"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *PlanUpdateContentItems) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"items"`...)
+	return v.PlanItems.appendMembers(b)
+}
+
+func (v *PlanUpdateContentItems) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v PlanUpdateContentItems) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"items\"", v.PlanItems)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // PlanUpdateContentFile: the "file" variant of PlanUpdateContent.
@@ -473,9 +677,23 @@ func (*PlanUpdateContentFile) planUpdateContentTag() string {
 	return "file"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *PlanUpdateContentFile) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"file"`...)
+	return v.PlanFile.appendMembers(b)
+}
+
+func (v *PlanUpdateContentFile) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v PlanUpdateContentFile) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"file\"", v.PlanFile)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // PlanUpdateContentMarkdown: the "markdown" variant of PlanUpdateContent.
@@ -489,9 +707,23 @@ func (*PlanUpdateContentMarkdown) planUpdateContentTag() string {
 	return "markdown"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *PlanUpdateContentMarkdown) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"markdown"`...)
+	return v.PlanMarkdown.appendMembers(b)
+}
+
+func (v *PlanUpdateContentMarkdown) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v PlanUpdateContentMarkdown) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"markdown\"", v.PlanMarkdown)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // PlanUpdateContentOther: a variant of PlanUpdateContent whose "type" this package does not know: a custom one
@@ -500,7 +732,7 @@ type PlanUpdateContentOther struct {
 	// Tag is the "type" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -512,19 +744,36 @@ func (v *PlanUpdateContentOther) planUpdateContentTag() string {
 	return v.Tag
 }
 
+func (v *PlanUpdateContentOther) rawObject() json.RawMessage {
+	return v.Raw
+}
+
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *PlanUpdateContentOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v PlanUpdateContentOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *PlanUpdateContentOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *PlanUpdateContentOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"type"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v PlanUpdateContentOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *PlanUpdateContentOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -589,6 +838,18 @@ func (v *clientCapabilitiesPlanOperations) decodeMember(d *decoder, name []byte,
 	return false, nil
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *clientCapabilitiesPlanOperations) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Plan != nil {
+		b = append(b, `,"plan":`...)
+		if b, err = v.Plan.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
 // SessionUpdatePlanUpdate: the "plan_update" variant of SessionUpdate.
 //
 // **UNSTABLE**
@@ -604,9 +865,23 @@ func (*SessionUpdatePlanUpdate) sessionUpdateTag() string {
 	return "plan_update"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdatePlanUpdate) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"plan_update"`...)
+	return v.PlanUpdate.appendMembers(b)
+}
+
+func (v *SessionUpdatePlanUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdatePlanUpdate) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"plan_update\"", v.PlanUpdate)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdatePlanRemoved: the "plan_removed" variant of SessionUpdate.
@@ -624,9 +899,23 @@ func (*SessionUpdatePlanRemoved) sessionUpdateTag() string {
 	return "plan_removed"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdatePlanRemoved) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"plan_removed"`...)
+	return v.PlanRemoved.appendMembers(b)
+}
+
+func (v *SessionUpdatePlanRemoved) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdatePlanRemoved) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"plan_removed\"", v.PlanRemoved)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func init() {

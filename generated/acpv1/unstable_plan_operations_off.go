@@ -10,3 +10,8 @@ type clientCapabilitiesPlanOperations struct{}
 func (*clientCapabilitiesPlanOperations) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	return false, nil
 }
+
+// appendMembers appends the members of v, each after a comma.
+func (*clientCapabilitiesPlanOperations) appendMembers(b []byte) ([]byte, error) {
+	return b, nil
+}

@@ -13,6 +13,14 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
+// The generated decoders read each JSON value once, token by token, with a
+// jsontext.Decoder: no second pass to validate, no map for the tag, no
+// reflection. Each decoder reads exactly one value. One that fails on a
+// scalar of the wrong kind still reads past it; one that fails inside an
+// object or array may stop there, and a caller that goes on after an error
+// (a member that defaults on error, an invalid item that is dropped) first
+// reads to the end of the value with recover.
+
 // Decoding rules of a member, from the schema's x-deserialize-* keywords.
 const (
 	nullOK         = 1 << iota // null leaves the zero value: the member may be null, or is optional

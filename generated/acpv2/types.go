@@ -27,6 +27,31 @@ type AgentAuthCapabilities struct {
 	agentAuthCapabilitiesUnstable
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *AgentAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return v.agentAuthCapabilitiesUnstable.appendMembers(b)
+}
+
+func (v *AgentAuthCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AgentAuthCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *AgentAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -85,6 +110,43 @@ type AgentCapabilities struct {
 
 	// Fields of the unstable surface, with the unstable_llm_providers or unstable build tag.
 	agentCapabilitiesLLMProviders
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Session != nil {
+		b = append(b, `,"session":`...)
+		if b, err = v.Session.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Auth != nil {
+		b = append(b, `,"auth":`...)
+		if b, err = v.Auth.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return v.agentCapabilitiesLLMProviders.appendMembers(b)
+}
+
+func (v *AgentCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AgentCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AgentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -147,13 +209,37 @@ type AgentMessage struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *AgentMessage) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"messageId":`...)
+	b = appendString(b, v.MessageID)
+	if v.Content != nil {
+		b = append(b, `,"content":`...)
+		if b, err = appendSlice(b, v.Content, (*ContentBlock).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AgentMessage) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v AgentMessage) MarshalJSON() ([]byte, error) {
-	type plain AgentMessage
-	return json.Marshal(struct {
-		plain
-		Content *[]ContentBlock `json:"content,omitempty"`
-	}{plain(v), present(v.Content)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AgentMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -205,6 +291,33 @@ type AgentNotification struct {
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *AgentNotification) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"method":`...)
+	b = appendString(b, v.Method)
+	if len(v.Params) != 0 {
+		b = append(b, `,"params":`...)
+		if b, err = appendRaw(b, v.Params); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AgentNotification) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AgentNotification) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *AgentNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "method":
@@ -253,6 +366,37 @@ type AgentRequest struct {
 
 	// Method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *AgentRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"id":`...)
+	if b, err = v.ID.appendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"method":`...)
+	b = appendString(b, v.Method)
+	if len(v.Params) != 0 {
+		b = append(b, `,"params":`...)
+		if b, err = appendRaw(b, v.Params); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AgentRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AgentRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AgentRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -330,13 +474,37 @@ type AgentThought struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *AgentThought) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"messageId":`...)
+	b = appendString(b, v.MessageID)
+	if v.Content != nil {
+		b = append(b, `,"content":`...)
+		if b, err = appendSlice(b, v.Content, (*ContentBlock).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AgentThought) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v AgentThought) MarshalJSON() ([]byte, error) {
-	type plain AgentThought
-	return json.Marshal(struct {
-		plain
-		Content *[]ContentBlock `json:"content,omitempty"`
-	}{plain(v), present(v.Content)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AgentThought) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -407,13 +575,45 @@ type Annotations struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *Annotations) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Audience != nil {
+		b = append(b, `,"audience":`...)
+		if b, err = appendSlice(b, v.Audience, encodeString[Role]); err != nil {
+			return nil, err
+		}
+	}
+	if v.LastModified != nil {
+		b = append(b, `,"lastModified":`...)
+		b = appendString(b, *v.LastModified)
+	}
+	if v.Priority != nil {
+		b = append(b, `,"priority":`...)
+		if b, err = appendFloat(b, *v.Priority); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *Annotations) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v Annotations) MarshalJSON() ([]byte, error) {
-	type plain Annotations
-	return json.Marshal(struct {
-		plain
-		Audience *[]Role `json:"audience,omitempty"`
-	}{plain(v), present(v.Audience)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *Annotations) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -466,6 +666,41 @@ type AudioContent struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *AudioContent) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"data":`...)
+	b = appendString(b, v.Data)
+	b = append(b, `,"mimeType":`...)
+	b = appendString(b, v.MimeType)
+	if v.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = v.Annotations.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AudioContent) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AudioContent) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -535,6 +770,39 @@ type AuthMethodAgent struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *AuthMethodAgent) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"methodId":`...)
+	b = appendString(b, v.MethodID)
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AuthMethodAgent) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AuthMethodAgent) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AuthMethodAgent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -621,14 +889,49 @@ type AuthMethodTerminal struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *AuthMethodTerminal) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"methodId":`...)
+	b = appendString(b, v.MethodID)
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if v.Args != nil {
+		b = append(b, `,"args":`...)
+		if b, err = appendSlice(b, v.Args, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	if v.Env != nil {
+		b = append(b, `,"env":`...)
+		if b, err = appendSlice(b, v.Env, (*EnvVariable).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AuthMethodTerminal) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v AuthMethodTerminal) MarshalJSON() ([]byte, error) {
-	type plain AuthMethodTerminal
-	return json.Marshal(struct {
-		plain
-		Args *[]string      `json:"args,omitempty"`
-		Env  *[]EnvVariable `json:"env,omitempty"`
-	}{plain(v), present(v.Args), present(v.Env)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -698,6 +1001,35 @@ type AvailableCommandsUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *AvailableCommandsUpdate) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"availableCommands":`...)
+	if b, err = appendSlice(b, v.AvailableCommands, (*AvailableCommand).appendJSON); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AvailableCommandsUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AvailableCommandsUpdate) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *AvailableCommandsUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "availableCommands":
@@ -749,6 +1081,33 @@ type BackgroundTerminal struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *BackgroundTerminal) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"terminalId":`...)
+	b = appendString(b, v.TerminalID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *BackgroundTerminal) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v BackgroundTerminal) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *BackgroundTerminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "terminalId":
@@ -798,6 +1157,33 @@ type BackgroundToolCall struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *BackgroundToolCall) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"toolCallId":`...)
+	b = appendString(b, v.ToolCallID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *BackgroundToolCall) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v BackgroundToolCall) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *BackgroundToolCall) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -857,6 +1243,39 @@ type BlobResourceContents struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *BlobResourceContents) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"blob":`...)
+	b = appendString(b, v.Blob)
+	b = append(b, `,"uri":`...)
+	b = appendString(b, v.URI)
+	if v.MimeType != nil {
+		b = append(b, `,"mimeType":`...)
+		b = appendString(b, *v.MimeType)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *BlobResourceContents) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *BlobResourceContents) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -930,6 +1349,43 @@ type BooleanPropertySchema struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *BooleanPropertySchema) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Title != nil {
+		b = append(b, `,"title":`...)
+		b = appendString(b, *v.Title)
+	}
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if v.Default != nil {
+		b = append(b, `,"default":`...)
+		b = appendBool(b, *v.Default)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *BooleanPropertySchema) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v BooleanPropertySchema) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *BooleanPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "title":
@@ -975,6 +1431,35 @@ type CancelRequestNotification struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *CancelRequestNotification) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"requestId":`...)
+	if b, err = v.RequestID.appendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *CancelRequestNotification) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v CancelRequestNotification) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *CancelRequestNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1028,6 +1513,33 @@ type CancelSessionNotification struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *CancelSessionNotification) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *CancelSessionNotification) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v CancelSessionNotification) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *CancelSessionNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1096,6 +1608,35 @@ type CancelTerminalRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *CancelTerminalRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	b = append(b, `,"terminalId":`...)
+	b = appendString(b, v.TerminalID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *CancelTerminalRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v CancelTerminalRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *CancelTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "sessionId":
@@ -1150,6 +1691,31 @@ type CancelTerminalResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *CancelTerminalResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *CancelTerminalResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v CancelTerminalResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *CancelTerminalResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -1200,6 +1766,35 @@ type CancelToolCallRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *CancelToolCallRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	b = append(b, `,"toolCallId":`...)
+	b = appendString(b, v.ToolCallID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *CancelToolCallRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v CancelToolCallRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *CancelToolCallRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1256,6 +1851,31 @@ type CancelToolCallResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *CancelToolCallResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *CancelToolCallResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v CancelToolCallResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *CancelToolCallResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -1289,6 +1909,31 @@ type CancelledPermissionOutcome struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *CancelledPermissionOutcome) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *CancelledPermissionOutcome) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v CancelledPermissionOutcome) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *CancelledPermissionOutcome) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1336,6 +1981,37 @@ type ClientAuthCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ClientAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Terminal != nil {
+		b = append(b, `,"terminal":`...)
+		if b, err = v.Terminal.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ClientAuthCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ClientAuthCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ClientAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1395,6 +2071,43 @@ type ClientCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Auth != nil {
+		b = append(b, `,"auth":`...)
+		if b, err = v.Auth.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Elicitation != nil {
+		b = append(b, `,"elicitation":`...)
+		if b, err = v.Elicitation.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "auth":
@@ -1431,6 +2144,33 @@ type ClientNotification struct {
 
 	// Method-specific notification parameters.
 	Params json.RawMessage `json:"params,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ClientNotification) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"method":`...)
+	b = appendString(b, v.Method)
+	if len(v.Params) != 0 {
+		b = append(b, `,"params":`...)
+		if b, err = appendRaw(b, v.Params); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ClientNotification) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ClientNotification) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ClientNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1481,6 +2221,37 @@ type ClientRequest struct {
 
 	// Method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ClientRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"id":`...)
+	if b, err = v.ID.appendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"method":`...)
+	b = appendString(b, v.Method)
+	if len(v.Params) != 0 {
+		b = append(b, `,"params":`...)
+		if b, err = appendRaw(b, v.Params); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ClientRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ClientRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ClientRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1559,6 +2330,33 @@ type CloseSessionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *CloseSessionRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *CloseSessionRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v CloseSessionRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *CloseSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "sessionId":
@@ -1605,6 +2403,31 @@ type CloseSessionResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *CloseSessionResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *CloseSessionResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v CloseSessionResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *CloseSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1655,6 +2478,41 @@ type Command struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *Command) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	b = append(b, `,"description":`...)
+	b = appendString(b, v.Description)
+	if v.Input != nil {
+		b = append(b, `,"input":`...)
+		if b, err = v.Input.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *Command) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v Command) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *Command) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1725,6 +2583,43 @@ type CommandPermissionSubject struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *CommandPermissionSubject) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"command":`...)
+	b = appendString(b, v.Command)
+	b = append(b, `,"cwd":`...)
+	b = appendString(b, v.Cwd)
+	if v.ToolCallID != nil {
+		b = append(b, `,"toolCallId":`...)
+		b = appendString(b, *v.ToolCallID)
+	}
+	if v.TerminalID != nil {
+		b = append(b, `,"terminalId":`...)
+		b = appendString(b, *v.TerminalID)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *CommandPermissionSubject) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v CommandPermissionSubject) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *CommandPermissionSubject) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "command":
@@ -1792,6 +2687,37 @@ type CompactionSummaryChunk struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *CompactionSummaryChunk) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"compactionId":`...)
+	b = appendString(b, v.CompactionID)
+	b = append(b, `,"content":`...)
+	if b, err = v.Content.appendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *CompactionSummaryChunk) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v CompactionSummaryChunk) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *CompactionSummaryChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1869,13 +2795,43 @@ type CompactionUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *CompactionUpdate) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"compactionId":`...)
+	b = appendString(b, v.CompactionID)
+	b = append(b, `,"status":`...)
+	b = appendString(b, v.Status)
+	if v.Summary != nil {
+		b = append(b, `,"summary":`...)
+		if b, err = appendSlice(b, v.Summary, (*ContentBlock).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.Error != nil {
+		b = append(b, `,"error":`...)
+		b = appendString(b, *v.Error)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *CompactionUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v CompactionUpdate) MarshalJSON() ([]byte, error) {
-	type plain CompactionUpdate
-	return json.Marshal(struct {
-		plain
-		Summary *[]ContentBlock `json:"summary,omitempty"`
-	}{plain(v), present(v.Summary)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *CompactionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1941,6 +2897,33 @@ type CompleteElicitationNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *CompleteElicitationNotification) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"elicitationId":`...)
+	b = appendString(b, v.ElicitationID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *CompleteElicitationNotification) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *CompleteElicitationNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "elicitationId":
@@ -1992,6 +2975,35 @@ type ConfigOptionUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ConfigOptionUpdate) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"configOptions":`...)
+	if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ConfigOptionUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ConfigOptionUpdate) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ConfigOptionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "configOptions":
@@ -2041,6 +3053,35 @@ type Content struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *Content) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"content":`...)
+	if b, err = v.Content.appendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *Content) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v Content) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *Content) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2099,6 +3140,37 @@ type ContentChunk struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ContentChunk) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"messageId":`...)
+	b = appendString(b, v.MessageID)
+	b = append(b, `,"content":`...)
+	if b, err = v.Content.appendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ContentChunk) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ContentChunk) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ContentChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2162,6 +3234,37 @@ type Cost struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *Cost) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"amount":`...)
+	if b, err = appendFloat(b, v.Amount); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"currency":`...)
+	b = appendString(b, v.Currency)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *Cost) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v Cost) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *Cost) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "amount":
@@ -2221,6 +3324,33 @@ type DeleteSessionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *DeleteSessionRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *DeleteSessionRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v DeleteSessionRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *DeleteSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "sessionId":
@@ -2267,6 +3397,31 @@ type DeleteSessionResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *DeleteSessionResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *DeleteSessionResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v DeleteSessionResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *DeleteSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2320,6 +3475,41 @@ type Diff struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *Diff) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"changes":`...)
+	if b, err = appendSlice(b, v.Changes, (*DiffChange).appendJSON); err != nil {
+		return nil, err
+	}
+	if v.Patch != nil {
+		b = append(b, `,"patch":`...)
+		if b, err = v.Patch.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *Diff) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v Diff) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *Diff) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2378,6 +3568,35 @@ type DiffPatch struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *DiffPatch) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"format":`...)
+	b = appendString(b, v.Format)
+	b = append(b, `,"text":`...)
+	b = appendString(b, v.Text)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *DiffPatch) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v DiffPatch) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *DiffPatch) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "format":
@@ -2428,6 +3647,26 @@ type DiffPathChange struct {
 	Path AbsolutePath `json:"path"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *DiffPathChange) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"path":`...)
+	b = appendString(b, v.Path)
+	return b, nil
+}
+
+func (v *DiffPathChange) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v DiffPathChange) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *DiffPathChange) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "path":
@@ -2471,6 +3710,28 @@ type DiffPathPairChange struct {
 
 	// Absolute path after the operation.
 	Path AbsolutePath `json:"path"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *DiffPathPairChange) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"oldPath":`...)
+	b = appendString(b, v.OldPath)
+	b = append(b, `,"path":`...)
+	b = appendString(b, v.Path)
+	return b, nil
+}
+
+func (v *DiffPathPairChange) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v DiffPathPairChange) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *DiffPathPairChange) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2523,13 +3784,29 @@ type ElicitationAcceptAction struct {
 	Content map[string]ElicitationContentValue `json:"content,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *ElicitationAcceptAction) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Content != nil {
+		b = append(b, `,"content":`...)
+		if b, err = appendMap(b, v.Content, (*ElicitationContentValue).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ElicitationAcceptAction) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationAcceptAction) MarshalJSON() ([]byte, error) {
-	type plain ElicitationAcceptAction
-	return json.Marshal(struct {
-		plain
-		Content *map[string]ElicitationContentValue `json:"content,omitempty"`
-	}{plain(v), presentMap(v.Content)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ElicitationAcceptAction) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2581,6 +3858,43 @@ type ElicitationCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ElicitationCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Form != nil {
+		b = append(b, `,"form":`...)
+		if b, err = v.Form.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.URL != nil {
+		b = append(b, `,"url":`...)
+		if b, err = v.URL.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ElicitationCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ElicitationCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ElicitationCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "form":
@@ -2622,6 +3936,31 @@ type ElicitationFormCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ElicitationFormCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ElicitationFormCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ElicitationFormCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ElicitationFormCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -2655,6 +3994,29 @@ type ElicitationID string
 type ElicitationRequestScope struct {
 	// The pending Client-to-Agent request this elicitation is tied to.
 	RequestID RequestID `json:"requestId"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ElicitationRequestScope) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"requestId":`...)
+	if b, err = v.RequestID.appendJSON(b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func (v *ElicitationRequestScope) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ElicitationRequestScope) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ElicitationRequestScope) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2727,13 +4089,49 @@ type ElicitationSchema struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *ElicitationSchema) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"type":`...)
+	b = appendString(b, v.Type)
+	if v.Title != nil {
+		b = append(b, `,"title":`...)
+		b = appendString(b, *v.Title)
+	}
+	b = append(b, `,"properties":`...)
+	if b, err = appendMap(b, v.Properties, (*ElicitationPropertySchema).appendJSON); err != nil {
+		return nil, err
+	}
+	if v.Required != nil {
+		b = append(b, `,"required":`...)
+		if b, err = appendSlice(b, v.Required, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ElicitationSchema) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationSchema) MarshalJSON() ([]byte, error) {
-	type plain ElicitationSchema
-	return json.Marshal(struct {
-		plain
-		Required *[]string `json:"required,omitempty"`
-	}{plain(v), present(v.Required)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2806,6 +4204,30 @@ type ElicitationSessionScope struct {
 	ToolCallID *ToolCallID `json:"toolCallId,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ElicitationSessionScope) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	if v.ToolCallID != nil {
+		b = append(b, `,"toolCallId":`...)
+		b = appendString(b, *v.ToolCallID)
+	}
+	return b, nil
+}
+
+func (v *ElicitationSessionScope) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ElicitationSessionScope) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ElicitationSessionScope) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "sessionId":
@@ -2856,6 +4278,31 @@ type ElicitationURLCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ElicitationURLCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ElicitationURLCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ElicitationURLCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ElicitationURLCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -2897,6 +4344,41 @@ type EmbeddedResource struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *EmbeddedResource) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"resource":`...)
+	if b, err = v.Resource.appendJSON(b); err != nil {
+		return nil, err
+	}
+	if v.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = v.Annotations.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *EmbeddedResource) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2960,6 +4442,39 @@ type EnumOption struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *EnumOption) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"const":`...)
+	b = appendString(b, v.Const)
+	b = append(b, `,"title":`...)
+	b = appendString(b, v.Title)
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *EnumOption) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v EnumOption) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *EnumOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "const":
@@ -3020,6 +4535,35 @@ type EnvVariable struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *EnvVariable) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	b = append(b, `,"value":`...)
+	b = appendString(b, v.Value)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *EnvVariable) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v EnvVariable) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *EnvVariable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3090,6 +4634,35 @@ type Error struct {
 	Data *ErrorData `json:"data,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *Error) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"code":`...)
+	b = appendInt(b, v.Code)
+	b = append(b, `,"message":`...)
+	b = appendString(b, v.Message)
+	if v.Data != nil {
+		b = append(b, `,"data":`...)
+		if b, err = v.Data.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *Error) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v Error) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *Error) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "code":
@@ -3141,6 +4714,31 @@ type ErrorStopReason struct {
 	// Optional. Omitted and `null` are equivalent and mean the agent is not reporting failure details.
 	// Agents SHOULD include it.
 	Error *Error `json:"error,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ErrorStopReason) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Error != nil {
+		b = append(b, `,"error":`...)
+		if b, err = v.Error.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ErrorStopReason) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ErrorStopReason) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ErrorStopReason) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3203,6 +4801,35 @@ type HTTPHeader struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *HTTPHeader) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	b = append(b, `,"value":`...)
+	b = appendString(b, v.Value)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *HTTPHeader) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v HTTPHeader) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *HTTPHeader) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3283,13 +4910,45 @@ type Icon struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *Icon) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"src":`...)
+	b = appendString(b, v.Src)
+	if v.MimeType != nil {
+		b = append(b, `,"mimeType":`...)
+		b = appendString(b, *v.MimeType)
+	}
+	if v.Sizes != nil {
+		b = append(b, `,"sizes":`...)
+		if b, err = appendSlice(b, v.Sizes, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	if v.Theme != nil {
+		b = append(b, `,"theme":`...)
+		b = appendString(b, *v.Theme)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *Icon) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v Icon) MarshalJSON() ([]byte, error) {
-	type plain Icon
-	return json.Marshal(struct {
-		plain
-		Sizes *[]string `json:"sizes,omitempty"`
-	}{plain(v), present(v.Sizes)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *Icon) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3360,6 +5019,45 @@ type ImageContent struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ImageContent) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"data":`...)
+	b = appendString(b, v.Data)
+	b = append(b, `,"mimeType":`...)
+	b = appendString(b, v.MimeType)
+	if v.URI != nil {
+		b = append(b, `,"uri":`...)
+		b = appendString(b, *v.URI)
+	}
+	if v.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = v.Annotations.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ImageContent) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ImageContent) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3438,6 +5136,39 @@ type Implementation struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *Implementation) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	if v.Title != nil {
+		b = append(b, `,"title":`...)
+		b = appendString(b, *v.Title)
+	}
+	b = append(b, `,"version":`...)
+	b = appendString(b, v.Version)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *Implementation) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v Implementation) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *Implementation) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "name":
@@ -3505,6 +5236,43 @@ type InitializeRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"protocolVersion":`...)
+	b = appendUint(b, v.ProtocolVersion)
+	b = append(b, `,"info":`...)
+	if b, err = v.Info.appendJSON(b); err != nil {
+		return nil, err
+	}
+	if v.Capabilities != nil {
+		b = append(b, `,"capabilities":`...)
+		if b, err = v.Capabilities.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *InitializeRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v InitializeRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3588,13 +5356,47 @@ type InitializeResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"protocolVersion":`...)
+	b = appendUint(b, v.ProtocolVersion)
+	b = append(b, `,"info":`...)
+	if b, err = v.Info.appendJSON(b); err != nil {
+		return nil, err
+	}
+	if v.Capabilities != nil {
+		b = append(b, `,"capabilities":`...)
+		if b, err = v.Capabilities.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.AuthMethods != nil {
+		b = append(b, `,"authMethods":`...)
+		if b, err = appendSlice(b, v.AuthMethods, (*AuthMethod).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *InitializeResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v InitializeResponse) MarshalJSON() ([]byte, error) {
-	type plain InitializeResponse
-	return json.Marshal(struct {
-		plain
-		AuthMethods *[]AuthMethod `json:"authMethods,omitempty"`
-	}{plain(v), present(v.AuthMethods)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3680,6 +5482,51 @@ type IntegerPropertySchema struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *IntegerPropertySchema) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Title != nil {
+		b = append(b, `,"title":`...)
+		b = appendString(b, *v.Title)
+	}
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if v.Minimum != nil {
+		b = append(b, `,"minimum":`...)
+		b = appendInt(b, *v.Minimum)
+	}
+	if v.Maximum != nil {
+		b = append(b, `,"maximum":`...)
+		b = appendInt(b, *v.Maximum)
+	}
+	if v.Default != nil {
+		b = append(b, `,"default":`...)
+		b = appendInt(b, *v.Default)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *IntegerPropertySchema) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v IntegerPropertySchema) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *IntegerPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "title":
@@ -3741,6 +5588,39 @@ type ListSessionsRequest struct {
 	listSessionsRequestUnstable
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ListSessionsRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Cwd != nil {
+		b = append(b, `,"cwd":`...)
+		b = appendString(b, *v.Cwd)
+	}
+	if v.Cursor != nil {
+		b = append(b, `,"cursor":`...)
+		b = appendString(b, *v.Cursor)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return v.listSessionsRequestUnstable.appendMembers(b)
+}
+
+func (v *ListSessionsRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ListSessionsRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ListSessionsRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "cwd":
@@ -3786,6 +5666,39 @@ type ListSessionsResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ListSessionsResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessions":`...)
+	if b, err = appendSlice(b, v.Sessions, (*SessionInfo).appendJSON); err != nil {
+		return nil, err
+	}
+	if v.NextCursor != nil {
+		b = append(b, `,"nextCursor":`...)
+		b = appendString(b, *v.NextCursor)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ListSessionsResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ListSessionsResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3848,6 +5761,33 @@ type LoginAuthRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *LoginAuthRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"methodId":`...)
+	b = appendString(b, v.MethodID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *LoginAuthRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v LoginAuthRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *LoginAuthRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "methodId":
@@ -3896,6 +5836,31 @@ type LoginAuthResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *LoginAuthResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *LoginAuthResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v LoginAuthResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *LoginAuthResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -3937,6 +5902,31 @@ type LogoutAuthRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *LogoutAuthRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *LogoutAuthRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v LogoutAuthRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *LogoutAuthRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -3970,6 +5960,31 @@ type LogoutAuthResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *LogoutAuthResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *LogoutAuthResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v LogoutAuthResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *LogoutAuthResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4022,6 +6037,43 @@ type MCPCapabilities struct {
 	mcpCapabilitiesMCPOverACP
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *MCPCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Stdio != nil {
+		b = append(b, `,"stdio":`...)
+		if b, err = v.Stdio.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.HTTP != nil {
+		b = append(b, `,"http":`...)
+		if b, err = v.HTTP.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return v.mcpCapabilitiesMCPOverACP.appendMembers(b)
+}
+
+func (v *MCPCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v MCPCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *MCPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "stdio":
@@ -4061,6 +6113,31 @@ type MCPHTTPCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *MCPHTTPCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *MCPHTTPCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v MCPHTTPCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *MCPHTTPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4108,13 +6185,39 @@ type MCPServerHTTP struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *MCPServerHTTP) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	b = append(b, `,"url":`...)
+	b = appendString(b, v.URL)
+	if v.Headers != nil {
+		b = append(b, `,"headers":`...)
+		if b, err = appendSlice(b, v.Headers, (*HTTPHeader).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *MCPServerHTTP) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerHTTP) MarshalJSON() ([]byte, error) {
-	type plain MCPServerHTTP
-	return json.Marshal(struct {
-		plain
-		Headers *[]HTTPHeader `json:"headers,omitempty"`
-	}{plain(v), present(v.Headers)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4188,14 +6291,45 @@ type MCPServerStdio struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *MCPServerStdio) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	b = append(b, `,"command":`...)
+	b = appendString(b, v.Command)
+	if v.Args != nil {
+		b = append(b, `,"args":`...)
+		if b, err = appendSlice(b, v.Args, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	if v.Env != nil {
+		b = append(b, `,"env":`...)
+		if b, err = appendSlice(b, v.Env, (*EnvVariable).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *MCPServerStdio) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerStdio) MarshalJSON() ([]byte, error) {
-	type plain MCPServerStdio
-	return json.Marshal(struct {
-		plain
-		Args *[]string      `json:"args,omitempty"`
-		Env  *[]EnvVariable `json:"env,omitempty"`
-	}{plain(v), present(v.Args), present(v.Env)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4260,6 +6394,31 @@ type MCPStdioCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *MCPStdioCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *MCPStdioCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v MCPStdioCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *MCPStdioCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4335,13 +6494,55 @@ type MultiSelectPropertySchema struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *MultiSelectPropertySchema) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Title != nil {
+		b = append(b, `,"title":`...)
+		b = appendString(b, *v.Title)
+	}
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if v.MinItems != nil {
+		b = append(b, `,"minItems":`...)
+		b = appendUint(b, *v.MinItems)
+	}
+	if v.MaxItems != nil {
+		b = append(b, `,"maxItems":`...)
+		b = appendUint(b, *v.MaxItems)
+	}
+	b = append(b, `,"items":`...)
+	if b, err = v.Items.appendJSON(b); err != nil {
+		return nil, err
+	}
+	if v.Default != nil {
+		b = append(b, `,"default":`...)
+		if b, err = appendSlice(b, v.Default, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *MultiSelectPropertySchema) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v MultiSelectPropertySchema) MarshalJSON() ([]byte, error) {
-	type plain MultiSelectPropertySchema
-	return json.Marshal(struct {
-		plain
-		Default *[]string `json:"default,omitempty"`
-	}{plain(v), present(v.Default)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4420,14 +6621,43 @@ type NewSessionRequest struct {
 	newSessionRequestUnstable
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *NewSessionRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"cwd":`...)
+	b = appendString(b, v.Cwd)
+	if v.AdditionalDirectories != nil {
+		b = append(b, `,"additionalDirectories":`...)
+		if b, err = appendSlice(b, v.AdditionalDirectories, encodeString[AbsolutePath]); err != nil {
+			return nil, err
+		}
+	}
+	if v.MCPServers != nil {
+		b = append(b, `,"mcpServers":`...)
+		if b, err = appendSlice(b, v.MCPServers, (*MCPServer).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return v.newSessionRequestUnstable.appendMembers(b)
+}
+
+func (v *NewSessionRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v NewSessionRequest) MarshalJSON() ([]byte, error) {
-	type plain NewSessionRequest
-	return json.Marshal(struct {
-		plain
-		AdditionalDirectories *[]AbsolutePath `json:"additionalDirectories,omitempty"`
-		MCPServers            *[]MCPServer    `json:"mcpServers,omitempty"`
-	}{plain(v), present(v.AdditionalDirectories), present(v.MCPServers)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4511,14 +6741,43 @@ type NewSessionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *NewSessionResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	if v.ConfigOptions != nil {
+		b = append(b, `,"configOptions":`...)
+		if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.AvailableCommands != nil {
+		b = append(b, `,"availableCommands":`...)
+		if b, err = appendSlice(b, v.AvailableCommands, (*AvailableCommand).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *NewSessionResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v NewSessionResponse) MarshalJSON() ([]byte, error) {
-	type plain NewSessionResponse
-	return json.Marshal(struct {
-		plain
-		ConfigOptions     *[]SessionConfigOption `json:"configOptions,omitempty"`
-		AvailableCommands *[]AvailableCommand    `json:"availableCommands,omitempty"`
-	}{plain(v), present(v.ConfigOptions), present(v.AvailableCommands)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4588,6 +6847,39 @@ type Notice struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *Notice) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"severity":`...)
+	b = appendString(b, v.Severity)
+	b = append(b, `,"title":`...)
+	b = appendString(b, v.Title)
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *Notice) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v Notice) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *Notice) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4671,6 +6963,57 @@ type NumberPropertySchema struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *NumberPropertySchema) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Title != nil {
+		b = append(b, `,"title":`...)
+		b = appendString(b, *v.Title)
+	}
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if v.Minimum != nil {
+		b = append(b, `,"minimum":`...)
+		if b, err = appendFloat(b, *v.Minimum); err != nil {
+			return nil, err
+		}
+	}
+	if v.Maximum != nil {
+		b = append(b, `,"maximum":`...)
+		if b, err = appendFloat(b, *v.Maximum); err != nil {
+			return nil, err
+		}
+	}
+	if v.Default != nil {
+		b = append(b, `,"default":`...)
+		if b, err = appendFloat(b, *v.Default); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *NumberPropertySchema) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v NumberPropertySchema) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *NumberPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "title":
@@ -4723,6 +7066,37 @@ type PermissionOption struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *PermissionOption) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"optionId":`...)
+	b = appendString(b, v.OptionID)
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	b = append(b, `,"kind":`...)
+	b = appendString(b, v.Kind)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *PermissionOption) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v PermissionOption) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *PermissionOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4802,6 +7176,37 @@ type PlanEntry struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *PlanEntry) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"content":`...)
+	b = appendString(b, v.Content)
+	b = append(b, `,"priority":`...)
+	b = appendString(b, v.Priority)
+	b = append(b, `,"status":`...)
+	b = appendString(b, v.Status)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *PlanEntry) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v PlanEntry) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *PlanEntry) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "content":
@@ -4874,6 +7279,37 @@ type PlanItems struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *PlanItems) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"planId":`...)
+	b = appendString(b, v.PlanID)
+	b = append(b, `,"entries":`...)
+	if b, err = appendSlice(b, v.Entries, (*PlanEntry).appendJSON); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *PlanItems) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v PlanItems) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *PlanItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "planId":
@@ -4931,6 +7367,35 @@ type PlanUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *PlanUpdate) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"plan":`...)
+	if b, err = v.Plan.appendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *PlanUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v PlanUpdate) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *PlanUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "plan":
@@ -4979,6 +7444,31 @@ type PromptAudioCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *PromptAudioCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *PromptAudioCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v PromptAudioCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *PromptAudioCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5048,6 +7538,49 @@ type PromptCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *PromptCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Image != nil {
+		b = append(b, `,"image":`...)
+		if b, err = v.Image.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Audio != nil {
+		b = append(b, `,"audio":`...)
+		if b, err = v.Audio.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.EmbeddedContext != nil {
+		b = append(b, `,"embeddedContext":`...)
+		if b, err = v.EmbeddedContext.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *PromptCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v PromptCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *PromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "image":
@@ -5091,6 +7624,31 @@ type PromptEmbeddedContextCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *PromptEmbeddedContextCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *PromptEmbeddedContextCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v PromptEmbeddedContextCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *PromptEmbeddedContextCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -5126,6 +7684,31 @@ type PromptImageCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *PromptImageCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *PromptImageCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v PromptImageCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *PromptImageCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5186,6 +7769,37 @@ type PromptRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *PromptRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	b = append(b, `,"prompt":`...)
+	if b, err = appendSlice(b, v.Prompt, (*ContentBlock).appendJSON); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *PromptRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v PromptRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *PromptRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5262,6 +7876,33 @@ type PromptResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *PromptResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"messageId":`...)
+	b = appendString(b, v.MessageID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *PromptResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v PromptResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *PromptResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "messageId":
@@ -5314,6 +7955,31 @@ type ReplayFromStart struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ReplayFromStart) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ReplayFromStart) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ReplayFromStart) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ReplayFromStart) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5378,6 +8044,49 @@ type RequestPermissionRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *RequestPermissionRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	b = append(b, `,"title":`...)
+	b = appendString(b, v.Title)
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if v.Subject != nil {
+		b = append(b, `,"subject":`...)
+		if b, err = v.Subject.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"options":`...)
+	if b, err = appendSlice(b, v.Options, (*PermissionOption).appendJSON); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *RequestPermissionRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v RequestPermissionRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5449,6 +8158,35 @@ type RequestPermissionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *RequestPermissionResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"outcome":`...)
+	if b, err = v.Outcome.appendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *RequestPermissionResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v RequestPermissionResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *RequestPermissionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "outcome":
@@ -5514,13 +8252,35 @@ type RequiresActionStateUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *RequiresActionStateUpdate) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Background != nil {
+		b = append(b, `,"background":`...)
+		if b, err = appendSlice(b, v.Background, (*BackgroundWork).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *RequiresActionStateUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v RequiresActionStateUpdate) MarshalJSON() ([]byte, error) {
-	type plain RequiresActionStateUpdate
-	return json.Marshal(struct {
-		plain
-		Background *[]BackgroundWork `json:"background,omitempty"`
-	}{plain(v), present(v.Background)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *RequiresActionStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5598,13 +8358,61 @@ type ResourceLink struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *ResourceLink) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	b = append(b, `,"uri":`...)
+	b = appendString(b, v.URI)
+	if v.Title != nil {
+		b = append(b, `,"title":`...)
+		b = appendString(b, *v.Title)
+	}
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if v.Icons != nil {
+		b = append(b, `,"icons":`...)
+		if b, err = appendSlice(b, v.Icons, (*Icon).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.MimeType != nil {
+		b = append(b, `,"mimeType":`...)
+		b = appendString(b, *v.MimeType)
+	}
+	if v.Size != nil {
+		b = append(b, `,"size":`...)
+		b = appendUint(b, *v.Size)
+	}
+	if v.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = v.Annotations.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ResourceLink) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ResourceLink) MarshalJSON() ([]byte, error) {
-	type plain ResourceLink
-	return json.Marshal(struct {
-		plain
-		Icons *[]Icon `json:"icons,omitempty"`
-	}{plain(v), present(v.Icons)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5715,14 +8523,51 @@ type ResumeSessionRequest struct {
 	resumeSessionRequestUnstable
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *ResumeSessionRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	b = append(b, `,"cwd":`...)
+	b = appendString(b, v.Cwd)
+	if v.AdditionalDirectories != nil {
+		b = append(b, `,"additionalDirectories":`...)
+		if b, err = appendSlice(b, v.AdditionalDirectories, encodeString[AbsolutePath]); err != nil {
+			return nil, err
+		}
+	}
+	if v.MCPServers != nil {
+		b = append(b, `,"mcpServers":`...)
+		if b, err = appendSlice(b, v.MCPServers, (*MCPServer).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.ReplayFrom != nil {
+		b = append(b, `,"replayFrom":`...)
+		if b, err = v.ReplayFrom.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return v.resumeSessionRequestUnstable.appendMembers(b)
+}
+
+func (v *ResumeSessionRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ResumeSessionRequest) MarshalJSON() ([]byte, error) {
-	type plain ResumeSessionRequest
-	return json.Marshal(struct {
-		plain
-		AdditionalDirectories *[]AbsolutePath `json:"additionalDirectories,omitempty"`
-		MCPServers            *[]MCPServer    `json:"mcpServers,omitempty"`
-	}{plain(v), present(v.AdditionalDirectories), present(v.MCPServers)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5809,14 +8654,41 @@ type ResumeSessionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *ResumeSessionResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.ConfigOptions != nil {
+		b = append(b, `,"configOptions":`...)
+		if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.AvailableCommands != nil {
+		b = append(b, `,"availableCommands":`...)
+		if b, err = appendSlice(b, v.AvailableCommands, (*AvailableCommand).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ResumeSessionResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ResumeSessionResponse) MarshalJSON() ([]byte, error) {
-	type plain ResumeSessionResponse
-	return json.Marshal(struct {
-		plain
-		ConfigOptions     *[]SessionConfigOption `json:"configOptions,omitempty"`
-		AvailableCommands *[]AvailableCommand    `json:"availableCommands,omitempty"`
-	}{plain(v), present(v.ConfigOptions), present(v.AvailableCommands)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5868,13 +8740,35 @@ type RunningStateUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *RunningStateUpdate) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Background != nil {
+		b = append(b, `,"background":`...)
+		if b, err = appendSlice(b, v.Background, (*BackgroundWork).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *RunningStateUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v RunningStateUpdate) MarshalJSON() ([]byte, error) {
-	type plain RunningStateUpdate
-	return json.Marshal(struct {
-		plain
-		Background *[]BackgroundWork `json:"background,omitempty"`
-	}{plain(v), present(v.Background)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *RunningStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5917,6 +8811,33 @@ type SelectedPermissionOutcome struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SelectedPermissionOutcome) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"optionId":`...)
+	b = appendString(b, v.OptionID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SelectedPermissionOutcome) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SelectedPermissionOutcome) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SelectedPermissionOutcome) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5970,6 +8891,31 @@ type SessionAdditionalDirectoriesCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionAdditionalDirectoriesCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionAdditionalDirectoriesCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionAdditionalDirectoriesCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionAdditionalDirectoriesCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6052,6 +8998,58 @@ type SessionCapabilities struct {
 	sessionCapabilitiesSessionFork
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Prompt != nil {
+		b = append(b, `,"prompt":`...)
+		if b, err = v.Prompt.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.MCP != nil {
+		b = append(b, `,"mcp":`...)
+		if b, err = v.MCP.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Delete != nil {
+		b = append(b, `,"delete":`...)
+		if b, err = v.Delete.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.AdditionalDirectories != nil {
+		b = append(b, `,"additionalDirectories":`...)
+		if b, err = v.AdditionalDirectories.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	if b, err = v.sessionCapabilitiesUnstable.appendMembers(b); err != nil {
+		return nil, err
+	}
+	return v.sessionCapabilitiesSessionFork.appendMembers(b)
+}
+
+func (v *SessionCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "prompt":
@@ -6092,6 +9090,26 @@ func (v *SessionCapabilities) UnmarshalJSON(data []byte) error {
 type SessionConfigBoolean struct {
 	// The current value of the boolean option.
 	CurrentValue bool `json:"currentValue"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionConfigBoolean) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"currentValue":`...)
+	b = appendBool(b, v.CurrentValue)
+	return b, nil
+}
+
+func (v *SessionConfigBoolean) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionConfigBoolean) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionConfigBoolean) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6144,6 +9162,31 @@ type SessionConfigSelect struct {
 	// The set of selectable options. MUST contain at least one value, and each `value` MUST be
 	// unique within the option, including across groups.
 	Options SessionConfigSelectOptions `json:"options"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionConfigSelect) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"currentValue":`...)
+	b = appendString(b, v.CurrentValue)
+	b = append(b, `,"options":`...)
+	if b, err = v.Options.appendJSON(b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func (v *SessionConfigSelect) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionConfigSelect) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionConfigSelect) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6205,6 +9248,39 @@ type SessionConfigSelectGroup struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionConfigSelectGroup) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"groupId":`...)
+	b = appendString(b, v.GroupID)
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	b = append(b, `,"options":`...)
+	if b, err = appendSlice(b, v.Options, (*SessionConfigSelectOption).appendJSON); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionConfigSelectGroup) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionConfigSelectGroup) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6278,6 +9354,39 @@ type SessionConfigSelectOption struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionConfigSelectOption) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"value":`...)
+	b = appendString(b, v.Value)
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionConfigSelectOption) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionConfigSelectOption) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *SessionConfigSelectOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "value":
@@ -6337,6 +9446,31 @@ type SessionDeleteCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionDeleteCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionDeleteCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionDeleteCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionDeleteCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6408,13 +9542,47 @@ type SessionInfo struct {
 	sessionInfoUnstable
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionInfo) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	b = append(b, `,"cwd":`...)
+	b = appendString(b, v.Cwd)
+	if v.AdditionalDirectories != nil {
+		b = append(b, `,"additionalDirectories":`...)
+		if b, err = appendSlice(b, v.AdditionalDirectories, encodeString[AbsolutePath]); err != nil {
+			return nil, err
+		}
+	}
+	if v.Title != nil {
+		b = append(b, `,"title":`...)
+		b = appendString(b, *v.Title)
+	}
+	if v.UpdatedAt != nil {
+		b = append(b, `,"updatedAt":`...)
+		b = appendString(b, *v.UpdatedAt)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return v.sessionInfoUnstable.appendMembers(b)
+}
+
+func (v *SessionInfo) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionInfo) MarshalJSON() ([]byte, error) {
-	type plain SessionInfo
-	return json.Marshal(struct {
-		plain
-		AdditionalDirectories *[]AbsolutePath `json:"additionalDirectories,omitempty"`
-	}{plain(v), present(v.AdditionalDirectories)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6495,14 +9663,41 @@ type SessionInfoUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionInfoUpdate) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Title.Present {
+		b = append(b, `,"title":`...)
+		if b, err = appendNullable(b, &v.Title, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	if v.UpdatedAt.Present {
+		b = append(b, `,"updatedAt":`...)
+		if b, err = appendNullable(b, &v.UpdatedAt, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionInfoUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionInfoUpdate) MarshalJSON() ([]byte, error) {
-	type plain SessionInfoUpdate
-	return json.Marshal(struct {
-		plain
-		Title     *Nullable[string] `json:"title,omitempty"`
-		UpdatedAt *Nullable[string] `json:"updatedAt,omitempty"`
-	}{plain(v), presentNullable(v.Title), presentNullable(v.UpdatedAt)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionInfoUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6551,6 +9746,33 @@ type SessionNotFoundErrorData struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionNotFoundErrorData) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionNotFoundErrorData) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionNotFoundErrorData) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionNotFoundErrorData) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6604,6 +9826,35 @@ type SetSessionConfigOptionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *SetSessionConfigOptionResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"configOptions":`...)
+	if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SetSessionConfigOptionResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SetSessionConfigOptionResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *SetSessionConfigOptionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "configOptions":
@@ -6653,6 +9904,35 @@ type StringMultiSelectItems struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *StringMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"enum":`...)
+	if b, err = appendSlice(b, v.Enum, encodeString[string]); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *StringMultiSelectItems) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v StringMultiSelectItems) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *StringMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6755,14 +10035,69 @@ type StringPropertySchema struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *StringPropertySchema) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Title != nil {
+		b = append(b, `,"title":`...)
+		b = appendString(b, *v.Title)
+	}
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if v.MinLength != nil {
+		b = append(b, `,"minLength":`...)
+		b = appendUint(b, *v.MinLength)
+	}
+	if v.MaxLength != nil {
+		b = append(b, `,"maxLength":`...)
+		b = appendUint(b, *v.MaxLength)
+	}
+	if v.Pattern != nil {
+		b = append(b, `,"pattern":`...)
+		b = appendString(b, *v.Pattern)
+	}
+	if v.Format != nil {
+		b = append(b, `,"format":`...)
+		b = appendString(b, *v.Format)
+	}
+	if v.Default != nil {
+		b = append(b, `,"default":`...)
+		b = appendString(b, *v.Default)
+	}
+	if v.Enum != nil {
+		b = append(b, `,"enum":`...)
+		if b, err = appendSlice(b, v.Enum, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	if v.OneOf != nil {
+		b = append(b, `,"oneOf":`...)
+		if b, err = appendSlice(b, v.OneOf, (*EnumOption).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *StringPropertySchema) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v StringPropertySchema) MarshalJSON() ([]byte, error) {
-	type plain StringPropertySchema
-	return json.Marshal(struct {
-		plain
-		Enum  *[]string     `json:"enum,omitempty"`
-		OneOf *[]EnumOption `json:"oneOf,omitempty"`
-	}{plain(v), present(v.Enum), present(v.OneOf)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6828,6 +10163,33 @@ type Terminal struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *Terminal) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"terminalId":`...)
+	b = appendString(b, v.TerminalID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *Terminal) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v Terminal) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *Terminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "terminalId":
@@ -6880,6 +10242,31 @@ type TerminalAuthCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *TerminalAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *TerminalAuthCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v TerminalAuthCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *TerminalAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -6915,6 +10302,31 @@ type TerminalCancelCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *TerminalCancelCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *TerminalCancelCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v TerminalCancelCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *TerminalCancelCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6961,6 +10373,37 @@ type TerminalCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *TerminalCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Cancel != nil {
+		b = append(b, `,"cancel":`...)
+		if b, err = v.Cancel.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *TerminalCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v TerminalCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *TerminalCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7014,6 +10457,39 @@ type TerminalExitStatus struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *TerminalExitStatus) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.ExitCode != nil {
+		b = append(b, `,"exitCode":`...)
+		b = appendInt(b, *v.ExitCode)
+	}
+	if v.Signal != nil {
+		b = append(b, `,"signal":`...)
+		b = appendString(b, *v.Signal)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *TerminalExitStatus) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v TerminalExitStatus) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *TerminalExitStatus) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "exitCode":
@@ -7057,6 +10533,33 @@ type TerminalOutput struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *TerminalOutput) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"data":`...)
+	b = appendString(b, v.Data)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *TerminalOutput) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v TerminalOutput) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *TerminalOutput) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7112,6 +10615,35 @@ type TerminalOutputChunk struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *TerminalOutputChunk) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"terminalId":`...)
+	b = appendString(b, v.TerminalID)
+	b = append(b, `,"data":`...)
+	b = appendString(b, v.Data)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *TerminalOutputChunk) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v TerminalOutputChunk) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *TerminalOutputChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7172,6 +10704,35 @@ type TerminalSize struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *TerminalSize) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"cols":`...)
+	b = appendUint(b, v.Cols)
+	b = append(b, `,"rows":`...)
+	b = appendUint(b, v.Rows)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *TerminalSize) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v TerminalSize) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *TerminalSize) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7264,13 +10825,63 @@ type TerminalUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *TerminalUpdate) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"terminalId":`...)
+	b = appendString(b, v.TerminalID)
+	if v.Command != nil {
+		b = append(b, `,"command":`...)
+		b = appendString(b, *v.Command)
+	}
+	if v.Cwd != nil {
+		b = append(b, `,"cwd":`...)
+		b = appendString(b, *v.Cwd)
+	}
+	if v.Output != nil {
+		b = append(b, `,"output":`...)
+		if b, err = v.Output.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.ExitStatus != nil {
+		b = append(b, `,"exitStatus":`...)
+		if b, err = v.ExitStatus.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Size != nil {
+		b = append(b, `,"size":`...)
+		if b, err = v.Size.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Capabilities.Present {
+		b = append(b, `,"capabilities":`...)
+		if b, err = appendNullable(b, &v.Capabilities, (*TerminalCapabilities).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *TerminalUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v TerminalUpdate) MarshalJSON() ([]byte, error) {
-	type plain TerminalUpdate
-	return json.Marshal(struct {
-		plain
-		Capabilities *Nullable[TerminalCapabilities] `json:"capabilities,omitempty"`
-	}{plain(v), presentNullable(v.Capabilities)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *TerminalUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7336,6 +10947,33 @@ type TextCommandInput struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *TextCommandInput) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"hint":`...)
+	b = appendString(b, v.Hint)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *TextCommandInput) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v TextCommandInput) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *TextCommandInput) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "hint":
@@ -7390,6 +11028,39 @@ type TextContent struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *TextContent) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"text":`...)
+	b = appendString(b, v.Text)
+	if v.Annotations != nil {
+		b = append(b, `,"annotations":`...)
+		if b, err = v.Annotations.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *TextContent) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v TextContent) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7453,6 +11124,39 @@ type TextResourceContents struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *TextResourceContents) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"text":`...)
+	b = appendString(b, v.Text)
+	b = append(b, `,"uri":`...)
+	b = appendString(b, v.URI)
+	if v.MimeType != nil {
+		b = append(b, `,"mimeType":`...)
+		b = appendString(b, *v.MimeType)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *TextResourceContents) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v TextResourceContents) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *TextResourceContents) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "text":
@@ -7512,6 +11216,35 @@ type TitledMultiSelectItems struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *TitledMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"anyOf":`...)
+	if b, err = appendSlice(b, v.AnyOf, (*EnumOption).appendJSON); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *TitledMultiSelectItems) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v TitledMultiSelectItems) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *TitledMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "anyOf":
@@ -7564,6 +11297,31 @@ type ToolCallCancelCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ToolCallCancelCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ToolCallCancelCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ToolCallCancelCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ToolCallCancelCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -7608,6 +11366,37 @@ type ToolCallCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ToolCallCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Cancel != nil {
+		b = append(b, `,"cancel":`...)
+		if b, err = v.Cancel.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ToolCallCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ToolCallCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ToolCallCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7657,6 +11446,37 @@ type ToolCallContentChunk struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ToolCallContentChunk) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"toolCallId":`...)
+	b = appendString(b, v.ToolCallID)
+	b = append(b, `,"content":`...)
+	if b, err = v.Content.appendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ToolCallContentChunk) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ToolCallContentChunk) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ToolCallContentChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7728,6 +11548,37 @@ type ToolCallLocation struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ToolCallLocation) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"path":`...)
+	b = appendString(b, v.Path)
+	if v.Line != nil {
+		b = append(b, `,"line":`...)
+		b = appendUint(b, *v.Line)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ToolCallLocation) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ToolCallLocation) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ToolCallLocation) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "path":
@@ -7783,6 +11634,35 @@ type ToolCallPermissionSubject struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ToolCallPermissionSubject) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"toolCall":`...)
+	if b, err = v.ToolCall.appendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ToolCallPermissionSubject) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ToolCallPermissionSubject) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ToolCallPermissionSubject) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7898,19 +11778,85 @@ type ToolCallUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *ToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"toolCallId":`...)
+	b = appendString(b, v.ToolCallID)
+	if v.Name.Present {
+		b = append(b, `,"name":`...)
+		if b, err = appendNullable(b, &v.Name, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	if v.Title.Present {
+		b = append(b, `,"title":`...)
+		if b, err = appendNullable(b, &v.Title, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	if v.Kind.Present {
+		b = append(b, `,"kind":`...)
+		if b, err = appendNullable(b, &v.Kind, encodeString[ToolKind]); err != nil {
+			return nil, err
+		}
+	}
+	if v.Status.Present {
+		b = append(b, `,"status":`...)
+		if b, err = appendNullable(b, &v.Status, encodeString[ToolCallStatus]); err != nil {
+			return nil, err
+		}
+	}
+	if v.Content != nil {
+		b = append(b, `,"content":`...)
+		if b, err = appendSlice(b, v.Content, (*ToolCallContent).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.Locations != nil {
+		b = append(b, `,"locations":`...)
+		if b, err = appendSlice(b, v.Locations, (*ToolCallLocation).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.RawInput) != 0 {
+		b = append(b, `,"rawInput":`...)
+		if b, err = appendRaw(b, v.RawInput); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.RawOutput) != 0 {
+		b = append(b, `,"rawOutput":`...)
+		if b, err = appendRaw(b, v.RawOutput); err != nil {
+			return nil, err
+		}
+	}
+	if v.Capabilities.Present {
+		b = append(b, `,"capabilities":`...)
+		if b, err = appendNullable(b, &v.Capabilities, (*ToolCallCapabilities).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ToolCallUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallUpdate) MarshalJSON() ([]byte, error) {
-	type plain ToolCallUpdate
-	return json.Marshal(struct {
-		plain
-		Name         *Nullable[string]               `json:"name,omitempty"`
-		Title        *Nullable[string]               `json:"title,omitempty"`
-		Kind         *Nullable[ToolKind]             `json:"kind,omitempty"`
-		Status       *Nullable[ToolCallStatus]       `json:"status,omitempty"`
-		Content      *[]ToolCallContent              `json:"content,omitempty"`
-		Locations    *[]ToolCallLocation             `json:"locations,omitempty"`
-		Capabilities *Nullable[ToolCallCapabilities] `json:"capabilities,omitempty"`
-	}{plain(v), presentNullable(v.Name), presentNullable(v.Title), presentNullable(v.Kind), presentNullable(v.Status), present(v.Content), present(v.Locations), presentNullable(v.Capabilities)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -7987,6 +11933,37 @@ type UnsupportedProtocolVersionErrorData struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *UnsupportedProtocolVersionErrorData) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"requested":`...)
+	b = appendUint(b, v.Requested)
+	b = append(b, `,"supported":`...)
+	if b, err = appendSlice(b, v.Supported, encodeUint[ProtocolVersion]); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *UnsupportedProtocolVersionErrorData) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v UnsupportedProtocolVersionErrorData) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *UnsupportedProtocolVersionErrorData) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "requested":
@@ -8051,6 +12028,37 @@ type UpdateSessionNotification struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *UpdateSessionNotification) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	b = append(b, `,"update":`...)
+	if b, err = v.Update.appendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *UpdateSessionNotification) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v UpdateSessionNotification) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *UpdateSessionNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -8118,13 +12126,39 @@ type UsageUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *UsageUpdate) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"used":`...)
+	b = appendUint(b, v.Used)
+	b = append(b, `,"size":`...)
+	b = appendUint(b, v.Size)
+	if v.Cost.Present {
+		b = append(b, `,"cost":`...)
+		if b, err = appendNullable(b, &v.Cost, (*Cost).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *UsageUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v UsageUpdate) MarshalJSON() ([]byte, error) {
-	type plain UsageUpdate
-	return json.Marshal(struct {
-		plain
-		Cost *Nullable[Cost] `json:"cost,omitempty"`
-	}{plain(v), presentNullable(v.Cost)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *UsageUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -8204,13 +12238,37 @@ type UserMessage struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *UserMessage) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"messageId":`...)
+	b = appendString(b, v.MessageID)
+	if v.Content != nil {
+		b = append(b, `,"content":`...)
+		if b, err = appendSlice(b, v.Content, (*ContentBlock).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *UserMessage) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v UserMessage) MarshalJSON() ([]byte, error) {
-	type plain UserMessage
-	return json.Marshal(struct {
-		plain
-		Content *[]ContentBlock `json:"content,omitempty"`
-	}{plain(v), present(v.Content)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *UserMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {

@@ -21,14 +21,29 @@ type AgentResponse struct {
 //   - *AgentResponseError
 type AgentResponseVariant interface {
 	isAgentResponse()
+	appendMembers([]byte) ([]byte, error)
 }
 
-// MarshalJSON writes the variant.
-func (u AgentResponse) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *AgentResponse) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: AgentResponse.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant.
+func (u *AgentResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u AgentResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // AgentResponseResult: the Result alternative of AgentResponse.
@@ -44,10 +59,31 @@ type AgentResponseResult struct {
 
 func (*AgentResponseResult) isAgentResponse() {}
 
-// MarshalJSON writes the variant.
+// appendMembers appends the members of v, each after a comma.
+func (v *AgentResponseResult) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"id":`...)
+	if b, err = v.ID.appendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"result":`...)
+	if b, err = appendRaw(b, v.Result); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func (v *AgentResponseResult) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v AgentResponseResult) MarshalJSON() ([]byte, error) {
-	type plain AgentResponseResult
-	return marshalObject("", plain(v))
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AgentResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -108,10 +144,35 @@ type AgentResponseError struct {
 
 func (*AgentResponseError) isAgentResponse() {}
 
-// MarshalJSON writes the variant.
+// appendMembers appends the members of v, each after a comma.
+func (v *AgentResponseError) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"id":`...)
+	if v.ID == nil {
+		b = append(b, `null`...)
+	} else {
+		if b, err = v.ID.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"error":`...)
+	if b, err = v.Error.appendJSON(b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func (v *AgentResponseError) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v AgentResponseError) MarshalJSON() ([]byte, error) {
-	type plain AgentResponseError
-	return marshalObject("", plain(v))
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AgentResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -209,14 +270,21 @@ type AgentResponseID struct {
 //   - AgentResponseIDNull
 type AgentResponseIDVariant interface {
 	isAgentResponseID()
+	appendJSON([]byte) ([]byte, error)
 }
 
-// MarshalJSON writes the variant.
-func (u AgentResponseID) MarshalJSON() ([]byte, error) {
+func (u *AgentResponseID) appendJSON(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: AgentResponseID.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendJSON(b)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u AgentResponseID) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // AgentResponseIDNumber: the Number alternative of AgentResponseID.
@@ -226,6 +294,10 @@ type AgentResponseIDNumber int64
 
 func (AgentResponseIDNumber) isAgentResponseID() {}
 
+func (v AgentResponseIDNumber) appendJSON(b []byte) ([]byte, error) {
+	return appendInt(b, v), nil
+}
+
 // AgentResponseIDStr: the Str alternative of AgentResponseID.
 //
 // A string request ID.
@@ -233,10 +305,18 @@ type AgentResponseIDStr string
 
 func (AgentResponseIDStr) isAgentResponseID() {}
 
+func (v AgentResponseIDStr) appendJSON(b []byte) ([]byte, error) {
+	return appendString(b, v), nil
+}
+
 // AgentResponseIDNull: the JSON null alternative of AgentResponseID.
 type AgentResponseIDNull struct{}
 
 func (AgentResponseIDNull) isAgentResponseID() {}
+
+func (AgentResponseIDNull) appendJSON(b []byte) ([]byte, error) {
+	return append(b, "null"...), nil
+}
 
 // MarshalJSON writes null.
 func (AgentResponseIDNull) MarshalJSON() ([]byte, error) {
@@ -298,6 +378,7 @@ type AuthMethod struct {
 //   - *AuthMethodOther
 type AuthMethodVariant interface {
 	authMethodTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "type" value of the variant, or "" for none.
@@ -308,12 +389,31 @@ func (u AuthMethod) Tag() string {
 	return u.Value.authMethodTag()
 }
 
-// MarshalJSON writes the variant.
-func (u AuthMethod) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *AuthMethod) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: AuthMethod.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant; an unknown variant that has Raw is written as is.
+func (u *AuthMethod) appendJSON(b []byte) ([]byte, error) {
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return appendRaw(b, raw)
+		}
+	}
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u AuthMethod) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *AuthMethodOther.
@@ -372,9 +472,23 @@ func (*AuthMethodTerminalVariant) authMethodTag() string {
 	return "terminal"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *AuthMethodTerminalVariant) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"terminal"`...)
+	return v.AuthMethodTerminal.appendMembers(b)
+}
+
+func (v *AuthMethodTerminalVariant) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v AuthMethodTerminalVariant) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"terminal\"", v.AuthMethodTerminal)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // AuthMethodAgentVariant: the "agent" variant of AuthMethod.
@@ -390,9 +504,23 @@ func (*AuthMethodAgentVariant) authMethodTag() string {
 	return "agent"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *AuthMethodAgentVariant) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"agent"`...)
+	return v.AuthMethodAgent.appendMembers(b)
+}
+
+func (v *AuthMethodAgentVariant) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v AuthMethodAgentVariant) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"agent\"", v.AuthMethodAgent)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // AuthMethodOther: a variant of AuthMethod whose "type" this package does not know: a custom one
@@ -417,7 +545,7 @@ type AuthMethodOther struct {
 	// Human-readable name of the authentication method.
 	Name string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -429,21 +557,40 @@ func (v *AuthMethodOther) authMethodTag() string {
 	return v.Tag
 }
 
+func (v *AuthMethodOther) rawObject() json.RawMessage {
+	return v.Raw
+}
+
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *AuthMethodOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v AuthMethodOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *AuthMethodOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":`...)
+	b = appendString(b, v.Tag)
+	b = append(b, `,"methodId":`...)
+	b = appendString(b, v.MethodID)
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	return b, nil
+}
+
+func (v *AuthMethodOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag      string       `json:"type"`
-		MethodID AuthMethodID `json:"methodId"`
-		Name     string       `json:"name"`
-	}{v.Tag, v.MethodID, v.Name})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AuthMethodOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AuthMethodOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -514,6 +661,7 @@ type AvailableCommand struct {
 //   - *AvailableCommandOther
 type AvailableCommandVariant interface {
 	availableCommandTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "type" value of the variant, or "" for none.
@@ -524,12 +672,31 @@ func (u AvailableCommand) Tag() string {
 	return u.Value.availableCommandTag()
 }
 
-// MarshalJSON writes the variant.
-func (u AvailableCommand) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *AvailableCommand) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: AvailableCommand.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant; an unknown variant that has Raw is written as is.
+func (u *AvailableCommand) appendJSON(b []byte) ([]byte, error) {
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return appendRaw(b, raw)
+		}
+	}
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u AvailableCommand) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *AvailableCommandOther.
@@ -585,9 +752,23 @@ func (*AvailableCommandCommand) availableCommandTag() string {
 	return "command"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *AvailableCommandCommand) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"command"`...)
+	return v.Command.appendMembers(b)
+}
+
+func (v *AvailableCommandCommand) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v AvailableCommandCommand) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"command\"", v.Command)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // AvailableCommandOther: a variant of AvailableCommand whose "type" this package does not know: a custom one
@@ -614,7 +795,7 @@ type AvailableCommandOther struct {
 	// Human-readable description of what the command does.
 	Description string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -626,21 +807,40 @@ func (v *AvailableCommandOther) availableCommandTag() string {
 	return v.Tag
 }
 
+func (v *AvailableCommandOther) rawObject() json.RawMessage {
+	return v.Raw
+}
+
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *AvailableCommandOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v AvailableCommandOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *AvailableCommandOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":`...)
+	b = appendString(b, v.Tag)
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	b = append(b, `,"description":`...)
+	b = appendString(b, v.Description)
+	return b, nil
+}
+
+func (v *AvailableCommandOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag         string `json:"type"`
-		Name        string `json:"name"`
-		Description string `json:"description"`
-	}{v.Tag, v.Name, v.Description})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AvailableCommandOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AvailableCommandOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -709,6 +909,7 @@ type AvailableCommandInput struct {
 //   - *AvailableCommandInputOther
 type AvailableCommandInputVariant interface {
 	availableCommandInputTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "type" value of the variant, or "" for none.
@@ -719,12 +920,31 @@ func (u AvailableCommandInput) Tag() string {
 	return u.Value.availableCommandInputTag()
 }
 
-// MarshalJSON writes the variant.
-func (u AvailableCommandInput) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *AvailableCommandInput) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: AvailableCommandInput.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant; an unknown variant that has Raw is written as is.
+func (u *AvailableCommandInput) appendJSON(b []byte) ([]byte, error) {
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return appendRaw(b, raw)
+		}
+	}
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u AvailableCommandInput) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *AvailableCommandInputOther.
@@ -780,9 +1000,23 @@ func (*AvailableCommandInputText) availableCommandInputTag() string {
 	return "text"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *AvailableCommandInputText) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"text"`...)
+	return v.TextCommandInput.appendMembers(b)
+}
+
+func (v *AvailableCommandInputText) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v AvailableCommandInputText) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"text\"", v.TextCommandInput)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // AvailableCommandInputOther: a variant of AvailableCommandInput whose "type" this package does not know: a custom one
@@ -802,7 +1036,7 @@ type AvailableCommandInputOther struct {
 	// Tag is the "type" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -814,19 +1048,36 @@ func (v *AvailableCommandInputOther) availableCommandInputTag() string {
 	return v.Tag
 }
 
+func (v *AvailableCommandInputOther) rawObject() json.RawMessage {
+	return v.Raw
+}
+
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *AvailableCommandInputOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v AvailableCommandInputOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *AvailableCommandInputOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *AvailableCommandInputOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"type"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AvailableCommandInputOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AvailableCommandInputOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -894,6 +1145,7 @@ type BackgroundWork struct {
 //   - *BackgroundWorkOther
 type BackgroundWorkVariant interface {
 	backgroundWorkTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "type" value of the variant, or "" for none.
@@ -904,12 +1156,31 @@ func (u BackgroundWork) Tag() string {
 	return u.Value.backgroundWorkTag()
 }
 
-// MarshalJSON writes the variant.
-func (u BackgroundWork) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *BackgroundWork) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: BackgroundWork.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant; an unknown variant that has Raw is written as is.
+func (u *BackgroundWork) appendJSON(b []byte) ([]byte, error) {
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return appendRaw(b, raw)
+		}
+	}
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u BackgroundWork) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *BackgroundWorkOther.
@@ -975,9 +1246,23 @@ func (*BackgroundWorkTerminal) backgroundWorkTag() string {
 	return "terminal"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *BackgroundWorkTerminal) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"terminal"`...)
+	return v.BackgroundTerminal.appendMembers(b)
+}
+
+func (v *BackgroundWorkTerminal) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v BackgroundWorkTerminal) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"terminal\"", v.BackgroundTerminal)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // BackgroundWorkToolCall: the "tool_call" variant of BackgroundWork.
@@ -993,9 +1278,23 @@ func (*BackgroundWorkToolCall) backgroundWorkTag() string {
 	return "tool_call"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *BackgroundWorkToolCall) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"tool_call"`...)
+	return v.BackgroundToolCall.appendMembers(b)
+}
+
+func (v *BackgroundWorkToolCall) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v BackgroundWorkToolCall) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"tool_call\"", v.BackgroundToolCall)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // BackgroundWorkOther: a variant of BackgroundWork whose "type" this package does not know: a custom one
@@ -1013,7 +1312,7 @@ type BackgroundWorkOther struct {
 	// Tag is the "type" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -1025,19 +1324,36 @@ func (v *BackgroundWorkOther) backgroundWorkTag() string {
 	return v.Tag
 }
 
+func (v *BackgroundWorkOther) rawObject() json.RawMessage {
+	return v.Raw
+}
+
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *BackgroundWorkOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v BackgroundWorkOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *BackgroundWorkOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *BackgroundWorkOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"type"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v BackgroundWorkOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *BackgroundWorkOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1094,14 +1410,29 @@ type ClientResponse struct {
 //   - *ClientResponseError
 type ClientResponseVariant interface {
 	isClientResponse()
+	appendMembers([]byte) ([]byte, error)
 }
 
-// MarshalJSON writes the variant.
-func (u ClientResponse) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *ClientResponse) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: ClientResponse.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant.
+func (u *ClientResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u ClientResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ClientResponseResult: the Result alternative of ClientResponse.
@@ -1117,10 +1448,31 @@ type ClientResponseResult struct {
 
 func (*ClientResponseResult) isClientResponse() {}
 
-// MarshalJSON writes the variant.
+// appendMembers appends the members of v, each after a comma.
+func (v *ClientResponseResult) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"id":`...)
+	if b, err = v.ID.appendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"result":`...)
+	if b, err = appendRaw(b, v.Result); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func (v *ClientResponseResult) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ClientResponseResult) MarshalJSON() ([]byte, error) {
-	type plain ClientResponseResult
-	return marshalObject("", plain(v))
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ClientResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1181,10 +1533,35 @@ type ClientResponseError struct {
 
 func (*ClientResponseError) isClientResponse() {}
 
-// MarshalJSON writes the variant.
+// appendMembers appends the members of v, each after a comma.
+func (v *ClientResponseError) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"id":`...)
+	if v.ID == nil {
+		b = append(b, `null`...)
+	} else {
+		if b, err = v.ID.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"error":`...)
+	if b, err = v.Error.appendJSON(b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func (v *ClientResponseError) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ClientResponseError) MarshalJSON() ([]byte, error) {
-	type plain ClientResponseError
-	return marshalObject("", plain(v))
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ClientResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1282,14 +1659,21 @@ type ClientResponseID struct {
 //   - ClientResponseIDNull
 type ClientResponseIDVariant interface {
 	isClientResponseID()
+	appendJSON([]byte) ([]byte, error)
 }
 
-// MarshalJSON writes the variant.
-func (u ClientResponseID) MarshalJSON() ([]byte, error) {
+func (u *ClientResponseID) appendJSON(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: ClientResponseID.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendJSON(b)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u ClientResponseID) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ClientResponseIDNumber: the Number alternative of ClientResponseID.
@@ -1299,6 +1683,10 @@ type ClientResponseIDNumber int64
 
 func (ClientResponseIDNumber) isClientResponseID() {}
 
+func (v ClientResponseIDNumber) appendJSON(b []byte) ([]byte, error) {
+	return appendInt(b, v), nil
+}
+
 // ClientResponseIDStr: the Str alternative of ClientResponseID.
 //
 // A string request ID.
@@ -1306,10 +1694,18 @@ type ClientResponseIDStr string
 
 func (ClientResponseIDStr) isClientResponseID() {}
 
+func (v ClientResponseIDStr) appendJSON(b []byte) ([]byte, error) {
+	return appendString(b, v), nil
+}
+
 // ClientResponseIDNull: the JSON null alternative of ClientResponseID.
 type ClientResponseIDNull struct{}
 
 func (ClientResponseIDNull) isClientResponseID() {}
+
+func (ClientResponseIDNull) appendJSON(b []byte) ([]byte, error) {
+	return append(b, "null"...), nil
+}
 
 // MarshalJSON writes null.
 func (ClientResponseIDNull) MarshalJSON() ([]byte, error) {
@@ -1386,6 +1782,7 @@ type ContentBlock struct {
 //   - *ContentBlockOther
 type ContentBlockVariant interface {
 	contentBlockTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "type" value of the variant, or "" for none.
@@ -1396,12 +1793,31 @@ func (u ContentBlock) Tag() string {
 	return u.Value.contentBlockTag()
 }
 
-// MarshalJSON writes the variant.
-func (u ContentBlock) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *ContentBlock) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: ContentBlock.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant; an unknown variant that has Raw is written as is.
+func (u *ContentBlock) appendJSON(b []byte) ([]byte, error) {
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return appendRaw(b, raw)
+		}
+	}
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u ContentBlock) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *ContentBlockOther.
@@ -1469,9 +1885,23 @@ func (*ContentBlockText) contentBlockTag() string {
 	return "text"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *ContentBlockText) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"text"`...)
+	return v.TextContent.appendMembers(b)
+}
+
+func (v *ContentBlockText) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ContentBlockText) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"text\"", v.TextContent)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ContentBlockImage: the "image" variant of ContentBlock.
@@ -1487,9 +1917,23 @@ func (*ContentBlockImage) contentBlockTag() string {
 	return "image"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *ContentBlockImage) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"image"`...)
+	return v.ImageContent.appendMembers(b)
+}
+
+func (v *ContentBlockImage) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ContentBlockImage) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"image\"", v.ImageContent)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ContentBlockAudio: the "audio" variant of ContentBlock.
@@ -1505,9 +1949,23 @@ func (*ContentBlockAudio) contentBlockTag() string {
 	return "audio"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *ContentBlockAudio) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"audio"`...)
+	return v.AudioContent.appendMembers(b)
+}
+
+func (v *ContentBlockAudio) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ContentBlockAudio) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"audio\"", v.AudioContent)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ContentBlockResourceLink: the "resource_link" variant of ContentBlock.
@@ -1523,9 +1981,23 @@ func (*ContentBlockResourceLink) contentBlockTag() string {
 	return "resource_link"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *ContentBlockResourceLink) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"resource_link"`...)
+	return v.ResourceLink.appendMembers(b)
+}
+
+func (v *ContentBlockResourceLink) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ContentBlockResourceLink) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"resource_link\"", v.ResourceLink)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ContentBlockResource: the "resource" variant of ContentBlock.
@@ -1543,9 +2015,23 @@ func (*ContentBlockResource) contentBlockTag() string {
 	return "resource"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *ContentBlockResource) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"resource"`...)
+	return v.EmbeddedResource.appendMembers(b)
+}
+
+func (v *ContentBlockResource) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ContentBlockResource) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"resource\"", v.EmbeddedResource)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ContentBlockOther: a variant of ContentBlock whose "type" this package does not know: a custom one
@@ -1566,7 +2052,7 @@ type ContentBlockOther struct {
 	// Tag is the "type" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -1578,19 +2064,36 @@ func (v *ContentBlockOther) contentBlockTag() string {
 	return v.Tag
 }
 
+func (v *ContentBlockOther) rawObject() json.RawMessage {
+	return v.Raw
+}
+
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *ContentBlockOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v ContentBlockOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *ContentBlockOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *ContentBlockOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"type"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ContentBlockOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ContentBlockOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1675,6 +2178,7 @@ type CreateElicitationRequest struct {
 //   - *CreateElicitationRequestOther
 type CreateElicitationRequestVariant interface {
 	createElicitationRequestTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "mode" value of the variant, or "" for none.
@@ -1685,18 +2189,35 @@ func (u CreateElicitationRequest) Tag() string {
 	return u.Value.createElicitationRequestTag()
 }
 
-// MarshalJSON writes the variant and the shared fields as one object; an Other variant that has Raw is written as is.
-func (u CreateElicitationRequest) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *CreateElicitationRequest) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: CreateElicitationRequest.Value is nil")
 	}
+	b, err := u.Value.appendMembers(b)
+	if err != nil {
+		return nil, err
+	}
+	return (*createElicitationRequestFields)(u).appendMembers(b)
+}
+
+// appendJSON writes the variant and the shared fields as one object; an unknown variant that has Raw is written as is.
+func (u *CreateElicitationRequest) appendJSON(b []byte) ([]byte, error) {
 	if h, ok := u.Value.(rawHolder); ok {
 		if raw := h.rawObject(); raw != nil {
-			return raw, nil
+			return appendRaw(b, raw)
 		}
 	}
-	type plain CreateElicitationRequest
-	return marshalObject("", plain(u), u.Value)
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u CreateElicitationRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "mode" names; an unknown value gives *CreateElicitationRequestOther.
@@ -1786,6 +2307,20 @@ func (v *createElicitationRequestFields) decodeJSON(d *decoder) error {
 	return d.object(v)
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *createElicitationRequestFields) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"message":`...)
+	b = appendString(b, v.Message)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
 // CreateElicitationRequestForm: the "form" variant of CreateElicitationRequest.
 //
 // Form-based elicitation where the client renders a form from the provided schema.
@@ -1797,9 +2332,23 @@ func (*CreateElicitationRequestForm) createElicitationRequestTag() string {
 	return "form"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *CreateElicitationRequestForm) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"mode":"form"`...)
+	return v.ElicitationFormMode.appendMembers(b)
+}
+
+func (v *CreateElicitationRequestForm) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v CreateElicitationRequestForm) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"mode\":\"form\"", v.ElicitationFormMode)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // CreateElicitationRequestURL: the "url" variant of CreateElicitationRequest.
@@ -1813,9 +2362,23 @@ func (*CreateElicitationRequestURL) createElicitationRequestTag() string {
 	return "url"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *CreateElicitationRequestURL) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"mode":"url"`...)
+	return v.ElicitationURLMode.appendMembers(b)
+}
+
+func (v *CreateElicitationRequestURL) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v CreateElicitationRequestURL) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"mode\":\"url\"", v.ElicitationURLMode)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // CreateElicitationRequestOther: a variant of CreateElicitationRequest whose "mode" this package does not know: a custom one
@@ -1834,7 +2397,7 @@ type CreateElicitationRequestOther struct {
 	// Tag is the "mode" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -1855,14 +2418,27 @@ func (v *CreateElicitationRequestOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v CreateElicitationRequestOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *CreateElicitationRequestOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"mode":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *CreateElicitationRequestOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"mode"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v CreateElicitationRequestOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *CreateElicitationRequestOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1930,6 +2506,7 @@ type CreateElicitationResponse struct {
 //   - *CreateElicitationResponseOther
 type CreateElicitationResponseVariant interface {
 	createElicitationResponseTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "action" value of the variant, or "" for none.
@@ -1940,18 +2517,35 @@ func (u CreateElicitationResponse) Tag() string {
 	return u.Value.createElicitationResponseTag()
 }
 
-// MarshalJSON writes the variant and the shared fields as one object; an Other variant that has Raw is written as is.
-func (u CreateElicitationResponse) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *CreateElicitationResponse) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: CreateElicitationResponse.Value is nil")
 	}
+	b, err := u.Value.appendMembers(b)
+	if err != nil {
+		return nil, err
+	}
+	return (*createElicitationResponseFields)(u).appendMembers(b)
+}
+
+// appendJSON writes the variant and the shared fields as one object; an unknown variant that has Raw is written as is.
+func (u *CreateElicitationResponse) appendJSON(b []byte) ([]byte, error) {
 	if h, ok := u.Value.(rawHolder); ok {
 		if raw := h.rawObject(); raw != nil {
-			return raw, nil
+			return appendRaw(b, raw)
 		}
 	}
-	type plain CreateElicitationResponse
-	return marshalObject("", plain(u), u.Value)
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u CreateElicitationResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "action" names; an unknown value gives *CreateElicitationResponseOther.
@@ -2030,6 +2624,18 @@ func (v *createElicitationResponseFields) decodeJSON(d *decoder) error {
 	return d.object(v)
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *createElicitationResponseFields) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
 // CreateElicitationResponseAccept: the "accept" variant of CreateElicitationResponse.
 //
 // The user accepted and provided content.
@@ -2041,9 +2647,23 @@ func (*CreateElicitationResponseAccept) createElicitationResponseTag() string {
 	return "accept"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *CreateElicitationResponseAccept) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"action":"accept"`...)
+	return v.ElicitationAcceptAction.appendMembers(b)
+}
+
+func (v *CreateElicitationResponseAccept) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v CreateElicitationResponseAccept) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"action\":\"accept\"", v.ElicitationAcceptAction)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // CreateElicitationResponseDecline: the "decline" variant of CreateElicitationResponse.
@@ -2055,9 +2675,23 @@ func (*CreateElicitationResponseDecline) createElicitationResponseTag() string {
 	return "decline"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *CreateElicitationResponseDecline) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"action":"decline"`...)
+	return b, nil
+}
+
+func (v *CreateElicitationResponseDecline) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v CreateElicitationResponseDecline) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"action\":\"decline\"")
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (*CreateElicitationResponseDecline) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2090,9 +2724,23 @@ func (*CreateElicitationResponseCancel) createElicitationResponseTag() string {
 	return "cancel"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *CreateElicitationResponseCancel) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"action":"cancel"`...)
+	return b, nil
+}
+
+func (v *CreateElicitationResponseCancel) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v CreateElicitationResponseCancel) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"action\":\"cancel\"")
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (*CreateElicitationResponseCancel) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2132,7 +2780,7 @@ type CreateElicitationResponseOther struct {
 	// Tag is the "action" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -2153,14 +2801,27 @@ func (v *CreateElicitationResponseOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v CreateElicitationResponseOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *CreateElicitationResponseOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"action":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *CreateElicitationResponseOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"action"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v CreateElicitationResponseOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *CreateElicitationResponseOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2245,6 +2906,7 @@ type DiffChange struct {
 //   - *DiffChangeOther
 type DiffChangeVariant interface {
 	diffChangeTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "operation" value of the variant, or "" for none.
@@ -2255,18 +2917,35 @@ func (u DiffChange) Tag() string {
 	return u.Value.diffChangeTag()
 }
 
-// MarshalJSON writes the variant and the shared fields as one object; an Other variant that has Raw is written as is.
-func (u DiffChange) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *DiffChange) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: DiffChange.Value is nil")
 	}
+	b, err := u.Value.appendMembers(b)
+	if err != nil {
+		return nil, err
+	}
+	return (*diffChangeFields)(u).appendMembers(b)
+}
+
+// appendJSON writes the variant and the shared fields as one object; an unknown variant that has Raw is written as is.
+func (u *DiffChange) appendJSON(b []byte) ([]byte, error) {
 	if h, ok := u.Value.(rawHolder); ok {
 		if raw := h.rawObject(); raw != nil {
-			return raw, nil
+			return appendRaw(b, raw)
 		}
 	}
-	type plain DiffChange
-	return marshalObject("", plain(u), u.Value)
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u DiffChange) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "operation" names; an unknown value gives *DiffChangeOther.
@@ -2353,6 +3032,26 @@ func (v *diffChangeFields) decodeJSON(d *decoder) error {
 	return d.object(v)
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *diffChangeFields) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.FileType != nil {
+		b = append(b, `,"fileType":`...)
+		b = appendString(b, *v.FileType)
+	}
+	if v.MimeType != nil {
+		b = append(b, `,"mimeType":`...)
+		b = appendString(b, *v.MimeType)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
 // DiffChangeAdd: the "add" variant of DiffChange.
 //
 // A file was added.
@@ -2364,9 +3063,23 @@ func (*DiffChangeAdd) diffChangeTag() string {
 	return "add"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *DiffChangeAdd) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"operation":"add"`...)
+	return v.DiffPathChange.appendMembers(b)
+}
+
+func (v *DiffChangeAdd) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v DiffChangeAdd) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"operation\":\"add\"", v.DiffPathChange)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // DiffChangeDelete: the "delete" variant of DiffChange.
@@ -2380,9 +3093,23 @@ func (*DiffChangeDelete) diffChangeTag() string {
 	return "delete"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *DiffChangeDelete) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"operation":"delete"`...)
+	return v.DiffPathChange.appendMembers(b)
+}
+
+func (v *DiffChangeDelete) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v DiffChangeDelete) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"operation\":\"delete\"", v.DiffPathChange)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // DiffChangeModify: the "modify" variant of DiffChange.
@@ -2396,9 +3123,23 @@ func (*DiffChangeModify) diffChangeTag() string {
 	return "modify"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *DiffChangeModify) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"operation":"modify"`...)
+	return v.DiffPathChange.appendMembers(b)
+}
+
+func (v *DiffChangeModify) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v DiffChangeModify) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"operation\":\"modify\"", v.DiffPathChange)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // DiffChangeMove: the "move" variant of DiffChange.
@@ -2412,9 +3153,23 @@ func (*DiffChangeMove) diffChangeTag() string {
 	return "move"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *DiffChangeMove) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"operation":"move"`...)
+	return v.DiffPathPairChange.appendMembers(b)
+}
+
+func (v *DiffChangeMove) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v DiffChangeMove) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"operation\":\"move\"", v.DiffPathPairChange)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // DiffChangeCopy: the "copy" variant of DiffChange.
@@ -2428,9 +3183,23 @@ func (*DiffChangeCopy) diffChangeTag() string {
 	return "copy"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *DiffChangeCopy) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"operation":"copy"`...)
+	return v.DiffPathPairChange.appendMembers(b)
+}
+
+func (v *DiffChangeCopy) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v DiffChangeCopy) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"operation\":\"copy\"", v.DiffPathPairChange)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // DiffChangeOther: a variant of DiffChange whose "operation" this package does not know: a custom one
@@ -2445,7 +3214,7 @@ type DiffChangeOther struct {
 	// Tag is the "operation" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -2466,14 +3235,27 @@ func (v *DiffChangeOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v DiffChangeOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *DiffChangeOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"operation":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *DiffChangeOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"operation"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v DiffChangeOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *DiffChangeOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2538,14 +3320,21 @@ type ElicitationContentValue struct {
 //   - *ElicitationContentValueOther
 type ElicitationContentValueVariant interface {
 	isElicitationContentValue()
+	appendJSON([]byte) ([]byte, error)
 }
 
-// MarshalJSON writes the variant.
-func (u ElicitationContentValue) MarshalJSON() ([]byte, error) {
+func (u *ElicitationContentValue) appendJSON(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: ElicitationContentValue.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendJSON(b)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u ElicitationContentValue) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ElicitationContentValueString: the String alternative of ElicitationContentValue.
@@ -2555,12 +3344,20 @@ type ElicitationContentValueString string
 
 func (ElicitationContentValueString) isElicitationContentValue() {}
 
+func (v ElicitationContentValueString) appendJSON(b []byte) ([]byte, error) {
+	return appendString(b, v), nil
+}
+
 // ElicitationContentValueInteger: the Integer alternative of ElicitationContentValue.
 //
 // Integer value accepted in elicitation response content.
 type ElicitationContentValueInteger int64
 
 func (ElicitationContentValueInteger) isElicitationContentValue() {}
+
+func (v ElicitationContentValueInteger) appendJSON(b []byte) ([]byte, error) {
+	return appendInt(b, v), nil
+}
 
 // ElicitationContentValueNumber: the Number alternative of ElicitationContentValue.
 //
@@ -2569,6 +3366,10 @@ type ElicitationContentValueNumber float64
 
 func (ElicitationContentValueNumber) isElicitationContentValue() {}
 
+func (v ElicitationContentValueNumber) appendJSON(b []byte) ([]byte, error) {
+	return appendFloat(b, v)
+}
+
 // ElicitationContentValueBoolean: the Boolean alternative of ElicitationContentValue.
 //
 // Boolean value accepted in elicitation response content.
@@ -2576,12 +3377,20 @@ type ElicitationContentValueBoolean bool
 
 func (ElicitationContentValueBoolean) isElicitationContentValue() {}
 
+func (v ElicitationContentValueBoolean) appendJSON(b []byte) ([]byte, error) {
+	return appendBool(b, v), nil
+}
+
 // ElicitationContentValueStringArray: the StringArray alternative of ElicitationContentValue.
 //
 // String array value accepted in elicitation response content.
 type ElicitationContentValueStringArray []string
 
 func (ElicitationContentValueStringArray) isElicitationContentValue() {}
+
+func (v ElicitationContentValueStringArray) appendJSON(b []byte) ([]byte, error) {
+	return appendSlice(b, []string(v), encodeString[string])
+}
 
 // ElicitationContentValueOther: a value of ElicitationContentValue that fits none of the other alternatives, kept as received.
 //
@@ -2596,9 +3405,15 @@ type ElicitationContentValueOther struct {
 
 func (*ElicitationContentValueOther) isElicitationContentValue() {}
 
-// MarshalJSON writes Raw.
+func (v *ElicitationContentValueOther) appendJSON(b []byte) ([]byte, error) {
+	return appendRaw(b, v.Raw)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationContentValueOther) MarshalJSON() ([]byte, error) {
-	return v.Raw.MarshalJSON()
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -2673,15 +3488,33 @@ type ElicitationFormMode struct {
 //   - *ElicitationFormModeRequest
 type ElicitationFormModeVariant interface {
 	isElicitationFormMode()
+	appendMembers([]byte) ([]byte, error)
 }
 
-// MarshalJSON writes the variant and the shared fields as one object; an Other variant that has Raw is written as is.
-func (u ElicitationFormMode) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *ElicitationFormMode) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: ElicitationFormMode.Value is nil")
 	}
-	type plain ElicitationFormMode
-	return marshalObject("", plain(u), u.Value)
+	b, err := u.Value.appendMembers(b)
+	if err != nil {
+		return nil, err
+	}
+	return (*elicitationFormModeFields)(u).appendMembers(b)
+}
+
+// appendJSON writes the variant and the shared fields as one object.
+func (u *ElicitationFormMode) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u ElicitationFormMode) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ElicitationFormModeSession: the Session alternative of ElicitationFormMode.
@@ -2774,6 +3607,16 @@ func (v *elicitationFormModeFields) decodeJSON(d *decoder) error {
 	return d.object(v)
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *elicitationFormModeFields) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"requestedSchema":`...)
+	if b, err = v.RequestedSchema.appendJSON(b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
 // ElicitationPropertySchema: Property schema for elicitation form fields.
 //
 // Each variant corresponds to a JSON Schema `"type"` value.
@@ -2799,6 +3642,7 @@ type ElicitationPropertySchema struct {
 //   - *ElicitationPropertySchemaOther
 type ElicitationPropertySchemaVariant interface {
 	elicitationPropertySchemaTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "type" value of the variant, or "" for none.
@@ -2809,12 +3653,31 @@ func (u ElicitationPropertySchema) Tag() string {
 	return u.Value.elicitationPropertySchemaTag()
 }
 
-// MarshalJSON writes the variant.
-func (u ElicitationPropertySchema) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *ElicitationPropertySchema) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: ElicitationPropertySchema.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant; an unknown variant that has Raw is written as is.
+func (u *ElicitationPropertySchema) appendJSON(b []byte) ([]byte, error) {
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return appendRaw(b, raw)
+		}
+	}
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u ElicitationPropertySchema) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *ElicitationPropertySchemaOther.
@@ -2878,9 +3741,23 @@ func (*ElicitationPropertySchemaString) elicitationPropertySchemaTag() string {
 	return "string"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *ElicitationPropertySchemaString) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"string"`...)
+	return v.StringPropertySchema.appendMembers(b)
+}
+
+func (v *ElicitationPropertySchemaString) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationPropertySchemaString) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"string\"", v.StringPropertySchema)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ElicitationPropertySchemaNumber: the "number" variant of ElicitationPropertySchema.
@@ -2894,9 +3771,23 @@ func (*ElicitationPropertySchemaNumber) elicitationPropertySchemaTag() string {
 	return "number"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *ElicitationPropertySchemaNumber) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"number"`...)
+	return v.NumberPropertySchema.appendMembers(b)
+}
+
+func (v *ElicitationPropertySchemaNumber) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationPropertySchemaNumber) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"number\"", v.NumberPropertySchema)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ElicitationPropertySchemaInteger: the "integer" variant of ElicitationPropertySchema.
@@ -2910,9 +3801,23 @@ func (*ElicitationPropertySchemaInteger) elicitationPropertySchemaTag() string {
 	return "integer"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *ElicitationPropertySchemaInteger) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"integer"`...)
+	return v.IntegerPropertySchema.appendMembers(b)
+}
+
+func (v *ElicitationPropertySchemaInteger) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationPropertySchemaInteger) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"integer\"", v.IntegerPropertySchema)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ElicitationPropertySchemaBoolean: the "boolean" variant of ElicitationPropertySchema.
@@ -2926,9 +3831,23 @@ func (*ElicitationPropertySchemaBoolean) elicitationPropertySchemaTag() string {
 	return "boolean"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *ElicitationPropertySchemaBoolean) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"boolean"`...)
+	return v.BooleanPropertySchema.appendMembers(b)
+}
+
+func (v *ElicitationPropertySchemaBoolean) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationPropertySchemaBoolean) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"boolean\"", v.BooleanPropertySchema)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ElicitationPropertySchemaArray: the "array" variant of ElicitationPropertySchema.
@@ -2942,9 +3861,23 @@ func (*ElicitationPropertySchemaArray) elicitationPropertySchemaTag() string {
 	return "array"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *ElicitationPropertySchemaArray) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"array"`...)
+	return v.MultiSelectPropertySchema.appendMembers(b)
+}
+
+func (v *ElicitationPropertySchemaArray) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ElicitationPropertySchemaArray) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"array\"", v.MultiSelectPropertySchema)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ElicitationPropertySchemaOther: a variant of ElicitationPropertySchema whose "type" this package does not know: a custom one
@@ -2963,7 +3896,7 @@ type ElicitationPropertySchemaOther struct {
 	// Tag is the "type" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -2975,19 +3908,36 @@ func (v *ElicitationPropertySchemaOther) elicitationPropertySchemaTag() string {
 	return v.Tag
 }
 
+func (v *ElicitationPropertySchemaOther) rawObject() json.RawMessage {
+	return v.Raw
+}
+
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *ElicitationPropertySchemaOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v ElicitationPropertySchemaOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *ElicitationPropertySchemaOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *ElicitationPropertySchemaOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"type"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ElicitationPropertySchemaOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ElicitationPropertySchemaOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3050,15 +4000,33 @@ type ElicitationURLMode struct {
 //   - *ElicitationURLModeRequest
 type ElicitationURLModeVariant interface {
 	isElicitationURLMode()
+	appendMembers([]byte) ([]byte, error)
 }
 
-// MarshalJSON writes the variant and the shared fields as one object; an Other variant that has Raw is written as is.
-func (u ElicitationURLMode) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *ElicitationURLMode) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: ElicitationURLMode.Value is nil")
 	}
-	type plain ElicitationURLMode
-	return marshalObject("", plain(u), u.Value)
+	b, err := u.Value.appendMembers(b)
+	if err != nil {
+		return nil, err
+	}
+	return (*elicitationURLModeFields)(u).appendMembers(b)
+}
+
+// appendJSON writes the variant and the shared fields as one object.
+func (u *ElicitationURLMode) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u ElicitationURLMode) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ElicitationURLModeSession: the Session alternative of ElicitationURLMode.
@@ -3157,6 +4125,15 @@ func (v *elicitationURLModeFields) decodeJSON(d *decoder) error {
 	return d.object(v)
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *elicitationURLModeFields) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"elicitationId":`...)
+	b = appendString(b, v.ElicitationID)
+	b = append(b, `,"url":`...)
+	b = appendString(b, v.URL)
+	return b, nil
+}
+
 // EmbeddedResourceResource: Resource content that can be embedded in a message.
 type EmbeddedResourceResource struct {
 	// Value is the variant, one of:
@@ -3170,14 +4147,29 @@ type EmbeddedResourceResource struct {
 //   - *EmbeddedResourceResourceBlobResourceContents
 type EmbeddedResourceResourceVariant interface {
 	isEmbeddedResourceResource()
+	appendMembers([]byte) ([]byte, error)
 }
 
-// MarshalJSON writes the variant.
-func (u EmbeddedResourceResource) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *EmbeddedResourceResource) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: EmbeddedResourceResource.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant.
+func (u *EmbeddedResourceResource) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u EmbeddedResourceResource) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // EmbeddedResourceResourceTextResourceContents: the TextResourceContents alternative of EmbeddedResourceResource.
@@ -3248,14 +4240,21 @@ type ErrorData struct {
 //   - *ErrorDataOther
 type ErrorDataVariant interface {
 	isErrorData()
+	appendJSON([]byte) ([]byte, error)
 }
 
-// MarshalJSON writes the variant.
-func (u ErrorData) MarshalJSON() ([]byte, error) {
+func (u *ErrorData) appendJSON(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: ErrorData.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendJSON(b)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u ErrorData) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ErrorDataUnsupportedProtocolVersion: the UnsupportedProtocolVersion alternative of ErrorData.
@@ -3280,9 +4279,15 @@ type ErrorDataOther struct {
 
 func (*ErrorDataOther) isErrorData() {}
 
-// MarshalJSON writes Raw.
+func (v *ErrorDataOther) appendJSON(b []byte) ([]byte, error) {
+	return appendRaw(b, v.Raw)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ErrorDataOther) MarshalJSON() ([]byte, error) {
-	return v.Raw.MarshalJSON()
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -3370,6 +4375,7 @@ type IdleStateUpdate struct {
 //   - *IdleStateUpdateOther
 type IdleStateUpdateVariant interface {
 	idleStateUpdateTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "stopReason" value of the variant, or "" for none.
@@ -3380,29 +4386,43 @@ func (u IdleStateUpdate) Tag() string {
 	return u.Value.idleStateUpdateTag()
 }
 
-// MarshalJSON writes the variant and the shared fields as one object; an Other variant that has Raw is written as is.
-func (u IdleStateUpdate) MarshalJSON() ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: IdleStateUpdate.Value is nil")
-	}
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return raw, nil
-		}
-	}
-	type plain IdleStateUpdate
-	return marshalObject("", struct {
-		plain
-		Background *[]BackgroundWork `json:"background,omitempty"`
-	}{plain(u), present(u.Background)}, u.Value)
-}
-
 // rawObject returns the object as received when the variant, at any depth, is unknown.
 func (u IdleStateUpdate) rawObject() json.RawMessage {
 	if h, ok := u.Value.(rawHolder); ok {
 		return h.rawObject()
 	}
 	return nil
+}
+
+// appendMembers appends the members of the variant, each after a comma.
+func (u *IdleStateUpdate) appendMembers(b []byte) ([]byte, error) {
+	if u.Value == nil {
+		return nil, errors.New("acpv2: IdleStateUpdate.Value is nil")
+	}
+	b, err := u.Value.appendMembers(b)
+	if err != nil {
+		return nil, err
+	}
+	return (*idleStateUpdateFields)(u).appendMembers(b)
+}
+
+// appendJSON writes the variant and the shared fields as one object; an unknown variant that has Raw is written as is.
+func (u *IdleStateUpdate) appendJSON(b []byte) ([]byte, error) {
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return appendRaw(b, raw)
+		}
+	}
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u IdleStateUpdate) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "stopReason" names; an unknown value gives *IdleStateUpdateOther.
@@ -3493,6 +4513,24 @@ func (v *idleStateUpdateFields) decodeJSON(d *decoder) error {
 	return d.object(v)
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *idleStateUpdateFields) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Background != nil {
+		b = append(b, `,"background":`...)
+		if b, err = appendSlice(b, v.Background, (*BackgroundWork).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return v.idleStateUpdateEndTurnTokenUsage.appendMembers(b)
+}
+
 // IdleStateUpdateEndTurn: the "end_turn" variant of IdleStateUpdate.
 //
 // The active work ended successfully.
@@ -3503,9 +4541,23 @@ func (*IdleStateUpdateEndTurn) idleStateUpdateTag() string {
 	return "end_turn"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *IdleStateUpdateEndTurn) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"stopReason":"end_turn"`...)
+	return b, nil
+}
+
+func (v *IdleStateUpdateEndTurn) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateEndTurn) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"stopReason\":\"end_turn\"")
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (*IdleStateUpdateEndTurn) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3538,9 +4590,23 @@ func (*IdleStateUpdateMaxTokens) idleStateUpdateTag() string {
 	return "max_tokens"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *IdleStateUpdateMaxTokens) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"stopReason":"max_tokens"`...)
+	return b, nil
+}
+
+func (v *IdleStateUpdateMaxTokens) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateMaxTokens) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"stopReason\":\"max_tokens\"")
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (*IdleStateUpdateMaxTokens) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3574,9 +4640,23 @@ func (*IdleStateUpdateMaxTurnRequests) idleStateUpdateTag() string {
 	return "max_turn_requests"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *IdleStateUpdateMaxTurnRequests) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"stopReason":"max_turn_requests"`...)
+	return b, nil
+}
+
+func (v *IdleStateUpdateMaxTurnRequests) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateMaxTurnRequests) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"stopReason\":\"max_turn_requests\"")
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (*IdleStateUpdateMaxTurnRequests) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3609,9 +4689,23 @@ func (*IdleStateUpdateRefusal) idleStateUpdateTag() string {
 	return "refusal"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *IdleStateUpdateRefusal) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"stopReason":"refusal"`...)
+	return b, nil
+}
+
+func (v *IdleStateUpdateRefusal) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateRefusal) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"stopReason\":\"refusal\"")
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (*IdleStateUpdateRefusal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3653,9 +4747,23 @@ func (*IdleStateUpdateCancelled) idleStateUpdateTag() string {
 	return "cancelled"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *IdleStateUpdateCancelled) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"stopReason":"cancelled"`...)
+	return b, nil
+}
+
+func (v *IdleStateUpdateCancelled) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateCancelled) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"stopReason\":\"cancelled\"")
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (*IdleStateUpdateCancelled) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3694,9 +4802,23 @@ func (*IdleStateUpdateError) idleStateUpdateTag() string {
 	return "error"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *IdleStateUpdateError) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"stopReason":"error"`...)
+	return v.ErrorStopReason.appendMembers(b)
+}
+
+func (v *IdleStateUpdateError) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateError) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"stopReason\":\"error\"", v.ErrorStopReason)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // IdleStateUpdateNone: the variant of IdleStateUpdate without "stopReason".
@@ -3708,9 +4830,22 @@ func (*IdleStateUpdateNone) idleStateUpdateTag() string {
 	return ""
 }
 
-// MarshalJSON writes the variant.
+// appendMembers appends the members of v, each after a comma.
+func (*IdleStateUpdateNone) appendMembers(b []byte) ([]byte, error) {
+	return b, nil
+}
+
+func (v *IdleStateUpdateNone) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v IdleStateUpdateNone) MarshalJSON() ([]byte, error) {
-	return marshalObject("")
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (*IdleStateUpdateNone) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3746,7 +4881,7 @@ type IdleStateUpdateOther struct {
 	// Tag is the "stopReason" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -3767,14 +4902,27 @@ func (v *IdleStateUpdateOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v IdleStateUpdateOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *IdleStateUpdateOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"stopReason":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *IdleStateUpdateOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"stopReason"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v IdleStateUpdateOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *IdleStateUpdateOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -3840,6 +4988,7 @@ type MCPServer struct {
 //   - *MCPServerOther
 type MCPServerVariant interface {
 	mcpServerTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "type" value of the variant, or "" for none.
@@ -3850,12 +4999,31 @@ func (u MCPServer) Tag() string {
 	return u.Value.mcpServerTag()
 }
 
-// MarshalJSON writes the variant.
-func (u MCPServer) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *MCPServer) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: MCPServer.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant; an unknown variant that has Raw is written as is.
+func (u *MCPServer) appendJSON(b []byte) ([]byte, error) {
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return appendRaw(b, raw)
+		}
+	}
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u MCPServer) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *MCPServerOther.
@@ -3922,9 +5090,23 @@ func (*MCPServerHTTPVariant) mcpServerTag() string {
 	return "http"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *MCPServerHTTPVariant) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"http"`...)
+	return v.MCPServerHTTP.appendMembers(b)
+}
+
+func (v *MCPServerHTTPVariant) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerHTTPVariant) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"http\"", v.MCPServerHTTP)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // MCPServerStdioVariant: the "stdio" variant of MCPServer.
@@ -3940,9 +5122,23 @@ func (*MCPServerStdioVariant) mcpServerTag() string {
 	return "stdio"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *MCPServerStdioVariant) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"stdio"`...)
+	return v.MCPServerStdio.appendMembers(b)
+}
+
+func (v *MCPServerStdioVariant) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerStdioVariant) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"stdio\"", v.MCPServerStdio)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // MCPServerOther: a variant of MCPServer whose "type" this package does not know: a custom one
@@ -3962,7 +5158,7 @@ type MCPServerOther struct {
 	// Tag is the "type" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -3974,19 +5170,36 @@ func (v *MCPServerOther) mcpServerTag() string {
 	return v.Tag
 }
 
+func (v *MCPServerOther) rawObject() json.RawMessage {
+	return v.Raw
+}
+
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *MCPServerOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v MCPServerOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *MCPServerOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *MCPServerOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"type"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v MCPServerOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *MCPServerOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4045,6 +5258,7 @@ type MultiSelectItems struct {
 //   - *MultiSelectItemsOther
 type MultiSelectItemsVariant interface {
 	multiSelectItemsTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "type" value of the variant, or "" for none.
@@ -4055,12 +5269,31 @@ func (u MultiSelectItems) Tag() string {
 	return u.Value.multiSelectItemsTag()
 }
 
-// MarshalJSON writes the variant.
-func (u MultiSelectItems) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *MultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: MultiSelectItems.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant; an unknown variant that has Raw is written as is.
+func (u *MultiSelectItems) appendJSON(b []byte) ([]byte, error) {
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return appendRaw(b, raw)
+		}
+	}
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u MultiSelectItems) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *MultiSelectItemsOther.
@@ -4118,9 +5351,23 @@ func (*MultiSelectItemsString) multiSelectItemsTag() string {
 	return "string"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *MultiSelectItemsString) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"string"`...)
+	return v.StringMultiSelectItems.appendMembers(b)
+}
+
+func (v *MultiSelectItemsString) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v MultiSelectItemsString) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"string\"", v.StringMultiSelectItems)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // MultiSelectItemsTitled: the variant of MultiSelectItems without "type".
@@ -4136,9 +5383,22 @@ func (*MultiSelectItemsTitled) multiSelectItemsTag() string {
 	return ""
 }
 
-// MarshalJSON writes the variant.
+// appendMembers appends the members of v, each after a comma.
+func (v *MultiSelectItemsTitled) appendMembers(b []byte) ([]byte, error) {
+	return v.TitledMultiSelectItems.appendMembers(b)
+}
+
+func (v *MultiSelectItemsTitled) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v MultiSelectItemsTitled) MarshalJSON() ([]byte, error) {
-	return marshalObject("", v.TitledMultiSelectItems)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // MultiSelectItemsOther: a variant of MultiSelectItems whose "type" this package does not know: a custom one
@@ -4149,7 +5409,7 @@ type MultiSelectItemsOther struct {
 	// Tag is the "type" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -4161,19 +5421,36 @@ func (v *MultiSelectItemsOther) multiSelectItemsTag() string {
 	return v.Tag
 }
 
+func (v *MultiSelectItemsOther) rawObject() json.RawMessage {
+	return v.Raw
+}
+
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *MultiSelectItemsOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v MultiSelectItemsOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *MultiSelectItemsOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *MultiSelectItemsOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"type"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v MultiSelectItemsOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *MultiSelectItemsOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4234,6 +5511,7 @@ type PlanUpdateContent struct {
 //   - *PlanUpdateContentOther
 type PlanUpdateContentVariant interface {
 	planUpdateContentTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "type" value of the variant, or "" for none.
@@ -4244,12 +5522,31 @@ func (u PlanUpdateContent) Tag() string {
 	return u.Value.planUpdateContentTag()
 }
 
-// MarshalJSON writes the variant.
-func (u PlanUpdateContent) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *PlanUpdateContent) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: PlanUpdateContent.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant; an unknown variant that has Raw is written as is.
+func (u *PlanUpdateContent) appendJSON(b []byte) ([]byte, error) {
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return appendRaw(b, raw)
+		}
+	}
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u PlanUpdateContent) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *PlanUpdateContentOther.
@@ -4312,9 +5609,23 @@ func (*PlanUpdateContentItems) planUpdateContentTag() string {
 	return "items"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *PlanUpdateContentItems) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"items"`...)
+	return v.PlanItems.appendMembers(b)
+}
+
+func (v *PlanUpdateContentItems) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v PlanUpdateContentItems) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"items\"", v.PlanItems)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // PlanUpdateContentOther: a variant of PlanUpdateContent whose "type" this package does not know: a custom one
@@ -4337,7 +5648,7 @@ type PlanUpdateContentOther struct {
 	// The plan ID to update.
 	PlanID PlanID
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -4349,20 +5660,38 @@ func (v *PlanUpdateContentOther) planUpdateContentTag() string {
 	return v.Tag
 }
 
+func (v *PlanUpdateContentOther) rawObject() json.RawMessage {
+	return v.Raw
+}
+
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *PlanUpdateContentOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v PlanUpdateContentOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *PlanUpdateContentOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":`...)
+	b = appendString(b, v.Tag)
+	b = append(b, `,"planId":`...)
+	b = appendString(b, v.PlanID)
+	return b, nil
+}
+
+func (v *PlanUpdateContentOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag    string `json:"type"`
-		PlanID PlanID `json:"planId"`
-	}{v.Tag, v.PlanID})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v PlanUpdateContentOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *PlanUpdateContentOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4427,6 +5756,7 @@ type ReplayFrom struct {
 //   - *ReplayFromOther
 type ReplayFromVariant interface {
 	replayFromTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "type" value of the variant, or "" for none.
@@ -4437,12 +5767,31 @@ func (u ReplayFrom) Tag() string {
 	return u.Value.replayFromTag()
 }
 
-// MarshalJSON writes the variant.
-func (u ReplayFrom) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *ReplayFrom) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: ReplayFrom.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant; an unknown variant that has Raw is written as is.
+func (u *ReplayFrom) appendJSON(b []byte) ([]byte, error) {
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return appendRaw(b, raw)
+		}
+	}
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u ReplayFrom) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *ReplayFromOther.
@@ -4498,9 +5847,23 @@ func (*ReplayFromStartVariant) replayFromTag() string {
 	return "start"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *ReplayFromStartVariant) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"start"`...)
+	return v.ReplayFromStart.appendMembers(b)
+}
+
+func (v *ReplayFromStartVariant) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ReplayFromStartVariant) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"start\"", v.ReplayFromStart)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ReplayFromOther: a variant of ReplayFrom whose "type" this package does not know: a custom one
@@ -4520,7 +5883,7 @@ type ReplayFromOther struct {
 	// Tag is the "type" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -4532,19 +5895,36 @@ func (v *ReplayFromOther) replayFromTag() string {
 	return v.Tag
 }
 
+func (v *ReplayFromOther) rawObject() json.RawMessage {
+	return v.Raw
+}
+
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *ReplayFromOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v ReplayFromOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *ReplayFromOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *ReplayFromOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"type"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ReplayFromOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ReplayFromOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4605,14 +5985,21 @@ type RequestID struct {
 //   - RequestIDStr
 type RequestIDVariant interface {
 	isRequestID()
+	appendJSON([]byte) ([]byte, error)
 }
 
-// MarshalJSON writes the variant.
-func (u RequestID) MarshalJSON() ([]byte, error) {
+func (u *RequestID) appendJSON(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: RequestID.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendJSON(b)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u RequestID) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // RequestIDNumber: the Number alternative of RequestID.
@@ -4622,12 +6009,20 @@ type RequestIDNumber int64
 
 func (RequestIDNumber) isRequestID() {}
 
+func (v RequestIDNumber) appendJSON(b []byte) ([]byte, error) {
+	return appendInt(b, v), nil
+}
+
 // RequestIDStr: the Str alternative of RequestID.
 //
 // A string request ID.
 type RequestIDStr string
 
 func (RequestIDStr) isRequestID() {}
+
+func (v RequestIDStr) appendJSON(b []byte) ([]byte, error) {
+	return appendString(b, v), nil
+}
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *RequestID) UnmarshalJSON(data []byte) error {
@@ -4679,6 +6074,7 @@ type RequestPermissionOutcome struct {
 //   - *RequestPermissionOutcomeOther
 type RequestPermissionOutcomeVariant interface {
 	requestPermissionOutcomeTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "outcome" value of the variant, or "" for none.
@@ -4689,12 +6085,31 @@ func (u RequestPermissionOutcome) Tag() string {
 	return u.Value.requestPermissionOutcomeTag()
 }
 
-// MarshalJSON writes the variant.
-func (u RequestPermissionOutcome) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *RequestPermissionOutcome) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: RequestPermissionOutcome.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant; an unknown variant that has Raw is written as is.
+func (u *RequestPermissionOutcome) appendJSON(b []byte) ([]byte, error) {
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return appendRaw(b, raw)
+		}
+	}
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u RequestPermissionOutcome) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "outcome" names; an unknown value gives *RequestPermissionOutcomeOther.
@@ -4761,9 +6176,23 @@ func (*RequestPermissionOutcomeCancelled) requestPermissionOutcomeTag() string {
 	return "cancelled"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *RequestPermissionOutcomeCancelled) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"outcome":"cancelled"`...)
+	return v.CancelledPermissionOutcome.appendMembers(b)
+}
+
+func (v *RequestPermissionOutcomeCancelled) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v RequestPermissionOutcomeCancelled) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"outcome\":\"cancelled\"", v.CancelledPermissionOutcome)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // RequestPermissionOutcomeSelected: the "selected" variant of RequestPermissionOutcome.
@@ -4780,9 +6209,23 @@ func (*RequestPermissionOutcomeSelected) requestPermissionOutcomeTag() string {
 	return "selected"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *RequestPermissionOutcomeSelected) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"outcome":"selected"`...)
+	return v.SelectedPermissionOutcome.appendMembers(b)
+}
+
+func (v *RequestPermissionOutcomeSelected) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v RequestPermissionOutcomeSelected) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"outcome\":\"selected\"", v.SelectedPermissionOutcome)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // RequestPermissionOutcomeOther: a variant of RequestPermissionOutcome whose "outcome" this package does not know: a custom one
@@ -4802,7 +6245,7 @@ type RequestPermissionOutcomeOther struct {
 	// Tag is the "outcome" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -4814,19 +6257,36 @@ func (v *RequestPermissionOutcomeOther) requestPermissionOutcomeTag() string {
 	return v.Tag
 }
 
+func (v *RequestPermissionOutcomeOther) rawObject() json.RawMessage {
+	return v.Raw
+}
+
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *RequestPermissionOutcomeOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v RequestPermissionOutcomeOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *RequestPermissionOutcomeOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"outcome":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *RequestPermissionOutcomeOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"outcome"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v RequestPermissionOutcomeOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *RequestPermissionOutcomeOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -4885,6 +6345,7 @@ type RequestPermissionSubject struct {
 //   - *RequestPermissionSubjectOther
 type RequestPermissionSubjectVariant interface {
 	requestPermissionSubjectTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "type" value of the variant, or "" for none.
@@ -4895,12 +6356,31 @@ func (u RequestPermissionSubject) Tag() string {
 	return u.Value.requestPermissionSubjectTag()
 }
 
-// MarshalJSON writes the variant.
-func (u RequestPermissionSubject) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *RequestPermissionSubject) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: RequestPermissionSubject.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant; an unknown variant that has Raw is written as is.
+func (u *RequestPermissionSubject) appendJSON(b []byte) ([]byte, error) {
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return appendRaw(b, raw)
+		}
+	}
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u RequestPermissionSubject) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *RequestPermissionSubjectOther.
@@ -4958,9 +6438,23 @@ func (*RequestPermissionSubjectToolCall) requestPermissionSubjectTag() string {
 	return "tool_call"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *RequestPermissionSubjectToolCall) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"tool_call"`...)
+	return v.ToolCallPermissionSubject.appendMembers(b)
+}
+
+func (v *RequestPermissionSubjectToolCall) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v RequestPermissionSubjectToolCall) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"tool_call\"", v.ToolCallPermissionSubject)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // RequestPermissionSubjectCommand: the "command" variant of RequestPermissionSubject.
@@ -4974,9 +6468,23 @@ func (*RequestPermissionSubjectCommand) requestPermissionSubjectTag() string {
 	return "command"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *RequestPermissionSubjectCommand) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"command"`...)
+	return v.CommandPermissionSubject.appendMembers(b)
+}
+
+func (v *RequestPermissionSubjectCommand) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v RequestPermissionSubjectCommand) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"command\"", v.CommandPermissionSubject)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // RequestPermissionSubjectOther: a variant of RequestPermissionSubject whose "type" this package does not know: a custom one
@@ -4996,7 +6504,7 @@ type RequestPermissionSubjectOther struct {
 	// Tag is the "type" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -5008,19 +6516,36 @@ func (v *RequestPermissionSubjectOther) requestPermissionSubjectTag() string {
 	return v.Tag
 }
 
+func (v *RequestPermissionSubjectOther) rawObject() json.RawMessage {
+	return v.Raw
+}
+
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *RequestPermissionSubjectOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v RequestPermissionSubjectOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *RequestPermissionSubjectOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *RequestPermissionSubjectOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"type"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v RequestPermissionSubjectOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *RequestPermissionSubjectOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5102,6 +6627,7 @@ type SessionConfigOption struct {
 //   - *SessionConfigOptionOther
 type SessionConfigOptionVariant interface {
 	sessionConfigOptionTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "type" value of the variant, or "" for none.
@@ -5112,18 +6638,35 @@ func (u SessionConfigOption) Tag() string {
 	return u.Value.sessionConfigOptionTag()
 }
 
-// MarshalJSON writes the variant and the shared fields as one object; an Other variant that has Raw is written as is.
-func (u SessionConfigOption) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *SessionConfigOption) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: SessionConfigOption.Value is nil")
 	}
+	b, err := u.Value.appendMembers(b)
+	if err != nil {
+		return nil, err
+	}
+	return (*sessionConfigOptionFields)(u).appendMembers(b)
+}
+
+// appendJSON writes the variant and the shared fields as one object; an unknown variant that has Raw is written as is.
+func (u *SessionConfigOption) appendJSON(b []byte) ([]byte, error) {
 	if h, ok := u.Value.(rawHolder); ok {
 		if raw := h.rawObject(); raw != nil {
-			return raw, nil
+			return appendRaw(b, raw)
 		}
 	}
-	type plain SessionConfigOption
-	return marshalObject("", plain(u), u.Value)
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u SessionConfigOption) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *SessionConfigOptionOther.
@@ -5223,6 +6766,30 @@ func (v *sessionConfigOptionFields) decodeJSON(d *decoder) error {
 	return d.object(v)
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *sessionConfigOptionFields) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"configId":`...)
+	b = appendString(b, v.ConfigID)
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if v.Category != nil {
+		b = append(b, `,"category":`...)
+		b = appendString(b, *v.Category)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
 // SessionConfigOptionSelect: the "select" variant of SessionConfigOption.
 //
 // Single-value selector (dropdown).
@@ -5234,9 +6801,23 @@ func (*SessionConfigOptionSelect) sessionConfigOptionTag() string {
 	return "select"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionConfigOptionSelect) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"select"`...)
+	return v.SessionConfigSelect.appendMembers(b)
+}
+
+func (v *SessionConfigOptionSelect) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigOptionSelect) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"select\"", v.SessionConfigSelect)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionConfigOptionBoolean: the "boolean" variant of SessionConfigOption.
@@ -5250,9 +6831,23 @@ func (*SessionConfigOptionBoolean) sessionConfigOptionTag() string {
 	return "boolean"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionConfigOptionBoolean) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"boolean"`...)
+	return v.SessionConfigBoolean.appendMembers(b)
+}
+
+func (v *SessionConfigOptionBoolean) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionConfigOptionBoolean) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"boolean\"", v.SessionConfigBoolean)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionConfigOptionOther: a variant of SessionConfigOption whose "type" this package does not know: a custom one
@@ -5271,7 +6866,7 @@ type SessionConfigOptionOther struct {
 	// Tag is the "type" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -5292,14 +6887,27 @@ func (v *SessionConfigOptionOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v SessionConfigOptionOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionConfigOptionOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *SessionConfigOptionOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"type"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionConfigOptionOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionConfigOptionOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -5356,14 +6964,21 @@ type SessionConfigSelectOptions struct {
 //   - SessionConfigSelectOptionsGrouped
 type SessionConfigSelectOptionsVariant interface {
 	isSessionConfigSelectOptions()
+	appendJSON([]byte) ([]byte, error)
 }
 
-// MarshalJSON writes the variant.
-func (u SessionConfigSelectOptions) MarshalJSON() ([]byte, error) {
+func (u *SessionConfigSelectOptions) appendJSON(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: SessionConfigSelectOptions.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendJSON(b)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u SessionConfigSelectOptions) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionConfigSelectOptionsUngrouped: the Ungrouped alternative of SessionConfigSelectOptions.
@@ -5373,12 +6988,20 @@ type SessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
 
 func (SessionConfigSelectOptionsUngrouped) isSessionConfigSelectOptions() {}
 
+func (v SessionConfigSelectOptionsUngrouped) appendJSON(b []byte) ([]byte, error) {
+	return appendSlice(b, []SessionConfigSelectOption(v), (*SessionConfigSelectOption).appendJSON)
+}
+
 // SessionConfigSelectOptionsGrouped: the Grouped alternative of SessionConfigSelectOptions.
 //
 // A list of options grouped under headers.
 type SessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
 
 func (SessionConfigSelectOptionsGrouped) isSessionConfigSelectOptions() {}
+
+func (v SessionConfigSelectOptionsGrouped) appendJSON(b []byte) ([]byte, error) {
+	return appendSlice(b, []SessionConfigSelectGroup(v), (*SessionConfigSelectGroup).appendJSON)
+}
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
@@ -5476,6 +7099,7 @@ type SessionUpdate struct {
 //   - *SessionUpdateOther
 type SessionUpdateVariant interface {
 	sessionUpdateTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "sessionUpdate" value of the variant, or "" for none.
@@ -5486,12 +7110,31 @@ func (u SessionUpdate) Tag() string {
 	return u.Value.sessionUpdateTag()
 }
 
-// MarshalJSON writes the variant.
-func (u SessionUpdate) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *SessionUpdate) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: SessionUpdate.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant; an unknown variant that has Raw is written as is.
+func (u *SessionUpdate) appendJSON(b []byte) ([]byte, error) {
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return appendRaw(b, raw)
+		}
+	}
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u SessionUpdate) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "sessionUpdate" names; an unknown value gives *SessionUpdateOther.
@@ -5592,9 +7235,23 @@ func (*SessionUpdateUserMessageChunk) sessionUpdateTag() string {
 	return "user_message_chunk"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateUserMessageChunk) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"user_message_chunk"`...)
+	return v.ContentChunk.appendMembers(b)
+}
+
+func (v *SessionUpdateUserMessageChunk) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateUserMessageChunk) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"user_message_chunk\"", v.ContentChunk)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateUserMessage: the "user_message" variant of SessionUpdate.
@@ -5612,9 +7269,23 @@ func (*SessionUpdateUserMessage) sessionUpdateTag() string {
 	return "user_message"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateUserMessage) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"user_message"`...)
+	return v.UserMessage.appendMembers(b)
+}
+
+func (v *SessionUpdateUserMessage) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateUserMessage) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"user_message\"", v.UserMessage)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateAgentMessageChunk: the "agent_message_chunk" variant of SessionUpdate.
@@ -5628,9 +7299,23 @@ func (*SessionUpdateAgentMessageChunk) sessionUpdateTag() string {
 	return "agent_message_chunk"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateAgentMessageChunk) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"agent_message_chunk"`...)
+	return v.ContentChunk.appendMembers(b)
+}
+
+func (v *SessionUpdateAgentMessageChunk) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateAgentMessageChunk) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"agent_message_chunk\"", v.ContentChunk)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateAgentMessage: the "agent_message" variant of SessionUpdate.
@@ -5648,9 +7333,23 @@ func (*SessionUpdateAgentMessage) sessionUpdateTag() string {
 	return "agent_message"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateAgentMessage) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"agent_message"`...)
+	return v.AgentMessage.appendMembers(b)
+}
+
+func (v *SessionUpdateAgentMessage) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateAgentMessage) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"agent_message\"", v.AgentMessage)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateAgentThoughtChunk: the "agent_thought_chunk" variant of SessionUpdate.
@@ -5664,9 +7363,23 @@ func (*SessionUpdateAgentThoughtChunk) sessionUpdateTag() string {
 	return "agent_thought_chunk"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateAgentThoughtChunk) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"agent_thought_chunk"`...)
+	return v.ContentChunk.appendMembers(b)
+}
+
+func (v *SessionUpdateAgentThoughtChunk) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateAgentThoughtChunk) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"agent_thought_chunk\"", v.ContentChunk)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateAgentThought: the "agent_thought" variant of SessionUpdate.
@@ -5684,9 +7397,23 @@ func (*SessionUpdateAgentThought) sessionUpdateTag() string {
 	return "agent_thought"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateAgentThought) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"agent_thought"`...)
+	return v.AgentThought.appendMembers(b)
+}
+
+func (v *SessionUpdateAgentThought) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateAgentThought) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"agent_thought\"", v.AgentThought)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateStateUpdate: the "state_update" variant of SessionUpdate.
@@ -5700,12 +7427,26 @@ func (*SessionUpdateStateUpdate) sessionUpdateTag() string {
 	return "state_update"
 }
 
-// MarshalJSON writes the variant with its tag.
-func (v SessionUpdateStateUpdate) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateStateUpdate) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"state_update"`...)
+	return v.StateUpdate.appendMembers(b)
+}
+
+func (v *SessionUpdateStateUpdate) appendJSON(b []byte) ([]byte, error) {
 	if raw := v.StateUpdate.rawObject(); raw != nil {
-		return raw, nil
+		return appendRaw(b, raw)
 	}
-	return marshalObject("\"sessionUpdate\":\"state_update\"", v.StateUpdate)
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionUpdateStateUpdate) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateToolCallContentChunk: the "tool_call_content_chunk" variant of SessionUpdate.
@@ -5719,9 +7460,23 @@ func (*SessionUpdateToolCallContentChunk) sessionUpdateTag() string {
 	return "tool_call_content_chunk"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateToolCallContentChunk) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"tool_call_content_chunk"`...)
+	return v.ToolCallContentChunk.appendMembers(b)
+}
+
+func (v *SessionUpdateToolCallContentChunk) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateToolCallContentChunk) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"tool_call_content_chunk\"", v.ToolCallContentChunk)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateToolCallUpdate: the "tool_call_update" variant of SessionUpdate.
@@ -5735,9 +7490,23 @@ func (*SessionUpdateToolCallUpdate) sessionUpdateTag() string {
 	return "tool_call_update"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"tool_call_update"`...)
+	return v.ToolCallUpdate.appendMembers(b)
+}
+
+func (v *SessionUpdateToolCallUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateToolCallUpdate) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"tool_call_update\"", v.ToolCallUpdate)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateTerminalUpdate: the "terminal_update" variant of SessionUpdate.
@@ -5751,9 +7520,23 @@ func (*SessionUpdateTerminalUpdate) sessionUpdateTag() string {
 	return "terminal_update"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateTerminalUpdate) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"terminal_update"`...)
+	return v.TerminalUpdate.appendMembers(b)
+}
+
+func (v *SessionUpdateTerminalUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateTerminalUpdate) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"terminal_update\"", v.TerminalUpdate)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateTerminalOutputChunk: the "terminal_output_chunk" variant of SessionUpdate.
@@ -5767,9 +7550,23 @@ func (*SessionUpdateTerminalOutputChunk) sessionUpdateTag() string {
 	return "terminal_output_chunk"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateTerminalOutputChunk) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"terminal_output_chunk"`...)
+	return v.TerminalOutputChunk.appendMembers(b)
+}
+
+func (v *SessionUpdateTerminalOutputChunk) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateTerminalOutputChunk) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"terminal_output_chunk\"", v.TerminalOutputChunk)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdatePlanUpdate: the "plan_update" variant of SessionUpdate.
@@ -5784,9 +7581,23 @@ func (*SessionUpdatePlanUpdate) sessionUpdateTag() string {
 	return "plan_update"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdatePlanUpdate) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"plan_update"`...)
+	return v.PlanUpdate.appendMembers(b)
+}
+
+func (v *SessionUpdatePlanUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdatePlanUpdate) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"plan_update\"", v.PlanUpdate)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateAvailableCommandsUpdate: the "available_commands_update" variant of SessionUpdate.
@@ -5800,9 +7611,23 @@ func (*SessionUpdateAvailableCommandsUpdate) sessionUpdateTag() string {
 	return "available_commands_update"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateAvailableCommandsUpdate) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"available_commands_update"`...)
+	return v.AvailableCommandsUpdate.appendMembers(b)
+}
+
+func (v *SessionUpdateAvailableCommandsUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateAvailableCommandsUpdate) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"available_commands_update\"", v.AvailableCommandsUpdate)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateConfigOptionUpdate: the "config_option_update" variant of SessionUpdate.
@@ -5816,9 +7641,23 @@ func (*SessionUpdateConfigOptionUpdate) sessionUpdateTag() string {
 	return "config_option_update"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateConfigOptionUpdate) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"config_option_update"`...)
+	return v.ConfigOptionUpdate.appendMembers(b)
+}
+
+func (v *SessionUpdateConfigOptionUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateConfigOptionUpdate) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"config_option_update\"", v.ConfigOptionUpdate)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateSessionInfoUpdate: the "session_info_update" variant of SessionUpdate.
@@ -5832,9 +7671,23 @@ func (*SessionUpdateSessionInfoUpdate) sessionUpdateTag() string {
 	return "session_info_update"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateSessionInfoUpdate) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"session_info_update"`...)
+	return v.SessionInfoUpdate.appendMembers(b)
+}
+
+func (v *SessionUpdateSessionInfoUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateSessionInfoUpdate) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"session_info_update\"", v.SessionInfoUpdate)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateUsageUpdate: the "usage_update" variant of SessionUpdate.
@@ -5848,9 +7701,23 @@ func (*SessionUpdateUsageUpdate) sessionUpdateTag() string {
 	return "usage_update"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateUsageUpdate) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"usage_update"`...)
+	return v.UsageUpdate.appendMembers(b)
+}
+
+func (v *SessionUpdateUsageUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateUsageUpdate) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"usage_update\"", v.UsageUpdate)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateNotice: the "notice" variant of SessionUpdate.
@@ -5867,9 +7734,23 @@ func (*SessionUpdateNotice) sessionUpdateTag() string {
 	return "notice"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateNotice) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"notice"`...)
+	return v.Notice.appendMembers(b)
+}
+
+func (v *SessionUpdateNotice) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateNotice) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"notice\"", v.Notice)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateCompactionUpdate: the "compaction_update" variant of SessionUpdate.
@@ -5883,9 +7764,23 @@ func (*SessionUpdateCompactionUpdate) sessionUpdateTag() string {
 	return "compaction_update"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateCompactionUpdate) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"compaction_update"`...)
+	return v.CompactionUpdate.appendMembers(b)
+}
+
+func (v *SessionUpdateCompactionUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateCompactionUpdate) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"compaction_update\"", v.CompactionUpdate)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateCompactionSummaryChunk: the "compaction_summary_chunk" variant of SessionUpdate.
@@ -5899,9 +7794,23 @@ func (*SessionUpdateCompactionSummaryChunk) sessionUpdateTag() string {
 	return "compaction_summary_chunk"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateCompactionSummaryChunk) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"compaction_summary_chunk"`...)
+	return v.CompactionSummaryChunk.appendMembers(b)
+}
+
+func (v *SessionUpdateCompactionSummaryChunk) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateCompactionSummaryChunk) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"compaction_summary_chunk\"", v.CompactionSummaryChunk)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateOther: a variant of SessionUpdate whose "sessionUpdate" this package does not know: a custom one
@@ -5920,7 +7829,7 @@ type SessionUpdateOther struct {
 	// Tag is the "sessionUpdate" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -5932,19 +7841,36 @@ func (v *SessionUpdateOther) sessionUpdateTag() string {
 	return v.Tag
 }
 
+func (v *SessionUpdateOther) rawObject() json.RawMessage {
+	return v.Raw
+}
+
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *SessionUpdateOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v SessionUpdateOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *SessionUpdateOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"sessionUpdate"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionUpdateOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionUpdateOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6022,6 +7948,7 @@ type SetSessionConfigOptionRequest struct {
 //   - *SetSessionConfigOptionRequestOther
 type SetSessionConfigOptionRequestVariant interface {
 	setSessionConfigOptionRequestTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "type" value of the variant, or "" for none.
@@ -6032,18 +7959,35 @@ func (u SetSessionConfigOptionRequest) Tag() string {
 	return u.Value.setSessionConfigOptionRequestTag()
 }
 
-// MarshalJSON writes the variant and the shared fields as one object; an Other variant that has Raw is written as is.
-func (u SetSessionConfigOptionRequest) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *SetSessionConfigOptionRequest) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: SetSessionConfigOptionRequest.Value is nil")
 	}
+	b, err := u.Value.appendMembers(b)
+	if err != nil {
+		return nil, err
+	}
+	return (*setSessionConfigOptionRequestFields)(u).appendMembers(b)
+}
+
+// appendJSON writes the variant and the shared fields as one object; an unknown variant that has Raw is written as is.
+func (u *SetSessionConfigOptionRequest) appendJSON(b []byte) ([]byte, error) {
 	if h, ok := u.Value.(rawHolder); ok {
 		if raw := h.rawObject(); raw != nil {
-			return raw, nil
+			return appendRaw(b, raw)
 		}
 	}
-	type plain SetSessionConfigOptionRequest
-	return marshalObject("", plain(u), u.Value)
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u SetSessionConfigOptionRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *SetSessionConfigOptionRequestOther.
@@ -6139,6 +8083,22 @@ func (v *setSessionConfigOptionRequestFields) decodeJSON(d *decoder) error {
 	return d.object(v)
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *setSessionConfigOptionRequestFields) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	b = append(b, `,"configId":`...)
+	b = appendString(b, v.ConfigID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
 // SetSessionConfigOptionRequestID: the "id" variant of SetSessionConfigOptionRequest.
 //
 // A `SessionConfigValueId` string value (`type: "id"`).
@@ -6151,10 +8111,25 @@ func (*SetSessionConfigOptionRequestID) setSessionConfigOptionRequestTag() strin
 	return "id"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SetSessionConfigOptionRequestID) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"id"`...)
+	b = append(b, `,"value":`...)
+	b = appendString(b, v.Value)
+	return b, nil
+}
+
+func (v *SetSessionConfigOptionRequestID) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SetSessionConfigOptionRequestID) MarshalJSON() ([]byte, error) {
-	type plain SetSessionConfigOptionRequestID
-	return marshalObject("\"type\":\"id\"", plain(v))
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SetSessionConfigOptionRequestID) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6205,10 +8180,25 @@ func (*SetSessionConfigOptionRequestBoolean) setSessionConfigOptionRequestTag() 
 	return "boolean"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SetSessionConfigOptionRequestBoolean) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"boolean"`...)
+	b = append(b, `,"value":`...)
+	b = appendBool(b, v.Value)
+	return b, nil
+}
+
+func (v *SetSessionConfigOptionRequestBoolean) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SetSessionConfigOptionRequestBoolean) MarshalJSON() ([]byte, error) {
-	type plain SetSessionConfigOptionRequestBoolean
-	return marshalObject("\"type\":\"boolean\"", plain(v))
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SetSessionConfigOptionRequestBoolean) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6265,7 +8255,7 @@ type SetSessionConfigOptionRequestOther struct {
 	// Raw value payload for the custom or future value type.
 	Value json.RawMessage
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -6286,15 +8276,32 @@ func (v *SetSessionConfigOptionRequestOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v SetSessionConfigOptionRequestOther) MarshalJSON() ([]byte, error) {
-	if v.Raw != nil {
-		return v.Raw, nil
+// appendMembers appends the members of v, each after a comma.
+func (v *SetSessionConfigOptionRequestOther) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"type":`...)
+	b = appendString(b, v.Tag)
+	b = append(b, `,"value":`...)
+	if b, err = appendRaw(b, v.Value); err != nil {
+		return nil, err
 	}
-	return json.Marshal(struct {
-		Tag   string          `json:"type"`
-		Value json.RawMessage `json:"value"`
-	}{v.Tag, v.Value})
+	return b, nil
+}
+
+func (v *SetSessionConfigOptionRequestOther) appendJSON(b []byte) ([]byte, error) {
+	if v.Raw != nil {
+		return appendRaw(b, v.Raw)
+	}
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SetSessionConfigOptionRequestOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SetSessionConfigOptionRequestOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6402,6 +8409,7 @@ type StateUpdate struct {
 //   - *StateUpdateOther
 type StateUpdateVariant interface {
 	stateUpdateTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "state" value of the variant, or "" for none.
@@ -6412,20 +8420,39 @@ func (u StateUpdate) Tag() string {
 	return u.Value.stateUpdateTag()
 }
 
-// MarshalJSON writes the variant.
-func (u StateUpdate) MarshalJSON() ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: StateUpdate.Value is nil")
-	}
-	return encodeValue(u.Value)
-}
-
 // rawObject returns the object as received when the variant, at any depth, is unknown.
 func (u StateUpdate) rawObject() json.RawMessage {
 	if h, ok := u.Value.(rawHolder); ok {
 		return h.rawObject()
 	}
 	return nil
+}
+
+// appendMembers appends the members of the variant, each after a comma.
+func (u *StateUpdate) appendMembers(b []byte) ([]byte, error) {
+	if u.Value == nil {
+		return nil, errors.New("acpv2: StateUpdate.Value is nil")
+	}
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant; an unknown variant that has Raw is written as is.
+func (u *StateUpdate) appendJSON(b []byte) ([]byte, error) {
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return appendRaw(b, raw)
+		}
+	}
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u StateUpdate) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "state" names; an unknown value gives *StateUpdateOther.
@@ -6492,9 +8519,23 @@ func (*StateUpdateRunning) stateUpdateTag() string {
 	return "running"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *StateUpdateRunning) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"state":"running"`...)
+	return v.RunningStateUpdate.appendMembers(b)
+}
+
+func (v *StateUpdateRunning) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v StateUpdateRunning) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"state\":\"running\"", v.RunningStateUpdate)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // StateUpdateIdle: the "idle" variant of StateUpdate.
@@ -6508,12 +8549,26 @@ func (*StateUpdateIdle) stateUpdateTag() string {
 	return "idle"
 }
 
-// MarshalJSON writes the variant with its tag.
-func (v StateUpdateIdle) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *StateUpdateIdle) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"state":"idle"`...)
+	return v.IdleStateUpdate.appendMembers(b)
+}
+
+func (v *StateUpdateIdle) appendJSON(b []byte) ([]byte, error) {
 	if raw := v.IdleStateUpdate.rawObject(); raw != nil {
-		return raw, nil
+		return appendRaw(b, raw)
 	}
-	return marshalObject("\"state\":\"idle\"", v.IdleStateUpdate)
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v StateUpdateIdle) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // StateUpdateRequiresAction: the "requires_action" variant of StateUpdate.
@@ -6527,9 +8582,23 @@ func (*StateUpdateRequiresAction) stateUpdateTag() string {
 	return "requires_action"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *StateUpdateRequiresAction) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"state":"requires_action"`...)
+	return v.RequiresActionStateUpdate.appendMembers(b)
+}
+
+func (v *StateUpdateRequiresAction) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v StateUpdateRequiresAction) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"state\":\"requires_action\"", v.RequiresActionStateUpdate)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // StateUpdateOther: a variant of StateUpdate whose "state" this package does not know: a custom one
@@ -6550,7 +8619,7 @@ type StateUpdateOther struct {
 	// Tag is the "state" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -6571,14 +8640,27 @@ func (v *StateUpdateOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v StateUpdateOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *StateUpdateOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"state":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *StateUpdateOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"state"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v StateUpdateOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *StateUpdateOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -6644,6 +8726,7 @@ type ToolCallContent struct {
 //   - *ToolCallContentOther
 type ToolCallContentVariant interface {
 	toolCallContentTag() string
+	appendMembers([]byte) ([]byte, error)
 }
 
 // Tag returns the "type" value of the variant, or "" for none.
@@ -6654,12 +8737,31 @@ func (u ToolCallContent) Tag() string {
 	return u.Value.toolCallContentTag()
 }
 
-// MarshalJSON writes the variant.
-func (u ToolCallContent) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *ToolCallContent) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: ToolCallContent.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant; an unknown variant that has Raw is written as is.
+func (u *ToolCallContent) appendJSON(b []byte) ([]byte, error) {
+	if h, ok := u.Value.(rawHolder); ok {
+		if raw := h.rawObject(); raw != nil {
+			return appendRaw(b, raw)
+		}
+	}
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u ToolCallContent) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *ToolCallContentOther.
@@ -6719,9 +8821,23 @@ func (*ToolCallContentContent) toolCallContentTag() string {
 	return "content"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *ToolCallContentContent) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"content"`...)
+	return v.Content.appendMembers(b)
+}
+
+func (v *ToolCallContentContent) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallContentContent) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"content\"", v.Content)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ToolCallContentDiff: the "diff" variant of ToolCallContent.
@@ -6735,9 +8851,23 @@ func (*ToolCallContentDiff) toolCallContentTag() string {
 	return "diff"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *ToolCallContentDiff) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"diff"`...)
+	return v.Diff.appendMembers(b)
+}
+
+func (v *ToolCallContentDiff) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallContentDiff) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"diff\"", v.Diff)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ToolCallContentTerminal: the "terminal" variant of ToolCallContent.
@@ -6751,9 +8881,23 @@ func (*ToolCallContentTerminal) toolCallContentTag() string {
 	return "terminal"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *ToolCallContentTerminal) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"terminal"`...)
+	return v.Terminal.appendMembers(b)
+}
+
+func (v *ToolCallContentTerminal) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ToolCallContentTerminal) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"terminal\"", v.Terminal)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ToolCallContentOther: a variant of ToolCallContent whose "type" this package does not know: a custom one
@@ -6772,7 +8916,7 @@ type ToolCallContentOther struct {
 	// Tag is the "type" value.
 	Tag string
 
-	// Raw is the whole JSON object as received. MarshalJSON writes it back unchanged;
+	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
 }
@@ -6784,19 +8928,36 @@ func (v *ToolCallContentOther) toolCallContentTag() string {
 	return v.Tag
 }
 
+func (v *ToolCallContentOther) rawObject() json.RawMessage {
+	return v.Raw
+}
+
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *ToolCallContentOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
 }
 
-// MarshalJSON writes Raw if set, and otherwise Tag and the fields.
-func (v ToolCallContentOther) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of v, each after a comma.
+func (v *ToolCallContentOther) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":`...)
+	b = appendString(b, v.Tag)
+	return b, nil
+}
+
+func (v *ToolCallContentOther) appendJSON(b []byte) ([]byte, error) {
 	if v.Raw != nil {
-		return v.Raw, nil
+		return appendRaw(b, v.Raw)
 	}
-	return json.Marshal(struct {
-		Tag string `json:"type"`
-	}{v.Tag})
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ToolCallContentOther) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ToolCallContentOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {

@@ -33,6 +33,33 @@ type ArchiveSessionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ArchiveSessionRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ArchiveSessionRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ArchiveSessionRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ArchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "sessionId":
@@ -83,6 +110,31 @@ type ArchiveSessionResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ArchiveSessionResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ArchiveSessionResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ArchiveSessionResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ArchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -153,6 +205,49 @@ type AuthAccount struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *AuthAccount) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"label":`...)
+	b = appendString(b, v.Label)
+	if v.Active != nil {
+		b = append(b, `,"active":`...)
+		b = appendBool(b, *v.Active)
+	}
+	if v.Name != nil {
+		b = append(b, `,"name":`...)
+		b = appendString(b, *v.Name)
+	}
+	if v.Email != nil {
+		b = append(b, `,"email":`...)
+		b = appendString(b, *v.Email)
+	}
+	if v.Organization != nil {
+		b = append(b, `,"organization":`...)
+		b = appendString(b, *v.Organization)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AuthAccount) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AuthAccount) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AuthAccount) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -251,6 +346,31 @@ type AuthStatusCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *AuthStatusCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AuthStatusCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AuthStatusCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *AuthStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -293,6 +413,31 @@ type AuthStatusRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *AuthStatusRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AuthStatusRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v AuthStatusRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AuthStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -347,13 +492,37 @@ type AuthStatusResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *AuthStatusResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"state":`...)
+	b = appendString(b, v.State)
+	if v.Accounts != nil {
+		b = append(b, `,"accounts":`...)
+		if b, err = appendSlice(b, v.Accounts, (*AuthAccount).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AuthStatusResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v AuthStatusResponse) MarshalJSON() ([]byte, error) {
-	type plain AuthStatusResponse
-	return json.Marshal(struct {
-		plain
-		Accounts *[]AuthAccount `json:"accounts,omitempty"`
-	}{plain(v), present(v.Accounts)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AuthStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -427,13 +596,37 @@ type AuthStatusUpdateNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *AuthStatusUpdateNotification) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"state":`...)
+	b = appendString(b, v.State)
+	if v.Accounts != nil {
+		b = append(b, `,"accounts":`...)
+		if b, err = appendSlice(b, v.Accounts, (*AuthAccount).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *AuthStatusUpdateNotification) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v AuthStatusUpdateNotification) MarshalJSON() ([]byte, error) {
-	type plain AuthStatusUpdateNotification
-	return json.Marshal(struct {
-		plain
-		Accounts *[]AuthAccount `json:"accounts,omitempty"`
-	}{plain(v), present(v.Accounts)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *AuthStatusUpdateNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -491,6 +684,33 @@ type BackgroundSubagent struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *BackgroundSubagent) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *BackgroundSubagent) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v BackgroundSubagent) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *BackgroundSubagent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -568,6 +788,33 @@ type ProxyNotification struct {
 	Params *ProxySuccessorNotification `json:"params,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ProxyNotification) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"method":`...)
+	b = appendString(b, v.Method)
+	if v.Params != nil {
+		b = append(b, `,"params":`...)
+		if b, err = v.Params.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ProxyNotification) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ProxyNotification) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ProxyNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "method":
@@ -616,6 +863,37 @@ type ProxyRequest struct {
 
 	// Method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ProxyRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"id":`...)
+	if b, err = v.ID.appendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"method":`...)
+	b = appendString(b, v.Method)
+	if len(v.Params) != 0 {
+		b = append(b, `,"params":`...)
+		if b, err = appendRaw(b, v.Params); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ProxyRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ProxyRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ProxyRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -675,14 +953,29 @@ type ProxyResponse struct {
 //   - *ProxyResponseError
 type ProxyResponseVariant interface {
 	isProxyResponse()
+	appendMembers([]byte) ([]byte, error)
 }
 
-// MarshalJSON writes the variant.
-func (u ProxyResponse) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *ProxyResponse) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: ProxyResponse.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant.
+func (u *ProxyResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u ProxyResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ProxyResponseResult: the Result alternative of ProxyResponse.
@@ -698,10 +991,31 @@ type ProxyResponseResult struct {
 
 func (*ProxyResponseResult) isProxyResponse() {}
 
-// MarshalJSON writes the variant.
+// appendMembers appends the members of v, each after a comma.
+func (v *ProxyResponseResult) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"id":`...)
+	if b, err = v.ID.appendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"result":`...)
+	if b, err = appendRaw(b, v.Result); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func (v *ProxyResponseResult) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ProxyResponseResult) MarshalJSON() ([]byte, error) {
-	type plain ProxyResponseResult
-	return marshalObject("", plain(v))
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ProxyResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -762,10 +1076,35 @@ type ProxyResponseError struct {
 
 func (*ProxyResponseError) isProxyResponse() {}
 
-// MarshalJSON writes the variant.
+// appendMembers appends the members of v, each after a comma.
+func (v *ProxyResponseError) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"id":`...)
+	if v.ID == nil {
+		b = append(b, `null`...)
+	} else {
+		if b, err = v.ID.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"error":`...)
+	if b, err = v.Error.appendJSON(b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func (v *ProxyResponseError) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ProxyResponseError) MarshalJSON() ([]byte, error) {
-	type plain ProxyResponseError
-	return marshalObject("", plain(v))
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ProxyResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -863,14 +1202,21 @@ type ProxyResponseID struct {
 //   - ProxyResponseIDNull
 type ProxyResponseIDVariant interface {
 	isProxyResponseID()
+	appendJSON([]byte) ([]byte, error)
 }
 
-// MarshalJSON writes the variant.
-func (u ProxyResponseID) MarshalJSON() ([]byte, error) {
+func (u *ProxyResponseID) appendJSON(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: ProxyResponseID.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendJSON(b)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u ProxyResponseID) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // ProxyResponseIDNumber: the Number alternative of ProxyResponseID.
@@ -880,6 +1226,10 @@ type ProxyResponseIDNumber int64
 
 func (ProxyResponseIDNumber) isProxyResponseID() {}
 
+func (v ProxyResponseIDNumber) appendJSON(b []byte) ([]byte, error) {
+	return appendInt(b, v), nil
+}
+
 // ProxyResponseIDStr: the Str alternative of ProxyResponseID.
 //
 // A string request ID.
@@ -887,10 +1237,18 @@ type ProxyResponseIDStr string
 
 func (ProxyResponseIDStr) isProxyResponseID() {}
 
+func (v ProxyResponseIDStr) appendJSON(b []byte) ([]byte, error) {
+	return appendString(b, v), nil
+}
+
 // ProxyResponseIDNull: the JSON null alternative of ProxyResponseID.
 type ProxyResponseIDNull struct{}
 
 func (ProxyResponseIDNull) isProxyResponseID() {}
+
+func (ProxyResponseIDNull) appendJSON(b []byte) ([]byte, error) {
+	return append(b, "null"...), nil
+}
 
 // MarshalJSON writes null.
 func (ProxyResponseIDNull) MarshalJSON() ([]byte, error) {
@@ -967,6 +1325,39 @@ type ProxySuccessorNotification struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *ProxySuccessorNotification) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"method":`...)
+	b = appendString(b, v.Method)
+	if len(v.Params) != 0 {
+		b = append(b, `,"params":`...)
+		if b, err = appendRaw(b, v.Params); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ProxySuccessorNotification) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ProxySuccessorNotification) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ProxySuccessorNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1050,6 +1441,39 @@ type ProxySuccessorRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *ProxySuccessorRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"method":`...)
+	b = appendString(b, v.Method)
+	if len(v.Params) != 0 {
+		b = append(b, `,"params":`...)
+		if b, err = appendRaw(b, v.Params); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ProxySuccessorRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v ProxySuccessorRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *ProxySuccessorRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "method":
@@ -1112,6 +1536,31 @@ type SessionArchiveCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionArchiveCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionArchiveCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionArchiveCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionArchiveCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1189,6 +1638,31 @@ type SessionCancelCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionCancelCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionCancelCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionCancelCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *SessionCancelCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -1262,17 +1736,63 @@ type SessionMessage struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionMessage) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"messageId":`...)
+	b = appendString(b, v.MessageID)
+	if v.SenderSessionID.Present {
+		b = append(b, `,"senderSessionId":`...)
+		if b, err = appendNullable(b, &v.SenderSessionID, encodeString[SessionID]); err != nil {
+			return nil, err
+		}
+	}
+	if v.RecipientSessionID.Present {
+		b = append(b, `,"recipientSessionId":`...)
+		if b, err = appendNullable(b, &v.RecipientSessionID, encodeString[SessionID]); err != nil {
+			return nil, err
+		}
+	}
+	if v.SenderMessageID.Present {
+		b = append(b, `,"senderMessageId":`...)
+		if b, err = appendNullable(b, &v.SenderMessageID, encodeString[MessageID]); err != nil {
+			return nil, err
+		}
+	}
+	if v.RecipientMessageID.Present {
+		b = append(b, `,"recipientMessageId":`...)
+		if b, err = appendNullable(b, &v.RecipientMessageID, encodeString[MessageID]); err != nil {
+			return nil, err
+		}
+	}
+	if v.Content.Present {
+		b = append(b, `,"content":`...)
+		if b, err = appendNullable(b, &v.Content, func(p *[]ContentBlock, b []byte) ([]byte, error) {
+			return appendSlice(b, *p, (*ContentBlock).appendJSON)
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionMessage) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionMessage) MarshalJSON() ([]byte, error) {
-	type plain SessionMessage
-	return json.Marshal(struct {
-		plain
-		SenderSessionID    *Nullable[SessionID]      `json:"senderSessionId,omitempty"`
-		RecipientSessionID *Nullable[SessionID]      `json:"recipientSessionId,omitempty"`
-		SenderMessageID    *Nullable[MessageID]      `json:"senderMessageId,omitempty"`
-		RecipientMessageID *Nullable[MessageID]      `json:"recipientMessageId,omitempty"`
-		Content            *Nullable[[]ContentBlock] `json:"content,omitempty"`
-	}{plain(v), presentNullable(v.SenderSessionID), presentNullable(v.RecipientSessionID), presentNullable(v.SenderMessageID), presentNullable(v.RecipientMessageID), presentNullable(v.Content)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1347,6 +1867,37 @@ type SessionMessageChunk struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionMessageChunk) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"messageId":`...)
+	b = appendString(b, v.MessageID)
+	b = append(b, `,"content":`...)
+	if b, err = v.Content.appendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionMessageChunk) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionMessageChunk) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionMessageChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1445,6 +1996,31 @@ type SessionStatusCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionStatusCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionStatusCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionStatusCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *SessionStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -1491,6 +2067,33 @@ type SessionStatusRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionStatusRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionStatusRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionStatusRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1562,6 +2165,39 @@ type SessionStatusResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionStatusResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"status":`...)
+	b = appendString(b, v.Status)
+	if v.State != nil {
+		b = append(b, `,"state":`...)
+		if b, err = v.State.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionStatusResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionStatusResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *SessionStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "status":
@@ -1624,6 +2260,37 @@ type SessionSystemPromptCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionSystemPromptCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Mode != nil {
+		b = append(b, `,"mode":`...)
+		if b, err = v.Mode.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionSystemPromptCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionSystemPromptCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *SessionSystemPromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "mode":
@@ -1675,6 +2342,37 @@ type SessionSystemPromptModeCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionSystemPromptModeCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Override != nil {
+		b = append(b, `,"override":`...)
+		if b, err = v.Override.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionSystemPromptModeCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionSystemPromptModeCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *SessionSystemPromptModeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "override":
@@ -1719,6 +2417,31 @@ type SessionSystemPromptOverrideCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionSystemPromptOverrideCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionSystemPromptOverrideCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionSystemPromptOverrideCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *SessionSystemPromptOverrideCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -1759,6 +2482,31 @@ type SessionTitleCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionTitleCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionTitleCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionTitleCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionTitleCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1817,6 +2565,35 @@ type SetSessionTitleRequest struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SetSessionTitleRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	b = append(b, `,"title":`...)
+	b = appendString(b, v.Title)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SetSessionTitleRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SetSessionTitleRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SetSessionTitleRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -1883,6 +2660,33 @@ type SetSessionTitleResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *SetSessionTitleResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"title":`...)
+	b = appendString(b, v.Title)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SetSessionTitleResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SetSessionTitleResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *SetSessionTitleResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "title":
@@ -1941,6 +2745,37 @@ type SubagentSessionCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SubagentSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Cancel != nil {
+		b = append(b, `,"cancel":`...)
+		if b, err = v.Cancel.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SubagentSessionCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SubagentSessionCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SubagentSessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2061,17 +2896,69 @@ type SubagentUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *SubagentUpdate) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	if v.Title.Present {
+		b = append(b, `,"title":`...)
+		if b, err = appendNullable(b, &v.Title, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	if v.Description.Present {
+		b = append(b, `,"description":`...)
+		if b, err = appendNullable(b, &v.Description, encodeString[string]); err != nil {
+			return nil, err
+		}
+	}
+	if v.Capabilities != nil {
+		b = append(b, `,"capabilities":`...)
+		if b, err = v.Capabilities.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.State.Present {
+		b = append(b, `,"state":`...)
+		if b, err = appendNullable(b, &v.State, (*StateUpdate).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.Cwd.Present {
+		b = append(b, `,"cwd":`...)
+		if b, err = appendNullable(b, &v.Cwd, encodeString[AbsolutePath]); err != nil {
+			return nil, err
+		}
+	}
+	if v.AdditionalDirectories.Present {
+		b = append(b, `,"additionalDirectories":`...)
+		if b, err = appendNullable(b, &v.AdditionalDirectories, func(p *[]AbsolutePath, b []byte) ([]byte, error) {
+			return appendSlice(b, *p, encodeString[AbsolutePath])
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SubagentUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SubagentUpdate) MarshalJSON() ([]byte, error) {
-	type plain SubagentUpdate
-	return json.Marshal(struct {
-		plain
-		Title                 *Nullable[string]         `json:"title,omitempty"`
-		Description           *Nullable[string]         `json:"description,omitempty"`
-		State                 *Nullable[StateUpdate]    `json:"state,omitempty"`
-		Cwd                   *Nullable[AbsolutePath]   `json:"cwd,omitempty"`
-		AdditionalDirectories *Nullable[[]AbsolutePath] `json:"additionalDirectories,omitempty"`
-	}{plain(v), presentNullable(v.Title), presentNullable(v.Description), presentNullable(v.State), presentNullable(v.Cwd), presentNullable(v.AdditionalDirectories)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SubagentUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2151,6 +3038,33 @@ type UnarchiveSessionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *UnarchiveSessionRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *UnarchiveSessionRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v UnarchiveSessionRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *UnarchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "sessionId":
@@ -2201,6 +3115,31 @@ type UnarchiveSessionResponse struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *UnarchiveSessionResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *UnarchiveSessionResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v UnarchiveSessionResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *UnarchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2260,13 +3199,35 @@ type UnknownStateUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *UnknownStateUpdate) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Background != nil {
+		b = append(b, `,"background":`...)
+		if b, err = appendSlice(b, v.Background, (*BackgroundWork).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *UnknownStateUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v UnknownStateUpdate) MarshalJSON() ([]byte, error) {
-	type plain UnknownStateUpdate
-	return json.Marshal(struct {
-		plain
-		Background *[]BackgroundWork `json:"background,omitempty"`
-	}{plain(v), present(v.Background)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *UnknownStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -2319,6 +3280,18 @@ func (v *agentAuthCapabilitiesUnstable) decodeMember(d *decoder, name []byte, se
 	return false, nil
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *agentAuthCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Status != nil {
+		b = append(b, `,"status":`...)
+		if b, err = v.Status.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
 // listSessionsRequestUnstable holds the fields of ListSessionsRequest that the unstable build tag adds.
 type listSessionsRequestUnstable struct {
 	// **UNSTABLE**
@@ -2339,6 +3312,15 @@ func (v *listSessionsRequestUnstable) decodeMember(d *decoder, name []byte, seen
 		return true, decodePointerField(d, &v.Archived, decodeString[SessionArchiveFilter], nullOK)
 	}
 	return false, nil
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *listSessionsRequestUnstable) appendMembers(b []byte) ([]byte, error) {
+	if v.Archived != nil {
+		b = append(b, `,"archived":`...)
+		b = appendString(b, *v.Archived)
+	}
+	return b, nil
 }
 
 // newSessionRequestUnstable holds the fields of NewSessionRequest that the unstable build tag adds.
@@ -2363,6 +3345,18 @@ func (v *newSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *newSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.SystemPrompt != nil {
+		b = append(b, `,"systemPrompt":`...)
+		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
 // resumeSessionRequestUnstable holds the fields of ResumeSessionRequest that the unstable build tag adds.
 type resumeSessionRequestUnstable struct {
 	// **UNSTABLE**
@@ -2385,6 +3379,18 @@ func (v *resumeSessionRequestUnstable) decodeMember(d *decoder, name []byte, see
 		return true, decodePointerField(d, &v.SystemPrompt, (*SystemPrompt).decodeJSON, nullOK)
 	}
 	return false, nil
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *resumeSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.SystemPrompt != nil {
+		b = append(b, `,"systemPrompt":`...)
+		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // sessionCapabilitiesUnstable holds the fields of SessionCapabilities that the unstable build tag adds.
@@ -2448,6 +3454,36 @@ func (v *sessionCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen
 	return false, nil
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *sessionCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.SystemPrompt != nil {
+		b = append(b, `,"systemPrompt":`...)
+		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Archive != nil {
+		b = append(b, `,"archive":`...)
+		if b, err = v.Archive.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Status != nil {
+		b = append(b, `,"status":`...)
+		if b, err = v.Status.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Title != nil {
+		b = append(b, `,"title":`...)
+		if b, err = v.Title.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
 // sessionInfoUnstable holds the fields of SessionInfo that the unstable build tag adds.
 type sessionInfoUnstable struct {
 	// **UNSTABLE**
@@ -2469,6 +3505,15 @@ func (v *sessionInfoUnstable) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *sessionInfoUnstable) appendMembers(b []byte) ([]byte, error) {
+	if v.Archived != nil {
+		b = append(b, `,"archived":`...)
+		b = appendBool(b, *v.Archived)
+	}
+	return b, nil
+}
+
 // BackgroundWorkSubagent: the "subagent" variant of BackgroundWork.
 //
 // **UNSTABLE**
@@ -2485,9 +3530,23 @@ func (*BackgroundWorkSubagent) backgroundWorkTag() string {
 	return "subagent"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *BackgroundWorkSubagent) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"subagent"`...)
+	return v.BackgroundSubagent.appendMembers(b)
+}
+
+func (v *BackgroundWorkSubagent) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v BackgroundWorkSubagent) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"subagent\"", v.BackgroundSubagent)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func init() {
@@ -2512,9 +3571,23 @@ func (*SessionUpdateSubagentUpdate) sessionUpdateTag() string {
 	return "subagent_update"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateSubagentUpdate) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"subagent_update"`...)
+	return v.SubagentUpdate.appendMembers(b)
+}
+
+func (v *SessionUpdateSubagentUpdate) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateSubagentUpdate) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"subagent_update\"", v.SubagentUpdate)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateSessionMessage: the "session_message" variant of SessionUpdate.
@@ -2533,9 +3606,23 @@ func (*SessionUpdateSessionMessage) sessionUpdateTag() string {
 	return "session_message"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateSessionMessage) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"session_message"`...)
+	return v.SessionMessage.appendMembers(b)
+}
+
+func (v *SessionUpdateSessionMessage) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateSessionMessage) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"session_message\"", v.SessionMessage)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // SessionUpdateSessionMessageChunk: the "session_message_chunk" variant of SessionUpdate.
@@ -2553,9 +3640,23 @@ func (*SessionUpdateSessionMessageChunk) sessionUpdateTag() string {
 	return "session_message_chunk"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdateSessionMessageChunk) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"session_message_chunk"`...)
+	return v.SessionMessageChunk.appendMembers(b)
+}
+
+func (v *SessionUpdateSessionMessageChunk) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdateSessionMessageChunk) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"session_message_chunk\"", v.SessionMessageChunk)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func init() {
@@ -2586,9 +3687,23 @@ func (*StateUpdateUnknown) stateUpdateTag() string {
 	return "unknown"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *StateUpdateUnknown) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"state":"unknown"`...)
+	return v.UnknownStateUpdate.appendMembers(b)
+}
+
+func (v *StateUpdateUnknown) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v StateUpdateUnknown) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"state\":\"unknown\"", v.UnknownStateUpdate)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func init() {

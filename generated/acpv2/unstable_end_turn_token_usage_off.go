@@ -10,3 +10,8 @@ type idleStateUpdateEndTurnTokenUsage struct{}
 func (*idleStateUpdateEndTurnTokenUsage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	return false, nil
 }
+
+// appendMembers appends the members of v, each after a comma.
+func (*idleStateUpdateEndTurnTokenUsage) appendMembers(b []byte) ([]byte, error) {
+	return b, nil
+}

@@ -25,6 +25,31 @@ type MCPACPCapabilities struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *MCPACPCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *MCPACPCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v MCPACPCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *MCPACPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "_meta":
@@ -65,6 +90,35 @@ type MCPError struct {
 
 	// Optional error data. Explicit null is retained.
 	Data json.RawMessage `json:"data,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *MCPError) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"code":`...)
+	b = appendInt(b, v.Code)
+	b = append(b, `,"message":`...)
+	b = appendString(b, v.Message)
+	if len(v.Data) != 0 {
+		b = append(b, `,"data":`...)
+		if b, err = appendRaw(b, v.Data); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *MCPError) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v MCPError) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *MCPError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -142,6 +196,35 @@ type MCPServerACP struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *MCPServerACP) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	b = append(b, `,"serverId":`...)
+	b = appendString(b, v.ServerID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *MCPServerACP) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v MCPServerACP) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *MCPServerACP) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -224,6 +307,43 @@ type MessageMCPNotification struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *MessageMCPNotification) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"serverId":`...)
+	b = appendString(b, v.ServerID)
+	b = append(b, `,"requestId":`...)
+	b = appendString(b, v.RequestID)
+	b = append(b, `,"method":`...)
+	b = appendString(b, v.Method)
+	if len(v.Params) != 0 {
+		b = append(b, `,"params":`...)
+		if b, err = appendRaw(b, v.Params); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *MessageMCPNotification) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v MessageMCPNotification) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *MessageMCPNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "serverId":
@@ -301,6 +421,43 @@ type MessageMCPRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *MessageMCPRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"serverId":`...)
+	b = appendString(b, v.ServerID)
+	b = append(b, `,"requestId":`...)
+	b = appendString(b, v.RequestID)
+	b = append(b, `,"method":`...)
+	b = appendString(b, v.Method)
+	if len(v.Params) != 0 {
+		b = append(b, `,"params":`...)
+		if b, err = appendRaw(b, v.Params); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *MessageMCPRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v MessageMCPRequest) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *MessageMCPRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "serverId":
@@ -375,14 +532,29 @@ type MessageMCPResponse struct {
 //   - *MessageMCPResponseError
 type MessageMCPResponseVariant interface {
 	isMessageMCPResponse()
+	appendMembers([]byte) ([]byte, error)
 }
 
-// MarshalJSON writes the variant.
-func (u MessageMCPResponse) MarshalJSON() ([]byte, error) {
+// appendMembers appends the members of the variant, each after a comma.
+func (u *MessageMCPResponse) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
 		return nil, errors.New("acpv2: MessageMCPResponse.Value is nil")
 	}
-	return encodeValue(u.Value)
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant.
+func (u *MessageMCPResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u MessageMCPResponse) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // MessageMCPResponseResult: the Result alternative of MessageMCPResponse.
@@ -403,10 +575,33 @@ type MessageMCPResponseResult struct {
 
 func (*MessageMCPResponseResult) isMessageMCPResponse() {}
 
-// MarshalJSON writes the variant.
+// appendMembers appends the members of v, each after a comma.
+func (v *MessageMCPResponseResult) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"result":`...)
+	if b, err = appendRaw(b, v.Result); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *MessageMCPResponseResult) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v MessageMCPResponseResult) MarshalJSON() ([]byte, error) {
-	type plain MessageMCPResponseResult
-	return marshalObject("", plain(v))
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *MessageMCPResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -465,10 +660,33 @@ type MessageMCPResponseError struct {
 
 func (*MessageMCPResponseError) isMessageMCPResponse() {}
 
-// MarshalJSON writes the variant.
+// appendMembers appends the members of v, each after a comma.
+func (v *MessageMCPResponseError) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"error":`...)
+	if b, err = v.Error.appendJSON(b); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *MessageMCPResponseError) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v MessageMCPResponseError) MarshalJSON() ([]byte, error) {
-	type plain MessageMCPResponseError
-	return marshalObject("", plain(v))
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *MessageMCPResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -565,6 +783,18 @@ func (v *mcpCapabilitiesMCPOverACP) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *mcpCapabilitiesMCPOverACP) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.ACP != nil {
+		b = append(b, `,"acp":`...)
+		if b, err = v.ACP.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
 // MCPServerACPVariant: the "acp" variant of MCPServer.
 //
 // **UNSTABLE**
@@ -583,9 +813,23 @@ func (*MCPServerACPVariant) mcpServerTag() string {
 	return "acp"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *MCPServerACPVariant) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"acp"`...)
+	return v.MCPServerACP.appendMembers(b)
+}
+
+func (v *MCPServerACPVariant) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v MCPServerACPVariant) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"acp\"", v.MCPServerACP)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func init() {

@@ -26,6 +26,35 @@ type PlanFile struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *PlanFile) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"planId":`...)
+	b = appendString(b, v.PlanID)
+	b = append(b, `,"uri":`...)
+	b = appendString(b, v.URI)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *PlanFile) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v PlanFile) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *PlanFile) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "planId":
@@ -90,6 +119,35 @@ type PlanMarkdown struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *PlanMarkdown) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"planId":`...)
+	b = appendString(b, v.PlanID)
+	b = append(b, `,"content":`...)
+	b = appendString(b, v.Content)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *PlanMarkdown) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v PlanMarkdown) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *PlanMarkdown) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "planId":
@@ -151,6 +209,33 @@ type PlanRemoved struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
+// appendMembers appends the members of v, each after a comma.
+func (v *PlanRemoved) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"planId":`...)
+	b = appendString(b, v.PlanID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *PlanRemoved) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v PlanRemoved) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
 func (v *PlanRemoved) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "planId":
@@ -204,9 +289,23 @@ func (*PlanUpdateContentFile) planUpdateContentTag() string {
 	return "file"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *PlanUpdateContentFile) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"file"`...)
+	return v.PlanFile.appendMembers(b)
+}
+
+func (v *PlanUpdateContentFile) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v PlanUpdateContentFile) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"file\"", v.PlanFile)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 // PlanUpdateContentMarkdown: the "markdown" variant of PlanUpdateContent.
@@ -224,9 +323,23 @@ func (*PlanUpdateContentMarkdown) planUpdateContentTag() string {
 	return "markdown"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *PlanUpdateContentMarkdown) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"type":"markdown"`...)
+	return v.PlanMarkdown.appendMembers(b)
+}
+
+func (v *PlanUpdateContentMarkdown) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v PlanUpdateContentMarkdown) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"type\":\"markdown\"", v.PlanMarkdown)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func init() {
@@ -253,9 +366,23 @@ func (*SessionUpdatePlanRemoved) sessionUpdateTag() string {
 	return "plan_removed"
 }
 
-// MarshalJSON writes the variant with its tag.
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionUpdatePlanRemoved) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, `,"sessionUpdate":"plan_removed"`...)
+	return v.PlanRemoved.appendMembers(b)
+}
+
+func (v *SessionUpdatePlanRemoved) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v SessionUpdatePlanRemoved) MarshalJSON() ([]byte, error) {
-	return marshalObject("\"sessionUpdate\":\"plan_removed\"", v.PlanRemoved)
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func init() {

@@ -54,14 +54,51 @@ type ForkSessionRequest struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *ForkSessionRequest) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	b = append(b, `,"cwd":`...)
+	b = appendString(b, v.Cwd)
+	if v.AdditionalDirectories != nil {
+		b = append(b, `,"additionalDirectories":`...)
+		if b, err = appendSlice(b, v.AdditionalDirectories, encodeString[AbsolutePath]); err != nil {
+			return nil, err
+		}
+	}
+	if v.MCPServers != nil {
+		b = append(b, `,"mcpServers":`...)
+		if b, err = appendSlice(b, v.MCPServers, (*MCPServer).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.SystemPrompt != nil {
+		b = append(b, `,"systemPrompt":`...)
+		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ForkSessionRequest) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ForkSessionRequest) MarshalJSON() ([]byte, error) {
-	type plain ForkSessionRequest
-	return json.Marshal(struct {
-		plain
-		AdditionalDirectories *[]AbsolutePath `json:"additionalDirectories,omitempty"`
-		MCPServers            *[]MCPServer    `json:"mcpServers,omitempty"`
-	}{plain(v), present(v.AdditionalDirectories), present(v.MCPServers)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ForkSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -149,14 +186,43 @@ type ForkSessionResponse struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes a list or map that is present but empty as such, not as an absent key.
+// appendMembers appends the members of v, each after a comma.
+func (v *ForkSessionResponse) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	if v.ConfigOptions != nil {
+		b = append(b, `,"configOptions":`...)
+		if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if v.AvailableCommands != nil {
+		b = append(b, `,"availableCommands":`...)
+		if b, err = appendSlice(b, v.AvailableCommands, (*AvailableCommand).appendJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *ForkSessionResponse) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
 func (v ForkSessionResponse) MarshalJSON() ([]byte, error) {
-	type plain ForkSessionResponse
-	return json.Marshal(struct {
-		plain
-		ConfigOptions     *[]SessionConfigOption `json:"configOptions,omitempty"`
-		AvailableCommands *[]AvailableCommand    `json:"availableCommands,omitempty"`
-	}{plain(v), present(v.ConfigOptions), present(v.AvailableCommands)})
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *ForkSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -215,6 +281,31 @@ type SessionForkCapabilities struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SessionForkCapabilities) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SessionForkCapabilities) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SessionForkCapabilities) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SessionForkCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -276,6 +367,37 @@ type SystemPrompt struct {
 	//
 	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 	Meta json.RawMessage `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *SystemPrompt) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"mode":`...)
+	b = appendString(b, v.Mode)
+	b = append(b, `,"content":`...)
+	if b, err = appendSlice(b, v.Content, (*ContentBlock).appendJSON); err != nil {
+		return nil, err
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func (v *SystemPrompt) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := v.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (v SystemPrompt) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := v.appendJSON(*buf)
+	return encoded(buf, b, err)
 }
 
 func (v *SystemPrompt) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
@@ -388,6 +510,18 @@ func (v *sessionCapabilitiesSessionFork) decodeMember(d *decoder, name []byte, s
 		return true, decodePointerField(d, &v.Fork, (*SessionForkCapabilities).decodeJSON, nullOK|defaultOnError)
 	}
 	return false, nil
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *sessionCapabilitiesSessionFork) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Fork != nil {
+		b = append(b, `,"fork":`...)
+		if b, err = v.Fork.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 const (

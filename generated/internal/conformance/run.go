@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/acpgen/acpgen/generated/internal/jsontest"
 )
 
 // Run decodes every message (drafts only when p.Drafts) whose method the package's schema
@@ -47,6 +49,11 @@ func Run(t *testing.T, p Package, min int) {
 			}
 			if ok, diff := Equal(m.Params, out); !ok {
 				t.Errorf("round trip of %s changed the value: %s\n in: %s\nout: %s", def, diff, m.Params, out)
+			}
+			if e := ptr.Elem(); e.Kind() != reflect.Pointer || !e.IsNil() {
+				if m, ok := e.Interface().(json.Marshaler); ok {
+					jsontest.AssertDirect(t, m, out)
+				}
 			}
 			if err := s.Validate(def, out); err != nil {
 				t.Errorf("encoded %s does not validate: %v", def, err)

@@ -110,3 +110,19 @@ func AssertBigNumber(t testing.TB, b []byte) {
 		t.Errorf("number %s lost in %s", BigNumber, b)
 	}
 }
+
+// AssertDirect fails the test unless v's MarshalJSON, called directly,
+// writes want, the output of json.Marshal(v), but for the escaping of
+// '<', '>', '&', U+2028 and U+2029 that json.Marshal adds.
+func AssertDirect(t testing.TB, v json.Marshaler, want []byte) {
+	t.Helper()
+	got, err := v.MarshalJSON()
+	if err != nil {
+		t.Fatalf("%T.MarshalJSON: %v (json.Marshal wrote %s)", v, err, want)
+	}
+	var escaped bytes.Buffer
+	json.HTMLEscape(&escaped, got)
+	if !bytes.Equal(escaped.Bytes(), want) {
+		t.Errorf("%T.MarshalJSON differs from json.Marshal\ndirect: %s\n  json: %s", v, got, want)
+	}
+}
