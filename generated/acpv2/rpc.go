@@ -115,31 +115,59 @@ func decodeTyped(raw json.RawMessage, typed any, method, what string) (any, erro
 // MarshalJSON writes the message with "jsonrpc": "2.0"; its kind follows
 // from Method, ID, Error and Result as DecodeMessage sets them.
 func (m Message) MarshalJSON() ([]byte, error) {
-	const version = "2.0"
-	switch {
-	case m.Method != "" && m.ID != nil:
-		return json.Marshal(struct {
-			JSONRPC string     `json:"jsonrpc"`
-			ID      *RequestID `json:"id"`
-			Method  string     `json:"method"`
-			Params  any        `json:"params,omitempty"`
-		}{version, m.ID, m.Method, m.Params})
-	case m.Method != "":
-		return json.Marshal(struct {
-			JSONRPC string `json:"jsonrpc"`
-			Method  string `json:"method"`
-			Params  any    `json:"params,omitempty"`
-		}{version, m.Method, m.Params})
-	case m.Error != nil:
-		return json.Marshal(struct {
-			JSONRPC string     `json:"jsonrpc"`
-			ID      *RequestID `json:"id"`
-			Error   *Error     `json:"error"`
-		}{version, m.ID, m.Error})
+	buf := encodeBuffer()
+	b, err := m.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
+func (m *Message) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"jsonrpc":"2.0"`...)
+	var err error
+	if m.Method == "" || m.ID != nil {
+		// A response without id answers a request whose id was null.
+		b = append(b, `,"id":`...)
+		if b, err = appendAny(b, m.ID); err != nil {
+			return nil, err
+		}
 	}
-	return json.Marshal(struct {
-		JSONRPC string     `json:"jsonrpc"`
-		ID      *RequestID `json:"id"`
-		Result  any        `json:"result"`
-	}{version, m.ID, m.Result})
+	switch {
+	case m.Method != "":
+		b = append(b, `,"method":`...)
+		b = appendString(b, m.Method)
+		if m.Params != nil {
+			b = append(b, `,"params":`...)
+			b, err = appendAny(b, m.Params)
+		}
+	case m.Error != nil:
+		b = append(b, `,"error":`...)
+		b, err = m.Error.appendJSON(b)
+	default:
+		b = append(b, `,"result":`...)
+		b, err = appendAny(b, m.Result)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
+}
+
+// appendAny appends v through its generated encoder when it has one, and
+// otherwise as encoding/json writes it; nil, and a nil pointer, are null.
+func appendAny(b []byte, v any) ([]byte, error) {
+	switch v := v.(type) {
+	case nil:
+		return append(b, "null"...), nil
+	case json.RawMessage:
+		return appendRaw(b, v)
+	case interface{ appendJSON([]byte) ([]byte, error) }:
+		if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && rv.IsNil() {
+			return append(b, "null"...), nil
+		}
+		return v.appendJSON(b)
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, out...), nil
 }

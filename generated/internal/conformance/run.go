@@ -99,6 +99,9 @@ func RunMessages(t *testing.T, p Package, decode func(data []byte, method string
 			if err != nil {
 				t.Fatalf("encode: %v", err)
 			}
+			if m, ok := msg.(json.Marshaler); ok {
+				jsontest.AssertDirect(t, m, out)
+			}
 			if same, diff := Equal(m.Body, out); !same {
 				if def := s.Def(m); def != "" && s.Validate(def, m.Params) != nil {
 					// The x-deserialize-* rules repair some invalid input,
