@@ -5,8 +5,8 @@ import (
 	"go/ast"
 	"go/format"
 	"go/parser"
+	"go/scanner"
 	"go/token"
-	"regexp"
 
 	"golang.org/x/tools/imports"
 )
@@ -19,28 +19,27 @@ func pruneHelpers(name string, src []byte, files map[string][]byte) ([]byte, err
 	if err != nil {
 		return nil, err
 	}
-	var all bytes.Buffer
+	// The identifiers of the generated files; comments do not count.
+	idents := map[string]bool{}
 	for _, b := range files {
-		all.Write(b)
+		addIdents(idents, b)
 	}
 	used := map[string]bool{}
 	for changed := true; changed; {
 		changed = false
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
-			if !ok || used[fd.Name.Name] {
+			if !ok || used[fd.Name.Name] || !idents[fd.Name.Name] {
 				continue
 			}
-			call := regexp.MustCompile(`\b` + fd.Name.Name + `\b`)
-			if call.Match(all.Bytes()) {
-				used[fd.Name.Name] = true
-				changed = true
-				var body bytes.Buffer
-				if err := format.Node(&body, fset, fd); err != nil {
-					return nil, err
+			used[fd.Name.Name] = true
+			changed = true
+			ast.Inspect(fd, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok {
+					idents[id.Name] = true
 				}
-				all.Write(body.Bytes())
-			}
+				return true
+			})
 		}
 	}
 	var keep, drop []ast.Decl
@@ -81,4 +80,20 @@ func inDecls(cg *ast.CommentGroup, decls []ast.Decl) bool {
 		}
 	}
 	return false
+}
+
+// addIdents adds the identifiers of the Go source src to set.
+func addIdents(set map[string]bool, src []byte) {
+	fset := token.NewFileSet()
+	var s scanner.Scanner
+	s.Init(fset.AddFile("", fset.Base(), len(src)), src, nil, 0)
+	for {
+		_, tok, lit := s.Scan()
+		if tok == token.EOF {
+			return
+		}
+		if tok == token.IDENT {
+			set[lit] = true
+		}
+	}
 }

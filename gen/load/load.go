@@ -127,10 +127,12 @@ func DefName(s *jsonschema.Schema) string {
 	return unescape(strings.TrimPrefix(p, "/$defs/"))
 }
 
-func escape(s string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
-}
+// JSON pointer escaping (RFC 6901).
+var (
+	escaper   = strings.NewReplacer("~", "~0", "/", "~1")
+	unescaper = strings.NewReplacer("~1", "/", "~0", "~")
+)
 
-func unescape(s string) string {
-	return strings.NewReplacer("~1", "/", "~0", "~").Replace(s)
-}
+func escape(s string) string { return escaper.Replace(s) }
+
+func unescape(s string) string { return unescaper.Replace(s) }

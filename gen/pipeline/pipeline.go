@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/acpgen/acpgen/gen/emit"
 	"github.com/acpgen/acpgen/gen/ir"
@@ -129,21 +130,39 @@ func Generate(fsys fs.FS) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The versions are independent: each is built and emitted on its own
+	// goroutine, and the results are put together in version order.
+	type result struct {
+		warnings []string
+		files    map[string][]byte
+		err      error
+	}
+	results := make([]result, len(versions))
+	var wg sync.WaitGroup
+	for i, v := range versions {
+		wg.Add(1)
+		go func(r *result, v Version) {
+			defer wg.Done()
+			p, warnings, err := Build(fsys, v, features[v.Name], removed[v.Name])
+			if err != nil {
+				r.err = err
+				return
+			}
+			r.warnings = warnings
+			r.files, r.err = emit.Files(p)
+		}(&results[i], v)
+	}
+	wg.Wait()
 	out := &Output{Files: map[string][]byte{}}
-	for _, v := range versions {
-		p, warnings, err := Build(fsys, v, features[v.Name], removed[v.Name])
-		if err != nil {
-			return nil, err
+	for i, r := range results {
+		if r.err != nil {
+			return nil, r.err
 		}
-		for _, w := range warnings {
-			out.Warnings = append(out.Warnings, v.Name+": "+w)
+		for _, w := range r.warnings {
+			out.Warnings = append(out.Warnings, versions[i].Name+": "+w)
 		}
-		files, err := emit.Files(p)
-		if err != nil {
-			return nil, err
-		}
-		for name, data := range files {
-			out.Files[path.Join(v.Package, name)] = data
+		for name, data := range r.files {
+			out.Files[path.Join(versions[i].Package, name)] = data
 		}
 	}
 	return out, nil
