@@ -20,8 +20,8 @@ import (
 // keywords; the reference implementation does both, and so do these
 // decoders, one rule set per member.
 
-// decoderRecv is the receiver name of generated decoders.
-const decoderRecv = "v"
+// recvName is the receiver name of generated decoders and encoders.
+const recvName = "v"
 
 // objectSpec describes the decoders of one Go struct.
 type objectSpec struct {
@@ -101,7 +101,7 @@ func seenBit(bit int) jen.Code {
 }
 
 func receiver(goName string) *jen.Statement {
-	return jen.Id(decoderRecv).Op("*").Id(goName)
+	return jen.Id(recvName).Op("*").Id(goName)
 }
 
 var (
@@ -136,7 +136,7 @@ func objectDecoders(f *jen.File, s objectSpec) {
 		}
 	*/
 	members := jen.Id("d").Dot("members").Call(jen.Func().Params(jen.Id("name").Index().Byte()).Params(memberResult...).Block(
-		jen.Return(jen.Id(decoderRecv).Dot("decodeMember").Call(jen.Id("d"), jen.Id("name"), jen.Op("&").Id("seen")))))
+		jen.Return(jen.Id(recvName).Dot("decodeMember").Call(jen.Id("d"), jen.Id("name"), jen.Op("&").Id("seen")))))
 	var body []jen.Code
 	if !s.seeded {
 		body = append(body, jen.Var().Id("seen").Uint64())
@@ -148,7 +148,7 @@ func objectDecoders(f *jen.File, s objectSpec) {
 		body = append(body, jen.If(jen.Err().Op(":=").Add(members), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 		body = append(body, s.after...)
 		if hasMissing {
-			body = append(body, jen.Return(jen.Id(decoderRecv).Dot("missing").Call(jen.Id("seen"))))
+			body = append(body, jen.Return(jen.Id(recvName).Dot("missing").Call(jen.Id("seen"))))
 		} else {
 			body = append(body, jen.Return(jen.Nil()))
 		}
@@ -157,11 +157,11 @@ func objectDecoders(f *jen.File, s objectSpec) {
 		f.Comment("decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.")
 		f.Func().Params(receiver(s.goName)).Id("decodeMembers").Params(decoderParam, jen.Id("start").Int64(), jen.Id("seen").Uint64()).Error().Block(body...)
 		f.Line()
-		body = []jen.Code{jen.Return(jen.Id(decoderRecv).Dot("decodeMembers").Call(jen.Id("d"), jen.Id("start"), jen.Lit(0)))}
+		body = []jen.Code{jen.Return(jen.Id(recvName).Dot("decodeMembers").Call(jen.Id("d"), jen.Id("start"), jen.Lit(0)))}
 	}
 	f.Func().Params(receiver(s.goName)).Id("decodeRest").Params(decoderParam, jen.Id("start").Int64()).Error().Block(body...)
 	f.Line()
-	decodeJSONMethod(f, s.goName, jen.Id("d").Dot("object").Call(jen.Id(decoderRecv)))
+	decodeJSONMethod(f, s.goName, jen.Id("d").Dot("object").Call(jen.Id(recvName)))
 	if s.unmarshal {
 		unmarshalMethod(f, s.goName)
 	}
@@ -178,7 +178,7 @@ func unmarshalMethod(f *jen.File, goName string) {
 	f.Comment("UnmarshalJSON decodes the value by the schema's rules: required members, and the")
 	f.Comment("x-deserialize-* keywords (defaults on error or null, invalid array items dropped).")
 	f.Func().Params(receiver(goName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.Return(jen.Id("decodeBytes").Call(jen.Id("data"), jen.Id(decoderRecv))))
+		jen.Return(jen.Id("decodeBytes").Call(jen.Id("data"), jen.Id(recvName))))
 	f.Line()
 }
 
@@ -204,13 +204,13 @@ func memberDecoder(f *jen.File, goName string, fields []*ir.Field, bits map[*ir.
 			if bit, ok := bits[fl]; ok {
 				block = append(block, jen.Op("*").Id("seen").Op("|=").Lit(1).Op("<<").Lit(bit))
 			}
-			block = append(block, jen.Return(jen.True(), fieldDecode(fl, jen.Op("&").Id(decoderRecv).Dot(fl.GoName))))
+			block = append(block, jen.Return(jen.True(), fieldDecode(fl, jen.Op("&").Id(recvName).Dot(fl.GoName))))
 			cases = append(cases, jen.Case(jen.Lit(fl.JSONName)).Block(block...))
 		}
 		body = append(body, jen.Switch(jen.String().Call(jen.Id("name"))).Block(cases...))
 	}
 	for i, x := range exts {
-		call := jen.Id(decoderRecv).Dot(x.name).Dot("decodeMember").Call(jen.Id("d"), jen.Id("name"), jen.Id("seen"))
+		call := jen.Id(recvName).Dot(x.name).Dot("decodeMember").Call(jen.Id("d"), jen.Id("name"), jen.Id("seen"))
 		if i == len(exts)-1 {
 			body = append(body, jen.Return(call))
 			break
@@ -239,10 +239,10 @@ func missingDecoder(f *jen.File, goName string, fields []*ir.Field, bits map[*ir
 			continue
 		}
 		body = append(body, jen.If(jen.Id("seen").Op("&").Add(seenBit(bit)).Op("==").Lit(0)).Block(
-			jen.Return(jen.Id("missing").Call(jen.Lit(fl.JSONName), jen.Id(decoderRecv)))))
+			jen.Return(jen.Id("missing").Call(jen.Lit(fl.JSONName), jen.Id(recvName)))))
 	}
 	for i, x := range exts {
-		call := jen.Id(decoderRecv).Dot(x).Dot("missing").Call(jen.Id("seen"))
+		call := jen.Id(recvName).Dot(x).Dot("missing").Call(jen.Id("seen"))
 		if i == len(exts)-1 {
 			body = append(body, jen.Return(call))
 			break

@@ -77,14 +77,14 @@ func objectEncoders(f *jen.File, s encodeSpec) {
 		steps = append(steps, step{code: appendLit("," + s.tag)})
 	}
 	for _, emb := range s.embeds {
-		steps = append(steps, step{call: jen.Id(decoderRecv).Dot(emb).Dot("appendMembers").Call(jen.Id("b"))})
+		steps = append(steps, step{call: jen.Id(recvName).Dot(emb).Dot("appendMembers").Call(jen.Id("b"))})
 	}
 	for _, fl := range s.fields {
 		code, fallible := fieldEncode(fl)
 		steps = append(steps, step{code: code, fallible: fallible})
 	}
 	for _, x := range s.exts {
-		steps = append(steps, step{call: jen.Id(decoderRecv).Dot(x).Dot("appendMembers").Call(jen.Id("b"))})
+		steps = append(steps, step{call: jen.Id(recvName).Dot(x).Dot("appendMembers").Call(jen.Id("b"))})
 	}
 	recv := receiver(s.goName)
 	if len(steps) == 0 {
@@ -117,12 +117,12 @@ func objectEncoders(f *jen.File, s encodeSpec) {
 	}
 	body = append(append([]jen.Code(nil), s.rawFirst...),
 		jen.Id("start").Op(":=").Len(jen.Id("b")),
-		jen.List(jen.Id("b"), jen.Err()).Op(":=").Id(decoderRecv).Dot("appendMembers").Call(jen.Id("b")),
+		jen.List(jen.Id("b"), jen.Err()).Op(":=").Id(recvName).Dot("appendMembers").Call(jen.Id("b")),
 		jen.Return(jen.Id("closeObject").Call(jen.Id("b"), jen.Id("start"), jen.Err())),
 	)
 	f.Func().Params(receiver(s.goName)).Id("appendJSON").Params(bufParam).Params(encodeResult...).Block(body...)
 	f.Line()
-	marshalMethod(f, s.goName, decoderRecv)
+	marshalMethod(f, s.goName, recvName)
 }
 
 // marshalMethod emits MarshalJSON on top of appendJSON.
@@ -146,7 +146,7 @@ func marshalMethod(f *jen.File, goName, recv string) {
 // fieldEncode appends the member of field fl, when it is present; fallible
 // says that the code can fail.
 func fieldEncode(fl *ir.Field) (code jen.Code, fallible bool) {
-	x := func() *jen.Statement { return jen.Id(decoderRecv).Dot(fl.GoName) }
+	x := func() *jen.Statement { return jen.Id(recvName).Dot(fl.GoName) }
 	name := appendLit("," + quote(fl.JSONName) + ":")
 	null := appendLit("null")
 	switch {
@@ -228,8 +228,8 @@ func kindOf(r ir.Ref) encodeKind {
 	return encRaw
 }
 
-// scalarAppenders are the runtime functions that append a scalar; the
-// first three cannot fail.
+// scalarAppenders are the runtime functions that append a scalar; those of
+// strings, booleans and integers cannot fail.
 var scalarAppenders = map[encodeKind]string{
 	encString: "appendString", encBool: "appendBool", encInt: "appendInt", encUint: "appendUint",
 	encFloat: "appendFloat", encRaw: "appendRaw",
@@ -253,7 +253,7 @@ func valueEncode(r ir.Ref, x *jen.Statement, ptr, convert bool) (call jen.Code, 
 		return x.Dot("appendJSON").Call(jen.Id("b")), true
 	}
 	u := underlying(r)
-	if convert || (r.Kind == ir.RefNamed && u.Kind != ir.RefRaw) {
+	if convert || r.Kind == ir.RefNamed {
 		value = goType(u).Call(value)
 	}
 	return containerCall(u, value), true

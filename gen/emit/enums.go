@@ -86,13 +86,13 @@ func (e *emitter) closedEnumDecoder(f *jen.File, t *ir.Type) {
 			jen.Return(jen.Err()),
 		),
 		jen.If(jen.Op("!").Id("s").Dot("IsKnown").Call()).Block(
-			jen.Return(jen.Id("typeError").Call(jen.Lit("unknown ").Op("+").Add(what), jen.Id(decoderRecv), jen.Lit(""))),
+			jen.Return(jen.Id("typeError").Call(jen.Lit("unknown ").Op("+").Add(what), jen.Id(recvName), jen.Lit(""))),
 		),
-		jen.Op("*").Id(decoderRecv).Op("=").Id("s"),
+		jen.Op("*").Id(recvName).Op("=").Id("s"),
 		jen.Return(jen.Nil()),
 	)
 	f.Line()
 	f.Comment("UnmarshalJSON accepts only the values the schema lists.")
 	f.Func().Params(receiver(t.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.Return(jen.Id("decodeBytes").Call(jen.Id("data"), jen.Id(decoderRecv))))
+		jen.Return(jen.Id("decodeBytes").Call(jen.Id("data"), jen.Id(recvName))))
 }

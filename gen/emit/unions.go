@@ -343,18 +343,18 @@ func (e *emitter) partsDecoder(f *jen.File, v *ir.Variant) error {
 		if def.Kind != ir.Struct {
 			return fmt.Errorf("%s: a variant whose payloads include %s, which is not an object type, is not supported", v.Pointer, emb.Name)
 		}
-		try = append(try, jen.If(jen.List(jen.Id("ok"), jen.Err()).Op(":=").Id(decoderRecv).Dot(emb.GoName).Dot("decodeMember").Call(jen.Id("d"), jen.Id("name"), seen(i)),
+		try = append(try, jen.If(jen.List(jen.Id("ok"), jen.Err()).Op(":=").Id(recvName).Dot(emb.GoName).Dot("decodeMember").Call(jen.Id("d"), jen.Id("name"), seen(i)),
 			jen.Id("ok").Op("||").Err().Op("!=").Nil()).Block(jen.Return(jen.Id("ok"), jen.Err())))
 		if spec, err := typeSpec(def, def.GoName); err != nil {
 			return err
 		} else if hasRequired(spec.fields) || extsRequired(spec.exts) {
-			checks = append(checks, jen.If(jen.Err().Op(":=").Id(decoderRecv).Dot(emb.GoName).Dot("missing").Call(jen.Id("seen").Index(jen.Lit(i))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+			checks = append(checks, jen.If(jen.Err().Op(":=").Id(recvName).Dot(emb.GoName).Dot("missing").Call(jen.Id("seen").Index(jen.Lit(i))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 		}
 	}
 	own := len(v.Embeds)
-	try = append(try, jen.Return(jen.Id(decoderRecv).Dot("decodeMember").Call(jen.Id("d"), jen.Id("name"), seen(own))))
+	try = append(try, jen.Return(jen.Id(recvName).Dot("decodeMember").Call(jen.Id("d"), jen.Id("name"), seen(own))))
 	if hasRequired(v.Fields) {
-		checks = append(checks, jen.If(jen.Err().Op(":=").Id(decoderRecv).Dot("missing").Call(jen.Id("seen").Index(jen.Lit(own))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+		checks = append(checks, jen.If(jen.Err().Op(":=").Id(recvName).Dot("missing").Call(jen.Id("seen").Index(jen.Lit(own))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 	}
 	body := []jen.Code{
 		jen.Var().Id("seen").Index(jen.Lit(own + 1)).Uint64(),
@@ -365,7 +365,7 @@ func (e *emitter) partsDecoder(f *jen.File, v *ir.Variant) error {
 	f.Comment("decodeRest decodes every part of the variant from the same object.")
 	f.Func().Params(receiver(v.GoName)).Id("decodeRest").Params(decoderParam, jen.Id("start").Int64()).Error().Block(body...)
 	f.Line()
-	decodeJSONMethod(f, v.GoName, jen.Id("d").Dot("object").Call(jen.Id(decoderRecv)))
+	decodeJSONMethod(f, v.GoName, jen.Id("d").Dot("object").Call(jen.Id(recvName)))
 	unmarshalMethod(f, v.GoName)
 	return nil
 }
