@@ -39,6 +39,8 @@ type objectSpec struct {
 	// seeded adds decodeMembers, which decodeRest calls, for a caller that
 	// has read some members already (a union, the tag of its fallback).
 	seeded bool
+	// extra keeps the members no field knows in the Extra map.
+	extra bool
 }
 
 // extRef is an embedded extension struct and whether it has required members.
@@ -54,7 +56,7 @@ func typeSpec(t *ir.Type, goName string) (objectSpec, error) {
 	if err != nil {
 		return objectSpec{}, err
 	}
-	s := objectSpec{goName: goName, fields: ownFields(t), bits: bits}
+	s := objectSpec{goName: goName, fields: ownFields(t), bits: bits, extra: t.Extra}
 	for _, key := range fieldKeys(t) {
 		s.exts = append(s.exts, extRef{name: extension(t, key), required: hasRequired(keyFields(t, key))})
 	}
@@ -135,8 +137,16 @@ func objectDecoders(f *jen.File, s objectSpec) {
 			return v.missing(seen)
 		}
 	*/
-	members := jen.Id("d").Dot("members").Call(jen.Func().Params(jen.Id("name").Index().Byte()).Params(memberResult...).Block(
-		jen.Return(jen.Id(recvName).Dot("decodeMember").Call(jen.Id("d"), jen.Id("name"), jen.Op("&").Id("seen")))))
+	member := jen.Id(recvName).Dot("decodeMember").Call(jen.Id("d"), jen.Id("name"), jen.Op("&").Id("seen"))
+	callback := []jen.Code{jen.Return(member)}
+	if s.extra {
+		// A member no field knows goes to Extra.
+		callback = []jen.Code{
+			jen.If(jen.List(jen.Id("ok"), jen.Err()).Op(":=").Add(member), jen.Id("ok").Op("||").Err().Op("!=").Nil()).Block(jen.Return(jen.Id("ok"), jen.Err())),
+			jen.Return(jen.True(), jen.Id("decodeExtra").Call(jen.Id("d"), jen.Id("name"), jen.Op("&").Id(recvName).Dot("Extra"))),
+		}
+	}
+	members := jen.Id("d").Dot("members").Call(jen.Func().Params(jen.Id("name").Index().Byte()).Params(memberResult...).Block(callback...))
 	var body []jen.Code
 	if !s.seeded {
 		body = append(body, jen.Var().Id("seen").Uint64())

@@ -22,7 +22,8 @@ type encodeSpec struct {
 	tag    string      // the tag member of a variant, `"type":"text"`, or ""
 	embeds []string    // embedded payloads, whose members come after the tag
 	fields []*ir.Field // the struct's own fields
-	exts   []string    // embedded extension structs, whose members come last
+	exts   []string    // embedded extension structs, whose members come after the fields
+	extra  bool        // the Extra map, whose members come last
 	// rawFirst are statements that start appendJSON: writing an unknown
 	// variant kept raw as the whole value.
 	rawFirst []jen.Code
@@ -32,7 +33,7 @@ type encodeSpec struct {
 
 // structEncodeSpec describes the encoders of struct type t under goName.
 func structEncodeSpec(t *ir.Type, goName string) encodeSpec {
-	s := encodeSpec{goName: goName, fields: ownFields(t)}
+	s := encodeSpec{goName: goName, fields: ownFields(t), extra: t.Extra}
 	for _, key := range fieldKeys(t) {
 		s.exts = append(s.exts, extension(t, key))
 	}
@@ -85,6 +86,9 @@ func objectEncoders(f *jen.File, s encodeSpec) {
 	}
 	for _, x := range s.exts {
 		steps = append(steps, step{call: jen.Id(recvName).Dot(x).Dot("appendMembers").Call(jen.Id("b"))})
+	}
+	if s.extra {
+		steps = append(steps, step{call: jen.Id("appendExtra").Call(jen.Id("b"), jen.Id(recvName).Dot("Extra"))})
 	}
 	recv := receiver(s.goName)
 	if len(steps) == 0 {

@@ -70,5 +70,11 @@ func members(t *ir.Type) []jen.Code {
 		out = append(out, jen.Line(), jen.Comment(fmt.Sprintf("Fields of the unstable surface, with the %s build tag.", tagList(gateOf(key)))),
 			jen.Id(extension(t, key)))
 	}
+	if t.Extra {
+		out = append(out, jen.Line(),
+			jen.Comment("Extra holds the members the schema does not name, which it allows, as received."),
+			jen.Comment("They are written after the named members; a key must not repeat one of those."),
+			jen.Id("Extra").Map(jen.String()).Qual(jsonPkg, "RawMessage").Tag(map[string]string{"json": "-"}))
+	}
 	return out
 }

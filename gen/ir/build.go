@@ -85,6 +85,7 @@ func (b *builder) def(t *Type, s *jsonschema.Schema) error {
 			return nil
 		}
 		t.Kind = Struct
+		t.Extra = s.AdditionalProperties != nil && s.AdditionalProperties != false
 		fields, err := b.fields(s, t.Name, "")
 		t.Fields = fields
 		return err

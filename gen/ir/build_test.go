@@ -93,6 +93,15 @@ func TestStructFields(t *testing.T) {
 	}
 }
 
+func TestExtraMembers(t *testing.T) {
+	types := build(t, "testdata/tiny.json")
+	for name, want := range map[string]bool{"EchoResponse": true, "EchoRequest": false, "Thing": false} {
+		if got := types[name].Extra; got != want {
+			t.Errorf("%s: Extra = %v, want %v (additionalProperties)", name, got, want)
+		}
+	}
+}
+
 func TestEnums(t *testing.T) {
 	types := build(t, "testdata/tiny.json")
 	if e := types["Color"].Enum; e.Open || len(e.Values) != 2 || e.Values[1].String != "dark-blue" || e.Values[0].Doc != "Red." {

@@ -45,6 +45,10 @@ type Type struct {
 	Fields     []*Field // Struct, and the shared properties of a Union
 	Enum       *EnumInfo
 	Union      *UnionInfo
+
+	// Extra: a Struct whose schema allows members it does not name
+	// (additionalProperties); they are kept as received.
+	Extra bool
 }
 
 // RefKind is the shape of a value's Go type.

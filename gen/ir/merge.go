@@ -88,6 +88,9 @@ func (m *merger) shared(st, ut *Type) error {
 	if st.Kind != ut.Kind {
 		return m.differs(st.Name, st.Pointer, ut.Pointer, "kind")
 	}
+	if st.Extra != ut.Extra {
+		return m.differs(st.Name, st.Pointer, ut.Pointer, "additionalProperties")
+	}
 	fields, err := m.mergeFields(st.Name, st.Fields, ut.Fields)
 	if err != nil {
 		return err

@@ -62,6 +62,13 @@ func (a *assigner) members(t *ir.Type) error {
 	if err := fieldNames(t.Pointer, t.Fields); err != nil {
 		return err
 	}
+	if t.Extra {
+		for _, f := range t.Fields {
+			if f.GoName == "Extra" {
+				return fmt.Errorf("%s: property %q clashes with the Extra field that keeps unnamed members", f.Pointer, f.JSONName)
+			}
+		}
+	}
 	switch t.Kind {
 	case ir.Enum:
 		for _, v := range t.Enum.Values {

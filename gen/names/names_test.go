@@ -99,4 +99,9 @@ func TestAssignCollisions(t *testing.T) {
 	if err := Assign(tagField); err == nil || !strings.Contains(err.Error(), "/$defs/U/properties/tag") {
 		t.Errorf("a shared property named like the union's Tag method: err = %v", err)
 	}
+
+	extra := &ir.Package{Types: []*ir.Type{{Name: "E", Kind: ir.Struct, Extra: true, Fields: []*ir.Field{{JSONName: "extra", Pointer: "/$defs/E/properties/extra"}}}}}
+	if err := Assign(extra); err == nil || !strings.Contains(err.Error(), "/$defs/E/properties/extra") {
+		t.Errorf("a property named like the Extra field: err = %v", err)
+	}
 }

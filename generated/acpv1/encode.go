@@ -159,6 +159,24 @@ func appendMap[V any](b []byte, m map[string]V, elem func(*V, []byte) ([]byte, e
 	return append(b, '}'), nil
 }
 
+// appendExtra appends the members of m, which the schema does not name,
+// each after a comma, in key order.
+func appendExtra(b []byte, m map[string]json.RawMessage) ([]byte, error) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		b = append(appendString(append(b, ','), k), ':')
+		var err error
+		if b, err = appendRaw(b, m[k]); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
 // appendNullable appends null or the value of a present Nullable.
 func appendNullable[T any](b []byte, n *Nullable[T], elem func(*T, []byte) ([]byte, error)) ([]byte, error) {
 	if n.Null {

@@ -24,6 +24,10 @@ type MCPError struct {
 
 	// Optional error data. Explicit null is retained.
 	Data json.RawMessage `json:"data,omitempty"`
+
+	// Extra holds the members the schema does not name, which it allows, as received.
+	// They are written after the named members; a key must not repeat one of those.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -39,7 +43,7 @@ func (v *MCPError) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return b, nil
+	return appendExtra(b, v.Extra)
 }
 
 func (v *MCPError) appendJSON(b []byte) ([]byte, error) {
@@ -82,7 +86,10 @@ func (v *MCPError) missing(seen uint64) error {
 func (v *MCPError) decodeRest(d *decoder, start int64) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
+		if ok, err := v.decodeMember(d, name, &seen); ok || err != nil {
+			return ok, err
+		}
+		return true, decodeExtra(d, name, &v.Extra)
 	}); err != nil {
 		return err
 	}

@@ -534,3 +534,18 @@ func decodeMap[E any](d *decoder, m *map[string]E, elem func(*E, *decoder) error
 	_, err := d.ReadToken()
 	return err
 }
+
+// decodeExtra keeps the value of member name, which the schema does not
+// name, in *m as received.
+func decodeExtra(d *decoder, name []byte, m *map[string]json.RawMessage) error {
+	key := string(name) // before the next read
+	v, err := d.ReadValue()
+	if err != nil {
+		return err
+	}
+	if *m == nil {
+		*m = map[string]json.RawMessage{}
+	}
+	(*m)[key] = append(json.RawMessage(nil), v...)
+	return nil
+}
