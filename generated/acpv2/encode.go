@@ -139,13 +139,8 @@ func appendSlice[T any](b []byte, s []T, elem func(*T, []byte) ([]byte, error)) 
 // appendMap appends m as a JSON object with its keys in order, as
 // encoding/json writes maps; nil is the empty object.
 func appendMap[V any](b []byte, m map[string]V, elem func(*V, []byte) ([]byte, error)) ([]byte, error) {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	b = append(b, '{')
-	for i, k := range keys {
+	for i, k := range sortedKeys(m) {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -162,12 +157,7 @@ func appendMap[V any](b []byte, m map[string]V, elem func(*V, []byte) ([]byte, e
 // appendExtra appends the members of m, which the schema does not name,
 // each after a comma, in key order.
 func appendExtra(b []byte, m map[string]json.RawMessage) ([]byte, error) {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range sortedKeys(m) {
 		b = append(appendString(append(b, ','), k), ':')
 		var err error
 		if b, err = appendRaw(b, m[k]); err != nil {
@@ -175,6 +165,16 @@ func appendExtra(b []byte, m map[string]json.RawMessage) ([]byte, error) {
 		}
 	}
 	return b, nil
+}
+
+// sortedKeys returns the keys of m in order, as encoding/json writes them.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // appendNullable appends null or the value of a present Nullable.
