@@ -30,7 +30,7 @@ FEATURE_TAGS := $(shell grep -o '"unstable_[a-z_]*"' schema/features.json | tr -
 # packages again with each feature tag alone, with all of them, and with the
 # umbrella tag.
 .PHONY: test
-test:
+test: interop
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
@@ -40,6 +40,17 @@ test:
 		$(GO) vet -tags $$tags ./generated/...; \
 		$(GO) test -tags $$tags ./generated/...; \
 	done
+
+# Install the pinned TypeScript SDK (interop/package-lock.json) for the tests
+# that compare with it; without node those tests skip, so this does nothing.
+.PHONY: interop
+interop:
+	@if command -v npm >/dev/null 2>&1; then \
+		if ! cmp -s interop/package-lock.json interop/node_modules/.package-lock.json 2>/dev/null && \
+		   ! [ interop/node_modules/.package-lock.json -nt interop/package-lock.json ]; then \
+			cd interop && npm ci --no-audit --no-fund; \
+		fi; \
+	else echo "npm not found: the tests against the TypeScript SDK will skip"; fi
 
 BENCHCOUNT ?= 6
 BENCHTIME ?= 1s

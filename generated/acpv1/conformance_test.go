@@ -3,7 +3,7 @@ package acpv1
 import (
 	"testing"
 
-	"github.com/acpgen/acpgen/generated/internal/conformance"
+	"github.com/acpgen/acpgen/internal/conformance"
 )
 
 // corpus describes this package to the corpus tests: the stable pages

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/acpgen/acpgen/generated/internal/jsontest"
+	"github.com/acpgen/acpgen/internal/jsontest"
 )
 
 // The generated encoders: what they write where encoding/json has a say of

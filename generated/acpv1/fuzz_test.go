@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/acpgen/acpgen/generated/internal/jsontest"
+	"github.com/acpgen/acpgen/internal/jsontest"
 )
 
 // fuzzCorpusDir holds the protocol's documentation examples, beside the

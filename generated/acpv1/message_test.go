@@ -5,8 +5,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/acpgen/acpgen/generated/internal/conformance"
-	"github.com/acpgen/acpgen/generated/internal/jsontest"
+	"github.com/acpgen/acpgen/internal/conformance"
+	"github.com/acpgen/acpgen/internal/jsontest"
 )
 
 func TestDecodeMessageKinds(t *testing.T) {

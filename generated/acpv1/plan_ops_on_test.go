@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/acpgen/acpgen/generated/internal/jsontest"
+	"github.com/acpgen/acpgen/internal/jsontest"
 )
 
 // planOpsBuild reports whether plan operations are built.

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/acpgen/acpgen/generated/internal/conformance"
+	"github.com/acpgen/acpgen/internal/conformance"
 )
 
 func TestDecodeMessageKinds(t *testing.T) {

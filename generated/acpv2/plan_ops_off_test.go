@@ -5,7 +5,7 @@ package acpv2
 import (
 	"testing"
 
-	"github.com/acpgen/acpgen/generated/internal/jsontest"
+	"github.com/acpgen/acpgen/internal/jsontest"
 )
 
 // planOpsBuild reports whether plan operations are built.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/acpgen/acpgen/generated/internal/jsontest"
+	"github.com/acpgen/acpgen/internal/jsontest"
 )
 
 // session/update params for the plan tests. Every input is compact, with the

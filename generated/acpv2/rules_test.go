@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/acpgen/acpgen/generated/internal/jsontest"
+	"github.com/acpgen/acpgen/internal/jsontest"
 )
 
 // Tests of the decoding rules that the schema attaches to properties:

@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/acpgen/acpgen/generated/internal/jsontest"
+	"github.com/acpgen/acpgen/internal/jsontest"
 )
 
 // Run decodes every message (drafts only when p.Drafts) whose method the package's schema

@@ -17,7 +17,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/acpgen/acpgen/generated/internal/jsontest"
+	"github.com/acpgen/acpgen/internal/jsontest"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 

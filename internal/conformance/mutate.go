@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/acpgen/acpgen/generated/internal/jsontest"
+	"github.com/acpgen/acpgen/internal/jsontest"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
