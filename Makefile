@@ -92,6 +92,12 @@ REVISIONS_DIR := gen/pipeline/testdata/revisions
 schema:
 	bash schema/refresh.sh $(VERSION)
 
+# Every published schema layout, one archive (schema/testdata/revisions.tar.gz)
+# for the tests that generate from each revision and compare revisions.
+.PHONY: revisions-corpus
+revisions-corpus:
+	bash schema/revisions.sh schema/testdata/revisions.tar.gz
+
 .PHONY: revisions
 revisions:
 	@set -e; for v in $(REVISIONS); do \
