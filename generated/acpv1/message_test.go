@@ -3,6 +3,7 @@ package acpv1
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/acpgen/acpgen/internal/conformance"
@@ -132,5 +133,19 @@ func TestEncodeMessage(t *testing.T) {
 	bad := Message{Method: "_x", Params: json.RawMessage(`{`)}
 	if _, err := bad.MarshalJSON(); err == nil {
 		t.Error("invalid raw params encoded without error")
+	}
+}
+
+func TestErrorIsGoError(t *testing.T) {
+	var err error = fmt.Errorf("prompt: %w", NewError(ErrorCodeMethodNotFound, "Method not found"))
+	var rpcErr *Error
+	if !errors.As(err, &rpcErr) {
+		t.Fatalf("errors.As did not find *Error in %v", err)
+	}
+	if rpcErr.Code != ErrorCodeMethodNotFound || rpcErr.Message != "Method not found" {
+		t.Errorf("errors.As found %+v", rpcErr)
+	}
+	if got, want := err.Error(), "prompt: json-rpc error -32601: Method not found"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
 	}
 }

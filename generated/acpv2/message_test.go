@@ -3,6 +3,7 @@ package acpv2
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/acpgen/acpgen/internal/conformance"
@@ -100,5 +101,19 @@ func TestMethodSides(t *testing.T) {
 		if side != tc.side {
 			t.Errorf("side of %q (notification %v) = %q, want %q", tc.method, tc.notification, side, tc.side)
 		}
+	}
+}
+
+func TestErrorIsGoError(t *testing.T) {
+	var err error = fmt.Errorf("prompt: %w", NewError(ErrorCodeMethodNotFound, "Method not found"))
+	var rpcErr *Error
+	if !errors.As(err, &rpcErr) {
+		t.Fatalf("errors.As did not find *Error in %v", err)
+	}
+	if rpcErr.Code != ErrorCodeMethodNotFound || rpcErr.Message != "Method not found" {
+		t.Errorf("errors.As found %+v", rpcErr)
+	}
+	if got, want := err.Error(), "prompt: json-rpc error -32601: Method not found"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
 	}
 }

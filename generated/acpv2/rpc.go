@@ -171,3 +171,15 @@ func appendAny(b []byte, v any) ([]byte, error) {
 	}
 	return append(b, out...), nil
 }
+
+// Error returns the error's code and message, so that an *Error is a Go
+// error: a handler can return one, and a caller can find one with errors.As.
+func (e *Error) Error() string {
+	return fmt.Sprintf("json-rpc error %d: %s", e.Code, e.Message)
+}
+
+// NewError returns an error with the given code and message and no data.
+// The ErrorCode constants name the codes the protocol defines.
+func NewError(code ErrorCode, message string) *Error {
+	return &Error{Code: code, Message: message}
+}
