@@ -65,6 +65,8 @@ func Files(p *ir.Package) (map[string][]byte, error) {
 	}
 	if e.hasRPC() {
 		files["rpc.go"] = templates.RPC(e.header(), p.Name)
+		files["rpc_decode.go"] = templates.RPCDecoder(e.header(), p.Name)
+		files["tracker.go"] = templates.Tracker(e.header(), p.Name)
 	}
 	// The runtimes first: the JSON helpers serve them too.
 	for _, h := range []struct {
