@@ -74,14 +74,17 @@ func main() {
 		fmt.Printf("  %-58s %7.2f (target %s %.2f) %s\n", what, got, map[bool]string{true: "≥", false: "≤"}[higherIsBetter], want, mark)
 	}
 	for _, w := range []string{"stream", "corpus"} {
-		if ns("Decode/"+w+"/acpgen") == 0 {
+		if ns("Decode/"+w+"/acpgen") == 0 && ns("Message/"+w+"/acpgen") == 0 {
 			continue
 		}
 		fmt.Printf("%s workload (ratios of medians)\n", w)
-		check("decode speed vs coder (×)", ns("Decode/"+w+"/coder")/ns("Decode/"+w+"/acpgen"), 4, true)
-		check("decode speed vs encoding/json into any (×)", ns("Decode/"+w+"/any")/ns("Decode/"+w+"/acpgen"), 1, true)
+		check("message decode speed vs coder (×)", ns("Message/"+w+"/coder")/ns("Message/"+w+"/acpgen"), 6, true)
+		check("message decode speed vs encoding/json into any (×)", ns("Message/"+w+"/any")/ns("Message/"+w+"/acpgen"), 2, true)
+		check("message decode allocations vs coder (×)", allocs("Message/"+w+"/acpgen")/allocs("Message/"+w+"/coder"), 0.3, false)
+		check("UnmarshalJSON speed vs coder (×)", ns("Decode/"+w+"/coder")/ns("Decode/"+w+"/acpgen"), 8, true)
+		check("UnmarshalJSON speed vs encoding/json into any (×)", ns("Decode/"+w+"/any")/ns("Decode/"+w+"/acpgen"), 1, true)
+		check("UnmarshalJSON allocations vs coder (×)", allocs("Decode/"+w+"/acpgen")/allocs("Decode/"+w+"/coder"), 0.3, false)
 		check("encode speed vs coder (×)", ns("Encode/"+w+"/coder")/ns("Encode/"+w+"/acpgen"), 4, true)
-		check("decode allocations vs coder (×)", allocs("Decode/"+w+"/acpgen")/allocs("Decode/"+w+"/coder"), 0.5, false)
 	}
 	if k, u := ns("Dispatch/known"), ns("Dispatch/union"); k > 0 {
 		fmt.Println("dispatch (stream updates)")

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"sync"
 )
 
 // A MessageError reports a message that DecodeMessage or a RequestTracker
@@ -44,7 +45,7 @@ func (e *MessageError) Unwrap() error { return e.Err }
 // the slice of the input it spans and decoded once the envelope is read:
 // the input is still tokenized once, and the payload decoded once.
 type envelope struct {
-	msg       Message
+	msg       *Message
 	notObject byte // the kind of a message that is not an object, or 0
 	version   bool // "jsonrpc" is "2.0"
 	hasID     bool // "id" is present, null or not
@@ -87,8 +88,13 @@ const (
 // the tracked request it answers, whose entry it drops. Errors are
 // *MessageError.
 func decodeMessage(data []byte, method string, tracker *RequestTracker) (*Message, error) {
-	e := envelope{resultMethod: method, tracker: tracker, resolved: tracker == nil}
-	if err := withDecoder(data, e.read); err != nil {
+	e := envelope{msg: new(Message), resultMethod: method, tracker: tracker, resolved: tracker == nil}
+	d := decoders.Get().(*decoder)
+	d.reset(data)
+	err := e.read(d)
+	d.reset(nil)
+	decoders.Put(d)
+	if err != nil {
 		return nil, &MessageError{Code: ErrorCodeParseError, Err: err}
 	}
 	return e.finish()
@@ -191,7 +197,7 @@ func (e *envelope) readMethod(d *decoder) error {
 		if err != nil {
 			return err
 		}
-		e.method, e.msg.Method = true, string(s)
+		e.method, e.msg.Method = true, methodName(s)
 		return nil
 	default:
 		e.methodErr = d.mismatch(k, &e.msg.Method)
@@ -265,14 +271,14 @@ func (p *payload) decode(d *decoder, typed any, as int8) error {
 }
 
 // decodeAgain decodes the payload, kept raw or decoded as another kind,
-// into typed, as the kind of payload as says.
-func (p *payload) decodeAgain(typed any, as int8) {
+// into a newValue of method, as the kind of payload as says.
+func (p *payload) decodeAgain(newValue func(string) any, method string, as int8) {
 	if p.as == as {
 		return
 	}
 	p.as = as
 	p.err = withDecoder(p.raw, func(d *decoder) (err error) {
-		p.value, err = decodeValue(d, typed)
+		p.value, err = decodeValue(d, newValue(method))
 		return err
 	})
 }
@@ -312,10 +318,34 @@ func decodeValue(d *decoder, typed any) (any, error) {
 	return typed, nil
 }
 
+// methodNames holds the method names read so far, so that the name of a
+// method the connection has seen before is not allocated again.
+var methodNames = struct {
+	sync.RWMutex
+	m map[string]string
+}{m: map[string]string{}}
+
+// methodName returns name as a string, shared by every message that has it.
+func methodName(name []byte) string {
+	methodNames.RLock()
+	s, ok := methodNames.m[string(name)]
+	methodNames.RUnlock()
+	if ok {
+		return s
+	}
+	s = string(name)
+	methodNames.Lock()
+	if len(methodNames.m) < 1024 {
+		methodNames.m[s] = s
+	}
+	methodNames.Unlock()
+	return s
+}
+
 // finish checks the envelope, as JSON-RPC 2.0 asks, and returns the
 // message with its payload decoded.
 func (e *envelope) finish() (*Message, error) {
-	m := &e.msg
+	m := e.msg
 	fail := func(code ErrorCode, err error) (*Message, error) {
 		return nil, &MessageError{Code: code, ID: m.ID, Method: m.Method, Err: err}
 	}
@@ -359,7 +389,7 @@ func (e *envelope) answered() {
 }
 
 func (e *envelope) finishParams() (*Message, error) {
-	m := &e.msg
+	m := e.msg
 	if m.Method == "" {
 		return nil, &MessageError{Code: ErrorCodeInvalidRequest, ID: m.ID, Err: errors.New("json-rpc: empty method")}
 	}
@@ -367,9 +397,9 @@ func (e *envelope) finishParams() (*Message, error) {
 		return m, nil
 	}
 	if e.hasID {
-		e.params.decodeAgain(NewRequestParams(m.Method), asRequest)
+		e.params.decodeAgain(NewRequestParams, m.Method, asRequest)
 	} else {
-		e.params.decodeAgain(NewNotificationParams(m.Method), asNotification)
+		e.params.decodeAgain(NewNotificationParams, m.Method, asNotification)
 	}
 	if e.params.err != nil {
 		return nil, &MessageError{Code: ErrorCodeInvalidParams, ID: m.ID, Method: m.Method,
@@ -380,9 +410,9 @@ func (e *envelope) finishParams() (*Message, error) {
 }
 
 func (e *envelope) finishResult() (*Message, error) {
-	m := &e.msg
+	m := e.msg
 	e.answered()
-	e.result.decodeAgain(NewResult(e.resultMethod), asResult)
+	e.result.decodeAgain(NewResult, e.resultMethod, asResult)
 	if e.result.err != nil {
 		return nil, &MessageError{Code: ErrorCodeInvalidParams, ID: m.ID, Method: e.resultMethod,
 			Err: fmt.Errorf("json-rpc: result of %q: %w", e.resultMethod, e.result.err)}
