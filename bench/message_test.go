@@ -101,3 +101,4 @@ func TestMessageContenders(t *testing.T) {
 		}
 	}
 }
+

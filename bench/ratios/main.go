@@ -6,6 +6,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"math"
 	"os"
 	"regexp"
 	"sort"
@@ -60,7 +61,7 @@ func main() {
 		return 0
 	}
 	check := func(what string, got, want float64, higherIsBetter bool) {
-		if got == 0 {
+		if got == 0 || math.IsNaN(got) || math.IsInf(got, 0) {
 			return
 		}
 		ok := got >= want
