@@ -173,13 +173,12 @@ func BenchmarkDecode(b *testing.B) {
 			}
 			b.Run(name+"/"+c.name, func(b *testing.B) {
 				b.SetBytes(int64(workload.Bytes(msgs) / len(msgs)))
-				b.ReportAllocs()
-				for i := 0; i < b.N; i++ {
+				run(b, func(i int) {
 					m := msgs[i%len(msgs)]
 					if _, err := c.decode(m.JSON, m.Kind); err != nil {
 						b.Fatal(err)
 					}
-				}
+				})
 			})
 		}
 	}

@@ -60,12 +60,11 @@ func BenchmarkMessage(b *testing.B) {
 		for _, c := range messageContenders {
 			b.Run(name+"/"+c.name, func(b *testing.B) {
 				b.SetBytes(int64(workload.LineBytes(msgs) / len(msgs)))
-				b.ReportAllocs()
-				for i := 0; i < b.N; i++ {
+				run(b, func(i int) {
 					if _, err := c.decode(msgs[i%len(msgs)].Line); err != nil {
 						b.Fatal(err)
 					}
-				}
+				})
 			})
 		}
 	}
@@ -101,4 +100,3 @@ func TestMessageContenders(t *testing.T) {
 		}
 	}
 }
-

@@ -13,9 +13,16 @@ import (
 	"strconv"
 )
 
-// line matches "BenchmarkDecode/stream/acpgen-2  N  123 ns/op  4.0 MB/s  3500 B/op  64 allocs/op".
-var line = regexp.MustCompile(`^Benchmark(\w+)/([\w/]+?)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op(?:\s+[\d.]+ MB/s)?(?:\s+(\d+) B/op\s+(\d+) allocs/op)?`)
+// line matches "BenchmarkDecode/stream/acpgen-2  N  123 ns/op  4.0 MB/s  …".
+var line = regexp.MustCompile(`^Benchmark(\w+)/([\w/]+?)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op`)
 
+// allocs matches the allocations per op of a line.
+var allocsPerOp = regexp.MustCompile(`\s(\d+) allocs/op`)
+
+// cpu matches the CPU time per op that the decode benchmarks report.
+var cpu = regexp.MustCompile(`\s([\d.]+) cpu-ns/op`)
+
+// sample holds the wall or, when reported, CPU time per op of each count.
 type sample struct{ ns, allocs []float64 }
 
 func median(xs []float64) float64 {
@@ -42,10 +49,13 @@ func main() {
 			samples[key] = s
 		}
 		ns, _ := strconv.ParseFloat(m[3], 64)
+		if c := cpu.FindStringSubmatch(sc.Text()); c != nil {
+			ns, _ = strconv.ParseFloat(c[1], 64)
+		}
 		s.ns = append(s.ns, ns)
-		if m[5] != "" {
-			a, _ := strconv.ParseFloat(m[5], 64)
-			s.allocs = append(s.allocs, a)
+		if a := allocsPerOp.FindStringSubmatch(sc.Text()); a != nil {
+			n, _ := strconv.ParseFloat(a[1], 64)
+			s.allocs = append(s.allocs, n)
 		}
 	}
 	ns := func(k string) float64 {
@@ -78,7 +88,7 @@ func main() {
 		if ns("Decode/"+w+"/acpgen") == 0 && ns("Message/"+w+"/acpgen") == 0 {
 			continue
 		}
-		fmt.Printf("%s workload (ratios of medians)\n", w)
+		fmt.Printf("%s workload (ratios of medians, of CPU time where reported)\n", w)
 		check("message decode speed vs coder (×)", ns("Message/"+w+"/coder")/ns("Message/"+w+"/acpgen"), 6, true)
 		check("message decode speed vs encoding/json into any (×)", ns("Message/"+w+"/any")/ns("Message/"+w+"/acpgen"), 2, true)
 		check("message decode allocations vs coder (×)", allocs("Message/"+w+"/acpgen")/allocs("Message/"+w+"/coder"), 0.3, false)
