@@ -12,6 +12,9 @@ import (
 // "Variant" or "Value"; any other clash is an error.
 func Assign(p *ir.Package) error {
 	a := &assigner{taken: map[string]string{}}
+	for _, name := range Runtime {
+		a.taken[name] = "the runtime"
+	}
 	for _, t := range p.Types {
 		if err := a.claim(Exported(t.Name), t.Pointer, &t.GoName); err != nil {
 			return err
