@@ -86,9 +86,20 @@ func withDecoder(data []byte, read func(d *decoder) error) error {
 	d := decoders.Get().(*decoder)
 	d.reset(data)
 	err := read(d)
-	d.reset(nil)
+	d.release()
 	decoders.Put(d)
 	return err
+}
+
+// release lets go of the input before the decoder goes back to the pool:
+// a small one stays referenced until the decoder's next use, which spares
+// the work of a reset; a large one is let go of now.
+func (d *decoder) release() {
+	if len(d.in) > arenaMax {
+		d.reset(nil)
+		return
+	}
+	d.in, d.text = nil, ""
 }
 
 func (d *decoder) reset(data []byte) {

@@ -92,7 +92,7 @@ func decodeMessage(data []byte, method string, tracker *RequestTracker) (*Messag
 	d := decoders.Get().(*decoder)
 	d.reset(data)
 	err := e.read(d)
-	d.reset(nil)
+	d.release()
 	decoders.Put(d)
 	if err != nil {
 		return nil, &MessageError{Code: ErrorCodeParseError, Err: err}
