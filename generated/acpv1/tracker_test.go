@@ -150,3 +150,20 @@ func TestRequestTrackerNullID(t *testing.T) {
 		t.Errorf("response to the null id: %#v, %d tracked", m, tr.Len())
 	}
 }
+
+// TestRequestTrackerInvalidResponse drops a request whose response is not
+// valid, and says which it was.
+func TestRequestTrackerInvalidResponse(t *testing.T) {
+	var tr RequestTracker
+	if err := tr.Track(RequestID{Value: RequestIDNumber(9)}, MethodSessionNew); err != nil {
+		t.Fatal(err)
+	}
+	_, err := tr.Decode([]byte(`{"jsonrpc":"2.0","id":9,"result":{},"error":{"code":1,"message":"m"}}`))
+	var me *MessageError
+	if !errors.As(err, &me) || me.ID == nil || encodeID(t, *me.ID) != "9" || me.Code != ErrorCodeInvalidRequest || me.Method != MethodSessionNew {
+		t.Errorf("error %v (%+v), want an invalid request for id 9", err, me)
+	}
+	if tr.Len() != 0 {
+		t.Error("an invalid response left its request tracked")
+	}
+}

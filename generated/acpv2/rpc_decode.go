@@ -347,7 +347,15 @@ func methodName(name []byte) string {
 func (e *envelope) finish() (*Message, error) {
 	m := e.msg
 	fail := func(code ErrorCode, err error) (*Message, error) {
-		return nil, &MessageError{Code: code, ID: m.ID, Method: m.Method, Err: err}
+		method := m.Method
+		if method == "" {
+			method = e.resultMethod // of the request a response answers
+		}
+		return nil, &MessageError{Code: code, ID: m.ID, Method: method, Err: err}
+	}
+	if !e.method && e.methodErr == nil && e.idErr == nil && (e.hasError || e.hasResult) {
+		// A response, valid or not, ends the wait for its request.
+		e.answered()
 	}
 	switch {
 	case e.notObject != 0:
@@ -365,7 +373,6 @@ func (e *envelope) finish() (*Message, error) {
 		if e.hasResult {
 			return fail(ErrorCodeInvalidRequest, errors.New(`json-rpc: response with both "result" and "error"`))
 		}
-		e.answered()
 		if e.errorErr != nil {
 			return fail(ErrorCodeInvalidRequest, fmt.Errorf("json-rpc: error: %w", e.errorErr))
 		}
@@ -377,7 +384,7 @@ func (e *envelope) finish() (*Message, error) {
 }
 
 // answered drops the tracked request a response answers, and finds its
-// method if the response did not tell it before.
+// method if the id did not come before the result.
 func (e *envelope) answered() {
 	if e.tracker == nil {
 		return
@@ -411,7 +418,6 @@ func (e *envelope) finishParams() (*Message, error) {
 
 func (e *envelope) finishResult() (*Message, error) {
 	m := e.msg
-	e.answered()
 	e.result.decodeAgain(NewResult, e.resultMethod, asResult)
 	if e.result.err != nil {
 		return nil, &MessageError{Code: ErrorCodeInvalidParams, ID: m.ID, Method: e.resultMethod,

@@ -63,9 +63,10 @@ func (t *RequestTracker) Len() int {
 // Decode decodes one JSON-RPC message as DecodeMessage does. A response to a
 // tracked request has its result typed by the request's method, and the
 // request is no longer tracked; a response to an id not tracked keeps its
-// result as json.RawMessage. Errors are *MessageError: for a response whose
-// result does not fit its type, the error's ID and Method say which request
-// it answered (and that request is no longer tracked either).
+// result as json.RawMessage. Errors are *MessageError: for a response that
+// is not valid, or whose result does not fit its type, the error's ID (and
+// Method) say which request it answered, and that request is no longer
+// tracked either.
 func (t *RequestTracker) Decode(data []byte) (*Message, error) {
 	return decodeMessage(data, "", t)
 }
