@@ -26,12 +26,12 @@
 //	//go:generate go run github.com/acpgen/acpgen/cmd/acpgen -out ./acp
 package main
 
-//go:generate go run . -out ../../generated
-//go:generate go run . api -out ../../generated/api ../../generated/acpv1 ../../generated/acpv2
-
 import (
 	"fmt"
+	"io"
 	"os"
+
+	"github.com/acpgen/acpgen/gen/pipeline"
 )
 
 func main() {
@@ -43,11 +43,17 @@ func main() {
 			cmd, args = apiFiles, args[1:]
 		case "diff":
 			cmd, args = diff, args[1:]
+		case "version":
+			cmd, args = printVersion, args[1:]
 		}
 	}
 	if err := cmd(args, os.Stdout); err != nil {
 		if code, ok := err.(exitCode); ok {
 			os.Exit(int(code))
+		}
+		if _, ok := err.(usageError); ok {
+			fmt.Fprintln(os.Stderr, "acpgen:", err)
+			os.Exit(2)
 		}
 		fmt.Fprintln(os.Stderr, "acpgen:", err)
 		os.Exit(1)
@@ -56,5 +62,15 @@ func main() {
 
 // exitCode ends the command with a status and no message.
 type exitCode int
+
+// printVersion prints the generator's module version, from its build
+// information.
+func printVersion(args []string, stdout io.Writer) error {
+	if len(args) > 0 {
+		return usage(fmt.Errorf("version takes no arguments"))
+	}
+	_, err := fmt.Fprintln(stdout, "acpgen", pipeline.GeneratorVersion())
+	return err
+}
 
 func (c exitCode) Error() string { return fmt.Sprintf("exit status %d", int(c)) }
