@@ -47,7 +47,7 @@ func usagef(format string, args ...any) error {
 // known feature.
 func ParseFeatures(s string, bake bool) (*ir.Selection, error) {
 	switch s {
-	case "", "all":
+	case "all":
 		if !bake {
 			return nil, nil
 		}
