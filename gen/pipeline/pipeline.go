@@ -172,6 +172,20 @@ func GenerateWith(fsys fs.FS, o Options) (*Output, error) {
 			out.Files[o.outPath(versions[i], name)] = data
 		}
 	}
+	pkgs := map[string]*ir.Package{}
+	for i, r := range results {
+		pkgs[versions[i].Name] = r.pkg
+	}
+	conv, warning, err := convertFiles(&o, pkgs["v1"], pkgs["v2"])
+	if err != nil {
+		return nil, err
+	}
+	if warning != "" {
+		out.Warnings = append(out.Warnings, warning)
+	}
+	for name, data := range conv {
+		out.Files[name] = data
+	}
 	return out, nil
 }
 
