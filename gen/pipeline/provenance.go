@@ -9,6 +9,8 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"golang.org/x/mod/modfile"
+
 	"github.com/acpgen/acpgen/schema"
 )
 
@@ -27,10 +29,14 @@ func GeneratorVersion() string {
 		if m.Path != module {
 			continue
 		}
-		switch {
-		case m.Replace != nil && m.Replace.Version != "":
-			return module + " " + m.Version + " => " + m.Replace.Path + " " + m.Replace.Version
-		case m.Replace != nil, m.Version == "":
+		if r := m.Replace; r != nil {
+			// A directory is no version, and its path is the machine's.
+			if r.Version == "" || r.Version == "(devel)" || modfile.IsDirectoryPath(r.Path) {
+				return module + " (devel)"
+			}
+			return module + " " + m.Version + " => " + r.Path + " " + r.Version
+		}
+		if m.Version == "" {
 			return module + " (devel)"
 		}
 		return module + " " + m.Version
