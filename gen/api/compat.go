@@ -41,6 +41,7 @@ type elem struct {
 	key    string // "field SessionInfo.archived"
 	parent string // key of the item it belongs to, "" for types and methods
 	goDecl string // the Go declaration users write against; "" if none
+	goSig  string // what of goDecl the item itself decides (not its owner's name)
 	gate   ir.Gate
 	// wire facts
 	wire     string // the JSON shape of a field's value
@@ -54,6 +55,9 @@ type elem struct {
 func surface(p *ir.Package) map[string]*elem {
 	out := map[string]*elem{}
 	add := func(e *elem, own, owner ir.Gate) {
+		if e.goSig == "" {
+			e.goSig = e.goDecl
+		}
 		e.gate = own
 		if !own.Unstable {
 			e.gate = owner
@@ -66,6 +70,7 @@ func surface(p *ir.Package) map[string]*elem {
 				key:      "field " + strings.TrimPrefix(ownerKey, "type ") + "." + f.JSONName,
 				parent:   ownerKey,
 				goDecl:   "field " + ownerGo + "." + f.GoName + " " + emit.FieldType(f),
+				goSig:    f.GoName + " " + emit.FieldType(f),
 				wire:     wireShape(f.Type),
 				required: f.Required,
 				nullable: f.Nullable,
@@ -265,7 +270,7 @@ func removed(add func(Class, ir.Gate, string, ...any), o *elem) {
 // changed compares an item of both revisions; op and np are its owner in
 // each (nil for types and methods).
 func changed(add func(Class, ir.Gate, string, ...any), o, n, op, np *elem) {
-	if o.goDecl != n.goDecl && o.goDecl != "" {
+	if o.goSig != n.goSig && o.goDecl != "" {
 		if n.goDecl == "" {
 			add(BreaksGo, o.gate, "%s: %s removed", o.key, o.goDecl)
 		} else {
