@@ -52,6 +52,9 @@ func generate(args []string, stdout io.Writer) error {
 	if opts.ImportPath, err = importPath(*out); err != nil {
 		return err
 	}
+	if opts.ImportPath == "" && *pkg == "" && *version == "all" {
+		fmt.Fprintf(os.Stderr, "acpgen: no go.mod above %s: the convert package, which imports the versions by path, is not generated\n", *out)
+	}
 	var fsys fs.FS = schema.FS
 	if *schemaDir != "" {
 		fsys = os.DirFS(*schemaDir)
