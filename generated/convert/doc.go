@@ -34,21 +34,23 @@
 //
 // # Plan operations
 //
-// With the unstable_plan_operations or unstable build tag, ACP v1 has the
-// draft "plan_update" and "plan_removed" session updates too, and
-// [SessionUpdateToV2] and [SessionUpdateToV1] convert them one to one:
-// items, file, markdown and unknown plan contents keep their kind and plan
-// ID, and an unknown content keeps its JSON object byte for byte. In that
-// build a v2 "items" plan whose ID is not [MainPlanID] becomes a v1
-// "plan_update" instead of a v1 "plan"; the plan with ID [MainPlanID] is
-// still converted to the stable v1 "plan". A v1 peer only accepts
+// When package acpv1 has the draft "plan_update" and "plan_removed" session
+// updates (the unstable_plan_operations feature: behind the
+// unstable_plan_operations or unstable build tag, or compiled in when acpgen
+// ran with -bake), [SessionUpdateToV2] and [SessionUpdateToV1] convert them
+// one to one: items, file, markdown and unknown plan contents keep their
+// kind and plan ID, and an unknown content keeps its JSON object byte for
+// byte. In that build a v2 "items" plan whose ID is not [MainPlanID] becomes
+// a v1 "plan_update" instead of a v1 "plan"; the plan with ID [MainPlanID]
+// is still converted to the stable v1 "plan". A v1 peer only accepts
 // "plan_update" and "plan_removed" when its client advertised the plan
 // capability (ClientCapabilities.Plan); for other peers use [PlanToV1],
 // which always yields the stable v1 plan.
 //
-// Without the build tag, v1 "plan_update" and "plan_removed" updates are
-// unknown to package acpv1 (they decode as *acpv1.SessionUpdateOther) and
-// [SessionUpdateToV2] reports them as not representable.
+// Without them (without the build tag, or when acpgen left the feature
+// out), v1 "plan_update" and "plan_removed" updates are unknown to package
+// acpv1 (they decode as *acpv1.SessionUpdateOther) and [SessionUpdateToV2]
+// reports them as not representable.
 //
 // # Aliasing
 //
