@@ -12,8 +12,9 @@ import (
 // module: acpgen declared as a tool (through a replace to this checkout, as
 // the module is not fetched from a proxy here), a go:generate line that
 // runs `go tool acpgen`, then go generate, go build, go vet with and
-// without the unstable tag, and `go tool acpgen -check`. It needs the go
-// command and the module cache or proxy for acpgen's dependencies; -short
+// without the unstable tag, and `go tool acpgen -check`; beside it, both
+// versions with the convert package, and one version with a feature baked
+// in. It needs the go command and the module cache or proxy for acpgen's dependencies; -short
 // skips it.
 func TestGoTool(t *testing.T) {
 	if testing.Short() {
@@ -56,6 +57,14 @@ func TestGoTool(t *testing.T) {
 		}
 	}
 	write("internal/acp/generate.go", "// Package acp holds the ACP v1 types.\npackage acp\n\n//go:generate go tool acpgen -version v1 -package acp -out .\n")
+	// Both versions with no unstable feature, and the convert package
+	// between them, importing them from this module.
+	write("internal/proto/generate.go", "// Package proto holds ACP v1, v2 and the conversion between them.\npackage proto\n\n//go:generate go tool acpgen -out . -features none\n")
+	// v2 with one feature compiled in.
+	write("internal/acp2/generate.go", "// Package acp2 holds the ACP v2 types.\npackage acp2\n\n//go:generate go tool acpgen -version v2 -package acp2 -out . -features unstable_session_fork -bake\n")
+	run("mod", "tidy")
+	run("generate", "./...")
+	// A program that uses the generated packages.
 	write("main.go", `package main
 
 import (
@@ -63,6 +72,13 @@ import (
 	"os"
 
 	"example.com/user/internal/acp"
+	"example.com/user/internal/acp2"
+	"example.com/user/internal/proto/convert"
+)
+
+var (
+	_ = acp2.ForkSessionRequest{}
+	_ = convert.PlanToV2
 )
 
 func main() {
@@ -75,8 +91,6 @@ func main() {
 	fmt.Printf("%T\n", n.Update.Value)
 }
 `)
-	run("mod", "tidy")
-	run("generate", "./...")
 	run("mod", "tidy")
 	run("build", "./...")
 	run("vet", "./...")
