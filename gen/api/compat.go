@@ -40,6 +40,7 @@ type Finding struct {
 type elem struct {
 	key    string // "field SessionInfo.archived"
 	parent string // key of the item it belongs to, "" for types and methods
+	via    string // a variant's member from the payload it embeds: that type's key
 	goDecl string // the Go declaration users write against; "" if none
 	goSig  string // what of goDecl the item itself decides (not its owner's name)
 	gate   ir.Gate
@@ -64,10 +65,11 @@ func surface(p *ir.Package) map[string]*elem {
 		}
 		out[e.key] = e
 	}
-	fields := func(ownerKey, ownerGo string, fs []*ir.Field, g ir.Gate) {
+	fields := func(ownerKey, ownerGo, via string, fs []*ir.Field, g ir.Gate) {
 		for _, f := range fs {
 			add(&elem{
-				key:      "field " + strings.TrimPrefix(ownerKey, "type ") + "." + f.JSONName,
+				via:      via,
+				key:      "field " + ownerKey[strings.Index(ownerKey, " ")+1:] + "." + f.JSONName,
 				parent:   ownerKey,
 				goDecl:   "field " + ownerGo + "." + f.GoName + " " + emit.FieldType(f),
 				goSig:    f.GoName + " " + emit.FieldType(f),
@@ -84,7 +86,7 @@ func surface(p *ir.Package) map[string]*elem {
 			e.open = t.Enum.Open
 		}
 		add(e, t.Gate, ir.Gate{})
-		fields(key, t.GoName, t.Fields, out[key].gate)
+		fields(key, t.GoName, "", t.Fields, out[key].gate)
 		if t.Enum != nil {
 			for _, v := range t.Enum.Values {
 				add(&elem{key: "value " + t.Name + "." + v.Name, parent: key, goDecl: "const " + v.GoName}, v.Gate, out[key].gate)
@@ -99,8 +101,21 @@ func surface(p *ir.Package) map[string]*elem {
 		}
 		for _, v := range variants {
 			vkey := "variant " + t.Name + "." + v.Name
-			add(&elem{key: vkey, parent: key, goDecl: "type " + v.GoName + " (variant)"}, v.Gate, out[key].gate)
-			fields(vkey, v.GoName, v.Fields, out[vkey].gate)
+			decl := "type " + v.GoName + " (variant)"
+			if len(v.Embeds) > 0 {
+				var embeds []string
+				for _, e := range v.Embeds {
+					embeds = append(embeds, e.GoName)
+				}
+				decl = "type " + v.GoName + " (variant embedding " + strings.Join(embeds, ", ") + ")"
+			}
+			add(&elem{key: vkey, parent: key, goDecl: decl}, v.Gate, out[key].gate)
+			// The members on the wire: its own, and those of the payloads it
+			// embeds (which Go promotes).
+			fields(vkey, v.GoName, "", v.Fields, out[vkey].gate)
+			for _, e := range v.Embeds {
+				fields(vkey, v.GoName, "type "+e.Name, e.Fields, out[vkey].gate)
+			}
 		}
 		for _, r := range t.Union.Removed {
 			add(&elem{key: "variant " + t.Name + "." + r.Tag, parent: key, removal: r.Reason}, ir.Gate{}, out[key].gate)
@@ -218,8 +233,14 @@ func Compare(version string, old, new *ir.Package) []Finding {
 		return out
 	}
 	olds, news := surface(old), surface(new)
+	// A payload type in both revisions reports its own changes; the
+	// variants that embed it need not repeat them.
+	repeated := func(e *elem) bool { return e.via != "" && olds[e.via] != nil && news[e.via] != nil }
 	for _, key := range sortedKeys(olds) {
 		o, n := olds[key], news[key]
+		if repeated(o) && (n == nil || repeated(n)) {
+			continue
+		}
 		if n == nil {
 			if olds[o.parent] != nil && news[o.parent] == nil {
 				continue // its owner's removal says it
@@ -231,7 +252,7 @@ func Compare(version string, old, new *ir.Package) []Finding {
 	}
 	for _, key := range sortedKeys(news) {
 		n := news[key]
-		if olds[key] != nil || (n.parent != "" && olds[n.parent] == nil) {
+		if olds[key] != nil || (n.parent != "" && olds[n.parent] == nil) || repeated(n) {
 			continue // present before, or part of a new owner
 		}
 		if n.removal != "" {
@@ -262,6 +283,8 @@ func removed(add func(Class, ir.Gate, string, ...any), o *elem) {
 		add(BreaksWire, o.gate, "%s removed: it now decodes as the union's Other variant", o.key)
 	case strings.HasPrefix(o.key, "value "):
 		add(BreaksWire, o.gate, "%s removed: an open enum keeps it as an unknown value, a closed one rejects it", o.key)
+	case strings.HasPrefix(o.key, "field ") && o.required:
+		add(BreaksWire, o.gate, "%s removed: older peers, which require it, reject messages from newer ones", o.key)
 	case strings.HasPrefix(o.key, "request "), strings.HasPrefix(o.key, "notification "):
 		add(BreaksWire, o.gate, "%s removed: peers that call it get method not found", o.key)
 	}
@@ -292,7 +315,7 @@ func changed(add func(Class, ir.Gate, string, ...any), o, n, op, np *elem) {
 		add(BreaksWire, n.gate, "%s is now required: messages from older peers may lack it", o.key)
 	}
 	if o.required && !n.required {
-		add(Compatible, n.gate, "%s is now optional", o.key)
+		add(Compatible, n.gate, "%s is now optional (older peers still require it)", o.key)
 	}
 	if o.nullable && !n.nullable {
 		add(BreaksWire, n.gate, "%s no longer accepts null", o.key)

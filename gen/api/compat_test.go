@@ -49,6 +49,10 @@ func TestCompare(t *testing.T) {
 			"breaks-wire [] field Thing.id added, required: messages from older peers lack it",
 			"compatible [] field Thing.ID string added",
 		}},
+		{"required field removed", func(p *ir.Package) { p.Types[0].Fields = p.Types[0].Fields[:1] }, []string{
+			"breaks-go [] field Thing.size removed (field Thing.Size float64)",
+			"breaks-wire [] field Thing.size removed: older peers, which require it, reject messages from newer ones",
+		}},
 		{"number narrowed to integer", func(p *ir.Package) { p.Types[0].Fields[1].Type = ir.Ref{Kind: ir.RefInt, Bits: 64} }, []string{
 			"breaks-go [] field Thing.size: field Thing.Size float64 is now field Thing.Size int64",
 			"breaks-wire [] field Thing.size: JSON number is now integer",
