@@ -13,7 +13,7 @@ import (
 func Assign(p *ir.Package) error {
 	a := &assigner{taken: map[string]string{}}
 	for _, t := range p.Types {
-		if err := a.claim(Exported(t.Name), t.Pointer, &t.GoName); err != nil {
+		if err := a.claim(Destutter(Exported(t.Name)), t.Pointer, &t.GoName); err != nil {
 			return err
 		}
 	}
@@ -72,7 +72,7 @@ func (a *assigner) members(t *ir.Type) error {
 	switch t.Kind {
 	case ir.Enum:
 		for _, v := range t.Enum.Values {
-			if err := a.claimOr(t.GoName+Exported(v.Name), "Value", t.Pointer+" value "+v.Name, &v.GoName); err != nil {
+			if err := a.claimOr(Join(t.GoName, v.Name), "Value", t.Pointer+" value "+v.Name, &v.GoName); err != nil {
 				return err
 			}
 		}
@@ -82,7 +82,7 @@ func (a *assigner) members(t *ir.Type) error {
 			return err
 		}
 		for _, v := range t.Union.All() {
-			if err := a.claimOr(t.GoName+Exported(v.Name), "Variant", v.Pointer, &v.GoName); err != nil {
+			if err := a.claimOr(Join(t.GoName, v.Name), "Variant", v.Pointer, &v.GoName); err != nil {
 				return err
 			}
 			if err := fieldNames(v.Pointer, v.Fields); err != nil {

@@ -3912,7 +3912,7 @@ type EmbeddedResource struct {
 	Annotations *Annotations `json:"annotations,omitempty"`
 
 	// Embedded resource payload, either text or binary data.
-	Resource EmbeddedResourceResource `json:"resource"`
+	Resource EmbeddedResourceData `json:"resource"`
 
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -3963,7 +3963,7 @@ func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (
 		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
 	case "resource":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Resource, (*EmbeddedResourceResource).decodeJSON, 0)
+		return true, decodeField(d, &v.Resource, (*EmbeddedResourceData).decodeJSON, 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}

@@ -4331,7 +4331,7 @@ func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
 // EmbeddedResource: The contents of a resource, embedded into a prompt or tool call result.
 type EmbeddedResource struct {
 	// Embedded resource payload, either text or binary data.
-	Resource EmbeddedResourceResource `json:"resource"`
+	Resource EmbeddedResourceData `json:"resource"`
 
 	// Optional annotations that help clients decide how to display or route this content.
 	//
@@ -4385,7 +4385,7 @@ func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (
 	switch string(name) {
 	case "resource":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Resource, (*EmbeddedResourceResource).decodeJSON, 0)
+		return true, decodeField(d, &v.Resource, (*EmbeddedResourceData).decodeJSON, 0)
 	case "annotations":
 		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
 	case "_meta":

@@ -651,13 +651,13 @@ func (v *AuthMethodOther) UnmarshalJSON(data []byte) error {
 // The `type` field acts as the discriminator in the serialized JSON form.
 type AvailableCommand struct {
 	// Value is the variant selected by "type", one of:
-	//   - *AvailableCommandCommand
+	//   - *AvailableCommandData
 	//   - *AvailableCommandOther
 	Value AvailableCommandVariant `json:"-"`
 }
 
 // AvailableCommandVariant is implemented by the variants of AvailableCommand:
-//   - *AvailableCommandCommand
+//   - *AvailableCommandData
 //   - *AvailableCommandOther
 type AvailableCommandVariant interface {
 	availableCommandTag() string
@@ -711,7 +711,7 @@ func (u *AvailableCommand) decodeRest(d *decoder, start int64) error {
 	}
 	switch string(tag) {
 	case "command":
-		v = new(AvailableCommandCommand)
+		v = new(AvailableCommandData)
 	default:
 		{
 			other := &AvailableCommandOther{Tag: string(tag)}
@@ -741,31 +741,31 @@ func (u *AvailableCommand) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
 }
 
-// AvailableCommandCommand: the "command" variant of AvailableCommand.
+// AvailableCommandData: the "command" variant of AvailableCommand.
 //
 // A slash command the user can invoke by including it in a prompt.
-type AvailableCommandCommand struct {
+type AvailableCommandData struct {
 	Command
 }
 
-func (*AvailableCommandCommand) availableCommandTag() string {
+func (*AvailableCommandData) availableCommandTag() string {
 	return "command"
 }
 
 // appendMembers appends the members of v, each after a comma.
-func (v *AvailableCommandCommand) appendMembers(b []byte) ([]byte, error) {
+func (v *AvailableCommandData) appendMembers(b []byte) ([]byte, error) {
 	b = append(b, `,"type":"command"`...)
 	return v.Command.appendMembers(b)
 }
 
-func (v *AvailableCommandCommand) appendJSON(b []byte) ([]byte, error) {
+func (v *AvailableCommandData) appendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b, err := v.appendMembers(b)
 	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
-func (v AvailableCommandCommand) MarshalJSON() ([]byte, error) {
+func (v AvailableCommandData) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
 	b, err := v.appendJSON(*buf)
 	return encoded(buf, b, err)
@@ -4134,77 +4134,77 @@ func (v *elicitationURLModeFields) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-// EmbeddedResourceResource: Resource content that can be embedded in a message.
-type EmbeddedResourceResource struct {
+// EmbeddedResourceData: Resource content that can be embedded in a message.
+type EmbeddedResourceData struct {
 	// Value is the variant, one of:
-	//   - *EmbeddedResourceResourceTextResourceContents
-	//   - *EmbeddedResourceResourceBlobResourceContents
-	Value EmbeddedResourceResourceVariant `json:"-"`
+	//   - *EmbeddedResourceDataTextResourceContents
+	//   - *EmbeddedResourceDataBlobResourceContents
+	Value EmbeddedResourceDataVariant `json:"-"`
 }
 
-// EmbeddedResourceResourceVariant is implemented by the variants of EmbeddedResourceResource:
-//   - *EmbeddedResourceResourceTextResourceContents
-//   - *EmbeddedResourceResourceBlobResourceContents
-type EmbeddedResourceResourceVariant interface {
-	isEmbeddedResourceResource()
+// EmbeddedResourceDataVariant is implemented by the variants of EmbeddedResourceData:
+//   - *EmbeddedResourceDataTextResourceContents
+//   - *EmbeddedResourceDataBlobResourceContents
+type EmbeddedResourceDataVariant interface {
+	isEmbeddedResourceData()
 	appendMembers([]byte) ([]byte, error)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
-func (u *EmbeddedResourceResource) appendMembers(b []byte) ([]byte, error) {
+func (u *EmbeddedResourceData) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
-		return nil, errors.New("acpv2: EmbeddedResourceResource.Value is nil")
+		return nil, errors.New("acpv2: EmbeddedResourceData.Value is nil")
 	}
 	return u.Value.appendMembers(b)
 }
 
 // appendJSON writes the variant.
-func (u *EmbeddedResourceResource) appendJSON(b []byte) ([]byte, error) {
+func (u *EmbeddedResourceData) appendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b, err := u.appendMembers(b)
 	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
-func (u EmbeddedResourceResource) MarshalJSON() ([]byte, error) {
+func (u EmbeddedResourceData) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
 	b, err := u.appendJSON(*buf)
 	return encoded(buf, b, err)
 }
 
-// EmbeddedResourceResourceTextResourceContents: the TextResourceContents alternative of EmbeddedResourceResource.
+// EmbeddedResourceDataTextResourceContents: the TextResourceContents alternative of EmbeddedResourceData.
 //
 // Text resource contents embedded directly in the message.
-type EmbeddedResourceResourceTextResourceContents struct {
+type EmbeddedResourceDataTextResourceContents struct {
 	TextResourceContents
 }
 
-func (*EmbeddedResourceResourceTextResourceContents) isEmbeddedResourceResource() {}
+func (*EmbeddedResourceDataTextResourceContents) isEmbeddedResourceData() {}
 
-// EmbeddedResourceResourceBlobResourceContents: the BlobResourceContents alternative of EmbeddedResourceResource.
+// EmbeddedResourceDataBlobResourceContents: the BlobResourceContents alternative of EmbeddedResourceData.
 //
 // Binary resource contents embedded directly in the message.
-type EmbeddedResourceResourceBlobResourceContents struct {
+type EmbeddedResourceDataBlobResourceContents struct {
 	BlobResourceContents
 }
 
-func (*EmbeddedResourceResourceBlobResourceContents) isEmbeddedResourceResource() {}
+func (*EmbeddedResourceDataBlobResourceContents) isEmbeddedResourceData() {}
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
-func (u *EmbeddedResourceResource) UnmarshalJSON(data []byte) error {
+func (u *EmbeddedResourceData) UnmarshalJSON(data []byte) error {
 	var err error
 	switch jsonKind(data) {
 	case '{':
 		m := objectMembers(data)
 		if hasKeys(m, "text", "uri") {
-			v := new(EmbeddedResourceResourceTextResourceContents)
+			v := new(EmbeddedResourceDataTextResourceContents)
 			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		if hasKeys(m, "blob", "uri") {
-			v := new(EmbeddedResourceResourceBlobResourceContents)
+			v := new(EmbeddedResourceDataBlobResourceContents)
 			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
@@ -4217,11 +4217,11 @@ func (u *EmbeddedResourceResource) UnmarshalJSON(data []byte) error {
 	return typeError(kindName(jsonKind(data))+" that fits none of TextResourceContents, BlobResourceContents", u, "")
 }
 
-func (u *EmbeddedResourceResource) decodeJSON(d *decoder) error {
+func (u *EmbeddedResourceData) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *EmbeddedResourceResource) decodeRest(d *decoder, start int64) error {
+func (u *EmbeddedResourceData) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -8712,7 +8712,7 @@ func (v *StateUpdateOther) UnmarshalJSON(data []byte) error {
 // See protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/tool-calls#content)
 type ToolCallContent struct {
 	// Value is the variant selected by "type", one of:
-	//   - *ToolCallContentContent
+	//   - *ToolCallContentData
 	//   - *ToolCallContentDiff
 	//   - *ToolCallContentTerminal
 	//   - *ToolCallContentOther
@@ -8720,7 +8720,7 @@ type ToolCallContent struct {
 }
 
 // ToolCallContentVariant is implemented by the variants of ToolCallContent:
-//   - *ToolCallContentContent
+//   - *ToolCallContentData
 //   - *ToolCallContentDiff
 //   - *ToolCallContentTerminal
 //   - *ToolCallContentOther
@@ -8776,7 +8776,7 @@ func (u *ToolCallContent) decodeRest(d *decoder, start int64) error {
 	}
 	switch string(tag) {
 	case "content":
-		v = new(ToolCallContentContent)
+		v = new(ToolCallContentData)
 	case "diff":
 		v = new(ToolCallContentDiff)
 	case "terminal":
@@ -8810,31 +8810,31 @@ func (u *ToolCallContent) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
 }
 
-// ToolCallContentContent: the "content" variant of ToolCallContent.
+// ToolCallContentData: the "content" variant of ToolCallContent.
 //
 // Standard content block (text, images, resources).
-type ToolCallContentContent struct {
+type ToolCallContentData struct {
 	Content
 }
 
-func (*ToolCallContentContent) toolCallContentTag() string {
+func (*ToolCallContentData) toolCallContentTag() string {
 	return "content"
 }
 
 // appendMembers appends the members of v, each after a comma.
-func (v *ToolCallContentContent) appendMembers(b []byte) ([]byte, error) {
+func (v *ToolCallContentData) appendMembers(b []byte) ([]byte, error) {
 	b = append(b, `,"type":"content"`...)
 	return v.Content.appendMembers(b)
 }
 
-func (v *ToolCallContentContent) appendJSON(b []byte) ([]byte, error) {
+func (v *ToolCallContentData) appendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b, err := v.appendMembers(b)
 	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
-func (v ToolCallContentContent) MarshalJSON() ([]byte, error) {
+func (v ToolCallContentData) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
 	b, err := v.appendJSON(*buf)
 	return encoded(buf, b, err)
