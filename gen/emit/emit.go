@@ -39,6 +39,7 @@ func Files(p *ir.Package) (map[string][]byte, error) {
 		{"enums.go", e.enums},
 		{"unions.go", e.unions},
 		{"methods.go", e.methods},
+		{"constructors.go", e.constructorsFile},
 	} {
 		f := e.newFile("")
 		if err := part.fill(f); err != nil {

@@ -22,6 +22,12 @@ func Assign(p *ir.Package) error {
 			return err
 		}
 	}
+	if err := a.claim(Ptr, "the Ptr helper", new(string)); err != nil {
+		return err
+	}
+	if err := a.constructors(p); err != nil {
+		return err
+	}
 	for _, m := range p.Methods {
 		name := "Method" + Exported(m.Name)
 		if m.Kind == ir.Notification && a.taken[name] != "" {

@@ -4715,3 +4715,87 @@ func init() {
 		return new(UnarchiveSessionResponse)
 	}
 }
+
+// NewIdleStateUpdateCancelled returns an [IdleStateUpdate] holding an [IdleStateUpdateCancelled].
+func NewIdleStateUpdateCancelled() IdleStateUpdate {
+	return IdleStateUpdate{Value: &IdleStateUpdateCancelled{}}
+}
+
+// NewIdleStateUpdateEndTurn returns an [IdleStateUpdate] holding an [IdleStateUpdateEndTurn].
+func NewIdleStateUpdateEndTurn() IdleStateUpdate {
+	return IdleStateUpdate{Value: &IdleStateUpdateEndTurn{}}
+}
+
+// NewIdleStateUpdateError returns an [IdleStateUpdate] holding an [IdleStateUpdateError].
+func NewIdleStateUpdateError() IdleStateUpdate {
+	return IdleStateUpdate{Value: &IdleStateUpdateError{ErrorStopReason: ErrorStopReason{}}}
+}
+
+// NewIdleStateUpdateMaxTokens returns an [IdleStateUpdate] holding an [IdleStateUpdateMaxTokens].
+func NewIdleStateUpdateMaxTokens() IdleStateUpdate {
+	return IdleStateUpdate{Value: &IdleStateUpdateMaxTokens{}}
+}
+
+// NewIdleStateUpdateMaxTurnRequests returns an [IdleStateUpdate] holding an [IdleStateUpdateMaxTurnRequests].
+func NewIdleStateUpdateMaxTurnRequests() IdleStateUpdate {
+	return IdleStateUpdate{Value: &IdleStateUpdateMaxTurnRequests{}}
+}
+
+// NewIdleStateUpdateNone returns an [IdleStateUpdate] holding an [IdleStateUpdateNone].
+func NewIdleStateUpdateNone() IdleStateUpdate {
+	return IdleStateUpdate{Value: &IdleStateUpdateNone{}}
+}
+
+// NewIdleStateUpdateRefusal returns an [IdleStateUpdate] holding an [IdleStateUpdateRefusal].
+func NewIdleStateUpdateRefusal() IdleStateUpdate {
+	return IdleStateUpdate{Value: &IdleStateUpdateRefusal{}}
+}
+
+// NewProxyResponseError returns a [ProxyResponse] holding a [ProxyResponseError] with the given id and error_.
+func NewProxyResponseError(id RequestID, error_ Error) ProxyResponse {
+	return ProxyResponse{Value: &ProxyResponseError{
+		Error: error_,
+		ID:    id,
+	}}
+}
+
+// NewProxyResponseResult returns a [ProxyResponse] holding a [ProxyResponseResult] with the given id and result.
+func NewProxyResponseResult(id RequestID, result json.RawMessage) ProxyResponse {
+	return ProxyResponse{Value: &ProxyResponseResult{
+		ID:     id,
+		Result: result,
+	}}
+}
+
+// NewSessionUpdateSessionMessage returns a [SessionUpdate] holding a [SessionUpdateSessionMessage] made of sessionMessage.
+func NewSessionUpdateSessionMessage(sessionMessage SessionMessage) SessionUpdate {
+	return SessionUpdate{Value: &SessionUpdateSessionMessage{SessionMessage: sessionMessage}}
+}
+
+// NewSessionUpdateSessionMessageChunk returns a [SessionUpdate] holding a [SessionUpdateSessionMessageChunk] with the given messageID and content.
+func NewSessionUpdateSessionMessageChunk(messageID MessageID, content ContentBlock) SessionUpdate {
+	return SessionUpdate{Value: &SessionUpdateSessionMessageChunk{SessionMessageChunk: SessionMessageChunk{
+		Content:   content,
+		MessageID: messageID,
+	}}}
+}
+
+// NewSessionUpdateSubagentUpdate returns a [SessionUpdate] holding a [SessionUpdateSubagentUpdate] made of subagentUpdate.
+func NewSessionUpdateSubagentUpdate(subagentUpdate SubagentUpdate) SessionUpdate {
+	return SessionUpdate{Value: &SessionUpdateSubagentUpdate{SubagentUpdate: subagentUpdate}}
+}
+
+// NewStateUpdateRequiresAction returns a [StateUpdate] holding a [StateUpdateRequiresAction].
+func NewStateUpdateRequiresAction() StateUpdate {
+	return StateUpdate{Value: &StateUpdateRequiresAction{RequiresActionStateUpdate: RequiresActionStateUpdate{}}}
+}
+
+// NewStateUpdateRunning returns a [StateUpdate] holding a [StateUpdateRunning].
+func NewStateUpdateRunning() StateUpdate {
+	return StateUpdate{Value: &StateUpdateRunning{RunningStateUpdate: RunningStateUpdate{}}}
+}
+
+// NewStateUpdateUnknown returns a [StateUpdate] holding a [StateUpdateUnknown].
+func NewStateUpdateUnknown() StateUpdate {
+	return StateUpdate{Value: &StateUpdateUnknown{UnknownStateUpdate: UnknownStateUpdate{}}}
+}

@@ -794,3 +794,21 @@ func init() {
 		return new(MessageMCPNotification)
 	}
 }
+
+// NewMCPServerACPVariant returns a [MCPServer] holding a [MCPServerACPVariant] with the given name and serverID.
+func NewMCPServerACPVariant(name string, serverID MCPServerACPID) MCPServer {
+	return MCPServer{Value: &MCPServerACPVariant{MCPServerACP: MCPServerACP{
+		Name:     name,
+		ServerID: serverID,
+	}}}
+}
+
+// NewMessageMCPResponseError returns a [MessageMCPResponse] holding a [MessageMCPResponseError] with the given error_.
+func NewMessageMCPResponseError(error_ MCPError) MessageMCPResponse {
+	return MessageMCPResponse{Value: &MessageMCPResponseError{Error: error_}}
+}
+
+// NewMessageMCPResponseResult returns a [MessageMCPResponse] holding a [MessageMCPResponseResult] with the given result.
+func NewMessageMCPResponseResult(result json.RawMessage) MessageMCPResponse {
+	return MessageMCPResponse{Value: &MessageMCPResponseResult{Result: result}}
+}

@@ -926,3 +926,37 @@ func init() {
 		return new(SessionUpdatePlanRemoved)
 	}
 }
+
+// NewPlanUpdateContentFile returns a [PlanUpdateContent] holding a [PlanUpdateContentFile] with the given planID and uri.
+func NewPlanUpdateContentFile(planID PlanID, uri string) PlanUpdateContent {
+	return PlanUpdateContent{Value: &PlanUpdateContentFile{PlanFile: PlanFile{
+		PlanID: planID,
+		URI:    uri,
+	}}}
+}
+
+// NewPlanUpdateContentItems returns a [PlanUpdateContent] holding a [PlanUpdateContentItems] with the given planID and entries.
+func NewPlanUpdateContentItems(planID PlanID, entries []PlanEntry) PlanUpdateContent {
+	return PlanUpdateContent{Value: &PlanUpdateContentItems{PlanItems: PlanItems{
+		Entries: entries,
+		PlanID:  planID,
+	}}}
+}
+
+// NewPlanUpdateContentMarkdown returns a [PlanUpdateContent] holding a [PlanUpdateContentMarkdown] with the given planID and content.
+func NewPlanUpdateContentMarkdown(planID PlanID, content string) PlanUpdateContent {
+	return PlanUpdateContent{Value: &PlanUpdateContentMarkdown{PlanMarkdown: PlanMarkdown{
+		Content: content,
+		PlanID:  planID,
+	}}}
+}
+
+// NewSessionUpdatePlanRemoved returns a [SessionUpdate] holding a [SessionUpdatePlanRemoved] with the given planID.
+func NewSessionUpdatePlanRemoved(planID PlanID) SessionUpdate {
+	return SessionUpdate{Value: &SessionUpdatePlanRemoved{PlanRemoved: PlanRemoved{PlanID: planID}}}
+}
+
+// NewSessionUpdatePlanUpdate returns a [SessionUpdate] holding a [SessionUpdatePlanUpdate] with the given plan.
+func NewSessionUpdatePlanUpdate(plan PlanUpdateContent) SessionUpdate {
+	return SessionUpdate{Value: &SessionUpdatePlanUpdate{PlanUpdate: PlanUpdate{Plan: plan}}}
+}

@@ -3792,3 +3792,47 @@ func init() {
 		return new(UnarchiveSessionResponse)
 	}
 }
+
+// NewBackgroundWorkSubagent returns a [BackgroundWork] holding a [BackgroundWorkSubagent] with the given sessionID.
+func NewBackgroundWorkSubagent(sessionID SessionID) BackgroundWork {
+	return BackgroundWork{Value: &BackgroundWorkSubagent{BackgroundSubagent: BackgroundSubagent{SessionID: sessionID}}}
+}
+
+// NewProxyResponseError returns a [ProxyResponse] holding a [ProxyResponseError] with the given id and error_.
+func NewProxyResponseError(id *ProxyResponseID, error_ Error) ProxyResponse {
+	return ProxyResponse{Value: &ProxyResponseError{
+		Error: error_,
+		ID:    id,
+	}}
+}
+
+// NewProxyResponseResult returns a [ProxyResponse] holding a [ProxyResponseResult] with the given id and result.
+func NewProxyResponseResult(id RequestID, result json.RawMessage) ProxyResponse {
+	return ProxyResponse{Value: &ProxyResponseResult{
+		ID:     id,
+		Result: result,
+	}}
+}
+
+// NewSessionUpdateSessionMessage returns a [SessionUpdate] holding a [SessionUpdateSessionMessage] made of sessionMessage.
+func NewSessionUpdateSessionMessage(sessionMessage SessionMessage) SessionUpdate {
+	return SessionUpdate{Value: &SessionUpdateSessionMessage{SessionMessage: sessionMessage}}
+}
+
+// NewSessionUpdateSessionMessageChunk returns a [SessionUpdate] holding a [SessionUpdateSessionMessageChunk] with the given messageID and content.
+func NewSessionUpdateSessionMessageChunk(messageID MessageID, content ContentBlock) SessionUpdate {
+	return SessionUpdate{Value: &SessionUpdateSessionMessageChunk{SessionMessageChunk: SessionMessageChunk{
+		Content:   content,
+		MessageID: messageID,
+	}}}
+}
+
+// NewSessionUpdateSubagentUpdate returns a [SessionUpdate] holding a [SessionUpdateSubagentUpdate] made of subagentUpdate.
+func NewSessionUpdateSubagentUpdate(subagentUpdate SubagentUpdate) SessionUpdate {
+	return SessionUpdate{Value: &SessionUpdateSubagentUpdate{SubagentUpdate: subagentUpdate}}
+}
+
+// NewStateUpdateUnknown returns a [StateUpdate] holding a [StateUpdateUnknown].
+func NewStateUpdateUnknown() StateUpdate {
+	return StateUpdate{Value: &StateUpdateUnknown{UnknownStateUpdate: UnknownStateUpdate{}}}
+}

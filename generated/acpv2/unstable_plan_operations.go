@@ -390,3 +390,24 @@ func init() {
 		return new(SessionUpdatePlanRemoved)
 	}
 }
+
+// NewPlanUpdateContentFile returns a [PlanUpdateContent] holding a [PlanUpdateContentFile] with the given planID and uri.
+func NewPlanUpdateContentFile(planID PlanID, uri string) PlanUpdateContent {
+	return PlanUpdateContent{Value: &PlanUpdateContentFile{PlanFile: PlanFile{
+		PlanID: planID,
+		URI:    uri,
+	}}}
+}
+
+// NewPlanUpdateContentMarkdown returns a [PlanUpdateContent] holding a [PlanUpdateContentMarkdown] with the given planID and content.
+func NewPlanUpdateContentMarkdown(planID PlanID, content string) PlanUpdateContent {
+	return PlanUpdateContent{Value: &PlanUpdateContentMarkdown{PlanMarkdown: PlanMarkdown{
+		Content: content,
+		PlanID:  planID,
+	}}}
+}
+
+// NewSessionUpdatePlanRemoved returns a [SessionUpdate] holding a [SessionUpdatePlanRemoved] with the given planID.
+func NewSessionUpdatePlanRemoved(planID PlanID) SessionUpdate {
+	return SessionUpdate{Value: &SessionUpdatePlanRemoved{PlanRemoved: PlanRemoved{PlanID: planID}}}
+}
