@@ -11,6 +11,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/acpgen/acpgen/gen/ir"
+	"github.com/acpgen/acpgen/gen/names"
 	"github.com/acpgen/acpgen/templates"
 )
 
@@ -163,15 +164,12 @@ func typeDoc(t *ir.Type) jen.Code {
 	return comment(t.GoName, t.Doc)
 }
 
-// comment renders doc as line comments, starting with lead if given.
+// comment renders doc (Go doc text) as line comments; given lead, the
+// identifier documented, the first sentence is about it (names.Lead).
 func comment(lead, doc string) jen.Code {
 	text := strings.TrimSpace(doc)
 	if lead != "" {
-		if text == "" {
-			text = lead
-		} else {
-			text = lead + ": " + text
-		}
+		text = names.Lead(lead, text)
 	}
 	if text == "" {
 		return jen.Null()
@@ -267,7 +265,7 @@ func structFields(fields []*ir.Field) []jen.Code {
 		if i > 0 && f.Doc != "" {
 			out = append(out, jen.Line())
 		}
-		out = append(out, comment("", f.Doc))
+		out = append(out, comment(f.GoName, f.Doc))
 		out = append(out, jen.Id(f.GoName).Add(fieldType(f)).Tag(jsonTag(f)))
 	}
 	return out

@@ -37,6 +37,7 @@ func Assign(p *ir.Package) error {
 			return err
 		}
 	}
+	docs(p)
 	return nil
 }
 
