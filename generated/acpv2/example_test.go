@@ -6,6 +6,28 @@ import (
 	"github.com/acpgen/acpgen/generated/acpv2"
 )
 
+// Example reads a session update and switches on its variant.
+func Example() {
+	params := []byte(`{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","messageId":"m1","content":{"type":"text","text":"Hello"}}}`)
+
+	var n acpv2.UpdateSessionNotification
+	if err := n.UnmarshalJSON(params); err != nil {
+		panic(err)
+	}
+	fmt.Println(n.Update.Tag())
+	switch u := n.Update.Value.(type) {
+	case *acpv2.SessionUpdateAgentMessageChunk:
+		if t, ok := u.Content.Value.(*acpv2.ContentBlockText); ok {
+			fmt.Println("agent says:", t.Text)
+		}
+	case *acpv2.SessionUpdateOther:
+		fmt.Printf("unknown update %q, kept as %s\n", u.Tag, u.Raw)
+	}
+	// Output:
+	// agent_message_chunk
+	// agent says: Hello
+}
+
 // Example_textChunk streams one chunk of the agent's reply.
 func Example_textChunk() {
 	n := acpv2.UpdateSessionNotification{SessionID: "s1",
