@@ -171,7 +171,7 @@ var clauseVerbs = map[string]bool{
 	"cancelled": true, "declined": true, "represent": true, "represents": true, "describe": true,
 	"describes": true, "contain": true, "contains": true, "allow": true, "allows": true,
 	"appear": true, "define": true, "defines": true, "indicate": true, "indicates": true,
-	"provide": true, "provides": true, "support": true, "need": true, "use": true,
+	"provide": true, "provides": true, "been": true,
 }
 
 // Lead returns doc (Go doc text) so that it begins with a sentence about
@@ -201,12 +201,18 @@ func Lead(ident, doc string) string {
 		return ""
 	}
 	second := word(1)
+	// clause: a verb among the words after the first ("The _meta property
+	// is reserved", "Session configuration options have been updated").
+	clause := false
+	for i := 1; i <= 4; i++ {
+		clause = clause || clauseVerbs[word(i)]
+	}
 	switch {
 	case strings.HasPrefix(doc, "Deprecated:"):
 		return ident + " is deprecated.\n\n" + doc
 	case strings.HasPrefix(doc, "Unstable:") || strings.HasPrefix(doc, "\t") || strings.HasPrefix(doc, "  "):
 		return ident + " is described below.\n\n" + doc
-	case first == "the" || first == "a" || first == "an":
+	case (first == "the" || first == "a" || first == "an") && !clause:
 		return ident + " is " + lowerWord(doc)
 	case first == "whether":
 		return ident + " reports " + lowerWord(doc)
@@ -216,7 +222,9 @@ func Lead(ident, doc string) string {
 		return ident + " says " + lowerWord(doc)
 	case strings.HasSuffix(first, "ing") && first != "string":
 		return ident + " means " + lowerWord(doc)
-	case clauseVerbs[second] || clauseVerbs[word(2)] || threeS[second] || second == "the" || second == "a" || second == "an" || second == "this" || second == "all":
+	case clause || threeS[second] || second == "the" || second == "a" || second == "an" || second == "this" || second == "all":
+		return ident + " means: " + lowerWord(doc)
+	case first == "the" || first == "a" || first == "an":
 		return ident + " means: " + lowerWord(doc)
 	case unicode.IsUpper([]rune(doc)[0]) || unicode.IsLower([]rune(doc)[0]):
 		return ident + " is the " + lowerWord(doc)

@@ -39,6 +39,9 @@ func TestLead(t *testing.T) {
 		{"X", "MIME type of the data.", "X is the MIME type of the data."},
 		{"X", "X produced by the call.", "X produced by the call."},
 		{"X", "Deprecated: gone.", "X is deprecated.\n\nDeprecated: gone."},
+		{"X", "The _meta property is reserved.", "X means: the _meta property is reserved."},
+		{"X", "Session options have been updated.", "X means: session options have been updated."},
+		{"X", "Client support for updates.", "X is the client support for updates."},
 		{"X", "", ""},
 	} {
 		if got := Lead(c.ident, c.in); got != c.want {

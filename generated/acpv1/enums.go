@@ -85,7 +85,7 @@ func (v *ElicitationSchemaType) UnmarshalJSON(data []byte) error {
 type ErrorCode int32
 
 const (
-	// ErrorCodeParseError is the parse error: Invalid JSON was received by the server.
+	// ErrorCodeParseError means: parse error: Invalid JSON was received by the server.
 	// An error occurred on the server while parsing the JSON text.
 	//
 	// On the wire it is -32700.
@@ -111,7 +111,7 @@ const (
 	//
 	// On the wire it is -32800.
 	ErrorCodeRequestCancelled ErrorCode = -32800
-	// ErrorCodeAuthenticationRequired is the authentication required: Authentication is required before this operation can be performed.
+	// ErrorCodeAuthenticationRequired means: authentication required: Authentication is required before this operation can be performed.
 	//
 	// On the wire it is -32000.
 	ErrorCodeAuthenticationRequired ErrorCode = -32000
@@ -272,15 +272,15 @@ func (v *PlanEntryPriority) UnmarshalJSON(data []byte) error {
 type PlanEntryStatus string
 
 const (
-	// PlanEntryStatusPending is the task has not started yet.
+	// PlanEntryStatusPending means: the task has not started yet.
 	//
 	// On the wire it is "pending".
 	PlanEntryStatusPending PlanEntryStatus = "pending"
-	// PlanEntryStatusInProgress is the task is currently being worked on.
+	// PlanEntryStatusInProgress means: the task is currently being worked on.
 	//
 	// On the wire it is "in_progress".
 	PlanEntryStatusInProgress PlanEntryStatus = "in_progress"
-	// PlanEntryStatusCompleted is the task has been successfully completed.
+	// PlanEntryStatusCompleted means: the task has been successfully completed.
 	//
 	// On the wire it is "completed".
 	PlanEntryStatusCompleted PlanEntryStatus = "completed"
@@ -424,7 +424,7 @@ const (
 	//
 	// On the wire it is "refusal".
 	StopReasonRefusal StopReason = "refusal"
-	// StopReasonCancelled is the turn was cancelled by the client via "session/cancel".
+	// StopReasonCancelled means: the turn was cancelled by the client via "session/cancel".
 	//
 	// This stop reason MUST be returned when the client sends a "session/cancel"
 	// notification, even if the cancellation causes exceptions in underlying operations.
@@ -524,7 +524,7 @@ const (
 	//
 	// On the wire it is "pending".
 	ToolCallStatusPending ToolCallStatus = "pending"
-	// ToolCallStatusInProgress is the tool call is currently running.
+	// ToolCallStatusInProgress means: the tool call is currently running.
 	//
 	// On the wire it is "in_progress".
 	ToolCallStatusInProgress ToolCallStatus = "in_progress"
@@ -564,7 +564,7 @@ func (v *ToolCallStatus) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ToolKind is the categories of tools that can be invoked.
+// ToolKind means: categories of tools that can be invoked.
 //
 // Tool kinds help clients choose appropriate icons and optimize how they
 // display tool execution progress.

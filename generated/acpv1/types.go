@@ -12,7 +12,7 @@ type AgentAuthCapabilities struct {
 	// Supplying "{}" means the agent supports the logout method.
 	Logout *LogoutCapabilities `json:"logout,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -107,7 +107,7 @@ type AgentCapabilities struct {
 	// Auth is the authentication-related capabilities supported by the agent.
 	Auth *AgentAuthCapabilities `json:"auth,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -380,7 +380,7 @@ type Annotations struct {
 	// Priority is the relative importance of this content when clients choose what to surface.
 	Priority *float64 `json:"priority,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -473,7 +473,7 @@ type AudioContent struct {
 	// MimeType is the MIME type describing the encoded media payload.
 	MimeType string `json:"mimeType"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -577,7 +577,7 @@ type AuthCapabilities struct {
 	// agent may include "terminal" entries in its authentication methods.
 	Terminal *bool `json:"terminal,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -656,7 +656,7 @@ type AuthMethodAgent struct {
 	// Description is the optional human-readable description of this authentication method.
 	Description *string `json:"description,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -772,7 +772,7 @@ type AuthMethodTerminal struct {
 	// These values override same-named variables in the base launch configuration.
 	Env map[string]string `json:"env,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -889,7 +889,7 @@ type AuthenticateRequest struct {
 	// Must be one of the methods advertised in the initialize response.
 	MethodID AuthMethodID `json:"methodId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -966,7 +966,7 @@ func (v *AuthenticateRequest) UnmarshalJSON(data []byte) error {
 
 // AuthenticateResponse is the response to the "authenticate" method.
 type AuthenticateResponse struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -1037,7 +1037,7 @@ type AvailableCommand struct {
 	// Input for the command if required
 	Input *AvailableCommandInput `json:"input,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -1133,7 +1133,7 @@ type AvailableCommandsUpdate struct {
 	// AvailableCommands means: commands the agent can execute
 	AvailableCommands []AvailableCommand `json:"availableCommands"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -1221,7 +1221,7 @@ type BlobResourceContents struct {
 	// URI associated with this resource or media payload.
 	URI string `json:"uri"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -1314,7 +1314,7 @@ func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
 //
 // Supplying "{}" means the client supports boolean session configuration options.
 type BooleanConfigOptionCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -1391,7 +1391,7 @@ type BooleanPropertySchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no default value is provided.
 	Default *bool `json:"default,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -1480,7 +1480,7 @@ type CancelNotification struct {
 	// SessionID is the ID of the session to cancel operations for.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -1564,7 +1564,7 @@ type CancelRequestNotification struct {
 	// RequestID is the ID of the request to cancel.
 	RequestID RequestID `json:"requestId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -1675,7 +1675,7 @@ type ClientCapabilities struct {
 	// elicitation support.
 	Elicitation *ElicitationCapabilities `json:"elicitation,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -1964,7 +1964,7 @@ type ClientSessionCapabilities struct {
 	// Supplying "{}" means the client can present notices to the user.
 	Notices *NoticeCapabilities `json:"notices,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -2059,7 +2059,7 @@ type CloseSessionRequest struct {
 	// SessionID is the ID of the session to close.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -2136,7 +2136,7 @@ func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
 
 // CloseSessionResponse is the response from closing a session.
 type CloseSessionResponse struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -2196,7 +2196,7 @@ func (v *CloseSessionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CompactionCapabilities means: client support for ID-addressed context compaction updates.
+// CompactionCapabilities is the client support for ID-addressed context compaction updates.
 type CompactionCapabilities struct{}
 
 // appendMembers appends the members of v, each after a comma.
@@ -2448,7 +2448,7 @@ type CompleteElicitationNotification struct {
 	// ElicitationID is the ID of the elicitation that completed.
 	ElicitationID ElicitationID `json:"elicitationId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -2525,12 +2525,12 @@ func (v *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ConfigOptionUpdate is the session configuration options have been updated.
+// ConfigOptionUpdate means: session configuration options have been updated.
 type ConfigOptionUpdate struct {
 	// ConfigOptions is the full set of configuration options and their current values.
 	ConfigOptions []SessionConfigOption `json:"configOptions"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -2612,7 +2612,7 @@ type Content struct {
 	// Content is the actual content block.
 	Content ContentBlock `json:"content"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -2700,7 +2700,7 @@ type ContentChunk struct {
 	// A change in "messageId" indicates a new message has started.
 	MessageID *MessageID `json:"messageId,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -2792,7 +2792,7 @@ type Cost struct {
 	// unit such as "credits".
 	Currency string `json:"currency"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -2904,7 +2904,7 @@ type CreateTerminalRequest struct {
 	// specified limit.
 	OutputByteLimit *uint64 `json:"outputByteLimit,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3024,7 +3024,7 @@ type CreateTerminalResponse struct {
 	// TerminalID is the unique identifier for the created terminal.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3108,7 +3108,7 @@ type CurrentModeUpdate struct {
 	// CurrentModeID is the ID of the current mode
 	CurrentModeID SessionModeID `json:"currentModeId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3190,7 +3190,7 @@ type DeleteSessionRequest struct {
 	// SessionID is the ID of the session to delete.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3267,7 +3267,7 @@ func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
 
 // DeleteSessionResponse is the response from deleting a session.
 type DeleteSessionResponse struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3344,7 +3344,7 @@ type Diff struct {
 	// NewText is the new content after modification.
 	NewText string `json:"newText"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3433,7 +3433,7 @@ func (v *Diff) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationAcceptAction is the user accepted the elicitation and provided content.
+// ElicitationAcceptAction means: the user accepted the elicitation and provided content.
 type ElicitationAcceptAction struct {
 	// Content is the user-provided content, if any, as an object matching the requested schema.
 	Content map[string]ElicitationContentValue `json:"content,omitempty"`
@@ -3505,7 +3505,7 @@ type ElicitationCapabilities struct {
 	// Supplying "{}" means the client supports URL-based elicitation.
 	URL *ElicitationURLCapabilities `json:"url,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3587,7 +3587,7 @@ func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
 //
 // Supplying "{}" means the client supports form-based elicitation.
 type ElicitationFormCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3655,7 +3655,7 @@ type ElicitationID string
 // ElicitationRequestScope is the request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
 // (e.g., during auth/configuration phases before any session is started).
 type ElicitationRequestScope struct {
-	// RequestID is the request this elicitation is tied to.
+	// RequestID means: the request this elicitation is tied to.
 	RequestID RequestID `json:"requestId"`
 }
 
@@ -3744,7 +3744,7 @@ type ElicitationSchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no schema description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3850,7 +3850,7 @@ func (v *ElicitationSchema) UnmarshalJSON(data []byte) error {
 // This is useful when an agent receives an elicitation from an MCP server
 // during a tool call and needs to redirect it to the user.
 type ElicitationSessionScope struct {
-	// SessionID is the session this elicitation is tied to.
+	// SessionID means: the session this elicitation is tied to.
 	SessionID SessionID `json:"sessionId"`
 
 	// ToolCallID is the optional tool call within the session.
@@ -3926,7 +3926,7 @@ func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
 //
 // Supplying "{}" means the client supports URL-based elicitation.
 type ElicitationURLCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3996,7 +3996,7 @@ type EmbeddedResource struct {
 	// Resource is the embedded resource payload, either text or binary data.
 	Resource EmbeddedResourceData `json:"resource"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -4094,7 +4094,7 @@ type EnumOption struct {
 	// Optional. Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -4193,7 +4193,7 @@ type EnvVariable struct {
 	// Value is the value to set for the environment variable.
 	Value string `json:"value"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -4276,7 +4276,7 @@ func (v *EnvVariable) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Error is the JSON-RPC error object.
+// Error means: JSON-RPC error object.
 //
 // Represents an error that occurred during method execution, following the
 // JSON-RPC 2.0 error object specification with optional additional data.
@@ -4410,7 +4410,7 @@ type FileSystemCapabilities struct {
 	// WriteTextFile reports whether the Client supports "fs/write_text_file" requests.
 	WriteTextFile *bool `json:"writeTextFile,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -4490,7 +4490,7 @@ type HTTPHeader struct {
 	// Value is the value to set for the HTTP header.
 	Value string `json:"value"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -4587,7 +4587,7 @@ type ImageContent struct {
 	// URI associated with this resource or media payload.
 	URI *string `json:"uri,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -4702,7 +4702,7 @@ type Implementation struct {
 	// for debugging or metrics purposes. (e.g. "1.0.0").
 	Version string `json:"version"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -4810,7 +4810,7 @@ type InitializeRequest struct {
 	// Note: in future versions of the protocol, this will be required.
 	ClientInfo *Implementation `json:"clientInfo,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -4926,7 +4926,7 @@ type InitializeResponse struct {
 	// Note: in future versions of the protocol, this will be required.
 	AgentInfo *Implementation `json:"agentInfo,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -5052,7 +5052,7 @@ type IntegerPropertySchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no default value is provided.
 	Default *int64 `json:"default,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -5152,7 +5152,7 @@ type KillTerminalRequest struct {
 	// TerminalID is the ID of the terminal to kill.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -5237,7 +5237,7 @@ func (v *KillTerminalRequest) UnmarshalJSON(data []byte) error {
 
 // KillTerminalResponse is the response to "terminal/kill" method
 type KillTerminalResponse struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -5307,7 +5307,7 @@ type ListSessionsRequest struct {
 	// Cursor is the opaque cursor token from a previous response's nextCursor field for cursor-based pagination
 	Cursor *string `json:"cursor,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -5391,7 +5391,7 @@ type ListSessionsResponse struct {
 	// to fetch the next page. If absent, there are no more results.
 	NextCursor *string `json:"nextCursor,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -5499,7 +5499,7 @@ type LoadSessionRequest struct {
 	// SessionID is the ID of the session to load.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -5619,7 +5619,7 @@ type LoadSessionResponse struct {
 	// ConfigOptions is the initial session configuration options if supported by the Agent.
 	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -5699,7 +5699,7 @@ func (v *LoadSessionResponse) UnmarshalJSON(data []byte) error {
 //
 // Supplying "{}" means the agent supports the logout method.
 type LogoutCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -5763,7 +5763,7 @@ func (v *LogoutCapabilities) UnmarshalJSON(data []byte) error {
 //
 // Terminates the current authenticated session.
 type LogoutRequest struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -5825,7 +5825,7 @@ func (v *LogoutRequest) UnmarshalJSON(data []byte) error {
 
 // LogoutResponse is the response to the "logout" method.
 type LogoutResponse struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -5893,7 +5893,7 @@ type MCPCapabilities struct {
 	// SSE means: agent supports "sse" MCP servers.
 	SSE *bool `json:"sse,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -5979,7 +5979,7 @@ type MCPServerHTTP struct {
 	// Headers is the HTTP headers to set when making requests to the MCP server.
 	Headers []HTTPHeader `json:"headers"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -6085,7 +6085,7 @@ type MCPServerSSE struct {
 	// Headers is the HTTP headers to set when making requests to the MCP server.
 	Headers []HTTPHeader `json:"headers"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -6194,7 +6194,7 @@ type MCPServerStdio struct {
 	// Env is the environment variables to set when launching the MCP server.
 	Env []EnvVariable `json:"env"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -6334,7 +6334,7 @@ type MultiSelectPropertySchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no default selections are provided.
 	Default []string `json:"default,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -6464,7 +6464,7 @@ type NewSessionRequest struct {
 	// MCPServers is the list of MCP (Model Context Protocol) servers the agent should connect to.
 	MCPServers []MCPServer `json:"mcpServers"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -6585,7 +6585,7 @@ type NewSessionResponse struct {
 	// ConfigOptions is the initial session configuration options if supported by the Agent.
 	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -6784,7 +6784,7 @@ func (v *Notice) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// NoticeCapabilities means: client support for presenting live notices to the user.
+// NoticeCapabilities is the client support for presenting live notices to the user.
 type NoticeCapabilities struct{}
 
 // appendMembers appends the members of v, each after a comma.
@@ -6853,7 +6853,7 @@ type NumberPropertySchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no default value is provided.
 	Default *float64 `json:"default,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -6962,7 +6962,7 @@ type PermissionOption struct {
 	// Kind is the hint about the nature of this permission option.
 	Kind PermissionOptionKind `json:"kind"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -7072,7 +7072,7 @@ type Plan struct {
 	// with their current status. The client replaces the entire plan with each update.
 	Entries []PlanEntry `json:"entries"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -7167,7 +7167,7 @@ type PlanEntry struct {
 	// Status is the current execution status of this task.
 	Status PlanEntryStatus `json:"status"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -7285,7 +7285,7 @@ type PromptCapabilities struct {
 	// in prompt requests for pieces of context that are referenced in the message.
 	EmbeddedContext *bool `json:"embeddedContext,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -7389,7 +7389,7 @@ type PromptRequest struct {
 	// pieces of context from sources the agent may not have access to.
 	Prompt []ContentBlock `json:"prompt"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -7485,7 +7485,7 @@ type PromptResponse struct {
 	// StopReason indicates why the agent stopped processing the turn.
 	StopReason StopReason `json:"stopReason"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -7585,7 +7585,7 @@ type ReadTextFileRequest struct {
 	// Limit is the maximum number of lines to read.
 	Limit *uint32 `json:"limit,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -7685,7 +7685,7 @@ type ReadTextFileResponse struct {
 	// Content payload returned by this response.
 	Content string `json:"content"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -7768,7 +7768,7 @@ type ReleaseTerminalRequest struct {
 	// TerminalID is the ID of the terminal to release.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -7853,7 +7853,7 @@ func (v *ReleaseTerminalRequest) UnmarshalJSON(data []byte) error {
 
 // ReleaseTerminalResponse is the response to terminal/release method
 type ReleaseTerminalResponse struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -7930,7 +7930,7 @@ type RequestPermissionRequest struct {
 	// Options is the available permission options for the user to choose from.
 	Options []PermissionOption `json:"options"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -8032,7 +8032,7 @@ type RequestPermissionResponse struct {
 	// Outcome is the user's decision on the permission request.
 	Outcome RequestPermissionOutcome `json:"outcome"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -8132,7 +8132,7 @@ type ResourceLink struct {
 	// URI associated with this resource or media payload.
 	URI string `json:"uri"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -8271,7 +8271,7 @@ type ResumeSessionRequest struct {
 	// MCPServers is the list of MCP servers to connect to for this session.
 	MCPServers []MCPServer `json:"mcpServers,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -8389,7 +8389,7 @@ type ResumeSessionResponse struct {
 	// ConfigOptions is the initial session configuration options if supported by the Agent.
 	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -8470,7 +8470,7 @@ type SelectedPermissionOutcome struct {
 	// OptionID is the ID of the option the user selected.
 	OptionID PermissionOptionID `json:"optionId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -8552,7 +8552,7 @@ func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
 // "session/list" may return "SessionInfo.additionalDirectories" to report the
 // complete ordered additional-root list associated with a listed session.
 type SessionAdditionalDirectoriesCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -8659,7 +8659,7 @@ type SessionCapabilities struct {
 	// Supplying "{}" means the agent supports closing sessions.
 	Close *SessionCloseCapabilities `json:"close,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -8775,7 +8775,7 @@ func (v *SessionCapabilities) UnmarshalJSON(data []byte) error {
 //
 // Supplying "{}" means the agent supports closing sessions.
 type SessionCloseCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -8913,7 +8913,7 @@ type SessionConfigOptionsCapabilities struct {
 	// requests with type: "boolean" and a boolean "value".
 	Boolean *BooleanConfigOptionCapabilities `json:"boolean,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -9068,7 +9068,7 @@ type SessionConfigSelectGroup struct {
 	// Options is the set of option values in this group.
 	Options []SessionConfigSelectOption `json:"options"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -9172,7 +9172,7 @@ type SessionConfigSelectOption struct {
 	// Description is the optional description for this option value.
 	Description *string `json:"description,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -9268,7 +9268,7 @@ type SessionConfigValueID string
 //
 // Supplying "{}" means the agent supports deleting sessions from "session/list".
 type SessionDeleteCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -9359,7 +9359,7 @@ type SessionInfo struct {
 	// UpdatedAt is the ISO 8601 timestamp of last activity
 	UpdatedAt *string `json:"updatedAt,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -9476,7 +9476,7 @@ type SessionInfoUpdate struct {
 	// UpdatedAt is the ISO 8601 timestamp of last activity. Set to null to clear.
 	UpdatedAt Nullable[string] `json:"updatedAt,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -9556,7 +9556,7 @@ func (v *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
 //
 // Supplying "{}" means the agent supports listing sessions.
 type SessionListCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -9616,7 +9616,7 @@ func (v *SessionListCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionMode is a mode the agent can operate in.
+// SessionMode means: a mode the agent can operate in.
 //
 // See protocol docs: [Session Modes]
 //
@@ -9631,7 +9631,7 @@ type SessionMode struct {
 	// Description is the optional human-readable details shown with this protocol object.
 	Description *string `json:"description,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -9731,7 +9731,7 @@ type SessionModeState struct {
 	// AvailableModes is the set of modes that the Agent can operate in
 	AvailableModes []SessionMode `json:"availableModes"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -9830,7 +9830,7 @@ type SessionNotification struct {
 	// Update is the actual update content.
 	Update SessionUpdate `json:"update"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -9919,7 +9919,7 @@ func (v *SessionNotification) UnmarshalJSON(data []byte) error {
 //
 // Supplying "{}" means the agent supports resuming sessions.
 type SessionResumeCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -9984,7 +9984,7 @@ type SetSessionConfigOptionResponse struct {
 	// ConfigOptions is the full set of configuration options and their current values.
 	ConfigOptions []SessionConfigOption `json:"configOptions"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -10069,7 +10069,7 @@ type SetSessionModeRequest struct {
 	// ModeID is the ID of the mode to set.
 	ModeID SessionModeID `json:"modeId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -10154,7 +10154,7 @@ func (v *SetSessionModeRequest) UnmarshalJSON(data []byte) error {
 
 // SetSessionModeResponse is the response to "session/set_mode" method.
 type SetSessionModeResponse struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -10219,7 +10219,7 @@ type StringMultiSelectItems struct {
 	// Enum is the allowed enum values.
 	Enum []string `json:"enum"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -10350,7 +10350,7 @@ type StringPropertySchema struct {
 	// declared by "oneOf".
 	OneOf []EnumOption `json:"oneOf,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -10485,7 +10485,7 @@ type Terminal struct {
 	// TerminalID is the identifier of the terminal instance to embed in the content stream.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -10568,7 +10568,7 @@ type TerminalExitStatus struct {
 	// Signal is the signal that terminated the process (may be null if exited normally).
 	Signal *string `json:"signal,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -10651,7 +10651,7 @@ type TerminalOutputRequest struct {
 	// TerminalID is the ID of the terminal to get output from.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -10745,7 +10745,7 @@ type TerminalOutputResponse struct {
 	// ExitStatus is the exit status if the command has completed.
 	ExitStatus *TerminalExitStatus `json:"exitStatus,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -10844,7 +10844,7 @@ type TextContent struct {
 	// Text payload carried by this content block.
 	Text string `json:"text"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -10938,7 +10938,7 @@ type TextResourceContents struct {
 	// URI associated with this resource or media payload.
 	URI string `json:"uri"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -11032,7 +11032,7 @@ type TitledMultiSelectItems struct {
 	// AnyOf is the titled enum options.
 	AnyOf []EnumOption `json:"anyOf"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -11154,7 +11154,7 @@ type ToolCall struct {
 	// RawOutput is the raw output returned by the tool.
 	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -11305,7 +11305,7 @@ type ToolCallLocation struct {
 	// Line is the optional 1-based line number within the file.
 	Line *uint32 `json:"line,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -11425,7 +11425,7 @@ type ToolCallUpdate struct {
 	// RawOutput means: update the raw output.
 	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -11556,12 +11556,12 @@ func (v *ToolCallUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// UnstructuredCommandInput is the all text that was typed after the command name is provided as input.
+// UnstructuredCommandInput means: all text that was typed after the command name is provided as input.
 type UnstructuredCommandInput struct {
 	// Hint is a hint to display when the input hasn't been provided yet
 	Hint string `json:"hint"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -11647,7 +11647,7 @@ type UsageUpdate struct {
 	// Cost is the cumulative session cost (optional).
 	Cost *Cost `json:"cost,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -11746,7 +11746,7 @@ type WaitForTerminalExitRequest struct {
 	// TerminalID is the ID of the terminal to wait for.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -11837,7 +11837,7 @@ type WaitForTerminalExitResponse struct {
 	// Signal is the signal that terminated the process (may be null if exited normally).
 	Signal *string `json:"signal,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -11922,7 +11922,7 @@ type WriteTextFileRequest struct {
 	// Content is the text content to write to the file.
 	Content string `json:"content"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -12015,7 +12015,7 @@ func (v *WriteTextFileRequest) UnmarshalJSON(data []byte) error {
 
 // WriteTextFileResponse is the response to "fs/write_text_file"
 type WriteTextFileResponse struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//

@@ -1193,7 +1193,7 @@ type CreateElicitationRequest struct {
 	// Message is a human-readable message describing what input is needed.
 	Message string `json:"message"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -1523,7 +1523,7 @@ func (v *CreateElicitationRequestOther) UnmarshalJSON(data []byte) error {
 
 // CreateElicitationResponse is the response from the client to an elicitation request.
 type CreateElicitationResponse struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -2719,7 +2719,7 @@ func (v *elicitationURLModeFields) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-// EmbeddedResourceData is the resource content that can be embedded in a message.
+// EmbeddedResourceData means: resource content that can be embedded in a message.
 type EmbeddedResourceData struct {
 	// Value is the variant, one of:
 	//   - *EmbeddedResourceDataTextResourceContents
@@ -3769,7 +3769,7 @@ type SessionConfigOption struct {
 	// Category is the optional semantic category for this option (UX only).
 	Category *SessionConfigOptionCategory `json:"category,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -4895,7 +4895,7 @@ type SetSessionConfigOptionRequest struct {
 	// ConfigID is the ID of the configuration option to set.
 	ConfigID SessionConfigID `json:"configId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//

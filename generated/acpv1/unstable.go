@@ -24,7 +24,7 @@ type ArchiveSessionRequest struct {
 	// SessionID is the ID of the session to archive.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -103,7 +103,7 @@ func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type ArchiveSessionResponse struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -198,7 +198,7 @@ type AuthAccount struct {
 	// Optional. Omitted and "null" are equivalent and mean no organization is reported.
 	Organization *string `json:"organization,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -307,7 +307,7 @@ const (
 	//
 	// On the wire it is "authenticated".
 	AuthStateAuthenticated AuthState = "authenticated"
-	// AuthStateUnauthenticated is the user needs to sign in. This includes credentials that are missing,
+	// AuthStateUnauthenticated means: the user needs to sign in. This includes credentials that are missing,
 	// expired, or known to be invalid.
 	//
 	// On the wire it is "unauthenticated".
@@ -343,7 +343,7 @@ func (v AuthState) IsCustom() bool {
 //
 // Supplying "{}" means the agent supports the "auth/status" method.
 type AuthStatusCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -412,7 +412,7 @@ func (v *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
 // Agents MUST NOT reject it with "auth_required" ("-32000"), since Clients call it to learn
 // whether authentication is required.
 type AuthStatusRequest struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -482,14 +482,14 @@ type AuthStatusResponse struct {
 	// do not recognize as "unknown".
 	State AuthState `json:"state"`
 
-	// Accounts is the accounts the agent has configured, for display.
+	// Accounts means: the accounts the agent has configured, for display.
 	//
 	// Optional. Omitted and empty are equivalent and mean no accounts are reported.
 	// Agents that hold credentials for several providers or accounts SHOULD list each
 	// of them and mark the ones in effect with "active".
 	Accounts []AuthAccount `json:"accounts,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -586,14 +586,14 @@ type AuthStatusUpdateNotification struct {
 	// do not recognize as "unknown".
 	State AuthState `json:"state"`
 
-	// Accounts is the accounts the agent has configured, for display.
+	// Accounts means: the accounts the agent has configured, for display.
 	//
 	// Optional. Omitted and empty are equivalent and mean no accounts are reported.
 	// Agents that hold credentials for several providers or accounts SHOULD list each
 	// of them and mark the ones in effect with "active".
 	Accounts []AuthAccount `json:"accounts,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -737,7 +737,7 @@ func (v *ErrorStopReason) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// IdleStateUpdate is the child is ready to process another prompt.
+// IdleStateUpdate means: the child is ready to process another prompt.
 //
 // An omitted, "null", or malformed "stopReason" means not reported.
 type IdleStateUpdate struct {
@@ -746,7 +746,7 @@ type IdleStateUpdate struct {
 	// Optional. Omitted or "null" means not reported.
 	Usage *Usage `json:"usage,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP for additional metadata.
+	// Meta means: the _meta property is reserved by ACP for additional metadata.
 	// Implementations MUST NOT make assumptions about values at these keys.
 	// Optional. Omitted and "null" mean no metadata for this state snapshot.
 	Meta json.RawMessage `json:"_meta,omitempty"`
@@ -2004,7 +2004,7 @@ type ProxySuccessorResponse = json.RawMessage
 
 // RequiresActionStateUpdate means: foreground work is blocked on user action.
 type RequiresActionStateUpdate struct {
-	// Meta is the _meta property is reserved by ACP for additional metadata.
+	// Meta means: the _meta property is reserved by ACP for additional metadata.
 	// Implementations MUST NOT make assumptions about values at these keys.
 	// Optional. Omitted and "null" mean no metadata for this state snapshot.
 	Meta json.RawMessage `json:"_meta,omitempty"`
@@ -2062,7 +2062,7 @@ func (v *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
 
 // RunningStateUpdate means: foreground work is in progress.
 type RunningStateUpdate struct {
-	// Meta is the _meta property is reserved by ACP for additional metadata.
+	// Meta means: the _meta property is reserved by ACP for additional metadata.
 	// Implementations MUST NOT make assumptions about values at these keys.
 	// Optional. Omitted and "null" mean no metadata for this state snapshot.
 	Meta json.RawMessage `json:"_meta,omitempty"`
@@ -2125,7 +2125,7 @@ func (v *RunningStateUpdate) UnmarshalJSON(data []byte) error {
 // Supplying "{}" means the agent supports both methods, the "archived" filter on
 // "session/list", and "SessionInfo.archived".
 type SessionArchiveCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -2194,7 +2194,7 @@ func (v *SessionArchiveCapabilities) UnmarshalJSON(data []byte) error {
 type SessionArchiveFilter string
 
 const (
-	// SessionArchiveFilterExclude is the only sessions that are not archived. This is the default.
+	// SessionArchiveFilterExclude means: only sessions that are not archived. This is the default.
 	//
 	// On the wire it is "exclude".
 	SessionArchiveFilterExclude SessionArchiveFilter = "exclude"
@@ -2229,7 +2229,7 @@ func (v SessionArchiveFilter) IsCustom() bool {
 //
 // Supplying "{}" advertises support. An omitted or "null" "cancel" does not.
 type SessionCancelCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -2535,7 +2535,7 @@ func (v *SessionMessageChunk) UnmarshalJSON(data []byte) error {
 type SessionStatus string
 
 const (
-	// SessionStatusOpen is the Agent has the session in memory, for any connection.
+	// SessionStatusOpen means: the Agent has the session in memory, for any connection.
 	//
 	// This does not mean the requesting connection is attached to it. A Client that did
 	// not create or resume the session on its own connection MUST still call
@@ -2573,7 +2573,7 @@ func (v SessionStatus) IsCustom() bool {
 //
 // Supplying "{}" means the agent supports checking session status.
 type SessionStatusCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -2646,7 +2646,7 @@ type SessionStatusRequest struct {
 	// SessionID is the ID of the session to check.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -2733,7 +2733,7 @@ type SessionStatusResponse struct {
 	// Required. Clients MUST treat a value they do not recognize as "saved".
 	Status SessionStatus `json:"status"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -2815,12 +2815,12 @@ func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
 // Supplying "{}" means the agent supports "systemPrompt" on session lifecycle
 // requests in "append" mode.
 type SessionSystemPromptCapabilities struct {
-	// Mode is the delivery modes the agent supports in addition to "append".
+	// Mode means: delivery modes the agent supports in addition to "append".
 	//
 	// Optional. Omitted or "null" both mean the agent supports only "append".
 	Mode *SessionSystemPromptModeCapabilities `json:"mode,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -2902,7 +2902,7 @@ type SessionSystemPromptModeCapabilities struct {
 	// instructions with the client-provided system prompt.
 	Override *SessionSystemPromptOverrideCapabilities `json:"override,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -2977,7 +2977,7 @@ func (v *SessionSystemPromptModeCapabilities) UnmarshalJSON(data []byte) error {
 // Supplying "{}" means the agent supports replacing its built-in default
 // instructions with the client-provided system prompt.
 type SessionSystemPromptOverrideCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3044,7 +3044,7 @@ func (v *SessionSystemPromptOverrideCapabilities) UnmarshalJSON(data []byte) err
 // Supplying "{}" means the agent supports "session/set_title". Agents report titles
 // through "session/list" and "session_info_update" without this capability.
 type SessionTitleCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3127,7 +3127,7 @@ type SetSessionTitleRequest struct {
 	// that is empty after normalization, with "-32602".
 	Title string `json:"title"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3220,7 +3220,7 @@ type SetSessionTitleResponse struct {
 	// display this value rather than the one they sent.
 	Title string `json:"title"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3636,7 +3636,7 @@ func (v *StateUpdateOther) UnmarshalJSON(data []byte) error {
 // must advertise this capability before the agent sends subagent updates or
 // session-directed messages.
 type SubagentCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	Meta json.RawMessage `json:"_meta,omitempty"`
@@ -3704,7 +3704,7 @@ type SubagentSessionCapabilities struct {
 	// "{}") means supported.
 	Cancel *SessionCancelCapabilities `json:"cancel,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	Meta json.RawMessage `json:"_meta,omitempty"`
@@ -3824,7 +3824,7 @@ type SubagentUpdate struct {
 	// current activity is unset/unconfirmed.
 	State Nullable[StateUpdate] `json:"state,omitempty"`
 
-	// Cwd is the child's working directory. Must be an absolute path.
+	// Cwd means: the child's working directory. Must be an absolute path.
 	//
 	// Optional and nullable. Omitted means unchanged. "null" clears the
 	// reported value. While unset, the child inherits its immediate parent's
@@ -3841,7 +3841,7 @@ type SubagentUpdate struct {
 	// Clients use these values for the child's root set.
 	AdditionalDirectories Nullable[[]string] `json:"additionalDirectories,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3984,7 +3984,7 @@ type UnarchiveSessionRequest struct {
 	// SessionID is the ID of the session to unarchive.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -4063,7 +4063,7 @@ func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type UnarchiveSessionResponse struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -4135,7 +4135,7 @@ func (v *UnarchiveSessionResponse) UnmarshalJSON(data []byte) error {
 // This is not a task outcome or session closure. It does not cancel work, resolve
 // pending requests, or revoke capabilities. Capabilities are updated separately.
 type UnknownStateUpdate struct {
-	// Meta is the _meta property is reserved by ACP for additional metadata.
+	// Meta means: the _meta property is reserved by ACP for additional metadata.
 	// Implementations MUST NOT make assumptions about values at these keys.
 	// Optional. Omitted and "null" mean no metadata for this state snapshot.
 	Meta json.RawMessage `json:"_meta,omitempty"`

@@ -28,7 +28,7 @@ type Usage struct {
 	// CachedWriteTokens is the total cache write tokens.
 	CachedWriteTokens *uint64 `json:"cachedWriteTokens,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//

@@ -13,7 +13,7 @@ type DisableProviderRequest struct {
 	// ProviderID is the provider ID to disable.
 	ProviderID ProviderID `json:"providerId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -92,7 +92,7 @@ func (v *DisableProviderRequest) UnmarshalJSON(data []byte) error {
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type DisableProviderResponse struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -204,7 +204,7 @@ func (v LLMProtocol) IsCustom() bool {
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type ListProvidersRequest struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -271,7 +271,7 @@ type ListProvidersResponse struct {
 	// Providers is the configurable providers with current routing info suitable for UI display.
 	Providers []ProviderInfo `json:"providers"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -360,7 +360,7 @@ type ProviderCurrentConfig struct {
 	// BaseURL is the base URL currently used by this provider.
 	BaseURL string `json:"baseUrl"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -466,7 +466,7 @@ type ProviderInfo struct {
 	// Null or omitted means provider is disabled.
 	Current *ProviderCurrentConfig `json:"current,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -573,7 +573,7 @@ func (v *ProviderInfo) UnmarshalJSON(data []byte) error {
 //
 // Supplying "{}" means the agent supports provider configuration methods.
 type ProvidersCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -652,7 +652,7 @@ type SetProviderRequest struct {
 	// May include authorization, routing, or other integration-specific headers.
 	Headers map[string]string `json:"headers,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -757,7 +757,7 @@ func (v *SetProviderRequest) UnmarshalJSON(data []byte) error {
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type SetProviderResponse struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//

@@ -130,7 +130,7 @@ type MCPServerACP struct {
 	// on the same ACP connection.
 	ServerID MCPServerACPID `json:"serverId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -242,7 +242,7 @@ type MessageMCPNotification struct {
 	// If omitted or set to "null", the inner MCP message has no params.
 	Params json.RawMessage `json:"params,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -359,7 +359,7 @@ type MessageMCPRequest struct {
 	// If omitted or set to "null", the inner MCP message has no params.
 	Params json.RawMessage `json:"params,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//

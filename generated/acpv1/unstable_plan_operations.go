@@ -14,7 +14,7 @@ import (
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type PlanCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -84,7 +84,7 @@ type PlanFile struct {
 	// URI is the URI of the file containing the plan.
 	URI string `json:"uri"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -185,7 +185,7 @@ type PlanItems struct {
 	// with their current status. The client replaces that plan with each update.
 	Entries []PlanEntry `json:"entries"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -280,7 +280,7 @@ type PlanMarkdown struct {
 	// Content is the markdown content for the plan.
 	Content string `json:"content"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -370,7 +370,7 @@ type PlanRemoved struct {
 	// PlanID is the plan ID to remove.
 	PlanID PlanID `json:"planId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -452,7 +452,7 @@ type PlanUpdate struct {
 	// Plan is the updated plan content.
 	Plan PlanUpdateContent `json:"plan"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//

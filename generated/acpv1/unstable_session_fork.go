@@ -42,7 +42,7 @@ type ForkSessionRequest struct {
 	// for the source session.
 	SystemPrompt *SystemPrompt `json:"systemPrompt,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -170,7 +170,7 @@ type ForkSessionResponse struct {
 	// ConfigOptions is the initial session configuration options if supported by the Agent.
 	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -267,7 +267,7 @@ func (v *ForkSessionResponse) UnmarshalJSON(data []byte) error {
 //
 // Supplying "{}" means the agent supports forking sessions.
 type SessionForkCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -354,7 +354,7 @@ type SystemPrompt struct {
 	// "-32602" without creating, loading, resuming, or forking the session.
 	Content []ContentBlock `json:"content"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//

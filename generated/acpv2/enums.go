@@ -157,7 +157,7 @@ func (v *ElicitationSchemaType) UnmarshalJSON(data []byte) error {
 type ErrorCode int32
 
 const (
-	// ErrorCodeParseError is the parse error: Invalid JSON was received by the server.
+	// ErrorCodeParseError means: parse error: Invalid JSON was received by the server.
 	// An error occurred on the server while parsing the JSON text.
 	//
 	// On the wire it is -32700.
@@ -183,7 +183,7 @@ const (
 	//
 	// On the wire it is -32800.
 	ErrorCodeRequestCancelled ErrorCode = -32800
-	// ErrorCodeAuthenticationRequired is the authentication required: Authentication is required before this operation can be performed.
+	// ErrorCodeAuthenticationRequired means: authentication required: Authentication is required before this operation can be performed.
 	//
 	// On the wire it is -32000.
 	ErrorCodeAuthenticationRequired ErrorCode = -32000
@@ -356,19 +356,19 @@ func (v PlanEntryPriority) IsCustom() bool {
 type PlanEntryStatus string
 
 const (
-	// PlanEntryStatusPending is the task has not started yet.
+	// PlanEntryStatusPending means: the task has not started yet.
 	//
 	// On the wire it is "pending".
 	PlanEntryStatusPending PlanEntryStatus = "pending"
-	// PlanEntryStatusInProgress is the task is currently being worked on.
+	// PlanEntryStatusInProgress means: the task is currently being worked on.
 	//
 	// On the wire it is "in_progress".
 	PlanEntryStatusInProgress PlanEntryStatus = "in_progress"
-	// PlanEntryStatusCompleted is the task has been successfully completed.
+	// PlanEntryStatusCompleted means: the task has been successfully completed.
 	//
 	// On the wire it is "completed".
 	PlanEntryStatusCompleted PlanEntryStatus = "completed"
-	// PlanEntryStatusCancelled is the task was cancelled before it completed.
+	// PlanEntryStatusCancelled means: the task was cancelled before it completed.
 	//
 	// On the wire it is "cancelled".
 	PlanEntryStatusCancelled PlanEntryStatus = "cancelled"
@@ -515,11 +515,11 @@ const (
 	//
 	// On the wire it is "pending".
 	ToolCallStatusPending ToolCallStatus = "pending"
-	// ToolCallStatusInProgress is the tool call is currently running.
+	// ToolCallStatusInProgress means: the tool call is currently running.
 	//
 	// On the wire it is "in_progress".
 	ToolCallStatusInProgress ToolCallStatus = "in_progress"
-	// ToolCallStatusPaused is the tool call has started, is not running now, and will not continue until
+	// ToolCallStatusPaused means: the tool call has started, is not running now, and will not continue until
 	// something resumes it. It may return to "in_progress" any number of times.
 	//
 	// On the wire it is "paused".
@@ -532,7 +532,7 @@ const (
 	//
 	// On the wire it is "failed".
 	ToolCallStatusFailed ToolCallStatus = "failed"
-	// ToolCallStatusCancelled is the tool call was cancelled before it completed.
+	// ToolCallStatusCancelled means: the tool call was cancelled before it completed.
 	//
 	// On the wire it is "cancelled".
 	ToolCallStatusCancelled ToolCallStatus = "cancelled"
@@ -553,7 +553,7 @@ func (v ToolCallStatus) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// ToolKind is the categories of tools that can be invoked.
+// ToolKind means: categories of tools that can be invoked.
 //
 // Tool kinds help clients choose appropriate icons and optimize how they
 // display tool execution progress.

@@ -16,7 +16,7 @@ type AbsolutePath string
 // Those methods are advertised by a non-empty "authMethods" list in the
 // "initialize" response.
 type AgentAuthCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -105,7 +105,7 @@ type AgentCapabilities struct {
 	// non-empty "authMethods" list in the "initialize" response.
 	Auth *AgentAuthCapabilities `json:"auth,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -204,7 +204,7 @@ type AgentMessage struct {
 	// Content is the complete replacement content for this message.
 	Content []ContentBlock `json:"content,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
 	// unchanged, a key set to "null" is removed, and any other value replaces that key's
@@ -471,7 +471,7 @@ type AgentThought struct {
 	// Content is the complete replacement content for this thought message.
 	Content []ContentBlock `json:"content,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
 	// unchanged, a key set to "null" is removed, and any other value replaces that key's
@@ -577,7 +577,7 @@ type Annotations struct {
 	// Omitted and "null" are equivalent and mean no priority is specified.
 	Priority *float64 `json:"priority,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -672,7 +672,7 @@ type AudioContent struct {
 	// Omitted and "null" are equivalent and mean no annotations are provided.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -778,7 +778,7 @@ type AuthMethodAgent struct {
 	// Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -897,7 +897,7 @@ type AuthMethodTerminal struct {
 	// base launch configuration.
 	Env []EnvVariable `json:"env,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1011,7 +1011,7 @@ type AvailableCommandsUpdate struct {
 	// AvailableCommands means: commands the agent can execute.
 	AvailableCommands []AvailableCommand `json:"availableCommands"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1093,7 +1093,7 @@ type BackgroundTerminal struct {
 	// TerminalID is the ID of the listed terminal.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1173,7 +1173,7 @@ type BackgroundToolCall struct {
 	// ToolCallID is the ID of the listed tool call.
 	ToolCallID ToolCallID `json:"toolCallId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1261,7 +1261,7 @@ type BlobResourceContents struct {
 	// Omitted and "null" are equivalent and mean the MIME type is not specified.
 	MimeType *MediaType `json:"mimeType,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1367,7 +1367,7 @@ type BooleanPropertySchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no default value is provided.
 	Default *bool `json:"default,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1455,7 +1455,7 @@ type CancelRequestNotification struct {
 	// Receivers match it only against requests they received from that sender.
 	RequestID RequestID `json:"requestId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1541,7 +1541,7 @@ type CancelSessionNotification struct {
 	// SessionID is the ID of the session to cancel operations for.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1638,7 +1638,7 @@ type CancelTerminalRequest struct {
 	// TerminalID is the ID of the terminal to cancel.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1723,7 +1723,7 @@ func (v *CancelTerminalRequest) UnmarshalJSON(data []byte) error {
 
 // CancelTerminalResponse is the response from cancelling a terminal.
 type CancelTerminalResponse struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1804,7 +1804,7 @@ type CancelToolCallRequest struct {
 	// ToolCallID is the ID of the tool call to cancel.
 	ToolCallID ToolCallID `json:"toolCallId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1889,7 +1889,7 @@ func (v *CancelToolCallRequest) UnmarshalJSON(data []byte) error {
 
 // CancelToolCallResponse is the response from cancelling a tool call.
 type CancelToolCallResponse struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1949,9 +1949,9 @@ func (v *CancelToolCallResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CancelledPermissionOutcome is the request was not approved and no option was selected.
+// CancelledPermissionOutcome means: the request was not approved and no option was selected.
 type CancelledPermissionOutcome struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2025,7 +2025,7 @@ type ClientAuthCapabilities struct {
 	// agent may include "terminal" entries in its authentication methods.
 	Terminal *TerminalAuthCapabilities `json:"terminal,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2117,7 +2117,7 @@ type ClientCapabilities struct {
 	// elicitation support.
 	Elicitation *ElicitationCapabilities `json:"elicitation,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2378,7 +2378,7 @@ type CloseSessionRequest struct {
 	// SessionID is the ID of the session to close.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2455,7 +2455,7 @@ func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
 
 // CloseSessionResponse is the response from closing a session.
 type CloseSessionResponse struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2532,7 +2532,7 @@ type Command struct {
 	// Omitted and "null" are equivalent and mean the command takes no input.
 	Input *AvailableCommandInput `json:"input,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2637,7 +2637,7 @@ type CommandPermissionSubject struct {
 	// TerminalID is the associated terminal, when already known. Omitted and "null" are equivalent.
 	TerminalID *TerminalID `json:"terminalId,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2744,7 +2744,7 @@ type CompactionSummaryChunk struct {
 	// Content is the one content block to append.
 	Content ContentBlock `json:"content"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	// This metadata is scoped to the chunk and does not patch stored metadata.
@@ -2850,7 +2850,7 @@ type CompactionUpdate struct {
 	// Error is the human-readable error details for the compaction.
 	Error *string `json:"error,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
 	// unchanged, a key set to "null" is removed, and any other value replaces that key's
@@ -2957,7 +2957,7 @@ type CompleteElicitationNotification struct {
 	// ElicitationID is the ID of the elicitation that completed.
 	ElicitationID ElicitationID `json:"elicitationId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3032,12 +3032,12 @@ func (v *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ConfigOptionUpdate is the session configuration options have been updated.
+// ConfigOptionUpdate means: session configuration options have been updated.
 type ConfigOptionUpdate struct {
 	// ConfigOptions is the full set of configuration options and their current values.
 	ConfigOptions []SessionConfigOption `json:"configOptions"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3119,7 +3119,7 @@ type Content struct {
 	// Content is the actual content block.
 	Content ContentBlock `json:"content"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3207,7 +3207,7 @@ type ContentChunk struct {
 	// Content is a single item of content
 	Content ContentBlock `json:"content"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	// This metadata is scoped to the chunk and does not patch stored metadata.
@@ -3302,7 +3302,7 @@ type Cost struct {
 	// unit such as "credits".
 	Currency string `json:"currency"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3394,7 +3394,7 @@ type DeleteSessionRequest struct {
 	// SessionID is the ID of the session to delete.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3471,7 +3471,7 @@ func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
 
 // DeleteSessionResponse is the response from deleting a session.
 type DeleteSessionResponse struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3553,7 +3553,7 @@ type Diff struct {
 	// equivalent and mean no renderable patch text was provided.
 	Patch *DiffPatch `json:"patch,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3646,7 +3646,7 @@ type DiffPatch struct {
 	// Text is the patch text in the format named by "format".
 	Text string `json:"text"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3864,7 +3864,7 @@ func (v *DiffPathPairChange) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationAcceptAction is the user accepted the elicitation and provided content.
+// ElicitationAcceptAction means: the user accepted the elicitation and provided content.
 type ElicitationAcceptAction struct {
 	// Content is the user-provided content, if any, as an object matching the requested schema.
 	//
@@ -3938,7 +3938,7 @@ type ElicitationCapabilities struct {
 	// Supplying "{}" means the client supports URL-based elicitation.
 	URL *ElicitationURLCapabilities `json:"url,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -4018,7 +4018,7 @@ func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
 //
 // Supplying "{}" means the client supports form-based elicitation.
 type ElicitationFormCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -4173,7 +4173,7 @@ type ElicitationSchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no schema description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -4288,7 +4288,7 @@ func (v *ElicitationSchema) UnmarshalJSON(data []byte) error {
 // This is useful when an agent receives an elicitation from an MCP server
 // during a tool call and needs to redirect it to the user.
 type ElicitationSessionScope struct {
-	// SessionID is the session this elicitation is tied to.
+	// SessionID means: the session this elicitation is tied to.
 	SessionID SessionID `json:"sessionId"`
 
 	// ToolCallID is the optional tool call within the session.
@@ -4364,7 +4364,7 @@ func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
 //
 // Supplying "{}" means the client supports URL-based elicitation.
 type ElicitationURLCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -4434,7 +4434,7 @@ type EmbeddedResource struct {
 	// Omitted and "null" are equivalent and mean no annotations are provided.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -4532,7 +4532,7 @@ type EnumOption struct {
 	// Optional. Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -4629,7 +4629,7 @@ type EnvVariable struct {
 	// Value is the value to set for the environment variable.
 	Value string `json:"value"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -4712,7 +4712,7 @@ func (v *EnvVariable) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Error is the JSON-RPC error object.
+// Error means: JSON-RPC error object.
 //
 // Represents an error that occurred during method execution, following the
 // JSON-RPC 2.0 error object specification with optional additional data.
@@ -4905,7 +4905,7 @@ type HTTPHeader struct {
 	// Value is the value to set for the HTTP header.
 	Value string `json:"value"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -4988,7 +4988,7 @@ func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Icon is an optionally-sized icon that can be displayed in a user interface.
+// Icon means: an optionally-sized icon that can be displayed in a user interface.
 type Icon struct {
 	// Src is a standard URI pointing to an icon resource. MUST be an "https:" or "data:" URI.
 	// Clients reject other schemes, fetch without credentials, and do not follow
@@ -5009,12 +5009,12 @@ type Icon struct {
 	// Omitted and "null" are equivalent and mean no sizes are specified.
 	Sizes []string `json:"sizes,omitempty"`
 
-	// Theme is the optional theme this icon is designed for.
+	// Theme means: optional theme this icon is designed for.
 	//
 	// Omitted and "null" are equivalent and mean the icon is not theme-specific.
 	Theme *IconTheme `json:"theme,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -5127,7 +5127,7 @@ type ImageContent struct {
 	// Omitted and "null" are equivalent and mean no annotations are provided.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -5244,7 +5244,7 @@ type Implementation struct {
 	// for debugging or metrics purposes. (e.g. "1.0.0").
 	Version string `json:"version"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -5350,7 +5350,7 @@ type InitializeRequest struct {
 	// Capabilities supported by the client.
 	Capabilities *ClientCapabilities `json:"capabilities,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -5472,7 +5472,7 @@ type InitializeResponse struct {
 	// the agent MUST support both "auth/login" and "auth/logout".
 	AuthMethods []AuthMethod `json:"authMethods,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -5600,7 +5600,7 @@ type IntegerPropertySchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no default value is provided.
 	Default *int64 `json:"default,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -5705,7 +5705,7 @@ type ListSessionsRequest struct {
 	// Omitted and "null" are equivalent and mean the first page is requested.
 	Cursor *SessionListCursor `json:"cursor,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -5790,7 +5790,7 @@ type ListSessionsResponse struct {
 	// results. An empty string is a valid cursor, not the end of results.
 	NextCursor *SessionListCursor `json:"nextCursor,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -5885,7 +5885,7 @@ type LoginAuthRequest struct {
 	// Must be one of the methods advertised in the initialize response.
 	MethodID AuthMethodID `json:"methodId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -5962,7 +5962,7 @@ func (v *LoginAuthRequest) UnmarshalJSON(data []byte) error {
 
 // LoginAuthResponse is the response to the "auth/login" method.
 type LoginAuthResponse struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6030,7 +6030,7 @@ func (v *LoginAuthResponse) UnmarshalJSON(data []byte) error {
 // a non-empty "authMethods" list. Clients MUST NOT call this method
 // when "authMethods" was omitted or empty.
 type LogoutAuthRequest struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6092,7 +6092,7 @@ func (v *LogoutAuthRequest) UnmarshalJSON(data []byte) error {
 
 // LogoutAuthResponse is the response to the "auth/logout" method.
 type LogoutAuthResponse struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6166,7 +6166,7 @@ type MCPCapabilities struct {
 	// Supplying "{}" means the agent supports HTTP MCP server transports.
 	HTTP *MCPHTTPCapabilities `json:"http,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6249,7 +6249,7 @@ func (v *MCPCapabilities) UnmarshalJSON(data []byte) error {
 //
 // Supplying "{}" means the agent supports HTTP MCP server transports.
 type MCPHTTPCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6321,7 +6321,7 @@ type MCPServerHTTP struct {
 	// defines are owned by the transport, and Agents use the transport's values for them.
 	Headers []HTTPHeader `json:"headers,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6429,7 +6429,7 @@ type MCPServerStdio struct {
 	// Agents MAY reject duplicates with "-32602", and otherwise the last entry wins.
 	Env []EnvVariable `json:"env,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6536,7 +6536,7 @@ func (v *MCPServerStdio) UnmarshalJSON(data []byte) error {
 //
 // Supplying "{}" means the agent supports stdio MCP server transports.
 type MCPStdioCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6636,7 +6636,7 @@ type MultiSelectPropertySchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no default selections are provided.
 	Default []string `json:"default,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6764,7 +6764,7 @@ type NewSessionRequest struct {
 	// MCPServers is the list of MCP (Model Context Protocol) servers the agent should connect to.
 	MCPServers []MCPServer `json:"mcpServers,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6884,14 +6884,14 @@ type NewSessionResponse struct {
 	// Later "config_option_update" notifications replace this list.
 	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
 
-	// AvailableCommands is the initial commands the agent can execute in this session.
+	// AvailableCommands means: initial commands the agent can execute in this session.
 	//
 	// Optional. Omitted or empty means no initial commands are advertised.
 	// Senders MUST use an array, not "null". Receivers treat "null" like omission.
 	// Later "available_commands_update" notifications replace this list.
 	AvailableCommands []AvailableCommand `json:"availableCommands,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7003,7 +7003,7 @@ type Notice struct {
 	// Omitted and "null" are equivalent and mean no description was supplied.
 	Description *string `json:"description,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7119,7 +7119,7 @@ type NumberPropertySchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no default value is provided.
 	Default *float64 `json:"default,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7226,7 +7226,7 @@ type PermissionOption struct {
 	// Kind is the hint about the nature of this permission option.
 	Kind PermissionOptionKind `json:"kind"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7338,7 +7338,7 @@ type PlanEntry struct {
 	// Status is the current execution status of this task.
 	Status PlanEntryStatus `json:"status"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7443,7 +7443,7 @@ type PlanItems struct {
 	// with their current status. The client replaces that plan with each update.
 	Entries []PlanEntry `json:"entries"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7533,7 +7533,7 @@ type PlanUpdate struct {
 	// Plan is the updated plan content.
 	Plan PlanUpdateContent `json:"plan"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7614,7 +7614,7 @@ func (v *PlanUpdate) UnmarshalJSON(data []byte) error {
 //
 // Supplying "{}" means the agent supports audio content in prompts.
 type PromptAudioCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7710,7 +7710,7 @@ type PromptCapabilities struct {
 	// Supplying "{}" means the agent supports embedded context in prompts.
 	EmbeddedContext *PromptEmbeddedContextCapabilities `json:"embeddedContext,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7798,7 +7798,7 @@ func (v *PromptCapabilities) UnmarshalJSON(data []byte) error {
 //
 // Supplying "{}" means the agent supports embedded context in prompts.
 type PromptEmbeddedContextCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7862,7 +7862,7 @@ func (v *PromptEmbeddedContextCapabilities) UnmarshalJSON(data []byte) error {
 //
 // Supplying "{}" means the agent supports image content in prompts.
 type PromptImageCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7951,7 +7951,7 @@ type PromptRequest struct {
 	// inserting it.
 	Prompt []ContentBlock `json:"prompt"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -8060,7 +8060,7 @@ type PromptResponse struct {
 	// not required to retain it. If retained and replayed, the message keeps this identifier.
 	MessageID MessageID `json:"messageId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -8143,7 +8143,7 @@ type ProtocolVersion uint16
 
 // ReplayFromStart is the inclusive replay cursor requesting replay from the start of retained conversation history.
 type ReplayFromStart struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -8236,7 +8236,7 @@ type RequestPermissionRequest struct {
 	// Must contain at least one option.
 	Options []PermissionOption `json:"options"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -8350,7 +8350,7 @@ type RequestPermissionResponse struct {
 	// Outcome is the user's decision on the permission request.
 	Outcome RequestPermissionOutcome `json:"outcome"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -8448,7 +8448,7 @@ type RequiresActionStateUpdate struct {
 	// [Background Work]: https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work
 	Background []BackgroundWork `json:"background,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -8556,7 +8556,7 @@ type ResourceLink struct {
 	// Omitted and "null" are equivalent and mean no annotations are provided.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -8720,7 +8720,7 @@ type ResumeSessionRequest struct {
 	// or resuming without replay.
 	ReplayFrom *ReplayFrom `json:"replayFrom,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -8851,14 +8851,14 @@ type ResumeSessionResponse struct {
 	// Later "config_option_update" notifications replace this list.
 	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
 
-	// AvailableCommands is the initial commands the agent can execute in this session.
+	// AvailableCommands means: initial commands the agent can execute in this session.
 	//
 	// Optional. Omitted or empty means no initial commands are advertised.
 	// Senders MUST use an array, not "null". Receivers treat "null" like omission.
 	// Later "available_commands_update" notifications replace this list.
 	AvailableCommands []AvailableCommand `json:"availableCommands,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -8948,7 +8948,7 @@ type RunningStateUpdate struct {
 	// [Background Work]: https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work
 	Background []BackgroundWork `json:"background,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -9023,7 +9023,7 @@ type SelectedPermissionOutcome struct {
 	// OptionID is the ID of the option the user selected.
 	OptionID PermissionOptionID `json:"optionId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -9105,7 +9105,7 @@ func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
 // "SessionInfo.additionalDirectories" in "session/list" to report the
 // complete ordered additional-root list associated with a listed session.
 type SessionAdditionalDirectoriesCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -9208,7 +9208,7 @@ type SessionCapabilities struct {
 	// complete ordered additional-root list associated with a listed session.
 	AdditionalDirectories *SessionAdditionalDirectoriesCapabilities `json:"additionalDirectories,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -9382,7 +9382,7 @@ type SessionConfigID string
 
 // SessionConfigSelect is a single-value selector (dropdown) session configuration option payload.
 type SessionConfigSelect struct {
-	// CurrentValue is the currently selected value. MUST be one of the "value"s in "options".
+	// CurrentValue means: the currently selected value. MUST be one of the "value"s in "options".
 	CurrentValue SessionConfigValueID `json:"currentValue"`
 
 	// Options is the set of selectable options. MUST contain at least one value, and each "value" MUST be
@@ -9468,7 +9468,7 @@ type SessionConfigSelectGroup struct {
 	// Options is the set of option values in this group. MUST contain at least one value.
 	Options []SessionConfigSelectOption `json:"options"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -9574,7 +9574,7 @@ type SessionConfigSelectOption struct {
 	// Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -9670,7 +9670,7 @@ type SessionConfigValueID string
 //
 // Supplying "{}" means the agent supports deleting sessions from "session/list".
 type SessionDeleteCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -9765,7 +9765,7 @@ type SessionInfo struct {
 	// Omitted and "null" are equivalent and mean the last activity time is not reported.
 	UpdatedAt *string `json:"updatedAt,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -9888,7 +9888,7 @@ type SessionInfoUpdate struct {
 	// UpdatedAt is the RFC 3339 timestamp of last activity. Set to null to clear.
 	UpdatedAt Nullable[string] `json:"updatedAt,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
 	// unchanged, a key set to "null" is removed, and any other value replaces that key's
@@ -9980,7 +9980,7 @@ type SessionNotFoundErrorData struct {
 	// SessionID is the session ID from the request.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -10060,7 +10060,7 @@ type SetSessionConfigOptionResponse struct {
 	// ConfigOptions is the full set of configuration options and their current values.
 	ConfigOptions []SessionConfigOption `json:"configOptions"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -10139,10 +10139,10 @@ func (v *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
 
 // StringMultiSelectItems is the string item schema for multi-select enum properties.
 type StringMultiSelectItems struct {
-	// Enum is the allowed enum values. Must contain at least one value.
+	// Enum means: allowed enum values. Must contain at least one value.
 	Enum []string `json:"enum"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -10273,7 +10273,7 @@ type StringPropertySchema struct {
 	// declared by "oneOf".
 	OneOf []EnumOption `json:"oneOf,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -10403,7 +10403,7 @@ type Terminal struct {
 	// TerminalID is the ID of the terminal to display.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -10484,7 +10484,7 @@ func (v *Terminal) UnmarshalJSON(data []byte) error {
 // invocation in an interactive terminal and supports terminal authentication
 // methods.
 type TerminalAuthCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -10548,7 +10548,7 @@ func (v *TerminalAuthCapabilities) UnmarshalJSON(data []byte) error {
 //
 // Supplying "{}" advertises support. An omitted or "null" "cancel" does not.
 type TerminalCancelCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -10623,7 +10623,7 @@ type TerminalCapabilities struct {
 	// means supported. Agents SHOULD stop advertising it once the terminal reports "exitStatus".
 	Cancel *TerminalCancelCapabilities `json:"cancel,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -10707,7 +10707,7 @@ type TerminalExitStatus struct {
 	// platform-specific name. Omitted and "null" are equivalent.
 	Signal *string `json:"signal,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -10787,7 +10787,7 @@ type TerminalOutput struct {
 	// Data is the base64-encoded replacement terminal output bytes.
 	Data string `json:"data"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -10870,7 +10870,7 @@ type TerminalOutputChunk struct {
 	// Data is the independently base64-encoded terminal output bytes.
 	Data string `json:"data"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	// This metadata is scoped to the chunk and does not patch stored metadata.
@@ -10962,7 +10962,7 @@ type TerminalSize struct {
 	// Rows is the number of rows.
 	Rows uint16 `json:"rows"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -11080,7 +11080,7 @@ type TerminalUpdate struct {
 	// the whole previous value. A new terminal starts with none.
 	Capabilities Nullable[TerminalCapabilities] `json:"capabilities,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
 	// unchanged, a key set to "null" is removed, and any other value replaces that key's
@@ -11202,12 +11202,12 @@ func (v *TerminalUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TextCommandInput is the all text that was typed after the command name is provided as input.
+// TextCommandInput means: all text that was typed after the command name is provided as input.
 type TextCommandInput struct {
 	// Hint is a hint to display when the input hasn't been provided yet
 	Hint string `json:"hint"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -11292,7 +11292,7 @@ type TextContent struct {
 	// Omitted and "null" are equivalent and mean no annotations are provided.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -11388,7 +11388,7 @@ type TextResourceContents struct {
 	// Omitted and "null" are equivalent and mean the MIME type is not specified.
 	MimeType *MediaType `json:"mimeType,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -11479,10 +11479,10 @@ func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
 
 // TitledMultiSelectItems is the items definition for titled multi-select enum properties.
 type TitledMultiSelectItems struct {
-	// AnyOf is the titled enum options. Must contain at least one option.
+	// AnyOf means: titled enum options. Must contain at least one option.
 	AnyOf []EnumOption `json:"anyOf"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -11565,7 +11565,7 @@ func (v *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
 //
 // Supplying "{}" advertises support. An omitted or "null" "cancel" does not.
 type ToolCallCancelCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -11640,7 +11640,7 @@ type ToolCallCapabilities struct {
 	// means supported. Agents SHOULD stop advertising it once the tool call reaches a final status.
 	Cancel *ToolCallCancelCapabilities `json:"cancel,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -11721,7 +11721,7 @@ type ToolCallContentChunk struct {
 	// Content is a single item of content produced by the tool call.
 	Content ToolCallContent `json:"content"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	// This metadata is scoped to the chunk and does not patch stored metadata.
@@ -11826,7 +11826,7 @@ type ToolCallLocation struct {
 	// mean no specific line. "0" is invalid.
 	Line *uint32 `json:"line,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -11916,7 +11916,7 @@ type ToolCallPermissionSubject struct {
 	// "toolCallId" creates the tool call.
 	ToolCall ToolCallUpdate `json:"toolCall"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -12059,7 +12059,7 @@ type ToolCallUpdate struct {
 	// the whole previous value. A new tool call starts with none.
 	Capabilities Nullable[ToolCallCapabilities] `json:"capabilities,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
 	// unchanged, a key set to "null" is removed, and any other value replaces that key's
@@ -12221,7 +12221,7 @@ type UnsupportedProtocolVersionErrorData struct {
 	// Supported is the protocol versions the Agent supports.
 	Supported []ProtocolVersion `json:"supported"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -12322,7 +12322,7 @@ type UpdateSessionNotification struct {
 	// Update is the actual update content.
 	Update SessionUpdate `json:"update"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -12420,7 +12420,7 @@ type UsageUpdate struct {
 	// Omitted leaves the last reported cost unchanged. "null" clears it. A value replaces it.
 	Cost Nullable[Cost] `json:"cost,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -12531,7 +12531,7 @@ type UserMessage struct {
 	// Content is the complete replacement content for this message.
 	Content []ContentBlock `json:"content,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
 	// unchanged, a key set to "null" is removed, and any other value replaces that key's

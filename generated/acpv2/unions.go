@@ -2165,7 +2165,7 @@ type CreateElicitationRequest struct {
 	// Message is a human-readable message describing what input is needed.
 	Message string `json:"message"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2493,7 +2493,7 @@ func (v *CreateElicitationRequestOther) UnmarshalJSON(data []byte) error {
 
 // CreateElicitationResponse is the response from the client to an elicitation request.
 type CreateElicitationResponse struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2891,7 +2891,7 @@ type DiffChange struct {
 	// Omitted and "null" are equivalent and mean the MIME type is unknown.
 	MimeType *MediaType `json:"mimeType,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -4147,7 +4147,7 @@ func (v *elicitationURLModeFields) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-// EmbeddedResourceData is the resource content that can be embedded in a message.
+// EmbeddedResourceData means: resource content that can be embedded in a message.
 type EmbeddedResourceData struct {
 	// Value is the variant, one of:
 	//   - *EmbeddedResourceDataTextResourceContents
@@ -4336,7 +4336,7 @@ func (u *ErrorData) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// IdleStateUpdate is the no foreground work is active. Background activity may continue.
+// IdleStateUpdate means: no foreground work is active. Background activity may continue.
 //
 // Agents SHOULD include a "stopReason" when the idle transition ends foreground
 // work. An idle update that does not end foreground work need not include one.
@@ -4357,7 +4357,7 @@ type IdleStateUpdate struct {
 	// [Background Work]: https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work
 	Background []BackgroundWork `json:"background,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6628,7 +6628,7 @@ type SessionConfigOption struct {
 	// Omitted and "null" are equivalent and mean no category is provided.
 	Category *SessionConfigOptionCategory `json:"category,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7957,7 +7957,7 @@ type SetSessionConfigOptionRequest struct {
 	// ConfigID is the ID of the configuration option to set.
 	ConfigID SessionConfigID `json:"configId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//

@@ -23,7 +23,7 @@ type ArchiveSessionRequest struct {
 	// SessionID is the ID of the session to archive.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -102,7 +102,7 @@ func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type ArchiveSessionResponse struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -197,7 +197,7 @@ type AuthAccount struct {
 	// Optional. Omitted and "null" are equivalent and mean no organization is reported.
 	Organization *string `json:"organization,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -306,7 +306,7 @@ const (
 	//
 	// On the wire it is "authenticated".
 	AuthStateAuthenticated AuthState = "authenticated"
-	// AuthStateUnauthenticated is the user needs to sign in. This includes credentials that are missing,
+	// AuthStateUnauthenticated means: the user needs to sign in. This includes credentials that are missing,
 	// expired, or known to be invalid.
 	//
 	// On the wire it is "unauthenticated".
@@ -342,7 +342,7 @@ func (v AuthState) IsCustom() bool {
 //
 // Supplying "{}" means the agent supports the "auth/status" method.
 type AuthStatusCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -411,7 +411,7 @@ func (v *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
 // Agents MUST NOT reject it with "auth_required" ("-32000"), since Clients call it to learn
 // whether authentication is required.
 type AuthStatusRequest struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -481,14 +481,14 @@ type AuthStatusResponse struct {
 	// do not recognize as "unknown".
 	State AuthState `json:"state"`
 
-	// Accounts is the accounts the agent has configured, for display.
+	// Accounts means: the accounts the agent has configured, for display.
 	//
 	// Optional. Omitted and empty are equivalent and mean no accounts are reported.
 	// Agents that hold credentials for several providers or accounts SHOULD list each
 	// of them and mark the ones in effect with "active".
 	Accounts []AuthAccount `json:"accounts,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -585,14 +585,14 @@ type AuthStatusUpdateNotification struct {
 	// do not recognize as "unknown".
 	State AuthState `json:"state"`
 
-	// Accounts is the accounts the agent has configured, for display.
+	// Accounts means: the accounts the agent has configured, for display.
 	//
 	// Optional. Omitted and empty are equivalent and mean no accounts are reported.
 	// Agents that hold credentials for several providers or accounts SHOULD list each
 	// of them and mark the ones in effect with "active".
 	Accounts []AuthAccount `json:"accounts,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -682,7 +682,7 @@ type BackgroundSubagent struct {
 	// SessionID is the ID of the listed session.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1534,7 +1534,7 @@ type ProxySuccessorResponse = json.RawMessage
 // Supplying "{}" means the agent supports both methods, the "archived" filter on
 // "session/list", and "SessionInfo.archived".
 type SessionArchiveCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1603,7 +1603,7 @@ func (v *SessionArchiveCapabilities) UnmarshalJSON(data []byte) error {
 type SessionArchiveFilter string
 
 const (
-	// SessionArchiveFilterExclude is the only sessions that are not archived. This is the default.
+	// SessionArchiveFilterExclude means: only sessions that are not archived. This is the default.
 	//
 	// On the wire it is "exclude".
 	SessionArchiveFilterExclude SessionArchiveFilter = "exclude"
@@ -1638,7 +1638,7 @@ func (v SessionArchiveFilter) IsCustom() bool {
 //
 // Supplying "{}" advertises support. An omitted or "null" "cancel" does not.
 type SessionCancelCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1733,7 +1733,7 @@ type SessionMessage struct {
 	// replaces the whole content collection.
 	Content Nullable[[]ContentBlock] `json:"content,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
 	// unchanged, a key set to "null" is removed, and any other value replaces that key's
@@ -1868,7 +1868,7 @@ type SessionMessageChunk struct {
 	// Content is a single content block appended to the message.
 	Content ContentBlock `json:"content"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	// This metadata is scoped to the chunk and does not patch stored metadata.
@@ -1960,7 +1960,7 @@ func (v *SessionMessageChunk) UnmarshalJSON(data []byte) error {
 type SessionStatus string
 
 const (
-	// SessionStatusOpen is the Agent has the session in memory, for any connection.
+	// SessionStatusOpen means: the Agent has the session in memory, for any connection.
 	//
 	// This does not mean the requesting connection is attached to it. A Client that did
 	// not create or resume the session on its own connection MUST still call
@@ -1998,7 +1998,7 @@ func (v SessionStatus) IsCustom() bool {
 //
 // Supplying "{}" means the agent supports checking session status.
 type SessionStatusCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2071,7 +2071,7 @@ type SessionStatusRequest struct {
 	// SessionID is the ID of the session to check.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2167,7 +2167,7 @@ type SessionStatusResponse struct {
 	// MUST NOT count an "idle" snapshot as a new completion.
 	State *StateUpdate `json:"state,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2257,12 +2257,12 @@ func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
 // Supplying "{}" means the agent supports "systemPrompt" on session lifecycle
 // requests in "append" mode.
 type SessionSystemPromptCapabilities struct {
-	// Mode is the delivery modes the agent supports in addition to "append".
+	// Mode means: delivery modes the agent supports in addition to "append".
 	//
 	// Optional. Omitted and "null" are equivalent and mean the agent supports only "append".
 	Mode *SessionSystemPromptModeCapabilities `json:"mode,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2344,7 +2344,7 @@ type SessionSystemPromptModeCapabilities struct {
 	// instructions with the client-provided system prompt.
 	Override *SessionSystemPromptOverrideCapabilities `json:"override,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2419,7 +2419,7 @@ func (v *SessionSystemPromptModeCapabilities) UnmarshalJSON(data []byte) error {
 // Supplying "{}" means the agent supports replacing its built-in default
 // instructions with the client-provided system prompt.
 type SessionSystemPromptOverrideCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2486,7 +2486,7 @@ func (v *SessionSystemPromptOverrideCapabilities) UnmarshalJSON(data []byte) err
 // Supplying "{}" means the agent supports "session/set_title". Agents report titles
 // through "session/list" and "session_info_update" without this capability.
 type SessionTitleCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2569,7 +2569,7 @@ type SetSessionTitleRequest struct {
 	// that is empty after normalization, with "-32602".
 	Title string `json:"title"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2662,7 +2662,7 @@ type SetSessionTitleResponse struct {
 	// display this value rather than the one they sent.
 	Title string `json:"title"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2749,7 +2749,7 @@ type SubagentSessionCapabilities struct {
 	// "{}") means supported.
 	Cancel *SessionCancelCapabilities `json:"cancel,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2880,7 +2880,7 @@ type SubagentUpdate struct {
 	// A concrete [StateUpdate] replaces the entire previous snapshot.
 	State Nullable[StateUpdate] `json:"state,omitempty"`
 
-	// Cwd is the child's working directory. Must be an absolute path.
+	// Cwd means: the child's working directory. Must be an absolute path.
 	//
 	// Optional and nullable. Omitted means unchanged. "null" clears the
 	// reported value. While unset, the child inherits its immediate parent's
@@ -2895,7 +2895,7 @@ type SubagentUpdate struct {
 	// array replaces the whole list. "[]" reports no additional directories.
 	AdditionalDirectories Nullable[[]AbsolutePath] `json:"additionalDirectories,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
 	// unchanged, a key set to "null" is removed, and any other value replaces that key's
@@ -3040,7 +3040,7 @@ type UnarchiveSessionRequest struct {
 	// SessionID is the ID of the session to unarchive.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3119,7 +3119,7 @@ func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type UnarchiveSessionResponse struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3203,7 +3203,7 @@ type UnknownStateUpdate struct {
 	// [Background Work]: https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work
 	Background []BackgroundWork `json:"background,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//

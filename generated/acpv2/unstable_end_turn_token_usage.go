@@ -34,7 +34,7 @@ type Usage struct {
 	// Omitted and "null" are equivalent and mean the count is not reported.
 	CachedWriteTokens *uint64 `json:"cachedWriteTokens,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//

@@ -15,7 +15,7 @@ import (
 //
 // Supplying "{}" means the agent supports ACP MCP server transports.
 type MCPACPCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -195,7 +195,7 @@ type MCPServerACP struct {
 	// on the same ACP connection.
 	ServerID MCPServerACPID `json:"serverId"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -303,7 +303,7 @@ type MessageMCPNotification struct {
 	// Params is the optional inner MCP params. Null is equivalent to omission.
 	Params json.RawMessage `json:"params,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	// This is ACP metadata, not the inner MCP message's "_meta".
@@ -419,7 +419,7 @@ type MessageMCPRequest struct {
 	// Params is the optional inner MCP params. Null is equivalent to omission.
 	Params json.RawMessage `json:"params,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	// This is ACP metadata, not the inner MCP message's "_meta".
@@ -573,7 +573,7 @@ type MessageMCPResponseResult struct {
 	// Result is the required, even if JSON null.
 	Result json.RawMessage `json:"result"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	// This is ACP metadata, not the inner MCP message's "_meta".
@@ -660,7 +660,7 @@ type MessageMCPResponseError struct {
 	// Error is the required, non-null MCP error object.
 	Error MCPError `json:"error"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	// This is ACP metadata, not the inner MCP message's "_meta".

@@ -42,7 +42,7 @@ type ForkSessionRequest struct {
 	// source session.
 	SystemPrompt *SystemPrompt `json:"systemPrompt,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -167,14 +167,14 @@ type ForkSessionResponse struct {
 	// Later "config_option_update" notifications replace this list.
 	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
 
-	// AvailableCommands is the initial commands the agent can execute in this session.
+	// AvailableCommands means: initial commands the agent can execute in this session.
 	//
 	// Optional. Omitted or empty means no initial commands are advertised.
 	// Senders MUST use an array, not "null". Receivers treat "null" like omission.
 	// Later "available_commands_update" notifications replace this list.
 	AvailableCommands []AvailableCommand `json:"availableCommands,omitempty"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -271,7 +271,7 @@ func (v *ForkSessionResponse) UnmarshalJSON(data []byte) error {
 //
 // Supplying "{}" means the agent supports forking sessions.
 type SessionForkCapabilities struct {
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -357,7 +357,7 @@ type SystemPrompt struct {
 	// "-32602" without creating, resuming, or forking the session.
 	Content []ContentBlock `json:"content"`
 
-	// Meta is the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
