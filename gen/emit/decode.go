@@ -273,7 +273,12 @@ func fieldDecode(fl *ir.Field, ptr jen.Code) jen.Code {
 	case skipElem(fl) != nil:
 		return jen.Id("decodeItemsField").Call(jen.Id("d"), ptr, elemDecoder(*skipElem(fl)), rules)
 	case fl.NullMeans:
-		return jen.Id("decodeNullableField").Call(jen.Id("d"), ptr, elemDecoder(fl.Type), rules)
+		elem := elemDecoder(fl.Type)
+		if fl.SkipInvalidItems && fl.Type.Kind == ir.RefArray {
+			// func(p *[]E, d *decoder) error { return decodeItems(d, p, elem) }
+			elem = elemFunc(goType(fl.Type), jen.Id("decodeItems").Call(jen.Id("d"), jen.Id("p"), elemDecoder(*fl.Type.Elem)))
+		}
+		return jen.Id("decodeNullableField").Call(jen.Id("d"), ptr, elem, rules)
 	case pointer(fl):
 		return jen.Id("decodePointerField").Call(jen.Id("d"), ptr, elemDecoder(fl.Type), rules)
 	}

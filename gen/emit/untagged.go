@@ -194,9 +194,14 @@ func tryVariant(v *ir.Variant, kind byte, several bool) []jen.Code {
 	if v.JSON == ir.KindNull {
 		return []jen.Code{jen.Id("u").Dot("Value").Op("=").Id(v.GoName).Values(), jen.Return(jen.Nil())}
 	}
+	decode := jen.Id("decodeValid").Call(jen.Id("data"), target)
+	if r := v.Value; r != nil && (r.Kind == ir.RefString || r.Kind == ir.RefBool || r.Kind == ir.RefInt || r.Kind == ir.RefFloat) {
+		// The runtime's scalar decoders, which take 1.0 for the integer 1.
+		decode = jen.Id("decodeWith").Call(jen.Id("data"), target, scalarDecoder(*r).Index(jen.Id(v.GoName)))
+	}
 	try := jen.Block(
 		decl,
-		jen.If(jen.Err().Op("=").Id("decodeValid").Call(jen.Id("data"), target), jen.Err().Op("==").Nil()).Block(
+		jen.If(jen.Err().Op("=").Add(decode), jen.Err().Op("==").Nil()).Block(
 			jen.Id("u").Dot("Value").Op("=").Add(value),
 			jen.Return(jen.Nil()),
 		),

@@ -2299,13 +2299,13 @@ type CompactionUpdate struct {
 	Status CompactionStatus `json:"status"`
 
 	// Complete replacement user-displayable summary content for the compaction.
-	Summary []ContentBlock `json:"summary,omitempty"`
+	Summary Nullable[[]ContentBlock] `json:"summary,omitempty"`
 
 	// Human-readable error details for the compaction.
-	Error *string `json:"error,omitempty"`
+	Error Nullable[string] `json:"error,omitempty"`
 
 	// Extensible metadata patch for this compaction.
-	Meta json.RawMessage `json:"_meta,omitempty"`
+	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2315,19 +2315,23 @@ func (v *CompactionUpdate) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.CompactionID)
 	b = append(b, `,"status":`...)
 	b = appendString(b, v.Status)
-	if v.Summary != nil {
+	if v.Summary.Present {
 		b = append(b, `,"summary":`...)
-		if b, err = appendSlice(b, v.Summary, (*ContentBlock).appendJSON); err != nil {
+		if b, err = appendNullable(b, &v.Summary, func(p *[]ContentBlock, b []byte) ([]byte, error) {
+			return appendSlice(b, *p, (*ContentBlock).appendJSON)
+		}); err != nil {
 			return nil, err
 		}
 	}
-	if v.Error != nil {
+	if v.Error.Present {
 		b = append(b, `,"error":`...)
-		b = appendString(b, *v.Error)
+		if b, err = appendNullable(b, &v.Error, encodeString[string]); err != nil {
+			return nil, err
+		}
 	}
-	if len(v.Meta) != 0 {
+	if v.Meta.Present {
 		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
+		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
@@ -2356,11 +2360,13 @@ func (v *CompactionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Status, decodeString[CompactionStatus], 0)
 	case "summary":
-		return true, decodeItemsField(d, &v.Summary, (*ContentBlock).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Summary, func(p *[]ContentBlock, d *decoder) error {
+			return decodeItems(d, p, (*ContentBlock).decodeJSON)
+		}, nullOK|defaultOnError)
 	case "error":
-		return true, decodePointerField(d, &v.Error, decodeString[string], nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Error, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeNullableField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }

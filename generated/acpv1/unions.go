@@ -1999,7 +1999,7 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v ElicitationContentValueString
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, &v, decodeString[ElicitationContentValueString]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -2007,14 +2007,14 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v ElicitationContentValueInteger
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, &v, decodeInt[ElicitationContentValueInteger]); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		{
 			var v ElicitationContentValueNumber
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, &v, decodeFloat[ElicitationContentValueNumber]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -2022,7 +2022,7 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case 't', 'f':
 		{
 			var v ElicitationContentValueBoolean
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, &v, decodeBool[ElicitationContentValueBoolean]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -3443,7 +3443,7 @@ func (u *RequestID) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v RequestIDNumber
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, &v, decodeInt[RequestIDNumber]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -3451,7 +3451,7 @@ func (u *RequestID) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v RequestIDStr
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, &v, decodeString[RequestIDStr]); err == nil {
 				u.Value = v
 				return nil
 			}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math/big"
 	"strconv"
 	"sync"
 
@@ -53,6 +54,22 @@ var decoders = sync.Pool{New: func() any { return new(decoder) }}
 func decodeBytes(data []byte, v decodable) error {
 	return withDecoder(data, func(d *decoder) error {
 		if err := v.decodeJSON(d); err != nil {
+			return err
+		}
+		if _, end := d.ReadToken(); end != io.EOF {
+			if end != nil {
+				return end
+			}
+			return errors.New("json: invalid data after top-level value")
+		}
+		return nil
+	})
+}
+
+// decodeWith decodes data, a single JSON value, into p with elem.
+func decodeWith[T any](data []byte, p *T, elem func(*T, *decoder) error) error {
+	return withDecoder(data, func(d *decoder) error {
+		if err := elem(p, d); err != nil {
 			return err
 		}
 		if _, end := d.ReadToken(); end != io.EOF {
@@ -365,7 +382,14 @@ func decodeInt[T ~int | ~int8 | ~int16 | ~int32 | ~int64](p *T, d *decoder) erro
 		return err
 	}
 	n, err := strconv.ParseInt(string(raw), 10, 64)
-	if err != nil || int64(T(n)) != n {
+	if err != nil {
+		i := integral(raw)
+		if i == nil || !i.IsInt64() {
+			return typeError("number "+string(raw), p, "")
+		}
+		n = i.Int64()
+	}
+	if int64(T(n)) != n {
 		return typeError("number "+string(raw), p, "")
 	}
 	*p = T(n)
@@ -378,11 +402,38 @@ func decodeUint[T ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64](p *T, d *decoder
 		return err
 	}
 	n, err := strconv.ParseUint(string(raw), 10, 64)
-	if err != nil || uint64(T(n)) != n {
+	if err != nil {
+		i := integral(raw)
+		if i == nil || !i.IsUint64() {
+			return typeError("number "+string(raw), p, "")
+		}
+		n = i.Uint64()
+	}
+	if uint64(T(n)) != n {
 		return typeError("number "+string(raw), p, "")
 	}
 	*p = T(n)
 	return nil
+}
+
+// integral returns the value of a number written with a fraction or an
+// exponent (1.0, 1e2) when it is an integer, as JSON Schema and other peers
+// count integers, or nil.
+func integral(raw []byte) *big.Int {
+	if bytes.IndexAny(raw, ".eE") < 0 {
+		return nil
+	}
+	if e := bytes.IndexAny(raw, "eE"); e >= 0 {
+		// A big exponent would make big.Rat build a huge power of ten.
+		if x, err := strconv.Atoi(string(raw[e+1:])); err != nil || x < -400 || x > 400 {
+			return nil
+		}
+	}
+	r, ok := new(big.Rat).SetString(string(raw))
+	if !ok || !r.IsInt() {
+		return nil
+	}
+	return r.Num()
 }
 
 func decodeFloat[T ~float32 | ~float64](p *T, d *decoder) error {

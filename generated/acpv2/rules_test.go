@@ -150,7 +150,7 @@ func TestRulesDefaultOnError(t *testing.T) {
 				Title:        Nullable[string]{Present: true, Value: "Edit"},
 				Kind:         Nullable[ToolKind]{Present: true, Value: ToolKindEdit},
 				Status:       Nullable[ToolCallStatus]{Present: true, Value: ToolCallStatusCompleted},
-				Locations:    []ToolCallLocation{{Path: "/a", Line: rulesPtr(uint32(3))}},
+				Locations:    Nullable[[]ToolCallLocation]{Present: true, Value: []ToolCallLocation{{Path: "/a", Line: rulesPtr(uint32(3))}}},
 				Capabilities: Nullable[ToolCallCapabilities]{Present: true, Value: ToolCallCapabilities{Cancel: &ToolCallCancelCapabilities{}}},
 			},
 			valid: true,

@@ -196,7 +196,7 @@ type AgentMessage struct {
 	MessageID MessageID `json:"messageId"`
 
 	// Complete replacement content for this message.
-	Content []ContentBlock `json:"content,omitempty"`
+	Content Nullable[[]ContentBlock] `json:"content,omitempty"`
 
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
@@ -206,7 +206,7 @@ type AgentMessage struct {
 	// MUST NOT assign meaning to keys they do not recognize.
 	//
 	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
-	Meta json.RawMessage `json:"_meta,omitempty"`
+	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -214,15 +214,17 @@ func (v *AgentMessage) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = append(b, `,"messageId":`...)
 	b = appendString(b, v.MessageID)
-	if v.Content != nil {
+	if v.Content.Present {
 		b = append(b, `,"content":`...)
-		if b, err = appendSlice(b, v.Content, (*ContentBlock).appendJSON); err != nil {
+		if b, err = appendNullable(b, &v.Content, func(p *[]ContentBlock, b []byte) ([]byte, error) {
+			return appendSlice(b, *p, (*ContentBlock).appendJSON)
+		}); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
+	if v.Meta.Present {
 		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
+		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
@@ -248,9 +250,11 @@ func (v *AgentMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.MessageID, decodeString[MessageID], 0)
 	case "content":
-		return true, decodeItemsField(d, &v.Content, (*ContentBlock).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Content, func(p *[]ContentBlock, d *decoder) error {
+			return decodeItems(d, p, (*ContentBlock).decodeJSON)
+		}, nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeNullableField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
@@ -461,7 +465,7 @@ type AgentThought struct {
 	MessageID MessageID `json:"messageId"`
 
 	// Complete replacement content for this thought message.
-	Content []ContentBlock `json:"content,omitempty"`
+	Content Nullable[[]ContentBlock] `json:"content,omitempty"`
 
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
@@ -471,7 +475,7 @@ type AgentThought struct {
 	// MUST NOT assign meaning to keys they do not recognize.
 	//
 	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
-	Meta json.RawMessage `json:"_meta,omitempty"`
+	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -479,15 +483,17 @@ func (v *AgentThought) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = append(b, `,"messageId":`...)
 	b = appendString(b, v.MessageID)
-	if v.Content != nil {
+	if v.Content.Present {
 		b = append(b, `,"content":`...)
-		if b, err = appendSlice(b, v.Content, (*ContentBlock).appendJSON); err != nil {
+		if b, err = appendNullable(b, &v.Content, func(p *[]ContentBlock, b []byte) ([]byte, error) {
+			return appendSlice(b, *p, (*ContentBlock).appendJSON)
+		}); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
+	if v.Meta.Present {
 		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
+		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
@@ -513,9 +519,11 @@ func (v *AgentThought) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.MessageID, decodeString[MessageID], 0)
 	case "content":
-		return true, decodeItemsField(d, &v.Content, (*ContentBlock).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Content, func(p *[]ContentBlock, d *decoder) error {
+			return decodeItems(d, p, (*ContentBlock).decodeJSON)
+		}, nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeNullableField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
@@ -2779,10 +2787,10 @@ type CompactionUpdate struct {
 	Status CompactionStatus `json:"status"`
 
 	// Complete replacement user-displayable summary content for the compaction.
-	Summary []ContentBlock `json:"summary,omitempty"`
+	Summary Nullable[[]ContentBlock] `json:"summary,omitempty"`
 
 	// Human-readable error details for the compaction.
-	Error *string `json:"error,omitempty"`
+	Error Nullable[string] `json:"error,omitempty"`
 
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
@@ -2792,7 +2800,7 @@ type CompactionUpdate struct {
 	// MUST NOT assign meaning to keys they do not recognize.
 	//
 	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
-	Meta json.RawMessage `json:"_meta,omitempty"`
+	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2802,19 +2810,23 @@ func (v *CompactionUpdate) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.CompactionID)
 	b = append(b, `,"status":`...)
 	b = appendString(b, v.Status)
-	if v.Summary != nil {
+	if v.Summary.Present {
 		b = append(b, `,"summary":`...)
-		if b, err = appendSlice(b, v.Summary, (*ContentBlock).appendJSON); err != nil {
+		if b, err = appendNullable(b, &v.Summary, func(p *[]ContentBlock, b []byte) ([]byte, error) {
+			return appendSlice(b, *p, (*ContentBlock).appendJSON)
+		}); err != nil {
 			return nil, err
 		}
 	}
-	if v.Error != nil {
+	if v.Error.Present {
 		b = append(b, `,"error":`...)
-		b = appendString(b, *v.Error)
+		if b, err = appendNullable(b, &v.Error, encodeString[string]); err != nil {
+			return nil, err
+		}
 	}
-	if len(v.Meta) != 0 {
+	if v.Meta.Present {
 		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
+		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
@@ -2843,11 +2855,13 @@ func (v *CompactionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Status, decodeString[CompactionStatus], 0)
 	case "summary":
-		return true, decodeItemsField(d, &v.Summary, (*ContentBlock).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Summary, func(p *[]ContentBlock, d *decoder) error {
+			return decodeItems(d, p, (*ContentBlock).decodeJSON)
+		}, nullOK|defaultOnError)
 	case "error":
-		return true, decodePointerField(d, &v.Error, decodeString[string], nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Error, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeNullableField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
@@ -9660,7 +9674,7 @@ type SessionInfoUpdate struct {
 	// MUST NOT assign meaning to keys they do not recognize.
 	//
 	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
-	Meta json.RawMessage `json:"_meta,omitempty"`
+	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9678,9 +9692,9 @@ func (v *SessionInfoUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
+	if v.Meta.Present {
 		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
+		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
@@ -9707,7 +9721,7 @@ func (v *SessionInfoUpdate) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "updatedAt":
 		return true, decodeNullableField(d, &v.UpdatedAt, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeNullableField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
@@ -10822,7 +10836,7 @@ type TerminalUpdate struct {
 	// MUST NOT assign meaning to keys they do not recognize.
 	//
 	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
-	Meta json.RawMessage `json:"_meta,omitempty"`
+	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -10862,9 +10876,9 @@ func (v *TerminalUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
+	if v.Meta.Present {
 		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
+		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
@@ -10902,7 +10916,7 @@ func (v *TerminalUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	case "capabilities":
 		return true, decodeNullableField(d, &v.Capabilities, (*TerminalCapabilities).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeNullableField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
@@ -11749,17 +11763,17 @@ type ToolCallUpdate struct {
 	Status Nullable[ToolCallStatus] `json:"status,omitempty"`
 
 	// Content produced by the tool call.
-	Content []ToolCallContent `json:"content,omitempty"`
+	Content Nullable[[]ToolCallContent] `json:"content,omitempty"`
 
 	// File locations affected by this tool call.
 	// Enables "follow-along" features in clients.
-	Locations []ToolCallLocation `json:"locations,omitempty"`
+	Locations Nullable[[]ToolCallLocation] `json:"locations,omitempty"`
 
 	// Raw input parameters sent to the tool.
-	RawInput json.RawMessage `json:"rawInput,omitempty"`
+	RawInput Nullable[json.RawMessage] `json:"rawInput,omitempty"`
 
 	// Raw output returned by the tool.
-	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
+	RawOutput Nullable[json.RawMessage] `json:"rawOutput,omitempty"`
 
 	// Client-initiated controls this tool call currently supports, such as cancellation.
 	//
@@ -11775,7 +11789,7 @@ type ToolCallUpdate struct {
 	// MUST NOT assign meaning to keys they do not recognize.
 	//
 	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
-	Meta json.RawMessage `json:"_meta,omitempty"`
+	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -11807,27 +11821,31 @@ func (v *ToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if v.Content != nil {
+	if v.Content.Present {
 		b = append(b, `,"content":`...)
-		if b, err = appendSlice(b, v.Content, (*ToolCallContent).appendJSON); err != nil {
+		if b, err = appendNullable(b, &v.Content, func(p *[]ToolCallContent, b []byte) ([]byte, error) {
+			return appendSlice(b, *p, (*ToolCallContent).appendJSON)
+		}); err != nil {
 			return nil, err
 		}
 	}
-	if v.Locations != nil {
+	if v.Locations.Present {
 		b = append(b, `,"locations":`...)
-		if b, err = appendSlice(b, v.Locations, (*ToolCallLocation).appendJSON); err != nil {
+		if b, err = appendNullable(b, &v.Locations, func(p *[]ToolCallLocation, b []byte) ([]byte, error) {
+			return appendSlice(b, *p, (*ToolCallLocation).appendJSON)
+		}); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.RawInput) != 0 {
+	if v.RawInput.Present {
 		b = append(b, `,"rawInput":`...)
-		if b, err = appendRaw(b, v.RawInput); err != nil {
+		if b, err = appendNullable(b, &v.RawInput, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.RawOutput) != 0 {
+	if v.RawOutput.Present {
 		b = append(b, `,"rawOutput":`...)
-		if b, err = appendRaw(b, v.RawOutput); err != nil {
+		if b, err = appendNullable(b, &v.RawOutput, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
@@ -11837,9 +11855,9 @@ func (v *ToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
+	if v.Meta.Present {
 		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
+		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
@@ -11873,17 +11891,21 @@ func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	case "status":
 		return true, decodeNullableField(d, &v.Status, decodeString[ToolCallStatus], nullOK|defaultOnError)
 	case "content":
-		return true, decodeItemsField(d, &v.Content, (*ToolCallContent).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Content, func(p *[]ToolCallContent, d *decoder) error {
+			return decodeItems(d, p, (*ToolCallContent).decodeJSON)
+		}, nullOK|defaultOnError)
 	case "locations":
-		return true, decodeItemsField(d, &v.Locations, (*ToolCallLocation).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Locations, func(p *[]ToolCallLocation, d *decoder) error {
+			return decodeItems(d, p, (*ToolCallLocation).decodeJSON)
+		}, nullOK|defaultOnError)
 	case "rawInput":
-		return true, decodeField(d, &v.RawInput, decodeRaw[json.RawMessage], defaultOnError)
+		return true, decodeNullableField(d, &v.RawInput, decodeRaw[json.RawMessage], defaultOnError)
 	case "rawOutput":
-		return true, decodeField(d, &v.RawOutput, decodeRaw[json.RawMessage], defaultOnError)
+		return true, decodeNullableField(d, &v.RawOutput, decodeRaw[json.RawMessage], defaultOnError)
 	case "capabilities":
 		return true, decodeNullableField(d, &v.Capabilities, (*ToolCallCapabilities).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeNullableField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
@@ -12225,7 +12247,7 @@ type UserMessage struct {
 	MessageID MessageID `json:"messageId"`
 
 	// Complete replacement content for this message.
-	Content []ContentBlock `json:"content,omitempty"`
+	Content Nullable[[]ContentBlock] `json:"content,omitempty"`
 
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
@@ -12235,7 +12257,7 @@ type UserMessage struct {
 	// MUST NOT assign meaning to keys they do not recognize.
 	//
 	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
-	Meta json.RawMessage `json:"_meta,omitempty"`
+	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -12243,15 +12265,17 @@ func (v *UserMessage) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = append(b, `,"messageId":`...)
 	b = appendString(b, v.MessageID)
-	if v.Content != nil {
+	if v.Content.Present {
 		b = append(b, `,"content":`...)
-		if b, err = appendSlice(b, v.Content, (*ContentBlock).appendJSON); err != nil {
+		if b, err = appendNullable(b, &v.Content, func(p *[]ContentBlock, b []byte) ([]byte, error) {
+			return appendSlice(b, *p, (*ContentBlock).appendJSON)
+		}); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
+	if v.Meta.Present {
 		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
+		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
@@ -12277,9 +12301,11 @@ func (v *UserMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.MessageID, decodeString[MessageID], 0)
 	case "content":
-		return true, decodeItemsField(d, &v.Content, (*ContentBlock).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Content, func(p *[]ContentBlock, d *decoder) error {
+			return decodeItems(d, p, (*ContentBlock).decodeJSON)
+		}, nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeNullableField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }

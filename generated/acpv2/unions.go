@@ -330,7 +330,7 @@ func (u *AgentResponseID) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v AgentResponseIDNumber
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, &v, decodeInt[AgentResponseIDNumber]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -338,7 +338,7 @@ func (u *AgentResponseID) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v AgentResponseIDStr
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, &v, decodeString[AgentResponseIDStr]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -1719,7 +1719,7 @@ func (u *ClientResponseID) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v ClientResponseIDNumber
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, &v, decodeInt[ClientResponseIDNumber]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -1727,7 +1727,7 @@ func (u *ClientResponseID) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v ClientResponseIDStr
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, &v, decodeString[ClientResponseIDStr]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -3423,7 +3423,7 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v ElicitationContentValueString
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, &v, decodeString[ElicitationContentValueString]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -3431,14 +3431,14 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v ElicitationContentValueInteger
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, &v, decodeInt[ElicitationContentValueInteger]); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		{
 			var v ElicitationContentValueNumber
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, &v, decodeFloat[ElicitationContentValueNumber]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -3446,7 +3446,7 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case 't', 'f':
 		{
 			var v ElicitationContentValueBoolean
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, &v, decodeBool[ElicitationContentValueBoolean]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -6031,7 +6031,7 @@ func (u *RequestID) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v RequestIDNumber
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, &v, decodeInt[RequestIDNumber]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -6039,7 +6039,7 @@ func (u *RequestID) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v RequestIDStr
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, &v, decodeString[RequestIDStr]); err == nil {
 				u.Value = v
 				return nil
 			}

@@ -1262,7 +1262,7 @@ func (u *ProxyResponseID) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v ProxyResponseIDNumber
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, &v, decodeInt[ProxyResponseIDNumber]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -1270,7 +1270,7 @@ func (u *ProxyResponseID) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v ProxyResponseIDStr
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, &v, decodeString[ProxyResponseIDStr]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -1733,7 +1733,7 @@ type SessionMessage struct {
 	// MUST NOT assign meaning to keys they do not recognize.
 	//
 	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
-	Meta json.RawMessage `json:"_meta,omitempty"`
+	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1773,9 +1773,9 @@ func (v *SessionMessage) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
+	if v.Meta.Present {
 		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
+		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
@@ -1810,10 +1810,10 @@ func (v *SessionMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 		return true, decodeNullableField(d, &v.RecipientMessageID, decodeString[MessageID], nullOK|defaultOnError)
 	case "content":
 		return true, decodeNullableField(d, &v.Content, func(p *[]ContentBlock, d *decoder) error {
-			return decodeSlice(d, p, (*ContentBlock).decodeJSON)
+			return decodeItems(d, p, (*ContentBlock).decodeJSON)
 		}, nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeNullableField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
@@ -2893,7 +2893,7 @@ type SubagentUpdate struct {
 	// MUST NOT assign meaning to keys they do not recognize.
 	//
 	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
-	Meta json.RawMessage `json:"_meta,omitempty"`
+	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2939,9 +2939,9 @@ func (v *SubagentUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
+	if v.Meta.Present {
 		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
+		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
@@ -2981,7 +2981,7 @@ func (v *SubagentUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 			return decodeSlice(d, p, decodeString[AbsolutePath])
 		}, nullOK)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeNullableField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }

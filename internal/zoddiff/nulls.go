@@ -1,0 +1,120 @@
+package zoddiff
+
+import (
+	"github.com/acpgen/acpgen/gen/ir"
+	"github.com/acpgen/acpgen/gen/load"
+	"github.com/acpgen/acpgen/schema"
+)
+
+// Null members. Where the schema gives null no meaning of its own ("Omitted
+// and `null` are equivalent"), a decoder may drop it; where it does (patch
+// semantics, "`null` clears it"), dropping it loses data. Which is which is
+// decided once, in the intermediate representation (gen/ir/nullability.go,
+// with its table test); the comparison uses that decision to remove the
+// null members that mean nothing from both sides.
+
+// nullTypes returns the IR types of file by schema name.
+func nullTypes(file string) (map[string]*ir.Type, error) {
+	data, err := schema.FS.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	f, err := load.Parse(file, data)
+	if err != nil {
+		return nil, err
+	}
+	p, err := ir.Build(f, ir.Options{})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]*ir.Type{}
+	for _, t := range p.Types {
+		out[t.Name] = t
+	}
+	return out, nil
+}
+
+// dropMeaninglessNulls removes from v, a value of the types ts, the null
+// members whose field gives null no meaning of its own.
+func dropMeaninglessNulls(v any, ts []*ir.Type) {
+	switch v := v.(type) {
+	case map[string]any:
+		fields := map[string][]*ir.Field{}
+		for _, t := range ts {
+			collectFields(t, fields, map[*ir.Type]bool{})
+		}
+		for k, e := range v {
+			fs := fields[k]
+			if e == nil && len(fs) > 0 && !anyDistinct(fs) {
+				delete(v, k)
+				continue
+			}
+			var next []*ir.Type
+			for _, f := range fs {
+				next = append(next, typesOf(f.Type)...)
+			}
+			dropMeaninglessNulls(e, next)
+		}
+	case []any:
+		next := ts
+		for _, t := range ts {
+			if t.Kind == ir.Named && t.Underlying != nil && t.Underlying.Kind == ir.RefArray {
+				next = append(next, typesOf(*t.Underlying.Elem)...)
+			}
+		}
+		for _, e := range v {
+			dropMeaninglessNulls(e, next)
+		}
+	}
+}
+
+func anyDistinct(fs []*ir.Field) bool {
+	for _, f := range fs {
+		if f.Null == ir.NullDistinct {
+			return true
+		}
+	}
+	return false
+}
+
+// collectFields gathers the fields a JSON object of t can have, by name:
+// its own, and for a union those of every variant and payload.
+func collectFields(t *ir.Type, out map[string][]*ir.Field, seen map[*ir.Type]bool) {
+	if t == nil || seen[t] {
+		return
+	}
+	seen[t] = true
+	for _, f := range t.Fields {
+		out[f.JSONName] = append(out[f.JSONName], f)
+	}
+	if t.Kind == ir.Named && t.Underlying != nil && t.Underlying.Kind == ir.RefNamed {
+		collectFields(t.Underlying.Type, out, seen)
+	}
+	if t.Union != nil {
+		for _, v := range t.Union.All() {
+			for _, f := range v.Fields {
+				out[f.JSONName] = append(out[f.JSONName], f)
+			}
+			for _, emb := range v.Embeds {
+				collectFields(emb, out, seen)
+			}
+			if v.Value != nil {
+				for _, vt := range typesOf(*v.Value) {
+					collectFields(vt, out, seen)
+				}
+			}
+		}
+	}
+}
+
+// typesOf returns the named types a value of r is, looking through lists
+// and maps: a list's items and a map's values are walked as the list is.
+func typesOf(r ir.Ref) []*ir.Type {
+	switch r.Kind {
+	case ir.RefNamed:
+		return []*ir.Type{r.Type}
+	case ir.RefArray, ir.RefMap:
+		return typesOf(*r.Elem)
+	}
+	return nil
+}
