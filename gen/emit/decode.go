@@ -288,20 +288,29 @@ func fieldDecode(fl *ir.Field, ptr jen.Code) jen.Code {
 // fieldRules is the rule set of a member, as a constant expression.
 func fieldRules(fl *ir.Field) jen.Code {
 	var names []string
-	// Null is zero for a nullable member, and for an optional one without
-	// rules (as encoding/json has it); free-form JSON keeps it.
-	if fl.Nullable || !hasRule(fl) {
-		if isRaw(fl.Type) {
-			names = append(names, "nullValue")
-		} else {
-			names = append(names, "nullOK")
-		}
+	// Null is zero for a member the schema lets be null; free-form JSON
+	// keeps it. Elsewhere null is an error, unless a rule defaults it.
+	switch {
+	case isRaw(fl.Type) && (fl.Nullable || fl.Null != ir.NullRejected):
+		names = append(names, "nullValue")
+	case fl.Nullable:
+		names = append(names, "nullOK")
 	}
 	if fl.DefaultOnError {
 		names = append(names, "defaultOnError")
 	}
 	if fl.DefaultOnNull {
 		names = append(names, "defaultOnNull")
+	}
+	if (fl.DefaultOnError || fl.DefaultOnNull) && !fl.Nullable && !fl.NullMeans {
+		// The default of a list or a map that cannot be null is empty, as
+		// the reference decoder makes it, and is written back as [] or {}.
+		switch underlying(fl.Type).Kind {
+		case ir.RefArray:
+			names = append(names, "emptyList")
+		case ir.RefMap:
+			names = append(names, "emptyMap")
+		}
 	}
 	if len(names) == 0 {
 		return jen.Lit(0)

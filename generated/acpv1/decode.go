@@ -28,6 +28,8 @@ const (
 	defaultOnError             // a value that fails to decode leaves the zero value
 	defaultOnNull              // null leaves the zero value
 	nullValue                  // the Go type decodes null itself (free-form JSON, Nullable)
+	emptyList                  // the default is an empty list, not nil
+	emptyMap                   // the default is an empty map, not nil
 )
 
 // decoder reads one JSON text held in memory.
@@ -297,18 +299,29 @@ func decodeField[T any](d *decoder, p *T, elem func(*T, *decoder) error, rules u
 		if rules&(nullOK|defaultOnNull|defaultOnError) == 0 {
 			return d.mismatch('n', p)
 		}
-		var zero T
-		*p = zero
+		setDefault(p, elem, rules)
 		return d.SkipValue()
 	}
 	depth := d.StackDepth()
 	err := elem(p, d)
 	if err != nil && rules&defaultOnError != 0 && isTypeError(err) {
-		var zero T
-		*p = zero
+		setDefault(p, elem, rules)
 		return d.recover(depth)
 	}
 	return err
+}
+
+// setDefault sets the default of a member: the zero value, or an empty
+// list or map.
+func setDefault[T any](p *T, elem func(*T, *decoder) error, rules uint8) {
+	var zero T
+	*p = zero
+	switch {
+	case rules&emptyList != 0:
+		_ = decodeWith([]byte("[]"), p, elem)
+	case rules&emptyMap != 0:
+		_ = decodeWith([]byte("{}"), p, elem)
+	}
 }
 
 // bridge decodes the next value with v's own UnmarshalJSON.

@@ -824,11 +824,11 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "args":
 		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "env":
 		return true, decodeField(d, &v.Env, func(p *map[string]string, d *decoder) error {
 			return decodeMap(d, p, decodeString[string])
-		}, defaultOnNull)
+		}, defaultOnNull|emptyMap)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1152,7 +1152,7 @@ func (v *AvailableCommandsUpdate) decodeMember(d *decoder, name []byte, seen *ui
 	switch string(name) {
 	case "availableCommands":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2527,7 +2527,7 @@ func (v *ConfigOptionUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "configOptions":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2920,11 +2920,11 @@ func (v *CreateTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint
 	case "args":
 		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "env":
 		return true, decodeField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
 			return decodeSlice(d, p, (*EnvVariable).decodeJSON)
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "cwd":
 		return true, decodePointerField(d, &v.Cwd, decodeString[string], nullOK)
 	case "outputByteLimit":
@@ -3740,7 +3740,7 @@ func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "properties":
 		return true, decodeField(d, &v.Properties, func(p *map[string]ElicitationPropertySchema, d *decoder) error {
 			return decodeMap(d, p, (*ElicitationPropertySchema).decodeJSON)
-		}, nullOK)
+		}, 0)
 	case "required":
 		return true, decodeField(d, &v.Required, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
@@ -4252,7 +4252,7 @@ func (v *Error) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Message, decodeString[string], 0)
 	case "data":
-		return true, decodeField(d, &v.Data, decodeRaw[json.RawMessage], defaultOnError)
+		return true, decodeField(d, &v.Data, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
@@ -4881,7 +4881,7 @@ func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "agentCapabilities":
 		return true, decodePointerField(d, &v.AgentCapabilities, (*AgentCapabilities).decodeJSON, defaultOnError)
 	case "authMethods":
-		return true, decodeItemsField(d, &v.AuthMethods, (*AuthMethod).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.AuthMethods, (*AuthMethod).decodeJSON, defaultOnError|emptyList)
 	case "agentInfo":
 		return true, decodePointerField(d, &v.AgentInfo, (*Implementation).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
@@ -5320,7 +5320,7 @@ func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "sessions":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.Sessions, (*SessionInfo).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.Sessions, (*SessionInfo).decodeJSON, defaultOnError|emptyList)
 	case "nextCursor":
 		return true, decodePointerField(d, &v.NextCursor, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -5435,14 +5435,14 @@ func (v *LoadSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
 			return decodeSlice(d, p, (*MCPServer).decodeJSON)
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "cwd":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Cwd, decodeString[string], 0)
 	case "additionalDirectories":
 		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "sessionId":
 		*seen |= 1 << 2
 		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
@@ -5898,7 +5898,7 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 		*seen |= 1 << 2
 		return true, decodeField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
 			return decodeSlice(d, p, (*HTTPHeader).decodeJSON)
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -6002,7 +6002,7 @@ func (v *MCPServerSSE) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 2
 		return true, decodeField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
 			return decodeSlice(d, p, (*HTTPHeader).decodeJSON)
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -6113,12 +6113,12 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 		*seen |= 1 << 2
 		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "env":
 		*seen |= 1 << 3
 		return true, decodeField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
 			return decodeSlice(d, p, (*EnvVariable).decodeJSON)
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -6376,12 +6376,12 @@ func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "additionalDirectories":
 		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "mcpServers":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
 			return decodeSlice(d, p, (*MCPServer).decodeJSON)
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -6953,7 +6953,7 @@ func (v *Plan) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	switch string(name) {
 	case "entries":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.Entries, (*PlanEntry).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.Entries, (*PlanEntry).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -8140,11 +8140,11 @@ func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	case "additionalDirectories":
 		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "mcpServers":
 		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
 			return decodeSlice(d, p, (*MCPServer).decodeJSON)
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -8907,7 +8907,7 @@ func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *u
 		return true, decodeField(d, &v.Name, decodeString[string], 0)
 	case "options":
 		*seen |= 1 << 2
-		return true, decodeItemsField(d, &v.Options, (*SessionConfigSelectOption).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.Options, (*SessionConfigSelectOption).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -9202,7 +9202,7 @@ func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Cwd, decodeString[string], 0)
 	case "additionalDirectories":
-		return true, decodeItemsField(d, &v.AdditionalDirectories, decodeString[string], defaultOnError)
+		return true, decodeItemsField(d, &v.AdditionalDirectories, decodeString[string], defaultOnError|emptyList)
 	case "title":
 		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
 	case "updatedAt":
@@ -9547,7 +9547,7 @@ func (v *SessionModeState) decodeMember(d *decoder, name []byte, seen *uint64) (
 		return true, decodeField(d, &v.CurrentModeID, decodeString[SessionModeID], 0)
 	case "availableModes":
 		*seen |= 1 << 1
-		return true, decodeItemsField(d, &v.AvailableModes, (*SessionMode).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.AvailableModes, (*SessionMode).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -9787,7 +9787,7 @@ func (v *SetSessionConfigOptionResponse) decodeMember(d *decoder, name []byte, s
 	switch string(name) {
 	case "configOptions":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -10976,13 +10976,13 @@ func (v *ToolCall) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 	case "status":
 		return true, decodePointerField(d, &v.Status, (*ToolCallStatus).decodeJSON, defaultOnError)
 	case "content":
-		return true, decodeItemsField(d, &v.Content, (*ToolCallContent).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.Content, (*ToolCallContent).decodeJSON, defaultOnError|emptyList)
 	case "locations":
-		return true, decodeItemsField(d, &v.Locations, (*ToolCallLocation).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.Locations, (*ToolCallLocation).decodeJSON, defaultOnError|emptyList)
 	case "rawInput":
-		return true, decodeField(d, &v.RawInput, decodeRaw[json.RawMessage], defaultOnError)
+		return true, decodeField(d, &v.RawInput, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	case "rawOutput":
-		return true, decodeField(d, &v.RawOutput, decodeRaw[json.RawMessage], defaultOnError)
+		return true, decodeField(d, &v.RawOutput, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -11244,9 +11244,9 @@ func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	case "locations":
 		return true, decodeItemsField(d, &v.Locations, (*ToolCallLocation).decodeJSON, nullOK|defaultOnError)
 	case "rawInput":
-		return true, decodeField(d, &v.RawInput, decodeRaw[json.RawMessage], defaultOnError)
+		return true, decodeField(d, &v.RawInput, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	case "rawOutput":
-		return true, decodeField(d, &v.RawOutput, decodeRaw[json.RawMessage], defaultOnError)
+		return true, decodeField(d, &v.RawOutput, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}

@@ -955,11 +955,11 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "args":
 		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "env":
 		return true, decodeField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
 			return decodeSlice(d, p, (*EnvVariable).decodeJSON)
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5424,7 +5424,7 @@ func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "capabilities":
 		return true, decodePointerField(d, &v.Capabilities, (*AgentCapabilities).decodeJSON, defaultOnError)
 	case "authMethods":
-		return true, decodeItemsField(d, &v.AuthMethods, (*AuthMethod).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.AuthMethods, (*AuthMethod).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5719,7 +5719,7 @@ func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "sessions":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.Sessions, (*SessionInfo).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.Sessions, (*SessionInfo).decodeJSON, defaultOnError|emptyList)
 	case "nextCursor":
 		return true, decodePointerField(d, &v.NextCursor, decodeString[SessionListCursor], nullOK)
 	case "_meta":
@@ -6245,7 +6245,7 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	case "headers":
 		return true, decodeField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
 			return decodeSlice(d, p, (*HTTPHeader).decodeJSON)
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -6357,11 +6357,11 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	case "args":
 		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "env":
 		return true, decodeField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
 			return decodeSlice(d, p, (*EnvVariable).decodeJSON)
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -6682,11 +6682,11 @@ func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "additionalDirectories":
 		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
 			return decodeSlice(d, p, decodeString[AbsolutePath])
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "mcpServers":
 		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
 			return decodeSlice(d, p, (*MCPServer).decodeJSON)
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -6800,9 +6800,9 @@ func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
 	case "configOptions":
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList)
 	case "availableCommands":
-		return true, decodeItemsField(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -8595,11 +8595,11 @@ func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	case "additionalDirectories":
 		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
 			return decodeSlice(d, p, decodeString[AbsolutePath])
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "mcpServers":
 		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
 			return decodeSlice(d, p, (*MCPServer).decodeJSON)
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "replayFrom":
 		return true, decodePointerField(d, &v.ReplayFrom, (*ReplayFrom).decodeJSON, nullOK)
 	case "_meta":
@@ -8708,9 +8708,9 @@ func (v ResumeSessionResponse) MarshalJSON() ([]byte, error) {
 func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "configOptions":
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList)
 	case "availableCommands":
-		return true, decodeItemsField(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -9307,7 +9307,7 @@ func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *u
 		return true, decodeField(d, &v.Name, decodeString[string], 0)
 	case "options":
 		*seen |= 1 << 2
-		return true, decodeItemsField(d, &v.Options, (*SessionConfigSelectOption).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.Options, (*SessionConfigSelectOption).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -9610,7 +9610,7 @@ func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	case "additionalDirectories":
 		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
 			return decodeSlice(d, p, decodeString[AbsolutePath])
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "title":
 		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
 	case "updatedAt":
@@ -11899,9 +11899,9 @@ func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 			return decodeItems(d, p, (*ToolCallLocation).decodeJSON)
 		}, nullOK|defaultOnError)
 	case "rawInput":
-		return true, decodeNullableField(d, &v.RawInput, decodeRaw[json.RawMessage], defaultOnError)
+		return true, decodeNullableField(d, &v.RawInput, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	case "rawOutput":
-		return true, decodeNullableField(d, &v.RawOutput, decodeRaw[json.RawMessage], defaultOnError)
+		return true, decodeNullableField(d, &v.RawOutput, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	case "capabilities":
 		return true, decodeNullableField(d, &v.Capabilities, (*ToolCallCapabilities).decodeJSON, nullOK|defaultOnError)
 	case "_meta":

@@ -8311,7 +8311,7 @@ func (v *SetSessionConfigOptionRequestOther) decodeMember(d *decoder, name []byt
 		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	case "value":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Value, decodeRaw[json.RawMessage], 0)
+		return true, decodeField(d, &v.Value, decodeRaw[json.RawMessage], nullValue)
 	}
 	return false, nil
 }

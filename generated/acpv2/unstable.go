@@ -531,7 +531,7 @@ func (v *AuthStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.State, decodeString[AuthState], 0)
 	case "accounts":
-		return true, decodeItemsField(d, &v.Accounts, (*AuthAccount).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.Accounts, (*AuthAccount).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -635,7 +635,7 @@ func (v *AuthStatusUpdateNotification) decodeMember(d *decoder, name []byte, see
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.State, decodeString[AuthState], 0)
 	case "accounts":
-		return true, decodeItemsField(d, &v.Accounts, (*AuthAccount).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.Accounts, (*AuthAccount).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}

@@ -20,8 +20,9 @@ type arbiter struct {
 }
 
 // newArbiter compiles file (e.g. "v1/schema.json") after rewriting each
-// annotated subschema into the values the reference decoder accepts there.
-func newArbiter(file string) (*arbiter, map[string]any, error) {
+// annotated subschema into the values the reference decoder accepts there;
+// strict leaves the annotations alone: it says what a decoder may produce.
+func newArbiter(file string, strict bool) (*arbiter, map[string]any, error) {
 	data, err := schema.FS.ReadFile(file)
 	if err != nil {
 		return nil, nil, err
@@ -30,7 +31,7 @@ func newArbiter(file string) (*arbiter, map[string]any, error) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, nil, fmt.Errorf("%s: %v", file, err)
 	}
-	relaxed, err := json.Marshal(applyRules(doc))
+	relaxed, err := json.Marshal(applyRules(doc, !strict))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -45,17 +46,18 @@ func newArbiter(file string) (*arbiter, map[string]any, error) {
 	return a, doc, nil
 }
 
-// applyRules returns s with the decoding rules written as plain JSON Schema:
+// applyRules returns s with the integer formats' bounds written out and,
+// when relax is set, with the decoding rules written as plain JSON Schema:
 //   - x-deserialize-default-on-error: any present value is accepted (it
 //     decodes to the default); a missing required key stays an error, as
 //     the parent's required list still says;
 //   - x-deserialize-skip-invalid-items alone: any array is accepted;
 //   - x-deserialize-default-on-null: null is accepted besides the schema.
-func applyRules(s any) any {
+func applyRules(s any, relax bool) any {
 	switch s := s.(type) {
 	case map[string]any:
 		for k, v := range s {
-			s[k] = applyRules(v)
+			s[k] = applyRules(v, relax)
 		}
 		if r, ok := intRanges[fmt.Sprint(s["format"])]; ok {
 			// The integer formats bound the value; the arbiter does not
@@ -63,6 +65,7 @@ func applyRules(s any) any {
 			s["minimum"], s["maximum"] = json.Number(r[0]), json.Number(r[1])
 		}
 		switch {
+		case !relax:
 		case s["x-deserialize-default-on-error"] == true:
 			return map[string]any{}
 		case s["x-deserialize-skip-invalid-items"] == true:
@@ -76,7 +79,7 @@ func applyRules(s any) any {
 		}
 	case []any:
 		for i, v := range s {
-			s[i] = applyRules(v)
+			s[i] = applyRules(v, relax)
 		}
 	}
 	return s

@@ -161,7 +161,8 @@ func (m *instanceMaker) value(s map[string]any, depth int, full bool) any {
 		return true
 	case "array":
 		items, _ := s["items"].(map[string]any)
-		if items == nil || depth >= maxDepth {
+		min, _ := s["minItems"].(float64)
+		if items == nil || depth >= maxDepth && min == 0 {
 			return []any{}
 		}
 		return []any{m.value(items, depth+1, full)}

@@ -40,10 +40,15 @@ func dropMeaninglessNulls(v any, ts []*ir.Type) {
 	switch v := v.(type) {
 	case map[string]any:
 		fields := map[string][]*ir.Field{}
+		defaultTags := map[string]bool{}
 		for _, t := range ts {
-			collectFields(t, fields, map[*ir.Type]bool{})
+			collectFields(t, fields, defaultTags, map[*ir.Type]bool{})
 		}
 		for k, e := range v {
+			if e == nil && defaultTags[k] {
+				delete(v, k)
+				continue
+			}
 			fs := fields[k]
 			if e == nil && len(fs) > 0 && !anyDistinct(fs) {
 				delete(v, k)
@@ -79,16 +84,21 @@ func anyDistinct(fs []*ir.Field) bool {
 
 // collectFields gathers the fields a JSON object of t can have, by name:
 // its own, and for a union those of every variant and payload.
-func collectFields(t *ir.Type, out map[string][]*ir.Field, seen map[*ir.Type]bool) {
+// A null tag selects a union's variant without one, as absence does:
+// defaultTags gets the tags of such unions.
+func collectFields(t *ir.Type, out map[string][]*ir.Field, defaultTags map[string]bool, seen map[*ir.Type]bool) {
 	if t == nil || seen[t] {
 		return
 	}
 	seen[t] = true
+	if t.Union != nil && t.Union.Default != nil {
+		defaultTags[t.Union.Tag] = true
+	}
 	for _, f := range t.Fields {
 		out[f.JSONName] = append(out[f.JSONName], f)
 	}
 	if t.Kind == ir.Named && t.Underlying != nil && t.Underlying.Kind == ir.RefNamed {
-		collectFields(t.Underlying.Type, out, seen)
+		collectFields(t.Underlying.Type, out, defaultTags, seen)
 	}
 	if t.Union != nil {
 		for _, v := range t.Union.All() {
@@ -96,11 +106,11 @@ func collectFields(t *ir.Type, out map[string][]*ir.Field, seen map[*ir.Type]boo
 				out[f.JSONName] = append(out[f.JSONName], f)
 			}
 			for _, emb := range v.Embeds {
-				collectFields(emb, out, seen)
+				collectFields(emb, out, defaultTags, seen)
 			}
 			if v.Value != nil {
 				for _, vt := range typesOf(*v.Value) {
-					collectFields(vt, out, seen)
+					collectFields(vt, out, defaultTags, seen)
 				}
 			}
 		}

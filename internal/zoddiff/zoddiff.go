@@ -69,7 +69,11 @@ func Run(t *testing.T, p Package) {
 	if p.Unstable {
 		file, surface = p.Version+"/schema.unstable.json", "unstable"
 	}
-	arb, doc, err := newArbiter(file)
+	arb, doc, err := newArbiter(file, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	strict, _, err := newArbiter(file, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +100,7 @@ func Run(t *testing.T, p Package) {
 			continue
 		}
 		r.compared++
-		r.judge(p, arb, types, in, v)
+		r.judge(p, arb, strict, types, in, v)
 	}
 	t.Logf("%s %s: %d inputs (%d without a zod schema), %d agree, %d where acpgen is right by the schema, %d allowed (%s), %d where the schema sides with zod",
 		p.Version, surface, len(inputs), r.noZod, r.compared-r.right-r.allowedTotal()-len(r.wrong), r.right,
