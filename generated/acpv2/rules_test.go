@@ -332,11 +332,11 @@ func TestRulesDefaultOnError(t *testing.T) {
 		rulesRun(t, []rulesCase[ListSessionsResponse]{{
 			name: "wrong type",
 			in:   `{"sessions":{"sessionId":"s","cwd":"/w"}}`,
-			want: ListSessionsResponse{},
+			want: ListSessionsResponse{Sessions: []SessionInfo{}},
 		}, {
 			name: "null",
 			in:   `{"sessions":null}`,
-			want: ListSessionsResponse{},
+			want: ListSessionsResponse{Sessions: []SessionInfo{}},
 		}, {
 			name:  "missing required key",
 			in:    `{}`,
@@ -503,7 +503,7 @@ func TestRulesSkipInvalidItems(t *testing.T) {
 		}, {
 			name: "not an array",
 			in:   `{"sessions":"s1"}`,
-			want: ListSessionsResponse{},
+			want: ListSessionsResponse{Sessions: []SessionInfo{}},
 		}})
 	})
 

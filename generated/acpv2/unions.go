@@ -2397,6 +2397,9 @@ type CreateElicitationRequestOther struct {
 	// Tag is the "mode" value.
 	Tag string
 
+	// CreateElicitationRequestOtherFields holds what every unknown variant must carry, decoded from Raw.
+	CreateElicitationRequestOtherFields CreateElicitationRequestOtherFields
+
 	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
@@ -2420,6 +2423,10 @@ func (v *CreateElicitationRequestOther) IsCustom() bool {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateElicitationRequestOther) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if b, err = v.CreateElicitationRequestOtherFields.appendMembers(b); err != nil {
+		return nil, err
+	}
 	b = append(b, `,"mode":`...)
 	b = appendString(b, v.Tag)
 	return b, nil
@@ -2465,6 +2472,9 @@ func (v *CreateElicitationRequestOther) decodeMembers(d *decoder, start int64, s
 		return err
 	}
 	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	if err := v.CreateElicitationRequestOtherFields.UnmarshalJSON(v.Raw); err != nil {
+		return err
+	}
 	return v.missing(seen)
 }
 
@@ -2480,6 +2490,98 @@ func (v *CreateElicitationRequestOther) decodeJSON(d *decoder) error {
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateElicitationRequestOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
+}
+
+// CreateElicitationRequestOtherFields: The alternatives that every unknown variant of CreateElicitationRequest must match.
+type CreateElicitationRequestOtherFields struct {
+	// Value is the variant, one of:
+	//   - *CreateElicitationRequestOtherFieldsSession
+	//   - *CreateElicitationRequestOtherFieldsRequest
+	Value CreateElicitationRequestOtherFieldsVariant `json:"-"`
+}
+
+// CreateElicitationRequestOtherFieldsVariant is implemented by the variants of CreateElicitationRequestOtherFields:
+//   - *CreateElicitationRequestOtherFieldsSession
+//   - *CreateElicitationRequestOtherFieldsRequest
+type CreateElicitationRequestOtherFieldsVariant interface {
+	isCreateElicitationRequestOtherFields()
+	appendMembers([]byte) ([]byte, error)
+}
+
+// appendMembers appends the members of the variant, each after a comma.
+func (u *CreateElicitationRequestOtherFields) appendMembers(b []byte) ([]byte, error) {
+	if u.Value == nil {
+		return nil, errors.New("acpv2: CreateElicitationRequestOtherFields.Value is nil")
+	}
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant.
+func (u *CreateElicitationRequestOtherFields) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u CreateElicitationRequestOtherFields) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
+// CreateElicitationRequestOtherFieldsSession: the Session alternative of CreateElicitationRequestOtherFields.
+//
+// Tied to a session, optionally to a specific tool call within that session.
+type CreateElicitationRequestOtherFieldsSession struct {
+	ElicitationSessionScope
+}
+
+func (*CreateElicitationRequestOtherFieldsSession) isCreateElicitationRequestOtherFields() {}
+
+// CreateElicitationRequestOtherFieldsRequest: the Request alternative of CreateElicitationRequestOtherFields.
+//
+// Tied to a specific JSON-RPC request outside of a session
+// (e.g., during auth/configuration phases before any session is started).
+type CreateElicitationRequestOtherFieldsRequest struct {
+	ElicitationRequestScope
+}
+
+func (*CreateElicitationRequestOtherFieldsRequest) isCreateElicitationRequestOtherFields() {}
+
+// UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
+func (u *CreateElicitationRequestOtherFields) UnmarshalJSON(data []byte) error {
+	var err error
+	switch jsonKind(data) {
+	case '{':
+		m := objectMembers(data)
+		if hasKeys(m, "sessionId") {
+			v := new(CreateElicitationRequestOtherFieldsSession)
+			if err = decodeValid(data, v); err == nil {
+				u.Value = v
+				return nil
+			}
+		}
+		if hasKeys(m, "requestId") {
+			v := new(CreateElicitationRequestOtherFieldsRequest)
+			if err = decodeValid(data, v); err == nil {
+				u.Value = v
+				return nil
+			}
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return typeError(kindName(jsonKind(data))+" that fits none of Session, Request", u, "")
+}
+
+func (u *CreateElicitationRequestOtherFields) decodeJSON(d *decoder) error {
+	return d.bridge(u)
+}
+
+func (u *CreateElicitationRequestOtherFields) decodeRest(d *decoder, start int64) error {
+	return d.bridgeRest(u, start)
 }
 
 // CreateElicitationResponse: Response from the client to an elicitation request.
