@@ -291,7 +291,7 @@ func fieldRules(fl *ir.Field) jen.Code {
 	// Null is zero for a member the schema lets be null; free-form JSON
 	// keeps it. Elsewhere null is an error, unless a rule defaults it.
 	switch {
-	case isRaw(fl.Type) && (fl.Nullable || fl.Null != ir.NullRejected):
+	case isRaw(fl.Type) && (fl.Nullable || fl.Null != ir.NullRejected || !fl.Type.Object), acceptsNull(fl.Type):
 		names = append(names, "nullValue")
 	case fl.Nullable:
 		names = append(names, "nullOK")
@@ -320,6 +320,21 @@ func fieldRules(fl *ir.Field) jen.Code {
 		out = out.Op("|").Id(n)
 	}
 	return out
+}
+
+// acceptsNull reports whether r is a union with an alternative for null
+// (v1 RequestId), which decodes null itself.
+func acceptsNull(r ir.Ref) bool {
+	u := underlying(r)
+	if u.Kind != ir.RefNamed || u.Type.Kind != ir.Union {
+		return false
+	}
+	for _, v := range u.Type.Union.Variants {
+		if v.JSON == ir.KindNull {
+			return true
+		}
+	}
+	return false
 }
 
 // isRaw reports whether r is free-form JSON.

@@ -195,9 +195,11 @@ func tryVariant(v *ir.Variant, kind byte, several bool) []jen.Code {
 		return []jen.Code{jen.Id("u").Dot("Value").Op("=").Id(v.GoName).Values(), jen.Return(jen.Nil())}
 	}
 	decode := jen.Id("decodeValid").Call(jen.Id("data"), target)
-	if r := v.Value; r != nil && (r.Kind == ir.RefString || r.Kind == ir.RefBool || r.Kind == ir.RefInt || r.Kind == ir.RefFloat) {
-		// The runtime's scalar decoders, which take 1.0 for the integer 1.
-		decode = jen.Id("decodeWith").Call(jen.Id("data"), target, scalarDecoder(*r).Index(jen.Id(v.GoName)))
+	if r := v.Value; r != nil && r.Kind != ir.RefRaw {
+		// The runtime's decoders, which follow the schema (1.0 is the integer
+		// 1, a list of strings has no null), through the type below the
+		// alternative's: decodeWith(data, (*[]string)(&v), …).
+		decode = jen.Id("decodeWith").Call(jen.Id("data"), jen.Parens(jen.Op("*").Add(goType(*r))).Call(target), elemDecoder(*r))
 	}
 	try := jen.Block(
 		decl,

@@ -43,15 +43,15 @@ func (n NullUse) String() string {
 
 var (
 	// nullClears finds a property's own statement that null clears it.
-	nullClears = regexp.MustCompile("(?i)set to null to clear|`?null`?\\s+(clears|unsets|resets|removes)")
+	nullClears = regexp.MustCompile("(?i)set\\s+to\\s+null\\s+to\\s+clear|`?null`?\\s+(clears|unsets|resets|removes)")
 	// nullSame finds a statement that null and omission mean the same.
-	nullSame = regexp.MustCompile("(?i)omitted and `?null`? are equivalent|treat `?null`? like omission")
+	nullSame = regexp.MustCompile("(?i)omitted\\s+and\\s+`?null`?\\s+are\\s+equivalent|treat\\s+`?null`?\\s+like\\s+omission")
 	// patchNamed finds the properties an object names as patch fields:
 	// "`summary`, `error`, and `_meta` have patch semantics".
-	patchNamed = regexp.MustCompile("((?:`[^`]+`[,\\s]*(?:and\\s+)?)+)(?:has|have) patch semantics")
+	patchNamed = regexp.MustCompile("((?:`[^`]+`[,\\s]*(?:and\\s+)?)+)(?:has|have)\\s+patch\\s+semantics")
 	// patchAll finds an object's statement that every optional field is
 	// a patch field.
-	patchAll = regexp.MustCompile("(?i)other fields have patch semantics|omitted (?:patch )?fields (?:leave|keep)[^.]*\\.\\s*`?null`? clears")
+	patchAll = regexp.MustCompile("(?i)other\\s+fields\\s+have\\s+patch\\s+semantics|omitted\\s+(?:patch\\s+)?fields\\s+(?:leave|keep)[^.]*\\.\\s*`?null`?\\s+clears")
 	// backticked is one name in backticks.
 	backticked = regexp.MustCompile("`([^`]+)`")
 )

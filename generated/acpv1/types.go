@@ -323,7 +323,7 @@ func (v *AgentRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "method":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Method, decodeString[string], 0)
@@ -1569,7 +1569,7 @@ func (v *CancelRequestNotification) decodeMember(d *decoder, name []byte, seen *
 	switch string(name) {
 	case "requestId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.RequestID, (*RequestID).decodeJSON, 0)
+		return true, decodeField(d, &v.RequestID, (*RequestID).decodeJSON, nullValue)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1864,7 +1864,7 @@ func (v *ClientRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "method":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Method, decodeString[string], 0)
@@ -3614,7 +3614,7 @@ func (v *ElicitationRequestScope) decodeMember(d *decoder, name []byte, seen *ui
 	switch string(name) {
 	case "requestId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.RequestID, (*RequestID).decodeJSON, 0)
+		return true, decodeField(d, &v.RequestID, (*RequestID).decodeJSON, nullValue)
 	}
 	return false, nil
 }

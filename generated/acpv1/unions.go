@@ -90,10 +90,10 @@ func (v *AgentResponseResult) decodeMember(d *decoder, name []byte, seen *uint64
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "result":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], 0)
+		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], nullValue)
 	}
 	return false, nil
 }
@@ -172,7 +172,7 @@ func (v *AgentResponseError) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Error, (*Error).decodeJSON, 0)
@@ -306,7 +306,10 @@ func (u AuthMethod) MarshalJSON() ([]byte, error) {
 func (u *AuthMethod) decodeRest(d *decoder, start int64) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
-		return err
+		if !isTypeError(err) {
+			return err
+		}
+		found, rest = false, d.in[start:d.InputOffset()]
 	}
 	var v AuthMethodVariant
 	if !found {
@@ -329,8 +332,16 @@ func (u *AuthMethod) decodeRest(d *decoder, start int64) error {
 			}
 		}
 	}
+	depth := d.StackDepth()
 	if err := d.variant(v, start, rest); err != nil {
-		return err
+		if _, isDefault := v.(*AuthMethodAgentVariant); isDefault {
+			return err
+		}
+		def := new(AuthMethodAgentVariant)
+		if err := d.orDefault(def, start, rest, depth, err); err != nil {
+			return err
+		}
+		v = def
 	}
 	u.Value = v
 	return nil
@@ -653,10 +664,10 @@ func (v *ClientResponseResult) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "result":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], 0)
+		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], nullValue)
 	}
 	return false, nil
 }
@@ -735,7 +746,7 @@ func (v *ClientResponseError) decodeMember(d *decoder, name []byte, seen *uint64
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Error, (*Error).decodeJSON, 0)
@@ -2101,7 +2112,7 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v ElicitationContentValueString
-			if err = decodeWith(data, &v, decodeString[ElicitationContentValueString]); err == nil {
+			if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -2109,14 +2120,14 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v ElicitationContentValueInteger
-			if err = decodeWith(data, &v, decodeInt[ElicitationContentValueInteger]); err == nil {
+			if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		{
 			var v ElicitationContentValueNumber
-			if err = decodeWith(data, &v, decodeFloat[ElicitationContentValueNumber]); err == nil {
+			if err = decodeWith(data, (*float64)(&v), decodeFloat[float64]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -2124,7 +2135,7 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case 't', 'f':
 		{
 			var v ElicitationContentValueBoolean
-			if err = decodeWith(data, &v, decodeBool[ElicitationContentValueBoolean]); err == nil {
+			if err = decodeWith(data, (*bool)(&v), decodeBool[bool]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -2132,7 +2143,9 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case '[':
 		{
 			var v ElicitationContentValueStringArray
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*[]string)(&v), func(p *[]string, d *decoder) error {
+				return decodeSlice(d, p, decodeString[string])
+			}); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -2972,7 +2985,10 @@ func (u MCPServer) MarshalJSON() ([]byte, error) {
 func (u *MCPServer) decodeRest(d *decoder, start int64) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
-		return err
+		if !isTypeError(err) {
+			return err
+		}
+		found, rest = false, d.in[start:d.InputOffset()]
 	}
 	var v MCPServerVariant
 	if !found {
@@ -3001,8 +3017,16 @@ func (u *MCPServer) decodeRest(d *decoder, start int64) error {
 			}
 		}
 	}
+	depth := d.StackDepth()
 	if err := d.variant(v, start, rest); err != nil {
-		return err
+		if _, isDefault := v.(*MCPServerStdioVariant); isDefault {
+			return err
+		}
+		def := new(MCPServerStdioVariant)
+		if err := d.orDefault(def, start, rest, depth, err); err != nil {
+			return err
+		}
+		v = def
 	}
 	u.Value = v
 	return nil
@@ -3264,7 +3288,10 @@ func (u MultiSelectItems) MarshalJSON() ([]byte, error) {
 func (u *MultiSelectItems) decodeRest(d *decoder, start int64) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
-		return err
+		if !isTypeError(err) {
+			return err
+		}
+		found, rest = false, d.in[start:d.InputOffset()]
 	}
 	var v MultiSelectItemsVariant
 	if !found {
@@ -3287,8 +3314,16 @@ func (u *MultiSelectItems) decodeRest(d *decoder, start int64) error {
 			}
 		}
 	}
+	depth := d.StackDepth()
 	if err := d.variant(v, start, rest); err != nil {
-		return err
+		if _, isDefault := v.(*MultiSelectItemsTitled); isDefault {
+			return err
+		}
+		def := new(MultiSelectItemsTitled)
+		if err := d.orDefault(def, start, rest, depth, err); err != nil {
+			return err
+		}
+		v = def
 	}
 	u.Value = v
 	return nil
@@ -3545,7 +3580,7 @@ func (u *RequestID) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v RequestIDNumber
-			if err = decodeWith(data, &v, decodeInt[RequestIDNumber]); err == nil {
+			if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -3553,7 +3588,7 @@ func (u *RequestID) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v RequestIDStr
-			if err = decodeWith(data, &v, decodeString[RequestIDStr]); err == nil {
+			if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -4254,14 +4289,18 @@ func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
 		m, nonEmpty := firstElementMembers(data)
 		if !nonEmpty || hasKeys(m, "value", "name") {
 			var v SessionConfigSelectOptionsUngrouped
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*[]SessionConfigSelectOption)(&v), func(p *[]SessionConfigSelectOption, d *decoder) error {
+				return decodeSlice(d, p, (*SessionConfigSelectOption).decodeJSON)
+			}); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		if !nonEmpty || hasKeys(m, "group", "name", "options") {
 			var v SessionConfigSelectOptionsGrouped
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*[]SessionConfigSelectGroup)(&v), func(p *[]SessionConfigSelectGroup, d *decoder) error {
+				return decodeSlice(d, p, (*SessionConfigSelectGroup).decodeJSON)
+			}); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -5045,7 +5084,10 @@ func (u SetSessionConfigOptionRequest) MarshalJSON() ([]byte, error) {
 func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
-		return err
+		if !isTypeError(err) {
+			return err
+		}
+		found, rest = false, d.in[start:d.InputOffset()]
 	}
 	if rest == nil {
 		if rest, err = d.skipRest(start); err != nil {
@@ -5076,8 +5118,16 @@ func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64) erro
 			}
 		}
 	}
+	depth := d.StackDepth()
 	if err := d.variant(v, start, rest); err != nil {
-		return err
+		if _, isDefault := v.(*SetSessionConfigOptionRequestValueID); isDefault {
+			return err
+		}
+		def := new(SetSessionConfigOptionRequestValueID)
+		if err := d.orDefault(def, start, rest, depth, err); err != nil {
+			return err
+		}
+		v = def
 	}
 	u.Value = v
 	return nil

@@ -825,7 +825,10 @@ func (u IdleStateUpdate) MarshalJSON() ([]byte, error) {
 func (u *IdleStateUpdate) decodeRest(d *decoder, start int64) error {
 	tag, found, rest, err := d.tagOf("stopReason", start)
 	if err != nil {
-		return err
+		if !isTypeError(err) {
+			return err
+		}
+		found, rest = false, d.in[start:d.InputOffset()]
 	}
 	if rest == nil {
 		if rest, err = d.skipRest(start); err != nil {
@@ -866,8 +869,16 @@ func (u *IdleStateUpdate) decodeRest(d *decoder, start int64) error {
 			}
 		}
 	}
+	depth := d.StackDepth()
 	if err := d.variant(v, start, rest); err != nil {
-		return err
+		if _, isDefault := v.(*IdleStateUpdateNone); isDefault {
+			return err
+		}
+		def := new(IdleStateUpdateNone)
+		if err := d.orDefault(def, start, rest, depth, err); err != nil {
+			return err
+		}
+		v = def
 	}
 	u.Value = v
 	return nil
@@ -1493,7 +1504,7 @@ func (v *ProxyRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "method":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Method, decodeString[string], 0)
@@ -1615,10 +1626,10 @@ func (v *ProxyResponseResult) decodeMember(d *decoder, name []byte, seen *uint64
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "result":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], 0)
+		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], nullValue)
 	}
 	return false, nil
 }
@@ -1697,7 +1708,7 @@ func (v *ProxyResponseError) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Error, (*Error).decodeJSON, 0)

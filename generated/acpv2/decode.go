@@ -254,6 +254,27 @@ func (d *decoder) variant(v any, start int64, rest []byte) error {
 	return within(rest, r)
 }
 
+// orDefault decodes the object that begins at start as def, the variant of
+// a union without a tag, after the variant its tag named failed with err:
+// the schema's anyOf accepts the object when that branch does. It reads
+// the rest of the object, unless rest holds it, from depth, the decoder's
+// depth inside it; it returns err when def does not fit either.
+func (d *decoder) orDefault(def restDecoder, start int64, rest []byte, depth int, err error) error {
+	if !isTypeError(err) {
+		return err
+	}
+	if rest == nil {
+		if end := d.recover(depth - 1); end != nil {
+			return end
+		}
+		rest = d.in[start:d.InputOffset()]
+	}
+	if within(rest, def) != nil {
+		return err
+	}
+	return nil
+}
+
 // abandon reads the rest of an object that will not be decoded, unless
 // rest shows it has been read, and returns err.
 func (d *decoder) abandon(start int64, rest []byte, err error) error {

@@ -241,9 +241,10 @@ func TestRulesDefaultOnError(t *testing.T) {
 
 	t.Run("TerminalUpdate", func(t *testing.T) {
 		rulesRun(t, []rulesCase[TerminalUpdate]{{
-			name:  "valid",
-			in:    `{"terminalId":"t1","command":"ls","cwd":"/w","output":{"data":"x"},"size":{"cols":80,"rows":24}}`,
-			want:  TerminalUpdate{TerminalID: "t1", Command: rulesPtr("ls"), Cwd: rulesPtr(AbsolutePath("/w")), Output: &TerminalOutput{Data: "x"}, Size: &TerminalSize{Cols: 80, Rows: 24}},
+			name: "valid",
+			in:   `{"terminalId":"t1","command":"ls","cwd":"/w","output":{"data":"x"},"size":{"cols":80,"rows":24}}`,
+			want: TerminalUpdate{TerminalID: "t1", Command: Nullable[string]{Present: true, Value: "ls"}, Cwd: Nullable[AbsolutePath]{Present: true, Value: "/w"},
+				Output: Nullable[TerminalOutput]{Present: true, Value: TerminalOutput{Data: "x"}}, Size: Nullable[TerminalSize]{Present: true, Value: TerminalSize{Cols: 80, Rows: 24}}},
 			valid: true,
 		}, {
 			name: "nested value with a bad inner member",

@@ -10805,22 +10805,22 @@ type TerminalUpdate struct {
 	TerminalID TerminalID `json:"terminalId"`
 
 	// The command being run.
-	Command *string `json:"command,omitempty"`
+	Command Nullable[string] `json:"command,omitempty"`
 
 	// The absolute working directory of the command.
-	Cwd *AbsolutePath `json:"cwd,omitempty"`
+	Cwd Nullable[AbsolutePath] `json:"cwd,omitempty"`
 
 	// An authoritative replacement snapshot of terminal output bytes.
-	Output *TerminalOutput `json:"output,omitempty"`
+	Output Nullable[TerminalOutput] `json:"output,omitempty"`
 
 	// Exit information. A concrete object marks the terminal as exited.
-	ExitStatus *TerminalExitStatus `json:"exitStatus,omitempty"`
+	ExitStatus Nullable[TerminalExitStatus] `json:"exitStatus,omitempty"`
 
 	// The terminal size the command runs with, when known.
 	//
 	// Clients can render output at this size so that column layouts, progress bars,
 	// and cursor-positioned output display as the program wrote them.
-	Size *TerminalSize `json:"size,omitempty"`
+	Size Nullable[TerminalSize] `json:"size,omitempty"`
 
 	// Client-initiated controls this terminal currently supports, such as cancellation.
 	//
@@ -10844,29 +10844,33 @@ func (v *TerminalUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = append(b, `,"terminalId":`...)
 	b = appendString(b, v.TerminalID)
-	if v.Command != nil {
+	if v.Command.Present {
 		b = append(b, `,"command":`...)
-		b = appendString(b, *v.Command)
+		if b, err = appendNullable(b, &v.Command, encodeString[string]); err != nil {
+			return nil, err
+		}
 	}
-	if v.Cwd != nil {
+	if v.Cwd.Present {
 		b = append(b, `,"cwd":`...)
-		b = appendString(b, *v.Cwd)
+		if b, err = appendNullable(b, &v.Cwd, encodeString[AbsolutePath]); err != nil {
+			return nil, err
+		}
 	}
-	if v.Output != nil {
+	if v.Output.Present {
 		b = append(b, `,"output":`...)
-		if b, err = v.Output.appendJSON(b); err != nil {
+		if b, err = appendNullable(b, &v.Output, (*TerminalOutput).appendJSON); err != nil {
 			return nil, err
 		}
 	}
-	if v.ExitStatus != nil {
+	if v.ExitStatus.Present {
 		b = append(b, `,"exitStatus":`...)
-		if b, err = v.ExitStatus.appendJSON(b); err != nil {
+		if b, err = appendNullable(b, &v.ExitStatus, (*TerminalExitStatus).appendJSON); err != nil {
 			return nil, err
 		}
 	}
-	if v.Size != nil {
+	if v.Size.Present {
 		b = append(b, `,"size":`...)
-		if b, err = v.Size.appendJSON(b); err != nil {
+		if b, err = appendNullable(b, &v.Size, (*TerminalSize).appendJSON); err != nil {
 			return nil, err
 		}
 	}
@@ -10904,15 +10908,15 @@ func (v *TerminalUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.TerminalID, decodeString[TerminalID], 0)
 	case "command":
-		return true, decodePointerField(d, &v.Command, decodeString[string], nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Command, decodeString[string], nullOK|defaultOnError)
 	case "cwd":
-		return true, decodePointerField(d, &v.Cwd, decodeString[AbsolutePath], nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Cwd, decodeString[AbsolutePath], nullOK|defaultOnError)
 	case "output":
-		return true, decodePointerField(d, &v.Output, (*TerminalOutput).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Output, (*TerminalOutput).decodeJSON, nullOK|defaultOnError)
 	case "exitStatus":
-		return true, decodePointerField(d, &v.ExitStatus, (*TerminalExitStatus).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.ExitStatus, (*TerminalExitStatus).decodeJSON, nullOK|defaultOnError)
 	case "size":
-		return true, decodePointerField(d, &v.Size, (*TerminalSize).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Size, (*TerminalSize).decodeJSON, nullOK|defaultOnError)
 	case "capabilities":
 		return true, decodeNullableField(d, &v.Capabilities, (*TerminalCapabilities).decodeJSON, nullOK|defaultOnError)
 	case "_meta":

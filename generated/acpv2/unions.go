@@ -93,7 +93,7 @@ func (v *AgentResponseResult) decodeMember(d *decoder, name []byte, seen *uint64
 		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
 	case "result":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], 0)
+		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], nullValue)
 	}
 	return false, nil
 }
@@ -179,7 +179,7 @@ func (v *AgentResponseError) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodePointerField(d, &v.ID, (*AgentResponseID).decodeJSON, nullOK)
+		return true, decodePointerField(d, &v.ID, (*AgentResponseID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Error, (*Error).decodeJSON, 0)
@@ -330,7 +330,7 @@ func (u *AgentResponseID) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v AgentResponseIDNumber
-			if err = decodeWith(data, &v, decodeInt[AgentResponseIDNumber]); err == nil {
+			if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -338,7 +338,7 @@ func (u *AgentResponseID) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v AgentResponseIDStr
-			if err = decodeWith(data, &v, decodeString[AgentResponseIDStr]); err == nil {
+			if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -1482,7 +1482,7 @@ func (v *ClientResponseResult) decodeMember(d *decoder, name []byte, seen *uint6
 		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
 	case "result":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], 0)
+		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], nullValue)
 	}
 	return false, nil
 }
@@ -1568,7 +1568,7 @@ func (v *ClientResponseError) decodeMember(d *decoder, name []byte, seen *uint64
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodePointerField(d, &v.ID, (*ClientResponseID).decodeJSON, nullOK)
+		return true, decodePointerField(d, &v.ID, (*ClientResponseID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Error, (*Error).decodeJSON, 0)
@@ -1719,7 +1719,7 @@ func (u *ClientResponseID) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v ClientResponseIDNumber
-			if err = decodeWith(data, &v, decodeInt[ClientResponseIDNumber]); err == nil {
+			if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -1727,7 +1727,7 @@ func (u *ClientResponseID) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v ClientResponseIDStr
-			if err = decodeWith(data, &v, decodeString[ClientResponseIDStr]); err == nil {
+			if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -3525,7 +3525,7 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v ElicitationContentValueString
-			if err = decodeWith(data, &v, decodeString[ElicitationContentValueString]); err == nil {
+			if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -3533,14 +3533,14 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v ElicitationContentValueInteger
-			if err = decodeWith(data, &v, decodeInt[ElicitationContentValueInteger]); err == nil {
+			if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		{
 			var v ElicitationContentValueNumber
-			if err = decodeWith(data, &v, decodeFloat[ElicitationContentValueNumber]); err == nil {
+			if err = decodeWith(data, (*float64)(&v), decodeFloat[float64]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -3548,7 +3548,7 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case 't', 'f':
 		{
 			var v ElicitationContentValueBoolean
-			if err = decodeWith(data, &v, decodeBool[ElicitationContentValueBoolean]); err == nil {
+			if err = decodeWith(data, (*bool)(&v), decodeBool[bool]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -3556,7 +3556,9 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case '[':
 		{
 			var v ElicitationContentValueStringArray
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*[]string)(&v), func(p *[]string, d *decoder) error {
+				return decodeSlice(d, p, decodeString[string])
+			}); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -4532,7 +4534,10 @@ func (u IdleStateUpdate) MarshalJSON() ([]byte, error) {
 func (u *IdleStateUpdate) decodeRest(d *decoder, start int64) error {
 	tag, found, rest, err := d.tagOf("stopReason", start)
 	if err != nil {
-		return err
+		if !isTypeError(err) {
+			return err
+		}
+		found, rest = false, d.in[start:d.InputOffset()]
 	}
 	if rest == nil {
 		if rest, err = d.skipRest(start); err != nil {
@@ -4573,8 +4578,16 @@ func (u *IdleStateUpdate) decodeRest(d *decoder, start int64) error {
 			}
 		}
 	}
+	depth := d.StackDepth()
 	if err := d.variant(v, start, rest); err != nil {
-		return err
+		if _, isDefault := v.(*IdleStateUpdateNone); isDefault {
+			return err
+		}
+		def := new(IdleStateUpdateNone)
+		if err := d.orDefault(def, start, rest, depth, err); err != nil {
+			return err
+		}
+		v = def
 	}
 	u.Value = v
 	return nil
@@ -5403,7 +5416,10 @@ func (u MultiSelectItems) MarshalJSON() ([]byte, error) {
 func (u *MultiSelectItems) decodeRest(d *decoder, start int64) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
-		return err
+		if !isTypeError(err) {
+			return err
+		}
+		found, rest = false, d.in[start:d.InputOffset()]
 	}
 	var v MultiSelectItemsVariant
 	if !found {
@@ -5426,8 +5442,16 @@ func (u *MultiSelectItems) decodeRest(d *decoder, start int64) error {
 			}
 		}
 	}
+	depth := d.StackDepth()
 	if err := d.variant(v, start, rest); err != nil {
-		return err
+		if _, isDefault := v.(*MultiSelectItemsTitled); isDefault {
+			return err
+		}
+		def := new(MultiSelectItemsTitled)
+		if err := d.orDefault(def, start, rest, depth, err); err != nil {
+			return err
+		}
+		v = def
 	}
 	u.Value = v
 	return nil
@@ -6133,7 +6157,7 @@ func (u *RequestID) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v RequestIDNumber
-			if err = decodeWith(data, &v, decodeInt[RequestIDNumber]); err == nil {
+			if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -6141,7 +6165,7 @@ func (u *RequestID) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v RequestIDStr
-			if err = decodeWith(data, &v, decodeString[RequestIDStr]); err == nil {
+			if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -7113,14 +7137,18 @@ func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
 		m, nonEmpty := firstElementMembers(data)
 		if !nonEmpty || hasKeys(m, "value", "name") {
 			var v SessionConfigSelectOptionsUngrouped
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*[]SessionConfigSelectOption)(&v), func(p *[]SessionConfigSelectOption, d *decoder) error {
+				return decodeSlice(d, p, (*SessionConfigSelectOption).decodeJSON)
+			}); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		if !nonEmpty || hasKeys(m, "groupId", "name", "options") {
 			var v SessionConfigSelectOptionsGrouped
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*[]SessionConfigSelectGroup)(&v), func(p *[]SessionConfigSelectGroup, d *decoder) error {
+				return decodeSlice(d, p, (*SessionConfigSelectGroup).decodeJSON)
+			}); err == nil {
 				u.Value = v
 				return nil
 			}

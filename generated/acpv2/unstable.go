@@ -1025,7 +1025,7 @@ func (v *ProxyResponseResult) decodeMember(d *decoder, name []byte, seen *uint64
 		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
 	case "result":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], 0)
+		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], nullValue)
 	}
 	return false, nil
 }
@@ -1111,7 +1111,7 @@ func (v *ProxyResponseError) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodePointerField(d, &v.ID, (*ProxyResponseID).decodeJSON, nullOK)
+		return true, decodePointerField(d, &v.ID, (*ProxyResponseID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Error, (*Error).decodeJSON, 0)
@@ -1262,7 +1262,7 @@ func (u *ProxyResponseID) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v ProxyResponseIDNumber
-			if err = decodeWith(data, &v, decodeInt[ProxyResponseIDNumber]); err == nil {
+			if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -1270,7 +1270,7 @@ func (u *ProxyResponseID) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v ProxyResponseIDStr
-			if err = decodeWith(data, &v, decodeString[ProxyResponseIDStr]); err == nil {
+			if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -2861,7 +2861,7 @@ type SubagentUpdate struct {
 	//
 	// Read-only operations retain their normal protocol semantics and
 	// capability requirements.
-	Capabilities *SubagentSessionCapabilities `json:"capabilities,omitempty"`
+	Capabilities Nullable[SubagentSessionCapabilities] `json:"capabilities,omitempty"`
 
 	// The child's current foreground state, mirrored onto its parent association.
 	//
@@ -2913,9 +2913,9 @@ func (v *SubagentUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if v.Capabilities != nil {
+	if v.Capabilities.Present {
 		b = append(b, `,"capabilities":`...)
-		if b, err = v.Capabilities.appendJSON(b); err != nil {
+		if b, err = appendNullable(b, &v.Capabilities, (*SubagentSessionCapabilities).appendJSON); err != nil {
 			return nil, err
 		}
 	}
@@ -2971,7 +2971,7 @@ func (v *SubagentUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	case "description":
 		return true, decodeNullableField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "capabilities":
-		return true, decodePointerField(d, &v.Capabilities, (*SubagentSessionCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Capabilities, (*SubagentSessionCapabilities).decodeJSON, nullOK|defaultOnError)
 	case "state":
 		return true, decodeNullableField(d, &v.State, (*StateUpdate).decodeJSON, nullOK|defaultOnError)
 	case "cwd":

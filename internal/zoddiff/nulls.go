@@ -42,7 +42,7 @@ func dropMeaninglessNulls(v any, ts []*ir.Type) {
 		fields := map[string][]*ir.Field{}
 		defaultTags := map[string]bool{}
 		for _, t := range ts {
-			collectFields(t, fields, defaultTags, map[*ir.Type]bool{})
+			collectFields(t, v, fields, defaultTags, map[*ir.Type]bool{})
 		}
 		for k, e := range v {
 			if e == nil && defaultTags[k] {
@@ -54,11 +54,20 @@ func dropMeaninglessNulls(v any, ts []*ir.Type) {
 				delete(v, k)
 				continue
 			}
-			var next []*ir.Type
+			var next, values []*ir.Type
 			for _, f := range fs {
-				next = append(next, typesOf(f.Type)...)
+				if u := underlying(f.Type); u.Kind == ir.RefMap {
+					values = append(values, typesOf(*u.Elem)...)
+				} else {
+					next = append(next, typesOf(f.Type)...)
+				}
 			}
 			dropMeaninglessNulls(e, next)
+			if m, ok := e.(map[string]any); ok && len(values) > 0 {
+				for _, mv := range m {
+					dropMeaninglessNulls(mv, values)
+				}
+			}
 		}
 	case []any:
 		next := ts
@@ -82,11 +91,12 @@ func anyDistinct(fs []*ir.Field) bool {
 	return false
 }
 
-// collectFields gathers the fields a JSON object of t can have, by name:
-// its own, and for a union those of every variant and payload.
+// collectFields gathers the fields the JSON object obj of t can have, by
+// name: its own, and for a union those of the variant its tag names (or of
+// every variant) and their payloads.
 // A null tag selects a union's variant without one, as absence does:
 // defaultTags gets the tags of such unions.
-func collectFields(t *ir.Type, out map[string][]*ir.Field, defaultTags map[string]bool, seen map[*ir.Type]bool) {
+func collectFields(t *ir.Type, obj map[string]any, out map[string][]*ir.Field, defaultTags map[string]bool, seen map[*ir.Type]bool) {
 	if t == nil || seen[t] {
 		return
 	}
@@ -98,23 +108,36 @@ func collectFields(t *ir.Type, out map[string][]*ir.Field, defaultTags map[strin
 		out[f.JSONName] = append(out[f.JSONName], f)
 	}
 	if t.Kind == ir.Named && t.Underlying != nil && t.Underlying.Kind == ir.RefNamed {
-		collectFields(t.Underlying.Type, out, defaultTags, seen)
+		collectFields(t.Underlying.Type, obj, out, defaultTags, seen)
 	}
 	if t.Union != nil {
-		for _, v := range t.Union.All() {
+		for _, v := range variantsFor(t.Union, obj) {
 			for _, f := range v.Fields {
 				out[f.JSONName] = append(out[f.JSONName], f)
 			}
 			for _, emb := range v.Embeds {
-				collectFields(emb, out, defaultTags, seen)
+				collectFields(emb, obj, out, defaultTags, seen)
 			}
 			if v.Value != nil {
 				for _, vt := range typesOf(*v.Value) {
-					collectFields(vt, out, defaultTags, seen)
+					collectFields(vt, obj, out, defaultTags, seen)
 				}
 			}
 		}
 	}
+}
+
+// variantsFor returns the variants of u that the object obj can be: the
+// one its tag names, or all of them.
+func variantsFor(u *ir.UnionInfo, obj map[string]any) []*ir.Variant {
+	if tag, ok := obj[u.Tag].(string); ok && u.Tag != "" {
+		for _, v := range u.Variants {
+			if v.Tag == tag {
+				return []*ir.Variant{v}
+			}
+		}
+	}
+	return u.All()
 }
 
 // typesOf returns the named types a value of r is, looking through lists
@@ -127,4 +150,12 @@ func typesOf(r ir.Ref) []*ir.Type {
 		return typesOf(*r.Elem)
 	}
 	return nil
+}
+
+// underlying looks through defined types to the list, map or union below.
+func underlying(r ir.Ref) ir.Ref {
+	for r.Kind == ir.RefNamed && r.Type.Kind == ir.Named && r.Type.Underlying != nil {
+		r = *r.Type.Underlying
+	}
+	return r
 }
