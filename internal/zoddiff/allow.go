@@ -20,6 +20,12 @@ const (
 	// them (additionalProperties, an unknown variant's payload) are kept
 	// and written back; zod strips them from its output.
 	allowUnnamedMembers = "unnamed members kept"
+	// allowUnknownMethod: a JSON-RPC message whose method the schema does
+	// not define keeps its params (or result) as free-form JSON: an
+	// extension method, or one of a newer protocol revision. Where the
+	// schema's anyOf over the known methods' params has no free-form
+	// branch (ProxyRequest), it and zod reject such params.
+	allowUnknownMethod = "params of a method the schema does not define kept raw"
 )
 
 // allowedAcceptance returns the allow-list entry that explains why acpgen
@@ -27,6 +33,12 @@ const (
 func allowedAcceptance(p Package, in input) string {
 	if in.goErr == nil && p.Version == "v1" && in.goOther {
 		return allowV1Unknown
+	}
+	var msg struct {
+		Method *string `json:"method"`
+	}
+	if in.goErr == nil && json.Unmarshal(in.data, &msg) == nil && msg.Method != nil && !p.methods[*msg.Method] {
+		return allowUnknownMethod
 	}
 	return ""
 }

@@ -13,25 +13,30 @@ import (
 // with its table test); the comparison uses that decision to remove the
 // null members that mean nothing from both sides.
 
-// nullTypes returns the IR types of file by schema name.
-func nullTypes(file string) (map[string]*ir.Type, error) {
+// nullTypes returns the IR types of file by schema name, and the names of
+// its methods.
+func nullTypes(file string) (map[string]*ir.Type, map[string]bool, error) {
 	data, err := schema.FS.ReadFile(file)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	f, err := load.Parse(file, data)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	p, err := ir.Build(f, ir.Options{})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := map[string]*ir.Type{}
 	for _, t := range p.Types {
 		out[t.Name] = t
 	}
-	return out, nil
+	methods := map[string]bool{}
+	for _, m := range p.Methods {
+		methods[m.Name] = true
+	}
+	return out, methods, nil
 }
 
 // dropMeaninglessNulls removes from v, a value of the types ts, the null

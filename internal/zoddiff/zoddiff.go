@@ -34,6 +34,8 @@ type Package struct {
 	// Definitions returns a new value of the Go type of each $defs entry,
 	// by schema name.
 	Definitions map[string]func() any
+
+	methods map[string]bool // the methods the schema defines
 }
 
 // input is one value of one definition, with the Go decoder's result.
@@ -85,10 +87,11 @@ func Run(t *testing.T, p Package) {
 			t.Skipf("%s is not in %s: the differential test runs without tags or with -tags unstable", name, file)
 		}
 	}
-	types, err := nullTypes(file)
+	types, methods, err := nullTypes(file)
 	if err != nil {
 		t.Fatal(err)
 	}
+	p.methods = methods
 	inputs := collect(t, p, file, &instanceMaker{defs: defs})
 	verdicts := runZod(t, bin, p.Version, surface, inputs)
 
