@@ -30,8 +30,12 @@ func Decoder(header, pkg string) []byte { return fill(decode, header, pkg) }
 // Encoder returns the source of the encoding runtime file for package pkg.
 func Encoder(header, pkg string) []byte { return fill(encode, header, pkg) }
 
-// RPC returns the source of the JSON-RPC message file for package pkg.
-func RPC(header, pkg string) []byte { return fill(rpc, header, pkg) }
+// RPC returns the source of the JSON-RPC message file for package pkg,
+// whose Error's code has the Go type codeType (ErrorCode in current
+// schemas; int32 in schemas that name no code type).
+func RPC(header, pkg, codeType string) []byte {
+	return []byte(strings.ReplaceAll(string(fill(rpc, header, pkg)), "{{ERROR_CODE}}", codeType))
+}
 
 // The generated decoders read JSON with jsontext, from the module
 // DecoderModule; a module that holds generated packages requires it at

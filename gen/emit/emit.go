@@ -64,7 +64,7 @@ func Files(p *ir.Package) (map[string][]byte, error) {
 		}
 	}
 	if e.hasRPC() {
-		files["rpc.go"] = templates.RPC(e.header(), p.Name)
+		files["rpc.go"] = templates.RPC(e.header(), p.Name, e.errorCodeType())
 	}
 	// The runtimes first: the JSON helpers serve them too.
 	for _, h := range []struct {
@@ -102,6 +102,20 @@ func (e *emitter) hasRPC() bool {
 		errType = errType || (t.Name == "Error" && !t.Unstable && t.Kind == ir.Struct)
 	}
 	return id && errType && len(e.p.Methods) > 0
+}
+
+// errorCodeType is the Go type of the code of the Error definition.
+func (e *emitter) errorCodeType() string {
+	for _, t := range e.p.Types {
+		if t.Name == "Error" && !t.Unstable && t.Kind == ir.Struct {
+			for _, f := range t.Fields {
+				if f.JSONName == "code" {
+					return fmt.Sprintf("%#v", goType(f.Type))
+				}
+			}
+		}
+	}
+	return "int"
 }
 
 // newFile starts a file, with a build constraint if one is given.
