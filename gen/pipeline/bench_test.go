@@ -47,7 +47,7 @@ func BenchmarkGenerate(b *testing.B) {
 // definitions side by side. Time per level or per definition stays flat
 // when the cost is linear.
 func BenchmarkScale(b *testing.B) {
-	for _, depth := range []int{100, 1000, 3000} {
+	for _, depth := range []int{100, 300, 1000, 3000} {
 		b.Run(fmt.Sprintf("objects=%d", depth), func(b *testing.B) {
 			benchGenerate(b, schemaFS(nestedObjects(depth)), depth, "level")
 		})
