@@ -39,8 +39,9 @@ func compilable(defs map[string]json.RawMessage) ([]byte, bool, error) {
 	return doc, false, err
 }
 
-// maxNesting is how deep inline schemas may nest before they are moved.
-const maxNesting = 16
+// maxNesting is how deep inline schemas may nest before they are moved (a
+// variable so that tests can move every schema).
+var maxNesting = 6
 
 // hoistPrefix begins the names of the definitions hoist makes.
 const hoistPrefix = "acpgen-inline-"
