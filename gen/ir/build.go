@@ -252,7 +252,12 @@ func (b *builder) synthesize(s *jsonschema.Schema, name string) (Ref, error) {
 	t := &Type{Name: name, Pointer: load.Pointer(s)}
 	b.synth = append(b.synth, t)
 	b.inline[name] = true
-	if err := b.def(t, s); err != nil {
+	// The type's own properties are named after it, not after the branch.
+	branch := b.branch
+	b.branch = ""
+	err := b.def(t, s)
+	b.branch = branch
+	if err != nil {
 		return Ref{}, err
 	}
 	if t.Doc == "" {
