@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -148,4 +149,18 @@ func writeFilesErr(dir string, files map[string][]byte) error {
 		}
 	}
 	return nil
+}
+
+// layoutFS returns the files of the published layout that holds version v.
+func layoutFS(t *testing.T, v string) fs.FS {
+	t.Helper()
+	layouts, err := revisions.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, ok := revisions.Find(layouts, v)
+	if !ok {
+		t.Fatalf("the corpus has no %s", v)
+	}
+	return l.FS
 }
