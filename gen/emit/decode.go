@@ -391,13 +391,26 @@ func elemDecoder(r ir.Ref) jen.Code {
 	return jen.Id(rawDecoder(r)).Index(goT)
 }
 
+// nestedDecoder is elemDecoder for the values of a list or map: a list or
+// map there is decoded by the runtime's sliceDecoder or mapDecoder, so that
+// the code for lists nested n deep grows with n, not n².
+func nestedDecoder(r ir.Ref) jen.Code {
+	switch r.Kind {
+	case ir.RefArray:
+		return jen.Id("sliceDecoder").Call(nestedDecoder(*r.Elem))
+	case ir.RefMap:
+		return jen.Id("mapDecoder").Call(nestedDecoder(*r.Elem))
+	}
+	return elemDecoder(r)
+}
+
 // elemCall decodes a value of r, a list, a map or a named type, into ptr.
 func elemCall(r ir.Ref, ptr jen.Code) jen.Code {
 	switch r.Kind {
 	case ir.RefArray:
-		return jen.Id("decodeSlice").Call(jen.Id("d"), ptr, elemDecoder(*r.Elem))
+		return jen.Id("decodeSlice").Call(jen.Id("d"), ptr, nestedDecoder(*r.Elem))
 	case ir.RefMap:
-		return jen.Id("decodeMap").Call(jen.Id("d"), ptr, elemDecoder(*r.Elem))
+		return jen.Id("decodeMap").Call(jen.Id("d"), ptr, nestedDecoder(*r.Elem))
 	}
 	return jen.Add(elemDecoder(r)).Call(ptr, jen.Id("d"))
 }

@@ -65,6 +65,9 @@ func (b *builder) tagged(owner, tag string, bs []*jsonschema.Schema) (*UnionInfo
 				return nil, errorf(br, "a second branch without tag %q", tag)
 			}
 			v.Name = br.Title
+			if v.Name == "" && len(v.Embeds) == 1 {
+				v.Name = refVariantName(owner, v.Embeds[0].Name)
+			}
 			if v.Name == "" {
 				return nil, errorf(br, "a branch without tag %q needs a title", tag)
 			}
@@ -115,12 +118,31 @@ func (b *builder) variantBody(v *Variant, br *jsonschema.Schema, owner, tag stri
 		}
 		v.Embeds = append(v.Embeds, t)
 	}
+	// An inline type of a property is named after the union and the
+	// property; when another branch already took that name, the branch's
+	// title or tag tells the two apart.
+	prev := b.branch
+	b.branch = br.Title
+	if b.branch == "" {
+		b.branch, _ = tagValue(br, tag)
+	}
 	fields, err := b.fields(br, owner, tag)
+	b.branch = prev
 	if err != nil {
 		return err
 	}
 	v.Fields = fields
 	return nil
+}
+
+// refVariantName names a union branch that has neither a tag nor a title
+// after the one definition it is: McpServerStdio in McpServer is "stdio".
+func refVariantName(owner, def string) string {
+	name := strings.TrimPrefix(def, owner)
+	if name == "" {
+		name = def
+	}
+	return strings.ToLower(name[:1]) + name[1:]
 }
 
 func (b *builder) untagged(owner string, bs []*jsonschema.Schema) (*UnionInfo, error) {

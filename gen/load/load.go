@@ -59,9 +59,9 @@ func Parse(path string, data []byte) (*File, error) {
 	// anchors at every subschema, which grows with the square of the file;
 	// the files use no dynamic references, and draft 2019-09 reads every
 	// keyword they use the same way, so they are compiled as 2019-09.
-	doc2019, err := json.Marshal(map[string]any{"$defs": doc.Defs})
+	doc2019, hoisted, err := compilable(doc.Defs)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2019
@@ -75,6 +75,9 @@ func Parse(path string, data []byte) (*File, error) {
 		s, err := c.Compile(url + "#/$defs/" + escape(name))
 		if err != nil {
 			return nil, fmt.Errorf("%s#/$defs/%s: %w", path, name, err)
+		}
+		if hoisted {
+			unhoist(s)
 		}
 		f.Defs = append(f.Defs, Def{Name: name, Schema: s})
 	}
