@@ -14,6 +14,9 @@ var jsonHelpers string
 //go:embed rpc.go.tmpl
 var rpc string
 
+//go:embed conn.go.tmpl
+var conn string
+
 //go:embed decode.go.tmpl
 var decode string
 
@@ -32,6 +35,9 @@ func Encoder(header, pkg string) []byte { return fill(encode, header, pkg) }
 
 // RPC returns the source of the JSON-RPC message file for package pkg.
 func RPC(header, pkg string) []byte { return fill(rpc, header, pkg) }
+
+// Conn returns the source of the connection runtime file for package pkg.
+func Conn(header, pkg string) []byte { return fill(conn, header, pkg) }
 
 // The generated decoders read JSON with jsontext, from the module
 // DecoderModule; a module that holds generated packages requires it at

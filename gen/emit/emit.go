@@ -66,6 +66,16 @@ func Files(p *ir.Package) (map[string][]byte, error) {
 	if e.hasRPC() {
 		files["rpc.go"] = templates.RPC(e.header(), p.Name)
 	}
+	if e.hasSides() {
+		f := e.newFile("")
+		if err := e.sidesFile(f); err != nil {
+			return nil, err
+		}
+		if err := render("sides.go", f); err != nil {
+			return nil, err
+		}
+		files["conn.go"] = templates.Conn(e.header(), p.Name)
+	}
 	// The runtimes first: the JSON helpers serve them too.
 	for _, h := range []struct {
 		name string

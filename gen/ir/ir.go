@@ -13,6 +13,7 @@ type Package struct {
 	Source  string // where the schema came from, for the file header
 	Types   []*Type
 	Methods []*Method
+	Sides   []*Side // the agent and the client (AddSides)
 }
 
 // Kind says what Go construct a Type becomes.
@@ -192,12 +193,18 @@ const (
 // Method is one JSON-RPC method of the protocol.
 type Method struct {
 	Name   string // "session/update"
-	GoName string // "MethodSessionUpdate"
+	GoName string // its handler and outbound call ("SessionUpdate"), filled by names
+	Const  string // the constant that holds Name ("MethodSessionUpdate"), filled by names
 	Kind   MethodKind
 	Side   string // who receives it: agent, client, protocol, proxy
 	Params *Type
 	Result *Type // requests only
 	Gate
+
+	// Required: every implementation of its side handles it (AddSides).
+	Required bool
+	// Interface is the Go interface of an optional method, filled by names.
+	Interface string
 }
 
 // Umbrella is the build tag that enables every unstable feature.

@@ -22,16 +22,10 @@ func Assign(p *ir.Package) error {
 			return err
 		}
 	}
-	for _, m := range p.Methods {
-		name := "Method" + Exported(m.Name)
-		if m.Kind == ir.Notification && a.taken[name] != "" {
-			name += "Notification"
-		}
-		if err := a.claim(name, "method "+m.Name, &m.GoName); err != nil {
-			return err
-		}
+	if err := a.methods(p); err != nil {
+		return err
 	}
-	return nil
+	return a.sides(p)
 }
 
 type assigner struct {
