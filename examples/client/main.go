@@ -112,4 +112,3 @@ func (client) RequestPermission(ctx context.Context, p *acpv1.RequestPermissionR
 	}
 	return &acpv1.RequestPermissionResponse{Outcome: acpv1.RequestPermissionOutcome{Value: &acpv1.RequestPermissionOutcomeCancelled{}}}, nil
 }
-
