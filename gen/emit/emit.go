@@ -147,6 +147,13 @@ func (e *emitter) doc(f *jen.File) error {
 		f.PackageComment("")
 		f.PackageComment("DecodeMessage reads one JSON-RPC message into typed params or result.")
 	}
+	if e.hasSides() {
+		f.PackageComment("")
+		for _, s := range e.p.Sides {
+			f.PackageComment(fmt.Sprintf("%s %s implements %s and serves it with %s, which calls the %s's methods.",
+				upperFirst(article(s.Name)), s.Name, s.GoName, s.NewConn, s.Peer.Name))
+		}
+	}
 	return nil
 }
 

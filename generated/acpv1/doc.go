@@ -15,4 +15,7 @@
 // Without tags the package is the stable schema.
 //
 // DecodeMessage reads one JSON-RPC message into typed params or result.
+//
+// An agent implements Agent and serves it with NewAgentSideConnection, which calls the client's methods.
+// A client implements Client and serves it with NewClientSideConnection, which calls the agent's methods.
 package acpv1
