@@ -362,6 +362,7 @@ func TestConnWire(t *testing.T) {
 		{`[1,2]`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request","data":{"details":"the message is not a JSON object"}}}`},
 		{`{"jsonrpc":"2.0","id":7,"method":"no/such"}`, `{"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"Method not found","data":{"method":"no/such"}}}`},
 		{`{"jsonrpc":"2.0","method":"no/such"}`, ``},
+		{`{"jsonrpc":"2.0","id":8,"method":"session/load","params":{"sessionId":"s","cwd":"/","mcpServers":[]}}`, `{"jsonrpc":"2.0","id":8,"error":{"code":-32601,"message":"Method not found","data":{"method":"session/load"}}}`},
 		{`{"jsonrpc":"2.0","id":"abc","method":"_ext/x","params":{}}`, `{"jsonrpc":"2.0","id":"abc","error":{"code":-32601,"message":"Method not found","data":{"method":"_ext/x"}}}`},
 		{`{"jsonrpc":"2.0","id":1.50,"method":"initialize","params":{"protocolVersion":1}}`, `{"jsonrpc":"2.0","id":1.50,"result":{"protocolVersion":1,"authMethods":[]}}`},
 		{`{"jsonrpc":"2.0","id":"9","method":"session/prompt","params":{"sessionId":"s","prompt":[{"type":"text","text":7}]}}`,
