@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -25,10 +26,13 @@ type Change struct {
 }
 
 // Changes compares files with the tree under dir. Only files that acpgen
-// generated count as stale; the result is sorted by path.
+// generated, in the directories files write to, count as stale; the result
+// is sorted by path.
 func Changes(dir string, files map[string][]byte) ([]Change, error) {
 	var out []Change
+	dirs := map[string]bool{}
 	for name, data := range files {
+		dirs[path.Dir(name)] = true
 		old, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
 		if err != nil && !os.IsNotExist(err) {
 			return nil, err
@@ -52,7 +56,7 @@ func Changes(dir string, files map[string][]byte) ([]Change, error) {
 			return err
 		}
 		rel = filepath.ToSlash(rel)
-		if _, ok := files[rel]; ok {
+		if _, ok := files[rel]; ok || !dirs[path.Dir(rel)] {
 			return nil
 		}
 		data, err := os.ReadFile(p)
