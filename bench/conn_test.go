@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"sync/atomic"
+	"sync"
 	"testing"
 
 	"github.com/acpgen/acpgen/bench/workload"
@@ -26,22 +26,39 @@ func pipes() (agentR io.Reader, agentW io.Writer, clientR io.Reader, clientW io.
 	return ar, aw, cr, cw, func() { cw.Close(); aw.Close() }
 }
 
-// counter counts the notifications a client receives and signals when it has
-// seen want of them.
+// counter counts the notifications a client has handled.
 type counter struct {
-	n, want atomic.Int64
-	done    chan struct{}
+	mu   sync.Mutex
+	cond *sync.Cond
+	n    int
+}
+
+func newCounter() *counter {
+	c := &counter{}
+	c.cond = sync.NewCond(&c.mu)
+	return c
 }
 
 func (c *counter) add() {
-	if c.n.Add(1) == c.want.Load() {
-		c.done <- struct{}{}
-	}
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+	c.cond.Broadcast()
 }
 
-func (c *counter) expect(n int) {
-	c.n.Store(0)
-	c.want.Store(int64(n))
+// waitFor waits until n notifications have been handled since reset.
+func (c *counter) waitFor(n int) {
+	c.mu.Lock()
+	for c.n < n {
+		c.cond.Wait()
+	}
+	c.mu.Unlock()
+}
+
+func (c *counter) reset() {
+	c.mu.Lock()
+	c.n = 0
+	c.mu.Unlock()
 }
 
 // The acpgen sides.
@@ -150,7 +167,7 @@ func genPair(b *testing.B, stream []workload.Message) *connPair {
 		}
 	}
 	ar, aw, cr, cw, closeAll := pipes()
-	count := &counter{done: make(chan struct{}, 1)}
+	count := newCounter()
 	agent := acpv1.NewAgentSideConnection(genAgent{}, aw, ar)
 	client := acpv1.NewClientSideConnection(genClient{count}, cw, cr)
 	prompt := &acpv1.PromptRequest{SessionID: "s", Prompt: []acpv1.ContentBlock{{Value: &acpv1.ContentBlockText{TextContent: acpv1.TextContent{Text: "hello"}}}}}
@@ -170,7 +187,7 @@ func coderPair(b *testing.B, stream []workload.Message) *connPair {
 		}
 	}
 	ar, aw, cr, cw, closeAll := pipes()
-	count := &counter{done: make(chan struct{}, 1)}
+	count := newCounter()
 	agent := acp.NewAgentSideConnection(coderAgent{}, aw, ar)
 	client := acp.NewClientSideConnection(coderClient{count}, cw, cr)
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -193,6 +210,11 @@ var connContenders = []struct {
 	{"coder", coderPair},
 }
 
+// window bounds the notifications in flight: coder's connection closes when
+// more than 1024 wait to be handled, so the sender waits, after each window,
+// until the client has handled all but half a window.
+const window = 256
+
 // BenchmarkConnNotify streams session updates from agent to client: one op
 // is one notification written, read, decoded and handled.
 func BenchmarkConnNotify(b *testing.B) {
@@ -202,15 +224,18 @@ func BenchmarkConnNotify(b *testing.B) {
 			p := c.pair(b, stream)
 			defer p.close()
 			ctx := context.Background()
-			p.count.expect(b.N)
+			p.count.reset()
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				if err := p.notify(ctx, i); err != nil {
 					b.Fatal(err)
 				}
+				if (i+1)%window == 0 {
+					p.count.waitFor(i + 1 - window/2)
+				}
 			}
-			<-p.count.done
+			p.count.waitFor(b.N)
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "notifications/s")
 		})
 	}

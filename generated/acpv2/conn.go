@@ -212,7 +212,7 @@ func (c *connection) line(line []byte) {
 	switch {
 	case err != nil:
 		if !m.response {
-			c.send(appendErrorResponse(nil, m.id, err))
+			c.sendError(m.id, err)
 		}
 	case m.empty, m.response && m.id == nil:
 		// Blank lines, and responses to no request (an error the peer could
@@ -242,9 +242,8 @@ func (c *connection) serve(m envelope) {
 		}()
 		result, err := c.handle(ctx, c.requests, m)
 		if err == nil {
-			b, encErr := appendResult(nil, m.id, result)
-			if encErr == nil {
-				c.send(b)
+			encErr := c.send(func(b []byte) ([]byte, error) { return appendResult(b, m.id, result) })
+			if encErr == nil || c.Err() != nil {
 				return
 			}
 			err = fmt.Errorf("encoding the result: %w", encErr)
@@ -259,7 +258,7 @@ func (c *connection) serve(m envelope) {
 		default:
 			rpcErr = NewInternalError(map[string]string{"details": err.Error()})
 		}
-		c.send(appendErrorResponse(nil, m.id, rpcErr))
+		c.sendError(m.id, rpcErr)
 	}()
 }
 
@@ -351,10 +350,7 @@ func (c *connection) request(ctx context.Context, method string, params any) ([]
 	id := c.nextID
 	c.pending[id] = ch
 	c.mu.Unlock()
-	b, err := appendRequest(nil, id, method, params)
-	if err == nil {
-		err = c.send(b)
-	}
+	err := c.send(func(b []byte) ([]byte, error) { return appendRequest(b, id, method, params) })
 	if err != nil {
 		c.forget(id)
 		return nil, err
@@ -384,28 +380,38 @@ func (c *connection) notify(ctx context.Context, method string, params any) erro
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	b, err := appendNotification(nil, method, params)
-	if err != nil {
-		return err
-	}
-	return c.send(b)
+	return c.send(func(b []byte) ([]byte, error) { return appendNotification(b, method, params) })
 }
 
-// send writes one message and its newline in one Write. A failed write ends
-// the connection.
-func (c *connection) send(b []byte) error {
+// send writes the message that build appends to a pooled buffer, and its
+// newline, in one Write. A failed write ends the connection.
+func (c *connection) send(build func([]byte) ([]byte, error)) error {
 	if err := c.Err(); err != nil {
 		return err
 	}
-	b = append(b, '\n')
-	c.wm.Lock()
-	_, err := c.w.Write(b)
-	c.wm.Unlock()
-	if err != nil {
-		c.end(fmt.Errorf("writing: %w", err))
-		return c.Err()
+	buf := encodeBuffer()
+	b, err := build((*buf)[:0])
+	if err == nil {
+		b = append(b, '\n')
+		c.wm.Lock()
+		_, err = c.w.Write(b)
+		c.wm.Unlock()
+		if err != nil {
+			c.end(fmt.Errorf("writing: %w", err))
+			err = c.Err()
+		}
 	}
-	return nil
+	if b != nil && cap(b) <= maxPooled {
+		*buf = b[:0]
+	}
+	encodeBuffers.Put(buf)
+	return err
+}
+
+// sendError answers the request whose id, as received, is id (null when
+// nil) with e.
+func (c *connection) sendError(id []byte, e *Error) {
+	_ = c.send(func(b []byte) ([]byte, error) { return appendErrorResponse(b, id, e), nil })
 }
 
 // call sends the request method and decodes its result into a new R.
