@@ -217,14 +217,6 @@ func (e *emitter) unstableSides(f *jen.File, key string) {
 	}
 }
 
-// article is "an" before a vowel, else "a".
-func article(word string) string {
-	if word != "" && strings.ContainsRune("aeiouAEIOU", rune(word[0])) {
-		return "an"
-	}
-	return "a"
-}
-
 func upperFirst(s string) string {
 	if s == "" {
 		return s

@@ -13,7 +13,10 @@ type Package struct {
 	Source  string // where the schema came from, for the file header
 	Types   []*Type
 	Methods []*Method
-	Sides   []*Side // the agent and the client (AddSides)
+	// Constructors are the union constructors (see Constructors), set by
+	// package names, which names them.
+	Constructors []*Constructor
+	Sides        []*Side // the agent and the client (AddSides)
 }
 
 // Kind says what Go construct a Type becomes.

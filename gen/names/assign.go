@@ -12,8 +12,11 @@ import (
 // "Variant" or "Value"; any other clash is an error.
 func Assign(p *ir.Package) error {
 	a := &assigner{taken: map[string]string{}}
+	for _, name := range Runtime {
+		a.taken[name] = "the runtime"
+	}
 	for _, t := range p.Types {
-		if err := a.claim(Exported(t.Name), t.Pointer, &t.GoName); err != nil {
+		if err := a.claim(Destutter(Exported(t.Name)), t.Pointer, &t.GoName); err != nil {
 			return err
 		}
 	}
@@ -22,10 +25,20 @@ func Assign(p *ir.Package) error {
 			return err
 		}
 	}
+	if err := a.claim(Ptr, "the Ptr helper", new(string)); err != nil {
+		return err
+	}
+	if err := a.constructors(p); err != nil {
+		return err
+	}
 	if err := a.methods(p); err != nil {
 		return err
 	}
-	return a.sides(p)
+	if err := a.sides(p); err != nil {
+		return err
+	}
+	docs(p)
+	return nil
 }
 
 type assigner struct {
@@ -66,7 +79,7 @@ func (a *assigner) members(t *ir.Type) error {
 	switch t.Kind {
 	case ir.Enum:
 		for _, v := range t.Enum.Values {
-			if err := a.claimOr(t.GoName+Exported(v.Name), "Value", t.Pointer+" value "+v.Name, &v.GoName); err != nil {
+			if err := a.claimOr(Join(t.GoName, v.Name), "Value", t.Pointer+" value "+v.Name, &v.GoName); err != nil {
 				return err
 			}
 		}
@@ -76,7 +89,7 @@ func (a *assigner) members(t *ir.Type) error {
 			return err
 		}
 		for _, v := range t.Union.All() {
-			if err := a.claimOr(t.GoName+Exported(v.Name), "Variant", v.Pointer, &v.GoName); err != nil {
+			if err := a.claimOr(Join(t.GoName, v.Name), "Variant", v.Pointer, &v.GoName); err != nil {
 				return err
 			}
 			if err := fieldNames(v.Pointer, v.Fields); err != nil {

@@ -7,11 +7,11 @@ import (
 	"github.com/acpgen/acpgen/gen/ir"
 )
 
-// Runtime lists the exported identifiers of the connection runtime
+// ConnRuntime lists the exported identifiers of the connection runtime
 // (templates/conn.go.tmpl), which every package with sides holds. They are
 // claimed before the schema's names so that a schema type of the same name
 // is reported instead of failing to compile.
-var Runtime = []string{
+var ConnRuntime = []string{
 	"ErrConnectionClosed",
 	"ExtMethodHandler",
 	"ExtNotificationHandler",
@@ -100,7 +100,7 @@ func (a *assigner) sides(p *ir.Package) error {
 	if len(p.Sides) == 0 {
 		return nil
 	}
-	for _, n := range Runtime {
+	for _, n := range ConnRuntime {
 		var dst string
 		if err := a.claim(n, "the connection runtime", &dst); err != nil {
 			return err

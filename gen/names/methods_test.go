@@ -28,7 +28,7 @@ func TestMethodName(t *testing.T) {
 	}
 }
 
-// TestRuntimeNames checks that Runtime and ConnMembers list exactly the
+// TestRuntimeNames checks that ConnRuntime and ConnMembers list exactly the
 // exported names of the connection runtime template.
 func TestRuntimeNames(t *testing.T) {
 	f, err := parser.ParseFile(token.NewFileSet(), "conn.go", templates.Conn("header", "p"), 0)
@@ -71,7 +71,7 @@ func TestRuntimeNames(t *testing.T) {
 			}
 		}
 	}
-	same(t, "Runtime", top, Runtime)
+	same(t, "ConnRuntime", top, ConnRuntime)
 	same(t, "ConnMembers", members, ConnMembers)
 }
 

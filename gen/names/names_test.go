@@ -105,3 +105,10 @@ func TestAssignCollisions(t *testing.T) {
 		t.Errorf("a property named like the Extra field: err = %v", err)
 	}
 }
+
+func TestAssignReservesRuntimeNames(t *testing.T) {
+	p := &ir.Package{Types: []*ir.Type{{Name: "RequestTracker", Kind: ir.Struct, Pointer: "#/$defs/RequestTracker"}}}
+	if err := Assign(p); err == nil || !strings.Contains(err.Error(), "the runtime") {
+		t.Errorf("a definition named like the runtime's RequestTracker: error %v", err)
+	}
+}

@@ -227,7 +227,7 @@ func (c *connection) line(line []byte) {
 }
 
 // serve answers an inbound request from a goroutine of its own.
-func (c *connection) serve(m envelope) {
+func (c *connection) serve(m lineMessage) {
 	ctx, cancel := context.WithCancel(c.ctx)
 	key := string(m.id)
 	c.mu.Lock()
@@ -263,7 +263,7 @@ func (c *connection) serve(m envelope) {
 }
 
 // notification handles an inbound notification before the next line.
-func (c *connection) notification(m envelope) {
+func (c *connection) notification(m lineMessage) {
 	if m.method == MethodCancelRequest {
 		c.cancelServing(m.params)
 		return
@@ -274,7 +274,7 @@ func (c *connection) notification(m envelope) {
 
 // handle calls the route of m's method, or the extension handler; a panic
 // in the handler becomes an internal error.
-func (c *connection) handle(ctx context.Context, routes map[string]route, m envelope) (result any, err error) {
+func (c *connection) handle(ctx context.Context, routes map[string]route, m lineMessage) (result any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = NewInternalError(map[string]string{"details": fmt.Sprintf("panic: %v", p)})
@@ -315,7 +315,7 @@ func (c *connection) cancelServing(params []byte) {
 }
 
 // response hands a response to the outbound call that waits for it.
-func (c *connection) response(m envelope) {
+func (c *connection) response(m lineMessage) {
 	id, err := strconv.ParseInt(string(m.id), 10, 64)
 	if err != nil {
 		return // not an id of ours
@@ -471,9 +471,9 @@ func decodeParams(params []byte, p any) error {
 	return NewInvalidParamsError(data)
 }
 
-// envelope is one JSON-RPC message as read from a line: its members, the
+// lineMessage is one JSON-RPC message as read from a line: its members, the
 // values kept as they were received.
-type envelope struct {
+type lineMessage struct {
 	empty    bool   // a blank line
 	response bool   // a message without method, with a result or an error
 	id       []byte // nil when absent or null
@@ -483,10 +483,10 @@ type envelope struct {
 	err      *Error
 }
 
-// parseLine reads the envelope of one line. The error it returns is the
+// parseLine reads the lineMessage of one line. The error it returns is the
 // *Error that answers the line: a parse error, or an invalid request whose
-// id, if it could be read, is in the envelope.
-func parseLine(line []byte) (m envelope, rpcErr *Error) {
+// id, if it could be read, is in the lineMessage.
+func parseLine(line []byte) (m lineMessage, rpcErr *Error) {
 	var hasMethod, hasResult, hasError, version bool
 	err := withDecoder(line, func(d *decoder) error {
 		switch d.PeekKind() {
@@ -495,25 +495,25 @@ func parseLine(line []byte) (m envelope, rpcErr *Error) {
 				m.empty = true
 				return nil
 			}
-			return errParse
+			return errLineParse
 		case '{':
 		default:
 			if err := d.SkipValue(); err != nil {
-				return errParse
+				return errLineParse
 			}
-			return errNotObject
+			return errLineNotObject
 		}
 		if _, err := d.ReadToken(); err != nil {
-			return errParse
+			return errLineParse
 		}
 		for d.PeekKind() != '}' {
 			name, err := d.readName()
 			if err != nil {
-				return errParse
+				return errLineParse
 			}
 			v, err := d.ReadValue()
 			if err != nil {
-				return errParse
+				return errLineParse
 			}
 			end := int(d.InputOffset())
 			v = line[end-len(v) : end]
@@ -526,11 +526,11 @@ func parseLine(line []byte) (m envelope, rpcErr *Error) {
 				}
 			case "method":
 				if v.Kind() != '"' {
-					return errBadMethod
+					return errLineBadMethod
 				}
 				s, err := unquote(v)
 				if err != nil {
-					return errParse
+					return errLineParse
 				}
 				m.method, hasMethod = string(s), true
 			case "params":
@@ -546,17 +546,17 @@ func parseLine(line []byte) (m envelope, rpcErr *Error) {
 			}
 		}
 		if _, err := d.ReadToken(); err != nil {
-			return errParse
+			return errLineParse
 		}
 		if _, err := d.ReadToken(); err != io.EOF {
-			return errParse
+			return errLineParse
 		}
 		return nil
 	})
 	m.response = !hasMethod && (hasResult || hasError)
 	switch {
-	case err == errParse:
-		return envelope{}, NewParseError()
+	case err == errLineParse:
+		return lineMessage{}, NewParseError()
 	case err != nil:
 		return m, NewInvalidRequestError(map[string]string{"details": err.Error()})
 	case m.empty:
@@ -564,7 +564,7 @@ func parseLine(line []byte) (m envelope, rpcErr *Error) {
 	case !version:
 		return m, NewInvalidRequestError(map[string]string{"details": `the message lacks "jsonrpc": "2.0"`})
 	case m.id != nil && m.id[0] != '"' && m.id[0] != '-' && (m.id[0] < '0' || m.id[0] > '9'):
-		return envelope{}, NewInvalidRequestError(map[string]string{"details": "the id is neither a number nor a string"})
+		return lineMessage{}, NewInvalidRequestError(map[string]string{"details": "the id is neither a number nor a string"})
 	case hasMethod && m.method == "":
 		return m, NewInvalidRequestError(map[string]string{"details": "the method is empty"})
 	case !hasMethod && m.id == nil:
@@ -576,9 +576,9 @@ func parseLine(line []byte) (m envelope, rpcErr *Error) {
 }
 
 var (
-	errParse     = errors.New("not JSON")
-	errNotObject = errors.New("the message is not a JSON object")
-	errBadMethod = errors.New("the method is not a string")
+	errLineParse     = errors.New("not JSON")
+	errLineNotObject = errors.New("the message is not a JSON object")
+	errLineBadMethod = errors.New("the method is not a string")
 )
 
 // appendRequest appends an outbound request.
