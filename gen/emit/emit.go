@@ -65,6 +65,18 @@ func Files(p *ir.Package) (map[string][]byte, error) {
 			}
 		}
 	}
+	if f := e.newFile(""); e.definitions(f) {
+		if err := render("definitions_test.go", f); err != nil {
+			return nil, err
+		}
+	}
+	for _, key := range e.unstableKeys() {
+		if f := e.newFile(constraint(gateOf(key))); e.unstableDefinitions(f, key) {
+			if err := render(fileName(key, "_definitions_test"), f); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if e.hasRPC() {
 		files["rpc.go"] = templates.RPC(e.header(), p.Name)
 		files["rpc_decode.go"] = templates.RPCDecoder(e.header(), p.Name)

@@ -2,7 +2,6 @@ package ir
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
@@ -114,10 +113,6 @@ func (b *builder) def(t *Type, s *jsonschema.Schema) error {
 // finish fills in what needs every definition built: the keys that select
 // untagged object alternatives, and the elements' keys of array ones.
 // requiredOf lists the keys an object alternative must have.
-// nullMeans recognizes a description that gives null a meaning of its own,
-// as patch-style updates do: "Set to null to clear", "`null` unsets it".
-var nullMeans = regexp.MustCompile("(?i)set to null to clear|`?null`? (clears|unsets|resets|removes)")
-
 // fields builds the properties of s, in file order, leaving out skip.
 func (b *builder) fields(s *jsonschema.Schema, owner, skip string) ([]*Field, error) {
 	req := map[string]bool{}
@@ -136,7 +131,8 @@ func (b *builder) fields(s *jsonschema.Schema, owner, skip string) ([]*Field, er
 			DefaultOnError: a.DefaultOnError, SkipInvalidItems: a.SkipInvalidItems, DefaultOnNull: a.DefaultOnNull,
 		}
 		f.Nullable = isNullable(p)
-		f.NullMeans = f.Nullable && !f.Required && nullMeans.MatchString(p.Description)
+		f.Null = nullUse(s, name, p, f.Required)
+		f.NullMeans = f.Null == NullDistinct
 		r, err := b.ref(p, owner+upperFirst(name))
 		if err != nil {
 			return nil, err

@@ -56,6 +56,9 @@ func (b *builder) tagged(owner, tag string, bs []*jsonschema.Schema) (*UnionInfo
 				return nil, errorf(br, "a second fallback branch for tag %q", tag)
 			}
 			v.Name = "other"
+			if err := b.fallbackAlternatives(v, br, owner); err != nil {
+				return nil, err
+			}
 			u.Fallback = v
 		default:
 			if u.Default != nil {
@@ -73,6 +76,25 @@ func (b *builder) tagged(owner, tag string, bs []*jsonschema.Schema) (*UnionInfo
 		u.Fallback = &Variant{Name: "other", JSON: KindObject}
 	}
 	return u, nil
+}
+
+// fallbackAlternatives gives the fallback variant v the alternatives its
+// branch br requires of every unknown variant (v2 CreateElicitationRequest:
+// a session or a request scope), as an embedded untagged union that the
+// decoder checks against the raw object.
+func (b *builder) fallbackAlternatives(v *Variant, br *jsonschema.Schema, owner string) error {
+	if len(branches(br)) == 0 {
+		return nil
+	}
+	alts := *br
+	alts.Properties, alts.Required, alts.Not, alts.Title, alts.Description = nil, nil, nil, "", ""
+	r, err := b.synthesize(&alts, owner+"OtherFields")
+	if err != nil {
+		return err
+	}
+	r.Type.Doc = "The alternatives that every unknown variant of " + owner + " must match."
+	v.Embeds = append(v.Embeds, r.Type)
+	return nil
 }
 
 func (b *builder) variantBody(v *Variant, br *jsonschema.Schema, owner, tag string) error {
