@@ -20,6 +20,9 @@ var rpcDecode string
 //go:embed tracker.go.tmpl
 var tracker string
 
+//go:embed conn.go.tmpl
+var conn string
+
 //go:embed decode.go.tmpl
 var decode string
 
@@ -72,6 +75,9 @@ func RPCDecoder(header, pkg, codeType string) []byte {
 // Tracker returns the source of the request tracker for package pkg, which
 // types a response's result by the method of the request it answers.
 func Tracker(header, pkg string) []byte { return fill(tracker, header, pkg) }
+
+// Conn returns the source of the connection runtime file for package pkg.
+func Conn(header, pkg string) []byte { return fill(conn, header, pkg) }
 
 // The generated decoders read JSON with jsontext, from the module
 // DecoderModule; a module that holds generated packages requires it at

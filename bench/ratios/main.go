@@ -101,6 +101,11 @@ func main() {
 		fmt.Println("dispatch (stream updates)")
 		check("dispatch overhead over the known variant (%)", 100*(u/k-1), 10, false)
 	}
+	if g := ns("ConnNotify/acpgen"); g > 0 {
+		fmt.Println("connection over an in-memory pipe")
+		check("session/update notifications per second vs coder (×)", ns("ConnNotify/coder")/g, 3, true)
+		check("request round trips per second vs coder (×)", ns("ConnRoundTrip/coder")/ns("ConnRoundTrip/acpgen"), 3, true)
+	}
 	if k, u := ns("Fallback/known"), ns("Fallback/unknown"); k > 0 {
 		fmt.Println("fallback")
 		check("unknown variant decode time vs known (×)", u/k, 1, false)

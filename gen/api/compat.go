@@ -126,7 +126,7 @@ func surface(p *ir.Package) map[string]*elem {
 		if m.Kind == ir.Notification {
 			kind = "notification "
 		}
-		add(&elem{key: kind + m.Name, goDecl: "const " + m.GoName}, m.Gate, ir.Gate{})
+		add(&elem{key: kind + m.Name, goDecl: "const " + m.Const}, m.Gate, ir.Gate{})
 	}
 	return out
 }

@@ -32,6 +32,13 @@ func (e *emitter) doc(f *jen.File) error {
 		text += "\n\n# JSON-RPC messages\n\n" +
 			"[DecodeMessage] reads one JSON-RPC message into a [Message] with typed params or result."
 	}
+	if e.hasSides() {
+		text += "\n\n# Agents and clients\n"
+		for _, s := range e.p.Sides {
+			text += fmt.Sprintf("\n%s %s implements [%s] and serves it with [%s], which calls the %s's methods.",
+				upperFirst(article(s.Name)), s.Name, s.GoName, s.NewConn, s.Peer.Name)
+		}
+	}
 	for _, line := range strings.Split(text, "\n") {
 		f.PackageComment(line)
 	}

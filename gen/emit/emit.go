@@ -82,6 +82,16 @@ func Files(p *ir.Package) (map[string][]byte, error) {
 		files["rpc_decode.go"] = templates.RPCDecoder(e.header(), p.Name, e.errorCodeType())
 		files["tracker.go"] = templates.Tracker(e.header(), p.Name)
 	}
+	if e.hasSides() {
+		f := e.newFile("")
+		if err := e.sidesFile(f); err != nil {
+			return nil, err
+		}
+		if err := render("sides.go", f); err != nil {
+			return nil, err
+		}
+		files["conn.go"] = templates.Conn(e.header(), p.Name)
+	}
 	// The runtimes first: the JSON helpers serve them too.
 	for _, h := range []struct {
 		name string

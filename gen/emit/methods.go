@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -35,7 +36,7 @@ func (e *emitter) methods(f *jen.File) error {
 	var defs []jen.Code
 	for _, m := range e.p.Methods {
 		if !m.Unstable {
-			defs = append(defs, methodConst(m)...)
+			defs = append(defs, e.methodConst(m)...)
 		}
 	}
 	f.Comment("Names of the protocol's JSON-RPC methods.")
@@ -48,16 +49,32 @@ func (e *emitter) methods(f *jen.File) error {
 	return nil
 }
 
-func methodConst(m *ir.Method) []jen.Code {
-	kind := "request"
-	if m.Kind == ir.Notification {
-		kind = "notification"
+// methodConst declares the constant of m's method name, with the request
+// and the notification of that name, once: for the first of them in p.
+func (e *emitter) methodConst(m *ir.Method) []jen.Code {
+	var parts []string
+	for _, o := range e.p.Methods {
+		if o.Name != m.Name {
+			continue
+		}
+		if o.Kind == m.Kind && o != m {
+			continue
+		}
+		if len(parts) == 0 && o != m {
+			return nil // declared with the first
+		}
+		kind := "request"
+		if o.Kind == ir.Notification {
+			kind = "notification"
+		}
+		part := fmt.Sprintf("a %s handled by the %s side, with params %s", kind, o.Side, o.Params.GoName)
+		if o.Result != nil {
+			part += fmt.Sprintf(" and result %s", o.Result.GoName)
+		}
+		parts = append(parts, part)
 	}
-	doc := fmt.Sprintf("%s is the %q %s, handled by the %s side; its params are %s", m.GoName, m.Name, kind, m.Side, m.Params.GoName)
-	if m.Result != nil {
-		doc += fmt.Sprintf(" and its result %s", m.Result.GoName)
-	}
-	return []jen.Code{comment("", doc+"."), jen.Id(m.GoName).Op("=").Lit(m.Name)}
+	doc := fmt.Sprintf("%s is the %q method: %s.", m.Const, m.Name, strings.Join(parts, "; and "))
+	return []jen.Code{comment("", doc), jen.Id(m.Const).Op("=").Lit(m.Name)}
 }
 
 /*
@@ -81,7 +98,7 @@ func (e *emitter) constructor(f *jen.File, name, what string, pick func(*ir.Meth
 				unstable = true
 				continue
 			}
-			cases = append(cases, jen.Case(jen.Id(m.GoName)).Block(jen.Return(jen.New(jen.Id(t.GoName)))))
+			cases = append(cases, jen.Case(jen.Id(m.Const)).Block(jen.Return(jen.New(jen.Id(t.GoName)))))
 		}
 	}
 	body := []jen.Code{jen.Switch(jen.Id("method")).Block(cases...)}
@@ -108,11 +125,11 @@ func (e *emitter) unstableMethods(f *jen.File, key string) {
 		if !m.Unstable || m.Key() != key {
 			continue
 		}
-		defs = append(defs, methodConst(m)...)
+		defs = append(defs, e.methodConst(m)...)
 		reg = append(reg, sideRegistrations(m)...)
 		for _, c := range constructors {
 			if t := c.pick(m); t != nil {
-				reg = append(reg, jen.Id(lowerFirst(c.name)+"Unstable").Index(jen.Id(m.GoName)).Op("=").Func().Params().Any().Block(
+				reg = append(reg, jen.Id(lowerFirst(c.name)+"Unstable").Index(jen.Id(m.Const)).Op("=").Func().Params().Any().Block(
 					jen.Return(jen.New(jen.Id(t.GoName)))))
 			}
 		}

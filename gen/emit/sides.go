@@ -39,7 +39,7 @@ func (e *emitter) sides(f *jen.File) {
 				unstable = true
 				continue
 			}
-			cases = append(cases, jen.Case(jen.Id(m.GoName)).Block(jen.Return(jen.Lit(m.Side))))
+			cases = append(cases, jen.Case(jen.Id(m.Const)).Block(jen.Return(jen.Lit(m.Side))))
 		}
 		fallback := jen.Return(jen.Lit(""))
 		if unstable {
@@ -62,7 +62,7 @@ func sideRegistrations(m *ir.Method) []jen.Code {
 	var out []jen.Code
 	for _, s := range sideFuncs {
 		if m.Kind == s.kind {
-			out = append(out, jen.Id(lowerFirst(s.name)+"Unstable").Index(jen.Id(m.GoName)).Op("=").Lit(m.Side))
+			out = append(out, jen.Id(lowerFirst(s.name)+"Unstable").Index(jen.Id(m.Const)).Op("=").Lit(m.Side))
 		}
 	}
 	return out

@@ -205,6 +205,7 @@ func (e *emitter) unstable(f *jen.File, key string) error {
 	}
 	e.unstableMethods(f, key)
 	e.constructors(f, key)
+	e.unstableSides(f, key)
 	return nil
 }
 

@@ -16,6 +16,7 @@ type Package struct {
 	// Constructors are the union constructors (see Constructors), set by
 	// package names, which names them.
 	Constructors []*Constructor
+	Sides        []*Side // the agent and the client (AddSides)
 }
 
 // Kind says what Go construct a Type becomes.
@@ -198,12 +199,18 @@ const (
 // Method is one JSON-RPC method of the protocol.
 type Method struct {
 	Name   string // "session/update"
-	GoName string // "MethodSessionUpdate"
+	GoName string // its handler and outbound call ("SessionUpdate"), filled by names
+	Const  string // the constant that holds Name ("MethodSessionUpdate"), filled by names
 	Kind   MethodKind
 	Side   string // who receives it: agent, client, protocol, proxy
 	Params *Type
 	Result *Type // requests only
 	Gate
+
+	// Required: every implementation of its side handles it (AddSides).
+	Required bool
+	// Interface is the Go interface of an optional method, filled by names.
+	Interface string
 }
 
 // Umbrella is the build tag that enables every unstable feature.

@@ -72,6 +72,9 @@ func Select(p *Package, s Selection) {
 		}
 	}
 	p.Methods = slices.DeleteFunc(p.Methods, func(m *Method) bool { return !keep(m.Gate) })
+	for _, side := range p.Sides {
+		side.Handles = slices.DeleteFunc(side.Handles, func(m *Method) bool { return !keep(m.Gate) })
+	}
 	for _, m := range p.Methods {
 		narrow(&m.Gate)
 	}

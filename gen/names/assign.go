@@ -31,14 +31,11 @@ func Assign(p *ir.Package) error {
 	if err := a.constructors(p); err != nil {
 		return err
 	}
-	for _, m := range p.Methods {
-		name := "Method" + Exported(m.Name)
-		if m.Kind == ir.Notification && a.taken[name] != "" {
-			name += "Notification"
-		}
-		if err := a.claim(name, "method "+m.Name, &m.GoName); err != nil {
-			return err
-		}
+	if err := a.methods(p); err != nil {
+		return err
+	}
+	if err := a.sides(p); err != nil {
+		return err
 	}
 	docs(p)
 	return nil

@@ -248,6 +248,7 @@ func Build(fsys fs.FS, v Version, fm ir.FeatureMap, removed map[string]string) (
 		return nil, nil, fmt.Errorf("%s: %w", main, err)
 	}
 	warnings = append(warnings, w...)
+	ir.AddSides(p)
 	if err := names.Assign(p); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", main, err)
 	}

@@ -89,8 +89,8 @@ func TestMethodSides(t *testing.T) {
 		notification bool
 	}{
 		{"agent", MethodInitialize, false},
-		{"client", MethodSessionRequestPermission, false},
-		{"agent", MethodSessionCancel, true},
+		{"client", MethodRequestPermission, false},
+		{"agent", MethodCancel, true},
 		{"protocol", MethodCancelRequest, true},
 		{"", "_zed.dev/workspace/buffers", false},
 		{"", MethodInitialize, true},

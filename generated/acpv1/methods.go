@@ -8,56 +8,56 @@ package acpv1
 
 // Names of the protocol's JSON-RPC methods.
 const (
-	// MethodCancelRequest is the "$/cancel_request" notification, handled by the protocol side; its params are CancelRequestNotification.
+	// MethodCancelRequest is the "$/cancel_request" method: a notification handled by the protocol side, with params CancelRequestNotification.
 	MethodCancelRequest = "$/cancel_request"
-	// MethodAuthenticate is the "authenticate" request, handled by the agent side; its params are AuthenticateRequest and its result AuthenticateResponse.
+	// MethodAuthenticate is the "authenticate" method: a request handled by the agent side, with params AuthenticateRequest and result AuthenticateResponse.
 	MethodAuthenticate = "authenticate"
-	// MethodElicitationComplete is the "elicitation/complete" notification, handled by the client side; its params are CompleteElicitationNotification.
-	MethodElicitationComplete = "elicitation/complete"
-	// MethodElicitationCreate is the "elicitation/create" request, handled by the client side; its params are CreateElicitationRequest and its result CreateElicitationResponse.
-	MethodElicitationCreate = "elicitation/create"
-	// MethodFsReadTextFile is the "fs/read_text_file" request, handled by the client side; its params are ReadTextFileRequest and its result ReadTextFileResponse.
-	MethodFsReadTextFile = "fs/read_text_file"
-	// MethodFsWriteTextFile is the "fs/write_text_file" request, handled by the client side; its params are WriteTextFileRequest and its result WriteTextFileResponse.
-	MethodFsWriteTextFile = "fs/write_text_file"
-	// MethodInitialize is the "initialize" request, handled by the agent side; its params are InitializeRequest and its result InitializeResponse.
+	// MethodCompleteElicitation is the "elicitation/complete" method: a notification handled by the client side, with params CompleteElicitationNotification.
+	MethodCompleteElicitation = "elicitation/complete"
+	// MethodCreateElicitation is the "elicitation/create" method: a request handled by the client side, with params CreateElicitationRequest and result CreateElicitationResponse.
+	MethodCreateElicitation = "elicitation/create"
+	// MethodReadTextFile is the "fs/read_text_file" method: a request handled by the client side, with params ReadTextFileRequest and result ReadTextFileResponse.
+	MethodReadTextFile = "fs/read_text_file"
+	// MethodWriteTextFile is the "fs/write_text_file" method: a request handled by the client side, with params WriteTextFileRequest and result WriteTextFileResponse.
+	MethodWriteTextFile = "fs/write_text_file"
+	// MethodInitialize is the "initialize" method: a request handled by the agent side, with params InitializeRequest and result InitializeResponse.
 	MethodInitialize = "initialize"
-	// MethodLogout is the "logout" request, handled by the agent side; its params are LogoutRequest and its result LogoutResponse.
+	// MethodLogout is the "logout" method: a request handled by the agent side, with params LogoutRequest and result LogoutResponse.
 	MethodLogout = "logout"
-	// MethodSessionCancel is the "session/cancel" notification, handled by the agent side; its params are CancelNotification.
-	MethodSessionCancel = "session/cancel"
-	// MethodSessionClose is the "session/close" request, handled by the agent side; its params are CloseSessionRequest and its result CloseSessionResponse.
-	MethodSessionClose = "session/close"
-	// MethodSessionDelete is the "session/delete" request, handled by the agent side; its params are DeleteSessionRequest and its result DeleteSessionResponse.
-	MethodSessionDelete = "session/delete"
-	// MethodSessionList is the "session/list" request, handled by the agent side; its params are ListSessionsRequest and its result ListSessionsResponse.
-	MethodSessionList = "session/list"
-	// MethodSessionLoad is the "session/load" request, handled by the agent side; its params are LoadSessionRequest and its result LoadSessionResponse.
-	MethodSessionLoad = "session/load"
-	// MethodSessionNew is the "session/new" request, handled by the agent side; its params are NewSessionRequest and its result NewSessionResponse.
-	MethodSessionNew = "session/new"
-	// MethodSessionPrompt is the "session/prompt" request, handled by the agent side; its params are PromptRequest and its result PromptResponse.
-	MethodSessionPrompt = "session/prompt"
-	// MethodSessionRequestPermission is the "session/request_permission" request, handled by the client side; its params are RequestPermissionRequest and its result RequestPermissionResponse.
-	MethodSessionRequestPermission = "session/request_permission"
-	// MethodSessionResume is the "session/resume" request, handled by the agent side; its params are ResumeSessionRequest and its result ResumeSessionResponse.
-	MethodSessionResume = "session/resume"
-	// MethodSessionSetConfigOption is the "session/set_config_option" request, handled by the agent side; its params are SetSessionConfigOptionRequest and its result SetSessionConfigOptionResponse.
-	MethodSessionSetConfigOption = "session/set_config_option"
-	// MethodSessionSetMode is the "session/set_mode" request, handled by the agent side; its params are SetSessionModeRequest and its result SetSessionModeResponse.
-	MethodSessionSetMode = "session/set_mode"
-	// MethodSessionUpdate is the "session/update" notification, handled by the client side; its params are SessionNotification.
+	// MethodCancel is the "session/cancel" method: a notification handled by the agent side, with params CancelNotification.
+	MethodCancel = "session/cancel"
+	// MethodCloseSession is the "session/close" method: a request handled by the agent side, with params CloseSessionRequest and result CloseSessionResponse.
+	MethodCloseSession = "session/close"
+	// MethodDeleteSession is the "session/delete" method: a request handled by the agent side, with params DeleteSessionRequest and result DeleteSessionResponse.
+	MethodDeleteSession = "session/delete"
+	// MethodListSessions is the "session/list" method: a request handled by the agent side, with params ListSessionsRequest and result ListSessionsResponse.
+	MethodListSessions = "session/list"
+	// MethodLoadSession is the "session/load" method: a request handled by the agent side, with params LoadSessionRequest and result LoadSessionResponse.
+	MethodLoadSession = "session/load"
+	// MethodNewSession is the "session/new" method: a request handled by the agent side, with params NewSessionRequest and result NewSessionResponse.
+	MethodNewSession = "session/new"
+	// MethodPrompt is the "session/prompt" method: a request handled by the agent side, with params PromptRequest and result PromptResponse.
+	MethodPrompt = "session/prompt"
+	// MethodRequestPermission is the "session/request_permission" method: a request handled by the client side, with params RequestPermissionRequest and result RequestPermissionResponse.
+	MethodRequestPermission = "session/request_permission"
+	// MethodResumeSession is the "session/resume" method: a request handled by the agent side, with params ResumeSessionRequest and result ResumeSessionResponse.
+	MethodResumeSession = "session/resume"
+	// MethodSetSessionConfigOption is the "session/set_config_option" method: a request handled by the agent side, with params SetSessionConfigOptionRequest and result SetSessionConfigOptionResponse.
+	MethodSetSessionConfigOption = "session/set_config_option"
+	// MethodSetSessionMode is the "session/set_mode" method: a request handled by the agent side, with params SetSessionModeRequest and result SetSessionModeResponse.
+	MethodSetSessionMode = "session/set_mode"
+	// MethodSessionUpdate is the "session/update" method: a notification handled by the client side, with params SessionNotification.
 	MethodSessionUpdate = "session/update"
-	// MethodTerminalCreate is the "terminal/create" request, handled by the client side; its params are CreateTerminalRequest and its result CreateTerminalResponse.
-	MethodTerminalCreate = "terminal/create"
-	// MethodTerminalKill is the "terminal/kill" request, handled by the client side; its params are KillTerminalRequest and its result KillTerminalResponse.
-	MethodTerminalKill = "terminal/kill"
-	// MethodTerminalOutput is the "terminal/output" request, handled by the client side; its params are TerminalOutputRequest and its result TerminalOutputResponse.
+	// MethodCreateTerminal is the "terminal/create" method: a request handled by the client side, with params CreateTerminalRequest and result CreateTerminalResponse.
+	MethodCreateTerminal = "terminal/create"
+	// MethodKillTerminal is the "terminal/kill" method: a request handled by the client side, with params KillTerminalRequest and result KillTerminalResponse.
+	MethodKillTerminal = "terminal/kill"
+	// MethodTerminalOutput is the "terminal/output" method: a request handled by the client side, with params TerminalOutputRequest and result TerminalOutputResponse.
 	MethodTerminalOutput = "terminal/output"
-	// MethodTerminalRelease is the "terminal/release" request, handled by the client side; its params are ReleaseTerminalRequest and its result ReleaseTerminalResponse.
-	MethodTerminalRelease = "terminal/release"
-	// MethodTerminalWaitForExit is the "terminal/wait_for_exit" request, handled by the client side; its params are WaitForTerminalExitRequest and its result WaitForTerminalExitResponse.
-	MethodTerminalWaitForExit = "terminal/wait_for_exit"
+	// MethodReleaseTerminal is the "terminal/release" method: a request handled by the client side, with params ReleaseTerminalRequest and result ReleaseTerminalResponse.
+	MethodReleaseTerminal = "terminal/release"
+	// MethodWaitForTerminalExit is the "terminal/wait_for_exit" method: a request handled by the client side, with params WaitForTerminalExitRequest and result WaitForTerminalExitResponse.
+	MethodWaitForTerminalExit = "terminal/wait_for_exit"
 )
 
 // NewRequestParams returns a pointer to a new params value for the request method, ready for json.Unmarshal, or nil if the method is not part of the schema.
@@ -65,45 +65,45 @@ func NewRequestParams(method string) any {
 	switch method {
 	case MethodAuthenticate:
 		return new(AuthenticateRequest)
-	case MethodElicitationCreate:
+	case MethodCreateElicitation:
 		return new(CreateElicitationRequest)
-	case MethodFsReadTextFile:
+	case MethodReadTextFile:
 		return new(ReadTextFileRequest)
-	case MethodFsWriteTextFile:
+	case MethodWriteTextFile:
 		return new(WriteTextFileRequest)
 	case MethodInitialize:
 		return new(InitializeRequest)
 	case MethodLogout:
 		return new(LogoutRequest)
-	case MethodSessionClose:
+	case MethodCloseSession:
 		return new(CloseSessionRequest)
-	case MethodSessionDelete:
+	case MethodDeleteSession:
 		return new(DeleteSessionRequest)
-	case MethodSessionList:
+	case MethodListSessions:
 		return new(ListSessionsRequest)
-	case MethodSessionLoad:
+	case MethodLoadSession:
 		return new(LoadSessionRequest)
-	case MethodSessionNew:
+	case MethodNewSession:
 		return new(NewSessionRequest)
-	case MethodSessionPrompt:
+	case MethodPrompt:
 		return new(PromptRequest)
-	case MethodSessionRequestPermission:
+	case MethodRequestPermission:
 		return new(RequestPermissionRequest)
-	case MethodSessionResume:
+	case MethodResumeSession:
 		return new(ResumeSessionRequest)
-	case MethodSessionSetConfigOption:
+	case MethodSetSessionConfigOption:
 		return new(SetSessionConfigOptionRequest)
-	case MethodSessionSetMode:
+	case MethodSetSessionMode:
 		return new(SetSessionModeRequest)
-	case MethodTerminalCreate:
+	case MethodCreateTerminal:
 		return new(CreateTerminalRequest)
-	case MethodTerminalKill:
+	case MethodKillTerminal:
 		return new(KillTerminalRequest)
 	case MethodTerminalOutput:
 		return new(TerminalOutputRequest)
-	case MethodTerminalRelease:
+	case MethodReleaseTerminal:
 		return new(ReleaseTerminalRequest)
-	case MethodTerminalWaitForExit:
+	case MethodWaitForTerminalExit:
 		return new(WaitForTerminalExitRequest)
 	}
 	if newValue := newRequestParamsUnstable[method]; newValue != nil {
@@ -120,9 +120,9 @@ func NewNotificationParams(method string) any {
 	switch method {
 	case MethodCancelRequest:
 		return new(CancelRequestNotification)
-	case MethodElicitationComplete:
+	case MethodCompleteElicitation:
 		return new(CompleteElicitationNotification)
-	case MethodSessionCancel:
+	case MethodCancel:
 		return new(CancelNotification)
 	case MethodSessionUpdate:
 		return new(SessionNotification)
@@ -141,45 +141,45 @@ func NewResult(method string) any {
 	switch method {
 	case MethodAuthenticate:
 		return new(AuthenticateResponse)
-	case MethodElicitationCreate:
+	case MethodCreateElicitation:
 		return new(CreateElicitationResponse)
-	case MethodFsReadTextFile:
+	case MethodReadTextFile:
 		return new(ReadTextFileResponse)
-	case MethodFsWriteTextFile:
+	case MethodWriteTextFile:
 		return new(WriteTextFileResponse)
 	case MethodInitialize:
 		return new(InitializeResponse)
 	case MethodLogout:
 		return new(LogoutResponse)
-	case MethodSessionClose:
+	case MethodCloseSession:
 		return new(CloseSessionResponse)
-	case MethodSessionDelete:
+	case MethodDeleteSession:
 		return new(DeleteSessionResponse)
-	case MethodSessionList:
+	case MethodListSessions:
 		return new(ListSessionsResponse)
-	case MethodSessionLoad:
+	case MethodLoadSession:
 		return new(LoadSessionResponse)
-	case MethodSessionNew:
+	case MethodNewSession:
 		return new(NewSessionResponse)
-	case MethodSessionPrompt:
+	case MethodPrompt:
 		return new(PromptResponse)
-	case MethodSessionRequestPermission:
+	case MethodRequestPermission:
 		return new(RequestPermissionResponse)
-	case MethodSessionResume:
+	case MethodResumeSession:
 		return new(ResumeSessionResponse)
-	case MethodSessionSetConfigOption:
+	case MethodSetSessionConfigOption:
 		return new(SetSessionConfigOptionResponse)
-	case MethodSessionSetMode:
+	case MethodSetSessionMode:
 		return new(SetSessionModeResponse)
-	case MethodTerminalCreate:
+	case MethodCreateTerminal:
 		return new(CreateTerminalResponse)
-	case MethodTerminalKill:
+	case MethodKillTerminal:
 		return new(KillTerminalResponse)
 	case MethodTerminalOutput:
 		return new(TerminalOutputResponse)
-	case MethodTerminalRelease:
+	case MethodReleaseTerminal:
 		return new(ReleaseTerminalResponse)
-	case MethodTerminalWaitForExit:
+	case MethodWaitForTerminalExit:
 		return new(WaitForTerminalExitResponse)
 	}
 	if newValue := newResultUnstable[method]; newValue != nil {
@@ -197,45 +197,45 @@ func RequestSide(method string) string {
 	switch method {
 	case MethodAuthenticate:
 		return "agent"
-	case MethodElicitationCreate:
+	case MethodCreateElicitation:
 		return "client"
-	case MethodFsReadTextFile:
+	case MethodReadTextFile:
 		return "client"
-	case MethodFsWriteTextFile:
+	case MethodWriteTextFile:
 		return "client"
 	case MethodInitialize:
 		return "agent"
 	case MethodLogout:
 		return "agent"
-	case MethodSessionClose:
+	case MethodCloseSession:
 		return "agent"
-	case MethodSessionDelete:
+	case MethodDeleteSession:
 		return "agent"
-	case MethodSessionList:
+	case MethodListSessions:
 		return "agent"
-	case MethodSessionLoad:
+	case MethodLoadSession:
 		return "agent"
-	case MethodSessionNew:
+	case MethodNewSession:
 		return "agent"
-	case MethodSessionPrompt:
+	case MethodPrompt:
 		return "agent"
-	case MethodSessionRequestPermission:
+	case MethodRequestPermission:
 		return "client"
-	case MethodSessionResume:
+	case MethodResumeSession:
 		return "agent"
-	case MethodSessionSetConfigOption:
+	case MethodSetSessionConfigOption:
 		return "agent"
-	case MethodSessionSetMode:
+	case MethodSetSessionMode:
 		return "agent"
-	case MethodTerminalCreate:
+	case MethodCreateTerminal:
 		return "client"
-	case MethodTerminalKill:
+	case MethodKillTerminal:
 		return "client"
 	case MethodTerminalOutput:
 		return "client"
-	case MethodTerminalRelease:
+	case MethodReleaseTerminal:
 		return "client"
-	case MethodTerminalWaitForExit:
+	case MethodWaitForTerminalExit:
 		return "client"
 	}
 	return requestSideUnstable[method]
@@ -250,9 +250,9 @@ func NotificationSide(method string) string {
 	switch method {
 	case MethodCancelRequest:
 		return "protocol"
-	case MethodElicitationComplete:
+	case MethodCompleteElicitation:
 		return "client"
-	case MethodSessionCancel:
+	case MethodCancel:
 		return "agent"
 	case MethodSessionUpdate:
 		return "client"

@@ -35,12 +35,18 @@ type MessageError struct {
 	Err error
 }
 
-// The JSON-RPC 2.0 codes of the messages DecodeMessage rejects; they are
-// spelled out here because older schemas do not name them.
+// The error codes of JSON-RPC 2.0 and of the protocol, for the message
+// decoder and the connections; they are spelled out here because older
+// schemas do not name them.
 const (
-	codeParseError     = -32700
-	codeInvalidRequest = -32600
-	codeInvalidParams  = -32602
+	codeParseError             = -32700
+	codeInvalidRequest         = -32600
+	codeMethodNotFound         = -32601
+	codeInvalidParams          = -32602
+	codeInternalError          = -32603
+	codeRequestCancelled       = -32800
+	codeAuthenticationRequired = -32000
+	codeResourceNotFound       = -32002
 )
 
 // Error returns the reason the message was not decoded.

@@ -127,7 +127,7 @@ func TestDecodeMessageOrderTypes(t *testing.T) {
 			t.Errorf("%s: decoded to %+v", tc.in, m)
 		}
 	}
-	m, err := DecodeMessage([]byte(`{"result":{"sessionId":"s"},"id":2,"jsonrpc":"2.0"}`), MethodSessionNew)
+	m, err := DecodeMessage([]byte(`{"result":{"sessionId":"s"},"id":2,"jsonrpc":"2.0"}`), MethodNewSession)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,14 +28,14 @@ func FuzzDecodeMessage(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line []byte) {
 		var tr RequestTracker
 		for _, id := range []RequestID{{Value: RequestIDNumber(1)}, {Value: RequestIDStr("1")}} {
-			if err := tr.Track(id, MethodSessionNew); err != nil {
+			if err := tr.Track(id, MethodNewSession); err != nil {
 				t.Fatal(err)
 			}
 		}
 		if _, err := tr.Decode(line); err == nil && tr.Len() > 2 {
 			t.Fatal("Decode added a tracked request")
 		}
-		m, err := DecodeMessage(line, MethodSessionNew)
+		m, err := DecodeMessage(line, MethodNewSession)
 		if err != nil {
 			if _, ok := err.(*MessageError); !ok {
 				t.Fatalf("error %T is not a *MessageError: %v", err, err)
@@ -46,7 +46,7 @@ func FuzzDecodeMessage(f *testing.F) {
 		if err != nil {
 			return // a response whose id is null (v1) has no ID to write
 		}
-		again, err := DecodeMessage(out, MethodSessionNew)
+		again, err := DecodeMessage(out, MethodNewSession)
 		if err != nil {
 			t.Fatalf("%s encodes to %s, which does not decode: %v", line, out, err)
 		}

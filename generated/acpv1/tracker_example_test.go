@@ -9,10 +9,10 @@ import (
 func ExampleRequestTracker() {
 	var tracker acpv1.RequestTracker
 	id := acpv1.RequestID{Value: acpv1.RequestIDNumber(1)}
-	if err := tracker.Track(id, acpv1.MethodSessionNew); err != nil {
+	if err := tracker.Track(id, acpv1.MethodNewSession); err != nil {
 		panic(err)
 	}
-	request, err := acpv1.Message{ID: &id, Method: acpv1.MethodSessionNew,
+	request, err := acpv1.Message{ID: &id, Method: acpv1.MethodNewSession,
 		Params: &acpv1.NewSessionRequest{Cwd: "/home/user/project", MCPServers: []acpv1.MCPServer{}}}.MarshalJSON()
 	if err != nil {
 		panic(err)

@@ -9,6 +9,7 @@
 package acpv1
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -4621,24 +4622,22 @@ func init() {
 }
 
 const (
-	// MethodAuthStatus is the "auth/status" request, handled by the agent side; its params are AuthStatusRequest and its result AuthStatusResponse.
+	// MethodAuthStatus is the "auth/status" method: a request handled by the agent side, with params AuthStatusRequest and result AuthStatusResponse.
 	MethodAuthStatus = "auth/status"
-	// MethodAuthStatusUpdate is the "auth/status_update" notification, handled by the client side; its params are AuthStatusUpdateNotification.
+	// MethodAuthStatusUpdate is the "auth/status_update" method: a notification handled by the client side, with params AuthStatusUpdateNotification.
 	MethodAuthStatusUpdate = "auth/status_update"
-	// MethodProxyInitialize is the "proxy/initialize" request, handled by the proxy side; its params are InitializeProxyRequest and its result InitializeProxyResponse.
-	MethodProxyInitialize = "proxy/initialize"
-	// MethodProxySuccessor is the "proxy/successor" request, handled by the proxy side; its params are ProxySuccessorRequest and its result ProxySuccessorResponse.
+	// MethodInitializeProxy is the "proxy/initialize" method: a request handled by the proxy side, with params InitializeProxyRequest and result InitializeProxyResponse.
+	MethodInitializeProxy = "proxy/initialize"
+	// MethodProxySuccessor is the "proxy/successor" method: a request handled by the proxy side, with params ProxySuccessorRequest and result ProxySuccessorResponse; and a notification handled by the proxy side, with params ProxySuccessorNotification.
 	MethodProxySuccessor = "proxy/successor"
-	// MethodProxySuccessorNotification is the "proxy/successor" notification, handled by the proxy side; its params are ProxySuccessorNotification.
-	MethodProxySuccessorNotification = "proxy/successor"
-	// MethodSessionArchive is the "session/archive" request, handled by the agent side; its params are ArchiveSessionRequest and its result ArchiveSessionResponse.
-	MethodSessionArchive = "session/archive"
-	// MethodSessionSetTitle is the "session/set_title" request, handled by the agent side; its params are SetSessionTitleRequest and its result SetSessionTitleResponse.
-	MethodSessionSetTitle = "session/set_title"
-	// MethodSessionStatus is the "session/status" request, handled by the agent side; its params are SessionStatusRequest and its result SessionStatusResponse.
+	// MethodArchiveSession is the "session/archive" method: a request handled by the agent side, with params ArchiveSessionRequest and result ArchiveSessionResponse.
+	MethodArchiveSession = "session/archive"
+	// MethodSetSessionTitle is the "session/set_title" method: a request handled by the agent side, with params SetSessionTitleRequest and result SetSessionTitleResponse.
+	MethodSetSessionTitle = "session/set_title"
+	// MethodSessionStatus is the "session/status" method: a request handled by the agent side, with params SessionStatusRequest and result SessionStatusResponse.
 	MethodSessionStatus = "session/status"
-	// MethodSessionUnarchive is the "session/unarchive" request, handled by the agent side; its params are UnarchiveSessionRequest and its result UnarchiveSessionResponse.
-	MethodSessionUnarchive = "session/unarchive"
+	// MethodUnarchiveSession is the "session/unarchive" method: a request handled by the agent side, with params UnarchiveSessionRequest and result UnarchiveSessionResponse.
+	MethodUnarchiveSession = "session/unarchive"
 )
 
 func init() {
@@ -4653,11 +4652,11 @@ func init() {
 	newNotificationParamsUnstable[MethodAuthStatusUpdate] = func() any {
 		return new(AuthStatusUpdateNotification)
 	}
-	requestSideUnstable[MethodProxyInitialize] = "proxy"
-	newRequestParamsUnstable[MethodProxyInitialize] = func() any {
+	requestSideUnstable[MethodInitializeProxy] = "proxy"
+	newRequestParamsUnstable[MethodInitializeProxy] = func() any {
 		return new(InitializeProxyRequest)
 	}
-	newResultUnstable[MethodProxyInitialize] = func() any {
+	newResultUnstable[MethodInitializeProxy] = func() any {
 		return new(InitializeProxyResponse)
 	}
 	requestSideUnstable[MethodProxySuccessor] = "proxy"
@@ -4667,22 +4666,22 @@ func init() {
 	newResultUnstable[MethodProxySuccessor] = func() any {
 		return new(ProxySuccessorResponse)
 	}
-	notificationSideUnstable[MethodProxySuccessorNotification] = "proxy"
-	newNotificationParamsUnstable[MethodProxySuccessorNotification] = func() any {
+	notificationSideUnstable[MethodProxySuccessor] = "proxy"
+	newNotificationParamsUnstable[MethodProxySuccessor] = func() any {
 		return new(ProxySuccessorNotification)
 	}
-	requestSideUnstable[MethodSessionArchive] = "agent"
-	newRequestParamsUnstable[MethodSessionArchive] = func() any {
+	requestSideUnstable[MethodArchiveSession] = "agent"
+	newRequestParamsUnstable[MethodArchiveSession] = func() any {
 		return new(ArchiveSessionRequest)
 	}
-	newResultUnstable[MethodSessionArchive] = func() any {
+	newResultUnstable[MethodArchiveSession] = func() any {
 		return new(ArchiveSessionResponse)
 	}
-	requestSideUnstable[MethodSessionSetTitle] = "agent"
-	newRequestParamsUnstable[MethodSessionSetTitle] = func() any {
+	requestSideUnstable[MethodSetSessionTitle] = "agent"
+	newRequestParamsUnstable[MethodSetSessionTitle] = func() any {
 		return new(SetSessionTitleRequest)
 	}
-	newResultUnstable[MethodSessionSetTitle] = func() any {
+	newResultUnstable[MethodSetSessionTitle] = func() any {
 		return new(SetSessionTitleResponse)
 	}
 	requestSideUnstable[MethodSessionStatus] = "agent"
@@ -4692,11 +4691,11 @@ func init() {
 	newResultUnstable[MethodSessionStatus] = func() any {
 		return new(SessionStatusResponse)
 	}
-	requestSideUnstable[MethodSessionUnarchive] = "agent"
-	newRequestParamsUnstable[MethodSessionUnarchive] = func() any {
+	requestSideUnstable[MethodUnarchiveSession] = "agent"
+	newRequestParamsUnstable[MethodUnarchiveSession] = func() any {
 		return new(UnarchiveSessionRequest)
 	}
-	newResultUnstable[MethodSessionUnarchive] = func() any {
+	newResultUnstable[MethodUnarchiveSession] = func() any {
 		return new(UnarchiveSessionResponse)
 	}
 }
@@ -4783,4 +4782,114 @@ func NewStateUpdateRunning() StateUpdate {
 // NewStateUpdateUnknown returns a [StateUpdate] holding a [StateUpdateUnknown].
 func NewStateUpdateUnknown() StateUpdate {
 	return StateUpdate{Value: &StateUpdateUnknown{UnknownStateUpdate: UnknownStateUpdate{}}}
+}
+
+// AgentAuthStatus is implemented by an Agent that handles the "auth/status" request.
+type AgentAuthStatus interface {
+	AuthStatus(ctx context.Context, params *AuthStatusRequest) (*AuthStatusResponse, error)
+}
+
+// AgentArchiveSession is implemented by an Agent that handles the "session/archive" request.
+type AgentArchiveSession interface {
+	ArchiveSession(ctx context.Context, params *ArchiveSessionRequest) (*ArchiveSessionResponse, error)
+}
+
+// AgentSetSessionTitle is implemented by an Agent that handles the "session/set_title" request.
+type AgentSetSessionTitle interface {
+	SetSessionTitle(ctx context.Context, params *SetSessionTitleRequest) (*SetSessionTitleResponse, error)
+}
+
+// AgentSessionStatus is implemented by an Agent that handles the "session/status" request.
+type AgentSessionStatus interface {
+	SessionStatus(ctx context.Context, params *SessionStatusRequest) (*SessionStatusResponse, error)
+}
+
+// AgentUnarchiveSession is implemented by an Agent that handles the "session/unarchive" request.
+type AgentUnarchiveSession interface {
+	UnarchiveSession(ctx context.Context, params *UnarchiveSessionRequest) (*UnarchiveSessionResponse, error)
+}
+
+// AuthStatusUpdate sends the client the "auth/status_update" notification.
+func (c *AgentSideConnection) AuthStatusUpdate(ctx context.Context, params *AuthStatusUpdateNotification) error {
+	return c.notify(ctx, MethodAuthStatusUpdate, params)
+}
+
+// ClientAuthStatusUpdate is implemented by a Client that handles the "auth/status_update" notification.
+type ClientAuthStatusUpdate interface {
+	AuthStatusUpdate(ctx context.Context, params *AuthStatusUpdateNotification) error
+}
+
+// AuthStatus sends the agent the "auth/status" request and returns its result; an error
+// response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
+func (c *ClientSideConnection) AuthStatus(ctx context.Context, params *AuthStatusRequest) (*AuthStatusResponse, error) {
+	return call[AuthStatusResponse](ctx, c.connection, MethodAuthStatus, params)
+}
+
+// ArchiveSession sends the agent the "session/archive" request and returns its result; an error
+// response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
+func (c *ClientSideConnection) ArchiveSession(ctx context.Context, params *ArchiveSessionRequest) (*ArchiveSessionResponse, error) {
+	return call[ArchiveSessionResponse](ctx, c.connection, MethodArchiveSession, params)
+}
+
+// SetSessionTitle sends the agent the "session/set_title" request and returns its result; an error
+// response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
+func (c *ClientSideConnection) SetSessionTitle(ctx context.Context, params *SetSessionTitleRequest) (*SetSessionTitleResponse, error) {
+	return call[SetSessionTitleResponse](ctx, c.connection, MethodSetSessionTitle, params)
+}
+
+// SessionStatus sends the agent the "session/status" request and returns its result; an error
+// response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
+func (c *ClientSideConnection) SessionStatus(ctx context.Context, params *SessionStatusRequest) (*SessionStatusResponse, error) {
+	return call[SessionStatusResponse](ctx, c.connection, MethodSessionStatus, params)
+}
+
+// UnarchiveSession sends the agent the "session/unarchive" request and returns its result; an error
+// response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
+func (c *ClientSideConnection) UnarchiveSession(ctx context.Context, params *UnarchiveSessionRequest) (*UnarchiveSessionResponse, error) {
+	return call[UnarchiveSessionResponse](ctx, c.connection, MethodUnarchiveSession, params)
+}
+
+func init() {
+	agentRequests[MethodAuthStatus] = func(ctx context.Context, impl any, params []byte) (any, error) {
+		h, ok := impl.(AgentAuthStatus)
+		if !ok {
+			return nil, errNoHandler
+		}
+		return serveRequest(ctx, params, h.AuthStatus)
+	}
+	agentRequests[MethodArchiveSession] = func(ctx context.Context, impl any, params []byte) (any, error) {
+		h, ok := impl.(AgentArchiveSession)
+		if !ok {
+			return nil, errNoHandler
+		}
+		return serveRequest(ctx, params, h.ArchiveSession)
+	}
+	agentRequests[MethodSetSessionTitle] = func(ctx context.Context, impl any, params []byte) (any, error) {
+		h, ok := impl.(AgentSetSessionTitle)
+		if !ok {
+			return nil, errNoHandler
+		}
+		return serveRequest(ctx, params, h.SetSessionTitle)
+	}
+	agentRequests[MethodSessionStatus] = func(ctx context.Context, impl any, params []byte) (any, error) {
+		h, ok := impl.(AgentSessionStatus)
+		if !ok {
+			return nil, errNoHandler
+		}
+		return serveRequest(ctx, params, h.SessionStatus)
+	}
+	agentRequests[MethodUnarchiveSession] = func(ctx context.Context, impl any, params []byte) (any, error) {
+		h, ok := impl.(AgentUnarchiveSession)
+		if !ok {
+			return nil, errNoHandler
+		}
+		return serveRequest(ctx, params, h.UnarchiveSession)
+	}
+	clientNotifications[MethodAuthStatusUpdate] = func(ctx context.Context, impl any, params []byte) (any, error) {
+		h, ok := impl.(ClientAuthStatusUpdate)
+		if !ok {
+			return nil, errNoHandler
+		}
+		return serveNotification(ctx, params, h.AuthStatusUpdate)
+	}
 }

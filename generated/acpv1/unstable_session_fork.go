@@ -8,7 +8,10 @@
 
 package acpv1
 
-import "encoding/json"
+import (
+	"context"
+	"encoding/json"
+)
 
 // ForkSessionRequest is the request parameters for forking an existing session.
 //
@@ -524,16 +527,37 @@ func (v *sessionCapabilitiesSessionFork) appendMembers(b []byte) ([]byte, error)
 }
 
 const (
-	// MethodSessionFork is the "session/fork" request, handled by the agent side; its params are ForkSessionRequest and its result ForkSessionResponse.
-	MethodSessionFork = "session/fork"
+	// MethodForkSession is the "session/fork" method: a request handled by the agent side, with params ForkSessionRequest and result ForkSessionResponse.
+	MethodForkSession = "session/fork"
 )
 
 func init() {
-	requestSideUnstable[MethodSessionFork] = "agent"
-	newRequestParamsUnstable[MethodSessionFork] = func() any {
+	requestSideUnstable[MethodForkSession] = "agent"
+	newRequestParamsUnstable[MethodForkSession] = func() any {
 		return new(ForkSessionRequest)
 	}
-	newResultUnstable[MethodSessionFork] = func() any {
+	newResultUnstable[MethodForkSession] = func() any {
 		return new(ForkSessionResponse)
+	}
+}
+
+// AgentForkSession is implemented by an Agent that handles the "session/fork" request.
+type AgentForkSession interface {
+	ForkSession(ctx context.Context, params *ForkSessionRequest) (*ForkSessionResponse, error)
+}
+
+// ForkSession sends the agent the "session/fork" request and returns its result; an error
+// response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
+func (c *ClientSideConnection) ForkSession(ctx context.Context, params *ForkSessionRequest) (*ForkSessionResponse, error) {
+	return call[ForkSessionResponse](ctx, c.connection, MethodForkSession, params)
+}
+
+func init() {
+	agentRequests[MethodForkSession] = func(ctx context.Context, impl any, params []byte) (any, error) {
+		h, ok := impl.(AgentForkSession)
+		if !ok {
+			return nil, errNoHandler
+		}
+		return serveRequest(ctx, params, h.ForkSession)
 	}
 }

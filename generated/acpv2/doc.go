@@ -49,4 +49,9 @@
 // # JSON-RPC messages
 //
 // [DecodeMessage] reads one JSON-RPC message into a [Message] with typed params or result.
+//
+// # Agents and clients
+//
+// An agent implements [Agent] and serves it with [NewAgentSideConnection], which calls the client's methods.
+// A client implements [Client] and serves it with [NewClientSideConnection], which calls the agent's methods.
 package acpv2

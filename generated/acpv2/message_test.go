@@ -88,8 +88,8 @@ func TestMethodSides(t *testing.T) {
 		notification bool
 	}{
 		{"agent", MethodInitialize, false},
-		{"client", MethodSessionRequestPermission, false},
-		{"agent", MethodSessionCancel, true},
+		{"client", MethodRequestPermission, false},
+		{"agent", MethodCancelSession, true},
 		{"protocol", MethodCancelRequest, true},
 		{"", "_zed.dev/workspace/buffers", false},
 		{"", MethodInitialize, true},

@@ -8,74 +8,74 @@ package acpv2
 
 // Names of the protocol's JSON-RPC methods.
 const (
-	// MethodCancelRequest is the "$/cancel_request" notification, handled by the protocol side; its params are CancelRequestNotification.
+	// MethodCancelRequest is the "$/cancel_request" method: a notification handled by the protocol side, with params CancelRequestNotification.
 	MethodCancelRequest = "$/cancel_request"
-	// MethodAuthLogin is the "auth/login" request, handled by the agent side; its params are LoginAuthRequest and its result LoginAuthResponse.
-	MethodAuthLogin = "auth/login"
-	// MethodAuthLogout is the "auth/logout" request, handled by the agent side; its params are LogoutAuthRequest and its result LogoutAuthResponse.
-	MethodAuthLogout = "auth/logout"
-	// MethodElicitationComplete is the "elicitation/complete" notification, handled by the client side; its params are CompleteElicitationNotification.
-	MethodElicitationComplete = "elicitation/complete"
-	// MethodElicitationCreate is the "elicitation/create" request, handled by the client side; its params are CreateElicitationRequest and its result CreateElicitationResponse.
-	MethodElicitationCreate = "elicitation/create"
-	// MethodInitialize is the "initialize" request, handled by the agent side; its params are InitializeRequest and its result InitializeResponse.
+	// MethodLoginAuth is the "auth/login" method: a request handled by the agent side, with params LoginAuthRequest and result LoginAuthResponse.
+	MethodLoginAuth = "auth/login"
+	// MethodLogoutAuth is the "auth/logout" method: a request handled by the agent side, with params LogoutAuthRequest and result LogoutAuthResponse.
+	MethodLogoutAuth = "auth/logout"
+	// MethodCompleteElicitation is the "elicitation/complete" method: a notification handled by the client side, with params CompleteElicitationNotification.
+	MethodCompleteElicitation = "elicitation/complete"
+	// MethodCreateElicitation is the "elicitation/create" method: a request handled by the client side, with params CreateElicitationRequest and result CreateElicitationResponse.
+	MethodCreateElicitation = "elicitation/create"
+	// MethodInitialize is the "initialize" method: a request handled by the agent side, with params InitializeRequest and result InitializeResponse.
 	MethodInitialize = "initialize"
-	// MethodSessionCancel is the "session/cancel" notification, handled by the agent side; its params are CancelSessionNotification.
-	MethodSessionCancel = "session/cancel"
-	// MethodSessionClose is the "session/close" request, handled by the agent side; its params are CloseSessionRequest and its result CloseSessionResponse.
-	MethodSessionClose = "session/close"
-	// MethodSessionDelete is the "session/delete" request, handled by the agent side; its params are DeleteSessionRequest and its result DeleteSessionResponse.
-	MethodSessionDelete = "session/delete"
-	// MethodSessionList is the "session/list" request, handled by the agent side; its params are ListSessionsRequest and its result ListSessionsResponse.
-	MethodSessionList = "session/list"
-	// MethodSessionNew is the "session/new" request, handled by the agent side; its params are NewSessionRequest and its result NewSessionResponse.
-	MethodSessionNew = "session/new"
-	// MethodSessionPrompt is the "session/prompt" request, handled by the agent side; its params are PromptRequest and its result PromptResponse.
-	MethodSessionPrompt = "session/prompt"
-	// MethodSessionRequestPermission is the "session/request_permission" request, handled by the client side; its params are RequestPermissionRequest and its result RequestPermissionResponse.
-	MethodSessionRequestPermission = "session/request_permission"
-	// MethodSessionResume is the "session/resume" request, handled by the agent side; its params are ResumeSessionRequest and its result ResumeSessionResponse.
-	MethodSessionResume = "session/resume"
-	// MethodSessionSetConfigOption is the "session/set_config_option" request, handled by the agent side; its params are SetSessionConfigOptionRequest and its result SetSessionConfigOptionResponse.
-	MethodSessionSetConfigOption = "session/set_config_option"
-	// MethodSessionUpdate is the "session/update" notification, handled by the client side; its params are UpdateSessionNotification.
-	MethodSessionUpdate = "session/update"
-	// MethodTerminalCancel is the "terminal/cancel" request, handled by the agent side; its params are CancelTerminalRequest and its result CancelTerminalResponse.
-	MethodTerminalCancel = "terminal/cancel"
-	// MethodToolCallCancel is the "tool_call/cancel" request, handled by the agent side; its params are CancelToolCallRequest and its result CancelToolCallResponse.
-	MethodToolCallCancel = "tool_call/cancel"
+	// MethodCancelSession is the "session/cancel" method: a notification handled by the agent side, with params CancelSessionNotification.
+	MethodCancelSession = "session/cancel"
+	// MethodCloseSession is the "session/close" method: a request handled by the agent side, with params CloseSessionRequest and result CloseSessionResponse.
+	MethodCloseSession = "session/close"
+	// MethodDeleteSession is the "session/delete" method: a request handled by the agent side, with params DeleteSessionRequest and result DeleteSessionResponse.
+	MethodDeleteSession = "session/delete"
+	// MethodListSessions is the "session/list" method: a request handled by the agent side, with params ListSessionsRequest and result ListSessionsResponse.
+	MethodListSessions = "session/list"
+	// MethodNewSession is the "session/new" method: a request handled by the agent side, with params NewSessionRequest and result NewSessionResponse.
+	MethodNewSession = "session/new"
+	// MethodPrompt is the "session/prompt" method: a request handled by the agent side, with params PromptRequest and result PromptResponse.
+	MethodPrompt = "session/prompt"
+	// MethodRequestPermission is the "session/request_permission" method: a request handled by the client side, with params RequestPermissionRequest and result RequestPermissionResponse.
+	MethodRequestPermission = "session/request_permission"
+	// MethodResumeSession is the "session/resume" method: a request handled by the agent side, with params ResumeSessionRequest and result ResumeSessionResponse.
+	MethodResumeSession = "session/resume"
+	// MethodSetSessionConfigOption is the "session/set_config_option" method: a request handled by the agent side, with params SetSessionConfigOptionRequest and result SetSessionConfigOptionResponse.
+	MethodSetSessionConfigOption = "session/set_config_option"
+	// MethodUpdateSession is the "session/update" method: a notification handled by the client side, with params UpdateSessionNotification.
+	MethodUpdateSession = "session/update"
+	// MethodCancelTerminal is the "terminal/cancel" method: a request handled by the agent side, with params CancelTerminalRequest and result CancelTerminalResponse.
+	MethodCancelTerminal = "terminal/cancel"
+	// MethodCancelToolCall is the "tool_call/cancel" method: a request handled by the agent side, with params CancelToolCallRequest and result CancelToolCallResponse.
+	MethodCancelToolCall = "tool_call/cancel"
 )
 
 // NewRequestParams returns a pointer to a new params value for the request method, ready for json.Unmarshal, or nil if the method is not part of the schema.
 func NewRequestParams(method string) any {
 	switch method {
-	case MethodAuthLogin:
+	case MethodLoginAuth:
 		return new(LoginAuthRequest)
-	case MethodAuthLogout:
+	case MethodLogoutAuth:
 		return new(LogoutAuthRequest)
-	case MethodElicitationCreate:
+	case MethodCreateElicitation:
 		return new(CreateElicitationRequest)
 	case MethodInitialize:
 		return new(InitializeRequest)
-	case MethodSessionClose:
+	case MethodCloseSession:
 		return new(CloseSessionRequest)
-	case MethodSessionDelete:
+	case MethodDeleteSession:
 		return new(DeleteSessionRequest)
-	case MethodSessionList:
+	case MethodListSessions:
 		return new(ListSessionsRequest)
-	case MethodSessionNew:
+	case MethodNewSession:
 		return new(NewSessionRequest)
-	case MethodSessionPrompt:
+	case MethodPrompt:
 		return new(PromptRequest)
-	case MethodSessionRequestPermission:
+	case MethodRequestPermission:
 		return new(RequestPermissionRequest)
-	case MethodSessionResume:
+	case MethodResumeSession:
 		return new(ResumeSessionRequest)
-	case MethodSessionSetConfigOption:
+	case MethodSetSessionConfigOption:
 		return new(SetSessionConfigOptionRequest)
-	case MethodTerminalCancel:
+	case MethodCancelTerminal:
 		return new(CancelTerminalRequest)
-	case MethodToolCallCancel:
+	case MethodCancelToolCall:
 		return new(CancelToolCallRequest)
 	}
 	if newValue := newRequestParamsUnstable[method]; newValue != nil {
@@ -92,11 +92,11 @@ func NewNotificationParams(method string) any {
 	switch method {
 	case MethodCancelRequest:
 		return new(CancelRequestNotification)
-	case MethodElicitationComplete:
+	case MethodCompleteElicitation:
 		return new(CompleteElicitationNotification)
-	case MethodSessionCancel:
+	case MethodCancelSession:
 		return new(CancelSessionNotification)
-	case MethodSessionUpdate:
+	case MethodUpdateSession:
 		return new(UpdateSessionNotification)
 	}
 	if newValue := newNotificationParamsUnstable[method]; newValue != nil {
@@ -111,33 +111,33 @@ var newNotificationParamsUnstable = map[string]func() any{}
 // NewResult returns a pointer to a new result value for the request method, ready for json.Unmarshal, or nil if the method is not part of the schema.
 func NewResult(method string) any {
 	switch method {
-	case MethodAuthLogin:
+	case MethodLoginAuth:
 		return new(LoginAuthResponse)
-	case MethodAuthLogout:
+	case MethodLogoutAuth:
 		return new(LogoutAuthResponse)
-	case MethodElicitationCreate:
+	case MethodCreateElicitation:
 		return new(CreateElicitationResponse)
 	case MethodInitialize:
 		return new(InitializeResponse)
-	case MethodSessionClose:
+	case MethodCloseSession:
 		return new(CloseSessionResponse)
-	case MethodSessionDelete:
+	case MethodDeleteSession:
 		return new(DeleteSessionResponse)
-	case MethodSessionList:
+	case MethodListSessions:
 		return new(ListSessionsResponse)
-	case MethodSessionNew:
+	case MethodNewSession:
 		return new(NewSessionResponse)
-	case MethodSessionPrompt:
+	case MethodPrompt:
 		return new(PromptResponse)
-	case MethodSessionRequestPermission:
+	case MethodRequestPermission:
 		return new(RequestPermissionResponse)
-	case MethodSessionResume:
+	case MethodResumeSession:
 		return new(ResumeSessionResponse)
-	case MethodSessionSetConfigOption:
+	case MethodSetSessionConfigOption:
 		return new(SetSessionConfigOptionResponse)
-	case MethodTerminalCancel:
+	case MethodCancelTerminal:
 		return new(CancelTerminalResponse)
-	case MethodToolCallCancel:
+	case MethodCancelToolCall:
 		return new(CancelToolCallResponse)
 	}
 	if newValue := newResultUnstable[method]; newValue != nil {
@@ -153,33 +153,33 @@ var newResultUnstable = map[string]func() any{}
 // "protocol" (either side) or "proxy"; "" if the method is not part of the schema.
 func RequestSide(method string) string {
 	switch method {
-	case MethodAuthLogin:
+	case MethodLoginAuth:
 		return "agent"
-	case MethodAuthLogout:
+	case MethodLogoutAuth:
 		return "agent"
-	case MethodElicitationCreate:
+	case MethodCreateElicitation:
 		return "client"
 	case MethodInitialize:
 		return "agent"
-	case MethodSessionClose:
+	case MethodCloseSession:
 		return "agent"
-	case MethodSessionDelete:
+	case MethodDeleteSession:
 		return "agent"
-	case MethodSessionList:
+	case MethodListSessions:
 		return "agent"
-	case MethodSessionNew:
+	case MethodNewSession:
 		return "agent"
-	case MethodSessionPrompt:
+	case MethodPrompt:
 		return "agent"
-	case MethodSessionRequestPermission:
+	case MethodRequestPermission:
 		return "client"
-	case MethodSessionResume:
+	case MethodResumeSession:
 		return "agent"
-	case MethodSessionSetConfigOption:
+	case MethodSetSessionConfigOption:
 		return "agent"
-	case MethodTerminalCancel:
+	case MethodCancelTerminal:
 		return "agent"
-	case MethodToolCallCancel:
+	case MethodCancelToolCall:
 		return "agent"
 	}
 	return requestSideUnstable[method]
@@ -194,11 +194,11 @@ func NotificationSide(method string) string {
 	switch method {
 	case MethodCancelRequest:
 		return "protocol"
-	case MethodElicitationComplete:
+	case MethodCompleteElicitation:
 		return "client"
-	case MethodSessionCancel:
+	case MethodCancelSession:
 		return "agent"
-	case MethodSessionUpdate:
+	case MethodUpdateSession:
 		return "client"
 	}
 	return notificationSideUnstable[method]

@@ -11,10 +11,10 @@ import (
 func TestRequestTrackerTypesResults(t *testing.T) {
 	var tr RequestTracker
 	num, str := RequestID{Value: RequestIDNumber(1)}, RequestID{Value: RequestIDStr("1")}
-	if err := tr.Track(num, MethodSessionNew); err != nil {
+	if err := tr.Track(num, MethodNewSession); err != nil {
 		t.Fatal(err)
 	}
-	if err := tr.Track(str, MethodSessionPrompt); err != nil {
+	if err := tr.Track(str, MethodPrompt); err != nil {
 		t.Fatal(err)
 	}
 	if err := tr.Track(num, MethodInitialize); err == nil {
@@ -51,7 +51,7 @@ func TestRequestTrackerTypesResults(t *testing.T) {
 func TestRequestTrackerErrorsAndForget(t *testing.T) {
 	var tr RequestTracker
 	for i := 1; i <= 3; i++ {
-		if err := tr.Track(RequestID{Value: RequestIDNumber(i)}, MethodSessionNew); err != nil {
+		if err := tr.Track(RequestID{Value: RequestIDNumber(i)}, MethodNewSession); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -64,7 +64,7 @@ func TestRequestTrackerErrorsAndForget(t *testing.T) {
 	}
 	_, err = tr.Decode([]byte(`{"jsonrpc":"2.0","id":2,"result":{"sessionId":7}}`))
 	var me *MessageError
-	if !errors.As(err, &me) || me.Method != MethodSessionNew || me.ID == nil || encodeID(t, *me.ID) != "2" {
+	if !errors.As(err, &me) || me.Method != MethodNewSession || me.ID == nil || encodeID(t, *me.ID) != "2" {
 		t.Errorf("a result that does not fit: error %v (%+v), want a *MessageError for id 2 of session/new", err, me)
 	}
 	if !tr.Forget(RequestID{Value: RequestIDNumber(3)}) || tr.Forget(RequestID{Value: RequestIDNumber(3)}) {
@@ -98,9 +98,9 @@ func TestRequestTrackerConcurrent(t *testing.T) {
 			if i%2 == 1 {
 				id, line = RequestID{Value: RequestIDStr(fmt.Sprint(i))}, fmt.Sprintf(`{"jsonrpc":"2.0","id":"%d","result":{"messageId":"m"}}`, i)
 			}
-			method := MethodSessionNew
+			method := MethodNewSession
 			if i%2 == 1 {
-				method = MethodSessionPrompt
+				method = MethodPrompt
 			}
 			if err := tr.Track(id, method); err != nil {
 				errs <- err
@@ -114,11 +114,11 @@ func TestRequestTrackerConcurrent(t *testing.T) {
 			}
 			switch r := m.Result.(type) {
 			case *NewSessionResponse:
-				if method != MethodSessionNew || string(r.SessionID) != fmt.Sprint("s", i) {
+				if method != MethodNewSession || string(r.SessionID) != fmt.Sprint("s", i) {
 					errs <- fmt.Errorf("id %d: result %+v", i, r)
 				}
 			case *PromptResponse:
-				if method != MethodSessionPrompt {
+				if method != MethodPrompt {
 					errs <- fmt.Errorf("id %d: result %+v", i, r)
 				}
 			default:

@@ -8,7 +8,10 @@
 
 package acpv2
 
-import "encoding/json"
+import (
+	"context"
+	"encoding/json"
+)
 
 // DisableProviderRequest is the request parameters for "providers/disable".
 //
@@ -853,34 +856,91 @@ func (v *agentCapabilitiesLLMProviders) appendMembers(b []byte) ([]byte, error) 
 }
 
 const (
-	// MethodProvidersDisable is the "providers/disable" request, handled by the agent side; its params are DisableProviderRequest and its result DisableProviderResponse.
-	MethodProvidersDisable = "providers/disable"
-	// MethodProvidersList is the "providers/list" request, handled by the agent side; its params are ListProvidersRequest and its result ListProvidersResponse.
-	MethodProvidersList = "providers/list"
-	// MethodProvidersSet is the "providers/set" request, handled by the agent side; its params are SetProviderRequest and its result SetProviderResponse.
-	MethodProvidersSet = "providers/set"
+	// MethodDisableProvider is the "providers/disable" method: a request handled by the agent side, with params DisableProviderRequest and result DisableProviderResponse.
+	MethodDisableProvider = "providers/disable"
+	// MethodListProviders is the "providers/list" method: a request handled by the agent side, with params ListProvidersRequest and result ListProvidersResponse.
+	MethodListProviders = "providers/list"
+	// MethodSetProvider is the "providers/set" method: a request handled by the agent side, with params SetProviderRequest and result SetProviderResponse.
+	MethodSetProvider = "providers/set"
 )
 
 func init() {
-	requestSideUnstable[MethodProvidersDisable] = "agent"
-	newRequestParamsUnstable[MethodProvidersDisable] = func() any {
+	requestSideUnstable[MethodDisableProvider] = "agent"
+	newRequestParamsUnstable[MethodDisableProvider] = func() any {
 		return new(DisableProviderRequest)
 	}
-	newResultUnstable[MethodProvidersDisable] = func() any {
+	newResultUnstable[MethodDisableProvider] = func() any {
 		return new(DisableProviderResponse)
 	}
-	requestSideUnstable[MethodProvidersList] = "agent"
-	newRequestParamsUnstable[MethodProvidersList] = func() any {
+	requestSideUnstable[MethodListProviders] = "agent"
+	newRequestParamsUnstable[MethodListProviders] = func() any {
 		return new(ListProvidersRequest)
 	}
-	newResultUnstable[MethodProvidersList] = func() any {
+	newResultUnstable[MethodListProviders] = func() any {
 		return new(ListProvidersResponse)
 	}
-	requestSideUnstable[MethodProvidersSet] = "agent"
-	newRequestParamsUnstable[MethodProvidersSet] = func() any {
+	requestSideUnstable[MethodSetProvider] = "agent"
+	newRequestParamsUnstable[MethodSetProvider] = func() any {
 		return new(SetProviderRequest)
 	}
-	newResultUnstable[MethodProvidersSet] = func() any {
+	newResultUnstable[MethodSetProvider] = func() any {
 		return new(SetProviderResponse)
+	}
+}
+
+// AgentDisableProvider is implemented by an Agent that handles the "providers/disable" request.
+type AgentDisableProvider interface {
+	DisableProvider(ctx context.Context, params *DisableProviderRequest) (*DisableProviderResponse, error)
+}
+
+// AgentListProviders is implemented by an Agent that handles the "providers/list" request.
+type AgentListProviders interface {
+	ListProviders(ctx context.Context, params *ListProvidersRequest) (*ListProvidersResponse, error)
+}
+
+// AgentSetProvider is implemented by an Agent that handles the "providers/set" request.
+type AgentSetProvider interface {
+	SetProvider(ctx context.Context, params *SetProviderRequest) (*SetProviderResponse, error)
+}
+
+// DisableProvider sends the agent the "providers/disable" request and returns its result; an error
+// response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
+func (c *ClientSideConnection) DisableProvider(ctx context.Context, params *DisableProviderRequest) (*DisableProviderResponse, error) {
+	return call[DisableProviderResponse](ctx, c.connection, MethodDisableProvider, params)
+}
+
+// ListProviders sends the agent the "providers/list" request and returns its result; an error
+// response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
+func (c *ClientSideConnection) ListProviders(ctx context.Context, params *ListProvidersRequest) (*ListProvidersResponse, error) {
+	return call[ListProvidersResponse](ctx, c.connection, MethodListProviders, params)
+}
+
+// SetProvider sends the agent the "providers/set" request and returns its result; an error
+// response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
+func (c *ClientSideConnection) SetProvider(ctx context.Context, params *SetProviderRequest) (*SetProviderResponse, error) {
+	return call[SetProviderResponse](ctx, c.connection, MethodSetProvider, params)
+}
+
+func init() {
+	agentRequests[MethodDisableProvider] = func(ctx context.Context, impl any, params []byte) (any, error) {
+		h, ok := impl.(AgentDisableProvider)
+		if !ok {
+			return nil, errNoHandler
+		}
+		return serveRequest(ctx, params, h.DisableProvider)
+	}
+	agentRequests[MethodListProviders] = func(ctx context.Context, impl any, params []byte) (any, error) {
+		h, ok := impl.(AgentListProviders)
+		if !ok {
+			return nil, errNoHandler
+		}
+		return serveRequest(ctx, params, h.ListProviders)
+	}
+	agentRequests[MethodSetProvider] = func(ctx context.Context, impl any, params []byte) (any, error) {
+		h, ok := impl.(AgentSetProvider)
+		if !ok {
+			return nil, errNoHandler
+		}
+		return serveRequest(ctx, params, h.SetProvider)
 	}
 }

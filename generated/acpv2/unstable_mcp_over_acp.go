@@ -9,6 +9,7 @@
 package acpv2
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 )
@@ -852,22 +853,20 @@ func init() {
 }
 
 const (
-	// MethodMCPMessage is the "mcp/message" request, handled by the client side; its params are MessageMCPRequest and its result MessageMCPResponse.
-	MethodMCPMessage = "mcp/message"
-	// MethodMCPMessageNotification is the "mcp/message" notification, handled by the agent side; its params are MessageMCPNotification.
-	MethodMCPMessageNotification = "mcp/message"
+	// MethodMessageMCP is the "mcp/message" method: a request handled by the client side, with params MessageMCPRequest and result MessageMCPResponse; and a notification handled by the agent side, with params MessageMCPNotification.
+	MethodMessageMCP = "mcp/message"
 )
 
 func init() {
-	requestSideUnstable[MethodMCPMessage] = "client"
-	newRequestParamsUnstable[MethodMCPMessage] = func() any {
+	requestSideUnstable[MethodMessageMCP] = "client"
+	newRequestParamsUnstable[MethodMessageMCP] = func() any {
 		return new(MessageMCPRequest)
 	}
-	newResultUnstable[MethodMCPMessage] = func() any {
+	newResultUnstable[MethodMessageMCP] = func() any {
 		return new(MessageMCPResponse)
 	}
-	notificationSideUnstable[MethodMCPMessageNotification] = "agent"
-	newNotificationParamsUnstable[MethodMCPMessageNotification] = func() any {
+	notificationSideUnstable[MethodMessageMCP] = "agent"
+	newNotificationParamsUnstable[MethodMessageMCP] = func() any {
 		return new(MessageMCPNotification)
 	}
 }
@@ -888,4 +887,42 @@ func NewMessageMCPResponseError(error_ MCPError) MessageMCPResponse {
 // NewMessageMCPResponseResult returns a [MessageMCPResponse] holding a [MessageMCPResponseResult] with the given result.
 func NewMessageMCPResponseResult(result json.RawMessage) MessageMCPResponse {
 	return MessageMCPResponse{Value: &MessageMCPResponseResult{Result: result}}
+}
+
+// AgentMessageMCP is implemented by an Agent that handles the "mcp/message" notification.
+type AgentMessageMCP interface {
+	MessageMCP(ctx context.Context, params *MessageMCPNotification) error
+}
+
+// MessageMCP sends the client the "mcp/message" request and returns its result; an error
+// response is an *Error. Cancelling ctx cancels the request and returns ctx.Err().
+func (c *AgentSideConnection) MessageMCP(ctx context.Context, params *MessageMCPRequest) (*MessageMCPResponse, error) {
+	return call[MessageMCPResponse](ctx, c.connection, MethodMessageMCP, params)
+}
+
+// ClientMessageMCP is implemented by a Client that handles the "mcp/message" request.
+type ClientMessageMCP interface {
+	MessageMCP(ctx context.Context, params *MessageMCPRequest) (*MessageMCPResponse, error)
+}
+
+// MessageMCP sends the agent the "mcp/message" notification.
+func (c *ClientSideConnection) MessageMCP(ctx context.Context, params *MessageMCPNotification) error {
+	return c.notify(ctx, MethodMessageMCP, params)
+}
+
+func init() {
+	agentNotifications[MethodMessageMCP] = func(ctx context.Context, impl any, params []byte) (any, error) {
+		h, ok := impl.(AgentMessageMCP)
+		if !ok {
+			return nil, errNoHandler
+		}
+		return serveNotification(ctx, params, h.MessageMCP)
+	}
+	clientRequests[MethodMessageMCP] = func(ctx context.Context, impl any, params []byte) (any, error) {
+		h, ok := impl.(ClientMessageMCP)
+		if !ok {
+			return nil, errNoHandler
+		}
+		return serveRequest(ctx, params, h.MessageMCP)
+	}
 }

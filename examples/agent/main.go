@@ -1,0 +1,114 @@
+// Command agent is an ACP v1 agent that echoes prompts, for trying clients
+// and as an example of acpv1.NewAgentSideConnection. It speaks JSON-RPC on
+// its stdin and stdout.
+//
+// Each text block of a prompt comes back as an agent message chunk. Then the
+// agent asks the client for permission to run a tool call "echo" (options
+// "allow" and "reject") and reports the answer in one more chunk,
+// "permission: allow", "permission: reject" or "permission: cancelled",
+// before it ends the turn. A session/cancel during the prompt ends the turn
+// with stopReason "cancelled".
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/acpgen/acpgen/generated/acpv1"
+)
+
+func main() {
+	a := &agent{cancelled: map[acpv1.SessionID]bool{}}
+	a.conn = acpv1.NewAgentSideConnection(a, os.Stdout, os.Stdin)
+	<-a.conn.Done()
+}
+
+type agent struct {
+	conn *acpv1.AgentSideConnection
+
+	mu        sync.Mutex
+	sessions  int
+	cancelled map[acpv1.SessionID]bool // sessions whose prompt turn was cancelled
+}
+
+func (a *agent) Initialize(ctx context.Context, p *acpv1.InitializeRequest) (*acpv1.InitializeResponse, error) {
+	return &acpv1.InitializeResponse{ProtocolVersion: 1, AuthMethods: []acpv1.AuthMethod{}}, nil
+}
+
+func (a *agent) NewSession(ctx context.Context, p *acpv1.NewSessionRequest) (*acpv1.NewSessionResponse, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.sessions++
+	return &acpv1.NewSessionResponse{SessionID: acpv1.SessionID(fmt.Sprintf("sess_%d", a.sessions))}, nil
+}
+
+func (a *agent) Cancel(ctx context.Context, p *acpv1.CancelNotification) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if _, ok := a.cancelled[p.SessionID]; ok {
+		a.cancelled[p.SessionID] = true
+	}
+	return nil
+}
+
+func (a *agent) Prompt(ctx context.Context, p *acpv1.PromptRequest) (*acpv1.PromptResponse, error) {
+	a.mu.Lock()
+	a.cancelled[p.SessionID] = false // a turn is running
+	a.mu.Unlock()
+	defer func() {
+		a.mu.Lock()
+		delete(a.cancelled, p.SessionID)
+		a.mu.Unlock()
+	}()
+	for _, block := range p.Prompt {
+		if t, ok := block.Value.(*acpv1.ContentBlockText); ok {
+			if err := a.say(ctx, p.SessionID, t.Text); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if a.isCancelled(p.SessionID) {
+		return &acpv1.PromptResponse{StopReason: acpv1.StopReasonCancelled}, nil
+	}
+	title := "echo"
+	answer, err := a.conn.RequestPermission(ctx, &acpv1.RequestPermissionRequest{
+		SessionID: p.SessionID,
+		ToolCall:  acpv1.ToolCallUpdate{ToolCallID: "call_1", Title: &title},
+		Options: []acpv1.PermissionOption{
+			{OptionID: "allow", Name: "Allow", Kind: acpv1.PermissionOptionKindAllowOnce},
+			{OptionID: "reject", Name: "Reject", Kind: acpv1.PermissionOptionKindRejectOnce},
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	outcome := "cancelled"
+	if s, ok := answer.Outcome.Value.(*acpv1.RequestPermissionOutcomeSelected); ok {
+		outcome = string(s.OptionID)
+	}
+	if err := a.say(ctx, p.SessionID, "permission: "+outcome); err != nil {
+		return nil, err
+	}
+	if a.isCancelled(p.SessionID) {
+		return &acpv1.PromptResponse{StopReason: acpv1.StopReasonCancelled}, nil
+	}
+	return &acpv1.PromptResponse{StopReason: acpv1.StopReasonEndTurn}, nil
+}
+
+// say sends text to the client as an agent message chunk.
+func (a *agent) say(ctx context.Context, id acpv1.SessionID, text string) error {
+	return a.conn.SessionUpdate(ctx, &acpv1.SessionNotification{
+		SessionID: id,
+		Update: acpv1.SessionUpdate{Value: &acpv1.SessionUpdateAgentMessageChunk{ContentChunk: acpv1.ContentChunk{
+			Content: acpv1.ContentBlock{Value: &acpv1.ContentBlockText{TextContent: acpv1.TextContent{Text: text}}},
+		}}},
+	})
+}
+
+func (a *agent) isCancelled(id acpv1.SessionID) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.cancelled[id]
+}

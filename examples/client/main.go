@@ -1,0 +1,114 @@
+// Command client runs an ACP v1 agent as a subprocess and sends it one
+// prompt, as an example of acpv1.NewClientSideConnection:
+//
+//	client -prompt TEXT -- CMD ARGS...
+//
+// It initializes the agent, opens a session in the working directory, sends
+// TEXT as one text block, prints the text of each agent message chunk on a
+// line of its own, allows the tool calls the agent asks permission for (the
+// first allow_once or allow_always option), and prints "stop: REASON" when
+// the turn ends. Any error goes to stderr with a non-zero exit status.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+
+	"github.com/acpgen/acpgen/generated/acpv1"
+)
+
+func main() {
+	prompt := flag.String("prompt", "", "the text to send the agent")
+	flag.Usage = func() {
+		fmt.Fprintln(os.Stderr, "usage: client -prompt TEXT -- CMD ARGS...")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if flag.NArg() == 0 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	if err := run(*prompt, flag.Args()); err != nil {
+		fmt.Fprintln(os.Stderr, "client:", err)
+		os.Exit(1)
+	}
+}
+
+func run(prompt string, command []string) error {
+	cmd := exec.Command(command[0], command[1:]...)
+	cmd.Stderr = os.Stderr
+	toAgent, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	fromAgent, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	conn := acpv1.NewClientSideConnection(client{}, toAgent, fromAgent)
+	stop, err := session(context.Background(), conn, prompt)
+	toAgent.Close()
+	if waitErr := cmd.Wait(); err == nil && waitErr != nil {
+		err = fmt.Errorf("agent: %w", waitErr)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Println("stop:", stop)
+	return nil
+}
+
+// session runs the prompt turn and returns its stop reason.
+func session(ctx context.Context, conn *acpv1.ClientSideConnection, prompt string) (acpv1.StopReason, error) {
+	if _, err := conn.Initialize(ctx, &acpv1.InitializeRequest{ProtocolVersion: 1}); err != nil {
+		return "", fmt.Errorf("initialize: %w", err)
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	s, err := conn.NewSession(ctx, &acpv1.NewSessionRequest{Cwd: cwd, MCPServers: []acpv1.MCPServer{}})
+	if err != nil {
+		return "", fmt.Errorf("session/new: %w", err)
+	}
+	r, err := conn.Prompt(ctx, &acpv1.PromptRequest{
+		SessionID: s.SessionID,
+		Prompt:    []acpv1.ContentBlock{{Value: &acpv1.ContentBlockText{TextContent: acpv1.TextContent{Text: prompt}}}},
+	})
+	if err != nil {
+		return "", fmt.Errorf("session/prompt: %w", err)
+	}
+	return r.StopReason, nil
+}
+
+type client struct{}
+
+// SessionUpdate prints the text of agent message chunks. Notifications are
+// handled in order, and before the response that follows them.
+func (client) SessionUpdate(ctx context.Context, n *acpv1.SessionNotification) error {
+	if c, ok := n.Update.Value.(*acpv1.SessionUpdateAgentMessageChunk); ok {
+		if t, ok := c.Content.Value.(*acpv1.ContentBlockText); ok {
+			fmt.Println(t.Text)
+		}
+	}
+	return nil
+}
+
+// RequestPermission picks the first option that allows the tool call, or
+// answers cancelled when there is none.
+func (client) RequestPermission(ctx context.Context, p *acpv1.RequestPermissionRequest) (*acpv1.RequestPermissionResponse, error) {
+	for _, o := range p.Options {
+		if o.Kind == acpv1.PermissionOptionKindAllowOnce || o.Kind == acpv1.PermissionOptionKindAllowAlways {
+			return &acpv1.RequestPermissionResponse{Outcome: acpv1.RequestPermissionOutcome{
+				Value: &acpv1.RequestPermissionOutcomeSelected{SelectedPermissionOutcome: acpv1.SelectedPermissionOutcome{OptionID: o.OptionID}},
+			}}, nil
+		}
+	}
+	return &acpv1.RequestPermissionResponse{Outcome: acpv1.RequestPermissionOutcome{Value: &acpv1.RequestPermissionOutcomeCancelled{}}}, nil
+}
