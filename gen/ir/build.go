@@ -1,12 +1,12 @@
 package ir
 
 import (
-	"fmt"
 	"regexp"
 	"sort"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
+	"github.com/acpgen/acpgen/gen/diag"
 	"github.com/acpgen/acpgen/gen/load"
 )
 
@@ -24,10 +24,15 @@ func Build(f *load.File, o Options) (*Package, error) {
 	for _, d := range f.Defs {
 		b.defs[d.Name] = &Type{Name: d.Name, Pointer: load.Pointer(d.Schema)}
 	}
+	// Each definition's first problem is reported; the others are still built.
+	var errs []error
 	for _, d := range f.Defs {
 		if err := b.def(b.defs[d.Name], d.Schema); err != nil {
-			return nil, err
+			errs = append(errs, err)
 		}
+	}
+	if err := diag.Join(errs...); err != nil {
+		return nil, err
 	}
 	if err := b.finish(); err != nil {
 		return nil, err
@@ -55,7 +60,7 @@ type builder struct {
 
 // errorf reports a problem at the schema s.
 func errorf(s *jsonschema.Schema, format string, args ...any) error {
-	return fmt.Errorf("%s: %s", load.Where(s), fmt.Sprintf(format, args...))
+	return load.Errorf(s, format, args...)
 }
 
 func (b *builder) def(t *Type, s *jsonschema.Schema) error {
