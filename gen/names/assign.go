@@ -2,120 +2,270 @@ package names
 
 import (
 	"fmt"
+	"go/token"
+	"sort"
+	"strings"
 
+	"github.com/acpgen/acpgen/gen/diag"
 	"github.com/acpgen/acpgen/gen/ir"
 )
 
 // Assign fills in the Go identifiers of every type, field, variant, enum
-// constant and method of p. Collisions are resolved here and nowhere else:
-// a variant or constant whose natural name is taken gets the suffix
-// "Variant" or "Value"; any other clash is an error.
+// constant and method of p, and claims every other identifier the generated
+// package declares: the runtime files' names (parsed from their sources),
+// the functions of the methods file, and the names the emitter derives from
+// types (variant interfaces, registries of unstable variants, structs of
+// unstable fields). Collisions are resolved here and nowhere else: a variant
+// or constant whose natural name is taken gets the suffix "Variant" or
+// "Value"; any other clash is an error that names both claimants. All
+// problems are reported together, as a *diag.List.
 func Assign(p *ir.Package) error {
-	a := &assigner{taken: map[string]string{}}
+	a := &assigner{p: p, top: scope{}}
+	a.runtime()
 	for _, t := range p.Types {
-		if err := a.claim(Exported(t.Name), t.Pointer, &t.GoName); err != nil {
-			return err
-		}
+		a.claim(a.top, Exported(t.Name), a.typeOrigin(t), &t.GoName)
 	}
 	for _, t := range p.Types {
-		if err := a.members(t); err != nil {
-			return err
+		if t.GoName != "" {
+			a.members(t)
 		}
 	}
 	for _, m := range p.Methods {
 		name := "Method" + Exported(m.Name)
-		if m.Kind == ir.Notification && a.taken[name] != "" {
+		if _, taken := a.top[name]; m.Kind == ir.Notification && taken {
 			name += "Notification"
 		}
-		if err := a.claim(name, "method "+m.Name, &m.GoName); err != nil {
-			return err
-		}
+		a.claim(a.top, name, origin{what: fmt.Sprintf("method %q", m.Name), file: p.FileOf(m.Gate), pointer: m.Params.Pointer}, &m.GoName)
 	}
-	return nil
+	a.derived()
+	return a.errs.Err()
 }
+
+// origin is what claims a name, and where the schema has it.
+type origin struct {
+	what          string
+	file, pointer string // "" for names of the generator itself
+}
+
+func (o origin) String() string {
+	if o.file == "" && o.pointer == "" {
+		return o.what
+	}
+	return fmt.Sprintf("%s (%s#%s)", o.what, o.file, o.pointer)
+}
+
+// scope is one name space of the generated package: the package block, or
+// the fields and methods of one type.
+type scope map[string]origin
 
 type assigner struct {
-	taken map[string]string // Go name → what has it
+	p    *ir.Package
+	top  scope
+	errs diag.List
 }
 
-func (a *assigner) claim(name, what string, dst *string) error {
-	if !Valid(name) {
-		return fmt.Errorf("%s: %q is not a valid Go identifier", what, name)
+// claim records name for o in s and stores it in dst; a name that is not a
+// usable identifier or that s already has is an error at o.
+func (a *assigner) claim(s scope, name string, o origin, dst *string) bool {
+	if !token.IsIdentifier(name) || (s.exported(o) && !Valid(name)) {
+		a.errs.Addf(o.file, o.pointer, "%s gives no valid Go name (%q)", o.what, name)
+		return false
 	}
-	if prev, ok := a.taken[name]; ok {
-		return fmt.Errorf("%s: Go name %s is already used by %s", what, name, prev)
+	if prev, ok := s[name]; ok {
+		a.errs.Addf(o.file, o.pointer, "the Go name %s of %s is already taken by %s", name, o.what, prev)
+		return false
 	}
-	a.taken[name] = what
-	*dst = name
-	return nil
+	s[name] = o
+	if dst != nil {
+		*dst = name
+	}
+	return true
 }
+
+// exported reports whether o is a schema item, whose Go name must be exported.
+func (s scope) exported(o origin) bool { return o.file != "" || o.pointer != "" }
 
 // claimOr claims name, or name+suffix when name is taken.
-func (a *assigner) claimOr(name, suffix, what string, dst *string) error {
-	if _, ok := a.taken[name]; ok {
+func (a *assigner) claimOr(s scope, name, suffix string, o origin, dst *string) bool {
+	if _, ok := s[name]; ok {
 		name += suffix
 	}
-	return a.claim(name, what, dst)
+	return a.claim(s, name, o, dst)
 }
 
-func (a *assigner) members(t *ir.Type) error {
-	if err := fieldNames(t.Pointer, t.Fields); err != nil {
-		return err
-	}
-	if t.Extra {
-		for _, f := range t.Fields {
-			if f.GoName == "Extra" {
-				return fmt.Errorf("%s: property %q clashes with the Extra field that keeps unnamed members", f.Pointer, f.JSONName)
-			}
+// runtime claims the top-level names of the runtime files.
+func (a *assigner) runtime() {
+	for _, n := range Runtime() {
+		if n.Receiver == "" {
+			a.top[n.Name] = origin{what: fmt.Sprintf("%s, declared by the runtime file %s", n.Name, n.File)}
 		}
 	}
+}
+
+// runtimeMethods claims in s the methods the runtime files declare on the
+// type called goName (the JSON-RPC layer's Error.Error, for one).
+func runtimeMethods(s scope, goName string) {
+	for _, n := range Runtime() {
+		if n.Receiver == goName {
+			s[n.Name] = origin{what: fmt.Sprintf("the method %s.%s of the runtime file %s", goName, n.Name, n.File)}
+		}
+	}
+}
+
+func methodScope(goName string, methods ...[]string) scope {
+	s := scope{}
+	for _, list := range methods {
+		for _, m := range list {
+			s[m] = origin{what: fmt.Sprintf("the method %s.%s that acpgen generates", goName, m)}
+		}
+	}
+	runtimeMethods(s, goName)
+	return s
+}
+
+func (a *assigner) typeOrigin(t *ir.Type) origin {
+	what := fmt.Sprintf("definition %q", t.Name)
+	if !strings.HasPrefix(t.Pointer, "/$defs/") || strings.Count(t.Pointer, "/") != 2 {
+		what = fmt.Sprintf("the inline type %s", t.Name)
+	}
+	return origin{what: what, file: a.p.FileOf(t.Gate), pointer: t.Pointer}
+}
+
+func (a *assigner) members(t *ir.Type) {
+	o := a.typeOrigin(t)
 	switch t.Kind {
+	case ir.Struct:
+		s := methodScope(t.GoName, typeMethods, objectMethods)
+		if t.Extra {
+			a.claim(s, "Extra", origin{what: "the Extra field that keeps the unnamed members of " + t.GoName}, nil)
+		}
+		a.extensions(s, t)
+		a.fields(s, t.GoName, t.Fields)
 	case ir.Enum:
+		// An enum has methods (typeMethods, enumMethods) but no fields.
 		for _, v := range t.Enum.Values {
-			if err := a.claimOr(t.GoName+Exported(v.Name), "Value", t.Pointer+" value "+v.Name, &v.GoName); err != nil {
-				return err
-			}
+			vo := origin{what: fmt.Sprintf("value %q of %s", v.Name, t.GoName), file: a.p.FileOf(v.Gate), pointer: t.Pointer}
+			a.claimOr(a.top, t.GoName+Exported(v.Name), "Value", vo, &v.GoName)
 		}
 	case ir.Union:
-		var iface string
-		if err := a.claim(t.GoName+"Variant", t.Pointer+" (interface)", &iface); err != nil {
-			return err
-		}
-		for _, v := range t.Union.All() {
-			if err := a.claimOr(t.GoName+Exported(v.Name), "Variant", v.Pointer, &v.GoName); err != nil {
-				return err
-			}
-			if err := fieldNames(v.Pointer, v.Fields); err != nil {
-				return err
-			}
-		}
-		for _, f := range t.Fields {
-			if f.GoName == "Value" || (f.GoName == "Tag" && t.Union.Tag != "") {
-				return fmt.Errorf("%s: property %q clashes with the union's %s", f.Pointer, f.JSONName, f.GoName)
-			}
-		}
-		if fb := t.Union.Fallback; fb != nil {
-			for _, f := range fb.Fields {
-				if f.GoName == "Tag" || f.GoName == "Raw" {
-					return fmt.Errorf("%s: property %q clashes with the fallback's %s field", f.Pointer, f.JSONName, f.GoName)
-				}
-			}
-		}
+		a.union(t, o)
 	}
-	return nil
 }
 
-func fieldNames(where string, fields []*ir.Field) error {
-	seen := map[string]string{}
-	for _, f := range fields {
-		f.GoName = Exported(f.JSONName)
-		if !Valid(f.GoName) {
-			return fmt.Errorf("%s: property %q gives no valid Go name", f.Pointer, f.JSONName)
-		}
-		if prev, ok := seen[f.GoName]; ok {
-			return fmt.Errorf("%s: properties %q and %q both become %s", where, prev, f.JSONName, f.GoName)
-		}
-		seen[f.GoName] = f.JSONName
+func (a *assigner) union(t *ir.Type, o origin) {
+	u := t.Union
+	tagged := u.Tag != ""
+	methods := []string{}
+	if tagged {
+		methods = append(methods, "Tag")
 	}
-	return nil
+	s := methodScope(t.GoName, typeMethods, objectMethods, methods)
+	a.claim(s, "Value", origin{what: "the field Value that holds the variant of " + t.GoName}, nil)
+	a.extensions(s, t)
+	a.fields(s, t.GoName, t.Fields)
+	a.claim(a.top, Interface(t.GoName), origin{what: "the interface of the variants of " + t.GoName}, nil)
+	for _, v := range u.All() {
+		vo := origin{what: fmt.Sprintf("variant %q of %s", v.Name, t.GoName), file: a.p.FileOf(v.Gate), pointer: v.Pointer}
+		if vo.pointer == "" {
+			vo.pointer = t.Pointer
+		}
+		if !a.claimOr(a.top, t.GoName+Exported(v.Name), "Variant", vo, &v.GoName) {
+			continue
+		}
+		vs := methodScope(v.GoName, typeMethods, []string{Marker(t.GoName, tagged)})
+		if v.IsObject() {
+			vs = methodScope(v.GoName, typeMethods, objectMethods, []string{Marker(t.GoName, tagged)})
+		}
+		if v == u.Fallback {
+			extra := []string{"Raw"}
+			if tagged {
+				extra = append(extra, "Tag", "IsCustom")
+			}
+			for _, name := range extra {
+				vs[name] = origin{what: fmt.Sprintf("the %s member of %s, which keeps an unknown variant", name, v.GoName)}
+			}
+		}
+		for _, e := range v.Embeds {
+			if e.GoName != "" {
+				a.claim(vs, e.GoName, origin{what: fmt.Sprintf("the embedded %s of %s", e.GoName, v.GoName)}, nil)
+			}
+		}
+		a.fields(vs, v.GoName, v.Fields)
+	}
+}
+
+// fields names the properties of an object; the scope holds the type's
+// methods and other members.
+func (a *assigner) fields(s scope, owner string, fields []*ir.Field) {
+	for _, f := range fields {
+		fo := origin{what: fmt.Sprintf("property %q of %s", f.JSONName, owner), file: a.p.FileOf(f.Gate), pointer: f.Pointer}
+		a.claim(s, Exported(f.JSONName), fo, &f.GoName)
+	}
+}
+
+// extensions claims the embedded structs that hold the unstable fields of a
+// stable type, one per gate key, in the type and in the package.
+func (a *assigner) extensions(s scope, t *ir.Type) {
+	if t.Unstable {
+		return
+	}
+	for _, key := range fieldKeys(t) {
+		o := origin{what: fmt.Sprintf("the struct of the fields of %s that %s adds", t.GoName, strings.ReplaceAll(key, "+", " or "))}
+		name := Extension(t.GoName, key)
+		a.claim(s, name, o, nil)
+		a.claim(a.top, name, o, nil)
+	}
+}
+
+// fieldKeys lists the gate keys of the unstable fields of t, sorted.
+func fieldKeys(t *ir.Type) []string {
+	seen := map[string]bool{}
+	var keys []string
+	for _, f := range t.Fields {
+		if k := f.Key(); f.Unstable && !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// derived claims the package-level names the emitter derives from the IR:
+// shared-field decoders and unstable registries of unions, and the
+// functions of the methods file with their unstable tables.
+func (a *assigner) derived() {
+	for _, t := range a.p.Types {
+		if t.Kind != ir.Union || t.GoName == "" {
+			continue
+		}
+		if len(t.Fields) > 0 {
+			a.claim(a.top, SharedFields(t.GoName), origin{what: "the decoder of the shared fields of " + t.GoName}, nil)
+		}
+		if !t.Unstable && hasUnstable(t.Union.Variants) {
+			a.claim(a.top, Registry(t.GoName), origin{what: "the registry of the unstable variants of " + t.GoName}, nil)
+		}
+	}
+	if len(a.p.Methods) == 0 {
+		return
+	}
+	unstable := false
+	for _, m := range a.p.Methods {
+		unstable = unstable || m.Unstable
+	}
+	for _, fn := range MethodFuncs {
+		a.claim(a.top, fn, origin{what: "the function " + fn + " of the methods file"}, nil)
+		if unstable {
+			a.claim(a.top, MethodTable(fn), origin{what: "the table of unstable methods of " + fn}, nil)
+		}
+	}
+}
+
+func hasUnstable(vs []*ir.Variant) bool {
+	for _, v := range vs {
+		if v.Unstable {
+			return true
+		}
+	}
+	return false
 }

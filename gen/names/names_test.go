@@ -88,9 +88,9 @@ func TestAssignCollisions(t *testing.T) {
 	}
 
 	fields := &ir.Package{Types: []*ir.Type{{Name: "A", Pointer: "/$defs/A", Kind: ir.Struct, Fields: []*ir.Field{
-		{JSONName: "_meta"}, {JSONName: "meta"},
+		{JSONName: "_meta", Pointer: "/$defs/A/properties/_meta"}, {JSONName: "meta", Pointer: "/$defs/A/properties/meta"},
 	}}}}
-	if err := Assign(fields); err == nil || !strings.Contains(err.Error(), "/$defs/A") {
+	if err := Assign(fields); err == nil || err.Error() != `/$defs/A/properties/meta: the Go name Meta of property "meta" of A is already taken by property "_meta" of A (#/$defs/A/properties/_meta)` {
 		t.Errorf("two properties with one Go name: err = %v", err)
 	}
 
