@@ -43,6 +43,11 @@ func (b *builder) tagged(owner, tag string, bs []*jsonschema.Schema) (*UnionInfo
 		if err := b.variantBody(v, br, owner, tag); err != nil {
 			return nil, err
 		}
+		if p := br.Properties[tag]; p != nil && len(p.Constant) == 1 {
+			if _, isString := p.Constant[0].(string); !isString {
+				return nil, errorf(p, "the tag %q of this branch is %v, not a string; union tags must be strings", tag, p.Constant[0])
+			}
+		}
 		switch val, ok := tagValue(br, tag); {
 		case ok:
 			if seen[val] {

@@ -1,5 +1,7 @@
-// Package pipeline runs the generator's stages in order: load → ir → names →
-// emit. It returns the files in memory; package write puts them on disk.
+// Package pipeline runs the generator's stages in order: load → ir → check
+// and names → emit. It returns the files in memory; package write puts them
+// on disk. Problems with the schema come back as *diag.List errors, located
+// by file, JSON pointer, line and column.
 package pipeline
 
 import (
@@ -11,6 +13,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/acpgen/acpgen/gen/check"
+	"github.com/acpgen/acpgen/gen/diag"
 	"github.com/acpgen/acpgen/gen/emit"
 	"github.com/acpgen/acpgen/gen/ir"
 	"github.com/acpgen/acpgen/gen/load"
@@ -150,14 +154,22 @@ func Generate(fsys fs.FS) (*Output, error) {
 			}
 			r.warnings = warnings
 			r.files, r.err = emit.Files(p)
+			if r.err != nil {
+				// check and names leave the emitter nothing to refuse.
+				r.err = fmt.Errorf("internal error: %s passed the checks but cannot be emitted: %w", v.Stable, r.err)
+			}
 		}(&results[i], v)
 	}
 	wg.Wait()
+	var errs []error
+	for _, r := range results {
+		errs = append(errs, r.err)
+	}
+	if err := diag.Join(errs...); err != nil {
+		return nil, diag.Locate(err, func(file string) ([]byte, error) { return fs.ReadFile(fsys, file) })
+	}
 	out := &Output{Files: map[string][]byte{}}
 	for i, r := range results {
-		if r.err != nil {
-			return nil, r.err
-		}
 		for _, w := range r.warnings {
 			out.Warnings = append(out.Warnings, versions[i].Name+": "+w)
 		}
@@ -191,11 +203,14 @@ func Build(fsys fs.FS, v Version, fm ir.FeatureMap, removed map[string]string) (
 	}
 	w, err := ir.RemoveTags(p, removed)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", v.Stable, err)
+		return nil, nil, err
 	}
 	warnings = append(warnings, w...)
-	if err := names.Assign(p); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", v.Stable, err)
+	p.StableFile, p.UnstableFile = v.Stable, v.Unstable
+	// check makes sure the emitter can write the package; names claims
+	// every identifier. Their problems are reported together.
+	if err := diag.Join(check.Package(p), names.Assign(p)); err != nil {
+		return nil, nil, err
 	}
 	return p, warnings, nil
 }
