@@ -18,6 +18,7 @@ func generate(args []string, stdout io.Writer) error {
 	schemaDir := fl.String("schema", "", "directory with the schema files (default: the pinned copy built in)")
 	out := fl.String("out", "generated", "output directory; one package per protocol version is written below it")
 	check := fl.Bool("check", false, "write nothing; print the difference and exit 1 if the output is stale")
+	prune := fl.Bool("prune", false, "also remove generated packages under -out that the schema directory has no version for")
 	if err := fl.Parse(args); err != nil {
 		return exitCode(2)
 	}
@@ -36,7 +37,7 @@ func generate(args []string, stdout io.Writer) error {
 		fmt.Fprintln(os.Stderr, "acpgen: warning:", w)
 	}
 	if *check {
-		changes, err := write.Changes(*out, gen.Files)
+		changes, err := write.Options{Prune: *prune}.Changes(*out, gen.Files)
 		if err != nil {
 			return err
 		}
@@ -47,12 +48,16 @@ func generate(args []string, stdout io.Writer) error {
 		}
 		return nil
 	}
-	changes, err := write.Write(*out, gen.Files)
+	changes, err := write.Options{Prune: *prune}.Write(*out, gen.Files)
 	if err != nil {
 		return err
 	}
 	for _, c := range changes {
-		fmt.Fprintln(os.Stderr, "acpgen: wrote", c.Path)
+		verb := "wrote"
+		if c.New == nil {
+			verb = "removed"
+		}
+		fmt.Fprintln(os.Stderr, "acpgen:", verb, c.Path)
 	}
 	return nil
 }

@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	acpgen [-schema dir] [-out dir] [-check]
+//	acpgen [-schema dir] [-out dir] [-check] [-prune]
 //	acpgen api [-out dir] pkgdir...
 //	acpgen diff [-json] [-exit-code] pkgdir
 //	acpgen diff [-json] [-exit-code] old-schema-dir new-schema-dir
@@ -14,7 +14,9 @@
 // for packages before 2.0, a single schema.json), as the npm package
 // @agentclientprotocol/sdk ships them under schema/. -check writes nothing:
 // it prints how the files under -out differ from what would be generated and
-// exits with status 1 if they do.
+// exits with status 1 if they do. Generated files of a package that the run
+// does not produce (a schema directory with v1 only leaves acpv2) are kept
+// unless -prune is given. Writing is all or nothing.
 //
 // acpgen api writes the API surface of generated packages, one line per
 // exported element tagged with its unstable feature, to dir/<package>.txt.
