@@ -37,7 +37,7 @@ func (b *builder) composite(t *Type, s *jsonschema.Schema) error {
 
 func (b *builder) tagged(owner, tag string, bs []*jsonschema.Schema) (*UnionInfo, error) {
 	u := &UnionInfo{Tag: tag}
-	seen := map[string]bool{}
+	seen := map[string]*jsonschema.Schema{}
 	for _, br := range bs {
 		v := &Variant{Doc: br.Description, Pointer: load.Pointer(br), JSON: KindObject}
 		if err := b.variantBody(v, br, owner, tag); err != nil {
@@ -50,10 +50,10 @@ func (b *builder) tagged(owner, tag string, bs []*jsonschema.Schema) (*UnionInfo
 		}
 		switch val, ok := tagValue(br, tag); {
 		case ok:
-			if seen[val] {
-				return nil, errorf(br, "tag %q=%q appears twice", tag, val)
+			if prev := seen[val]; prev != nil {
+				return nil, errorf(br, "this branch and the one at %s both have the tag %q: %q; decoding cannot tell them apart", load.Pointer(prev), tag, val)
 			}
-			seen[val] = true
+			seen[val] = br
 			v.Name, v.Tag = val, val
 			u.Variants = append(u.Variants, v)
 		case br.Not != nil || strings.EqualFold(br.Title, "other"):

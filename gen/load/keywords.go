@@ -48,6 +48,69 @@ func checkKeywords(file string, doc map[string]any, errs *diag.List) {
 	for _, name := range sortedKeys(defs) {
 		c.schema(defs[name], "/$defs/"+diag.EscapePointer(name), false)
 	}
+	if errs.Len() == 0 {
+		c.refLoops()
+	}
+}
+
+// refLoops reports definitions that lead back to themselves through $refs
+// in place, with no property or item in between (A → B → A, U = anyOf[U]):
+// no value could ever be decoded, and there is no type to generate.
+func (c *keywordChecker) refLoops() {
+	edges := map[string][]string{}
+	for name, s := range c.defs {
+		edges[name] = inPlaceRefs(s, nil)
+	}
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := map[string]int{}
+	var path []string
+	var visit func(name string)
+	visit = func(name string) {
+		color[name] = grey
+		path = append(path, name)
+		for _, next := range edges[name] {
+			switch color[next] {
+			case white:
+				visit(next)
+			case grey:
+				i := len(path) - 1
+				for path[i] != next {
+					i--
+				}
+				loop := append(append([]string(nil), path[i:]...), next)
+				c.errs.Addf(c.file, "/$defs/"+diag.EscapePointer(next), "definition %s refers to itself with nothing in between (%s); there is no type to generate", next, strings.Join(loop, " → "))
+			}
+		}
+		path = path[:len(path)-1]
+		color[name] = black
+	}
+	for _, name := range sortedKeys(c.defs) {
+		if color[name] == white {
+			visit(name)
+		}
+	}
+}
+
+// inPlaceRefs appends the definitions that schema v refers to in place:
+// its own $ref and those of its allOf, anyOf and oneOf branches.
+func inPlaceRefs(v any, out []string) []string {
+	s, _ := v.(map[string]any)
+	if ref, ok := s["$ref"].(string); ok {
+		if p, err := url.PathUnescape(strings.TrimPrefix(ref, "#/$defs/")); err == nil {
+			out = append(out, unescape(p))
+		}
+	}
+	for _, k := range []string{"allOf", "anyOf", "oneOf"} {
+		arr, _ := s[k].([]any)
+		for _, sub := range arr {
+			out = inPlaceRefs(sub, out)
+		}
+	}
+	return out
 }
 
 type keywordChecker struct {

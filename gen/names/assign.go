@@ -22,6 +22,7 @@ import (
 func Assign(p *ir.Package) error {
 	a := &assigner{p: p, top: scope{}}
 	a.runtime()
+	a.methodFuncs()
 	for _, t := range p.Types {
 		a.claim(a.top, Exported(t.Name), a.typeOrigin(t), &t.GoName)
 	}
@@ -44,7 +45,9 @@ func Assign(p *ir.Package) error {
 // origin is what claims a name, and where the schema has it.
 type origin struct {
 	what          string
-	file, pointer string // "" for names of the generator itself
+	file, pointer string // "" for names of the generator alone
+	// internal: the name is unexported by design (derived from a type's).
+	internal bool
 }
 
 func (o origin) String() string {
@@ -67,7 +70,7 @@ type assigner struct {
 // claim records name for o in s and stores it in dst; a name that is not a
 // usable identifier or that s already has is an error at o.
 func (a *assigner) claim(s scope, name string, o origin, dst *string) bool {
-	if !token.IsIdentifier(name) || (s.exported(o) && !Valid(name)) {
+	if !token.IsIdentifier(name) || (!o.internal && !Valid(name)) {
 		a.errs.Addf(o.file, o.pointer, "%s gives no valid Go name (%q)", o.what, name)
 		return false
 	}
@@ -81,9 +84,6 @@ func (a *assigner) claim(s scope, name string, o origin, dst *string) bool {
 	}
 	return true
 }
-
-// exported reports whether o is a schema item, whose Go name must be exported.
-func (s scope) exported(o origin) bool { return o.file != "" || o.pointer != "" }
 
 // claimOr claims name, or name+suffix when name is taken.
 func (a *assigner) claimOr(s scope, name, suffix string, o origin, dst *string) bool {
@@ -163,7 +163,7 @@ func (a *assigner) union(t *ir.Type, o origin) {
 	a.claim(s, "Value", origin{what: "the field Value that holds the variant of " + t.GoName}, nil)
 	a.extensions(s, t)
 	a.fields(s, t.GoName, t.Fields)
-	a.claim(a.top, Interface(t.GoName), origin{what: "the interface of the variants of " + t.GoName}, nil)
+	a.claim(a.top, Interface(t.GoName), origin{what: "the interface of the variants of " + t.GoName, file: o.file, pointer: o.pointer}, nil)
 	for _, v := range u.All() {
 		vo := origin{what: fmt.Sprintf("variant %q of %s", v.Name, t.GoName), file: a.p.FileOf(v.Gate), pointer: v.Pointer}
 		if vo.pointer == "" {
@@ -210,7 +210,7 @@ func (a *assigner) extensions(s scope, t *ir.Type) {
 		return
 	}
 	for _, key := range fieldKeys(t) {
-		o := origin{what: fmt.Sprintf("the struct of the fields of %s that %s adds", t.GoName, strings.ReplaceAll(key, "+", " or "))}
+		o := a.internal(t, fmt.Sprintf("the struct of the fields of %s that %s adds", t.GoName, strings.ReplaceAll(key, "+", " or ")))
 		name := Extension(t.GoName, key)
 		a.claim(s, name, o, nil)
 		a.claim(a.top, name, o, nil)
@@ -231,21 +231,31 @@ func fieldKeys(t *ir.Type) []string {
 	return keys
 }
 
-// derived claims the package-level names the emitter derives from the IR:
-// shared-field decoders and unstable registries of unions, and the
-// functions of the methods file with their unstable tables.
+// derived claims the package-level names the emitter derives from types:
+// shared-field decoders and unstable registries of unions.
 func (a *assigner) derived() {
 	for _, t := range a.p.Types {
 		if t.Kind != ir.Union || t.GoName == "" {
 			continue
 		}
 		if len(t.Fields) > 0 {
-			a.claim(a.top, SharedFields(t.GoName), origin{what: "the decoder of the shared fields of " + t.GoName}, nil)
+			a.claim(a.top, SharedFields(t.GoName), a.internal(t, "the decoder of the shared fields of "+t.GoName), nil)
 		}
 		if !t.Unstable && hasUnstable(t.Union.Variants) {
-			a.claim(a.top, Registry(t.GoName), origin{what: "the registry of the unstable variants of " + t.GoName}, nil)
+			a.claim(a.top, Registry(t.GoName), a.internal(t, "the registry of the unstable variants of "+t.GoName), nil)
 		}
 	}
+}
+
+// internal is the origin of a name derived from type t's.
+func (a *assigner) internal(t *ir.Type, what string) origin {
+	return origin{what: what, file: a.p.FileOf(t.Gate), pointer: t.Pointer, internal: true}
+}
+
+// methodFuncs claims the functions of the methods file and their tables of
+// unstable methods, before any type, so that a definition named like one of
+// them is the error.
+func (a *assigner) methodFuncs() {
 	if len(a.p.Methods) == 0 {
 		return
 	}
@@ -256,7 +266,7 @@ func (a *assigner) derived() {
 	for _, fn := range MethodFuncs {
 		a.claim(a.top, fn, origin{what: "the function " + fn + " of the methods file"}, nil)
 		if unstable {
-			a.claim(a.top, MethodTable(fn), origin{what: "the table of unstable methods of " + fn}, nil)
+			a.claim(a.top, MethodTable(fn), origin{what: "the table of unstable methods of " + fn, internal: true}, nil)
 		}
 	}
 }
