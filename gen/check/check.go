@@ -35,6 +35,7 @@ type checker struct {
 	errs diag.List
 
 	objectUnions map[*ir.Type]int // unknown, visiting, yes or no
+	selfPayload  map[*ir.Type]bool
 	methodTypes  map[*ir.Type]bool
 }
 

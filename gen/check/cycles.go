@@ -79,29 +79,30 @@ func (c *checker) cycles() {
 				for stack[start].t != e.to {
 					start--
 				}
-				var path []string
-				for i := start; i < len(stack); i++ {
-					step := stack[i].t.Name
-					var via *ir.Field
-					if i+1 < len(stack) {
-						via = stack[i+1].via
-					} else {
-						via = e.field
+				var b strings.Builder
+				b.WriteString(e.to.Name)
+				allNamed := true
+				for k := start; k < len(stack); k++ {
+					via, next := e.field, e.to
+					if k+1 < len(stack) {
+						via, next = stack[k+1].via, stack[k+1].t
 					}
 					if via != nil {
-						step += "." + via.JSONName
+						allNamed = false
+						b.WriteString("." + via.JSONName + " → " + next.Name)
 					} else {
-						step += " (another name for the next)"
+						b.WriteString(" = " + next.Name)
 					}
-					path = append(path, step)
 				}
-				path = append(path, e.to.Name)
 				at, g := top.t.Pointer, top.t.Gate
 				if e.field != nil {
 					at, g = e.field.Pointer, e.field.Gate
 				}
-				c.errorf(g, at, "%s contains itself by value (%s); Go has no such type: make one of these properties optional or nullable",
-					e.to.Name, strings.Join(path, " → "))
+				if allNamed {
+					c.errorf(g, at, "%s is defined as itself (%s); Go has no such type", e.to.Name, b.String())
+				} else {
+					c.errorf(g, at, "%s contains itself by value (%s); Go has no such type: make one of these properties optional or nullable", e.to.Name, b.String())
+				}
 			}
 		}
 	}

@@ -121,6 +121,9 @@ func ambiguity(v *ir.Variant) string {
 // made of several payloads needs each to be an object.
 func (c *checker) shapes(t *ir.Type) {
 	u := t.Union
+	if !c.objectUnion(t) && c.selfPayload[t] {
+		return // reported as such
+	}
 	if !c.objectUnion(t) && (len(t.Fields) > 0 || u.Tag != "") {
 		for _, v := range u.All() {
 			if !c.objectVariant(t, v) {
@@ -172,12 +175,13 @@ func (c *checker) hasMembers(t *ir.Type) bool {
 // reported and taken as not one.
 func (c *checker) objectUnion(t *ir.Type) bool {
 	if c.objectUnions == nil {
-		c.objectUnions = map[*ir.Type]int{}
+		c.objectUnions, c.selfPayload = map[*ir.Type]int{}, map[*ir.Type]bool{}
 	}
 	switch c.objectUnions[t] {
 	case visiting:
 		c.errorf(t.Gate, t.Pointer, "union %s is a payload of one of its own variants; acpgen cannot encode that", t.Name)
 		c.objectUnions[t] = no
+		c.selfPayload[t] = true
 		return false
 	case yes:
 		return true
