@@ -252,13 +252,10 @@ func (a *assigner) internal(t *ir.Type, what string) origin {
 	return origin{what: what, file: a.p.FileOf(t.Gate), pointer: t.Pointer, internal: true}
 }
 
-// methodFuncs claims the functions of the methods file and their tables of
-// unstable methods, before any type, so that a definition named like one of
-// them is the error.
+// methodFuncs claims the functions of the methods file (every package has
+// them) and their tables of unstable methods, before any type, so that a
+// definition named like one of them is the error.
 func (a *assigner) methodFuncs() {
-	if len(a.p.Methods) == 0 {
-		return
-	}
 	unstable := false
 	for _, m := range a.p.Methods {
 		unstable = unstable || m.Unstable
