@@ -77,3 +77,26 @@ func TestLowerDocs(t *testing.T) {
 		t.Errorf("docs = %q, %q", a.Doc, a.Fields[0].Doc)
 	}
 }
+
+// TestParts: a variant made of a union payload and members of its own has
+// no member-by-member decoder; one of a struct payload has.
+func TestParts(t *testing.T) {
+	inner := &ir.Type{Name: "In", Pointer: "/$defs/In", Kind: ir.Union, Union: &ir.UnionInfo{Tag: "k",
+		Variants: []*ir.Variant{{Name: "x", Tag: "x", Pointer: "/$defs/In/oneOf/0", JSON: ir.KindObject}},
+		Fallback: &ir.Variant{Name: "other", JSON: ir.KindObject}}}
+	s := &ir.Type{Name: "S", Pointer: "/$defs/S", Kind: ir.Struct}
+	alias := &ir.Type{Name: "A", Pointer: "/$defs/A", Kind: ir.Named, Underlying: &ir.Ref{Kind: ir.RefNamed, Type: s}}
+	own := []*ir.Field{{JSONName: "n", Type: str()}}
+	out := &ir.Type{Name: "Out", Pointer: "/$defs/Out", Kind: ir.Union, Union: &ir.UnionInfo{Tag: "t",
+		Variants: []*ir.Variant{
+			{Name: "a", Tag: "a", Pointer: "/$defs/Out/oneOf/0", JSON: ir.KindObject, Embeds: []*ir.Type{inner}, Fields: own},
+			{Name: "b", Tag: "b", Pointer: "/$defs/Out/oneOf/1", JSON: ir.KindObject, Embeds: []*ir.Type{alias}, Fields: own},
+			{Name: "c", Tag: "c", Pointer: "/$defs/Out/oneOf/2", JSON: ir.KindObject, Embeds: []*ir.Type{inner}},
+		},
+		Fallback: &ir.Variant{Name: "other", JSON: ir.KindObject}}}
+	err := Package(pkg(inner, s, alias, out))
+	want := `v1/schema.json: /$defs/Out/oneOf/0: variant "a" of Out combines In, which is not an object with properties of its own, with other members`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}

@@ -140,12 +140,26 @@ func (c *checker) shapes(t *ir.Type) {
 		if !v.IsObject() || (u.Tag == "" && len(v.Fields) == 0 && len(v.Embeds) == 1) {
 			continue
 		}
+		// A variant of several parts (payloads, own members) decodes each
+		// payload's members in turn, which only structs have one by one.
+		parts := len(v.Embeds) > 1 || (len(v.Embeds) == 1 && len(v.Fields) > 0)
 		for _, e := range v.Embeds {
-			if !c.hasMembers(e) {
-				c.errorf(v.Gate, where(v, t), "%s combines %s, which is not an object, with other members", variantName(t, v), e.Name)
+			if !c.hasMembers(e) || (parts && !isStruct(e)) {
+				c.errorf(v.Gate, where(v, t), "%s combines %s, which is not an object with properties of its own, with other members", variantName(t, v), e.Name)
 			}
 		}
 	}
+}
+
+// isStruct reports whether t is a struct, or another name for one.
+func isStruct(t *ir.Type) bool {
+	for seen := map[*ir.Type]bool{}; !seen[t]; seen[t] = true {
+		if t.Kind != ir.Named || t.Underlying.Kind != ir.RefNamed {
+			break
+		}
+		t = t.Underlying.Type
+	}
+	return t.Kind == ir.Struct
 }
 
 // hasMembers reports whether values of t are JSON objects whose members

@@ -50,7 +50,7 @@ func Versions(fsys fs.FS) ([]Version, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, errors.New("no schema files: expected v1/schema.json, v2/schema.json or schema.json")
+		return nil, diag.New("", "", "no schema files: expected v1/schema.json, v2/schema.json or schema.json")
 	}
 	return out, nil
 }
@@ -91,7 +91,7 @@ func readPerVersion[T any](fsys fs.FS, name string, out map[string]T) error {
 	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+		return diag.New(name, "", "the file cannot be read: %v", err)
 	}
 	for k, v := range raw {
 		if !strings.HasPrefix(k, "v") {
@@ -99,7 +99,7 @@ func readPerVersion[T any](fsys fs.FS, name string, out map[string]T) error {
 		}
 		var item T
 		if err := json.Unmarshal(v, &item); err != nil {
-			return fmt.Errorf("%s: %s: %w", name, k, err)
+			return diag.New(name, "/"+diag.EscapePointer(k), "the entry cannot be read: %v", err)
 		}
 		out[k] = item
 	}
@@ -126,13 +126,17 @@ func Generate(fsys fs.FS) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Problems get their line and column from the file they are in.
+	locate := func(err error) error {
+		return diag.Locate(err, func(file string) ([]byte, error) { return fs.ReadFile(fsys, file) })
+	}
 	features, err := Features(fsys)
 	if err != nil {
-		return nil, err
+		return nil, locate(err)
 	}
 	removed, err := Removed(fsys)
 	if err != nil {
-		return nil, err
+		return nil, locate(err)
 	}
 	// The versions are independent: each is built and emitted on its own
 	// goroutine, and the results are put together in version order.
@@ -166,7 +170,7 @@ func Generate(fsys fs.FS) (*Output, error) {
 		errs = append(errs, r.err)
 	}
 	if err := diag.Join(errs...); err != nil {
-		return nil, diag.Locate(err, func(file string) ([]byte, error) { return fs.ReadFile(fsys, file) })
+		return nil, locate(err)
 	}
 	out := &Output{Files: map[string][]byte{}}
 	for i, r := range results {
