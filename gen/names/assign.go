@@ -20,7 +20,30 @@ import (
 // "Value"; any other clash is an error that names both claimants. All
 // problems are reported together, as a *diag.List.
 func Assign(p *ir.Package) error {
-	a := &assigner{p: p, top: scope{}}
+	return assign(p).errs.Err()
+}
+
+// Claims assigns the names of p as Assign does and returns what claimed each
+// identifier: of the package block, and of the members (fields and methods)
+// of each type by Go name. Tests compare it with the generated code.
+func Claims(p *ir.Package) (top map[string]string, members map[string]map[string]string, err error) {
+	a := assign(p)
+	top = map[string]string{}
+	for name, o := range a.top {
+		top[name] = o.String()
+	}
+	members = map[string]map[string]string{}
+	for typ, s := range a.scopes {
+		members[typ] = map[string]string{}
+		for name, o := range s {
+			members[typ][name] = o.String()
+		}
+	}
+	return top, members, a.errs.Err()
+}
+
+func assign(p *ir.Package) *assigner {
+	a := &assigner{p: p, top: scope{}, scopes: map[string]scope{}}
 	a.runtime()
 	a.methodFuncs()
 	for _, t := range p.Types {
@@ -39,7 +62,7 @@ func Assign(p *ir.Package) error {
 		a.claim(a.top, name, origin{what: fmt.Sprintf("method %q", m.Name), file: p.FileOf(m.Gate), pointer: m.Params.Pointer}, &m.GoName)
 	}
 	a.derived()
-	return a.errs.Err()
+	return a
 }
 
 // origin is what claims a name, and where the schema has it.
@@ -62,9 +85,10 @@ func (o origin) String() string {
 type scope map[string]origin
 
 type assigner struct {
-	p    *ir.Package
-	top  scope
-	errs diag.List
+	p      *ir.Package
+	top    scope
+	scopes map[string]scope // by the type's Go name
+	errs   diag.List
 }
 
 // claim records name for o in s and stores it in dst; a name that is not a
@@ -112,8 +136,10 @@ func runtimeMethods(s scope, goName string) {
 	}
 }
 
-func methodScope(goName string, methods ...[]string) scope {
+// methodScope starts the member scope of the type called goName with its methods.
+func (a *assigner) methodScope(goName string, methods ...[]string) scope {
 	s := scope{}
+	a.scopes[goName] = s
 	for _, list := range methods {
 		for _, m := range list {
 			s[m] = origin{what: fmt.Sprintf("the method %s.%s that acpgen generates", goName, m)}
@@ -135,20 +161,22 @@ func (a *assigner) members(t *ir.Type) {
 	o := a.typeOrigin(t)
 	switch t.Kind {
 	case ir.Struct:
-		s := methodScope(t.GoName, typeMethods, objectMethods)
+		s := a.methodScope(t.GoName, typeMethods, objectMethods)
 		if t.Extra {
 			a.claim(s, "Extra", origin{what: "the Extra field that keeps the unnamed members of " + t.GoName}, nil)
 		}
 		a.extensions(s, t)
 		a.fields(s, t.GoName, t.Fields)
 	case ir.Enum:
-		// An enum has methods (typeMethods, enumMethods) but no fields.
+		a.methodScope(t.GoName, typeMethods, enumMethods) // and no fields
 		for _, v := range t.Enum.Values {
 			vo := origin{what: fmt.Sprintf("value %q of %s", v.Name, t.GoName), file: a.p.FileOf(v.Gate), pointer: t.Pointer}
 			a.claimOr(a.top, t.GoName+Exported(v.Name), "Value", vo, &v.GoName)
 		}
 	case ir.Union:
 		a.union(t, o)
+	default:
+		a.methodScope(t.GoName, typeMethods)
 	}
 }
 
@@ -159,7 +187,7 @@ func (a *assigner) union(t *ir.Type, o origin) {
 	if tagged {
 		methods = append(methods, "Tag")
 	}
-	s := methodScope(t.GoName, typeMethods, objectMethods, methods)
+	s := a.methodScope(t.GoName, typeMethods, objectMethods, methods)
 	a.claim(s, "Value", origin{what: "the field Value that holds the variant of " + t.GoName}, nil)
 	a.extensions(s, t)
 	a.fields(s, t.GoName, t.Fields)
@@ -172,9 +200,11 @@ func (a *assigner) union(t *ir.Type, o origin) {
 		if !a.claimOr(a.top, t.GoName+Exported(v.Name), "Variant", vo, &v.GoName) {
 			continue
 		}
-		vs := methodScope(v.GoName, typeMethods, []string{Marker(t.GoName, tagged)})
+		var vs scope
 		if v.IsObject() {
-			vs = methodScope(v.GoName, typeMethods, objectMethods, []string{Marker(t.GoName, tagged)})
+			vs = a.methodScope(v.GoName, typeMethods, objectMethods, []string{Marker(t.GoName, tagged)})
+		} else {
+			vs = a.methodScope(v.GoName, typeMethods, []string{Marker(t.GoName, tagged)})
 		}
 		if v == u.Fallback {
 			extra := []string{"Raw"}
