@@ -3,6 +3,7 @@ package ir
 import (
 	"regexp"
 	"sort"
+	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
@@ -178,7 +179,7 @@ func (b *builder) ref(s *jsonschema.Schema, synth string) (Ref, error) {
 	}
 	types := withoutNull(s.Types)
 	if len(types) > 1 {
-		return Ref{}, errorf(s, "several types %v", s.Types)
+		return Ref{}, errorf(s, "a value of several types (%s) has no Go type; write it as anyOf with one type a branch", strings.Join(types, ", "))
 	}
 	if len(types) == 0 {
 		if len(s.Properties) > 0 {

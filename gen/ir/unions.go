@@ -142,7 +142,7 @@ func (b *builder) untagged(owner string, bs []*jsonschema.Schema) (*UnionInfo, e
 				v.JSON = KindNull
 			} else {
 				if len(nonNull) != 1 {
-					return nil, errorf(br, "alternative with several types %v", br.Types)
+					return nil, errorf(br, "an alternative of several types (%s) cannot be told apart from the others; give each type a branch of its own", strings.Join(nonNull, ", "))
 				}
 				r, err := b.ref(br, owner+titleOr(br.Title, fmt.Sprint(i)))
 				if err != nil {

@@ -73,7 +73,7 @@ func Parse(path string, data []byte) (*File, error) {
 	if err != nil {
 		return nil, syntaxError(path, data, err)
 	}
-	url := "acp:///" + strings.TrimPrefix(path, "/")
+	base := "acp:///" + strings.TrimPrefix(path, "/")
 	// The files declare draft 2020-12. The library scans for 2020-12 dynamic
 	// anchors at every subschema, which grows with the square of the file;
 	// the files use no dynamic references, and draft 2019-09 reads every
@@ -91,12 +91,12 @@ func Parse(path string, data []byte) (*File, error) {
 		return nil, fmt.Errorf("%s is outside the schema file", s)
 	}
 	c.RegisterExtension("acp", nil, annotationCompiler{})
-	if err := c.AddResource(url, bytes.NewReader(doc2019)); err != nil {
+	if err := c.AddResource(base, bytes.NewReader(doc2019)); err != nil {
 		return nil, diag.New(path, "", "the schema cannot be read: %v", err)
 	}
 	f := &File{Path: path, order: order}
 	for _, name := range sortedKeys(defs) {
-		s, err := c.Compile(url + "#/$defs/" + escape(name))
+		s, err := c.Compile(base + "#/$defs/" + url.PathEscape(escape(name)))
 		if err != nil {
 			errs.Addf(path, "/$defs/"+escape(name), "the definition does not compile: %s", compileMessage(err))
 			continue
