@@ -184,21 +184,23 @@ func Generate(fsys fs.FS) (*Output, error) {
 	return out, nil
 }
 
-// Build loads the files of one version and returns its package with Go
-// names assigned: the stable file, plus what only the unstable file has,
-// gated by the features in fm; the union tags in removed are rejected.
+// Build loads the files of one version and returns its package, checked and
+// with Go names assigned: the stable file, plus what only the unstable file
+// has, gated by the features in fm; the union tags in removed are rejected.
+// The problems of both files are reported together.
 func Build(fsys fs.FS, v Version, fm ir.FeatureMap, removed map[string]string) (*ir.Package, []string, error) {
 	opts := ir.Options{Name: v.Package, Version: v.Name, Source: fmt.Sprintf("%s %s", Source(fsys), v.Stable)}
 	p, err := buildFile(fsys, v.Stable, opts)
-	if err != nil {
+	var u *ir.Package
+	var uerr error
+	if v.Unstable != "" {
+		u, uerr = buildFile(fsys, v.Unstable, opts)
+	}
+	if err := diag.Join(err, uerr); err != nil {
 		return nil, nil, err
 	}
 	var warnings []string
-	if v.Unstable != "" {
-		u, err := buildFile(fsys, v.Unstable, opts)
-		if err != nil {
-			return nil, nil, err
-		}
+	if u != nil {
 		if p, err = ir.Merge(p, u, v.Stable, v.Unstable); err != nil {
 			return nil, nil, err
 		}
