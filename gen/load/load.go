@@ -98,7 +98,7 @@ func Parse(path string, data []byte) (*File, error) {
 	for _, name := range sortedKeys(defs) {
 		s, err := c.Compile(base + "#/$defs/" + url.PathEscape(escape(name)))
 		if err != nil {
-			errs.Addf(path, "/$defs/"+escape(name), "the definition does not compile: %s", compileMessage(err))
+			compileErrors(path, "/$defs/"+escape(name), err, &errs)
 			continue
 		}
 		f.Defs = append(f.Defs, Def{Name: name, Schema: s})
@@ -122,14 +122,38 @@ func syntaxError(path string, data []byte, err error) error {
 	return e
 }
 
-// compileMessage is the library's message without its URLs.
-func compileMessage(err error) string {
+// compileErrors reports why the library could not compile the definition at
+// pointer: a keyword that is not valid JSON Schema is reported where it is,
+// with the library's words and without its URLs.
+func compileErrors(path, pointer string, err error, errs *diag.List) {
+	var ve *jsonschema.ValidationError
+	if errors.As(err, &ve) {
+		for _, leaf := range leaves(ve, nil) {
+			p, uerr := url.PathUnescape(leaf.InstanceLocation)
+			if uerr != nil {
+				p = leaf.InstanceLocation
+			}
+			errs.Addf(path, p, "this is not valid JSON Schema: %s", leaf.Message)
+		}
+		return
+	}
 	msg := err.Error()
 	var se *jsonschema.SchemaError
 	if errors.As(err, &se) && se.Err != nil {
 		msg = se.Err.Error()
 	}
-	return strings.ReplaceAll(msg, "acp:///", "")
+	errs.Addf(path, pointer, "the definition does not compile: %s", strings.ReplaceAll(msg, "acp:///", ""))
+}
+
+// leaves appends the innermost causes of a validation error.
+func leaves(ve *jsonschema.ValidationError, out []*jsonschema.ValidationError) []*jsonschema.ValidationError {
+	if len(ve.Causes) == 0 {
+		return append(out, ve)
+	}
+	for _, c := range ve.Causes {
+		out = leaves(c, out)
+	}
+	return out
 }
 
 // Def returns the definition called name, or nil.

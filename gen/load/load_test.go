@@ -2,7 +2,6 @@ package load
 
 import (
 	"reflect"
-	"strings"
 	"testing"
 )
 
@@ -62,7 +61,9 @@ func TestParseErrors(t *testing.T) {
 			"v1/schema.json: /$defs/A/patternProperties: keyword patternProperties is not supported: acpgen generates no code for properties selected by a pattern"},
 		{`{"$defs": {"A": {"anyOf": [{"not": {}}]}}}`, ""},
 		{`{"$defs": {"A": {"type": "array", "items": [{}]}}}`, "v1/schema.json: /$defs/A/items: keyword items is not supported: acpgen generates no code for tuples (items given as an array)"},
-		{`{"$defs": {"A": {"type": 5}}}`, "v1/schema.json: /$defs/A: the definition does not compile: "},
+		{`{"$defs": {"A": {"type": 5}}}`, "v1/schema.json: /$defs/A/type: this is not valid JSON Schema: expected array, but got number\n" +
+			`v1/schema.json: /$defs/A/type: this is not valid JSON Schema: value must be one of "array", "boolean", "integer", "null", "number", "object", "string"`},
+		{`{"$defs": {"A": {"anyOf": []}}}`, "v1/schema.json: /$defs/A/anyOf: this is not valid JSON Schema: minimum 1 items required, but found 0 items"},
 	} {
 		_, err := Parse("v1/schema.json", []byte(tc.doc))
 		switch {
@@ -71,7 +72,6 @@ func TestParseErrors(t *testing.T) {
 		case tc.want == "":
 		case err == nil:
 			t.Errorf("%s: no error, want %q", tc.doc, tc.want)
-		case strings.HasSuffix(tc.want, ": ") && strings.HasPrefix(err.Error(), tc.want):
 		case err.Error() != tc.want:
 			t.Errorf("%s:\n got %s\nwant %s", tc.doc, err, tc.want)
 		}
