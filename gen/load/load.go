@@ -54,7 +54,9 @@ func Parse(path string, data []byte) (*File, error) {
 		return nil, syntaxError(path, data, err)
 	}
 	if dec.More() {
-		return nil, syntaxError(path, data, fmt.Errorf("data after the schema document"))
+		e := diag.New(path, "", "the file is not valid JSON: data after the schema document")
+		e.Line, e.Column = diag.Position(data, int(dec.InputOffset()))
+		return nil, e
 	}
 	doc, ok := root.(map[string]any)
 	if !ok {

@@ -50,6 +50,7 @@ func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct{ doc, want string }{
 		{"{\n  \"$defs\": ", "v1/schema.json:2:12: the file is not valid JSON: unexpected EOF"},
 		{`[]`, "v1/schema.json: the schema document must be a JSON object, not an array"},
+		{"{}\n{}", "v1/schema.json:2:1: the file is not valid JSON: data after the schema document"},
 		{`{"$defs": {}}`, "v1/schema.json: the schema has no $defs: there is nothing to generate"},
 		{`{"$defs": {"A": {"$ref": "#/$defs/B"}}}`, `v1/schema.json: /$defs/A/$ref: $ref "#/$defs/B" names the $defs entry "B", which the file does not have`},
 		{`{"$defs": {"A": {"$ref": "file:///etc/passwd"}}}`, `v1/schema.json: /$defs/A/$ref: $ref "file:///etc/passwd" points outside the schema file; only references to its own $defs (#/$defs/Name) are followed`},
