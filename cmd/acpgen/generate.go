@@ -6,7 +6,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 
+	"github.com/acpgen/acpgen/gen/diag"
 	"github.com/acpgen/acpgen/gen/pipeline"
 	"github.com/acpgen/acpgen/gen/write"
 	"github.com/acpgen/acpgen/schema"
@@ -31,6 +33,13 @@ func generate(args []string, stdout io.Writer) error {
 	}
 	gen, err := pipeline.Generate(fsys)
 	if err != nil {
+		// Problems name their files from the schema directory, as editors
+		// open them.
+		for _, e := range diag.All(err) {
+			if *schemaDir != "" && e.File != "" {
+				e.File = filepath.Join(*schemaDir, filepath.FromSlash(e.File))
+			}
+		}
 		return err
 	}
 	for _, w := range gen.Warnings {

@@ -34,6 +34,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 )
 
 func main() {
@@ -51,7 +52,10 @@ func main() {
 		if code, ok := err.(exitCode); ok {
 			os.Exit(int(code))
 		}
-		fmt.Fprintln(os.Stderr, "acpgen:", err)
+		// A schema's problems come one a line, each located.
+		for _, line := range strings.Split(err.Error(), "\n") {
+			fmt.Fprintln(os.Stderr, "acpgen:", line)
+		}
 		os.Exit(1)
 	}
 }
