@@ -100,3 +100,19 @@ func TestParts(t *testing.T) {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
 }
+
+// TestUntagged: arrays of other items are told apart by trying them; two of
+// the same items are not.
+func TestUntagged(t *testing.T) {
+	arr := func(name string, elem ir.RefKind) *ir.Variant {
+		return &ir.Variant{Name: name, Pointer: "/$defs/U/anyOf/" + name, JSON: ir.KindArray,
+			Value: &ir.Ref{Kind: ir.RefArray, Elem: &ir.Ref{Kind: elem}}}
+	}
+	u := &ir.Type{Name: "U", Pointer: "/$defs/U", Kind: ir.Union, Union: &ir.UnionInfo{
+		Variants: []*ir.Variant{arr("0", ir.RefString), arr("1", ir.RefBool), arr("2", ir.RefString)}}}
+	err := Package(pkg(u))
+	want := `v1/schema.json: /$defs/U/anyOf/2: alternatives "0" and "2" of U cannot be told apart: both accept a JSON array of the same items; give them different required properties or a tag`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}

@@ -78,6 +78,9 @@ func (c *checker) untagged(t *ir.Type) {
 			continue
 		}
 		key := string(v.JSON)
+		if v.JSON == ir.KindArray && v.Value != nil && v.Value.Elem != nil {
+			key += " of " + elemKind(*v.Value.Elem) // arrays of other items are tried in turn
+		}
 		if v.JSON == ir.KindObject || v.JSON == ir.KindArray {
 			req := append([]string(nil), v.Required...)
 			sort.Strings(req)
@@ -106,8 +109,23 @@ func (c *checker) methodPayload(v *ir.Variant) bool {
 	return len(v.Fields) == 0 && len(v.Embeds) == 1 && c.methodTypes[v.Embeds[0]]
 }
 
+// elemKind tells array items apart by the JSON they accept.
+func elemKind(r ir.Ref) string {
+	switch r.Kind {
+	case ir.RefNamed:
+		return "named " + r.Type.Name
+	case ir.RefArray:
+		return "array of " + elemKind(*r.Elem)
+	case ir.RefMap:
+		return "object"
+	}
+	return fmt.Sprint(r.Kind)
+}
+
 func ambiguity(v *ir.Variant) string {
 	switch {
+	case v.JSON == ir.KindArray && len(v.Required) == 0:
+		return "both accept a JSON array of the same items"
 	case v.JSON != ir.KindObject && v.JSON != ir.KindArray:
 		return fmt.Sprintf("both accept a JSON %s", v.JSON)
 	case len(v.Required) == 0:
