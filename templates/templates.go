@@ -4,7 +4,7 @@
 package templates
 
 import (
-	_ "embed"
+	"embed"
 	"strings"
 )
 
@@ -19,6 +19,26 @@ var decode string
 
 //go:embed encode.go.tmpl
 var encode string
+
+//go:embed convert_*.go.tmpl
+var convert embed.FS
+
+// Convert returns the source of file name ("doc.go", "plan.go",
+// "plan_ops.go" or "plan_ops_off.go") of the convert package, which
+// translates plan session updates between the generated packages whose
+// import paths are acpv1 and acpv2; constraint, if not empty, is the file's
+// build constraint.
+func Convert(name, header, constraint, acpv1, acpv2 string) ([]byte, error) {
+	src, err := convert.ReadFile("convert_" + name + ".tmpl")
+	if err != nil {
+		return nil, err
+	}
+	if constraint != "" {
+		constraint = "\n//go:build " + constraint + "\n"
+	}
+	return []byte(strings.NewReplacer("{{HEADER}}", header, "{{BUILD}}", constraint,
+		"{{ACPV1}}", acpv1, "{{ACPV2}}", acpv2).Replace(string(src))), nil
+}
 
 // JSONHelpers returns the source of the helper file for package pkg, with
 // header as its first comment line.

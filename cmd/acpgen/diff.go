@@ -8,69 +8,88 @@ import (
 	"path/filepath"
 
 	"github.com/acpgen/acpgen/gen/api"
+	"github.com/acpgen/acpgen/gen/ir"
 	"github.com/acpgen/acpgen/gen/pipeline"
 )
 
-// diff prints the unstable surface of one generated package, or the API
-// change between two schema revisions.
+// diff prints the unstable surface of one generated package, or the
+// compatibility report between two schema revisions.
 func diff(args []string, stdout io.Writer) error {
 	fl := flag.NewFlagSet("acpgen diff", flag.ContinueOnError)
 	asJSON := fl.Bool("json", false, "print JSON instead of text")
 	exit := fl.Bool("exit-code", false, "exit with status 1 when there are differences")
+	breaking := fl.Bool("breaking", false, "with two schema directories: exit with status 1 when a change breaks Go code or the wire")
 	if err := fl.Parse(args); err != nil {
 		return exitCode(2)
 	}
-	var changes []api.Change
 	switch fl.NArg() {
 	case 1:
 		lines, err := api.Tagged(fl.Arg(0))
 		if err != nil {
 			return err
 		}
-		changes = api.Unstable(lines)
+		changes := api.Unstable(lines)
+		if err := api.Write(stdout, changes, *asJSON); err != nil {
+			return err
+		}
+		if *exit && len(changes) > 0 {
+			return exitCode(1)
+		}
+		return nil
 	case 2:
-		old, err := revisionSurface(fl.Arg(0))
+		findings, err := compare(fl.Arg(0), fl.Arg(1))
 		if err != nil {
 			return err
 		}
-		new, err := revisionSurface(fl.Arg(1))
-		if err != nil {
+		if err := api.WriteReport(stdout, findings, *asJSON); err != nil {
 			return err
 		}
-		changes = api.Diff(old, new)
-	default:
-		return fmt.Errorf("diff: give a generated package directory, or two schema directories")
+		if (*exit && len(findings) > 0) || (*breaking && api.Breaking(findings)) {
+			return exitCode(1)
+		}
+		return nil
 	}
-	if err := api.Write(stdout, changes, *asJSON); err != nil {
-		return err
-	}
-	if *exit && len(changes) > 0 {
-		return exitCode(1)
-	}
-	return nil
+	return usage(fmt.Errorf("diff: give a generated package directory, or two schema directories"))
 }
 
-// revisionSurface generates the packages of a schema revision and returns
-// their surfaces, all packages together. dir is a schema directory, or an
-// unpacked npm package (with package/schema or schema inside).
-func revisionSurface(dir string) ([]api.Line, error) {
+// compare returns the sorted findings between the schema revisions in
+// directories old and new.
+func compare(old, new string) ([]api.Finding, error) {
+	a, err := revisionPackages(old)
+	if err != nil {
+		return nil, err
+	}
+	b, err := revisionPackages(new)
+	if err != nil {
+		return nil, err
+	}
+	return comparePackages(a, b), nil
+}
+
+// comparePackages returns the sorted findings between the packages of two
+// revisions, by version.
+func comparePackages(a, b map[string]*ir.Package) []api.Finding {
+	var out []api.Finding
+	for _, v := range []string{"v1", "v2"} {
+		out = append(out, api.Compare(v, a[v], b[v])...)
+	}
+	api.SortFindings(out)
+	return out
+}
+
+// revisionPackages builds the packages of a schema revision. dir is a
+// schema directory, or an unpacked npm package (with package/schema or
+// schema inside).
+func revisionPackages(dir string) (map[string]*ir.Package, error) {
 	for _, sub := range []string{"package/schema", "schema"} {
 		if st, err := os.Stat(filepath.Join(dir, sub)); err == nil && st.IsDir() {
 			dir = filepath.Join(dir, sub)
 			break
 		}
 	}
-	gen, err := pipeline.Generate(os.DirFS(dir))
+	pkgs, err := pipeline.Packages(os.DirFS(dir))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	surfaces, err := api.Generated(gen.Files)
-	if err != nil {
-		return nil, err
-	}
-	var all []api.Line
-	for _, pkg := range api.Packages(surfaces) {
-		all = append(all, surfaces[pkg]...)
-	}
-	return all, nil
+	return pkgs, nil
 }

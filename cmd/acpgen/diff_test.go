@@ -12,12 +12,18 @@ import (
 	"github.com/acpgen/acpgen/templates"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/diff")
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
 
-func golden(t *testing.T, name string, got []byte) {
+func golden(t *testing.T, name string, got []byte) { t.Helper(); goldenIn(t, "diff", name, got) }
+
+// goldenIn compares got with testdata/dir/name, or with -update writes it.
+func goldenIn(t *testing.T, dir, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "diff", name)
+	path := filepath.Join("testdata", dir, name)
 	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -28,7 +34,7 @@ func golden(t *testing.T, name string, got []byte) {
 		t.Fatalf("%v (run go test ./cmd/acpgen -update)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs:\n got:\n%s\nwant:\n%s", name, got, want)
+		t.Errorf("%s differs:\n got:\n%s\nwant:\n%s", path, got, want)
 	}
 }
 
@@ -51,8 +57,8 @@ func TestDiffRevisions(t *testing.T) {
 	}
 	var out bytes.Buffer
 	err := diff([]string{"-exit-code", "testdata/diff/old", "testdata/diff/old"}, &out)
-	if err != nil || out.Len() != 0 {
-		t.Errorf("a revision against itself: err %v, output %q; want none", err, out.String())
+	if err != nil || out.String() != "no changes\n" {
+		t.Errorf("a revision against itself: err %v, output %q; want no changes", err, out.String())
 	}
 	if err := diff([]string{"-exit-code", "testdata/diff/old", "testdata/diff/new"}, &out); err != exitCode(1) {
 		t.Errorf("-exit-code with differences: err %v, want exit status 1", err)

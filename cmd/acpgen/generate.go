@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -18,20 +19,53 @@ import (
 func generate(args []string, stdout io.Writer) error {
 	fl := flag.NewFlagSet("acpgen", flag.ContinueOnError)
 	schemaDir := fl.String("schema", "", "directory with the schema files (default: the pinned copy built in)")
-	out := fl.String("out", "generated", "output directory; one package per protocol version is written below it")
+	out := fl.String("out", "generated", "output directory; one package per protocol version is written below it, or with -package the package itself")
 	check := fl.Bool("check", false, "write nothing; print the difference and exit 1 if the output is stale")
-	prune := fl.Bool("prune", false, "also remove generated packages under -out that the schema directory has no version for")
+	version := fl.String("version", "all", "protocol versions to generate: v1, v2 or all")
+	pkg := fl.String("package", "", "with one -version: the package name, written directly into -out")
+	features := fl.String("features", "all", "unstable features that get code: all, none, or a comma-separated list (\"unstable\" for items of no known feature)")
+	bake := fl.Bool("bake", false, "compile the selected unstable features in without build tags")
+	config := fl.String("config", "", "JSON file with any of the options above; flags on the command line take precedence")
+	prune := fl.Bool("prune", false, "also remove generated packages under -out that this run does not produce (a version the schema directory lacks)")
 	if err := fl.Parse(args); err != nil {
 		return exitCode(2)
 	}
 	if fl.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fl.Arg(0))
+		return usage(fmt.Errorf("unexpected argument %q", fl.Arg(0)))
+	}
+	command := commandLine(fl)
+	if *config != "" {
+		if err := applyConfig(fl, *config); err != nil {
+			return usage(err)
+		}
+	}
+	opts := pipeline.Options{Package: *pkg, Command: command, Generator: pipeline.GeneratorVersion()}
+	switch *version {
+	case "all":
+	case "v1", "v2":
+		opts.Versions = []string{*version}
+	default:
+		return usage(fmt.Errorf("-version %q: want v1, v2 or all", *version))
+	}
+	sel, err := pipeline.ParseFeatures(*features, *bake)
+	if err != nil {
+		return usage(err)
+	}
+	opts.Select = sel
+	if opts.ImportPath, err = importPath(*out); err != nil {
+		return err
+	}
+	if opts.ImportPath == "" && *pkg == "" && *version == "all" {
+		fmt.Fprintf(os.Stderr, "acpgen: no go.mod above %s: the convert package, which imports the versions by path, is not generated\n", *out)
 	}
 	var fsys fs.FS = schema.FS
 	if *schemaDir != "" {
 		fsys = os.DirFS(*schemaDir)
 	}
-	gen, err := pipeline.Generate(fsys)
+	gen, err := pipeline.GenerateWith(fsys, opts)
+	if errors.As(err, new(*pipeline.UsageError)) {
+		return usage(err)
+	}
 	if err != nil {
 		// Problems name their files from the schema directory, as editors
 		// open them.

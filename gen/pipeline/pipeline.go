@@ -120,9 +120,17 @@ type Output struct {
 	Warnings []string
 }
 
-// Generate returns the generated files for every version in fsys.
+// Generate returns the generated files for every version in fsys, with the
+// default options.
 func Generate(fsys fs.FS) (*Output, error) {
-	versions, err := Versions(fsys)
+	return GenerateWith(fsys, Options{})
+}
+
+// GenerateWith returns the generated files for the versions and features
+// that o chooses. Options that do not fit together or do not fit the schema
+// give a *UsageError.
+func GenerateWith(fsys fs.FS, o Options) (*Output, error) {
+	all, err := Versions(fsys)
 	if err != nil {
 		return nil, err
 	}
@@ -138,10 +146,15 @@ func Generate(fsys fs.FS) (*Output, error) {
 	if err != nil {
 		return nil, locate(err)
 	}
+	versions, err := o.resolve(all, features)
+	if err != nil {
+		return nil, err
+	}
 	// The versions are independent: each is built and emitted on its own
 	// goroutine, and the results are put together in version order.
 	type result struct {
 		warnings []string
+		pkg      *ir.Package
 		files    map[string][]byte
 		err      error
 	}
@@ -151,17 +164,7 @@ func Generate(fsys fs.FS) (*Output, error) {
 		wg.Add(1)
 		go func(r *result, v Version) {
 			defer wg.Done()
-			p, warnings, err := Build(fsys, v, features[v.Name], removed[v.Name])
-			if err != nil {
-				r.err = err
-				return
-			}
-			r.warnings = warnings
-			r.files, r.err = emit.Files(p)
-			if r.err != nil {
-				// check and names leave the emitter nothing to refuse.
-				r.err = fmt.Errorf("internal error: %s passed the checks but cannot be emitted: %w", v.Stable, r.err)
-			}
+			r.pkg, r.warnings, r.files, r.err = buildAndEmit(fsys, v, &o, features[v.Name], removed[v.Name])
 		}(&results[i], v)
 	}
 	wg.Wait()
@@ -178,10 +181,45 @@ func Generate(fsys fs.FS) (*Output, error) {
 			out.Warnings = append(out.Warnings, versions[i].Name+": "+w)
 		}
 		for name, data := range r.files {
-			out.Files[path.Join(versions[i].Package, name)] = data
+			out.Files[o.outPath(versions[i], name)] = data
 		}
 	}
+	pkgs := map[string]*ir.Package{}
+	for i, r := range results {
+		pkgs[versions[i].Name] = r.pkg
+	}
+	conv, warning, err := convertFiles(&o, pkgs["v1"], pkgs["v2"])
+	if err != nil {
+		return nil, err
+	}
+	if warning != "" {
+		out.Warnings = append(out.Warnings, warning)
+	}
+	for name, data := range conv {
+		out.Files[name] = data
+	}
 	return out, nil
+}
+
+// buildAndEmit builds one version's package, applies the feature selection
+// and the provenance header, and emits it.
+func buildAndEmit(fsys fs.FS, v Version, o *Options, fm ir.FeatureMap, removed map[string]string) (*ir.Package, []string, map[string][]byte, error) {
+	p, warnings, err := Build(fsys, v, fm, removed)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if o.Select != nil {
+		ir.Select(p, *o.Select)
+	}
+	if p.Source, err = provenance(fsys, v, o); err != nil {
+		return nil, nil, nil, err
+	}
+	files, err := emit.Files(p)
+	if err != nil {
+		// check and names leave the emitter nothing to refuse.
+		return nil, nil, nil, fmt.Errorf("internal error: %s passed the checks but cannot be emitted: %w", v.Stable, err)
+	}
+	return p, warnings, files, nil
 }
 
 // Build loads the files of one version and returns its package, checked and

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestGoTool follows the README's "Use it in your module" from an empty
+// module: acpgen declared as a tool (through a replace to this checkout, as
+// the module is not fetched from a proxy here), a go:generate line that
+// runs `go tool acpgen`, then go generate, go build, go vet with and
+// without the unstable tag, and `go tool acpgen -check`; beside it, both
+// versions with the convert package, and one version with a feature baked
+// in. It needs the go command and the module cache or proxy for acpgen's dependencies; -short
+// skips it.
+func TestGoTool(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a module with the go command")
+	}
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	checkout, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	runIn := func(sub string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(goCmd, args...)
+		cmd.Dir = filepath.Join(dir, sub)
+		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	run := func(args ...string) string { return runIn(".", args...) }
+	run("mod", "init", "example.com/user")
+	run("mod", "edit",
+		"-require=github.com/acpgen/acpgen@v0.0.0-00010101000000-000000000000",
+		"-replace=github.com/acpgen/acpgen="+checkout,
+		"-tool=github.com/acpgen/acpgen/cmd/acpgen")
+	write := func(name, src string) {
+		t.Helper()
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("internal/acp/generate.go", "// Package acp holds the ACP v1 types.\npackage acp\n\n//go:generate go tool acpgen -version v1 -package acp -out .\n")
+	// Both versions with no unstable feature, and the convert package
+	// between them, importing them from this module.
+	write("internal/proto/generate.go", "// Package proto holds ACP v1, v2 and the conversion between them.\npackage proto\n\n//go:generate go tool acpgen -out . -features none\n")
+	// v2 with one feature compiled in.
+	write("internal/acp2/generate.go", "// Package acp2 holds the ACP v2 types.\npackage acp2\n\n//go:generate go tool acpgen -version v2 -package acp2 -out . -features unstable_session_fork -bake\n")
+	run("mod", "tidy")
+	run("generate", "./...")
+	// A program that uses the generated packages.
+	write("main.go", `package main
+
+import (
+	"fmt"
+	"os"
+
+	"example.com/user/internal/acp"
+	"example.com/user/internal/acp2"
+	"example.com/user/internal/proto/convert"
+)
+
+var (
+	_ = acp2.ForkSessionRequest{}
+	_ = convert.PlanToV2
+)
+
+func main() {
+	msg, err := acp.DecodeMessage([]byte(os.Args[1]), "")
+	if err != nil {
+		fmt.Println(err)
+		os.Exit(1)
+	}
+	n := msg.Params.(*acp.SessionNotification)
+	fmt.Printf("%T\n", n.Update.Value)
+}
+`)
+	run("mod", "tidy")
+	run("build", "./...")
+	run("vet", "./...")
+	run("vet", "-tags", "unstable", "./...")
+	got := run("run", ".", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[]}}}`)
+	if want := "*acp.SessionUpdatePlan\n"; got != want {
+		t.Errorf("the program printed %q, want %q", got, want)
+	}
+	// -check with the arguments of the go:generate line, where it runs: the
+	// header records the command line, so it is part of the output.
+	runIn("internal/acp", "tool", "acpgen", "-check", "-version", "v1", "-package", "acp", "-out", ".")
+
+	types, err := os.ReadFile(filepath.Join(dir, "internal", "acp", "types.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := string(types[:strings.Index(string(types), "\npackage ")])
+	for _, want := range []string{
+		"// Generator: github.com/acpgen/acpgen (devel)\n",
+		"// Command: acpgen -out . -package acp -version v1\n",
+		"// Schema: @agentclientprotocol/sdk ",
+	} {
+		if !strings.Contains(head, want) {
+			t.Errorf("header lacks %q:\n%s", want, head)
+		}
+	}
+	for _, abs := range []string{dir, checkout} {
+		if strings.Contains(head, abs) {
+			t.Errorf("header has the absolute path %s:\n%s", abs, head)
+		}
+	}
+}

@@ -1,0 +1,129 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// classOrder is the order of the report's sections.
+var classOrder = []Class{BreaksGo, BreaksWire, Compatible}
+
+var classTitle = map[Class]string{
+	BreaksGo:   "breaks Go code",
+	BreaksWire: "breaks the wire",
+	Compatible: "compatible",
+}
+
+// SortFindings orders findings by version, class, build tags (stable first)
+// and change.
+func SortFindings(fs []Finding) {
+	rank := map[Class]int{}
+	for i, c := range classOrder {
+		rank[c] = i
+	}
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if a.Version != b.Version {
+			return a.Version < b.Version
+		}
+		if a.Class != b.Class {
+			return rank[a.Class] < rank[b.Class]
+		}
+		if ta, tb := tagKey(a), tagKey(b); ta != tb {
+			return ta < tb
+		}
+		return a.Change < b.Change
+	})
+}
+
+func tagKey(f Finding) string { return strings.Join(f.Features, ",") }
+
+// Breaking reports whether a finding breaks Go code or the wire.
+func Breaking(fs []Finding) bool {
+	for _, f := range fs {
+		if f.Class != Compatible {
+			return true
+		}
+	}
+	return false
+}
+
+// Summary counts the findings of one version by class.
+type Summary struct {
+	Version    string `json:"version"`
+	BreaksGo   int    `json:"breaksGo"`
+	BreaksWire int    `json:"breaksWire"`
+	Compatible int    `json:"compatible"`
+}
+
+func summarize(fs []Finding) []Summary {
+	var out []Summary
+	for _, f := range fs {
+		if len(out) == 0 || out[len(out)-1].Version != f.Version {
+			out = append(out, Summary{Version: f.Version})
+		}
+		s := &out[len(out)-1]
+		switch f.Class {
+		case BreaksGo:
+			s.BreaksGo++
+		case BreaksWire:
+			s.BreaksWire++
+		default:
+			s.Compatible++
+		}
+	}
+	return out
+}
+
+// WriteReport prints sorted findings: per version a summary line, then per
+// class the changes grouped by the build tags that enable them. With asJSON
+// it prints {"breaking", "summary", "findings"} instead.
+func WriteReport(w io.Writer, fs []Finding, asJSON bool) error {
+	if asJSON {
+		if fs == nil {
+			fs = []Finding{}
+		}
+		sums := summarize(fs)
+		if sums == nil {
+			sums = []Summary{}
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			Breaking bool      `json:"breaking"`
+			Summary  []Summary `json:"summary"`
+			Findings []Finding `json:"findings"`
+		}{Breaking(fs), sums, fs})
+	}
+	if len(fs) == 0 {
+		_, err := fmt.Fprintln(w, "no changes")
+		return err
+	}
+	var b strings.Builder
+	sums := summarize(fs)
+	for _, s := range sums {
+		fmt.Fprintf(&b, "%s: %d break Go code, %d break the wire, %d compatible\n", s.Version, s.BreaksGo, s.BreaksWire, s.Compatible)
+	}
+	var version string
+	var class Class
+	tags := "-"
+	for _, f := range fs {
+		if f.Version != version || f.Class != class {
+			version, class, tags = f.Version, f.Class, "-"
+			fmt.Fprintf(&b, "\n%s %s:\n", version, classTitle[class])
+		}
+		if t := tagKey(f); t != tags {
+			tags = t
+			if t == "" {
+				t = "stable"
+			}
+			fmt.Fprintf(&b, "  [%s]\n", t)
+		}
+		fmt.Fprintf(&b, "    %s\n", f.Change)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
