@@ -67,7 +67,7 @@ bench:
 .PHONY: fuzz
 fuzz:
 	@set -e; for pkg in ./generated/acpv1 ./generated/acpv2; do \
-		for target in FuzzSessionUpdate FuzzContentBlock; do \
+		for target in FuzzSessionUpdate FuzzContentBlock FuzzDecodeMessage; do \
 			$(GO) test $$pkg -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME); \
 		done; \
 	done

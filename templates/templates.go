@@ -14,6 +14,12 @@ var jsonHelpers string
 //go:embed rpc.go.tmpl
 var rpc string
 
+//go:embed rpcdecode.go.tmpl
+var rpcDecode string
+
+//go:embed tracker.go.tmpl
+var tracker string
+
 //go:embed decode.go.tmpl
 var decode string
 
@@ -52,6 +58,14 @@ func Encoder(header, pkg string) []byte { return fill(encode, header, pkg) }
 
 // RPC returns the source of the JSON-RPC message file for package pkg.
 func RPC(header, pkg string) []byte { return fill(rpc, header, pkg) }
+
+// RPCDecoder returns the source of the one-pass JSON-RPC message decoder
+// for package pkg.
+func RPCDecoder(header, pkg string) []byte { return fill(rpcDecode, header, pkg) }
+
+// Tracker returns the source of the request tracker for package pkg, which
+// types a response's result by the method of the request it answers.
+func Tracker(header, pkg string) []byte { return fill(tracker, header, pkg) }
 
 // The generated decoders read JSON with jsontext, from the module
 // DecoderModule; a module that holds generated packages requires it at

@@ -53,6 +53,27 @@ const (
 type Message struct {
 	Kind Kind
 	JSON []byte
+	// Line is the whole JSON-RPC notification that carries JSON, as one
+	// line of the stdio transport (without its newline).
+	Line []byte
+}
+
+// Notification returns the session/update notification with params, as
+// ACP implementations write it: "jsonrpc", "method", then "params".
+func Notification(params []byte) []byte {
+	const head = `{"jsonrpc":"2.0","method":"session/update","params":`
+	line := make([]byte, 0, len(head)+len(params)+1)
+	line = append(append(append(line, head...), params...), '}')
+	return line
+}
+
+// LineBytes is the total size of the lines of msgs.
+func LineBytes(msgs []Message) int {
+	n := 0
+	for _, m := range msgs {
+		n += len(m.Line)
+	}
+	return n
 }
 
 var words = strings.Fields(`the agent reads files and edits code while the client shows each
@@ -125,7 +146,7 @@ func Stream(n int) []Message {
 		if err != nil {
 			panic(err)
 		}
-		out = append(out, Message{Kind: kind, JSON: data})
+		out = append(out, Message{Kind: kind, JSON: data, Line: Notification(data)})
 	}
 	return out
 }
@@ -145,7 +166,7 @@ func SortedKeys(msgs []Message) []Message {
 		if err != nil {
 			panic(err)
 		}
-		out[i] = Message{Kind: m.Kind, JSON: data}
+		out[i] = Message{Kind: m.Kind, JSON: data, Line: Notification(data)}
 	}
 	return out
 }

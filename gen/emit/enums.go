@@ -2,10 +2,13 @@ package emit
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
 	"github.com/acpgen/acpgen/gen/ir"
+	"github.com/acpgen/acpgen/gen/names"
 )
 
 // enums emits string and integer types with named constants.
@@ -46,7 +49,7 @@ func (e *emitter) enum(f *jen.File, t *ir.Type) {
 			if en.Integer {
 				lit = jen.Lit(int(v.Int))
 			}
-			defs = append(defs, comment("", v.Doc), jen.Id(v.GoName).Id(t.GoName).Op("=").Add(lit))
+			defs = append(defs, comment(v.GoName, enumValueDoc(t, v)), jen.Id(v.GoName).Id(t.GoName).Op("=").Add(lit))
 			cases = append(cases, jen.Id(v.GoName))
 		}
 		f.Const().Defs(defs...)
@@ -95,4 +98,16 @@ func (e *emitter) closedEnumDecoder(f *jen.File, t *ir.Type) {
 	f.Comment("UnmarshalJSON accepts only the values the schema lists.")
 	f.Func().Params(receiver(t.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.Return(jen.Id("decodeBytes").Call(jen.Id("data"), jen.Id(recvName))))
+}
+
+// enumValueDoc documents an enum constant and its wire value.
+func enumValueDoc(t *ir.Type, v *ir.EnumValue) string {
+	wire := strconv.Quote(v.String)
+	if t.Enum.Integer {
+		wire = strconv.FormatInt(v.Int, 10)
+	}
+	if strings.TrimSpace(v.Doc) == "" {
+		return fmt.Sprintf("%s is the %s value %s.", v.GoName, t.GoName, wire)
+	}
+	return names.Lead(v.GoName, v.Doc) + fmt.Sprintf("\n\nOn the wire it is %s.", wire)
 }

@@ -26,7 +26,7 @@ func (e *emitter) fallback(f *jen.File, t *ir.Type) error {
 		jen.Id("Tag").String(),
 	}
 	for _, fl := range v.Fields {
-		members = append(members, jen.Line(), comment("", fl.Doc), jen.Id(fl.GoName).Add(fieldType(fl)))
+		members = append(members, jen.Line(), comment(fl.GoName, fl.Doc), jen.Id(fl.GoName).Add(fieldType(fl)))
 	}
 	members = append(members, jen.Line(),
 		jen.Comment("Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);"),

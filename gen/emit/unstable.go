@@ -195,6 +195,7 @@ func (e *emitter) unstable(f *jen.File, key string) error {
 		}
 	}
 	e.unstableMethods(f, key)
+	e.constructors(f, key)
 	return nil
 }
 

@@ -13,6 +13,9 @@ type Package struct {
 	Source  string // where the schema came from, for the file header
 	Types   []*Type
 	Methods []*Method
+	// Constructors are the union constructors (see Constructors), set by
+	// package names, which names them.
+	Constructors []*Constructor
 
 	// StableFile and UnstableFile are the schema files the package was read
 	// from ("v1/schema.json"; "" when there is no unstable file): located

@@ -13,17 +13,21 @@ import (
 // Assign fills in the Go identifiers of every type, field, variant, enum
 // constant and method of p, and claims every other identifier the generated
 // package declares: the runtime files' names (parsed from their sources),
-// the functions of the methods file, and the names the emitter derives from
-// types (variant interfaces, registries of unstable variants, structs of
-// unstable fields). Collisions are resolved here and nowhere else: a variant
+// the functions of the methods file, Ptr and the union constructors, and the
+// names the emitter derives from types (variant interfaces, registries of
+// unstable variants, structs of unstable fields). Type and member names go
+// through the stutter rule (Destutter, Join); the docs are converted last. Collisions are resolved here and nowhere else: a variant
 // or constant whose natural name is taken gets the suffix "Variant" or
 // "Value"; any other clash is an error that names both claimants. All
 // problems are reported together, as a *diag.List.
 func Assign(p *ir.Package) error {
-	return assign(p).errs.Err()
+	a := assign(p)
+	docs(p)
+	return a.errs.Err()
 }
 
-// Claims assigns the names of p as Assign does and returns what claimed each
+// Claims assigns the names of p as Assign does (leaving the docs as they
+// are) and returns what claimed each
 // identifier: of the package block, and of the members (fields and methods)
 // of each type by Go name. Tests compare it with the generated code.
 func Claims(p *ir.Package) (top map[string]string, members map[string]map[string]string, err error) {
@@ -47,13 +51,15 @@ func assign(p *ir.Package) *assigner {
 	a.runtime()
 	a.methodFuncs()
 	for _, t := range p.Types {
-		a.claim(a.top, Exported(t.Name), a.typeOrigin(t), &t.GoName)
+		a.claim(a.top, Destutter(Exported(t.Name)), a.typeOrigin(t), &t.GoName)
 	}
 	for _, t := range p.Types {
 		if t.GoName != "" {
 			a.members(t)
 		}
 	}
+	a.claim(a.top, Ptr, origin{what: "the Ptr helper"}, nil)
+	a.constructors(p)
 	for _, m := range p.Methods {
 		name := "Method" + Exported(m.Name)
 		if _, taken := a.top[name]; m.Kind == ir.Notification && taken {
@@ -171,7 +177,7 @@ func (a *assigner) members(t *ir.Type) {
 		a.methodScope(t.GoName, typeMethods, enumMethods) // and no fields
 		for _, v := range t.Enum.Values {
 			vo := origin{what: fmt.Sprintf("value %q of %s", v.Name, t.GoName), file: a.p.FileOf(v.Gate), pointer: t.Pointer}
-			a.claimOr(a.top, t.GoName+Exported(v.Name), "Value", vo, &v.GoName)
+			a.claimOr(a.top, Join(t.GoName, v.Name), "Value", vo, &v.GoName)
 		}
 	case ir.Union:
 		a.union(t, o)
@@ -197,7 +203,7 @@ func (a *assigner) union(t *ir.Type, o origin) {
 		if vo.pointer == "" {
 			vo.pointer = t.Pointer
 		}
-		if !a.claimOr(a.top, t.GoName+Exported(v.Name), "Variant", vo, &v.GoName) {
+		if !a.claimOr(a.top, Join(t.GoName, v.Name), "Variant", vo, &v.GoName) {
 			continue
 		}
 		var vs scope

@@ -162,3 +162,10 @@ v1/schema.json: /$defs/Message: the Go name Message of definition "Message" is a
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}
 }
+
+func TestAssignReservesRuntimeNames(t *testing.T) {
+	p := &ir.Package{Types: []*ir.Type{{Name: "RequestTracker", Kind: ir.Struct, Pointer: "#/$defs/RequestTracker"}}}
+	if err := Assign(p); err == nil || !strings.Contains(err.Error(), "the runtime") {
+		t.Errorf("a definition named like the runtime's RequestTracker: error %v", err)
+	}
+}

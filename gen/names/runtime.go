@@ -21,8 +21,11 @@ type RuntimeName struct {
 }
 
 // Runtime returns the top-level names and the methods that the runtime files
-// declare, found by parsing their sources: new template code is covered
-// without a list to keep up to date.
+// declare in every generated package (decode.go, encode.go, json.go and the
+// JSON-RPC files rpc.go, rpcdecode.go and tracker.go), found by parsing their
+// sources: new template code is covered without a list to keep up to date.
+// Assign reserves them, so that a schema definition of the same name is an
+// error here instead of a compile error in the generated package.
 func Runtime() []RuntimeName {
 	runtimeOnce.Do(func() { runtimeNames = parseRuntime() })
 	return runtimeNames
@@ -43,6 +46,8 @@ func parseRuntime() []RuntimeName {
 		{"encode.go", templates.Encoder},
 		{"json.go", templates.JSONHelpers},
 		{"rpc.go", templates.RPC},
+		{"rpcdecode.go", templates.RPCDecoder},
+		{"tracker.go", templates.Tracker},
 	} {
 		fset := token.NewFileSet()
 		f, err := parser.ParseFile(fset, src.file, src.fill("header", "p"), parser.SkipObjectResolution)

@@ -116,8 +116,10 @@ func TestEncodeMessage(t *testing.T) {
 		{Message{Method: "_x", Params: map[string]int{"b": 1, "a": 2}}, `{"jsonrpc":"2.0","method":"_x","params":{"a":2,"b":1}}`},
 		{Message{Method: "_x", Params: json.RawMessage(` [ 1 ] `)}, `{"jsonrpc":"2.0","method":"_x","params":[1]}`},
 		{Message{Method: "session/cancel", Params: (*CancelNotification)(nil)}, `{"jsonrpc":"2.0","method":"session/cancel","params":null}`},
-		{Message{ID: &id}, `{"jsonrpc":"2.0","id":3,"result":null}`},
-		{Message{Result: &NewSessionResponse{SessionID: "s"}}, `{"jsonrpc":"2.0","id":null,"result":{"sessionId":"s"}}`},
+		{Message{ID: &id, Result: json.RawMessage("null")}, `{"jsonrpc":"2.0","id":3,"result":null}`},
+		{Message{ID: &id, Result: (*NewSessionResponse)(nil)}, `{"jsonrpc":"2.0","id":3,"result":null}`},
+		{Message{ID: &RequestID{Value: RequestIDNull{}}, Result: &NewSessionResponse{SessionID: "s"}}, `{"jsonrpc":"2.0","id":null,"result":{"sessionId":"s"}}`},
+		{Message{Error: &Error{Code: ErrorCodeParseError, Message: "m"}}, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"m"}}`},
 		{Message{ID: &id, Error: &Error{Code: ErrorCodeParseError, Message: "m"}}, `{"jsonrpc":"2.0","id":3,"error":{"code":-32700,"message":"m"}}`},
 	} {
 		out, err := json.Marshal(tc.m)

@@ -46,78 +46,24 @@ func (m *Message) IsResponse() bool { return m.Method == "" }
 
 // DecodeMessage decodes one JSON-RPC message into typed params or result.
 // A response carries no method: method names the method of the request it
-// answers (keep it from the request with the same id), or "" to keep the
-// result as raw JSON. method is ignored for requests and notifications.
+// answers (keep it from the request with the same id, or let a
+// RequestTracker do it), or "" to keep the result as raw JSON. method is
+// ignored for requests and notifications. The message is read in one pass:
+// the params or result are decoded as the decoder reaches them, once the
+// members that decide their type (method, id) have been read, as JSON-RPC
+// implementations write them; a payload that comes before them is decoded
+// after the rest of the message. Errors are *MessageError.
 func DecodeMessage(data []byte, method string) (*Message, error) {
-	var env struct {
-		JSONRPC *string         `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Method  *string         `json:"method"`
-		Params  json.RawMessage `json:"params"`
-		Result  json.RawMessage `json:"result"`
-		Error   *Error          `json:"error"`
-	}
-	if err := json.Unmarshal(data, &env); err != nil {
-		return nil, err
-	}
-	if env.JSONRPC == nil || *env.JSONRPC != "2.0" {
-		return nil, errors.New(`json-rpc: message without "jsonrpc": "2.0"`)
-	}
-	m := &Message{Error: env.Error}
-	if len(env.ID) > 0 && jsonKind(env.ID) != 'n' {
-		m.ID = new(RequestID)
-		if err := json.Unmarshal(env.ID, m.ID); err != nil {
-			return nil, fmt.Errorf("json-rpc: id: %w", err)
-		}
-	}
-	var err error
-	switch {
-	case env.Method != nil:
-		if *env.Method == "" {
-			return nil, errors.New("json-rpc: empty method")
-		}
-		m.Method = *env.Method
-		newParams := NewNotificationParams
-		if env.ID != nil {
-			newParams = NewRequestParams
-		}
-		m.Params, err = decodeTyped(env.Params, newParams(m.Method), m.Method, "params")
-	case env.Error != nil:
-		if env.Result != nil {
-			return nil, errors.New(`json-rpc: response with both "result" and "error"`)
-		}
-	case env.Result != nil:
-		m.Result, err = decodeTyped(env.Result, NewResult(method), method, "result")
-	default:
-		return nil, errors.New(`json-rpc: message with neither "method", "result" nor "error"`)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
-// decodeTyped decodes raw into typed, a new value of the method's type, or
-// keeps raw when there is no type. A null decodes to a nil pointer of the type.
-func decodeTyped(raw json.RawMessage, typed any, method, what string) (any, error) {
-	switch {
-	case raw == nil:
-		return nil, nil
-	case typed == nil:
-		return append(json.RawMessage(nil), raw...), nil
-	case jsonKind(raw) == 'n':
-		return reflect.Zero(reflect.TypeOf(typed)).Interface(), nil
-	}
-	// The envelope's decoding has checked raw: the generated decoder reads it
-	// without another pass by encoding/json.
-	if err := decodeValid(raw, typed); err != nil {
-		return nil, fmt.Errorf("json-rpc: %s of %q: %w", what, method, err)
-	}
-	return typed, nil
+	return decodeMessage(data, method, nil)
 }
 
 // MarshalJSON writes the message with "jsonrpc": "2.0"; its kind follows
-// from Method, ID, Error and Result as DecodeMessage sets them.
+// from Method, ID, Error and Result as DecodeMessage sets them. A message
+// without a Method is a response: it needs a Result or an Error, not both,
+// and an ID, except that an error response may leave ID nil to be written
+// with a null id, as JSON-RPC answers a message whose id could not be read.
+// A result of null is written from Result: json.RawMessage("null"), or a
+// nil pointer of the result type. The zero Message is an error.
 func (m Message) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
 	b, err := m.appendJSON(*buf)
@@ -125,10 +71,13 @@ func (m Message) MarshalJSON() ([]byte, error) {
 }
 
 func (m *Message) appendJSON(b []byte) ([]byte, error) {
+	if err := m.check(); err != nil {
+		return nil, err
+	}
 	b = append(b, `{"jsonrpc":"2.0"`...)
 	var err error
 	if m.Method == "" || m.ID != nil {
-		// A response without id answers a request whose id was null.
+		// A nil ID in an error response is written as a null id.
 		b = append(b, `,"id":`...)
 		if b, err = appendAny(b, m.ID); err != nil {
 			return nil, err
@@ -153,6 +102,24 @@ func (m *Message) appendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	return append(b, '}'), nil
+}
+
+// check reports a message that is neither a request, a notification nor a
+// response.
+func (m *Message) check() error {
+	switch {
+	case m.Method != "":
+		return nil
+	case m.Result == nil && m.Error == nil && m.ID == nil:
+		return errors.New("json-rpc: empty message: a request or notification needs a Method, a response an ID and a Result or an Error")
+	case m.Result == nil && m.Error == nil:
+		return errors.New("json-rpc: response without a Result or an Error")
+	case m.Result != nil && m.Error != nil:
+		return errors.New("json-rpc: response with both a Result and an Error")
+	case m.ID == nil && m.Error == nil:
+		return errors.New("json-rpc: result response without an ID")
+	}
+	return nil
 }
 
 // appendAny appends v through its generated encoder when it has one, and

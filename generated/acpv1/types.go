@@ -8,19 +8,21 @@ package acpv1
 
 import "encoding/json"
 
-// AgentAuthCapabilities: Authentication-related capabilities supported by the agent.
+// AgentAuthCapabilities is the authentication-related capabilities supported by the agent.
 type AgentAuthCapabilities struct {
-	// Whether the agent supports the logout method.
+	// Logout reports whether the agent supports the logout method.
 	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports the logout method.
+	// Optional. Omitted or "null" both mean the agent does not advertise support.
+	// Supplying "{}" means the agent supports the logout method.
 	Logout *LogoutCapabilities `json:"logout,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Fields of the unstable surface, with the unstable build tag.
@@ -85,33 +87,37 @@ func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AgentCapabilities: Capabilities supported by the agent.
+// AgentCapabilities is the capabilities supported by the agent.
 //
 // Advertised during initialization to inform the client about
 // available features and content types.
 //
-// See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#agent-capabilities)
+// See protocol docs: [Agent Capabilities]
+//
+// [Agent Capabilities]: https://agentclientprotocol.com/protocol/v1/initialization#agent-capabilities
 type AgentCapabilities struct {
-	// Whether the agent supports `session/load`.
+	// LoadSession reports whether the agent supports "session/load".
 	LoadSession *bool `json:"loadSession,omitempty"`
 
-	// Prompt capabilities supported by the agent.
+	// PromptCapabilities is the prompt capabilities supported by the agent.
 	PromptCapabilities *PromptCapabilities `json:"promptCapabilities,omitempty"`
 
-	// MCP capabilities supported by the agent.
+	// MCPCapabilities is the MCP capabilities supported by the agent.
 	MCPCapabilities *MCPCapabilities `json:"mcpCapabilities,omitempty"`
 
-	// Session lifecycle and prompt capabilities advertised by the agent.
+	// SessionCapabilities is the session lifecycle and prompt capabilities advertised by the agent.
 	SessionCapabilities *SessionCapabilities `json:"sessionCapabilities,omitempty"`
 
-	// Authentication-related capabilities supported by the agent.
+	// Auth is the authentication-related capabilities supported by the agent.
 	Auth *AgentAuthCapabilities `json:"auth,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Fields of the unstable surface, with the unstable_llm_providers or unstable build tag.
@@ -206,12 +212,12 @@ func (v *AgentCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AgentNotification: A JSON-RPC notification object.
+// AgentNotification is a JSON-RPC notification object.
 type AgentNotification struct {
-	// The notification method name.
+	// Method is the notification method name.
 	Method string `json:"method"`
 
-	// Method-specific notification parameters.
+	// Params is the method-specific notification parameters.
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
@@ -280,15 +286,15 @@ func (v *AgentNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AgentRequest: A JSON-RPC request object.
+// AgentRequest is a JSON-RPC request object.
 type AgentRequest struct {
-	// The request id used to correlate the matching response.
+	// ID is the request id used to correlate the matching response.
 	ID RequestID `json:"id"`
 
-	// The method name to invoke.
+	// Method is the method name to invoke.
 	Method string `json:"method"`
 
-	// Method-specific request parameters.
+	// Params is the method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
@@ -367,22 +373,24 @@ func (v *AgentRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Annotations: Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
+// Annotations is the optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 type Annotations struct {
-	// Intended recipients for this content, such as the user or assistant.
+	// Audience is the intended recipients for this content, such as the user or assistant.
 	Audience []Role `json:"audience,omitempty"`
 
-	// Timestamp indicating when the underlying resource was last modified.
+	// LastModified is the timestamp indicating when the underlying resource was last modified.
 	LastModified *string `json:"lastModified,omitempty"`
 
-	// Relative importance of this content when clients choose what to surface.
+	// Priority is the relative importance of this content when clients choose what to surface.
 	Priority *float64 `json:"priority,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -458,22 +466,24 @@ func (v *Annotations) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AudioContent: Audio provided to or from an LLM.
+// AudioContent is the audio provided to or from an LLM.
 type AudioContent struct {
-	// Optional annotations that help clients decide how to display or route this content.
+	// Annotations is the optional annotations that help clients decide how to display or route this content.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
-	// Base64-encoded media payload.
+	// Data is the base64-encoded media payload.
 	Data string `json:"data"`
 
-	// MIME type describing the encoded media payload.
+	// MimeType is the MIME type describing the encoded media payload.
 	MimeType string `json:"mimeType"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -558,24 +568,26 @@ func (v *AudioContent) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AuthCapabilities: Authentication capabilities supported by the client.
+// AuthCapabilities is the authentication capabilities supported by the client.
 //
 // Advertised during initialization to inform the agent which authentication
 // method types the client can handle. This governs opt-in types that require
 // additional client-side support.
 type AuthCapabilities struct {
-	// Whether the client supports `terminal` authentication methods.
+	// Terminal reports whether the client supports "terminal" authentication methods.
 	//
-	// The client should set this to `true` only when it can reproduce the
-	// configured agent invocation in an interactive terminal. When `true`, the
-	// agent may include `terminal` entries in its authentication methods.
+	// The client should set this to "true" only when it can reproduce the
+	// configured agent invocation in an interactive terminal. When "true", the
+	// agent may include "terminal" entries in its authentication methods.
 	Terminal *bool `json:"terminal,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -635,24 +647,26 @@ func (v *AuthCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AuthMethodAgent: Agent handles authentication itself through `authenticate`.
+// AuthMethodAgent means: agent handles authentication itself through "authenticate".
 //
 // This is the default authentication method type.
 type AuthMethodAgent struct {
-	// Unique identifier for this authentication method.
+	// ID is the unique identifier for this authentication method.
 	ID AuthMethodID `json:"id"`
 
-	// Human-readable name of the authentication method.
+	// Name is the human-readable name of the authentication method.
 	Name string `json:"name"`
 
-	// Optional human-readable description of this authentication method.
+	// Description is the optional human-readable description of this authentication method.
 	Description *string `json:"description,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -735,38 +749,40 @@ func (v *AuthMethodAgent) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AuthMethodID: Typed identifier used for auth method values on the wire.
+// AuthMethodID is the typed identifier used for auth method values on the wire.
 type AuthMethodID string
 
-// AuthMethodTerminal: Terminal-based authentication method.
+// AuthMethodTerminal is the terminal-based authentication method.
 //
 // The client runs the configured agent program as a separate interactive
 // process for the user to authenticate via a TUI. Agents MUST advertise this
 // method only when the client enabled its terminal authentication capability.
 // A zero exit status signals success. Any other termination signals failure.
-// The client MUST NOT pass this method to `authenticate`.
+// The client MUST NOT pass this method to "authenticate".
 type AuthMethodTerminal struct {
-	// Unique identifier for this authentication method.
+	// ID is the unique identifier for this authentication method.
 	ID AuthMethodID `json:"id"`
 
-	// Human-readable name of the authentication method.
+	// Name is the human-readable name of the authentication method.
 	Name string `json:"name"`
 
-	// Optional human-readable description of this authentication method.
+	// Description is the optional human-readable description of this authentication method.
 	Description *string `json:"description,omitempty"`
 
-	// Additional arguments to append to the configured agent invocation for terminal auth.
+	// Args is the additional arguments to append to the configured agent invocation for terminal auth.
 	Args []string `json:"args,omitempty"`
 
-	// Additional environment variables to set on the configured agent invocation for terminal auth.
+	// Env is the additional environment variables to set on the configured agent invocation for terminal auth.
 	// These values override same-named variables in the base launch configuration.
 	Env map[string]string `json:"env,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -869,19 +885,21 @@ func (v *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AuthenticateRequest: Request parameters for the authenticate method.
+// AuthenticateRequest is the request parameters for the authenticate method.
 //
 // Specifies which authentication method to use.
 type AuthenticateRequest struct {
-	// The ID of the authentication method to use.
+	// MethodID is the ID of the authentication method to use.
 	// Must be one of the methods advertised in the initialize response.
 	MethodID AuthMethodID `json:"methodId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -950,13 +968,15 @@ func (v *AuthenticateRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AuthenticateResponse: Response to the `authenticate` method.
+// AuthenticateResponse is the response to the "authenticate" method.
 type AuthenticateResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1010,22 +1030,24 @@ func (v *AuthenticateResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AvailableCommand: Information about a command.
+// AvailableCommand is the information about a command.
 type AvailableCommand struct {
-	// Command name (e.g., `create_plan`, `research_codebase`).
+	// Name is the command name (e.g., "create_plan", "research_codebase").
 	Name string `json:"name"`
 
-	// Human-readable description of what the command does.
+	// Description is the human-readable description of what the command does.
 	Description string `json:"description"`
 
 	// Input for the command if required
 	Input *AvailableCommandInput `json:"input,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1110,16 +1132,18 @@ func (v *AvailableCommand) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AvailableCommandsUpdate: Available commands are ready or have changed
+// AvailableCommandsUpdate means: available commands are ready or have changed
 type AvailableCommandsUpdate struct {
-	// Commands the agent can execute
+	// AvailableCommands means: commands the agent can execute
 	AvailableCommands []AvailableCommand `json:"availableCommands"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1190,22 +1214,24 @@ func (v *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// BlobResourceContents: Binary resource contents.
+// BlobResourceContents is the binary resource contents.
 type BlobResourceContents struct {
-	// Base64-encoded bytes for a binary resource payload.
+	// Blob is the base64-encoded bytes for a binary resource payload.
 	Blob string `json:"blob"`
 
-	// MIME type describing the encoded media payload.
+	// MimeType is the MIME type describing the encoded media payload.
 	MimeType *string `json:"mimeType,omitempty"`
 
 	// URI associated with this resource or media payload.
 	URI string `json:"uri"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1288,15 +1314,17 @@ func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// BooleanConfigOptionCapabilities: Capabilities for boolean session configuration options.
+// BooleanConfigOptionCapabilities is the capabilities for boolean session configuration options.
 //
-// Supplying `{}` means the client supports boolean session configuration options.
+// Supplying "{}" means the client supports boolean session configuration options.
 type BooleanConfigOptionCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1350,30 +1378,32 @@ func (v *BooleanConfigOptionCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// BooleanPropertySchema: Schema for boolean properties in an elicitation form.
+// BooleanPropertySchema is the schema for boolean properties in an elicitation form.
 type BooleanPropertySchema struct {
-	// Optional title for the property.
+	// Title is the optional title for the property.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	// Optional. Omitted and "null" are equivalent and mean no title is provided.
 	Title *string `json:"title,omitempty"`
 
-	// Human-readable description.
+	// Description is the human-readable description.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
+	// Optional. Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
 	// Default value.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no default value is provided.
+	// Optional. Omitted and "null" are equivalent and mean no default value is provided.
 	Default *bool `json:"default,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	// Optional. Omitted and "null" are equivalent and mean no metadata.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1445,18 +1475,22 @@ func (v *BooleanPropertySchema) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CancelNotification: Notification to cancel ongoing operations for a session.
+// CancelNotification is the notification to cancel ongoing operations for a session.
 //
-// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)
+// See protocol docs: [Cancellation]
+//
+// [Cancellation]: https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation
 type CancelNotification struct {
-	// The ID of the session to cancel operations for.
+	// SessionID is the ID of the session to cancel operations for.
 	SessionID SessionID `json:"sessionId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1525,18 +1559,22 @@ func (v *CancelNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CancelRequestNotification: Notification to cancel an ongoing request.
+// CancelRequestNotification is the notification to cancel an ongoing request.
 //
-// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/cancellation)
+// See protocol docs: [Cancellation]
+//
+// [Cancellation]: https://agentclientprotocol.com/protocol/v1/cancellation
 type CancelRequestNotification struct {
-	// The ID of the request to cancel.
+	// RequestID is the ID of the request to cancel.
 	RequestID RequestID `json:"requestId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1607,43 +1645,47 @@ func (v *CancelRequestNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ClientCapabilities: Capabilities supported by the client.
+// ClientCapabilities is the capabilities supported by the client.
 //
 // Advertised during initialization to inform the agent about
 // available features and methods.
 //
-// See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#client-capabilities)
+// See protocol docs: [Client Capabilities]
+//
+// [Client Capabilities]: https://agentclientprotocol.com/protocol/v1/initialization#client-capabilities
 type ClientCapabilities struct {
-	// File system capabilities supported by the client.
+	// Fs is the file system capabilities supported by the client.
 	// Determines which file operations the agent can request.
 	Fs *FileSystemCapabilities `json:"fs,omitempty"`
 
-	// Whether the Client support all `terminal/*` methods.
+	// Terminal reports whether the Client support all "terminal/*" methods.
 	Terminal *bool `json:"terminal,omitempty"`
 
-	// Session-related capabilities supported by the client.
+	// Session is the session-related capabilities supported by the client.
 	//
-	// Optional. Omitted or `null` both mean the client does not advertise any
+	// Optional. Omitted or "null" both mean the client does not advertise any
 	// session-related extensions.
 	Session *ClientSessionCapabilities `json:"session,omitempty"`
 
-	// Authentication capabilities supported by the client.
+	// Auth is the authentication capabilities supported by the client.
 	// Determines which authentication method types the agent may include
-	// in its `InitializeResponse`.
+	// in its [InitializeResponse].
 	Auth *AuthCapabilities `json:"auth,omitempty"`
 
 	// Elicitation capabilities supported by the client.
 	// Determines which elicitation modes the agent may use.
 	//
-	// Optional. Omitted or `null` both mean the client does not advertise
+	// Optional. Omitted or "null" both mean the client does not advertise
 	// elicitation support.
 	Elicitation *ElicitationCapabilities `json:"elicitation,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Fields of the unstable surface, with the unstable build tag.
@@ -1747,12 +1789,12 @@ func (v *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ClientNotification: A JSON-RPC notification object.
+// ClientNotification is a JSON-RPC notification object.
 type ClientNotification struct {
-	// The notification method name.
+	// Method is the notification method name.
 	Method string `json:"method"`
 
-	// Method-specific notification parameters.
+	// Params is the method-specific notification parameters.
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
@@ -1821,15 +1863,15 @@ func (v *ClientNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ClientRequest: A JSON-RPC request object.
+// ClientRequest is a JSON-RPC request object.
 type ClientRequest struct {
-	// The request id used to correlate the matching response.
+	// ID is the request id used to correlate the matching response.
 	ID RequestID `json:"id"`
 
-	// The method name to invoke.
+	// Method is the method name to invoke.
 	Method string `json:"method"`
 
-	// Method-specific request parameters.
+	// Params is the method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
@@ -1908,29 +1950,31 @@ func (v *ClientRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ClientSessionCapabilities: Session-related capabilities supported by the client.
+// ClientSessionCapabilities is the session-related capabilities supported by the client.
 type ClientSessionCapabilities struct {
-	// Support for ID-addressed context compaction updates. Omitted or `null`
-	// means unsupported. `{}` advertises the complete compaction contract.
+	// Compaction is the support for ID-addressed context compaction updates. Omitted or "null"
+	// means unsupported. "{}" advertises the complete compaction contract.
 	Compaction *CompactionCapabilities `json:"compaction,omitempty"`
 
-	// Config option capabilities supported by the client.
+	// ConfigOptions is the config option capabilities supported by the client.
 	//
-	// Omitted or `null` both mean the client does not advertise support for any
+	// Omitted or "null" both mean the client does not advertise support for any
 	// config option extensions.
 	ConfigOptions *SessionConfigOptionsCapabilities `json:"configOptions,omitempty"`
 
-	// Support for live user-facing `notice` session updates.
+	// Notices is the support for live user-facing "notice" session updates.
 	//
-	// Optional. Omitted or `null` both mean the client does not advertise support.
-	// Supplying `{}` means the client can present notices to the user.
+	// Optional. Omitted or "null" both mean the client does not advertise support.
+	// Supplying "{}" means the client can present notices to the user.
 	Notices *NoticeCapabilities `json:"notices,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2008,22 +2052,24 @@ func (v *ClientSessionCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CloseSessionRequest: Request parameters for closing an active session.
+// CloseSessionRequest is the request parameters for closing an active session.
 //
-// If supported, the agent **must** cancel any ongoing work related to the session
-// (treat it as if `session/cancel` was called) and then free up any resources
+// If supported, the agent must cancel any ongoing work related to the session
+// (treat it as if "session/cancel" was called) and then free up any resources
 // associated with the session.
 //
-// Only available if the Agent supports the `sessionCapabilities.close` capability.
+// Only available if the Agent supports the "sessionCapabilities.close" capability.
 type CloseSessionRequest struct {
-	// The ID of the session to close.
+	// SessionID is the ID of the session to close.
 	SessionID SessionID `json:"sessionId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2092,13 +2138,15 @@ func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CloseSessionResponse: Response from closing a session.
+// CloseSessionResponse is the response from closing a session.
 type CloseSessionResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2152,7 +2200,7 @@ func (v *CloseSessionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CompactionCapabilities: Client support for ID-addressed context compaction updates.
+// CompactionCapabilities is the client support for ID-addressed context compaction updates.
 type CompactionCapabilities struct{}
 
 // appendMembers appends the members of v, each after a comma.
@@ -2194,21 +2242,21 @@ func (v *CompactionCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CompactionID: Unique identifier for a context compaction within a session.
+// CompactionID is the unique identifier for a context compaction within a session.
 type CompactionID string
 
-// CompactionSummaryChunk: A content block appended to a compaction's summary. A first-seen ID creates
+// CompactionSummaryChunk is a content block appended to a compaction's summary. A first-seen ID creates
 // an in-progress compaction. Chunks append in receive order.
 // Agents MUST only send this update when the Client advertised
-// the `session.compaction` Client capability.
+// the "session.compaction" Client capability.
 type CompactionSummaryChunk struct {
-	// ID of the compaction whose summary receives this content.
+	// CompactionID is the ID of the compaction whose summary receives this content.
 	CompactionID CompactionID `json:"compactionId"`
 
-	// One content block to append.
+	// Content is the one content block to append.
 	Content ContentBlock `json:"content"`
 
-	// Metadata scoped to this chunk. Omission and `null` both mean absent.
+	// Meta is the metadata scoped to this chunk. Omission and "null" both mean absent.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2287,28 +2335,28 @@ func (v *CompactionSummaryChunk) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CompactionUpdate: A context compaction upsert. The first notification fixes the compaction's
+// CompactionUpdate is a context compaction upsert. The first notification fixes the compaction's
 // timeline position. Later updates with the same ID patch that entity in place.
 // Agents MUST only send this update when the Client advertised
-// the `session.compaction` Client capability.
+// the "session.compaction" Client capability.
 //
-// `summary`, `error`, and `_meta` have patch semantics: omission leaves the
-// stored value unchanged, `null` clears it, and a concrete value replaces it.
-// `summary: []` also clears the summary.
+// "summary", "error", and "_meta" have patch semantics: omission leaves the
+// stored value unchanged, "null" clears it, and a concrete value replaces it.
+// "summary: []" also clears the summary.
 type CompactionUpdate struct {
-	// The Agent-owned ID of this compaction, unique within the session.
+	// CompactionID is the Agent-owned ID of this compaction, unique within the session.
 	CompactionID CompactionID `json:"compactionId"`
 
-	// Current lifecycle status.
+	// Status is the current lifecycle status.
 	Status CompactionStatus `json:"status"`
 
-	// Complete replacement user-displayable summary content for the compaction.
+	// Summary is the complete replacement user-displayable summary content for the compaction.
 	Summary []ContentBlock `json:"summary,omitempty"`
 
-	// Human-readable error details for the compaction.
+	// Error is the human-readable error details for the compaction.
 	Error *string `json:"error,omitempty"`
 
-	// Extensible metadata patch for this compaction.
+	// Meta is the extensible metadata patch for this compaction.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2399,18 +2447,20 @@ func (v *CompactionUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CompleteElicitationNotification: Notification sent by the agent when a URL-based elicitation is complete.
+// CompleteElicitationNotification is the notification sent by the agent when a URL-based elicitation is complete.
 type CompleteElicitationNotification struct {
-	// The ID of the elicitation that completed.
+	// ElicitationID is the ID of the elicitation that completed.
 	ElicitationID ElicitationID `json:"elicitationId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	// Optional. Omitted and "null" are equivalent and mean no metadata.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2479,16 +2529,18 @@ func (v *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ConfigOptionUpdate: Session configuration options have been updated.
+// ConfigOptionUpdate means: session configuration options have been updated.
 type ConfigOptionUpdate struct {
-	// The full set of configuration options and their current values.
+	// ConfigOptions is the full set of configuration options and their current values.
 	ConfigOptions []SessionConfigOption `json:"configOptions"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2559,16 +2611,18 @@ func (v *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Content: Standard content block (text, images, resources).
+// Content is the standard content block (text, images, resources).
 type Content struct {
-	// The actual content block.
+	// Content is the actual content block.
 	Content ContentBlock `json:"content"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2639,22 +2693,24 @@ func (v *Content) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ContentChunk: A streamed item of content
+// ContentChunk is a streamed item of content
 type ContentChunk struct {
-	// A single item of content
+	// Content is a single item of content
 	Content ContentBlock `json:"content"`
 
-	// A unique identifier for the message this chunk belongs to.
+	// MessageID is a unique identifier for the message this chunk belongs to.
 	//
-	// All chunks belonging to the same message share the same `messageId`.
-	// A change in `messageId` indicates a new message has started.
+	// All chunks belonging to the same message share the same "messageId".
+	// A change in "messageId" indicates a new message has started.
 	MessageID *MessageID `json:"messageId,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2731,20 +2787,22 @@ func (v *ContentChunk) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Cost: Cost information for a session.
+// Cost information for a session.
 type Cost struct {
-	// Total cumulative cost for session.
+	// Amount is the total cumulative cost for session.
 	Amount float64 `json:"amount"`
 
-	// Unit of `amount`: an ISO 4217 currency code (e.g., "USD", "EUR") for money, or another
+	// Currency is the unit of "amount": an ISO 4217 currency code (e.g., "USD", "EUR") for money, or another
 	// unit such as "credits".
 	Currency string `json:"currency"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2823,24 +2881,24 @@ func (v *Cost) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CreateTerminalRequest: Request to create a new terminal and execute a command.
+// CreateTerminalRequest is the request to create a new terminal and execute a command.
 type CreateTerminalRequest struct {
-	// The session ID for this request.
+	// SessionID is the session ID for this request.
 	SessionID SessionID `json:"sessionId"`
 
-	// The command to execute.
+	// Command is the command to execute.
 	Command string `json:"command"`
 
-	// Array of command arguments.
+	// Args is the array of command arguments.
 	Args []string `json:"args,omitempty"`
 
-	// Environment variables for the command.
+	// Env is the environment variables for the command.
 	Env []EnvVariable `json:"env,omitempty"`
 
-	// Working directory for the command. Must be an absolute path.
+	// Cwd means working directory for the command. Must be an absolute path.
 	Cwd *string `json:"cwd,omitempty"`
 
-	// Maximum number of output bytes to retain.
+	// OutputByteLimit is the maximum number of output bytes to retain.
 	//
 	// When the limit is exceeded, the Client truncates from the beginning of the output
 	// to stay within the limit.
@@ -2850,11 +2908,13 @@ type CreateTerminalRequest struct {
 	// specified limit.
 	OutputByteLimit *uint64 `json:"outputByteLimit,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2963,16 +3023,18 @@ func (v *CreateTerminalRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CreateTerminalResponse: Response containing the ID of the created terminal.
+// CreateTerminalResponse is the response containing the ID of the created terminal.
 type CreateTerminalResponse struct {
-	// The unique identifier for the created terminal.
+	// TerminalID is the unique identifier for the created terminal.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3041,18 +3103,22 @@ func (v *CreateTerminalResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CurrentModeUpdate: The current mode of the session has changed
+// CurrentModeUpdate is the current mode of the session has changed
 //
-// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
+// See protocol docs: [Session Modes]
+//
+// [Session Modes]: https://agentclientprotocol.com/protocol/v1/session-modes
 type CurrentModeUpdate struct {
-	// The ID of the current mode
+	// CurrentModeID is the ID of the current mode
 	CurrentModeID SessionModeID `json:"currentModeId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3121,18 +3187,20 @@ func (v *CurrentModeUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// DeleteSessionRequest: Request parameters for deleting an existing session from `session/list`.
+// DeleteSessionRequest is the request parameters for deleting an existing session from "session/list".
 //
-// Only available if the Agent supports the `sessionCapabilities.delete` capability.
+// Only available if the Agent supports the "sessionCapabilities.delete" capability.
 type DeleteSessionRequest struct {
-	// The ID of the session to delete.
+	// SessionID is the ID of the session to delete.
 	SessionID SessionID `json:"sessionId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3201,13 +3269,15 @@ func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// DeleteSessionResponse: Response from deleting a session.
+// DeleteSessionResponse is the response from deleting a session.
 type DeleteSessionResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3261,26 +3331,30 @@ func (v *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Diff: A diff representing file modifications.
+// Diff is a diff representing file modifications.
 //
 // Shows changes to files in a format suitable for display in the client UI.
 //
-// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/tool-calls#content)
+// See protocol docs: [Content]
+//
+// [Content]: https://agentclientprotocol.com/protocol/v1/tool-calls#content
 type Diff struct {
-	// The absolute file path being modified.
+	// Path is the absolute file path being modified.
 	Path string `json:"path"`
 
-	// The original content (omitted or `null` for new files).
+	// OldText is the original content (omitted or "null" for new files).
 	OldText *string `json:"oldText,omitempty"`
 
-	// The new content after modification.
+	// NewText is the new content after modification.
 	NewText string `json:"newText"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3363,9 +3437,9 @@ func (v *Diff) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationAcceptAction: The user accepted the elicitation and provided content.
+// ElicitationAcceptAction means: the user accepted the elicitation and provided content.
 type ElicitationAcceptAction struct {
-	// The user-provided content, if any, as an object matching the requested schema.
+	// Content is the user-provided content, if any, as an object matching the requested schema.
 	Content map[string]ElicitationContentValue `json:"content,omitempty"`
 }
 
@@ -3421,27 +3495,29 @@ func (v *ElicitationAcceptAction) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationCapabilities: Elicitation capabilities supported by the client.
+// ElicitationCapabilities is the elicitation capabilities supported by the client.
 type ElicitationCapabilities struct {
-	// Whether the client supports form-based elicitation.
+	// Form reports whether the client supports form-based elicitation.
 	//
-	// Optional. Omitted and `null` are equivalent and mean form support is not advertised.
-	// Supplying `{}` explicitly advertises form support.
+	// Optional. Omitted and "null" are equivalent and mean form support is not advertised.
+	// Supplying "{}" explicitly advertises form support.
 	Form *ElicitationFormCapabilities `json:"form,omitempty"`
 
-	// Whether the client supports URL-based elicitation.
+	// URL reports whether the client supports URL-based elicitation.
 	//
-	// Optional. Omitted or `null` both mean the client does not advertise support.
-	// Supplying `{}` means the client supports URL-based elicitation.
+	// Optional. Omitted or "null" both mean the client does not advertise support.
+	// Supplying "{}" means the client supports URL-based elicitation.
 	URL *ElicitationURLCapabilities `json:"url,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	// Optional. Omitted and "null" are equivalent and mean no metadata.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3511,17 +3587,19 @@ func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationFormCapabilities: Form-based elicitation capabilities.
+// ElicitationFormCapabilities is the form-based elicitation capabilities.
 //
-// Supplying `{}` means the client supports form-based elicitation.
+// Supplying "{}" means the client supports form-based elicitation.
 type ElicitationFormCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	// Optional. Omitted and "null" are equivalent and mean no metadata.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3575,13 +3653,13 @@ func (v *ElicitationFormCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationID: Unique identifier for an elicitation.
+// ElicitationID is the unique identifier for an elicitation.
 type ElicitationID string
 
-// ElicitationRequestScope: Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
+// ElicitationRequestScope is the request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
 // (e.g., during auth/configuration phases before any session is started).
 type ElicitationRequestScope struct {
-	// The request this elicitation is tied to.
+	// RequestID means: the request this elicitation is tied to.
 	RequestID RequestID `json:"requestId"`
 }
 
@@ -3644,39 +3722,41 @@ func (v *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationSchema: Type-safe elicitation schema for requesting structured user input.
+// ElicitationSchema is the type-safe elicitation schema for requesting structured user input.
 //
 // This represents a JSON Schema object with primitive-typed properties,
 // as required by the elicitation specification.
 type ElicitationSchema struct {
-	// Type discriminator. Always `"object"`.
+	// Type discriminator. Always "object".
 	Type *ElicitationSchemaType `json:"type,omitempty"`
 
-	// Optional title for the schema.
+	// Title is the optional title for the schema.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	// Optional. Omitted and "null" are equivalent and mean no title is provided.
 	Title *string `json:"title,omitempty"`
 
-	// Property definitions (must be primitive types).
+	// Properties is the property definitions (must be primitive types).
 	Properties map[string]ElicitationPropertySchema `json:"properties,omitempty"`
 
-	// List of required property names.
+	// Required is the list of required property names.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no property names are required.
+	// Optional. Omitted and "null" are equivalent and mean no property names are required.
 	Required []string `json:"required,omitempty"`
 
-	// Optional description of what this schema represents.
+	// Description is the optional description of what this schema represents.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no schema description is provided.
+	// Optional. Omitted and "null" are equivalent and mean no schema description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	// Optional. Omitted and "null" are equivalent and mean no metadata.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3768,18 +3848,18 @@ func (v *ElicitationSchema) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationSessionScope: Session-scoped elicitation, optionally tied to a specific tool call.
+// ElicitationSessionScope is the session-scoped elicitation, optionally tied to a specific tool call.
 //
-// When `toolCallId` is set, the elicitation is tied to a specific tool call.
+// When "toolCallId" is set, the elicitation is tied to a specific tool call.
 // This is useful when an agent receives an elicitation from an MCP server
 // during a tool call and needs to redirect it to the user.
 type ElicitationSessionScope struct {
-	// The session this elicitation is tied to.
+	// SessionID means: the session this elicitation is tied to.
 	SessionID SessionID `json:"sessionId"`
 
-	// Optional tool call within the session.
+	// ToolCallID is the optional tool call within the session.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
+	// Optional. Omitted and "null" are equivalent and mean the elicitation is scoped to the
 	// session without a specific tool call.
 	ToolCallID *ToolCallID `json:"toolCallId,omitempty"`
 }
@@ -3846,17 +3926,19 @@ func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationURLCapabilities: URL-based elicitation capabilities.
+// ElicitationURLCapabilities is the URL-based elicitation capabilities.
 //
-// Supplying `{}` means the client supports URL-based elicitation.
+// Supplying "{}" means the client supports URL-based elicitation.
 type ElicitationURLCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	// Optional. Omitted and "null" are equivalent and mean no metadata.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3910,19 +3992,21 @@ func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// EmbeddedResource: The contents of a resource, embedded into a prompt or tool call result.
+// EmbeddedResource is the contents of a resource, embedded into a prompt or tool call result.
 type EmbeddedResource struct {
-	// Optional annotations that help clients decide how to display or route this content.
+	// Annotations is the optional annotations that help clients decide how to display or route this content.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
-	// Embedded resource payload, either text or binary data.
-	Resource EmbeddedResourceResource `json:"resource"`
+	// Resource is the embedded resource payload, either text or binary data.
+	Resource EmbeddedResourceData `json:"resource"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3967,7 +4051,7 @@ func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (
 		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
 	case "resource":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Resource, (*EmbeddedResourceResource).decodeJSON, 0)
+		return true, decodeField(d, &v.Resource, (*EmbeddedResourceData).decodeJSON, 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4001,26 +4085,28 @@ func (v *EmbeddedResource) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// EnumOption: A titled enum option with a const value, human-readable title, and optional description.
+// EnumOption is a titled enum option with a const value, human-readable title, and optional description.
 type EnumOption struct {
-	// The constant value for this option.
+	// Const is the constant value for this option.
 	Const string `json:"const"`
 
-	// Human-readable title for this option.
+	// Title is the human-readable title for this option.
 	Title string `json:"title"`
 
-	// Human-readable description.
+	// Description is the human-readable description.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
+	// Optional. Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	// Optional. Omitted and "null" are equivalent and mean no metadata.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -4103,19 +4189,21 @@ func (v *EnumOption) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// EnvVariable: An environment variable to set when launching an MCP server.
+// EnvVariable is an environment variable to set when launching an MCP server.
 type EnvVariable struct {
-	// The name of the environment variable.
+	// Name is the name of the environment variable.
 	Name string `json:"name"`
 
-	// The value to set for the environment variable.
+	// Value is the value to set for the environment variable.
 	Value string `json:"value"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -4192,22 +4280,24 @@ func (v *EnvVariable) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Error: JSON-RPC error object.
+// Error means: JSON-RPC error object.
 //
 // Represents an error that occurred during method execution, following the
 // JSON-RPC 2.0 error object specification with optional additional data.
 //
-// See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
+// See protocol docs: [JSON-RPC Error Object]
+//
+// [JSON-RPC Error Object]: https://www.jsonrpc.org/specification#error_object
 type Error struct {
-	// A number indicating the error type that occurred.
+	// Code is a number indicating the error type that occurred.
 	// This must be an integer as defined in the JSON-RPC specification.
 	Code ErrorCode `json:"code"`
 
-	// A string providing a short description of the error.
+	// Message is a string providing a short description of the error.
 	// The message should be limited to a concise single sentence.
 	Message string `json:"message"`
 
-	// Optional primitive or structured value that contains additional information about the error.
+	// Data is the optional primitive or structured value that contains additional information about the error.
 	// This may include debugging information or context-specific details.
 	Data json.RawMessage `json:"data,omitempty"`
 }
@@ -4285,42 +4375,52 @@ func (v *Error) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ExtNotification: Allows either side to send an arbitrary notification that is not part of the ACP spec.
+// ExtNotification allows either side to send an arbitrary notification that is not part of the ACP spec.
 // Extension notifications provide a way to send one-way messages for custom functionality
 // while maintaining protocol compatibility.
 //
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+// See protocol docs: [Extensibility]
+//
+// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 type ExtNotification = json.RawMessage
 
-// ExtRequest: Allows for sending an arbitrary request that is not part of the ACP spec.
+// ExtRequest allows for sending an arbitrary request that is not part of the ACP spec.
 // Extension methods provide a way to add custom functionality while maintaining
 // protocol compatibility.
 //
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+// See protocol docs: [Extensibility]
+//
+// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 type ExtRequest = json.RawMessage
 
-// ExtResponse: Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
+// ExtResponse allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
 // Extension methods provide a way to add custom functionality while maintaining
 // protocol compatibility.
 //
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+// See protocol docs: [Extensibility]
+//
+// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 type ExtResponse = json.RawMessage
 
-// FileSystemCapabilities: File system capabilities that a client may support.
+// FileSystemCapabilities is the file system capabilities that a client may support.
 //
-// See protocol docs: [FileSystem](https://agentclientprotocol.com/protocol/v1/initialization#filesystem)
+// See protocol docs: [FileSystem]
+//
+// [FileSystem]: https://agentclientprotocol.com/protocol/v1/initialization#filesystem
 type FileSystemCapabilities struct {
-	// Whether the Client supports `fs/read_text_file` requests.
+	// ReadTextFile reports whether the Client supports "fs/read_text_file" requests.
 	ReadTextFile *bool `json:"readTextFile,omitempty"`
 
-	// Whether the Client supports `fs/write_text_file` requests.
+	// WriteTextFile reports whether the Client supports "fs/write_text_file" requests.
 	WriteTextFile *bool `json:"writeTextFile,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -4386,19 +4486,21 @@ func (v *FileSystemCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// HTTPHeader: An HTTP header to set when making requests to the MCP server.
+// HTTPHeader is an HTTP header to set when making requests to the MCP server.
 type HTTPHeader struct {
-	// The name of the HTTP header.
+	// Name is the name of the HTTP header.
 	Name string `json:"name"`
 
-	// The value to set for the HTTP header.
+	// Value is the value to set for the HTTP header.
 	Value string `json:"value"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -4475,25 +4577,27 @@ func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ImageContent: An image provided to or from an LLM.
+// ImageContent is an image provided to or from an LLM.
 type ImageContent struct {
-	// Optional annotations that help clients decide how to display or route this content.
+	// Annotations is the optional annotations that help clients decide how to display or route this content.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
-	// Base64-encoded media payload.
+	// Data is the base64-encoded media payload.
 	Data string `json:"data"`
 
-	// MIME type describing the encoded media payload.
+	// MimeType is the MIME type describing the encoded media payload.
 	MimeType string `json:"mimeType"`
 
 	// URI associated with this resource or media payload.
 	URI *string `json:"uri,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -4584,15 +4688,15 @@ func (v *ImageContent) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Implementation: Metadata about the implementation of the client or agent.
+// Implementation is the metadata about the implementation of the client or agent.
 // Describes the name and version of an ACP implementation, with an optional
 // title for UI representation.
 type Implementation struct {
-	// Intended for programmatic or logical use, but can be used as a display
+	// Name is the intended for programmatic or logical use, but can be used as a display
 	// name fallback if title isn't present.
 	Name string `json:"name"`
 
-	// Intended for UI and end-user contexts and optimized to be human-readable
+	// Title is the intended for UI and end-user contexts and optimized to be human-readable
 	// and easily understood.
 	//
 	// If not provided, the name should be used for display.
@@ -4602,11 +4706,13 @@ type Implementation struct {
 	// for debugging or metrics purposes. (e.g. "1.0.0").
 	Version string `json:"version"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -4689,28 +4795,32 @@ func (v *Implementation) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// InitializeRequest: Request parameters for the initialize method.
+// InitializeRequest is the request parameters for the initialize method.
 //
 // Sent by the client to establish connection and negotiate capabilities.
 //
-// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)
+// See protocol docs: [Initialization]
+//
+// [Initialization]: https://agentclientprotocol.com/protocol/v1/initialization
 type InitializeRequest struct {
-	// The latest protocol version supported by the client.
+	// ProtocolVersion is the latest protocol version supported by the client.
 	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
 
-	// Capabilities supported by the client.
+	// ClientCapabilities is the capabilities supported by the client.
 	ClientCapabilities *ClientCapabilities `json:"clientCapabilities,omitempty"`
 
-	// Information about the Client name and version sent to the Agent.
+	// ClientInfo is the information about the Client name and version sent to the Agent.
 	//
 	// Note: in future versions of the protocol, this will be required.
 	ClientInfo *Implementation `json:"clientInfo,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -4795,34 +4905,38 @@ func (v *InitializeRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// InitializeResponse: Response to the `initialize` method.
+// InitializeResponse is the response to the "initialize" method.
 //
 // Contains the negotiated protocol version and agent capabilities.
 //
-// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)
+// See protocol docs: [Initialization]
+//
+// [Initialization]: https://agentclientprotocol.com/protocol/v1/initialization
 type InitializeResponse struct {
-	// The protocol version the client specified if supported by the agent,
+	// ProtocolVersion is the protocol version the client specified if supported by the agent,
 	// or the latest protocol version supported by the agent.
 	//
 	// The client should disconnect, if it doesn't support this version.
 	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
 
-	// Capabilities supported by the agent.
+	// AgentCapabilities is the capabilities supported by the agent.
 	AgentCapabilities *AgentCapabilities `json:"agentCapabilities,omitempty"`
 
-	// Authentication methods supported by the agent.
+	// AuthMethods is the authentication methods supported by the agent.
 	AuthMethods []AuthMethod `json:"authMethods,omitempty"`
 
-	// Information about the Agent name and version sent to the Client.
+	// AgentInfo is the information about the Agent name and version sent to the Client.
 	//
 	// Note: in future versions of the protocol, this will be required.
 	AgentInfo *Implementation `json:"agentInfo,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -4915,40 +5029,42 @@ func (v *InitializeResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// IntegerPropertySchema: Schema for integer properties in an elicitation form.
+// IntegerPropertySchema is the schema for integer properties in an elicitation form.
 type IntegerPropertySchema struct {
-	// Optional title for the property.
+	// Title is the optional title for the property.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	// Optional. Omitted and "null" are equivalent and mean no title is provided.
 	Title *string `json:"title,omitempty"`
 
-	// Human-readable description.
+	// Description is the human-readable description.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
+	// Optional. Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
 	// Minimum value (inclusive).
 	//
-	// Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
+	// Optional. Omitted and "null" are equivalent and mean there is no inclusive lower bound.
 	Minimum *int64 `json:"minimum,omitempty"`
 
 	// Maximum value (inclusive).
 	//
-	// Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
+	// Optional. Omitted and "null" are equivalent and mean there is no inclusive upper bound.
 	Maximum *int64 `json:"maximum,omitempty"`
 
 	// Default value.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no default value is provided.
+	// Optional. Omitted and "null" are equivalent and mean no default value is provided.
 	Default *int64 `json:"default,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	// Optional. Omitted and "null" are equivalent and mean no metadata.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -5032,19 +5148,21 @@ func (v *IntegerPropertySchema) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// KillTerminalRequest: Request to kill a terminal without releasing it.
+// KillTerminalRequest is the request to kill a terminal without releasing it.
 type KillTerminalRequest struct {
-	// The session ID for this request.
+	// SessionID is the session ID for this request.
 	SessionID SessionID `json:"sessionId"`
 
-	// The ID of the terminal to kill.
+	// TerminalID is the ID of the terminal to kill.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -5121,13 +5239,15 @@ func (v *KillTerminalRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// KillTerminalResponse: Response to `terminal/kill` method
+// KillTerminalResponse is the response to "terminal/kill" method
 type KillTerminalResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -5181,21 +5301,23 @@ func (v *KillTerminalResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ListSessionsRequest: Request parameters for listing existing sessions.
+// ListSessionsRequest is the request parameters for listing existing sessions.
 //
-// Only available if the Agent supports the `sessionCapabilities.list` capability.
+// Only available if the Agent supports the "sessionCapabilities.list" capability.
 type ListSessionsRequest struct {
-	// Filter sessions by working directory. Must be an absolute path.
+	// Cwd is the filter sessions by working directory. Must be an absolute path.
 	Cwd *string `json:"cwd,omitempty"`
 
-	// Opaque cursor token from a previous response's nextCursor field for cursor-based pagination
+	// Cursor is the opaque cursor token from a previous response's nextCursor field for cursor-based pagination
 	Cursor *string `json:"cursor,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Fields of the unstable surface, with the unstable build tag.
@@ -5264,20 +5386,22 @@ func (v *ListSessionsRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ListSessionsResponse: Response from listing sessions.
+// ListSessionsResponse is the response from listing sessions.
 type ListSessionsResponse struct {
-	// Array of session information objects
+	// Sessions is the array of session information objects
 	Sessions []SessionInfo `json:"sessions"`
 
-	// Opaque cursor token. If present, pass this in the next request's cursor parameter
+	// NextCursor is the opaque cursor token. If present, pass this in the next request's cursor parameter
 	// to fetch the next page. If absent, there are no more results.
 	NextCursor *string `json:"nextCursor,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -5354,34 +5478,38 @@ func (v *ListSessionsResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// LoadSessionRequest: Request parameters for loading an existing session.
+// LoadSessionRequest is the request parameters for loading an existing session.
 //
-// Only available if the Agent supports the `loadSession` capability.
+// Only available if the Agent supports the "loadSession" capability.
 //
-// See protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions)
+// See protocol docs: [Loading Sessions]
+//
+// [Loading Sessions]: https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions
 type LoadSessionRequest struct {
-	// List of MCP servers to connect to for this session.
+	// MCPServers is the list of MCP servers to connect to for this session.
 	MCPServers []MCPServer `json:"mcpServers"`
 
-	// The working directory for this session. Must be an absolute path.
+	// Cwd is the working directory for this session. Must be an absolute path.
 	Cwd string `json:"cwd"`
 
-	// Additional workspace roots to activate for this session. Each path must be absolute.
+	// AdditionalDirectories is the additional workspace roots to activate for this session. Each path must be absolute.
 	//
 	// When omitted or empty, no additional roots are activated. When non-empty,
 	// this is the complete resulting additional-root list for the loaded
 	// session. It may differ from any previously used or reported list as long as
-	// the request `cwd` matches the session's `cwd`.
+	// the request "cwd" matches the session's "cwd".
 	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
 
-	// The ID of the session to load.
+	// SessionID is the ID of the session to load.
 	SessionID SessionID `json:"sessionId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Fields of the unstable surface, with the unstable build tag.
@@ -5483,21 +5611,25 @@ func (v *LoadSessionRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// LoadSessionResponse: Response from loading an existing session.
+// LoadSessionResponse is the response from loading an existing session.
 type LoadSessionResponse struct {
-	// Initial mode state if supported by the Agent
+	// Modes is the initial mode state if supported by the Agent
 	//
-	// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
+	// See protocol docs: [Session Modes]
+	//
+	// [Session Modes]: https://agentclientprotocol.com/protocol/v1/session-modes
 	Modes *SessionModeState `json:"modes,omitempty"`
 
-	// Initial session configuration options if supported by the Agent.
+	// ConfigOptions is the initial session configuration options if supported by the Agent.
 	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -5567,15 +5699,17 @@ func (v *LoadSessionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// LogoutCapabilities: Logout capabilities supported by the agent.
+// LogoutCapabilities is the logout capabilities supported by the agent.
 //
-// Supplying `{}` means the agent supports the logout method.
+// Supplying "{}" means the agent supports the logout method.
 type LogoutCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -5629,15 +5763,17 @@ func (v *LogoutCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// LogoutRequest: Request parameters for the logout method.
+// LogoutRequest is the request parameters for the logout method.
 //
 // Terminates the current authenticated session.
 type LogoutRequest struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -5691,13 +5827,15 @@ func (v *LogoutRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// LogoutResponse: Response to the `logout` method.
+// LogoutResponse is the response to the "logout" method.
 type LogoutResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -5751,19 +5889,21 @@ func (v *LogoutResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MCPCapabilities: MCP capabilities supported by the agent
+// MCPCapabilities is the MCP capabilities supported by the agent
 type MCPCapabilities struct {
-	// Agent supports `http` MCP servers.
+	// HTTP means: agent supports "http" MCP servers.
 	HTTP *bool `json:"http,omitempty"`
 
-	// Agent supports `sse` MCP servers.
+	// SSE means: agent supports "sse" MCP servers.
 	SSE *bool `json:"sse,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Fields of the unstable surface, with the unstable_mcp_over_acp or unstable build tag.
@@ -5832,22 +5972,24 @@ func (v *MCPCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MCPServerHTTP: HTTP transport configuration for MCP.
+// MCPServerHTTP is the HTTP transport configuration for MCP.
 type MCPServerHTTP struct {
-	// Human-readable name identifying this MCP server.
+	// Name is the human-readable name identifying this MCP server.
 	Name string `json:"name"`
 
 	// URL to the MCP server.
 	URL string `json:"url"`
 
-	// HTTP headers to set when making requests to the MCP server.
+	// Headers is the HTTP headers to set when making requests to the MCP server.
 	Headers []HTTPHeader `json:"headers"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -5936,22 +6078,24 @@ func (v *MCPServerHTTP) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MCPServerSSE: SSE transport configuration for MCP.
+// MCPServerSSE is the SSE transport configuration for MCP.
 type MCPServerSSE struct {
-	// Human-readable name identifying this MCP server.
+	// Name is the human-readable name identifying this MCP server.
 	Name string `json:"name"`
 
 	// URL to the MCP server.
 	URL string `json:"url"`
 
-	// HTTP headers to set when making requests to the MCP server.
+	// Headers is the HTTP headers to set when making requests to the MCP server.
 	Headers []HTTPHeader `json:"headers"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -6040,25 +6184,27 @@ func (v *MCPServerSSE) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MCPServerStdio: Stdio transport configuration for MCP.
+// MCPServerStdio is the stdio transport configuration for MCP.
 type MCPServerStdio struct {
-	// Human-readable name identifying this MCP server.
+	// Name is the human-readable name identifying this MCP server.
 	Name string `json:"name"`
 
-	// Absolute path to the MCP server executable.
+	// Command is the absolute path to the MCP server executable.
 	Command string `json:"command"`
 
-	// Command-line arguments to pass to the MCP server.
+	// Args is the command-line arguments to pass to the MCP server.
 	Args []string `json:"args"`
 
-	// Environment variables to set when launching the MCP server.
+	// Env is the environment variables to set when launching the MCP server.
 	Env []EnvVariable `json:"env"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -6159,46 +6305,48 @@ func (v *MCPServerStdio) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MessageID: Unique identifier for a message within a session.
+// MessageID is the unique identifier for a message within a session.
 type MessageID string
 
-// MultiSelectPropertySchema: Schema for multi-select (array) properties in an elicitation form.
+// MultiSelectPropertySchema is the schema for multi-select (array) properties in an elicitation form.
 type MultiSelectPropertySchema struct {
-	// Optional title for the property.
+	// Title is the optional title for the property.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	// Optional. Omitted and "null" are equivalent and mean no title is provided.
 	Title *string `json:"title,omitempty"`
 
-	// Human-readable description.
+	// Description is the human-readable description.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
+	// Optional. Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Minimum number of items to select.
+	// MinItems is the minimum number of items to select.
 	//
-	// Optional. Omitted and `null` are equivalent and mean there is no minimum selection count.
+	// Optional. Omitted and "null" are equivalent and mean there is no minimum selection count.
 	MinItems *uint64 `json:"minItems,omitempty"`
 
-	// Maximum number of items to select.
+	// MaxItems is the maximum number of items to select.
 	//
-	// Optional. Omitted and `null` are equivalent and mean there is no maximum selection count.
+	// Optional. Omitted and "null" are equivalent and mean there is no maximum selection count.
 	MaxItems *uint64 `json:"maxItems,omitempty"`
 
-	// The items definition describing allowed values.
+	// Items is the items definition describing allowed values.
 	Items MultiSelectItems `json:"items"`
 
 	// Default selected values.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no default selections are provided.
+	// Optional. Omitted and "null" are equivalent and mean no default selections are provided.
 	Default []string `json:"default,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	// Optional. Omitted and "null" are equivalent and mean no metadata.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -6301,28 +6449,32 @@ func (v *MultiSelectPropertySchema) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// NewSessionRequest: Request parameters for creating a new session.
+// NewSessionRequest is the request parameters for creating a new session.
 //
-// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
+// See protocol docs: [Creating a Session]
+//
+// [Creating a Session]: https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session
 type NewSessionRequest struct {
-	// The working directory for this session. Must be an absolute path.
+	// Cwd is the working directory for this session. Must be an absolute path.
 	Cwd string `json:"cwd"`
 
-	// Additional workspace roots for this session. Each path must be absolute.
+	// AdditionalDirectories is the additional workspace roots for this session. Each path must be absolute.
 	//
-	// These expand the session's filesystem scope without changing `cwd`, which
+	// These expand the session's filesystem scope without changing "cwd", which
 	// remains the base for relative paths. When omitted or empty, no
 	// additional roots are activated for the new session.
 	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
 
-	// List of MCP (Model Context Protocol) servers the agent should connect to.
+	// MCPServers is the list of MCP (Model Context Protocol) servers the agent should connect to.
 	MCPServers []MCPServer `json:"mcpServers"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Fields of the unstable surface, with the unstable build tag.
@@ -6416,28 +6568,34 @@ func (v *NewSessionRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// NewSessionResponse: Response from creating a new session.
+// NewSessionResponse is the response from creating a new session.
 //
-// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
+// See protocol docs: [Creating a Session]
+//
+// [Creating a Session]: https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session
 type NewSessionResponse struct {
-	// Unique identifier for the created session.
+	// SessionID is the unique identifier for the created session.
 	//
 	// Used in all subsequent requests for this conversation.
 	SessionID SessionID `json:"sessionId"`
 
-	// Initial mode state if supported by the Agent
+	// Modes is the initial mode state if supported by the Agent
 	//
-	// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
+	// See protocol docs: [Session Modes]
+	//
+	// [Session Modes]: https://agentclientprotocol.com/protocol/v1/session-modes
 	Modes *SessionModeState `json:"modes,omitempty"`
 
-	// Initial session configuration options if supported by the Agent.
+	// ConfigOptions is the initial session configuration options if supported by the Agent.
 	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -6522,30 +6680,32 @@ func (v *NewSessionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Notice: Fire-and-forget information for the user.
+// Notice is the fire-and-forget information for the user.
 //
 // Notices are live events rather than session history. Agents must not rely on
 // a notice being received, displayed, or seen by the user.
 // Agents MUST only send notices when the Client advertised
-// the `session.notices` Client capability. Otherwise, Agents may use an agent
+// the "session.notices" Client capability. Otherwise, Agents may use an agent
 // message when the information should still be surfaced to the user.
 //
-// See RFD: [Session Notices](https://agentclientprotocol.com/rfds/session-notices)
+// See RFD: [Session Notices]
+//
+// [Session Notices]: https://agentclientprotocol.com/rfds/session-notices
 type Notice struct {
-	// Presentation severity hint.
+	// Severity is the presentation severity hint.
 	Severity NoticeSeverity `json:"severity"`
 
-	// Required non-empty plain-text title that can stand alone.
+	// Title is the required non-empty plain-text title that can stand alone.
 	Title string `json:"title"`
 
-	// Optional plain-text detail or guidance.
+	// Description is the optional plain-text detail or guidance.
 	//
-	// Omitted and `null` are equivalent and mean no description was supplied.
+	// Omitted and "null" are equivalent and mean no description was supplied.
 	Description *string `json:"description,omitempty"`
 
-	// Metadata scoped to this notice.
+	// Meta is the metadata scoped to this notice.
 	//
-	// Omitted and `null` are equivalent and mean no metadata was supplied.
+	// Omitted and "null" are equivalent and mean no metadata was supplied.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -6628,7 +6788,7 @@ func (v *Notice) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// NoticeCapabilities: Client support for presenting live notices to the user.
+// NoticeCapabilities is the client support for presenting live notices to the user.
 type NoticeCapabilities struct{}
 
 // appendMembers appends the members of v, each after a comma.
@@ -6670,40 +6830,42 @@ func (v *NoticeCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// NumberPropertySchema: Schema for number (floating-point) properties in an elicitation form.
+// NumberPropertySchema is the schema for number (floating-point) properties in an elicitation form.
 type NumberPropertySchema struct {
-	// Optional title for the property.
+	// Title is the optional title for the property.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	// Optional. Omitted and "null" are equivalent and mean no title is provided.
 	Title *string `json:"title,omitempty"`
 
-	// Human-readable description.
+	// Description is the human-readable description.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
+	// Optional. Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
 	// Minimum value (inclusive).
 	//
-	// Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
+	// Optional. Omitted and "null" are equivalent and mean there is no inclusive lower bound.
 	Minimum *float64 `json:"minimum,omitempty"`
 
 	// Maximum value (inclusive).
 	//
-	// Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
+	// Optional. Omitted and "null" are equivalent and mean there is no inclusive upper bound.
 	Maximum *float64 `json:"maximum,omitempty"`
 
 	// Default value.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no default value is provided.
+	// Optional. Omitted and "null" are equivalent and mean no default value is provided.
 	Default *float64 `json:"default,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	// Optional. Omitted and "null" are equivalent and mean no metadata.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -6793,22 +6955,24 @@ func (v *NumberPropertySchema) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PermissionOption: An option presented to the user when requesting permission.
+// PermissionOption is an option presented to the user when requesting permission.
 type PermissionOption struct {
-	// Unique identifier for this permission option.
+	// OptionID is the unique identifier for this permission option.
 	OptionID PermissionOptionID `json:"optionId"`
 
-	// Human-readable label to display to the user.
+	// Name is the human-readable label to display to the user.
 	Name string `json:"name"`
 
-	// Hint about the nature of this permission option.
+	// Kind is the hint about the nature of this permission option.
 	Kind PermissionOptionKind `json:"kind"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -6893,28 +7057,32 @@ func (v *PermissionOption) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PermissionOptionID: Unique identifier for a permission option.
+// PermissionOptionID is the unique identifier for a permission option.
 type PermissionOptionID string
 
-// Plan: An execution plan for accomplishing complex tasks.
+// Plan is an execution plan for accomplishing complex tasks.
 //
 // Plans consist of multiple entries representing individual tasks or goals.
 // Agents report plans to clients to provide visibility into their execution strategy.
 // Plans can evolve during execution as the agent discovers new requirements or completes tasks.
 //
-// See protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v1/agent-plan)
+// See protocol docs: [Agent Plan]
+//
+// [Agent Plan]: https://agentclientprotocol.com/protocol/v1/agent-plan
 type Plan struct {
-	// The list of tasks to be accomplished.
+	// Entries is the list of tasks to be accomplished.
 	//
 	// When updating a plan, the agent must send a complete list of all entries
 	// with their current status. The client replaces the entire plan with each update.
 	Entries []PlanEntry `json:"entries"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -6985,27 +7153,31 @@ func (v *Plan) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PlanEntry: A single entry in the execution plan.
+// PlanEntry is a single entry in the execution plan.
 //
 // Represents a task or goal that the assistant intends to accomplish
 // as part of fulfilling the user's request.
-// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)
+// See protocol docs: [Plan Entries]
+//
+// [Plan Entries]: https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries
 type PlanEntry struct {
-	// Human-readable description of what this task aims to accomplish.
+	// Content is the human-readable description of what this task aims to accomplish.
 	Content string `json:"content"`
 
-	// The relative importance of this task.
+	// Priority is the relative importance of this task.
 	// Used to indicate which tasks are most critical to the overall goal.
 	Priority PlanEntryPriority `json:"priority"`
 
-	// Current execution status of this task.
+	// Status is the current execution status of this task.
 	Status PlanEntryStatus `json:"status"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -7090,10 +7262,10 @@ func (v *PlanEntry) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PromptCapabilities: Prompt capabilities supported by the agent in `session/prompt` requests.
+// PromptCapabilities is the prompt capabilities supported by the agent in "session/prompt" requests.
 //
-// Baseline agent functionality requires support for `text`
-// and `resource_link` content blocks in prompt requests.
+// Baseline agent functionality requires support for "text"
+// and "resource_link" content blocks in prompt requests.
 //
 // Other variants must be explicitly opted in to.
 // Capabilities for different types of content in prompt requests.
@@ -7101,25 +7273,29 @@ func (v *PlanEntry) UnmarshalJSON(data []byte) error {
 // Indicates which content types beyond the baseline (text and resource links)
 // the agent can process.
 //
-// See protocol docs: [Prompt Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#prompt-capabilities)
+// See protocol docs: [Prompt Capabilities]
+//
+// [Prompt Capabilities]: https://agentclientprotocol.com/protocol/v1/initialization#prompt-capabilities
 type PromptCapabilities struct {
-	// Agent supports `image` content blocks.
+	// Image means: agent supports "image" content blocks.
 	Image *bool `json:"image,omitempty"`
 
-	// Agent supports `audio` content blocks.
+	// Audio means: agent supports "audio" content blocks.
 	Audio *bool `json:"audio,omitempty"`
 
-	// Agent supports embedded context in `session/prompt` requests.
+	// EmbeddedContext means: agent supports embedded context in "session/prompt" requests.
 	//
-	// When enabled, the Client is allowed to include `resource` content blocks
+	// When enabled, the Client is allowed to include "resource" content blocks
 	// in prompt requests for pieces of context that are referenced in the message.
 	EmbeddedContext *bool `json:"embeddedContext,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -7191,35 +7367,39 @@ func (v *PromptCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PromptRequest: Request parameters for sending a user prompt to the agent.
+// PromptRequest is the request parameters for sending a user prompt to the agent.
 //
 // Contains the user's message and any additional context.
 //
-// See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v1/prompt-turn#1-user-message)
+// See protocol docs: [User Message]
+//
+// [User Message]: https://agentclientprotocol.com/protocol/v1/prompt-turn#1-user-message
 type PromptRequest struct {
-	// The ID of the session to send this user message to
+	// SessionID is the ID of the session to send this user message to
 	SessionID SessionID `json:"sessionId"`
 
-	// The blocks of content that compose the user's message.
+	// Prompt is the blocks of content that compose the user's message.
 	//
-	// As a baseline, the Agent MUST support `text` and `resource_link` content blocks,
-	// while other variants are optionally enabled via `PromptCapabilities`.
+	// As a baseline, the Agent MUST support "text" and "resource_link" content blocks,
+	// while other variants are optionally enabled via [PromptCapabilities].
 	//
-	// The Client MUST adapt its interface according to `PromptCapabilities`.
+	// The Client MUST adapt its interface according to [PromptCapabilities].
 	//
 	// The client MAY include referenced pieces of context as either
-	// `resource` or `resource_link` content blocks.
+	// "resource" or "resource_link" content blocks.
 	//
-	// When available, `resource` is preferred
+	// When available, "resource" is preferred
 	// as it avoids extra round-trips and allows the message to include
 	// pieces of context from sources the agent may not have access to.
 	Prompt []ContentBlock `json:"prompt"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -7300,18 +7480,22 @@ func (v *PromptRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PromptResponse: Response from processing a user prompt.
+// PromptResponse is the response from processing a user prompt.
 //
-// See protocol docs: [Check for Completion](https://agentclientprotocol.com/protocol/v1/prompt-turn#4-check-for-completion)
+// See protocol docs: [Check for Completion]
+//
+// [Check for Completion]: https://agentclientprotocol.com/protocol/v1/prompt-turn#4-check-for-completion
 type PromptResponse struct {
-	// Indicates why the agent stopped processing the turn.
+	// StopReason indicates why the agent stopped processing the turn.
 	StopReason StopReason `json:"stopReason"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Fields of the unstable surface, with the unstable_end_turn_token_usage or unstable build tag.
@@ -7383,33 +7567,35 @@ func (v *PromptResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ProtocolVersion: Protocol version identifier.
+// ProtocolVersion is the protocol version identifier.
 //
 // This version is only bumped for breaking changes.
 // Non-breaking changes should be introduced via capabilities.
 type ProtocolVersion uint16
 
-// ReadTextFileRequest: Request to read content from a text file.
+// ReadTextFileRequest is the request to read content from a text file.
 //
-// Only available if the client supports the `fs.readTextFile` capability.
+// Only available if the client supports the "fs.readTextFile" capability.
 type ReadTextFileRequest struct {
-	// The session ID for this request.
+	// SessionID is the session ID for this request.
 	SessionID SessionID `json:"sessionId"`
 
-	// Absolute path to the file to read.
+	// Path is the absolute path to the file to read.
 	Path string `json:"path"`
 
 	// Line number to start reading from (1-based).
 	Line *uint32 `json:"line,omitempty"`
 
-	// Maximum number of lines to read.
+	// Limit is the maximum number of lines to read.
 	Limit *uint32 `json:"limit,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -7498,16 +7684,18 @@ func (v *ReadTextFileRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ReadTextFileResponse: Response containing the contents of a text file.
+// ReadTextFileResponse is the response containing the contents of a text file.
 type ReadTextFileResponse struct {
 	// Content payload returned by this response.
 	Content string `json:"content"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -7576,19 +7764,21 @@ func (v *ReadTextFileResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ReleaseTerminalRequest: Request to release a terminal and free its resources.
+// ReleaseTerminalRequest is the request to release a terminal and free its resources.
 type ReleaseTerminalRequest struct {
-	// The session ID for this request.
+	// SessionID is the session ID for this request.
 	SessionID SessionID `json:"sessionId"`
 
-	// The ID of the terminal to release.
+	// TerminalID is the ID of the terminal to release.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -7665,13 +7855,15 @@ func (v *ReleaseTerminalRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ReleaseTerminalResponse: Response to terminal/release method
+// ReleaseTerminalResponse is the response to terminal/release method
 type ReleaseTerminalResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -7725,26 +7917,30 @@ func (v *ReleaseTerminalResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// RequestPermissionRequest: Request for user permission to execute a tool call.
+// RequestPermissionRequest is the request for user permission to execute a tool call.
 //
 // Sent when the agent needs authorization before performing a sensitive operation.
 //
-// See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission)
+// See protocol docs: [Requesting Permission]
+//
+// [Requesting Permission]: https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission
 type RequestPermissionRequest struct {
-	// The session ID for this request.
+	// SessionID is the session ID for this request.
 	SessionID SessionID `json:"sessionId"`
 
-	// Details about the tool call requiring permission.
+	// ToolCall is the details about the tool call requiring permission.
 	ToolCall ToolCallUpdate `json:"toolCall"`
 
-	// Available permission options for the user to choose from.
+	// Options is the available permission options for the user to choose from.
 	Options []PermissionOption `json:"options"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -7835,16 +8031,18 @@ func (v *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// RequestPermissionResponse: Response to a permission request.
+// RequestPermissionResponse is the response to a permission request.
 type RequestPermissionResponse struct {
-	// The user's decision on the permission request.
+	// Outcome is the user's decision on the permission request.
 	Outcome RequestPermissionOutcome `json:"outcome"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -7915,34 +8113,36 @@ func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ResourceLink: A resource that the server is capable of reading, included in a prompt or tool call result.
+// ResourceLink is a resource that the server is capable of reading, included in a prompt or tool call result.
 type ResourceLink struct {
-	// Optional annotations that help clients decide how to display or route this content.
+	// Annotations is the optional annotations that help clients decide how to display or route this content.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
-	// Optional human-readable details shown with this protocol object.
+	// Description is the optional human-readable details shown with this protocol object.
 	Description *string `json:"description,omitempty"`
 
-	// MIME type describing the encoded media payload.
+	// MimeType is the MIME type describing the encoded media payload.
 	MimeType *string `json:"mimeType,omitempty"`
 
-	// Human-readable name shown for this protocol object.
+	// Name is the human-readable name shown for this protocol object.
 	Name string `json:"name"`
 
-	// Optional size of the linked resource in bytes, if known.
+	// Size is the optional size of the linked resource in bytes, if known.
 	Size *int64 `json:"size,omitempty"`
 
-	// Optional display title for end-user UI.
+	// Title is the optional display title for end-user UI.
 	Title *string `json:"title,omitempty"`
 
 	// URI associated with this resource or media payload.
 	URI string `json:"uri"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -8051,35 +8251,37 @@ func (v *ResourceLink) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ResumeSessionRequest: Request parameters for resuming an existing session.
+// ResumeSessionRequest is the request parameters for resuming an existing session.
 //
-// Resumes an existing session without returning previous messages (unlike `session/load`).
+// Resumes an existing session without returning previous messages (unlike "session/load").
 // This is useful for agents that can resume sessions but don't implement full session loading.
 //
-// Only available if the Agent supports the `sessionCapabilities.resume` capability.
+// Only available if the Agent supports the "sessionCapabilities.resume" capability.
 type ResumeSessionRequest struct {
-	// The ID of the session to resume.
+	// SessionID is the ID of the session to resume.
 	SessionID SessionID `json:"sessionId"`
 
-	// The working directory for this session. Must be an absolute path.
+	// Cwd is the working directory for this session. Must be an absolute path.
 	Cwd string `json:"cwd"`
 
-	// Additional workspace roots to activate for this session. Each path must be absolute.
+	// AdditionalDirectories is the additional workspace roots to activate for this session. Each path must be absolute.
 	//
 	// When omitted or empty, no additional roots are activated. When non-empty,
 	// this is the complete resulting additional-root list for the resumed
 	// session. It may differ from any previously used or reported list as long as
-	// the request `cwd` matches the session's `cwd`.
+	// the request "cwd" matches the session's "cwd".
 	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
 
-	// List of MCP servers to connect to for this session.
+	// MCPServers is the list of MCP servers to connect to for this session.
 	MCPServers []MCPServer `json:"mcpServers,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Fields of the unstable surface, with the unstable build tag.
@@ -8179,21 +8381,25 @@ func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ResumeSessionResponse: Response from resuming an existing session.
+// ResumeSessionResponse is the response from resuming an existing session.
 type ResumeSessionResponse struct {
-	// Initial mode state if supported by the Agent
+	// Modes is the initial mode state if supported by the Agent
 	//
-	// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
+	// See protocol docs: [Session Modes]
+	//
+	// [Session Modes]: https://agentclientprotocol.com/protocol/v1/session-modes
 	Modes *SessionModeState `json:"modes,omitempty"`
 
-	// Initial session configuration options if supported by the Agent.
+	// ConfigOptions is the initial session configuration options if supported by the Agent.
 	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -8263,16 +8469,18 @@ func (v *ResumeSessionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SelectedPermissionOutcome: The user selected one of the provided options.
+// SelectedPermissionOutcome is the user selected one of the provided options.
 type SelectedPermissionOutcome struct {
-	// The ID of the option the user selected.
+	// OptionID is the ID of the option the user selected.
 	OptionID PermissionOptionID `json:"optionId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -8341,18 +8549,20 @@ func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionAdditionalDirectoriesCapabilities: Capabilities for additional session directories support.
+// SessionAdditionalDirectoriesCapabilities is the capabilities for additional session directories support.
 //
-// Supplying `{}` means the agent supports the `additionalDirectories` field on
+// Supplying "{}" means the agent supports the "additionalDirectories" field on
 // supported session lifecycle requests. Agents that also support
-// `session/list` may return `SessionInfo.additionalDirectories` to report the
+// "session/list" may return "SessionInfo.additionalDirectories" to report the
 // complete ordered additional-root list associated with a listed session.
 type SessionAdditionalDirectoriesCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -8406,56 +8616,60 @@ func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) er
 	return decodeBytes(data, v)
 }
 
-// SessionCapabilities: Session capabilities supported by the agent.
+// SessionCapabilities is the session capabilities supported by the agent.
 //
-// As a baseline, all Agents **MUST** support `session/new`, `session/prompt`, `session/cancel`, and `session/update`.
+// As a baseline, all Agents MUST support "session/new", "session/prompt", "session/cancel", and "session/update".
 //
-// Optionally, they **MAY** support other session methods and notifications by specifying additional capabilities.
+// Optionally, they MAY support other session methods and notifications by specifying additional capabilities.
 //
-// Note: `session/load` is still handled by the top-level `loadSession` capability. This will be unified in future versions of the protocol.
+// Note: "session/load" is still handled by the top-level "loadSession" capability. This will be unified in future versions of the protocol.
 //
-// See protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#session-capabilities)
+// See protocol docs: [Session Capabilities]
+//
+// [Session Capabilities]: https://agentclientprotocol.com/protocol/v1/initialization#session-capabilities
 type SessionCapabilities struct {
-	// Whether the agent supports `session/list`.
+	// List reports whether the agent supports "session/list".
 	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports listing sessions.
+	// Optional. Omitted or "null" both mean the agent does not advertise support.
+	// Supplying "{}" means the agent supports listing sessions.
 	List *SessionListCapabilities `json:"list,omitempty"`
 
-	// Whether the agent supports `session/delete`.
+	// Delete reports whether the agent supports "session/delete".
 	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports deleting sessions from `session/list`.
+	// Optional. Omitted or "null" both mean the agent does not advertise support.
+	// Supplying "{}" means the agent supports deleting sessions from "session/list".
 	Delete *SessionDeleteCapabilities `json:"delete,omitempty"`
 
-	// Whether the agent supports `additionalDirectories` on supported session lifecycle requests.
+	// AdditionalDirectories reports whether the agent supports "additionalDirectories" on supported session lifecycle requests.
 	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports `additionalDirectories` on
+	// Optional. Omitted or "null" both mean the agent does not advertise support.
+	// Supplying "{}" means the agent supports "additionalDirectories" on
 	// supported session lifecycle requests.
 	//
-	// Agents that also support `session/list` may return
-	// `SessionInfo.additionalDirectories` to report the complete ordered
+	// Agents that also support "session/list" may return
+	// "SessionInfo.additionalDirectories" to report the complete ordered
 	// additional-root list associated with a listed session.
 	AdditionalDirectories *SessionAdditionalDirectoriesCapabilities `json:"additionalDirectories,omitempty"`
 
-	// Whether the agent supports `session/resume`.
+	// Resume reports whether the agent supports "session/resume".
 	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports resuming sessions.
+	// Optional. Omitted or "null" both mean the agent does not advertise support.
+	// Supplying "{}" means the agent supports resuming sessions.
 	Resume *SessionResumeCapabilities `json:"resume,omitempty"`
 
-	// Whether the agent supports `session/close`.
+	// Close reports whether the agent supports "session/close".
 	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports closing sessions.
+	// Optional. Omitted or "null" both mean the agent does not advertise support.
+	// Supplying "{}" means the agent supports closing sessions.
 	Close *SessionCloseCapabilities `json:"close,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Fields of the unstable surface, with the unstable build tag.
@@ -8561,15 +8775,17 @@ func (v *SessionCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionCloseCapabilities: Capabilities for the `session/close` method.
+// SessionCloseCapabilities is the capabilities for the "session/close" method.
 //
-// Supplying `{}` means the agent supports closing sessions.
+// Supplying "{}" means the agent supports closing sessions.
 type SessionCloseCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -8623,9 +8839,9 @@ func (v *SessionCloseCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionConfigBoolean: A boolean on/off toggle session configuration option payload.
+// SessionConfigBoolean is a boolean on/off toggle session configuration option payload.
 type SessionConfigBoolean struct {
-	// The current value of the boolean option.
+	// CurrentValue is the current value of the boolean option.
 	CurrentValue bool `json:"currentValue"`
 }
 
@@ -8685,27 +8901,29 @@ func (v *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionConfigGroupID: Unique identifier for a session configuration option value group.
+// SessionConfigGroupID is the unique identifier for a session configuration option value group.
 type SessionConfigGroupID string
 
-// SessionConfigID: Unique identifier for a session configuration option.
+// SessionConfigID is the unique identifier for a session configuration option.
 type SessionConfigID string
 
-// SessionConfigOptionsCapabilities: Session configuration option capabilities supported by the client.
+// SessionConfigOptionsCapabilities is the session configuration option capabilities supported by the client.
 type SessionConfigOptionsCapabilities struct {
-	// Whether the client supports boolean session configuration options.
+	// Boolean reports whether the client supports boolean session configuration options.
 	//
-	// Optional. Omitted or `null` both mean the client does not advertise support.
-	// Supplying `{}` means agents may include `type: "boolean"` entries in
-	// `configOptions`, and the client may send `session/set_config_option`
-	// requests with `type: "boolean"` and a boolean `value`.
+	// Optional. Omitted or "null" both mean the client does not advertise support.
+	// Supplying "{}" means agents may include type: "boolean" entries in
+	// "configOptions", and the client may send "session/set_config_option"
+	// requests with type: "boolean" and a boolean "value".
 	Boolean *BooleanConfigOptionCapabilities `json:"boolean,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -8767,12 +8985,12 @@ func (v *SessionConfigOptionsCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionConfigSelect: A single-value selector (dropdown) session configuration option payload.
+// SessionConfigSelect is a single-value selector (dropdown) session configuration option payload.
 type SessionConfigSelect struct {
-	// The currently selected value.
+	// CurrentValue is the currently selected value.
 	CurrentValue SessionConfigValueID `json:"currentValue"`
 
-	// The set of selectable options.
+	// Options is the set of selectable options.
 	Options SessionConfigSelectOptions `json:"options"`
 }
 
@@ -8843,22 +9061,24 @@ func (v *SessionConfigSelect) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionConfigSelectGroup: A group of possible values for a session configuration option.
+// SessionConfigSelectGroup is a group of possible values for a session configuration option.
 type SessionConfigSelectGroup struct {
-	// Unique identifier for this group.
+	// Group is the unique identifier for this group.
 	Group SessionConfigGroupID `json:"group"`
 
-	// Human-readable label for this group.
+	// Name is the human-readable label for this group.
 	Name string `json:"name"`
 
-	// The set of option values in this group.
+	// Options is the set of option values in this group.
 	Options []SessionConfigSelectOption `json:"options"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -8945,22 +9165,24 @@ func (v *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionConfigSelectOption: A possible value for a session configuration option.
+// SessionConfigSelectOption is a possible value for a session configuration option.
 type SessionConfigSelectOption struct {
-	// Unique identifier for this option value.
+	// Value is the unique identifier for this option value.
 	Value SessionConfigValueID `json:"value"`
 
-	// Human-readable label for this option value.
+	// Name is the human-readable label for this option value.
 	Name string `json:"name"`
 
-	// Optional description for this option value.
+	// Description is the optional description for this option value.
 	Description *string `json:"description,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -9043,18 +9265,20 @@ func (v *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionConfigValueID: Unique identifier for a session configuration option value.
+// SessionConfigValueID is the unique identifier for a session configuration option value.
 type SessionConfigValueID string
 
-// SessionDeleteCapabilities: Capabilities for the `session/delete` method.
+// SessionDeleteCapabilities is the capabilities for the "session/delete" method.
 //
-// Supplying `{}` means the agent supports deleting sessions from `session/list`.
+// Supplying "{}" means the agent supports deleting sessions from "session/list".
 type SessionDeleteCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -9108,40 +9332,44 @@ func (v *SessionDeleteCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionID: A unique identifier for a conversation session between a client and agent.
+// SessionID is a unique identifier for a conversation session between a client and agent.
 //
 // Each session has its own context, conversation history, and state, so one
 // agent can run several independent sessions.
 //
-// See protocol docs: [Session ID](https://agentclientprotocol.com/protocol/v1/session-setup#session-id)
+// See protocol docs: [Session ID]
+//
+// [Session ID]: https://agentclientprotocol.com/protocol/v1/session-setup#session-id
 type SessionID string
 
-// SessionInfo: Information about a session returned by session/list
+// SessionInfo is the information about a session returned by session/list
 type SessionInfo struct {
-	// Unique identifier for the session
+	// SessionID is the unique identifier for the session
 	SessionID SessionID `json:"sessionId"`
 
-	// The working directory for this session. Must be an absolute path.
+	// Cwd is the working directory for this session. Must be an absolute path.
 	Cwd string `json:"cwd"`
 
-	// Additional workspace roots reported for this session. Each path must be absolute.
+	// AdditionalDirectories is the additional workspace roots reported for this session. Each path must be absolute.
 	//
 	// When present, this is the complete ordered additional-root list reported
 	// by the Agent. Omitted and empty values are equivalent: the response
 	// reports no additional roots.
 	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
 
-	// Human-readable title for the session
+	// Title is the human-readable title for the session
 	Title *string `json:"title,omitempty"`
 
-	// ISO 8601 timestamp of last activity
+	// UpdatedAt is the ISO 8601 timestamp of last activity
 	UpdatedAt *string `json:"updatedAt,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Fields of the unstable surface, with the unstable build tag.
@@ -9241,22 +9469,24 @@ func (v *SessionInfo) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionInfoUpdate: Update to session metadata. All fields are optional to support partial updates.
+// SessionInfoUpdate is the update to session metadata. All fields are optional to support partial updates.
 //
 // Agents send this notification to update session information like title or custom metadata.
 // Clients can use it to keep session titles and state current.
 type SessionInfoUpdate struct {
-	// Human-readable title for the session. Set to null to clear.
+	// Title is the human-readable title for the session. Set to null to clear.
 	Title Nullable[string] `json:"title,omitempty"`
 
-	// ISO 8601 timestamp of last activity. Set to null to clear.
+	// UpdatedAt is the ISO 8601 timestamp of last activity. Set to null to clear.
 	UpdatedAt Nullable[string] `json:"updatedAt,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -9326,15 +9556,17 @@ func (v *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionListCapabilities: Capabilities for the `session/list` method.
+// SessionListCapabilities is the capabilities for the "session/list" method.
 //
-// Supplying `{}` means the agent supports listing sessions.
+// Supplying "{}" means the agent supports listing sessions.
 type SessionListCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -9388,24 +9620,28 @@ func (v *SessionListCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionMode: A mode the agent can operate in.
+// SessionMode means: a mode the agent can operate in.
 //
-// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
+// See protocol docs: [Session Modes]
+//
+// [Session Modes]: https://agentclientprotocol.com/protocol/v1/session-modes
 type SessionMode struct {
-	// Stable identifier used to refer to this protocol object in later messages.
+	// ID is the stable identifier used to refer to this protocol object in later messages.
 	ID SessionModeID `json:"id"`
 
-	// Human-readable name shown for this protocol object.
+	// Name is the human-readable name shown for this protocol object.
 	Name string `json:"name"`
 
-	// Optional human-readable details shown with this protocol object.
+	// Description is the optional human-readable details shown with this protocol object.
 	Description *string `json:"description,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -9488,22 +9724,24 @@ func (v *SessionMode) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionModeID: Unique identifier for a Session Mode.
+// SessionModeID is the unique identifier for a Session Mode.
 type SessionModeID string
 
-// SessionModeState: The set of modes and the one currently active.
+// SessionModeState is the set of modes and the one currently active.
 type SessionModeState struct {
-	// The current mode the Agent is in.
+	// CurrentModeID is the current mode the Agent is in.
 	CurrentModeID SessionModeID `json:"currentModeId"`
 
-	// The set of modes that the Agent can operate in
+	// AvailableModes is the set of modes that the Agent can operate in
 	AvailableModes []SessionMode `json:"availableModes"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -9582,23 +9820,27 @@ func (v *SessionModeState) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionNotification: Notification containing a session update from the agent.
+// SessionNotification is the notification containing a session update from the agent.
 //
 // Used to stream real-time progress and results during prompt processing.
 //
-// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
+// See protocol docs: [Agent Reports Output]
+//
+// [Agent Reports Output]: https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output
 type SessionNotification struct {
-	// The ID of the session this update pertains to.
+	// SessionID is the ID of the session this update pertains to.
 	SessionID SessionID `json:"sessionId"`
 
-	// The actual update content.
+	// Update is the actual update content.
 	Update SessionUpdate `json:"update"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -9677,15 +9919,17 @@ func (v *SessionNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionResumeCapabilities: Capabilities for the `session/resume` method.
+// SessionResumeCapabilities is the capabilities for the "session/resume" method.
 //
-// Supplying `{}` means the agent supports resuming sessions.
+// Supplying "{}" means the agent supports resuming sessions.
 type SessionResumeCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -9739,16 +9983,18 @@ func (v *SessionResumeCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SetSessionConfigOptionResponse: Response to `session/set_config_option` method.
+// SetSessionConfigOptionResponse is the response to "session/set_config_option" method.
 type SetSessionConfigOptionResponse struct {
-	// The full set of configuration options and their current values.
+	// ConfigOptions is the full set of configuration options and their current values.
 	ConfigOptions []SessionConfigOption `json:"configOptions"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -9819,19 +10065,21 @@ func (v *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SetSessionModeRequest: Request parameters for setting a session mode.
+// SetSessionModeRequest is the request parameters for setting a session mode.
 type SetSessionModeRequest struct {
-	// The ID of the session to set the mode for.
+	// SessionID is the ID of the session to set the mode for.
 	SessionID SessionID `json:"sessionId"`
 
-	// The ID of the mode to set.
+	// ModeID is the ID of the mode to set.
 	ModeID SessionModeID `json:"modeId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -9908,13 +10156,15 @@ func (v *SetSessionModeRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SetSessionModeResponse: Response to `session/set_mode` method.
+// SetSessionModeResponse is the response to "session/set_mode" method.
 type SetSessionModeResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -9968,18 +10218,20 @@ func (v *SetSessionModeResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// StringMultiSelectItems: String item schema for multi-select enum properties.
+// StringMultiSelectItems is the string item schema for multi-select enum properties.
 type StringMultiSelectItems struct {
-	// Allowed enum values.
+	// Enum is the allowed enum values.
 	Enum []string `json:"enum"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	// Optional. Omitted and "null" are equivalent and mean no metadata.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -10052,63 +10304,65 @@ func (v *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// StringPropertySchema: Schema for string properties in an elicitation form.
+// StringPropertySchema is the schema for string properties in an elicitation form.
 //
-// When `enum` or `oneOf` is set, this represents a single-select enum
-// with `"type": "string"`.
+// When "enum" or "oneOf" is set, this represents a single-select enum
+// with "type": "string".
 type StringPropertySchema struct {
-	// Optional title for the property.
+	// Title is the optional title for the property.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	// Optional. Omitted and "null" are equivalent and mean no title is provided.
 	Title *string `json:"title,omitempty"`
 
-	// Human-readable description.
+	// Description is the human-readable description.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
+	// Optional. Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Minimum string length.
+	// MinLength is the minimum string length.
 	//
-	// Optional. Omitted and `null` are equivalent and mean there is no minimum length constraint.
+	// Optional. Omitted and "null" are equivalent and mean there is no minimum length constraint.
 	MinLength *uint32 `json:"minLength,omitempty"`
 
-	// Maximum string length.
+	// MaxLength is the maximum string length.
 	//
-	// Optional. Omitted and `null` are equivalent and mean there is no maximum length constraint.
+	// Optional. Omitted and "null" are equivalent and mean there is no maximum length constraint.
 	MaxLength *uint32 `json:"maxLength,omitempty"`
 
 	// Pattern the string must match.
 	//
-	// Optional. Omitted and `null` are equivalent and mean there is no pattern constraint.
+	// Optional. Omitted and "null" are equivalent and mean there is no pattern constraint.
 	Pattern *string `json:"pattern,omitempty"`
 
-	// String format.
+	// Format is the string format.
 	//
-	// Optional. Omitted and `null` are equivalent and mean there is no format constraint.
+	// Optional. Omitted and "null" are equivalent and mean there is no format constraint.
 	Format *StringFormat `json:"format,omitempty"`
 
 	// Default value.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no default value is provided.
+	// Optional. Omitted and "null" are equivalent and mean no default value is provided.
 	Default *string `json:"default,omitempty"`
 
 	// Enum values for untitled single-select enums.
-	// Optional. Omitted and `null` are equivalent and mean no untitled single-select choices are
-	// declared by `enum`.
+	// Optional. Omitted and "null" are equivalent and mean no untitled single-select choices are
+	// declared by "enum".
 	Enum []string `json:"enum,omitempty"`
 
-	// Titled enum options for titled single-select enums.
-	// Optional. Omitted and `null` are equivalent and mean no titled single-select choices are
-	// declared by `oneOf`.
+	// OneOf is the titled enum options for titled single-select enums.
+	// Optional. Omitted and "null" are equivalent and mean no titled single-select choices are
+	// declared by "oneOf".
 	OneOf []EnumOption `json:"oneOf,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	// Optional. Omitted and "null" are equivalent and mean no metadata.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -10224,20 +10478,24 @@ func (v *StringPropertySchema) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Terminal: Embed a terminal created with `terminal/create` by its id.
+// Terminal means: embed a terminal created with "terminal/create" by its id.
 //
-// The terminal must be added before calling `terminal/release`.
+// The terminal must be added before calling "terminal/release".
 //
-// See protocol docs: [Terminal](https://agentclientprotocol.com/protocol/v1/terminals)
+// See protocol docs: [Terminal]
+//
+// [Terminal]: https://agentclientprotocol.com/protocol/v1/terminals
 type Terminal struct {
-	// Identifier of the terminal instance to embed in the content stream.
+	// TerminalID is the identifier of the terminal instance to embed in the content stream.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -10306,19 +10564,21 @@ func (v *Terminal) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TerminalExitStatus: Exit status of a terminal command.
+// TerminalExitStatus is the exit status of a terminal command.
 type TerminalExitStatus struct {
-	// The process exit code (may be null if terminated by signal).
+	// ExitCode is the process exit code (may be null if terminated by signal).
 	ExitCode *uint32 `json:"exitCode,omitempty"`
 
-	// The signal that terminated the process (may be null if exited normally).
+	// Signal is the signal that terminated the process (may be null if exited normally).
 	Signal *string `json:"signal,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -10384,22 +10644,24 @@ func (v *TerminalExitStatus) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TerminalID: Typed identifier used for terminal values on the wire.
+// TerminalID is the typed identifier used for terminal values on the wire.
 type TerminalID string
 
-// TerminalOutputRequest: Request to get the current output and status of a terminal.
+// TerminalOutputRequest is the request to get the current output and status of a terminal.
 type TerminalOutputRequest struct {
-	// The session ID for this request.
+	// SessionID is the session ID for this request.
 	SessionID SessionID `json:"sessionId"`
 
-	// The ID of the terminal to get output from.
+	// TerminalID is the ID of the terminal to get output from.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -10476,22 +10738,24 @@ func (v *TerminalOutputRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TerminalOutputResponse: Response containing the terminal output and exit status.
+// TerminalOutputResponse is the response containing the terminal output and exit status.
 type TerminalOutputResponse struct {
-	// The terminal output captured so far.
+	// Output is the terminal output captured so far.
 	Output string `json:"output"`
 
-	// Whether the output was truncated due to byte limits.
+	// Truncated reports whether the output was truncated due to byte limits.
 	Truncated bool `json:"truncated"`
 
-	// Exit status if the command has completed.
+	// ExitStatus is the exit status if the command has completed.
 	ExitStatus *TerminalExitStatus `json:"exitStatus,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -10576,19 +10840,21 @@ func (v *TerminalOutputResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TextContent: Text provided to or from an LLM.
+// TextContent is the text provided to or from an LLM.
 type TextContent struct {
-	// Optional annotations that help clients decide how to display or route this content.
+	// Annotations is the optional annotations that help clients decide how to display or route this content.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
 	// Text payload carried by this content block.
 	Text string `json:"text"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -10665,9 +10931,9 @@ func (v *TextContent) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TextResourceContents: Text-based resource contents.
+// TextResourceContents is the text-based resource contents.
 type TextResourceContents struct {
-	// MIME type describing the encoded media payload.
+	// MimeType is the MIME type describing the encoded media payload.
 	MimeType *string `json:"mimeType,omitempty"`
 
 	// Text payload carried by this content block.
@@ -10676,11 +10942,13 @@ type TextResourceContents struct {
 	// URI associated with this resource or media payload.
 	URI string `json:"uri"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -10763,18 +11031,20 @@ func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TitledMultiSelectItems: Items definition for titled multi-select enum properties.
+// TitledMultiSelectItems is the items definition for titled multi-select enum properties.
 type TitledMultiSelectItems struct {
-	// Titled enum options.
+	// AnyOf is the titled enum options.
 	AnyOf []EnumOption `json:"anyOf"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	// Optional. Omitted and "null" are equivalent and mean no metadata.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -10847,50 +11117,54 @@ func (v *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ToolCall: Represents a tool call that the language model has requested.
+// ToolCall represents a tool call that the language model has requested.
 //
 // Tool calls are actions that the agent executes on behalf of the language model,
 // such as reading files, executing code, or fetching data from external sources.
 //
-// See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v1/tool-calls)
+// See protocol docs: [Tool Calls]
+//
+// [Tool Calls]: https://agentclientprotocol.com/protocol/v1/tool-calls
 type ToolCall struct {
-	// Unique identifier for this tool call within the session.
+	// ToolCallID is the unique identifier for this tool call within the session.
 	ToolCallID ToolCallID `json:"toolCallId"`
 
-	// Human-readable title describing what the tool is doing.
+	// Title is the human-readable title describing what the tool is doing.
 	Title string `json:"title"`
 
-	// Programmatic name of the tool being invoked.
+	// Name is the programmatic name of the tool being invoked.
 	//
-	// This field is optional. Omitting it or sending `null` both mean that no
+	// This field is optional. Omitting it or sending "null" both mean that no
 	// tool name is available.
 	Name *string `json:"name,omitempty"`
 
-	// The category of tool being invoked.
+	// Kind is the category of tool being invoked.
 	// Helps clients choose appropriate icons and UI treatment.
 	Kind *ToolKind `json:"kind,omitempty"`
 
-	// Current execution status of the tool call.
+	// Status is the current execution status of the tool call.
 	Status *ToolCallStatus `json:"status,omitempty"`
 
 	// Content produced by the tool call.
 	Content []ToolCallContent `json:"content,omitempty"`
 
-	// File locations affected by this tool call.
+	// Locations is the file locations affected by this tool call.
 	// Enables "follow-along" features in clients.
 	Locations []ToolCallLocation `json:"locations,omitempty"`
 
-	// Raw input parameters sent to the tool.
+	// RawInput is the raw input parameters sent to the tool.
 	RawInput json.RawMessage `json:"rawInput,omitempty"`
 
-	// Raw output returned by the tool.
+	// RawOutput is the raw output returned by the tool.
 	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -11017,27 +11291,31 @@ func (v *ToolCall) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ToolCallID: Unique identifier for a tool call within a session.
+// ToolCallID is the unique identifier for a tool call within a session.
 type ToolCallID string
 
-// ToolCallLocation: A file location being accessed or modified by a tool.
+// ToolCallLocation is a file location being accessed or modified by a tool.
 //
 // Enables clients to implement "follow-along" features that track
 // which files the agent is working with in real-time.
 //
-// See protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/v1/tool-calls#following-the-agent)
+// See protocol docs: [Following the Agent]
+//
+// [Following the Agent]: https://agentclientprotocol.com/protocol/v1/tool-calls#following-the-agent
 type ToolCallLocation struct {
-	// The absolute file path being accessed or modified.
+	// Path is the absolute file path being accessed or modified.
 	Path string `json:"path"`
 
-	// Optional 1-based line number within the file.
+	// Line is the optional 1-based line number within the file.
 	Line *uint32 `json:"line,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -11112,48 +11390,52 @@ func (v *ToolCallLocation) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ToolCallUpdate: An update to an existing tool call.
+// ToolCallUpdate is an update to an existing tool call.
 //
 // Used to report progress and results as tools execute. All fields except
 // the tool call ID are optional - only changed fields need to be included.
 //
-// See protocol docs: [Updating](https://agentclientprotocol.com/protocol/v1/tool-calls#updating)
+// See protocol docs: [Updating]
+//
+// [Updating]: https://agentclientprotocol.com/protocol/v1/tool-calls#updating
 type ToolCallUpdate struct {
-	// The ID of the tool call being updated.
+	// ToolCallID is the ID of the tool call being updated.
 	ToolCallID ToolCallID `json:"toolCallId"`
 
-	// Update the tool kind.
+	// Kind means: update the tool kind.
 	Kind *ToolKind `json:"kind,omitempty"`
 
-	// Update the execution status.
+	// Status means: update the execution status.
 	Status *ToolCallStatus `json:"status,omitempty"`
 
-	// Update the human-readable title.
+	// Title means: update the human-readable title.
 	Title *string `json:"title,omitempty"`
 
-	// Update the programmatic name of the tool being invoked.
+	// Name means: update the programmatic name of the tool being invoked.
 	//
-	// This field is optional. Omitting it or sending `null` both mean that
+	// This field is optional. Omitting it or sending "null" both mean that
 	// the existing name is left unchanged.
 	Name *string `json:"name,omitempty"`
 
-	// Replace the content collection.
+	// Content means: replace the content collection.
 	Content []ToolCallContent `json:"content,omitempty"`
 
-	// Replace the locations collection.
+	// Locations means: replace the locations collection.
 	Locations []ToolCallLocation `json:"locations,omitempty"`
 
-	// Update the raw input.
+	// RawInput means: update the raw input.
 	RawInput json.RawMessage `json:"rawInput,omitempty"`
 
-	// Update the raw output.
+	// RawOutput means: update the raw output.
 	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -11278,16 +11560,18 @@ func (v *ToolCallUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// UnstructuredCommandInput: All text that was typed after the command name is provided as input.
+// UnstructuredCommandInput means: all text that was typed after the command name is provided as input.
 type UnstructuredCommandInput struct {
-	// A hint to display when the input hasn't been provided yet
+	// Hint is a hint to display when the input hasn't been provided yet
 	Hint string `json:"hint"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -11356,22 +11640,24 @@ func (v *UnstructuredCommandInput) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// UsageUpdate: Context window and cost update for a session.
+// UsageUpdate is the context window and cost update for a session.
 type UsageUpdate struct {
-	// Tokens currently in context.
+	// Used is the tokens currently in context.
 	Used uint64 `json:"used"`
 
-	// Total context window size in tokens.
+	// Size is the total context window size in tokens.
 	Size uint64 `json:"size"`
 
-	// Cumulative session cost (optional).
+	// Cost is the cumulative session cost (optional).
 	Cost *Cost `json:"cost,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -11456,19 +11742,21 @@ func (v *UsageUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// WaitForTerminalExitRequest: Request to wait for a terminal command to exit.
+// WaitForTerminalExitRequest is the request to wait for a terminal command to exit.
 type WaitForTerminalExitRequest struct {
-	// The session ID for this request.
+	// SessionID is the session ID for this request.
 	SessionID SessionID `json:"sessionId"`
 
-	// The ID of the terminal to wait for.
+	// TerminalID is the ID of the terminal to wait for.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -11545,19 +11833,21 @@ func (v *WaitForTerminalExitRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// WaitForTerminalExitResponse: Response containing the exit status of a terminal command.
+// WaitForTerminalExitResponse is the response containing the exit status of a terminal command.
 type WaitForTerminalExitResponse struct {
-	// The process exit code (may be null if terminated by signal).
+	// ExitCode is the process exit code (may be null if terminated by signal).
 	ExitCode *uint32 `json:"exitCode,omitempty"`
 
-	// The signal that terminated the process (may be null if exited normally).
+	// Signal is the signal that terminated the process (may be null if exited normally).
 	Signal *string `json:"signal,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -11623,24 +11913,26 @@ func (v *WaitForTerminalExitResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// WriteTextFileRequest: Request to write content to a text file.
+// WriteTextFileRequest is the request to write content to a text file.
 //
-// Only available if the client supports the `fs.writeTextFile` capability.
+// Only available if the client supports the "fs.writeTextFile" capability.
 type WriteTextFileRequest struct {
-	// The session ID for this request.
+	// SessionID is the session ID for this request.
 	SessionID SessionID `json:"sessionId"`
 
-	// Absolute path to the file to write.
+	// Path is the absolute path to the file to write.
 	Path string `json:"path"`
 
-	// The text content to write to the file.
+	// Content is the text content to write to the file.
 	Content string `json:"content"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -11725,13 +12017,15 @@ func (v *WriteTextFileRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// WriteTextFileResponse: Response to `fs/write_text_file`
+// WriteTextFileResponse is the response to "fs/write_text_file"
 type WriteTextFileResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 

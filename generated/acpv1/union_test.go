@@ -284,7 +284,7 @@ func TestSessionUpdateKnownTags(t *testing.T) {
 				if !ok || d.Path != "/w/main.go" || d.OldText == nil || *d.OldText != "a" || d.NewText != "b" {
 					t.Errorf("content[0] = %#v", c.Content[0].Value)
 				}
-				cc, ok := c.Content[1].Value.(*ToolCallContentContent)
+				cc, ok := c.Content[1].Value.(*ToolCallContentData)
 				if !ok {
 					t.Fatalf("content[1] is %T", c.Content[1].Value)
 				}
@@ -465,11 +465,11 @@ func TestContentBlockKnownTags(t *testing.T) {
 				}
 			case *ContentBlockResource:
 				switch r := v.Resource.Value.(type) {
-				case *EmbeddedResourceResourceTextResourceContents:
+				case *EmbeddedResourceDataTextResourceContents:
 					if r.Text != "hello" {
 						t.Errorf("text resource = %+v", r.TextResourceContents)
 					}
-				case *EmbeddedResourceResourceBlobResourceContents:
+				case *EmbeddedResourceDataBlobResourceContents:
 					if r.Blob != "AAEC" {
 						t.Errorf("blob resource = %+v", r.BlobResourceContents)
 					}
@@ -488,7 +488,7 @@ func TestToolCallContentKnownTags(t *testing.T) {
 		check func(t *testing.T, v ToolCallContentVariant)
 	}{
 		{`{"type":"content","content":{"type":"text","text":"done"}}`, func(t *testing.T, v ToolCallContentVariant) {
-			c, ok := v.(*ToolCallContentContent)
+			c, ok := v.(*ToolCallContentData)
 			if !ok {
 				t.Fatalf("variant is %T", v)
 			}
@@ -809,9 +809,9 @@ func TestRequestIDNull(t *testing.T) {
 	}
 }
 
-func TestEmbeddedResourceResource(t *testing.T) {
-	text := reflect.TypeOf(&EmbeddedResourceResourceTextResourceContents{})
-	blob := reflect.TypeOf(&EmbeddedResourceResourceBlobResourceContents{})
+func TestEmbeddedResourceData(t *testing.T) {
+	text := reflect.TypeOf(&EmbeddedResourceDataTextResourceContents{})
+	blob := reflect.TypeOf(&EmbeddedResourceDataBlobResourceContents{})
 	runUntagged(t, []untaggedCase{
 		{`{"text":"hello","uri":"file:///a.txt"}`, text, ""},
 		{`{"mimeType":"text/plain","text":"","uri":"file:///empty.txt"}`, text, ""},
@@ -822,13 +822,13 @@ func TestEmbeddedResourceResource(t *testing.T) {
 		{`7`, nil, "fits none of TextResourceContents, BlobResourceContents"},
 		{`{"uri":"file:///a"}`, nil, ""},
 		{`{"text":5,"uri":"file:///a"}`, nil, ""},
-	}, func(u *EmbeddedResourceResource) any { return u.Value })
+	}, func(u *EmbeddedResourceData) any { return u.Value })
 
-	var u EmbeddedResourceResource
+	var u EmbeddedResourceData
 	if err := json.Unmarshal([]byte(`{"uri":"file:///a.bin","blob":"AAEC"}`), &u); err != nil {
 		t.Fatal(err)
 	}
-	if b, ok := u.Value.(*EmbeddedResourceResourceBlobResourceContents); !ok || b.Blob != "AAEC" || b.URI != "file:///a.bin" {
+	if b, ok := u.Value.(*EmbeddedResourceDataBlobResourceContents); !ok || b.Blob != "AAEC" || b.URI != "file:///a.bin" {
 		t.Errorf("blob resource decoded as %#v", u.Value)
 	}
 }

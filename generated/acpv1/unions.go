@@ -12,7 +12,7 @@ import (
 	"strings"
 )
 
-// AgentResponse: A JSON-RPC response object.
+// AgentResponse is a JSON-RPC response object.
 type AgentResponse struct {
 	// Value is the variant, one of:
 	//   - *AgentResponseResult
@@ -50,14 +50,14 @@ func (u AgentResponse) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// AgentResponseResult: the Result alternative of AgentResponse.
+// AgentResponseResult is the Result alternative of AgentResponse.
 //
 // A successful JSON-RPC response.
 type AgentResponseResult struct {
-	// The id of the request this response answers.
+	// ID is the id of the request this response answers.
 	ID RequestID `json:"id"`
 
-	// Method-specific response data.
+	// Result is the method-specific response data.
 	Result json.RawMessage `json:"result"`
 }
 
@@ -132,14 +132,14 @@ func (v *AgentResponseResult) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AgentResponseError: the Error alternative of AgentResponse.
+// AgentResponseError is the Error alternative of AgentResponse.
 //
 // A failed JSON-RPC response.
 type AgentResponseError struct {
-	// The id of the request this response answers.
+	// ID is the id of the request this response answers.
 	ID RequestID `json:"id"`
 
-	// Method-specific error data.
+	// Error is the method-specific error data.
 	Error Error `json:"error"`
 }
 
@@ -249,10 +249,10 @@ func (u *AgentResponse) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// AuthMethod: Describes an available authentication method.
+// AuthMethod describes an available authentication method.
 //
-// The `type` field acts as the discriminator in the serialized JSON form.
-// When no `type` is present, the method is treated as `agent`.
+// The "type" field acts as the discriminator in the serialized JSON form.
+// When no "type" is present, the method is treated as "agent".
 type AuthMethod struct {
 	// Value is the variant selected by "type", one of:
 	//   - *AuthMethodTerminalVariant
@@ -349,10 +349,10 @@ func (u *AuthMethod) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
 }
 
-// AuthMethodTerminalVariant: the "terminal" variant of AuthMethod.
+// AuthMethodTerminalVariant is the "terminal" variant of AuthMethod.
 //
 // Client runs the configured agent program as a separate interactive
-// process, without passing this method to `authenticate`.
+// process, without passing this method to "authenticate".
 type AuthMethodTerminalVariant struct {
 	AuthMethodTerminal
 }
@@ -380,11 +380,11 @@ func (v AuthMethodTerminalVariant) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// AuthMethodAgentVariant: the variant of AuthMethod without "type".
+// AuthMethodAgentVariant is the variant of AuthMethod without "type".
 //
-// Agent handles authentication itself through `authenticate`.
+// Agent handles authentication itself through "authenticate".
 //
-// This is the default when no `type` is specified.
+// This is the default when no "type" is specified.
 type AuthMethodAgentVariant struct {
 	AuthMethodAgent
 }
@@ -411,7 +411,7 @@ func (v AuthMethodAgentVariant) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// AuthMethodOther: a variant of AuthMethod whose "type" this package does not know: a custom one
+// AuthMethodOther is a variant of AuthMethod whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 type AuthMethodOther struct {
 	// Tag is the "type" value.
@@ -502,7 +502,7 @@ func (v *AuthMethodOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AvailableCommandInput: The input specification for a command.
+// AvailableCommandInput is the input specification for a command.
 type AvailableCommandInput struct {
 	// Value is the variant, one of:
 	//   - *AvailableCommandInputUnstructured
@@ -538,7 +538,7 @@ func (u AvailableCommandInput) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// AvailableCommandInputUnstructured: the unstructured alternative of AvailableCommandInput.
+// AvailableCommandInputUnstructured is the unstructured alternative of AvailableCommandInput.
 //
 // All text that was typed after the command name is provided as input.
 type AvailableCommandInputUnstructured struct {
@@ -575,7 +575,7 @@ func (u *AvailableCommandInput) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// ClientResponse: A JSON-RPC response object.
+// ClientResponse is a JSON-RPC response object.
 type ClientResponse struct {
 	// Value is the variant, one of:
 	//   - *ClientResponseResult
@@ -613,14 +613,14 @@ func (u ClientResponse) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ClientResponseResult: the Result alternative of ClientResponse.
+// ClientResponseResult is the Result alternative of ClientResponse.
 //
 // A successful JSON-RPC response.
 type ClientResponseResult struct {
-	// The id of the request this response answers.
+	// ID is the id of the request this response answers.
 	ID RequestID `json:"id"`
 
-	// Method-specific response data.
+	// Result is the method-specific response data.
 	Result json.RawMessage `json:"result"`
 }
 
@@ -695,14 +695,14 @@ func (v *ClientResponseResult) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ClientResponseError: the Error alternative of ClientResponse.
+// ClientResponseError is the Error alternative of ClientResponse.
 //
 // A failed JSON-RPC response.
 type ClientResponseError struct {
-	// The id of the request this response answers.
+	// ID is the id of the request this response answers.
 	ID RequestID `json:"id"`
 
-	// Method-specific error data.
+	// Error is the method-specific error data.
 	Error Error `json:"error"`
 }
 
@@ -812,17 +812,20 @@ func (u *ClientResponse) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// ContentBlock: Content blocks represent displayable information in the Agent Client Protocol.
+// ContentBlock means: content blocks represent displayable information in the Agent Client Protocol.
 //
 // Content blocks appear in:
-// - User prompts sent via `session/prompt`
-// - Language model output streamed through `session/update` notifications
-// - Progress updates and results from tool calls
+//
+//   - User prompts sent via "session/prompt"
+//   - Language model output streamed through "session/update" notifications
+//   - Progress updates and results from tool calls
 //
 // This structure is compatible with the Model Context Protocol (MCP), so agents can
 // forward content from MCP tool outputs without transformation.
 //
-// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/content)
+// See protocol docs: [Content]
+//
+// [Content]: https://agentclientprotocol.com/protocol/v1/content
 type ContentBlock struct {
 	// Value is the variant selected by "type", one of:
 	//   - *ContentBlockText
@@ -931,7 +934,7 @@ func (u *ContentBlock) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
 }
 
-// ContentBlockText: the "text" variant of ContentBlock.
+// ContentBlockText is the "text" variant of ContentBlock.
 //
 // Text content. May be plain text or formatted with Markdown.
 //
@@ -964,11 +967,11 @@ func (v ContentBlockText) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ContentBlockImage: the "image" variant of ContentBlock.
+// ContentBlockImage is the "image" variant of ContentBlock.
 //
 // Images for visual context or analysis.
 //
-// Requires the `image` prompt capability when included in prompts.
+// Requires the "image" prompt capability when included in prompts.
 type ContentBlockImage struct {
 	ImageContent
 }
@@ -996,11 +999,11 @@ func (v ContentBlockImage) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ContentBlockAudio: the "audio" variant of ContentBlock.
+// ContentBlockAudio is the "audio" variant of ContentBlock.
 //
 // Audio data for transcription or analysis.
 //
-// Requires the `audio` prompt capability when included in prompts.
+// Requires the "audio" prompt capability when included in prompts.
 type ContentBlockAudio struct {
 	AudioContent
 }
@@ -1028,7 +1031,7 @@ func (v ContentBlockAudio) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ContentBlockResourceLink: the "resource_link" variant of ContentBlock.
+// ContentBlockResourceLink is the "resource_link" variant of ContentBlock.
 //
 // References to resources that the agent can access.
 //
@@ -1060,13 +1063,13 @@ func (v ContentBlockResourceLink) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ContentBlockResource: the "resource" variant of ContentBlock.
+// ContentBlockResource is the "resource" variant of ContentBlock.
 //
 // Complete resource contents embedded directly in the message.
 //
 // Preferred for including context as it avoids extra round-trips.
 //
-// Requires the `embeddedContext` prompt capability when included in prompts.
+// Requires the "embeddedContext" prompt capability when included in prompts.
 type ContentBlockResource struct {
 	EmbeddedResource
 }
@@ -1094,7 +1097,7 @@ func (v ContentBlockResource) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ContentBlockOther: a variant of ContentBlock whose "type" this package does not know: a custom one
+// ContentBlockOther is a variant of ContentBlock whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 type ContentBlockOther struct {
 	// Tag is the "type" value.
@@ -1185,22 +1188,24 @@ func (v *ContentBlockOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CreateElicitationRequest: Request from the agent to elicit structured user input.
+// CreateElicitationRequest is the request from the agent to elicit structured user input.
 //
 // The agent sends this to the client to request information from the user,
 // either via a form or by directing them to a URL.
 // Elicitations are tied to a session (optionally a tool call) or a request.
 type CreateElicitationRequest struct {
-	// A human-readable message describing what input is needed.
+	// Message is a human-readable message describing what input is needed.
 	Message string `json:"message"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	// Optional. Omitted and "null" are equivalent and mean no metadata.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Value is the variant selected by "mode", one of:
@@ -1359,7 +1364,7 @@ func (v *createElicitationRequestFields) appendMembers(b []byte) ([]byte, error)
 	return b, nil
 }
 
-// CreateElicitationRequestForm: the "form" variant of CreateElicitationRequest.
+// CreateElicitationRequestForm is the "form" variant of CreateElicitationRequest.
 //
 // Form-based elicitation where the client renders a form from the provided schema.
 type CreateElicitationRequestForm struct {
@@ -1389,7 +1394,7 @@ func (v CreateElicitationRequestForm) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// CreateElicitationRequestURL: the "url" variant of CreateElicitationRequest.
+// CreateElicitationRequestURL is the "url" variant of CreateElicitationRequest.
 //
 // URL-based elicitation where the client directs the user to a URL.
 type CreateElicitationRequestURL struct {
@@ -1419,13 +1424,13 @@ func (v CreateElicitationRequestURL) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// CreateElicitationRequestOther: a variant of CreateElicitationRequest whose "mode" this package does not know: a custom one
+// CreateElicitationRequestOther is a variant of CreateElicitationRequest whose "mode" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 //
 // Custom or future elicitation mode.
 //
-// Values beginning with `_` are reserved for implementation-specific
-// extensions. Unknown values that do not begin with `_` are reserved for
+// Values beginning with "_" are reserved for implementation-specific
+// extensions. Unknown values that do not begin with "_" are reserved for
 // future ACP variants.
 //
 // Clients that do not understand this mode should preserve the raw payload
@@ -1520,15 +1525,17 @@ func (v *CreateElicitationRequestOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CreateElicitationResponse: Response from the client to an elicitation request.
+// CreateElicitationResponse is the response from the client to an elicitation request.
 type CreateElicitationResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	// Optional. Omitted and "null" are equivalent and mean no metadata.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Value is the variant selected by "action", one of:
@@ -1676,7 +1683,7 @@ func (v *createElicitationResponseFields) appendMembers(b []byte) ([]byte, error
 	return b, nil
 }
 
-// CreateElicitationResponseAccept: the "accept" variant of CreateElicitationResponse.
+// CreateElicitationResponseAccept is the "accept" variant of CreateElicitationResponse.
 //
 // The user accepted and provided content.
 type CreateElicitationResponseAccept struct {
@@ -1706,7 +1713,7 @@ func (v CreateElicitationResponseAccept) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// CreateElicitationResponseDecline: the "decline" variant of CreateElicitationResponse.
+// CreateElicitationResponseDecline is the "decline" variant of CreateElicitationResponse.
 //
 // The user declined the elicitation.
 type CreateElicitationResponseDecline struct{}
@@ -1755,7 +1762,7 @@ func (v *CreateElicitationResponseDecline) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CreateElicitationResponseCancel: the "cancel" variant of CreateElicitationResponse.
+// CreateElicitationResponseCancel is the "cancel" variant of CreateElicitationResponse.
 //
 // The elicitation was cancelled.
 type CreateElicitationResponseCancel struct{}
@@ -1804,13 +1811,13 @@ func (v *CreateElicitationResponseCancel) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CreateElicitationResponseOther: a variant of CreateElicitationResponse whose "action" this package does not know: a custom one
+// CreateElicitationResponseOther is a variant of CreateElicitationResponse whose "action" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 //
 // Custom or future elicitation action.
 //
-// Values beginning with `_` are reserved for implementation-specific
-// extensions. Unknown values that do not begin with `_` are reserved for
+// Values beginning with "_" are reserved for implementation-specific
+// extensions. Unknown values that do not begin with "_" are reserved for
 // future ACP variants.
 //
 // Agents that do not understand this action should preserve the raw
@@ -1905,7 +1912,7 @@ func (v *CreateElicitationResponseOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationContentValue: Allowed wire representations for `ElicitationContentValue`.
+// ElicitationContentValue is the allowed wire representations for [ElicitationContentValue].
 type ElicitationContentValue struct {
 	// Value is the variant, one of:
 	//   - ElicitationContentValueString
@@ -1941,7 +1948,7 @@ func (u ElicitationContentValue) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ElicitationContentValueString: the String alternative of ElicitationContentValue.
+// ElicitationContentValueString is the String alternative of ElicitationContentValue.
 //
 // String value accepted in elicitation response content.
 type ElicitationContentValueString string
@@ -1952,7 +1959,7 @@ func (v ElicitationContentValueString) appendJSON(b []byte) ([]byte, error) {
 	return appendString(b, v), nil
 }
 
-// ElicitationContentValueInteger: the Integer alternative of ElicitationContentValue.
+// ElicitationContentValueInteger is the Integer alternative of ElicitationContentValue.
 //
 // Integer value accepted in elicitation response content.
 type ElicitationContentValueInteger int64
@@ -1963,7 +1970,7 @@ func (v ElicitationContentValueInteger) appendJSON(b []byte) ([]byte, error) {
 	return appendInt(b, v), nil
 }
 
-// ElicitationContentValueNumber: the Number alternative of ElicitationContentValue.
+// ElicitationContentValueNumber is the Number alternative of ElicitationContentValue.
 //
 // Number value accepted in elicitation response content.
 type ElicitationContentValueNumber float64
@@ -1974,7 +1981,7 @@ func (v ElicitationContentValueNumber) appendJSON(b []byte) ([]byte, error) {
 	return appendFloat(b, v)
 }
 
-// ElicitationContentValueBoolean: the Boolean alternative of ElicitationContentValue.
+// ElicitationContentValueBoolean is the Boolean alternative of ElicitationContentValue.
 //
 // Boolean value accepted in elicitation response content.
 type ElicitationContentValueBoolean bool
@@ -1985,7 +1992,7 @@ func (v ElicitationContentValueBoolean) appendJSON(b []byte) ([]byte, error) {
 	return appendBool(b, v), nil
 }
 
-// ElicitationContentValueStringArray: the StringArray alternative of ElicitationContentValue.
+// ElicitationContentValueStringArray is the StringArray alternative of ElicitationContentValue.
 //
 // String array value accepted in elicitation response content.
 type ElicitationContentValueStringArray []string
@@ -2054,9 +2061,9 @@ func (u *ElicitationContentValue) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// ElicitationFormMode: Form-based elicitation mode where the client renders a form from the provided schema.
+// ElicitationFormMode is the form-based elicitation mode where the client renders a form from the provided schema.
 type ElicitationFormMode struct {
-	// A JSON Schema describing the form fields to present to the user.
+	// RequestedSchema is a JSON Schema describing the form fields to present to the user.
 	RequestedSchema ElicitationSchema `json:"requestedSchema"`
 
 	// Value is the variant, one of:
@@ -2099,7 +2106,7 @@ func (u ElicitationFormMode) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ElicitationFormModeSession: the Session alternative of ElicitationFormMode.
+// ElicitationFormModeSession is the Session alternative of ElicitationFormMode.
 //
 // Tied to a session, optionally to a specific tool call within that session.
 type ElicitationFormModeSession struct {
@@ -2108,7 +2115,7 @@ type ElicitationFormModeSession struct {
 
 func (*ElicitationFormModeSession) isElicitationFormMode() {}
 
-// ElicitationFormModeRequest: the Request alternative of ElicitationFormMode.
+// ElicitationFormModeRequest is the Request alternative of ElicitationFormMode.
 //
 // Tied to a specific JSON-RPC request outside of a session
 // (e.g., during auth/configuration phases before any session is started).
@@ -2199,11 +2206,11 @@ func (v *elicitationFormModeFields) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-// ElicitationPropertySchema: Property schema for elicitation form fields.
+// ElicitationPropertySchema is the property schema for elicitation form fields.
 //
-// Each variant corresponds to a JSON Schema `"type"` value.
-// Single-select enums use `type: "string"` with `enum` or `oneOf` set.
-// Multi-select enums use `type: "array"`.
+// Each variant corresponds to a JSON Schema "type" value.
+// Single-select enums use type: "string" with "enum" or "oneOf" set.
+// Multi-select enums use type: "array".
 type ElicitationPropertySchema struct {
 	// Value is the variant selected by "type", one of:
 	//   - *ElicitationPropertySchemaString
@@ -2312,9 +2319,9 @@ func (u *ElicitationPropertySchema) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
 }
 
-// ElicitationPropertySchemaString: the "string" variant of ElicitationPropertySchema.
+// ElicitationPropertySchemaString is the "string" variant of ElicitationPropertySchema.
 //
-// String property (or single-select enum when `enum`/`oneOf` is set).
+// String property (or single-select enum when "enum"/"oneOf" is set).
 type ElicitationPropertySchemaString struct {
 	StringPropertySchema
 }
@@ -2342,7 +2349,7 @@ func (v ElicitationPropertySchemaString) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ElicitationPropertySchemaNumber: the "number" variant of ElicitationPropertySchema.
+// ElicitationPropertySchemaNumber is the "number" variant of ElicitationPropertySchema.
 //
 // Number (floating-point) property.
 type ElicitationPropertySchemaNumber struct {
@@ -2372,7 +2379,7 @@ func (v ElicitationPropertySchemaNumber) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ElicitationPropertySchemaInteger: the "integer" variant of ElicitationPropertySchema.
+// ElicitationPropertySchemaInteger is the "integer" variant of ElicitationPropertySchema.
 //
 // Integer property.
 type ElicitationPropertySchemaInteger struct {
@@ -2402,7 +2409,7 @@ func (v ElicitationPropertySchemaInteger) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ElicitationPropertySchemaBoolean: the "boolean" variant of ElicitationPropertySchema.
+// ElicitationPropertySchemaBoolean is the "boolean" variant of ElicitationPropertySchema.
 //
 // Boolean property.
 type ElicitationPropertySchemaBoolean struct {
@@ -2432,7 +2439,7 @@ func (v ElicitationPropertySchemaBoolean) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ElicitationPropertySchemaArray: the "array" variant of ElicitationPropertySchema.
+// ElicitationPropertySchemaArray is the "array" variant of ElicitationPropertySchema.
 //
 // Multi-select array property.
 type ElicitationPropertySchemaArray struct {
@@ -2462,13 +2469,13 @@ func (v ElicitationPropertySchemaArray) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ElicitationPropertySchemaOther: a variant of ElicitationPropertySchema whose "type" this package does not know: a custom one
+// ElicitationPropertySchemaOther is a variant of ElicitationPropertySchema whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 //
 // Custom or future elicitation property schema.
 //
-// Values beginning with `_` are reserved for implementation-specific
-// extensions. Unknown values that do not begin with `_` are reserved for
+// Values beginning with "_" are reserved for implementation-specific
+// extensions. Unknown values that do not begin with "_" are reserved for
 // future ACP variants.
 //
 // Clients that do not understand this property schema type should preserve
@@ -2563,12 +2570,12 @@ func (v *ElicitationPropertySchemaOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationURLMode: URL-based elicitation mode where the client directs the user to a URL.
+// ElicitationURLMode is the URL-based elicitation mode where the client directs the user to a URL.
 type ElicitationURLMode struct {
-	// The unique identifier for this elicitation.
+	// ElicitationID is the unique identifier for this elicitation.
 	ElicitationID ElicitationID `json:"elicitationId"`
 
-	// The URL to direct the user to.
+	// URL is the URL to direct the user to.
 	URL string `json:"url"`
 
 	// Value is the variant, one of:
@@ -2611,7 +2618,7 @@ func (u ElicitationURLMode) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ElicitationURLModeSession: the Session alternative of ElicitationURLMode.
+// ElicitationURLModeSession is the Session alternative of ElicitationURLMode.
 //
 // Tied to a session, optionally to a specific tool call within that session.
 type ElicitationURLModeSession struct {
@@ -2620,7 +2627,7 @@ type ElicitationURLModeSession struct {
 
 func (*ElicitationURLModeSession) isElicitationURLMode() {}
 
-// ElicitationURLModeRequest: the Request alternative of ElicitationURLMode.
+// ElicitationURLModeRequest is the Request alternative of ElicitationURLMode.
 //
 // Tied to a specific JSON-RPC request outside of a session
 // (e.g., during auth/configuration phases before any session is started).
@@ -2716,77 +2723,77 @@ func (v *elicitationURLModeFields) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-// EmbeddedResourceResource: Resource content that can be embedded in a message.
-type EmbeddedResourceResource struct {
+// EmbeddedResourceData means: resource content that can be embedded in a message.
+type EmbeddedResourceData struct {
 	// Value is the variant, one of:
-	//   - *EmbeddedResourceResourceTextResourceContents
-	//   - *EmbeddedResourceResourceBlobResourceContents
-	Value EmbeddedResourceResourceVariant `json:"-"`
+	//   - *EmbeddedResourceDataTextResourceContents
+	//   - *EmbeddedResourceDataBlobResourceContents
+	Value EmbeddedResourceDataVariant `json:"-"`
 }
 
-// EmbeddedResourceResourceVariant is implemented by the variants of EmbeddedResourceResource:
-//   - *EmbeddedResourceResourceTextResourceContents
-//   - *EmbeddedResourceResourceBlobResourceContents
-type EmbeddedResourceResourceVariant interface {
-	isEmbeddedResourceResource()
+// EmbeddedResourceDataVariant is implemented by the variants of EmbeddedResourceData:
+//   - *EmbeddedResourceDataTextResourceContents
+//   - *EmbeddedResourceDataBlobResourceContents
+type EmbeddedResourceDataVariant interface {
+	isEmbeddedResourceData()
 	appendMembers([]byte) ([]byte, error)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
-func (u *EmbeddedResourceResource) appendMembers(b []byte) ([]byte, error) {
+func (u *EmbeddedResourceData) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
-		return nil, errors.New("acpv1: EmbeddedResourceResource.Value is nil")
+		return nil, errors.New("acpv1: EmbeddedResourceData.Value is nil")
 	}
 	return u.Value.appendMembers(b)
 }
 
 // appendJSON writes the variant.
-func (u *EmbeddedResourceResource) appendJSON(b []byte) ([]byte, error) {
+func (u *EmbeddedResourceData) appendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b, err := u.appendMembers(b)
 	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
-func (u EmbeddedResourceResource) MarshalJSON() ([]byte, error) {
+func (u EmbeddedResourceData) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
 	b, err := u.appendJSON(*buf)
 	return encoded(buf, b, err)
 }
 
-// EmbeddedResourceResourceTextResourceContents: the TextResourceContents alternative of EmbeddedResourceResource.
+// EmbeddedResourceDataTextResourceContents is the TextResourceContents alternative of EmbeddedResourceData.
 //
 // Text resource contents embedded directly in the message.
-type EmbeddedResourceResourceTextResourceContents struct {
+type EmbeddedResourceDataTextResourceContents struct {
 	TextResourceContents
 }
 
-func (*EmbeddedResourceResourceTextResourceContents) isEmbeddedResourceResource() {}
+func (*EmbeddedResourceDataTextResourceContents) isEmbeddedResourceData() {}
 
-// EmbeddedResourceResourceBlobResourceContents: the BlobResourceContents alternative of EmbeddedResourceResource.
+// EmbeddedResourceDataBlobResourceContents is the BlobResourceContents alternative of EmbeddedResourceData.
 //
 // Binary resource contents embedded directly in the message.
-type EmbeddedResourceResourceBlobResourceContents struct {
+type EmbeddedResourceDataBlobResourceContents struct {
 	BlobResourceContents
 }
 
-func (*EmbeddedResourceResourceBlobResourceContents) isEmbeddedResourceResource() {}
+func (*EmbeddedResourceDataBlobResourceContents) isEmbeddedResourceData() {}
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
-func (u *EmbeddedResourceResource) UnmarshalJSON(data []byte) error {
+func (u *EmbeddedResourceData) UnmarshalJSON(data []byte) error {
 	var err error
 	switch jsonKind(data) {
 	case '{':
 		m := objectMembers(data)
 		if hasKeys(m, "text", "uri") {
-			v := new(EmbeddedResourceResourceTextResourceContents)
+			v := new(EmbeddedResourceDataTextResourceContents)
 			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		if hasKeys(m, "blob", "uri") {
-			v := new(EmbeddedResourceResourceBlobResourceContents)
+			v := new(EmbeddedResourceDataBlobResourceContents)
 			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
@@ -2799,20 +2806,22 @@ func (u *EmbeddedResourceResource) UnmarshalJSON(data []byte) error {
 	return typeError(kindName(jsonKind(data))+" that fits none of TextResourceContents, BlobResourceContents", u, "")
 }
 
-func (u *EmbeddedResourceResource) decodeJSON(d *decoder) error {
+func (u *EmbeddedResourceData) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *EmbeddedResourceResource) decodeRest(d *decoder, start int64) error {
+func (u *EmbeddedResourceData) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// MCPServer: Configuration for connecting to an MCP (Model Context Protocol) server.
+// MCPServer is the configuration for connecting to an MCP (Model Context Protocol) server.
 //
 // MCP servers provide tools and context that the agent can use when
 // processing prompts.
 //
-// See protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v1/session-setup#mcp-servers)
+// See protocol docs: [MCP Servers]
+//
+// [MCP Servers]: https://agentclientprotocol.com/protocol/v1/session-setup#mcp-servers
 type MCPServer struct {
 	// Value is the variant selected by "type", one of:
 	//   - *MCPServerHTTPVariant
@@ -2922,11 +2931,11 @@ func (u *MCPServer) UnmarshalJSON(data []byte) error {
 // mcpServerUnstable holds the variants of the unstable surface that build tags include, by tag.
 var mcpServerUnstable = map[string]func() MCPServerVariant{}
 
-// MCPServerHTTPVariant: the "http" variant of MCPServer.
+// MCPServerHTTPVariant is the "http" variant of MCPServer.
 //
 // # HTTP transport configuration
 //
-// Only available when the Agent capabilities indicate `mcp_capabilities.http` is `true`.
+// Only available when the Agent capabilities indicate "mcp_capabilities.http" is "true".
 type MCPServerHTTPVariant struct {
 	MCPServerHTTP
 }
@@ -2954,11 +2963,11 @@ func (v MCPServerHTTPVariant) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// MCPServerSSEVariant: the "sse" variant of MCPServer.
+// MCPServerSSEVariant is the "sse" variant of MCPServer.
 //
 // # SSE transport configuration
 //
-// Only available when the Agent capabilities indicate `mcp_capabilities.sse` is `true`.
+// Only available when the Agent capabilities indicate "mcp_capabilities.sse" is "true".
 type MCPServerSSEVariant struct {
 	MCPServerSSE
 }
@@ -2986,7 +2995,7 @@ func (v MCPServerSSEVariant) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// MCPServerStdioVariant: the variant of MCPServer without "type".
+// MCPServerStdioVariant is the variant of MCPServer without "type".
 //
 // # Stdio transport configuration
 //
@@ -3017,7 +3026,7 @@ func (v MCPServerStdioVariant) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// MCPServerOther: a variant of MCPServer whose "type" this package does not know: a custom one
+// MCPServerOther is a variant of MCPServer whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 type MCPServerOther struct {
 	// Tag is the "type" value.
@@ -3108,7 +3117,7 @@ func (v *MCPServerOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MultiSelectItems: Items for a multi-select (array) property schema.
+// MultiSelectItems is the items for a multi-select (array) property schema.
 type MultiSelectItems struct {
 	// Value is the variant selected by "type", one of:
 	//   - *MultiSelectItemsString
@@ -3205,7 +3214,7 @@ func (u *MultiSelectItems) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
 }
 
-// MultiSelectItemsString: the "string" variant of MultiSelectItems.
+// MultiSelectItemsString is the "string" variant of MultiSelectItems.
 //
 // Multi-select string items with plain string values.
 type MultiSelectItemsString struct {
@@ -3235,11 +3244,11 @@ func (v MultiSelectItemsString) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// MultiSelectItemsTitled: the variant of MultiSelectItems without "type".
+// MultiSelectItemsTitled is the variant of MultiSelectItems without "type".
 //
 // Titled multi-select items with human-readable labels.
 //
-// As in MCP, titled items omit `type` and are identified by `anyOf`.
+// As in MCP, titled items omit "type" and are identified by "anyOf".
 type MultiSelectItemsTitled struct {
 	TitledMultiSelectItems
 }
@@ -3266,7 +3275,7 @@ func (v MultiSelectItemsTitled) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// MultiSelectItemsOther: a variant of MultiSelectItems whose "type" this package does not know: a custom one
+// MultiSelectItemsOther is a variant of MultiSelectItems whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 //
 // Custom or future typed multi-select items.
@@ -3359,7 +3368,7 @@ func (v *MultiSelectItemsOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// RequestID: JSON RPC Request Id
+// RequestID is the JSON RPC Request Id
 //
 // An identifier established by the Client that MUST contain a String, Number, or NULL value if included. If it is not included it is assumed to be a notification. The value SHOULD normally not be Null \[1\] and Numbers SHOULD NOT contain fractional parts \[2\]
 //
@@ -3399,9 +3408,9 @@ func (u RequestID) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// RequestIDNull: the JSON null alternative of RequestID.
+// RequestIDNull is the JSON null alternative of RequestID.
 //
-// The JSON-RPC `null` request id.
+// The JSON-RPC "null" request id.
 type RequestIDNull struct{}
 
 func (RequestIDNull) isRequestID() {}
@@ -3415,7 +3424,7 @@ func (RequestIDNull) MarshalJSON() ([]byte, error) {
 	return []byte("null"), nil
 }
 
-// RequestIDNumber: the Number alternative of RequestID.
+// RequestIDNumber is the Number alternative of RequestID.
 //
 // A numeric JSON-RPC request id.
 type RequestIDNumber int64
@@ -3426,7 +3435,7 @@ func (v RequestIDNumber) appendJSON(b []byte) ([]byte, error) {
 	return appendInt(b, v), nil
 }
 
-// RequestIDStr: the Str alternative of RequestID.
+// RequestIDStr is the Str alternative of RequestID.
 //
 // A string JSON-RPC request id.
 type RequestIDStr string
@@ -3475,7 +3484,7 @@ func (u *RequestID) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// RequestPermissionOutcome: The outcome of a permission request.
+// RequestPermissionOutcome is the outcome of a permission request.
 type RequestPermissionOutcome struct {
 	// Value is the variant selected by "outcome", one of:
 	//   - *RequestPermissionOutcomeCancelled
@@ -3572,15 +3581,17 @@ func (u *RequestPermissionOutcome) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
 }
 
-// RequestPermissionOutcomeCancelled: the "cancelled" variant of RequestPermissionOutcome.
+// RequestPermissionOutcomeCancelled is the "cancelled" variant of RequestPermissionOutcome.
 //
 // The prompt turn was cancelled before the user responded.
 //
-// When a client sends a `session/cancel` notification to cancel an ongoing
-// prompt turn, it MUST respond to all pending `session/request_permission`
-// requests with this `cancelled` outcome.
+// When a client sends a "session/cancel" notification to cancel an ongoing
+// prompt turn, it MUST respond to all pending "session/request_permission"
+// requests with this "cancelled" outcome.
 //
-// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)
+// See protocol docs: [Cancellation]
+//
+// [Cancellation]: https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation
 type RequestPermissionOutcomeCancelled struct{}
 
 func (*RequestPermissionOutcomeCancelled) requestPermissionOutcomeTag() string {
@@ -3627,7 +3638,7 @@ func (v *RequestPermissionOutcomeCancelled) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// RequestPermissionOutcomeSelected: the "selected" variant of RequestPermissionOutcome.
+// RequestPermissionOutcomeSelected is the "selected" variant of RequestPermissionOutcome.
 //
 // The user selected one of the provided options.
 type RequestPermissionOutcomeSelected struct {
@@ -3657,7 +3668,7 @@ func (v RequestPermissionOutcomeSelected) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// RequestPermissionOutcomeOther: a variant of RequestPermissionOutcome whose "outcome" this package does not know: a custom one
+// RequestPermissionOutcomeOther is a variant of RequestPermissionOutcome whose "outcome" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 type RequestPermissionOutcomeOther struct {
 	// Tag is the "outcome" value.
@@ -3748,25 +3759,27 @@ func (v *RequestPermissionOutcomeOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionConfigOption: A session configuration option selector and its current state.
+// SessionConfigOption is a session configuration option selector and its current state.
 type SessionConfigOption struct {
-	// Unique identifier for the configuration option.
+	// ID is the unique identifier for the configuration option.
 	ID SessionConfigID `json:"id"`
 
-	// Human-readable label for the option.
+	// Name is the human-readable label for the option.
 	Name string `json:"name"`
 
-	// Optional description for the Client to display to the user.
+	// Description is the optional description for the Client to display to the user.
 	Description *string `json:"description,omitempty"`
 
-	// Optional semantic category for this option (UX only).
+	// Category is the optional semantic category for this option (UX only).
 	Category *SessionConfigOptionCategory `json:"category,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Value is the variant selected by "type", one of:
@@ -3945,7 +3958,7 @@ func (v *sessionConfigOptionFields) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-// SessionConfigOptionSelect: the "select" variant of SessionConfigOption.
+// SessionConfigOptionSelect is the "select" variant of SessionConfigOption.
 //
 // Single-value selector (dropdown).
 type SessionConfigOptionSelect struct {
@@ -3975,7 +3988,7 @@ func (v SessionConfigOptionSelect) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionConfigOptionBoolean: the "boolean" variant of SessionConfigOption.
+// SessionConfigOptionBoolean is the "boolean" variant of SessionConfigOption.
 //
 // Boolean on/off toggle.
 type SessionConfigOptionBoolean struct {
@@ -4005,7 +4018,7 @@ func (v SessionConfigOptionBoolean) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionConfigOptionOther: a variant of SessionConfigOption whose "type" this package does not know: a custom one
+// SessionConfigOptionOther is a variant of SessionConfigOption whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 type SessionConfigOptionOther struct {
 	// Tag is the "type" value.
@@ -4096,7 +4109,7 @@ func (v *SessionConfigOptionOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionConfigSelectOptions: Possible values for a session configuration option.
+// SessionConfigSelectOptions is the possible values for a session configuration option.
 type SessionConfigSelectOptions struct {
 	// Value is the variant, one of:
 	//   - SessionConfigSelectOptionsUngrouped
@@ -4126,7 +4139,7 @@ func (u SessionConfigSelectOptions) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionConfigSelectOptionsUngrouped: the Ungrouped alternative of SessionConfigSelectOptions.
+// SessionConfigSelectOptionsUngrouped is the Ungrouped alternative of SessionConfigSelectOptions.
 //
 // A flat list of options with no grouping.
 type SessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
@@ -4137,7 +4150,7 @@ func (v SessionConfigSelectOptionsUngrouped) appendJSON(b []byte) ([]byte, error
 	return appendSlice(b, []SessionConfigSelectOption(v), (*SessionConfigSelectOption).appendJSON)
 }
 
-// SessionConfigSelectOptionsGrouped: the Grouped alternative of SessionConfigSelectOptions.
+// SessionConfigSelectOptionsGrouped is the Grouped alternative of SessionConfigSelectOptions.
 //
 // A list of options grouped under headers.
 type SessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
@@ -4183,11 +4196,13 @@ func (u *SessionConfigSelectOptions) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// SessionUpdate: Different types of updates that can be sent during session processing.
+// SessionUpdate is the different types of updates that can be sent during session processing.
 //
 // These updates provide real-time feedback about the agent's progress.
 //
-// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
+// See protocol docs: [Agent Reports Output]
+//
+// [Agent Reports Output]: https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output
 type SessionUpdate struct {
 	// Value is the variant selected by "sessionUpdate", one of:
 	//   - *SessionUpdateUserMessageChunk
@@ -4349,7 +4364,7 @@ func (u *SessionUpdate) UnmarshalJSON(data []byte) error {
 // sessionUpdateUnstable holds the variants of the unstable surface that build tags include, by tag.
 var sessionUpdateUnstable = map[string]func() SessionUpdateVariant{}
 
-// SessionUpdateUserMessageChunk: the "user_message_chunk" variant of SessionUpdate.
+// SessionUpdateUserMessageChunk is the "user_message_chunk" variant of SessionUpdate.
 //
 // A chunk of the user's message being streamed.
 type SessionUpdateUserMessageChunk struct {
@@ -4379,7 +4394,7 @@ func (v SessionUpdateUserMessageChunk) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateAgentMessageChunk: the "agent_message_chunk" variant of SessionUpdate.
+// SessionUpdateAgentMessageChunk is the "agent_message_chunk" variant of SessionUpdate.
 //
 // A chunk of the agent's response being streamed.
 type SessionUpdateAgentMessageChunk struct {
@@ -4409,7 +4424,7 @@ func (v SessionUpdateAgentMessageChunk) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateAgentThoughtChunk: the "agent_thought_chunk" variant of SessionUpdate.
+// SessionUpdateAgentThoughtChunk is the "agent_thought_chunk" variant of SessionUpdate.
 //
 // A chunk of the agent's internal reasoning being streamed.
 type SessionUpdateAgentThoughtChunk struct {
@@ -4439,7 +4454,7 @@ func (v SessionUpdateAgentThoughtChunk) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateToolCall: the "tool_call" variant of SessionUpdate.
+// SessionUpdateToolCall is the "tool_call" variant of SessionUpdate.
 //
 // Notification that a new tool call has been initiated.
 type SessionUpdateToolCall struct {
@@ -4469,7 +4484,7 @@ func (v SessionUpdateToolCall) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateToolCallUpdate: the "tool_call_update" variant of SessionUpdate.
+// SessionUpdateToolCallUpdate is the "tool_call_update" variant of SessionUpdate.
 //
 // Update on the status or results of a tool call.
 type SessionUpdateToolCallUpdate struct {
@@ -4499,10 +4514,12 @@ func (v SessionUpdateToolCallUpdate) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdatePlan: the "plan" variant of SessionUpdate.
+// SessionUpdatePlan is the "plan" variant of SessionUpdate.
 //
 // The agent's execution plan for complex tasks.
-// See protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v1/agent-plan)
+// See protocol docs: [Agent Plan]
+//
+// [Agent Plan]: https://agentclientprotocol.com/protocol/v1/agent-plan
 type SessionUpdatePlan struct {
 	Plan
 }
@@ -4530,7 +4547,7 @@ func (v SessionUpdatePlan) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateAvailableCommandsUpdate: the "available_commands_update" variant of SessionUpdate.
+// SessionUpdateAvailableCommandsUpdate is the "available_commands_update" variant of SessionUpdate.
 //
 // Available commands are ready or have changed
 type SessionUpdateAvailableCommandsUpdate struct {
@@ -4560,11 +4577,13 @@ func (v SessionUpdateAvailableCommandsUpdate) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateCurrentModeUpdate: the "current_mode_update" variant of SessionUpdate.
+// SessionUpdateCurrentModeUpdate is the "current_mode_update" variant of SessionUpdate.
 //
 // # The current mode of the session has changed
 //
-// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
+// See protocol docs: [Session Modes]
+//
+// [Session Modes]: https://agentclientprotocol.com/protocol/v1/session-modes
 type SessionUpdateCurrentModeUpdate struct {
 	CurrentModeUpdate
 }
@@ -4592,7 +4611,7 @@ func (v SessionUpdateCurrentModeUpdate) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateConfigOptionUpdate: the "config_option_update" variant of SessionUpdate.
+// SessionUpdateConfigOptionUpdate is the "config_option_update" variant of SessionUpdate.
 //
 // Session configuration options have been updated.
 type SessionUpdateConfigOptionUpdate struct {
@@ -4622,7 +4641,7 @@ func (v SessionUpdateConfigOptionUpdate) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateSessionInfoUpdate: the "session_info_update" variant of SessionUpdate.
+// SessionUpdateSessionInfoUpdate is the "session_info_update" variant of SessionUpdate.
 //
 // Session metadata has been updated (title, timestamps, custom metadata)
 type SessionUpdateSessionInfoUpdate struct {
@@ -4652,7 +4671,7 @@ func (v SessionUpdateSessionInfoUpdate) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateUsageUpdate: the "usage_update" variant of SessionUpdate.
+// SessionUpdateUsageUpdate is the "usage_update" variant of SessionUpdate.
 //
 // Context window and cost update for the session.
 type SessionUpdateUsageUpdate struct {
@@ -4682,12 +4701,12 @@ func (v SessionUpdateUsageUpdate) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateNotice: the "notice" variant of SessionUpdate.
+// SessionUpdateNotice is the "notice" variant of SessionUpdate.
 //
 // Information for the user that is not part of session history.
 //
 // Agents MUST only send this update when the Client advertised
-// the `session.notices` Client capability.
+// the "session.notices" Client capability.
 type SessionUpdateNotice struct {
 	Notice
 }
@@ -4715,12 +4734,12 @@ func (v SessionUpdateNotice) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateCompactionUpdate: the "compaction_update" variant of SessionUpdate.
+// SessionUpdateCompactionUpdate is the "compaction_update" variant of SessionUpdate.
 //
 // A context compaction has been created or updated.
 //
 // Agents MUST only send this update when the Client advertised
-// the `session.compaction` Client capability.
+// the "session.compaction" Client capability.
 type SessionUpdateCompactionUpdate struct {
 	CompactionUpdate
 }
@@ -4748,12 +4767,12 @@ func (v SessionUpdateCompactionUpdate) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateCompactionSummaryChunk: the "compaction_summary_chunk" variant of SessionUpdate.
+// SessionUpdateCompactionSummaryChunk is the "compaction_summary_chunk" variant of SessionUpdate.
 //
 // A content block appended to a context compaction's retained summary.
 //
 // Agents MUST only send this update when the Client advertised
-// the `session.compaction` Client capability.
+// the "session.compaction" Client capability.
 type SessionUpdateCompactionSummaryChunk struct {
 	CompactionSummaryChunk
 }
@@ -4781,7 +4800,7 @@ func (v SessionUpdateCompactionSummaryChunk) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateOther: a variant of SessionUpdate whose "sessionUpdate" this package does not know: a custom one
+// SessionUpdateOther is a variant of SessionUpdate whose "sessionUpdate" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 type SessionUpdateOther struct {
 	// Tag is the "sessionUpdate" value.
@@ -4872,19 +4891,21 @@ func (v *SessionUpdateOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SetSessionConfigOptionRequest: Request parameters for setting a session configuration option.
+// SetSessionConfigOptionRequest is the request parameters for setting a session configuration option.
 type SetSessionConfigOptionRequest struct {
-	// The ID of the session to set the configuration option for.
+	// SessionID is the ID of the session to set the configuration option for.
 	SessionID SessionID `json:"sessionId"`
 
-	// The ID of the configuration option to set.
+	// ConfigID is the ID of the configuration option to set.
 	ConfigID SessionConfigID `json:"configId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Value is the variant selected by "type", one of:
@@ -5051,11 +5072,11 @@ func (v *setSessionConfigOptionRequestFields) appendMembers(b []byte) ([]byte, e
 	return b, nil
 }
 
-// SetSessionConfigOptionRequestBoolean: the "boolean" variant of SetSessionConfigOptionRequest.
+// SetSessionConfigOptionRequestBoolean is the "boolean" variant of SetSessionConfigOptionRequest.
 //
-// A boolean value (`type: "boolean"`).
+// A boolean value (type: "boolean").
 type SetSessionConfigOptionRequestBoolean struct {
-	// The boolean value.
+	// Value is the boolean value.
 	Value bool `json:"value"`
 }
 
@@ -5120,15 +5141,15 @@ func (v *SetSessionConfigOptionRequestBoolean) UnmarshalJSON(data []byte) error 
 	return decodeBytes(data, v)
 }
 
-// SetSessionConfigOptionRequestValueID: the variant of SetSessionConfigOptionRequest without "type".
+// SetSessionConfigOptionRequestValueID is the variant of SetSessionConfigOptionRequest without "type".
 //
-// A `SessionConfigValueId` string value.
+// A [SessionConfigValueID] string value.
 //
-// This is the default when `type` is absent on the wire. Unknown `type`
+// This is the default when "type" is absent on the wire. Unknown "type"
 // values with string payloads also gracefully deserialize into this
 // variant.
 type SetSessionConfigOptionRequestValueID struct {
-	// The value ID.
+	// Value is the value ID.
 	Value SessionConfigValueID `json:"value"`
 }
 
@@ -5192,7 +5213,7 @@ func (v *SetSessionConfigOptionRequestValueID) UnmarshalJSON(data []byte) error 
 	return decodeBytes(data, v)
 }
 
-// SetSessionConfigOptionRequestOther: a variant of SetSessionConfigOptionRequest whose "type" this package does not know: a custom one
+// SetSessionConfigOptionRequestOther is a variant of SetSessionConfigOptionRequest whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 type SetSessionConfigOptionRequestOther struct {
 	// Tag is the "type" value.
@@ -5283,15 +5304,17 @@ func (v *SetSessionConfigOptionRequestOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ToolCallContent: Content produced by a tool call.
+// ToolCallContent is the content produced by a tool call.
 //
 // Tool calls can produce different types of content including
 // standard content blocks (text, images) or file diffs.
 //
-// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/tool-calls#content)
+// See protocol docs: [Content]
+//
+// [Content]: https://agentclientprotocol.com/protocol/v1/tool-calls#content
 type ToolCallContent struct {
 	// Value is the variant selected by "type", one of:
-	//   - *ToolCallContentContent
+	//   - *ToolCallContentData
 	//   - *ToolCallContentDiff
 	//   - *ToolCallContentTerminal
 	//   - *ToolCallContentOther
@@ -5299,7 +5322,7 @@ type ToolCallContent struct {
 }
 
 // ToolCallContentVariant is implemented by the variants of ToolCallContent:
-//   - *ToolCallContentContent
+//   - *ToolCallContentData
 //   - *ToolCallContentDiff
 //   - *ToolCallContentTerminal
 //   - *ToolCallContentOther
@@ -5355,7 +5378,7 @@ func (u *ToolCallContent) decodeRest(d *decoder, start int64) error {
 	}
 	switch string(tag) {
 	case "content":
-		v = new(ToolCallContentContent)
+		v = new(ToolCallContentData)
 	case "diff":
 		v = new(ToolCallContentDiff)
 	case "terminal":
@@ -5389,37 +5412,37 @@ func (u *ToolCallContent) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
 }
 
-// ToolCallContentContent: the "content" variant of ToolCallContent.
+// ToolCallContentData is the "content" variant of ToolCallContent.
 //
 // Standard content block (text, images, resources).
-type ToolCallContentContent struct {
+type ToolCallContentData struct {
 	Content
 }
 
-func (*ToolCallContentContent) toolCallContentTag() string {
+func (*ToolCallContentData) toolCallContentTag() string {
 	return "content"
 }
 
 // appendMembers appends the members of v, each after a comma.
-func (v *ToolCallContentContent) appendMembers(b []byte) ([]byte, error) {
+func (v *ToolCallContentData) appendMembers(b []byte) ([]byte, error) {
 	b = append(b, `,"type":"content"`...)
 	return v.Content.appendMembers(b)
 }
 
-func (v *ToolCallContentContent) appendJSON(b []byte) ([]byte, error) {
+func (v *ToolCallContentData) appendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b, err := v.appendMembers(b)
 	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
-func (v ToolCallContentContent) MarshalJSON() ([]byte, error) {
+func (v ToolCallContentData) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
 	b, err := v.appendJSON(*buf)
 	return encoded(buf, b, err)
 }
 
-// ToolCallContentDiff: the "diff" variant of ToolCallContent.
+// ToolCallContentDiff is the "diff" variant of ToolCallContent.
 //
 // File modification shown as a diff.
 type ToolCallContentDiff struct {
@@ -5449,13 +5472,15 @@ func (v ToolCallContentDiff) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ToolCallContentTerminal: the "terminal" variant of ToolCallContent.
+// ToolCallContentTerminal is the "terminal" variant of ToolCallContent.
 //
-// Embed a terminal created with `terminal/create` by its id.
+// Embed a terminal created with "terminal/create" by its id.
 //
-// The terminal must be added before calling `terminal/release`.
+// The terminal must be added before calling "terminal/release".
 //
-// See protocol docs: [Terminal](https://agentclientprotocol.com/protocol/v1/terminals)
+// See protocol docs: [Terminal]
+//
+// [Terminal]: https://agentclientprotocol.com/protocol/v1/terminals
 type ToolCallContentTerminal struct {
 	Terminal
 }
@@ -5483,7 +5508,7 @@ func (v ToolCallContentTerminal) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ToolCallContentOther: a variant of ToolCallContent whose "type" this package does not know: a custom one
+// ToolCallContentOther is a variant of ToolCallContent whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 type ToolCallContentOther struct {
 	// Tag is the "type" value.

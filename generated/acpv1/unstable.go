@@ -14,27 +14,27 @@ import (
 	"strings"
 )
 
-// ArchiveSessionRequest: **UNSTABLE**
+// ArchiveSessionRequest is the request parameters for archiving a session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Request parameters for archiving a session.
+// Only available if the Agent supports the "sessionCapabilities.archive" capability.
 //
-// Only available if the Agent supports the `sessionCapabilities.archive` capability.
-//
-// Archiving hides the session from default `session/list` results. It keeps the session ID
+// Archiving hides the session from default "session/list" results. It keeps the session ID
 // and saved history. If the session is active, the Agent MUST cancel any ongoing work and
-// free the session's resources as if `session/close` had been called, then archive it.
-// Archiving an archived session succeeds. A session that does not exist gets `-32002`.
+// free the session's resources as if "session/close" had been called, then archive it.
+// Archiving an archived session succeeds. A session that does not exist gets "-32002".
 type ArchiveSessionRequest struct {
-	// The ID of the session to archive.
+	// SessionID is the ID of the session to archive.
 	SessionID SessionID `json:"sessionId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -103,17 +103,17 @@ func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ArchiveSessionResponse: **UNSTABLE**
+// ArchiveSessionResponse is the response from archiving a session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Response from archiving a session.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type ArchiveSessionResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -167,48 +167,48 @@ func (v *ArchiveSessionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AuthAccount: **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// An account or credential the agent has configured, such as a signed-in user
+// AuthAccount is an account or credential the agent has configured, such as a signed-in user
 // account or an API key.
+//
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // All fields are display information only. Clients MUST NOT use them as stable
 // account identifiers, and SHOULD NOT log them or send them elsewhere, such as to
 // telemetry.
 type AuthAccount struct {
-	// Human-readable name for the account, suitable for display on its own,
-	// for example `Claude Max`, `OpenAI API key`, or `Vertex AI`.
+	// Label is the human-readable name for the account, suitable for display on its own,
+	// for example "Claude Max", "OpenAI API key", or "Vertex AI".
 	Label string `json:"label"`
 
-	// Whether the agent currently uses this account by default.
+	// Active reports whether the agent currently uses this account by default.
 	//
 	// Several accounts MAY be active, for example one per provider.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not indicate whether this account is in effect.
+	// Optional. Omitted and "null" are equivalent and mean the agent does not indicate whether this account is in effect.
 	Active *bool `json:"active,omitempty"`
 
-	// Display name of the user, such as a username or full name.
+	// Name is the display name of the user, such as a username or full name.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no name is reported.
+	// Optional. Omitted and "null" are equivalent and mean no name is reported.
 	Name *string `json:"name,omitempty"`
 
 	// Email address of the user.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no email is reported.
+	// Optional. Omitted and "null" are equivalent and mean no email is reported.
 	Email *string `json:"email,omitempty"`
 
-	// Display name of the organization, team, or workspace the account is using.
+	// Organization is the display name of the organization, team, or workspace the account is using.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no organization is reported.
+	// Optional. Omitted and "null" are equivalent and mean no organization is reported.
 	Organization *string `json:"organization,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -301,22 +301,28 @@ func (v *AuthAccount) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AuthState: **UNSTABLE**
+// AuthState is the agent's overall authentication state.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// The agent's overall authentication state.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type AuthState string
 
 const (
-	// Credentials are configured. This does not guarantee that they are valid.
+	// AuthStateAuthenticated means: credentials are configured. This does not guarantee that they are valid.
+	//
+	// On the wire it is "authenticated".
 	AuthStateAuthenticated AuthState = "authenticated"
-	// The user needs to sign in. This includes credentials that are missing,
+	// AuthStateUnauthenticated means: the user needs to sign in. This includes credentials that are missing,
 	// expired, or known to be invalid.
+	//
+	// On the wire it is "unauthenticated".
 	AuthStateUnauthenticated AuthState = "unauthenticated"
-	// No authentication is needed, for example because the agent uses a local model.
+	// AuthStateNotRequired means: no authentication is needed, for example because the agent uses a local model.
+	//
+	// On the wire it is "not_required".
 	AuthStateNotRequired AuthState = "not_required"
-	// The agent cannot currently determine the state.
+	// AuthStateUnknown is the agent cannot currently determine the state.
+	//
+	// On the wire it is "unknown".
 	AuthStateUnknown AuthState = "unknown"
 )
 
@@ -335,19 +341,19 @@ func (v AuthState) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// AuthStatusCapabilities: **UNSTABLE**
+// AuthStatusCapabilities is the auth status capabilities supported by the agent.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Auth status capabilities supported by the agent.
-//
-// Supplying `{}` means the agent supports the `auth/status` method.
+// Supplying "{}" means the agent supports the "auth/status" method.
 type AuthStatusCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -401,22 +407,22 @@ func (v *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AuthStatusRequest: **UNSTABLE**
+// AuthStatusRequest is the request parameters for the "auth/status" method.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Request parameters for the `auth/status` method.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Queries the agent's current authentication state without changing it.
 //
-// Agents MUST NOT reject it with `auth_required` (`-32000`), since Clients call it to learn
+// Agents MUST NOT reject it with "auth_required" ("-32000"), since Clients call it to learn
 // whether authentication is required.
 type AuthStatusRequest struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -470,30 +476,30 @@ func (v *AuthStatusRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AuthStatusResponse: **UNSTABLE**
+// AuthStatusResponse is the response to the "auth/status" method.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Response to the `auth/status` method.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type AuthStatusResponse struct {
-	// Whether the agent can start sessions without the user signing in first.
+	// State reports whether the agent can start sessions without the user signing in first.
 	//
 	// This is the only field clients should act on. Clients MUST treat values they
-	// do not recognize as `unknown`.
+	// do not recognize as "unknown".
 	State AuthState `json:"state"`
 
-	// The accounts the agent has configured, for display.
+	// Accounts means: the accounts the agent has configured, for display.
 	//
 	// Optional. Omitted and empty are equivalent and mean no accounts are reported.
 	// Agents that hold credentials for several providers or accounts SHOULD list each
-	// of them and mark the ones in effect with `active`.
+	// of them and mark the ones in effect with "active".
 	Accounts []AuthAccount `json:"accounts,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -570,34 +576,34 @@ func (v *AuthStatusResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AuthStatusUpdateNotification: **UNSTABLE**
+// AuthStatusUpdateNotification is the notification sent by the agent when its authentication status changes.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Notification sent by the agent when its authentication status changes.
-//
-// Carries the same fields as the `auth/status` response. Agents that advertise the
-// `auth.status` capability MAY send it at any time after `initialize`, and SHOULD only
+// Carries the same fields as the "auth/status" response. Agents that advertise the
+// "auth.status" capability MAY send it at any time after "initialize", and SHOULD only
 // send it when the reported status differs from the last one sent on the connection.
 type AuthStatusUpdateNotification struct {
-	// Whether the agent can start sessions without the user signing in first.
+	// State reports whether the agent can start sessions without the user signing in first.
 	//
 	// This is the only field clients should act on. Clients MUST treat values they
-	// do not recognize as `unknown`.
+	// do not recognize as "unknown".
 	State AuthState `json:"state"`
 
-	// The accounts the agent has configured, for display.
+	// Accounts means: the accounts the agent has configured, for display.
 	//
 	// Optional. Omitted and empty are equivalent and mean no accounts are reported.
 	// Agents that hold credentials for several providers or accounts SHOULD list each
-	// of them and mark the ones in effect with `active`.
+	// of them and mark the ones in effect with "active".
 	Accounts []AuthAccount `json:"accounts,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -674,15 +680,13 @@ func (v *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ErrorStopReason: **UNSTABLE**
+// ErrorStopReason is the details of a failure that ended a child's foreground work.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Details of a failure that ended a child's foreground work.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type ErrorStopReason struct {
-	// The failure, as a JSON-RPC error object.
+	// Error is the failure, as a JSON-RPC error object.
 	//
-	// Optional. Omitted or `null` both mean the agent is not reporting failure details.
+	// Optional. Omitted or "null" both mean the agent is not reporting failure details.
 	// Agents SHOULD include it.
 	Error *Error `json:"error,omitempty"`
 }
@@ -737,18 +741,18 @@ func (v *ErrorStopReason) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// IdleStateUpdate: The child is ready to process another prompt.
+// IdleStateUpdate means: the child is ready to process another prompt.
 //
-// An omitted, `null`, or malformed `stopReason` means not reported.
+// An omitted, "null", or malformed "stopReason" means not reported.
 type IdleStateUpdate struct {
-	// **UNSTABLE** Token usage for completed foreground work.
+	// Usage is the UNSTABLE Token usage for completed foreground work.
 	//
-	// Optional. Omitted or `null` means not reported.
+	// Optional. Omitted or "null" means not reported.
 	Usage *Usage `json:"usage,omitempty"`
 
-	// The _meta property is reserved by ACP for additional metadata.
+	// Meta means: the _meta property is reserved by ACP for additional metadata.
 	// Implementations MUST NOT make assumptions about values at these keys.
-	// Optional. Omitted and `null` mean no metadata for this state snapshot.
+	// Optional. Omitted and "null" mean no metadata for this state snapshot.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Value is the variant selected by "stopReason", one of:
@@ -928,7 +932,7 @@ func (v *idleStateUpdateFields) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-// IdleStateUpdateEndTurn: the "end_turn" variant of IdleStateUpdate.
+// IdleStateUpdateEndTurn is the "end_turn" variant of IdleStateUpdate.
 //
 // The work ended successfully.
 type IdleStateUpdateEndTurn struct{}
@@ -977,7 +981,7 @@ func (v *IdleStateUpdateEndTurn) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// IdleStateUpdateMaxTokens: the "max_tokens" variant of IdleStateUpdate.
+// IdleStateUpdateMaxTokens is the "max_tokens" variant of IdleStateUpdate.
 //
 // The work ended because the agent reached the maximum number of tokens.
 type IdleStateUpdateMaxTokens struct{}
@@ -1026,7 +1030,7 @@ func (v *IdleStateUpdateMaxTokens) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// IdleStateUpdateMaxTurnRequests: the "max_turn_requests" variant of IdleStateUpdate.
+// IdleStateUpdateMaxTurnRequests is the "max_turn_requests" variant of IdleStateUpdate.
 //
 // The work ended because the agent reached the maximum number of allowed
 // agent requests.
@@ -1076,7 +1080,7 @@ func (v *IdleStateUpdateMaxTurnRequests) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// IdleStateUpdateRefusal: the "refusal" variant of IdleStateUpdate.
+// IdleStateUpdateRefusal is the "refusal" variant of IdleStateUpdate.
 //
 // The work ended because the agent refused to continue.
 type IdleStateUpdateRefusal struct{}
@@ -1125,7 +1129,7 @@ func (v *IdleStateUpdateRefusal) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// IdleStateUpdateCancelled: the "cancelled" variant of IdleStateUpdate.
+// IdleStateUpdateCancelled is the "cancelled" variant of IdleStateUpdate.
 //
 // The work was cancelled.
 type IdleStateUpdateCancelled struct{}
@@ -1174,7 +1178,7 @@ func (v *IdleStateUpdateCancelled) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// IdleStateUpdateError: the "error" variant of IdleStateUpdate.
+// IdleStateUpdateError is the "error" variant of IdleStateUpdate.
 //
 // The work ended because something failed.
 type IdleStateUpdateError struct {
@@ -1204,9 +1208,9 @@ func (v IdleStateUpdateError) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// IdleStateUpdateNone: the variant of IdleStateUpdate without "stopReason".
+// IdleStateUpdateNone is the variant of IdleStateUpdate without "stopReason".
 //
-// No stop reason: `stopReason` is omitted or `null`.
+// No stop reason: "stopReason" is omitted or "null".
 type IdleStateUpdateNone struct{}
 
 func (*IdleStateUpdateNone) idleStateUpdateTag() string {
@@ -1252,12 +1256,12 @@ func (v *IdleStateUpdateNone) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// IdleStateUpdateOther: a variant of IdleStateUpdate whose "stopReason" this package does not know: a custom one
+// IdleStateUpdateOther is a variant of IdleStateUpdate whose "stopReason" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 //
 // Custom or future stop reason.
 //
-// Values beginning with `_` are reserved for implementation-specific
+// Values beginning with "_" are reserved for implementation-specific
 // extensions. Other unknown values are reserved for future ACP variants.
 type IdleStateUpdateOther struct {
 	// Tag is the "stopReason" value.
@@ -1348,40 +1352,38 @@ func (v *IdleStateUpdateOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// InitializeProxyRequest: **UNSTABLE**
+// InitializeProxyRequest is the request parameters for "proxy/initialize".
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Request parameters for `proxy/initialize`.
-//
-// A conductor sends `proxy/initialize` instead of `initialize` to every component that has a
+// A conductor sends "proxy/initialize" instead of "initialize" to every component that has a
 // successor, which tells the component to run as a proxy. The params and the response are
-// the same as for `initialize`. A conductor sends `initialize` to the final agent.
+// the same as for "initialize". A conductor sends "initialize" to the final agent.
 //
 // The params carry the protocol version the conductor selected: the client's requested
 // version, unless the conductor supports only a lower one. Before answering successfully,
-// the proxy MUST forward an `initialize` request to its successor through `proxy/successor`.
+// the proxy MUST forward an "initialize" request to its successor through "proxy/successor".
 //
-// See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
+// See the [Proxy Chains RFD].
+//
+// [Proxy Chains RFD]: https://agentclientprotocol.com/rfds/proxy-chains
 type InitializeProxyRequest = InitializeRequest
 
-// InitializeProxyResponse: **UNSTABLE**
+// InitializeProxyResponse is the response to "proxy/initialize".
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Response to `proxy/initialize`.
-//
-// The same as the `initialize` response. The proxy builds it from its successor's
-// `initialize` response and answers with the capabilities of the chain from itself onward.
-// It MUST NOT change `protocolVersion`.
+// The same as the "initialize" response. The proxy builds it from its successor's
+// "initialize" response and answers with the capabilities of the chain from itself onward.
+// It MUST NOT change "protocolVersion".
 type InitializeProxyResponse = InitializeResponse
 
-// ProxyNotification: A JSON-RPC notification object.
+// ProxyNotification is a JSON-RPC notification object.
 type ProxyNotification struct {
-	// The notification method name.
+	// Method is the notification method name.
 	Method string `json:"method"`
 
-	// Method-specific notification parameters.
+	// Params is the method-specific notification parameters.
 	Params *ProxySuccessorNotification `json:"params,omitempty"`
 }
 
@@ -1450,15 +1452,15 @@ func (v *ProxyNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ProxyRequest: A JSON-RPC request object.
+// ProxyRequest is a JSON-RPC request object.
 type ProxyRequest struct {
-	// The request id used to correlate the matching response.
+	// ID is the request id used to correlate the matching response.
 	ID RequestID `json:"id"`
 
-	// The method name to invoke.
+	// Method is the method name to invoke.
 	Method string `json:"method"`
 
-	// Method-specific request parameters.
+	// Params is the method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
@@ -1537,7 +1539,7 @@ func (v *ProxyRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ProxyResponse: A JSON-RPC response object.
+// ProxyResponse is a JSON-RPC response object.
 type ProxyResponse struct {
 	// Value is the variant, one of:
 	//   - *ProxyResponseResult
@@ -1575,14 +1577,14 @@ func (u ProxyResponse) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ProxyResponseResult: the Result alternative of ProxyResponse.
+// ProxyResponseResult is the Result alternative of ProxyResponse.
 //
 // A successful JSON-RPC response.
 type ProxyResponseResult struct {
-	// The id of the request this response answers.
+	// ID is the id of the request this response answers.
 	ID RequestID `json:"id"`
 
-	// Method-specific response data.
+	// Result is the method-specific response data.
 	Result json.RawMessage `json:"result"`
 }
 
@@ -1657,14 +1659,14 @@ func (v *ProxyResponseResult) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ProxyResponseError: the Error alternative of ProxyResponse.
+// ProxyResponseError is the Error alternative of ProxyResponse.
 //
 // A failed JSON-RPC response.
 type ProxyResponseError struct {
-	// The id of the request this response answers.
+	// ID is the id of the request this response answers.
 	ID RequestID `json:"id"`
 
-	// Method-specific error data.
+	// Error is the method-specific error data.
 	Error Error `json:"error"`
 }
 
@@ -1774,37 +1776,39 @@ func (u *ProxyResponse) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// ProxySuccessorNotification: **UNSTABLE**
+// ProxySuccessorNotification is the parameters of a "proxy/successor" notification.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Parameters of a `proxy/successor` notification.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // A proxy sends it to forward a message to its successor, and the conductor sends it to
-// deliver a message from the successor to the proxy. The envelope wraps one notification: `method`
-// and `params` are the wrapped notification's method and params.
+// deliver a message from the successor to the proxy. The envelope wraps one notification: "method"
+// and "params" are the wrapped notification's method and params.
 //
-// See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
+// See the [Proxy Chains RFD].
+//
+// [Proxy Chains RFD]: https://agentclientprotocol.com/rfds/proxy-chains
 type ProxySuccessorNotification struct {
 	// Method name of the wrapped notification.
 	Method string `json:"method"`
 
 	// Params of the wrapped notification, forwarded unchanged.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the wrapped notification has no params.
+	// Optional. Omitted and "null" are equivalent and mean the wrapped notification has no params.
 	// When present, it MUST be a JSON object or array, as JSON-RPC requires.
-	// The wrapped notification's own `_meta` stays inside these params.
+	// The wrapped notification's own "_meta" stays inside these params.
 	Params json.RawMessage `json:"params,omitempty"`
 
-	// Metadata for the `proxy/successor` envelope itself, separate from the wrapped
-	// message's `_meta`. It is hop-local: the conductor does not copy it into the message
+	// Meta is the metadata for the "proxy/successor" envelope itself, separate from the wrapped
+	// message's "_meta". It is hop-local: the conductor does not copy it into the message
 	// it unwraps.
 	//
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1881,44 +1885,46 @@ func (v *ProxySuccessorNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ProxySuccessorRequest: **UNSTABLE**
+// ProxySuccessorRequest is the parameters of a "proxy/successor" request.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Parameters of a `proxy/successor` request.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // A proxy sends it to forward a message to its successor, and the conductor sends it to
-// deliver a message from the successor to the proxy. The envelope wraps one request: `method`
-// and `params` are the wrapped request's method and params.
+// deliver a message from the successor to the proxy. The envelope wraps one request: "method"
+// and "params" are the wrapped request's method and params.
 //
 // The result or error of the wrapped request is returned unchanged, as the same JSON value,
-// as the result or error of the `proxy/successor` request. Errors the conductor returns
+// as the result or error of the "proxy/successor" request. Errors the conductor returns
 // itself, for example because the successor has exited, are not wrapped results.
 //
-// To cancel it, the sender sends `$/cancel_request` with the ID of this `proxy/successor`
+// To cancel it, the sender sends "$/cancel_request" with the ID of this "proxy/successor"
 // request on the same connection. Cancellation is never forwarded to another hop.
 //
-// See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
+// See the [Proxy Chains RFD].
+//
+// [Proxy Chains RFD]: https://agentclientprotocol.com/rfds/proxy-chains
 type ProxySuccessorRequest struct {
 	// Method name of the wrapped request.
 	Method string `json:"method"`
 
 	// Params of the wrapped request, forwarded unchanged.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the wrapped request has no params.
+	// Optional. Omitted and "null" are equivalent and mean the wrapped request has no params.
 	// When present, it MUST be a JSON object or array, as JSON-RPC requires.
-	// The wrapped request's own `_meta` stays inside these params.
+	// The wrapped request's own "_meta" stays inside these params.
 	Params json.RawMessage `json:"params,omitempty"`
 
-	// Metadata for the `proxy/successor` envelope itself, separate from the wrapped
-	// message's `_meta`. It is hop-local: the conductor does not copy it into the message
+	// Meta is the metadata for the "proxy/successor" envelope itself, separate from the wrapped
+	// message's "_meta". It is hop-local: the conductor does not copy it into the message
 	// it unwraps.
 	//
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1995,18 +2001,16 @@ func (v *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ProxySuccessorResponse: **UNSTABLE**
+// ProxySuccessorResponse is the result of a "proxy/successor" request: the wrapped request's result, forwarded unchanged.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Result of a `proxy/successor` request: the wrapped request's result, forwarded unchanged.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type ProxySuccessorResponse = json.RawMessage
 
-// RequiresActionStateUpdate: Foreground work is blocked on user action.
+// RequiresActionStateUpdate means: foreground work is blocked on user action.
 type RequiresActionStateUpdate struct {
-	// The _meta property is reserved by ACP for additional metadata.
+	// Meta means: the _meta property is reserved by ACP for additional metadata.
 	// Implementations MUST NOT make assumptions about values at these keys.
-	// Optional. Omitted and `null` mean no metadata for this state snapshot.
+	// Optional. Omitted and "null" mean no metadata for this state snapshot.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2060,11 +2064,11 @@ func (v *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// RunningStateUpdate: Foreground work is in progress.
+// RunningStateUpdate means: foreground work is in progress.
 type RunningStateUpdate struct {
-	// The _meta property is reserved by ACP for additional metadata.
+	// Meta means: the _meta property is reserved by ACP for additional metadata.
 	// Implementations MUST NOT make assumptions about values at these keys.
-	// Optional. Omitted and `null` mean no metadata for this state snapshot.
+	// Optional. Omitted and "null" mean no metadata for this state snapshot.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2118,20 +2122,20 @@ func (v *RunningStateUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionArchiveCapabilities: **UNSTABLE**
+// SessionArchiveCapabilities is the capabilities for "session/archive" and "session/unarchive".
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Capabilities for `session/archive` and `session/unarchive`.
-//
-// Supplying `{}` means the agent supports both methods, the `archived` filter on
-// `session/list`, and `SessionInfo.archived`.
+// Supplying "{}" means the agent supports both methods, the "archived" filter on
+// "session/list", and "SessionInfo.archived".
 type SessionArchiveCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2185,22 +2189,26 @@ func (v *SessionArchiveCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionArchiveFilter: **UNSTABLE**
+// SessionArchiveFilter says which sessions "session/list" returns based on their archive state.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Which sessions `session/list` returns based on their archive state.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Unknown values are preserved so they can be stored, proxied, or forwarded. An Agent MUST
-// return `-32602` for a value it does not support rather than treating it as `exclude`.
+// return "-32602" for a value it does not support rather than treating it as "exclude".
 type SessionArchiveFilter string
 
 const (
-	// Only sessions that are not archived. This is the default.
+	// SessionArchiveFilterExclude means: only sessions that are not archived. This is the default.
+	//
+	// On the wire it is "exclude".
 	SessionArchiveFilterExclude SessionArchiveFilter = "exclude"
-	// Both archived sessions and sessions that are not archived.
+	// SessionArchiveFilterInclude is the both archived sessions and sessions that are not archived.
+	//
+	// On the wire it is "include".
 	SessionArchiveFilterInclude SessionArchiveFilter = "include"
-	// Only archived sessions.
+	// SessionArchiveFilterOnly is the only archived sessions.
+	//
+	// On the wire it is "only".
 	SessionArchiveFilterOnly SessionArchiveFilter = "only"
 )
 
@@ -2219,19 +2227,19 @@ func (v SessionArchiveFilter) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// SessionCancelCapabilities: **UNSTABLE**
+// SessionCancelCapabilities is the capability to cancel work in a subagent session without ending that session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Capability to cancel work in a subagent session without ending that session.
-//
-// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
+// Supplying "{}" advertises support. An omitted or "null" "cancel" does not.
 type SessionCancelCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2285,46 +2293,44 @@ func (v *SessionCancelCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionMessage: **UNSTABLE**
+// SessionMessage is an upsert for an inter-session message.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// An upsert for an inter-session message.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type SessionMessage struct {
-	// Identifier of this message within the enclosing session's transcript.
+	// MessageID is the identifier of this message within the enclosing session's transcript.
 	MessageID MessageID `json:"messageId"`
 
-	// The sending session.
+	// SenderSessionID is the sending session.
 	//
-	// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
+	// Omitted leaves the stored value unchanged. "null" clears it. A value replaces it.
 	SenderSessionID Nullable[SessionID] `json:"senderSessionId,omitempty"`
 
-	// The receiving session.
+	// RecipientSessionID is the receiving session.
 	//
-	// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
+	// Omitted leaves the stored value unchanged. "null" clears it. A value replaces it.
 	RecipientSessionID Nullable[SessionID] `json:"recipientSessionId,omitempty"`
 
-	// On an incoming view, the `messageId` of the same message's outgoing view in the
+	// SenderMessageID means: on an incoming view, the "messageId" of the same message's outgoing view in the
 	// sender's transcript.
 	//
-	// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
+	// Omitted leaves the stored value unchanged. "null" clears it. A value replaces it. It can arrive
 	// after the message starts streaming.
 	SenderMessageID Nullable[MessageID] `json:"senderMessageId,omitempty"`
 
-	// On an outgoing view, the `messageId` of the same message's incoming view in the
+	// RecipientMessageID means: on an outgoing view, the "messageId" of the same message's incoming view in the
 	// recipient's transcript.
 	//
-	// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
+	// Omitted leaves the stored value unchanged. "null" clears it. A value replaces it. It can arrive
 	// after the message starts streaming.
 	RecipientMessageID Nullable[MessageID] `json:"recipientMessageId,omitempty"`
 
-	// Omitted leaves content unchanged. `null` or `[]` clears it.
+	// Content is the omitted leaves content unchanged. "null" or "[]" clears it.
 	// A non-empty array replaces all content.
 	Content []ContentBlock `json:"content,omitempty"`
 
-	// Omitted leaves metadata unchanged. `null` removes it.
+	// Meta is the omitted leaves metadata unchanged. "null" removes it.
 	//
-	// Implementations MUST NOT make assumptions about values in `_meta`.
+	// Implementations MUST NOT make assumptions about values in "_meta".
 	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
 }
 
@@ -2433,24 +2439,22 @@ func (v *SessionMessage) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionMessageChunk: **UNSTABLE**
+// SessionMessageChunk is a streamed content block of an inter-session message.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// A streamed content block of an inter-session message.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // A chunk carries only content. The message's participants and references come from
-// `session_message` upserts, which can arrive before, between, or after its chunks.
+// "session_message" upserts, which can arrive before, between, or after its chunks.
 type SessionMessageChunk struct {
-	// Identifier of this message within the enclosing session's transcript.
+	// MessageID is the identifier of this message within the enclosing session's transcript.
 	MessageID MessageID `json:"messageId"`
 
-	// A single content block appended to the message.
+	// Content is a single content block appended to the message.
 	Content ContentBlock `json:"content"`
 
-	// Optional and nullable chunk-scoped metadata. Omitted or `null` means none.
+	// Meta is the optional and nullable chunk-scoped metadata. Omitted or "null" means none.
 	//
-	// Implementations MUST NOT make assumptions about values in `_meta`.
+	// Implementations MUST NOT make assumptions about values in "_meta".
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2529,24 +2533,26 @@ func (v *SessionMessageChunk) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionStatus: **UNSTABLE**
+// SessionStatus reports whether the Agent has a session in memory, as reported by "session/status".
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Whether the Agent has a session in memory, as reported by `session/status`.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type SessionStatus string
 
 const (
-	// The Agent has the session in memory, for any connection.
+	// SessionStatusOpen means: the Agent has the session in memory, for any connection.
 	//
 	// This does not mean the requesting connection is attached to it. A Client that did
 	// not create or resume the session on its own connection MUST still call
-	// `session/load` or `session/resume` before sending `session/prompt` or expecting
-	// `session/update` notifications.
-	SessionStatusOpen SessionStatus = "open"
-	// The Agent knows the session and can resume it, but does not have it in memory.
+	// "session/load" or "session/resume" before sending "session/prompt" or expecting
+	// "session/update" notifications.
 	//
-	// The Client can call `session/load` or `session/resume` to start it.
+	// On the wire it is "open".
+	SessionStatusOpen SessionStatus = "open"
+	// SessionStatusSaved is the Agent knows the session and can resume it, but does not have it in memory.
+	//
+	// The Client can call "session/load" or "session/resume" to start it.
+	//
+	// On the wire it is "saved".
 	SessionStatusSaved SessionStatus = "saved"
 )
 
@@ -2565,19 +2571,19 @@ func (v SessionStatus) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// SessionStatusCapabilities: **UNSTABLE**
+// SessionStatusCapabilities is the capabilities for the "session/status" method.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Capabilities for the `session/status` method.
-//
-// Supplying `{}` means the agent supports checking session status.
+// Supplying "{}" means the agent supports checking session status.
 type SessionStatusCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2631,26 +2637,26 @@ func (v *SessionStatusCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionStatusRequest: **UNSTABLE**
+// SessionStatusRequest is the request parameters for checking the status of a session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Request parameters for checking the status of a session.
+// Only available if the Agent supports the "sessionCapabilities.status" capability.
 //
-// Only available if the Agent supports the `sessionCapabilities.status` capability.
-//
-// `session/status` MUST NOT have side effects. The Agent does not load, resume, create,
+// "session/status" MUST NOT have side effects. The Agent does not load, resume, create,
 // close, or change the session, and does not attach the requesting connection to it.
-// A session the Agent does not know gets `-32002` with the requested `sessionId` in `data`.
+// A session the Agent does not know gets "-32002" with the requested "sessionId" in "data".
 type SessionStatusRequest struct {
-	// The ID of the session to check.
+	// SessionID is the ID of the session to check.
 	SessionID SessionID `json:"sessionId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2719,25 +2725,25 @@ func (v *SessionStatusRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionStatusResponse: **UNSTABLE**
+// SessionStatusResponse is the response from checking the status of a session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Response from checking the status of a session.
-//
-// The result is a snapshot. A session reported `open` may be closed or evicted before
+// The result is a snapshot. A session reported "open" may be closed or evicted before
 // the Client's next request.
 type SessionStatusResponse struct {
-	// Whether the Agent has the session in memory.
+	// Status reports whether the Agent has the session in memory.
 	//
-	// Required. Clients MUST treat a value they do not recognize as `saved`.
+	// Required. Clients MUST treat a value they do not recognize as "saved".
 	Status SessionStatus `json:"status"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2806,25 +2812,25 @@ func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionSystemPromptCapabilities: **UNSTABLE**
+// SessionSystemPromptCapabilities is the capabilities for client-provided system prompts.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Capabilities for client-provided system prompts.
-//
-// Supplying `{}` means the agent supports `systemPrompt` on session lifecycle
-// requests in `append` mode.
+// Supplying "{}" means the agent supports "systemPrompt" on session lifecycle
+// requests in "append" mode.
 type SessionSystemPromptCapabilities struct {
-	// Delivery modes the agent supports in addition to `append`.
+	// Mode means: delivery modes the agent supports in addition to "append".
 	//
-	// Optional. Omitted or `null` both mean the agent supports only `append`.
+	// Optional. Omitted or "null" both mean the agent supports only "append".
 	Mode *SessionSystemPromptModeCapabilities `json:"mode,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2886,27 +2892,27 @@ func (v *SessionSystemPromptCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionSystemPromptModeCapabilities: **UNSTABLE**
+// SessionSystemPromptModeCapabilities is the system prompt delivery modes the agent supports in addition to "append".
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// System prompt delivery modes the agent supports in addition to `append`.
-//
-// `append` has no entry because every agent advertising
-// `sessionCapabilities.systemPrompt` supports it.
+// "append" has no entry because every agent advertising
+// "sessionCapabilities.systemPrompt" supports it.
 type SessionSystemPromptModeCapabilities struct {
-	// Whether the agent supports `override` mode.
+	// Override reports whether the agent supports "override" mode.
 	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports replacing its built-in default
+	// Optional. Omitted or "null" both mean the agent does not advertise support.
+	// Supplying "{}" means the agent supports replacing its built-in default
 	// instructions with the client-provided system prompt.
 	Override *SessionSystemPromptOverrideCapabilities `json:"override,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2968,20 +2974,20 @@ func (v *SessionSystemPromptModeCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionSystemPromptOverrideCapabilities: **UNSTABLE**
+// SessionSystemPromptOverrideCapabilities is the capabilities for the "override" system prompt mode.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Capabilities for the `override` system prompt mode.
-//
-// Supplying `{}` means the agent supports replacing its built-in default
+// Supplying "{}" means the agent supports replacing its built-in default
 // instructions with the client-provided system prompt.
 type SessionSystemPromptOverrideCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3035,20 +3041,20 @@ func (v *SessionSystemPromptOverrideCapabilities) UnmarshalJSON(data []byte) err
 	return decodeBytes(data, v)
 }
 
-// SessionTitleCapabilities: **UNSTABLE**
+// SessionTitleCapabilities is the capabilities for Client-set session titles.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Capabilities for Client-set session titles.
-//
-// Supplying `{}` means the agent supports `session/set_title`. Agents report titles
-// through `session/list` and `session_info_update` without this capability.
+// Supplying "{}" means the agent supports "session/set_title". Agents report titles
+// through "session/list" and "session_info_update" without this capability.
 type SessionTitleCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3102,36 +3108,36 @@ func (v *SessionTitleCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SetSessionTitleRequest: **UNSTABLE**
+// SetSessionTitleRequest is the request parameters for setting the title of a session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Request parameters for setting the title of a session.
-//
-// Only available if the Agent supports the `sessionCapabilities.title` capability.
+// Only available if the Agent supports the "sessionCapabilities.title" capability.
 //
 // The session does not need to be active on the connection. Any session the Agent would
-// return from `session/list` can be retitled. A session that does not exist gets `-32002`.
+// return from "session/list" can be retitled. A session that does not exist gets "-32002".
 //
 // The Agent responds only after it has stored the title. After a successful response, the
 // Agent SHOULD NOT replace the title with one it generates automatically.
 type SetSessionTitleRequest struct {
-	// The ID of the session to retitle.
+	// SessionID is the ID of the session to retitle.
 	SessionID SessionID `json:"sessionId"`
 
-	// The new title for the session.
+	// Title is the new title for the session.
 	//
-	// Required and non-null. Omission and explicit `null` are both invalid. The Agent MAY
+	// Required and non-null. Omission and explicit "null" are both invalid. The Agent MAY
 	// normalize the title before storing it, for example by trimming whitespace or
 	// truncating it. The Agent rejects a title that fails its validation, including one
-	// that is empty after normalization, with `-32602`.
+	// that is empty after normalization, with "-32602".
 	Title string `json:"title"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3208,23 +3214,23 @@ func (v *SetSessionTitleRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SetSessionTitleResponse: **UNSTABLE**
+// SetSessionTitleResponse is the response from setting the title of a session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Response from setting the title of a session.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type SetSessionTitleResponse struct {
-	// The title the Agent stored.
+	// Title is the title the Agent stored.
 	//
 	// This differs from the requested title if the Agent normalized it. Clients SHOULD
 	// display this value rather than the one they sent.
 	Title string `json:"title"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3293,11 +3299,9 @@ func (v *SetSessionTitleResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// StateUpdate: **UNSTABLE**
+// StateUpdate is the current foreground-work state of a reusable child session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Current foreground-work state of a reusable child session.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Each update is a whole-object snapshot. Idle does not terminate the child.
 // The parent can message it again, transitioning it back to running.
@@ -3406,7 +3410,7 @@ func (u *StateUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
 }
 
-// StateUpdateRunning: the "running" variant of StateUpdate.
+// StateUpdateRunning is the "running" variant of StateUpdate.
 //
 // Foreground work is in progress.
 type StateUpdateRunning struct {
@@ -3436,7 +3440,7 @@ func (v StateUpdateRunning) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// StateUpdateIdle: the "idle" variant of StateUpdate.
+// StateUpdateIdle is the "idle" variant of StateUpdate.
 //
 // The child is ready to process another prompt.
 type StateUpdateIdle struct {
@@ -3469,7 +3473,7 @@ func (v StateUpdateIdle) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// StateUpdateRequiresAction: the "requires_action" variant of StateUpdate.
+// StateUpdateRequiresAction is the "requires_action" variant of StateUpdate.
 //
 // Foreground work is blocked on user action.
 type StateUpdateRequiresAction struct {
@@ -3499,7 +3503,7 @@ func (v StateUpdateRequiresAction) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// StateUpdateUnknown: the "unknown" variant of StateUpdate.
+// StateUpdateUnknown is the "unknown" variant of StateUpdate.
 //
 // The Agent cannot currently determine foreground activity.
 //
@@ -3531,12 +3535,12 @@ func (v StateUpdateUnknown) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// StateUpdateOther: a variant of StateUpdate whose "state" this package does not know: a custom one
+// StateUpdateOther is a variant of StateUpdate whose "state" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 //
 // Custom or future state.
 //
-// Values beginning with `_` are reserved for implementation-specific
+// Values beginning with "_" are reserved for implementation-specific
 // extensions. Other unknown values are reserved for future ACP variants.
 type StateUpdateOther struct {
 	// Tag is the "state" value.
@@ -3627,18 +3631,16 @@ func (v *StateUpdateOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SubagentCapabilities: **UNSTABLE**
+// SubagentCapabilities is the capability marker for exposing reusable child sessions as restricted ACP sessions.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Capability marker for exposing reusable child sessions as restricted ACP sessions.
-//
-// Supplying `{}` advertises support for child association and state updates,
+// Supplying "{}" advertises support for child association and state updates,
 // session-directed messages, and restricted-session semantics. The client
 // must advertise this capability before the agent sends subagent updates or
 // session-directed messages.
 type SubagentCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	Meta json.RawMessage `json:"_meta,omitempty"`
@@ -3694,21 +3696,19 @@ func (v *SubagentCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SubagentSessionCapabilities: **UNSTABLE**
+// SubagentSessionCapabilities is the client-initiated session mutations permitted for a specific subagent session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Client-initiated session mutations permitted for a specific subagent session.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // A mutation requires an explicit per-child capability. Support for the method
 // on ordinary sessions does not grant support on a child.
 type SubagentSessionCapabilities struct {
-	// Permits the client to cancel this child's current work without ending
-	// the session. Omitted or `null` means unsupported. An object (including
-	// `{}`) means supported.
+	// Cancel means: permits the client to cancel this child's current work without ending
+	// the session. Omitted or "null" means unsupported. An object (including
+	// "{}") means supported.
 	Cancel *SessionCancelCapabilities `json:"cancel,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	Meta json.RawMessage `json:"_meta,omitempty"`
@@ -3772,16 +3772,14 @@ func (v *SubagentSessionCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SubagentUpdate: **UNSTABLE**
+// SubagentUpdate is the notification that the enclosing parent session created and owns a child session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Notification that the enclosing parent session created and owns a child session.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Later updates modify the existing association's metadata, not its ownership.
 //
 // Sent on the immediate parent session. The first update for an unknown
-// `sessionId` announces the child and MUST be sent
+// "sessionId" announces the child and MUST be sent
 // before any live child traffic or live message naming the child as sender
 // or recipient. Parents may message and reuse an announced child across
 // multiple operations.
@@ -3789,70 +3787,72 @@ func (v *SubagentSessionCapabilities) UnmarshalJSON(data []byte) error {
 // load, resume, or subscription is needed.
 //
 // Only the subagent session ID is required. Omitted patch fields keep their
-// previous values. `null` clears them. Clearing capabilities disables child
+// previous values. "null" clears them. Clearing capabilities disables child
 // mutations. Clearing state leaves current activity unset/unconfirmed: it does
-// not imply idle, stop work, or create an `unknown` state snapshot. A concrete
+// not imply idle, stop work, or create an "unknown" state snapshot. A concrete
 // state replaces the entire previous state object, not the session.
 // The title and description provide the parent's display metadata for the
 // child. They do not replace the content of individual messages or operations.
-// `cwd` and `additionalDirectories` report where the Agent placed the child.
+// "cwd" and "additionalDirectories" report where the Agent placed the child.
 // While unset, each inherits the immediate parent's effective value.
 type SubagentUpdate struct {
-	// The opaque session ID identifying the child in all ACP messages.
+	// SessionID is the opaque session ID identifying the child in all ACP messages.
 	SessionID SessionID `json:"sessionId"`
 
-	// The parent's human-readable display title for this child. It need not be unique.
+	// Title is the parent's human-readable display title for this child. It need not be unique.
 	//
-	// Omitted means unchanged. `null` clears it. If unset, the Client chooses
+	// Omitted means unchanged. "null" clears it. If unset, the Client chooses
 	// a fallback presentation.
 	Title Nullable[string] `json:"title,omitempty"`
 
-	// The parent's human-readable description of the child's role or purpose.
+	// Description is the parent's human-readable description of the child's role or purpose.
 	//
-	// Omitted means unchanged. `null` clears it. If unset, the Client chooses
+	// Omitted means unchanged. "null" clears it. If unset, the Client chooses
 	// a fallback presentation. This is current display metadata, not the
 	// history of instructions sent to the child.
 	Description Nullable[string] `json:"description,omitempty"`
 
-	// Client-initiated session mutations permitted for this subagent session.
+	// Capabilities is the client-initiated session mutations permitted for this subagent session.
 	//
-	// Omitted means unchanged. `null` clears the capability set and disables
+	// Omitted means unchanged. "null" clears the capability set and disables
 	// child mutations. If never supplied, no session mutations are permitted.
 	// Read-only operations retain their normal protocol semantics and capability
 	// requirements. A concrete object replaces the whole capability set.
 	Capabilities Nullable[SubagentSessionCapabilities] `json:"capabilities,omitempty"`
 
-	// Current state snapshot for the child session.
+	// State is the current state snapshot for the child session.
 	//
-	// Omitted means unchanged. `null` clears the current activity without
-	// asserting idle or sending an `unknown` snapshot. A concrete state
+	// Omitted means unchanged. "null" clears the current activity without
+	// asserting idle or sending an "unknown" snapshot. A concrete state
 	// replaces the previous state object wholesale. If never supplied, the
 	// current activity is unset/unconfirmed.
 	State Nullable[StateUpdate] `json:"state,omitempty"`
 
-	// The child's working directory. Must be an absolute path.
+	// Cwd means: the child's working directory. Must be an absolute path.
 	//
-	// Optional and nullable. Omitted means unchanged. `null` clears the
+	// Optional and nullable. Omitted means unchanged. "null" clears the
 	// reported value. While unset, the child inherits its immediate parent's
 	// effective working directory. Clients use this value for the child's
 	// root set and as the default terminal working directory.
 	Cwd Nullable[string] `json:"cwd,omitempty"`
 
-	// Additional workspace roots for the child. Each path must be absolute.
+	// AdditionalDirectories is the additional workspace roots for the child. Each path must be absolute.
 	//
-	// Optional and nullable. Omitted means unchanged. `null` clears the
+	// Optional and nullable. Omitted means unchanged. "null" clears the
 	// reported value. While unset, the child inherits its immediate parent's
-	// effective additional directories, independently of `cwd`. A concrete
-	// array replaces the whole list. `[]` reports no additional directories.
+	// effective additional directories, independently of "cwd". A concrete
+	// array replaces the whole list. "[]" reports no additional directories.
 	// Clients use these values for the child's root set.
 	AdditionalDirectories Nullable[[]string] `json:"additionalDirectories,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	// Omitted means unchanged. `null` removes the metadata.
+	// See protocol docs: [Extensibility]
+	// Omitted means unchanged. "null" removes the metadata.
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
 }
 
@@ -3973,28 +3973,28 @@ func (v *SubagentUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// UnarchiveSessionRequest: **UNSTABLE**
+// UnarchiveSessionRequest is the request parameters for unarchiving a session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Request parameters for unarchiving a session.
+// Only available if the Agent supports the "sessionCapabilities.archive" capability.
 //
-// Only available if the Agent supports the `sessionCapabilities.archive` capability.
-//
-// Unarchiving returns the session to default `session/list` results with the same ID and
+// Unarchiving returns the session to default "session/list" results with the same ID and
 // saved history. It never loads or resumes the session. Clients that want to continue an
-// archived session SHOULD unarchive it before calling `session/load` or `session/resume`.
+// archived session SHOULD unarchive it before calling "session/load" or "session/resume".
 // Unarchiving a session that is not archived succeeds. A session that does not exist
-// gets `-32002`.
+// gets "-32002".
 type UnarchiveSessionRequest struct {
-	// The ID of the session to unarchive.
+	// SessionID is the ID of the session to unarchive.
 	SessionID SessionID `json:"sessionId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -4063,17 +4063,17 @@ func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// UnarchiveSessionResponse: **UNSTABLE**
+// UnarchiveSessionResponse is the response from unarchiving a session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Response from unarchiving a session.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type UnarchiveSessionResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -4127,11 +4127,9 @@ func (v *UnarchiveSessionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// UnknownStateUpdate: **UNSTABLE**
+// UnknownStateUpdate is the Agent cannot currently determine foreground activity.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// The Agent cannot currently determine foreground activity.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Report this when activity becomes unobservable, not merely because the child
 // has been quiet. The Client MUST stop presenting the previous state as confirmed
@@ -4141,9 +4139,9 @@ func (v *UnarchiveSessionResponse) UnmarshalJSON(data []byte) error {
 // This is not a task outcome or session closure. It does not cancel work, resolve
 // pending requests, or revoke capabilities. Capabilities are updated separately.
 type UnknownStateUpdate struct {
-	// The _meta property is reserved by ACP for additional metadata.
+	// Meta means: the _meta property is reserved by ACP for additional metadata.
 	// Implementations MUST NOT make assumptions about values at these keys.
-	// Optional. Omitted and `null` mean no metadata for this state snapshot.
+	// Optional. Omitted and "null" mean no metadata for this state snapshot.
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -4199,14 +4197,12 @@ func (v *UnknownStateUpdate) UnmarshalJSON(data []byte) error {
 
 // agentAuthCapabilitiesUnstable holds the fields of AgentAuthCapabilities that the unstable build tag adds.
 type agentAuthCapabilitiesUnstable struct {
-	// **UNSTABLE**
+	// Status reports whether the agent supports the "auth/status" method.
 	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
+	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
-	// Whether the agent supports the `auth/status` method.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports the `auth/status` method.
+	// Optional. Omitted or "null" both mean the agent does not advertise support.
+	// Supplying "{}" means the agent supports the "auth/status" method.
 	Status *AuthStatusCapabilities `json:"status,omitempty"`
 }
 
@@ -4232,15 +4228,13 @@ func (v *agentAuthCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) 
 
 // clientCapabilitiesUnstable holds the fields of ClientCapabilities that the unstable build tag adds.
 type clientCapabilitiesUnstable struct {
-	// **UNSTABLE**
+	// Subagents reports whether the client understands exposed subagent sessions.
 	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
+	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
-	// Whether the client understands exposed subagent sessions.
-	//
-	// Optional and nullable. Omitted or `null` both mean the client does not
+	// Optional and nullable. Omitted or "null" both mean the client does not
 	// advertise support.
-	// Supplying `{}` means the client understands child associations, work-state
+	// Supplying "{}" means the client understands child associations, work-state
 	// snapshots, session-directed messages, and restricted-session semantics.
 	Subagents *SubagentCapabilities `json:"subagents,omitempty"`
 }
@@ -4267,15 +4261,13 @@ func (v *clientCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
 
 // listSessionsRequestUnstable holds the fields of ListSessionsRequest that the unstable build tag adds.
 type listSessionsRequestUnstable struct {
-	// **UNSTABLE**
+	// Archived is the filter sessions by archive state.
 	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
+	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
-	// Filter sessions by archive state.
-	//
-	// Optional. Omitted and `null` are equivalent and mean `exclude`. Only send this when
-	// the Agent advertises the `sessionCapabilities.archive` capability. The filter combines with `cwd` and
-	// applies before pagination. Clients keep the same value when following `nextCursor`.
+	// Optional. Omitted and "null" are equivalent and mean "exclude". Only send this when
+	// the Agent advertises the "sessionCapabilities.archive" capability. The filter combines with "cwd" and
+	// applies before pagination. Clients keep the same value when following "nextCursor".
 	Archived *SessionArchiveFilter `json:"archived,omitempty"`
 }
 
@@ -4298,16 +4290,14 @@ func (v *listSessionsRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 
 // loadSessionRequestUnstable holds the fields of LoadSessionRequest that the unstable build tag adds.
 type loadSessionRequestUnstable struct {
-	// **UNSTABLE**
+	// SystemPrompt is the system-level instructions for the loaded session.
 	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
+	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
-	// System-level instructions for the loaded session.
-	//
-	// Optional. Omitted and `null` are equivalent. The Agent may then keep a
+	// Optional. Omitted and "null" are equivalent. The Agent may then keep a
 	// system prompt it stored with the session or use its default instructions.
 	// Clients MUST only send this when the Agent advertises
-	// `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
+	// "sessionCapabilities.systemPrompt", and SHOULD send the same value they used
 	// when the session was created.
 	SystemPrompt *SystemPrompt `json:"systemPrompt,omitempty"`
 }
@@ -4334,15 +4324,13 @@ func (v *loadSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 
 // newSessionRequestUnstable holds the fields of NewSessionRequest that the unstable build tag adds.
 type newSessionRequestUnstable struct {
-	// **UNSTABLE**
+	// SystemPrompt is the system-level instructions for the new session.
 	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
+	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
-	// System-level instructions for the new session.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent uses its
+	// Optional. Omitted and "null" are equivalent and mean the Agent uses its
 	// own default instructions. Clients MUST only send this when the Agent
-	// advertises `sessionCapabilities.systemPrompt`.
+	// advertises "sessionCapabilities.systemPrompt".
 	SystemPrompt *SystemPrompt `json:"systemPrompt,omitempty"`
 }
 
@@ -4368,16 +4356,14 @@ func (v *newSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 
 // resumeSessionRequestUnstable holds the fields of ResumeSessionRequest that the unstable build tag adds.
 type resumeSessionRequestUnstable struct {
-	// **UNSTABLE**
+	// SystemPrompt is the system-level instructions for the resumed session.
 	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
+	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
-	// System-level instructions for the resumed session.
-	//
-	// Optional. Omitted and `null` are equivalent. The Agent may then keep a
+	// Optional. Omitted and "null" are equivalent. The Agent may then keep a
 	// system prompt it stored with the session or use its default instructions.
 	// Clients MUST only send this when the Agent advertises
-	// `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
+	// "sessionCapabilities.systemPrompt", and SHOULD send the same value they used
 	// when the session was created.
 	SystemPrompt *SystemPrompt `json:"systemPrompt,omitempty"`
 }
@@ -4404,48 +4390,40 @@ func (v *resumeSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 
 // sessionCapabilitiesUnstable holds the fields of SessionCapabilities that the unstable build tag adds.
 type sessionCapabilitiesUnstable struct {
-	// **UNSTABLE**
+	// SystemPrompt reports whether the agent supports "systemPrompt" on session lifecycle requests.
 	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
+	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
-	// Whether the agent supports `systemPrompt` on session lifecycle requests.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports `systemPrompt` in `append` mode.
+	// Optional. Omitted or "null" both mean the agent does not advertise support.
+	// Supplying "{}" means the agent supports "systemPrompt" in "append" mode.
 	SystemPrompt *SessionSystemPromptCapabilities `json:"systemPrompt,omitempty"`
 
-	// **UNSTABLE**
+	// Archive reports whether the agent supports "session/archive" and "session/unarchive".
 	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
+	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
-	// Whether the agent supports `session/archive` and `session/unarchive`.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports both methods, the `archived` filter on
-	// `session/list`, and `SessionInfo.archived`. Agents that advertise it MUST also advertise `sessionCapabilities.list`.
+	// Optional. Omitted or "null" both mean the agent does not advertise support.
+	// Supplying "{}" means the agent supports both methods, the "archived" filter on
+	// "session/list", and "SessionInfo.archived". Agents that advertise it MUST also advertise "sessionCapabilities.list".
 	Archive *SessionArchiveCapabilities `json:"archive,omitempty"`
 
-	// **UNSTABLE**
+	// Status reports whether the agent supports "session/status".
 	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
+	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
-	// Whether the agent supports `session/status`.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports checking session status.
+	// Optional. Omitted or "null" both mean the agent does not advertise support.
+	// Supplying "{}" means the agent supports checking session status.
 	Status *SessionStatusCapabilities `json:"status,omitempty"`
 
-	// **UNSTABLE**
+	// Title reports whether the agent supports "session/set_title".
 	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
+	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
-	// Whether the agent supports `session/set_title`.
-	//
-	// Agents report titles through `session/list` and `session_info_update` without this
+	// Agents report titles through "session/list" and "session_info_update" without this
 	// capability. It only advertises that Clients can set titles.
 	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports setting session titles.
+	// Optional. Omitted or "null" both mean the agent does not advertise support.
+	// Supplying "{}" means the agent supports setting session titles.
 	Title *SessionTitleCapabilities `json:"title,omitempty"`
 }
 
@@ -4495,14 +4473,12 @@ func (v *sessionCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
 
 // sessionInfoUnstable holds the fields of SessionInfo that the unstable build tag adds.
 type sessionInfoUnstable struct {
-	// **UNSTABLE**
+	// Archived reports whether the session is archived.
 	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
+	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
-	// Whether the session is archived.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the archive state is not reported.
-	// Agents that advertise the `sessionCapabilities.archive` capability MUST include it on every listed session.
+	// Optional. Omitted and "null" are equivalent and mean the archive state is not reported.
+	// Agents that advertise the "sessionCapabilities.archive" capability MUST include it on every listed session.
 	Archived *bool `json:"archived,omitempty"`
 }
 
@@ -4523,14 +4499,12 @@ func (v *sessionInfoUnstable) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-// SessionUpdateSubagentUpdate: the "subagent_update" variant of SessionUpdate.
-//
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// SessionUpdateSubagentUpdate is the "subagent_update" variant of SessionUpdate.
 //
 // Announces a child session created and owned by this session, or updates
 // that ownership association's metadata.
+//
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type SessionUpdateSubagentUpdate struct {
 	SubagentUpdate
 }
@@ -4558,14 +4532,12 @@ func (v SessionUpdateSubagentUpdate) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateSessionMessage: the "session_message" variant of SessionUpdate.
-//
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// SessionUpdateSessionMessage is the "session_message" variant of SessionUpdate.
 //
 // A message upsert observed in this session's transcript, sent to or
 // received from another session.
+//
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type SessionUpdateSessionMessage struct {
 	SessionMessage
 }
@@ -4593,13 +4565,11 @@ func (v SessionUpdateSessionMessage) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateSessionMessageChunk: the "session_message_chunk" variant of SessionUpdate.
-//
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// SessionUpdateSessionMessageChunk is the "session_message_chunk" variant of SessionUpdate.
 //
 // One content block appended to a sent or received session message.
+//
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type SessionUpdateSessionMessageChunk struct {
 	SessionMessageChunk
 }
@@ -4718,4 +4688,88 @@ func init() {
 	newResultUnstable[MethodSessionUnarchive] = func() any {
 		return new(UnarchiveSessionResponse)
 	}
+}
+
+// NewIdleStateUpdateCancelled returns an [IdleStateUpdate] holding an [IdleStateUpdateCancelled].
+func NewIdleStateUpdateCancelled() IdleStateUpdate {
+	return IdleStateUpdate{Value: &IdleStateUpdateCancelled{}}
+}
+
+// NewIdleStateUpdateEndTurn returns an [IdleStateUpdate] holding an [IdleStateUpdateEndTurn].
+func NewIdleStateUpdateEndTurn() IdleStateUpdate {
+	return IdleStateUpdate{Value: &IdleStateUpdateEndTurn{}}
+}
+
+// NewIdleStateUpdateError returns an [IdleStateUpdate] holding an [IdleStateUpdateError].
+func NewIdleStateUpdateError() IdleStateUpdate {
+	return IdleStateUpdate{Value: &IdleStateUpdateError{ErrorStopReason: ErrorStopReason{}}}
+}
+
+// NewIdleStateUpdateMaxTokens returns an [IdleStateUpdate] holding an [IdleStateUpdateMaxTokens].
+func NewIdleStateUpdateMaxTokens() IdleStateUpdate {
+	return IdleStateUpdate{Value: &IdleStateUpdateMaxTokens{}}
+}
+
+// NewIdleStateUpdateMaxTurnRequests returns an [IdleStateUpdate] holding an [IdleStateUpdateMaxTurnRequests].
+func NewIdleStateUpdateMaxTurnRequests() IdleStateUpdate {
+	return IdleStateUpdate{Value: &IdleStateUpdateMaxTurnRequests{}}
+}
+
+// NewIdleStateUpdateNone returns an [IdleStateUpdate] holding an [IdleStateUpdateNone].
+func NewIdleStateUpdateNone() IdleStateUpdate {
+	return IdleStateUpdate{Value: &IdleStateUpdateNone{}}
+}
+
+// NewIdleStateUpdateRefusal returns an [IdleStateUpdate] holding an [IdleStateUpdateRefusal].
+func NewIdleStateUpdateRefusal() IdleStateUpdate {
+	return IdleStateUpdate{Value: &IdleStateUpdateRefusal{}}
+}
+
+// NewProxyResponseError returns a [ProxyResponse] holding a [ProxyResponseError] with the given id and error_.
+func NewProxyResponseError(id RequestID, error_ Error) ProxyResponse {
+	return ProxyResponse{Value: &ProxyResponseError{
+		Error: error_,
+		ID:    id,
+	}}
+}
+
+// NewProxyResponseResult returns a [ProxyResponse] holding a [ProxyResponseResult] with the given id and result.
+func NewProxyResponseResult(id RequestID, result json.RawMessage) ProxyResponse {
+	return ProxyResponse{Value: &ProxyResponseResult{
+		ID:     id,
+		Result: result,
+	}}
+}
+
+// NewSessionUpdateSessionMessage returns a [SessionUpdate] holding a [SessionUpdateSessionMessage] made of sessionMessage.
+func NewSessionUpdateSessionMessage(sessionMessage SessionMessage) SessionUpdate {
+	return SessionUpdate{Value: &SessionUpdateSessionMessage{SessionMessage: sessionMessage}}
+}
+
+// NewSessionUpdateSessionMessageChunk returns a [SessionUpdate] holding a [SessionUpdateSessionMessageChunk] with the given messageID and content.
+func NewSessionUpdateSessionMessageChunk(messageID MessageID, content ContentBlock) SessionUpdate {
+	return SessionUpdate{Value: &SessionUpdateSessionMessageChunk{SessionMessageChunk: SessionMessageChunk{
+		Content:   content,
+		MessageID: messageID,
+	}}}
+}
+
+// NewSessionUpdateSubagentUpdate returns a [SessionUpdate] holding a [SessionUpdateSubagentUpdate] made of subagentUpdate.
+func NewSessionUpdateSubagentUpdate(subagentUpdate SubagentUpdate) SessionUpdate {
+	return SessionUpdate{Value: &SessionUpdateSubagentUpdate{SubagentUpdate: subagentUpdate}}
+}
+
+// NewStateUpdateRequiresAction returns a [StateUpdate] holding a [StateUpdateRequiresAction].
+func NewStateUpdateRequiresAction() StateUpdate {
+	return StateUpdate{Value: &StateUpdateRequiresAction{RequiresActionStateUpdate: RequiresActionStateUpdate{}}}
+}
+
+// NewStateUpdateRunning returns a [StateUpdate] holding a [StateUpdateRunning].
+func NewStateUpdateRunning() StateUpdate {
+	return StateUpdate{Value: &StateUpdateRunning{RunningStateUpdate: RunningStateUpdate{}}}
+}
+
+// NewStateUpdateUnknown returns a [StateUpdate] holding a [StateUpdateUnknown].
+func NewStateUpdateUnknown() StateUpdate {
+	return StateUpdate{Value: &StateUpdateUnknown{UnknownStateUpdate: UnknownStateUpdate{}}}
 }

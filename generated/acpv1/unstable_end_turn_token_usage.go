@@ -10,35 +10,35 @@ package acpv1
 
 import "encoding/json"
 
-// Usage: **UNSTABLE**
+// Usage is the token usage information for a prompt turn.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Token usage information for a prompt turn.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type Usage struct {
-	// Sum of all token types across session.
+	// TotalTokens is the sum of all token types across session.
 	TotalTokens uint64 `json:"totalTokens"`
 
-	// Total input tokens across all turns.
+	// InputTokens is the total input tokens across all turns.
 	InputTokens uint64 `json:"inputTokens"`
 
-	// Total output tokens across all turns.
+	// OutputTokens is the total output tokens across all turns.
 	OutputTokens uint64 `json:"outputTokens"`
 
-	// Total thought/reasoning tokens
+	// ThoughtTokens is the total thought/reasoning tokens
 	ThoughtTokens *uint64 `json:"thoughtTokens,omitempty"`
 
-	// Total cache read tokens.
+	// CachedReadTokens is the total cache read tokens.
 	CachedReadTokens *uint64 `json:"cachedReadTokens,omitempty"`
 
-	// Total cache write tokens.
+	// CachedWriteTokens is the total cache write tokens.
 	CachedWriteTokens *uint64 `json:"cachedWriteTokens,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -143,11 +143,9 @@ func (v *Usage) UnmarshalJSON(data []byte) error {
 
 // promptResponseEndTurnTokenUsage holds the fields of PromptResponse that the unstable_end_turn_token_usage or unstable build tag adds.
 type promptResponseEndTurnTokenUsage struct {
-	// **UNSTABLE**
+	// Usage is the token usage for this turn (optional).
 	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
-	//
-	// Token usage for this turn (optional).
+	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	Usage *Usage `json:"usage,omitempty"`
 }
 

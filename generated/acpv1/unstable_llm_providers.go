@@ -10,20 +10,20 @@ package acpv1
 
 import "encoding/json"
 
-// DisableProviderRequest: **UNSTABLE**
+// DisableProviderRequest is the request parameters for "providers/disable".
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Request parameters for `providers/disable`.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type DisableProviderRequest struct {
-	// Provider ID to disable.
+	// ProviderID is the provider ID to disable.
 	ProviderID ProviderID `json:"providerId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -92,17 +92,17 @@ func (v *DisableProviderRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// DisableProviderResponse: **UNSTABLE**
+// DisableProviderResponse is the response to "providers/disable".
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Response to `providers/disable`.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type DisableProviderResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -156,28 +156,36 @@ func (v *DisableProviderResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// LLMProtocol: **UNSTABLE**
+// LLMProtocol is the well-known API protocol identifiers for LLM providers.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Well-known API protocol identifiers for LLM providers.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Agents and clients MUST handle unknown protocol identifiers gracefully.
 //
-// Protocol names beginning with `_` are free for custom use, like other ACP extension methods.
-// Protocol names that do not begin with `_` are reserved for the ACP spec.
+// Protocol names beginning with "_" are free for custom use, like other ACP extension methods.
+// Protocol names that do not begin with "_" are reserved for the ACP spec.
 type LLMProtocol string
 
 const (
-	// Anthropic API protocol.
+	// LLMProtocolAnthropic is the anthropic API protocol.
+	//
+	// On the wire it is "anthropic".
 	LLMProtocolAnthropic LLMProtocol = "anthropic"
-	// OpenAI API protocol.
+	// LLMProtocolOpenai is the openAI API protocol.
+	//
+	// On the wire it is "openai".
 	LLMProtocolOpenai LLMProtocol = "openai"
-	// Azure OpenAI API protocol.
+	// LLMProtocolAzure is the azure OpenAI API protocol.
+	//
+	// On the wire it is "azure".
 	LLMProtocolAzure LLMProtocol = "azure"
-	// Google Vertex AI API protocol.
+	// LLMProtocolVertex is the google Vertex AI API protocol.
+	//
+	// On the wire it is "vertex".
 	LLMProtocolVertex LLMProtocol = "vertex"
-	// AWS Bedrock API protocol.
+	// LLMProtocolBedrock is the AWS Bedrock API protocol.
+	//
+	// On the wire it is "bedrock".
 	LLMProtocolBedrock LLMProtocol = "bedrock"
 )
 
@@ -196,17 +204,17 @@ func (v LLMProtocol) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// ListProvidersRequest: **UNSTABLE**
+// ListProvidersRequest is the request parameters for "providers/list".
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Request parameters for `providers/list`.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type ListProvidersRequest struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -260,20 +268,20 @@ func (v *ListProvidersRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ListProvidersResponse: **UNSTABLE**
+// ListProvidersResponse is the response to "providers/list".
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Response to `providers/list`.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type ListProvidersResponse struct {
-	// Configurable providers with current routing info suitable for UI display.
+	// Providers is the configurable providers with current routing info suitable for UI display.
 	Providers []ProviderInfo `json:"providers"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -346,23 +354,23 @@ func (v *ListProvidersResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ProviderCurrentConfig: **UNSTABLE**
+// ProviderCurrentConfig is the current effective non-secret routing configuration for a provider.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Current effective non-secret routing configuration for a provider.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type ProviderCurrentConfig struct {
-	// Protocol currently used by this provider.
+	// APIType is the protocol currently used by this provider.
 	APIType LLMProtocol `json:"apiType"`
 
-	// Base URL currently used by this provider.
+	// BaseURL is the base URL currently used by this provider.
 	BaseURL string `json:"baseUrl"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -439,38 +447,36 @@ func (v *ProviderCurrentConfig) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ProviderID: **UNSTABLE**
+// ProviderID is the unique identifier for a configurable LLM provider.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Unique identifier for a configurable LLM provider.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type ProviderID string
 
-// ProviderInfo: **UNSTABLE**
+// ProviderInfo is the information about a configurable LLM provider.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Information about a configurable LLM provider.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type ProviderInfo struct {
-	// Provider identifier, for example "main" or "openai".
+	// ProviderID is the provider identifier, for example "main" or "openai".
 	ProviderID ProviderID `json:"providerId"`
 
 	// Supported protocol types for this provider.
 	Supported []LLMProtocol `json:"supported"`
 
-	// Whether this provider is mandatory and cannot be disabled via `providers/disable`.
-	// If true, clients must not call `providers/disable` for this provider ID.
+	// Required reports whether this provider is mandatory and cannot be disabled via "providers/disable".
+	// If true, clients must not call "providers/disable" for this provider ID.
 	Required bool `json:"required"`
 
 	// Current effective non-secret routing config.
 	// Null or omitted means provider is disabled.
 	Current *ProviderCurrentConfig `json:"current,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -565,19 +571,19 @@ func (v *ProviderInfo) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ProvidersCapabilities: **UNSTABLE**
+// ProvidersCapabilities is the provider configuration capabilities supported by the agent.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Provider configuration capabilities supported by the agent.
-//
-// Supplying `{}` means the agent supports provider configuration methods.
+// Supplying "{}" means the agent supports provider configuration methods.
 type ProvidersCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -631,32 +637,32 @@ func (v *ProvidersCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SetProviderRequest: **UNSTABLE**
+// SetProviderRequest is the request parameters for "providers/set".
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Request parameters for `providers/set`.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Replaces the full configuration for one provider ID.
 type SetProviderRequest struct {
-	// Provider ID to configure.
+	// ProviderID is the provider ID to configure.
 	ProviderID ProviderID `json:"providerId"`
 
-	// Protocol type for this provider.
+	// APIType is the protocol type for this provider.
 	APIType LLMProtocol `json:"apiType"`
 
-	// Base URL for requests sent through this provider.
+	// BaseURL is the base URL for requests sent through this provider.
 	BaseURL string `json:"baseUrl"`
 
-	// Full headers map for this provider.
+	// Headers is the full headers map for this provider.
 	// May include authorization, routing, or other integration-specific headers.
 	Headers map[string]string `json:"headers,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -751,17 +757,17 @@ func (v *SetProviderRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SetProviderResponse: **UNSTABLE**
+// SetProviderResponse is the response to "providers/set".
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Response to `providers/set`.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type SetProviderResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -817,14 +823,12 @@ func (v *SetProviderResponse) UnmarshalJSON(data []byte) error {
 
 // agentCapabilitiesLLMProviders holds the fields of AgentCapabilities that the unstable_llm_providers or unstable build tag adds.
 type agentCapabilitiesLLMProviders struct {
-	// **UNSTABLE**
+	// Providers is the provider configuration capabilities supported by the agent.
 	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
+	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
-	// Provider configuration capabilities supported by the agent.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports provider configuration methods.
+	// Optional. Omitted or "null" both mean the agent does not advertise support.
+	// Supplying "{}" means the agent supports provider configuration methods.
 	Providers *ProvidersCapabilities `json:"providers,omitempty"`
 }
 

@@ -14,17 +14,17 @@ import (
 	"strings"
 )
 
-// PlanCapabilities: **UNSTABLE**
+// PlanCapabilities is the capabilities for receiving "plan_update" and "plan_removed" session updates.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Capabilities for receiving `plan_update` and `plan_removed` session updates.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type PlanCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -78,23 +78,23 @@ func (v *PlanCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PlanFile: **UNSTABLE**
+// PlanFile is a plan represented by a file URI.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// A plan represented by a file URI.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type PlanFile struct {
-	// The plan ID to update.
+	// PlanID is the plan ID to update.
 	PlanID PlanID `json:"planId"`
 
-	// The URI of the file containing the plan.
+	// URI is the URI of the file containing the plan.
 	URI string `json:"uri"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -171,33 +171,31 @@ func (v *PlanFile) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PlanID: **UNSTABLE**
+// PlanID is the unique identifier for a plan within a session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Unique identifier for a plan within a session.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type PlanID string
 
-// PlanItems: **UNSTABLE**
+// PlanItems is a plan represented as structured entries.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// A plan represented as structured entries.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type PlanItems struct {
-	// The plan ID to update.
+	// PlanID is the plan ID to update.
 	PlanID PlanID `json:"planId"`
 
-	// The list of tasks to be accomplished.
+	// Entries is the list of tasks to be accomplished.
 	//
 	// When updating an item-based plan, the agent must send a complete list of all entries
 	// with their current status. The client replaces that plan with each update.
 	Entries []PlanEntry `json:"entries"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -276,23 +274,23 @@ func (v *PlanItems) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PlanMarkdown: **UNSTABLE**
+// PlanMarkdown is a plan represented as raw markdown content.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// A plan represented as raw markdown content.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type PlanMarkdown struct {
-	// The plan ID to update.
+	// PlanID is the plan ID to update.
 	PlanID PlanID `json:"planId"`
 
-	// Markdown content for the plan.
+	// Content is the markdown content for the plan.
 	Content string `json:"content"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -369,20 +367,20 @@ func (v *PlanMarkdown) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PlanRemoved: **UNSTABLE**
+// PlanRemoved is the removal notice for a plan identified by ID.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Removal notice for a plan identified by ID.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type PlanRemoved struct {
-	// The plan ID to remove.
+	// PlanID is the plan ID to remove.
 	PlanID PlanID `json:"planId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -451,20 +449,20 @@ func (v *PlanRemoved) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PlanUpdate: **UNSTABLE**
+// PlanUpdate is a content update for a plan identified by ID.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// A content update for a plan identified by ID.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type PlanUpdate struct {
-	// The updated plan content.
+	// Plan is the updated plan content.
 	Plan PlanUpdateContent `json:"plan"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -535,11 +533,9 @@ func (v *PlanUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PlanUpdateContent: **UNSTABLE**
+// PlanUpdateContent is the updated content for a plan.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Updated content for a plan.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type PlanUpdateContent struct {
 	// Value is the variant selected by "type", one of:
 	//   - *PlanUpdateContentItems
@@ -640,7 +636,7 @@ func (u *PlanUpdateContent) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
 }
 
-// PlanUpdateContentItems: the "items" variant of PlanUpdateContent.
+// PlanUpdateContentItems is the "items" variant of PlanUpdateContent.
 //
 // Structured plan entries.
 type PlanUpdateContentItems struct {
@@ -670,7 +666,7 @@ func (v PlanUpdateContentItems) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// PlanUpdateContentFile: the "file" variant of PlanUpdateContent.
+// PlanUpdateContentFile is the "file" variant of PlanUpdateContent.
 //
 // A URI pointing to a file containing the plan.
 type PlanUpdateContentFile struct {
@@ -700,7 +696,7 @@ func (v PlanUpdateContentFile) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// PlanUpdateContentMarkdown: the "markdown" variant of PlanUpdateContent.
+// PlanUpdateContentMarkdown is the "markdown" variant of PlanUpdateContent.
 //
 // Raw markdown content for the plan.
 type PlanUpdateContentMarkdown struct {
@@ -730,7 +726,7 @@ func (v PlanUpdateContentMarkdown) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// PlanUpdateContentOther: a variant of PlanUpdateContent whose "type" this package does not know: a custom one
+// PlanUpdateContentOther is a variant of PlanUpdateContent whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 type PlanUpdateContentOther struct {
 	// Tag is the "type" value.
@@ -823,14 +819,12 @@ func (v *PlanUpdateContentOther) UnmarshalJSON(data []byte) error {
 
 // clientCapabilitiesPlanOperations holds the fields of ClientCapabilities that the unstable_plan_operations or unstable build tag adds.
 type clientCapabilitiesPlanOperations struct {
-	// **UNSTABLE**
+	// Plan reports whether the client supports "plan_update" and "plan_removed" session updates.
 	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
+	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
-	// Whether the client supports `plan_update` and `plan_removed` session updates.
-	//
-	// Optional. Omitted or `null` both mean the client does not advertise support.
-	// Supplying `{}` means the client can receive both update types.
+	// Optional. Omitted or "null" both mean the client does not advertise support.
+	// Supplying "{}" means the client can receive both update types.
 	Plan *PlanCapabilities `json:"plan,omitempty"`
 }
 
@@ -854,13 +848,11 @@ func (v *clientCapabilitiesPlanOperations) appendMembers(b []byte) ([]byte, erro
 	return b, nil
 }
 
-// SessionUpdatePlanUpdate: the "plan_update" variant of SessionUpdate.
-//
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// SessionUpdatePlanUpdate is the "plan_update" variant of SessionUpdate.
 //
 // A content update for a plan identified by ID.
+//
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type SessionUpdatePlanUpdate struct {
 	PlanUpdate
 }
@@ -888,13 +880,11 @@ func (v SessionUpdatePlanUpdate) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdatePlanRemoved: the "plan_removed" variant of SessionUpdate.
-//
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// SessionUpdatePlanRemoved is the "plan_removed" variant of SessionUpdate.
 //
 // Removal notice for a plan identified by ID.
+//
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type SessionUpdatePlanRemoved struct {
 	PlanRemoved
 }
@@ -929,4 +919,38 @@ func init() {
 	sessionUpdateUnstable["plan_removed"] = func() SessionUpdateVariant {
 		return new(SessionUpdatePlanRemoved)
 	}
+}
+
+// NewPlanUpdateContentFile returns a [PlanUpdateContent] holding a [PlanUpdateContentFile] with the given planID and uri.
+func NewPlanUpdateContentFile(planID PlanID, uri string) PlanUpdateContent {
+	return PlanUpdateContent{Value: &PlanUpdateContentFile{PlanFile: PlanFile{
+		PlanID: planID,
+		URI:    uri,
+	}}}
+}
+
+// NewPlanUpdateContentItems returns a [PlanUpdateContent] holding a [PlanUpdateContentItems] with the given planID and entries.
+func NewPlanUpdateContentItems(planID PlanID, entries []PlanEntry) PlanUpdateContent {
+	return PlanUpdateContent{Value: &PlanUpdateContentItems{PlanItems: PlanItems{
+		Entries: entries,
+		PlanID:  planID,
+	}}}
+}
+
+// NewPlanUpdateContentMarkdown returns a [PlanUpdateContent] holding a [PlanUpdateContentMarkdown] with the given planID and content.
+func NewPlanUpdateContentMarkdown(planID PlanID, content string) PlanUpdateContent {
+	return PlanUpdateContent{Value: &PlanUpdateContentMarkdown{PlanMarkdown: PlanMarkdown{
+		Content: content,
+		PlanID:  planID,
+	}}}
+}
+
+// NewSessionUpdatePlanRemoved returns a [SessionUpdate] holding a [SessionUpdatePlanRemoved] with the given planID.
+func NewSessionUpdatePlanRemoved(planID PlanID) SessionUpdate {
+	return SessionUpdate{Value: &SessionUpdatePlanRemoved{PlanRemoved: PlanRemoved{PlanID: planID}}}
+}
+
+// NewSessionUpdatePlanUpdate returns a [SessionUpdate] holding a [SessionUpdatePlanUpdate] with the given plan.
+func NewSessionUpdatePlanUpdate(plan PlanUpdateContent) SessionUpdate {
+	return SessionUpdate{Value: &SessionUpdatePlanUpdate{PlanUpdate: PlanUpdate{Plan: plan}}}
 }

@@ -36,9 +36,15 @@ const (
 // decoder reads one JSON text held in memory.
 type decoder struct {
 	jsontext.Decoder
-	in  []byte       // the input: raw values and unknown variants are slices of it
-	src bytes.Buffer // reads in without a copy
+	in   []byte       // the input: raw values and unknown variants are slices of it
+	src  bytes.Buffer // reads in without a copy
+	text string       // in as a string, once a string value needs it
 }
+
+// arenaMax is the size of the largest input whose strings share one copy of
+// it: one allocation a message instead of one a string, at the cost of
+// keeping that copy while any of its strings is in use.
+const arenaMax = 64 << 10
 
 // decodable is a Go type with a generated decoder.
 type decodable interface {
@@ -84,13 +90,24 @@ func withDecoder(data []byte, read func(d *decoder) error) error {
 	d := decoders.Get().(*decoder)
 	d.reset(data)
 	err := read(d)
-	d.reset(nil)
+	d.release()
 	decoders.Put(d)
 	return err
 }
 
+// release lets go of the input before the decoder goes back to the pool:
+// a small one stays referenced until the decoder's next use, which spares
+// the work of a reset; a large one is let go of now.
+func (d *decoder) release() {
+	if len(d.in) > arenaMax {
+		d.reset(nil)
+		return
+	}
+	d.in, d.text = nil, ""
+}
+
 func (d *decoder) reset(data []byte) {
-	d.in = data
+	d.in, d.text = data, ""
 	d.src = *bytes.NewBuffer(data)
 	// Duplicate names are allowed, as by encoding/json: the last one wins.
 	d.Reset(&d.src, jsontext.AllowDuplicateNames(true))
@@ -345,6 +362,15 @@ func decodeString[T ~string](p *T, d *decoder) error {
 	raw, err := d.scalar('"', p)
 	if err != nil {
 		return err
+	}
+	if len(d.in) <= arenaMax && bytes.IndexByte(raw, '\\') < 0 {
+		// raw, just read, ends at the input offset.
+		if d.text == "" {
+			d.text = string(d.in)
+		}
+		end := int(d.InputOffset()) - 1
+		*p = T(d.text[end-len(raw)+2 : end])
+		return nil
 	}
 	s, err := unquote(raw)
 	if err != nil {

@@ -8,17 +8,25 @@ package acpv2
 
 import "strconv"
 
-// CompactionStatus: Lifecycle state of a context compaction.
+// CompactionStatus is the lifecycle state of a context compaction.
 type CompactionStatus string
 
 const (
-	// Compaction has started and has not finished.
+	// CompactionStatusInProgress means: compaction has started and has not finished.
+	//
+	// On the wire it is "in_progress".
 	CompactionStatusInProgress CompactionStatus = "in_progress"
-	// Compaction finished successfully.
+	// CompactionStatusCompleted is the compaction finished successfully.
+	//
+	// On the wire it is "completed".
 	CompactionStatusCompleted CompactionStatus = "completed"
-	// Compaction finished unsuccessfully.
+	// CompactionStatusFailed is the compaction finished unsuccessfully.
+	//
+	// On the wire it is "failed".
 	CompactionStatusFailed CompactionStatus = "failed"
-	// Compaction was cancelled before it finished.
+	// CompactionStatusCancelled means: compaction was cancelled before it finished.
+	//
+	// On the wire it is "cancelled".
 	CompactionStatusCancelled CompactionStatus = "cancelled"
 )
 
@@ -37,17 +45,25 @@ func (v CompactionStatus) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// DiffFileType: Kind of file content represented by a diff change.
+// DiffFileType is the kind of file content represented by a diff change.
 type DiffFileType string
 
 const (
-	// Text content.
+	// DiffFileTypeText is the text content.
+	//
+	// On the wire it is "text".
 	DiffFileTypeText DiffFileType = "text"
-	// Binary or otherwise non-text content.
+	// DiffFileTypeBinary is the binary or otherwise non-text content.
+	//
+	// On the wire it is "binary".
 	DiffFileTypeBinary DiffFileType = "binary"
-	// Directory entry.
+	// DiffFileTypeDirectory is the directory entry.
+	//
+	// On the wire it is "directory".
 	DiffFileTypeDirectory DiffFileType = "directory"
-	// Symbolic link.
+	// DiffFileTypeSymlink is the symbolic link.
+	//
+	// On the wire it is "symlink".
 	DiffFileTypeSymlink DiffFileType = "symlink"
 )
 
@@ -66,21 +82,23 @@ func (v DiffFileType) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// DiffPatchFormat: Text patch format used by `DiffPatch`.
+// DiffPatchFormat is the text patch format used by [DiffPatch].
 type DiffPatchFormat string
 
 const (
-	// One or more `diff --git` sections in Git's `--patch` (`-p`) text format.
+	// DiffPatchFormatGitPatch is the one or more "diff --git" sections in Git's "--patch" ("-p") text format.
 	//
 	// Unlike Git, which writes paths relative to the repository root, every
-	// path MUST be absolute, including in `rename from`, `rename to`,
-	// `copy from`, and `copy to` lines, and MUST NOT have a prefix such as
-	// Git's default `a/` and `b/`. Otherwise paths follow Git: `/dev/null`
-	// names the missing side of an added or deleted file in the `---` and
-	// `+++` lines, and paths with unusual characters are quoted as Git quotes
+	// path MUST be absolute, including in "rename from", "rename to",
+	// "copy from", and "copy to" lines, and MUST NOT have a prefix such as
+	// Git's default "a/" and "b/". Otherwise paths follow Git: "/dev/null"
+	// names the missing side of an added or deleted file in the "---" and
+	// "+++" lines, and paths with unusual characters are quoted as Git quotes
 	// them. Each path, once unquoted, is the same native absolute path string as
-	// the matching `changes` entry. Surrounding commit metadata and email envelopes MUST NOT be
+	// the matching "changes" entry. Surrounding commit metadata and email envelopes MUST NOT be
 	// included.
+	//
+	// On the wire it is "git_patch".
 	DiffPatchFormatGitPatch DiffPatchFormat = "git_patch"
 )
 
@@ -99,11 +117,13 @@ func (v DiffPatchFormat) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// ElicitationSchemaType: Type discriminator for elicitation schemas.
+// ElicitationSchemaType is the type discriminator for elicitation schemas.
 type ElicitationSchemaType string
 
 const (
-	// Object schema type.
+	// ElicitationSchemaTypeObject is the object schema type.
+	//
+	// On the wire it is "object".
 	ElicitationSchemaTypeObject ElicitationSchemaType = "object"
 )
 
@@ -133,7 +153,7 @@ func (v *ElicitationSchemaType) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ErrorCode: Predefined error codes for common JSON-RPC and ACP-specific errors.
+// ErrorCode is the predefined error codes for common JSON-RPC and ACP-specific errors.
 //
 // Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC
 // server-error range (-32000 to -32099), and request cancellation uses -32800 from the
@@ -141,26 +161,44 @@ func (v *ElicitationSchemaType) UnmarshalJSON(data []byte) error {
 type ErrorCode int32
 
 const (
-	// **Parse error**: Invalid JSON was received by the server.
+	// ErrorCodeParseError means: parse error: Invalid JSON was received by the server.
 	// An error occurred on the server while parsing the JSON text.
+	//
+	// On the wire it is -32700.
 	ErrorCodeParseError ErrorCode = -32700
-	// **Invalid request**: The JSON sent is not a valid Request object.
+	// ErrorCodeInvalidRequest is the invalid request: The JSON sent is not a valid Request object.
+	//
+	// On the wire it is -32600.
 	ErrorCodeInvalidRequest ErrorCode = -32600
-	// **Method not found**: The method does not exist or is not available.
+	// ErrorCodeMethodNotFound is the method not found: The method does not exist or is not available.
+	//
+	// On the wire it is -32601.
 	ErrorCodeMethodNotFound ErrorCode = -32601
-	// **Invalid params**: Invalid method parameter(s).
+	// ErrorCodeInvalidParams is the invalid params: Invalid method parameter(s).
+	//
+	// On the wire it is -32602.
 	ErrorCodeInvalidParams ErrorCode = -32602
-	// **Internal error**: Internal JSON-RPC error.
+	// ErrorCodeInternalError is the internal error: Internal JSON-RPC error.
+	//
+	// On the wire it is -32603.
 	ErrorCodeInternalError ErrorCode = -32603
-	// **Request cancelled**: Execution of the method was aborted either due to a cancellation request from the caller or
+	// ErrorCodeRequestCancelled means: request cancelled: Execution of the method was aborted either due to a cancellation request from the caller or
 	// because of resource constraints or shutdown.
+	//
+	// On the wire it is -32800.
 	ErrorCodeRequestCancelled ErrorCode = -32800
-	// **Authentication required**: Authentication is required before this operation can be performed.
+	// ErrorCodeAuthenticationRequired means: authentication required: Authentication is required before this operation can be performed.
+	//
+	// On the wire it is -32000.
 	ErrorCodeAuthenticationRequired ErrorCode = -32000
-	// **Resource not found**: A given resource, such as a session, was not found.
+	// ErrorCodeResourceNotFound is the resource not found: A given resource, such as a session, was not found.
+	//
+	// On the wire it is -32002.
 	ErrorCodeResourceNotFound ErrorCode = -32002
-	// **Unsupported protocol version**: No protocol version supported by the Agent is at or below the requested version.
-	// The error data is an [`UnsupportedProtocolVersionErrorData`].
+	// ErrorCodeUnsupportedProtocolVersion is the unsupported protocol version: No protocol version supported by the Agent is at or below the requested version.
+	// The error data is an [[UnsupportedProtocolVersionErrorData]].
+	//
+	// On the wire it is -32022.
 	ErrorCodeUnsupportedProtocolVersion ErrorCode = -32022
 )
 
@@ -173,13 +211,17 @@ func (v ErrorCode) IsKnown() bool {
 	return false
 }
 
-// IconTheme: Theme an icon is designed for.
+// IconTheme means: theme an icon is designed for.
 type IconTheme string
 
 const (
-	// Icon designed for light backgrounds.
+	// IconThemeLight is the icon designed for light backgrounds.
+	//
+	// On the wire it is "light".
 	IconThemeLight IconTheme = "light"
-	// Icon designed for dark backgrounds.
+	// IconThemeDark is the icon designed for dark backgrounds.
+	//
+	// On the wire it is "dark".
 	IconThemeDark IconTheme = "dark"
 )
 
@@ -198,15 +240,21 @@ func (v IconTheme) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// NoticeSeverity: Severity hint for a session notice.
+// NoticeSeverity is the severity hint for a session notice.
 type NoticeSeverity string
 
 const (
-	// Informational notice.
+	// NoticeSeverityInfo is the informational notice.
+	//
+	// On the wire it is "info".
 	NoticeSeverityInfo NoticeSeverity = "info"
-	// Warning notice.
+	// NoticeSeverityWarning means warning notice.
+	//
+	// On the wire it is "warning".
 	NoticeSeverityWarning NoticeSeverity = "warning"
-	// Error notice.
+	// NoticeSeverityError is the error notice.
+	//
+	// On the wire it is "error".
 	NoticeSeverityError NoticeSeverity = "error"
 )
 
@@ -225,19 +273,27 @@ func (v NoticeSeverity) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// PermissionOptionKind: The type of permission option being presented to the user.
+// PermissionOptionKind is the type of permission option being presented to the user.
 //
 // Helps clients choose appropriate icons and UI treatment.
 type PermissionOptionKind string
 
 const (
-	// Allow this operation only this time.
+	// PermissionOptionKindAllowOnce means: allow this operation only this time.
+	//
+	// On the wire it is "allow_once".
 	PermissionOptionKindAllowOnce PermissionOptionKind = "allow_once"
-	// Allow this operation and remember the choice.
+	// PermissionOptionKindAllowAlways means: allow this operation and remember the choice.
+	//
+	// On the wire it is "allow_always".
 	PermissionOptionKindAllowAlways PermissionOptionKind = "allow_always"
-	// Reject this operation only this time.
+	// PermissionOptionKindRejectOnce means: reject this operation only this time.
+	//
+	// On the wire it is "reject_once".
 	PermissionOptionKindRejectOnce PermissionOptionKind = "reject_once"
-	// Reject this operation and remember the choice.
+	// PermissionOptionKindRejectAlways means: reject this operation and remember the choice.
+	//
+	// On the wire it is "reject_always".
 	PermissionOptionKindRejectAlways PermissionOptionKind = "reject_always"
 )
 
@@ -256,19 +312,27 @@ func (v PermissionOptionKind) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// PlanEntryPriority: Priority levels for plan entries.
+// PlanEntryPriority is the priority levels for plan entries.
 //
 // Used to indicate the relative importance or urgency of different
 // tasks in the execution plan.
-// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)
+// See protocol docs: [Plan Entries]
+//
+// [Plan Entries]: https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries
 type PlanEntryPriority string
 
 const (
-	// High priority task - critical to the overall goal.
+	// PlanEntryPriorityHigh is the high priority task - critical to the overall goal.
+	//
+	// On the wire it is "high".
 	PlanEntryPriorityHigh PlanEntryPriority = "high"
-	// Medium priority task - important but not critical.
+	// PlanEntryPriorityMedium is the medium priority task - important but not critical.
+	//
+	// On the wire it is "medium".
 	PlanEntryPriorityMedium PlanEntryPriority = "medium"
-	// Low priority task - nice to have but not essential.
+	// PlanEntryPriorityLow is the low priority task - nice to have but not essential.
+	//
+	// On the wire it is "low".
 	PlanEntryPriorityLow PlanEntryPriority = "low"
 )
 
@@ -287,20 +351,30 @@ func (v PlanEntryPriority) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// PlanEntryStatus: Status of a plan entry in the execution flow.
+// PlanEntryStatus is the status of a plan entry in the execution flow.
 //
 // Tracks the lifecycle of each task from planning through completion.
-// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)
+// See protocol docs: [Plan Entries]
+//
+// [Plan Entries]: https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries
 type PlanEntryStatus string
 
 const (
-	// The task has not started yet.
+	// PlanEntryStatusPending means: the task has not started yet.
+	//
+	// On the wire it is "pending".
 	PlanEntryStatusPending PlanEntryStatus = "pending"
-	// The task is currently being worked on.
+	// PlanEntryStatusInProgress means: the task is currently being worked on.
+	//
+	// On the wire it is "in_progress".
 	PlanEntryStatusInProgress PlanEntryStatus = "in_progress"
-	// The task has been successfully completed.
+	// PlanEntryStatusCompleted means: the task has been successfully completed.
+	//
+	// On the wire it is "completed".
 	PlanEntryStatusCompleted PlanEntryStatus = "completed"
-	// The task was cancelled before it completed.
+	// PlanEntryStatusCancelled means: the task was cancelled before it completed.
+	//
+	// On the wire it is "cancelled".
 	PlanEntryStatusCancelled PlanEntryStatus = "cancelled"
 )
 
@@ -319,13 +393,17 @@ func (v PlanEntryStatus) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// Role: The sender or recipient of messages and data in a conversation.
+// Role is the sender or recipient of messages and data in a conversation.
 type Role string
 
 const (
-	// The assistant side of a conversation.
+	// RoleAssistant is the assistant side of a conversation.
+	//
+	// On the wire it is "assistant".
 	RoleAssistant Role = "assistant"
-	// The user side of a conversation.
+	// RoleUser is the user side of a conversation.
+	//
+	// On the wire it is "user".
 	RoleUser Role = "user"
 )
 
@@ -344,25 +422,33 @@ func (v Role) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// SessionConfigOptionCategory: Semantic category for a session configuration option.
+// SessionConfigOptionCategory is the semantic category for a session configuration option.
 //
 // This is intended to help Clients distinguish broadly common selectors (e.g. model selector vs
 // session mode selector vs thought/reasoning level) for UX purposes (keyboard shortcuts, icons,
 // placement). It MUST NOT be required for correctness. Clients MUST handle missing or unknown
 // categories gracefully.
 //
-// Category names beginning with `_` are free for custom use, like other ACP extension methods.
-// Category names that do not begin with `_` are reserved for the ACP spec.
+// Category names beginning with "_" are free for custom use, like other ACP extension methods.
+// Category names that do not begin with "_" are reserved for the ACP spec.
 type SessionConfigOptionCategory string
 
 const (
-	// Session mode selector.
+	// SessionConfigOptionCategoryMode is the session mode selector.
+	//
+	// On the wire it is "mode".
 	SessionConfigOptionCategoryMode SessionConfigOptionCategory = "mode"
-	// Model selector.
+	// SessionConfigOptionCategoryModel is the model selector.
+	//
+	// On the wire it is "model".
 	SessionConfigOptionCategoryModel SessionConfigOptionCategory = "model"
-	// Model-related configuration parameter.
+	// SessionConfigOptionCategoryModelConfig is the model-related configuration parameter.
+	//
+	// On the wire it is "model_config".
 	SessionConfigOptionCategoryModelConfig SessionConfigOptionCategory = "model_config"
-	// Thought/reasoning level selector.
+	// SessionConfigOptionCategoryThoughtLevel means thought/reasoning level selector.
+	//
+	// On the wire it is "thought_level".
 	SessionConfigOptionCategoryThoughtLevel SessionConfigOptionCategory = "thought_level"
 )
 
@@ -381,17 +467,25 @@ func (v SessionConfigOptionCategory) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// StringFormat: String format types for string properties in elicitation schemas.
+// StringFormat is the string format types for string properties in elicitation schemas.
 type StringFormat string
 
 const (
-	// Email address format.
+	// StringFormatEmail is the email address format.
+	//
+	// On the wire it is "email".
 	StringFormatEmail StringFormat = "email"
-	// URI format.
+	// StringFormatURI is the URI format.
+	//
+	// On the wire it is "uri".
 	StringFormatURI StringFormat = "uri"
-	// Date format (YYYY-MM-DD).
+	// StringFormatDate is the date format (YYYY-MM-DD).
+	//
+	// On the wire it is "date".
 	StringFormatDate StringFormat = "date"
-	// Date-time format (RFC 3339).
+	// StringFormatDateTime is the date-time format (RFC 3339).
+	//
+	// On the wire it is "date-time".
 	StringFormatDateTime StringFormat = "date-time"
 )
 
@@ -410,27 +504,41 @@ func (v StringFormat) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// ToolCallStatus: Execution status of a tool call.
+// ToolCallStatus is the execution status of a tool call.
 //
 // Tool calls progress through different statuses during their lifecycle.
 //
-// See protocol docs: [Status](https://agentclientprotocol.com/protocol/v2/tool-calls#status)
+// See protocol docs: [Status]
+//
+// [Status]: https://agentclientprotocol.com/protocol/v2/tool-calls#status
 type ToolCallStatus string
 
 const (
-	// The tool call hasn't started running yet, for example because its input is
+	// ToolCallStatusPending is the tool call hasn't started running yet, for example because its input is
 	// streaming, it is awaiting approval, or it is scheduled to run later.
+	//
+	// On the wire it is "pending".
 	ToolCallStatusPending ToolCallStatus = "pending"
-	// The tool call is currently running.
+	// ToolCallStatusInProgress means: the tool call is currently running.
+	//
+	// On the wire it is "in_progress".
 	ToolCallStatusInProgress ToolCallStatus = "in_progress"
-	// The tool call has started, is not running now, and will not continue until
-	// something resumes it. It may return to `in_progress` any number of times.
+	// ToolCallStatusPaused means: the tool call has started, is not running now, and will not continue until
+	// something resumes it. It may return to "in_progress" any number of times.
+	//
+	// On the wire it is "paused".
 	ToolCallStatusPaused ToolCallStatus = "paused"
-	// The tool call completed successfully.
+	// ToolCallStatusCompleted is the tool call completed successfully.
+	//
+	// On the wire it is "completed".
 	ToolCallStatusCompleted ToolCallStatus = "completed"
-	// The tool call failed with an error.
+	// ToolCallStatusFailed is the tool call failed with an error.
+	//
+	// On the wire it is "failed".
 	ToolCallStatusFailed ToolCallStatus = "failed"
-	// The tool call was cancelled before it completed.
+	// ToolCallStatusCancelled means: the tool call was cancelled before it completed.
+	//
+	// On the wire it is "cancelled".
 	ToolCallStatusCancelled ToolCallStatus = "cancelled"
 )
 
@@ -449,34 +557,58 @@ func (v ToolCallStatus) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// ToolKind: Categories of tools that can be invoked.
+// ToolKind means: categories of tools that can be invoked.
 //
 // Tool kinds help clients choose appropriate icons and optimize how they
 // display tool execution progress.
 //
-// See protocol docs: [Reporting](https://agentclientprotocol.com/protocol/v2/tool-calls#reporting)
+// See protocol docs: [Reporting]
+//
+// [Reporting]: https://agentclientprotocol.com/protocol/v2/tool-calls#reporting
 type ToolKind string
 
 const (
-	// Reading files or data.
+	// ToolKindRead means reading files or data.
+	//
+	// On the wire it is "read".
 	ToolKindRead ToolKind = "read"
-	// Modifying files or content.
+	// ToolKindEdit means modifying files or content.
+	//
+	// On the wire it is "edit".
 	ToolKindEdit ToolKind = "edit"
-	// Removing files or data.
+	// ToolKindDelete means removing files or data.
+	//
+	// On the wire it is "delete".
 	ToolKindDelete ToolKind = "delete"
-	// Moving or renaming files.
+	// ToolKindMove means moving or renaming files.
+	//
+	// On the wire it is "move".
 	ToolKindMove ToolKind = "move"
-	// Searching for information.
+	// ToolKindSearch means searching for information.
+	//
+	// On the wire it is "search".
 	ToolKindSearch ToolKind = "search"
-	// Running commands or code.
+	// ToolKindExecute means running commands or code.
+	//
+	// On the wire it is "execute".
 	ToolKindExecute ToolKind = "execute"
-	// Internal reasoning or planning.
+	// ToolKindThink is the internal reasoning or planning.
+	//
+	// On the wire it is "think".
 	ToolKindThink ToolKind = "think"
-	// Retrieving external data.
+	// ToolKindFetch means retrieving external data.
+	//
+	// On the wire it is "fetch".
 	ToolKindFetch ToolKind = "fetch"
-	// Changing the session's mode, a [config option](https://agentclientprotocol.com/protocol/v2/session-config-options) with the `mode` category.
+	// ToolKindSwitchMode means changing the session's mode, a [config option] with the "mode" category.
+	//
+	// On the wire it is "switch_mode".
+	//
+	// [config option]: https://agentclientprotocol.com/protocol/v2/session-config-options
 	ToolKindSwitchMode ToolKind = "switch_mode"
-	// Other tool types (default).
+	// ToolKindOther is the other tool types (default).
+	//
+	// On the wire it is "other".
 	ToolKindOther ToolKind = "other"
 )
 

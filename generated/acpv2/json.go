@@ -8,6 +8,7 @@ package acpv2
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
 )
 
@@ -54,14 +55,39 @@ type rawHolder interface {
 }
 
 // objectMembers returns the members of the JSON object data, for choosing
-// between the alternatives of an untagged union by the keys present.
+// between the alternatives of an untagged union by the keys present. The
+// values are slices of data.
 func objectMembers(data []byte) map[string]json.RawMessage {
 	var m map[string]json.RawMessage
-	if json.Unmarshal(data, &m) != nil {
+	err := withDecoder(data, func(d *decoder) error {
+		if d.PeekKind() != '{' {
+			return errNotObject
+		}
+		if _, err := d.ReadToken(); err != nil {
+			return err
+		}
+		m = map[string]json.RawMessage{}
+		for d.PeekKind() != '}' {
+			name, err := d.readName()
+			if err != nil {
+				return err
+			}
+			key := string(name) // before the next read
+			v, err := d.ReadValue()
+			if err != nil {
+				return err
+			}
+			m[key] = json.RawMessage(v)
+		}
+		return nil
+	})
+	if err != nil {
 		return nil
 	}
 	return m
 }
+
+var errNotObject = errors.New("json: not an object")
 
 // firstElementMembers returns the members of the first element of the JSON
 // array data; ok is false when the array is empty.

@@ -133,7 +133,7 @@ func rulesBoolOption(id SessionConfigID, name string, value bool) SessionConfigO
 
 // rulesCommand returns a valid AvailableCommand.
 func rulesCommand(name, description string) AvailableCommand {
-	return AvailableCommand{Value: &AvailableCommandCommand{Command{Name: name, Description: description}}}
+	return AvailableCommand{Value: &AvailableCommandData{Command{Name: name, Description: description}}}
 }
 
 // x-deserialize-default-on-error: a present value that fails to decode leaves

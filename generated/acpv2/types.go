@@ -8,23 +8,25 @@ package acpv2
 
 import "encoding/json"
 
-// AbsolutePath: An absolute filesystem path used by the protocol.
+// AbsolutePath is an absolute filesystem path used by the protocol.
 //
-// Uses the native syntax of the machine the Agent runs on, such as `/home/user/project`,
-// `C:\Users\user\project`, or `\\server\share\project`. It is not a URI.
+// Uses the native syntax of the machine the Agent runs on, such as "/home/user/project",
+// "C:\Users\user\project", or "\\server\share\project". It is not a URI.
 type AbsolutePath string
 
-// AgentAuthCapabilities: Authentication-related extension capabilities supported by the agent.
+// AgentAuthCapabilities is the authentication-related extension capabilities supported by the agent.
 //
-// This object does not advertise support for `auth/login` or `auth/logout`.
-// Those methods are advertised by a non-empty `authMethods` list in the
-// `initialize` response.
+// This object does not advertise support for "auth/login" or "auth/logout".
+// Those methods are advertised by a non-empty "authMethods" list in the
+// "initialize" response.
 type AgentAuthCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Fields of the unstable surface, with the unstable build tag.
@@ -81,35 +83,39 @@ func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AgentCapabilities: Capabilities supported by the agent.
+// AgentCapabilities is the capabilities supported by the agent.
 //
 // Advertised during initialization to inform the client about
 // available features and content types.
 //
-// See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#agent-capabilities)
+// See protocol docs: [Agent Capabilities]
+//
+// [Agent Capabilities]: https://agentclientprotocol.com/protocol/v2/initialization#agent-capabilities
 type AgentCapabilities struct {
 	// Session capabilities supported by the agent.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not support the
-	// `session/*` methods. Supplying `{}` means the agent supports the
-	// baseline session methods: `session/new`, `session/list`,
-	// `session/resume`, `session/close`, `session/prompt`, `session/cancel`,
-	// and `session/update`.
+	// Optional. Omitted and "null" are equivalent and mean the agent does not support the
+	// "session/*" methods. Supplying "{}" means the agent supports the
+	// baseline session methods: "session/new", "session/list",
+	// "session/resume", "session/close", "session/prompt", "session/cancel",
+	// and "session/update".
 	Session *SessionCapabilities `json:"session,omitempty"`
 
-	// Authentication-related extension capabilities supported by the agent.
+	// Auth is the authentication-related extension capabilities supported by the agent.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise any
+	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise any
 	// authentication-related extensions. This field does not advertise support
-	// for `auth/login` or `auth/logout`. Those methods are advertised by a
-	// non-empty `authMethods` list in the `initialize` response.
+	// for "auth/login" or "auth/logout". Those methods are advertised by a
+	// non-empty "authMethods" list in the "initialize" response.
 	Auth *AgentAuthCapabilities `json:"auth,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Fields of the unstable surface, with the unstable_llm_providers or unstable build tag.
@@ -182,34 +188,36 @@ func (v *AgentCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AgentMessage: An agent message upsert.
+// AgentMessage is an agent message upsert.
 //
-// Only `messageId` is required. `content` has patch semantics:
-// an omitted field leaves existing message content unchanged, `null` clears the
+// Only "messageId" is required. "content" has patch semantics:
+// an omitted field leaves existing message content unchanged, "null" clears the
 // value, and a concrete array replaces the previous value. For a new
-// `messageId`, omitted `content` starts empty. `content` is replaced as a
-// whole array. Send `[]` or `null` to clear it.
+// "messageId", omitted "content" starts empty. "content" is replaced as a
+// whole array. Send "[]" or "null" to clear it.
 //
 // Message updates and chunks are applied in the order they are received. When
-// an `agent_message` update includes `content`, that array replaces any
+// an "agent_message" update includes "content", that array replaces any
 // content previously accumulated for the message, including content from
-// earlier chunks. Later chunks with the same `messageId` append to the current
+// earlier chunks. Later chunks with the same "messageId" append to the current
 // content.
 type AgentMessage struct {
-	// A unique identifier for the message.
+	// MessageID is a unique identifier for the message.
 	MessageID MessageID `json:"messageId"`
 
-	// Complete replacement content for this message.
+	// Content is the complete replacement content for this message.
 	Content []ContentBlock `json:"content,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
-	// unchanged, a key set to `null` is removed, and any other value replaces that key's
+	// unchanged, a key set to "null" is removed, and any other value replaces that key's
 	// stored value without merging nested objects. Beyond this patch rule, implementations
 	// MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+	// See protocol docs: [Metadata Patches]
+	//
+	// [Metadata Patches]: https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -286,12 +294,12 @@ func (v *AgentMessage) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AgentNotification: A JSON-RPC notification object.
+// AgentNotification is a JSON-RPC notification object.
 type AgentNotification struct {
-	// The notification method name.
+	// Method is the notification method name.
 	Method string `json:"method"`
 
-	// Method-specific notification parameters.
+	// Params is the method-specific notification parameters.
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
@@ -360,15 +368,15 @@ func (v *AgentNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AgentRequest: A JSON-RPC request object.
+// AgentRequest is a JSON-RPC request object.
 type AgentRequest struct {
-	// The request id used to correlate the matching response.
+	// ID is the request id used to correlate the matching response.
 	ID RequestID `json:"id"`
 
-	// The method name to invoke.
+	// Method is the method name to invoke.
 	Method string `json:"method"`
 
-	// Method-specific request parameters.
+	// Params is the method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
@@ -447,34 +455,36 @@ func (v *AgentRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AgentThought: An agent thought or reasoning message upsert.
+// AgentThought is an agent thought or reasoning message upsert.
 //
-// Only `messageId` is required. `content` has patch semantics:
-// an omitted field leaves existing thought content unchanged, `null` clears the
+// Only "messageId" is required. "content" has patch semantics:
+// an omitted field leaves existing thought content unchanged, "null" clears the
 // value, and a concrete array replaces the previous value. For a new
-// `messageId`, omitted `content` starts empty. `content` is replaced as a
-// whole array. Send `[]` or `null` to clear it.
+// "messageId", omitted "content" starts empty. "content" is replaced as a
+// whole array. Send "[]" or "null" to clear it.
 //
 // Message updates and chunks are applied in the order they are received. When
-// an `agent_thought` update includes `content`, that array replaces any
+// an "agent_thought" update includes "content", that array replaces any
 // content previously accumulated for the thought, including content from
-// earlier chunks. Later chunks with the same `messageId` append to the current
+// earlier chunks. Later chunks with the same "messageId" append to the current
 // content.
 type AgentThought struct {
-	// A unique identifier for the thought message.
+	// MessageID is a unique identifier for the thought message.
 	MessageID MessageID `json:"messageId"`
 
-	// Complete replacement content for this thought message.
+	// Content is the complete replacement content for this thought message.
 	Content []ContentBlock `json:"content,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
-	// unchanged, a key set to `null` is removed, and any other value replaces that key's
+	// unchanged, a key set to "null" is removed, and any other value replaces that key's
 	// stored value without merging nested objects. Beyond this patch rule, implementations
 	// MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+	// See protocol docs: [Metadata Patches]
+	//
+	// [Metadata Patches]: https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -551,31 +561,33 @@ func (v *AgentThought) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Annotations: Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
+// Annotations is the optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 type Annotations struct {
-	// Intended recipients for this content, such as the user or assistant.
+	// Audience is the intended recipients for this content, such as the user or assistant.
 	//
-	// Omitted and `null` are equivalent and mean no audience is specified.
+	// Omitted and "null" are equivalent and mean no audience is specified.
 	Audience []Role `json:"audience,omitempty"`
 
-	// Timestamp indicating when the underlying resource was last modified.
+	// LastModified is the timestamp indicating when the underlying resource was last modified.
 	//
 	// Should be an ISO 8601 formatted string (e.g., "2025-01-12T15:00:58Z"), as in MCP.
 	//
-	// Omitted and `null` are equivalent and mean the modification time is not reported.
+	// Omitted and "null" are equivalent and mean the modification time is not reported.
 	LastModified *string `json:"lastModified,omitempty"`
 
-	// Relative importance of this content when clients choose what to surface, from 0 (least
+	// Priority is the relative importance of this content when clients choose what to surface, from 0 (least
 	// important) to 1 (most important).
 	//
-	// Omitted and `null` are equivalent and mean no priority is specified.
+	// Omitted and "null" are equivalent and mean no priority is specified.
 	Priority *float64 `json:"priority,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -651,24 +663,26 @@ func (v *Annotations) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AudioContent: Audio provided to or from an LLM.
+// AudioContent is the audio provided to or from an LLM.
 type AudioContent struct {
-	// Base64-encoded media payload.
+	// Data is the base64-encoded media payload.
 	Data string `json:"data"`
 
-	// MIME type describing the encoded media payload.
+	// MimeType is the MIME type describing the encoded media payload.
 	MimeType MediaType `json:"mimeType"`
 
-	// Optional annotations that help clients decide how to display or route this content.
+	// Annotations is the optional annotations that help clients decide how to display or route this content.
 	//
-	// Omitted and `null` are equivalent and mean no annotations are provided.
+	// Omitted and "null" are equivalent and mean no annotations are provided.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -753,26 +767,28 @@ func (v *AudioContent) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AuthMethodAgent: Agent handles authentication itself through `auth/login`.
+// AuthMethodAgent means: agent handles authentication itself through "auth/login".
 //
-// The `type` discriminator value is `agent`.
+// The "type" discriminator value is "agent".
 type AuthMethodAgent struct {
-	// Unique identifier for this authentication method.
+	// MethodID is the unique identifier for this authentication method.
 	MethodID AuthMethodID `json:"methodId"`
 
-	// Human-readable name of the authentication method.
+	// Name is the human-readable name of the authentication method.
 	Name string `json:"name"`
 
-	// Optional human-readable description of this authentication method.
+	// Description is the optional human-readable description of this authentication method.
 	//
-	// Omitted and `null` are equivalent and mean no description is provided.
+	// Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -855,41 +871,43 @@ func (v *AuthMethodAgent) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AuthMethodID: Typed identifier used for auth method values on the wire.
+// AuthMethodID is the typed identifier used for auth method values on the wire.
 type AuthMethodID string
 
-// AuthMethodTerminal: Terminal-based authentication method.
+// AuthMethodTerminal is the terminal-based authentication method.
 //
 // The client runs the configured agent program as a separate interactive
 // process for the user to authenticate via a TUI. Agents MUST advertise this
 // method only when the client enabled its terminal authentication capability.
 // A zero exit status signals success. Any other termination signals failure.
-// The client MUST NOT pass this method to `auth/login`.
+// The client MUST NOT pass this method to "auth/login".
 type AuthMethodTerminal struct {
-	// Unique identifier for this authentication method.
+	// MethodID is the unique identifier for this authentication method.
 	MethodID AuthMethodID `json:"methodId"`
 
-	// Human-readable name of the authentication method.
+	// Name is the human-readable name of the authentication method.
 	Name string `json:"name"`
 
-	// Optional human-readable description of this authentication method.
+	// Description is the optional human-readable description of this authentication method.
 	//
-	// Omitted and `null` are equivalent and mean no description is provided.
+	// Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Additional arguments to append to the configured agent invocation for terminal auth.
+	// Args is the additional arguments to append to the configured agent invocation for terminal auth.
 	Args []string `json:"args,omitempty"`
 
-	// Additional environment variables to set on the configured agent invocation for terminal auth.
+	// Env is the additional environment variables to set on the configured agent invocation for terminal auth.
 	// Names MUST be unique. These values override same-named variables in the
 	// base launch configuration.
 	Env []EnvVariable `json:"env,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -992,16 +1010,18 @@ func (v *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AvailableCommandsUpdate: Available commands are ready or have changed
+// AvailableCommandsUpdate means: available commands are ready or have changed
 type AvailableCommandsUpdate struct {
-	// Commands the agent can execute.
+	// AvailableCommands means: commands the agent can execute.
 	AvailableCommands []AvailableCommand `json:"availableCommands"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1072,16 +1092,18 @@ func (v *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// BackgroundTerminal: A listed terminal running in the background.
+// BackgroundTerminal is a listed terminal running in the background.
 type BackgroundTerminal struct {
-	// The ID of the listed terminal.
+	// TerminalID is the ID of the listed terminal.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1150,16 +1172,18 @@ func (v *BackgroundTerminal) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// BackgroundToolCall: A listed tool call whose work continues in the background.
+// BackgroundToolCall is a listed tool call whose work continues in the background.
 type BackgroundToolCall struct {
-	// The ID of the listed tool call.
+	// ToolCallID is the ID of the listed tool call.
 	ToolCallID ToolCallID `json:"toolCallId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1228,24 +1252,26 @@ func (v *BackgroundToolCall) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// BlobResourceContents: Binary resource contents.
+// BlobResourceContents is the binary resource contents.
 type BlobResourceContents struct {
-	// Base64-encoded bytes for a binary resource payload.
+	// Blob is the base64-encoded bytes for a binary resource payload.
 	Blob string `json:"blob"`
 
 	// URI associated with this resource or media payload.
 	URI string `json:"uri"`
 
-	// MIME type describing the encoded media payload.
+	// MimeType is the MIME type describing the encoded media payload.
 	//
-	// Omitted and `null` are equivalent and mean the MIME type is not specified.
+	// Omitted and "null" are equivalent and mean the MIME type is not specified.
 	MimeType *MediaType `json:"mimeType,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1328,28 +1354,30 @@ func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// BooleanPropertySchema: Schema for boolean properties in an elicitation form.
+// BooleanPropertySchema is the schema for boolean properties in an elicitation form.
 type BooleanPropertySchema struct {
-	// Optional title for the property.
+	// Title is the optional title for the property.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	// Optional. Omitted and "null" are equivalent and mean no title is provided.
 	Title *string `json:"title,omitempty"`
 
-	// Human-readable description.
+	// Description is the human-readable description.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
+	// Optional. Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
 	// Default value.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no default value is provided.
+	// Optional. Omitted and "null" are equivalent and mean no default value is provided.
 	Default *bool `json:"default,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1421,19 +1449,23 @@ func (v *BooleanPropertySchema) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CancelRequestNotification: Notification to cancel an ongoing request.
+// CancelRequestNotification is the notification to cancel an ongoing request.
 //
-// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/cancellation)
+// See protocol docs: [Cancellation]
+//
+// [Cancellation]: https://agentclientprotocol.com/protocol/v2/cancellation
 type CancelRequestNotification struct {
-	// The ID of the request to cancel: a request that the sender of this notification issued.
+	// RequestID is the ID of the request to cancel: a request that the sender of this notification issued.
 	// Receivers match it only against requests they received from that sender.
 	RequestID RequestID `json:"requestId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1504,18 +1536,22 @@ func (v *CancelRequestNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CancelSessionNotification: Notification to cancel a session's foreground work and its prompts not yet inserted.
+// CancelSessionNotification is the notification to cancel a session's foreground work and its prompts not yet inserted.
 //
-// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)
+// See protocol docs: [Cancellation]
+//
+// [Cancellation]: https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation
 type CancelSessionNotification struct {
-	// The ID of the session to cancel operations for.
+	// SessionID is the ID of the session to cancel operations for.
 	SessionID SessionID `json:"sessionId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1584,31 +1620,35 @@ func (v *CancelSessionNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CancelTerminalRequest: Request parameters for cancelling one terminal.
+// CancelTerminalRequest is the request parameters for cancelling one terminal.
 //
-// Clients MUST NOT send it unless the terminal currently advertises `capabilities.cancel`.
+// Clients MUST NOT send it unless the terminal currently advertises "capabilities.cancel".
 //
 // The Agent responds once it has accepted the cancellation. The response does not mean
-// the work has stopped. The Agent confirms it with a `terminal_update` that sets
-// `exitStatus`. Cancelling stops the process but does not release the terminal, and does
+// the work has stopped. The Agent confirms it with a "terminal_update" that sets
+// "exitStatus". Cancelling stops the process but does not release the terminal, and does
 // not change the status of a tool call that references it.
 //
-// The Agent responds with `-32602` if the terminal is unknown, has already exited, or is not
+// The Agent responds with "-32602" if the terminal is unknown, has already exited, or is not
 // cancellable. Cancelling a terminal does not change the foreground state by itself.
 //
-// See protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)
+// See protocol docs: [Cancelling Terminals]
+//
+// [Cancelling Terminals]: https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals
 type CancelTerminalRequest struct {
-	// The ID of the session that owns the terminal.
+	// SessionID is the ID of the session that owns the terminal.
 	SessionID SessionID `json:"sessionId"`
 
-	// The ID of the terminal to cancel.
+	// TerminalID is the ID of the terminal to cancel.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1685,13 +1725,15 @@ func (v *CancelTerminalRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CancelTerminalResponse: Response from cancelling a terminal.
+// CancelTerminalResponse is the response from cancelling a terminal.
 type CancelTerminalResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1745,30 +1787,34 @@ func (v *CancelTerminalResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CancelToolCallRequest: Request parameters for cancelling one tool call.
+// CancelToolCallRequest is the request parameters for cancelling one tool call.
 //
-// Clients MUST NOT send it unless the tool call currently advertises `capabilities.cancel`.
+// Clients MUST NOT send it unless the tool call currently advertises "capabilities.cancel".
 //
 // The Agent responds once it has accepted the cancellation. The response does not mean
-// the work has stopped. The Agent confirms it with a `tool_call_update` to a final
-// status: normally `cancelled`, or `completed` or `failed` if the work finished first.
+// the work has stopped. The Agent confirms it with a "tool_call_update" to a final
+// status: normally "cancelled", or "completed" or "failed" if the work finished first.
 //
-// The Agent responds with `-32602` if the tool call is unknown, already final, or not
+// The Agent responds with "-32602" if the tool call is unknown, already final, or not
 // cancellable. Cancelling a tool call does not change the foreground state by itself.
 //
-// See protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls)
+// See protocol docs: [Cancelling Tool Calls]
+//
+// [Cancelling Tool Calls]: https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls
 type CancelToolCallRequest struct {
-	// The ID of the session that owns the tool call.
+	// SessionID is the ID of the session that owns the tool call.
 	SessionID SessionID `json:"sessionId"`
 
-	// The ID of the tool call to cancel.
+	// ToolCallID is the ID of the tool call to cancel.
 	ToolCallID ToolCallID `json:"toolCallId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1845,13 +1891,15 @@ func (v *CancelToolCallRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CancelToolCallResponse: Response from cancelling a tool call.
+// CancelToolCallResponse is the response from cancelling a tool call.
 type CancelToolCallResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1905,13 +1953,15 @@ func (v *CancelToolCallResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CancelledPermissionOutcome: The request was not approved and no option was selected.
+// CancelledPermissionOutcome means: the request was not approved and no option was selected.
 type CancelledPermissionOutcome struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1965,25 +2015,27 @@ func (v *CancelledPermissionOutcome) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ClientAuthCapabilities: Authentication capabilities supported by the client.
+// ClientAuthCapabilities is the authentication capabilities supported by the client.
 //
 // Advertised during initialization to inform the agent which authentication
 // method types the client can handle. This governs opt-in types that require
 // additional client-side support.
 type ClientAuthCapabilities struct {
-	// Whether the client supports `terminal` authentication methods.
+	// Terminal reports whether the client supports "terminal" authentication methods.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the client does not advertise support.
-	// The client should supply `{}` only when it can reproduce the configured
-	// agent invocation in an interactive terminal. Supplying `{}` means the
-	// agent may include `terminal` entries in its authentication methods.
+	// Optional. Omitted and "null" are equivalent and mean the client does not advertise support.
+	// The client should supply "{}" only when it can reproduce the configured
+	// agent invocation in an interactive terminal. Supplying "{}" means the
+	// agent may include "terminal" entries in its authentication methods.
 	Terminal *TerminalAuthCapabilities `json:"terminal,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2045,33 +2097,37 @@ func (v *ClientAuthCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ClientCapabilities: Capabilities supported by the client.
+// ClientCapabilities is the capabilities supported by the client.
 //
 // Advertised during initialization to inform the agent about
 // available features and methods.
 //
-// See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#client-capabilities)
+// See protocol docs: [Client Capabilities]
+//
+// [Client Capabilities]: https://agentclientprotocol.com/protocol/v2/initialization#client-capabilities
 type ClientCapabilities struct {
-	// Authentication capabilities supported by the client.
+	// Auth is the authentication capabilities supported by the client.
 	// Determines which authentication method types the agent may include
-	// in its `InitializeResponse`.
+	// in its [InitializeResponse].
 	//
-	// Optional. Omitted and `null` are equivalent and mean the client does not advertise any
+	// Optional. Omitted and "null" are equivalent and mean the client does not advertise any
 	// authentication-method extensions.
 	Auth *ClientAuthCapabilities `json:"auth,omitempty"`
 
 	// Elicitation capabilities supported by the client.
 	// Determines which elicitation modes the agent may use.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the client does not advertise
+	// Optional. Omitted and "null" are equivalent and mean the client does not advertise
 	// elicitation support.
 	Elicitation *ElicitationCapabilities `json:"elicitation,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2141,12 +2197,12 @@ func (v *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ClientNotification: A JSON-RPC notification object.
+// ClientNotification is a JSON-RPC notification object.
 type ClientNotification struct {
-	// The notification method name.
+	// Method is the notification method name.
 	Method string `json:"method"`
 
-	// Method-specific notification parameters.
+	// Params is the method-specific notification parameters.
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
@@ -2215,15 +2271,15 @@ func (v *ClientNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ClientRequest: A JSON-RPC request object.
+// ClientRequest is a JSON-RPC request object.
 type ClientRequest struct {
-	// The request id used to correlate the matching response.
+	// ID is the request id used to correlate the matching response.
 	ID RequestID `json:"id"`
 
-	// The method name to invoke.
+	// Method is the method name to invoke.
 	Method string `json:"method"`
 
-	// Method-specific request parameters.
+	// Params is the method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
@@ -2302,35 +2358,37 @@ func (v *ClientRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CloseSessionRequest: Request parameters for closing an active session.
+// CloseSessionRequest is the request parameters for closing an active session.
 //
-// The Agent MUST cancel any ongoing work related to the session as if `session/cancel`
-// was called, then free the resources associated with the session. Unlike `session/cancel`,
+// The Agent MUST cancel any ongoing work related to the session as if "session/cancel"
+// was called, then free the resources associated with the session. Unlike "session/cancel",
 // closing also stops the session's background work. After the close response, the Agent
 // sends no other messages for the session on that connection.
 //
 // Closing a session that does not exist or is not active SHOULD succeed, and Clients SHOULD
-// treat a `-32002` response as a successful close.
+// treat a "-32002" response as a successful close.
 //
 // When closing cancels active foreground work, the Agent MUST send the final
-// updates for that work and the idle `state_update` with `stopReason: "cancelled"`
-// before responding successfully to `session/close`. Closing an idle session
+// updates for that work and the idle "state_update" with stopReason: "cancelled"
+// before responding successfully to "session/close". Closing an idle session
 // does not itself require another idle update.
 //
-// Closing also cancels pending `session/prompt` requests whose messages have not
+// Closing also cancels pending "session/prompt" requests whose messages have not
 // been inserted, including held prompts. If closing prevents a prompt's user message from being inserted, the
-// Agent MUST answer that request with `-32800` (Request Cancelled). If the message
+// Agent MUST answer that request with "-32800" (Request Cancelled). If the message
 // has already been inserted, the Agent MUST respond successfully with its
-// `messageId`. Prompt responses need not precede the close response.
+// "messageId". Prompt responses need not precede the close response.
 type CloseSessionRequest struct {
-	// The ID of the session to close.
+	// SessionID is the ID of the session to close.
 	SessionID SessionID `json:"sessionId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2399,13 +2457,15 @@ func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CloseSessionResponse: Response from closing a session.
+// CloseSessionResponse is the response from closing a session.
 type CloseSessionResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2459,28 +2519,30 @@ func (v *CloseSessionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Command: A slash command the user can invoke by including it in a prompt.
+// Command is a slash command the user can invoke by including it in a prompt.
 //
-// The `type` discriminator value is `command`.
+// The "type" discriminator value is "command".
 type Command struct {
-	// Command name without the leading `/` (e.g., `create_plan`, `research_codebase`).
+	// Name is the command name without the leading "/" (e.g., "create_plan", "research_codebase").
 	//
 	// MUST NOT contain whitespace and MUST be unique within the command list.
 	Name string `json:"name"`
 
-	// Human-readable description of what the command does.
+	// Description is the human-readable description of what the command does.
 	Description string `json:"description"`
 
 	// Input for the command if required
 	//
-	// Omitted and `null` are equivalent and mean the command takes no input.
+	// Omitted and "null" are equivalent and mean the command takes no input.
 	Input *AvailableCommandInput `json:"input,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2565,25 +2627,27 @@ func (v *Command) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CommandPermissionSubject: Permission request details for a command.
+// CommandPermissionSubject is the permission request details for a command.
 type CommandPermissionSubject struct {
-	// The command that would be run if permission is granted.
+	// Command is the command that would be run if permission is granted.
 	Command string `json:"command"`
 
-	// The absolute working directory for the command.
+	// Cwd is the absolute working directory for the command.
 	Cwd AbsolutePath `json:"cwd"`
 
-	// The associated tool call, when known. Omitted and `null` are equivalent.
+	// ToolCallID is the associated tool call, when known. Omitted and "null" are equivalent.
 	ToolCallID *ToolCallID `json:"toolCallId,omitempty"`
 
-	// The associated terminal, when already known. Omitted and `null` are equivalent.
+	// TerminalID is the associated terminal, when already known. Omitted and "null" are equivalent.
 	TerminalID *TerminalID `json:"terminalId,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2672,24 +2736,26 @@ func (v *CommandPermissionSubject) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CompactionID: Unique identifier for a context compaction within a session.
+// CompactionID is the unique identifier for a context compaction within a session.
 type CompactionID string
 
-// CompactionSummaryChunk: A content block appended to a compaction's summary. A first-seen ID creates
+// CompactionSummaryChunk is a content block appended to a compaction's summary. A first-seen ID creates
 // an in-progress compaction. Chunks append in receive order.
 type CompactionSummaryChunk struct {
-	// ID of the compaction whose summary receives this content.
+	// CompactionID is the ID of the compaction whose summary receives this content.
 	CompactionID CompactionID `json:"compactionId"`
 
-	// One content block to append.
+	// Content is the one content block to append.
 	Content ContentBlock `json:"content"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	// This metadata is scoped to the chunk and does not patch stored metadata.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2768,34 +2834,36 @@ func (v *CompactionSummaryChunk) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CompactionUpdate: A context compaction upsert. The first notification fixes the compaction's
+// CompactionUpdate is a context compaction upsert. The first notification fixes the compaction's
 // timeline position. Later updates with the same ID patch that entity in place.
 //
-// `summary`, `error`, and `_meta` have patch semantics: omission leaves the
-// stored value unchanged, `null` clears it, and a concrete value replaces it.
-// `summary: []` also clears the summary. A concrete `_meta` object patches the
+// "summary", "error", and "_meta" have patch semantics: omission leaves the
+// stored value unchanged, "null" clears it, and a concrete value replaces it.
+// "summary: []" also clears the summary. A concrete "_meta" object patches the
 // stored metadata by top-level key instead of replacing it.
 type CompactionUpdate struct {
-	// The Agent-owned ID of this compaction, unique within the session.
+	// CompactionID is the Agent-owned ID of this compaction, unique within the session.
 	CompactionID CompactionID `json:"compactionId"`
 
-	// Current lifecycle status.
+	// Status is the current lifecycle status.
 	Status CompactionStatus `json:"status"`
 
-	// Complete replacement user-displayable summary content for the compaction.
+	// Summary is the complete replacement user-displayable summary content for the compaction.
 	Summary []ContentBlock `json:"summary,omitempty"`
 
-	// Human-readable error details for the compaction.
+	// Error is the human-readable error details for the compaction.
 	Error *string `json:"error,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
-	// unchanged, a key set to `null` is removed, and any other value replaces that key's
+	// unchanged, a key set to "null" is removed, and any other value replaces that key's
 	// stored value without merging nested objects. Beyond this patch rule, implementations
 	// MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+	// See protocol docs: [Metadata Patches]
+	//
+	// [Metadata Patches]: https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2886,18 +2954,20 @@ func (v *CompactionUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CompleteElicitationNotification: Notification sent by the agent when a URL-based elicitation is complete.
+// CompleteElicitationNotification is the notification sent by the agent when a URL-based elicitation is complete.
 //
 // This notification is not a foreground state update.
 type CompleteElicitationNotification struct {
-	// The ID of the elicitation that completed.
+	// ElicitationID is the ID of the elicitation that completed.
 	ElicitationID ElicitationID `json:"elicitationId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2966,16 +3036,18 @@ func (v *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ConfigOptionUpdate: Session configuration options have been updated.
+// ConfigOptionUpdate means: session configuration options have been updated.
 type ConfigOptionUpdate struct {
-	// The full set of configuration options and their current values.
+	// ConfigOptions is the full set of configuration options and their current values.
 	ConfigOptions []SessionConfigOption `json:"configOptions"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3046,16 +3118,18 @@ func (v *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Content: Standard content block (text, images, resources).
+// Content is the standard content block (text, images, resources).
 type Content struct {
-	// The actual content block.
+	// Content is the actual content block.
 	Content ContentBlock `json:"content"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3126,23 +3200,25 @@ func (v *Content) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ContentChunk: A streamed item of message content.
+// ContentChunk is a streamed item of message content.
 type ContentChunk struct {
-	// A unique identifier for the message this chunk belongs to.
+	// MessageID is a unique identifier for the message this chunk belongs to.
 	//
-	// All chunks belonging to the same message share the same `messageId`.
+	// All chunks belonging to the same message share the same "messageId".
 	// Chunks for different messages can interleave.
 	MessageID MessageID `json:"messageId"`
 
-	// A single item of content
+	// Content is a single item of content
 	Content ContentBlock `json:"content"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	// This metadata is scoped to the chunk and does not patch stored metadata.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3221,20 +3297,22 @@ func (v *ContentChunk) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Cost: Cost information for a session.
+// Cost information for a session.
 type Cost struct {
-	// Total cumulative cost for session.
+	// Amount is the total cumulative cost for session.
 	Amount float64 `json:"amount"`
 
-	// Unit of `amount`: an ISO 4217 currency code (e.g., "USD", "EUR") for money, or another
+	// Currency is the unit of "amount": an ISO 4217 currency code (e.g., "USD", "EUR") for money, or another
 	// unit such as "credits".
 	Currency string `json:"currency"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3313,18 +3391,20 @@ func (v *Cost) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// DeleteSessionRequest: Request parameters for deleting an existing session from `session/list`.
+// DeleteSessionRequest is the request parameters for deleting an existing session from "session/list".
 //
-// Only available if the Agent supports the `session.delete` capability.
+// Only available if the Agent supports the "session.delete" capability.
 type DeleteSessionRequest struct {
-	// The ID of the session to delete.
+	// SessionID is the ID of the session to delete.
 	SessionID SessionID `json:"sessionId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3393,13 +3473,15 @@ func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// DeleteSessionResponse: Response from deleting a session.
+// DeleteSessionResponse is the response from deleting a session.
 type DeleteSessionResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3453,31 +3535,35 @@ func (v *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Diff: File changes produced by a tool call.
+// Diff is the file changes produced by a tool call.
 //
-// `changes` is authoritative for affected absolute paths and operations.
-// `patch` optionally carries renderable text for some or all of those changes
-// and MUST be consistent with `changes`. Agents SHOULD provide `patch` whenever
-// feasible. Clients MUST handle diffs where `patch` is omitted or `null`.
+// "changes" is authoritative for affected absolute paths and operations.
+// "patch" optionally carries renderable text for some or all of those changes
+// and MUST be consistent with "changes". Agents SHOULD provide "patch" whenever
+// feasible. Clients MUST handle diffs where "patch" is omitted or "null".
 //
-// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/tool-calls#content)
+// See protocol docs: [Content]
+//
+// [Content]: https://agentclientprotocol.com/protocol/v2/tool-calls#content
 type Diff struct {
-	// Structured file changes described by this diff.
+	// Changes is the structured file changes described by this diff.
 	//
 	// Clients can use this field without parsing patch text to determine affected paths.
 	Changes []DiffChange `json:"changes"`
 
-	// Renderable patch text for some or all of the structured changes.
+	// Patch is the renderable patch text for some or all of the structured changes.
 	//
-	// Agents SHOULD provide patch text whenever feasible. Omitted and `null` are
+	// Agents SHOULD provide patch text whenever feasible. Omitted and "null" are
 	// equivalent and mean no renderable patch text was provided.
 	Patch *DiffPatch `json:"patch,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3556,19 +3642,21 @@ func (v *Diff) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// DiffPatch: Renderable patch text and its format.
+// DiffPatch is the renderable patch text and its format.
 type DiffPatch struct {
-	// Patch format. The only ACP-defined value is `git_patch`.
+	// Format is the patch format. The only ACP-defined value is "git_patch".
 	Format DiffPatchFormat `json:"format"`
 
-	// Patch text in the format named by `format`.
+	// Text is the patch text in the format named by "format".
 	Text string `json:"text"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3645,9 +3733,9 @@ func (v *DiffPatch) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// DiffPathChange: Operation metadata for add, delete, and modify changes.
+// DiffPathChange is the operation metadata for add, delete, and modify changes.
 type DiffPathChange struct {
-	// Absolute path for the operation.
+	// Path is the absolute path for the operation.
 	Path AbsolutePath `json:"path"`
 }
 
@@ -3707,12 +3795,12 @@ func (v *DiffPathChange) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// DiffPathPairChange: Operation metadata for move and copy changes.
+// DiffPathPairChange is the operation metadata for move and copy changes.
 type DiffPathPairChange struct {
-	// Absolute path before the operation.
+	// OldPath is the absolute path before the operation.
 	OldPath AbsolutePath `json:"oldPath"`
 
-	// Absolute path after the operation.
+	// Path is the absolute path after the operation.
 	Path AbsolutePath `json:"path"`
 }
 
@@ -3780,11 +3868,11 @@ func (v *DiffPathPairChange) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationAcceptAction: The user accepted the elicitation and provided content.
+// ElicitationAcceptAction means: the user accepted the elicitation and provided content.
 type ElicitationAcceptAction struct {
-	// The user-provided content, if any, as an object matching the requested schema.
+	// Content is the user-provided content, if any, as an object matching the requested schema.
 	//
-	// Omitted and `null` are equivalent and mean no content is provided.
+	// Omitted and "null" are equivalent and mean no content is provided.
 	Content map[string]ElicitationContentValue `json:"content,omitempty"`
 }
 
@@ -3840,25 +3928,27 @@ func (v *ElicitationAcceptAction) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationCapabilities: Elicitation capabilities supported by the client.
+// ElicitationCapabilities is the elicitation capabilities supported by the client.
 type ElicitationCapabilities struct {
-	// Whether the client supports form-based elicitation.
+	// Form reports whether the client supports form-based elicitation.
 	//
-	// Optional. Omitted and `null` are equivalent and mean form support is not advertised.
-	// Supplying `{}` explicitly advertises form support.
+	// Optional. Omitted and "null" are equivalent and mean form support is not advertised.
+	// Supplying "{}" explicitly advertises form support.
 	Form *ElicitationFormCapabilities `json:"form,omitempty"`
 
-	// Whether the client supports URL-based elicitation.
+	// URL reports whether the client supports URL-based elicitation.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the client does not advertise support.
-	// Supplying `{}` means the client supports URL-based elicitation.
+	// Optional. Omitted and "null" are equivalent and mean the client does not advertise support.
+	// Supplying "{}" means the client supports URL-based elicitation.
 	URL *ElicitationURLCapabilities `json:"url,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3928,15 +4018,17 @@ func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationFormCapabilities: Form-based elicitation capabilities.
+// ElicitationFormCapabilities is the form-based elicitation capabilities.
 //
-// Supplying `{}` means the client supports form-based elicitation.
+// Supplying "{}" means the client supports form-based elicitation.
 type ElicitationFormCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3990,13 +4082,13 @@ func (v *ElicitationFormCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationID: Unique identifier for an elicitation.
+// ElicitationID is the unique identifier for an elicitation.
 type ElicitationID string
 
-// ElicitationRequestScope: Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
+// ElicitationRequestScope is the request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
 // (e.g., during auth/configuration phases before any session is started).
 type ElicitationRequestScope struct {
-	// The pending Client-to-Agent request this elicitation is tied to.
+	// RequestID is the pending Client-to-Agent request this elicitation is tied to.
 	RequestID RequestID `json:"requestId"`
 }
 
@@ -4059,37 +4151,39 @@ func (v *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationSchema: Type-safe elicitation schema for requesting structured user input.
+// ElicitationSchema is the type-safe elicitation schema for requesting structured user input.
 //
 // This represents a JSON Schema object with primitive-typed properties,
 // as required by the elicitation specification.
 type ElicitationSchema struct {
-	// Type discriminator. Always `"object"`. Any other value is rejected.
+	// Type discriminator. Always "object". Any other value is rejected.
 	Type ElicitationSchemaType `json:"type"`
 
-	// Optional title for the schema.
+	// Title is the optional title for the schema.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	// Optional. Omitted and "null" are equivalent and mean no title is provided.
 	Title *string `json:"title,omitempty"`
 
-	// Property definitions (must be primitive types).
+	// Properties is the property definitions (must be primitive types).
 	Properties map[string]ElicitationPropertySchema `json:"properties"`
 
-	// List of required property names.
+	// Required is the list of required property names.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no property names are required.
+	// Optional. Omitted and "null" are equivalent and mean no property names are required.
 	Required []string `json:"required,omitempty"`
 
-	// Optional description of what this schema represents.
+	// Description is the optional description of what this schema represents.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no schema description is provided.
+	// Optional. Omitted and "null" are equivalent and mean no schema description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -4192,18 +4286,18 @@ func (v *ElicitationSchema) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationSessionScope: Session-scoped elicitation, optionally tied to a specific tool call.
+// ElicitationSessionScope is the session-scoped elicitation, optionally tied to a specific tool call.
 //
-// When `toolCallId` is set, the elicitation is tied to a specific tool call.
+// When "toolCallId" is set, the elicitation is tied to a specific tool call.
 // This is useful when an agent receives an elicitation from an MCP server
 // during a tool call and needs to redirect it to the user.
 type ElicitationSessionScope struct {
-	// The session this elicitation is tied to.
+	// SessionID means: the session this elicitation is tied to.
 	SessionID SessionID `json:"sessionId"`
 
-	// Optional tool call within the session.
+	// ToolCallID is the optional tool call within the session.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
+	// Optional. Omitted and "null" are equivalent and mean the elicitation is scoped to the
 	// session without a specific tool call.
 	ToolCallID *ToolCallID `json:"toolCallId,omitempty"`
 }
@@ -4270,15 +4364,17 @@ func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationURLCapabilities: URL-based elicitation capabilities.
+// ElicitationURLCapabilities is the URL-based elicitation capabilities.
 //
-// Supplying `{}` means the client supports URL-based elicitation.
+// Supplying "{}" means the client supports URL-based elicitation.
 type ElicitationURLCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -4332,21 +4428,23 @@ func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// EmbeddedResource: The contents of a resource, embedded into a prompt or tool call result.
+// EmbeddedResource is the contents of a resource, embedded into a prompt or tool call result.
 type EmbeddedResource struct {
-	// Embedded resource payload, either text or binary data.
-	Resource EmbeddedResourceResource `json:"resource"`
+	// Resource is the embedded resource payload, either text or binary data.
+	Resource EmbeddedResourceData `json:"resource"`
 
-	// Optional annotations that help clients decide how to display or route this content.
+	// Annotations is the optional annotations that help clients decide how to display or route this content.
 	//
-	// Omitted and `null` are equivalent and mean no annotations are provided.
+	// Omitted and "null" are equivalent and mean no annotations are provided.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -4389,7 +4487,7 @@ func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (
 	switch string(name) {
 	case "resource":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Resource, (*EmbeddedResourceResource).decodeJSON, 0)
+		return true, decodeField(d, &v.Resource, (*EmbeddedResourceData).decodeJSON, 0)
 	case "annotations":
 		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
@@ -4425,24 +4523,26 @@ func (v *EmbeddedResource) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// EnumOption: A titled enum option with a const value, human-readable title, and optional description.
+// EnumOption is a titled enum option with a const value, human-readable title, and optional description.
 type EnumOption struct {
-	// The constant value for this option.
+	// Const is the constant value for this option.
 	Const string `json:"const"`
 
-	// Human-readable title for this option.
+	// Title is the human-readable title for this option.
 	Title string `json:"title"`
 
-	// Human-readable description.
+	// Description is the human-readable description.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
+	// Optional. Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -4525,19 +4625,21 @@ func (v *EnumOption) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// EnvVariable: An environment variable to set when launching a process.
+// EnvVariable is an environment variable to set when launching a process.
 type EnvVariable struct {
-	// The name of the environment variable.
+	// Name is the name of the environment variable.
 	Name string `json:"name"`
 
-	// The value to set for the environment variable.
+	// Value is the value to set for the environment variable.
 	Value string `json:"value"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -4614,27 +4716,29 @@ func (v *EnvVariable) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Error: JSON-RPC error object.
+// Error means: JSON-RPC error object.
 //
 // Represents an error that occurred during method execution, following the
 // JSON-RPC 2.0 error object specification with optional additional data.
 //
-// See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
+// See protocol docs: [JSON-RPC Error Object]
+//
+// [JSON-RPC Error Object]: https://www.jsonrpc.org/specification#error_object
 type Error struct {
-	// A number indicating the error type that occurred.
+	// Code is a number indicating the error type that occurred.
 	// This must be an integer as defined in the JSON-RPC specification.
 	Code ErrorCode `json:"code"`
 
-	// A string providing a short description of the error.
+	// Message is a string providing a short description of the error.
 	// The message should be limited to a concise single sentence.
 	Message string `json:"message"`
 
-	// Optional primitive or structured value that contains additional information about the error.
+	// Data is the optional primitive or structured value that contains additional information about the error.
 	// This may include debugging information or context-specific details.
 	//
-	// Omitted and `null` are equivalent and mean no additional data is provided. Some codes
-	// define a shape: [`UnsupportedProtocolVersionErrorData`] for `-32022`, and
-	// [`SessionNotFoundErrorData`] for `-32002` when a session is not found.
+	// Omitted and "null" are equivalent and mean no additional data is provided. Some codes
+	// define a shape: [[UnsupportedProtocolVersionErrorData]] for "-32022", and
+	// [[SessionNotFoundErrorData]] for "-32002" when a session is not found.
 	Data *ErrorData `json:"data,omitempty"`
 }
 
@@ -4711,11 +4815,11 @@ func (v *Error) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ErrorStopReason: Details of a failure that ended active work.
+// ErrorStopReason is the details of a failure that ended active work.
 type ErrorStopReason struct {
-	// The failure, as a JSON-RPC error object.
+	// Error is the failure, as a JSON-RPC error object.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the agent is not reporting failure details.
+	// Optional. Omitted and "null" are equivalent and mean the agent is not reporting failure details.
 	// Agents SHOULD include it.
 	Error *Error `json:"error,omitempty"`
 }
@@ -4770,40 +4874,48 @@ func (v *ErrorStopReason) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ExtNotification: Allows either side to send an arbitrary notification that is not part of the ACP spec.
+// ExtNotification allows either side to send an arbitrary notification that is not part of the ACP spec.
 // Extension notifications provide a way to send one-way messages for custom functionality
 // while maintaining protocol compatibility.
 //
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+// See protocol docs: [Extensibility]
+//
+// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 type ExtNotification = json.RawMessage
 
-// ExtRequest: Allows for sending an arbitrary request that is not part of the ACP spec.
+// ExtRequest allows for sending an arbitrary request that is not part of the ACP spec.
 // Extension methods provide a way to add custom functionality while maintaining
 // protocol compatibility.
 //
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+// See protocol docs: [Extensibility]
+//
+// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 type ExtRequest = json.RawMessage
 
-// ExtResponse: Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
+// ExtResponse allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
 // Extension methods provide a way to add custom functionality while maintaining
 // protocol compatibility.
 //
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+// See protocol docs: [Extensibility]
+//
+// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 type ExtResponse = json.RawMessage
 
-// HTTPHeader: An HTTP header to set when making requests to the MCP server.
+// HTTPHeader is an HTTP header to set when making requests to the MCP server.
 type HTTPHeader struct {
-	// The name of the HTTP header.
+	// Name is the name of the HTTP header.
 	Name string `json:"name"`
 
-	// The value to set for the HTTP header.
+	// Value is the value to set for the HTTP header.
 	Value string `json:"value"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -4880,37 +4992,39 @@ func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Icon: An optionally-sized icon that can be displayed in a user interface.
+// Icon means: an optionally-sized icon that can be displayed in a user interface.
 type Icon struct {
-	// A standard URI pointing to an icon resource. MUST be an `https:` or `data:` URI.
+	// Src is a standard URI pointing to an icon resource. MUST be an "https:" or "data:" URI.
 	// Clients reject other schemes, fetch without credentials, and do not follow
 	// scheme- or origin-changing redirects.
 	Src string `json:"src"`
 
-	// Optional MIME type override if the source MIME type is missing or generic.
+	// MimeType is the optional MIME type override if the source MIME type is missing or generic.
 	//
-	// Omitted and `null` are equivalent and mean the source MIME type is used.
+	// Omitted and "null" are equivalent and mean the source MIME type is used.
 	MimeType *MediaType `json:"mimeType,omitempty"`
 
-	// Optional array of strings that specify sizes at which the icon can be used.
-	// Each string should be in `WxH` format (e.g., `"48x48"`, `"96x96"`) or
-	// `"any"` for scalable formats like SVG.
+	// Sizes is the optional array of strings that specify sizes at which the icon can be used.
+	// Each string should be in "WxH" format (e.g., "48x48", "96x96") or
+	// "any" for scalable formats like SVG.
 	//
 	// If not provided, the client should assume that the icon can be used at any size.
 	//
-	// Omitted and `null` are equivalent and mean no sizes are specified.
+	// Omitted and "null" are equivalent and mean no sizes are specified.
 	Sizes []string `json:"sizes,omitempty"`
 
-	// Optional theme this icon is designed for.
+	// Theme means: optional theme this icon is designed for.
 	//
-	// Omitted and `null` are equivalent and mean the icon is not theme-specific.
+	// Omitted and "null" are equivalent and mean the icon is not theme-specific.
 	Theme *IconTheme `json:"theme,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -4999,29 +5113,31 @@ func (v *Icon) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ImageContent: An image provided to or from an LLM.
+// ImageContent is an image provided to or from an LLM.
 type ImageContent struct {
-	// Base64-encoded media payload.
+	// Data is the base64-encoded media payload.
 	Data string `json:"data"`
 
-	// MIME type describing the encoded media payload.
+	// MimeType is the MIME type describing the encoded media payload.
 	MimeType MediaType `json:"mimeType"`
 
 	// URI associated with this resource or media payload.
 	//
-	// Omitted and `null` are equivalent and mean no URI is associated with the image.
+	// Omitted and "null" are equivalent and mean no URI is associated with the image.
 	URI *string `json:"uri,omitempty"`
 
-	// Optional annotations that help clients decide how to display or route this content.
+	// Annotations is the optional annotations that help clients decide how to display or route this content.
 	//
-	// Omitted and `null` are equivalent and mean no annotations are provided.
+	// Omitted and "null" are equivalent and mean no annotations are provided.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -5112,31 +5228,33 @@ func (v *ImageContent) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Implementation: Metadata about the implementation of the client or agent.
+// Implementation is the metadata about the implementation of the client or agent.
 // Describes the name and version of an ACP implementation, with an optional
 // title for UI representation.
 type Implementation struct {
-	// Intended for programmatic or logical use, but can be used as a display
+	// Name is the intended for programmatic or logical use, but can be used as a display
 	// name fallback if title isn't present.
 	Name string `json:"name"`
 
-	// Intended for UI and end-user contexts and optimized to be human-readable
+	// Title is the intended for UI and end-user contexts and optimized to be human-readable
 	// and easily understood.
 	//
 	// If not provided, the name should be used for display.
 	//
-	// Omitted and `null` are equivalent and mean the `name` is used for display.
+	// Omitted and "null" are equivalent and mean the "name" is used for display.
 	Title *string `json:"title,omitempty"`
 
 	// Version of the implementation. Can be displayed to the user or used
 	// for debugging or metrics purposes. (e.g. "1.0.0").
 	Version string `json:"version"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -5219,26 +5337,30 @@ func (v *Implementation) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// InitializeRequest: Request parameters for the initialize method.
+// InitializeRequest is the request parameters for the initialize method.
 //
 // Sent by the client to establish connection and negotiate capabilities.
 //
-// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)
+// See protocol docs: [Initialization]
+//
+// [Initialization]: https://agentclientprotocol.com/protocol/v2/initialization
 type InitializeRequest struct {
-	// The latest protocol version supported by the client.
+	// ProtocolVersion is the latest protocol version supported by the client.
 	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
 
-	// Information about the implementation sending this initialize request.
+	// Info is the information about the implementation sending this initialize request.
 	Info Implementation `json:"info"`
 
 	// Capabilities supported by the client.
 	Capabilities *ClientCapabilities `json:"capabilities,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -5325,13 +5447,15 @@ func (v *InitializeRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// InitializeResponse: Response to the `initialize` method.
+// InitializeResponse is the response to the "initialize" method.
 //
 // Contains the negotiated protocol version and agent capabilities.
 //
-// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)
+// See protocol docs: [Initialization]
+//
+// [Initialization]: https://agentclientprotocol.com/protocol/v2/initialization
 type InitializeResponse struct {
-	// The highest protocol version supported by the agent that is at or below
+	// ProtocolVersion is the highest protocol version supported by the agent that is at or below
 	// the version requested by the client. If no such version exists,
 	// initialization fails with error code -32022.
 	//
@@ -5339,24 +5463,26 @@ type InitializeResponse struct {
 	// if it does not.
 	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
 
-	// Information about the implementation sending this initialize response.
+	// Info is the information about the implementation sending this initialize response.
 	Info Implementation `json:"info"`
 
 	// Capabilities supported by the agent.
 	Capabilities *AgentCapabilities `json:"capabilities,omitempty"`
 
-	// Authentication methods supported by the agent.
+	// AuthMethods is the authentication methods supported by the agent.
 	//
 	// Optional. Omitted or empty means the agent does not advertise the
-	// `auth/login` and `auth/logout` methods. Supplying one or more methods means
-	// the agent MUST support both `auth/login` and `auth/logout`.
+	// "auth/login" and "auth/logout" methods. Supplying one or more methods means
+	// the agent MUST support both "auth/login" and "auth/logout".
 	AuthMethods []AuthMethod `json:"authMethods,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -5451,38 +5577,40 @@ func (v *InitializeResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// IntegerPropertySchema: Schema for integer properties in an elicitation form.
+// IntegerPropertySchema is the schema for integer properties in an elicitation form.
 type IntegerPropertySchema struct {
-	// Optional title for the property.
+	// Title is the optional title for the property.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	// Optional. Omitted and "null" are equivalent and mean no title is provided.
 	Title *string `json:"title,omitempty"`
 
-	// Human-readable description.
+	// Description is the human-readable description.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
+	// Optional. Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
 	// Minimum value (inclusive).
 	//
-	// Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
+	// Optional. Omitted and "null" are equivalent and mean there is no inclusive lower bound.
 	Minimum *int64 `json:"minimum,omitempty"`
 
 	// Maximum value (inclusive).
 	//
-	// Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
+	// Optional. Omitted and "null" are equivalent and mean there is no inclusive upper bound.
 	Maximum *int64 `json:"maximum,omitempty"`
 
 	// Default value.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no default value is provided.
+	// Optional. Omitted and "null" are equivalent and mean no default value is provided.
 	Default *int64 `json:"default,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -5566,26 +5694,28 @@ func (v *IntegerPropertySchema) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ListSessionsRequest: Request parameters for listing existing sessions.
+// ListSessionsRequest is the request parameters for listing existing sessions.
 type ListSessionsRequest struct {
-	// Filter sessions by working directory. Must be an absolute path.
+	// Cwd is the filter sessions by working directory. Must be an absolute path.
 	//
-	// Only sessions whose `cwd` is this same directory match. Subdirectories and
-	// `additionalDirectories` don't. Agents MAY normalize paths when comparing.
+	// Only sessions whose "cwd" is this same directory match. Subdirectories and
+	// "additionalDirectories" don't. Agents MAY normalize paths when comparing.
 	//
-	// Omitted and `null` are equivalent and mean sessions are not filtered by working directory.
+	// Omitted and "null" are equivalent and mean sessions are not filtered by working directory.
 	Cwd *AbsolutePath `json:"cwd,omitempty"`
 
-	// Opaque cursor token from a previous response's nextCursor field for cursor-based pagination
+	// Cursor is the opaque cursor token from a previous response's nextCursor field for cursor-based pagination
 	//
-	// Omitted and `null` are equivalent and mean the first page is requested.
+	// Omitted and "null" are equivalent and mean the first page is requested.
 	Cursor *SessionListCursor `json:"cursor,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Fields of the unstable surface, with the unstable build tag.
@@ -5654,21 +5784,23 @@ func (v *ListSessionsRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ListSessionsResponse: Response from listing sessions.
+// ListSessionsResponse is the response from listing sessions.
 type ListSessionsResponse struct {
-	// Array of session information objects.
+	// Sessions is the array of session information objects.
 	Sessions []SessionInfo `json:"sessions"`
 
-	// Opaque cursor token. If present, pass this in the next request's cursor parameter
-	// to fetch the next page. Omitted and `null` are equivalent and mean there are no more
+	// NextCursor is the opaque cursor token. If present, pass this in the next request's cursor parameter
+	// to fetch the next page. Omitted and "null" are equivalent and mean there are no more
 	// results. An empty string is a valid cursor, not the end of results.
 	NextCursor *SessionListCursor `json:"nextCursor,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -5745,23 +5877,25 @@ func (v *ListSessionsResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// LoginAuthRequest: Request parameters for the `auth/login` method.
+// LoginAuthRequest is the request parameters for the "auth/login" method.
 //
 // Specifies which authentication method to use.
 //
-// Agents MUST support this method when their `initialize` response included
-// a non-empty `authMethods` list. Clients MUST NOT call this method
-// when `authMethods` was omitted or empty.
+// Agents MUST support this method when their "initialize" response included
+// a non-empty "authMethods" list. Clients MUST NOT call this method
+// when "authMethods" was omitted or empty.
 type LoginAuthRequest struct {
-	// The ID of the authentication method to use.
+	// MethodID is the ID of the authentication method to use.
 	// Must be one of the methods advertised in the initialize response.
 	MethodID AuthMethodID `json:"methodId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -5830,13 +5964,15 @@ func (v *LoginAuthRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// LoginAuthResponse: Response to the `auth/login` method.
+// LoginAuthResponse is the response to the "auth/login" method.
 type LoginAuthResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -5890,19 +6026,21 @@ func (v *LoginAuthResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// LogoutAuthRequest: Request parameters for the `auth/logout` method.
+// LogoutAuthRequest is the request parameters for the "auth/logout" method.
 //
 // Terminates the current authenticated session.
 //
-// Agents MUST support this method when their `initialize` response included
-// a non-empty `authMethods` list. Clients MUST NOT call this method
-// when `authMethods` was omitted or empty.
+// Agents MUST support this method when their "initialize" response included
+// a non-empty "authMethods" list. Clients MUST NOT call this method
+// when "authMethods" was omitted or empty.
 type LogoutAuthRequest struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -5956,13 +6094,15 @@ func (v *LogoutAuthRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// LogoutAuthResponse: Response to the `auth/logout` method.
+// LogoutAuthResponse is the response to the "auth/logout" method.
 type LogoutAuthResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -6016,25 +6156,27 @@ func (v *LogoutAuthResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MCPCapabilities: MCP capabilities supported by the agent for session lifecycle requests.
+// MCPCapabilities is the MCP capabilities supported by the agent for session lifecycle requests.
 type MCPCapabilities struct {
-	// Agent supports `stdio` MCP servers.
+	// Stdio means: agent supports "stdio" MCP servers.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports stdio MCP server transports.
+	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise support.
+	// Supplying "{}" means the agent supports stdio MCP server transports.
 	Stdio *MCPStdioCapabilities `json:"stdio,omitempty"`
 
-	// Agent supports `http` MCP servers.
+	// HTTP means: agent supports "http" MCP servers.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports HTTP MCP server transports.
+	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise support.
+	// Supplying "{}" means the agent supports HTTP MCP server transports.
 	HTTP *MCPHTTPCapabilities `json:"http,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Fields of the unstable surface, with the unstable_mcp_over_acp or unstable build tag.
@@ -6107,15 +6249,17 @@ func (v *MCPCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MCPHTTPCapabilities: Capabilities for HTTP MCP server transports.
+// MCPHTTPCapabilities is the capabilities for HTTP MCP server transports.
 //
-// Supplying `{}` means the agent supports HTTP MCP server transports.
+// Supplying "{}" means the agent supports HTTP MCP server transports.
 type MCPHTTPCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -6169,23 +6313,25 @@ func (v *MCPHTTPCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MCPServerHTTP: HTTP transport configuration for MCP.
+// MCPServerHTTP is the HTTP transport configuration for MCP.
 type MCPServerHTTP struct {
-	// Human-readable name identifying this MCP server.
+	// Name is the human-readable name identifying this MCP server.
 	Name string `json:"name"`
 
 	// URL to the MCP server.
 	URL string `json:"url"`
 
-	// HTTP headers to set when making requests to the MCP server. Headers the MCP transport
+	// Headers is the HTTP headers to set when making requests to the MCP server. Headers the MCP transport
 	// defines are owned by the transport, and Agents use the transport's values for them.
 	Headers []HTTPHeader `json:"headers,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -6272,26 +6418,28 @@ func (v *MCPServerHTTP) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MCPServerStdio: Stdio transport configuration for MCP.
+// MCPServerStdio is the stdio transport configuration for MCP.
 type MCPServerStdio struct {
-	// Human-readable name identifying this MCP server.
+	// Name is the human-readable name identifying this MCP server.
 	Name string `json:"name"`
 
-	// Absolute path to the MCP server executable.
+	// Command is the absolute path to the MCP server executable.
 	Command AbsolutePath `json:"command"`
 
-	// Command-line arguments to pass to the MCP server.
+	// Args is the command-line arguments to pass to the MCP server.
 	Args []string `json:"args,omitempty"`
 
-	// Environment variables to set when launching the MCP server. Names SHOULD be unique.
-	// Agents MAY reject duplicates with `-32602`, and otherwise the last entry wins.
+	// Env is the environment variables to set when launching the MCP server. Names SHOULD be unique.
+	// Agents MAY reject duplicates with "-32602", and otherwise the last entry wins.
 	Env []EnvVariable `json:"env,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -6388,15 +6536,17 @@ func (v *MCPServerStdio) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MCPStdioCapabilities: Capabilities for stdio MCP server transports.
+// MCPStdioCapabilities is the capabilities for stdio MCP server transports.
 //
-// Supplying `{}` means the agent supports stdio MCP server transports.
+// Supplying "{}" means the agent supports stdio MCP server transports.
 type MCPStdioCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -6450,51 +6600,53 @@ func (v *MCPStdioCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MediaType: An Internet media type identifying the format of protocol content.
+// MediaType is an Internet media type identifying the format of protocol content.
 type MediaType string
 
-// MessageID: Identifier for a message, unique among messages of the same type within a session.
+// MessageID is the identifier for a message, unique among messages of the same type within a session.
 //
 // Each message type, such as user messages, agent messages, and agent thoughts,
 // has its own ID space: messages of different types may share an ID and remain
 // distinct messages.
 type MessageID string
 
-// MultiSelectPropertySchema: Schema for multi-select (array) properties in an elicitation form.
+// MultiSelectPropertySchema is the schema for multi-select (array) properties in an elicitation form.
 type MultiSelectPropertySchema struct {
-	// Optional title for the property.
+	// Title is the optional title for the property.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	// Optional. Omitted and "null" are equivalent and mean no title is provided.
 	Title *string `json:"title,omitempty"`
 
-	// Human-readable description.
+	// Description is the human-readable description.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
+	// Optional. Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Minimum number of items to select.
+	// MinItems is the minimum number of items to select.
 	//
-	// Optional. Omitted and `null` are equivalent and mean there is no minimum selection count.
+	// Optional. Omitted and "null" are equivalent and mean there is no minimum selection count.
 	MinItems *uint64 `json:"minItems,omitempty"`
 
-	// Maximum number of items to select.
+	// MaxItems is the maximum number of items to select.
 	//
-	// Optional. Omitted and `null` are equivalent and mean there is no maximum selection count.
+	// Optional. Omitted and "null" are equivalent and mean there is no maximum selection count.
 	MaxItems *uint64 `json:"maxItems,omitempty"`
 
-	// The items definition describing allowed values.
+	// Items is the items definition describing allowed values.
 	Items MultiSelectItems `json:"items"`
 
 	// Default selected values.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no default selections are provided.
+	// Optional. Omitted and "null" are equivalent and mean no default selections are provided.
 	Default []string `json:"default,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -6597,28 +6749,32 @@ func (v *MultiSelectPropertySchema) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// NewSessionRequest: Request parameters for creating a new session.
+// NewSessionRequest is the request parameters for creating a new session.
 //
-// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
+// See protocol docs: [Creating a Session]
+//
+// [Creating a Session]: https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session
 type NewSessionRequest struct {
-	// The working directory for this session. Must be an absolute path.
+	// Cwd is the working directory for this session. Must be an absolute path.
 	Cwd AbsolutePath `json:"cwd"`
 
-	// Additional workspace roots for this session. Each path must be absolute.
+	// AdditionalDirectories is the additional workspace roots for this session. Each path must be absolute.
 	//
-	// These expand the session's workspace scope without changing `cwd`, which
+	// These expand the session's workspace scope without changing "cwd", which
 	// remains the base for relative paths. When omitted or empty, no
 	// additional roots are activated for the new session.
 	AdditionalDirectories []AbsolutePath `json:"additionalDirectories,omitempty"`
 
-	// List of MCP (Model Context Protocol) servers the agent should connect to.
+	// MCPServers is the list of MCP (Model Context Protocol) servers the agent should connect to.
 	MCPServers []MCPServer `json:"mcpServers,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Fields of the unstable surface, with the unstable build tag.
@@ -6710,38 +6866,42 @@ func (v *NewSessionRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// NewSessionResponse: Response from creating a new session.
+// NewSessionResponse is the response from creating a new session.
 //
-// New sessions default to `idle` until a state update reports otherwise.
+// New sessions default to "idle" until a state update reports otherwise.
 // Updates may arrive before or after this response. Clients MUST NOT overwrite
 // an already-reported state when the response arrives.
 //
-// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
+// See protocol docs: [Creating a Session]
+//
+// [Creating a Session]: https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session
 type NewSessionResponse struct {
-	// Unique identifier for the created session.
+	// SessionID is the unique identifier for the created session.
 	//
 	// Used in all subsequent requests for this conversation.
 	SessionID SessionID `json:"sessionId"`
 
-	// Initial session configuration options.
+	// ConfigOptions is the initial session configuration options.
 	//
 	// Optional. Omitted or empty means no config options are advertised.
-	// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
-	// Later `config_option_update` notifications replace this list.
+	// Senders MUST use an array, not "null". Receivers treat "null" like omission.
+	// Later "config_option_update" notifications replace this list.
 	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
 
-	// Initial commands the agent can execute in this session.
+	// AvailableCommands means: initial commands the agent can execute in this session.
 	//
 	// Optional. Omitted or empty means no initial commands are advertised.
-	// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
-	// Later `available_commands_update` notifications replace this list.
+	// Senders MUST use an array, not "null". Receivers treat "null" like omission.
+	// Later "available_commands_update" notifications replace this list.
 	AvailableCommands []AvailableCommand `json:"availableCommands,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -6826,30 +6986,34 @@ func (v *NewSessionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Notice: Fire-and-forget information for the user.
+// Notice is the fire-and-forget information for the user.
 //
 // Notices are live events rather than session history. Agents must not rely on
 // a notice being received, displayed, or seen by the user.
 // No Client capability is required, and unsupported Clients may ignore notices.
 //
-// See protocol docs: [Session Notices](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-notices)
+// See protocol docs: [Session Notices]
+//
+// [Session Notices]: https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-notices
 type Notice struct {
-	// Presentation severity hint.
+	// Severity is the presentation severity hint.
 	Severity NoticeSeverity `json:"severity"`
 
-	// Required non-empty plain-text title that can stand alone.
+	// Title is the required non-empty plain-text title that can stand alone.
 	Title string `json:"title"`
 
-	// Optional plain-text detail or guidance.
+	// Description is the optional plain-text detail or guidance.
 	//
-	// Omitted and `null` are equivalent and mean no description was supplied.
+	// Omitted and "null" are equivalent and mean no description was supplied.
 	Description *string `json:"description,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -6932,38 +7096,40 @@ func (v *Notice) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// NumberPropertySchema: Schema for number (floating-point) properties in an elicitation form.
+// NumberPropertySchema is the schema for number (floating-point) properties in an elicitation form.
 type NumberPropertySchema struct {
-	// Optional title for the property.
+	// Title is the optional title for the property.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	// Optional. Omitted and "null" are equivalent and mean no title is provided.
 	Title *string `json:"title,omitempty"`
 
-	// Human-readable description.
+	// Description is the human-readable description.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
+	// Optional. Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
 	// Minimum value (inclusive).
 	//
-	// Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
+	// Optional. Omitted and "null" are equivalent and mean there is no inclusive lower bound.
 	Minimum *float64 `json:"minimum,omitempty"`
 
 	// Maximum value (inclusive).
 	//
-	// Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
+	// Optional. Omitted and "null" are equivalent and mean there is no inclusive upper bound.
 	Maximum *float64 `json:"maximum,omitempty"`
 
 	// Default value.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no default value is provided.
+	// Optional. Omitted and "null" are equivalent and mean no default value is provided.
 	Default *float64 `json:"default,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -7053,22 +7219,24 @@ func (v *NumberPropertySchema) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PermissionOption: An option presented to the user when requesting permission.
+// PermissionOption is an option presented to the user when requesting permission.
 type PermissionOption struct {
-	// Identifier for this permission option. MUST be unique within the request.
+	// OptionID is the identifier for this permission option. MUST be unique within the request.
 	OptionID PermissionOptionID `json:"optionId"`
 
-	// Human-readable label to display to the user.
+	// Name is the human-readable label to display to the user.
 	Name string `json:"name"`
 
-	// Hint about the nature of this permission option.
+	// Kind is the hint about the nature of this permission option.
 	Kind PermissionOptionKind `json:"kind"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -7153,30 +7321,34 @@ func (v *PermissionOption) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PermissionOptionID: Unique identifier for a permission option.
+// PermissionOptionID is the unique identifier for a permission option.
 type PermissionOptionID string
 
-// PlanEntry: A single entry in the execution plan.
+// PlanEntry is a single entry in the execution plan.
 //
 // Represents a task or goal that the assistant intends to accomplish
 // as part of fulfilling the user's request.
-// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)
+// See protocol docs: [Plan Entries]
+//
+// [Plan Entries]: https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries
 type PlanEntry struct {
-	// Human-readable description of what this task aims to accomplish.
+	// Content is the human-readable description of what this task aims to accomplish.
 	Content string `json:"content"`
 
-	// The relative importance of this task.
+	// Priority is the relative importance of this task.
 	// Used to indicate which tasks are most critical to the overall goal.
 	Priority PlanEntryPriority `json:"priority"`
 
-	// Current execution status of this task.
+	// Status is the current execution status of this task.
 	Status PlanEntryStatus `json:"status"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -7261,25 +7433,27 @@ func (v *PlanEntry) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PlanID: Unique identifier for a plan within a session.
+// PlanID is the unique identifier for a plan within a session.
 type PlanID string
 
-// PlanItems: A plan represented as structured entries.
+// PlanItems is a plan represented as structured entries.
 type PlanItems struct {
-	// The plan ID to update.
+	// PlanID is the plan ID to update.
 	PlanID PlanID `json:"planId"`
 
-	// The list of tasks to be accomplished.
+	// Entries is the list of tasks to be accomplished.
 	//
 	// When updating an item-based plan, the agent must send a complete list of all entries
 	// with their current status. The client replaces that plan with each update.
 	Entries []PlanEntry `json:"entries"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -7358,16 +7532,18 @@ func (v *PlanItems) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PlanUpdate: A content update for a plan identified by ID.
+// PlanUpdate is a content update for a plan identified by ID.
 type PlanUpdate struct {
-	// The updated plan content.
+	// Plan is the updated plan content.
 	Plan PlanUpdateContent `json:"plan"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -7438,15 +7614,17 @@ func (v *PlanUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PromptAudioCapabilities: Capabilities for audio content in prompt requests.
+// PromptAudioCapabilities is the capabilities for audio content in prompt requests.
 //
-// Supplying `{}` means the agent supports audio content in prompts.
+// Supplying "{}" means the agent supports audio content in prompts.
 type PromptAudioCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -7500,10 +7678,10 @@ func (v *PromptAudioCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PromptCapabilities: Prompt capabilities supported by the agent in `session/prompt` requests.
+// PromptCapabilities is the prompt capabilities supported by the agent in "session/prompt" requests.
 //
-// Baseline agent functionality requires support for `text`
-// and `resource_link` content blocks in prompt requests.
+// Baseline agent functionality requires support for "text"
+// and "resource_link" content blocks in prompt requests.
 //
 // Other variants must be explicitly opted in to.
 // Capabilities for different types of content in prompt requests.
@@ -7511,34 +7689,38 @@ func (v *PromptAudioCapabilities) UnmarshalJSON(data []byte) error {
 // Indicates which content types beyond the baseline (text and resource links)
 // the agent can process.
 //
-// See protocol docs: [Session Prompt Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#session-prompt-capabilities)
+// See protocol docs: [Session Prompt Capabilities]
+//
+// [Session Prompt Capabilities]: https://agentclientprotocol.com/protocol/v2/initialization#session-prompt-capabilities
 type PromptCapabilities struct {
-	// Agent supports `image` content blocks.
+	// Image means: agent supports "image" content blocks.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports image content in prompts.
+	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise support.
+	// Supplying "{}" means the agent supports image content in prompts.
 	Image *PromptImageCapabilities `json:"image,omitempty"`
 
-	// Agent supports `audio` content blocks.
+	// Audio means: agent supports "audio" content blocks.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports audio content in prompts.
+	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise support.
+	// Supplying "{}" means the agent supports audio content in prompts.
 	Audio *PromptAudioCapabilities `json:"audio,omitempty"`
 
-	// Agent supports embedded context in `session/prompt` requests.
+	// EmbeddedContext means: agent supports embedded context in "session/prompt" requests.
 	//
-	// When enabled, the Client is allowed to include `resource` content blocks
+	// When enabled, the Client is allowed to include "resource" content blocks
 	// in prompt requests for pieces of context that are referenced in the message.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports embedded context in prompts.
+	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise support.
+	// Supplying "{}" means the agent supports embedded context in prompts.
 	EmbeddedContext *PromptEmbeddedContextCapabilities `json:"embeddedContext,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -7616,15 +7798,17 @@ func (v *PromptCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PromptEmbeddedContextCapabilities: Capabilities for embedded context in prompt requests.
+// PromptEmbeddedContextCapabilities is the capabilities for embedded context in prompt requests.
 //
-// Supplying `{}` means the agent supports embedded context in prompts.
+// Supplying "{}" means the agent supports embedded context in prompts.
 type PromptEmbeddedContextCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -7678,15 +7862,17 @@ func (v *PromptEmbeddedContextCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PromptImageCapabilities: Capabilities for image content in prompt requests.
+// PromptImageCapabilities is the capabilities for image content in prompt requests.
 //
-// Supplying `{}` means the agent supports image content in prompts.
+// Supplying "{}" means the agent supports image content in prompts.
 type PromptImageCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -7740,38 +7926,42 @@ func (v *PromptImageCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PromptRequest: Request parameters for sending a user prompt to the agent.
+// PromptRequest is the request parameters for sending a user prompt to the agent.
 //
 // Contains the user's message and any additional context.
 //
-// See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#1-user-message)
+// See protocol docs: [User Message]
+//
+// [User Message]: https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#1-user-message
 type PromptRequest struct {
-	// The ID of the session to send this user message to
+	// SessionID is the ID of the session to send this user message to
 	SessionID SessionID `json:"sessionId"`
 
-	// The blocks of content that compose the user's message.
+	// Prompt is the blocks of content that compose the user's message.
 	//
-	// As a baseline, the Agent MUST support `text` and `resource_link` content blocks,
-	// while other variants are optionally enabled via `PromptCapabilities`.
+	// As a baseline, the Agent MUST support "text" and "resource_link" content blocks,
+	// while other variants are optionally enabled via [PromptCapabilities].
 	//
-	// The Client MUST adapt its interface according to `PromptCapabilities`.
+	// The Client MUST adapt its interface according to [PromptCapabilities].
 	//
 	// The client MAY include referenced pieces of context as either
-	// `resource` or `resource_link` content blocks.
+	// "resource" or "resource_link" content blocks.
 	//
-	// When available, `resource` is preferred
+	// When available, "resource" is preferred
 	// as it avoids extra round-trips and allows the message to include
 	// pieces of context from sources the agent may not have access to.
 	//
-	// Clients MUST NOT send an empty array. Agents MAY reject one with `-32602` without
+	// Clients MUST NOT send an empty array. Agents MAY reject one with "-32602" without
 	// inserting it.
 	Prompt []ContentBlock `json:"prompt"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -7852,31 +8042,35 @@ func (v *PromptRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PromptResponse: Response acknowledging that a user prompt was inserted into the ACP conversation.
+// PromptResponse is the response acknowledging that a user prompt was inserted into the ACP conversation.
 //
 // This response does not indicate that the prompt was merely received or held, nor that the
 // agent has finished processing it.
-// Processing and completion are reported through `state_update` session updates.
+// Processing and completion are reported through "state_update" session updates.
 //
 // Insertion is the logical addition of a user message with a message ID and a position
 // relative to other messages in the ACP conversation.
 //
-// See protocol docs: [Prompt Accepted](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#2-prompt-accepted)
+// See protocol docs: [Prompt Accepted]
+//
+// [Prompt Accepted]: https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#2-prompt-accepted
 type PromptResponse struct {
-	// Identifies the user message inserted into the ACP conversation.
+	// MessageID identifies the user message inserted into the ACP conversation.
 	//
-	// Required and non-null. Omission and explicit `null` are both invalid.
+	// Required and non-null. Omission and explicit "null" are both invalid.
 	//
 	// The corresponding user-message session update carries this same identifier and may arrive
 	// before or after this response. Agents must echo the message during the live session, but are
 	// not required to retain it. If retained and replayed, the message keeps this identifier.
 	MessageID MessageID `json:"messageId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -7945,19 +8139,21 @@ func (v *PromptResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ProtocolVersion: Protocol version identifier.
+// ProtocolVersion is the protocol version identifier.
 //
 // This version is only bumped for breaking changes.
 // Non-breaking changes should be introduced via capabilities.
 type ProtocolVersion uint16
 
-// ReplayFromStart: Inclusive replay cursor requesting replay from the start of retained conversation history.
+// ReplayFromStart is the inclusive replay cursor requesting replay from the start of retained conversation history.
 type ReplayFromStart struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -8011,42 +8207,46 @@ func (v *ReplayFromStart) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// RequestPermissionRequest: Request for user permission to proceed with an operation.
+// RequestPermissionRequest is the request for user permission to proceed with an operation.
 //
 // Sent when the agent needs authorization before performing a sensitive operation.
 //
-// See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/tool-calls#requesting-permission)
+// See protocol docs: [Requesting Permission]
+//
+// [Requesting Permission]: https://agentclientprotocol.com/protocol/v2/tool-calls#requesting-permission
 type RequestPermissionRequest struct {
-	// The session ID for this request.
+	// SessionID is the session ID for this request.
 	SessionID SessionID `json:"sessionId"`
 
-	// Human-readable title for the permission prompt.
+	// Title is the human-readable title for the permission prompt.
 	//
 	// This title is specific to the permission prompt and does not update any
 	// subject's displayed title.
 	Title string `json:"title"`
 
-	// Optional human-readable explanation of why permission is needed.
+	// Description is the optional human-readable explanation of why permission is needed.
 	//
 	// This text is specific to the permission prompt and does not update any
-	// subject's displayed content. Omitted and `null` are equivalent and mean no separate
+	// subject's displayed content. Omitted and "null" are equivalent and mean no separate
 	// permission description was provided.
 	Description *string `json:"description,omitempty"`
 
-	// Optional structured context about the operation requiring permission.
+	// Subject is the optional structured context about the operation requiring permission.
 	//
-	// Omitted and `null` are equivalent and mean no structured subject was provided.
+	// Omitted and "null" are equivalent and mean no structured subject was provided.
 	Subject *RequestPermissionSubject `json:"subject,omitempty"`
 
-	// Available permission options for the user to choose from.
+	// Options is the available permission options for the user to choose from.
 	// Must contain at least one option.
 	Options []PermissionOption `json:"options"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -8149,16 +8349,18 @@ func (v *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// RequestPermissionResponse: Response to a permission request.
+// RequestPermissionResponse is the response to a permission request.
 type RequestPermissionResponse struct {
-	// The user's decision on the permission request.
+	// Outcome is the user's decision on the permission request.
 	Outcome RequestPermissionOutcome `json:"outcome"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -8229,30 +8431,34 @@ func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// RequiresActionStateUpdate: The foreground workflow as a whole is blocked on user action.
+// RequiresActionStateUpdate is the foreground workflow as a whole is blocked on user action.
 //
 // Agents SHOULD report this state when foreground work cannot progress without
 // user action. Pending permissions or elicitations alone do not imply this
 // state if other foreground work can progress, or if the requests belong only
 // to independent background activity. Once reported, agents MUST report
-// `running` when progress resumes, or `idle` if the work ends without resuming.
-// Responding to one request does not itself imply `running`.
+// "running" when progress resumes, or "idle" if the work ends without resuming.
+// Responding to one request does not itself imply "running".
 type RequiresActionStateUpdate struct {
-	// Work running independently of foreground work, as a complete snapshot.
+	// Background is the work running independently of foreground work, as a complete snapshot.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
-	// background work, not that nothing is running. `[]` means no background work is
+	// Optional. Omitted and "null" are equivalent and mean the Agent is not reporting
+	// background work, not that nothing is running. "[]" means no background work is
 	// running. An Agent that reports background work MUST include it on every state
 	// update for the session. A malformed list is treated as not reported.
 	//
-	// See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+	// See protocol docs: [Background Work]
+	//
+	// [Background Work]: https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work
 	Background []BackgroundWork `json:"background,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -8316,49 +8522,51 @@ func (v *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ResourceLink: A link to a resource that the receiver may be able to read, included in a prompt or tool call result.
+// ResourceLink is a link to a resource that the receiver may be able to read, included in a prompt or tool call result.
 type ResourceLink struct {
-	// Human-readable name shown for this protocol object.
+	// Name is the human-readable name shown for this protocol object.
 	Name string `json:"name"`
 
 	// URI associated with this resource or media payload.
 	URI string `json:"uri"`
 
-	// Optional display title for end-user UI.
+	// Title is the optional display title for end-user UI.
 	//
-	// Omitted and `null` are equivalent and mean no title is provided.
+	// Omitted and "null" are equivalent and mean no title is provided.
 	Title *string `json:"title,omitempty"`
 
-	// Optional human-readable details shown with this protocol object.
+	// Description is the optional human-readable details shown with this protocol object.
 	//
-	// Omitted and `null` are equivalent and mean no description is provided.
+	// Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Optional set of sized icons that the client can display in a user interface.
+	// Icons is the optional set of sized icons that the client can display in a user interface.
 	//
-	// Omitted and `null` are equivalent and mean no icons are provided.
+	// Omitted and "null" are equivalent and mean no icons are provided.
 	Icons []Icon `json:"icons,omitempty"`
 
-	// MIME type describing the encoded media payload.
+	// MimeType is the MIME type describing the encoded media payload.
 	//
-	// Omitted and `null` are equivalent and mean the MIME type is not specified.
+	// Omitted and "null" are equivalent and mean the MIME type is not specified.
 	MimeType *MediaType `json:"mimeType,omitempty"`
 
-	// Optional size of the linked resource in bytes, if known.
+	// Size is the optional size of the linked resource in bytes, if known.
 	//
-	// Omitted and `null` are equivalent and mean the size is not known.
+	// Omitted and "null" are equivalent and mean the size is not known.
 	Size *uint64 `json:"size,omitempty"`
 
-	// Optional annotations that help clients decide how to display or route this content.
+	// Annotations is the optional annotations that help clients decide how to display or route this content.
 	//
-	// Omitted and `null` are equivalent and mean no annotations are provided.
+	// Omitted and "null" are equivalent and mean no annotations are provided.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -8475,52 +8683,54 @@ func (v *ResourceLink) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ResumeSessionRequest: Request parameters for resuming an existing session.
+// ResumeSessionRequest is the request parameters for resuming an existing session.
 //
 // Resumes an existing session and optionally replays retained conversation
-// history according to `replayFrom`.
+// history according to "replayFrom".
 type ResumeSessionRequest struct {
-	// The ID of the session to resume.
+	// SessionID is the ID of the session to resume.
 	SessionID SessionID `json:"sessionId"`
 
-	// The working directory for this session. Must be an absolute path.
+	// Cwd is the working directory for this session. Must be an absolute path.
 	//
 	// Clients MUST send the session's working directory. Agents MAY reject a different directory
-	// with `-32602`, and MAY normalize paths when comparing.
+	// with "-32602", and MAY normalize paths when comparing.
 	Cwd AbsolutePath `json:"cwd"`
 
-	// Additional workspace roots to activate for this session. Each path must be absolute.
+	// AdditionalDirectories is the additional workspace roots to activate for this session. Each path must be absolute.
 	//
 	// When omitted or empty, no additional roots are activated. When non-empty,
 	// this is the complete resulting additional-root list for the resumed
 	// session. It may differ from any previously used or reported list as long as
-	// the request `cwd` matches the session's `cwd`.
+	// the request "cwd" matches the session's "cwd".
 	AdditionalDirectories []AbsolutePath `json:"additionalDirectories,omitempty"`
 
-	// List of MCP servers to connect to for this session.
+	// MCPServers is the list of MCP servers to connect to for this session.
 	//
-	// The complete set of Client-provided servers. Omitted and `[]` mean none. Agents SHOULD
+	// The complete set of Client-provided servers. Omitted and "[]" mean none. Agents SHOULD
 	// NOT restore servers from earlier requests.
 	MCPServers []MCPServer `json:"mcpServers,omitempty"`
 
-	// Inclusive cursor describing where conversation replay should begin.
+	// ReplayFrom is the inclusive cursor describing where conversation replay should begin.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent should resume without
+	// Optional. Omitted and "null" are equivalent and mean the Agent should resume without
 	// replaying previous conversation history. Replay cursors are inclusive:
 	// replay includes the position identified by the cursor. Supplying
-	// `{ "type": "start" }` means the Agent should replay all retained
+	// { "type": "start" } means the Agent should replay all retained
 	// conversation history before responding.
 	//
 	// Agents MUST reject unsupported cursor types or malformed cursor values
-	// with `-32602` (Invalid params), rather than substituting another cursor
+	// with "-32602" (Invalid params), rather than substituting another cursor
 	// or resuming without replay.
 	ReplayFrom *ReplayFrom `json:"replayFrom,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Fields of the unstable surface, with the unstable build tag.
@@ -8628,33 +8838,37 @@ func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ResumeSessionResponse: Response from resuming an existing session.
+// ResumeSessionResponse is the response from resuming an existing session.
 //
-// The agent MUST send a current `state_update` after any requested history
+// The agent MUST send a current "state_update" after any requested history
 // replay and before this response, even without replay. The update reports
-// foreground state after resuming. The response alone does not imply `idle`.
+// foreground state after resuming. The response alone does not imply "idle".
 //
-// See protocol docs: [Current-State Synchronization](https://agentclientprotocol.com/protocol/v2/session-setup#current-state-synchronization)
+// See protocol docs: [Current-State Synchronization]
+//
+// [Current-State Synchronization]: https://agentclientprotocol.com/protocol/v2/session-setup#current-state-synchronization
 type ResumeSessionResponse struct {
-	// Initial session configuration options.
+	// ConfigOptions is the initial session configuration options.
 	//
 	// Optional. Omitted or empty means no config options are advertised.
-	// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
-	// Later `config_option_update` notifications replace this list.
+	// Senders MUST use an array, not "null". Receivers treat "null" like omission.
+	// Later "config_option_update" notifications replace this list.
 	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
 
-	// Initial commands the agent can execute in this session.
+	// AvailableCommands means: initial commands the agent can execute in this session.
 	//
 	// Optional. Omitted or empty means no initial commands are advertised.
-	// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
-	// Later `available_commands_update` notifications replace this list.
+	// Senders MUST use an array, not "null". Receivers treat "null" like omission.
+	// Later "available_commands_update" notifications replace this list.
 	AvailableCommands []AvailableCommand `json:"availableCommands,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -8724,23 +8938,27 @@ func (v *ResumeSessionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// RunningStateUpdate: Foreground work is in progress.
+// RunningStateUpdate means: foreground work is in progress.
 type RunningStateUpdate struct {
-	// Work running independently of foreground work, as a complete snapshot.
+	// Background is the work running independently of foreground work, as a complete snapshot.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
-	// background work, not that nothing is running. `[]` means no background work is
+	// Optional. Omitted and "null" are equivalent and mean the Agent is not reporting
+	// background work, not that nothing is running. "[]" means no background work is
 	// running. An Agent that reports background work MUST include it on every state
 	// update for the session. A malformed list is treated as not reported.
 	//
-	// See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+	// See protocol docs: [Background Work]
+	//
+	// [Background Work]: https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work
 	Background []BackgroundWork `json:"background,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -8804,16 +9022,18 @@ func (v *RunningStateUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SelectedPermissionOutcome: The user selected one of the provided options.
+// SelectedPermissionOutcome is the user selected one of the provided options.
 type SelectedPermissionOutcome struct {
-	// The ID of the option the user selected.
+	// OptionID is the ID of the option the user selected.
 	OptionID PermissionOptionID `json:"optionId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -8882,18 +9102,20 @@ func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionAdditionalDirectoriesCapabilities: Capabilities for additional session directories support.
+// SessionAdditionalDirectoriesCapabilities is the capabilities for additional session directories support.
 //
-// Supplying `{}` means the agent supports the `additionalDirectories` field on
+// Supplying "{}" means the agent supports the "additionalDirectories" field on
 // supported session lifecycle requests. Agents may return
-// `SessionInfo.additionalDirectories` in `session/list` to report the
+// "SessionInfo.additionalDirectories" in "session/list" to report the
 // complete ordered additional-root list associated with a listed session.
 type SessionAdditionalDirectoriesCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -8947,52 +9169,56 @@ func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) er
 	return decodeBytes(data, v)
 }
 
-// SessionCapabilities: Session capabilities supported by the agent.
+// SessionCapabilities is the session capabilities supported by the agent.
 //
-// Supplying `{}` means the agent supports the baseline session methods:
-// `session/new`, `session/list`, `session/resume`, `session/close`,
-// `session/prompt`, `session/cancel`, and `session/update`.
+// Supplying "{}" means the agent supports the baseline session methods:
+// "session/new", "session/list", "session/resume", "session/close",
+// "session/prompt", "session/cancel", and "session/update".
 //
-// Agents that support sessions **MAY** support additional session methods,
+// Agents that support sessions MAY support additional session methods,
 // prompt content types, and MCP transports by specifying additional
 // capabilities.
 //
-// See protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#session-capabilities)
+// See protocol docs: [Session Capabilities]
+//
+// [Session Capabilities]: https://agentclientprotocol.com/protocol/v2/initialization#session-capabilities
 type SessionCapabilities struct {
-	// Prompt capabilities supported by the agent in `session/prompt` requests.
+	// Prompt capabilities supported by the agent in "session/prompt" requests.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise any
+	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise any
 	// prompt extensions beyond the baseline text and resource-link content
-	// required by `session/prompt`.
+	// required by "session/prompt".
 	Prompt *PromptCapabilities `json:"prompt,omitempty"`
 
 	// MCP capabilities supported by the agent for session lifecycle requests.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise MCP
+	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise MCP
 	// server transport support for sessions.
 	MCP *MCPCapabilities `json:"mcp,omitempty"`
 
-	// Whether the agent supports `session/delete`.
+	// Delete reports whether the agent supports "session/delete".
 	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports deleting sessions from `session/list`.
+	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise support.
+	// Supplying "{}" means the agent supports deleting sessions from "session/list".
 	Delete *SessionDeleteCapabilities `json:"delete,omitempty"`
 
-	// Whether the agent supports `additionalDirectories` on supported session lifecycle requests.
+	// AdditionalDirectories reports whether the agent supports "additionalDirectories" on supported session lifecycle requests.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports `additionalDirectories` on
+	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise support.
+	// Supplying "{}" means the agent supports "additionalDirectories" on
 	// supported session lifecycle requests.
 	//
-	// Agents may return `SessionInfo.additionalDirectories` to report the
+	// Agents may return "SessionInfo.additionalDirectories" to report the
 	// complete ordered additional-root list associated with a listed session.
 	AdditionalDirectories *SessionAdditionalDirectoriesCapabilities `json:"additionalDirectories,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Fields of the unstable surface, with the unstable build tag.
@@ -9090,9 +9316,9 @@ func (v *SessionCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionConfigBoolean: A boolean on/off toggle session configuration option payload.
+// SessionConfigBoolean is a boolean on/off toggle session configuration option payload.
 type SessionConfigBoolean struct {
-	// The current value of the boolean option.
+	// CurrentValue is the current value of the boolean option.
 	CurrentValue bool `json:"currentValue"`
 }
 
@@ -9152,18 +9378,18 @@ func (v *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionConfigGroupID: Unique identifier for a session configuration option value group.
+// SessionConfigGroupID is the unique identifier for a session configuration option value group.
 type SessionConfigGroupID string
 
-// SessionConfigID: Unique identifier for a session configuration option.
+// SessionConfigID is the unique identifier for a session configuration option.
 type SessionConfigID string
 
-// SessionConfigSelect: A single-value selector (dropdown) session configuration option payload.
+// SessionConfigSelect is a single-value selector (dropdown) session configuration option payload.
 type SessionConfigSelect struct {
-	// The currently selected value. MUST be one of the `value`s in `options`.
+	// CurrentValue means: the currently selected value. MUST be one of the "value"s in "options".
 	CurrentValue SessionConfigValueID `json:"currentValue"`
 
-	// The set of selectable options. MUST contain at least one value, and each `value` MUST be
+	// Options is the set of selectable options. MUST contain at least one value, and each "value" MUST be
 	// unique within the option, including across groups.
 	Options SessionConfigSelectOptions `json:"options"`
 }
@@ -9235,22 +9461,24 @@ func (v *SessionConfigSelect) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionConfigSelectGroup: A group of possible values for a session configuration option.
+// SessionConfigSelectGroup is a group of possible values for a session configuration option.
 type SessionConfigSelectGroup struct {
-	// Unique identifier for this group.
+	// GroupID is the unique identifier for this group.
 	GroupID SessionConfigGroupID `json:"groupId"`
 
-	// Human-readable label for this group.
+	// Name is the human-readable label for this group.
 	Name string `json:"name"`
 
-	// The set of option values in this group. MUST contain at least one value.
+	// Options is the set of option values in this group. MUST contain at least one value.
 	Options []SessionConfigSelectOption `json:"options"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -9337,24 +9565,26 @@ func (v *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionConfigSelectOption: A possible value for a session configuration option.
+// SessionConfigSelectOption is a possible value for a session configuration option.
 type SessionConfigSelectOption struct {
-	// Unique identifier for this option value.
+	// Value is the unique identifier for this option value.
 	Value SessionConfigValueID `json:"value"`
 
-	// Human-readable label for this option value.
+	// Name is the human-readable label for this option value.
 	Name string `json:"name"`
 
-	// Optional description for this option value.
+	// Description is the optional description for this option value.
 	//
-	// Omitted and `null` are equivalent and mean no description is provided.
+	// Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -9437,18 +9667,20 @@ func (v *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionConfigValueID: Unique identifier for a session configuration option value.
+// SessionConfigValueID is the unique identifier for a session configuration option value.
 type SessionConfigValueID string
 
-// SessionDeleteCapabilities: Capabilities for the `session/delete` method.
+// SessionDeleteCapabilities is the capabilities for the "session/delete" method.
 //
-// Supplying `{}` means the agent supports deleting sessions from `session/list`.
+// Supplying "{}" means the agent supports deleting sessions from "session/list".
 type SessionDeleteCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -9502,44 +9734,48 @@ func (v *SessionDeleteCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionID: A unique identifier for a conversation session between a client and agent.
+// SessionID is a unique identifier for a conversation session between a client and agent.
 //
 // Each session has its own context, conversation history, and state, so one
 // agent can run several independent sessions.
 //
-// See protocol docs: [Session ID](https://agentclientprotocol.com/protocol/v2/session-setup#session-id)
+// See protocol docs: [Session ID]
+//
+// [Session ID]: https://agentclientprotocol.com/protocol/v2/session-setup#session-id
 type SessionID string
 
-// SessionInfo: Information about a session returned by session/list
+// SessionInfo is the information about a session returned by session/list
 type SessionInfo struct {
-	// Unique identifier for the session
+	// SessionID is the unique identifier for the session
 	SessionID SessionID `json:"sessionId"`
 
-	// The working directory for this session. Must be an absolute path.
+	// Cwd is the working directory for this session. Must be an absolute path.
 	Cwd AbsolutePath `json:"cwd"`
 
-	// Additional workspace roots reported for this session. Each path must be absolute.
+	// AdditionalDirectories is the additional workspace roots reported for this session. Each path must be absolute.
 	//
 	// When present, this is the complete ordered additional-root list reported
 	// by the Agent. Omitted and empty values are equivalent: the response
 	// reports no additional roots.
 	AdditionalDirectories []AbsolutePath `json:"additionalDirectories,omitempty"`
 
-	// Human-readable title for the session
+	// Title is the human-readable title for the session
 	//
-	// Omitted and `null` are equivalent and mean no title is provided.
+	// Omitted and "null" are equivalent and mean no title is provided.
 	Title *string `json:"title,omitempty"`
 
-	// RFC 3339 timestamp of last activity.
+	// UpdatedAt is the RFC 3339 timestamp of last activity.
 	//
-	// Omitted and `null` are equivalent and mean the last activity time is not reported.
+	// Omitted and "null" are equivalent and mean the last activity time is not reported.
 	UpdatedAt *string `json:"updatedAt,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Fields of the unstable surface, with the unstable build tag.
@@ -9641,29 +9877,31 @@ func (v *SessionInfo) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionInfoUpdate: Update to session metadata. All fields are optional to support partial updates.
+// SessionInfoUpdate is the update to session metadata. All fields are optional to support partial updates.
 //
 // Agents send this notification to update session information like title or custom metadata.
 // Clients can use it to keep session titles and state current.
 //
-// Omitted fields leave the existing session info unchanged. `null` clears the
-// corresponding value. A concrete `_meta` object patches the stored metadata by
+// Omitted fields leave the existing session info unchanged. "null" clears the
+// corresponding value. A concrete "_meta" object patches the stored metadata by
 // top-level key.
 type SessionInfoUpdate struct {
-	// Human-readable title for the session. Set to null to clear.
+	// Title is the human-readable title for the session. Set to null to clear.
 	Title Nullable[string] `json:"title,omitempty"`
 
-	// RFC 3339 timestamp of last activity. Set to null to clear.
+	// UpdatedAt is the RFC 3339 timestamp of last activity. Set to null to clear.
 	UpdatedAt Nullable[string] `json:"updatedAt,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
-	// unchanged, a key set to `null` is removed, and any other value replaces that key's
+	// unchanged, a key set to "null" is removed, and any other value replaces that key's
 	// stored value without merging nested objects. Beyond this patch rule, implementations
 	// MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+	// See protocol docs: [Metadata Patches]
+	//
+	// [Metadata Patches]: https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -9733,22 +9971,26 @@ func (v *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionListCursor: An opaque cursor used to paginate `session/list` results.
+// SessionListCursor is an opaque cursor used to paginate "session/list" results.
 type SessionListCursor string
 
-// SessionNotFoundErrorData: Data for the `-32002` (Resource not found) error when a session-scoped request names a
+// SessionNotFoundErrorData is the data for the "-32002" (Resource not found) error when a session-scoped request names a
 // session that does not exist or is not active.
 //
-// See protocol docs: [Unknown Sessions](https://agentclientprotocol.com/protocol/v2/error#unknown-sessions)
+// See protocol docs: [Unknown Sessions]
+//
+// [Unknown Sessions]: https://agentclientprotocol.com/protocol/v2/error#unknown-sessions
 type SessionNotFoundErrorData struct {
-	// The session ID from the request.
+	// SessionID is the session ID from the request.
 	SessionID SessionID `json:"sessionId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -9817,16 +10059,18 @@ func (v *SessionNotFoundErrorData) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SetSessionConfigOptionResponse: Response to `session/set_config_option` method.
+// SetSessionConfigOptionResponse is the response to "session/set_config_option" method.
 type SetSessionConfigOptionResponse struct {
-	// The full set of configuration options and their current values.
+	// ConfigOptions is the full set of configuration options and their current values.
 	ConfigOptions []SessionConfigOption `json:"configOptions"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -9897,16 +10141,18 @@ func (v *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// StringMultiSelectItems: String item schema for multi-select enum properties.
+// StringMultiSelectItems is the string item schema for multi-select enum properties.
 type StringMultiSelectItems struct {
-	// Allowed enum values. Must contain at least one value.
+	// Enum means: allowed enum values. Must contain at least one value.
 	Enum []string `json:"enum"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -9979,63 +10225,65 @@ func (v *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// StringPropertySchema: Schema for string properties in an elicitation form.
+// StringPropertySchema is the schema for string properties in an elicitation form.
 //
-// When `enum` or `oneOf` is set, this represents a single-select enum
-// with `"type": "string"`.
+// When "enum" or "oneOf" is set, this represents a single-select enum
+// with "type": "string".
 type StringPropertySchema struct {
-	// Optional title for the property.
+	// Title is the optional title for the property.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	// Optional. Omitted and "null" are equivalent and mean no title is provided.
 	Title *string `json:"title,omitempty"`
 
-	// Human-readable description.
+	// Description is the human-readable description.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
+	// Optional. Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Minimum string length.
+	// MinLength is the minimum string length.
 	//
-	// Optional. Omitted and `null` are equivalent and mean there is no minimum length constraint.
+	// Optional. Omitted and "null" are equivalent and mean there is no minimum length constraint.
 	MinLength *uint32 `json:"minLength,omitempty"`
 
-	// Maximum string length.
+	// MaxLength is the maximum string length.
 	//
-	// Optional. Omitted and `null` are equivalent and mean there is no maximum length constraint.
+	// Optional. Omitted and "null" are equivalent and mean there is no maximum length constraint.
 	MaxLength *uint32 `json:"maxLength,omitempty"`
 
 	// Pattern the string must match, in ECMA-262 regular expression syntax.
 	//
-	// Optional. Omitted and `null` are equivalent and mean there is no pattern constraint.
+	// Optional. Omitted and "null" are equivalent and mean there is no pattern constraint.
 	Pattern *string `json:"pattern,omitempty"`
 
-	// String format.
+	// Format is the string format.
 	//
-	// Optional. Omitted and `null` are equivalent and mean there is no format constraint.
+	// Optional. Omitted and "null" are equivalent and mean there is no format constraint.
 	Format *StringFormat `json:"format,omitempty"`
 
 	// Default value.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no default value is provided.
+	// Optional. Omitted and "null" are equivalent and mean no default value is provided.
 	Default *string `json:"default,omitempty"`
 
 	// Enum values for untitled single-select enums.
 	// Must contain at least one value when present.
-	// Optional. Omitted and `null` are equivalent and mean no untitled single-select choices are
-	// declared by `enum`.
+	// Optional. Omitted and "null" are equivalent and mean no untitled single-select choices are
+	// declared by "enum".
 	Enum []string `json:"enum,omitempty"`
 
-	// Titled enum options for titled single-select enums.
+	// OneOf is the titled enum options for titled single-select enums.
 	// Must contain at least one option when present.
-	// Optional. Omitted and `null` are equivalent and mean no titled single-select choices are
-	// declared by `oneOf`.
+	// Optional. Omitted and "null" are equivalent and mean no titled single-select choices are
+	// declared by "oneOf".
 	OneOf []EnumOption `json:"oneOf,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -10151,19 +10399,21 @@ func (v *StringPropertySchema) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Terminal: A display-only reference to an agent-owned terminal.
+// Terminal is a display-only reference to an agent-owned terminal.
 //
 // Terminal state and output are delivered separately through
-// `terminal_update` and `terminal_output_chunk` session updates.
+// "terminal_update" and "terminal_output_chunk" session updates.
 type Terminal struct {
-	// The ID of the terminal to display.
+	// TerminalID is the ID of the terminal to display.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -10232,17 +10482,19 @@ func (v *Terminal) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TerminalAuthCapabilities: Capabilities for terminal authentication methods.
+// TerminalAuthCapabilities is the capabilities for terminal authentication methods.
 //
-// Supplying `{}` means the client can reproduce the configured agent
+// Supplying "{}" means the client can reproduce the configured agent
 // invocation in an interactive terminal and supports terminal authentication
 // methods.
 type TerminalAuthCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -10296,15 +10548,17 @@ func (v *TerminalAuthCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TerminalCancelCapabilities: Capability to cancel a terminal with `terminal/cancel`.
+// TerminalCancelCapabilities is the capability to cancel a terminal with "terminal/cancel".
 //
-// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
+// Supplying "{}" advertises support. An omitted or "null" "cancel" does not.
 type TerminalCancelCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -10358,24 +10612,28 @@ func (v *TerminalCancelCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TerminalCapabilities: Client-initiated controls a terminal currently supports.
+// TerminalCapabilities means: client-initiated controls a terminal currently supports.
 //
 // A malformed value falls back to no controls, so the Client never sends a request the
 // Agent did not advertise.
 //
-// See protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)
+// See protocol docs: [Cancelling Terminals]
+//
+// [Cancelling Terminals]: https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals
 type TerminalCapabilities struct {
-	// Permits the Client to cancel this terminal with `terminal/cancel`.
+	// Cancel means: permits the Client to cancel this terminal with "terminal/cancel".
 	//
-	// Omitted and `null` are equivalent and mean unsupported. An object (including `{}`)
-	// means supported. Agents SHOULD stop advertising it once the terminal reports `exitStatus`.
+	// Omitted and "null" are equivalent and mean unsupported. An object (including "{}")
+	// means supported. Agents SHOULD stop advertising it once the terminal reports "exitStatus".
 	Cancel *TerminalCancelCapabilities `json:"cancel,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -10437,27 +10695,29 @@ func (v *TerminalCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TerminalExitStatus: Exit information for an agent-owned terminal.
+// TerminalExitStatus is the exit information for an agent-owned terminal.
 //
 // The presence of this object marks the terminal as exited, even when neither
 // an exit code nor a signal is known.
 type TerminalExitStatus struct {
-	// Process exit code as the platform reports it, when known. Negative values are
-	// allowed, for example signed Windows exit codes. Omitted and `null` are equivalent.
+	// ExitCode is the process exit code as the platform reports it, when known. Negative values are
+	// allowed, for example signed Windows exit codes. Omitted and "null" are equivalent.
 	ExitCode *int64 `json:"exitCode,omitempty"`
 
 	// Signal that terminated the process, when known.
 	//
 	// Agents should use the conventional platform signal name. POSIX examples
-	// include `SIGTERM`, `SIGKILL`, and `SIGINT`. Other platforms may use a
-	// platform-specific name. Omitted and `null` are equivalent.
+	// include "SIGTERM", "SIGKILL", and "SIGINT". Other platforms may use a
+	// platform-specific name. Omitted and "null" are equivalent.
 	Signal *string `json:"signal,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -10523,19 +10783,21 @@ func (v *TerminalExitStatus) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TerminalID: Unique identifier for an agent-owned terminal within a session.
+// TerminalID is the unique identifier for an agent-owned terminal within a session.
 type TerminalID string
 
-// TerminalOutput: An authoritative replacement snapshot of terminal output bytes.
+// TerminalOutput is an authoritative replacement snapshot of terminal output bytes.
 type TerminalOutput struct {
-	// Base64-encoded replacement terminal output bytes.
+	// Data is the base64-encoded replacement terminal output bytes.
 	Data string `json:"data"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -10604,20 +10866,22 @@ func (v *TerminalOutput) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TerminalOutputChunk: A chunk of bytes appended to an agent-owned terminal's output.
+// TerminalOutputChunk is a chunk of bytes appended to an agent-owned terminal's output.
 type TerminalOutputChunk struct {
-	// The terminal receiving these bytes.
+	// TerminalID is the terminal receiving these bytes.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// Independently base64-encoded terminal output bytes.
+	// Data is the independently base64-encoded terminal output bytes.
 	Data string `json:"data"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	// This metadata is scoped to the chunk and does not patch stored metadata.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -10694,19 +10958,21 @@ func (v *TerminalOutputChunk) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TerminalSize: The size of an agent-owned terminal in character cells.
+// TerminalSize is the size of an agent-owned terminal in character cells.
 type TerminalSize struct {
-	// Number of columns.
+	// Cols is the number of columns.
 	Cols uint16 `json:"cols"`
 
-	// Number of rows.
+	// Rows is the number of rows.
 	Rows uint16 `json:"rows"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -10783,49 +11049,51 @@ func (v *TerminalSize) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TerminalUpdate: An upsert for the stored state of an agent-owned terminal.
+// TerminalUpdate is an upsert for the stored state of an agent-owned terminal.
 //
-// Only `terminalId` is required. Other fields have patch
-// semantics: omitted fields leave the stored value unchanged, `null` clears
-// it, and concrete values replace it. A concrete `_meta` object instead
+// Only "terminalId" is required. Other fields have patch
+// semantics: omitted fields leave the stored value unchanged, "null" clears
+// it, and concrete values replace it. A concrete "_meta" object instead
 // patches the stored metadata by top-level key. When the terminal ID is new,
 // omitted fields start unknown.
 type TerminalUpdate struct {
-	// Unique identifier for this terminal within the session.
+	// TerminalID is the unique identifier for this terminal within the session.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// The command being run.
+	// Command is the command being run.
 	Command *string `json:"command,omitempty"`
 
-	// The absolute working directory of the command.
+	// Cwd is the absolute working directory of the command.
 	Cwd *AbsolutePath `json:"cwd,omitempty"`
 
-	// An authoritative replacement snapshot of terminal output bytes.
+	// Output is an authoritative replacement snapshot of terminal output bytes.
 	Output *TerminalOutput `json:"output,omitempty"`
 
-	// Exit information. A concrete object marks the terminal as exited.
+	// ExitStatus is the exit information. A concrete object marks the terminal as exited.
 	ExitStatus *TerminalExitStatus `json:"exitStatus,omitempty"`
 
-	// The terminal size the command runs with, when known.
+	// Size is the terminal size the command runs with, when known.
 	//
 	// Clients can render output at this size so that column layouts, progress bars,
 	// and cursor-positioned output display as the program wrote them.
 	Size *TerminalSize `json:"size,omitempty"`
 
-	// Client-initiated controls this terminal currently supports, such as cancellation.
+	// Capabilities means: client-initiated controls this terminal currently supports, such as cancellation.
 	//
-	// Omission leaves the capabilities unchanged, `null` clears them, and an object replaces
+	// Omission leaves the capabilities unchanged, "null" clears them, and an object replaces
 	// the whole previous value. A new terminal starts with none.
 	Capabilities Nullable[TerminalCapabilities] `json:"capabilities,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
-	// unchanged, a key set to `null` is removed, and any other value replaces that key's
+	// unchanged, a key set to "null" is removed, and any other value replaces that key's
 	// stored value without merging nested objects. Beyond this patch rule, implementations
 	// MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+	// See protocol docs: [Metadata Patches]
+	//
+	// [Metadata Patches]: https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -10938,16 +11206,18 @@ func (v *TerminalUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TextCommandInput: All text that was typed after the command name is provided as input.
+// TextCommandInput means: all text that was typed after the command name is provided as input.
 type TextCommandInput struct {
-	// A hint to display when the input hasn't been provided yet
+	// Hint is a hint to display when the input hasn't been provided yet
 	Hint string `json:"hint"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -11016,21 +11286,23 @@ func (v *TextCommandInput) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TextContent: Text provided to or from an LLM.
+// TextContent is the text provided to or from an LLM.
 type TextContent struct {
 	// Text payload carried by this content block.
 	Text string `json:"text"`
 
-	// Optional annotations that help clients decide how to display or route this content.
+	// Annotations is the optional annotations that help clients decide how to display or route this content.
 	//
-	// Omitted and `null` are equivalent and mean no annotations are provided.
+	// Omitted and "null" are equivalent and mean no annotations are provided.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -11107,7 +11379,7 @@ func (v *TextContent) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TextResourceContents: Text-based resource contents.
+// TextResourceContents is the text-based resource contents.
 type TextResourceContents struct {
 	// Text payload carried by this content block.
 	Text string `json:"text"`
@@ -11115,16 +11387,18 @@ type TextResourceContents struct {
 	// URI associated with this resource or media payload.
 	URI string `json:"uri"`
 
-	// MIME type describing the encoded media payload.
+	// MimeType is the MIME type describing the encoded media payload.
 	//
-	// Omitted and `null` are equivalent and mean the MIME type is not specified.
+	// Omitted and "null" are equivalent and mean the MIME type is not specified.
 	MimeType *MediaType `json:"mimeType,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -11207,16 +11481,18 @@ func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TitledMultiSelectItems: Items definition for titled multi-select enum properties.
+// TitledMultiSelectItems is the items definition for titled multi-select enum properties.
 type TitledMultiSelectItems struct {
-	// Titled enum options. Must contain at least one option.
+	// AnyOf means: titled enum options. Must contain at least one option.
 	AnyOf []EnumOption `json:"anyOf"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -11289,15 +11565,17 @@ func (v *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ToolCallCancelCapabilities: Capability to cancel a tool call with `tool_call/cancel`.
+// ToolCallCancelCapabilities is the capability to cancel a tool call with "tool_call/cancel".
 //
-// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
+// Supplying "{}" advertises support. An omitted or "null" "cancel" does not.
 type ToolCallCancelCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -11351,24 +11629,28 @@ func (v *ToolCallCancelCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ToolCallCapabilities: Client-initiated controls a tool call currently supports.
+// ToolCallCapabilities means: client-initiated controls a tool call currently supports.
 //
 // A malformed value falls back to no controls, so the Client never sends a request the
 // Agent did not advertise.
 //
-// See protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls)
+// See protocol docs: [Cancelling Tool Calls]
+//
+// [Cancelling Tool Calls]: https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls
 type ToolCallCapabilities struct {
-	// Permits the Client to cancel this tool call with `tool_call/cancel`.
+	// Cancel means: permits the Client to cancel this tool call with "tool_call/cancel".
 	//
-	// Omitted and `null` are equivalent and mean unsupported. An object (including `{}`)
+	// Omitted and "null" are equivalent and mean unsupported. An object (including "{}")
 	// means supported. Agents SHOULD stop advertising it once the tool call reaches a final status.
 	Cancel *ToolCallCancelCapabilities `json:"cancel,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -11430,25 +11712,27 @@ func (v *ToolCallCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ToolCallContentChunk: A streamed item of tool-call content.
+// ToolCallContentChunk is a streamed item of tool-call content.
 //
-// Tool-call content chunks append one `ToolCallContent` item to the current
-// content for the matching `toolCallId`. Agents can send a `tool_call_update`
-// with `content` when they need to replace the whole content collection
+// Tool-call content chunks append one [ToolCallContent] item to the current
+// content for the matching "toolCallId". Agents can send a "tool_call_update"
+// with "content" when they need to replace the whole content collection
 // instead.
 type ToolCallContentChunk struct {
-	// The ID of the tool call this content belongs to.
+	// ToolCallID is the ID of the tool call this content belongs to.
 	ToolCallID ToolCallID `json:"toolCallId"`
 
-	// A single item of content produced by the tool call.
+	// Content is a single item of content produced by the tool call.
 	Content ToolCallContent `json:"content"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	// This metadata is scoped to the chunk and does not patch stored metadata.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -11527,28 +11811,32 @@ func (v *ToolCallContentChunk) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ToolCallID: Unique identifier for a tool call within a session.
+// ToolCallID is the unique identifier for a tool call within a session.
 type ToolCallID string
 
-// ToolCallLocation: A file location being accessed or modified by a tool.
+// ToolCallLocation is a file location being accessed or modified by a tool.
 //
 // Enables clients to implement "follow-along" features that track
 // which files the agent is working with in real-time.
 //
-// See protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/v2/tool-calls#following-the-agent)
+// See protocol docs: [Following the Agent]
+//
+// [Following the Agent]: https://agentclientprotocol.com/protocol/v2/tool-calls#following-the-agent
 type ToolCallLocation struct {
-	// The absolute file path being accessed or modified.
+	// Path is the absolute file path being accessed or modified.
 	Path AbsolutePath `json:"path"`
 
-	// Optional 1-based line number within the file. Omitted and `null` are equivalent and
-	// mean no specific line. `0` is invalid.
+	// Line is the optional 1-based line number within the file. Omitted and "null" are equivalent and
+	// mean no specific line. "0" is invalid.
 	Line *uint32 `json:"line,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -11623,20 +11911,22 @@ func (v *ToolCallLocation) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ToolCallPermissionSubject: Permission request details for a tool call.
+// ToolCallPermissionSubject is the permission request details for a tool call.
 type ToolCallPermissionSubject struct {
-	// Details about the tool call requiring permission.
+	// ToolCall is the details about the tool call requiring permission.
 	//
-	// Clients apply this to their stored tool call exactly like a `tool_call_update`
+	// Clients apply this to their stored tool call exactly like a "tool_call_update"
 	// notification, in the order it was received, before showing the prompt. A first-seen
-	// `toolCallId` creates the tool call.
+	// "toolCallId" creates the tool call.
 	ToolCall ToolCallUpdate `json:"toolCall"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -11707,78 +11997,82 @@ func (v *ToolCallPermissionSubject) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ToolCallUpdate: Represents an upsert for a tool call that the language model has requested.
+// ToolCallUpdate represents an upsert for a tool call that the language model has requested.
 //
 // Tool calls are actions that the agent executes on behalf of the language model,
 // such as reading files, executing code, or fetching data from external sources.
 //
-// Only `toolCallId` is required. Other fields have patch semantics:
-// omitted fields leave the existing tool call value unchanged, `null` clears or
+// Only "toolCallId" is required. Other fields have patch semantics:
+// omitted fields leave the existing tool call value unchanged, "null" clears or
 // unsets the value, and concrete values replace the previous value. For
 // collection fields, concrete arrays replace the previous collection, and both
-// `null` and `[]` clear the collection. A concrete `_meta` object instead
+// "null" and "[]" clear the collection. A concrete "_meta" object instead
 // patches the stored metadata by top-level key. When a client receives a tool
 // call ID it has not seen before, omitted fields start at their protocol defaults.
 //
-// See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls)
+// See protocol docs: [Tool Calls]
+//
+// [Tool Calls]: https://agentclientprotocol.com/protocol/v2/tool-calls
 type ToolCallUpdate struct {
-	// Unique identifier for this tool call within the session.
+	// ToolCallID is the unique identifier for this tool call within the session.
 	ToolCallID ToolCallID `json:"toolCallId"`
 
-	// Programmatic name of the tool being invoked.
+	// Name is the programmatic name of the tool being invoked.
 	//
 	// This field is optional and has patch semantics. Omission means no
-	// change, `null` clears the name, and a string replaces it. For a tool
-	// call ID the client has not seen before, omission or `null` means that no
+	// change, "null" clears the name, and a string replaces it. For a tool
+	// call ID the client has not seen before, omission or "null" means that no
 	// tool name is available.
 	Name Nullable[string] `json:"name,omitempty"`
 
-	// Human-readable title describing what the tool is doing.
+	// Title is the human-readable title describing what the tool is doing.
 	//
-	// Omission leaves the title unchanged, `null` unsets it, and a string replaces it.
+	// Omission leaves the title unchanged, "null" unsets it, and a string replaces it.
 	// A new tool call starts without a title.
 	Title Nullable[string] `json:"title,omitempty"`
 
-	// The category of tool being invoked.
+	// Kind is the category of tool being invoked.
 	// Helps clients choose appropriate icons and UI treatment.
 	//
-	// Omission leaves the kind unchanged, `null` resets it to `other`, and a value replaces it.
-	// A new tool call starts as `other`.
+	// Omission leaves the kind unchanged, "null" resets it to "other", and a value replaces it.
+	// A new tool call starts as "other".
 	Kind Nullable[ToolKind] `json:"kind,omitempty"`
 
-	// Current execution status of the tool call.
+	// Status is the current execution status of the tool call.
 	//
-	// Omission leaves the status unchanged, `null` resets it to `pending`, and a value
-	// replaces it. A new tool call starts as `pending`.
+	// Omission leaves the status unchanged, "null" resets it to "pending", and a value
+	// replaces it. A new tool call starts as "pending".
 	Status Nullable[ToolCallStatus] `json:"status,omitempty"`
 
 	// Content produced by the tool call.
 	Content []ToolCallContent `json:"content,omitempty"`
 
-	// File locations affected by this tool call.
+	// Locations is the file locations affected by this tool call.
 	// Enables "follow-along" features in clients.
 	Locations []ToolCallLocation `json:"locations,omitempty"`
 
-	// Raw input parameters sent to the tool.
+	// RawInput is the raw input parameters sent to the tool.
 	RawInput json.RawMessage `json:"rawInput,omitempty"`
 
-	// Raw output returned by the tool.
+	// RawOutput is the raw output returned by the tool.
 	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
 
-	// Client-initiated controls this tool call currently supports, such as cancellation.
+	// Capabilities means: client-initiated controls this tool call currently supports, such as cancellation.
 	//
-	// Omission leaves the capabilities unchanged, `null` clears them, and an object replaces
+	// Omission leaves the capabilities unchanged, "null" clears them, and an object replaces
 	// the whole previous value. A new tool call starts with none.
 	Capabilities Nullable[ToolCallCapabilities] `json:"capabilities,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
-	// unchanged, a key set to `null` is removed, and any other value replaces that key's
+	// unchanged, a key set to "null" is removed, and any other value replaces that key's
 	// stored value without merging nested objects. Beyond this patch rule, implementations
 	// MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+	// See protocol docs: [Metadata Patches]
+	//
+	// [Metadata Patches]: https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -11919,21 +12213,25 @@ func (v *ToolCallUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// UnsupportedProtocolVersionErrorData: Data for the `-32022` (Unsupported protocol version) error.
+// UnsupportedProtocolVersionErrorData is the data for the "-32022" (Unsupported protocol version) error.
 //
-// See protocol docs: [Version Negotiation](https://agentclientprotocol.com/protocol/v2/initialization#version-negotiation)
+// See protocol docs: [Version Negotiation]
+//
+// [Version Negotiation]: https://agentclientprotocol.com/protocol/v2/initialization#version-negotiation
 type UnsupportedProtocolVersionErrorData struct {
-	// The protocol version the Client requested.
+	// Requested is the protocol version the Client requested.
 	Requested ProtocolVersion `json:"requested"`
 
-	// The protocol versions the Agent supports.
+	// Supported is the protocol versions the Agent supports.
 	Supported []ProtocolVersion `json:"supported"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -12014,23 +12312,27 @@ func (v *UnsupportedProtocolVersionErrorData) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// UpdateSessionNotification: Notification containing a session update from the agent.
+// UpdateSessionNotification is the notification containing a session update from the agent.
 //
 // Agents can send session updates at any point while the session exists.
 //
-// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
+// See protocol docs: [Agent Reports Output]
+//
+// [Agent Reports Output]: https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output
 type UpdateSessionNotification struct {
-	// The ID of the session this update pertains to.
+	// SessionID is the ID of the session this update pertains to.
 	SessionID SessionID `json:"sessionId"`
 
-	// The actual update content.
+	// Update is the actual update content.
 	Update SessionUpdate `json:"update"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -12109,24 +12411,26 @@ func (v *UpdateSessionNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// UsageUpdate: Context window and cost update for a session.
+// UsageUpdate is the context window and cost update for a session.
 type UsageUpdate struct {
-	// Tokens currently in context.
+	// Used is the tokens currently in context.
 	Used uint64 `json:"used"`
 
-	// Total context window size in tokens.
+	// Size is the total context window size in tokens.
 	Size uint64 `json:"size"`
 
-	// Cumulative session cost.
+	// Cost is the cumulative session cost.
 	//
-	// Omitted leaves the last reported cost unchanged. `null` clears it. A value replaces it.
+	// Omitted leaves the last reported cost unchanged. "null" clears it. A value replaces it.
 	Cost Nullable[Cost] `json:"cost,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -12211,34 +12515,36 @@ func (v *UsageUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// UserMessage: A user message upsert.
+// UserMessage is a user message upsert.
 //
-// Only `messageId` is required. `content` has patch semantics:
-// an omitted field leaves existing message content unchanged, `null` clears the
+// Only "messageId" is required. "content" has patch semantics:
+// an omitted field leaves existing message content unchanged, "null" clears the
 // value, and a concrete array replaces the previous value. For a new
-// `messageId`, omitted `content` starts empty. `content` is replaced as a
-// whole array. Send `[]` or `null` to clear it.
+// "messageId", omitted "content" starts empty. "content" is replaced as a
+// whole array. Send "[]" or "null" to clear it.
 //
 // Message updates and chunks are applied in the order they are received. When
-// a `user_message` update includes `content`, that array replaces any content
+// a "user_message" update includes "content", that array replaces any content
 // previously accumulated for the message, including content from earlier
-// chunks. Later chunks with the same `messageId` append to the current
+// chunks. Later chunks with the same "messageId" append to the current
 // content.
 type UserMessage struct {
-	// A unique identifier for the message.
+	// MessageID is a unique identifier for the message.
 	MessageID MessageID `json:"messageId"`
 
-	// Complete replacement content for this message.
+	// Content is the complete replacement content for this message.
 	Content []ContentBlock `json:"content,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
-	// unchanged, a key set to `null` is removed, and any other value replaces that key's
+	// unchanged, a key set to "null" is removed, and any other value replaces that key's
 	// stored value without merging nested objects. Beyond this patch rule, implementations
 	// MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+	// See protocol docs: [Metadata Patches]
+	//
+	// [Metadata Patches]: https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 

@@ -335,7 +335,7 @@ func TestSessionUpdateKnownTags(t *testing.T) {
 				if c.ToolCallID != "call_1" || len(c.Content) != 1 || len(c.Locations) != 1 || !bytes.Contains(c.RawInput, []byte(jsontest.BigNumber)) {
 					t.Errorf("tool call update = %+v", c.ToolCallUpdate)
 				}
-				if _, ok := c.Content[0].Value.(*ToolCallContentContent); !ok {
+				if _, ok := c.Content[0].Value.(*ToolCallContentData); !ok {
 					t.Errorf("content[0] is %T", c.Content[0].Value)
 				}
 			},
@@ -408,7 +408,7 @@ func TestSessionUpdateKnownTags(t *testing.T) {
 				if !ok || len(c.AvailableCommands) != 2 {
 					t.Fatalf("variant = %#v", v)
 				}
-				if _, ok := c.AvailableCommands[0].Value.(*AvailableCommandCommand); !ok {
+				if _, ok := c.AvailableCommands[0].Value.(*AvailableCommandData); !ok {
 					t.Errorf("command[0] is %T", c.AvailableCommands[0].Value)
 				}
 				if c.AvailableCommands[1].Tag() != "_macro" {
@@ -514,11 +514,11 @@ func TestContentBlockKnownTags(t *testing.T) {
 				}
 			case *ContentBlockResource:
 				switch r := v.Resource.Value.(type) {
-				case *EmbeddedResourceResourceTextResourceContents:
+				case *EmbeddedResourceDataTextResourceContents:
 					if r.Text != "hello" {
 						t.Errorf("text resource = %+v", r.TextResourceContents)
 					}
-				case *EmbeddedResourceResourceBlobResourceContents:
+				case *EmbeddedResourceDataBlobResourceContents:
 					if r.Blob != "AAEC" {
 						t.Errorf("blob resource = %+v", r.BlobResourceContents)
 					}
@@ -537,7 +537,7 @@ func TestToolCallContentKnownTags(t *testing.T) {
 		check func(t *testing.T, v ToolCallContentVariant)
 	}{
 		{`{"type":"content","content":{"type":"text","text":"done"}}`, func(t *testing.T, v ToolCallContentVariant) {
-			c, ok := v.(*ToolCallContentContent)
+			c, ok := v.(*ToolCallContentData)
 			if !ok {
 				t.Fatalf("variant is %T", v)
 			}
@@ -989,9 +989,9 @@ func TestRequestID(t *testing.T) {
 	}
 }
 
-func TestEmbeddedResourceResource(t *testing.T) {
-	text := reflect.TypeOf(&EmbeddedResourceResourceTextResourceContents{})
-	blob := reflect.TypeOf(&EmbeddedResourceResourceBlobResourceContents{})
+func TestEmbeddedResourceData(t *testing.T) {
+	text := reflect.TypeOf(&EmbeddedResourceDataTextResourceContents{})
+	blob := reflect.TypeOf(&EmbeddedResourceDataBlobResourceContents{})
 	runUntagged(t, []untaggedCase{
 		{`{"text":"hello","uri":"file:///a.txt"}`, text, ""},
 		{`{"text":"","uri":"file:///empty.txt","mimeType":"text/plain"}`, text, ""},
@@ -1002,13 +1002,13 @@ func TestEmbeddedResourceResource(t *testing.T) {
 		{`7`, nil, "fits none of TextResourceContents, BlobResourceContents"},
 		{`{"uri":"file:///a"}`, nil, ""},
 		{`{"text":5,"uri":"file:///a"}`, nil, ""},
-	}, func(u *EmbeddedResourceResource) any { return u.Value })
+	}, func(u *EmbeddedResourceData) any { return u.Value })
 
-	var u EmbeddedResourceResource
+	var u EmbeddedResourceData
 	if err := json.Unmarshal([]byte(`{"uri":"file:///a.bin","blob":"AAEC"}`), &u); err != nil {
 		t.Fatal(err)
 	}
-	if b, ok := u.Value.(*EmbeddedResourceResourceBlobResourceContents); !ok || b.Blob != "AAEC" || b.URI != "file:///a.bin" {
+	if b, ok := u.Value.(*EmbeddedResourceDataBlobResourceContents); !ok || b.Blob != "AAEC" || b.URI != "file:///a.bin" {
 		t.Errorf("blob resource decoded as %#v", u.Value)
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"strings"
 )
 
-// AgentResponse: A JSON-RPC response object.
+// AgentResponse is a JSON-RPC response object.
 type AgentResponse struct {
 	// Value is the variant, one of:
 	//   - *AgentResponseResult
@@ -50,14 +50,14 @@ func (u AgentResponse) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// AgentResponseResult: the Result alternative of AgentResponse.
+// AgentResponseResult is the Result alternative of AgentResponse.
 //
 // A successful JSON-RPC response.
 type AgentResponseResult struct {
-	// The id of the request this response answers.
+	// ID is the id of the request this response answers.
 	ID RequestID `json:"id"`
 
-	// Method-specific response data.
+	// Result is the method-specific response data.
 	Result json.RawMessage `json:"result"`
 }
 
@@ -132,17 +132,17 @@ func (v *AgentResponseResult) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AgentResponseError: the Error alternative of AgentResponse.
+// AgentResponseError is the Error alternative of AgentResponse.
 //
 // A failed JSON-RPC response.
 type AgentResponseError struct {
-	// The id of the request this response answers.
+	// ID is the id of the request this response answers.
 	//
-	// Required. `null` only when the request's id could not be determined, such as
+	// Required. "null" only when the request's id could not be determined, such as
 	// for a parse error or an invalid request.
 	ID *AgentResponseID `json:"id"`
 
-	// Method-specific error data.
+	// Error is the method-specific error data.
 	Error Error `json:"error"`
 }
 
@@ -256,9 +256,9 @@ func (u *AgentResponse) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// AgentResponseID: The id of the request this response answers.
+// AgentResponseID is the id of the request this response answers.
 //
-// Required. `null` only when the request's id could not be determined, such as
+// Required. "null" only when the request's id could not be determined, such as
 // for a parse error or an invalid request.
 type AgentResponseID struct {
 	// Value is the variant, one of:
@@ -291,7 +291,7 @@ func (u AgentResponseID) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// AgentResponseIDNumber: the Number alternative of AgentResponseID.
+// AgentResponseIDNumber is the Number alternative of AgentResponseID.
 //
 // A numeric request ID.
 type AgentResponseIDNumber int64
@@ -302,7 +302,7 @@ func (v AgentResponseIDNumber) appendJSON(b []byte) ([]byte, error) {
 	return appendInt(b, v), nil
 }
 
-// AgentResponseIDStr: the Str alternative of AgentResponseID.
+// AgentResponseIDStr is the Str alternative of AgentResponseID.
 //
 // A string request ID.
 type AgentResponseIDStr string
@@ -313,7 +313,7 @@ func (v AgentResponseIDStr) appendJSON(b []byte) ([]byte, error) {
 	return appendString(b, v), nil
 }
 
-// AgentResponseIDNull: the JSON null alternative of AgentResponseID.
+// AgentResponseIDNull is the JSON null alternative of AgentResponseID.
 type AgentResponseIDNull struct{}
 
 func (AgentResponseIDNull) isAgentResponseID() {}
@@ -365,9 +365,9 @@ func (u *AgentResponseID) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// AuthMethod: Describes an available authentication method.
+// AuthMethod describes an available authentication method.
 //
-// The `type` field acts as the discriminator in the serialized JSON form.
+// The "type" field acts as the discriminator in the serialized JSON form.
 type AuthMethod struct {
 	// Value is the variant selected by "type", one of:
 	//   - *AuthMethodTerminalVariant
@@ -464,10 +464,10 @@ func (u *AuthMethod) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
 }
 
-// AuthMethodTerminalVariant: the "terminal" variant of AuthMethod.
+// AuthMethodTerminalVariant is the "terminal" variant of AuthMethod.
 //
 // Client runs the configured agent program as a separate interactive
-// process, without passing this method to `auth/login`.
+// process, without passing this method to "auth/login".
 type AuthMethodTerminalVariant struct {
 	AuthMethodTerminal
 }
@@ -495,11 +495,11 @@ func (v AuthMethodTerminalVariant) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// AuthMethodAgentVariant: the "agent" variant of AuthMethod.
+// AuthMethodAgentVariant is the "agent" variant of AuthMethod.
 //
-// Agent handles authentication itself through `auth/login`.
+// Agent handles authentication itself through "auth/login".
 //
-// The `type` discriminator value is `agent`.
+// The "type" discriminator value is "agent".
 type AuthMethodAgentVariant struct {
 	AuthMethodAgent
 }
@@ -527,13 +527,13 @@ func (v AuthMethodAgentVariant) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// AuthMethodOther: a variant of AuthMethod whose "type" this package does not know: a custom one
+// AuthMethodOther is a variant of AuthMethod whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 //
 // Custom or future authentication method.
 //
-// Values beginning with `_` are reserved for implementation-specific
-// extensions. Unknown values that do not begin with `_` are reserved for
+// Values beginning with "_" are reserved for implementation-specific
+// extensions. Unknown values that do not begin with "_" are reserved for
 // future ACP variants.
 //
 // Clients that do not understand this method type should preserve the raw
@@ -543,10 +543,10 @@ type AuthMethodOther struct {
 	// Tag is the "type" value.
 	Tag string
 
-	// Unique identifier for this authentication method.
+	// MethodID is the unique identifier for this authentication method.
 	MethodID AuthMethodID
 
-	// Human-readable name of the authentication method.
+	// Name is the human-readable name of the authentication method.
 	Name string
 
 	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
@@ -650,18 +650,18 @@ func (v *AuthMethodOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AvailableCommand: A command the agent advertises to the client.
+// AvailableCommand is a command the agent advertises to the client.
 //
-// The `type` field acts as the discriminator in the serialized JSON form.
+// The "type" field acts as the discriminator in the serialized JSON form.
 type AvailableCommand struct {
 	// Value is the variant selected by "type", one of:
-	//   - *AvailableCommandCommand
+	//   - *AvailableCommandData
 	//   - *AvailableCommandOther
 	Value AvailableCommandVariant `json:"-"`
 }
 
 // AvailableCommandVariant is implemented by the variants of AvailableCommand:
-//   - *AvailableCommandCommand
+//   - *AvailableCommandData
 //   - *AvailableCommandOther
 type AvailableCommandVariant interface {
 	availableCommandTag() string
@@ -715,7 +715,7 @@ func (u *AvailableCommand) decodeRest(d *decoder, start int64) error {
 	}
 	switch string(tag) {
 	case "command":
-		v = new(AvailableCommandCommand)
+		v = new(AvailableCommandData)
 	default:
 		{
 			other := &AvailableCommandOther{Tag: string(tag)}
@@ -745,58 +745,58 @@ func (u *AvailableCommand) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
 }
 
-// AvailableCommandCommand: the "command" variant of AvailableCommand.
+// AvailableCommandData is the "command" variant of AvailableCommand.
 //
 // A slash command the user can invoke by including it in a prompt.
-type AvailableCommandCommand struct {
+type AvailableCommandData struct {
 	Command
 }
 
-func (*AvailableCommandCommand) availableCommandTag() string {
+func (*AvailableCommandData) availableCommandTag() string {
 	return "command"
 }
 
 // appendMembers appends the members of v, each after a comma.
-func (v *AvailableCommandCommand) appendMembers(b []byte) ([]byte, error) {
+func (v *AvailableCommandData) appendMembers(b []byte) ([]byte, error) {
 	b = append(b, `,"type":"command"`...)
 	return v.Command.appendMembers(b)
 }
 
-func (v *AvailableCommandCommand) appendJSON(b []byte) ([]byte, error) {
+func (v *AvailableCommandData) appendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b, err := v.appendMembers(b)
 	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
-func (v AvailableCommandCommand) MarshalJSON() ([]byte, error) {
+func (v AvailableCommandData) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
 	b, err := v.appendJSON(*buf)
 	return encoded(buf, b, err)
 }
 
-// AvailableCommandOther: a variant of AvailableCommand whose "type" this package does not know: a custom one
+// AvailableCommandOther is a variant of AvailableCommand whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 //
 // Custom or future command kind.
 //
-// Values beginning with `_` are reserved for implementation-specific
-// extensions. Unknown values that do not begin with `_` are reserved for
+// Values beginning with "_" are reserved for implementation-specific
+// extensions. Unknown values that do not begin with "_" are reserved for
 // future ACP variants.
 //
 // Clients that do not understand this command type should preserve the raw
 // payload when storing, replaying, proxying, or forwarding command
 // metadata, and otherwise ignore the command or display it as a plain
-// command using its `name` and `description`.
+// command using its "name" and "description".
 type AvailableCommandOther struct {
 	// Tag is the "type" value.
 	Tag string
 
-	// Command name without the leading `/`. MUST NOT contain whitespace and MUST be unique
+	// Name is the command name without the leading "/". MUST NOT contain whitespace and MUST be unique
 	// within the command list.
 	Name string
 
-	// Human-readable description of what the command does.
+	// Description is the human-readable description of what the command does.
 	Description string
 
 	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
@@ -900,7 +900,7 @@ func (v *AvailableCommandOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AvailableCommandInput: The input specification for a command.
+// AvailableCommandInput is the input specification for a command.
 type AvailableCommandInput struct {
 	// Value is the variant selected by "type", one of:
 	//   - *AvailableCommandInputText
@@ -993,7 +993,7 @@ func (u *AvailableCommandInput) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
 }
 
-// AvailableCommandInputText: the "text" variant of AvailableCommandInput.
+// AvailableCommandInputText is the "text" variant of AvailableCommandInput.
 //
 // All text after the command name and the whitespace following it is provided as input.
 type AvailableCommandInputText struct {
@@ -1023,13 +1023,13 @@ func (v AvailableCommandInputText) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// AvailableCommandInputOther: a variant of AvailableCommandInput whose "type" this package does not know: a custom one
+// AvailableCommandInputOther is a variant of AvailableCommandInput whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 //
 // Custom or future command input specification.
 //
-// Values beginning with `_` are reserved for implementation-specific
-// extensions. Unknown values that do not begin with `_` are reserved for
+// Values beginning with "_" are reserved for implementation-specific
+// extensions. Unknown values that do not begin with "_" are reserved for
 // future ACP variants.
 //
 // Clients that do not understand this input type should preserve the raw
@@ -1125,14 +1125,16 @@ func (v *AvailableCommandInputOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// BackgroundWork: One piece of work running independently of the session's foreground work.
+// BackgroundWork is the one piece of work running independently of the session's foreground work.
 //
 // Items reference entities the Client already tracks. The Agent MUST announce each item
-// before the first snapshot that lists it, and MUST report a terminal's `exitStatus` or a
+// before the first snapshot that lists it, and MUST report a terminal's "exitStatus" or a
 // tool call's final status before the snapshot that removes it. Each piece of work is
 // listed once: process-backed work is listed as its terminal, not also as its tool call.
 //
-// See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+// See protocol docs: [Background Work]
+//
+// [Background Work]: https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work
 type BackgroundWork struct {
 	// Value is the variant selected by "type", one of:
 	//   - *BackgroundWorkTerminal
@@ -1238,10 +1240,10 @@ func (u *BackgroundWork) UnmarshalJSON(data []byte) error {
 // backgroundWorkUnstable holds the variants of the unstable surface that build tags include, by tag.
 var backgroundWorkUnstable = map[string]func() BackgroundWorkVariant{}
 
-// BackgroundWorkTerminal: the "terminal" variant of BackgroundWork.
+// BackgroundWorkTerminal is the "terminal" variant of BackgroundWork.
 //
 // A process that keeps running after its tool call returned control to the model.
-// Live until its `terminal_update` reports `exitStatus`.
+// Live until its "terminal_update" reports "exitStatus".
 type BackgroundWorkTerminal struct {
 	BackgroundTerminal
 }
@@ -1269,10 +1271,10 @@ func (v BackgroundWorkTerminal) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// BackgroundWorkToolCall: the "tool_call" variant of BackgroundWork.
+// BackgroundWorkToolCall is the "tool_call" variant of BackgroundWork.
 //
 // Work started by a tool call that continues without a process of its own, such as
-// a watcher, a workflow, or a scheduled wakeup. `pending` and `paused` tool calls
+// a watcher, a workflow, or a scheduled wakeup. "pending" and "paused" tool calls
 // stay listed.
 type BackgroundWorkToolCall struct {
 	BackgroundToolCall
@@ -1301,13 +1303,13 @@ func (v BackgroundWorkToolCall) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// BackgroundWorkOther: a variant of BackgroundWork whose "type" this package does not know: a custom one
+// BackgroundWorkOther is a variant of BackgroundWork whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 //
 // Custom or future background work.
 //
-// Values beginning with `_` are reserved for implementation-specific
-// extensions. Unknown values that do not begin with `_` are reserved for
+// Values beginning with "_" are reserved for implementation-specific
+// extensions. Unknown values that do not begin with "_" are reserved for
 // future ACP variants.
 //
 // An unknown item still means background work is running, even when the Client
@@ -1401,7 +1403,7 @@ func (v *BackgroundWorkOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ClientResponse: A JSON-RPC response object.
+// ClientResponse is a JSON-RPC response object.
 type ClientResponse struct {
 	// Value is the variant, one of:
 	//   - *ClientResponseResult
@@ -1439,14 +1441,14 @@ func (u ClientResponse) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ClientResponseResult: the Result alternative of ClientResponse.
+// ClientResponseResult is the Result alternative of ClientResponse.
 //
 // A successful JSON-RPC response.
 type ClientResponseResult struct {
-	// The id of the request this response answers.
+	// ID is the id of the request this response answers.
 	ID RequestID `json:"id"`
 
-	// Method-specific response data.
+	// Result is the method-specific response data.
 	Result json.RawMessage `json:"result"`
 }
 
@@ -1521,17 +1523,17 @@ func (v *ClientResponseResult) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ClientResponseError: the Error alternative of ClientResponse.
+// ClientResponseError is the Error alternative of ClientResponse.
 //
 // A failed JSON-RPC response.
 type ClientResponseError struct {
-	// The id of the request this response answers.
+	// ID is the id of the request this response answers.
 	//
-	// Required. `null` only when the request's id could not be determined, such as
+	// Required. "null" only when the request's id could not be determined, such as
 	// for a parse error or an invalid request.
 	ID *ClientResponseID `json:"id"`
 
-	// Method-specific error data.
+	// Error is the method-specific error data.
 	Error Error `json:"error"`
 }
 
@@ -1645,9 +1647,9 @@ func (u *ClientResponse) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// ClientResponseID: The id of the request this response answers.
+// ClientResponseID is the id of the request this response answers.
 //
-// Required. `null` only when the request's id could not be determined, such as
+// Required. "null" only when the request's id could not be determined, such as
 // for a parse error or an invalid request.
 type ClientResponseID struct {
 	// Value is the variant, one of:
@@ -1680,7 +1682,7 @@ func (u ClientResponseID) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ClientResponseIDNumber: the Number alternative of ClientResponseID.
+// ClientResponseIDNumber is the Number alternative of ClientResponseID.
 //
 // A numeric request ID.
 type ClientResponseIDNumber int64
@@ -1691,7 +1693,7 @@ func (v ClientResponseIDNumber) appendJSON(b []byte) ([]byte, error) {
 	return appendInt(b, v), nil
 }
 
-// ClientResponseIDStr: the Str alternative of ClientResponseID.
+// ClientResponseIDStr is the Str alternative of ClientResponseID.
 //
 // A string request ID.
 type ClientResponseIDStr string
@@ -1702,7 +1704,7 @@ func (v ClientResponseIDStr) appendJSON(b []byte) ([]byte, error) {
 	return appendString(b, v), nil
 }
 
-// ClientResponseIDNull: the JSON null alternative of ClientResponseID.
+// ClientResponseIDNull is the JSON null alternative of ClientResponseID.
 type ClientResponseIDNull struct{}
 
 func (ClientResponseIDNull) isClientResponseID() {}
@@ -1754,18 +1756,21 @@ func (u *ClientResponseID) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// ContentBlock: Content blocks represent displayable information in the Agent Client Protocol.
+// ContentBlock means: content blocks represent displayable information in the Agent Client Protocol.
 //
 // Content blocks appear in:
-//   - User prompts sent via `session/prompt`
-//   - Language model output reported through `session/update` notifications as
+//
+//   - User prompts sent via "session/prompt"
+//   - Language model output reported through "session/update" notifications as
 //     message updates or streamed chunks
 //   - Progress updates and results from tool calls
 //
 // This structure is compatible with the Model Context Protocol (MCP), so agents can
 // forward content from MCP tool outputs without transformation.
 //
-// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/content)
+// See protocol docs: [Content]
+//
+// [Content]: https://agentclientprotocol.com/protocol/v2/content
 type ContentBlock struct {
 	// Value is the variant selected by "type", one of:
 	//   - *ContentBlockText
@@ -1874,7 +1879,7 @@ func (u *ContentBlock) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
 }
 
-// ContentBlockText: the "text" variant of ContentBlock.
+// ContentBlockText is the "text" variant of ContentBlock.
 //
 // Text content. May be plain text or formatted with Markdown.
 //
@@ -1908,11 +1913,11 @@ func (v ContentBlockText) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ContentBlockImage: the "image" variant of ContentBlock.
+// ContentBlockImage is the "image" variant of ContentBlock.
 //
 // Images for visual context or analysis.
 //
-// Requires the `image` prompt capability when included in prompts.
+// Requires the "image" prompt capability when included in prompts.
 type ContentBlockImage struct {
 	ImageContent
 }
@@ -1940,11 +1945,11 @@ func (v ContentBlockImage) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ContentBlockAudio: the "audio" variant of ContentBlock.
+// ContentBlockAudio is the "audio" variant of ContentBlock.
 //
 // Audio data for transcription or analysis.
 //
-// Requires the `audio` prompt capability when included in prompts.
+// Requires the "audio" prompt capability when included in prompts.
 type ContentBlockAudio struct {
 	AudioContent
 }
@@ -1972,7 +1977,7 @@ func (v ContentBlockAudio) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ContentBlockResourceLink: the "resource_link" variant of ContentBlock.
+// ContentBlockResourceLink is the "resource_link" variant of ContentBlock.
 //
 // References to resources that the receiver may be able to read.
 //
@@ -2004,13 +2009,13 @@ func (v ContentBlockResourceLink) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ContentBlockResource: the "resource" variant of ContentBlock.
+// ContentBlockResource is the "resource" variant of ContentBlock.
 //
 // Complete resource contents embedded directly in the message.
 //
 // Preferred for including context as it avoids extra round-trips.
 //
-// Requires the `embeddedContext` prompt capability when included in prompts.
+// Requires the "embeddedContext" prompt capability when included in prompts.
 type ContentBlockResource struct {
 	EmbeddedResource
 }
@@ -2038,20 +2043,20 @@ func (v ContentBlockResource) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ContentBlockOther: a variant of ContentBlock whose "type" this package does not know: a custom one
+// ContentBlockOther is a variant of ContentBlock whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 //
 // Custom or future content block.
 //
-// Values beginning with `_` are reserved for implementation-specific
-// extensions. Unknown values that do not begin with `_` are reserved for
+// Values beginning with "_" are reserved for implementation-specific
+// extensions. Unknown values that do not begin with "_" are reserved for
 // future ACP variants.
 //
 // Receivers that do not understand this content block type should preserve
 // the raw payload when storing, replaying, proxying, or forwarding content,
 // and otherwise ignore it or display it generically. Agents MUST reject a
-// `session/prompt` request with a content block type they do not support
-// with `-32602`.
+// "session/prompt" request with a content block type they do not support
+// with "-32602".
 type ContentBlockOther struct {
 	// Tag is the "type" value.
 	Tag string
@@ -2141,32 +2146,36 @@ func (v *ContentBlockOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CreateElicitationRequest: Request from the agent to elicit structured user input.
+// CreateElicitationRequest is the request from the agent to elicit structured user input.
 //
 // The agent sends this to the client to request information from the user,
 // either via a form or by directing them to a URL.
 // Elicitations are tied to a session (optionally a tool call) or a request.
 //
 // A session-scoped request follows the aggregate foreground-state contract:
-// agents SHOULD report `requires_action` when the whole foreground workflow is
-// blocked on user action. Once reported, they MUST report `running` when progress
-// resumes, or `idle` if work ends without resuming. Independent background requests
+// agents SHOULD report "requires_action" when the whole foreground workflow is
+// blocked on user action. Once reported, they MUST report "running" when progress
+// resumes, or "idle" if work ends without resuming. Independent background requests
 // and request-scoped elicitations do not themselves change session state.
 // Accepting a URL does not mean the external interaction completed.
 //
 // Agents SHOULD cancel pending elicitations no longer needed by cancelled work.
 // The request's scope alone does not establish that dependency.
 //
-// See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation)
+// See protocol docs: [Elicitation]
+//
+// [Elicitation]: https://agentclientprotocol.com/protocol/v2/elicitation
 type CreateElicitationRequest struct {
-	// A human-readable message describing what input is needed.
+	// Message is a human-readable message describing what input is needed.
 	Message string `json:"message"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Value is the variant selected by "mode", one of:
@@ -2325,7 +2334,7 @@ func (v *createElicitationRequestFields) appendMembers(b []byte) ([]byte, error)
 	return b, nil
 }
 
-// CreateElicitationRequestForm: the "form" variant of CreateElicitationRequest.
+// CreateElicitationRequestForm is the "form" variant of CreateElicitationRequest.
 //
 // Form-based elicitation where the client renders a form from the provided schema.
 type CreateElicitationRequestForm struct {
@@ -2355,7 +2364,7 @@ func (v CreateElicitationRequestForm) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// CreateElicitationRequestURL: the "url" variant of CreateElicitationRequest.
+// CreateElicitationRequestURL is the "url" variant of CreateElicitationRequest.
 //
 // URL-based elicitation where the client directs the user to a URL.
 type CreateElicitationRequestURL struct {
@@ -2385,13 +2394,13 @@ func (v CreateElicitationRequestURL) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// CreateElicitationRequestOther: a variant of CreateElicitationRequest whose "mode" this package does not know: a custom one
+// CreateElicitationRequestOther is a variant of CreateElicitationRequest whose "mode" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 //
 // Custom or future elicitation mode.
 //
-// Values beginning with `_` are reserved for implementation-specific
-// extensions. Unknown values that do not begin with `_` are reserved for
+// Values beginning with "_" are reserved for implementation-specific
+// extensions. Unknown values that do not begin with "_" are reserved for
 // future ACP variants.
 //
 // Clients that do not understand this mode should preserve the raw payload
@@ -2486,13 +2495,15 @@ func (v *CreateElicitationRequestOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CreateElicitationResponse: Response from the client to an elicitation request.
+// CreateElicitationResponse is the response from the client to an elicitation request.
 type CreateElicitationResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Value is the variant selected by "action", one of:
@@ -2640,7 +2651,7 @@ func (v *createElicitationResponseFields) appendMembers(b []byte) ([]byte, error
 	return b, nil
 }
 
-// CreateElicitationResponseAccept: the "accept" variant of CreateElicitationResponse.
+// CreateElicitationResponseAccept is the "accept" variant of CreateElicitationResponse.
 //
 // The user accepted and provided content.
 type CreateElicitationResponseAccept struct {
@@ -2670,7 +2681,7 @@ func (v CreateElicitationResponseAccept) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// CreateElicitationResponseDecline: the "decline" variant of CreateElicitationResponse.
+// CreateElicitationResponseDecline is the "decline" variant of CreateElicitationResponse.
 //
 // The user declined the elicitation.
 type CreateElicitationResponseDecline struct{}
@@ -2719,7 +2730,7 @@ func (v *CreateElicitationResponseDecline) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CreateElicitationResponseCancel: the "cancel" variant of CreateElicitationResponse.
+// CreateElicitationResponseCancel is the "cancel" variant of CreateElicitationResponse.
 //
 // The elicitation was cancelled.
 type CreateElicitationResponseCancel struct{}
@@ -2768,18 +2779,18 @@ func (v *CreateElicitationResponseCancel) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CreateElicitationResponseOther: a variant of CreateElicitationResponse whose "action" this package does not know: a custom one
+// CreateElicitationResponseOther is a variant of CreateElicitationResponse whose "action" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 //
 // Custom or future elicitation action.
 //
-// Values beginning with `_` are reserved for implementation-specific
-// extensions. Unknown values that do not begin with `_` are reserved for
+// Values beginning with "_" are reserved for implementation-specific
+// extensions. Unknown values that do not begin with "_" are reserved for
 // future ACP variants.
 //
 // Agents that do not understand this action should preserve the raw
 // payload when storing, replaying, proxying, or forwarding elicitation
-// responses, and otherwise MUST handle it as `cancel`.
+// responses, and otherwise MUST handle it as "cancel".
 type CreateElicitationResponseOther struct {
 	// Tag is the "action" value.
 	Tag string
@@ -2869,26 +2880,28 @@ func (v *CreateElicitationResponseOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// DiffChange: One file-level change described by a `Diff`.
+// DiffChange is the one file-level change described by a [Diff].
 //
 // Structured change metadata lets clients identify affected files and
 // operations without parsing the text patch.
 type DiffChange struct {
-	// File content kind after the operation (for `delete`, of the deleted file).
+	// FileType is the file content kind after the operation (for "delete", of the deleted file).
 	//
-	// Omitted and `null` are equivalent and mean the content kind is unknown.
+	// Omitted and "null" are equivalent and mean the content kind is unknown.
 	FileType *DiffFileType `json:"fileType,omitempty"`
 
-	// MIME type of the file contents after the operation (for `delete`, of the deleted file).
+	// MimeType is the MIME type of the file contents after the operation (for "delete", of the deleted file).
 	//
-	// Omitted and `null` are equivalent and mean the MIME type is unknown.
+	// Omitted and "null" are equivalent and mean the MIME type is unknown.
 	MimeType *MediaType `json:"mimeType,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Value is the variant selected by "operation", one of:
@@ -3056,7 +3069,7 @@ func (v *diffChangeFields) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-// DiffChangeAdd: the "add" variant of DiffChange.
+// DiffChangeAdd is the "add" variant of DiffChange.
 //
 // A file was added.
 type DiffChangeAdd struct {
@@ -3086,7 +3099,7 @@ func (v DiffChangeAdd) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// DiffChangeDelete: the "delete" variant of DiffChange.
+// DiffChangeDelete is the "delete" variant of DiffChange.
 //
 // A file was deleted.
 type DiffChangeDelete struct {
@@ -3116,7 +3129,7 @@ func (v DiffChangeDelete) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// DiffChangeModify: the "modify" variant of DiffChange.
+// DiffChangeModify is the "modify" variant of DiffChange.
 //
 // A file was modified in place.
 type DiffChangeModify struct {
@@ -3146,7 +3159,7 @@ func (v DiffChangeModify) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// DiffChangeMove: the "move" variant of DiffChange.
+// DiffChangeMove is the "move" variant of DiffChange.
 //
 // A file was moved or renamed.
 type DiffChangeMove struct {
@@ -3176,7 +3189,7 @@ func (v DiffChangeMove) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// DiffChangeCopy: the "copy" variant of DiffChange.
+// DiffChangeCopy is the "copy" variant of DiffChange.
 //
 // A file was copied.
 type DiffChangeCopy struct {
@@ -3206,13 +3219,13 @@ func (v DiffChangeCopy) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// DiffChangeOther: a variant of DiffChange whose "operation" this package does not know: a custom one
+// DiffChangeOther is a variant of DiffChange whose "operation" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 //
 // Custom or future file operation.
 //
-// Values beginning with `_` are reserved for implementation-specific
-// extensions. Unknown values that do not begin with `_` are reserved for
+// Values beginning with "_" are reserved for implementation-specific
+// extensions. Unknown values that do not begin with "_" are reserved for
 // future ACP variants.
 type DiffChangeOther struct {
 	// Tag is the "operation" value.
@@ -3303,7 +3316,7 @@ func (v *DiffChangeOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationContentValue: Allowed wire representations for `ElicitationContentValue`.
+// ElicitationContentValue is the allowed wire representations for [ElicitationContentValue].
 type ElicitationContentValue struct {
 	// Value is the variant, one of:
 	//   - ElicitationContentValueString
@@ -3341,7 +3354,7 @@ func (u ElicitationContentValue) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ElicitationContentValueString: the String alternative of ElicitationContentValue.
+// ElicitationContentValueString is the String alternative of ElicitationContentValue.
 //
 // String value accepted in elicitation response content.
 type ElicitationContentValueString string
@@ -3352,7 +3365,7 @@ func (v ElicitationContentValueString) appendJSON(b []byte) ([]byte, error) {
 	return appendString(b, v), nil
 }
 
-// ElicitationContentValueInteger: the Integer alternative of ElicitationContentValue.
+// ElicitationContentValueInteger is the Integer alternative of ElicitationContentValue.
 //
 // Integer value accepted in elicitation response content.
 type ElicitationContentValueInteger int64
@@ -3363,7 +3376,7 @@ func (v ElicitationContentValueInteger) appendJSON(b []byte) ([]byte, error) {
 	return appendInt(b, v), nil
 }
 
-// ElicitationContentValueNumber: the Number alternative of ElicitationContentValue.
+// ElicitationContentValueNumber is the Number alternative of ElicitationContentValue.
 //
 // Number value accepted in elicitation response content.
 type ElicitationContentValueNumber float64
@@ -3374,7 +3387,7 @@ func (v ElicitationContentValueNumber) appendJSON(b []byte) ([]byte, error) {
 	return appendFloat(b, v)
 }
 
-// ElicitationContentValueBoolean: the Boolean alternative of ElicitationContentValue.
+// ElicitationContentValueBoolean is the Boolean alternative of ElicitationContentValue.
 //
 // Boolean value accepted in elicitation response content.
 type ElicitationContentValueBoolean bool
@@ -3385,7 +3398,7 @@ func (v ElicitationContentValueBoolean) appendJSON(b []byte) ([]byte, error) {
 	return appendBool(b, v), nil
 }
 
-// ElicitationContentValueStringArray: the StringArray alternative of ElicitationContentValue.
+// ElicitationContentValueStringArray is the StringArray alternative of ElicitationContentValue.
 //
 // String array value accepted in elicitation response content.
 type ElicitationContentValueStringArray []string
@@ -3396,7 +3409,7 @@ func (v ElicitationContentValueStringArray) appendJSON(b []byte) ([]byte, error)
 	return appendSlice(b, []string(v), encodeString[string])
 }
 
-// ElicitationContentValueOther: a value of ElicitationContentValue that fits none of the other alternatives, kept as received.
+// ElicitationContentValueOther is a value of ElicitationContentValue that fits none of the other alternatives, kept as received.
 //
 // Any other JSON value, such as the value of a custom or future property type.
 //
@@ -3476,9 +3489,9 @@ func (u *ElicitationContentValue) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// ElicitationFormMode: Form-based elicitation mode where the client renders a form from the provided schema.
+// ElicitationFormMode is the form-based elicitation mode where the client renders a form from the provided schema.
 type ElicitationFormMode struct {
-	// A JSON Schema describing the form fields to present to the user.
+	// RequestedSchema is a JSON Schema describing the form fields to present to the user.
 	RequestedSchema ElicitationSchema `json:"requestedSchema"`
 
 	// Value is the variant, one of:
@@ -3521,7 +3534,7 @@ func (u ElicitationFormMode) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ElicitationFormModeSession: the Session alternative of ElicitationFormMode.
+// ElicitationFormModeSession is the Session alternative of ElicitationFormMode.
 //
 // Tied to a session, optionally to a specific tool call within that session.
 type ElicitationFormModeSession struct {
@@ -3530,7 +3543,7 @@ type ElicitationFormModeSession struct {
 
 func (*ElicitationFormModeSession) isElicitationFormMode() {}
 
-// ElicitationFormModeRequest: the Request alternative of ElicitationFormMode.
+// ElicitationFormModeRequest is the Request alternative of ElicitationFormMode.
 //
 // Tied to a specific JSON-RPC request outside of a session
 // (e.g., during auth/configuration phases before any session is started).
@@ -3621,11 +3634,11 @@ func (v *elicitationFormModeFields) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-// ElicitationPropertySchema: Property schema for elicitation form fields.
+// ElicitationPropertySchema is the property schema for elicitation form fields.
 //
-// Each variant corresponds to a JSON Schema `"type"` value.
-// Single-select enums use `type: "string"` with `enum` or `oneOf` set.
-// Multi-select enums use `type: "array"`.
+// Each variant corresponds to a JSON Schema "type" value.
+// Single-select enums use type: "string" with "enum" or "oneOf" set.
+// Multi-select enums use type: "array".
 type ElicitationPropertySchema struct {
 	// Value is the variant selected by "type", one of:
 	//   - *ElicitationPropertySchemaString
@@ -3734,9 +3747,9 @@ func (u *ElicitationPropertySchema) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
 }
 
-// ElicitationPropertySchemaString: the "string" variant of ElicitationPropertySchema.
+// ElicitationPropertySchemaString is the "string" variant of ElicitationPropertySchema.
 //
-// String property (or single-select enum when `enum`/`oneOf` is set).
+// String property (or single-select enum when "enum"/"oneOf" is set).
 type ElicitationPropertySchemaString struct {
 	StringPropertySchema
 }
@@ -3764,7 +3777,7 @@ func (v ElicitationPropertySchemaString) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ElicitationPropertySchemaNumber: the "number" variant of ElicitationPropertySchema.
+// ElicitationPropertySchemaNumber is the "number" variant of ElicitationPropertySchema.
 //
 // Number (floating-point) property.
 type ElicitationPropertySchemaNumber struct {
@@ -3794,7 +3807,7 @@ func (v ElicitationPropertySchemaNumber) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ElicitationPropertySchemaInteger: the "integer" variant of ElicitationPropertySchema.
+// ElicitationPropertySchemaInteger is the "integer" variant of ElicitationPropertySchema.
 //
 // Integer property.
 type ElicitationPropertySchemaInteger struct {
@@ -3824,7 +3837,7 @@ func (v ElicitationPropertySchemaInteger) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ElicitationPropertySchemaBoolean: the "boolean" variant of ElicitationPropertySchema.
+// ElicitationPropertySchemaBoolean is the "boolean" variant of ElicitationPropertySchema.
 //
 // Boolean property.
 type ElicitationPropertySchemaBoolean struct {
@@ -3854,7 +3867,7 @@ func (v ElicitationPropertySchemaBoolean) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ElicitationPropertySchemaArray: the "array" variant of ElicitationPropertySchema.
+// ElicitationPropertySchemaArray is the "array" variant of ElicitationPropertySchema.
 //
 // Multi-select array property.
 type ElicitationPropertySchemaArray struct {
@@ -3884,13 +3897,13 @@ func (v ElicitationPropertySchemaArray) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ElicitationPropertySchemaOther: a variant of ElicitationPropertySchema whose "type" this package does not know: a custom one
+// ElicitationPropertySchemaOther is a variant of ElicitationPropertySchema whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 //
 // Custom or future elicitation property schema.
 //
-// Values beginning with `_` are reserved for implementation-specific
-// extensions. Unknown values that do not begin with `_` are reserved for
+// Values beginning with "_" are reserved for implementation-specific
+// extensions. Unknown values that do not begin with "_" are reserved for
 // future ACP variants.
 //
 // Clients that do not understand this property schema type should preserve
@@ -3985,12 +3998,12 @@ func (v *ElicitationPropertySchemaOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationURLMode: URL-based elicitation mode where the client directs the user to a URL.
+// ElicitationURLMode is the URL-based elicitation mode where the client directs the user to a URL.
 type ElicitationURLMode struct {
-	// The unique identifier for this elicitation.
+	// ElicitationID is the unique identifier for this elicitation.
 	ElicitationID ElicitationID `json:"elicitationId"`
 
-	// The URL to direct the user to.
+	// URL is the URL to direct the user to.
 	URL string `json:"url"`
 
 	// Value is the variant, one of:
@@ -4033,7 +4046,7 @@ func (u ElicitationURLMode) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ElicitationURLModeSession: the Session alternative of ElicitationURLMode.
+// ElicitationURLModeSession is the Session alternative of ElicitationURLMode.
 //
 // Tied to a session, optionally to a specific tool call within that session.
 type ElicitationURLModeSession struct {
@@ -4042,7 +4055,7 @@ type ElicitationURLModeSession struct {
 
 func (*ElicitationURLModeSession) isElicitationURLMode() {}
 
-// ElicitationURLModeRequest: the Request alternative of ElicitationURLMode.
+// ElicitationURLModeRequest is the Request alternative of ElicitationURLMode.
 //
 // Tied to a specific JSON-RPC request outside of a session
 // (e.g., during auth/configuration phases before any session is started).
@@ -4138,77 +4151,77 @@ func (v *elicitationURLModeFields) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-// EmbeddedResourceResource: Resource content that can be embedded in a message.
-type EmbeddedResourceResource struct {
+// EmbeddedResourceData means: resource content that can be embedded in a message.
+type EmbeddedResourceData struct {
 	// Value is the variant, one of:
-	//   - *EmbeddedResourceResourceTextResourceContents
-	//   - *EmbeddedResourceResourceBlobResourceContents
-	Value EmbeddedResourceResourceVariant `json:"-"`
+	//   - *EmbeddedResourceDataTextResourceContents
+	//   - *EmbeddedResourceDataBlobResourceContents
+	Value EmbeddedResourceDataVariant `json:"-"`
 }
 
-// EmbeddedResourceResourceVariant is implemented by the variants of EmbeddedResourceResource:
-//   - *EmbeddedResourceResourceTextResourceContents
-//   - *EmbeddedResourceResourceBlobResourceContents
-type EmbeddedResourceResourceVariant interface {
-	isEmbeddedResourceResource()
+// EmbeddedResourceDataVariant is implemented by the variants of EmbeddedResourceData:
+//   - *EmbeddedResourceDataTextResourceContents
+//   - *EmbeddedResourceDataBlobResourceContents
+type EmbeddedResourceDataVariant interface {
+	isEmbeddedResourceData()
 	appendMembers([]byte) ([]byte, error)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
-func (u *EmbeddedResourceResource) appendMembers(b []byte) ([]byte, error) {
+func (u *EmbeddedResourceData) appendMembers(b []byte) ([]byte, error) {
 	if u.Value == nil {
-		return nil, errors.New("acpv2: EmbeddedResourceResource.Value is nil")
+		return nil, errors.New("acpv2: EmbeddedResourceData.Value is nil")
 	}
 	return u.Value.appendMembers(b)
 }
 
 // appendJSON writes the variant.
-func (u *EmbeddedResourceResource) appendJSON(b []byte) ([]byte, error) {
+func (u *EmbeddedResourceData) appendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b, err := u.appendMembers(b)
 	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
-func (u EmbeddedResourceResource) MarshalJSON() ([]byte, error) {
+func (u EmbeddedResourceData) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
 	b, err := u.appendJSON(*buf)
 	return encoded(buf, b, err)
 }
 
-// EmbeddedResourceResourceTextResourceContents: the TextResourceContents alternative of EmbeddedResourceResource.
+// EmbeddedResourceDataTextResourceContents is the TextResourceContents alternative of EmbeddedResourceData.
 //
 // Text resource contents embedded directly in the message.
-type EmbeddedResourceResourceTextResourceContents struct {
+type EmbeddedResourceDataTextResourceContents struct {
 	TextResourceContents
 }
 
-func (*EmbeddedResourceResourceTextResourceContents) isEmbeddedResourceResource() {}
+func (*EmbeddedResourceDataTextResourceContents) isEmbeddedResourceData() {}
 
-// EmbeddedResourceResourceBlobResourceContents: the BlobResourceContents alternative of EmbeddedResourceResource.
+// EmbeddedResourceDataBlobResourceContents is the BlobResourceContents alternative of EmbeddedResourceData.
 //
 // Binary resource contents embedded directly in the message.
-type EmbeddedResourceResourceBlobResourceContents struct {
+type EmbeddedResourceDataBlobResourceContents struct {
 	BlobResourceContents
 }
 
-func (*EmbeddedResourceResourceBlobResourceContents) isEmbeddedResourceResource() {}
+func (*EmbeddedResourceDataBlobResourceContents) isEmbeddedResourceData() {}
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
-func (u *EmbeddedResourceResource) UnmarshalJSON(data []byte) error {
+func (u *EmbeddedResourceData) UnmarshalJSON(data []byte) error {
 	var err error
 	switch jsonKind(data) {
 	case '{':
 		m := objectMembers(data)
 		if hasKeys(m, "text", "uri") {
-			v := new(EmbeddedResourceResourceTextResourceContents)
+			v := new(EmbeddedResourceDataTextResourceContents)
 			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		if hasKeys(m, "blob", "uri") {
-			v := new(EmbeddedResourceResourceBlobResourceContents)
+			v := new(EmbeddedResourceDataBlobResourceContents)
 			if err = decodeValid(data, v); err == nil {
 				u.Value = v
 				return nil
@@ -4221,15 +4234,15 @@ func (u *EmbeddedResourceResource) UnmarshalJSON(data []byte) error {
 	return typeError(kindName(jsonKind(data))+" that fits none of TextResourceContents, BlobResourceContents", u, "")
 }
 
-func (u *EmbeddedResourceResource) decodeJSON(d *decoder) error {
+func (u *EmbeddedResourceData) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *EmbeddedResourceResource) decodeRest(d *decoder, start int64) error {
+func (u *EmbeddedResourceData) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// ErrorData: Schema for [`Error::data`]: the shapes ACP defines, or any other value.
+// ErrorData is the schema for ["Error::data"]: the shapes ACP defines, or any other value.
 type ErrorData struct {
 	// Value is the variant, one of:
 	//   - *ErrorDataUnsupportedProtocolVersion
@@ -4261,21 +4274,21 @@ func (u ErrorData) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ErrorDataUnsupportedProtocolVersion: the UnsupportedProtocolVersion alternative of ErrorData.
+// ErrorDataUnsupportedProtocolVersion is the UnsupportedProtocolVersion alternative of ErrorData.
 type ErrorDataUnsupportedProtocolVersion struct {
 	UnsupportedProtocolVersionErrorData
 }
 
 func (*ErrorDataUnsupportedProtocolVersion) isErrorData() {}
 
-// ErrorDataSessionNotFound: the SessionNotFound alternative of ErrorData.
+// ErrorDataSessionNotFound is the SessionNotFound alternative of ErrorData.
 type ErrorDataSessionNotFound struct {
 	SessionNotFoundErrorData
 }
 
 func (*ErrorDataSessionNotFound) isErrorData() {}
 
-// ErrorDataOther: a value of ErrorData that fits none of the other alternatives, kept as received.
+// ErrorDataOther is a value of ErrorData that fits none of the other alternatives, kept as received.
 type ErrorDataOther struct {
 	// Raw is the JSON value as received, written back unchanged.
 	Raw json.RawMessage
@@ -4327,30 +4340,34 @@ func (u *ErrorData) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// IdleStateUpdate: No foreground work is active. Background activity may continue.
+// IdleStateUpdate means: no foreground work is active. Background activity may continue.
 //
-// Agents SHOULD include a `stopReason` when the idle transition ends foreground
+// Agents SHOULD include a "stopReason" when the idle transition ends foreground
 // work. An idle update that does not end foreground work need not include one.
-// Receivers treat an omitted, `null`, or malformed `stopReason` as the agent not
+// Receivers treat an omitted, "null", or malformed "stopReason" as the agent not
 // reporting one.
 // Repeated or resume snapshots may carry the last stop reason for context.
 // They MUST NOT be counted as new completions, cancellations, or additional usage.
 type IdleStateUpdate struct {
-	// Work running independently of foreground work, as a complete snapshot.
+	// Background is the work running independently of foreground work, as a complete snapshot.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
-	// background work, not that nothing is running. `[]` means no background work is
+	// Optional. Omitted and "null" are equivalent and mean the Agent is not reporting
+	// background work, not that nothing is running. "[]" means no background work is
 	// running. An Agent that reports background work MUST include it on every state
 	// update for the session. A malformed list is treated as not reported.
 	//
-	// See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+	// See protocol docs: [Background Work]
+	//
+	// [Background Work]: https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work
 	Background []BackgroundWork `json:"background,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Fields of the unstable surface, with the unstable_end_turn_token_usage or unstable build tag.
@@ -4535,7 +4552,7 @@ func (v *idleStateUpdateFields) appendMembers(b []byte) ([]byte, error) {
 	return v.idleStateUpdateEndTurnTokenUsage.appendMembers(b)
 }
 
-// IdleStateUpdateEndTurn: the "end_turn" variant of IdleStateUpdate.
+// IdleStateUpdateEndTurn is the "end_turn" variant of IdleStateUpdate.
 //
 // The active work ended successfully.
 // Includes locally handled commands that required no model call.
@@ -4585,7 +4602,7 @@ func (v *IdleStateUpdateEndTurn) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// IdleStateUpdateMaxTokens: the "max_tokens" variant of IdleStateUpdate.
+// IdleStateUpdateMaxTokens is the "max_tokens" variant of IdleStateUpdate.
 //
 // The active work ended because the agent reached the maximum number of tokens.
 type IdleStateUpdateMaxTokens struct{}
@@ -4634,7 +4651,7 @@ func (v *IdleStateUpdateMaxTokens) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// IdleStateUpdateMaxTurnRequests: the "max_turn_requests" variant of IdleStateUpdate.
+// IdleStateUpdateMaxTurnRequests is the "max_turn_requests" variant of IdleStateUpdate.
 //
 // The active work ended because the agent reached the maximum number of
 // model requests for the foreground work.
@@ -4684,7 +4701,7 @@ func (v *IdleStateUpdateMaxTurnRequests) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// IdleStateUpdateRefusal: the "refusal" variant of IdleStateUpdate.
+// IdleStateUpdateRefusal is the "refusal" variant of IdleStateUpdate.
 //
 // The active work ended because the agent refused to continue.
 type IdleStateUpdateRefusal struct{}
@@ -4733,18 +4750,18 @@ func (v *IdleStateUpdateRefusal) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// IdleStateUpdateCancelled: the "cancelled" variant of IdleStateUpdate.
+// IdleStateUpdateCancelled is the "cancelled" variant of IdleStateUpdate.
 //
-// The user or client chose to stop the work: via `session/cancel`, by
+// The user or client chose to stop the work: via "session/cancel", by
 // closing the session, or through an interaction the agent offers, such
 // as a permission option that tells the agent to stop. Work the agent
-// stops for its own reasons uses another reason, such as `error` for an
+// stops for its own reasons uses another reason, such as "error" for an
 // internal timeout.
 //
-// Agents MUST report this stop reason on an idle `state_update` when
+// Agents MUST report this stop reason on an idle "state_update" when
 // cancellation ends active foreground work, even if aborting causes
-// exceptions. Agents MUST catch these errors and report `cancelled`, not
-// `error`.
+// exceptions. Agents MUST catch these errors and report "cancelled", not
+// "error".
 type IdleStateUpdateCancelled struct{}
 
 func (*IdleStateUpdateCancelled) idleStateUpdateTag() string {
@@ -4791,12 +4808,12 @@ func (v *IdleStateUpdateCancelled) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// IdleStateUpdateError: the "error" variant of IdleStateUpdate.
+// IdleStateUpdateError is the "error" variant of IdleStateUpdate.
 //
 // The active work ended because something failed.
 //
 // This includes pre-insertion foreground work. A prompt failure before
-// insertion also requires an error response to `session/prompt`. After
+// insertion also requires an error response to "session/prompt". After
 // insertion, the prompt's response remains successful.
 type IdleStateUpdateError struct {
 	ErrorStopReason
@@ -4825,9 +4842,9 @@ func (v IdleStateUpdateError) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// IdleStateUpdateNone: the variant of IdleStateUpdate without "stopReason".
+// IdleStateUpdateNone is the variant of IdleStateUpdate without "stopReason".
 //
-// No stop reason: `stopReason` is omitted or `null`.
+// No stop reason: "stopReason" is omitted or "null".
 type IdleStateUpdateNone struct{}
 
 func (*IdleStateUpdateNone) idleStateUpdateTag() string {
@@ -4873,13 +4890,13 @@ func (v *IdleStateUpdateNone) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// IdleStateUpdateOther: a variant of IdleStateUpdate whose "stopReason" this package does not know: a custom one
+// IdleStateUpdateOther is a variant of IdleStateUpdate whose "stopReason" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 //
 // Custom or future stop reason.
 //
-// Values beginning with `_` are reserved for implementation-specific
-// extensions. Unknown values that do not begin with `_` are reserved for
+// Values beginning with "_" are reserved for implementation-specific
+// extensions. Unknown values that do not begin with "_" are reserved for
 // future ACP variants.
 type IdleStateUpdateOther struct {
 	// Tag is the "stopReason" value.
@@ -4970,12 +4987,14 @@ func (v *IdleStateUpdateOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MCPServer: Configuration for connecting to an MCP (Model Context Protocol) server.
+// MCPServer is the configuration for connecting to an MCP (Model Context Protocol) server.
 //
 // MCP servers provide tools and context that the agent can use when
 // processing prompts.
 //
-// See protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v2/session-setup#mcp-servers)
+// See protocol docs: [MCP Servers]
+//
+// [MCP Servers]: https://agentclientprotocol.com/protocol/v2/session-setup#mcp-servers
 type MCPServer struct {
 	// Value is the variant selected by "type", one of:
 	//   - *MCPServerHTTPVariant
@@ -5081,11 +5100,11 @@ func (u *MCPServer) UnmarshalJSON(data []byte) error {
 // mcpServerUnstable holds the variants of the unstable surface that build tags include, by tag.
 var mcpServerUnstable = map[string]func() MCPServerVariant{}
 
-// MCPServerHTTPVariant: the "http" variant of MCPServer.
+// MCPServerHTTPVariant is the "http" variant of MCPServer.
 //
 // # HTTP transport configuration
 //
-// Only available when the Agent capabilities include `session.mcp.http`.
+// Only available when the Agent capabilities include "session.mcp.http".
 type MCPServerHTTPVariant struct {
 	MCPServerHTTP
 }
@@ -5113,11 +5132,11 @@ func (v MCPServerHTTPVariant) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// MCPServerStdioVariant: the "stdio" variant of MCPServer.
+// MCPServerStdioVariant is the "stdio" variant of MCPServer.
 //
 // # Stdio transport configuration
 //
-// Only available when the Agent capabilities include `session.mcp.stdio`.
+// Only available when the Agent capabilities include "session.mcp.stdio".
 type MCPServerStdioVariant struct {
 	MCPServerStdio
 }
@@ -5145,19 +5164,19 @@ func (v MCPServerStdioVariant) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// MCPServerOther: a variant of MCPServer whose "type" this package does not know: a custom one
+// MCPServerOther is a variant of MCPServer whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 //
 // Custom or future MCP server transport configuration.
 //
-// Values beginning with `_` are reserved for implementation-specific
-// extensions. Unknown values that do not begin with `_` are reserved for
+// Values beginning with "_" are reserved for implementation-specific
+// extensions. Unknown values that do not begin with "_" are reserved for
 // future ACP variants.
 //
 // Receivers that do not understand this transport should preserve the raw
 // payload when storing, replaying, proxying, or forwarding session setup
 // data. Agents MUST reject a request with a transport they do not support
-// with `-32602`.
+// with "-32602".
 type MCPServerOther struct {
 	// Tag is the "type" value.
 	Tag string
@@ -5247,7 +5266,7 @@ func (v *MCPServerOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MultiSelectItems: Items for a multi-select (array) property schema.
+// MultiSelectItems is the items for a multi-select (array) property schema.
 type MultiSelectItems struct {
 	// Value is the variant selected by "type", one of:
 	//   - *MultiSelectItemsString
@@ -5344,7 +5363,7 @@ func (u *MultiSelectItems) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
 }
 
-// MultiSelectItemsString: the "string" variant of MultiSelectItems.
+// MultiSelectItemsString is the "string" variant of MultiSelectItems.
 //
 // Multi-select string items with plain string values.
 type MultiSelectItemsString struct {
@@ -5374,11 +5393,11 @@ func (v MultiSelectItemsString) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// MultiSelectItemsTitled: the variant of MultiSelectItems without "type".
+// MultiSelectItemsTitled is the variant of MultiSelectItems without "type".
 //
 // Titled multi-select items with human-readable labels.
 //
-// As in MCP, titled items omit `type` and are identified by `anyOf`.
+// As in MCP, titled items omit "type" and are identified by "anyOf".
 type MultiSelectItemsTitled struct {
 	TitledMultiSelectItems
 }
@@ -5405,7 +5424,7 @@ func (v MultiSelectItemsTitled) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// MultiSelectItemsOther: a variant of MultiSelectItems whose "type" this package does not know: a custom one
+// MultiSelectItemsOther is a variant of MultiSelectItems whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 //
 // Custom or future typed multi-select items.
@@ -5498,7 +5517,7 @@ func (v *MultiSelectItemsOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PlanUpdateContent: Updated content for a plan.
+// PlanUpdateContent is the updated content for a plan.
 type PlanUpdateContent struct {
 	// Value is the variant selected by "type", one of:
 	//   - *PlanUpdateContentItems
@@ -5602,7 +5621,7 @@ func (u *PlanUpdateContent) UnmarshalJSON(data []byte) error {
 // planUpdateContentUnstable holds the variants of the unstable surface that build tags include, by tag.
 var planUpdateContentUnstable = map[string]func() PlanUpdateContentVariant{}
 
-// PlanUpdateContentItems: the "items" variant of PlanUpdateContent.
+// PlanUpdateContentItems is the "items" variant of PlanUpdateContent.
 //
 // Structured plan entries.
 type PlanUpdateContentItems struct {
@@ -5632,24 +5651,24 @@ func (v PlanUpdateContentItems) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// PlanUpdateContentOther: a variant of PlanUpdateContent whose "type" this package does not know: a custom one
+// PlanUpdateContentOther is a variant of PlanUpdateContent whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 //
 // Custom or future plan update content.
 //
-// Values beginning with `_` are reserved for implementation-specific
-// extensions. Unknown values that do not begin with `_` are reserved for
+// Values beginning with "_" are reserved for implementation-specific
+// extensions. Unknown values that do not begin with "_" are reserved for
 // future ACP variants.
 //
 // Receivers that do not understand this content type should preserve the
 // raw payload when storing, replaying, proxying, or forwarding plans, and
 // otherwise ignore it or display it generically. It still replaces any earlier
-// content for the same `planId`.
+// content for the same "planId".
 type PlanUpdateContentOther struct {
 	// Tag is the "type" value.
 	Tag string
 
-	// The plan ID to update.
+	// PlanID is the plan ID to update.
 	PlanID PlanID
 
 	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
@@ -5745,7 +5764,7 @@ func (v *PlanUpdateContentOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ReplayFrom: Inclusive cursor describing where replayed session history should begin.
+// ReplayFrom is the inclusive cursor describing where replayed session history should begin.
 //
 // Replay includes the position identified by the cursor.
 type ReplayFrom struct {
@@ -5840,7 +5859,7 @@ func (u *ReplayFrom) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
 }
 
-// ReplayFromStartVariant: the "start" variant of ReplayFrom.
+// ReplayFromStartVariant is the "start" variant of ReplayFrom.
 //
 // Replay all retained conversation history from its first replayable entry.
 type ReplayFromStartVariant struct {
@@ -5870,18 +5889,18 @@ func (v ReplayFromStartVariant) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ReplayFromOther: a variant of ReplayFrom whose "type" this package does not know: a custom one
+// ReplayFromOther is a variant of ReplayFrom whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 //
 // Custom or future replay cursor.
 //
-// Values beginning with `_` are reserved for implementation-specific
-// extensions. Unknown values that do not begin with `_` are reserved for
+// Values beginning with "_" are reserved for implementation-specific
+// extensions. Unknown values that do not begin with "_" are reserved for
 // future ACP variants.
 //
 // Intermediaries SHOULD preserve the raw payload when storing, replaying,
 // proxying, or forwarding requests. Agents that do not support this cursor
-// MUST reject the request with `-32602` (Invalid params), rather than
+// MUST reject the request with "-32602" (Invalid params), rather than
 // substituting another cursor or resuming without replay.
 type ReplayFromOther struct {
 	// Tag is the "type" value.
@@ -5972,7 +5991,7 @@ func (v *ReplayFromOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// RequestID: A JSON-RPC request ID: a string or an integer. Unlike base JSON-RPC, it MUST NOT be `null`.
+// RequestID is a JSON-RPC request ID: a string or an integer. Unlike base JSON-RPC, it MUST NOT be "null".
 //
 // The receiver MUST reply with the same value in the response. Each side chooses IDs for its own
 // requests, so the same ID can be in use in both directions. A sender MUST NOT reuse an ID while
@@ -6006,7 +6025,7 @@ func (u RequestID) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// RequestIDNumber: the Number alternative of RequestID.
+// RequestIDNumber is the Number alternative of RequestID.
 //
 // A numeric request ID.
 type RequestIDNumber int64
@@ -6017,7 +6036,7 @@ func (v RequestIDNumber) appendJSON(b []byte) ([]byte, error) {
 	return appendInt(b, v), nil
 }
 
-// RequestIDStr: the Str alternative of RequestID.
+// RequestIDStr is the Str alternative of RequestID.
 //
 // A string request ID.
 type RequestIDStr string
@@ -6063,7 +6082,7 @@ func (u *RequestID) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// RequestPermissionOutcome: The outcome of a permission request.
+// RequestPermissionOutcome is the outcome of a permission request.
 type RequestPermissionOutcome struct {
 	// Value is the variant selected by "outcome", one of:
 	//   - *RequestPermissionOutcomeCancelled
@@ -6160,18 +6179,20 @@ func (u *RequestPermissionOutcome) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
 }
 
-// RequestPermissionOutcomeCancelled: the "cancelled" variant of RequestPermissionOutcome.
+// RequestPermissionOutcomeCancelled is the "cancelled" variant of RequestPermissionOutcome.
 //
 // The request was not approved and no option was selected: the session's work was
 // cancelled, the user dismissed the prompt, or the client declined it by policy.
 // Agents MUST NOT proceed with the operation.
 //
-// The client answers a request the agent cancels with `$/cancel_request` with
-// this outcome. After sending `session/cancel`, the client MAY also send it
-// without waiting for `$/cancel_request`, for a request it knows belongs to the
+// The client answers a request the agent cancels with "$/cancel_request" with
+// this outcome. After sending "session/cancel", the client MAY also send it
+// without waiting for "$/cancel_request", for a request it knows belongs to the
 // cancelled foreground work.
 //
-// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)
+// See protocol docs: [Cancellation]
+//
+// [Cancellation]: https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation
 type RequestPermissionOutcomeCancelled struct {
 	CancelledPermissionOutcome
 }
@@ -6199,11 +6220,11 @@ func (v RequestPermissionOutcomeCancelled) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// RequestPermissionOutcomeSelected: the "selected" variant of RequestPermissionOutcome.
+// RequestPermissionOutcomeSelected is the "selected" variant of RequestPermissionOutcome.
 //
 // The user selected one of the provided options.
 //
-// If `optionId` doesn't match an offered option, the agent MUST treat the request as not
+// If "optionId" doesn't match an offered option, the agent MUST treat the request as not
 // approved.
 type RequestPermissionOutcomeSelected struct {
 	SelectedPermissionOutcome
@@ -6232,13 +6253,13 @@ func (v RequestPermissionOutcomeSelected) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// RequestPermissionOutcomeOther: a variant of RequestPermissionOutcome whose "outcome" this package does not know: a custom one
+// RequestPermissionOutcomeOther is a variant of RequestPermissionOutcome whose "outcome" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 //
 // Custom or future permission outcome.
 //
-// Values beginning with `_` are reserved for implementation-specific
-// extensions. Unknown values that do not begin with `_` are reserved for
+// Values beginning with "_" are reserved for implementation-specific
+// extensions. Unknown values that do not begin with "_" are reserved for
 // future ACP variants.
 //
 // Agents that do not understand this outcome MUST NOT treat it as approval.
@@ -6334,7 +6355,7 @@ func (v *RequestPermissionOutcomeOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// RequestPermissionSubject: The operation requiring permission.
+// RequestPermissionSubject is the operation requiring permission.
 type RequestPermissionSubject struct {
 	// Value is the variant selected by "type", one of:
 	//   - *RequestPermissionSubjectToolCall
@@ -6431,7 +6452,7 @@ func (u *RequestPermissionSubject) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
 }
 
-// RequestPermissionSubjectToolCall: the "tool_call" variant of RequestPermissionSubject.
+// RequestPermissionSubjectToolCall is the "tool_call" variant of RequestPermissionSubject.
 //
 // Permission is requested before executing a tool call.
 type RequestPermissionSubjectToolCall struct {
@@ -6461,7 +6482,7 @@ func (v RequestPermissionSubjectToolCall) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// RequestPermissionSubjectCommand: the "command" variant of RequestPermissionSubject.
+// RequestPermissionSubjectCommand is the "command" variant of RequestPermissionSubject.
 //
 // Permission is requested before running a command.
 type RequestPermissionSubjectCommand struct {
@@ -6491,13 +6512,13 @@ func (v RequestPermissionSubjectCommand) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// RequestPermissionSubjectOther: a variant of RequestPermissionSubject whose "type" this package does not know: a custom one
+// RequestPermissionSubjectOther is a variant of RequestPermissionSubject whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 //
 // Custom or future permission subject.
 //
-// Values beginning with `_` are reserved for implementation-specific
-// extensions. Unknown values that do not begin with `_` are reserved for
+// Values beginning with "_" are reserved for implementation-specific
+// extensions. Unknown values that do not begin with "_" are reserved for
 // future ACP variants.
 //
 // Clients that do not understand this subject type should preserve the raw
@@ -6593,29 +6614,31 @@ func (v *RequestPermissionSubjectOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionConfigOption: A session configuration option selector and its current state.
+// SessionConfigOption is a session configuration option selector and its current state.
 type SessionConfigOption struct {
-	// Unique identifier for the configuration option.
+	// ConfigID is the unique identifier for the configuration option.
 	ConfigID SessionConfigID `json:"configId"`
 
-	// Human-readable label for the option.
+	// Name is the human-readable label for the option.
 	Name string `json:"name"`
 
-	// Optional description for the Client to display to the user.
+	// Description is the optional description for the Client to display to the user.
 	//
-	// Omitted and `null` are equivalent and mean no description is provided.
+	// Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Optional semantic category for this option (UX only).
+	// Category is the optional semantic category for this option (UX only).
 	//
-	// Omitted and `null` are equivalent and mean no category is provided.
+	// Omitted and "null" are equivalent and mean no category is provided.
 	Category *SessionConfigOptionCategory `json:"category,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Value is the variant selected by "type", one of:
@@ -6794,7 +6817,7 @@ func (v *sessionConfigOptionFields) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-// SessionConfigOptionSelect: the "select" variant of SessionConfigOption.
+// SessionConfigOptionSelect is the "select" variant of SessionConfigOption.
 //
 // Single-value selector (dropdown).
 type SessionConfigOptionSelect struct {
@@ -6824,7 +6847,7 @@ func (v SessionConfigOptionSelect) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionConfigOptionBoolean: the "boolean" variant of SessionConfigOption.
+// SessionConfigOptionBoolean is the "boolean" variant of SessionConfigOption.
 //
 // Boolean on/off toggle.
 type SessionConfigOptionBoolean struct {
@@ -6854,18 +6877,18 @@ func (v SessionConfigOptionBoolean) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionConfigOptionOther: a variant of SessionConfigOption whose "type" this package does not know: a custom one
+// SessionConfigOptionOther is a variant of SessionConfigOption whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 //
 // Custom or future session configuration option payload.
 //
-// Values beginning with `_` are reserved for implementation-specific
-// extensions. Unknown values that do not begin with `_` are reserved for
+// Values beginning with "_" are reserved for implementation-specific
+// extensions. Unknown values that do not begin with "_" are reserved for
 // future ACP variants.
 //
 // Clients that do not understand this option type should preserve the raw
 // payload when storing, replaying, proxying, or forwarding configuration
-// data, and otherwise ignore the option. The Agent keeps using its `currentValue`.
+// data, and otherwise ignore the option. The Agent keeps using its "currentValue".
 type SessionConfigOptionOther struct {
 	// Tag is the "type" value.
 	Tag string
@@ -6955,7 +6978,7 @@ func (v *SessionConfigOptionOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionConfigSelectOptions: Possible values for a session configuration option.
+// SessionConfigSelectOptions is the possible values for a session configuration option.
 type SessionConfigSelectOptions struct {
 	// Value is the variant, one of:
 	//   - SessionConfigSelectOptionsUngrouped
@@ -6985,7 +7008,7 @@ func (u SessionConfigSelectOptions) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionConfigSelectOptionsUngrouped: the Ungrouped alternative of SessionConfigSelectOptions.
+// SessionConfigSelectOptionsUngrouped is the Ungrouped alternative of SessionConfigSelectOptions.
 //
 // A flat list of options with no grouping.
 type SessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
@@ -6996,7 +7019,7 @@ func (v SessionConfigSelectOptionsUngrouped) appendJSON(b []byte) ([]byte, error
 	return appendSlice(b, []SessionConfigSelectOption(v), (*SessionConfigSelectOption).appendJSON)
 }
 
-// SessionConfigSelectOptionsGrouped: the Grouped alternative of SessionConfigSelectOptions.
+// SessionConfigSelectOptionsGrouped is the Grouped alternative of SessionConfigSelectOptions.
 //
 // A list of options grouped under headers.
 type SessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
@@ -7042,11 +7065,13 @@ func (u *SessionConfigSelectOptions) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// SessionUpdate: Different types of updates that can be sent while a session exists.
+// SessionUpdate is the different types of updates that can be sent while a session exists.
 //
 // These updates report messages, progress, and other session activity.
 //
-// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
+// See protocol docs: [Agent Reports Output]
+//
+// [Agent Reports Output]: https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output
 type SessionUpdate struct {
 	// Value is the variant selected by "sessionUpdate", one of:
 	//   - *SessionUpdateUserMessageChunk
@@ -7228,7 +7253,7 @@ func (u *SessionUpdate) UnmarshalJSON(data []byte) error {
 // sessionUpdateUnstable holds the variants of the unstable surface that build tags include, by tag.
 var sessionUpdateUnstable = map[string]func() SessionUpdateVariant{}
 
-// SessionUpdateUserMessageChunk: the "user_message_chunk" variant of SessionUpdate.
+// SessionUpdateUserMessageChunk is the "user_message_chunk" variant of SessionUpdate.
 //
 // A chunk of the user's message being streamed.
 type SessionUpdateUserMessageChunk struct {
@@ -7258,12 +7283,12 @@ func (v SessionUpdateUserMessageChunk) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateUserMessage: the "user_message" variant of SessionUpdate.
+// SessionUpdateUserMessage is the "user_message" variant of SessionUpdate.
 //
 // A user message has been created or updated.
 //
 // Agents can send this when they accept or replay a user message. When a
-// client receives another `user_message` update with the same `messageId`,
+// client receives another "user_message" update with the same "messageId",
 // fields in the new update patch the previous fields for that message.
 type SessionUpdateUserMessage struct {
 	UserMessage
@@ -7292,7 +7317,7 @@ func (v SessionUpdateUserMessage) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateAgentMessageChunk: the "agent_message_chunk" variant of SessionUpdate.
+// SessionUpdateAgentMessageChunk is the "agent_message_chunk" variant of SessionUpdate.
 //
 // A chunk of the agent's response being streamed.
 type SessionUpdateAgentMessageChunk struct {
@@ -7322,12 +7347,12 @@ func (v SessionUpdateAgentMessageChunk) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateAgentMessage: the "agent_message" variant of SessionUpdate.
+// SessionUpdateAgentMessage is the "agent_message" variant of SessionUpdate.
 //
 // An agent message has been created or updated.
 //
 // Agents can send this in addition to streamed chunks. When a client
-// receives another `agent_message` update with the same `messageId`,
+// receives another "agent_message" update with the same "messageId",
 // fields in the new update patch the previous fields for that message.
 type SessionUpdateAgentMessage struct {
 	AgentMessage
@@ -7356,7 +7381,7 @@ func (v SessionUpdateAgentMessage) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateAgentThoughtChunk: the "agent_thought_chunk" variant of SessionUpdate.
+// SessionUpdateAgentThoughtChunk is the "agent_thought_chunk" variant of SessionUpdate.
 //
 // A chunk of the agent's internal reasoning being streamed.
 type SessionUpdateAgentThoughtChunk struct {
@@ -7386,12 +7411,12 @@ func (v SessionUpdateAgentThoughtChunk) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateAgentThought: the "agent_thought" variant of SessionUpdate.
+// SessionUpdateAgentThought is the "agent_thought" variant of SessionUpdate.
 //
 // An agent thought or reasoning message has been created or updated.
 //
 // Agents can send this in addition to streamed chunks. When a client
-// receives another `agent_thought` update with the same `messageId`,
+// receives another "agent_thought" update with the same "messageId",
 // fields in the new update patch the previous fields for that message.
 type SessionUpdateAgentThought struct {
 	AgentThought
@@ -7420,7 +7445,7 @@ func (v SessionUpdateAgentThought) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateStateUpdate: the "state_update" variant of SessionUpdate.
+// SessionUpdateStateUpdate is the "state_update" variant of SessionUpdate.
 //
 // A snapshot of the session's aggregate foreground activity.
 type SessionUpdateStateUpdate struct {
@@ -7453,7 +7478,7 @@ func (v SessionUpdateStateUpdate) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateToolCallContentChunk: the "tool_call_content_chunk" variant of SessionUpdate.
+// SessionUpdateToolCallContentChunk is the "tool_call_content_chunk" variant of SessionUpdate.
 //
 // A chunk of tool-call content being streamed.
 type SessionUpdateToolCallContentChunk struct {
@@ -7483,7 +7508,7 @@ func (v SessionUpdateToolCallContentChunk) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateToolCallUpdate: the "tool_call_update" variant of SessionUpdate.
+// SessionUpdateToolCallUpdate is the "tool_call_update" variant of SessionUpdate.
 //
 // A tool call has been created or updated.
 type SessionUpdateToolCallUpdate struct {
@@ -7513,7 +7538,7 @@ func (v SessionUpdateToolCallUpdate) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateTerminalUpdate: the "terminal_update" variant of SessionUpdate.
+// SessionUpdateTerminalUpdate is the "terminal_update" variant of SessionUpdate.
 //
 // An agent-owned terminal has been created or updated.
 type SessionUpdateTerminalUpdate struct {
@@ -7543,7 +7568,7 @@ func (v SessionUpdateTerminalUpdate) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateTerminalOutputChunk: the "terminal_output_chunk" variant of SessionUpdate.
+// SessionUpdateTerminalOutputChunk is the "terminal_output_chunk" variant of SessionUpdate.
 //
 // A chunk of bytes appended to an agent-owned terminal's output.
 type SessionUpdateTerminalOutputChunk struct {
@@ -7573,10 +7598,12 @@ func (v SessionUpdateTerminalOutputChunk) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdatePlanUpdate: the "plan_update" variant of SessionUpdate.
+// SessionUpdatePlanUpdate is the "plan_update" variant of SessionUpdate.
 //
 // A content update for a plan identified by ID.
-// See protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v2/agent-plan)
+// See protocol docs: [Agent Plan]
+//
+// [Agent Plan]: https://agentclientprotocol.com/protocol/v2/agent-plan
 type SessionUpdatePlanUpdate struct {
 	PlanUpdate
 }
@@ -7604,7 +7631,7 @@ func (v SessionUpdatePlanUpdate) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateAvailableCommandsUpdate: the "available_commands_update" variant of SessionUpdate.
+// SessionUpdateAvailableCommandsUpdate is the "available_commands_update" variant of SessionUpdate.
 //
 // Available commands are ready or have changed
 type SessionUpdateAvailableCommandsUpdate struct {
@@ -7634,7 +7661,7 @@ func (v SessionUpdateAvailableCommandsUpdate) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateConfigOptionUpdate: the "config_option_update" variant of SessionUpdate.
+// SessionUpdateConfigOptionUpdate is the "config_option_update" variant of SessionUpdate.
 //
 // Session configuration options have been updated.
 type SessionUpdateConfigOptionUpdate struct {
@@ -7664,7 +7691,7 @@ func (v SessionUpdateConfigOptionUpdate) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateSessionInfoUpdate: the "session_info_update" variant of SessionUpdate.
+// SessionUpdateSessionInfoUpdate is the "session_info_update" variant of SessionUpdate.
 //
 // Session metadata has been updated (title, timestamps, custom metadata)
 type SessionUpdateSessionInfoUpdate struct {
@@ -7694,7 +7721,7 @@ func (v SessionUpdateSessionInfoUpdate) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateUsageUpdate: the "usage_update" variant of SessionUpdate.
+// SessionUpdateUsageUpdate is the "usage_update" variant of SessionUpdate.
 //
 // Context window and cost update for the session.
 type SessionUpdateUsageUpdate struct {
@@ -7724,7 +7751,7 @@ func (v SessionUpdateUsageUpdate) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateNotice: the "notice" variant of SessionUpdate.
+// SessionUpdateNotice is the "notice" variant of SessionUpdate.
 //
 // Information for the user that is not part of session history.
 //
@@ -7757,7 +7784,7 @@ func (v SessionUpdateNotice) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateCompactionUpdate: the "compaction_update" variant of SessionUpdate.
+// SessionUpdateCompactionUpdate is the "compaction_update" variant of SessionUpdate.
 //
 // A context compaction has been created or updated.
 type SessionUpdateCompactionUpdate struct {
@@ -7787,7 +7814,7 @@ func (v SessionUpdateCompactionUpdate) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateCompactionSummaryChunk: the "compaction_summary_chunk" variant of SessionUpdate.
+// SessionUpdateCompactionSummaryChunk is the "compaction_summary_chunk" variant of SessionUpdate.
 //
 // A content block appended to a context compaction's retained summary.
 type SessionUpdateCompactionSummaryChunk struct {
@@ -7817,13 +7844,13 @@ func (v SessionUpdateCompactionSummaryChunk) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateOther: a variant of SessionUpdate whose "sessionUpdate" this package does not know: a custom one
+// SessionUpdateOther is a variant of SessionUpdate whose "sessionUpdate" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 //
 // Custom or future session update.
 //
-// Values beginning with `_` are reserved for implementation-specific
-// extensions. Unknown values that do not begin with `_` are reserved for
+// Values beginning with "_" are reserved for implementation-specific
+// extensions. Unknown values that do not begin with "_" are reserved for
 // future ACP variants.
 //
 // Receivers that do not understand this update type should preserve the
@@ -7918,25 +7945,29 @@ func (v *SessionUpdateOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SetSessionConfigOptionRequest: Request parameters for setting a session configuration option.
+// SetSessionConfigOptionRequest is the request parameters for setting a session configuration option.
 //
 // Agents MUST support this method for any session where they advertise config options.
-// Agents MUST reject an unknown `configId` or invalid value with `-32602` and leave the
+// Agents MUST reject an unknown "configId" or invalid value with "-32602" and leave the
 // configuration unchanged.
 //
-// See protocol docs: [Session Config Options](https://agentclientprotocol.com/protocol/v2/session-config-options#setting-a-config-option)
+// See protocol docs: [Session Config Options]
+//
+// [Session Config Options]: https://agentclientprotocol.com/protocol/v2/session-config-options#setting-a-config-option
 type SetSessionConfigOptionRequest struct {
-	// The ID of the session to set the configuration option for.
+	// SessionID is the ID of the session to set the configuration option for.
 	SessionID SessionID `json:"sessionId"`
 
-	// The ID of the configuration option to set.
+	// ConfigID is the ID of the configuration option to set.
 	ConfigID SessionConfigID `json:"configId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 
 	// Value is the variant selected by "type", one of:
@@ -8103,11 +8134,11 @@ func (v *setSessionConfigOptionRequestFields) appendMembers(b []byte) ([]byte, e
 	return b, nil
 }
 
-// SetSessionConfigOptionRequestID: the "id" variant of SetSessionConfigOptionRequest.
+// SetSessionConfigOptionRequestID is the "id" variant of SetSessionConfigOptionRequest.
 //
-// A `SessionConfigValueId` string value (`type: "id"`).
+// A [SessionConfigValueID] string value (type: "id").
 type SetSessionConfigOptionRequestID struct {
-	// The value ID.
+	// Value is the value ID.
 	Value SessionConfigValueID `json:"value"`
 }
 
@@ -8172,11 +8203,11 @@ func (v *SetSessionConfigOptionRequestID) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SetSessionConfigOptionRequestBoolean: the "boolean" variant of SetSessionConfigOptionRequest.
+// SetSessionConfigOptionRequestBoolean is the "boolean" variant of SetSessionConfigOptionRequest.
 //
-// A boolean value (`type: "boolean"`).
+// A boolean value (type: "boolean").
 type SetSessionConfigOptionRequestBoolean struct {
-	// The boolean value.
+	// Value is the boolean value.
 	Value bool `json:"value"`
 }
 
@@ -8241,22 +8272,22 @@ func (v *SetSessionConfigOptionRequestBoolean) UnmarshalJSON(data []byte) error 
 	return decodeBytes(data, v)
 }
 
-// SetSessionConfigOptionRequestOther: a variant of SetSessionConfigOptionRequest whose "type" this package does not know: a custom one
+// SetSessionConfigOptionRequestOther is a variant of SetSessionConfigOptionRequest whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 //
 // Custom or future session configuration option value payload.
 //
-// Values beginning with `_` are reserved for implementation-specific
-// extensions. Unknown values that do not begin with `_` are reserved for
+// Values beginning with "_" are reserved for implementation-specific
+// extensions. Unknown values that do not begin with "_" are reserved for
 // future ACP variants.
 //
-// Agents MUST reject a `session/set_config_option` request with a value type
-// they do not support with `-32602`.
+// Agents MUST reject a "session/set_config_option" request with a value type
+// they do not support with "-32602".
 type SetSessionConfigOptionRequestOther struct {
 	// Tag is the "type" value.
 	Tag string
 
-	// Raw value payload for the custom or future value type.
+	// Value is the raw value payload for the custom or future value type.
 	Value json.RawMessage
 
 	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
@@ -8355,32 +8386,32 @@ func (v *SetSessionConfigOptionRequestOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// StateUpdate: A snapshot of the session's aggregate foreground activity.
+// StateUpdate is a snapshot of the session's aggregate foreground activity.
 //
 // Foreground work is the agent's active response or workflow in the session,
 // including model processing, tool execution, and waiting for user action needed
 // to continue that work. It can start with a prompt or be agent-initiated, for
 // example to pursue an ongoing goal or follow up on a completed background task.
-// Either way, the agent MUST report `running` when foreground work starts,
-// or `requires_action` if it starts blocked on user action, and `idle` when it
+// Either way, the agent MUST report "running" when foreground work starts,
+// or "requires_action" if it starts blocked on user action, and "idle" when it
 // ends. The agent SHOULD include a stop reason on that idle update.
 // Agent-initiated work does not require a prompt request or a synthetic user
 // message.
 //
-// `running` may precede user-message insertion, for example during a foreground
+// "running" may precede user-message insertion, for example during a foreground
 // hook. It is not acknowledgment of insertion, and rejecting a prompt does not
 // itself end foreground work.
 //
-// Background activity can continue and emit other `session/update` notifications
-// while `idle`. Those notifications, including a detached task's progress or
+// Background activity can continue and emit other "session/update" notifications
+// while "idle". Those notifications, including a detached task's progress or
 // completion, do not by themselves change this state. A permission request only
-// warrants `requires_action` when foreground work is blocked on user action.
+// warrants "requires_action" when foreground work is blocked on user action.
 //
-// The agent SHOULD report `requires_action` when the foreground workflow as a
+// The agent SHOULD report "requires_action" when the foreground workflow as a
 // whole cannot progress without user action, including permissions or elicitations.
-// Once reported, it MUST report `running` when progress resumes, or `idle` when
+// Once reported, it MUST report "running" when progress resumes, or "idle" when
 // work ends without resuming.
-// If other foreground work can progress, the state remains `running`. Resolving
+// If other foreground work can progress, the state remains "running". Resolving
 // one of several requests does not itself change the state. Agents SHOULD ignore
 // responses for work that has already ended rather than use them to resume it.
 //
@@ -8390,11 +8421,13 @@ func (v *SetSessionConfigOptionRequestOther) UnmarshalJSON(data []byte) error {
 // The response alone does not imply idle.
 // Repeated snapshots are idempotent, not additional work, completions, or usage.
 // A repeated state may carry updated information without another state transition.
-// The agent MUST report `idle` when no foreground activity remains. Completing
+// The agent MUST report "idle" when no foreground activity remains. Completing
 // an individual activity while other foreground work continues does not require
 // an idle boundary. Local commands use the same lifecycle even without model work.
 //
-// See protocol docs: [Session States](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-states)
+// See protocol docs: [Session States]
+//
+// [Session States]: https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-states
 type StateUpdate struct {
 	// Value is the variant selected by "state", one of:
 	//   - *StateUpdateRunning
@@ -8512,7 +8545,7 @@ func (u *StateUpdate) UnmarshalJSON(data []byte) error {
 // stateUpdateUnstable holds the variants of the unstable surface that build tags include, by tag.
 var stateUpdateUnstable = map[string]func() StateUpdateVariant{}
 
-// StateUpdateRunning: the "running" variant of StateUpdate.
+// StateUpdateRunning is the "running" variant of StateUpdate.
 //
 // Foreground work is in progress.
 type StateUpdateRunning struct {
@@ -8542,7 +8575,7 @@ func (v StateUpdateRunning) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// StateUpdateIdle: the "idle" variant of StateUpdate.
+// StateUpdateIdle is the "idle" variant of StateUpdate.
 //
 // No foreground work is active. Background activity may continue.
 type StateUpdateIdle struct {
@@ -8575,7 +8608,7 @@ func (v StateUpdateIdle) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// StateUpdateRequiresAction: the "requires_action" variant of StateUpdate.
+// StateUpdateRequiresAction is the "requires_action" variant of StateUpdate.
 //
 // Foreground work is blocked on user action.
 type StateUpdateRequiresAction struct {
@@ -8605,18 +8638,18 @@ func (v StateUpdateRequiresAction) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// StateUpdateOther: a variant of StateUpdate whose "state" this package does not know: a custom one
+// StateUpdateOther is a variant of StateUpdate whose "state" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 //
 // Custom or future session state.
 //
-// Values beginning with `_` are reserved for implementation-specific
-// extensions. Unknown values that do not begin with `_` are reserved for
+// Values beginning with "_" are reserved for implementation-specific
+// extensions. Unknown values that do not begin with "_" are reserved for
 // future ACP variants.
 //
 // Unless the Client advertised support for this state, Agents MUST still
 // report the standard states.
-// Clients MUST NOT treat an unrecognized state as `idle` or present the
+// Clients MUST NOT treat an unrecognized state as "idle" or present the
 // previous state as confirmed, and show a generic busy state until a known
 // state arrives.
 type StateUpdateOther struct {
@@ -8708,15 +8741,17 @@ func (v *StateUpdateOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ToolCallContent: Content produced by a tool call.
+// ToolCallContent is the content produced by a tool call.
 //
 // Tool calls can produce different types of content including standard
 // content blocks (text, images), file diffs, or display-only terminals.
 //
-// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/tool-calls#content)
+// See protocol docs: [Content]
+//
+// [Content]: https://agentclientprotocol.com/protocol/v2/tool-calls#content
 type ToolCallContent struct {
 	// Value is the variant selected by "type", one of:
-	//   - *ToolCallContentContent
+	//   - *ToolCallContentData
 	//   - *ToolCallContentDiff
 	//   - *ToolCallContentTerminal
 	//   - *ToolCallContentOther
@@ -8724,7 +8759,7 @@ type ToolCallContent struct {
 }
 
 // ToolCallContentVariant is implemented by the variants of ToolCallContent:
-//   - *ToolCallContentContent
+//   - *ToolCallContentData
 //   - *ToolCallContentDiff
 //   - *ToolCallContentTerminal
 //   - *ToolCallContentOther
@@ -8780,7 +8815,7 @@ func (u *ToolCallContent) decodeRest(d *decoder, start int64) error {
 	}
 	switch string(tag) {
 	case "content":
-		v = new(ToolCallContentContent)
+		v = new(ToolCallContentData)
 	case "diff":
 		v = new(ToolCallContentDiff)
 	case "terminal":
@@ -8814,37 +8849,37 @@ func (u *ToolCallContent) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
 }
 
-// ToolCallContentContent: the "content" variant of ToolCallContent.
+// ToolCallContentData is the "content" variant of ToolCallContent.
 //
 // Standard content block (text, images, resources).
-type ToolCallContentContent struct {
+type ToolCallContentData struct {
 	Content
 }
 
-func (*ToolCallContentContent) toolCallContentTag() string {
+func (*ToolCallContentData) toolCallContentTag() string {
 	return "content"
 }
 
 // appendMembers appends the members of v, each after a comma.
-func (v *ToolCallContentContent) appendMembers(b []byte) ([]byte, error) {
+func (v *ToolCallContentData) appendMembers(b []byte) ([]byte, error) {
 	b = append(b, `,"type":"content"`...)
 	return v.Content.appendMembers(b)
 }
 
-func (v *ToolCallContentContent) appendJSON(b []byte) ([]byte, error) {
+func (v *ToolCallContentData) appendJSON(b []byte) ([]byte, error) {
 	start := len(b)
 	b, err := v.appendMembers(b)
 	return closeObject(b, start, err)
 }
 
 // MarshalJSON encodes the value with its generated encoder.
-func (v ToolCallContentContent) MarshalJSON() ([]byte, error) {
+func (v ToolCallContentData) MarshalJSON() ([]byte, error) {
 	buf := encodeBuffer()
 	b, err := v.appendJSON(*buf)
 	return encoded(buf, b, err)
 }
 
-// ToolCallContentDiff: the "diff" variant of ToolCallContent.
+// ToolCallContentDiff is the "diff" variant of ToolCallContent.
 //
 // File modification shown as a diff.
 type ToolCallContentDiff struct {
@@ -8874,7 +8909,7 @@ func (v ToolCallContentDiff) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ToolCallContentTerminal: the "terminal" variant of ToolCallContent.
+// ToolCallContentTerminal is the "terminal" variant of ToolCallContent.
 //
 // A display-only reference to an agent-owned terminal.
 type ToolCallContentTerminal struct {
@@ -8904,13 +8939,13 @@ func (v ToolCallContentTerminal) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ToolCallContentOther: a variant of ToolCallContent whose "type" this package does not know: a custom one
+// ToolCallContentOther is a variant of ToolCallContent whose "type" this package does not know: a custom one
 // (beginning with "_") or one from a newer protocol version. Raw keeps the object exactly as received.
 //
 // Custom or future tool call content.
 //
-// Values beginning with `_` are reserved for implementation-specific
-// extensions. Unknown values that do not begin with `_` are reserved for
+// Values beginning with "_" are reserved for implementation-specific
+// extensions. Unknown values that do not begin with "_" are reserved for
 // future ACP variants.
 //
 // Receivers that do not understand this content type should preserve the

@@ -13,27 +13,27 @@ import (
 	"errors"
 )
 
-// ArchiveSessionRequest: **UNSTABLE**
+// ArchiveSessionRequest is the request parameters for archiving a session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Request parameters for archiving a session.
+// Only available if the Agent supports the "session.archive" capability.
 //
-// Only available if the Agent supports the `session.archive` capability.
-//
-// Archiving hides the session from default `session/list` results. It keeps the session ID
+// Archiving hides the session from default "session/list" results. It keeps the session ID
 // and saved history. If the session is active, the Agent MUST cancel any ongoing work and
-// free the session's resources as if `session/close` had been called, then archive it.
-// Archiving an archived session succeeds. A session that does not exist gets `-32002`.
+// free the session's resources as if "session/close" had been called, then archive it.
+// Archiving an archived session succeeds. A session that does not exist gets "-32002".
 type ArchiveSessionRequest struct {
-	// The ID of the session to archive.
+	// SessionID is the ID of the session to archive.
 	SessionID SessionID `json:"sessionId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -102,17 +102,17 @@ func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ArchiveSessionResponse: **UNSTABLE**
+// ArchiveSessionResponse is the response from archiving a session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Response from archiving a session.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type ArchiveSessionResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -166,48 +166,48 @@ func (v *ArchiveSessionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AuthAccount: **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// An account or credential the agent has configured, such as a signed-in user
+// AuthAccount is an account or credential the agent has configured, such as a signed-in user
 // account or an API key.
+//
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // All fields are display information only. Clients MUST NOT use them as stable
 // account identifiers, and SHOULD NOT log them or send them elsewhere, such as to
 // telemetry.
 type AuthAccount struct {
-	// Human-readable name for the account, suitable for display on its own,
-	// for example `Claude Max`, `OpenAI API key`, or `Vertex AI`.
+	// Label is the human-readable name for the account, suitable for display on its own,
+	// for example "Claude Max", "OpenAI API key", or "Vertex AI".
 	Label string `json:"label"`
 
-	// Whether the agent currently uses this account by default.
+	// Active reports whether the agent currently uses this account by default.
 	//
 	// Several accounts MAY be active, for example one per provider.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not indicate whether this account is in effect.
+	// Optional. Omitted and "null" are equivalent and mean the agent does not indicate whether this account is in effect.
 	Active *bool `json:"active,omitempty"`
 
-	// Display name of the user, such as a username or full name.
+	// Name is the display name of the user, such as a username or full name.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no name is reported.
+	// Optional. Omitted and "null" are equivalent and mean no name is reported.
 	Name *string `json:"name,omitempty"`
 
 	// Email address of the user.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no email is reported.
+	// Optional. Omitted and "null" are equivalent and mean no email is reported.
 	Email *string `json:"email,omitempty"`
 
-	// Display name of the organization, team, or workspace the account is using.
+	// Organization is the display name of the organization, team, or workspace the account is using.
 	//
-	// Optional. Omitted and `null` are equivalent and mean no organization is reported.
+	// Optional. Omitted and "null" are equivalent and mean no organization is reported.
 	Organization *string `json:"organization,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -300,22 +300,28 @@ func (v *AuthAccount) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AuthState: **UNSTABLE**
+// AuthState is the agent's overall authentication state.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// The agent's overall authentication state.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type AuthState string
 
 const (
-	// Credentials are configured. This does not guarantee that they are valid.
+	// AuthStateAuthenticated means: credentials are configured. This does not guarantee that they are valid.
+	//
+	// On the wire it is "authenticated".
 	AuthStateAuthenticated AuthState = "authenticated"
-	// The user needs to sign in. This includes credentials that are missing,
+	// AuthStateUnauthenticated means: the user needs to sign in. This includes credentials that are missing,
 	// expired, or known to be invalid.
+	//
+	// On the wire it is "unauthenticated".
 	AuthStateUnauthenticated AuthState = "unauthenticated"
-	// No authentication is needed, for example because the agent uses a local model.
+	// AuthStateNotRequired means: no authentication is needed, for example because the agent uses a local model.
+	//
+	// On the wire it is "not_required".
 	AuthStateNotRequired AuthState = "not_required"
-	// The agent cannot currently determine the state.
+	// AuthStateUnknown is the agent cannot currently determine the state.
+	//
+	// On the wire it is "unknown".
 	AuthStateUnknown AuthState = "unknown"
 )
 
@@ -334,19 +340,19 @@ func (v AuthState) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// AuthStatusCapabilities: **UNSTABLE**
+// AuthStatusCapabilities is the auth status capabilities supported by the agent.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Auth status capabilities supported by the agent.
-//
-// Supplying `{}` means the agent supports the `auth/status` method.
+// Supplying "{}" means the agent supports the "auth/status" method.
 type AuthStatusCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -400,22 +406,22 @@ func (v *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AuthStatusRequest: **UNSTABLE**
+// AuthStatusRequest is the request parameters for the "auth/status" method.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Request parameters for the `auth/status` method.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Queries the agent's current authentication state without changing it.
 //
-// Agents MUST NOT reject it with `auth_required` (`-32000`), since Clients call it to learn
+// Agents MUST NOT reject it with "auth_required" ("-32000"), since Clients call it to learn
 // whether authentication is required.
 type AuthStatusRequest struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -469,30 +475,30 @@ func (v *AuthStatusRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AuthStatusResponse: **UNSTABLE**
+// AuthStatusResponse is the response to the "auth/status" method.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Response to the `auth/status` method.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type AuthStatusResponse struct {
-	// Whether the agent can start sessions without the user signing in first.
+	// State reports whether the agent can start sessions without the user signing in first.
 	//
 	// This is the only field clients should act on. Clients MUST treat values they
-	// do not recognize as `unknown`.
+	// do not recognize as "unknown".
 	State AuthState `json:"state"`
 
-	// The accounts the agent has configured, for display.
+	// Accounts means: the accounts the agent has configured, for display.
 	//
 	// Optional. Omitted and empty are equivalent and mean no accounts are reported.
 	// Agents that hold credentials for several providers or accounts SHOULD list each
-	// of them and mark the ones in effect with `active`.
+	// of them and mark the ones in effect with "active".
 	Accounts []AuthAccount `json:"accounts,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -569,34 +575,34 @@ func (v *AuthStatusResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AuthStatusUpdateNotification: **UNSTABLE**
+// AuthStatusUpdateNotification is the notification sent by the agent when its authentication status changes.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Notification sent by the agent when its authentication status changes.
-//
-// Carries the same fields as the `auth/status` response. Agents that advertise the
-// `auth.status` capability MAY send it at any time after `initialize`, and SHOULD only
+// Carries the same fields as the "auth/status" response. Agents that advertise the
+// "auth.status" capability MAY send it at any time after "initialize", and SHOULD only
 // send it when the reported status differs from the last one sent on the connection.
 type AuthStatusUpdateNotification struct {
-	// Whether the agent can start sessions without the user signing in first.
+	// State reports whether the agent can start sessions without the user signing in first.
 	//
 	// This is the only field clients should act on. Clients MUST treat values they
-	// do not recognize as `unknown`.
+	// do not recognize as "unknown".
 	State AuthState `json:"state"`
 
-	// The accounts the agent has configured, for display.
+	// Accounts means: the accounts the agent has configured, for display.
 	//
 	// Optional. Omitted and empty are equivalent and mean no accounts are reported.
 	// Agents that hold credentials for several providers or accounts SHOULD list each
-	// of them and mark the ones in effect with `active`.
+	// of them and mark the ones in effect with "active".
 	Accounts []AuthAccount `json:"accounts,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -673,20 +679,20 @@ func (v *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// BackgroundSubagent: **UNSTABLE**
+// BackgroundSubagent is a listed subagent session associated with this session through "subagent_update".
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// A listed subagent session associated with this session through `subagent_update`.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type BackgroundSubagent struct {
-	// The ID of the listed session.
+	// SessionID is the ID of the listed session.
 	SessionID SessionID `json:"sessionId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -755,40 +761,38 @@ func (v *BackgroundSubagent) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// InitializeProxyRequest: **UNSTABLE**
+// InitializeProxyRequest is the request parameters for "proxy/initialize".
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Request parameters for `proxy/initialize`.
-//
-// A conductor sends `proxy/initialize` instead of `initialize` to every component that has a
+// A conductor sends "proxy/initialize" instead of "initialize" to every component that has a
 // successor, which tells the component to run as a proxy. The params and the response are
-// the same as for `initialize`. A conductor sends `initialize` to the final agent.
+// the same as for "initialize". A conductor sends "initialize" to the final agent.
 //
 // The params carry the protocol version the conductor selected: the client's requested
 // version, unless the conductor supports only a lower one. Before answering successfully,
-// the proxy MUST forward an `initialize` request to its successor through `proxy/successor`.
+// the proxy MUST forward an "initialize" request to its successor through "proxy/successor".
 //
-// See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
+// See the [Proxy Chains RFD].
+//
+// [Proxy Chains RFD]: https://agentclientprotocol.com/rfds/proxy-chains
 type InitializeProxyRequest = InitializeRequest
 
-// InitializeProxyResponse: **UNSTABLE**
+// InitializeProxyResponse is the response to "proxy/initialize".
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Response to `proxy/initialize`.
-//
-// The same as the `initialize` response. The proxy builds it from its successor's
-// `initialize` response and answers with the capabilities of the chain from itself onward.
-// It MUST NOT change `protocolVersion`.
+// The same as the "initialize" response. The proxy builds it from its successor's
+// "initialize" response and answers with the capabilities of the chain from itself onward.
+// It MUST NOT change "protocolVersion".
 type InitializeProxyResponse = InitializeResponse
 
-// ProxyNotification: A JSON-RPC notification object.
+// ProxyNotification is a JSON-RPC notification object.
 type ProxyNotification struct {
-	// The notification method name.
+	// Method is the notification method name.
 	Method string `json:"method"`
 
-	// Method-specific notification parameters.
+	// Params is the method-specific notification parameters.
 	Params *ProxySuccessorNotification `json:"params,omitempty"`
 }
 
@@ -857,15 +861,15 @@ func (v *ProxyNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ProxyRequest: A JSON-RPC request object.
+// ProxyRequest is a JSON-RPC request object.
 type ProxyRequest struct {
-	// The request id used to correlate the matching response.
+	// ID is the request id used to correlate the matching response.
 	ID RequestID `json:"id"`
 
-	// The method name to invoke.
+	// Method is the method name to invoke.
 	Method string `json:"method"`
 
-	// Method-specific request parameters.
+	// Params is the method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
@@ -944,7 +948,7 @@ func (v *ProxyRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ProxyResponse: A JSON-RPC response object.
+// ProxyResponse is a JSON-RPC response object.
 type ProxyResponse struct {
 	// Value is the variant, one of:
 	//   - *ProxyResponseResult
@@ -982,14 +986,14 @@ func (u ProxyResponse) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ProxyResponseResult: the Result alternative of ProxyResponse.
+// ProxyResponseResult is the Result alternative of ProxyResponse.
 //
 // A successful JSON-RPC response.
 type ProxyResponseResult struct {
-	// The id of the request this response answers.
+	// ID is the id of the request this response answers.
 	ID RequestID `json:"id"`
 
-	// Method-specific response data.
+	// Result is the method-specific response data.
 	Result json.RawMessage `json:"result"`
 }
 
@@ -1064,17 +1068,17 @@ func (v *ProxyResponseResult) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ProxyResponseError: the Error alternative of ProxyResponse.
+// ProxyResponseError is the Error alternative of ProxyResponse.
 //
 // A failed JSON-RPC response.
 type ProxyResponseError struct {
-	// The id of the request this response answers.
+	// ID is the id of the request this response answers.
 	//
-	// Required. `null` only when the request's id could not be determined, such as
+	// Required. "null" only when the request's id could not be determined, such as
 	// for a parse error or an invalid request.
 	ID *ProxyResponseID `json:"id"`
 
-	// Method-specific error data.
+	// Error is the method-specific error data.
 	Error Error `json:"error"`
 }
 
@@ -1188,9 +1192,9 @@ func (u *ProxyResponse) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// ProxyResponseID: The id of the request this response answers.
+// ProxyResponseID is the id of the request this response answers.
 //
-// Required. `null` only when the request's id could not be determined, such as
+// Required. "null" only when the request's id could not be determined, such as
 // for a parse error or an invalid request.
 type ProxyResponseID struct {
 	// Value is the variant, one of:
@@ -1223,7 +1227,7 @@ func (u ProxyResponseID) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// ProxyResponseIDNumber: the Number alternative of ProxyResponseID.
+// ProxyResponseIDNumber is the Number alternative of ProxyResponseID.
 //
 // A numeric request ID.
 type ProxyResponseIDNumber int64
@@ -1234,7 +1238,7 @@ func (v ProxyResponseIDNumber) appendJSON(b []byte) ([]byte, error) {
 	return appendInt(b, v), nil
 }
 
-// ProxyResponseIDStr: the Str alternative of ProxyResponseID.
+// ProxyResponseIDStr is the Str alternative of ProxyResponseID.
 //
 // A string request ID.
 type ProxyResponseIDStr string
@@ -1245,7 +1249,7 @@ func (v ProxyResponseIDStr) appendJSON(b []byte) ([]byte, error) {
 	return appendString(b, v), nil
 }
 
-// ProxyResponseIDNull: the JSON null alternative of ProxyResponseID.
+// ProxyResponseIDNull is the JSON null alternative of ProxyResponseID.
 type ProxyResponseIDNull struct{}
 
 func (ProxyResponseIDNull) isProxyResponseID() {}
@@ -1297,37 +1301,39 @@ func (u *ProxyResponseID) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// ProxySuccessorNotification: **UNSTABLE**
+// ProxySuccessorNotification is the parameters of a "proxy/successor" notification.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Parameters of a `proxy/successor` notification.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // A proxy sends it to forward a message to its successor, and the conductor sends it to
-// deliver a message from the successor to the proxy. The envelope wraps one notification: `method`
-// and `params` are the wrapped notification's method and params.
+// deliver a message from the successor to the proxy. The envelope wraps one notification: "method"
+// and "params" are the wrapped notification's method and params.
 //
-// See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
+// See the [Proxy Chains RFD].
+//
+// [Proxy Chains RFD]: https://agentclientprotocol.com/rfds/proxy-chains
 type ProxySuccessorNotification struct {
 	// Method name of the wrapped notification.
 	Method string `json:"method"`
 
 	// Params of the wrapped notification, forwarded unchanged.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the wrapped notification has no params.
+	// Optional. Omitted and "null" are equivalent and mean the wrapped notification has no params.
 	// When present, it MUST be a JSON object or array, as JSON-RPC requires.
-	// The wrapped notification's own `_meta` stays inside these params.
+	// The wrapped notification's own "_meta" stays inside these params.
 	Params json.RawMessage `json:"params,omitempty"`
 
-	// Metadata for the `proxy/successor` envelope itself, separate from the wrapped
-	// message's `_meta`. It is hop-local: the conductor does not copy it into the message
+	// Meta is the metadata for the "proxy/successor" envelope itself, separate from the wrapped
+	// message's "_meta". It is hop-local: the conductor does not copy it into the message
 	// it unwraps.
 	//
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1404,44 +1410,46 @@ func (v *ProxySuccessorNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ProxySuccessorRequest: **UNSTABLE**
+// ProxySuccessorRequest is the parameters of a "proxy/successor" request.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Parameters of a `proxy/successor` request.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // A proxy sends it to forward a message to its successor, and the conductor sends it to
-// deliver a message from the successor to the proxy. The envelope wraps one request: `method`
-// and `params` are the wrapped request's method and params.
+// deliver a message from the successor to the proxy. The envelope wraps one request: "method"
+// and "params" are the wrapped request's method and params.
 //
 // The result or error of the wrapped request is returned unchanged, as the same JSON value,
-// as the result or error of the `proxy/successor` request. Errors the conductor returns
+// as the result or error of the "proxy/successor" request. Errors the conductor returns
 // itself, for example because the successor has exited, are not wrapped results.
 //
-// To cancel it, the sender sends `$/cancel_request` with the ID of this `proxy/successor`
+// To cancel it, the sender sends "$/cancel_request" with the ID of this "proxy/successor"
 // request on the same connection. Cancellation is never forwarded to another hop.
 //
-// See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
+// See the [Proxy Chains RFD].
+//
+// [Proxy Chains RFD]: https://agentclientprotocol.com/rfds/proxy-chains
 type ProxySuccessorRequest struct {
 	// Method name of the wrapped request.
 	Method string `json:"method"`
 
 	// Params of the wrapped request, forwarded unchanged.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the wrapped request has no params.
+	// Optional. Omitted and "null" are equivalent and mean the wrapped request has no params.
 	// When present, it MUST be a JSON object or array, as JSON-RPC requires.
-	// The wrapped request's own `_meta` stays inside these params.
+	// The wrapped request's own "_meta" stays inside these params.
 	Params json.RawMessage `json:"params,omitempty"`
 
-	// Metadata for the `proxy/successor` envelope itself, separate from the wrapped
-	// message's `_meta`. It is hop-local: the conductor does not copy it into the message
+	// Meta is the metadata for the "proxy/successor" envelope itself, separate from the wrapped
+	// message's "_meta". It is hop-local: the conductor does not copy it into the message
 	// it unwraps.
 	//
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1518,27 +1526,25 @@ func (v *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ProxySuccessorResponse: **UNSTABLE**
+// ProxySuccessorResponse is the result of a "proxy/successor" request: the wrapped request's result, forwarded unchanged.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Result of a `proxy/successor` request: the wrapped request's result, forwarded unchanged.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type ProxySuccessorResponse = json.RawMessage
 
-// SessionArchiveCapabilities: **UNSTABLE**
+// SessionArchiveCapabilities is the capabilities for "session/archive" and "session/unarchive".
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Capabilities for `session/archive` and `session/unarchive`.
-//
-// Supplying `{}` means the agent supports both methods, the `archived` filter on
-// `session/list`, and `SessionInfo.archived`.
+// Supplying "{}" means the agent supports both methods, the "archived" filter on
+// "session/list", and "SessionInfo.archived".
 type SessionArchiveCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1592,22 +1598,26 @@ func (v *SessionArchiveCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionArchiveFilter: **UNSTABLE**
+// SessionArchiveFilter says which sessions "session/list" returns based on their archive state.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Which sessions `session/list` returns based on their archive state.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Unknown values are preserved so they can be stored, proxied, or forwarded. An Agent MUST
-// return `-32602` for a value it does not support rather than treating it as `exclude`.
+// return "-32602" for a value it does not support rather than treating it as "exclude".
 type SessionArchiveFilter string
 
 const (
-	// Only sessions that are not archived. This is the default.
+	// SessionArchiveFilterExclude means: only sessions that are not archived. This is the default.
+	//
+	// On the wire it is "exclude".
 	SessionArchiveFilterExclude SessionArchiveFilter = "exclude"
-	// Both archived sessions and sessions that are not archived.
+	// SessionArchiveFilterInclude is the both archived sessions and sessions that are not archived.
+	//
+	// On the wire it is "include".
 	SessionArchiveFilterInclude SessionArchiveFilter = "include"
-	// Only archived sessions.
+	// SessionArchiveFilterOnly is the only archived sessions.
+	//
+	// On the wire it is "only".
 	SessionArchiveFilterOnly SessionArchiveFilter = "only"
 )
 
@@ -1626,19 +1636,19 @@ func (v SessionArchiveFilter) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// SessionCancelCapabilities: **UNSTABLE**
+// SessionCancelCapabilities is the capability to cancel work in a subagent session without ending that session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Capability to cancel work in a subagent session without ending that session.
-//
-// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
+// Supplying "{}" advertises support. An omitted or "null" "cancel" does not.
 type SessionCancelCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1692,51 +1702,51 @@ func (v *SessionCancelCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionMessage: **UNSTABLE**
+// SessionMessage is an upsert for an inter-session message.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// An upsert for an inter-session message.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type SessionMessage struct {
-	// Identifier of this message within the enclosing session's transcript.
+	// MessageID is the identifier of this message within the enclosing session's transcript.
 	MessageID MessageID `json:"messageId"`
 
-	// The sending session.
+	// SenderSessionID is the sending session.
 	//
-	// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
+	// Omitted leaves the stored value unchanged. "null" clears it. A value replaces it.
 	SenderSessionID Nullable[SessionID] `json:"senderSessionId,omitempty"`
 
-	// The receiving session.
+	// RecipientSessionID is the receiving session.
 	//
-	// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
+	// Omitted leaves the stored value unchanged. "null" clears it. A value replaces it.
 	RecipientSessionID Nullable[SessionID] `json:"recipientSessionId,omitempty"`
 
-	// On an incoming view, the `messageId` of the same message's outgoing view in the
+	// SenderMessageID means: on an incoming view, the "messageId" of the same message's outgoing view in the
 	// sender's transcript.
 	//
-	// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
+	// Omitted leaves the stored value unchanged. "null" clears it. A value replaces it. It can arrive
 	// after the message starts streaming.
 	SenderMessageID Nullable[MessageID] `json:"senderMessageId,omitempty"`
 
-	// On an outgoing view, the `messageId` of the same message's incoming view in the
+	// RecipientMessageID means: on an outgoing view, the "messageId" of the same message's incoming view in the
 	// recipient's transcript.
 	//
-	// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
+	// Omitted leaves the stored value unchanged. "null" clears it. A value replaces it. It can arrive
 	// after the message starts streaming.
 	RecipientMessageID Nullable[MessageID] `json:"recipientMessageId,omitempty"`
 
-	// Omitted leaves content unchanged. `null` clears it. A concrete array
+	// Content is the omitted leaves content unchanged. "null" clears it. A concrete array
 	// replaces the whole content collection.
 	Content Nullable[[]ContentBlock] `json:"content,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
-	// unchanged, a key set to `null` is removed, and any other value replaces that key's
+	// unchanged, a key set to "null" is removed, and any other value replaces that key's
 	// stored value without merging nested objects. Beyond this patch rule, implementations
 	// MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
+	// See protocol docs: [Metadata Patches]
+	//
+	// [Metadata Patches]: https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1849,27 +1859,27 @@ func (v *SessionMessage) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionMessageChunk: **UNSTABLE**
+// SessionMessageChunk is a streamed content block of an inter-session message.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// A streamed content block of an inter-session message.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // A chunk carries only content. The message's participants and references come from
-// `session_message` upserts, which can arrive before, between, or after its chunks.
+// "session_message" upserts, which can arrive before, between, or after its chunks.
 type SessionMessageChunk struct {
-	// Identifier of this message within the enclosing session's transcript.
+	// MessageID is the identifier of this message within the enclosing session's transcript.
 	MessageID MessageID `json:"messageId"`
 
-	// A single content block appended to the message.
+	// Content is a single content block appended to the message.
 	Content ContentBlock `json:"content"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	// This metadata is scoped to the chunk and does not patch stored metadata.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -1948,24 +1958,26 @@ func (v *SessionMessageChunk) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionStatus: **UNSTABLE**
+// SessionStatus reports whether the Agent has a session in memory, as reported by "session/status".
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Whether the Agent has a session in memory, as reported by `session/status`.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type SessionStatus string
 
 const (
-	// The Agent has the session in memory, for any connection.
+	// SessionStatusOpen means: the Agent has the session in memory, for any connection.
 	//
 	// This does not mean the requesting connection is attached to it. A Client that did
 	// not create or resume the session on its own connection MUST still call
-	// `session/resume` before sending `session/prompt` or expecting
-	// `session/update` notifications.
-	SessionStatusOpen SessionStatus = "open"
-	// The Agent knows the session and can resume it, but does not have it in memory.
+	// "session/resume" before sending "session/prompt" or expecting
+	// "session/update" notifications.
 	//
-	// The Client can call `session/resume` to start it.
+	// On the wire it is "open".
+	SessionStatusOpen SessionStatus = "open"
+	// SessionStatusSaved is the Agent knows the session and can resume it, but does not have it in memory.
+	//
+	// The Client can call "session/resume" to start it.
+	//
+	// On the wire it is "saved".
 	SessionStatusSaved SessionStatus = "saved"
 )
 
@@ -1984,19 +1996,19 @@ func (v SessionStatus) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// SessionStatusCapabilities: **UNSTABLE**
+// SessionStatusCapabilities is the capabilities for the "session/status" method.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Capabilities for the `session/status` method.
-//
-// Supplying `{}` means the agent supports checking session status.
+// Supplying "{}" means the agent supports checking session status.
 type SessionStatusCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2050,26 +2062,26 @@ func (v *SessionStatusCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionStatusRequest: **UNSTABLE**
+// SessionStatusRequest is the request parameters for checking the status of a session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Request parameters for checking the status of a session.
+// Only available if the Agent supports the "session.status" capability.
 //
-// Only available if the Agent supports the `session.status` capability.
-//
-// `session/status` MUST NOT have side effects. The Agent does not load, resume, create,
+// "session/status" MUST NOT have side effects. The Agent does not load, resume, create,
 // close, or change the session, and does not attach the requesting connection to it.
-// A session the Agent does not know gets `-32002` with the requested `sessionId` in `data`.
+// A session the Agent does not know gets "-32002" with the requested "sessionId" in "data".
 type SessionStatusRequest struct {
-	// The ID of the session to check.
+	// SessionID is the ID of the session to check.
 	SessionID SessionID `json:"sessionId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2138,34 +2150,34 @@ func (v *SessionStatusRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionStatusResponse: **UNSTABLE**
+// SessionStatusResponse is the response from checking the status of a session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Response from checking the status of a session.
-//
-// The result is a snapshot. A session reported `open` may be closed or evicted before
+// The result is a snapshot. A session reported "open" may be closed or evicted before
 // the Client's next request.
 type SessionStatusResponse struct {
-	// Whether the Agent has the session in memory.
+	// Status reports whether the Agent has the session in memory.
 	//
-	// Required. Clients MUST treat a value they do not recognize as `saved`.
+	// Required. Clients MUST treat a value they do not recognize as "saved".
 	Status SessionStatus `json:"status"`
 
-	// The session's current foreground state, as the same snapshot the Agent sends in
-	// `state_update` notifications.
+	// State is the session's current foreground state, as the same snapshot the Agent sends in
+	// "state_update" notifications.
 	//
-	// Optional. Agents SHOULD include it when `status` is `open`. Omitted, `null`, and
+	// Optional. Agents SHOULD include it when "status" is "open". Omitted, "null", and
 	// malformed values mean the Agent is not reporting foreground state, and Clients
-	// MUST NOT read that as `idle`. This is a snapshot, not a new transition. Clients
-	// MUST NOT count an `idle` snapshot as a new completion.
+	// MUST NOT read that as "idle". This is a snapshot, not a new transition. Clients
+	// MUST NOT count an "idle" snapshot as a new completion.
 	State *StateUpdate `json:"state,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2242,25 +2254,25 @@ func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionSystemPromptCapabilities: **UNSTABLE**
+// SessionSystemPromptCapabilities is the capabilities for client-provided system prompts.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Capabilities for client-provided system prompts.
-//
-// Supplying `{}` means the agent supports `systemPrompt` on session lifecycle
-// requests in `append` mode.
+// Supplying "{}" means the agent supports "systemPrompt" on session lifecycle
+// requests in "append" mode.
 type SessionSystemPromptCapabilities struct {
-	// Delivery modes the agent supports in addition to `append`.
+	// Mode means: delivery modes the agent supports in addition to "append".
 	//
-	// Optional. Omitted and `null` are equivalent and mean the agent supports only `append`.
+	// Optional. Omitted and "null" are equivalent and mean the agent supports only "append".
 	Mode *SessionSystemPromptModeCapabilities `json:"mode,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2322,27 +2334,27 @@ func (v *SessionSystemPromptCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionSystemPromptModeCapabilities: **UNSTABLE**
+// SessionSystemPromptModeCapabilities is the system prompt delivery modes the agent supports in addition to "append".
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// System prompt delivery modes the agent supports in addition to `append`.
-//
-// `append` has no entry because every agent advertising `session.systemPrompt`
+// "append" has no entry because every agent advertising "session.systemPrompt"
 // supports it.
 type SessionSystemPromptModeCapabilities struct {
-	// Whether the agent supports `override` mode.
+	// Override reports whether the agent supports "override" mode.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports replacing its built-in default
+	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise support.
+	// Supplying "{}" means the agent supports replacing its built-in default
 	// instructions with the client-provided system prompt.
 	Override *SessionSystemPromptOverrideCapabilities `json:"override,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2404,20 +2416,20 @@ func (v *SessionSystemPromptModeCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionSystemPromptOverrideCapabilities: **UNSTABLE**
+// SessionSystemPromptOverrideCapabilities is the capabilities for the "override" system prompt mode.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Capabilities for the `override` system prompt mode.
-//
-// Supplying `{}` means the agent supports replacing its built-in default
+// Supplying "{}" means the agent supports replacing its built-in default
 // instructions with the client-provided system prompt.
 type SessionSystemPromptOverrideCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2471,20 +2483,20 @@ func (v *SessionSystemPromptOverrideCapabilities) UnmarshalJSON(data []byte) err
 	return decodeBytes(data, v)
 }
 
-// SessionTitleCapabilities: **UNSTABLE**
+// SessionTitleCapabilities is the capabilities for Client-set session titles.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Capabilities for Client-set session titles.
-//
-// Supplying `{}` means the agent supports `session/set_title`. Agents report titles
-// through `session/list` and `session_info_update` without this capability.
+// Supplying "{}" means the agent supports "session/set_title". Agents report titles
+// through "session/list" and "session_info_update" without this capability.
 type SessionTitleCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2538,36 +2550,36 @@ func (v *SessionTitleCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SetSessionTitleRequest: **UNSTABLE**
+// SetSessionTitleRequest is the request parameters for setting the title of a session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Request parameters for setting the title of a session.
-//
-// Only available if the Agent supports the `session.title` capability.
+// Only available if the Agent supports the "session.title" capability.
 //
 // The session does not need to be active on the connection. Any session the Agent would
-// return from `session/list` can be retitled. A session that does not exist gets `-32002`.
+// return from "session/list" can be retitled. A session that does not exist gets "-32002".
 //
 // The Agent responds only after it has stored the title. After a successful response, the
 // Agent SHOULD NOT replace the title with one it generates automatically.
 type SetSessionTitleRequest struct {
-	// The ID of the session to retitle.
+	// SessionID is the ID of the session to retitle.
 	SessionID SessionID `json:"sessionId"`
 
-	// The new title for the session.
+	// Title is the new title for the session.
 	//
-	// Required and non-null. Omission and explicit `null` are both invalid. The Agent MAY
+	// Required and non-null. Omission and explicit "null" are both invalid. The Agent MAY
 	// normalize the title before storing it, for example by trimming whitespace or
 	// truncating it. The Agent rejects a title that fails its validation, including one
-	// that is empty after normalization, with `-32602`.
+	// that is empty after normalization, with "-32602".
 	Title string `json:"title"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2644,23 +2656,23 @@ func (v *SetSessionTitleRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SetSessionTitleResponse: **UNSTABLE**
+// SetSessionTitleResponse is the response from setting the title of a session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Response from setting the title of a session.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type SetSessionTitleResponse struct {
-	// The title the Agent stored.
+	// Title is the title the Agent stored.
 	//
 	// This differs from the requested title if the Agent normalized it. Clients SHOULD
 	// display this value rather than the one they sent.
 	Title string `json:"title"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2729,25 +2741,25 @@ func (v *SetSessionTitleResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SubagentSessionCapabilities: **UNSTABLE**
+// SubagentSessionCapabilities is the client-initiated session mutations permitted for a specific subagent session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Client-initiated session mutations permitted for a specific subagent session.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // A mutation requires an explicit per-child capability. Support for the method
 // on ordinary sessions does not grant support on a child.
 type SubagentSessionCapabilities struct {
-	// Permits the client to cancel this child's current work without ending
-	// the session. Omitted and `null` are equivalent and mean unsupported. An object (including
-	// `{}`) means supported.
+	// Cancel means: permits the client to cancel this child's current work without ending
+	// the session. Omitted and "null" are equivalent and mean unsupported. An object (including
+	// "{}") means supported.
 	Cancel *SessionCancelCapabilities `json:"cancel,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -2809,16 +2821,14 @@ func (v *SubagentSessionCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SubagentUpdate: **UNSTABLE**
+// SubagentUpdate is the notification that the enclosing parent session created and owns a child session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Notification that the enclosing parent session created and owns a child session.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Later updates modify the existing association's metadata, not its ownership.
 //
 // Sent on the immediate parent session. The first update for an unknown
-// `sessionId` announces the child and MUST be sent
+// "sessionId" announces the child and MUST be sent
 // before any live request or notification bearing the child's session ID,
 // including messages naming it as sender or recipient. Child events are
 // delivered automatically. No separate child load, resume, or subscription is needed.
@@ -2826,77 +2836,79 @@ func (v *SubagentSessionCapabilities) UnmarshalJSON(data []byte) error {
 // operation restrictions are baseline v2 requirements. No Client capability
 // is required.
 //
-// Only `sessionId` is required. Other fields have
-// patch semantics: omitted fields leave the stored value unchanged, `null`
+// Only "sessionId" is required. Other fields have
+// patch semantics: omitted fields leave the stored value unchanged, "null"
 // clears or unsets the value, and concrete values replace it. A concrete
-// `_meta` object instead patches the stored metadata by top-level key. For
-// `state`, `null` removes the current state report and leaves activity
+// "_meta" object instead patches the stored metadata by top-level key. For
+// "state", "null" removes the current state report and leaves activity
 // unconfirmed. It does not report idle or cancellation. A child whose capabilities are
 // unset permits no Client-initiated session mutations.
 //
-// `cwd` and `additionalDirectories` report where the Agent placed the child.
+// "cwd" and "additionalDirectories" report where the Agent placed the child.
 // While unset, each inherits the immediate parent's effective value.
 // The title and description provide the parent's display metadata for the
 // child. Agents SHOULD mirror known child state changes in the parent's
-// `state` using the same `StateUpdate` snapshot as the
-// ordinary `state_update` notification on the child session. This reports
+// "state" using the same [StateUpdate] snapshot as the
+// ordinary "state_update" notification on the child session. This reports
 // child state, not a separate parent-owned lifecycle. Consumers should
 // treat duplicate reports idempotently.
 // Completing or cancelling work does not end the association: the parent may
 // message the same child again. Individual messages and their outcomes do not
 // change this association.
 type SubagentUpdate struct {
-	// The opaque session ID identifying the child in all ACP messages.
+	// SessionID is the opaque session ID identifying the child in all ACP messages.
 	SessionID SessionID `json:"sessionId"`
 
-	// The parent's human-readable display title for this child. It need not be unique.
+	// Title is the parent's human-readable display title for this child. It need not be unique.
 	//
-	// Optional and nullable. Omitted means unchanged. `null` clears it. If no
+	// Optional and nullable. Omitted means unchanged. "null" clears it. If no
 	// title is set, the Client chooses a fallback presentation.
 	Title Nullable[string] `json:"title,omitempty"`
 
-	// The parent's human-readable description of the child's role or purpose.
+	// Description is the parent's human-readable description of the child's role or purpose.
 	//
-	// Optional and nullable. Omitted means unchanged. `null` clears it. This is
+	// Optional and nullable. Omitted means unchanged. "null" clears it. This is
 	// current display metadata, not the history of instructions sent to the child.
 	Description Nullable[string] `json:"description,omitempty"`
 
-	// Client-initiated session mutations permitted for this subagent session.
+	// Capabilities is the client-initiated session mutations permitted for this subagent session.
 	//
 	// Read-only operations retain their normal protocol semantics and
 	// capability requirements.
 	Capabilities *SubagentSessionCapabilities `json:"capabilities,omitempty"`
 
-	// The child's current foreground state, mirrored onto its parent association.
+	// State is the child's current foreground state, mirrored onto its parent association.
 	//
-	// Optional and nullable. Omitted means unchanged. `null` removes the
+	// Optional and nullable. Omitted means unchanged. "null" removes the
 	// current report and leaves activity unconfirmed (not idle or cancelled).
-	// A concrete `StateUpdate` replaces the entire previous snapshot.
+	// A concrete [StateUpdate] replaces the entire previous snapshot.
 	State Nullable[StateUpdate] `json:"state,omitempty"`
 
-	// The child's working directory. Must be an absolute path.
+	// Cwd means: the child's working directory. Must be an absolute path.
 	//
-	// Optional and nullable. Omitted means unchanged. `null` clears the
+	// Optional and nullable. Omitted means unchanged. "null" clears the
 	// reported value. While unset, the child inherits its immediate parent's
 	// effective working directory.
 	Cwd Nullable[AbsolutePath] `json:"cwd,omitempty"`
 
-	// Additional workspace roots for the child. Each path must be absolute.
+	// AdditionalDirectories is the additional workspace roots for the child. Each path must be absolute.
 	//
-	// Optional and nullable. Omitted means unchanged. `null` clears the
+	// Optional and nullable. Omitted means unchanged. "null" clears the
 	// reported value. While unset, the child inherits its immediate parent's
-	// effective additional directories, independently of `cwd`. A concrete
-	// array replaces the whole list. `[]` reports no additional directories.
+	// effective additional directories, independently of "cwd". A concrete
+	// array replaces the whole list. "[]" reports no additional directories.
 	AdditionalDirectories Nullable[[]AbsolutePath] `json:"additionalDirectories,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
-	// unchanged, a key set to `null` is removed, and any other value replaces that key's
+	// unchanged, a key set to "null" is removed, and any other value replaces that key's
 	// stored value without merging nested objects. Beyond this patch rule, implementations
 	// MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
+	// See protocol docs: [Metadata Patches]
+	//
+	// [Metadata Patches]: https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3017,28 +3029,28 @@ func (v *SubagentUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// UnarchiveSessionRequest: **UNSTABLE**
+// UnarchiveSessionRequest is the request parameters for unarchiving a session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Request parameters for unarchiving a session.
+// Only available if the Agent supports the "session.archive" capability.
 //
-// Only available if the Agent supports the `session.archive` capability.
-//
-// Unarchiving returns the session to default `session/list` results with the same ID and
+// Unarchiving returns the session to default "session/list" results with the same ID and
 // saved history. It never loads or resumes the session. Clients that want to continue an
-// archived session SHOULD unarchive it before calling `session/resume`.
+// archived session SHOULD unarchive it before calling "session/resume".
 // Unarchiving a session that is not archived succeeds. A session that does not exist
-// gets `-32002`.
+// gets "-32002".
 type UnarchiveSessionRequest struct {
-	// The ID of the session to unarchive.
+	// SessionID is the ID of the session to unarchive.
 	SessionID SessionID `json:"sessionId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3107,17 +3119,17 @@ func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// UnarchiveSessionResponse: **UNSTABLE**
+// UnarchiveSessionResponse is the response from unarchiving a session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Response from unarchiving a session.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type UnarchiveSessionResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3171,11 +3183,9 @@ func (v *UnarchiveSessionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// UnknownStateUpdate: **UNSTABLE**
+// UnknownStateUpdate is the Agent cannot currently determine foreground activity.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// The Agent cannot currently determine foreground activity.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Report this when activity becomes unobservable, not merely because the session
 // has been quiet. The Client MUST stop presenting the previous state as confirmed
@@ -3185,21 +3195,25 @@ func (v *UnarchiveSessionResponse) UnmarshalJSON(data []byte) error {
 // This is not a task outcome or session closure. It does not cancel work, resolve
 // pending requests, or revoke capabilities. Capabilities are updated separately.
 type UnknownStateUpdate struct {
-	// Work running independently of foreground work, as a complete snapshot.
+	// Background is the work running independently of foreground work, as a complete snapshot.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
-	// background work, not that nothing is running. `[]` means no background work is
+	// Optional. Omitted and "null" are equivalent and mean the Agent is not reporting
+	// background work, not that nothing is running. "[]" means no background work is
 	// running. An Agent that reports background work MUST include it on every state
 	// update for the session. A malformed list is treated as not reported.
 	//
-	// See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)
+	// See protocol docs: [Background Work]
+	//
+	// [Background Work]: https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work
 	Background []BackgroundWork `json:"background,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -3265,14 +3279,12 @@ func (v *UnknownStateUpdate) UnmarshalJSON(data []byte) error {
 
 // agentAuthCapabilitiesUnstable holds the fields of AgentAuthCapabilities that the unstable build tag adds.
 type agentAuthCapabilitiesUnstable struct {
-	// **UNSTABLE**
+	// Status reports whether the agent supports the "auth/status" method.
 	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
+	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
-	// Whether the agent supports the `auth/status` method.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports the `auth/status` method.
+	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise support.
+	// Supplying "{}" means the agent supports the "auth/status" method.
 	Status *AuthStatusCapabilities `json:"status,omitempty"`
 }
 
@@ -3298,15 +3310,13 @@ func (v *agentAuthCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) 
 
 // listSessionsRequestUnstable holds the fields of ListSessionsRequest that the unstable build tag adds.
 type listSessionsRequestUnstable struct {
-	// **UNSTABLE**
+	// Archived is the filter sessions by archive state.
 	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
+	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
-	// Filter sessions by archive state.
-	//
-	// Optional. Omitted and `null` are equivalent and mean `exclude`. Only send this when
-	// the Agent advertises the `session.archive` capability. The filter combines with `cwd` and
-	// applies before pagination. Clients keep the same value when following `nextCursor`.
+	// Optional. Omitted and "null" are equivalent and mean "exclude". Only send this when
+	// the Agent advertises the "session.archive" capability. The filter combines with "cwd" and
+	// applies before pagination. Clients keep the same value when following "nextCursor".
 	Archived *SessionArchiveFilter `json:"archived,omitempty"`
 }
 
@@ -3329,15 +3339,13 @@ func (v *listSessionsRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 
 // newSessionRequestUnstable holds the fields of NewSessionRequest that the unstable build tag adds.
 type newSessionRequestUnstable struct {
-	// **UNSTABLE**
+	// SystemPrompt is the system-level instructions for the new session.
 	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
+	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
-	// System-level instructions for the new session.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent uses its
+	// Optional. Omitted and "null" are equivalent and mean the Agent uses its
 	// own default instructions. Clients MUST only send this when the Agent
-	// advertises `session.systemPrompt`.
+	// advertises "session.systemPrompt".
 	SystemPrompt *SystemPrompt `json:"systemPrompt,omitempty"`
 }
 
@@ -3363,16 +3371,14 @@ func (v *newSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 
 // resumeSessionRequestUnstable holds the fields of ResumeSessionRequest that the unstable build tag adds.
 type resumeSessionRequestUnstable struct {
-	// **UNSTABLE**
+	// SystemPrompt is the system-level instructions for the resumed session.
 	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
+	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
-	// System-level instructions for the resumed session.
-	//
-	// Optional. Omitted and `null` are equivalent. The Agent may then keep a
+	// Optional. Omitted and "null" are equivalent. The Agent may then keep a
 	// system prompt it stored with the session or use its default instructions.
 	// Clients MUST only send this when the Agent advertises
-	// `session.systemPrompt`, and SHOULD send the same value they used when the
+	// "session.systemPrompt", and SHOULD send the same value they used when the
 	// session was created.
 	SystemPrompt *SystemPrompt `json:"systemPrompt,omitempty"`
 }
@@ -3399,48 +3405,40 @@ func (v *resumeSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 
 // sessionCapabilitiesUnstable holds the fields of SessionCapabilities that the unstable build tag adds.
 type sessionCapabilitiesUnstable struct {
-	// **UNSTABLE**
+	// SystemPrompt reports whether the agent supports "systemPrompt" on session lifecycle requests.
 	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
+	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
-	// Whether the agent supports `systemPrompt` on session lifecycle requests.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports `systemPrompt` in `append` mode.
+	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise support.
+	// Supplying "{}" means the agent supports "systemPrompt" in "append" mode.
 	SystemPrompt *SessionSystemPromptCapabilities `json:"systemPrompt,omitempty"`
 
-	// **UNSTABLE**
+	// Archive reports whether the agent supports "session/archive" and "session/unarchive".
 	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
+	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
-	// Whether the agent supports `session/archive` and `session/unarchive`.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports both methods, the `archived` filter on
-	// `session/list`, and `SessionInfo.archived`.
+	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise support.
+	// Supplying "{}" means the agent supports both methods, the "archived" filter on
+	// "session/list", and "SessionInfo.archived".
 	Archive *SessionArchiveCapabilities `json:"archive,omitempty"`
 
-	// **UNSTABLE**
+	// Status reports whether the agent supports "session/status".
 	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
+	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
-	// Whether the agent supports `session/status`.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports checking session status.
+	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise support.
+	// Supplying "{}" means the agent supports checking session status.
 	Status *SessionStatusCapabilities `json:"status,omitempty"`
 
-	// **UNSTABLE**
+	// Title reports whether the agent supports "session/set_title".
 	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
+	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
-	// Whether the agent supports `session/set_title`.
-	//
-	// Agents report titles through `session/list` and `session_info_update` without this
+	// Agents report titles through "session/list" and "session_info_update" without this
 	// capability. It only advertises that Clients can set titles.
 	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports setting session titles.
+	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise support.
+	// Supplying "{}" means the agent supports setting session titles.
 	Title *SessionTitleCapabilities `json:"title,omitempty"`
 }
 
@@ -3490,14 +3488,12 @@ func (v *sessionCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
 
 // sessionInfoUnstable holds the fields of SessionInfo that the unstable build tag adds.
 type sessionInfoUnstable struct {
-	// **UNSTABLE**
+	// Archived reports whether the session is archived.
 	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
+	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
-	// Whether the session is archived.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the archive state is not reported.
-	// Agents that advertise the `session.archive` capability MUST include it on every listed session.
+	// Optional. Omitted and "null" are equivalent and mean the archive state is not reported.
+	// Agents that advertise the "session.archive" capability MUST include it on every listed session.
 	Archived *bool `json:"archived,omitempty"`
 }
 
@@ -3518,14 +3514,12 @@ func (v *sessionInfoUnstable) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-// BackgroundWorkSubagent: the "subagent" variant of BackgroundWork.
+// BackgroundWorkSubagent is the "subagent" variant of BackgroundWork.
 //
-// **UNSTABLE**
+// A detached subagent session that has anything running: its state is not "idle", or
+// its own "background" list is non-empty or not reported.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// A detached subagent session that has anything running: its state is not `idle`, or
-// its own `background` list is non-empty or not reported.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type BackgroundWorkSubagent struct {
 	BackgroundSubagent
 }
@@ -3559,14 +3553,12 @@ func init() {
 	}
 }
 
-// SessionUpdateSubagentUpdate: the "subagent_update" variant of SessionUpdate.
-//
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// SessionUpdateSubagentUpdate is the "subagent_update" variant of SessionUpdate.
 //
 // Announces a child session created and owned by this session, or updates
 // that ownership association's metadata.
+//
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type SessionUpdateSubagentUpdate struct {
 	SubagentUpdate
 }
@@ -3594,14 +3586,12 @@ func (v SessionUpdateSubagentUpdate) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateSessionMessage: the "session_message" variant of SessionUpdate.
-//
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// SessionUpdateSessionMessage is the "session_message" variant of SessionUpdate.
 //
 // A message upsert observed in this session's transcript, sent to or
 // received from another session.
+//
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type SessionUpdateSessionMessage struct {
 	SessionMessage
 }
@@ -3629,13 +3619,11 @@ func (v SessionUpdateSessionMessage) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// SessionUpdateSessionMessageChunk: the "session_message_chunk" variant of SessionUpdate.
-//
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// SessionUpdateSessionMessageChunk is the "session_message_chunk" variant of SessionUpdate.
 //
 // One content block appended to a sent or received session message.
+//
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type SessionUpdateSessionMessageChunk struct {
 	SessionMessageChunk
 }
@@ -3675,14 +3663,12 @@ func init() {
 	}
 }
 
-// StateUpdateUnknown: the "unknown" variant of StateUpdate.
-//
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// StateUpdateUnknown is the "unknown" variant of StateUpdate.
 //
 // The Agent cannot currently determine foreground activity.
 // This replaces previously confirmed activity without ending the work or session.
+//
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type StateUpdateUnknown struct {
 	UnknownStateUpdate
 }
@@ -3795,4 +3781,48 @@ func init() {
 	newResultUnstable[MethodSessionUnarchive] = func() any {
 		return new(UnarchiveSessionResponse)
 	}
+}
+
+// NewBackgroundWorkSubagent returns a [BackgroundWork] holding a [BackgroundWorkSubagent] with the given sessionID.
+func NewBackgroundWorkSubagent(sessionID SessionID) BackgroundWork {
+	return BackgroundWork{Value: &BackgroundWorkSubagent{BackgroundSubagent: BackgroundSubagent{SessionID: sessionID}}}
+}
+
+// NewProxyResponseError returns a [ProxyResponse] holding a [ProxyResponseError] with the given id and error_.
+func NewProxyResponseError(id *ProxyResponseID, error_ Error) ProxyResponse {
+	return ProxyResponse{Value: &ProxyResponseError{
+		Error: error_,
+		ID:    id,
+	}}
+}
+
+// NewProxyResponseResult returns a [ProxyResponse] holding a [ProxyResponseResult] with the given id and result.
+func NewProxyResponseResult(id RequestID, result json.RawMessage) ProxyResponse {
+	return ProxyResponse{Value: &ProxyResponseResult{
+		ID:     id,
+		Result: result,
+	}}
+}
+
+// NewSessionUpdateSessionMessage returns a [SessionUpdate] holding a [SessionUpdateSessionMessage] made of sessionMessage.
+func NewSessionUpdateSessionMessage(sessionMessage SessionMessage) SessionUpdate {
+	return SessionUpdate{Value: &SessionUpdateSessionMessage{SessionMessage: sessionMessage}}
+}
+
+// NewSessionUpdateSessionMessageChunk returns a [SessionUpdate] holding a [SessionUpdateSessionMessageChunk] with the given messageID and content.
+func NewSessionUpdateSessionMessageChunk(messageID MessageID, content ContentBlock) SessionUpdate {
+	return SessionUpdate{Value: &SessionUpdateSessionMessageChunk{SessionMessageChunk: SessionMessageChunk{
+		Content:   content,
+		MessageID: messageID,
+	}}}
+}
+
+// NewSessionUpdateSubagentUpdate returns a [SessionUpdate] holding a [SessionUpdateSubagentUpdate] made of subagentUpdate.
+func NewSessionUpdateSubagentUpdate(subagentUpdate SubagentUpdate) SessionUpdate {
+	return SessionUpdate{Value: &SessionUpdateSubagentUpdate{SubagentUpdate: subagentUpdate}}
+}
+
+// NewStateUpdateUnknown returns a [StateUpdate] holding a [StateUpdateUnknown].
+func NewStateUpdateUnknown() StateUpdate {
+	return StateUpdate{Value: &StateUpdateUnknown{UnknownStateUpdate: UnknownStateUpdate{}}}
 }

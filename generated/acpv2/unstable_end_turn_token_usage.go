@@ -10,41 +10,41 @@ package acpv2
 
 import "encoding/json"
 
-// Usage: **UNSTABLE**
+// Usage is the token usage for the foreground work that just completed, not cumulative for the session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Token usage for the foreground work that just completed, not cumulative for the session.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type Usage struct {
-	// Sum of all token types for the completed work.
+	// TotalTokens is the sum of all token types for the completed work.
 	TotalTokens uint64 `json:"totalTokens"`
 
-	// Input tokens for the completed work.
+	// InputTokens is the input tokens for the completed work.
 	InputTokens uint64 `json:"inputTokens"`
 
-	// Output tokens for the completed work.
+	// OutputTokens is the output tokens for the completed work.
 	OutputTokens uint64 `json:"outputTokens"`
 
-	// Thought/reasoning tokens for the completed work.
+	// ThoughtTokens means thought/reasoning tokens for the completed work.
 	//
-	// Omitted and `null` are equivalent and mean the count is not reported.
+	// Omitted and "null" are equivalent and mean the count is not reported.
 	ThoughtTokens *uint64 `json:"thoughtTokens,omitempty"`
 
-	// Cache read tokens for the completed work.
+	// CachedReadTokens is the cache read tokens for the completed work.
 	//
-	// Omitted and `null` are equivalent and mean the count is not reported.
+	// Omitted and "null" are equivalent and mean the count is not reported.
 	CachedReadTokens *uint64 `json:"cachedReadTokens,omitempty"`
 
-	// Cache write tokens for the completed work.
+	// CachedWriteTokens is the cache write tokens for the completed work.
 	//
-	// Omitted and `null` are equivalent and mean the count is not reported.
+	// Omitted and "null" are equivalent and mean the count is not reported.
 	CachedWriteTokens *uint64 `json:"cachedWriteTokens,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -149,13 +149,11 @@ func (v *Usage) UnmarshalJSON(data []byte) error {
 
 // idleStateUpdateEndTurnTokenUsage holds the fields of IdleStateUpdate that the unstable_end_turn_token_usage or unstable build tag adds.
 type idleStateUpdateEndTurnTokenUsage struct {
-	// **UNSTABLE**
+	// Usage is the token usage for completed foreground work.
 	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
+	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
-	// Token usage for completed foreground work.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent is not reporting token
+	// Optional. Omitted and "null" are equivalent and mean the agent is not reporting token
 	// usage for this state update.
 	Usage *Usage `json:"usage,omitempty"`
 }

@@ -10,23 +10,23 @@ package acpv2
 
 import "encoding/json"
 
-// PlanFile: **UNSTABLE**
+// PlanFile is a plan represented by a file URI.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// A plan represented by a file URI.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type PlanFile struct {
-	// The plan ID to update.
+	// PlanID is the plan ID to update.
 	PlanID PlanID `json:"planId"`
 
-	// The URI of the file containing the plan.
+	// URI is the URI of the file containing the plan.
 	URI string `json:"uri"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -103,23 +103,23 @@ func (v *PlanFile) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PlanMarkdown: **UNSTABLE**
+// PlanMarkdown is a plan represented as raw markdown content.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// A plan represented as raw markdown content.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type PlanMarkdown struct {
-	// The plan ID to update.
+	// PlanID is the plan ID to update.
 	PlanID PlanID `json:"planId"`
 
-	// Markdown content for the plan.
+	// Content is the markdown content for the plan.
 	Content string `json:"content"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -196,20 +196,20 @@ func (v *PlanMarkdown) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PlanRemoved: **UNSTABLE**
+// PlanRemoved is the removal notice for a plan identified by ID.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Removal notice for a plan identified by ID.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type PlanRemoved struct {
-	// The plan ID to remove.
+	// PlanID is the plan ID to remove.
 	PlanID PlanID `json:"planId"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -278,13 +278,11 @@ func (v *PlanRemoved) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PlanUpdateContentFile: the "file" variant of PlanUpdateContent.
-//
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// PlanUpdateContentFile is the "file" variant of PlanUpdateContent.
 //
 // A URI pointing to a file containing the plan.
+//
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type PlanUpdateContentFile struct {
 	PlanFile
 }
@@ -312,13 +310,11 @@ func (v PlanUpdateContentFile) MarshalJSON() ([]byte, error) {
 	return encoded(buf, b, err)
 }
 
-// PlanUpdateContentMarkdown: the "markdown" variant of PlanUpdateContent.
-//
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// PlanUpdateContentMarkdown is the "markdown" variant of PlanUpdateContent.
 //
 // Raw markdown content for the plan.
+//
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type PlanUpdateContentMarkdown struct {
 	PlanMarkdown
 }
@@ -355,13 +351,11 @@ func init() {
 	}
 }
 
-// SessionUpdatePlanRemoved: the "plan_removed" variant of SessionUpdate.
-//
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// SessionUpdatePlanRemoved is the "plan_removed" variant of SessionUpdate.
 //
 // Removal notice for a plan identified by ID.
+//
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type SessionUpdatePlanRemoved struct {
 	PlanRemoved
 }
@@ -393,4 +387,25 @@ func init() {
 	sessionUpdateUnstable["plan_removed"] = func() SessionUpdateVariant {
 		return new(SessionUpdatePlanRemoved)
 	}
+}
+
+// NewPlanUpdateContentFile returns a [PlanUpdateContent] holding a [PlanUpdateContentFile] with the given planID and uri.
+func NewPlanUpdateContentFile(planID PlanID, uri string) PlanUpdateContent {
+	return PlanUpdateContent{Value: &PlanUpdateContentFile{PlanFile: PlanFile{
+		PlanID: planID,
+		URI:    uri,
+	}}}
+}
+
+// NewPlanUpdateContentMarkdown returns a [PlanUpdateContent] holding a [PlanUpdateContentMarkdown] with the given planID and content.
+func NewPlanUpdateContentMarkdown(planID PlanID, content string) PlanUpdateContent {
+	return PlanUpdateContent{Value: &PlanUpdateContentMarkdown{PlanMarkdown: PlanMarkdown{
+		Content: content,
+		PlanID:  planID,
+	}}}
+}
+
+// NewSessionUpdatePlanRemoved returns a [SessionUpdate] holding a [SessionUpdatePlanRemoved] with the given planID.
+func NewSessionUpdatePlanRemoved(planID PlanID) SessionUpdate {
+	return SessionUpdate{Value: &SessionUpdatePlanRemoved{PlanRemoved: PlanRemoved{PlanID: planID}}}
 }

@@ -10,51 +10,49 @@ package acpv2
 
 import "encoding/json"
 
-// ForkSessionRequest: **UNSTABLE**
+// ForkSessionRequest is the request parameters for forking an existing session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Request parameters for forking an existing session.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Creates a new session based on the context of an existing one, allowing
 // operations like generating summaries without affecting the original session's history.
 //
-// Only available if the Agent supports the `session.fork` capability.
+// Only available if the Agent supports the "session.fork" capability.
 type ForkSessionRequest struct {
-	// The ID of the session to fork.
+	// SessionID is the ID of the session to fork.
 	SessionID SessionID `json:"sessionId"`
 
-	// The working directory for this session. Must be an absolute path.
+	// Cwd is the working directory for this session. Must be an absolute path.
 	Cwd AbsolutePath `json:"cwd"`
 
-	// Additional workspace roots to activate for this session. Each path must be absolute.
+	// AdditionalDirectories is the additional workspace roots to activate for this session. Each path must be absolute.
 	//
 	// When omitted or empty, no additional roots are activated. When non-empty,
 	// this is the complete resulting additional-root list for the forked
 	// session.
 	AdditionalDirectories []AbsolutePath `json:"additionalDirectories,omitempty"`
 
-	// List of MCP servers to connect to for this session.
+	// MCPServers is the list of MCP servers to connect to for this session.
 	MCPServers []MCPServer `json:"mcpServers,omitempty"`
 
-	// **UNSTABLE**
+	// SystemPrompt is the system-level instructions for the forked session.
 	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
+	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
-	// System-level instructions for the forked session.
-	//
-	// Optional. Omitted and `null` are equivalent. The Agent may then keep a
+	// Optional. Omitted and "null" are equivalent. The Agent may then keep a
 	// system prompt it stored with the source session or use its default
 	// instructions. Clients MUST only send this when the Agent advertises
-	// `session.systemPrompt`, and SHOULD send the same value they used for the
+	// "session.systemPrompt", and SHOULD send the same value they used for the
 	// source session.
 	SystemPrompt *SystemPrompt `json:"systemPrompt,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -159,34 +157,34 @@ func (v *ForkSessionRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ForkSessionResponse: **UNSTABLE**
+// ForkSessionResponse is the response from forking an existing session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Response from forking an existing session.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 type ForkSessionResponse struct {
-	// Unique identifier for the newly created forked session.
+	// SessionID is the unique identifier for the newly created forked session.
 	SessionID SessionID `json:"sessionId"`
 
-	// Initial session configuration options.
+	// ConfigOptions is the initial session configuration options.
 	//
 	// Optional. Omitted or empty means no config options are advertised.
-	// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
-	// Later `config_option_update` notifications replace this list.
+	// Senders MUST use an array, not "null". Receivers treat "null" like omission.
+	// Later "config_option_update" notifications replace this list.
 	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
 
-	// Initial commands the agent can execute in this session.
+	// AvailableCommands means: initial commands the agent can execute in this session.
 	//
 	// Optional. Omitted or empty means no initial commands are advertised.
-	// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
-	// Later `available_commands_update` notifications replace this list.
+	// Senders MUST use an array, not "null". Receivers treat "null" like omission.
+	// Later "available_commands_update" notifications replace this list.
 	AvailableCommands []AvailableCommand `json:"availableCommands,omitempty"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -271,19 +269,19 @@ func (v *ForkSessionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionForkCapabilities: **UNSTABLE**
+// SessionForkCapabilities is the capabilities for the "session/fork" method.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
-// Capabilities for the `session/fork` method.
-//
-// Supplying `{}` means the agent supports forking sessions.
+// Supplying "{}" means the agent supports forking sessions.
 type SessionForkCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -337,39 +335,39 @@ func (v *SessionForkCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SystemPrompt: **UNSTABLE**
+// SystemPrompt is the client-provided system-level instructions for a session.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Client-provided system-level instructions for a session.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Clients MUST only send this when the Agent advertises
-// `session.systemPrompt`. Agents that cannot apply it, for example because of
+// "session.systemPrompt". Agents that cannot apply it, for example because of
 // an unadvertised mode or an unsupported content block type, MUST return an
 // error instead of creating, resuming, or forking the session.
 type SystemPrompt struct {
-	// How the Agent combines `content` with its own instructions.
+	// Mode says how the Agent combines "content" with its own instructions.
 	//
 	// Required. Agents MUST return an error for a mode they do not support rather than
-	// treating it as `append` or `override`.
+	// treating it as "append" or "override".
 	Mode SystemPromptMode `json:"mode"`
 
-	// The system prompt content.
+	// Content is the system prompt content.
 	//
-	// Agents advertising the capability MUST accept `text` content blocks.
+	// Agents advertising the capability MUST accept "text" content blocks.
 	// Clients MUST NOT send other content block types until a future
 	// capability allows them, and Agents MUST return an error for content
 	// blocks they do not support, including unknown types.
 	//
 	// Clients MUST NOT send an empty array. Agents MAY reject one with
-	// `-32602` without creating, resuming, or forking the session.
+	// "-32602" without creating, resuming, or forking the session.
 	Content []ContentBlock `json:"content"`
 
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+	// See protocol docs: [Extensibility]
+	//
+	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
@@ -450,33 +448,35 @@ func (v *SystemPrompt) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SystemPromptMode: **UNSTABLE**
+// SystemPromptMode says how the Agent combines a client-provided system prompt with its own instructions.
 //
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// How the Agent combines a client-provided system prompt with its own instructions.
+// Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Unknown modes are preserved so they can be stored,
 // proxied, or forwarded. An Agent MUST return an error for a mode it does not
-// support rather than treating it as `append` or `override`.
+// support rather than treating it as "append" or "override".
 type SystemPromptMode string
 
 const (
-	// Add the content to the Agent's own instructions rather than replacing them.
+	// SystemPromptModeAppend means: add the content to the Agent's own instructions rather than replacing them.
 	//
-	// Every Agent that advertises `session.systemPrompt` supports this mode.
+	// Every Agent that advertises "session.systemPrompt" supports this mode.
 	// Agents SHOULD give the content system-level precedence, for example in the
 	// model's system prompt or developer instructions rather than in user-turn
 	// content. Where it is placed and how it is formatted is implementation-defined.
+	//
+	// On the wire it is "append".
 	SystemPromptModeAppend SystemPromptMode = "append"
-	// Replace the Agent's built-in default instructions with the content.
+	// SystemPromptModeOverride means: replace the Agent's built-in default instructions with the content.
 	//
 	// This does not change tool availability, MCP servers, permissions, or session
 	// configuration. Context the Agent supplies from the workspace or environment
 	// MAY still be included. Clients that use this mode take responsibility for any
 	// tool guidance or safety instructions the Agent's default instructions
 	// provided, and MUST only use it when the Agent advertises
-	// `session.systemPrompt.mode.override`.
+	// "session.systemPrompt.mode.override".
+	//
+	// On the wire it is "override".
 	SystemPromptModeOverride SystemPromptMode = "override"
 )
 
@@ -497,14 +497,12 @@ func (v SystemPromptMode) IsCustom() bool {
 
 // sessionCapabilitiesSessionFork holds the fields of SessionCapabilities that the unstable_session_fork or unstable build tag adds.
 type sessionCapabilitiesSessionFork struct {
-	// **UNSTABLE**
+	// Fork reports whether the agent supports "session/fork".
 	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
+	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
-	// Whether the agent supports `session/fork`.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports forking sessions.
+	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise support.
+	// Supplying "{}" means the agent supports forking sessions.
 	Fork *SessionForkCapabilities `json:"fork,omitempty"`
 }
 

@@ -1,0 +1,244 @@
+package names
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// The doc step: schema descriptions are markdown; Go doc comments have their
+// own small syntax (go.dev/doc/comment). GoDoc converts the first to the
+// second and Lead makes a comment begin with a sentence about its
+// identifier. Both are pure functions of their arguments.
+
+var (
+	listItem  = regexp.MustCompile(`^\s*([-*]|\d+[.)])\s+(.*)$`)
+	mdLink    = regexp.MustCompile(`\[([^\[\]]+)\]\(([^()\s]+)\)`)
+	codeSpan  = regexp.MustCompile("`([^`]+)`")
+	bold      = regexp.MustCompile(`\*\*([^*]+)\*\*`)
+	heading   = regexp.MustCompile(`^#{1,6}\s+(.*)$`)
+	unstable  = "**UNSTABLE**"
+	deprecate = regexp.MustCompile(`(?i)^\**deprecated\**[:.]?\s*`)
+)
+
+// GoDoc converts a schema description from markdown to Go doc comment text:
+// lists become Go doc lists, fenced code becomes indented code blocks, links
+// become doc links with their targets listed at the end, a code span naming
+// a definition becomes a link to its Go identifier (ident returns it),
+// other code spans are quoted, bold markers go, a paragraph beginning with
+// "Deprecated" becomes a "Deprecated:" paragraph, and the "**UNSTABLE**"
+// banner becomes a sentence after the first paragraph.
+func GoDoc(md string, ident func(string) (string, bool)) string {
+	md = strings.TrimSpace(strings.ReplaceAll(md, "\r\n", "\n"))
+	if md == "" {
+		return ""
+	}
+	var out []string
+	var defs []string
+	seenDef := map[string]bool{}
+	inline := func(s string) string {
+		s = mdLink.ReplaceAllStringFunc(s, func(m string) string {
+			p := mdLink.FindStringSubmatch(m)
+			text := strings.Trim(p[1], "`*")
+			if !seenDef[strings.ToLower(text)] {
+				seenDef[strings.ToLower(text)] = true
+				defs = append(defs, fmt.Sprintf("[%s]: %s", text, p[2]))
+			}
+			return "[" + text + "]"
+		})
+		s = codeSpan.ReplaceAllStringFunc(s, func(m string) string {
+			code := m[1 : len(m)-1]
+			if id, ok := ident(code); ok {
+				return "[" + id + "]"
+			}
+			if strings.ContainsRune(code, '"') {
+				return code
+			}
+			return `"` + code + `"`
+		})
+		return bold.ReplaceAllString(s, "$1")
+	}
+	lines := strings.Split(md, "\n")
+	inCode, inList := false, false
+	for _, line := range lines {
+		line = strings.TrimRight(line, " \t")
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(trimmed, "```"):
+			if !inCode && len(out) > 0 && out[len(out)-1] != "" {
+				out = append(out, "")
+			}
+			inCode, inList = !inCode, false
+			if !inCode {
+				out = append(out, "")
+			}
+		case inCode:
+			out = append(out, "\t"+line)
+		case trimmed == "":
+			inList = false
+			out = append(out, "")
+		case listItem.MatchString(line):
+			m := listItem.FindStringSubmatch(line)
+			if !inList && len(out) > 0 && out[len(out)-1] != "" {
+				out = append(out, "")
+			}
+			marker := "-"
+			if m[1] != "-" && m[1] != "*" {
+				marker = strings.TrimSuffix(m[1], ")")
+				if !strings.HasSuffix(marker, ".") {
+					marker += "."
+				}
+			}
+			inList = true
+			out = append(out, "  "+marker+" "+inline(m[2]))
+		case inList && (line[0] == ' ' || line[0] == '\t'):
+			out = append(out, "    "+inline(trimmed))
+		case heading.MatchString(trimmed):
+			if len(out) > 0 && out[len(out)-1] != "" {
+				out = append(out, "")
+			}
+			inList = false
+			out = append(out, inline(heading.FindStringSubmatch(trimmed)[1]), "")
+		default:
+			if inList {
+				out = append(out, "")
+				inList = false
+			}
+			out = append(out, inline(trimmed))
+		}
+	}
+	paras := paragraphs(strings.Join(out, "\n"))
+	paras = moveUnstable(paras)
+	for i, p := range paras {
+		if deprecate.MatchString(p) && !strings.HasPrefix(p, "\t") {
+			paras[i] = "Deprecated: " + deprecate.ReplaceAllString(p, "")
+		}
+	}
+	text := strings.Join(paras, "\n\n")
+	if len(defs) > 0 {
+		text += "\n\n" + strings.Join(defs, "\n")
+	}
+	return text
+}
+
+// paragraphs splits text at blank lines, dropping empty ones.
+func paragraphs(text string) []string {
+	var out []string
+	for _, p := range strings.Split(text, "\n\n") {
+		if p = strings.Trim(p, "\n"); strings.TrimSpace(p) != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// moveUnstable turns a leading UNSTABLE banner and its note into one
+// sentence after the first paragraph of the description proper.
+func moveUnstable(paras []string) []string {
+	if len(paras) == 0 || paras[0] != strings.Trim(unstable, "*") {
+		return paras
+	}
+	note := "Unstable: this item is not part of the protocol yet and may change or be removed."
+	rest := paras[1:]
+	if len(rest) > 0 && strings.HasPrefix(rest[0], "This capability is not part of the spec yet") {
+		rest = rest[1:]
+	}
+	if len(rest) == 0 {
+		return []string{note}
+	}
+	return append([]string{rest[0], note}, rest[1:]...)
+}
+
+// threeS are verbs a description may begin with in the third person
+// ("Cancels an ongoing request."); Lead writes them after the identifier.
+var threeS = map[string]bool{
+	"allows": true, "cancels": true, "configures": true, "contains": true, "controls": true,
+	"creates": true, "defines": true, "describes": true, "determines": true, "enables": true,
+	"executes": true, "gets": true, "handles": true, "identifies": true, "indicates": true,
+	"kills": true, "lists": true, "loads": true, "notifies": true, "provides": true,
+	"reads": true, "releases": true, "represents": true, "reports": true, "requests": true,
+	"returns": true, "selects": true, "sends": true, "sets": true, "specifies": true,
+	"starts": true, "stops": true, "waits": true, "writes": true,
+}
+
+// clauseVerbs after a description's first word mark a clause ("Agent
+// supports …", "Compaction has started"), not a noun phrase.
+var clauseVerbs = map[string]bool{
+	"is": true, "are": true, "has": true, "have": true, "was": true, "were": true, "can": true,
+	"may": true, "must": true, "should": true, "will": true, "supports": true, "needs": true,
+	"requires": true, "wants": true, "uses": true, "accepted": true, "rejected": true,
+	"cancelled": true, "declined": true, "represent": true, "represents": true, "describe": true,
+	"describes": true, "contain": true, "contains": true, "allow": true, "allows": true,
+	"appear": true, "define": true, "defines": true, "indicate": true, "indicates": true,
+	"provide": true, "provides": true, "been": true,
+}
+
+// Lead returns doc (Go doc text) so that it begins with a sentence about
+// ident, in the form Go doc comments use:
+//
+//	"The contents of a resource."  → "X is the contents of a resource."
+//	"Whether the agent …"          → "X reports whether the agent …"
+//	"Cancels an ongoing request."  → "X cancels an ongoing request."
+//	"Agent supports images."       → "X means: agent supports images."
+//	"Unique identifier for …"      → "X is the unique identifier for …"
+//
+// A doc that already begins with ident is returned as it is.
+func Lead(ident, doc string) string {
+	doc = strings.TrimSpace(doc)
+	if doc == "" {
+		return ""
+	}
+	if first, _, _ := strings.Cut(doc, " "); strings.TrimRight(first, ".,:") == ident {
+		return doc
+	}
+	words := strings.Fields(doc)
+	first := strings.ToLower(words[0])
+	word := func(i int) string {
+		if i < len(words) {
+			return strings.ToLower(strings.Trim(words[i], ".,:;"))
+		}
+		return ""
+	}
+	second := word(1)
+	// clause: a verb among the words after the first ("The _meta property
+	// is reserved", "Session configuration options have been updated").
+	clause := false
+	for i := 1; i <= 4; i++ {
+		clause = clause || clauseVerbs[word(i)]
+	}
+	switch {
+	case strings.HasPrefix(doc, "Deprecated:"):
+		return ident + " is deprecated.\n\n" + doc
+	case strings.HasPrefix(doc, "Unstable:") || strings.HasPrefix(doc, "\t") || strings.HasPrefix(doc, "  "):
+		return ident + " is described below.\n\n" + doc
+	case (first == "the" || first == "a" || first == "an") && !clause:
+		return ident + " is " + lowerWord(doc)
+	case first == "whether":
+		return ident + " reports " + lowerWord(doc)
+	case threeS[first]:
+		return ident + " " + lowerWord(doc)
+	case first == "how" || first == "what" || first == "which" || first == "when":
+		return ident + " says " + lowerWord(doc)
+	case strings.HasSuffix(first, "ing") && first != "string":
+		return ident + " means " + lowerWord(doc)
+	case clause || threeS[second] || second == "the" || second == "a" || second == "an" || second == "this" || second == "all":
+		return ident + " means: " + lowerWord(doc)
+	case first == "the" || first == "a" || first == "an":
+		return ident + " means: " + lowerWord(doc)
+	case unicode.IsUpper([]rune(doc)[0]) || unicode.IsLower([]rune(doc)[0]):
+		return ident + " is the " + lowerWord(doc)
+	}
+	return ident + " is described below.\n\n" + doc
+}
+
+// lowerWord lowers the first letter of s unless its first word is an
+// initialism or a name in capitals ("MIME type", "JSON-RPC").
+func lowerWord(s string) string {
+	r := []rune(s)
+	if len(r) > 1 && unicode.IsUpper(r[0]) && (unicode.IsUpper(r[1]) || unicode.IsDigit(r[1])) {
+		return s
+	}
+	r[0] = unicode.ToLower(r[0])
+	return string(r)
+}
