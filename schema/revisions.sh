@@ -10,7 +10,7 @@
 # written deterministically (sorted names, fixed times and owners, gzip -n),
 # so rerunning it against the same registry gives the same bytes.
 #
-# Needs: bash, npm, node, tar, gzip, sha256sum; run by `make revisions`.
+# Needs: bash, npm, node, tar, gzip, sha256sum; run by `make revisions-corpus`.
 set -euo pipefail
 
 PACKAGE='@agentclientprotocol/sdk'

@@ -56,12 +56,18 @@ func Decoder(header, pkg string) []byte { return fill(decode, header, pkg) }
 // Encoder returns the source of the encoding runtime file for package pkg.
 func Encoder(header, pkg string) []byte { return fill(encode, header, pkg) }
 
-// RPC returns the source of the JSON-RPC message file for package pkg.
-func RPC(header, pkg string) []byte { return fill(rpc, header, pkg) }
+// RPC returns the source of the JSON-RPC message file for package pkg,
+// whose Error's code has the Go type codeType (ErrorCode in current
+// schemas; int32 in schemas that name no code type).
+func RPC(header, pkg, codeType string) []byte {
+	return []byte(strings.ReplaceAll(string(fill(rpc, header, pkg)), "{{ERROR_CODE}}", codeType))
+}
 
 // RPCDecoder returns the source of the one-pass JSON-RPC message decoder
-// for package pkg.
-func RPCDecoder(header, pkg string) []byte { return fill(rpcDecode, header, pkg) }
+// for package pkg, whose Error's code has the Go type codeType.
+func RPCDecoder(header, pkg, codeType string) []byte {
+	return []byte(strings.ReplaceAll(string(fill(rpcDecode, header, pkg)), "{{ERROR_CODE}}", codeType))
+}
 
 // Tracker returns the source of the request tracker for package pkg, which
 // types a response's result by the method of the request it answers.

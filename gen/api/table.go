@@ -86,11 +86,11 @@ func Table(surfaces map[string][]Line) string {
 	}
 	b.WriteString("\n")
 	for _, t := range sorted {
-		what := t
+		what := "`" + t + "`"
 		if t == Umbrella {
-			what = Umbrella + " (everything above, and items of no known feature)"
+			what = "`" + Umbrella + "`: unstable, no feature yet (the tag also enables everything above)"
 		}
-		fmt.Fprintf(&b, "| `%s` |", what)
+		fmt.Fprintf(&b, "| %s |", what)
 		for _, p := range pkgs {
 			fmt.Fprintf(&b, " %s |", describe(gates[p][t]))
 		}

@@ -273,7 +273,12 @@ func fieldDecode(fl *ir.Field, ptr jen.Code) jen.Code {
 	case skipElem(fl) != nil:
 		return jen.Id("decodeItemsField").Call(jen.Id("d"), ptr, elemDecoder(*skipElem(fl)), rules)
 	case fl.NullMeans:
-		return jen.Id("decodeNullableField").Call(jen.Id("d"), ptr, elemDecoder(fl.Type), rules)
+		elem := elemDecoder(fl.Type)
+		if fl.SkipInvalidItems && fl.Type.Kind == ir.RefArray {
+			// func(p *[]E, d *decoder) error { return decodeItems(d, p, elem) }
+			elem = elemFunc(goType(fl.Type), jen.Id("decodeItems").Call(jen.Id("d"), jen.Id("p"), elemDecoder(*fl.Type.Elem)))
+		}
+		return jen.Id("decodeNullableField").Call(jen.Id("d"), ptr, elem, rules)
 	case pointer(fl):
 		return jen.Id("decodePointerField").Call(jen.Id("d"), ptr, elemDecoder(fl.Type), rules)
 	}
@@ -283,20 +288,29 @@ func fieldDecode(fl *ir.Field, ptr jen.Code) jen.Code {
 // fieldRules is the rule set of a member, as a constant expression.
 func fieldRules(fl *ir.Field) jen.Code {
 	var names []string
-	// Null is zero for a nullable member, and for an optional one without
-	// rules (as encoding/json has it); free-form JSON keeps it.
-	if fl.Nullable || !hasRule(fl) {
-		if isRaw(fl.Type) {
-			names = append(names, "nullValue")
-		} else {
-			names = append(names, "nullOK")
-		}
+	// Null is zero for a member the schema lets be null; free-form JSON
+	// keeps it. Elsewhere null is an error, unless a rule defaults it.
+	switch {
+	case isRaw(fl.Type) && (fl.Nullable || fl.Null != ir.NullRejected || !fl.Type.Object), acceptsNull(fl.Type):
+		names = append(names, "nullValue")
+	case fl.Nullable:
+		names = append(names, "nullOK")
 	}
 	if fl.DefaultOnError {
 		names = append(names, "defaultOnError")
 	}
 	if fl.DefaultOnNull {
 		names = append(names, "defaultOnNull")
+	}
+	if (fl.DefaultOnError || fl.DefaultOnNull) && !fl.Nullable && !fl.NullMeans {
+		// The default of a list or a map that cannot be null is empty, as
+		// the reference decoder makes it, and is written back as [] or {}.
+		switch underlying(fl.Type).Kind {
+		case ir.RefArray:
+			names = append(names, "emptyList")
+		case ir.RefMap:
+			names = append(names, "emptyMap")
+		}
 	}
 	if len(names) == 0 {
 		return jen.Lit(0)
@@ -306,6 +320,21 @@ func fieldRules(fl *ir.Field) jen.Code {
 		out = out.Op("|").Id(n)
 	}
 	return out
+}
+
+// acceptsNull reports whether r is a union with an alternative for null
+// (v1 RequestId), which decodes null itself.
+func acceptsNull(r ir.Ref) bool {
+	u := underlying(r)
+	if u.Kind != ir.RefNamed || u.Type.Kind != ir.Union {
+		return false
+	}
+	for _, v := range u.Type.Union.Variants {
+		if v.JSON == ir.KindNull {
+			return true
+		}
+	}
+	return false
 }
 
 // isRaw reports whether r is free-form JSON.
@@ -362,13 +391,26 @@ func elemDecoder(r ir.Ref) jen.Code {
 	return jen.Id(rawDecoder(r)).Index(goT)
 }
 
+// nestedDecoder is elemDecoder for the values of a list or map: a list or
+// map there is decoded by the runtime's sliceDecoder or mapDecoder, so that
+// the code for lists nested n deep grows with n, not n².
+func nestedDecoder(r ir.Ref) jen.Code {
+	switch r.Kind {
+	case ir.RefArray:
+		return jen.Id("sliceDecoder").Call(nestedDecoder(*r.Elem))
+	case ir.RefMap:
+		return jen.Id("mapDecoder").Call(nestedDecoder(*r.Elem))
+	}
+	return elemDecoder(r)
+}
+
 // elemCall decodes a value of r, a list, a map or a named type, into ptr.
 func elemCall(r ir.Ref, ptr jen.Code) jen.Code {
 	switch r.Kind {
 	case ir.RefArray:
-		return jen.Id("decodeSlice").Call(jen.Id("d"), ptr, elemDecoder(*r.Elem))
+		return jen.Id("decodeSlice").Call(jen.Id("d"), ptr, nestedDecoder(*r.Elem))
 	case ir.RefMap:
-		return jen.Id("decodeMap").Call(jen.Id("d"), ptr, elemDecoder(*r.Elem))
+		return jen.Id("decodeMap").Call(jen.Id("d"), ptr, nestedDecoder(*r.Elem))
 	}
 	return jen.Add(elemDecoder(r)).Call(ptr, jen.Id("d"))
 }

@@ -67,9 +67,21 @@ func Files(p *ir.Package) (map[string][]byte, error) {
 			}
 		}
 	}
+	if f := e.newFile(""); e.definitions(f) {
+		if err := render("definitions_test.go", f); err != nil {
+			return nil, err
+		}
+	}
+	for _, key := range e.unstableKeys() {
+		if f := e.newFile(constraint(gateOf(key))); e.unstableDefinitions(f, key) {
+			if err := render(fileName(key, "_definitions_test"), f); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if e.hasRPC() {
-		files["rpc.go"] = templates.RPC(e.header(), p.Name)
-		files["rpc_decode.go"] = templates.RPCDecoder(e.header(), p.Name)
+		files["rpc.go"] = templates.RPC(e.header(), p.Name, e.errorCodeType())
+		files["rpc_decode.go"] = templates.RPCDecoder(e.header(), p.Name, e.errorCodeType())
 		files["tracker.go"] = templates.Tracker(e.header(), p.Name)
 	}
 	// The runtimes first: the JSON helpers serve them too.
@@ -118,6 +130,20 @@ func (e *emitter) hasRPC() bool {
 		errType = errType || (t.Name == "Error" && !t.Unstable && t.Kind == ir.Struct)
 	}
 	return id && errType && len(e.p.Methods) > 0
+}
+
+// errorCodeType is the Go type of the code of the Error definition.
+func (e *emitter) errorCodeType() string {
+	for _, t := range e.p.Types {
+		if t.Name == "Error" && !t.Unstable && t.Kind == ir.Struct {
+			for _, f := range t.Fields {
+				if f.JSONName == "code" {
+					return fmt.Sprintf("%#v", goType(f.Type))
+				}
+			}
+		}
+	}
+	return "int"
 }
 
 // newFile starts a file, with a build constraint if one is given.

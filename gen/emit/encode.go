@@ -277,7 +277,20 @@ func containerCall(u ir.Ref, value jen.Code) jen.Code {
 	if u.Kind == ir.RefMap {
 		helper = "appendMap"
 	}
-	return jen.Id(helper).Call(jen.Id("b"), value, elemEncoder(*u.Elem))
+	return jen.Id(helper).Call(jen.Id("b"), value, nestedEncoder(*u.Elem))
+}
+
+// nestedEncoder is elemEncoder for the values of a list or map: a list or
+// map there is encoded by the runtime's sliceEncoder or mapEncoder, so that
+// the code for lists nested n deep grows with n, not n².
+func nestedEncoder(r ir.Ref) jen.Code {
+	switch r.Kind {
+	case ir.RefArray:
+		return jen.Id("sliceEncoder").Call(nestedEncoder(*r.Elem))
+	case ir.RefMap:
+		return jen.Id("mapEncoder").Call(nestedEncoder(*r.Elem))
+	}
+	return elemEncoder(r)
 }
 
 // elemEncoder is a function value of type func(*T, []byte) ([]byte, error)

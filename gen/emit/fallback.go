@@ -28,6 +28,12 @@ func (e *emitter) fallback(f *jen.File, t *ir.Type) error {
 	for _, fl := range v.Fields {
 		members = append(members, jen.Line(), comment(fl.GoName, fl.Doc), jen.Id(fl.GoName).Add(fieldType(fl)))
 	}
+	var embeds []string
+	for _, emb := range v.Embeds {
+		// Decoded from Raw, once the whole object is read.
+		members = append(members, jen.Line(), comment("", fmt.Sprintf("%s holds what every unknown variant must carry, decoded from Raw.", emb.GoName)), jen.Id(emb.GoName).Id(emb.GoName))
+		embeds = append(embeds, emb.GoName)
+	}
 	members = append(members, jen.Line(),
 		jen.Comment("Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);"),
 		jen.Comment("set it to nil to write Tag and the fields above instead."),
@@ -48,15 +54,20 @@ func (e *emitter) fallback(f *jen.File, t *ir.Type) error {
 
 	tag := &ir.Field{JSONName: u.Tag, GoName: "Tag", Type: ir.Ref{Kind: ir.RefString}, Required: true, Pointer: v.Pointer}
 	fields := append([]*ir.Field{tag}, v.Fields...)
-	objectEncoders(f, encodeSpec{goName: v.GoName, fields: fields, rawFirst: []jen.Code{
+	objectEncoders(f, encodeSpec{goName: v.GoName, fields: fields, embeds: embeds, rawFirst: []jen.Code{
 		jen.If(jen.Id("v").Dot("Raw").Op("!=").Nil()).Block(jen.Return(jen.Id("appendRaw").Call(jen.Id("b"), jen.Id("v").Dot("Raw")))),
 	}})
 	bits, err := requiredBits(fields)
 	if err != nil {
 		return err
 	}
-	objectDecoders(f, objectSpec{goName: v.GoName, fields: fields, bits: bits, unmarshal: true, seeded: true, after: []jen.Code{
+	after := []jen.Code{
 		jen.Id("v").Dot("Raw").Op("=").Append(jen.Qual(jsonPkg, "RawMessage").Call(jen.Nil()), jen.Id("d").Dot("in").Index(jen.Id("start").Op(":").Id("d").Dot("InputOffset").Call()).Op("...")),
-	}})
+	}
+	for _, emb := range embeds {
+		// if err := v.XOtherFields.UnmarshalJSON(v.Raw); err != nil { return err }
+		after = append(after, jen.If(jen.Err().Op(":=").Id("v").Dot(emb).Dot("UnmarshalJSON").Call(jen.Id("v").Dot("Raw")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+	}
+	objectDecoders(f, objectSpec{goName: v.GoName, fields: fields, bits: bits, unmarshal: true, seeded: true, after: after})
 	return nil
 }

@@ -130,7 +130,25 @@ func (e *emitter) tagged(f *jen.File, t *ir.Type) error {
 		jen.If(jen.List(jen.Id("rest"), jen.Err()).Op("=").Id("d").Dot("skipRest").Call(jen.Id("start")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 	body := []jen.Code{
 		jen.List(jen.Id("tag"), jen.Id("found"), jen.Id("rest"), jen.Err()).Op(":=").Id("d").Dot("tagOf").Call(jen.Lit(u.Tag), jen.Id("start")),
-		ret,
+	}
+	if u.Default != nil {
+		/*
+			A tag of another kind leaves the variant without tag, which the
+			schema's anyOf accepts whatever the tag holds:
+
+			if err != nil {
+				if !isTypeError(err) {
+					return err
+				}
+				found, rest = false, d.in[start:d.InputOffset()]
+			}
+		*/
+		body = append(body, jen.If(jen.Err().Op("!=").Nil()).Block(
+			jen.If(jen.Op("!").Id("isTypeError").Call(jen.Err())).Block(jen.Return(jen.Err())),
+			jen.List(jen.Id("found"), jen.Id("rest")).Op("=").List(jen.False(), jen.Id("d").Dot("in").Index(jen.Id("start").Op(":").Id("d").Dot("InputOffset").Call())),
+		))
+	} else {
+		body = append(body, ret)
 	}
 	if len(t.Fields) > 0 {
 		// The shared fields are decoded from the whole object, then the variant.
@@ -189,8 +207,36 @@ func (e *emitter) tagged(f *jen.File, t *ir.Type) error {
 	} else {
 		body = append(body, jen.If(jen.Op("!").Id("found")).Block(jen.Return(jen.Id("missing").Call(jen.Lit(u.Tag), jen.Id("u")))), choose)
 	}
+	if u.Default != nil {
+		/*
+			A variant that fails leaves the variant without tag, when that fits:
+
+			depth := d.StackDepth()
+			if err := d.variant(v, start, rest); err != nil {
+				def := new(AuthMethodAgent)
+				if _, isDefault := v.(*AuthMethodAgent); isDefault {
+					return err
+				}
+				if err := d.orDefault(def, start, rest, depth, err); err != nil {
+					return err
+				}
+				v = def
+			}
+		*/
+		body = append(body,
+			jen.Id("depth").Op(":=").Id("d").Dot("StackDepth").Call(),
+			jen.If(jen.Err().Op(":=").Id("d").Dot("variant").Call(jen.Id("v"), jen.Id("start"), jen.Id("rest")), jen.Err().Op("!=").Nil()).Block(
+				jen.If(jen.List(jen.Id("_"), jen.Id("isDefault")).Op(":=").Id("v").Assert(jen.Op("*").Id(u.Default.GoName)), jen.Id("isDefault")).Block(jen.Return(jen.Err())),
+				jen.Id("def").Op(":=").New(jen.Id(u.Default.GoName)),
+				jen.If(jen.Err().Op(":=").Id("d").Dot("orDefault").Call(jen.Id("def"), jen.Id("start"), jen.Id("rest"), jen.Id("depth"), jen.Err()), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+				jen.Id("v").Op("=").Id("def"),
+			),
+		)
+	} else {
+		body = append(body,
+			jen.If(jen.Err().Op(":=").Id("d").Dot("variant").Call(jen.Id("v"), jen.Id("start"), jen.Id("rest")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+	}
 	body = append(body,
-		jen.If(jen.Err().Op(":=").Id("d").Dot("variant").Call(jen.Id("v"), jen.Id("start"), jen.Id("rest")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Id("u").Dot("Value").Op("=").Id("v"),
 		jen.Return(jen.Nil()),
 	)

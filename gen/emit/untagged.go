@@ -194,9 +194,16 @@ func tryVariant(v *ir.Variant, kind byte, several bool) []jen.Code {
 	if v.JSON == ir.KindNull {
 		return []jen.Code{jen.Id("u").Dot("Value").Op("=").Id(v.GoName).Values(), jen.Return(jen.Nil())}
 	}
+	decode := jen.Id("decodeValid").Call(jen.Id("data"), target)
+	if r := v.Value; r != nil && r.Kind != ir.RefRaw {
+		// The runtime's decoders, which follow the schema (1.0 is the integer
+		// 1, a list of strings has no null), through the type below the
+		// alternative's: decodeWith(data, (*[]string)(&v), …).
+		decode = jen.Id("decodeWith").Call(jen.Id("data"), jen.Parens(jen.Op("*").Add(goType(*r))).Call(target), elemDecoder(*r))
+	}
 	try := jen.Block(
 		decl,
-		jen.If(jen.Err().Op("=").Id("decodeValid").Call(jen.Id("data"), target), jen.Err().Op("==").Nil()).Block(
+		jen.If(jen.Err().Op("=").Add(decode), jen.Err().Op("==").Nil()).Block(
 			jen.Id("u").Dot("Value").Op("=").Add(value),
 			jen.Return(jen.Nil()),
 		),

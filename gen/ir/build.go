@@ -1,7 +1,6 @@
 package ir
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 
@@ -21,7 +20,7 @@ type Options struct {
 // Build turns every $defs entry of f into a Type. A construct it cannot
 // express is an error naming the schema location.
 func Build(f *load.File, o Options) (*Package, error) {
-	b := &builder{f: f, defs: map[string]*Type{}}
+	b := &builder{f: f, defs: map[string]*Type{}, inline: map[string]bool{}}
 	for _, d := range f.Defs {
 		b.defs[d.Name] = &Type{Name: d.Name, Pointer: load.Pointer(d.Schema)}
 	}
@@ -56,7 +55,11 @@ type builder struct {
 	f       *load.File
 	defs    map[string]*Type
 	synth   []*Type
+	inline  map[string]bool // names of the types in synth
 	pending []pendingVariant
+	// branch is the title (or tag) of the union branch whose properties
+	// are being built, "" outside one.
+	branch string
 }
 
 // errorf reports a problem at the schema s.
@@ -120,10 +123,6 @@ func (b *builder) def(t *Type, s *jsonschema.Schema) error {
 // finish fills in what needs every definition built: the keys that select
 // untagged object alternatives, and the elements' keys of array ones.
 // requiredOf lists the keys an object alternative must have.
-// nullMeans recognizes a description that gives null a meaning of its own,
-// as patch-style updates do: "Set to null to clear", "`null` unsets it".
-var nullMeans = regexp.MustCompile("(?i)set to null to clear|`?null`? (clears|unsets|resets|removes)")
-
 // fields builds the properties of s, in file order, leaving out skip.
 func (b *builder) fields(s *jsonschema.Schema, owner, skip string) ([]*Field, error) {
 	req := map[string]bool{}
@@ -142,8 +141,9 @@ func (b *builder) fields(s *jsonschema.Schema, owner, skip string) ([]*Field, er
 			DefaultOnError: a.DefaultOnError, SkipInvalidItems: a.SkipInvalidItems, DefaultOnNull: a.DefaultOnNull,
 		}
 		f.Nullable = isNullable(p)
-		f.NullMeans = f.Nullable && !f.Required && nullMeans.MatchString(p.Description)
-		r, err := b.ref(p, owner+upperFirst(name))
+		f.Null = nullUse(s, name, p, f.Required)
+		f.NullMeans = f.Null == NullDistinct
+		r, err := b.ref(p, b.inlineName(owner, name))
 		if err != nil {
 			return nil, err
 		}
@@ -229,19 +229,37 @@ func (b *builder) ref(s *jsonschema.Schema, synth string) (Ref, error) {
 	return Ref{}, errorf(s, "unsupported type %q", types[0])
 }
 
+// inlineName is the name an inline type of property prop of owner gets:
+// owner and property, or, when an inline type of another union branch has
+// that name already, owner, branch and property.
+func (b *builder) inlineName(owner, prop string) string {
+	name := owner + upperFirst(prop)
+	if b.branch == "" {
+		return name
+	}
+	if b.inline[name] {
+		return owner + upperFirst(b.branch) + upperFirst(prop)
+	}
+	return name
+}
+
 // synthesize makes a named type for an inline object or union.
 func (b *builder) synthesize(s *jsonschema.Schema, name string) (Ref, error) {
 	if _, taken := b.defs[name]; taken {
 		return Ref{}, errorf(s, "inline type would be called %s, which a definition already is", name)
 	}
-	for _, t := range b.synth {
-		if t.Name == name {
-			return Ref{}, errorf(s, "two inline types would be called %s", name)
-		}
+	if b.inline[name] {
+		return Ref{}, errorf(s, "two inline types would be called %s", name)
 	}
 	t := &Type{Name: name, Pointer: load.Pointer(s)}
 	b.synth = append(b.synth, t)
-	if err := b.def(t, s); err != nil {
+	b.inline[name] = true
+	// The type's own properties are named after it, not after the branch.
+	branch := b.branch
+	b.branch = ""
+	err := b.def(t, s)
+	b.branch = branch
+	if err != nil {
 		return Ref{}, err
 	}
 	if t.Doc == "" {

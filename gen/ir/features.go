@@ -8,6 +8,9 @@ import (
 
 // FeatureMap names the unstable feature of schema items: feature name →
 // items. Only roots need naming; the rest inherit (see AssignFeatures).
+// Under the umbrella name ("unstable") it lists the unstable items that
+// upstream gates by no feature yet: they stay behind the umbrella tag alone,
+// and are known, so no warning is given about them.
 type FeatureMap map[string]FeatureItems
 
 // FeatureItems are the items one feature gates. Variants are written
@@ -24,9 +27,10 @@ type FeatureItems struct {
 // item's features too, so that whatever enables the item also compiles the
 // type; a field, variant or method the map does not name inherits the
 // features of the named types it refers to. It returns warnings: map entries that
-// name stable or missing items, and unstable items left to the umbrella tag.
+// name stable or missing items, and unstable items left to the umbrella tag
+// that the map does not list under it.
 func AssignFeatures(p *Package, fm FeatureMap) []string {
-	a := &assigner{explicit: map[*Gate]bool{}}
+	a := &assigner{explicit: map[*Gate]bool{}, umbrella: map[*Gate]bool{}}
 	types := map[string]*Type{}
 	for _, t := range p.Types {
 		types[t.Name] = t
@@ -48,13 +52,17 @@ func AssignFeatures(p *Package, fm FeatureMap) []string {
 	sort.Strings(features)
 	for _, feature := range features {
 		items := fm[feature]
+		set := func(g *Gate) { a.set(g, feature) }
+		if feature == Umbrella {
+			set = func(g *Gate) { a.umbrella[g] = true }
+		}
 		for _, n := range items.Types {
 			if t := types[n]; t == nil {
 				name(feature, "type "+n, "the schema does not have")
 			} else if !t.Unstable {
 				name(feature, "type "+n, "that are stable")
 			} else {
-				a.set(&t.Gate, feature)
+				set(&t.Gate)
 			}
 		}
 		for _, n := range items.Variants {
@@ -66,7 +74,7 @@ func AssignFeatures(p *Package, fm FeatureMap) []string {
 			case !v.Unstable && !types[owner].Unstable:
 				name(feature, "variant "+n, "that are stable")
 			default:
-				a.set(&v.Gate, feature)
+				set(&v.Gate)
 			}
 		}
 		for _, n := range items.Fields {
@@ -78,7 +86,7 @@ func AssignFeatures(p *Package, fm FeatureMap) []string {
 			case !f.Unstable && !types[owner].Unstable:
 				name(feature, "field "+n, "that are stable")
 			default:
-				a.set(&f.Gate, feature)
+				set(&f.Gate)
 			}
 		}
 		for _, n := range items.Methods {
@@ -89,7 +97,7 @@ func AssignFeatures(p *Package, fm FeatureMap) []string {
 				}
 				found = true
 				if m.Unstable {
-					a.set(&m.Gate, feature)
+					set(&m.Gate)
 				} else {
 					name(feature, "method "+n, "that are stable")
 				}
@@ -119,13 +127,13 @@ func AssignFeatures(p *Package, fm FeatureMap) []string {
 	var umbrella []string
 	for _, t := range p.Types {
 		forEachGate(t, func(what string, g *Gate) {
-			if g.Unstable && len(g.Features) == 0 {
+			if g.Unstable && len(g.Features) == 0 && !a.umbrella[g] {
 				umbrella = append(umbrella, what)
 			}
 		})
 	}
 	for _, m := range p.Methods {
-		if m.Unstable && len(m.Features) == 0 {
+		if m.Unstable && len(m.Features) == 0 && !a.umbrella[&m.Gate] {
 			umbrella = append(umbrella, "method "+m.Name)
 		}
 	}
@@ -137,7 +145,8 @@ func AssignFeatures(p *Package, fm FeatureMap) []string {
 }
 
 type assigner struct {
-	explicit map[*Gate]bool
+	explicit map[*Gate]bool // gates the map names under a feature
+	umbrella map[*Gate]bool // gates the map lists as umbrella-only
 	changed  bool
 }
 
@@ -164,7 +173,7 @@ func (a *assigner) add(g *Gate, features []string) {
 // using them pass nothing on, so a feature does not spread sideways from a
 // shared type to unrelated items.)
 func (a *assigner) inherit(g *Gate, uses ...*Type) {
-	if a.explicit[g] {
+	if a.explicit[g] || a.umbrella[g] {
 		return
 	}
 	for _, t := range uses {

@@ -123,3 +123,69 @@ func TestMergeConflict(t *testing.T) {
 		}
 	}
 }
+
+// TestUmbrellaOnly: items the map lists under the umbrella name stay behind
+// the umbrella tag alone, without a warning; a type that both a feature's
+// item and an umbrella-only item use (as SystemPrompt is, by session fork
+// and by the systemPrompt fields) gets the feature, so that it builds under
+// either tag; stale umbrella entries are reported like any other.
+func TestUmbrellaOnly(t *testing.T) {
+	stable := `{"$defs":{
+		"NewRequest":{"type":"object","properties":{"cwd":{"type":"string"}},"x-method":"session/new","x-side":"agent"},
+		"NewResponse":{"type":"object","properties":{},"x-method":"session/new","x-side":"agent"},
+		"Caps":{"type":"object","properties":{"fs":{"type":"boolean"}}}}}`
+	unstable := `{"$defs":{
+		"NewRequest":{"type":"object","properties":{"cwd":{"type":"string"},"systemPrompt":{"$ref":"#/$defs/Prompt"}},"x-method":"session/new","x-side":"agent"},
+		"NewResponse":{"type":"object","properties":{},"x-method":"session/new","x-side":"agent"},
+		"Caps":{"type":"object","properties":{"fs":{"type":"boolean"},"archive":{"$ref":"#/$defs/ArchiveCaps"}}},
+		"Prompt":{"type":"object","properties":{"text":{"type":"string"}}},
+		"ArchiveCaps":{"type":"object","properties":{}},
+		"ForkRequest":{"type":"object","properties":{"systemPrompt":{"$ref":"#/$defs/Prompt"}},"x-method":"session/fork","x-side":"agent"},
+		"ForkResponse":{"type":"object","properties":{},"x-method":"session/fork","x-side":"agent"}}}`
+	parse := func(name, s string) *ir.Package {
+		f, err := load.Parse(name, []byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := ir.Build(f, ir.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	p, err := ir.Merge(parse("s.json", stable), parse("u.json", unstable), "s.json", "u.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	warnings := ir.AssignFeatures(p, ir.FeatureMap{
+		"unstable_session_fork": {Types: []string{"ForkRequest", "ForkResponse"}},
+		ir.Umbrella: {
+			Types:  []string{"ArchiveCaps", "Gone"},
+			Fields: []string{"Caps.archive", "NewRequest.systemPrompt"},
+		},
+	})
+	want := `feature map: unstable names 1 item(s) the schema does not have: type Gone`
+	if strings.Join(warnings, "\n") != want {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(warnings, "\n"), want)
+	}
+	got := map[string]string{}
+	for _, ty := range p.Types {
+		got["type "+ty.Name] = strings.Join(ty.Features, ",")
+		for _, f := range ty.Fields {
+			if f.Unstable {
+				got["field "+ty.Name+"."+f.JSONName] = strings.Join(f.Features, ",")
+			}
+		}
+	}
+	for item, features := range map[string]string{
+		"type Prompt":                   "unstable_session_fork",
+		"type ForkRequest":              "unstable_session_fork",
+		"type ArchiveCaps":              "",
+		"field Caps.archive":            "",
+		"field NewRequest.systemPrompt": "",
+	} {
+		if got[item] != features {
+			t.Errorf("%s: features %q, want %q", item, got[item], features)
+		}
+	}
+}

@@ -100,8 +100,11 @@ type Field struct {
 	Type     Ref
 	Required bool
 	Nullable bool
-	// NullMeans: the property is optional and its null says something of its
-	// own ("clear the title"), so Go must keep absent, null and value apart.
+	// Null is what an explicit null does (nullability.go); NullMeans is
+	// Null == NullDistinct: the property is optional and its null says
+	// something of its own ("clear the title"), so Go keeps absent, null
+	// and value apart.
+	Null      NullUse
 	NullMeans bool
 	Gate
 

@@ -61,12 +61,18 @@ func (b *builder) tagged(owner, tag string, bs []*jsonschema.Schema) (*UnionInfo
 				return nil, errorf(br, "a second fallback branch for tag %q", tag)
 			}
 			v.Name = "other"
+			if err := b.fallbackAlternatives(v, br, owner); err != nil {
+				return nil, err
+			}
 			u.Fallback = v
 		default:
 			if u.Default != nil {
 				return nil, errorf(br, "a second branch without tag %q", tag)
 			}
 			v.Name = br.Title
+			if v.Name == "" && len(v.Embeds) == 1 {
+				v.Name = refVariantName(owner, v.Embeds[0].Name)
+			}
 			if v.Name == "" {
 				return nil, errorf(br, "a branch without tag %q needs a title", tag)
 			}
@@ -78,6 +84,25 @@ func (b *builder) tagged(owner, tag string, bs []*jsonschema.Schema) (*UnionInfo
 		u.Fallback = &Variant{Name: "other", JSON: KindObject}
 	}
 	return u, nil
+}
+
+// fallbackAlternatives gives the fallback variant v the alternatives its
+// branch br requires of every unknown variant (v2 CreateElicitationRequest:
+// a session or a request scope), as an embedded untagged union that the
+// decoder checks against the raw object.
+func (b *builder) fallbackAlternatives(v *Variant, br *jsonschema.Schema, owner string) error {
+	if len(branches(br)) == 0 {
+		return nil
+	}
+	alts := *br
+	alts.Properties, alts.Required, alts.Not, alts.Title, alts.Description = nil, nil, nil, "", ""
+	r, err := b.synthesize(&alts, owner+"OtherFields")
+	if err != nil {
+		return err
+	}
+	r.Type.Doc = "The alternatives that every unknown variant of " + owner + " must match."
+	v.Embeds = append(v.Embeds, r.Type)
+	return nil
 }
 
 func (b *builder) variantBody(v *Variant, br *jsonschema.Schema, owner, tag string) error {
@@ -98,12 +123,31 @@ func (b *builder) variantBody(v *Variant, br *jsonschema.Schema, owner, tag stri
 		}
 		v.Embeds = append(v.Embeds, t)
 	}
+	// An inline type of a property is named after the union and the
+	// property; when another branch already took that name, the branch's
+	// title or tag tells the two apart.
+	prev := b.branch
+	b.branch = br.Title
+	if b.branch == "" {
+		b.branch, _ = tagValue(br, tag)
+	}
 	fields, err := b.fields(br, owner, tag)
+	b.branch = prev
 	if err != nil {
 		return err
 	}
 	v.Fields = fields
 	return nil
+}
+
+// refVariantName names a union branch that has neither a tag nor a title
+// after the one definition it is: McpServerStdio in McpServer is "stdio".
+func refVariantName(owner, def string) string {
+	name := strings.TrimPrefix(def, owner)
+	if name == "" {
+		name = def
+	}
+	return strings.ToLower(name[:1]) + name[1:]
 }
 
 func (b *builder) untagged(owner string, bs []*jsonschema.Schema) (*UnionInfo, error) {

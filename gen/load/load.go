@@ -80,7 +80,7 @@ func Parse(path string, data []byte) (*File, error) {
 	// anchors at every subschema, which grows with the square of the file;
 	// the files use no dynamic references, and draft 2019-09 reads every
 	// keyword they use the same way, so they are compiled as 2019-09.
-	doc2019, err := json.Marshal(map[string]any{"$defs": defs})
+	doc2019, hoisted, err := compilable(defs)
 	if err != nil {
 		return nil, diag.New(path, "", "the schema cannot be read: %v", err)
 	}
@@ -102,6 +102,12 @@ func Parse(path string, data []byte) (*File, error) {
 		if err != nil {
 			compileErrors(path, "/$defs/"+escape(name), err, &errs)
 			continue
+		}
+		if hoisted {
+			unhoist(s)
+		}
+		if hoisted {
+			unhoist(s)
 		}
 		f.Defs = append(f.Defs, Def{Name: name, Schema: s})
 	}

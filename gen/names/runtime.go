@@ -45,8 +45,8 @@ func parseRuntime() []RuntimeName {
 		{"decode.go", templates.Decoder},
 		{"encode.go", templates.Encoder},
 		{"json.go", templates.JSONHelpers},
-		{"rpc.go", templates.RPC},
-		{"rpcdecode.go", templates.RPCDecoder},
+		{"rpc.go", func(h, p string) []byte { return templates.RPC(h, p, "ErrorCode") }},
+		{"rpcdecode.go", func(h, p string) []byte { return templates.RPCDecoder(h, p, "ErrorCode") }},
 		{"tracker.go", templates.Tracker},
 	} {
 		fset := token.NewFileSet()

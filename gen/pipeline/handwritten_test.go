@@ -35,7 +35,13 @@ func TestNoHandWrittenCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n < len(out.Files) {
-		t.Errorf("%d non-test Go files under generated/, want at least the %d generated", n, len(out.Files))
+	want := 0
+	for name := range out.Files {
+		if strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
+			want++
+		}
+	}
+	if n < want {
+		t.Errorf("%d non-test Go files under generated/, want at least the %d generated", n, want)
 	}
 }

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -23,7 +22,7 @@ func TestOptionsInvalid(t *testing.T) {
 		{"package with two versions", schema.FS, Options{Package: "acp"}, "needs exactly one -version"},
 		{"package not an identifier", schema.FS, Options{Versions: []string{"v1"}, Package: "my-acp"}, "not a Go package name"},
 		{"package a keyword", schema.FS, Options{Versions: []string{"v1"}, Package: "type"}, "not a Go package name"},
-		{"version the schema lacks", os.DirFS("testdata/revisions/1.2.1"), Options{Versions: []string{"v2"}}, "the schema has v1 only"},
+		{"version the schema lacks", layoutFS(t, "1.2.1"), Options{Versions: []string{"v2"}}, "the schema has v1 only"},
 		{"unknown feature", schema.FS, Options{Select: &ir.Selection{Features: []string{"unstable_nope"}}}, `unknown feature "unstable_nope"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -32,25 +32,32 @@ type Version struct {
 
 // Versions lists the protocol versions in a schema directory: v1/ and v2/
 // with schema.json and schema.unstable.json each, or, as packages before 2.0
-// ship it, one schema.json taken as v1.
+// ship it, one schema.json taken as v1 (packages 1.3 to 1.9 add a draft v2
+// as v2/schema.unstable.json alone). A version with only an unstable file
+// has no stable part: the umbrella and feature tags enable all of it.
 func Versions(fsys fs.FS) ([]Version, error) {
+	exists := func(name string) bool {
+		_, err := fs.Stat(fsys, name)
+		return err == nil
+	}
 	var out []Version
 	for _, v := range []string{"v1", "v2"} {
-		if _, err := fs.Stat(fsys, path.Join(v, "schema.json")); err == nil {
-			ver := Version{Name: v, Package: "acp" + v, Stable: path.Join(v, "schema.json")}
-			if _, err := fs.Stat(fsys, path.Join(v, "schema.unstable.json")); err == nil {
-				ver.Unstable = path.Join(v, "schema.unstable.json")
-			}
+		ver := Version{Name: v, Package: "acp" + v}
+		if name := path.Join(v, "schema.json"); exists(name) {
+			ver.Stable = name
+		}
+		if name := path.Join(v, "schema.unstable.json"); exists(name) {
+			ver.Unstable = name
+		}
+		if ver.Stable == "" && v == "v1" && exists("schema.json") {
+			ver.Stable = "schema.json"
+		}
+		if ver.Stable != "" || ver.Unstable != "" {
 			out = append(out, ver)
 		}
 	}
 	if len(out) == 0 {
-		if _, err := fs.Stat(fsys, "schema.json"); err == nil {
-			out = append(out, Version{Name: "v1", Package: "acpv1", Stable: "schema.json"})
-		}
-	}
-	if len(out) == 0 {
-		return nil, diag.New("", "", "no schema files: expected v1/schema.json, v2/schema.json or schema.json")
+		return nil, diag.New("", "", "no schema files: expected v1/schema.json, v2/schema.json (or their schema.unstable.json) or schema.json")
 	}
 	return out, nil
 }
@@ -227,10 +234,17 @@ func buildAndEmit(fsys fs.FS, v Version, o *Options, fm ir.FeatureMap, removed m
 // has, gated by the features in fm; the union tags in removed are rejected.
 // The problems of both files are reported together.
 func Build(fsys fs.FS, v Version, fm ir.FeatureMap, removed map[string]string) (*ir.Package, []string, error) {
-	opts := ir.Options{Name: v.Package, Version: v.Name, Source: fmt.Sprintf("%s %s", Source(fsys), v.Stable)}
-	p, err := buildFile(fsys, v.Stable, opts)
+	main := v.Stable
+	if main == "" {
+		main = v.Unstable
+	}
+	opts := ir.Options{Name: v.Package, Version: v.Name, Source: fmt.Sprintf("%s %s", Source(fsys), main)}
+	p := &ir.Package{Name: opts.Name, Version: opts.Version, Source: opts.Source}
+	var err, uerr error
+	if v.Stable != "" {
+		p, err = buildFile(fsys, v.Stable, opts)
+	}
 	var u *ir.Package
-	var uerr error
 	if v.Unstable != "" {
 		u, uerr = buildFile(fsys, v.Unstable, opts)
 	}
@@ -242,7 +256,9 @@ func Build(fsys fs.FS, v Version, fm ir.FeatureMap, removed map[string]string) (
 		if p, err = ir.Merge(p, u, v.Stable, v.Unstable); err != nil {
 			return nil, nil, err
 		}
-		p.Source = fmt.Sprintf("%s %s and %s", Source(fsys), v.Stable, path.Base(v.Unstable))
+		if v.Stable != "" {
+			p.Source = fmt.Sprintf("%s %s and %s", Source(fsys), v.Stable, path.Base(v.Unstable))
+		}
 		warnings = ir.AssignFeatures(p, fm)
 	}
 	w, err := ir.RemoveTags(p, removed)

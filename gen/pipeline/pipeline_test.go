@@ -78,26 +78,6 @@ func TestHeader(t *testing.T) {
 	}
 }
 
-// TestRevisions generates from older published schema revisions and checks
-// that the output builds and vets under Go 1.22, as downstream modules do.
-func TestRevisions(t *testing.T) {
-	dirs, err := filepath.Glob("testdata/revisions/*")
-	if err != nil || len(dirs) < 3 {
-		t.Fatalf("want at least 3 revisions under testdata/revisions, have %d (%v)", len(dirs), err)
-	}
-	for _, dir := range dirs {
-		dir := dir
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			t.Parallel()
-			out, err := Generate(os.DirFS(dir))
-			if err != nil {
-				t.Fatal(err)
-			}
-			vetModule(t, out.Files, "")
-		})
-	}
-}
-
 // TestGo122 builds and vets the checked-in packages in a module that
 // declares go 1.22: newer language features or library calls fail it.
 func TestGo122(t *testing.T) {

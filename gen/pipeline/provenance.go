@@ -57,9 +57,11 @@ func provenance(fsys fs.FS, v Version, o *Options) (string, error) {
 	if o.Command != "" {
 		lines = append(lines, "Command: "+o.Command)
 	}
-	files := []string{v.Stable}
-	if v.Unstable != "" {
-		files = append(files, v.Unstable)
+	var files []string
+	for _, name := range []string{v.Stable, v.Unstable} {
+		if name != "" {
+			files = append(files, name)
+		}
 	}
 	sums := map[string]string{}
 	sha := func(name string) error {

@@ -1,11 +1,18 @@
 package pipeline
 
 import (
+	"errors"
+	"fmt"
 	"go/ast"
 	"go/build/constraint"
 	"go/parser"
 	"go/token"
 	"go/types"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,96 +22,180 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// typeCheck type-checks each generated package with the files that the
-// build tags select, in process.
-func typeCheck(t *testing.T, files map[string][]byte, tags string) {
+// checkPackages type-checks every package of the module in dir once for each
+// build tag set in tagSets ("" for none, as for go build -tags), as Go 1.22
+// does, and reports each package's first errors. The packages' imports are
+// read from export data by one go/packages load; the packages themselves are
+// parsed once and checked in parallel.
+func checkPackages(t *testing.T, dir string, tagSets []string) {
 	t.Helper()
-	byPkg := map[string][]string{}
-	for name := range files {
-		pkg, _, _ := strings.Cut(name, "/")
-		byPkg[pkg] = append(byPkg[pkg], name)
+	fset := token.NewFileSet()
+	pkgs, err := parseModule(fset, dir)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for pkg, names := range byPkg {
-		sort.Strings(names)
-		fset := token.NewFileSet()
-		var parsed []*ast.File
-		for _, name := range names {
-			f, err := parser.ParseFile(fset, name, files[name], parser.ParseComments)
-			if err != nil {
-				t.Fatalf("generated file does not parse: %v", err)
-			}
-			if selected(f, tags) {
-				parsed = append(parsed, f)
-			}
-		}
-		conf := types.Config{Importer: importerFor(t, parsed)}
-		if _, err := conf.Check(pkg, fset, parsed, nil); err != nil {
-			t.Fatalf("-tags=%q: generated %s does not compile: %v", tags, pkg, err)
-		}
-	}
-}
-
-// selected reports whether f's build constraint holds with the tags set.
-func selected(f *ast.File, tags string) bool {
-	for _, cg := range f.Comments {
-		if cg.Pos() >= f.Package {
-			break
-		}
-		for _, c := range cg.List {
-			if constraint.IsGoBuild(c.Text) {
-				expr, err := constraint.Parse(c.Text)
-				if err != nil {
-					return false
-				}
-				return expr.Eval(func(tag string) bool { return tag == tags })
+	imports := map[string]bool{}
+	for _, p := range pkgs {
+		for _, f := range p.files {
+			for _, spec := range f.syntax.Imports {
+				path, _ := strconv.Unquote(spec.Path.Value)
+				imports[path] = true
 			}
 		}
 	}
-	return true
-}
-
-// deps caches the type information of the packages generated code imports.
-var deps = struct {
-	sync.Mutex
-	pkgs map[string]*types.Package
-}{pkgs: map[string]*types.Package{}}
-
-// importerFor loads, with the go command, the packages the files import
-// that no earlier call loaded, and returns an importer of them.
-func importerFor(t *testing.T, files []*ast.File) types.Importer {
-	t.Helper()
-	deps.Lock()
-	defer deps.Unlock()
-	var missing []string
-	for _, f := range files {
-		for _, imp := range f.Imports {
-			p, _ := strconv.Unquote(imp.Path.Value)
-			if deps.pkgs[p] == nil {
-				missing = append(missing, p)
-			}
-		}
+	deps, err := loadImports(dir, imports)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if len(missing) > 0 {
-		loaded, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedTypes | packages.NeedImports | packages.NeedDeps}, missing...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		packages.Visit(loaded, nil, func(p *packages.Package) {
-			if p.Types != nil {
-				deps.pkgs[p.PkgPath] = p.Types
-			}
-		})
-	}
-	pkgs := make(map[string]*types.Package, len(deps.pkgs))
-	for k, v := range deps.pkgs {
-		pkgs[k] = v
-	}
-	return importerFunc(func(path string) (*types.Package, error) {
-		if p := pkgs[path]; p != nil {
+	importer := importerFunc(func(path string) (*types.Package, error) {
+		if p := deps[path]; p != nil {
 			return p, nil
 		}
-		return nil, &types.Error{Msg: "package " + path + " not loaded"}
+		return nil, fmt.Errorf("package %s is not among the loaded imports", path)
 	})
+
+	type job struct {
+		pkg  *parsedPackage
+		tags string
+	}
+	jobs := make(chan job)
+	var mu sync.Mutex
+	var failures []string
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				if errs := j.pkg.check(fset, importer, j.tags); len(errs) > 0 {
+					mu.Lock()
+					failures = append(failures, fmt.Sprintf("-tags=%q: %s:\n\t%s", j.tags, j.pkg.dir, strings.Join(errs, "\n\t")))
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for _, tags := range tagSets {
+		for _, p := range pkgs {
+			jobs <- job{p, tags}
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	sort.Strings(failures)
+	for _, f := range failures {
+		t.Error(f)
+	}
+}
+
+type parsedPackage struct {
+	dir   string // slash-separated, relative to the module root
+	files []parsedFile
+}
+
+type parsedFile struct {
+	syntax *ast.File
+	build  constraint.Expr // nil without a //go:build line
+}
+
+// parseModule parses the non-test Go files of every directory under dir.
+func parseModule(fset *token.FileSet, dir string) ([]*parsedPackage, error) {
+	byDir := map[string]*parsedPackage{}
+	err := fs.WalkDir(os.DirFS(dir), ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		pf := parsedFile{syntax: f}
+		for _, g := range f.Comments {
+			if g.Pos() > f.Package {
+				break
+			}
+			for _, c := range g.List {
+				if constraint.IsGoBuild(c.Text) {
+					if pf.build, err = constraint.Parse(c.Text); err != nil {
+						return fmt.Errorf("%s: %w", name, err)
+					}
+				}
+			}
+		}
+		pkgDir := path.Dir(name)
+		if byDir[pkgDir] == nil {
+			byDir[pkgDir] = &parsedPackage{dir: pkgDir}
+		}
+		byDir[pkgDir].files = append(byDir[pkgDir].files, pf)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []*parsedPackage
+	for _, p := range byDir {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].dir < out[j].dir })
+	return out, nil
+}
+
+// check type-checks the files that the build tags in tags (comma-separated)
+// select and returns the first errors.
+func (p *parsedPackage) check(fset *token.FileSet, importer types.Importer, tags string) []string {
+	on := map[string]bool{runtime.GOOS: true, runtime.GOARCH: true}
+	for _, tag := range strings.Split(tags, ",") {
+		on[tag] = true
+	}
+	var files []*ast.File
+	for _, f := range p.files {
+		if f.build == nil || f.build.Eval(func(tag string) bool { return on[tag] }) {
+			files = append(files, f.syntax)
+		}
+	}
+	var errs []string
+	conf := types.Config{
+		Importer:  importer,
+		GoVersion: "go1.22",
+		Error: func(err error) {
+			if len(errs) < 10 {
+				errs = append(errs, err.Error())
+			}
+		},
+	}
+	if _, err := conf.Check(p.dir, fset, files, nil); err != nil && len(errs) == 0 {
+		errs = append(errs, err.Error())
+	}
+	return errs
+}
+
+// loadImports returns the types of the packages in imports, and of their
+// dependencies, read from export data in the module at dir.
+func loadImports(dir string, imports map[string]bool) (map[string]*types.Package, error) {
+	var patterns []string
+	for p := range imports {
+		patterns = append(patterns, p)
+	}
+	sort.Strings(patterns)
+	cfg := &packages.Config{
+		Mode: packages.NeedName | packages.NeedTypes | packages.NeedImports | packages.NeedDeps,
+		Dir:  dir,
+		// The decoder module comes from the module cache: no network.
+		Env: append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod", "GOPROXY=off"),
+	}
+	roots, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]*types.Package{}
+	var errs []error
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			errs = append(errs, e)
+		}
+		out[p.PkgPath] = p.Types
+	})
+	return out, errors.Join(errs...)
 }
 
 type importerFunc func(path string) (*types.Package, error)

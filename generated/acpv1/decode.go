@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math/big"
 	"strconv"
 	"sync"
 
@@ -31,6 +32,8 @@ const (
 	defaultOnError             // a value that fails to decode leaves the zero value
 	defaultOnNull              // null leaves the zero value
 	nullValue                  // the Go type decodes null itself (free-form JSON, Nullable)
+	emptyList                  // the default is an empty list, not nil
+	emptyMap                   // the default is an empty map, not nil
 )
 
 // decoder reads one JSON text held in memory.
@@ -63,6 +66,22 @@ var decoders = sync.Pool{New: func() any { return new(decoder) }}
 func decodeBytes(data []byte, v decodable) error {
 	return withDecoder(data, func(d *decoder) error {
 		if err := v.decodeJSON(d); err != nil {
+			return err
+		}
+		if _, end := d.ReadToken(); end != io.EOF {
+			if end != nil {
+				return end
+			}
+			return errors.New("json: invalid data after top-level value")
+		}
+		return nil
+	})
+}
+
+// decodeWith decodes data, a single JSON value, into p with elem.
+func decodeWith[T any](data []byte, p *T, elem func(*T, *decoder) error) error {
+	return withDecoder(data, func(d *decoder) error {
+		if err := elem(p, d); err != nil {
 			return err
 		}
 		if _, end := d.ReadToken(); end != io.EOF {
@@ -256,6 +275,27 @@ func (d *decoder) variant(v any, start int64, rest []byte) error {
 	return within(rest, r)
 }
 
+// orDefault decodes the object that begins at start as def, the variant of
+// a union without a tag, after the variant its tag named failed with err:
+// the schema's anyOf accepts the object when that branch does. It reads
+// the rest of the object, unless rest holds it, from depth, the decoder's
+// depth inside it; it returns err when def does not fit either.
+func (d *decoder) orDefault(def restDecoder, start int64, rest []byte, depth int, err error) error {
+	if !isTypeError(err) {
+		return err
+	}
+	if rest == nil {
+		if end := d.recover(depth - 1); end != nil {
+			return end
+		}
+		rest = d.in[start:d.InputOffset()]
+	}
+	if within(rest, def) != nil {
+		return err
+	}
+	return nil
+}
+
 // fieldError adds the member name to the path of a type error.
 func fieldError(err error, name []byte) error {
 	if te, ok := err.(*json.UnmarshalTypeError); ok {
@@ -301,18 +341,29 @@ func decodeField[T any](d *decoder, p *T, elem func(*T, *decoder) error, rules u
 		if rules&(nullOK|defaultOnNull|defaultOnError) == 0 {
 			return d.mismatch('n', p)
 		}
-		var zero T
-		*p = zero
+		setDefault(p, elem, rules)
 		return d.SkipValue()
 	}
 	depth := d.StackDepth()
 	err := elem(p, d)
 	if err != nil && rules&defaultOnError != 0 && isTypeError(err) {
-		var zero T
-		*p = zero
+		setDefault(p, elem, rules)
 		return d.recover(depth)
 	}
 	return err
+}
+
+// setDefault sets the default of a member: the zero value, or an empty
+// list or map.
+func setDefault[T any](p *T, elem func(*T, *decoder) error, rules uint8) {
+	var zero T
+	*p = zero
+	switch {
+	case rules&emptyList != 0:
+		_ = decodeWith([]byte("[]"), p, elem)
+	case rules&emptyMap != 0:
+		_ = decodeWith([]byte("{}"), p, elem)
+	}
 }
 
 // bridge decodes the next value with v's own UnmarshalJSON.
@@ -384,7 +435,14 @@ func decodeInt[T ~int | ~int8 | ~int16 | ~int32 | ~int64](p *T, d *decoder) erro
 		return err
 	}
 	n, err := strconv.ParseInt(string(raw), 10, 64)
-	if err != nil || int64(T(n)) != n {
+	if err != nil {
+		i := integral(raw)
+		if i == nil || !i.IsInt64() {
+			return typeError("number "+string(raw), p, "")
+		}
+		n = i.Int64()
+	}
+	if int64(T(n)) != n {
 		return typeError("number "+string(raw), p, "")
 	}
 	*p = T(n)
@@ -397,11 +455,38 @@ func decodeUint[T ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64](p *T, d *decoder
 		return err
 	}
 	n, err := strconv.ParseUint(string(raw), 10, 64)
-	if err != nil || uint64(T(n)) != n {
+	if err != nil {
+		i := integral(raw)
+		if i == nil || !i.IsUint64() {
+			return typeError("number "+string(raw), p, "")
+		}
+		n = i.Uint64()
+	}
+	if uint64(T(n)) != n {
 		return typeError("number "+string(raw), p, "")
 	}
 	*p = T(n)
 	return nil
+}
+
+// integral returns the value of a number written with a fraction or an
+// exponent (1.0, 1e2) when it is an integer, as JSON Schema and other peers
+// count integers, or nil.
+func integral(raw []byte) *big.Int {
+	if bytes.IndexAny(raw, ".eE") < 0 {
+		return nil
+	}
+	if e := bytes.IndexAny(raw, "eE"); e >= 0 {
+		// A big exponent would make big.Rat build a huge power of ten.
+		if x, err := strconv.Atoi(string(raw[e+1:])); err != nil || x < -400 || x > 400 {
+			return nil
+		}
+	}
+	r, ok := new(big.Rat).SetString(string(raw))
+	if !ok || !r.IsInt() {
+		return nil
+	}
+	return r.Num()
 }
 
 func decodeFloat[T ~float32 | ~float64](p *T, d *decoder) error {

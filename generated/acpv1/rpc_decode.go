@@ -21,9 +21,9 @@ import (
 // answered with its id.
 type MessageError struct {
 	// Code is the JSON-RPC error code that answers the message:
-	// ErrorCodeParseError when it is not JSON, ErrorCodeInvalidRequest when
-	// it is not a valid JSON-RPC message, and ErrorCodeInvalidParams when
-	// its params, or a response's result, do not fit the method's type.
+	// -32700 (parse error) when it is not JSON, -32600 (invalid request)
+	// when it is not a valid JSON-RPC message, and -32602 (invalid params)
+	// when its params, or a response's result, do not fit the method's type.
 	Code ErrorCode
 	// ID is the message's id, when it was read; nil otherwise.
 	ID *RequestID
@@ -34,6 +34,14 @@ type MessageError struct {
 	// that carries the JSON path of the value.
 	Err error
 }
+
+// The JSON-RPC 2.0 codes of the messages DecodeMessage rejects; they are
+// spelled out here because older schemas do not name them.
+const (
+	codeParseError     = -32700
+	codeInvalidRequest = -32600
+	codeInvalidParams  = -32602
+)
 
 // Error returns the reason the message was not decoded.
 func (e *MessageError) Error() string { return e.Err.Error() }
@@ -99,7 +107,7 @@ func decodeMessage(data []byte, method string, tracker *RequestTracker) (*Messag
 	d.release()
 	decoders.Put(d)
 	if err != nil {
-		return nil, &MessageError{Code: ErrorCodeParseError, Err: err}
+		return nil, &MessageError{Code: codeParseError, Err: err}
 	}
 	return e.finish()
 }
@@ -363,28 +371,28 @@ func (e *envelope) finish() (*Message, error) {
 	}
 	switch {
 	case e.notObject != 0:
-		return fail(ErrorCodeInvalidRequest, fmt.Errorf("json-rpc: message is %s, not an object", kindName(e.notObject)))
+		return fail(codeInvalidRequest, fmt.Errorf("json-rpc: message is %s, not an object", kindName(e.notObject)))
 	case !e.version:
-		return fail(ErrorCodeInvalidRequest, errors.New(`json-rpc: message without "jsonrpc": "2.0"`))
+		return fail(codeInvalidRequest, errors.New(`json-rpc: message without "jsonrpc": "2.0"`))
 	case e.idErr != nil:
 		m.ID = nil
-		return fail(ErrorCodeInvalidRequest, fmt.Errorf("json-rpc: id: %w", e.idErr))
+		return fail(codeInvalidRequest, fmt.Errorf("json-rpc: id: %w", e.idErr))
 	case e.methodErr != nil:
-		return fail(ErrorCodeInvalidRequest, fmt.Errorf("json-rpc: method: %w", e.methodErr))
+		return fail(codeInvalidRequest, fmt.Errorf("json-rpc: method: %w", e.methodErr))
 	case e.method:
 		return e.finishParams()
 	case e.hasError:
 		if e.hasResult {
-			return fail(ErrorCodeInvalidRequest, errors.New(`json-rpc: response with both "result" and "error"`))
+			return fail(codeInvalidRequest, errors.New(`json-rpc: response with both "result" and "error"`))
 		}
 		if e.errorErr != nil {
-			return fail(ErrorCodeInvalidRequest, fmt.Errorf("json-rpc: error: %w", e.errorErr))
+			return fail(codeInvalidRequest, fmt.Errorf("json-rpc: error: %w", e.errorErr))
 		}
 		return m, nil
 	case e.hasResult:
 		return e.finishResult()
 	}
-	return fail(ErrorCodeInvalidRequest, errors.New(`json-rpc: message with neither "method", "result" nor "error"`))
+	return fail(codeInvalidRequest, errors.New(`json-rpc: message with neither "method", "result" nor "error"`))
 }
 
 // answered drops the tracked request a response answers, and finds its
@@ -402,7 +410,7 @@ func (e *envelope) answered() {
 func (e *envelope) finishParams() (*Message, error) {
 	m := e.msg
 	if m.Method == "" {
-		return nil, &MessageError{Code: ErrorCodeInvalidRequest, ID: m.ID, Err: errors.New("json-rpc: empty method")}
+		return nil, &MessageError{Code: codeInvalidRequest, ID: m.ID, Err: errors.New("json-rpc: empty method")}
 	}
 	if e.params.raw == nil {
 		return m, nil
@@ -413,7 +421,7 @@ func (e *envelope) finishParams() (*Message, error) {
 		e.params.decodeAgain(NewNotificationParams, m.Method, asNotification)
 	}
 	if e.params.err != nil {
-		return nil, &MessageError{Code: ErrorCodeInvalidParams, ID: m.ID, Method: m.Method,
+		return nil, &MessageError{Code: codeInvalidParams, ID: m.ID, Method: m.Method,
 			Err: fmt.Errorf("json-rpc: params of %q: %w", m.Method, e.params.err)}
 	}
 	m.Params = e.params.value
@@ -424,7 +432,7 @@ func (e *envelope) finishResult() (*Message, error) {
 	m := e.msg
 	e.result.decodeAgain(NewResult, e.resultMethod, asResult)
 	if e.result.err != nil {
-		return nil, &MessageError{Code: ErrorCodeInvalidParams, ID: m.ID, Method: e.resultMethod,
+		return nil, &MessageError{Code: codeInvalidParams, ID: m.ID, Method: e.resultMethod,
 			Err: fmt.Errorf("json-rpc: result of %q: %w", e.resultMethod, e.result.err)}
 	}
 	m.Result = e.result.value

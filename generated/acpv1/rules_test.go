@@ -358,11 +358,11 @@ func TestRulesDefaultOnError(t *testing.T) {
 		}, {
 			name: "wrong type",
 			in:   `{"entries":"none"}`,
-			want: Plan{},
+			want: Plan{Entries: []PlanEntry{}},
 		}, {
 			name: "null",
 			in:   `{"entries":null}`,
-			want: Plan{},
+			want: Plan{Entries: []PlanEntry{}},
 		}, {
 			name:  "missing required key",
 			in:    `{}`,
@@ -380,7 +380,7 @@ func TestRulesDefaultOnError(t *testing.T) {
 		rulesRun(t, []rulesCase[ListSessionsResponse]{{
 			name: "required list wrong type",
 			in:   `{"sessions":{"sessionId":"s"},"nextCursor":5}`,
-			want: ListSessionsResponse{},
+			want: ListSessionsResponse{Sessions: []SessionInfo{}},
 		}, {
 			name:  "missing required key",
 			in:    `{"nextCursor":"c"}`,
@@ -393,7 +393,7 @@ func TestRulesDefaultOnError(t *testing.T) {
 		rulesRun(t, []rulesCase[SessionModeState]{{
 			name: "required list wrong type",
 			in:   `{"currentModeId":"ask","availableModes":true}`,
-			want: SessionModeState{CurrentModeID: "ask"},
+			want: SessionModeState{CurrentModeID: "ask", AvailableModes: []SessionMode{}},
 		}, {
 			name:  "missing required key",
 			in:    `{"currentModeId":"ask"}`,
@@ -444,7 +444,7 @@ func TestRulesSkipInvalidItems(t *testing.T) {
 		}, {
 			name: "not an array",
 			in:   `{"entries":{"content":"a","priority":"high","status":"pending"}}`,
-			want: Plan{},
+			want: Plan{Entries: []PlanEntry{}},
 		}})
 	})
 
@@ -494,7 +494,7 @@ func TestRulesSkipInvalidItems(t *testing.T) {
 		}, {
 			name: "not an array",
 			in:   `{"toolCallId":"c1","title":"T","locations":"/a"}`,
-			want: ToolCall{ToolCallID: "c1", Title: "T"},
+			want: ToolCall{ToolCallID: "c1", Title: "T", Locations: []ToolCallLocation{}},
 		}})
 	})
 
@@ -541,8 +541,8 @@ func TestRulesSkipInvalidItems(t *testing.T) {
 		}, {
 			name: "not an array",
 			in:   `{"sessionId":"s","cwd":"/w","additionalDirectories":"/a"}`,
-			want: SessionInfo{SessionID: "s", Cwd: "/w"},
-			enc:  `{"sessionId":"s","cwd":"/w"}`,
+			want: SessionInfo{SessionID: "s", Cwd: "/w", AdditionalDirectories: []string{}},
+			enc:  `{"sessionId":"s","cwd":"/w","additionalDirectories":[]}`,
 		}})
 	})
 

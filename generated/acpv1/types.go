@@ -333,7 +333,7 @@ func (v *AgentRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "method":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Method, decodeString[string], 0)
@@ -844,11 +844,11 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "args":
 		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "env":
 		return true, decodeField(d, &v.Env, func(p *map[string]string, d *decoder) error {
 			return decodeMap(d, p, decodeString[string])
-		}, defaultOnNull)
+		}, defaultOnNull|emptyMap)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1180,7 +1180,7 @@ func (v *AvailableCommandsUpdate) decodeMember(d *decoder, name []byte, seen *ui
 	switch string(name) {
 	case "availableCommands":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1611,7 +1611,7 @@ func (v *CancelRequestNotification) decodeMember(d *decoder, name []byte, seen *
 	switch string(name) {
 	case "requestId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.RequestID, (*RequestID).decodeJSON, 0)
+		return true, decodeField(d, &v.RequestID, (*RequestID).decodeJSON, nullValue)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1910,7 +1910,7 @@ func (v *ClientRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "method":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Method, decodeString[string], 0)
@@ -2351,13 +2351,13 @@ type CompactionUpdate struct {
 	Status CompactionStatus `json:"status"`
 
 	// Summary is the complete replacement user-displayable summary content for the compaction.
-	Summary []ContentBlock `json:"summary,omitempty"`
+	Summary Nullable[[]ContentBlock] `json:"summary,omitempty"`
 
 	// Error is the human-readable error details for the compaction.
-	Error *string `json:"error,omitempty"`
+	Error Nullable[string] `json:"error,omitempty"`
 
 	// Meta is the extensible metadata patch for this compaction.
-	Meta json.RawMessage `json:"_meta,omitempty"`
+	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2367,19 +2367,23 @@ func (v *CompactionUpdate) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.CompactionID)
 	b = append(b, `,"status":`...)
 	b = appendString(b, v.Status)
-	if v.Summary != nil {
+	if v.Summary.Present {
 		b = append(b, `,"summary":`...)
-		if b, err = appendSlice(b, v.Summary, (*ContentBlock).appendJSON); err != nil {
+		if b, err = appendNullable(b, &v.Summary, func(p *[]ContentBlock, b []byte) ([]byte, error) {
+			return appendSlice(b, *p, (*ContentBlock).appendJSON)
+		}); err != nil {
 			return nil, err
 		}
 	}
-	if v.Error != nil {
+	if v.Error.Present {
 		b = append(b, `,"error":`...)
-		b = appendString(b, *v.Error)
+		if b, err = appendNullable(b, &v.Error, encodeString[string]); err != nil {
+			return nil, err
+		}
 	}
-	if len(v.Meta) != 0 {
+	if v.Meta.Present {
 		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
+		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
@@ -2408,11 +2412,13 @@ func (v *CompactionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Status, decodeString[CompactionStatus], 0)
 	case "summary":
-		return true, decodeItemsField(d, &v.Summary, (*ContentBlock).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Summary, func(p *[]ContentBlock, d *decoder) error {
+			return decodeItems(d, p, (*ContentBlock).decodeJSON)
+		}, nullOK|defaultOnError)
 	case "error":
-		return true, decodePointerField(d, &v.Error, decodeString[string], nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Error, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeNullableField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
@@ -2577,7 +2583,7 @@ func (v *ConfigOptionUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "configOptions":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2978,11 +2984,11 @@ func (v *CreateTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint
 	case "args":
 		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "env":
 		return true, decodeField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
 			return decodeSlice(d, p, (*EnvVariable).decodeJSON)
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "cwd":
 		return true, decodePointerField(d, &v.Cwd, decodeString[string], nullOK)
 	case "outputByteLimit":
@@ -3690,7 +3696,7 @@ func (v *ElicitationRequestScope) decodeMember(d *decoder, name []byte, seen *ui
 	switch string(name) {
 	case "requestId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.RequestID, (*RequestID).decodeJSON, 0)
+		return true, decodeField(d, &v.RequestID, (*RequestID).decodeJSON, nullValue)
 	}
 	return false, nil
 }
@@ -3818,7 +3824,7 @@ func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "properties":
 		return true, decodeField(d, &v.Properties, func(p *map[string]ElicitationPropertySchema, d *decoder) error {
 			return decodeMap(d, p, (*ElicitationPropertySchema).decodeJSON)
-		}, nullOK)
+		}, 0)
 	case "required":
 		return true, decodeField(d, &v.Required, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
@@ -4340,7 +4346,7 @@ func (v *Error) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Message, decodeString[string], 0)
 	case "data":
-		return true, decodeField(d, &v.Data, decodeRaw[json.RawMessage], defaultOnError)
+		return true, decodeField(d, &v.Data, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
@@ -4993,7 +4999,7 @@ func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "agentCapabilities":
 		return true, decodePointerField(d, &v.AgentCapabilities, (*AgentCapabilities).decodeJSON, defaultOnError)
 	case "authMethods":
-		return true, decodeItemsField(d, &v.AuthMethods, (*AuthMethod).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.AuthMethods, (*AuthMethod).decodeJSON, defaultOnError|emptyList)
 	case "agentInfo":
 		return true, decodePointerField(d, &v.AgentInfo, (*Implementation).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
@@ -5442,7 +5448,7 @@ func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "sessions":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.Sessions, (*SessionInfo).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.Sessions, (*SessionInfo).decodeJSON, defaultOnError|emptyList)
 	case "nextCursor":
 		return true, decodePointerField(d, &v.NextCursor, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -5561,14 +5567,14 @@ func (v *LoadSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
 			return decodeSlice(d, p, (*MCPServer).decodeJSON)
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "cwd":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Cwd, decodeString[string], 0)
 	case "additionalDirectories":
 		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "sessionId":
 		*seen |= 1 << 2
 		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
@@ -6038,7 +6044,7 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 		*seen |= 1 << 2
 		return true, decodeField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
 			return decodeSlice(d, p, (*HTTPHeader).decodeJSON)
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -6144,7 +6150,7 @@ func (v *MCPServerSSE) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 2
 		return true, decodeField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
 			return decodeSlice(d, p, (*HTTPHeader).decodeJSON)
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -6257,12 +6263,12 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 		*seen |= 1 << 2
 		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "env":
 		*seen |= 1 << 3
 		return true, decodeField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
 			return decodeSlice(d, p, (*EnvVariable).decodeJSON)
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -6526,12 +6532,12 @@ func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "additionalDirectories":
 		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "mcpServers":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
 			return decodeSlice(d, p, (*MCPServer).decodeJSON)
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -7119,7 +7125,7 @@ func (v *Plan) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	switch string(name) {
 	case "entries":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.Entries, (*PlanEntry).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.Entries, (*PlanEntry).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -8340,11 +8346,11 @@ func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	case "additionalDirectories":
 		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "mcpServers":
 		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
 			return decodeSlice(d, p, (*MCPServer).decodeJSON)
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -9125,7 +9131,7 @@ func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *u
 		return true, decodeField(d, &v.Name, decodeString[string], 0)
 	case "options":
 		*seen |= 1 << 2
-		return true, decodeItemsField(d, &v.Options, (*SessionConfigSelectOption).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.Options, (*SessionConfigSelectOption).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -9428,7 +9434,7 @@ func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Cwd, decodeString[string], 0)
 	case "additionalDirectories":
-		return true, decodeItemsField(d, &v.AdditionalDirectories, decodeString[string], defaultOnError)
+		return true, decodeItemsField(d, &v.AdditionalDirectories, decodeString[string], defaultOnError|emptyList)
 	case "title":
 		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
 	case "updatedAt":
@@ -9783,7 +9789,7 @@ func (v *SessionModeState) decodeMember(d *decoder, name []byte, seen *uint64) (
 		return true, decodeField(d, &v.CurrentModeID, decodeString[SessionModeID], 0)
 	case "availableModes":
 		*seen |= 1 << 1
-		return true, decodeItemsField(d, &v.AvailableModes, (*SessionMode).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.AvailableModes, (*SessionMode).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -10031,7 +10037,7 @@ func (v *SetSessionConfigOptionResponse) decodeMember(d *decoder, name []byte, s
 	switch string(name) {
 	case "configOptions":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -11248,13 +11254,13 @@ func (v *ToolCall) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 	case "status":
 		return true, decodePointerField(d, &v.Status, (*ToolCallStatus).decodeJSON, defaultOnError)
 	case "content":
-		return true, decodeItemsField(d, &v.Content, (*ToolCallContent).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.Content, (*ToolCallContent).decodeJSON, defaultOnError|emptyList)
 	case "locations":
-		return true, decodeItemsField(d, &v.Locations, (*ToolCallLocation).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.Locations, (*ToolCallLocation).decodeJSON, defaultOnError|emptyList)
 	case "rawInput":
-		return true, decodeField(d, &v.RawInput, decodeRaw[json.RawMessage], defaultOnError)
+		return true, decodeField(d, &v.RawInput, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	case "rawOutput":
-		return true, decodeField(d, &v.RawOutput, decodeRaw[json.RawMessage], defaultOnError)
+		return true, decodeField(d, &v.RawOutput, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -11524,9 +11530,9 @@ func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	case "locations":
 		return true, decodeItemsField(d, &v.Locations, (*ToolCallLocation).decodeJSON, nullOK|defaultOnError)
 	case "rawInput":
-		return true, decodeField(d, &v.RawInput, decodeRaw[json.RawMessage], defaultOnError)
+		return true, decodeField(d, &v.RawInput, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	case "rawOutput":
-		return true, decodeField(d, &v.RawOutput, decodeRaw[json.RawMessage], defaultOnError)
+		return true, decodeField(d, &v.RawOutput, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}

@@ -94,10 +94,10 @@ func (v *AgentResponseResult) decodeMember(d *decoder, name []byte, seen *uint64
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "result":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], 0)
+		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], nullValue)
 	}
 	return false, nil
 }
@@ -176,7 +176,7 @@ func (v *AgentResponseError) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Error, (*Error).decodeJSON, 0)
@@ -310,7 +310,10 @@ func (u AuthMethod) MarshalJSON() ([]byte, error) {
 func (u *AuthMethod) decodeRest(d *decoder, start int64) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
-		return err
+		if !isTypeError(err) {
+			return err
+		}
+		found, rest = false, d.in[start:d.InputOffset()]
 	}
 	var v AuthMethodVariant
 	if !found {
@@ -333,8 +336,16 @@ func (u *AuthMethod) decodeRest(d *decoder, start int64) error {
 			}
 		}
 	}
+	depth := d.StackDepth()
 	if err := d.variant(v, start, rest); err != nil {
-		return err
+		if _, isDefault := v.(*AuthMethodAgentVariant); isDefault {
+			return err
+		}
+		def := new(AuthMethodAgentVariant)
+		if err := d.orDefault(def, start, rest, depth, err); err != nil {
+			return err
+		}
+		v = def
 	}
 	u.Value = v
 	return nil
@@ -657,10 +668,10 @@ func (v *ClientResponseResult) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "result":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], 0)
+		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], nullValue)
 	}
 	return false, nil
 }
@@ -739,7 +750,7 @@ func (v *ClientResponseError) decodeMember(d *decoder, name []byte, seen *uint64
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
+		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Error, (*Error).decodeJSON, 0)
@@ -1440,6 +1451,9 @@ type CreateElicitationRequestOther struct {
 	// Tag is the "mode" value.
 	Tag string
 
+	// CreateElicitationRequestOtherFields holds what every unknown variant must carry, decoded from Raw.
+	CreateElicitationRequestOtherFields CreateElicitationRequestOtherFields
+
 	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
@@ -1463,6 +1477,10 @@ func (v *CreateElicitationRequestOther) IsCustom() bool {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateElicitationRequestOther) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if b, err = v.CreateElicitationRequestOtherFields.appendMembers(b); err != nil {
+		return nil, err
+	}
 	b = append(b, `,"mode":`...)
 	b = appendString(b, v.Tag)
 	return b, nil
@@ -1508,6 +1526,9 @@ func (v *CreateElicitationRequestOther) decodeMembers(d *decoder, start int64, s
 		return err
 	}
 	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	if err := v.CreateElicitationRequestOtherFields.UnmarshalJSON(v.Raw); err != nil {
+		return err
+	}
 	return v.missing(seen)
 }
 
@@ -1523,6 +1544,98 @@ func (v *CreateElicitationRequestOther) decodeJSON(d *decoder) error {
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateElicitationRequestOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
+}
+
+// CreateElicitationRequestOtherFields is the alternatives that every unknown variant of CreateElicitationRequest must match.
+type CreateElicitationRequestOtherFields struct {
+	// Value is the variant, one of:
+	//   - *CreateElicitationRequestOtherFieldsSession
+	//   - *CreateElicitationRequestOtherFieldsRequest
+	Value CreateElicitationRequestOtherFieldsVariant `json:"-"`
+}
+
+// CreateElicitationRequestOtherFieldsVariant is implemented by the variants of CreateElicitationRequestOtherFields:
+//   - *CreateElicitationRequestOtherFieldsSession
+//   - *CreateElicitationRequestOtherFieldsRequest
+type CreateElicitationRequestOtherFieldsVariant interface {
+	isCreateElicitationRequestOtherFields()
+	appendMembers([]byte) ([]byte, error)
+}
+
+// appendMembers appends the members of the variant, each after a comma.
+func (u *CreateElicitationRequestOtherFields) appendMembers(b []byte) ([]byte, error) {
+	if u.Value == nil {
+		return nil, errors.New("acpv1: CreateElicitationRequestOtherFields.Value is nil")
+	}
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant.
+func (u *CreateElicitationRequestOtherFields) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u CreateElicitationRequestOtherFields) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
+// CreateElicitationRequestOtherFieldsSession is the Session alternative of CreateElicitationRequestOtherFields.
+//
+// Tied to a session, optionally to a specific tool call within that session.
+type CreateElicitationRequestOtherFieldsSession struct {
+	ElicitationSessionScope
+}
+
+func (*CreateElicitationRequestOtherFieldsSession) isCreateElicitationRequestOtherFields() {}
+
+// CreateElicitationRequestOtherFieldsRequest is the Request alternative of CreateElicitationRequestOtherFields.
+//
+// Tied to a specific JSON-RPC request outside of a session
+// (e.g., during auth/configuration phases before any session is started).
+type CreateElicitationRequestOtherFieldsRequest struct {
+	ElicitationRequestScope
+}
+
+func (*CreateElicitationRequestOtherFieldsRequest) isCreateElicitationRequestOtherFields() {}
+
+// UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
+func (u *CreateElicitationRequestOtherFields) UnmarshalJSON(data []byte) error {
+	var err error
+	switch jsonKind(data) {
+	case '{':
+		m := objectMembers(data)
+		if hasKeys(m, "sessionId") {
+			v := new(CreateElicitationRequestOtherFieldsSession)
+			if err = decodeValid(data, v); err == nil {
+				u.Value = v
+				return nil
+			}
+		}
+		if hasKeys(m, "requestId") {
+			v := new(CreateElicitationRequestOtherFieldsRequest)
+			if err = decodeValid(data, v); err == nil {
+				u.Value = v
+				return nil
+			}
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return typeError(kindName(jsonKind(data))+" that fits none of Session, Request", u, "")
+}
+
+func (u *CreateElicitationRequestOtherFields) decodeJSON(d *decoder) error {
+	return d.bridge(u)
+}
+
+func (u *CreateElicitationRequestOtherFields) decodeRest(d *decoder, start int64) error {
+	return d.bridgeRest(u, start)
 }
 
 // CreateElicitationResponse is the response from the client to an elicitation request.
@@ -2010,7 +2123,7 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v ElicitationContentValueString
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -2018,14 +2131,14 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v ElicitationContentValueInteger
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		{
 			var v ElicitationContentValueNumber
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*float64)(&v), decodeFloat[float64]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -2033,7 +2146,7 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case 't', 'f':
 		{
 			var v ElicitationContentValueBoolean
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*bool)(&v), decodeBool[bool]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -2041,7 +2154,9 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case '[':
 		{
 			var v ElicitationContentValueStringArray
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*[]string)(&v), func(p *[]string, d *decoder) error {
+				return decodeSlice(d, p, decodeString[string])
+			}); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -2883,7 +2998,10 @@ func (u MCPServer) MarshalJSON() ([]byte, error) {
 func (u *MCPServer) decodeRest(d *decoder, start int64) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
-		return err
+		if !isTypeError(err) {
+			return err
+		}
+		found, rest = false, d.in[start:d.InputOffset()]
 	}
 	var v MCPServerVariant
 	if !found {
@@ -2912,8 +3030,16 @@ func (u *MCPServer) decodeRest(d *decoder, start int64) error {
 			}
 		}
 	}
+	depth := d.StackDepth()
 	if err := d.variant(v, start, rest); err != nil {
-		return err
+		if _, isDefault := v.(*MCPServerStdioVariant); isDefault {
+			return err
+		}
+		def := new(MCPServerStdioVariant)
+		if err := d.orDefault(def, start, rest, depth, err); err != nil {
+			return err
+		}
+		v = def
 	}
 	u.Value = v
 	return nil
@@ -3175,7 +3301,10 @@ func (u MultiSelectItems) MarshalJSON() ([]byte, error) {
 func (u *MultiSelectItems) decodeRest(d *decoder, start int64) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
-		return err
+		if !isTypeError(err) {
+			return err
+		}
+		found, rest = false, d.in[start:d.InputOffset()]
 	}
 	var v MultiSelectItemsVariant
 	if !found {
@@ -3198,8 +3327,16 @@ func (u *MultiSelectItems) decodeRest(d *decoder, start int64) error {
 			}
 		}
 	}
+	depth := d.StackDepth()
 	if err := d.variant(v, start, rest); err != nil {
-		return err
+		if _, isDefault := v.(*MultiSelectItemsTitled); isDefault {
+			return err
+		}
+		def := new(MultiSelectItemsTitled)
+		if err := d.orDefault(def, start, rest, depth, err); err != nil {
+			return err
+		}
+		v = def
 	}
 	u.Value = v
 	return nil
@@ -3456,7 +3593,7 @@ func (u *RequestID) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v RequestIDNumber
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -3464,7 +3601,7 @@ func (u *RequestID) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v RequestIDStr
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -4169,14 +4306,18 @@ func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
 		m, nonEmpty := firstElementMembers(data)
 		if !nonEmpty || hasKeys(m, "value", "name") {
 			var v SessionConfigSelectOptionsUngrouped
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*[]SessionConfigSelectOption)(&v), func(p *[]SessionConfigSelectOption, d *decoder) error {
+				return decodeSlice(d, p, (*SessionConfigSelectOption).decodeJSON)
+			}); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		if !nonEmpty || hasKeys(m, "group", "name", "options") {
 			var v SessionConfigSelectOptionsGrouped
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*[]SessionConfigSelectGroup)(&v), func(p *[]SessionConfigSelectGroup, d *decoder) error {
+				return decodeSlice(d, p, (*SessionConfigSelectGroup).decodeJSON)
+			}); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -4968,7 +5109,10 @@ func (u SetSessionConfigOptionRequest) MarshalJSON() ([]byte, error) {
 func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
-		return err
+		if !isTypeError(err) {
+			return err
+		}
+		found, rest = false, d.in[start:d.InputOffset()]
 	}
 	if rest == nil {
 		if rest, err = d.skipRest(start); err != nil {
@@ -4999,8 +5143,16 @@ func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64) erro
 			}
 		}
 	}
+	depth := d.StackDepth()
 	if err := d.variant(v, start, rest); err != nil {
-		return err
+		if _, isDefault := v.(*SetSessionConfigOptionRequestValueID); isDefault {
+			return err
+		}
+		def := new(SetSessionConfigOptionRequestValueID)
+		if err := d.orDefault(def, start, rest, depth, err); err != nil {
+			return err
+		}
+		v = def
 	}
 	u.Value = v
 	return nil

@@ -526,7 +526,7 @@ func (v *ProviderInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		return true, decodeField(d, &v.ProviderID, decodeString[ProviderID], 0)
 	case "supported":
 		*seen |= 1 << 1
-		return true, decodeItemsField(d, &v.Supported, decodeString[LLMProtocol], defaultOnError)
+		return true, decodeItemsField(d, &v.Supported, decodeString[LLMProtocol], defaultOnError|emptyList)
 	case "required":
 		*seen |= 1 << 2
 		return true, decodeField(d, &v.Required, decodeBool[bool], 0)
@@ -717,7 +717,7 @@ func (v *SetProviderRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "headers":
 		return true, decodeField(d, &v.Headers, func(p *map[string]string, d *decoder) error {
 			return decodeMap(d, p, decodeString[string])
-		}, nullOK)
+		}, 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}

@@ -116,6 +116,16 @@ func NewContentBlockText(text string) ContentBlock {
 	return ContentBlock{Value: &ContentBlockText{TextContent: TextContent{Text: text}}}
 }
 
+// NewCreateElicitationRequestOtherFieldsRequest returns a [CreateElicitationRequestOtherFields] holding a [CreateElicitationRequestOtherFieldsRequest] with the given requestID.
+func NewCreateElicitationRequestOtherFieldsRequest(requestID RequestID) CreateElicitationRequestOtherFields {
+	return CreateElicitationRequestOtherFields{Value: &CreateElicitationRequestOtherFieldsRequest{ElicitationRequestScope: ElicitationRequestScope{RequestID: requestID}}}
+}
+
+// NewCreateElicitationRequestOtherFieldsSession returns a [CreateElicitationRequestOtherFields] holding a [CreateElicitationRequestOtherFieldsSession] with the given sessionID.
+func NewCreateElicitationRequestOtherFieldsSession(sessionID SessionID) CreateElicitationRequestOtherFields {
+	return CreateElicitationRequestOtherFields{Value: &CreateElicitationRequestOtherFieldsSession{ElicitationSessionScope: ElicitationSessionScope{SessionID: sessionID}}}
+}
+
 // NewCreateElicitationResponseAccept returns a [CreateElicitationResponse] holding a [CreateElicitationResponseAccept].
 func NewCreateElicitationResponseAccept() CreateElicitationResponse {
 	return CreateElicitationResponse{Value: &CreateElicitationResponseAccept{ElicitationAcceptAction: ElicitationAcceptAction{}}}

@@ -196,3 +196,5 @@ func encodeString[S ~string](p *S, b []byte) ([]byte, error) { return appendStri
 func encodeUint[U ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64](p *U, b []byte) ([]byte, error) {
 	return appendUint(b, *p), nil
 }
+
+func encodeRaw[R ~[]byte](p *R, b []byte) ([]byte, error) { return appendRaw(b, *p) }

@@ -150,7 +150,7 @@ func TestRulesDefaultOnError(t *testing.T) {
 				Title:        Nullable[string]{Present: true, Value: "Edit"},
 				Kind:         Nullable[ToolKind]{Present: true, Value: ToolKindEdit},
 				Status:       Nullable[ToolCallStatus]{Present: true, Value: ToolCallStatusCompleted},
-				Locations:    []ToolCallLocation{{Path: "/a", Line: rulesPtr(uint32(3))}},
+				Locations:    Nullable[[]ToolCallLocation]{Present: true, Value: []ToolCallLocation{{Path: "/a", Line: rulesPtr(uint32(3))}}},
 				Capabilities: Nullable[ToolCallCapabilities]{Present: true, Value: ToolCallCapabilities{Cancel: &ToolCallCancelCapabilities{}}},
 			},
 			valid: true,
@@ -241,9 +241,10 @@ func TestRulesDefaultOnError(t *testing.T) {
 
 	t.Run("TerminalUpdate", func(t *testing.T) {
 		rulesRun(t, []rulesCase[TerminalUpdate]{{
-			name:  "valid",
-			in:    `{"terminalId":"t1","command":"ls","cwd":"/w","output":{"data":"x"},"size":{"cols":80,"rows":24}}`,
-			want:  TerminalUpdate{TerminalID: "t1", Command: rulesPtr("ls"), Cwd: rulesPtr(AbsolutePath("/w")), Output: &TerminalOutput{Data: "x"}, Size: &TerminalSize{Cols: 80, Rows: 24}},
+			name: "valid",
+			in:   `{"terminalId":"t1","command":"ls","cwd":"/w","output":{"data":"x"},"size":{"cols":80,"rows":24}}`,
+			want: TerminalUpdate{TerminalID: "t1", Command: Nullable[string]{Present: true, Value: "ls"}, Cwd: Nullable[AbsolutePath]{Present: true, Value: "/w"},
+				Output: Nullable[TerminalOutput]{Present: true, Value: TerminalOutput{Data: "x"}}, Size: Nullable[TerminalSize]{Present: true, Value: TerminalSize{Cols: 80, Rows: 24}}},
 			valid: true,
 		}, {
 			name: "nested value with a bad inner member",
@@ -332,11 +333,11 @@ func TestRulesDefaultOnError(t *testing.T) {
 		rulesRun(t, []rulesCase[ListSessionsResponse]{{
 			name: "wrong type",
 			in:   `{"sessions":{"sessionId":"s","cwd":"/w"}}`,
-			want: ListSessionsResponse{},
+			want: ListSessionsResponse{Sessions: []SessionInfo{}},
 		}, {
 			name: "null",
 			in:   `{"sessions":null}`,
-			want: ListSessionsResponse{},
+			want: ListSessionsResponse{Sessions: []SessionInfo{}},
 		}, {
 			name:  "missing required key",
 			in:    `{}`,
@@ -503,7 +504,7 @@ func TestRulesSkipInvalidItems(t *testing.T) {
 		}, {
 			name: "not an array",
 			in:   `{"sessions":"s1"}`,
-			want: ListSessionsResponse{},
+			want: ListSessionsResponse{Sessions: []SessionInfo{}},
 		}})
 	})
 

@@ -206,7 +206,7 @@ type AgentMessage struct {
 	MessageID MessageID `json:"messageId"`
 
 	// Content is the complete replacement content for this message.
-	Content []ContentBlock `json:"content,omitempty"`
+	Content Nullable[[]ContentBlock] `json:"content,omitempty"`
 
 	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
@@ -218,7 +218,7 @@ type AgentMessage struct {
 	// See protocol docs: [Metadata Patches]
 	//
 	// [Metadata Patches]: https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches
-	Meta json.RawMessage `json:"_meta,omitempty"`
+	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -226,15 +226,17 @@ func (v *AgentMessage) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = append(b, `,"messageId":`...)
 	b = appendString(b, v.MessageID)
-	if v.Content != nil {
+	if v.Content.Present {
 		b = append(b, `,"content":`...)
-		if b, err = appendSlice(b, v.Content, (*ContentBlock).appendJSON); err != nil {
+		if b, err = appendNullable(b, &v.Content, func(p *[]ContentBlock, b []byte) ([]byte, error) {
+			return appendSlice(b, *p, (*ContentBlock).appendJSON)
+		}); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
+	if v.Meta.Present {
 		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
+		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
@@ -260,9 +262,11 @@ func (v *AgentMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.MessageID, decodeString[MessageID], 0)
 	case "content":
-		return true, decodeItemsField(d, &v.Content, (*ContentBlock).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Content, func(p *[]ContentBlock, d *decoder) error {
+			return decodeItems(d, p, (*ContentBlock).decodeJSON)
+		}, nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeNullableField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
@@ -473,7 +477,7 @@ type AgentThought struct {
 	MessageID MessageID `json:"messageId"`
 
 	// Content is the complete replacement content for this thought message.
-	Content []ContentBlock `json:"content,omitempty"`
+	Content Nullable[[]ContentBlock] `json:"content,omitempty"`
 
 	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
@@ -485,7 +489,7 @@ type AgentThought struct {
 	// See protocol docs: [Metadata Patches]
 	//
 	// [Metadata Patches]: https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches
-	Meta json.RawMessage `json:"_meta,omitempty"`
+	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -493,15 +497,17 @@ func (v *AgentThought) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = append(b, `,"messageId":`...)
 	b = appendString(b, v.MessageID)
-	if v.Content != nil {
+	if v.Content.Present {
 		b = append(b, `,"content":`...)
-		if b, err = appendSlice(b, v.Content, (*ContentBlock).appendJSON); err != nil {
+		if b, err = appendNullable(b, &v.Content, func(p *[]ContentBlock, b []byte) ([]byte, error) {
+			return appendSlice(b, *p, (*ContentBlock).appendJSON)
+		}); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
+	if v.Meta.Present {
 		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
+		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
@@ -527,9 +533,11 @@ func (v *AgentThought) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.MessageID, decodeString[MessageID], 0)
 	case "content":
-		return true, decodeItemsField(d, &v.Content, (*ContentBlock).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Content, func(p *[]ContentBlock, d *decoder) error {
+			return decodeItems(d, p, (*ContentBlock).decodeJSON)
+		}, nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeNullableField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
@@ -969,11 +977,11 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "args":
 		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "env":
 		return true, decodeField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
 			return decodeSlice(d, p, (*EnvVariable).decodeJSON)
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2849,10 +2857,10 @@ type CompactionUpdate struct {
 	Status CompactionStatus `json:"status"`
 
 	// Summary is the complete replacement user-displayable summary content for the compaction.
-	Summary []ContentBlock `json:"summary,omitempty"`
+	Summary Nullable[[]ContentBlock] `json:"summary,omitempty"`
 
 	// Error is the human-readable error details for the compaction.
-	Error *string `json:"error,omitempty"`
+	Error Nullable[string] `json:"error,omitempty"`
 
 	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
@@ -2864,7 +2872,7 @@ type CompactionUpdate struct {
 	// See protocol docs: [Metadata Patches]
 	//
 	// [Metadata Patches]: https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches
-	Meta json.RawMessage `json:"_meta,omitempty"`
+	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2874,19 +2882,23 @@ func (v *CompactionUpdate) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.CompactionID)
 	b = append(b, `,"status":`...)
 	b = appendString(b, v.Status)
-	if v.Summary != nil {
+	if v.Summary.Present {
 		b = append(b, `,"summary":`...)
-		if b, err = appendSlice(b, v.Summary, (*ContentBlock).appendJSON); err != nil {
+		if b, err = appendNullable(b, &v.Summary, func(p *[]ContentBlock, b []byte) ([]byte, error) {
+			return appendSlice(b, *p, (*ContentBlock).appendJSON)
+		}); err != nil {
 			return nil, err
 		}
 	}
-	if v.Error != nil {
+	if v.Error.Present {
 		b = append(b, `,"error":`...)
-		b = appendString(b, *v.Error)
+		if b, err = appendNullable(b, &v.Error, encodeString[string]); err != nil {
+			return nil, err
+		}
 	}
-	if len(v.Meta) != 0 {
+	if v.Meta.Present {
 		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
+		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
@@ -2915,11 +2927,13 @@ func (v *CompactionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Status, decodeString[CompactionStatus], 0)
 	case "summary":
-		return true, decodeItemsField(d, &v.Summary, (*ContentBlock).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Summary, func(p *[]ContentBlock, d *decoder) error {
+			return decodeItems(d, p, (*ContentBlock).decodeJSON)
+		}, nullOK|defaultOnError)
 	case "error":
-		return true, decodePointerField(d, &v.Error, decodeString[string], nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Error, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeNullableField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
@@ -5540,7 +5554,7 @@ func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "capabilities":
 		return true, decodePointerField(d, &v.Capabilities, (*AgentCapabilities).decodeJSON, defaultOnError)
 	case "authMethods":
-		return true, decodeItemsField(d, &v.AuthMethods, (*AuthMethod).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.AuthMethods, (*AuthMethod).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5841,7 +5855,7 @@ func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "sessions":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.Sessions, (*SessionInfo).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.Sessions, (*SessionInfo).decodeJSON, defaultOnError|emptyList)
 	case "nextCursor":
 		return true, decodePointerField(d, &v.NextCursor, decodeString[SessionListCursor], nullOK)
 	case "_meta":
@@ -6381,7 +6395,7 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	case "headers":
 		return true, decodeField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
 			return decodeSlice(d, p, (*HTTPHeader).decodeJSON)
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -6495,11 +6509,11 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	case "args":
 		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "env":
 		return true, decodeField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
 			return decodeSlice(d, p, (*EnvVariable).decodeJSON)
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -6828,11 +6842,11 @@ func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "additionalDirectories":
 		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
 			return decodeSlice(d, p, decodeString[AbsolutePath])
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "mcpServers":
 		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
 			return decodeSlice(d, p, (*MCPServer).decodeJSON)
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -6950,9 +6964,9 @@ func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
 	case "configOptions":
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList)
 	case "availableCommands":
-		return true, decodeItemsField(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -8795,11 +8809,11 @@ func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	case "additionalDirectories":
 		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
 			return decodeSlice(d, p, decodeString[AbsolutePath])
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "mcpServers":
 		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
 			return decodeSlice(d, p, (*MCPServer).decodeJSON)
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "replayFrom":
 		return true, decodePointerField(d, &v.ReplayFrom, (*ReplayFrom).decodeJSON, nullOK)
 	case "_meta":
@@ -8912,9 +8926,9 @@ func (v ResumeSessionResponse) MarshalJSON() ([]byte, error) {
 func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "configOptions":
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList)
 	case "availableCommands":
-		return true, decodeItemsField(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -9525,7 +9539,7 @@ func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *u
 		return true, decodeField(d, &v.Name, decodeString[string], 0)
 	case "options":
 		*seen |= 1 << 2
-		return true, decodeItemsField(d, &v.Options, (*SessionConfigSelectOption).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.Options, (*SessionConfigSelectOption).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -9836,7 +9850,7 @@ func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	case "additionalDirectories":
 		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
 			return decodeSlice(d, p, decodeString[AbsolutePath])
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "title":
 		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
 	case "updatedAt":
@@ -9902,7 +9916,7 @@ type SessionInfoUpdate struct {
 	// See protocol docs: [Metadata Patches]
 	//
 	// [Metadata Patches]: https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches
-	Meta json.RawMessage `json:"_meta,omitempty"`
+	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9920,9 +9934,9 @@ func (v *SessionInfoUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
+	if v.Meta.Present {
 		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
+		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
@@ -9949,7 +9963,7 @@ func (v *SessionInfoUpdate) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "updatedAt":
 		return true, decodeNullableField(d, &v.UpdatedAt, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeNullableField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
@@ -11061,22 +11075,22 @@ type TerminalUpdate struct {
 	TerminalID TerminalID `json:"terminalId"`
 
 	// Command is the command being run.
-	Command *string `json:"command,omitempty"`
+	Command Nullable[string] `json:"command,omitempty"`
 
 	// Cwd is the absolute working directory of the command.
-	Cwd *AbsolutePath `json:"cwd,omitempty"`
+	Cwd Nullable[AbsolutePath] `json:"cwd,omitempty"`
 
 	// Output is an authoritative replacement snapshot of terminal output bytes.
-	Output *TerminalOutput `json:"output,omitempty"`
+	Output Nullable[TerminalOutput] `json:"output,omitempty"`
 
 	// ExitStatus is the exit information. A concrete object marks the terminal as exited.
-	ExitStatus *TerminalExitStatus `json:"exitStatus,omitempty"`
+	ExitStatus Nullable[TerminalExitStatus] `json:"exitStatus,omitempty"`
 
 	// Size is the terminal size the command runs with, when known.
 	//
 	// Clients can render output at this size so that column layouts, progress bars,
 	// and cursor-positioned output display as the program wrote them.
-	Size *TerminalSize `json:"size,omitempty"`
+	Size Nullable[TerminalSize] `json:"size,omitempty"`
 
 	// Capabilities means: client-initiated controls this terminal currently supports, such as cancellation.
 	//
@@ -11094,7 +11108,7 @@ type TerminalUpdate struct {
 	// See protocol docs: [Metadata Patches]
 	//
 	// [Metadata Patches]: https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches
-	Meta json.RawMessage `json:"_meta,omitempty"`
+	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -11102,29 +11116,33 @@ func (v *TerminalUpdate) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = append(b, `,"terminalId":`...)
 	b = appendString(b, v.TerminalID)
-	if v.Command != nil {
+	if v.Command.Present {
 		b = append(b, `,"command":`...)
-		b = appendString(b, *v.Command)
+		if b, err = appendNullable(b, &v.Command, encodeString[string]); err != nil {
+			return nil, err
+		}
 	}
-	if v.Cwd != nil {
+	if v.Cwd.Present {
 		b = append(b, `,"cwd":`...)
-		b = appendString(b, *v.Cwd)
+		if b, err = appendNullable(b, &v.Cwd, encodeString[AbsolutePath]); err != nil {
+			return nil, err
+		}
 	}
-	if v.Output != nil {
+	if v.Output.Present {
 		b = append(b, `,"output":`...)
-		if b, err = v.Output.appendJSON(b); err != nil {
+		if b, err = appendNullable(b, &v.Output, (*TerminalOutput).appendJSON); err != nil {
 			return nil, err
 		}
 	}
-	if v.ExitStatus != nil {
+	if v.ExitStatus.Present {
 		b = append(b, `,"exitStatus":`...)
-		if b, err = v.ExitStatus.appendJSON(b); err != nil {
+		if b, err = appendNullable(b, &v.ExitStatus, (*TerminalExitStatus).appendJSON); err != nil {
 			return nil, err
 		}
 	}
-	if v.Size != nil {
+	if v.Size.Present {
 		b = append(b, `,"size":`...)
-		if b, err = v.Size.appendJSON(b); err != nil {
+		if b, err = appendNullable(b, &v.Size, (*TerminalSize).appendJSON); err != nil {
 			return nil, err
 		}
 	}
@@ -11134,9 +11152,9 @@ func (v *TerminalUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
+	if v.Meta.Present {
 		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
+		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
@@ -11162,19 +11180,19 @@ func (v *TerminalUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.TerminalID, decodeString[TerminalID], 0)
 	case "command":
-		return true, decodePointerField(d, &v.Command, decodeString[string], nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Command, decodeString[string], nullOK|defaultOnError)
 	case "cwd":
-		return true, decodePointerField(d, &v.Cwd, decodeString[AbsolutePath], nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Cwd, decodeString[AbsolutePath], nullOK|defaultOnError)
 	case "output":
-		return true, decodePointerField(d, &v.Output, (*TerminalOutput).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Output, (*TerminalOutput).decodeJSON, nullOK|defaultOnError)
 	case "exitStatus":
-		return true, decodePointerField(d, &v.ExitStatus, (*TerminalExitStatus).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.ExitStatus, (*TerminalExitStatus).decodeJSON, nullOK|defaultOnError)
 	case "size":
-		return true, decodePointerField(d, &v.Size, (*TerminalSize).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Size, (*TerminalSize).decodeJSON, nullOK|defaultOnError)
 	case "capabilities":
 		return true, decodeNullableField(d, &v.Capabilities, (*TerminalCapabilities).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeNullableField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
@@ -12045,17 +12063,17 @@ type ToolCallUpdate struct {
 	Status Nullable[ToolCallStatus] `json:"status,omitempty"`
 
 	// Content produced by the tool call.
-	Content []ToolCallContent `json:"content,omitempty"`
+	Content Nullable[[]ToolCallContent] `json:"content,omitempty"`
 
 	// Locations is the file locations affected by this tool call.
 	// Enables "follow-along" features in clients.
-	Locations []ToolCallLocation `json:"locations,omitempty"`
+	Locations Nullable[[]ToolCallLocation] `json:"locations,omitempty"`
 
 	// RawInput is the raw input parameters sent to the tool.
-	RawInput json.RawMessage `json:"rawInput,omitempty"`
+	RawInput Nullable[json.RawMessage] `json:"rawInput,omitempty"`
 
 	// RawOutput is the raw output returned by the tool.
-	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
+	RawOutput Nullable[json.RawMessage] `json:"rawOutput,omitempty"`
 
 	// Capabilities means: client-initiated controls this tool call currently supports, such as cancellation.
 	//
@@ -12073,7 +12091,7 @@ type ToolCallUpdate struct {
 	// See protocol docs: [Metadata Patches]
 	//
 	// [Metadata Patches]: https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches
-	Meta json.RawMessage `json:"_meta,omitempty"`
+	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -12105,27 +12123,31 @@ func (v *ToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if v.Content != nil {
+	if v.Content.Present {
 		b = append(b, `,"content":`...)
-		if b, err = appendSlice(b, v.Content, (*ToolCallContent).appendJSON); err != nil {
+		if b, err = appendNullable(b, &v.Content, func(p *[]ToolCallContent, b []byte) ([]byte, error) {
+			return appendSlice(b, *p, (*ToolCallContent).appendJSON)
+		}); err != nil {
 			return nil, err
 		}
 	}
-	if v.Locations != nil {
+	if v.Locations.Present {
 		b = append(b, `,"locations":`...)
-		if b, err = appendSlice(b, v.Locations, (*ToolCallLocation).appendJSON); err != nil {
+		if b, err = appendNullable(b, &v.Locations, func(p *[]ToolCallLocation, b []byte) ([]byte, error) {
+			return appendSlice(b, *p, (*ToolCallLocation).appendJSON)
+		}); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.RawInput) != 0 {
+	if v.RawInput.Present {
 		b = append(b, `,"rawInput":`...)
-		if b, err = appendRaw(b, v.RawInput); err != nil {
+		if b, err = appendNullable(b, &v.RawInput, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.RawOutput) != 0 {
+	if v.RawOutput.Present {
 		b = append(b, `,"rawOutput":`...)
-		if b, err = appendRaw(b, v.RawOutput); err != nil {
+		if b, err = appendNullable(b, &v.RawOutput, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
@@ -12135,9 +12157,9 @@ func (v *ToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
+	if v.Meta.Present {
 		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
+		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
@@ -12171,17 +12193,21 @@ func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	case "status":
 		return true, decodeNullableField(d, &v.Status, decodeString[ToolCallStatus], nullOK|defaultOnError)
 	case "content":
-		return true, decodeItemsField(d, &v.Content, (*ToolCallContent).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Content, func(p *[]ToolCallContent, d *decoder) error {
+			return decodeItems(d, p, (*ToolCallContent).decodeJSON)
+		}, nullOK|defaultOnError)
 	case "locations":
-		return true, decodeItemsField(d, &v.Locations, (*ToolCallLocation).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Locations, func(p *[]ToolCallLocation, d *decoder) error {
+			return decodeItems(d, p, (*ToolCallLocation).decodeJSON)
+		}, nullOK|defaultOnError)
 	case "rawInput":
-		return true, decodeField(d, &v.RawInput, decodeRaw[json.RawMessage], defaultOnError)
+		return true, decodeNullableField(d, &v.RawInput, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	case "rawOutput":
-		return true, decodeField(d, &v.RawOutput, decodeRaw[json.RawMessage], defaultOnError)
+		return true, decodeNullableField(d, &v.RawOutput, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	case "capabilities":
 		return true, decodeNullableField(d, &v.Capabilities, (*ToolCallCapabilities).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeNullableField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
@@ -12533,7 +12559,7 @@ type UserMessage struct {
 	MessageID MessageID `json:"messageId"`
 
 	// Content is the complete replacement content for this message.
-	Content []ContentBlock `json:"content,omitempty"`
+	Content Nullable[[]ContentBlock] `json:"content,omitempty"`
 
 	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
@@ -12545,7 +12571,7 @@ type UserMessage struct {
 	// See protocol docs: [Metadata Patches]
 	//
 	// [Metadata Patches]: https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches
-	Meta json.RawMessage `json:"_meta,omitempty"`
+	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -12553,15 +12579,17 @@ func (v *UserMessage) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	b = append(b, `,"messageId":`...)
 	b = appendString(b, v.MessageID)
-	if v.Content != nil {
+	if v.Content.Present {
 		b = append(b, `,"content":`...)
-		if b, err = appendSlice(b, v.Content, (*ContentBlock).appendJSON); err != nil {
+		if b, err = appendNullable(b, &v.Content, func(p *[]ContentBlock, b []byte) ([]byte, error) {
+			return appendSlice(b, *p, (*ContentBlock).appendJSON)
+		}); err != nil {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
+	if v.Meta.Present {
 		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
+		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
@@ -12587,9 +12615,11 @@ func (v *UserMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.MessageID, decodeString[MessageID], 0)
 	case "content":
-		return true, decodeItemsField(d, &v.Content, (*ContentBlock).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Content, func(p *[]ContentBlock, d *decoder) error {
+			return decodeItems(d, p, (*ContentBlock).decodeJSON)
+		}, nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeNullableField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }

@@ -302,14 +302,15 @@ func TestSessionUpdateKnownTags(t *testing.T) {
 				if !ok {
 					t.Fatalf("variant is %T", v)
 				}
-				if c.MessageID != "msg_4" || len(c.Content) != 2 {
+				content := c.Content.Value
+				if c.MessageID != "msg_4" || !c.Content.Present || len(content) != 2 {
 					t.Fatalf("message = %+v", c.UserMessage)
 				}
-				if _, ok := c.Content[0].Value.(*ContentBlockText); !ok {
-					t.Errorf("content[0] is %T", c.Content[0].Value)
+				if _, ok := content[0].Value.(*ContentBlockText); !ok {
+					t.Errorf("content[0] is %T", content[0].Value)
 				}
-				if o, ok := c.Content[1].Value.(*ContentBlockOther); !ok || o.Tag != "_custom_block" {
-					t.Errorf("content[1] is %#v", c.Content[1].Value)
+				if o, ok := content[1].Value.(*ContentBlockOther); !ok || o.Tag != "_custom_block" {
+					t.Errorf("content[1] is %#v", content[1].Value)
 				}
 			},
 		},
@@ -318,7 +319,7 @@ func TestSessionUpdateKnownTags(t *testing.T) {
 			in:   `{"sessionUpdate":"agent_message","messageId":"msg_5","content":[]}`,
 			check: func(t *testing.T, v SessionUpdateVariant) {
 				c, ok := v.(*SessionUpdateAgentMessage)
-				if !ok || c.Content == nil || len(c.Content) != 0 {
+				if !ok || !c.Content.Present || c.Content.Null || c.Content.Value == nil || len(c.Content.Value) != 0 {
 					t.Errorf("variant = %#v", v)
 				}
 			},
@@ -332,11 +333,12 @@ func TestSessionUpdateKnownTags(t *testing.T) {
 				if !ok {
 					t.Fatalf("variant is %T", v)
 				}
-				if c.ToolCallID != "call_1" || len(c.Content) != 1 || len(c.Locations) != 1 || !bytes.Contains(c.RawInput, []byte(jsontest.BigNumber)) {
-					t.Errorf("tool call update = %+v", c.ToolCallUpdate)
+				content := c.Content.Value
+				if c.ToolCallID != "call_1" || len(content) != 1 || len(c.Locations.Value) != 1 || !bytes.Contains(c.RawInput.Value, []byte(jsontest.BigNumber)) {
+					t.Fatalf("tool call update = %+v", c.ToolCallUpdate)
 				}
-				if _, ok := c.Content[0].Value.(*ToolCallContentData); !ok {
-					t.Errorf("content[0] is %T", c.Content[0].Value)
+				if _, ok := content[0].Value.(*ToolCallContentData); !ok {
+					t.Errorf("content[0] is %T", content[0].Value)
 				}
 			},
 		},

@@ -97,7 +97,7 @@ func (v *AgentResponseResult) decodeMember(d *decoder, name []byte, seen *uint64
 		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
 	case "result":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], 0)
+		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], nullValue)
 	}
 	return false, nil
 }
@@ -183,7 +183,7 @@ func (v *AgentResponseError) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodePointerField(d, &v.ID, (*AgentResponseID).decodeJSON, nullOK)
+		return true, decodePointerField(d, &v.ID, (*AgentResponseID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Error, (*Error).decodeJSON, 0)
@@ -334,7 +334,7 @@ func (u *AgentResponseID) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v AgentResponseIDNumber
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -342,7 +342,7 @@ func (u *AgentResponseID) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v AgentResponseIDStr
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -1488,7 +1488,7 @@ func (v *ClientResponseResult) decodeMember(d *decoder, name []byte, seen *uint6
 		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
 	case "result":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], 0)
+		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], nullValue)
 	}
 	return false, nil
 }
@@ -1574,7 +1574,7 @@ func (v *ClientResponseError) decodeMember(d *decoder, name []byte, seen *uint64
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodePointerField(d, &v.ID, (*ClientResponseID).decodeJSON, nullOK)
+		return true, decodePointerField(d, &v.ID, (*ClientResponseID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Error, (*Error).decodeJSON, 0)
@@ -1725,7 +1725,7 @@ func (u *ClientResponseID) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v ClientResponseIDNumber
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -1733,7 +1733,7 @@ func (u *ClientResponseID) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v ClientResponseIDStr
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -2410,6 +2410,9 @@ type CreateElicitationRequestOther struct {
 	// Tag is the "mode" value.
 	Tag string
 
+	// CreateElicitationRequestOtherFields holds what every unknown variant must carry, decoded from Raw.
+	CreateElicitationRequestOtherFields CreateElicitationRequestOtherFields
+
 	// Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);
 	// set it to nil to write Tag and the fields above instead.
 	Raw json.RawMessage
@@ -2433,6 +2436,10 @@ func (v *CreateElicitationRequestOther) IsCustom() bool {
 
 // appendMembers appends the members of v, each after a comma.
 func (v *CreateElicitationRequestOther) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if b, err = v.CreateElicitationRequestOtherFields.appendMembers(b); err != nil {
+		return nil, err
+	}
 	b = append(b, `,"mode":`...)
 	b = appendString(b, v.Tag)
 	return b, nil
@@ -2478,6 +2485,9 @@ func (v *CreateElicitationRequestOther) decodeMembers(d *decoder, start int64, s
 		return err
 	}
 	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
+	if err := v.CreateElicitationRequestOtherFields.UnmarshalJSON(v.Raw); err != nil {
+		return err
+	}
 	return v.missing(seen)
 }
 
@@ -2493,6 +2503,98 @@ func (v *CreateElicitationRequestOther) decodeJSON(d *decoder) error {
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateElicitationRequestOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
+}
+
+// CreateElicitationRequestOtherFields is the alternatives that every unknown variant of CreateElicitationRequest must match.
+type CreateElicitationRequestOtherFields struct {
+	// Value is the variant, one of:
+	//   - *CreateElicitationRequestOtherFieldsSession
+	//   - *CreateElicitationRequestOtherFieldsRequest
+	Value CreateElicitationRequestOtherFieldsVariant `json:"-"`
+}
+
+// CreateElicitationRequestOtherFieldsVariant is implemented by the variants of CreateElicitationRequestOtherFields:
+//   - *CreateElicitationRequestOtherFieldsSession
+//   - *CreateElicitationRequestOtherFieldsRequest
+type CreateElicitationRequestOtherFieldsVariant interface {
+	isCreateElicitationRequestOtherFields()
+	appendMembers([]byte) ([]byte, error)
+}
+
+// appendMembers appends the members of the variant, each after a comma.
+func (u *CreateElicitationRequestOtherFields) appendMembers(b []byte) ([]byte, error) {
+	if u.Value == nil {
+		return nil, errors.New("acpv2: CreateElicitationRequestOtherFields.Value is nil")
+	}
+	return u.Value.appendMembers(b)
+}
+
+// appendJSON writes the variant.
+func (u *CreateElicitationRequestOtherFields) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b, err := u.appendMembers(b)
+	return closeObject(b, start, err)
+}
+
+// MarshalJSON encodes the value with its generated encoder.
+func (u CreateElicitationRequestOtherFields) MarshalJSON() ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := u.appendJSON(*buf)
+	return encoded(buf, b, err)
+}
+
+// CreateElicitationRequestOtherFieldsSession is the Session alternative of CreateElicitationRequestOtherFields.
+//
+// Tied to a session, optionally to a specific tool call within that session.
+type CreateElicitationRequestOtherFieldsSession struct {
+	ElicitationSessionScope
+}
+
+func (*CreateElicitationRequestOtherFieldsSession) isCreateElicitationRequestOtherFields() {}
+
+// CreateElicitationRequestOtherFieldsRequest is the Request alternative of CreateElicitationRequestOtherFields.
+//
+// Tied to a specific JSON-RPC request outside of a session
+// (e.g., during auth/configuration phases before any session is started).
+type CreateElicitationRequestOtherFieldsRequest struct {
+	ElicitationRequestScope
+}
+
+func (*CreateElicitationRequestOtherFieldsRequest) isCreateElicitationRequestOtherFields() {}
+
+// UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
+func (u *CreateElicitationRequestOtherFields) UnmarshalJSON(data []byte) error {
+	var err error
+	switch jsonKind(data) {
+	case '{':
+		m := objectMembers(data)
+		if hasKeys(m, "sessionId") {
+			v := new(CreateElicitationRequestOtherFieldsSession)
+			if err = decodeValid(data, v); err == nil {
+				u.Value = v
+				return nil
+			}
+		}
+		if hasKeys(m, "requestId") {
+			v := new(CreateElicitationRequestOtherFieldsRequest)
+			if err = decodeValid(data, v); err == nil {
+				u.Value = v
+				return nil
+			}
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return typeError(kindName(jsonKind(data))+" that fits none of Session, Request", u, "")
+}
+
+func (u *CreateElicitationRequestOtherFields) decodeJSON(d *decoder) error {
+	return d.bridge(u)
+}
+
+func (u *CreateElicitationRequestOtherFields) decodeRest(d *decoder, start int64) error {
+	return d.bridgeRest(u, start)
 }
 
 // CreateElicitationResponse is the response from the client to an elicitation request.
@@ -3440,7 +3542,7 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v ElicitationContentValueString
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -3448,14 +3550,14 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v ElicitationContentValueInteger
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		{
 			var v ElicitationContentValueNumber
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*float64)(&v), decodeFloat[float64]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -3463,7 +3565,7 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case 't', 'f':
 		{
 			var v ElicitationContentValueBoolean
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*bool)(&v), decodeBool[bool]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -3471,7 +3573,9 @@ func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
 	case '[':
 		{
 			var v ElicitationContentValueStringArray
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*[]string)(&v), func(p *[]string, d *decoder) error {
+				return decodeSlice(d, p, decodeString[string])
+			}); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -4451,7 +4555,10 @@ func (u IdleStateUpdate) MarshalJSON() ([]byte, error) {
 func (u *IdleStateUpdate) decodeRest(d *decoder, start int64) error {
 	tag, found, rest, err := d.tagOf("stopReason", start)
 	if err != nil {
-		return err
+		if !isTypeError(err) {
+			return err
+		}
+		found, rest = false, d.in[start:d.InputOffset()]
 	}
 	if rest == nil {
 		if rest, err = d.skipRest(start); err != nil {
@@ -4492,8 +4599,16 @@ func (u *IdleStateUpdate) decodeRest(d *decoder, start int64) error {
 			}
 		}
 	}
+	depth := d.StackDepth()
 	if err := d.variant(v, start, rest); err != nil {
-		return err
+		if _, isDefault := v.(*IdleStateUpdateNone); isDefault {
+			return err
+		}
+		def := new(IdleStateUpdateNone)
+		if err := d.orDefault(def, start, rest, depth, err); err != nil {
+			return err
+		}
+		v = def
 	}
 	u.Value = v
 	return nil
@@ -5324,7 +5439,10 @@ func (u MultiSelectItems) MarshalJSON() ([]byte, error) {
 func (u *MultiSelectItems) decodeRest(d *decoder, start int64) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
-		return err
+		if !isTypeError(err) {
+			return err
+		}
+		found, rest = false, d.in[start:d.InputOffset()]
 	}
 	var v MultiSelectItemsVariant
 	if !found {
@@ -5347,8 +5465,16 @@ func (u *MultiSelectItems) decodeRest(d *decoder, start int64) error {
 			}
 		}
 	}
+	depth := d.StackDepth()
 	if err := d.variant(v, start, rest); err != nil {
-		return err
+		if _, isDefault := v.(*MultiSelectItemsTitled); isDefault {
+			return err
+		}
+		def := new(MultiSelectItemsTitled)
+		if err := d.orDefault(def, start, rest, depth, err); err != nil {
+			return err
+		}
+		v = def
 	}
 	u.Value = v
 	return nil
@@ -6054,7 +6180,7 @@ func (u *RequestID) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v RequestIDNumber
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -6062,7 +6188,7 @@ func (u *RequestID) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v RequestIDStr
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -7038,14 +7164,18 @@ func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
 		m, nonEmpty := firstElementMembers(data)
 		if !nonEmpty || hasKeys(m, "value", "name") {
 			var v SessionConfigSelectOptionsUngrouped
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*[]SessionConfigSelectOption)(&v), func(p *[]SessionConfigSelectOption, d *decoder) error {
+				return decodeSlice(d, p, (*SessionConfigSelectOption).decodeJSON)
+			}); err == nil {
 				u.Value = v
 				return nil
 			}
 		}
 		if !nonEmpty || hasKeys(m, "groupId", "name", "options") {
 			var v SessionConfigSelectOptionsGrouped
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*[]SessionConfigSelectGroup)(&v), func(p *[]SessionConfigSelectGroup, d *decoder) error {
+				return decodeSlice(d, p, (*SessionConfigSelectGroup).decodeJSON)
+			}); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -8346,7 +8476,7 @@ func (v *SetSessionConfigOptionRequestOther) decodeMember(d *decoder, name []byt
 		return true, decodeField(d, &v.Tag, decodeString[string], 0)
 	case "value":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Value, decodeRaw[json.RawMessage], 0)
+		return true, decodeField(d, &v.Value, decodeRaw[json.RawMessage], nullValue)
 	}
 	return false, nil
 }

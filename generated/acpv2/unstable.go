@@ -541,7 +541,7 @@ func (v *AuthStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.State, decodeString[AuthState], 0)
 	case "accounts":
-		return true, decodeItemsField(d, &v.Accounts, (*AuthAccount).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.Accounts, (*AuthAccount).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -645,7 +645,7 @@ func (v *AuthStatusUpdateNotification) decodeMember(d *decoder, name []byte, see
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.State, decodeString[AuthState], 0)
 	case "accounts":
-		return true, decodeItemsField(d, &v.Accounts, (*AuthAccount).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.Accounts, (*AuthAccount).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1033,7 +1033,7 @@ func (v *ProxyResponseResult) decodeMember(d *decoder, name []byte, seen *uint64
 		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
 	case "result":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], 0)
+		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], nullValue)
 	}
 	return false, nil
 }
@@ -1119,7 +1119,7 @@ func (v *ProxyResponseError) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodePointerField(d, &v.ID, (*ProxyResponseID).decodeJSON, nullOK)
+		return true, decodePointerField(d, &v.ID, (*ProxyResponseID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Error, (*Error).decodeJSON, 0)
@@ -1270,7 +1270,7 @@ func (u *ProxyResponseID) UnmarshalJSON(data []byte) error {
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		{
 			var v ProxyResponseIDNumber
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -1278,7 +1278,7 @@ func (u *ProxyResponseID) UnmarshalJSON(data []byte) error {
 	case '"':
 		{
 			var v ProxyResponseIDStr
-			if err = decodeValid(data, &v); err == nil {
+			if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
 				u.Value = v
 				return nil
 			}
@@ -1747,7 +1747,7 @@ type SessionMessage struct {
 	// See protocol docs: [Metadata Patches]
 	//
 	// [Metadata Patches]: https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches
-	Meta json.RawMessage `json:"_meta,omitempty"`
+	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1787,9 +1787,9 @@ func (v *SessionMessage) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
+	if v.Meta.Present {
 		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
+		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
@@ -1824,10 +1824,10 @@ func (v *SessionMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 		return true, decodeNullableField(d, &v.RecipientMessageID, decodeString[MessageID], nullOK|defaultOnError)
 	case "content":
 		return true, decodeNullableField(d, &v.Content, func(p *[]ContentBlock, d *decoder) error {
-			return decodeSlice(d, p, (*ContentBlock).decodeJSON)
+			return decodeItems(d, p, (*ContentBlock).decodeJSON)
 		}, nullOK|defaultOnError)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeNullableField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
@@ -2875,7 +2875,7 @@ type SubagentUpdate struct {
 	//
 	// Read-only operations retain their normal protocol semantics and
 	// capability requirements.
-	Capabilities *SubagentSessionCapabilities `json:"capabilities,omitempty"`
+	Capabilities Nullable[SubagentSessionCapabilities] `json:"capabilities,omitempty"`
 
 	// State is the child's current foreground state, mirrored onto its parent association.
 	//
@@ -2909,7 +2909,7 @@ type SubagentUpdate struct {
 	// See protocol docs: [Metadata Patches]
 	//
 	// [Metadata Patches]: https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches
-	Meta json.RawMessage `json:"_meta,omitempty"`
+	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2929,9 +2929,9 @@ func (v *SubagentUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if v.Capabilities != nil {
+	if v.Capabilities.Present {
 		b = append(b, `,"capabilities":`...)
-		if b, err = v.Capabilities.appendJSON(b); err != nil {
+		if b, err = appendNullable(b, &v.Capabilities, (*SubagentSessionCapabilities).appendJSON); err != nil {
 			return nil, err
 		}
 	}
@@ -2955,9 +2955,9 @@ func (v *SubagentUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if len(v.Meta) != 0 {
+	if v.Meta.Present {
 		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
+		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
 			return nil, err
 		}
 	}
@@ -2987,7 +2987,7 @@ func (v *SubagentUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	case "description":
 		return true, decodeNullableField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "capabilities":
-		return true, decodePointerField(d, &v.Capabilities, (*SubagentSessionCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Capabilities, (*SubagentSessionCapabilities).decodeJSON, nullOK|defaultOnError)
 	case "state":
 		return true, decodeNullableField(d, &v.State, (*StateUpdate).decodeJSON, nullOK|defaultOnError)
 	case "cwd":
@@ -2997,7 +2997,7 @@ func (v *SubagentUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 			return decodeSlice(d, p, decodeString[AbsolutePath])
 		}, nullOK)
 	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+		return true, decodeNullableField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }

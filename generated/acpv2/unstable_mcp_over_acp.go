@@ -623,7 +623,7 @@ func (v *MessageMCPResponseResult) decodeMember(d *decoder, name []byte, seen *u
 	switch string(name) {
 	case "result":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], 0)
+		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], nullValue)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}

@@ -114,11 +114,11 @@ func (v *ForkSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 	case "additionalDirectories":
 		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
 			return decodeSlice(d, p, decodeString[AbsolutePath])
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "mcpServers":
 		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
 			return decodeSlice(d, p, (*MCPServer).decodeJSON)
-		}, defaultOnNull)
+		}, defaultOnNull|emptyList)
 	case "systemPrompt":
 		return true, decodePointerField(d, &v.SystemPrompt, (*SystemPrompt).decodeJSON, nullOK)
 	case "_meta":
@@ -233,9 +233,9 @@ func (v *ForkSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
 	case "configOptions":
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList)
 	case "availableCommands":
-		return true, decodeItemsField(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError)
+		return true, decodeItemsField(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}

@@ -87,7 +87,12 @@ func RunMutations(t *testing.T, p Package, min int) {
 				if !ok {
 					continue
 				}
+				// The default is absence, or an empty list or map where
+				// the member cannot be null.
 				delete(obj, key)
+				if empty := emptyOf(prop); empty != nil {
+					obj[key] = empty
+				}
 				want, err := decodes(root)
 				obj[key] = wrong
 				got, gerr := decodes(root)
@@ -100,7 +105,7 @@ func RunMutations(t *testing.T, p Package, min int) {
 				case gerr != nil:
 					t.Errorf("%s: %s.%s = %s: %v; want the default", m.Name, path, key, mustJSON(wrong), gerr)
 				case !bytes.Equal(got, want):
-					t.Errorf("%s: %s.%s = %s decoded to %s; want as if absent: %s", m.Name, path, key, mustJSON(wrong), got, want)
+					t.Errorf("%s: %s.%s = %s decoded to %s; want the default: %s", m.Name, path, key, mustJSON(wrong), got, want)
 				}
 			}
 		})
@@ -109,6 +114,25 @@ func RunMutations(t *testing.T, p Package, min int) {
 	if dropped < min || retyped < min {
 		t.Errorf("made %d and %d mutations, want at least %d of each", dropped, retyped, min)
 	}
+}
+
+// emptyOf returns the empty value that is the default of a list or map
+// member that cannot be null, or nil.
+func emptyOf(s *jsonschema.Schema) any {
+	if len(s.Types) != 1 {
+		return nil
+	}
+	switch s.Types[0] {
+	case "array":
+		return []any{}
+	case "object":
+		if len(s.Properties) == 0 {
+			if _, ok := s.AdditionalProperties.(*jsonschema.Schema); ok {
+				return map[string]any{}
+			}
+		}
+	}
+	return nil
 }
 
 func stillValid(s *jsonschema.Schema, v any) bool { return s.Validate(v) == nil }

@@ -1,0 +1,39 @@
+package pipeline
+
+import (
+	"path"
+	"strings"
+	"testing"
+
+	"github.com/acpgen/acpgen/templates"
+)
+
+// TestDeepSchemasBuild generates from schemas nested deeper than the loader
+// hoists (inline objects, lists of lists, maps of lists) and type-checks
+// the output.
+func TestDeepSchemasBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("type-checks generated packages")
+	}
+	maps := `{"$defs":{"Root":{"type":"object","properties":{"m":` +
+		strings.Repeat(`{"type":"object","additionalProperties":{"type":"array","items":`, 20) +
+		`{"type":"integer","format":"int32"}` + strings.Repeat(`}}`, 20) + `}}}}`
+	dir := t.TempDir()
+	gomod, gosum := templates.Module("example.com/deep", "1.22")
+	files := map[string][]byte{"go.mod": gomod, "go.sum": gosum}
+	for name, doc := range map[string]string{
+		"objects": nestedObjects(40),
+		"items":   nestedItems(40),
+		"maps":    maps,
+	} {
+		out, err := Generate(schemaFS(doc))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for file, data := range out.Files {
+			files[path.Join(name, file)] = data
+		}
+	}
+	writeFiles(t, dir, files)
+	checkPackages(t, dir, []string{""})
+}

@@ -1,0 +1,166 @@
+package pipeline
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/acpgen/acpgen/internal/revisions"
+	"github.com/acpgen/acpgen/templates"
+)
+
+// TestRevisions generates every schema layout that @agentclientprotocol/sdk
+// has published (schema/testdata/revisions.tar.gz) and type-checks the
+// output, with no build tags and with the umbrella tag, in a module that
+// declares go 1.22. Every layout gets a package for each protocol version it
+// ships a file of, v2 included when only its unstable file is published.
+func TestRevisions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("type-checks every published revision")
+	}
+	layouts, err := revisions.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(layouts) < 34 {
+		t.Fatalf("the corpus has %d layouts, want at least 34", len(layouts))
+	}
+	dir := t.TempDir()
+	gomod, gosum := templates.Module("example.com/revisions", "1.22")
+	writeFiles(t, dir, map[string][]byte{"go.mod": gomod, "go.sum": gosum})
+
+	// Generate on every core; each layout goes in a directory of its own.
+	failed := make([]error, len(layouts))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, l := range layouts {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			out, err := Generate(l.FS)
+			if err != nil {
+				failed[i] = err
+				return
+			}
+			if want := wantPackages(l); !samePackages(out.Files, want) {
+				failed[i] = fmt.Errorf("generated packages %v, want %v", packagesOf(out.Files), want)
+				return
+			}
+			files := map[string][]byte{}
+			for name, data := range out.Files {
+				files[filepath.Join(layoutDir(l), name)] = data
+			}
+			failed[i] = writeFilesErr(dir, files)
+		}()
+	}
+	wg.Wait()
+	for i, err := range failed {
+		if err != nil {
+			t.Errorf("%s (%s): %v", layouts[i].Name(), versionRange(layouts[i]), err)
+		}
+	}
+	if t.Failed() {
+		return
+	}
+
+	checkPackages(t, dir, []string{"", "unstable"})
+}
+
+// wantPackages lists the packages a layout must produce: acpv1 for a
+// top-level schema.json or v1/, acpv2 for anything under v2/.
+func wantPackages(l revisions.Layout) []string {
+	set := map[string]bool{}
+	for name := range l.Files {
+		switch {
+		case strings.HasPrefix(name, "v2/"):
+			set["acpv2"] = true
+		case strings.HasPrefix(name, "v1/"), name == "schema.json":
+			set["acpv1"] = true
+		}
+	}
+	var out []string
+	for p := range set {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func countPackages(layouts []revisions.Layout) int {
+	n := 0
+	for _, l := range layouts {
+		n += len(wantPackages(l))
+	}
+	return n
+}
+
+func packagesOf(files map[string][]byte) []string {
+	set := map[string]bool{}
+	for name := range files {
+		pkg, _, _ := strings.Cut(name, "/")
+		set[pkg] = true
+	}
+	var out []string
+	for p := range set {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func samePackages(files map[string][]byte, want []string) bool {
+	return strings.Join(packagesOf(files), ",") == strings.Join(want, ",")
+}
+
+// layoutDir names a layout's directory: a Go import path element.
+func layoutDir(l revisions.Layout) string {
+	return "r" + strings.NewReplacer(".", "_", "-", "_").Replace(l.Name())
+}
+
+func versionRange(l revisions.Layout) string {
+	if len(l.Versions) == 1 {
+		return l.Versions[0]
+	}
+	return l.Versions[0] + "–" + l.Versions[len(l.Versions)-1]
+}
+
+func writeFiles(t *testing.T, dir string, files map[string][]byte) {
+	t.Helper()
+	if err := writeFilesErr(dir, files); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func writeFilesErr(dir string, files map[string][]byte) error {
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// layoutFS returns the files of the published layout that holds version v.
+func layoutFS(t *testing.T, v string) fs.FS {
+	t.Helper()
+	layouts, err := revisions.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, ok := revisions.Find(layouts, v)
+	if !ok {
+		t.Fatalf("the corpus has no %s", v)
+	}
+	return l.FS
+}
