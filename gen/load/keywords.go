@@ -191,14 +191,45 @@ func (c *keywordChecker) ref(v any, ptr string) {
 		return
 	}
 	name, ok := strings.CutPrefix(p, "/$defs/")
-	if !ok || strings.Contains(name, "/") {
-		c.errs.Addf(c.file, ptr, "$ref %q does not name a $defs entry; only references to $defs entries (#/$defs/Name) are supported", ref)
+	if ok && strings.Contains(name, "/") {
+		// A schema inside a definition: it must be there.
+		if !c.resolves(p) {
+			c.errs.Addf(c.file, ptr, "$ref %q points to nothing in the file", ref)
+		}
+		return
+	}
+	if !ok {
+		c.errs.Addf(c.file, ptr, "$ref %q does not name a $defs entry; only references within the file's $defs are followed", ref)
 		return
 	}
 	name = unescape(name)
 	if _, ok := c.defs[name]; !ok {
 		c.errs.Addf(c.file, ptr, "$ref %q names the $defs entry %q, which the file does not have", ref, name)
 	}
+}
+
+// resolves reports whether the JSON pointer p (below /$defs) names a value.
+func (c *keywordChecker) resolves(p string) bool {
+	var v any = map[string]any{"$defs": c.defs}
+	for _, tok := range strings.Split(strings.TrimPrefix(p, "/"), "/") {
+		tok = unescape(tok)
+		switch x := v.(type) {
+		case map[string]any:
+			var ok bool
+			if v, ok = x[tok]; !ok {
+				return false
+			}
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(x) {
+				return false
+			}
+			v = x[i]
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func kindOf(v any) string {

@@ -55,7 +55,8 @@ func TestParseErrors(t *testing.T) {
 		{`{"$defs": {"A": {"$ref": "#/$defs/B"}}}`, `v1/schema.json: /$defs/A/$ref: $ref "#/$defs/B" names the $defs entry "B", which the file does not have`},
 		{`{"$defs": {"A": {"$ref": "file:///etc/passwd"}}}`, `v1/schema.json: /$defs/A/$ref: $ref "file:///etc/passwd" points outside the schema file; only references to its own $defs (#/$defs/Name) are followed`},
 		{`{"$defs": {"A": {"$ref": "https://example.com/s.json#/$defs/A"}}}`, `v1/schema.json: /$defs/A/$ref: $ref "https://example.com/s.json#/$defs/A" points outside the schema file; only references to its own $defs (#/$defs/Name) are followed`},
-		{`{"$defs": {"A": {"$ref": "#/$defs/B/properties/x"}, "B": {}}}`, `v1/schema.json: /$defs/A/$ref: $ref "#/$defs/B/properties/x" does not name a $defs entry; only references to $defs entries (#/$defs/Name) are supported`},
+		{`{"$defs": {"A": {"$ref": "#/$defs/B/properties/x"}, "B": {}}}`, `v1/schema.json: /$defs/A/$ref: $ref "#/$defs/B/properties/x" points to nothing in the file`},
+		{`{"$defs": {"A": {"$ref": "#/properties/x"}}}`, `v1/schema.json: /$defs/A/$ref: $ref "#/properties/x" does not name a $defs entry; only references within the file's $defs are followed`},
 		{`{"$defs": {"A b": {}, "A": {"$ref": "#/$defs/A%20b"}}}`, ""},
 		{`{"$defs": {"A": {"type": "object", "properties": {"": {"type": "string"}}}}}`, "v1/schema.json: /$defs/A/properties/: a property with an empty name cannot become a Go field"},
 		{`{"$defs": {"A": {"type": "object", "patternProperties": {"^x": {}}, "not": {}}}}`, "v1/schema.json: /$defs/A/not: keyword not is not supported: acpgen generates no code for negated schemas (not) outside the unknown-variant branch of a union\n" +

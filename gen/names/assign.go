@@ -59,6 +59,7 @@ func assign(p *ir.Package) *assigner {
 		}
 	}
 	a.claim(a.top, Ptr, origin{what: "the Ptr helper"}, nil)
+	a.claim(a.top, "definitions", origin{what: "the table of definitions of the generated tests", internal: true}, nil)
 	a.constructors(p)
 	for _, m := range p.Methods {
 		name := "Method" + Exported(m.Name)
