@@ -71,6 +71,7 @@ fuzz:
 			$(GO) test $$pkg -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME); \
 		done; \
 	done
+	$(GO) test ./gen/pipeline -run '^$$' -fuzz '^FuzzSchema$$' -fuzztime $(FUZZTIME)
 
 
 # ---------------------------------------------------------------------------

@@ -7,7 +7,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 
+	"github.com/acpgen/acpgen/gen/diag"
 	"github.com/acpgen/acpgen/gen/pipeline"
 	"github.com/acpgen/acpgen/gen/write"
 	"github.com/acpgen/acpgen/schema"
@@ -24,6 +26,7 @@ func generate(args []string, stdout io.Writer) error {
 	features := fl.String("features", "all", "unstable features that get code: all, none, or a comma-separated list (\"unstable\" for items of no known feature)")
 	bake := fl.Bool("bake", false, "compile the selected unstable features in without build tags")
 	config := fl.String("config", "", "JSON file with any of the options above; flags on the command line take precedence")
+	prune := fl.Bool("prune", false, "also remove generated packages under -out that this run does not produce (a version the schema directory lacks)")
 	if err := fl.Parse(args); err != nil {
 		return exitCode(2)
 	}
@@ -64,13 +67,20 @@ func generate(args []string, stdout io.Writer) error {
 		return usage(err)
 	}
 	if err != nil {
+		// Problems name their files from the schema directory, as editors
+		// open them.
+		for _, e := range diag.All(err) {
+			if *schemaDir != "" && e.File != "" {
+				e.File = filepath.Join(*schemaDir, filepath.FromSlash(e.File))
+			}
+		}
 		return err
 	}
 	for _, w := range gen.Warnings {
 		fmt.Fprintln(os.Stderr, "acpgen: warning:", w)
 	}
 	if *check {
-		changes, err := write.Changes(*out, gen.Files)
+		changes, err := write.Options{Prune: *prune}.Changes(*out, gen.Files)
 		if err != nil {
 			return err
 		}
@@ -81,12 +91,16 @@ func generate(args []string, stdout io.Writer) error {
 		}
 		return nil
 	}
-	changes, err := write.Write(*out, gen.Files)
+	changes, err := write.Options{Prune: *prune}.Write(*out, gen.Files)
 	if err != nil {
 		return err
 	}
 	for _, c := range changes {
-		fmt.Fprintln(os.Stderr, "acpgen: wrote", c.Path)
+		verb := "wrote"
+		if c.New == nil {
+			verb = "removed"
+		}
+		fmt.Fprintln(os.Stderr, "acpgen:", verb, c.Path)
 	}
 	return nil
 }

@@ -6,7 +6,7 @@
 // Usage:
 //
 //	acpgen [-config file] [-schema dir] [-out dir] [-version v1|v2|all] [-package name]
-//	       [-features all|none|list] [-bake] [-check]
+//	       [-features all|none|list] [-bake] [-check] [-prune]
 //	acpgen version
 //	acpgen api [-out dir] [-readme file] pkgdir...
 //	acpgen diff [-json] [-exit-code] pkgdir
@@ -22,7 +22,9 @@
 // tags. -config reads the same options from a JSON file. Options that do not
 // fit together exit with status 2, writing nothing. -check writes nothing:
 // it prints how the files under -out differ from what would be generated and
-// exits with status 1 if they do.
+// exits with status 1 if they do. Generated files of a package that the run
+// does not produce (a schema directory with v1 only leaves acpv2) are kept
+// unless -prune is given. Writing is all or nothing.
 //
 // acpgen version prints the generator's module version. acpgen api writes
 // the API surface of generated packages, one line per exported element
@@ -42,6 +44,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/acpgen/acpgen/gen/pipeline"
 )
@@ -67,7 +70,10 @@ func main() {
 			fmt.Fprintln(os.Stderr, "acpgen:", err)
 			os.Exit(2)
 		}
-		fmt.Fprintln(os.Stderr, "acpgen:", err)
+		// A schema's problems come one a line, each located.
+		for _, line := range strings.Split(err.Error(), "\n") {
+			fmt.Fprintln(os.Stderr, "acpgen:", line)
+		}
 		os.Exit(1)
 	}
 }

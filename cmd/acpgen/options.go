@@ -25,12 +25,13 @@ func usage(err error) error { return usageError{err} }
 var pathFlags = map[string]bool{"schema": true, "out": true, "config": true}
 
 // commandLine renders the flags set on the command line, as the header
-// records them: in name order, -check left out (it does not change what is
-// generated), absolute paths made relative to the working directory.
+// records them: in name order, -check and -prune left out (they do not
+// change what is generated), absolute paths made relative to the working
+// directory.
 func commandLine(fl *flag.FlagSet) string {
 	parts := []string{"acpgen"}
 	fl.Visit(func(f *flag.Flag) {
-		if f.Name == "check" {
+		if f.Name == "check" || f.Name == "prune" {
 			return
 		}
 		v := f.Value.String()

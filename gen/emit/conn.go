@@ -7,6 +7,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/acpgen/acpgen/gen/ir"
+	"github.com/acpgen/acpgen/gen/names"
 )
 
 // The sides of the protocol: per side, the interface of the methods every
@@ -23,10 +24,7 @@ func (e *emitter) hasSides() bool {
 
 // routes names the routing table of s for methods of kind k.
 func routes(s *ir.Side, k ir.MethodKind) string {
-	if k == ir.Request {
-		return lowerFirst(s.GoName) + "Requests"
-	}
-	return lowerFirst(s.GoName) + "Notifications"
+	return names.Routes(s.GoName, k == ir.Notification)
 }
 
 // methodWhat is `the "session/load" request`.

@@ -20,6 +20,8 @@ const jsonPkg = "encoding/json"
 // Files returns the generated files of p by file name: the stable surface
 // in doc.go, types.go, enums.go, unions.go and methods.go, each set of
 // unstable features in a file of its own behind a build constraint.
+// p must have passed check.Package and names.Assign, which reject what the
+// emitter cannot write: an error here is a bug of acpgen, not of the schema.
 func Files(p *ir.Package) (map[string][]byte, error) {
 	e := &emitter{p: p}
 	files := map[string][]byte{}

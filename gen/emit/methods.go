@@ -7,6 +7,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/acpgen/acpgen/gen/ir"
+	"github.com/acpgen/acpgen/gen/names"
 )
 
 // constructors are the functions that return a new params or result value
@@ -103,7 +104,7 @@ func (e *emitter) constructor(f *jen.File, name, what string, pick func(*ir.Meth
 	}
 	body := []jen.Code{jen.Switch(jen.Id("method")).Block(cases...)}
 	if unstable {
-		body = append(body, jen.If(jen.Id("newValue").Op(":=").Id(lowerFirst(name)+"Unstable").Index(jen.Id("method")), jen.Id("newValue").Op("!=").Nil()).Block(
+		body = append(body, jen.If(jen.Id("newValue").Op(":=").Id(names.MethodTable(name)).Index(jen.Id("method")), jen.Id("newValue").Op("!=").Nil()).Block(
 			jen.Return(jen.Id("newValue").Call())))
 	}
 	body = append(body, jen.Return(jen.Nil()))
@@ -112,7 +113,7 @@ func (e *emitter) constructor(f *jen.File, name, what string, pick func(*ir.Meth
 	f.Line()
 	if unstable {
 		f.Comment(fmt.Sprintf("%sUnstable holds the methods of the unstable surface that build tags include.", lowerFirst(name)))
-		f.Var().Id(lowerFirst(name) + "Unstable").Op("=").Map(jen.String()).Func().Params().Any().Values()
+		f.Var().Id(names.MethodTable(name)).Op("=").Map(jen.String()).Func().Params().Any().Values()
 		f.Line()
 	}
 }
@@ -129,7 +130,7 @@ func (e *emitter) unstableMethods(f *jen.File, key string) {
 		reg = append(reg, sideRegistrations(m)...)
 		for _, c := range constructors {
 			if t := c.pick(m); t != nil {
-				reg = append(reg, jen.Id(lowerFirst(c.name)+"Unstable").Index(jen.Id(m.Const)).Op("=").Func().Params().Any().Block(
+				reg = append(reg, jen.Id(names.MethodTable(c.name)).Index(jen.Id(m.Const)).Op("=").Func().Params().Any().Block(
 					jen.Return(jen.New(jen.Id(t.GoName)))))
 			}
 		}

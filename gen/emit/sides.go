@@ -6,6 +6,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/acpgen/acpgen/gen/ir"
+	"github.com/acpgen/acpgen/gen/names"
 )
 
 // sideFuncs are the functions that say which side handles a method, from
@@ -43,7 +44,7 @@ func (e *emitter) sides(f *jen.File) {
 		}
 		fallback := jen.Return(jen.Lit(""))
 		if unstable {
-			fallback = jen.Return(jen.Id(lowerFirst(s.name) + "Unstable").Index(jen.Id("method")))
+			fallback = jen.Return(jen.Id(names.MethodTable(s.name)).Index(jen.Id("method")))
 		}
 		f.Comment(fmt.Sprintf("%s returns the side that handles the %s method: \"agent\", \"client\",", s.name, s.what))
 		f.Comment("\"protocol\" (either side) or \"proxy\"; \"\" if the method is not part of the schema.")
@@ -51,7 +52,7 @@ func (e *emitter) sides(f *jen.File) {
 		f.Line()
 		if unstable {
 			f.Comment(fmt.Sprintf("%sUnstable holds the sides of the methods that build tags include.", lowerFirst(s.name)))
-			f.Var().Id(lowerFirst(s.name) + "Unstable").Op("=").Map(jen.String()).String().Values()
+			f.Var().Id(names.MethodTable(s.name)).Op("=").Map(jen.String()).String().Values()
 			f.Line()
 		}
 	}
@@ -62,7 +63,7 @@ func sideRegistrations(m *ir.Method) []jen.Code {
 	var out []jen.Code
 	for _, s := range sideFuncs {
 		if m.Kind == s.kind {
-			out = append(out, jen.Id(lowerFirst(s.name)+"Unstable").Index(jen.Id(m.Const)).Op("=").Lit(m.Side))
+			out = append(out, jen.Id(names.MethodTable(s.name)).Index(jen.Id(m.Const)).Op("=").Lit(m.Side))
 		}
 	}
 	return out

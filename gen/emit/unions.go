@@ -7,6 +7,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/acpgen/acpgen/gen/ir"
+	"github.com/acpgen/acpgen/gen/names"
 )
 
 // unions emits tagged and untagged unions with their variants.
@@ -44,23 +45,12 @@ func bullets(items []string) string {
 	return "\n  - " + strings.Join(items, "\n  - ")
 }
 
-func iface(t *ir.Type) string { return t.GoName + "Variant" }
+func iface(t *ir.Type) string { return names.Interface(t.GoName) }
 
 // marker is the unexported method that seals a union's variant interface.
-func marker(t *ir.Type) string {
-	if t.Union.Tag != "" {
-		return lowerFirst(t.GoName) + "Tag"
-	}
-	return "is" + t.GoName
-}
+func marker(t *ir.Type) string { return names.Marker(t.GoName, t.Union.Tag != "") }
 
-func lowerFirst(s string) string {
-	i := 1
-	for i < len(s) && s[i] >= 'A' && s[i] <= 'Z' && (i+1 == len(s) || s[i+1] >= 'A' && s[i+1] <= 'Z') {
-		i++
-	}
-	return strings.ToLower(s[:i]) + s[i:]
-}
+func lowerFirst(s string) string { return names.LowerFirst(s) }
 
 /*
 	type SessionUpdate struct {
@@ -284,7 +274,7 @@ func (e *emitter) tagged(f *jen.File, t *ir.Type) error {
 }
 
 // sharedName is the type through which a union's shared fields are decoded.
-func sharedName(t *ir.Type) string { return lowerFirst(t.GoName) + "Fields" }
+func sharedName(t *ir.Type) string { return names.SharedFields(t.GoName) }
 
 // sharedFields emits the decoders of the fields every variant of a union shares.
 func (e *emitter) sharedFields(f *jen.File, t *ir.Type) error {

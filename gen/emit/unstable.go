@@ -88,20 +88,11 @@ func fileName(key, suffix string) string {
 }
 
 // keySuffix turns a gate key into part of a Go identifier.
-func keySuffix(key string) string {
-	if key == ir.Umbrella {
-		return "Unstable"
-	}
-	var b strings.Builder
-	for _, f := range strings.Split(key, "+") {
-		b.WriteString(names.Exported(strings.TrimPrefix(f, "unstable_")))
-	}
-	return b.String()
-}
+func keySuffix(key string) string { return names.KeySuffix(key) }
 
 // extension is the embedded struct that carries the fields of t that key adds.
 func extension(t *ir.Type, key string) string {
-	return lowerFirst(t.GoName) + keySuffix(key)
+	return names.Extension(t.GoName, key)
 }
 
 // fieldKeys lists the gate keys of the unstable fields of a stable type.
@@ -140,7 +131,7 @@ func hasUnstableVariants(t *ir.Type) bool {
 }
 
 // registry is the map through which build-tagged files add variants.
-func registry(t *ir.Type) string { return lowerFirst(t.GoName) + "Unstable" }
+func registry(t *ir.Type) string { return names.Registry(t.GoName) }
 
 // unstable emits everything gated by key.
 func (e *emitter) unstable(f *jen.File, key string) error {

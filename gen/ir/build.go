@@ -1,11 +1,12 @@
 package ir
 
 import (
-	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
+	"github.com/acpgen/acpgen/gen/diag"
 	"github.com/acpgen/acpgen/gen/load"
 )
 
@@ -23,10 +24,15 @@ func Build(f *load.File, o Options) (*Package, error) {
 	for _, d := range f.Defs {
 		b.defs[d.Name] = &Type{Name: d.Name, Pointer: load.Pointer(d.Schema)}
 	}
+	// Each definition's first problem is reported; the others are still built.
+	var errs []error
 	for _, d := range f.Defs {
 		if err := b.def(b.defs[d.Name], d.Schema); err != nil {
-			return nil, err
+			errs = append(errs, err)
 		}
+	}
+	if err := diag.Join(errs...); err != nil {
+		return nil, err
 	}
 	if err := b.finish(); err != nil {
 		return nil, err
@@ -58,7 +64,7 @@ type builder struct {
 
 // errorf reports a problem at the schema s.
 func errorf(s *jsonschema.Schema, format string, args ...any) error {
-	return fmt.Errorf("%s: %s", load.Where(s), fmt.Sprintf(format, args...))
+	return load.Errorf(s, format, args...)
 }
 
 func (b *builder) def(t *Type, s *jsonschema.Schema) error {
@@ -173,7 +179,7 @@ func (b *builder) ref(s *jsonschema.Schema, synth string) (Ref, error) {
 	}
 	types := withoutNull(s.Types)
 	if len(types) > 1 {
-		return Ref{}, errorf(s, "several types %v", s.Types)
+		return Ref{}, errorf(s, "a value of several types (%s) has no Go type; write it as anyOf with one type a branch", strings.Join(types, ", "))
 	}
 	if len(types) == 0 {
 		if len(s.Properties) > 0 {

@@ -117,7 +117,7 @@ func TestMergeConflict(t *testing.T) {
 	if err == nil {
 		t.Fatal("no error for a property whose type differs")
 	}
-	for _, want := range []string{"s.json#/$defs/A/properties/n", "u.json#/$defs/A/properties/n"} {
+	for _, want := range []string{"s.json#/$defs/A/properties/n", "u.json: /$defs/A/properties/n"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not name %s", err, want)
 		}

@@ -17,6 +17,19 @@ type Package struct {
 	// package names, which names them.
 	Constructors []*Constructor
 	Sides        []*Side // the agent and the client (AddSides)
+
+	// StableFile and UnstableFile are the schema files the package was read
+	// from ("v1/schema.json"; "" when there is no unstable file): located
+	// errors about an item name the file it comes from.
+	StableFile, UnstableFile string
+}
+
+// FileOf returns the schema file an item with gate g comes from.
+func (p *Package) FileOf(g Gate) string {
+	if g.Unstable && p.UnstableFile != "" {
+		return p.UnstableFile
+	}
+	return p.StableFile
 }
 
 // Kind says what Go construct a Type becomes.

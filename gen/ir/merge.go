@@ -3,6 +3,8 @@ package ir
 import (
 	"fmt"
 	"sort"
+
+	"github.com/acpgen/acpgen/gen/diag"
 )
 
 // Merge adds to stable what only unstable has, each item marked Unstable:
@@ -60,7 +62,7 @@ func Merge(stable, unstable *Package, stableFile, unstableFile string) (*Package
 			continue
 		}
 		if sm.Params.Name != um.Params.Name || (sm.Result == nil) != (um.Result == nil) || (sm.Result != nil && sm.Result.Name != um.Result.Name) {
-			return nil, fmt.Errorf("method %q has other types in %s than in %s", um.Name, unstableFile, stableFile)
+			return nil, diag.New(unstableFile, um.Params.Pointer, "method %q has other params or result types here than in %s", um.Name, stableFile)
 		}
 	}
 	sort.SliceStable(stable.Methods, func(i, j int) bool {
@@ -79,8 +81,8 @@ type merger struct {
 }
 
 func (m *merger) differs(what, sPtr, uPtr, detail string) error {
-	return fmt.Errorf("%s differs between %s#%s and %s#%s (%s); build tags cannot express that",
-		what, m.sFile, sPtr, m.uFile, uPtr, detail)
+	return diag.New(m.uFile, uPtr, "%s is not the same here as in %s#%s (%s); build tags cannot express that",
+		what, m.sFile, sPtr, detail)
 }
 
 // shared adds the unstable-only parts of ut to st.
@@ -218,13 +220,31 @@ func sig(r Ref) string {
 	case RefMap:
 		return "map[string]" + sig(*r.Elem)
 	case RefInt:
-		return fmt.Sprintf("int%d unsigned=%v", r.Bits, r.Unsigned)
+		if r.Unsigned {
+			return fmt.Sprintf("uint%d", r.Bits)
+		}
+		return fmt.Sprintf("int%d", r.Bits)
+	case RefString:
+		return "string"
+	case RefBool:
+		return "boolean"
+	case RefFloat:
+		return "number"
 	}
-	return fmt.Sprint("kind", r.Kind)
+	return "any JSON value"
 }
 
 func fieldSig(f *Field) string {
-	return fmt.Sprintf("%s required=%v nullable=%v", sig(f.Type), f.Required, f.Nullable)
+	s := sig(f.Type)
+	if f.Required {
+		s += ", required"
+	} else {
+		s += ", optional"
+	}
+	if f.Nullable {
+		s += ", nullable"
+	}
+	return s
 }
 
 func variantSig(v *Variant) string {

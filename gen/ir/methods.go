@@ -1,10 +1,10 @@
 package ir
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
+	"github.com/acpgen/acpgen/gen/diag"
 	"github.com/acpgen/acpgen/gen/load"
 )
 
@@ -47,16 +47,20 @@ func (b *builder) methods() ([]*Method, error) {
 		if k.kind == Request {
 			m.Result = results[m.Name]
 			if m.Result == nil {
-				return nil, fmt.Errorf("%s: request %q has no result type", b.f.Path, m.Name)
+				return nil, errorf(b.f.Def(m.Params.Name), "request %q has no result type (a …Response definition with x-method %q)", m.Name, m.Name)
 			}
 			delete(results, m.Name)
 		}
 		out = append(out, m)
 	}
-	for name := range results {
+	var errs []error
+	for name, t := range results {
 		if byKey[key{name, Request}] == nil {
-			return nil, fmt.Errorf("%s: result type for %q, which has no request", b.f.Path, name)
+			errs = append(errs, errorf(b.f.Def(t.Name), "result type for %q, which has no request", name))
 		}
+	}
+	if err := diag.Join(errs...); err != nil {
+		return nil, err
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Name != out[j].Name {

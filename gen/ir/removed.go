@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/acpgen/acpgen/gen/diag"
 )
 
 // RemoveTags marks the tags a protocol version removed, keyed "Union.tag"
@@ -29,7 +31,7 @@ func RemoveTags(p *Package, removed map[string]string) ([]string, error) {
 			continue
 		}
 		if findVariant(t, tag) != nil {
-			return nil, fmt.Errorf("removed tags: %s is a variant of the schema, not a removed one", k)
+			return nil, diag.New("removed.json", "/"+p.Version+"/"+diag.EscapePointer(k), "%s is listed as removed, but the schema still has the variant %q", k, tag)
 		}
 		t.Union.Removed = append(t.Union.Removed, RemovedTag{Tag: tag, Reason: removed[k]})
 	}

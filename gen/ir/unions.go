@@ -37,18 +37,23 @@ func (b *builder) composite(t *Type, s *jsonschema.Schema) error {
 
 func (b *builder) tagged(owner, tag string, bs []*jsonschema.Schema) (*UnionInfo, error) {
 	u := &UnionInfo{Tag: tag}
-	seen := map[string]bool{}
+	seen := map[string]*jsonschema.Schema{}
 	for _, br := range bs {
 		v := &Variant{Doc: br.Description, Pointer: load.Pointer(br), JSON: KindObject}
 		if err := b.variantBody(v, br, owner, tag); err != nil {
 			return nil, err
 		}
+		if p := br.Properties[tag]; p != nil && len(p.Constant) == 1 {
+			if _, isString := p.Constant[0].(string); !isString {
+				return nil, errorf(p, "the tag %q of this branch is %v, not a string; union tags must be strings", tag, p.Constant[0])
+			}
+		}
 		switch val, ok := tagValue(br, tag); {
 		case ok:
-			if seen[val] {
-				return nil, errorf(br, "tag %q=%q appears twice", tag, val)
+			if prev := seen[val]; prev != nil {
+				return nil, errorf(br, "this branch and the one at %s both have the tag %q: %q; decoding cannot tell them apart", load.Pointer(prev), tag, val)
 			}
-			seen[val] = true
+			seen[val] = br
 			v.Name, v.Tag = val, val
 			u.Variants = append(u.Variants, v)
 		case br.Not != nil || strings.EqualFold(br.Title, "other"):
@@ -181,7 +186,7 @@ func (b *builder) untagged(owner string, bs []*jsonschema.Schema) (*UnionInfo, e
 				v.JSON = KindNull
 			} else {
 				if len(nonNull) != 1 {
-					return nil, errorf(br, "alternative with several types %v", br.Types)
+					return nil, errorf(br, "an alternative of several types (%s) cannot be told apart from the others; give each type a branch of its own", strings.Join(nonNull, ", "))
 				}
 				r, err := b.ref(br, owner+titleOr(br.Title, fmt.Sprint(i)))
 				if err != nil {

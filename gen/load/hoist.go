@@ -1,7 +1,6 @@
 package load
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -20,18 +19,8 @@ import (
 
 // compilable returns the document to compile for the definitions defs, with
 // deep schemas hoisted, and whether any were.
-func compilable(defs map[string]json.RawMessage) ([]byte, bool, error) {
-	values := make(map[string]any, len(defs))
-	for name, raw := range defs {
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		var v any
-		if err := dec.Decode(&v); err != nil {
-			return nil, false, err
-		}
-		values[name] = v
-	}
-	if moved, ok := hoist(values); ok {
+func compilable(defs map[string]any) ([]byte, bool, error) {
+	if moved, ok := hoist(defs); ok {
 		doc, err := json.Marshal(map[string]any{"$defs": moved})
 		return doc, true, err
 	}

@@ -6,12 +6,17 @@ package load
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"net/url"
 	"sort"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/acpgen/acpgen/gen/diag"
 )
 
 // File is one compiled schema file.
@@ -34,55 +39,129 @@ type Def struct {
 func Load(fsys fs.FS, path string) (*File, error) {
 	data, err := fs.ReadFile(fsys, path)
 	if err != nil {
-		return nil, err
+		return nil, diag.New(path, "", "the file cannot be read: %v", err)
 	}
 	return Parse(path, data)
 }
 
 // Parse compiles the schema document data, naming it path in locations.
+// Problems are *diag.Error or *diag.List values located in path.
 func Parse(path string, data []byte) (*File, error) {
-	var doc struct {
-		Defs map[string]json.RawMessage `json:"$defs"`
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var root any
+	if err := dec.Decode(&root); err != nil {
+		return nil, syntaxError(path, data, err)
 	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	if dec.More() {
+		e := diag.New(path, "", "the file is not valid JSON: data after the schema document")
+		e.Line, e.Column = diag.Position(data, int(dec.InputOffset()))
+		return nil, e
 	}
-	if len(doc.Defs) == 0 {
-		return nil, fmt.Errorf("%s: no $defs", path)
+	doc, ok := root.(map[string]any)
+	if !ok {
+		return nil, diag.New(path, "", "the schema document must be a JSON object, not %s", kindOf(root))
+	}
+	defs, ok := doc["$defs"].(map[string]any)
+	if !ok || len(defs) == 0 {
+		return nil, diag.New(path, "", "the schema has no $defs: there is nothing to generate")
+	}
+	var errs diag.List
+	checkKeywords(path, doc, &errs)
+	if err := errs.Err(); err != nil {
+		return nil, err
 	}
 	order, err := keyOrder(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, syntaxError(path, data, err)
 	}
-	url := "acp:///" + strings.TrimPrefix(path, "/")
+	base := "acp:///" + strings.TrimPrefix(path, "/")
 	// The files declare draft 2020-12. The library scans for 2020-12 dynamic
 	// anchors at every subschema, which grows with the square of the file;
 	// the files use no dynamic references, and draft 2019-09 reads every
 	// keyword they use the same way, so they are compiled as 2019-09.
-	doc2019, hoisted, err := compilable(doc.Defs)
+	doc2019, hoisted, err := compilable(defs)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, diag.New(path, "", "the schema cannot be read: %v", err)
 	}
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2019
 	c.ExtractAnnotations = true
+	// Every reference resolves inside the file (checkKeywords made sure of
+	// it); nothing is ever loaded from a file or the network.
+	c.LoadURL = func(s string) (io.ReadCloser, error) {
+		return nil, fmt.Errorf("%s is outside the schema file", s)
+	}
 	c.RegisterExtension("acp", nil, annotationCompiler{})
-	if err := c.AddResource(url, bytes.NewReader(doc2019)); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	if err := c.AddResource(base, bytes.NewReader(doc2019)); err != nil {
+		return nil, diag.New(path, "", "the schema cannot be read: %v", err)
 	}
 	f := &File{Path: path, order: order}
-	for name := range doc.Defs {
-		s, err := c.Compile(url + "#/$defs/" + escape(name))
+	for _, name := range sortedKeys(defs) {
+		s, err := c.Compile(base + "#/$defs/" + url.PathEscape(escape(name)))
 		if err != nil {
-			return nil, fmt.Errorf("%s#/$defs/%s: %w", path, name, err)
+			compileErrors(path, "/$defs/"+escape(name), err, &errs)
+			continue
+		}
+		if hoisted {
+			unhoist(s)
 		}
 		if hoisted {
 			unhoist(s)
 		}
 		f.Defs = append(f.Defs, Def{Name: name, Schema: s})
 	}
-	sort.Slice(f.Defs, func(i, j int) bool { return f.Defs[i].Name < f.Defs[j].Name })
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
 	return f, nil
+}
+
+// syntaxError locates a JSON syntax error in data.
+func syntaxError(path string, data []byte, err error) error {
+	e := diag.New(path, "", "the file is not valid JSON: %v", err)
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		e.Line, e.Column = diag.Position(data, int(se.Offset))
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		e.Line, e.Column = diag.Position(data, len(data))
+	}
+	return e
+}
+
+// compileErrors reports why the library could not compile the definition at
+// pointer: a keyword that is not valid JSON Schema is reported where it is,
+// with the library's words and without its URLs.
+func compileErrors(path, pointer string, err error, errs *diag.List) {
+	var ve *jsonschema.ValidationError
+	if errors.As(err, &ve) {
+		for _, leaf := range leaves(ve, nil) {
+			p, uerr := url.PathUnescape(leaf.InstanceLocation)
+			if uerr != nil {
+				p = leaf.InstanceLocation
+			}
+			errs.Addf(path, p, "this is not valid JSON Schema: %s", leaf.Message)
+		}
+		return
+	}
+	msg := err.Error()
+	var se *jsonschema.SchemaError
+	if errors.As(err, &se) && se.Err != nil {
+		msg = se.Err.Error()
+	}
+	errs.Addf(path, pointer, "the definition does not compile: %s", strings.ReplaceAll(msg, "acp:///", ""))
+}
+
+// leaves appends the innermost causes of a validation error.
+func leaves(ve *jsonschema.ValidationError, out []*jsonschema.ValidationError) []*jsonschema.ValidationError {
+	if len(ve.Causes) == 0 {
+		return append(out, ve)
+	}
+	for _, c := range ve.Causes {
+		out = leaves(c, out)
+	}
+	return out
 }
 
 // Def returns the definition called name, or nil.
@@ -108,17 +187,29 @@ func (f *File) Properties(s *jsonschema.Schema) []string {
 	return keys
 }
 
-// Pointer returns the JSON pointer of s within its file ("/$defs/Foo").
+// Pointer returns the JSON pointer of s within its file ("/$defs/Foo"), as
+// RFC 6901 writes it: not URL-escaped.
 func Pointer(s *jsonschema.Schema) string {
-	if i := strings.IndexByte(s.Location, '#'); i >= 0 {
-		return s.Location[i+1:]
+	i := strings.IndexByte(s.Location, '#')
+	if i < 0 {
+		return ""
 	}
-	return ""
+	p := s.Location[i+1:]
+	if u, err := url.PathUnescape(p); err == nil {
+		return u
+	}
+	return p
 }
 
-// Where returns the file-qualified location of s, for error messages.
-func Where(s *jsonschema.Schema) string {
-	return strings.TrimPrefix(s.Location, "acp:///")
+// FileOf returns the path of the file s was read from.
+func FileOf(s *jsonschema.Schema) string {
+	loc, _, _ := strings.Cut(s.Location, "#")
+	return strings.TrimPrefix(loc, "acp:///")
+}
+
+// Errorf returns a located error about the schema s.
+func Errorf(s *jsonschema.Schema, format string, args ...any) *diag.Error {
+	return diag.New(FileOf(s), Pointer(s), format, args...)
 }
 
 // DefName returns the name of the $defs entry that s is, or "".

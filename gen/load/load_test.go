@@ -2,7 +2,6 @@ package load
 
 import (
 	"reflect"
-	"strings"
 	"testing"
 )
 
@@ -29,8 +28,8 @@ func TestParse(t *testing.T) {
 	if got := Pointer(zed.Properties["a/b"]); got != "/$defs/Zed/properties/a~1b" {
 		t.Errorf("pointer = %q", got)
 	}
-	if got := Where(zed); got != "v1/schema.json#/$defs/Zed" {
-		t.Errorf("where = %q", got)
+	if got := FileOf(zed); got != "v1/schema.json" {
+		t.Errorf("file = %q", got)
 	}
 	if got := DefName(zed); got != "Zed" {
 		t.Errorf("def name = %q", got)
@@ -49,14 +48,34 @@ func TestParse(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct{ doc, want string }{
-		{`{`, "v1/schema.json"},
-		{`{"$defs": {}}`, "no $defs"},
-		{`{"$defs": {"A": {"$ref": "#/$defs/B"}}}`, "#/$defs/A"},
-		{`{"$defs": {"A": {"type": 5}}}`, "v1/schema.json"},
+		{"{\n  \"$defs\": ", "v1/schema.json:2:12: the file is not valid JSON: unexpected EOF"},
+		{`[]`, "v1/schema.json: the schema document must be a JSON object, not an array"},
+		{"{}\n{}", "v1/schema.json:2:1: the file is not valid JSON: data after the schema document"},
+		{`{"$defs": {}}`, "v1/schema.json: the schema has no $defs: there is nothing to generate"},
+		{`{"$defs": {"A": {"$ref": "#/$defs/B"}}}`, `v1/schema.json: /$defs/A/$ref: $ref "#/$defs/B" names the $defs entry "B", which the file does not have`},
+		{`{"$defs": {"A": {"$ref": "file:///etc/passwd"}}}`, `v1/schema.json: /$defs/A/$ref: $ref "file:///etc/passwd" points outside the schema file; only references to its own $defs (#/$defs/Name) are followed`},
+		{`{"$defs": {"A": {"$ref": "https://example.com/s.json#/$defs/A"}}}`, `v1/schema.json: /$defs/A/$ref: $ref "https://example.com/s.json#/$defs/A" points outside the schema file; only references to its own $defs (#/$defs/Name) are followed`},
+		{`{"$defs": {"A": {"$ref": "#/$defs/B/properties/x"}, "B": {}}}`, `v1/schema.json: /$defs/A/$ref: $ref "#/$defs/B/properties/x" points to nothing in the file`},
+		{`{"$defs": {"A": {"$ref": "#/properties/x"}}}`, `v1/schema.json: /$defs/A/$ref: $ref "#/properties/x" does not name a $defs entry; only references within the file's $defs are followed`},
+		{`{"$defs": {"A b": {}, "A": {"$ref": "#/$defs/A%20b"}}}`, ""},
+		{`{"$defs": {"A": {"type": "object", "properties": {"": {"type": "string"}}}}}`, "v1/schema.json: /$defs/A/properties/: a property with an empty name cannot become a Go field"},
+		{`{"$defs": {"A": {"type": "object", "patternProperties": {"^x": {}}, "not": {}}}}`, "v1/schema.json: /$defs/A/not: keyword not is not supported: acpgen generates no code for negated schemas (not) outside the unknown-variant branch of a union\n" +
+			"v1/schema.json: /$defs/A/patternProperties: keyword patternProperties is not supported: acpgen generates no code for properties selected by a pattern"},
+		{`{"$defs": {"A": {"anyOf": [{"not": {}}]}}}`, ""},
+		{`{"$defs": {"A": {"type": "array", "items": [{}]}}}`, "v1/schema.json: /$defs/A/items: keyword items is not supported: acpgen generates no code for tuples (items given as an array)"},
+		{`{"$defs": {"A": {"type": 5}}}`, "v1/schema.json: /$defs/A/type: this is not valid JSON Schema: expected array, but got number\n" +
+			`v1/schema.json: /$defs/A/type: this is not valid JSON Schema: value must be one of "array", "boolean", "integer", "null", "number", "object", "string"`},
+		{`{"$defs": {"A": {"anyOf": []}}}`, "v1/schema.json: /$defs/A/anyOf: this is not valid JSON Schema: minimum 1 items required, but found 0 items"},
 	} {
 		_, err := Parse("v1/schema.json", []byte(tc.doc))
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: err = %v, want one mentioning %q", tc.doc, err, tc.want)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: unexpected error %v", tc.doc, err)
+		case tc.want == "":
+		case err == nil:
+			t.Errorf("%s: no error, want %q", tc.doc, tc.want)
+		case err.Error() != tc.want:
+			t.Errorf("%s:\n got %s\nwant %s", tc.doc, err, tc.want)
 		}
 	}
 }

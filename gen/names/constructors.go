@@ -13,11 +13,15 @@ const Ptr = "Ptr"
 // constructors sets p.Constructors and names them: New followed by the
 // variant's Go name (NewContentBlockText builds a ContentBlock holding a
 // ContentBlockText); parameters are the fields' names, unexported.
-func (a *assigner) constructors(p *ir.Package) error {
+func (a *assigner) constructors(p *ir.Package) {
 	p.Constructors = ir.Constructors(p)
 	for _, c := range p.Constructors {
-		if err := a.claim("New"+c.Variant.GoName, c.Variant.Pointer+" (constructor)", &c.GoName); err != nil {
-			return err
+		if c.Variant.GoName == "" {
+			continue // its own name is already an error
+		}
+		o := origin{what: "the constructor of variant " + c.Variant.GoName, file: p.FileOf(c.Variant.Gate), pointer: c.Variant.Pointer}
+		if !a.claim(a.top, "New"+c.Variant.GoName, o, &c.GoName) {
+			continue
 		}
 		c.ParamNames = nil
 		if c.Whole {
@@ -27,7 +31,6 @@ func (a *assigner) constructors(p *ir.Package) error {
 			c.ParamNames = append(c.ParamNames, param(f.GoName))
 		}
 	}
-	return nil
 }
 
 // param is the parameter name for a Go name: unexported, with "_" after a

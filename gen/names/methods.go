@@ -7,24 +7,6 @@ import (
 	"github.com/acpgen/acpgen/gen/ir"
 )
 
-// ConnRuntime lists the exported identifiers of the connection runtime
-// (templates/conn.go.tmpl), which every package with sides holds. They are
-// claimed before the schema's names so that a schema type of the same name
-// is reported instead of failing to compile.
-var ConnRuntime = []string{
-	"ErrConnectionClosed",
-	"ExtMethodHandler",
-	"ExtNotificationHandler",
-	"NewAuthRequiredError",
-	"NewInternalError",
-	"NewInvalidParamsError",
-	"NewInvalidRequestError",
-	"NewMethodNotFoundError",
-	"NewParseError",
-	"NewRequestCancelledError",
-	"NewResourceNotFoundError",
-}
-
 // ConnMembers are the methods every connection has of its own (the runtime's)
 // and the methods of ExtMethodHandler and ExtNotificationHandler: no
 // protocol method may take these names.
@@ -56,25 +38,26 @@ func MethodName(method, paramsType string) string {
 // notification of the same name share one constant, named after the
 // request. When one side handles both, the notification's Go name gets the
 // suffix "Notification" so that the side's methods stay apart.
-func (a *assigner) methods(p *ir.Package) error {
+func (a *assigner) methods(p *ir.Package) {
 	reserved := map[string]bool{}
 	for _, n := range ConnMembers {
 		reserved[n] = true
 	}
-	for _, m := range p.Methods {
-		m.GoName = MethodName(m.Name, m.Params.Name)
-		if !Valid(m.GoName) {
-			return fmt.Errorf("method %s: %q is not a valid Go identifier", m.Name, m.GoName)
-		}
-		if reserved[m.GoName] {
-			return fmt.Errorf("method %s: Go name %s is a method of every connection", m.Name, m.GoName)
-		}
-	}
 	consts := map[string]string{} // method name → constant
 	for _, m := range p.Methods {
+		o := origin{what: fmt.Sprintf("method %q", m.Name), file: p.FileOf(m.Gate), pointer: m.Params.Pointer}
+		m.GoName = MethodName(m.Name, m.Params.Name)
+		if !Valid(m.GoName) {
+			a.errs.Addf(o.file, o.pointer, "%s gives no valid Go name (%q)", o.what, m.GoName)
+			continue
+		}
+		if reserved[m.GoName] {
+			a.errs.Addf(o.file, o.pointer, "the Go name %s of %s is a method of every connection", m.GoName, o.what)
+			continue
+		}
 		if m.Kind == ir.Notification {
-			for _, o := range p.Methods {
-				if o.Name == m.Name && o.Kind == ir.Request && o.Side == m.Side {
+			for _, r := range p.Methods {
+				if r.Name == m.Name && r.Kind == ir.Request && r.Side == m.Side {
 					m.GoName += "Notification"
 				}
 			}
@@ -83,28 +66,21 @@ func (a *assigner) methods(p *ir.Package) error {
 			m.Const = c
 			continue
 		}
-		if err := a.claim("Method"+m.GoName, "method "+m.Name, &m.Const); err != nil {
-			return err
+		if a.claim(a.top, "Method"+m.GoName, o, &m.Const) {
+			consts[m.Name] = m.Const
 		}
-		consts[m.Name] = m.Const
 	}
-	return nil
 }
 
 // sides names the interfaces and connections of p's sides: the side's
 // interface ("Agent"), one interface per optional method, the side name and
 // the method's Go name ("AgentLoadSession"), and the connection that serves
-// the side ("AgentSideConnection", "NewAgentSideConnection"). The runtime's
-// own names are claimed first.
-func (a *assigner) sides(p *ir.Package) error {
+// the side ("AgentSideConnection", "NewAgentSideConnection"), and the
+// side's routing tables. The connection runtime's own names are claimed
+// with the other runtime files'.
+func (a *assigner) sides(p *ir.Package) {
 	if len(p.Sides) == 0 {
-		return nil
-	}
-	for _, n := range ConnRuntime {
-		var dst string
-		if err := a.claim(n, "the connection runtime", &dst); err != nil {
-			return err
-		}
+		return
 	}
 	for _, s := range p.Sides {
 		what := "the " + s.Name + " side"
@@ -113,18 +89,18 @@ func (a *assigner) sides(p *ir.Package) error {
 			name string
 			dst  *string
 		}{{side, &s.GoName}, {side + "SideConnection", &s.Conn}, {"New" + side + "SideConnection", &s.NewConn}} {
-			if err := a.claim(c.name, what, c.dst); err != nil {
-				return err
+			a.claim(a.top, c.name, origin{what: what}, c.dst)
+		}
+		for _, n := range []bool{false, true} {
+			if s.GoName == "" {
+				break // the side's name was taken: reported above
 			}
+			a.claim(a.top, Routes(s.GoName, n), origin{what: "a routing table of " + what, internal: true}, nil)
 		}
 		for _, m := range s.Handles {
-			if m.Required {
-				continue
-			}
-			if err := a.claim(s.GoName+m.GoName, what+" method "+m.Name, &m.Interface); err != nil {
-				return err
+			if !m.Required {
+				a.claim(a.top, s.GoName+m.GoName, origin{what: what + " method " + m.Name, file: p.FileOf(m.Gate), pointer: m.Params.Pointer}, &m.Interface)
 			}
 		}
 	}
-	return nil
 }

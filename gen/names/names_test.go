@@ -88,9 +88,9 @@ func TestAssignCollisions(t *testing.T) {
 	}
 
 	fields := &ir.Package{Types: []*ir.Type{{Name: "A", Pointer: "/$defs/A", Kind: ir.Struct, Fields: []*ir.Field{
-		{JSONName: "_meta"}, {JSONName: "meta"},
+		{JSONName: "_meta", Pointer: "/$defs/A/properties/_meta"}, {JSONName: "meta", Pointer: "/$defs/A/properties/meta"},
 	}}}}
-	if err := Assign(fields); err == nil || !strings.Contains(err.Error(), "/$defs/A") {
+	if err := Assign(fields); err == nil || err.Error() != `/$defs/A/properties/meta: the Go name Meta of property "meta" of A is already taken by property "_meta" of A (#/$defs/A/properties/_meta)` {
 		t.Errorf("two properties with one Go name: err = %v", err)
 	}
 
@@ -103,6 +103,63 @@ func TestAssignCollisions(t *testing.T) {
 	extra := &ir.Package{Types: []*ir.Type{{Name: "E", Kind: ir.Struct, Extra: true, Fields: []*ir.Field{{JSONName: "extra", Pointer: "/$defs/E/properties/extra"}}}}}
 	if err := Assign(extra); err == nil || !strings.Contains(err.Error(), "/$defs/E/properties/extra") {
 		t.Errorf("a property named like the Extra field: err = %v", err)
+	}
+}
+
+// TestRuntime: the runtime templates' names are found by parsing them.
+func TestRuntime(t *testing.T) {
+	want := map[string]string{
+		"Message": "rpc.go", "DecodeMessage": "rpc.go", "Nullable": "json.go",
+		"decoder": "decode.go", "encodeBuffer": "encode.go", "Error.Error": "rpc.go",
+	}
+	got := map[string]string{}
+	for _, n := range Runtime() {
+		key := n.Name
+		if n.Receiver != "" {
+			key = n.Receiver + "." + n.Name
+		}
+		got[key] = n.File
+	}
+	for name, file := range want {
+		if got[name] != file {
+			t.Errorf("%s: file %q, want %q", name, got[name], file)
+		}
+	}
+}
+
+func TestDerivedNames(t *testing.T) {
+	for _, tc := range []struct{ got, want string }{
+		{LowerFirst("MCPServer"), "mcpServer"},
+		{LowerFirst("SessionUpdate"), "sessionUpdate"},
+		{LowerFirst("ID"), "id"},
+		{Registry("SessionUpdate"), "sessionUpdateUnstable"},
+		{Extension("ClientCapabilities", "unstable_plan_operations"), "clientCapabilitiesPlanOperations"},
+		{Extension("A", "unstable_a+unstable_b"), "aAB"},
+		{Extension("U", "unstable"), "uUnstable"},
+		{Marker("ContentBlock", true), "contentBlockTag"},
+		{Marker("RequestID", false), "isRequestID"},
+		{SharedFields("SessionConfigOption"), "sessionConfigOptionFields"},
+		{MethodTable("NewResult"), "newResultUnstable"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %s, want %s", tc.got, tc.want)
+		}
+	}
+}
+
+// TestAssignReportsAll: every clash is reported, each with both claimants.
+func TestAssignReportsAll(t *testing.T) {
+	p := &ir.Package{StableFile: "v1/schema.json", Types: []*ir.Type{
+		{Name: "Message", Pointer: "/$defs/Message", Kind: ir.Struct},
+		{Name: "A", Pointer: "/$defs/A", Kind: ir.Struct, Fields: []*ir.Field{
+			{JSONName: "marshalJSON", Pointer: "/$defs/A/properties/marshalJSON"},
+		}},
+	}}
+	err := Assign(p)
+	want := `v1/schema.json: /$defs/A/properties/marshalJSON: the Go name MarshalJSON of property "marshalJSON" of A is already taken by the method A.MarshalJSON that acpgen generates
+v1/schema.json: /$defs/Message: the Go name Message of definition "Message" is already taken by Message, declared by the runtime file rpc.go`
+	if err == nil || err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}
 }
 

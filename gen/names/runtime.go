@@ -1,15 +1,178 @@
 package names
 
-// Runtime lists the exported identifiers that the runtime templates define
-// in every generated package with JSON-RPC messages (templates/rpc.go.tmpl,
-// rpcdecode.go.tmpl, tracker.go.tmpl, json.go.tmpl). Assign reserves them,
-// so that a schema definition of the same name is an error here instead of
-// a compile error in the generated package.
-var Runtime = []string{
-	"DecodeMessage",
-	"Message",
-	"MessageError",
-	"NewError",
-	"Nullable",
-	"RequestTracker",
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/acpgen/acpgen/templates"
+)
+
+// RuntimeName is an identifier that a runtime file copied from package
+// templates declares in every generated package.
+type RuntimeName struct {
+	Name string
+	File string // "rpc.go"
+	// Receiver is the type a method belongs to; "" for a top-level name.
+	Receiver string
+}
+
+// Runtime returns the top-level names and the methods that the runtime files
+// declare in every generated package (decode.go, encode.go, json.go and the
+// JSON-RPC files rpc.go, rpcdecode.go and tracker.go, and conn.go in
+// packages with sides), found by parsing their
+// sources: new template code is covered without a list to keep up to date.
+// Assign reserves them, so that a schema definition of the same name is an
+// error here instead of a compile error in the generated package.
+func Runtime() []RuntimeName {
+	runtimeOnce.Do(func() { runtimeNames = parseRuntime() })
+	return runtimeNames
+}
+
+var (
+	runtimeOnce  sync.Once
+	runtimeNames []RuntimeName
+)
+
+func parseRuntime() []RuntimeName {
+	var out []RuntimeName
+	for _, src := range []struct {
+		file string
+		fill func(header, pkg string) []byte
+	}{
+		{"decode.go", templates.Decoder},
+		{"encode.go", templates.Encoder},
+		{"json.go", templates.JSONHelpers},
+		{"rpc.go", func(h, p string) []byte { return templates.RPC(h, p, "ErrorCode") }},
+		{"rpcdecode.go", func(h, p string) []byte { return templates.RPCDecoder(h, p, "ErrorCode") }},
+		{"tracker.go", templates.Tracker},
+		{"conn.go", templates.Conn},
+	} {
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, src.file, src.fill("header", "p"), parser.SkipObjectResolution)
+		if err != nil {
+			// The templates are compiled into the binary and tested to parse.
+			panic("names: runtime template " + src.file + " does not parse: " + err.Error())
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Name.Name == "init" {
+					continue
+				}
+				n := RuntimeName{Name: d.Name.Name, File: src.file}
+				if d.Recv != nil && len(d.Recv.List) == 1 {
+					n.Receiver = receiverName(d.Recv.List[0].Type)
+				}
+				out = append(out, n)
+			case *ast.GenDecl:
+				for _, spec := range d.Specs {
+					switch s := spec.(type) {
+					case *ast.TypeSpec:
+						out = append(out, RuntimeName{Name: s.Name.Name, File: src.file})
+					case *ast.ValueSpec:
+						for _, id := range s.Names {
+							if id.Name != "_" {
+								out = append(out, RuntimeName{Name: id.Name, File: src.file})
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].File+out[i].Name < out[j].File+out[j].Name })
+	return out
+}
+
+// receiverName is the type name of a method receiver: T, *T, T[X], *T[X].
+func receiverName(e ast.Expr) string {
+	for {
+		switch x := e.(type) {
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return ""
+		}
+	}
+}
+
+// Names the emitter derives from a type's Go name. They are computed here,
+// claimed by Assign, and called by the emitter, so both agree.
+
+// LowerFirst lower-cases the leading capital, or the leading initialism:
+// "SessionUpdate" → "sessionUpdate", "MCPServer" → "mcpServer".
+func LowerFirst(s string) string {
+	i := 1
+	for i < len(s) && s[i] >= 'A' && s[i] <= 'Z' && (i+1 == len(s) || s[i+1] >= 'A' && s[i+1] <= 'Z') {
+		i++
+	}
+	return strings.ToLower(s[:i]) + s[i:]
+}
+
+// Interface is the interface a union's variants implement.
+func Interface(union string) string { return union + "Variant" }
+
+// Marker is the unexported method that seals a union's variant interface.
+func Marker(union string, tagged bool) string {
+	if tagged {
+		return LowerFirst(union) + "Tag"
+	}
+	return "is" + union
+}
+
+// Registry is the map through which build-tagged files add a union's variants.
+func Registry(union string) string { return LowerFirst(union) + "Unstable" }
+
+// SharedFields is the type through which a union's shared fields are decoded.
+func SharedFields(union string) string { return LowerFirst(union) + "Fields" }
+
+// KeySuffix turns a gate key ("unstable_a+unstable_b", "unstable") into
+// part of a Go identifier.
+func KeySuffix(key string) string {
+	if key == "unstable" {
+		return "Unstable"
+	}
+	var b strings.Builder
+	for _, f := range strings.Split(key, "+") {
+		b.WriteString(Exported(strings.TrimPrefix(f, "unstable_")))
+	}
+	return b.String()
+}
+
+// Extension is the embedded struct that carries the fields of a type that
+// the gate key adds.
+func Extension(typ, key string) string { return LowerFirst(typ) + KeySuffix(key) }
+
+// MethodTable is the map through which build-tagged files add methods to the
+// function name ("NewRequestParams", "RequestSide").
+func MethodTable(fn string) string { return LowerFirst(fn) + "Unstable" }
+
+// MethodFuncs are the functions the methods file declares, by method name.
+var MethodFuncs = []string{"NewRequestParams", "NewNotificationParams", "NewResult", "RequestSide", "NotificationSide"}
+
+// Methods every generated type has, and those of some kinds, as the
+// emitter writes them: a property may not become a field of the same name.
+var (
+	typeMethods   = []string{"MarshalJSON", "UnmarshalJSON", "appendJSON", "decodeJSON"}
+	objectMethods = []string{"appendMembers", "decodeRest", "decodeMember", "decodeMembers", "missing", "rawObject"}
+	enumMethods   = []string{"IsKnown", "IsCustom"}
+)
+
+// Routes is the routing table of the side whose interface is side, for its
+// requests or its notifications.
+func Routes(side string, notifications bool) string {
+	if notifications {
+		return LowerFirst(side) + "Notifications"
+	}
+	return LowerFirst(side) + "Requests"
 }

@@ -1,5 +1,7 @@
-// Package pipeline runs the generator's stages in order: load → ir → names →
-// emit. It returns the files in memory; package write puts them on disk.
+// Package pipeline runs the generator's stages in order: load → ir → check
+// and names → emit. It returns the files in memory; package write puts them
+// on disk. Problems with the schema come back as *diag.List errors, located
+// by file, JSON pointer, line and column.
 package pipeline
 
 import (
@@ -11,6 +13,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/acpgen/acpgen/gen/check"
+	"github.com/acpgen/acpgen/gen/diag"
 	"github.com/acpgen/acpgen/gen/emit"
 	"github.com/acpgen/acpgen/gen/ir"
 	"github.com/acpgen/acpgen/gen/load"
@@ -53,7 +57,7 @@ func Versions(fsys fs.FS) ([]Version, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, errors.New("no schema files: expected v1/schema.json, v2/schema.json (or their schema.unstable.json) or schema.json")
+		return nil, diag.New("", "", "no schema files: expected v1/schema.json, v2/schema.json (or their schema.unstable.json) or schema.json")
 	}
 	return out, nil
 }
@@ -94,7 +98,7 @@ func readPerVersion[T any](fsys fs.FS, name string, out map[string]T) error {
 	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+		return diag.New(name, "", "the file cannot be read: %v", err)
 	}
 	for k, v := range raw {
 		if !strings.HasPrefix(k, "v") {
@@ -102,7 +106,7 @@ func readPerVersion[T any](fsys fs.FS, name string, out map[string]T) error {
 		}
 		var item T
 		if err := json.Unmarshal(v, &item); err != nil {
-			return fmt.Errorf("%s: %s: %w", name, k, err)
+			return diag.New(name, "/"+diag.EscapePointer(k), "the entry cannot be read: %v", err)
 		}
 		out[k] = item
 	}
@@ -137,13 +141,17 @@ func GenerateWith(fsys fs.FS, o Options) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Problems get their line and column from the file they are in.
+	locate := func(err error) error {
+		return diag.Locate(err, func(file string) ([]byte, error) { return fs.ReadFile(fsys, file) })
+	}
 	features, err := Features(fsys)
 	if err != nil {
-		return nil, err
+		return nil, locate(err)
 	}
 	removed, err := Removed(fsys)
 	if err != nil {
-		return nil, err
+		return nil, locate(err)
 	}
 	versions, err := o.resolve(all, features)
 	if err != nil {
@@ -167,11 +175,15 @@ func GenerateWith(fsys fs.FS, o Options) (*Output, error) {
 		}(&results[i], v)
 	}
 	wg.Wait()
+	var errs []error
+	for _, r := range results {
+		errs = append(errs, r.err)
+	}
+	if err := diag.Join(errs...); err != nil {
+		return nil, locate(err)
+	}
 	out := &Output{Files: map[string][]byte{}}
 	for i, r := range results {
-		if r.err != nil {
-			return nil, r.err
-		}
 		for _, w := range r.warnings {
 			out.Warnings = append(out.Warnings, versions[i].Name+": "+w)
 		}
@@ -210,12 +222,17 @@ func buildAndEmit(fsys fs.FS, v Version, o *Options, fm ir.FeatureMap, removed m
 		return nil, nil, nil, err
 	}
 	files, err := emit.Files(p)
-	return p, warnings, files, err
+	if err != nil {
+		// check and names leave the emitter nothing to refuse.
+		return nil, nil, nil, fmt.Errorf("internal error: %s passed the checks but cannot be emitted: %w", v.Stable, err)
+	}
+	return p, warnings, files, nil
 }
 
-// Build loads the files of one version and returns its package with Go
-// names assigned: the stable file, plus what only the unstable file has,
-// gated by the features in fm; the union tags in removed are rejected.
+// Build loads the files of one version and returns its package, checked and
+// with Go names assigned: the stable file, plus what only the unstable file
+// has, gated by the features in fm; the union tags in removed are rejected.
+// The problems of both files are reported together.
 func Build(fsys fs.FS, v Version, fm ir.FeatureMap, removed map[string]string) (*ir.Package, []string, error) {
 	main := v.Stable
 	if main == "" {
@@ -223,18 +240,19 @@ func Build(fsys fs.FS, v Version, fm ir.FeatureMap, removed map[string]string) (
 	}
 	opts := ir.Options{Name: v.Package, Version: v.Name, Source: fmt.Sprintf("%s %s", Source(fsys), main)}
 	p := &ir.Package{Name: opts.Name, Version: opts.Version, Source: opts.Source}
+	var err, uerr error
 	if v.Stable != "" {
-		var err error
-		if p, err = buildFile(fsys, v.Stable, opts); err != nil {
-			return nil, nil, err
-		}
+		p, err = buildFile(fsys, v.Stable, opts)
+	}
+	var u *ir.Package
+	if v.Unstable != "" {
+		u, uerr = buildFile(fsys, v.Unstable, opts)
+	}
+	if err := diag.Join(err, uerr); err != nil {
+		return nil, nil, err
 	}
 	var warnings []string
-	if v.Unstable != "" {
-		u, err := buildFile(fsys, v.Unstable, opts)
-		if err != nil {
-			return nil, nil, err
-		}
+	if u != nil {
 		if p, err = ir.Merge(p, u, v.Stable, v.Unstable); err != nil {
 			return nil, nil, err
 		}
@@ -245,12 +263,15 @@ func Build(fsys fs.FS, v Version, fm ir.FeatureMap, removed map[string]string) (
 	}
 	w, err := ir.RemoveTags(p, removed)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", main, err)
+		return nil, nil, err
 	}
 	warnings = append(warnings, w...)
 	ir.AddSides(p)
-	if err := names.Assign(p); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", main, err)
+	p.StableFile, p.UnstableFile = v.Stable, v.Unstable
+	// check makes sure the emitter can write the package; names claims
+	// every identifier. Their problems are reported together.
+	if err := diag.Join(check.Package(p), names.Assign(p)); err != nil {
+		return nil, nil, err
 	}
 	return p, warnings, nil
 }

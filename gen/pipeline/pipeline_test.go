@@ -140,7 +140,7 @@ func TestBadSchema(t *testing.T) {
 	}{
 		{"not json", `{`, "v1/schema.json"},
 		{"no defs", `{"$schema":"https://json-schema.org/draft/2020-12/schema"}`, "no $defs"},
-		{"bad ref", `{"$defs":{"A":{"type":"object","properties":{"b":{"$ref":"#/$defs/Missing"}}}}}`, "v1/schema.json#/$defs/A"},
+		{"bad ref", `{"$defs":{"A":{"type":"object","properties":{"b":{"$ref":"#/$defs/Missing"}}}}}`, "v1/schema.json:1:58: /$defs/A/properties/b/$ref: $ref \"#/$defs/Missing\" names the $defs entry \"Missing\", which the file does not have"},
 		{"mixed types", `{"$defs":{"A":{"type":"object","properties":{"b":{"type":["string","integer"]}}}}}`, "/$defs/A/properties/b"},
 		{"bad format", `{"$defs":{"A":{"type":"integer","format":"int128"}}}`, "/$defs/A"},
 		{"two fallbacks", `{"$defs":{"U":{"anyOf":[

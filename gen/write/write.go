@@ -1,11 +1,14 @@
 // Package write puts generated files on disk, and is the only stage that
-// does. It rewrites only files whose content changed, replaces each file
-// atomically, removes generated files that are no longer produced, and
-// leaves hand-written files (tests) alone.
+// does. It rewrites only files whose content changed, removes generated
+// files that are no longer produced, and leaves hand-written files (tests)
+// alone. A write is all or nothing: every new file is staged beside its
+// target first, then each is renamed into place with the old one kept
+// aside, and a failure puts every file back as it was.
 package write
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -25,14 +28,30 @@ type Change struct {
 	New  []byte // nil when the file is stale and would be removed
 }
 
-// Changes compares files with the tree under dir. Only files that acpgen
-// generated, in the directories files write to, count as stale; the result
-// is sorted by path.
+// Options say which stale files count.
+type Options struct {
+	// Prune makes every generated file under the output directory that the
+	// run did not produce stale, so that a package the schema no longer has
+	// is removed. Without it only the package directories the run produces
+	// are looked at: a schema directory with v1 alone leaves acpv2 as it is.
+	Prune bool
+}
+
+// Changes compares files with the tree under dir, without Prune.
 func Changes(dir string, files map[string][]byte) ([]Change, error) {
+	return Options{}.Changes(dir, files)
+}
+
+// Write brings the tree under dir in line with files, without Prune.
+func Write(dir string, files map[string][]byte) ([]Change, error) {
+	return Options{}.Write(dir, files)
+}
+
+// Changes compares files with the tree under dir; it only reads. Only files
+// that acpgen generated count as stale; the result is sorted by path.
+func (o Options) Changes(dir string, files map[string][]byte) ([]Change, error) {
 	var out []Change
-	dirs := map[string]bool{}
 	for name, data := range files {
-		dirs[path.Dir(name)] = true
 		old, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
 		if err != nil && !os.IsNotExist(err) {
 			return nil, err
@@ -41,14 +60,54 @@ func Changes(dir string, files map[string][]byte) ([]Change, error) {
 			out = append(out, Change{Path: name, Old: old, New: data})
 		}
 	}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	roots := []string{dir}
+	if !o.Prune {
+		roots = packageDirs(dir, files)
+	}
+	for _, root := range roots {
+		stale, err := staleFiles(dir, root, files, o.Prune)
 		if err != nil {
-			if os.IsNotExist(err) && p == dir {
+			return nil, err
+		}
+		out = append(out, stale...)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+// packageDirs lists the directories under dir that files are written to.
+func packageDirs(dir string, files map[string][]byte) []string {
+	seen := map[string]bool{}
+	var out []string
+	for name := range files {
+		d := path.Dir(name)
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, filepath.Join(dir, filepath.FromSlash(d)))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// staleFiles lists the generated Go files in root that files lacks, and
+// with all in the directories below it too.
+func staleFiles(dir, root string, files map[string][]byte, all bool) ([]Change, error) {
+	var out []Change
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if os.IsNotExist(err) && p == root {
 				return filepath.SkipDir
 			}
 			return err
 		}
-		if d.IsDir() || !strings.HasSuffix(p, ".go") {
+		if d.IsDir() {
+			if p != root && !all {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") {
 			return nil
 		}
 		rel, err := filepath.Rel(dir, p)
@@ -56,7 +115,7 @@ func Changes(dir string, files map[string][]byte) ([]Change, error) {
 			return err
 		}
 		rel = filepath.ToSlash(rel)
-		if _, ok := files[rel]; ok || !dirs[path.Dir(rel)] {
+		if _, ok := files[rel]; ok {
 			return nil
 		}
 		data, err := os.ReadFile(p)
@@ -68,56 +127,162 @@ func Changes(dir string, files map[string][]byte) ([]Change, error) {
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out, nil
+	return out, err
 }
 
-// Write brings the tree under dir in line with files and returns what it changed.
-func Write(dir string, files map[string][]byte) ([]Change, error) {
-	changes, err := Changes(dir, files)
-	if err != nil {
-		return nil, err
-	}
+// Write brings the tree under dir in line with files and returns what it
+// changed. On error the tree is as it was.
+func (o Options) Write(dir string, files map[string][]byte) ([]Change, error) {
 	for name, data := range files {
 		if !bytes.HasPrefix(data, []byte(generatedPrefix)) {
 			return nil, fmt.Errorf("%s: refusing to write a file without the %q header", name, generatedPrefix)
 		}
 	}
-	// Stage every new file beside its target first, so that a failure leaves
-	// the tree as it was; then move them into place.
-	staged := map[string]string{}
-	defer func() {
-		for _, tmp := range staged {
-			os.Remove(tmp)
+	changes, err := o.Changes(dir, files)
+	if err != nil {
+		return nil, err
+	}
+	tx := &transaction{}
+	if err := tx.apply(dir, changes); err != nil {
+		if rerr := tx.rollback(); rerr != nil {
+			return nil, fmt.Errorf("%w; putting the old files back failed too: %v", err, rerr)
 		}
-	}()
+		return nil, err
+	}
+	tx.commit()
+	return changes, nil
+}
+
+// Seams for tests that make the file system fail.
+var (
+	rename = os.Rename
+	remove = os.Remove
+)
+
+// transaction records what a write did, to undo it.
+type transaction struct {
+	staged  []string // temporary files not yet moved into place
+	dirs    []string // directories it created, outermost first
+	done    []step   // files moved, in order
+	backups []string // old files kept aside until the end
+}
+
+// step is one file put in place: target now holds the new content (or is
+// gone), and backup holds the old one ("" when there was none).
+type step struct {
+	target, backup string
+	created        bool // target did not exist before
+}
+
+func (tx *transaction) apply(dir string, changes []Change) error {
+	// Stage every new file beside its target first.
+	staged := map[string]string{}
 	for _, c := range changes {
 		if c.New == nil {
 			continue
 		}
-		tmp, err := stage(filepath.Join(dir, filepath.FromSlash(c.Path)), c.New)
-		if err != nil {
-			return nil, err
+		p := filepath.Join(dir, filepath.FromSlash(c.Path))
+		if err := tx.mkdirs(filepath.Dir(p)); err != nil {
+			return err
 		}
+		tmp, err := stage(p, c.New)
+		if err != nil {
+			return err
+		}
+		tx.staged = append(tx.staged, tmp)
 		staged[c.Path] = tmp
 	}
+	// Then move each into place, the old file kept aside.
 	for _, c := range changes {
 		p := filepath.Join(dir, filepath.FromSlash(c.Path))
-		if c.New == nil {
-			if err := os.Remove(p); err != nil {
-				return nil, err
+		backup := ""
+		if c.Old != nil {
+			b, err := tx.keepAside(p)
+			if err != nil {
+				return err
 			}
+			backup = b
+		}
+		if c.New == nil {
+			tx.done = append(tx.done, step{target: p, backup: backup})
 			continue
 		}
-		if err := os.Rename(staged[c.Path], p); err != nil {
-			return nil, err
+		if err := rename(staged[c.Path], p); err != nil {
+			if backup != "" {
+				// The target is still at its backup: put it back now.
+				tx.done = append(tx.done, step{target: p, backup: backup})
+			}
+			return err
 		}
-		delete(staged, c.Path)
+		tx.done = append(tx.done, step{target: p, backup: backup, created: c.Old == nil})
 	}
-	return changes, nil
+	return nil
+}
+
+// keepAside moves the file p to a new name beside it and returns that name.
+func (tx *transaction) keepAside(p string) (string, error) {
+	f, err := os.CreateTemp(filepath.Dir(p), ".acpgen-old-*")
+	if err != nil {
+		return "", err
+	}
+	name := f.Name()
+	f.Close()
+	if err := rename(p, name); err != nil {
+		os.Remove(name)
+		return "", err
+	}
+	tx.backups = append(tx.backups, name)
+	return name, nil
+}
+
+// mkdirs creates d and its missing parents, recording them.
+func (tx *transaction) mkdirs(d string) error {
+	var missing []string
+	for p := d; ; p = filepath.Dir(p) {
+		if _, err := os.Stat(p); err == nil || filepath.Dir(p) == p {
+			break
+		}
+		missing = append(missing, p)
+	}
+	for i := len(missing) - 1; i >= 0; i-- {
+		if err := os.Mkdir(missing[i], 0o755); err != nil && !os.IsExist(err) {
+			return err
+		}
+		tx.dirs = append(tx.dirs, missing[i])
+	}
+	return nil
+}
+
+// rollback undoes the steps in reverse order and removes what was staged.
+func (tx *transaction) rollback() error {
+	var errs []error
+	for i := len(tx.done) - 1; i >= 0; i-- {
+		s := tx.done[i]
+		if s.created {
+			if err := remove(s.target); err != nil && !os.IsNotExist(err) {
+				errs = append(errs, err)
+			}
+		}
+		if s.backup != "" {
+			if err := rename(s.backup, s.target); err != nil {
+				errs = append(errs, fmt.Errorf("%s is kept as %s: %w", s.target, s.backup, err))
+			}
+		}
+	}
+	for _, tmp := range tx.staged {
+		os.Remove(tmp)
+	}
+	for i := len(tx.dirs) - 1; i >= 0; i-- {
+		os.Remove(tx.dirs[i]) // only if empty
+	}
+	return errors.Join(errs...)
+}
+
+// commit drops the old files kept aside.
+func (tx *transaction) commit() {
+	for _, b := range tx.backups {
+		os.Remove(b)
+	}
 }
 
 // Text replaces the file p with data, atomically; for outputs that are not

@@ -1,6 +1,8 @@
 package write
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,5 +83,122 @@ func mustWrite(t *testing.T, p, s string) {
 	}
 	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// snapshot returns every file under dir with its content.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func sameTree(t *testing.T, what string, got, want map[string]string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s: %d files, want %d: %v", what, len(got), len(want), got)
+	}
+	for name, data := range want {
+		if got[name] != data {
+			t.Errorf("%s: %s = %q, want %q", what, name, got[name], data)
+		}
+	}
+}
+
+// TestOneVersion: files for acpv1 alone leave acpv2 as it is, unless Prune asks.
+func TestOneVersion(t *testing.T) {
+	dir := t.TempDir()
+	mustWrite(t, filepath.Join(dir, "acpv1", "types.go"), header+"package acpv1 // old\n")
+	mustWrite(t, filepath.Join(dir, "acpv1", "gone.go"), header+"package acpv1\n")
+	mustWrite(t, filepath.Join(dir, "acpv2", "types.go"), header+"package acpv2\n")
+	files := map[string][]byte{"acpv1/types.go": []byte(header + "package acpv1 // new\n")}
+	changes, err := Write(dir, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range changes {
+		got = append(got, c.Path)
+	}
+	if strings.Join(got, " ") != "acpv1/gone.go acpv1/types.go" {
+		t.Errorf("changes %v", got)
+	}
+	sameTree(t, "without Prune", snapshot(t, dir), map[string]string{
+		"acpv1/types.go": header + "package acpv1 // new\n",
+		"acpv2/types.go": header + "package acpv2\n",
+	})
+	if _, err := (Options{Prune: true}).Write(dir, files); err != nil {
+		t.Fatal(err)
+	}
+	sameTree(t, "with Prune", snapshot(t, dir), map[string]string{"acpv1/types.go": header + "package acpv1 // new\n"})
+}
+
+// TestChangesReadOnly: computing the changes (acpgen -check) writes nothing.
+func TestChangesReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	mustWrite(t, filepath.Join(dir, "p", "a.go"), header+"package p\n")
+	mustWrite(t, filepath.Join(dir, "p", "stale.go"), header+"package p\n")
+	before := snapshot(t, dir)
+	for _, o := range []Options{{}, {Prune: true}} {
+		changes, err := o.Changes(dir, map[string][]byte{"p/a.go": []byte(header + "package p // x\n"), "q/b.go": []byte(header + "package q\n")})
+		if err != nil || len(changes) != 3 {
+			t.Errorf("changes = %v, %v; want 3", changes, err)
+		}
+	}
+	sameTree(t, "after Changes", snapshot(t, dir), before)
+	if _, err := os.Stat(filepath.Join(dir, "q")); !os.IsNotExist(err) {
+		t.Error("Changes created a directory")
+	}
+}
+
+// TestRollback makes each rename of a write fail in turn: the tree is left
+// exactly as it was, with no temporary files.
+func TestRollback(t *testing.T) {
+	files := map[string][]byte{
+		"p/a.go":   []byte(header + "package p // a new\n"),
+		"p/b.go":   []byte(header + "package p // b new\n"),
+		"p/q/c.go": []byte(header + "package q // c new\n"),
+		"r/d.go":   []byte(header + "package r // d new\n"),
+	}
+	defer func() { rename = os.Rename }()
+	for fail := 0; ; fail++ {
+		dir := t.TempDir()
+		mustWrite(t, filepath.Join(dir, "p", "a.go"), header+"package p // a old\n")
+		mustWrite(t, filepath.Join(dir, "p", "stale.go"), header+"package p // stale\n")
+		mustWrite(t, filepath.Join(dir, "p", "hand_test.go"), "package p\n")
+		before := snapshot(t, dir)
+		calls := 0
+		rename = func(from, to string) error {
+			calls++
+			if calls == fail+1 {
+				return errors.New("disk full")
+			}
+			return os.Rename(from, to)
+		}
+		_, err := Write(dir, files)
+		rename = os.Rename
+		if err == nil {
+			// Two files kept aside, four put in place.
+			if fail != 6 {
+				t.Fatalf("write succeeded with rename %d failing; want it to fail for each of 6 renames", fail+1)
+			}
+			break
+		}
+		sameTree(t, fmt.Sprintf("rename %d failing", fail+1), snapshot(t, dir), before)
+		if _, err := os.Stat(filepath.Join(dir, "r")); !os.IsNotExist(err) {
+			t.Errorf("rename %d failing: directory r left behind", fail+1)
+		}
 	}
 }

@@ -1,0 +1,258 @@
+package load
+
+import (
+	"fmt"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/acpgen/acpgen/gen/diag"
+)
+
+// Unsupported lists the JSON Schema keywords acpgen does not generate code
+// for. Ignoring one would change what a message means without a word, so a
+// schema that uses one is an error at the keyword.
+var Unsupported = map[string]string{
+	"patternProperties": "properties selected by a pattern",
+	"if":                "conditional schemas (if/then/else)",
+	"then":              "conditional schemas (if/then/else)",
+	"else":              "conditional schemas (if/then/else)",
+	"dependentSchemas":  "schemas that depend on a property's presence",
+	"dependencies":      "schemas that depend on a property's presence",
+	"prefixItems":       "tuples (prefixItems)",
+	"additionalItems":   "tuples (additionalItems)",
+	"$dynamicRef":       "dynamic references",
+	"$dynamicAnchor":    "dynamic references",
+	"$recursiveRef":     "recursive references",
+	"$recursiveAnchor":  "recursive references",
+	"$id":               "schema identifiers, which move the base of references",
+	"$anchor":           "anchors",
+	"not":               "negated schemas (not) outside the unknown-variant branch of a union",
+}
+
+// Subschema keywords: the walk descends into these.
+var (
+	schemaMaps   = []string{"$defs", "definitions", "properties", "patternProperties", "dependentSchemas"}
+	schemaOne    = []string{"additionalProperties", "items", "additionalItems", "unevaluatedItems", "unevaluatedProperties", "contains", "propertyNames", "not", "if", "then", "else"}
+	schemaArrays = []string{"allOf", "anyOf", "oneOf", "prefixItems", "items"}
+)
+
+// checkKeywords reports, for the whole document doc, the keywords acpgen does
+// not support, $refs that do not name one of its $defs entries (so nothing is
+// read from outside the file: no file://, no network), and properties with
+// an empty name.
+func checkKeywords(file string, doc map[string]any, errs *diag.List) {
+	defs, _ := doc["$defs"].(map[string]any)
+	c := &keywordChecker{file: file, defs: defs, errs: errs}
+	for _, name := range sortedKeys(defs) {
+		c.schema(defs[name], "/$defs/"+diag.EscapePointer(name), false)
+	}
+	if errs.Len() == 0 {
+		c.refLoops()
+	}
+}
+
+// refLoops reports definitions that lead back to themselves through $refs
+// in place, with no property or item in between (A → B → A, U = anyOf[U]):
+// no value could ever be decoded, and there is no type to generate.
+func (c *keywordChecker) refLoops() {
+	edges := map[string][]string{}
+	for name, s := range c.defs {
+		edges[name] = inPlaceRefs(s, nil)
+	}
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := map[string]int{}
+	var path []string
+	var visit func(name string)
+	visit = func(name string) {
+		color[name] = grey
+		path = append(path, name)
+		for _, next := range edges[name] {
+			switch color[next] {
+			case white:
+				visit(next)
+			case grey:
+				i := len(path) - 1
+				for path[i] != next {
+					i--
+				}
+				loop := append(append([]string(nil), path[i:]...), next)
+				c.errs.Addf(c.file, "/$defs/"+diag.EscapePointer(next), "definition %s refers to itself with nothing in between (%s); there is no type to generate", next, strings.Join(loop, " → "))
+			}
+		}
+		path = path[:len(path)-1]
+		color[name] = black
+	}
+	for _, name := range sortedKeys(c.defs) {
+		if color[name] == white {
+			visit(name)
+		}
+	}
+}
+
+// inPlaceRefs appends the definitions that schema v refers to in place:
+// its own $ref and those of its allOf, anyOf and oneOf branches.
+func inPlaceRefs(v any, out []string) []string {
+	s, _ := v.(map[string]any)
+	if ref, ok := s["$ref"].(string); ok {
+		if p, err := url.PathUnescape(strings.TrimPrefix(ref, "#/$defs/")); err == nil {
+			out = append(out, unescape(p))
+		}
+	}
+	for _, k := range []string{"allOf", "anyOf", "oneOf"} {
+		arr, _ := s[k].([]any)
+		for _, sub := range arr {
+			out = inPlaceRefs(sub, out)
+		}
+	}
+	return out
+}
+
+type keywordChecker struct {
+	file string
+	defs map[string]any
+	errs *diag.List
+}
+
+func (c *keywordChecker) schema(v any, ptr string, branch bool) {
+	s, ok := v.(map[string]any)
+	if !ok {
+		if _, isBool := v.(bool); !isBool {
+			c.errs.Addf(c.file, ptr, "a schema must be an object or a boolean, not %s", kindOf(v))
+		}
+		return
+	}
+	for _, k := range sortedKeys(s) {
+		what, bad := Unsupported[k]
+		if k == "not" && branch {
+			bad = false // the unknown-variant branch of a union: "not any known tag"
+		}
+		if k == "items" {
+			if _, tuple := s[k].([]any); tuple {
+				what, bad = "tuples (items given as an array)", true
+			}
+		}
+		if bad {
+			c.errs.Addf(c.file, ptr+"/"+diag.EscapePointer(k), "keyword %s is not supported: acpgen generates no code for %s", k, what)
+		}
+	}
+	if ref, ok := s["$ref"]; ok {
+		c.ref(ref, ptr+"/$ref")
+	}
+	if _, ok := s["$schema"]; ok {
+		c.errs.Addf(c.file, ptr+"/$schema", "$schema inside a definition is not supported: the whole file is read as one draft")
+	}
+	if props, ok := s["properties"].(map[string]any); ok {
+		if _, ok := props[""]; ok {
+			c.errs.Addf(c.file, ptr+"/properties/", "a property with an empty name cannot become a Go field")
+		}
+	}
+	for _, k := range schemaMaps {
+		m, _ := s[k].(map[string]any)
+		for _, name := range sortedKeys(m) {
+			c.schema(m[name], ptr+"/"+k+"/"+diag.EscapePointer(name), false)
+		}
+	}
+	for _, k := range schemaOne {
+		if sub, ok := s[k]; ok {
+			if _, isArray := sub.([]any); !isArray {
+				c.schema(sub, ptr+"/"+k, false)
+			}
+		}
+	}
+	for _, k := range schemaArrays {
+		arr, _ := s[k].([]any)
+		for i, sub := range arr {
+			c.schema(sub, ptr+"/"+k+"/"+strconv.Itoa(i), k == "anyOf" || k == "oneOf")
+		}
+	}
+}
+
+// ref accepts only "#/$defs/Name" with Name one of the file's definitions.
+func (c *keywordChecker) ref(v any, ptr string) {
+	ref, ok := v.(string)
+	if !ok {
+		c.errs.Addf(c.file, ptr, "$ref must be a string, not %s", kindOf(v))
+		return
+	}
+	frag, ok := strings.CutPrefix(ref, "#")
+	if !ok {
+		c.errs.Addf(c.file, ptr, "$ref %q points outside the schema file; only references to its own $defs (#/$defs/Name) are followed", ref)
+		return
+	}
+	p, err := url.PathUnescape(frag)
+	if err != nil {
+		c.errs.Addf(c.file, ptr, "$ref %q is not a valid JSON pointer", ref)
+		return
+	}
+	name, ok := strings.CutPrefix(p, "/$defs/")
+	if ok && strings.Contains(name, "/") {
+		// A schema inside a definition: it must be there.
+		if !c.resolves(p) {
+			c.errs.Addf(c.file, ptr, "$ref %q points to nothing in the file", ref)
+		}
+		return
+	}
+	if !ok {
+		c.errs.Addf(c.file, ptr, "$ref %q does not name a $defs entry; only references within the file's $defs are followed", ref)
+		return
+	}
+	name = unescape(name)
+	if _, ok := c.defs[name]; !ok {
+		c.errs.Addf(c.file, ptr, "$ref %q names the $defs entry %q, which the file does not have", ref, name)
+	}
+}
+
+// resolves reports whether the JSON pointer p (below /$defs) names a value.
+func (c *keywordChecker) resolves(p string) bool {
+	var v any = map[string]any{"$defs": c.defs}
+	for _, tok := range strings.Split(strings.TrimPrefix(p, "/"), "/") {
+		tok = unescape(tok)
+		switch x := v.(type) {
+		case map[string]any:
+			var ok bool
+			if v, ok = x[tok]; !ok {
+				return false
+			}
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(x) {
+				return false
+			}
+			v = x[i]
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func kindOf(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	case bool:
+		return "a boolean"
+	}
+	return fmt.Sprintf("a number")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
