@@ -22,6 +22,7 @@ func TestCompatRevisions(t *testing.T) {
 		old, new string
 		breaking bool
 	}{
+		{"0.4.5", "0.5.1", true},
 		{"0.4.5", "0.13.1", true},
 		{"1.9.0", "2.0.0", true},
 		{"2.2.0", "2.3.0", false},
