@@ -57,7 +57,7 @@ func typeSpec(t *ir.Type, goName string) (objectSpec, error) {
 		return objectSpec{}, err
 	}
 	s := objectSpec{goName: goName, fields: ownFields(t), bits: bits, extra: t.Extra}
-	for _, key := range fieldKeys(t) {
+	for _, key := range t.ExtensionKeys() {
 		s.exts = append(s.exts, extRef{name: extension(t, key), required: hasRequired(keyFields(t, key))})
 	}
 	return s, nil

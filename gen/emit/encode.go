@@ -34,7 +34,7 @@ type encodeSpec struct {
 // structEncodeSpec describes the encoders of struct type t under goName.
 func structEncodeSpec(t *ir.Type, goName string) encodeSpec {
 	s := encodeSpec{goName: goName, fields: ownFields(t), extra: t.Extra}
-	for _, key := range fieldKeys(t) {
+	for _, key := range t.ExtensionKeys() {
 		s.exts = append(s.exts, extension(t, key))
 	}
 	return s

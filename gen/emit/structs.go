@@ -66,7 +66,7 @@ func ownFields(t *ir.Type) []*ir.Field {
 // fill in or leave empty.
 func members(t *ir.Type) []jen.Code {
 	out := structFields(ownFields(t))
-	for _, key := range fieldKeys(t) {
+	for _, key := range t.ExtensionKeys() {
 		out = append(out, jen.Line(), jen.Comment(fmt.Sprintf("Fields of the unstable surface, with the %s build tag.", tagList(gateOf(key)))),
 			jen.Id(extension(t, key)))
 	}

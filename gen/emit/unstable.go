@@ -95,23 +95,6 @@ func extension(t *ir.Type, key string) string {
 	return names.Extension(t.GoName, key)
 }
 
-// fieldKeys lists the gate keys of the unstable fields of a stable type.
-func fieldKeys(t *ir.Type) []string {
-	if t.Unstable {
-		return nil
-	}
-	seen := map[string]bool{}
-	var keys []string
-	for _, f := range t.Fields {
-		if k := f.Key(); f.Unstable && !seen[k] {
-			seen[k] = true
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // ownVariants are the variants a union's own declaration dispatches to.
 func ownVariants(t *ir.Type) []*ir.Variant {
 	if t.Unstable {
@@ -205,7 +188,7 @@ func (e *emitter) unstable(f *jen.File, key string) error {
 func (e *emitter) extensionsOff(f *jen.File, key string) bool {
 	any := false
 	for _, t := range e.typesOf(ir.Struct, ir.Union) {
-		for _, k := range fieldKeys(t) {
+		for _, k := range t.ExtensionKeys() {
 			if k == key {
 				f.Comment(fmt.Sprintf("%s is empty without the %s build tag.", extension(t, key), tagList(gateOf(key))))
 				ext := extension(t, key)

@@ -4,7 +4,10 @@
 // emit turns it into code.
 package ir
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // Package is one generated Go package: one protocol version.
 type Package struct {
@@ -256,4 +259,23 @@ func (g Gate) Tags() []string {
 		return nil
 	}
 	return append(append([]string(nil), g.Features...), Umbrella)
+}
+
+// ExtensionKeys lists, sorted, the gate keys of the unstable fields of a
+// stable type: each key's fields go into a struct of their own that the
+// build tags of the key add to the type. An unstable type has none.
+func (t *Type) ExtensionKeys() []string {
+	if t.Unstable {
+		return nil
+	}
+	seen := map[string]bool{}
+	var keys []string
+	for _, f := range t.Fields {
+		if k := f.Key(); f.Unstable && !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -3,7 +3,6 @@ package names
 import (
 	"fmt"
 	"go/token"
-	"sort"
 	"strings"
 
 	"github.com/acpgen/acpgen/gen/diag"
@@ -241,29 +240,12 @@ func (a *assigner) fields(s scope, owner string, fields []*ir.Field) {
 // extensions claims the embedded structs that hold the unstable fields of a
 // stable type, one per gate key, in the type and in the package.
 func (a *assigner) extensions(s scope, t *ir.Type) {
-	if t.Unstable {
-		return
-	}
-	for _, key := range fieldKeys(t) {
+	for _, key := range t.ExtensionKeys() {
 		o := a.internal(t, fmt.Sprintf("the struct of the fields of %s that %s adds", t.GoName, strings.ReplaceAll(key, "+", " or ")))
 		name := Extension(t.GoName, key)
 		a.claim(s, name, o, nil)
 		a.claim(a.top, name, o, nil)
 	}
-}
-
-// fieldKeys lists the gate keys of the unstable fields of t, sorted.
-func fieldKeys(t *ir.Type) []string {
-	seen := map[string]bool{}
-	var keys []string
-	for _, f := range t.Fields {
-		if k := f.Key(); f.Unstable && !seen[k] {
-			seen[k] = true
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // derived claims the package-level names the emitter derives from types:
