@@ -170,6 +170,10 @@ func genPair(b *testing.B, stream []workload.Message) *connPair {
 	count := newCounter()
 	agent := acpv1.NewAgentSideConnection(genAgent{}, aw, ar)
 	client := acpv1.NewClientSideConnection(genClient{count}, cw, cr)
+	// The agent answers nothing but initialize until it has answered that.
+	if _, err := client.Initialize(context.Background(), &acpv1.InitializeRequest{ProtocolVersion: 1}); err != nil {
+		b.Fatal(err)
+	}
 	prompt := &acpv1.PromptRequest{SessionID: "s", Prompt: []acpv1.ContentBlock{{Value: &acpv1.ContentBlockText{TextContent: acpv1.TextContent{Text: "hello"}}}}}
 	return &connPair{
 		count:  count,
@@ -193,6 +197,9 @@ func coderPair(b *testing.B, stream []workload.Message) *connPair {
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	agent.SetLogger(quiet)
 	client.SetLogger(quiet)
+	if _, err := client.Initialize(context.Background(), acp.InitializeRequest{ProtocolVersion: 1}); err != nil {
+		b.Fatal(err)
+	}
 	prompt := acp.PromptRequest{SessionId: "s", Prompt: []acp.ContentBlock{acp.TextBlock("hello")}}
 	return &connPair{
 		count:  count,

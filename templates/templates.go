@@ -23,6 +23,12 @@ var tracker string
 //go:embed conn.go.tmpl
 var conn string
 
+//go:embed conn_init_v1.go.tmpl
+var connInitV1 string
+
+//go:embed conn_init_v2.go.tmpl
+var connInitV2 string
+
 //go:embed decode.go.tmpl
 var decode string
 
@@ -78,6 +84,17 @@ func Tracker(header, pkg string) []byte { return fill(tracker, header, pkg) }
 
 // Conn returns the source of the connection runtime file for package pkg.
 func Conn(header, pkg string) []byte { return fill(conn, header, pkg) }
+
+// ConnInit returns the source of the file of package pkg that holds back
+// what reaches an agent before it has answered initialize, by the rules of
+// the TypeScript SDK for protocol version ("v1", "v2"; the rules of v2 for
+// any later version).
+func ConnInit(header, pkg, version string) []byte {
+	if version == "v1" {
+		return fill(connInitV1, header, pkg)
+	}
+	return fill(connInitV2, header, pkg)
+}
 
 // The generated decoders read JSON with jsontext, from the module
 // DecoderModule; a module that holds generated packages requires it at

@@ -93,6 +93,7 @@ func Files(p *ir.Package) (map[string][]byte, error) {
 			return nil, err
 		}
 		files["conn.go"] = templates.Conn(e.header(), p.Name)
+		files["conn_init.go"] = templates.ConnInit(e.header(), p.Name, p.Version)
 	}
 	// The runtimes first: the JSON helpers serve them too.
 	for _, h := range []struct {

@@ -121,7 +121,7 @@ func (a *assigner) claimOr(s scope, name, suffix string, o origin, dst *string) 
 // runtime claims the top-level names of the runtime files.
 func (a *assigner) runtime() {
 	for _, n := range Runtime() {
-		if n.File == "conn.go" && len(a.p.Sides) == 0 {
+		if (n.File == "conn.go" || n.File == "conn_init.go") && len(a.p.Sides) == 0 {
 			continue
 		}
 		if n.Receiver == "" {

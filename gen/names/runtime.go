@@ -22,7 +22,7 @@ type RuntimeName struct {
 
 // Runtime returns the top-level names and the methods that the runtime files
 // declare in every generated package (decode.go, encode.go, json.go and the
-// JSON-RPC files rpc.go, rpcdecode.go and tracker.go, and conn.go in
+// JSON-RPC files rpc.go, rpcdecode.go and tracker.go, and conn.go and conn_init.go in
 // packages with sides), found by parsing their
 // sources: new template code is covered without a list to keep up to date.
 // Assign reserves them, so that a schema definition of the same name is an
@@ -50,6 +50,8 @@ func parseRuntime() []RuntimeName {
 		{"rpcdecode.go", func(h, p string) []byte { return templates.RPCDecoder(h, p, "ErrorCode") }},
 		{"tracker.go", templates.Tracker},
 		{"conn.go", templates.Conn},
+		{"conn_init.go", func(h, p string) []byte { return templates.ConnInit(h, p, "v1") }},
+		{"conn_init.go", func(h, p string) []byte { return templates.ConnInit(h, p, "v2") }},
 	} {
 		fset := token.NewFileSet()
 		f, err := parser.ParseFile(fset, src.file, src.fill("header", "p"), parser.SkipObjectResolution)

@@ -110,6 +110,7 @@ type connection struct {
 	impl          any
 	requests      map[string]route
 	notifications map[string]route
+	init          *initGate // on the side that answers initialize: the agent's
 
 	w  io.Writer
 	wm sync.Mutex // one message at a time on w
@@ -137,6 +138,9 @@ func newConnection(impl any, requests, notifications map[string]route, w io.Writ
 		impl: impl, requests: requests, notifications: notifications,
 		w: w, ctx: ctx, cancel: cancel, done: make(chan struct{}),
 		pending: map[int64]chan reply{}, serving: map[string]context.CancelFunc{},
+	}
+	if requests[MethodInitialize] != nil {
+		c.init = new(initGate)
 	}
 	go c.read(r)
 	return c
@@ -217,6 +221,7 @@ func (c *connection) line(line []byte) {
 	case m.empty, m.response && m.id == nil:
 		// Blank lines, and responses to no request (an error the peer could
 		// not tie to a request of ours), need nothing.
+	case m.method != "" && c.init != nil && !c.admit(m):
 	case m.method != "" && m.id != nil:
 		c.serve(m)
 	case m.method != "":
@@ -226,8 +231,20 @@ func (c *connection) line(line []byte) {
 	}
 }
 
+// admit asks the initialization gate whether the inbound request or
+// notification m may be handled, and answers a request that may not.
+func (c *connection) admit(m lineMessage) bool {
+	ok, rpcErr := c.init.admit(m)
+	if rpcErr != nil {
+		c.sendError(m.id, rpcErr)
+	}
+	return ok
+}
+
 // serve answers an inbound request from a goroutine of its own.
 func (c *connection) serve(m lineMessage) {
+	// The gate learns how an initialize ends before its answer goes out.
+	initialize := c.init != nil && m.method == MethodInitialize
 	ctx, cancel := context.WithCancel(c.ctx)
 	key := string(m.id)
 	c.mu.Lock()
@@ -242,11 +259,20 @@ func (c *connection) serve(m lineMessage) {
 		}()
 		result, err := c.handle(ctx, c.requests, m)
 		if err == nil {
-			encErr := c.send(func(b []byte) ([]byte, error) { return appendResult(b, m.id, result) })
+			encErr := c.send(func(b []byte) ([]byte, error) {
+				b, err := appendResult(b, m.id, result)
+				if err == nil && initialize {
+					c.init.answered(true)
+				}
+				return b, err
+			})
 			if encErr == nil || c.Err() != nil {
 				return
 			}
 			err = fmt.Errorf("encoding the result: %w", encErr)
+		}
+		if initialize {
+			c.init.answered(false)
 		}
 		var rpcErr *Error
 		switch {

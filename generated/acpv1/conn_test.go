@@ -122,6 +122,9 @@ func newPair(t *testing.T) *pair {
 		<-p.agentConn.Done()
 		<-p.clientConn.Done()
 	})
+	if _, err := p.clientConn.Initialize(ctxFor(t), &InitializeRequest{ProtocolVersion: 1}); err != nil {
+		t.Fatal(err)
+	}
 	return p
 }
 
@@ -320,7 +323,10 @@ func newRawAgentPeer(t *testing.T, agent Agent) (*rawPeer, *AgentSideConnection)
 	t.Cleanup(func() { w.Close(); out.Close(); <-conn.Done() })
 	s := bufio.NewScanner(out)
 	s.Buffer(nil, 1<<20)
-	return &rawPeer{t: t, w: w, lines: s}, conn
+	r := &rawPeer{t: t, w: w, lines: s}
+	r.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`)
+	r.recv()
+	return r, conn
 }
 
 func (r *rawPeer) send(line string) {

@@ -122,6 +122,9 @@ func newPair(t *testing.T) *pair {
 		<-p.agentConn.Done()
 		<-p.clientConn.Done()
 	})
+	if _, err := p.clientConn.Initialize(ctxFor(t), &InitializeRequest{ProtocolVersion: 2, Info: Implementation{Name: "c", Version: "1"}}); err != nil {
+		t.Fatal(err)
+	}
 	return p
 }
 
@@ -320,7 +323,10 @@ func newRawAgentPeer(t *testing.T, agent Agent) (*rawPeer, *AgentSideConnection)
 	t.Cleanup(func() { w.Close(); out.Close(); <-conn.Done() })
 	s := bufio.NewScanner(out)
 	s.Buffer(nil, 1<<20)
-	return &rawPeer{t: t, w: w, lines: s}, conn
+	r := &rawPeer{t: t, w: w, lines: s}
+	r.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"c","version":"1"}}}`)
+	r.recv()
+	return r, conn
 }
 
 func (r *rawPeer) send(line string) {
@@ -363,7 +369,7 @@ func TestConnWire(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":7,"method":"no/such"}`, `{"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"Method not found","data":{"method":"no/such"}}}`},
 		{`{"jsonrpc":"2.0","method":"no/such"}`, ``},
 		{`{"jsonrpc":"2.0","id":"abc","method":"_ext/x","params":{}}`, `{"jsonrpc":"2.0","id":"abc","error":{"code":-32601,"message":"Method not found","data":{"method":"_ext/x"}}}`},
-		{`{"jsonrpc":"2.0","id":1.50,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"c","version":"1"}}}`, `{"jsonrpc":"2.0","id":1.50,"result":{"protocolVersion":2,"info":{"name":"a","version":"1"},"authMethods":[]}}`},
+		{`{"jsonrpc":"2.0","id":1.50,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"c","version":"1"}}}`, `{"jsonrpc":"2.0","id":1.50,"error":{"code":-32600,"message":"Invalid request","data":"ACP v2 initialize must not be repeated after other requests"}}`},
 		{`{"jsonrpc":"2.0","id":"9","method":"session/prompt","params":{"sessionId":"s","prompt":[{"type":"text","text":7}]}}`,
 			`{"jsonrpc":"2.0","id":"9","error":{"code":-32602,"message":"Invalid params","data":{"details":"json: cannot unmarshal number into Go struct field .prompt.text of type string","path":"prompt.text"}}}`},
 		{`{"jsonrpc":"2.0","id":10,"method":"session/prompt"}`, `{"jsonrpc":"2.0","id":10,"error":{"code":-32602,"message":"Invalid params","data":{"details":"params are missing"}}}`},
