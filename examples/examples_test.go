@@ -78,7 +78,11 @@ type wire struct {
 
 func startAgent(t *testing.T) *wire {
 	agent, _ := binaries(t)
-	cmd := exec.Command(agent)
+	return startWire(t, exec.Command(agent))
+}
+
+// startWire runs cmd, an agent, with its stdin and stdout as lines.
+func startWire(t *testing.T, cmd *exec.Cmd) *wire {
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -117,12 +121,18 @@ func (w *wire) send(line string) {
 
 func (w *wire) expect(want string) {
 	w.t.Helper()
-	if !w.out.Scan() {
-		w.t.Fatalf("agent output ended, want %s", want)
-	}
-	if got := w.out.Text(); !jsonEqual(got, want) {
+	if got := w.recv(); !jsonEqual(got, want) {
 		w.t.Errorf("agent sent %s\nwant %s", got, want)
 	}
+}
+
+// recv returns the next line the agent sends.
+func (w *wire) recv() string {
+	w.t.Helper()
+	if !w.out.Scan() {
+		w.t.Fatalf("agent output ended: %v", w.out.Err())
+	}
+	return w.out.Text()
 }
 
 func jsonEqual(a, b string) bool {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -38,6 +39,7 @@ func TestTypeScriptClientDrivesAgent(t *testing.T) {
 		Data    json.RawMessage `json:"data"`
 	}
 	var got struct {
+		BeforeInit    failure         `json:"beforeInitialize"`
 		Initialize    json.RawMessage `json:"initialize"`
 		Echo          turn            `json:"echo"`
 		Reject        turn            `json:"reject"`
@@ -49,6 +51,9 @@ func TestTypeScriptClientDrivesAgent(t *testing.T) {
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("client.mjs printed %s: %v", out, err)
+	}
+	if f := got.BeforeInit; f.Code != -32600 || f.Message != "Invalid request: ACP connection must be initialized before 'session/new'" || f.Data != nil {
+		t.Errorf("session/new before initialize: %+v %s", f, f.Data)
 	}
 	if !jsonEqual(string(got.Initialize), `{"protocolVersion":1,"authMethods":[]}`) {
 		t.Errorf("initialize: %s", got.Initialize)
@@ -73,6 +78,50 @@ func TestTypeScriptClientDrivesAgent(t *testing.T) {
 	}
 	if f := got.InvalidParams; f.Code != -32602 || !bytes.Contains(f.Data, []byte(`"path":"cwd"`)) {
 		t.Errorf("invalid params: %+v %s", f, f.Data)
+	}
+}
+
+// TestInitializeGateMatchesTypeScript sends the same lines, one at a time,
+// to examples/agent and to an agent written with the TypeScript SDK
+// (interop/agent.mjs): what comes before initialize is answered alike, byte
+// for byte, and a request after it is served by both.
+func TestInitializeGateMatchesTypeScript(t *testing.T) {
+	nodeBin := node.Require(t)
+	agent, _ := binaries(t)
+	goAgent := startWire(t, exec.Command(agent))
+	tsAgent := startWire(t, exec.Command(nodeBin, filepath.Join(node.Dir(), "agent.mjs")))
+	for _, c := range []struct{ line, want string }{
+		{`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}`,
+			`{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid request: ACP connection must be initialized before 'session/new'"}}`},
+		// A notification is handled (an agent's session/cancel of nothing
+		// answers nothing); the answer that follows is the next request's.
+		{`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"x"}}`, ""},
+		{`{"jsonrpc":"2.0","id":"u","method":"session/unknown","params":{}}`,
+			`{"jsonrpc":"2.0","id":"u","error":{"code":-32600,"message":"Invalid request: ACP connection must be initialized before 'session/unknown'"}}`},
+		{`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":7}}`,
+			`{"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"Invalid request: ACP connection must be initialized before 'session/new'"}}`},
+		{`{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":1}}`,
+			`{"jsonrpc":"2.0","id":3,"result":{"protocolVersion":1,"authMethods":[]}}`},
+	} {
+		goAgent.send(c.line)
+		tsAgent.send(c.line)
+		if c.want == "" {
+			continue
+		}
+		goLine, tsLine := goAgent.recv(), tsAgent.recv()
+		if goLine != tsLine {
+			t.Errorf("%s\nGo agent:         %s\nTypeScript agent: %s", c.line, goLine, tsLine)
+		}
+		if !jsonEqual(goLine, c.want) {
+			t.Errorf("%s\nGo agent: %s\nwant %s", c.line, goLine, c.want)
+		}
+	}
+	// After initialize, both serve.
+	for _, w := range []*wire{goAgent, tsAgent} {
+		w.send(`{"jsonrpc":"2.0","id":4,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}`)
+		if got := w.recv(); !strings.Contains(got, `"id":4,"result":{"sessionId":`) {
+			t.Errorf("session/new after initialize: %s", got)
+		}
 	}
 }
 

@@ -55,6 +55,8 @@ async function failure(method, params) {
 }
 
 const out = {};
+// Before initialize, the agent refuses every other request.
+out.beforeInitialize = await failure("session/new", { cwd: process.cwd(), mcpServers: [] });
 out.initialize = await agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
 out.echo = await prompt("hello from TypeScript", "allow");
 out.reject = await prompt("reject me", "reject");
