@@ -17,10 +17,25 @@ import (
 // messages themselves: call Track before sending a request and Decode on each
 // message received. Ids match by their JSON value: the number 1 and the
 // string "1" are different ids. A RequestTracker is safe for concurrent use;
-// the zero value is empty and ready.
+// the zero value is empty and ready. The connections of this package track
+// their own calls with one.
 type RequestTracker struct {
 	mu      sync.Mutex
-	pending map[string]string // the id, as JSON → the method of its request
+	pending map[string]trackedRequest // by id, as JSON
+}
+
+// trackedRequest is a request awaiting its response: its method and, for a
+// call of a connection, the channel its reply goes to.
+type trackedRequest struct {
+	method string
+	reply  chan<- reply
+}
+
+// reply is the answer to a call of a connection: its result, as received,
+// or why there is none.
+type reply struct {
+	result []byte
+	err    error
 }
 
 // Track records that a request with this id and method is being sent. An id
@@ -30,15 +45,20 @@ func (t *RequestTracker) Track(id RequestID, method string) error {
 	if err != nil {
 		return err
 	}
+	return t.track(string(key), trackedRequest{method: method})
+}
+
+// track records the request r under key, its id as JSON.
+func (t *RequestTracker) track(key string, r trackedRequest) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if _, ok := t.pending[string(key)]; ok {
-		return errors.New("json-rpc: request id " + string(key) + " is already awaiting a response")
+	if _, ok := t.pending[key]; ok {
+		return errors.New("json-rpc: request id " + key + " is already awaiting a response")
 	}
 	if t.pending == nil {
-		t.pending = map[string]string{}
+		t.pending = map[string]trackedRequest{}
 	}
-	t.pending[string(key)] = method
+	t.pending[key] = r
 	return nil
 }
 
@@ -50,11 +70,27 @@ func (t *RequestTracker) Forget(id RequestID) bool {
 	if err != nil {
 		return false
 	}
+	_, ok := t.takeKey(key)
+	return ok
+}
+
+// takeKey returns the request tracked under key, its id as JSON, and stops
+// tracking it.
+func (t *RequestTracker) takeKey(key []byte) (trackedRequest, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	_, ok := t.pending[string(key)]
+	r, ok := t.pending[string(key)]
 	delete(t.pending, string(key))
-	return ok
+	return r, ok
+}
+
+// takeAll returns every tracked request and stops tracking them.
+func (t *RequestTracker) takeAll() map[string]trackedRequest {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	all := t.pending
+	t.pending = nil
+	return all
 }
 
 // Len returns the number of requests awaiting a response.
@@ -98,9 +134,9 @@ func (t *RequestTracker) lookup(id *RequestID, drop bool) string {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	method := t.pending[string(key)]
+	r := t.pending[string(key)]
 	if drop {
 		delete(t.pending, string(key))
 	}
-	return method
+	return r.method
 }

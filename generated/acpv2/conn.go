@@ -119,17 +119,12 @@ type connection struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 
+	calls RequestTracker // outbound requests awaiting their responses
+
 	mu      sync.Mutex
 	err     error                         // why the connection ended, once it has
 	nextID  int64                         // the id of the last outbound request
-	pending map[int64]chan reply          // outbound requests by id
 	serving map[string]context.CancelFunc // inbound requests by id as received
-}
-
-// reply is the answer to an outbound request.
-type reply struct {
-	result []byte
-	err    error
 }
 
 func newConnection(impl any, requests, notifications map[string]route, w io.Writer, r io.Reader) *connection {
@@ -137,7 +132,7 @@ func newConnection(impl any, requests, notifications map[string]route, w io.Writ
 	c := &connection{
 		impl: impl, requests: requests, notifications: notifications,
 		w: w, ctx: ctx, cancel: cancel, done: make(chan struct{}),
-		pending: map[int64]chan reply{}, serving: map[string]context.CancelFunc{},
+		serving: map[string]context.CancelFunc{},
 	}
 	if requests[MethodInitialize] != nil {
 		c.init = new(initGate)
@@ -200,11 +195,10 @@ func (c *connection) end(err error) {
 		return
 	}
 	c.err = fmt.Errorf("%w: %v", ErrConnectionClosed, err)
-	pending := c.pending
-	c.pending = map[int64]chan reply{}
 	c.mu.Unlock()
-	for _, ch := range pending {
-		ch <- reply{err: c.err}
+	// A call tracked after this sees c.err (see request).
+	for _, r := range c.calls.takeAll() {
+		r.reply <- reply{err: c.err}
 	}
 	c.cancel()
 	close(c.done)
@@ -340,24 +334,18 @@ func (c *connection) cancelServing(params []byte) {
 	}
 }
 
-// response hands a response to the outbound call that waits for it.
+// response hands a response to the outbound call that waits for it. The
+// peer echoes the id as it was sent.
 func (c *connection) response(m lineMessage) {
-	id, err := strconv.ParseInt(string(m.id), 10, 64)
-	if err != nil {
-		return // not an id of ours
-	}
-	c.mu.Lock()
-	ch := c.pending[id]
-	delete(c.pending, id)
-	c.mu.Unlock()
-	if ch == nil {
+	r, ok := c.calls.takeKey(m.id)
+	if !ok {
 		return // cancelled, or never asked
 	}
 	if m.err != nil {
-		ch <- reply{err: m.err}
+		r.reply <- reply{err: m.err}
 		return
 	}
-	ch <- reply{result: m.result}
+	r.reply <- reply{result: m.result}
 }
 
 // request sends an outbound request and waits for its result. Cancelling
@@ -368,17 +356,19 @@ func (c *connection) request(ctx context.Context, method string, params any) ([]
 	}
 	ch := make(chan reply, 1)
 	c.mu.Lock()
-	if c.err != nil {
-		c.mu.Unlock()
-		return nil, c.err
-	}
 	c.nextID++
 	id := c.nextID
-	c.pending[id] = ch
 	c.mu.Unlock()
+	var buf [20]byte
+	key := string(strconv.AppendInt(buf[:0], id, 10))
+	if err := c.calls.track(key, trackedRequest{method: method, reply: ch}); err != nil {
+		return nil, err
+	}
+	// send fails once the connection has ended: end sets c.err before it
+	// fails the tracked calls, so a call tracked too late for that fails here.
 	err := c.send(func(b []byte) ([]byte, error) { return appendRequest(b, id, method, params) })
 	if err != nil {
-		c.forget(id)
+		c.calls.takeKey([]byte(key))
 		return nil, err
 	}
 	select {
@@ -386,20 +376,11 @@ func (c *connection) request(ctx context.Context, method string, params any) ([]
 		return r.result, r.err
 	case <-ctx.Done():
 		var rid RequestID
-		if c.forget(id) && rid.UnmarshalJSON(strconv.AppendInt(nil, id, 10)) == nil {
+		if _, ok := c.calls.takeKey([]byte(key)); ok && rid.UnmarshalJSON([]byte(key)) == nil {
 			_ = c.notify(context.Background(), MethodCancelRequest, &CancelRequestNotification{RequestID: rid})
 		}
 		return nil, ctx.Err()
 	}
-}
-
-// forget drops a pending outbound request; it reports whether it was pending.
-func (c *connection) forget(id int64) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	_, ok := c.pending[id]
-	delete(c.pending, id)
-	return ok
 }
 
 // notify sends an outbound notification.
