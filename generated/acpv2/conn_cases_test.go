@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/acpgen/acpgen/internal/conntest"
 )
 
 // The interop cases of the v1 examples, Go to Go over the v2 connection:
@@ -141,7 +143,7 @@ func TestConnInteropCases(t *testing.T) {
 	c := &caseClient{chunks: map[SessionID][]string{}, answers: map[SessionID]string{}}
 	c.conn = NewClientSideConnection(c, toAgent, clientIn)
 	defer func() { toAgent.Close(); toClient.Close(); <-a.conn.Done(); <-c.conn.Done() }()
-	ctx := ctxFor(t)
+	ctx := conntest.Ctx(t)
 
 	if _, err := c.conn.Initialize(ctx, &InitializeRequest{ProtocolVersion: 2, Info: Implementation{Name: "c", Version: "1"}}); err != nil {
 		t.Fatal(err)
@@ -193,4 +195,9 @@ func TestConnInteropCases(t *testing.T) {
 	if got[0] != "turn 0|permission: allow|stop: end_turn" || got[1] != "turn 1|permission: reject|stop: end_turn" {
 		t.Errorf("two sessions at once: %q", got)
 	}
+}
+
+func chunk(id SessionID, text string) *UpdateSessionNotification {
+	return &UpdateSessionNotification{SessionID: id, Update: SessionUpdate{Value: &SessionUpdateAgentMessageChunk{
+		ContentChunk: ContentChunk{Content: ContentBlock{Value: &ContentBlockText{TextContent{Text: text}}}}}}}
 }

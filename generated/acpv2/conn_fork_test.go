@@ -4,8 +4,10 @@ package acpv2
 
 import (
 	"context"
-	"errors"
+	"io"
 	"testing"
+
+	"github.com/acpgen/acpgen/internal/conntest"
 )
 
 // forkAgent handles the unstable session/fork.
@@ -19,21 +21,17 @@ func (a *forkAgent) ForkSession(ctx context.Context, p *ForkSessionRequest) (*Fo
 // adds: an agent that implements AgentForkSession serves it, one that does
 // not answers "method not found".
 func TestConnUnstableMethod(t *testing.T) {
-	ctx := ctxFor(t)
-	p := newPair(t)
-	if _, err := p.clientConn.ForkSession(ctx, &ForkSessionRequest{SessionID: "s", Cwd: "/"}); !isCode(err, ErrorCodeMethodNotFound) {
+	p := conntest.NewPair(t, testPackage)
+	if _, err := p.ClientConn.(*ClientSideConnection).ForkSession(conntest.Ctx(t), &ForkSessionRequest{SessionID: "s", Cwd: "/"}); !isCode(err, ErrorCodeMethodNotFound) {
 		t.Errorf("session/fork to an agent without it: %v", err)
 	}
 
-	peer, conn := newRawAgentPeer(t, &forkAgent{})
-	_ = conn
-	peer.send(`{"jsonrpc":"2.0","id":1,"method":"session/fork","params":{"sessionId":"s","cwd":"/"}}`)
-	if got, want := peer.recv(), `{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s-fork"}}`; got != want {
-		t.Errorf("got %s, want %s", got, want)
+	fork := *testPackage
+	fork.Agent = func(h *conntest.Handlers, w io.Writer, r io.Reader) (conntest.Conn, map[string]conntest.Call) {
+		return NewAgentSideConnection(&forkAgent{testAgent{h}}, w, r), nil
 	}
-}
-
-func isCode(err error, code ErrorCode) bool {
-	var rpcErr *Error
-	return errors.As(err, &rpcErr) && rpcErr.Code == code
+	conntest.NewRawAgentPeer(t, &fork, &conntest.Handlers{}, false).Exchange([]conntest.Line{{
+		`{"jsonrpc":"2.0","id":1,"method":"session/fork","params":{"sessionId":"s","cwd":"/"}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s-fork"}}`,
+	}})
 }
