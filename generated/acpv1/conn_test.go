@@ -110,6 +110,20 @@ func TestConnInitGate(t *testing.T) {
 	})
 }
 
+// TestConnInitGateMatchesTypeScript: before initialize, this package's
+// agent and one of the TypeScript SDK answer alike.
+func TestConnInitGateMatchesTypeScript(t *testing.T) {
+	refused := func(id, method string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32600,"message":"Invalid request: ACP connection must be initialized before '` + method + `'"}}`
+	}
+	conntest.MatchesTypeScript(t, testPackage, "agent.mjs", []conntest.Line{
+		{`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}`, refused("1", "session/new")},
+		{`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"x"}}`, ``},
+		{`{"jsonrpc":"2.0","id":"u","method":"no/such","params":{}}`, refused(`"u"`, "no/such")},
+		{`{"jsonrpc":"2.0","id":2,"method":"initialize","params":` + testPackage.InitializeParams + `}`, `{"jsonrpc":"2.0","id":2,"result":` + testPackage.InitializeResult + `}`},
+	})
+}
+
 // FuzzParseLine checks that no line makes the envelope reader panic, and
 // that what it accepts is a message of one kind.
 func FuzzParseLine(f *testing.F) {
