@@ -81,3 +81,80 @@ func is(v any, name string, parts ...string) bool {
 	}
 	return true
 }
+
+// Decoded is a package's *Message.
+type Decoded interface {
+	MarshalJSON() ([]byte, error)
+	IsRequest() bool
+	IsNotification() bool
+	IsResponse() bool
+}
+
+// View shows m, a package's decoded *Message, to the tests (its fields
+// Params, Result, ID and Error read by name); err passes through.
+func View(m Decoded, err error) (Message, error) {
+	if err != nil {
+		return Message{}, err
+	}
+	out, err := m.MarshalJSON()
+	v := Message{JSON: string(out), Request: m.IsRequest(), Notification: m.IsNotification(), Response: m.IsResponse()}
+	s := reflect.ValueOf(m).Elem()
+	v.Params = s.FieldByName("Params").Interface()
+	v.Result = s.FieldByName("Result").Interface()
+	v.ID = jsonOf(s.FieldByName("ID"))
+	if e := s.FieldByName("Error"); !e.IsNil() {
+		v.ErrorCode = int(e.Elem().FieldByName("Code").Int())
+	}
+	return v, err
+}
+
+// ViewError shows me, a package's *MessageError (nil for none), to the
+// tests.
+func ViewError(me any) (MessageError, bool) {
+	p := reflect.ValueOf(me)
+	if me == nil || p.IsNil() {
+		return MessageError{}, false
+	}
+	s := p.Elem()
+	return MessageError{Code: int(s.FieldByName("Code").Int()), ID: jsonOf(s.FieldByName("ID")), Method: s.FieldByName("Method").String()}, true
+}
+
+// jsonOf returns the JSON of the pointer p, "" when it is nil.
+func jsonOf(p reflect.Value) string {
+	if p.IsNil() {
+		return ""
+	}
+	b, err := p.Interface().(json.Marshaler).MarshalJSON()
+	if err != nil {
+		return "!" + err.Error()
+	}
+	return string(b)
+}
+
+// RequestTracker is a package's *RequestTracker, whose ids are ID and
+// whose messages M.
+type RequestTracker[ID any, M Decoded] interface {
+	Track(id ID, method string) error
+	Forget(id ID) bool
+	Len() int
+	Decode(data []byte) (M, error)
+}
+
+// WrapTracker returns a package's tracker t as a Tracker, reading ids from
+// JSON with parse.
+func WrapTracker[ID any, M Decoded](t RequestTracker[ID, M], parse func(string) ID) Tracker {
+	return &tracker[ID, M]{t, parse}
+}
+
+type tracker[ID any, M Decoded] struct {
+	t     RequestTracker[ID, M]
+	parse func(string) ID
+}
+
+func (t *tracker[ID, M]) Track(id, method string) error { return t.t.Track(t.parse(id), method) }
+func (t *tracker[ID, M]) Forget(id string) bool         { return t.t.Forget(t.parse(id)) }
+func (t *tracker[ID, M]) Len() int                      { return t.t.Len() }
+func (t *tracker[ID, M]) Decode(data []byte) (Message, error) {
+	m, err := t.t.Decode(data)
+	return View(m, err)
+}
