@@ -216,6 +216,7 @@ func (c *connection) line(line []byte) {
 		// Blank lines, and responses to no request (an error the peer could
 		// not tie to a request of ours), need nothing.
 	case m.method != "" && c.init != nil && !c.admit(m):
+		// Held back until initialize has been answered.
 	case m.method != "" && m.id != nil:
 		c.serve(m)
 	case m.method != "":
