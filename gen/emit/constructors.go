@@ -59,6 +59,76 @@ func (e *emitter) constructors(f *jen.File, key string) {
 			jen.Return(jen.Id(c.Union.GoName).Values(jen.Dict{jen.Id("Value"): jen.Op("&").Add(variant)})))
 		f.Line()
 	}
+	e.methodConstructors(f, key)
+}
+
+// methodConstructors emits the constructors of the params and result types
+// of the gate key ("" for stable).
+/*
+	// NewPromptRequest returns the params of a "session/prompt" request with the given sessionID and prompt.
+	func NewPromptRequest(sessionID SessionID, prompt []ContentBlock) *PromptRequest {
+		return &PromptRequest{SessionID: sessionID, Prompt: prompt}
+	}
+*/
+func (e *emitter) methodConstructors(f *jen.File, key string) {
+	var cs []*ir.MethodConstructor
+	for _, c := range e.p.MethodConstructors {
+		if c.GoName != "" && c.Gate().Key() == key {
+			cs = append(cs, c)
+		}
+	}
+	sort.Slice(cs, func(i, j int) bool { return cs[i].GoName < cs[j].GoName })
+	for _, c := range cs {
+		var params, values []jen.Code
+		for i, p := range c.Params {
+			params = append(params, jen.Id(c.ParamNames[i]).Add(fieldType(p)))
+			values = append(values, jen.Id(p.GoName).Op(":").Id(c.ParamNames[i]))
+		}
+		if c.Variant {
+			v := c.ParamNames[len(c.ParamNames)-1]
+			params = append(params, jen.Id(v).Id(names.Interface(c.Source.GoName)))
+			values = append(values, jen.Id("Value").Op(":").Id(v))
+		}
+		f.Comment(methodConstructorDoc(c))
+		f.Func().Id(c.GoName).Params(params...).Op("*").Id(c.Type.GoName).Block(
+			jen.Return(jen.Op("&").Id(c.Type.GoName).Values(values...)))
+		f.Line()
+	}
+}
+
+// methodConstructorDoc is the doc comment of a method constructor.
+func methodConstructorDoc(c *ir.MethodConstructor) string {
+	var uses []string
+	for i, u := range c.Uses {
+		what, kind := "params", "request"
+		if u.Result {
+			what = "result"
+		} else if u.Method.Kind == ir.Notification {
+			kind = "notification"
+		}
+		use := fmt.Sprintf("%s %q %s", article(u.Method.Name), u.Method.Name, kind)
+		if i == 0 {
+			use = fmt.Sprintf("the %s of %s", what, use)
+		} else {
+			use = fmt.Sprintf("of %s", use)
+		}
+		uses = append(uses, use)
+	}
+	s := c.GoName + " returns " + strings.Join(uses, " and ")
+	names := c.ParamNames
+	if c.Variant {
+		names = names[:len(names)-1]
+	}
+	if len(names) > 0 {
+		s += " with the given " + series(names)
+	}
+	if c.Variant {
+		if len(names) > 0 {
+			s += ","
+		}
+		s += fmt.Sprintf(" holding the variant %s", c.ParamNames[len(c.ParamNames)-1])
+	}
+	return s + "."
 }
 
 // constructorDoc is the doc comment of a constructor.

@@ -21,6 +21,10 @@ type Package struct {
 	Constructors []*Constructor
 	Sides        []*Side // the agent and the client (AddSides)
 
+	// MethodConstructors are the constructors of the methods' params and
+	// results (see MethodConstructors), set and named by package names.
+	MethodConstructors []*MethodConstructor
+
 	// StableFile and UnstableFile are the schema files the package was read
 	// from ("v1/schema.json"; "" when there is no unstable file): located
 	// errors about an item name the file it comes from.
