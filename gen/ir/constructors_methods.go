@@ -39,9 +39,10 @@ func (c *MethodConstructor) Gate() Gate {
 // the methods of p, in the order of the methods, params before result.
 // A type that is free-form JSON gets none (any JSON value is one), and
 // neither does one that build tags would give a required field the
-// constructor cannot name in every build: a required field of a stable type
-// that only the unstable schema has, or a type that names an unstable type
-// of other tags.
+// constructor cannot name in every build where it is declared: a required
+// field that only the unstable schema has, of a stable type, unless the
+// constructor is behind the same tags; or a type that names an unstable
+// type of other tags.
 func MethodConstructors(p *Package) []*MethodConstructor {
 	var out []*MethodConstructor
 	byType := map[*Type]*MethodConstructor{}
@@ -81,7 +82,7 @@ func methodConstructor(t *Type) *MethodConstructor {
 		if !f.Required {
 			continue
 		}
-		if f.Unstable && !src.Unstable {
+		if f.Unstable && !src.Unstable && f.Key() != t.Key() {
 			return nil
 		}
 		c.Params = append(c.Params, f)
