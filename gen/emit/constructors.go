@@ -96,6 +96,29 @@ func (e *emitter) methodConstructors(f *jen.File, key string) {
 	}
 }
 
+// methodConstructorsDoc is the section of the package comment about the
+// method constructors, with the constructor of the session/prompt params as
+// the example, else the first stable one; "" when there is none.
+func (e *emitter) methodConstructorsDoc() string {
+	var ex *ir.MethodConstructor
+	for _, c := range e.p.MethodConstructors {
+		if c.GoName == "" || c.Type.Unstable {
+			continue
+		}
+		if ex == nil || (c.Uses[0].Method.Name == "session/prompt" && !c.Uses[0].Result) {
+			ex = c
+		}
+	}
+	if ex == nil {
+		return ""
+	}
+	return "# Params and results\n\n" +
+		"The params and the result of each method have a constructor, New followed by the type's\n" +
+		"name, that takes the type's required members in the schema's order and returns a pointer\n" +
+		"to a new value, ready to send; set the optional members on it:\n" +
+		fmt.Sprintf("[%s](%s) is a *%s.\n\n", ex.GoName, strings.Join(ex.ParamNames, ", "), ex.Type.GoName)
+}
+
 // methodConstructorDoc is the doc comment of a method constructor.
 func methodConstructorDoc(c *ir.MethodConstructor) string {
 	var uses []string
