@@ -94,7 +94,7 @@ var fromClient, _ = io.Pipe()
 type agent struct{}
 
 func (agent) Initialize(context.Context, *acpv2.InitializeRequest) (*acpv2.InitializeResponse, error) {
-	return acpv2.NewInitializeResponse(2, acpv2.Implementation{Name: "example"}), nil
+	return acpv2.NewInitializeResponse(2, acpv2.Implementation{Name: "example", Version: "1.0"}), nil
 }
 
 func (agent) NewSession(context.Context, *acpv2.NewSessionRequest) (*acpv2.NewSessionResponse, error) {
