@@ -122,31 +122,25 @@ func (e *emitter) methodConstructorsDoc() string {
 // methodConstructorDoc is the doc comment of a method constructor.
 func methodConstructorDoc(c *ir.MethodConstructor) string {
 	var uses []string
-	for i, u := range c.Uses {
+	for _, u := range c.Uses {
 		what, kind := "params", "request"
 		if u.Result {
 			what = "result"
 		} else if u.Method.Kind == ir.Notification {
 			kind = "notification"
 		}
-		use := fmt.Sprintf("%s %q %s", article(u.Method.Name), u.Method.Name, kind)
-		if i == 0 {
-			use = fmt.Sprintf("the %s of %s", what, use)
-		} else {
-			use = fmt.Sprintf("of %s", use)
-		}
-		uses = append(uses, use)
+		uses = append(uses, fmt.Sprintf("the %s of %s %q %s", what, article(u.Method.Name), u.Method.Name, kind))
 	}
 	s := c.GoName + " returns " + strings.Join(uses, " and ")
-	names := c.ParamNames
+	given := c.ParamNames
 	if c.Variant {
-		names = names[:len(names)-1]
+		given = given[:len(given)-1]
 	}
-	if len(names) > 0 {
-		s += " with the given " + series(names)
+	if len(given) > 0 {
+		s += " with the given " + series(given)
 	}
 	if c.Variant {
-		if len(names) > 0 {
+		if len(given) > 0 {
 			s += ","
 		}
 		s += fmt.Sprintf(" holding the variant %s", c.ParamNames[len(c.ParamNames)-1])
