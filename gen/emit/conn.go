@@ -46,7 +46,7 @@ func handlerSig(m *ir.Method) *jen.Statement {
 }
 
 // sidesFile emits the stable part of both sides.
-func (e *emitter) sidesFile(f *jen.File) error {
+func (e *emitter) sidesFile(f *jen.File) {
 	for _, s := range e.p.Sides {
 		e.baseInterface(f, s)
 		for _, m := range s.Handles {
@@ -76,7 +76,6 @@ func (e *emitter) sidesFile(f *jen.File) error {
 			}
 		}
 	}
-	return nil
 }
 
 /*

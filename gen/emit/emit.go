@@ -1,9 +1,10 @@
-// Package emit turns an ir.Package into Go source files. It returns bytes and
-// touches no disk: package write does that.
+// Package emit turns a checked ir.Package into the Go files of its package:
+// jennifer code and runtime sources, built as a pure function of the IR
+// that cannot fail (package check rejects what it could not write).
+// Rendering them to formatted bytes, and the disk, are package write's.
 package emit
 
 import (
-	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -17,25 +18,33 @@ import (
 
 const jsonPkg = "encoding/json"
 
-// Files returns the generated files of p by file name: the stable surface
-// in doc.go, types.go, enums.go, unions.go and methods.go, each set of
-// unstable features in a file of its own behind a build constraint.
-// p must have passed check.Package and names.Assign, which reject what the
-// emitter cannot write: an error here is a bug of acpgen, not of the schema.
-func Files(p *ir.Package) (map[string][]byte, error) {
+// File is one file of a generated package as the emitter decides it:
+// Go code that jennifer holds, or source the templates give. Turning it
+// into formatted bytes comes after emit (write.Render).
+type File struct {
+	Name string
+	// Code is the file's Go code; nil when Source is the file.
+	Code *jen.File
+	// Source is the final source of a runtime file from the templates.
+	Source []byte
+	// Helpers marks a runtime file of helper functions: rendering keeps
+	// those that the files before it call, directly or through others.
+	Helpers bool
+}
+
+// Files returns the generated files of p, in the order they are rendered:
+// the stable surface in doc.go, types.go, enums.go, unions.go, methods.go
+// and constructors.go, each set of unstable features in a file of its own
+// behind a build constraint, the runtimes last. p must have passed
+// check.Package and names.Assign, which reject what the emitter cannot
+// write: given that, emitting cannot fail.
+func Files(p *ir.Package) []File {
 	e := &emitter{p: p}
-	files := map[string][]byte{}
-	render := func(name string, f *jen.File) error {
-		var buf bytes.Buffer
-		if err := f.Render(&buf); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		files[name] = buf.Bytes()
-		return nil
-	}
+	var files []File
+	add := func(name string, f *jen.File) { files = append(files, File{Name: name, Code: f}) }
 	for _, part := range []struct {
 		name string
-		fill func(*jen.File) error
+		fill func(*jen.File)
 	}{
 		{"doc.go", e.doc},
 		{"types.go", e.structsAndNamed},
@@ -45,71 +54,47 @@ func Files(p *ir.Package) (map[string][]byte, error) {
 		{"constructors.go", e.constructorsFile},
 	} {
 		f := e.newFile("")
-		if err := part.fill(f); err != nil {
-			return nil, err
-		}
-		if err := render(part.name, f); err != nil {
-			return nil, err
-		}
+		part.fill(f)
+		add(part.name, f)
 	}
-	for _, key := range e.unstableKeys() {
+	keys := e.unstableKeys()
+	for _, key := range keys {
 		g := gateOf(key)
 		f := e.newFile(constraint(g))
-		if err := e.unstable(f, key); err != nil {
-			return nil, err
-		}
-		if err := render(fileName(key, ""), f); err != nil {
-			return nil, err
-		}
+		e.unstable(f, key)
+		add(fileName(key, ""), f)
 		if off := e.newFile("!(" + constraint(g) + ")"); e.extensionsOff(off, key) {
-			if err := render(fileName(key, "_off"), off); err != nil {
-				return nil, err
-			}
+			add(fileName(key, "_off"), off)
 		}
 	}
 	if f := e.newFile(""); e.definitions(f) {
-		if err := render("definitions_test.go", f); err != nil {
-			return nil, err
+		add("definitions_test.go", f)
+	}
+	for _, key := range keys {
+		if f := e.newFile(constraint(gateOf(key))); e.unstableDefinitions(f, key) {
+			add(fileName(key, "_definitions_test"), f)
 		}
 	}
-	for _, key := range e.unstableKeys() {
-		if f := e.newFile(constraint(gateOf(key))); e.unstableDefinitions(f, key) {
-			if err := render(fileName(key, "_definitions_test"), f); err != nil {
-				return nil, err
-			}
-		}
+	source := func(name string, src []byte, helpers bool) {
+		files = append(files, File{Name: name, Source: src, Helpers: helpers})
 	}
 	if e.hasRPC() {
-		files["rpc.go"] = templates.RPC(e.header(), p.Name, e.errorCodeType())
-		files["rpc_decode.go"] = templates.RPCDecoder(e.header(), p.Name, e.errorCodeType())
-		files["tracker.go"] = templates.Tracker(e.header(), p.Name)
+		source("rpc.go", templates.RPC(e.header(), p.Name, e.errorCodeType()), false)
+		source("rpc_decode.go", templates.RPCDecoder(e.header(), p.Name, e.errorCodeType()), false)
+		source("tracker.go", templates.Tracker(e.header(), p.Name), false)
 	}
 	if e.hasSides() {
 		f := e.newFile("")
-		if err := e.sidesFile(f); err != nil {
-			return nil, err
-		}
-		if err := render("sides.go", f); err != nil {
-			return nil, err
-		}
-		files["conn.go"] = templates.Conn(e.header(), p.Name)
+		e.sidesFile(f)
+		add("sides.go", f)
+		source("conn.go", templates.Conn(e.header(), p.Name), false)
 	}
-	// The runtimes first: the JSON helpers serve them too.
-	for _, h := range []struct {
-		name string
-		src  []byte
-	}{
-		{"decode.go", templates.Decoder(e.header(), p.Name)},
-		{"encode.go", templates.Encoder(e.header(), p.Name)},
-		{"json.go", templates.JSONHelpers(e.header(), p.Name)},
-	} {
-		helpers, err := pruneHelpers(h.name, h.src, files)
-		if err != nil {
-			return nil, err
-		}
-		files[h.name] = helpers
-	}
-	return files, nil
+	// The runtimes last, the decoder and encoder before the JSON helpers,
+	// which serve them too.
+	source("decode.go", templates.Decoder(e.header(), p.Name), true)
+	source("encode.go", templates.Encoder(e.header(), p.Name), true)
+	source("json.go", templates.JSONHelpers(e.header(), p.Name), true)
+	return files
 }
 
 type emitter struct {

@@ -1,4 +1,4 @@
-package emit
+package emit_test
 
 import (
 	"flag"
@@ -9,9 +9,11 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/acpgen/acpgen/gen/emit"
 	"github.com/acpgen/acpgen/gen/ir"
 	"github.com/acpgen/acpgen/gen/load"
 	"github.com/acpgen/acpgen/gen/names"
+	"github.com/acpgen/acpgen/gen/write"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
@@ -38,7 +40,7 @@ func tiny(t *testing.T) *ir.Package {
 }
 
 func TestGolden(t *testing.T) {
-	files, err := Files(tiny(t))
+	files, err := write.Render("tiny", emit.Files(tiny(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,41 +78,5 @@ func TestGolden(t *testing.T) {
 	goldens, _ := filepath.Glob(filepath.Join(dir, "*.golden"))
 	if len(goldens) != len(files) {
 		t.Errorf("%d golden files for %d generated files", len(goldens), len(files))
-	}
-}
-
-// TestHelpersPruned checks that the helper files keep only what is called.
-func TestHelpersPruned(t *testing.T) {
-	files, err := Files(tiny(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		file       string
-		kept, gone []string
-	}{
-		// The tiny schema has no untagged union of arrays.
-		{"json.go", []string{"jsonKind", "typeError"}, []string{"firstElementMembers"}},
-		// It has no unsigned integers and no Nullable members.
-		{"encode.go", []string{"appendString", "appendSlice", "appendMap", "encodeString"}, []string{"appendUint", "appendNullable", "encodeUint"}},
-	} {
-		f, err := parser.ParseFile(token.NewFileSet(), c.file, files[c.file], 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		have := map[string]bool{}
-		for _, obj := range f.Scope.Objects {
-			have[obj.Name] = true
-		}
-		for _, name := range c.gone {
-			if have[name] {
-				t.Errorf("%s: %s is kept though nothing calls it", c.file, name)
-			}
-		}
-		for _, name := range c.kept {
-			if !have[name] {
-				t.Errorf("%s: %s was dropped though generated code calls it", c.file, name)
-			}
-		}
 	}
 }

@@ -89,19 +89,17 @@ func (e *emitter) holdsRaw(t *ir.Type) bool {
 		return closeObject(b, start, err)
 	}
 */
-func (e *emitter) unionEncoders(f *jen.File, t *ir.Type) error {
+func (e *emitter) unionEncoders(f *jen.File, t *ir.Type) {
 	isNil := jen.If(jen.Id("u").Dot("Value").Op("==").Nil()).Block(
 		jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(fmt.Sprintf("%s: %s.Value is nil", e.p.Name, t.GoName)))))
 	recv := jen.Id("u").Op("*").Id(t.GoName)
 	if !objectUnion(t) {
-		if len(t.Fields) > 0 || t.Union.Tag != "" {
-			return fmt.Errorf("%s: a union whose variants are not all objects cannot have a tag or shared fields", t.Pointer)
-		}
+		// Neither a tag nor shared fields: check makes sure.
 		f.Func().Params(recv).Id("appendJSON").Params(bufParam).Params(encodeResult...).Block(
 			isNil, jen.Return(jen.Id("u").Dot("Value").Dot("appendJSON").Call(jen.Id("b"))))
 		f.Line()
 		marshalMethod(f, t.GoName, "u")
-		return nil
+		return
 	}
 	members := []jen.Code{isNil}
 	if len(t.Fields) > 0 {
@@ -140,7 +138,6 @@ func (e *emitter) unionEncoders(f *jen.File, t *ir.Type) error {
 	f.Func().Params(recv).Id("appendJSON").Params(bufParam).Params(encodeResult...).Block(body...)
 	f.Line()
 	marshalMethod(f, t.GoName, "u")
-	return nil
 }
 
 // valueVariantEncoder emits appendJSON of an untagged alternative that is

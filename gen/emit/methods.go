@@ -33,7 +33,7 @@ var constructors = []struct {
 
 // methods emits the stable method name constants and the constructors of
 // params and result types by method name.
-func (e *emitter) methods(f *jen.File) error {
+func (e *emitter) methods(f *jen.File) {
 	var defs []jen.Code
 	for _, m := range e.p.Methods {
 		if !m.Unstable {
@@ -47,7 +47,6 @@ func (e *emitter) methods(f *jen.File) error {
 		e.constructor(f, c.name, c.what, c.pick)
 	}
 	e.sides(f)
-	return nil
 }
 
 // methodConst declares the constant of m's method name, with the request

@@ -117,7 +117,7 @@ func hasUnstableVariants(t *ir.Type) bool {
 func registry(t *ir.Type) string { return names.Registry(t.GoName) }
 
 // unstable emits everything gated by key.
-func (e *emitter) unstable(f *jen.File, key string) error {
+func (e *emitter) unstable(f *jen.File, key string) {
 	var types []*ir.Type
 	for _, t := range e.p.Types {
 		if t.Unstable && t.Key() == key {
@@ -130,13 +130,9 @@ func (e *emitter) unstable(f *jen.File, key string) error {
 		case ir.Enum:
 			e.enum(f, t)
 		case ir.Union:
-			if err := e.union(f, t); err != nil {
-				return err
-			}
+			e.union(f, t)
 		default:
-			if err := e.typeDecl(f, t); err != nil {
-				return err
-			}
+			e.typeDecl(f, t)
 		}
 	}
 	for _, t := range e.typesOf(ir.Struct, ir.Union) {
@@ -145,11 +141,7 @@ func (e *emitter) unstable(f *jen.File, key string) error {
 			f.Comment(fmt.Sprintf("%s holds the fields of %s that the %s build tag adds.", ext, t.GoName, tagList(gateOf(key))))
 			f.Type().Id(ext).Struct(structFields(fields)...)
 			f.Line()
-			bits, err := requiredBits(t.Fields)
-			if err != nil {
-				return err
-			}
-			objectDecoders(f, objectSpec{goName: ext, fields: fields, bits: bits, memberOnly: true})
+			objectDecoders(f, objectSpec{goName: ext, fields: fields, bits: requiredBits(t.Fields), memberOnly: true})
 			objectEncoders(f, encodeSpec{goName: ext, fields: fields, membersOnly: true})
 		}
 	}
@@ -159,9 +151,7 @@ func (e *emitter) unstable(f *jen.File, key string) error {
 			if !v.Unstable || v.Key() != key {
 				continue
 			}
-			if err := e.knownVariant(f, t, v, tagMember(t.Union.Tag, v.Tag)); err != nil {
-				return err
-			}
+			e.knownVariant(f, t, v, tagMember(t.Union.Tag, v.Tag))
 			reg = append(reg, jen.Id(registry(t)).Index(jen.Lit(v.Tag)).Op("=").Func().Params().Id(iface(t)).Block(
 				jen.Return(jen.New(jen.Id(v.GoName)))))
 		}
@@ -170,17 +160,10 @@ func (e *emitter) unstable(f *jen.File, key string) error {
 			f.Line()
 		}
 	}
-	for _, t := range e.typesOf(ir.Enum) {
-		for _, v := range t.Enum.Values {
-			if v.Unstable {
-				return fmt.Errorf("%s: enum value %q is only in the unstable schema; gating enum values is not supported", t.Pointer, v.Name)
-			}
-		}
-	}
+	// A stable enum has no unstable values: check makes sure.
 	e.unstableMethods(f, key)
 	e.constructors(f, key)
 	e.unstableSides(f, key)
-	return nil
 }
 
 // extensionsOff declares empty the extension structs of key, for builds
