@@ -18,10 +18,11 @@ import (
 	"github.com/acpgen/acpgen/gen/ir"
 )
 
-// Package checks p and lowers its doc comments. Problems are returned
-// together as a *diag.List, located in p's schema files.
+// Package lowers p (Lower, and its doc comments) and checks it. Problems
+// are returned together as a *diag.List, located in p's schema files.
 func Package(p *ir.Package) error {
-	c := &checker{p: p}
+	c := &checker{p: p, shape: newShaper()}
+	lower(p, c.shape)
 	c.cycles()
 	for _, t := range p.Types {
 		c.typ(t)
@@ -34,9 +35,8 @@ type checker struct {
 	p    *ir.Package
 	errs diag.List
 
-	objectUnions map[*ir.Type]int // unknown, visiting, yes or no
-	selfPayload  map[*ir.Type]bool
-	methodTypes  map[*ir.Type]bool
+	shape       *shaper // the unions' shapes, as lowered
+	methodTypes map[*ir.Type]bool
 }
 
 func (c *checker) errorf(g ir.Gate, pointer, format string, args ...any) {

@@ -28,11 +28,11 @@ func (e *emitter) doc(f *jen.File) {
 		"The unstable surface of the schema is behind build tags: one per unstable feature\n" +
 		"(unstable_plan_operations, …) and the umbrella tag unstable. Without tags the package\n" +
 		"is the stable schema; with a feature off, its union variants decode as unknown ones."
-	if e.hasRPC() {
+	if e.p.RPC {
 		text += "\n\n# JSON-RPC messages\n\n" +
 			"[DecodeMessage] reads one JSON-RPC message into a [Message] with typed params or result."
 	}
-	if e.hasSides() {
+	if e.p.Conn {
 		text += "\n\n# Agents and clients\n"
 		for _, s := range e.p.Sides {
 			text += fmt.Sprintf("\n%s %s implements [%s] and serves it with [%s], which calls the %s's methods.",

@@ -37,7 +37,8 @@ type File struct {
 // and constructors.go, each set of unstable features in a file of its own
 // behind a build constraint, the runtimes last. p must have passed
 // check.Package and names.Assign, which reject what the emitter cannot
-// write: given that, emitting cannot fail.
+// write and decide what it reads (check.Lower): given that, emitting
+// cannot fail.
 func Files(p *ir.Package) []File {
 	e := &emitter{p: p}
 	var files []File
@@ -78,12 +79,12 @@ func Files(p *ir.Package) []File {
 	source := func(name string, src []byte, helpers bool) {
 		files = append(files, File{Name: name, Source: src, Helpers: helpers})
 	}
-	if e.hasRPC() {
+	if p.RPC {
 		source("rpc.go", templates.RPC(e.header(), p.Name, e.errorCodeType()), false)
 		source("rpc_decode.go", templates.RPCDecoder(e.header(), p.Name, e.errorCodeType()), false)
 		source("tracker.go", templates.Tracker(e.header(), p.Name), false)
 	}
-	if e.hasSides() {
+	if p.Conn {
 		f := e.newFile("")
 		e.sidesFile(f)
 		add("sides.go", f)
@@ -98,8 +99,7 @@ func Files(p *ir.Package) []File {
 }
 
 type emitter struct {
-	p          *ir.Package
-	carrierSet map[*ir.Type]bool
+	p *ir.Package
 }
 
 func (e *emitter) header() string { return Header(e.p.Source) }
@@ -114,17 +114,6 @@ func Header(source string) string {
 		h += "\n//\n// " + strings.ReplaceAll(source, "\n", "\n// ")
 	}
 	return h
-}
-
-// hasRPC reports whether the package has what the JSON-RPC message layer
-// builds on: the RequestId and Error definitions and some methods.
-func (e *emitter) hasRPC() bool {
-	var id, errType bool
-	for _, t := range e.p.Types {
-		id = id || (t.Name == "RequestId" && !t.Unstable)
-		errType = errType || (t.Name == "Error" && !t.Unstable && t.Kind == ir.Struct)
-	}
-	return id && errType && len(e.p.Methods) > 0
 }
 
 // errorCodeType is the Go type of the code of the Error definition.

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/acpgen/acpgen/gen/check"
+	"github.com/acpgen/acpgen/gen/diag"
 	"github.com/acpgen/acpgen/gen/emit"
 	"github.com/acpgen/acpgen/gen/ir"
 	"github.com/acpgen/acpgen/gen/load"
@@ -33,7 +35,7 @@ func tiny(t *testing.T) *ir.Package {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := names.Assign(p); err != nil {
+	if err := diag.Join(check.Package(p), names.Assign(p)); err != nil {
 		t.Fatal(err)
 	}
 	return p

@@ -80,7 +80,7 @@ func (e *emitter) unionType(f *jen.File, t *ir.Type) {
 	f.Line()
 	f.Add(comment("", fmt.Sprintf("%s is implemented by the variants of %s:%s", iface(t), t.GoName, bullets(list))))
 	encoder := jen.Id("appendJSON").Params(jen.Index().Byte()).Params(encodeResult...)
-	if objectUnion(t) {
+	if u.Objects {
 		encoder = jen.Id("appendMembers").Params(jen.Index().Byte()).Params(encodeResult...)
 	}
 	if u.Tag != "" {

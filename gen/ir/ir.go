@@ -20,6 +20,10 @@ type Package struct {
 	// package names, which names them.
 	Constructors []*Constructor
 	Sides        []*Side // the agent and the client (AddSides)
+	// RPC: the package has the JSON-RPC message layer (the stable RequestId
+	// and Error definitions, and methods); Conn: and the connections of its
+	// two sides. Decided by check.Lower.
+	RPC, Conn bool
 
 	// StableFile and UnstableFile are the schema files the package was read
 	// from ("v1/schema.json"; "" when there is no unstable file): located
@@ -148,6 +152,13 @@ type UnionInfo struct {
 	// Removed are tags the protocol version dropped: decoding one is an
 	// error rather than an unknown variant.
 	Removed []RemovedTag
+
+	// Decided by check.Lower, read by the emitter. Objects: every variant
+	// is an object whose members share one object with the tag, the shared
+	// fields or an outer union's tag. HoldsRaw: a value can be an unknown
+	// variant kept raw, its own or one inside a payload. Carrier: HoldsRaw
+	// at any depth, and a variant of some union embeds this one.
+	Objects, HoldsRaw, Carrier bool
 }
 
 // RemovedTag is a tag a union no longer has, and why.

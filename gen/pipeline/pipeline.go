@@ -218,6 +218,7 @@ func buildAndEmit(fsys fs.FS, v Version, o *Options, fm ir.FeatureMap, removed m
 	}
 	if o.Select != nil {
 		ir.Select(p, *o.Select)
+		check.Lower(p) // what the emitter reads, decided again for what is left
 	}
 	if p.Source, err = provenance(fsys, v, o); err != nil {
 		return nil, nil, nil, err

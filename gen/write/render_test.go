@@ -9,6 +9,8 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/acpgen/acpgen/gen/check"
+	"github.com/acpgen/acpgen/gen/diag"
 	"github.com/acpgen/acpgen/gen/emit"
 	"github.com/acpgen/acpgen/gen/ir"
 	"github.com/acpgen/acpgen/gen/load"
@@ -30,7 +32,7 @@ func tiny(t *testing.T) *ir.Package {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := names.Assign(p); err != nil {
+	if err := diag.Join(check.Package(p), names.Assign(p)); err != nil {
 		t.Fatal(err)
 	}
 	return p
