@@ -152,7 +152,7 @@ func (e *emitter) tagged(f *jen.File, t *ir.Type) {
 			jen.If(jen.Err().Op(":=").Id("within").Call(jen.Id("rest"), jen.Parens(jen.Op("*").Id(sharedName(t))).Call(jen.Id("u"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 	}
 	var cases []jen.Code
-	for _, v := range ownVariants(t) {
+	for _, v := range t.OwnVariants() {
 		cases = append(cases, jen.Case(jen.Lit(v.Tag)).Block(jen.Id("v").Op("=").New(jen.Id(v.GoName))))
 	}
 	for _, r := range u.Removed {
@@ -182,7 +182,7 @@ func (e *emitter) tagged(f *jen.File, t *ir.Type) {
 		),
 		jen.Id("v").Op("=").Id("other"),
 	)
-	if hasUnstableVariants(t) {
+	if t.GatedVariants() {
 		/*
 			if newVariant := sessionUpdateUnstable[string(tag)]; newVariant != nil {
 				v = newVariant()
@@ -249,12 +249,12 @@ func (e *emitter) tagged(f *jen.File, t *ir.Type) {
 		jen.Return(jen.Id("decodeBytes").Call(jen.Id("data"), jen.Id("u"))))
 	f.Line()
 	e.sharedFields(f, t)
-	if hasUnstableVariants(t) {
+	if t.GatedVariants() {
 		f.Comment(fmt.Sprintf("%s holds the variants of the unstable surface that build tags include, by tag.", registry(t)))
 		f.Var().Id(registry(t)).Op("=").Map(jen.String()).Func().Params().Id(iface(t)).Values()
 		f.Line()
 	}
-	for _, v := range ownVariants(t) {
+	for _, v := range t.OwnVariants() {
 		e.knownVariant(f, t, v, tagMember(u.Tag, v.Tag))
 	}
 	if u.Default != nil {

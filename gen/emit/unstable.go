@@ -95,24 +95,6 @@ func extension(t *ir.Type, key string) string {
 	return names.Extension(t.GoName, key)
 }
 
-// ownVariants are the variants a union's own declaration dispatches to.
-func ownVariants(t *ir.Type) []*ir.Variant {
-	if t.Unstable {
-		return t.Union.Variants
-	}
-	var out []*ir.Variant
-	for _, v := range t.Union.Variants {
-		if !v.Unstable {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-func hasUnstableVariants(t *ir.Type) bool {
-	return len(ownVariants(t)) < len(t.Union.Variants)
-}
-
 // registry is the map through which build-tagged files add variants.
 func registry(t *ir.Type) string { return names.Registry(t.GoName) }
 

@@ -290,3 +290,24 @@ func (t *Type) ExtensionKeys() []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// OwnVariants are the variants that union t's own declaration dispatches
+// to: all of an unstable union's, the stable ones of a stable union.
+func (t *Type) OwnVariants() []*Variant {
+	if t.Unstable {
+		return t.Union.Variants
+	}
+	var out []*Variant
+	for _, v := range t.Union.Variants {
+		if !v.Unstable {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// GatedVariants reports whether build-tagged files add variants to union
+// t (through a registry): it is stable and has unstable variants.
+func (t *Type) GatedVariants() bool {
+	return len(t.OwnVariants()) < len(t.Union.Variants)
+}

@@ -258,7 +258,7 @@ func (a *assigner) derived() {
 		if len(t.Fields) > 0 {
 			a.claim(a.top, SharedFields(t.GoName), a.internal(t, "the decoder of the shared fields of "+t.GoName), nil)
 		}
-		if !t.Unstable && hasUnstable(t.Union.Variants) {
+		if t.GatedVariants() {
 			a.claim(a.top, Registry(t.GoName), a.internal(t, "the registry of the unstable variants of "+t.GoName), nil)
 		}
 	}
@@ -283,13 +283,4 @@ func (a *assigner) methodFuncs() {
 			a.claim(a.top, MethodTable(fn), origin{what: "the table of unstable methods of " + fn, internal: true}, nil)
 		}
 	}
-}
-
-func hasUnstable(vs []*ir.Variant) bool {
-	for _, v := range vs {
-		if v.Unstable {
-			return true
-		}
-	}
-	return false
 }
