@@ -6,6 +6,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/dave/jennifer/jen"
+
 	"github.com/acpgen/acpgen/gen/emit"
 )
 
@@ -13,9 +15,9 @@ import (
 // formatted source by file name; dir is where the package goes, for
 // messages. Jennifer's code goes through go/format;
 // the runtime helper files keep only the functions that the files before
-// them call. A file that does not format is a bug of acpgen, not of the
-// schema: the error names the file and the first problem. Nothing is
-// written either way.
+// them call. A file that does not format (or that jennifer cannot write)
+// is a bug of acpgen, not of the schema: the error names each such file
+// and its first problem, and no file is returned.
 func Render(dir string, files []emit.File) (map[string][]byte, error) {
 	out := make(map[string][]byte, len(files))
 	var failed []string
@@ -24,10 +26,7 @@ func Render(dir string, files []emit.File) (map[string][]byte, error) {
 		var err error
 		switch {
 		case f.Code != nil:
-			var buf bytes.Buffer
-			if err = f.Code.Render(&buf); err == nil {
-				src = buf.Bytes()
-			}
+			src, err = renderCode(f.Code)
 		case f.Helpers:
 			src, err = pruneHelpers(f.Name, f.Source, out)
 		default:
@@ -40,7 +39,7 @@ func Render(dir string, files []emit.File) (map[string][]byte, error) {
 		out[f.Name] = src
 	}
 	if len(failed) > 0 {
-		return nil, fmt.Errorf("internal error (a bug of acpgen, not of the schema): generated Go that does not format: %s", strings.Join(failed, "; "))
+		return nil, fmt.Errorf("internal error (a bug of acpgen, not of the schema): cannot render the generated files: %s", strings.Join(failed, "; "))
 	}
 	return out, nil
 }
@@ -51,4 +50,19 @@ func Render(dir string, files []emit.File) (map[string][]byte, error) {
 func firstLine(msg string) string {
 	line, _, _ := strings.Cut(msg, "\n")
 	return strings.TrimSuffix(strings.TrimPrefix(line, "Error "), " while formatting source:")
+}
+
+// renderCode renders jennifer code; a panic of jennifer (a literal of a
+// type it cannot write) is an error like a format failure.
+func renderCode(f *jen.File) (src []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			src, err = nil, fmt.Errorf("panic: %v", r)
+		}
+	}()
+	var buf bytes.Buffer
+	if err := f.Render(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }

@@ -38,25 +38,28 @@ func tiny(t *testing.T) *ir.Package {
 	return p
 }
 
-// TestRenderFormatError: Go that does not format is reported once per
-// file, by path and first problem, without the unformatted source, and
-// nothing is returned.
+// TestRenderFormatError: Go that does not format, or that jennifer panics
+// on, is reported once per file, by path and first problem, without the
+// unformatted source, and nothing is returned.
 func TestRenderFormatError(t *testing.T) {
 	bad := jen.NewFile("p")
 	bad.Func().Id("f").Params().Block(jen.Id("x").Op(":=").Op("}"))
 	good := jen.NewFile("p")
 	good.Func().Id("g").Params().Block()
+	panics := jen.NewFile("p")
+	panics.Var().Id("v").Op("=").Lit(struct{}{})
 	out, err := Render("acpv1", []emit.File{
 		{Name: "good.go", Code: good},
 		{Name: "bad.go", Code: bad},
 		{Name: "raw.go", Source: []byte("package p\n")},
+		{Name: "panics.go", Code: panics},
 	})
 	if err == nil || out != nil {
 		t.Fatalf("got %d files and %v, want an error and no files", len(out), err)
 	}
 	msg := err.Error()
-	if !strings.HasPrefix(msg, "internal error") || !strings.Contains(msg, "acpv1/bad.go: ") || strings.Contains(msg, "good.go") {
-		t.Errorf("error does not name the one file that fails: %s", msg)
+	if !strings.HasPrefix(msg, "internal error") || !strings.Contains(msg, "acpv1/bad.go: ") || !strings.Contains(msg, "acpv1/panics.go: panic: ") || strings.Contains(msg, "good.go") {
+		t.Errorf("error does not name the two files that fail: %s", msg)
 	}
 	if strings.Contains(msg, "\n") || strings.Contains(msg, "func f") {
 		t.Errorf("error carries the source: %q", msg)
