@@ -58,22 +58,22 @@ func Files(p *ir.Package) []File {
 		part.fill(f)
 		add(part.name, f)
 	}
-	keys := e.unstableKeys()
-	for _, key := range keys {
-		g := gateOf(key)
-		f := e.newFile(constraint(g))
-		e.unstable(f, key)
-		add(fileName(key, ""), f)
-		if off := e.newFile("!(" + constraint(g) + ")"); e.extensionsOff(off, key) {
-			add(fileName(key, "_off"), off)
+	gates := ir.GateSets(p)
+	for _, g := range gates {
+		tags := constraint(gateOf(g.Key))
+		f := e.newFile(tags)
+		e.unstable(f, g)
+		add(fileName(g.Key, ""), f)
+		if off := e.newFile("!(" + tags + ")"); e.extensionsOff(off, g) {
+			add(fileName(g.Key, "_off"), off)
 		}
 	}
 	if f := e.newFile(""); e.definitions(f) {
 		add("definitions_test.go", f)
 	}
-	for _, key := range keys {
-		if f := e.newFile(constraint(gateOf(key))); e.unstableDefinitions(f, key) {
-			add(fileName(key, "_definitions_test"), f)
+	for _, g := range gates {
+		if f := e.newFile(constraint(gateOf(g.Key))); e.unstableDefinitions(f, g.Key) {
+			add(fileName(g.Key, "_definitions_test"), f)
 		}
 	}
 	source := func(name string, src []byte, helpers bool) {
