@@ -1,8 +1,9 @@
 // Package check is the stage between the IR and the emitter: it rejects what
 // the emitter cannot write as Go that compiles and means what the schema
-// says, each problem located in its schema file, and lowers what the
-// emitter prints as it is (doc comments) to text Go accepts. After it (and
-// package names) the emitter has nothing left to refuse.
+// says, each problem located in its schema file; it lowers what the
+// emitter prints as it is (doc comments) to text Go accepts, and decides
+// the classifications the emitter reads (Lower). After it (and package
+// names) the emitter has nothing left to refuse.
 //
 // Errors: a struct that holds itself by value through required properties
 // (Go has no such type), a defined type that is another name for itself,

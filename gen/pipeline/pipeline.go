@@ -1,7 +1,8 @@
 // Package pipeline runs the generator's stages in order: load → ir → check
 // and names → emit, then renders what emit built (write.Render). It returns
-// the files in memory; package write puts them on disk. Problems with the schema come back as *diag.List errors, located
-// by file, JSON pointer, line and column.
+// the files in memory; package write puts them on disk. Problems with the
+// schema come back as *diag.List errors, located by file, JSON pointer,
+// line and column.
 package pipeline
 
 import (
