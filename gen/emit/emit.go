@@ -6,6 +6,7 @@ package emit
 
 import (
 	"fmt"
+	"iter"
 	"sort"
 	"strings"
 
@@ -32,70 +33,87 @@ type File struct {
 	Helpers bool
 }
 
-// Files returns the generated files of p, in the order they are rendered:
-// the stable surface in doc.go, types.go, enums.go, unions.go, methods.go
-// and constructors.go, each set of unstable features in a file of its own
-// behind a build constraint, the runtimes last. p must have passed
+// Files returns the generated files of p, one at a time in the order they
+// are rendered: the stable surface in doc.go, types.go, enums.go,
+// unions.go, methods.go and constructors.go, each set of unstable features
+// in a file of its own behind a build constraint, the runtimes last. Each
+// file is built when the sequence reaches it, so that a consumer that
+// renders it at once holds one file's code at a time. p must have passed
 // check.Package and names.Assign, which reject what the emitter cannot
 // write and decide what it reads (check.Lower): given that, emitting
 // cannot fail.
-func Files(p *ir.Package) []File {
-	e := &emitter{p: p}
-	var files []File
-	add := func(name string, f *jen.File) { files = append(files, File{Name: name, Code: f}) }
-	for _, part := range []struct {
-		name string
-		fill func(*jen.File)
-	}{
-		{"doc.go", e.doc},
-		{"types.go", e.structsAndNamed},
-		{"enums.go", e.enums},
-		{"unions.go", e.unions},
-		{"methods.go", e.methods},
-		{"constructors.go", e.constructorsFile},
-	} {
-		f := e.newFile("")
-		part.fill(f)
-		add(part.name, f)
-	}
-	gates := ir.GateSets(p)
-	for _, g := range gates {
-		tags := constraint(gateOf(g.Key))
-		f := e.newFile(tags)
-		e.unstable(f, g)
-		add(fileName(g.Key, ""), f)
-		if off := e.newFile("!(" + tags + ")"); e.extensionsOff(off, g) {
-			add(fileName(g.Key, "_off"), off)
+func Files(p *ir.Package) iter.Seq[File] {
+	return func(yield func(File) bool) {
+		e := &emitter{p: p}
+		out := &sink{yield: yield}
+		for _, part := range []struct {
+			name string
+			fill func(*jen.File)
+		}{
+			{"doc.go", e.doc},
+			{"types.go", e.structsAndNamed},
+			{"enums.go", e.enums},
+			{"unions.go", e.unions},
+			{"methods.go", e.methods},
+			{"constructors.go", e.constructorsFile},
+		} {
+			f := e.newFile("")
+			part.fill(f)
+			out.code(part.name, f)
 		}
-	}
-	if f := e.newFile(""); e.definitions(f) {
-		add("definitions_test.go", f)
-	}
-	for _, g := range gates {
-		if f := e.newFile(constraint(gateOf(g.Key))); e.unstableDefinitions(f, g.Key) {
-			add(fileName(g.Key, "_definitions_test"), f)
+		gates := ir.GateSets(p)
+		for _, g := range gates {
+			tags := constraint(gateOf(g.Key))
+			f := e.newFile(tags)
+			e.unstable(f, g)
+			out.code(fileName(g.Key, ""), f)
+			if off := e.newFile("!(" + tags + ")"); e.extensionsOff(off, g) {
+				out.code(fileName(g.Key, "_off"), off)
+			}
 		}
+		if f := e.newFile(""); e.definitions(f) {
+			out.code("definitions_test.go", f)
+		}
+		for _, g := range gates {
+			if f := e.newFile(constraint(gateOf(g.Key))); e.unstableDefinitions(f, g.Key) {
+				out.code(fileName(g.Key, "_definitions_test"), f)
+			}
+		}
+		if p.RPC {
+			out.source("rpc.go", templates.RPC(e.header(), p.Name, e.errorCodeType()), false)
+			out.source("rpc_decode.go", templates.RPCDecoder(e.header(), p.Name, e.errorCodeType()), false)
+			out.source("tracker.go", templates.Tracker(e.header(), p.Name), false)
+		}
+		if p.Conn {
+			f := e.newFile("")
+			e.sidesFile(f)
+			out.code("sides.go", f)
+			out.source("conn.go", templates.Conn(e.header(), p.Name), false)
+		}
+		// The runtimes last, the decoder and encoder before the JSON
+		// helpers, which serve them too.
+		out.source("decode.go", templates.Decoder(e.header(), p.Name), true)
+		out.source("encode.go", templates.Encoder(e.header(), p.Name), true)
+		out.source("json.go", templates.JSONHelpers(e.header(), p.Name), true)
 	}
-	source := func(name string, src []byte, helpers bool) {
-		files = append(files, File{Name: name, Source: src, Helpers: helpers})
+}
+
+// sink passes files on until its consumer stops taking them.
+type sink struct {
+	yield   func(File) bool
+	stopped bool
+}
+
+func (s *sink) code(name string, f *jen.File) { s.put(File{Name: name, Code: f}) }
+
+func (s *sink) source(name string, src []byte, helpers bool) {
+	s.put(File{Name: name, Source: src, Helpers: helpers})
+}
+
+func (s *sink) put(f File) {
+	if !s.stopped {
+		s.stopped = !s.yield(f)
 	}
-	if p.RPC {
-		source("rpc.go", templates.RPC(e.header(), p.Name, e.errorCodeType()), false)
-		source("rpc_decode.go", templates.RPCDecoder(e.header(), p.Name, e.errorCodeType()), false)
-		source("tracker.go", templates.Tracker(e.header(), p.Name), false)
-	}
-	if p.Conn {
-		f := e.newFile("")
-		e.sidesFile(f)
-		add("sides.go", f)
-		source("conn.go", templates.Conn(e.header(), p.Name), false)
-	}
-	// The runtimes last, the decoder and encoder before the JSON helpers,
-	// which serve them too.
-	source("decode.go", templates.Decoder(e.header(), p.Name), true)
-	source("encode.go", templates.Encoder(e.header(), p.Name), true)
-	source("json.go", templates.JSONHelpers(e.header(), p.Name), true)
-	return files
 }
 
 type emitter struct {

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 	"testing"
 
@@ -92,9 +93,9 @@ func emitChecked(t *testing.T, fsys fs.FS) (passed, rejected int) {
 					t.Fatalf("%s: emit panicked on a checked package: %v", v.Name, r)
 				}
 			}()
-			files = emit.Files(p)
+			files = slices.Collect(emit.Files(p))
 		}()
-		rendered, err := write.Render(v.Package, files)
+		rendered, err := write.Render(v.Package, slices.Values(files))
 		if err != nil {
 			t.Fatalf("%s: %v", v.Name, err)
 		}

@@ -3,6 +3,7 @@ package write
 import (
 	"bytes"
 	"fmt"
+	"iter"
 	"path"
 	"strings"
 
@@ -11,17 +12,17 @@ import (
 	"github.com/acpgen/acpgen/gen/emit"
 )
 
-// Render turns the files of one package, as emit decides them, into
-// formatted source by file name; dir is where the package goes, for
-// messages. Jennifer's code goes through go/format;
+// Render turns the files of one package, as emit builds them, into
+// formatted source by file name, each as it comes; dir is where the
+// package goes, for messages. Jennifer's code goes through go/format;
 // the runtime helper files keep only the functions that the files before
 // them call. A file that does not format (or that jennifer cannot write)
 // is a bug of acpgen, not of the schema: the error names each such file
 // and its first problem, and no file is returned.
-func Render(dir string, files []emit.File) (map[string][]byte, error) {
-	out := make(map[string][]byte, len(files))
+func Render(dir string, files iter.Seq[emit.File]) (map[string][]byte, error) {
+	out := map[string][]byte{}
 	var failed []string
-	for _, f := range files {
+	for f := range files {
 		var src []byte
 		var err error
 		switch {

@@ -4,6 +4,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -48,12 +49,12 @@ func TestRenderFormatError(t *testing.T) {
 	good.Func().Id("g").Params().Block()
 	panics := jen.NewFile("p")
 	panics.Var().Id("v").Op("=").Lit(struct{}{})
-	out, err := Render("acpv1", []emit.File{
+	out, err := Render("acpv1", slices.Values([]emit.File{
 		{Name: "good.go", Code: good},
 		{Name: "bad.go", Code: bad},
 		{Name: "raw.go", Source: []byte("package p\n")},
 		{Name: "panics.go", Code: panics},
-	})
+	}))
 	if err == nil || out != nil {
 		t.Fatalf("got %d files and %v, want an error and no files", len(out), err)
 	}
@@ -72,12 +73,12 @@ func TestRenderOrder(t *testing.T) {
 	caller := jen.NewFile("p")
 	caller.Func().Id("f").Params().Block(jen.Id("kept").Call())
 	helpers := []byte("package p\n\nfunc kept() { inner() }\n\nfunc inner() {}\n\nfunc dropped() {}\n")
-	out, err := Render("p", []emit.File{
+	out, err := Render("p", slices.Values([]emit.File{
 		{Name: "helpers_first.go", Source: helpers, Helpers: true},
 		{Name: "f.go", Code: caller},
 		{Name: "helpers.go", Source: helpers, Helpers: true},
 		{Name: "plain.go", Source: helpers},
-	})
+	}))
 	if err != nil {
 		t.Fatal(err)
 	}
