@@ -117,14 +117,11 @@ func (e *emitter) constructor(f *jen.File, name, what string, pick func(*ir.Meth
 	}
 }
 
-// unstableMethods emits the method constants that key gates and registers
-// their types with the constructors.
-func (e *emitter) unstableMethods(f *jen.File, key string) {
+// unstableMethods emits the method constants of methods (those of one gate
+// key) and registers their types with the constructors.
+func (e *emitter) unstableMethods(f *jen.File, methods []*ir.Method) {
 	var defs, reg []jen.Code
-	for _, m := range e.p.Methods {
-		if !m.Unstable || m.Key() != key {
-			continue
-		}
+	for _, m := range methods {
 		defs = append(defs, e.methodConst(m)...)
 		reg = append(reg, sideRegistrations(m)...)
 		for _, c := range constructors {

@@ -97,7 +97,7 @@ func (e *emitter) unstable(f *jen.File, g *ir.GateSet) {
 		f.Line()
 	}
 	// A stable enum has no unstable values: check makes sure.
-	e.unstableMethods(f, key)
+	e.unstableMethods(f, g.Methods)
 	e.constructors(f, key)
 	e.unstableSides(f, key)
 }

@@ -5,13 +5,14 @@ import "sort"
 // GateSet is what one set of unstable features (a gate key) adds to a
 // package, which the emitter writes into one file behind the key's build
 // tags: the unstable types of the key, the fields it adds to stable structs
-// and unions, and the variants it adds to stable unions, each in the order
-// of p.Types. The methods of the key are read from p.Methods.
+// and unions, the variants it adds to stable unions, each in the order of
+// p.Types, and its methods, in the order of p.Methods.
 type GateSet struct {
 	Key        string
 	Types      []*Type
 	Extensions []Extension
 	Variants   []GatedVariants
+	Methods    []*Method
 }
 
 // Extension is the fields a gate key adds to the stable type Type.
@@ -74,7 +75,9 @@ func GateSets(p *Package) []*GateSet {
 		}
 	}
 	for _, m := range p.Methods {
-		set(m.Gate)
+		if s := set(m.Gate); s != nil {
+			s.Methods = append(s.Methods, m)
+		}
 	}
 	out := make([]*GateSet, 0, len(byKey))
 	for _, s := range byKey {

@@ -7,8 +7,8 @@ import (
 
 // TestGateSets: each gate key in use gets one set, sorted by key, with its
 // types, the fields it adds to stable structs and unions (by type) and the
-// variants it adds to stable unions (by union), in the order of p.Types; a
-// key that only a method has gets an empty set.
+// variants it adds to stable unions (by union), in the order of p.Types,
+// and its methods.
 func TestGateSets(t *testing.T) {
 	umbrella := Gate{Unstable: true}
 	nes := Gate{Unstable: true, Features: []string{"unstable_nes"}}
@@ -25,7 +25,7 @@ func TestGateSets(t *testing.T) {
 	got := GateSets(p)
 	want := []*GateSet{
 		{Key: "unstable"}, // filled below
-		{Key: "unstable_fork"},
+		{Key: "unstable_fork", Methods: p.Methods},
 		{Key: "unstable_nes", Types: []*Type{newType}, Extensions: []Extension{{st, []*Field{a, c}}}, Variants: []GatedVariants{{un, []*Variant{v2}}}},
 	}
 	want[0].Extensions = []Extension{{st, []*Field{d}}}
