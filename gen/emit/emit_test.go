@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/acpgen/acpgen/gen/check"
@@ -80,5 +81,25 @@ func TestGolden(t *testing.T) {
 	goldens, _ := filepath.Glob(filepath.Join(dir, "*.golden"))
 	if len(goldens) != len(files) {
 		t.Errorf("%d golden files for %d generated files", len(goldens), len(files))
+	}
+}
+
+// TestFilesStopEarly: a consumer may stop taking files; the first ones are
+// the same as in a whole run, and the rest are not handed over.
+func TestFilesStopEarly(t *testing.T) {
+	p := tiny(t)
+	var all []string
+	for f := range emit.Files(p) {
+		all = append(all, f.Name)
+	}
+	var first []string
+	for f := range emit.Files(p) {
+		first = append(first, f.Name)
+		if len(first) == 2 {
+			break
+		}
+	}
+	if len(all) < 3 || strings.Join(first, ",") != strings.Join(all[:2], ",") {
+		t.Errorf("stopped after %v; a whole run gives %v", first, all)
 	}
 }
