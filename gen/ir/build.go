@@ -27,10 +27,12 @@ func Build(f *load.File, o Options) (*Package, error) {
 	// Each definition's first problem is reported; the others are still built.
 	var errs []error
 	for _, d := range f.Defs {
-		if err := b.def(b.defs[d.Name], d.Schema); err != nil {
+		b.current = b.defs[d.Name]
+		if err := b.def(b.current, d.Schema); err != nil {
 			errs = append(errs, err)
 		}
 	}
+	b.current = nil
 	if err := diag.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -60,6 +62,9 @@ type builder struct {
 	// branch is the title (or tag) of the union branch whose properties
 	// are being built, "" outside one.
 	branch string
+	// current is the type being built: the parent of the inline types
+	// synthesize makes.
+	current *Type
 }
 
 // errorf reports a problem at the schema s.
@@ -252,13 +257,16 @@ func (b *builder) synthesize(s *jsonschema.Schema, name string) (Ref, error) {
 		return Ref{}, errorf(s, "two inline types would be called %s", name)
 	}
 	t := &Type{Name: name, Pointer: load.Pointer(s)}
+	if parent := b.current; parent != nil && strings.HasPrefix(name, parent.Name) {
+		t.Parent, t.Member = parent, name[len(parent.Name):]
+	}
 	b.synth = append(b.synth, t)
 	b.inline[name] = true
 	// The type's own properties are named after it, not after the branch.
-	branch := b.branch
-	b.branch = ""
+	branch, parent := b.branch, b.current
+	b.branch, b.current = "", t
 	err := b.def(t, s)
-	b.branch = branch
+	b.branch, b.current = branch, parent
 	if err != nil {
 		return Ref{}, err
 	}

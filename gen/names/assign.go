@@ -49,8 +49,9 @@ func assign(p *ir.Package) *assigner {
 	a := &assigner{p: p, top: scope{}, scopes: map[string]scope{}}
 	a.runtime()
 	a.methodFuncs()
+	var inline inlineNamer
 	for _, t := range p.Types {
-		a.claim(a.top, Destutter(Exported(t.Name)), a.typeOrigin(t), &t.GoName)
+		a.claim(a.top, inline.typeName(t), a.typeOrigin(t), &t.GoName)
 	}
 	for _, t := range p.Types {
 		if t.GoName != "" {
@@ -155,7 +156,10 @@ func (a *assigner) methodScope(goName string, methods ...[]string) scope {
 
 func (a *assigner) typeOrigin(t *ir.Type) origin {
 	what := fmt.Sprintf("definition %q", t.Name)
-	if !strings.HasPrefix(t.Pointer, "/$defs/") || strings.Count(t.Pointer, "/") != 2 {
+	switch {
+	case t.Parent != nil && len(t.Name) > MaxInlineName:
+		what = "an inline type nested deep in its definition"
+	case !strings.HasPrefix(t.Pointer, "/$defs/") || strings.Count(t.Pointer, "/") != 2:
 		what = fmt.Sprintf("the inline type %s", t.Name)
 	}
 	return origin{what: what, file: a.p.FileOf(t.Gate), pointer: t.Pointer}
