@@ -159,7 +159,7 @@ func (a *assigner) typeOrigin(t *ir.Type) origin {
 	switch {
 	case t.Parent != nil && len(t.Name) > MaxInlineName:
 		what = "an inline type nested deep in its definition"
-	case !strings.HasPrefix(t.Pointer, "/$defs/") || strings.Count(t.Pointer, "/") != 2:
+	case t.Parent != nil || !strings.HasPrefix(t.Pointer, "/$defs/") || strings.Count(t.Pointer, "/") != 2:
 		what = fmt.Sprintf("the inline type %s", t.Name)
 	}
 	return origin{what: what, file: a.p.FileOf(t.Gate), pointer: t.Pointer}
