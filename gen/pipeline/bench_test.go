@@ -56,6 +56,20 @@ func BenchmarkScale(b *testing.B) {
 			benchGenerate(b, schemaFS(nestedItems(depth)), depth, "level")
 		})
 	}
+	for _, depth := range []int{1000, 3000} {
+		// Every level has a keyword acpgen refuses: the errors are
+		// collected and located in the file.
+		b.Run(fmt.Sprintf("refused=%d", depth), func(b *testing.B) {
+			doc := strings.ReplaceAll(nestedObjects(depth), `"type":"object",`, `"type":"object","not":{},`)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := Generate(schemaFS(doc)); err == nil {
+					b.Fatal("a schema with unsupported keywords generates")
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/float64(depth), "µs/level")
+		})
+	}
 	for _, n := range []int{1000, 10000, 20000} {
 		b.Run(fmt.Sprintf("defs=%d", n), func(b *testing.B) {
 			benchGenerate(b, schemaFS(manyDefs(n)), n, "def")
