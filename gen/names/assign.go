@@ -49,9 +49,18 @@ func assign(p *ir.Package) *assigner {
 	a := &assigner{p: p, top: scope{}, scopes: map[string]scope{}}
 	a.runtime()
 	a.methodFuncs()
-	var inline inlineNamer
 	for _, t := range p.Types {
-		a.claim(a.top, inline.typeName(t), a.typeOrigin(t), &t.GoName)
+		if !long(t) {
+			a.claim(a.top, Destutter(Exported(t.Name)), a.typeOrigin(t), &t.GoName)
+		}
+	}
+	// Inline types nested deep are named after the others (inline.go).
+	var inline inlineNamer
+	taken := func(name string) bool { _, ok := a.top[name]; return ok }
+	for _, t := range p.Types {
+		if long(t) {
+			a.claim(a.top, inline.shortName(t, taken), a.typeOrigin(t), &t.GoName)
+		}
 	}
 	for _, t := range p.Types {
 		if t.GoName != "" {
@@ -157,7 +166,7 @@ func (a *assigner) methodScope(goName string, methods ...[]string) scope {
 func (a *assigner) typeOrigin(t *ir.Type) origin {
 	what := fmt.Sprintf("definition %q", t.Name)
 	switch {
-	case t.Parent != nil && len(t.Name) > MaxInlineName:
+	case long(t):
 		what = "an inline type nested deep in its definition"
 	case t.Parent != nil || !strings.HasPrefix(t.Pointer, "/$defs/") || strings.Count(t.Pointer, "/") != 2:
 		what = fmt.Sprintf("the inline type %s", t.Name)

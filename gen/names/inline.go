@@ -15,10 +15,10 @@ import (
 // than MaxInlineName characters is named instead after its definition and
 // the nearest steps of the way to it (at most nearSteps of them and
 // nearChars characters), followed by a number that counts the types so
-// named with the same beginning, in the order of their schema names:
-// inline objects 70 levels deep under Root's property "a" are RootAAA1,
-// RootAAA2, … No name that acpgen gives a published ACP schema comes near
-// the limit (the longest is 42 characters).
+// named with the same beginning, in the order of their schema names, and
+// skips the names other types have: inline objects nested more than 60
+// levels under Root's property "a" are RootAAA1, RootAAA2, … The schema
+// names of the published ACP schemas have at most 40 characters.
 const MaxInlineName = 64
 
 const (
@@ -34,11 +34,14 @@ type inlineNamer struct {
 	count map[string]int
 }
 
-// typeName returns the Go name of t before collisions are looked at.
-func (n *inlineNamer) typeName(t *ir.Type) string {
-	if t.Parent == nil || len(t.Name) <= MaxInlineName {
-		return Destutter(Exported(t.Name))
-	}
+// long reports whether t is an inline type that the rule names.
+func long(t *ir.Type) bool {
+	return t.Parent != nil && len(t.Name) > MaxInlineName
+}
+
+// shortName returns the Go name of the inline type t, which long reports:
+// the first count for its beginning that taken does not report.
+func (n *inlineNamer) shortName(t *ir.Type, taken func(string) bool) string {
 	if n.roots == nil {
 		n.roots, n.count = map[*ir.Type]*ir.Type{}, map[string]int{}
 	}
@@ -52,8 +55,12 @@ func (n *inlineNamer) typeName(t *ir.Type) string {
 	if r := []rune(base); len(r) > 0 && unicode.IsDigit(r[len(r)-1]) {
 		base += "N" // keeps the count apart from a step ending in a digit
 	}
-	n.count[base]++
-	return base + strconv.Itoa(n.count[base])
+	for {
+		n.count[base]++
+		if name := base + strconv.Itoa(n.count[base]); !taken(name) {
+			return name
+		}
+	}
 }
 
 // root returns the definition t is an inline type of.

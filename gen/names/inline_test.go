@@ -58,3 +58,18 @@ func TestLongInlineNames(t *testing.T) {
 		}
 	}
 }
+
+// TestLongInlineNamesSkipTaken: a definition named like the count of a long
+// inline type keeps its name, and the count goes past it.
+func TestLongInlineNamesSkipTaken(t *testing.T) {
+	root := &ir.Type{Name: "Root", Pointer: "/$defs/Root", Kind: ir.Struct}
+	letters := chain(root, func(int) string { return "A" }, 62)
+	def := &ir.Type{Name: "RootAAA1", Pointer: "/$defs/RootAAA1", Kind: ir.Struct}
+	p := &ir.Package{Types: append([]*ir.Type{root, def}, letters...)}
+	if err := Assign(p); err != nil {
+		t.Fatal(err)
+	}
+	if def.GoName != "RootAAA1" || letters[60].GoName != "RootAAA2" || letters[61].GoName != "RootAAA3" {
+		t.Errorf("Go names %s, %s, %s; want RootAAA1, RootAAA2, RootAAA3", def.GoName, letters[60].GoName, letters[61].GoName)
+	}
+}
