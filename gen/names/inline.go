@@ -2,6 +2,7 @@ package names
 
 import (
 	"strconv"
+	"strings"
 	"unicode"
 
 	"github.com/acpgen/acpgen/gen/ir"
@@ -32,6 +33,23 @@ const (
 type inlineNamer struct {
 	roots map[*ir.Type]*ir.Type
 	count map[string]int
+}
+
+// inlineName returns the Go name of an inline type that long does not
+// report: its schema name, with a repeat written once (Destutter) only
+// where its own step repeats the words before it. A repeat of several steps
+// (a tree whose nodes hold their children: RootChildrenItemChildrenItem)
+// stays, as folding it would give a deeper type the name of a shallower one.
+func inlineName(t *ir.Type) string {
+	full := Exported(t.Name)
+	if t.Parent == nil {
+		return Destutter(full)
+	}
+	w, k := Words(full), len(Words(Exported(t.Member)))
+	if k == 0 || 2*k > len(w) || !equalWords(w[len(w)-2*k:len(w)-k], w[len(w)-k:]) {
+		return full
+	}
+	return strings.Join(w[:len(w)-k], "") + stutterWord
 }
 
 // long reports whether t is an inline type that the rule names.

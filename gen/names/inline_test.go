@@ -73,3 +73,28 @@ func TestLongInlineNamesSkipTaken(t *testing.T) {
 		t.Errorf("Go names %s, %s, %s; want RootAAA1, RootAAA2, RootAAA3", def.GoName, letters[60].GoName, letters[61].GoName)
 	}
 }
+
+// TestInlineStutter: an inline type whose own step repeats the words before
+// it is written once with Data; a repeat of several steps stays, so the
+// levels of a tree keep names of their own.
+func TestInlineStutter(t *testing.T) {
+	root := &ir.Type{Name: "Node", Pointer: "/$defs/Node", Kind: ir.Struct}
+	tree := chain(root, func(i int) string { return []string{"Children", "Item"}[i%2] }, 8)
+	content := &ir.Type{Name: "Tool", Pointer: "/$defs/Tool", Kind: ir.Struct}
+	data := chain(content, func(int) string { return "Content" }, 2)
+	p := &ir.Package{Types: append(append([]*ir.Type{root, content}, tree...), data...)}
+	if err := Assign(p); err != nil {
+		t.Fatal(err)
+	}
+	for ty, want := range map[*ir.Type]string{
+		tree[1]: "NodeChildrenItem",
+		tree[3]: "NodeChildrenItemChildrenItem",
+		tree[7]: "NodeChildrenItemChildrenItemChildrenItemChildrenItem",
+		data[0]: "ToolContent",
+		data[1]: "ToolContentData",
+	} {
+		if ty.GoName != want {
+			t.Errorf("%s: Go name %s, want %s", ty.Name, ty.GoName, want)
+		}
+	}
+}

@@ -27,7 +27,11 @@ func TestDeepSchemasBuild(t *testing.T) {
 		// and a definition keeps the name it has.
 		"long":  strings.Replace(nestedObjects(90), `{"$defs":{`, `{"$defs":{"RootAAA1":{"type":"object","properties":{"x":{"type":"string"}}},`, 1),
 		"items": nestedItems(40),
-		"maps":  maps,
+		// A tree whose nodes hold their children: the levels repeat the
+		// steps before them and keep names of their own.
+		"tree": `{"$defs":{"Root":` + strings.Repeat(`{"type":"object","properties":{"children":{"type":"array","items":`, 12) +
+			`{"type":"string"}` + strings.Repeat(`}}}`, 12) + `}}`,
+		"maps": maps,
 	} {
 		out, err := Generate(schemaFS(doc))
 		if err != nil {
