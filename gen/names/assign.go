@@ -51,7 +51,7 @@ func assign(p *ir.Package) *assigner {
 	a.methodFuncs()
 	for _, t := range p.Types {
 		if !long(t) {
-			a.claim(a.top, inlineName(t), a.typeOrigin(t), &t.GoName)
+			a.claim(a.top, typeName(t), a.typeOrigin(t), &t.GoName)
 		}
 	}
 	// Inline types nested deep are named after the others (inline.go).

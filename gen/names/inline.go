@@ -35,12 +35,13 @@ type inlineNamer struct {
 	count map[string]int
 }
 
-// inlineName returns the Go name of an inline type that long does not
-// report: its schema name, with a repeat written once (Destutter) only
-// where its own step repeats the words before it. A repeat of several steps
-// (a tree whose nodes hold their children: RootChildrenItemChildrenItem)
-// stays, as folding it would give a deeper type the name of a shallower one.
-func inlineName(t *ir.Type) string {
+// typeName returns the Go name of a type that long does not report: its
+// schema name with a repeat written once (Destutter). An inline type's
+// repeat is folded only where its own step repeats the words before it: a
+// repeat of several steps (a tree whose nodes hold their children:
+// RootChildrenItemChildrenItem) stays, as folding it would give a deeper
+// type the name of a shallower one.
+func typeName(t *ir.Type) string {
 	full := Exported(t.Name)
 	if t.Parent == nil {
 		return Destutter(full)
