@@ -26,15 +26,17 @@ func Locate(err error, read func(file string) ([]byte, error)) error {
 			continue
 		}
 		root := &place{off: -1}
-		for _, e := range errs {
-			root.add(e.Pointer)
+		toks := make([][]string, len(errs))
+		for i, e := range errs {
+			toks[i] = tokens(e.Pointer)
+			root.add(toks[i])
 		}
 		w := &walker{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
 		w.dec.UseNumber()
 		w.value(root)
 		lines := newLines(data)
-		for _, e := range errs {
-			if off := root.nearest(e.Pointer); off >= 0 {
+		for i, e := range errs {
+			if off := root.nearest(toks[i]); off >= 0 {
 				e.Line, e.Column = lines.position(off)
 			}
 		}
@@ -53,9 +55,9 @@ type place struct {
 	kids map[string]*place
 }
 
-// add adds the places of JSON pointer p (RFC 6901) below pl.
-func (pl *place) add(p string) {
-	for _, tok := range tokens(p) {
+// add adds the places of a JSON pointer, split into its tokens, below pl.
+func (pl *place) add(toks []string) {
+	for _, tok := range toks {
 		next := pl.kids[tok]
 		if next == nil {
 			if pl.kids == nil {
@@ -68,11 +70,11 @@ func (pl *place) add(p string) {
 	}
 }
 
-// nearest returns the offset of the deepest value on the way to p that
-// the file has, or -1.
-func (pl *place) nearest(p string) int {
+// nearest returns the offset of the deepest value on the way to the
+// pointer with tokens toks that the file has, or -1.
+func (pl *place) nearest(toks []string) int {
 	off := pl.off
-	for _, tok := range tokens(p) {
+	for _, tok := range toks {
 		if pl = pl.kids[tok]; pl == nil {
 			break
 		}

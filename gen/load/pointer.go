@@ -24,10 +24,13 @@ func (p *jsonPath) child(tok string) *jsonPath {
 // path is the whole document, "".
 func (p *jsonPath) String() string {
 	var toks []string
+	size := 0
 	for q := p; q != nil; q = q.up {
 		toks = append(toks, diag.EscapePointer(q.tok))
+		size += 1 + len(toks[len(toks)-1])
 	}
 	var b strings.Builder
+	b.Grow(size)
 	for i := len(toks) - 1; i >= 0; i-- {
 		b.WriteByte('/')
 		b.WriteString(toks[i])
