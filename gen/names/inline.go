@@ -15,7 +15,7 @@ import (
 // the square of the depth. So an inline type whose schema name is longer
 // than MaxInlineName characters is named instead after its definition and
 // the nearest steps of the way to it (at most nearSteps of them and
-// nearChars characters), followed by a number that counts the types so
+// nearChars characters; of a longer step, its last words), followed by a number that counts the types so
 // named with the same beginning, in the order of their schema names, and
 // skips the names other types have: inline objects nested more than 60
 // levels under Root's property "a" are RootAAA1, RootAAA2, … The schema
@@ -65,10 +65,12 @@ func (n *inlineNamer) shortName(t *ir.Type, taken func(string) bool) string {
 		n.roots, n.count = map[*ir.Type]*ir.Type{}, map[string]int{}
 	}
 	var near string
-	steps := 0
-	for p := t; p.Parent != nil && steps < nearSteps && len(near)+len(p.Member) <= nearChars; p = p.Parent {
+	for p, steps := t, 0; p.Parent != nil && steps < nearSteps; p, steps = p.Parent, steps+1 {
+		if len(near)+len(p.Member) > nearChars {
+			near = lastWords(p.Member, nearChars-len(near)) + near
+			break
+		}
 		near = p.Member + near
-		steps++
 	}
 	base := Destutter(Exported(n.root(t).Name)) + Exported(near)
 	if r := []rune(base); len(r) > 0 && unicode.IsDigit(r[len(r)-1]) {
@@ -80,6 +82,19 @@ func (n *inlineNamer) shortName(t *ir.Type, taken func(string) bool) string {
 			return name
 		}
 	}
+}
+
+// lastWords returns the longest run of s's last words that has at most
+// room characters: a step that lists 3,000 levels of a list of lists
+// (AItemItem…Item) gives ItemItem….
+func lastWords(s string, room int) string {
+	w := Words(s)
+	i := len(w)
+	for i > 0 && len(w[i-1]) <= room {
+		room -= len(w[i-1])
+		i--
+	}
+	return strings.Join(w[i:], "")
 }
 
 // root returns the definition t is an inline type of.

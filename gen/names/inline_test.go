@@ -98,3 +98,17 @@ func TestInlineStutter(t *testing.T) {
 		}
 	}
 }
+
+// TestLongInlineStep: a step too long to be written whole gives its last
+// words (a list of lists thousands deep: ItemItem…).
+func TestLongInlineStep(t *testing.T) {
+	root := &ir.Type{Name: "Root", Pointer: "/$defs/Root", Kind: ir.Struct}
+	member := "A" + strings.Repeat("Item", 100)
+	leaf := &ir.Type{Name: root.Name + member, Pointer: "/$defs/Root/x", Kind: ir.Struct, Parent: root, Member: member}
+	if err := Assign(&ir.Package{Types: []*ir.Type{root, leaf}}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "Root" + strings.Repeat("Item", 6) + "1"; leaf.GoName != want {
+		t.Errorf("Go name %s, want %s", leaf.GoName, want)
+	}
+}
