@@ -164,12 +164,14 @@ func (a *assigner) methodScope(goName string, methods ...[]string) scope {
 }
 
 func (a *assigner) typeOrigin(t *ir.Type) origin {
-	what := fmt.Sprintf("definition %q", t.Name)
+	var what string
 	switch {
 	case long(t):
 		what = "an inline type nested deep in its definition"
 	case t.Parent != nil || !strings.HasPrefix(t.Pointer, "/$defs/") || strings.Count(t.Pointer, "/") != 2:
 		what = fmt.Sprintf("the inline type %s", t.Name)
+	default:
+		what = fmt.Sprintf("definition %q", t.Name)
 	}
 	return origin{what: what, file: a.p.FileOf(t.Gate), pointer: t.Pointer}
 }
