@@ -73,6 +73,12 @@ type Type struct {
 	// Extra: a Struct whose schema allows members it does not name
 	// (additionalProperties); they are kept as received.
 	Extra bool
+
+	// Parent is the type an inline type is part of (nil for a definition)
+	// and Member what Name adds to Parent's: a property ("Content"), "Item",
+	// "Value", a branch's title and property, "OtherFields".
+	Parent *Type
+	Member string
 }
 
 // RefKind is the shape of a value's Go type.
