@@ -12,7 +12,7 @@ import (
 )
 
 // constructorsFile emits the Ptr helper and the stable union constructors.
-func (e *emitter) constructorsFile(f *jen.File) error {
+func (e *emitter) constructorsFile(f *jen.File) {
 	/*
 		func Ptr[T any](v T) *T { return &v }
 	*/
@@ -21,7 +21,6 @@ func (e *emitter) constructorsFile(f *jen.File) error {
 	f.Func().Id(names.Ptr).Types(jen.Id("T").Any()).Params(jen.Id("v").Id("T")).Op("*").Id("T").Block(jen.Return(jen.Op("&").Id("v")))
 	f.Line()
 	e.constructors(f, "")
-	return nil
 }
 
 // constructors emits the union constructors of the gate key ("" for stable).
