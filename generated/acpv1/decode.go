@@ -366,6 +366,25 @@ func setDefault[T any](p *T, elem func(*T, *decoder) error, rules uint8) {
 	}
 }
 
+// alternative decodes the object that comes next as v, the only alternative
+// of an untagged union for objects, in the same pass. When v does not fit,
+// it reads past the object and returns it as raw, for the union to choose
+// from its keys as UnmarshalJSON does; err is then nil.
+func (d *decoder) alternative(v restDecoder) (raw []byte, err error) {
+	depth := d.StackDepth()
+	if _, err := d.ReadToken(); err != nil {
+		return nil, err
+	}
+	start := d.InputOffset() - 1
+	if err := v.decodeRest(d, start); err == nil || !isTypeError(err) {
+		return nil, err
+	}
+	if err := d.recover(depth); err != nil {
+		return nil, err
+	}
+	return d.in[start:d.InputOffset()], nil
+}
+
 // bridge decodes the next value with v's own UnmarshalJSON.
 func (d *decoder) bridge(v json.Unmarshaler) error {
 	raw, err := d.ReadValue()
