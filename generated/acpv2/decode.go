@@ -42,6 +42,7 @@ type decoder struct {
 	in   []byte       // the input: raw values and unknown variants are slices of it
 	src  bytes.Buffer // reads in without a copy
 	text string       // in as a string, once a string value needs it
+	buf  []byte       // the text of a string with escapes, before it is copied out
 }
 
 // arenaMax is the size of the largest input whose strings share one copy of
@@ -118,6 +119,9 @@ func withDecoder(data []byte, read func(d *decoder) error) error {
 // a small one stays referenced until the decoder's next use, which spares
 // the work of a reset; a large one is let go of now.
 func (d *decoder) release() {
+	if cap(d.buf) > arenaMax {
+		d.buf = nil
+	}
 	if len(d.in) > arenaMax {
 		d.reset(nil)
 		return
@@ -423,11 +427,10 @@ func decodeString[T ~string](p *T, d *decoder) error {
 		*p = T(d.text[end-len(raw)+2 : end])
 		return nil
 	}
-	s, err := unquote(raw)
-	if err != nil {
+	if d.buf, err = jsontext.AppendUnquote(d.buf[:0], raw); err != nil {
 		return err
 	}
-	*p = T(s)
+	*p = T(d.buf)
 	return nil
 }
 
@@ -569,15 +572,28 @@ func openArray[E any](d *decoder, s *[]E) (ok bool, err error) {
 	}
 }
 
+// firstCap is the capacity of a decoded list when its first item comes: the
+// lists of ACP messages are short, and growing one item at a time would
+// allocate three times for three items.
+const firstCap = 4
+
+// grow appends a zero item to out, for the next item to be decoded in place.
+func grow[E any](out []E) []E {
+	if cap(out) == 0 {
+		out = make([]E, 0, firstCap)
+	}
+	var zero E
+	return append(out, zero)
+}
+
 // decodeSlice decodes an array; an empty one is an empty slice, not nil.
 func decodeSlice[E any](d *decoder, s *[]E, elem func(*E, *decoder) error) error {
 	if ok, err := openArray(d, s); !ok {
 		return err
 	}
 	out := []E{}
-	var zero E
 	for d.PeekKind() != ']' {
-		out = append(out, zero)
+		out = grow(out)
 		if err := elem(&out[len(out)-1], d); err != nil {
 			return err
 		}
@@ -596,7 +612,6 @@ func decodeItems[E any](d *decoder, s *[]E, elem func(*E, *decoder) error) error
 	}
 	depth := d.StackDepth()
 	out := []E{}
-	var zero E
 	for d.PeekKind() != ']' {
 		if d.PeekKind() == 'n' {
 			if err := d.SkipValue(); err != nil {
@@ -604,7 +619,7 @@ func decodeItems[E any](d *decoder, s *[]E, elem func(*E, *decoder) error) error
 			}
 			continue
 		}
-		out = append(out, zero)
+		out = grow(out)
 		if err := elem(&out[len(out)-1], d); err != nil {
 			if !isTypeError(err) {
 				return err
