@@ -276,7 +276,8 @@ func fieldDecode(fl *ir.Field) jen.Code {
 		if fl.Type.Kind == ir.RefNamed && hasDecoder(fl.Type.Type) {
 			return jen.Id(recvName).Dot(fl.GoName).Dot("decodeJSON").Call(jen.Id("d"))
 		}
-		return jen.Add(elemDecoder(fl.Type)).Call(ptr, jen.Id("d"))
+		// decodeString(&v.SessionID, d): the type argument is inferred.
+		return plainScalar(fl.Type).Call(ptr, jen.Id("d"))
 	case skipElem(fl) != nil:
 		return jen.Id("decodeItemsField").Call(jen.Id("d"), ptr, elemDecoder(*skipElem(fl)), rules)
 	case fl.NullMeans:
@@ -320,6 +321,21 @@ func plainMember(fl *ir.Field) bool {
 		}
 	}
 	return false
+}
+
+// plainScalar is the runtime's decoder of r, a scalar, a named scalar or an
+// enum without a decoder of its own.
+func plainScalar(r ir.Ref) *jen.Statement {
+	if r.Kind != ir.RefNamed {
+		return scalarDecoder(r)
+	}
+	if t := r.Type; t.Kind == ir.Enum {
+		if t.Enum.Integer {
+			return jen.Id("decodeInt")
+		}
+		return jen.Id("decodeString")
+	}
+	return scalarDecoder(*r.Type.Underlying)
 }
 
 // fieldRules is the rule set of a member, as a constant expression.

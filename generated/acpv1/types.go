@@ -252,7 +252,7 @@ func (v *AgentNotification) decodeMember(d *decoder, name []byte, seen *uint64) 
 	switch string(name) {
 	case "method":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Method, d)
+		return true, decodeString(&v.Method, d)
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	}
@@ -336,7 +336,7 @@ func (v *AgentRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "method":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.Method, d)
+		return true, decodeString(&v.Method, d)
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	}
@@ -528,10 +528,10 @@ func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
 	case "data":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Data, d)
+		return true, decodeString(&v.Data, d)
 	case "mimeType":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.MimeType, d)
+		return true, decodeString(&v.MimeType, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -707,10 +707,10 @@ func (v *AuthMethodAgent) decodeMember(d *decoder, name []byte, seen *uint64) (b
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodeString[AuthMethodID](&v.ID, d)
+		return true, decodeString(&v.ID, d)
 	case "name":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.Name, d)
+		return true, decodeString(&v.Name, d)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -835,10 +835,10 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodeString[AuthMethodID](&v.ID, d)
+		return true, decodeString(&v.ID, d)
 	case "name":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.Name, d)
+		return true, decodeString(&v.Name, d)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "args":
@@ -934,7 +934,7 @@ func (v *AuthenticateRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	switch string(name) {
 	case "methodId":
 		*seen |= 1 << 0
-		return true, decodeString[AuthMethodID](&v.MethodID, d)
+		return true, decodeString(&v.MethodID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1090,10 +1090,10 @@ func (v *AvailableCommand) decodeMember(d *decoder, name []byte, seen *uint64) (
 	switch string(name) {
 	case "name":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Name, d)
+		return true, decodeString(&v.Name, d)
 	case "description":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.Description, d)
+		return true, decodeString(&v.Description, d)
 	case "input":
 		return true, decodePointerField(d, &v.Input, (*AvailableCommandInput).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
@@ -1272,12 +1272,12 @@ func (v *BlobResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "blob":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Blob, d)
+		return true, decodeString(&v.Blob, d)
 	case "mimeType":
 		return true, decodePointerField(d, &v.MimeType, decodeString[string], nullOK|defaultOnError)
 	case "uri":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.URI, d)
+		return true, decodeString(&v.URI, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1525,7 +1525,7 @@ func (v *CancelNotification) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeString[SessionID](&v.SessionID, d)
+		return true, decodeString(&v.SessionID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1829,7 +1829,7 @@ func (v *ClientNotification) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "method":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Method, d)
+		return true, decodeString(&v.Method, d)
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	}
@@ -1913,7 +1913,7 @@ func (v *ClientRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "method":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.Method, d)
+		return true, decodeString(&v.Method, d)
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	}
@@ -2104,7 +2104,7 @@ func (v *CloseSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeString[SessionID](&v.SessionID, d)
+		return true, decodeString(&v.SessionID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2295,7 +2295,7 @@ func (v *CompactionSummaryChunk) decodeMember(d *decoder, name []byte, seen *uin
 	switch string(name) {
 	case "compactionId":
 		*seen |= 1 << 0
-		return true, decodeString[CompactionID](&v.CompactionID, d)
+		return true, decodeString(&v.CompactionID, d)
 	case "content":
 		*seen |= 1 << 1
 		return true, v.Content.decodeJSON(d)
@@ -2407,10 +2407,10 @@ func (v *CompactionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (
 	switch string(name) {
 	case "compactionId":
 		*seen |= 1 << 0
-		return true, decodeString[CompactionID](&v.CompactionID, d)
+		return true, decodeString(&v.CompactionID, d)
 	case "status":
 		*seen |= 1 << 1
-		return true, decodeString[CompactionStatus](&v.Status, d)
+		return true, decodeString(&v.Status, d)
 	case "summary":
 		return true, decodeNullableField(d, &v.Summary, func(p *[]ContentBlock, d *decoder) error {
 			return decodeItems(d, p, (*ContentBlock).decodeJSON)
@@ -2501,7 +2501,7 @@ func (v *CompleteElicitationNotification) decodeMember(d *decoder, name []byte, 
 	switch string(name) {
 	case "elicitationId":
 		*seen |= 1 << 0
-		return true, decodeString[ElicitationID](&v.ElicitationID, d)
+		return true, decodeString(&v.ElicitationID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2847,10 +2847,10 @@ func (v *Cost) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	switch string(name) {
 	case "amount":
 		*seen |= 1 << 0
-		return true, decodeFloat[float64](&v.Amount, d)
+		return true, decodeFloat(&v.Amount, d)
 	case "currency":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.Currency, d)
+		return true, decodeString(&v.Currency, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2977,10 +2977,10 @@ func (v *CreateTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeString[SessionID](&v.SessionID, d)
+		return true, decodeString(&v.SessionID, d)
 	case "command":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.Command, d)
+		return true, decodeString(&v.Command, d)
 	case "args":
 		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
@@ -3075,7 +3075,7 @@ func (v *CreateTerminalResponse) decodeMember(d *decoder, name []byte, seen *uin
 	switch string(name) {
 	case "terminalId":
 		*seen |= 1 << 0
-		return true, decodeString[TerminalID](&v.TerminalID, d)
+		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3159,7 +3159,7 @@ func (v *CurrentModeUpdate) decodeMember(d *decoder, name []byte, seen *uint64) 
 	switch string(name) {
 	case "currentModeId":
 		*seen |= 1 << 0
-		return true, decodeString[SessionModeID](&v.CurrentModeID, d)
+		return true, decodeString(&v.CurrentModeID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3241,7 +3241,7 @@ func (v *DeleteSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeString[SessionID](&v.SessionID, d)
+		return true, decodeString(&v.SessionID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3401,12 +3401,12 @@ func (v *Diff) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	switch string(name) {
 	case "path":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Path, d)
+		return true, decodeString(&v.Path, d)
 	case "oldText":
 		return true, decodePointerField(d, &v.OldText, decodeString[string], nullOK|defaultOnError)
 	case "newText":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.NewText, d)
+		return true, decodeString(&v.NewText, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3898,7 +3898,7 @@ func (v *ElicitationSessionScope) decodeMember(d *decoder, name []byte, seen *ui
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeString[SessionID](&v.SessionID, d)
+		return true, decodeString(&v.SessionID, d)
 	case "toolCallId":
 		return true, decodePointerField(d, &v.ToolCallID, decodeString[ToolCallID], nullOK|defaultOnError)
 	}
@@ -4153,10 +4153,10 @@ func (v *EnumOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 	switch string(name) {
 	case "const":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Const, d)
+		return true, decodeString(&v.Const, d)
 	case "title":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.Title, d)
+		return true, decodeString(&v.Title, d)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -4246,10 +4246,10 @@ func (v *EnvVariable) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	switch string(name) {
 	case "name":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Name, d)
+		return true, decodeString(&v.Name, d)
 	case "value":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.Value, d)
+		return true, decodeString(&v.Value, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4341,10 +4341,10 @@ func (v *Error) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error
 	switch string(name) {
 	case "code":
 		*seen |= 1 << 0
-		return true, decodeInt[ErrorCode](&v.Code, d)
+		return true, decodeInt(&v.Code, d)
 	case "message":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.Message, d)
+		return true, decodeString(&v.Message, d)
 	case "data":
 		return true, decodeField(d, &v.Data, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4543,10 +4543,10 @@ func (v *HTTPHeader) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 	switch string(name) {
 	case "name":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Name, d)
+		return true, decodeString(&v.Name, d)
 	case "value":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.Value, d)
+		return true, decodeString(&v.Value, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4652,10 +4652,10 @@ func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
 	case "data":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Data, d)
+		return true, decodeString(&v.Data, d)
 	case "mimeType":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.MimeType, d)
+		return true, decodeString(&v.MimeType, d)
 	case "uri":
 		return true, decodePointerField(d, &v.URI, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -4759,12 +4759,12 @@ func (v *Implementation) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	switch string(name) {
 	case "name":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Name, d)
+		return true, decodeString(&v.Name, d)
 	case "title":
 		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
 	case "version":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.Version, d)
+		return true, decodeString(&v.Version, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4873,7 +4873,7 @@ func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	switch string(name) {
 	case "protocolVersion":
 		*seen |= 1 << 0
-		return true, decodeUint[ProtocolVersion](&v.ProtocolVersion, d)
+		return true, decodeUint(&v.ProtocolVersion, d)
 	case "clientCapabilities":
 		return true, decodePointerField(d, &v.ClientCapabilities, (*ClientCapabilities).decodeJSON, defaultOnError)
 	case "clientInfo":
@@ -4995,7 +4995,7 @@ func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "protocolVersion":
 		*seen |= 1 << 0
-		return true, decodeUint[ProtocolVersion](&v.ProtocolVersion, d)
+		return true, decodeUint(&v.ProtocolVersion, d)
 	case "agentCapabilities":
 		return true, decodePointerField(d, &v.AgentCapabilities, (*AgentCapabilities).decodeJSON, defaultOnError)
 	case "authMethods":
@@ -5205,10 +5205,10 @@ func (v *KillTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeString[SessionID](&v.SessionID, d)
+		return true, decodeString(&v.SessionID, d)
 	case "terminalId":
 		*seen |= 1 << 1
-		return true, decodeString[TerminalID](&v.TerminalID, d)
+		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5570,14 +5570,14 @@ func (v *LoadSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 		}, defaultOnNull|emptyList)
 	case "cwd":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.Cwd, d)
+		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
 		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
 		}, defaultOnNull|emptyList)
 	case "sessionId":
 		*seen |= 1 << 2
-		return true, decodeString[SessionID](&v.SessionID, d)
+		return true, decodeString(&v.SessionID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -6036,10 +6036,10 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	switch string(name) {
 	case "name":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Name, d)
+		return true, decodeString(&v.Name, d)
 	case "url":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.URL, d)
+		return true, decodeString(&v.URL, d)
 	case "headers":
 		*seen |= 1 << 2
 		return true, decodeField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
@@ -6142,10 +6142,10 @@ func (v *MCPServerSSE) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	switch string(name) {
 	case "name":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Name, d)
+		return true, decodeString(&v.Name, d)
 	case "url":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.URL, d)
+		return true, decodeString(&v.URL, d)
 	case "headers":
 		*seen |= 1 << 2
 		return true, decodeField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
@@ -6255,10 +6255,10 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	switch string(name) {
 	case "name":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Name, d)
+		return true, decodeString(&v.Name, d)
 	case "command":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.Command, d)
+		return true, decodeString(&v.Command, d)
 	case "args":
 		*seen |= 1 << 2
 		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
@@ -6528,7 +6528,7 @@ func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	switch string(name) {
 	case "cwd":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Cwd, d)
+		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
 		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
@@ -6648,7 +6648,7 @@ func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeString[SessionID](&v.SessionID, d)
+		return true, decodeString(&v.SessionID, d)
 	case "modes":
 		return true, decodePointerField(d, &v.Modes, (*SessionModeState).decodeJSON, nullOK|defaultOnError)
 	case "configOptions":
@@ -6752,10 +6752,10 @@ func (v *Notice) decodeMember(d *decoder, name []byte, seen *uint64) (bool, erro
 	switch string(name) {
 	case "severity":
 		*seen |= 1 << 0
-		return true, decodeString[NoticeSeverity](&v.Severity, d)
+		return true, decodeString(&v.Severity, d)
 	case "title":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.Title, d)
+		return true, decodeString(&v.Title, d)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -7017,10 +7017,10 @@ func (v *PermissionOption) decodeMember(d *decoder, name []byte, seen *uint64) (
 	switch string(name) {
 	case "optionId":
 		*seen |= 1 << 0
-		return true, decodeString[PermissionOptionID](&v.OptionID, d)
+		return true, decodeString(&v.OptionID, d)
 	case "name":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.Name, d)
+		return true, decodeString(&v.Name, d)
 	case "kind":
 		*seen |= 1 << 2
 		return true, v.Kind.decodeJSON(d)
@@ -7222,7 +7222,7 @@ func (v *PlanEntry) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 	switch string(name) {
 	case "content":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Content, d)
+		return true, decodeString(&v.Content, d)
 	case "priority":
 		*seen |= 1 << 1
 		return true, v.Priority.decodeJSON(d)
@@ -7444,7 +7444,7 @@ func (v *PromptRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeString[SessionID](&v.SessionID, d)
+		return true, decodeString(&v.SessionID, d)
 	case "prompt":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Prompt, func(p *[]ContentBlock, d *decoder) error {
@@ -7646,10 +7646,10 @@ func (v *ReadTextFileRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeString[SessionID](&v.SessionID, d)
+		return true, decodeString(&v.SessionID, d)
 	case "path":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.Path, d)
+		return true, decodeString(&v.Path, d)
 	case "line":
 		return true, decodePointerField(d, &v.Line, decodeUint[uint32], nullOK)
 	case "limit":
@@ -7736,7 +7736,7 @@ func (v *ReadTextFileResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "content":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Content, d)
+		return true, decodeString(&v.Content, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -7821,10 +7821,10 @@ func (v *ReleaseTerminalRequest) decodeMember(d *decoder, name []byte, seen *uin
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeString[SessionID](&v.SessionID, d)
+		return true, decodeString(&v.SessionID, d)
 	case "terminalId":
 		*seen |= 1 << 1
-		return true, decodeString[TerminalID](&v.TerminalID, d)
+		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -7989,7 +7989,7 @@ func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *u
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeString[SessionID](&v.SessionID, d)
+		return true, decodeString(&v.SessionID, d)
 	case "toolCall":
 		*seen |= 1 << 1
 		return true, v.ToolCall.decodeJSON(d)
@@ -8213,14 +8213,14 @@ func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		return true, decodePointerField(d, &v.MimeType, decodeString[string], nullOK|defaultOnError)
 	case "name":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Name, d)
+		return true, decodeString(&v.Name, d)
 	case "size":
 		return true, decodePointerField(d, &v.Size, decodeInt[int64], nullOK|defaultOnError)
 	case "title":
 		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
 	case "uri":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.URI, d)
+		return true, decodeString(&v.URI, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -8339,10 +8339,10 @@ func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeString[SessionID](&v.SessionID, d)
+		return true, decodeString(&v.SessionID, d)
 	case "cwd":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.Cwd, d)
+		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
 		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
@@ -8521,7 +8521,7 @@ func (v *SelectedPermissionOutcome) decodeMember(d *decoder, name []byte, seen *
 	switch string(name) {
 	case "optionId":
 		*seen |= 1 << 0
-		return true, decodeString[PermissionOptionID](&v.OptionID, d)
+		return true, decodeString(&v.OptionID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -8875,7 +8875,7 @@ func (v *SessionConfigBoolean) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "currentValue":
 		*seen |= 1 << 0
-		return true, decodeBool[bool](&v.CurrentValue, d)
+		return true, decodeBool(&v.CurrentValue, d)
 	}
 	return false, nil
 }
@@ -9029,7 +9029,7 @@ func (v *SessionConfigSelect) decodeMember(d *decoder, name []byte, seen *uint64
 	switch string(name) {
 	case "currentValue":
 		*seen |= 1 << 0
-		return true, decodeString[SessionConfigValueID](&v.CurrentValue, d)
+		return true, decodeString(&v.CurrentValue, d)
 	case "options":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Options, (*SessionConfigSelectOptions).decodeJSON, 0)
@@ -9125,10 +9125,10 @@ func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *u
 	switch string(name) {
 	case "group":
 		*seen |= 1 << 0
-		return true, decodeString[SessionConfigGroupID](&v.Group, d)
+		return true, decodeString(&v.Group, d)
 	case "name":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.Name, d)
+		return true, decodeString(&v.Name, d)
 	case "options":
 		*seen |= 1 << 2
 		return true, decodeItemsField(d, &v.Options, (*SessionConfigSelectOption).decodeJSON, defaultOnError|emptyList)
@@ -9229,10 +9229,10 @@ func (v *SessionConfigSelectOption) decodeMember(d *decoder, name []byte, seen *
 	switch string(name) {
 	case "value":
 		*seen |= 1 << 0
-		return true, decodeString[SessionConfigValueID](&v.Value, d)
+		return true, decodeString(&v.Value, d)
 	case "name":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.Name, d)
+		return true, decodeString(&v.Name, d)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -9429,10 +9429,10 @@ func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeString[SessionID](&v.SessionID, d)
+		return true, decodeString(&v.SessionID, d)
 	case "cwd":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.Cwd, d)
+		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
 		return true, decodeItemsField(d, &v.AdditionalDirectories, decodeString[string], defaultOnError|emptyList)
 	case "title":
@@ -9688,10 +9688,10 @@ func (v *SessionMode) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodeString[SessionModeID](&v.ID, d)
+		return true, decodeString(&v.ID, d)
 	case "name":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.Name, d)
+		return true, decodeString(&v.Name, d)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -9786,7 +9786,7 @@ func (v *SessionModeState) decodeMember(d *decoder, name []byte, seen *uint64) (
 	switch string(name) {
 	case "currentModeId":
 		*seen |= 1 << 0
-		return true, decodeString[SessionModeID](&v.CurrentModeID, d)
+		return true, decodeString(&v.CurrentModeID, d)
 	case "availableModes":
 		*seen |= 1 << 1
 		return true, decodeItemsField(d, &v.AvailableModes, (*SessionMode).decodeJSON, defaultOnError|emptyList)
@@ -9885,7 +9885,7 @@ func (v *SessionNotification) decodeMember(d *decoder, name []byte, seen *uint64
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeString[SessionID](&v.SessionID, d)
+		return true, decodeString(&v.SessionID, d)
 	case "update":
 		*seen |= 1 << 1
 		return true, v.Update.decodeJSON(d)
@@ -10122,10 +10122,10 @@ func (v *SetSessionModeRequest) decodeMember(d *decoder, name []byte, seen *uint
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeString[SessionID](&v.SessionID, d)
+		return true, decodeString(&v.SessionID, d)
 	case "modeId":
 		*seen |= 1 << 1
-		return true, decodeString[SessionModeID](&v.ModeID, d)
+		return true, decodeString(&v.ModeID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -10536,7 +10536,7 @@ func (v *Terminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 	switch string(name) {
 	case "terminalId":
 		*seen |= 1 << 0
-		return true, decodeString[TerminalID](&v.TerminalID, d)
+		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -10704,10 +10704,10 @@ func (v *TerminalOutputRequest) decodeMember(d *decoder, name []byte, seen *uint
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeString[SessionID](&v.SessionID, d)
+		return true, decodeString(&v.SessionID, d)
 	case "terminalId":
 		*seen |= 1 << 1
-		return true, decodeString[TerminalID](&v.TerminalID, d)
+		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -10804,10 +10804,10 @@ func (v *TerminalOutputResponse) decodeMember(d *decoder, name []byte, seen *uin
 	switch string(name) {
 	case "output":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Output, d)
+		return true, decodeString(&v.Output, d)
 	case "truncated":
 		*seen |= 1 << 1
-		return true, decodeBool[bool](&v.Truncated, d)
+		return true, decodeBool(&v.Truncated, d)
 	case "exitStatus":
 		return true, decodePointerField(d, &v.ExitStatus, (*TerminalExitStatus).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
@@ -10903,7 +10903,7 @@ func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
 	case "text":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Text, d)
+		return true, decodeString(&v.Text, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -10997,10 +10997,10 @@ func (v *TextResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 		return true, decodePointerField(d, &v.MimeType, decodeString[string], nullOK|defaultOnError)
 	case "text":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Text, d)
+		return true, decodeString(&v.Text, d)
 	case "uri":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.URI, d)
+		return true, decodeString(&v.URI, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -11243,10 +11243,10 @@ func (v *ToolCall) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 	switch string(name) {
 	case "toolCallId":
 		*seen |= 1 << 0
-		return true, decodeString[ToolCallID](&v.ToolCallID, d)
+		return true, decodeString(&v.ToolCallID, d)
 	case "title":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.Title, d)
+		return true, decodeString(&v.Title, d)
 	case "name":
 		return true, decodePointerField(d, &v.Name, decodeString[string], nullOK|defaultOnError)
 	case "kind":
@@ -11360,7 +11360,7 @@ func (v *ToolCallLocation) decodeMember(d *decoder, name []byte, seen *uint64) (
 	switch string(name) {
 	case "path":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Path, d)
+		return true, decodeString(&v.Path, d)
 	case "line":
 		return true, decodePointerField(d, &v.Line, decodeUint[uint32], nullOK|defaultOnError)
 	case "_meta":
@@ -11516,7 +11516,7 @@ func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	switch string(name) {
 	case "toolCallId":
 		*seen |= 1 << 0
-		return true, decodeString[ToolCallID](&v.ToolCallID, d)
+		return true, decodeString(&v.ToolCallID, d)
 	case "kind":
 		return true, decodePointerField(d, &v.Kind, (*ToolKind).decodeJSON, nullOK|defaultOnError)
 	case "status":
@@ -11612,7 +11612,7 @@ func (v *UnstructuredCommandInput) decodeMember(d *decoder, name []byte, seen *u
 	switch string(name) {
 	case "hint":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Hint, d)
+		return true, decodeString(&v.Hint, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -11706,10 +11706,10 @@ func (v *UsageUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	switch string(name) {
 	case "used":
 		*seen |= 1 << 0
-		return true, decodeUint[uint64](&v.Used, d)
+		return true, decodeUint(&v.Used, d)
 	case "size":
 		*seen |= 1 << 1
-		return true, decodeUint[uint64](&v.Size, d)
+		return true, decodeUint(&v.Size, d)
 	case "cost":
 		return true, decodePointerField(d, &v.Cost, (*Cost).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
@@ -11799,10 +11799,10 @@ func (v *WaitForTerminalExitRequest) decodeMember(d *decoder, name []byte, seen 
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeString[SessionID](&v.SessionID, d)
+		return true, decodeString(&v.SessionID, d)
 	case "terminalId":
 		*seen |= 1 << 1
-		return true, decodeString[TerminalID](&v.TerminalID, d)
+		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -11977,13 +11977,13 @@ func (v *WriteTextFileRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeString[SessionID](&v.SessionID, d)
+		return true, decodeString(&v.SessionID, d)
 	case "path":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.Path, d)
+		return true, decodeString(&v.Path, d)
 	case "content":
 		*seen |= 1 << 2
-		return true, decodeString[string](&v.Content, d)
+		return true, decodeString(&v.Content, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}

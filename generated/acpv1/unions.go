@@ -476,7 +476,7 @@ func (v *AuthMethodOther) decodeMember(d *decoder, name []byte, seen *uint64) (b
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Tag, d)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -1173,7 +1173,7 @@ func (v *ContentBlockOther) decodeMember(d *decoder, name []byte, seen *uint64) 
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Tag, d)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -1344,7 +1344,7 @@ func (v *createElicitationRequestFields) decodeMember(d *decoder, name []byte, s
 	switch string(name) {
 	case "message":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Message, d)
+		return true, decodeString(&v.Message, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1517,7 +1517,7 @@ func (v *CreateElicitationRequestOther) decodeMember(d *decoder, name []byte, se
 	switch string(name) {
 	case "mode":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Tag, d)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -1999,7 +1999,7 @@ func (v *CreateElicitationResponseOther) decodeMember(d *decoder, name []byte, s
 	switch string(name) {
 	case "action":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Tag, d)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -2659,7 +2659,7 @@ func (v *ElicitationPropertySchemaOther) decodeMember(d *decoder, name []byte, s
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Tag, d)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -2808,10 +2808,10 @@ func (v *elicitationURLModeFields) decodeMember(d *decoder, name []byte, seen *u
 	switch string(name) {
 	case "elicitationId":
 		*seen |= 1 << 0
-		return true, decodeString[ElicitationID](&v.ElicitationID, d)
+		return true, decodeString(&v.ElicitationID, d)
 	case "url":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.URL, d)
+		return true, decodeString(&v.URL, d)
 	}
 	return false, nil
 }
@@ -3217,7 +3217,7 @@ func (v *MCPServerOther) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Tag, d)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -3479,7 +3479,7 @@ func (v *MultiSelectItemsOther) decodeMember(d *decoder, name []byte, seen *uint
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Tag, d)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -3870,7 +3870,7 @@ func (v *RequestPermissionOutcomeOther) decodeMember(d *decoder, name []byte, se
 	switch string(name) {
 	case "outcome":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Tag, d)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -4044,10 +4044,10 @@ func (v *sessionConfigOptionFields) decodeMember(d *decoder, name []byte, seen *
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodeString[SessionConfigID](&v.ID, d)
+		return true, decodeString(&v.ID, d)
 	case "name":
 		*seen |= 1 << 1
-		return true, decodeString[string](&v.Name, d)
+		return true, decodeString(&v.Name, d)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "category":
@@ -4220,7 +4220,7 @@ func (v *SessionConfigOptionOther) decodeMember(d *decoder, name []byte, seen *u
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Tag, d)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -5006,7 +5006,7 @@ func (v *SessionUpdateOther) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "sessionUpdate":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Tag, d)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -5185,10 +5185,10 @@ func (v *setSessionConfigOptionRequestFields) decodeMember(d *decoder, name []by
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeString[SessionID](&v.SessionID, d)
+		return true, decodeString(&v.SessionID, d)
 	case "configId":
 		*seen |= 1 << 1
-		return true, decodeString[SessionConfigID](&v.ConfigID, d)
+		return true, decodeString(&v.ConfigID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5272,7 +5272,7 @@ func (v *SetSessionConfigOptionRequestBoolean) decodeMember(d *decoder, name []b
 	switch string(name) {
 	case "value":
 		*seen |= 1 << 0
-		return true, decodeBool[bool](&v.Value, d)
+		return true, decodeBool(&v.Value, d)
 	}
 	return false, nil
 }
@@ -5344,7 +5344,7 @@ func (v *SetSessionConfigOptionRequestValueID) decodeMember(d *decoder, name []b
 	switch string(name) {
 	case "value":
 		*seen |= 1 << 0
-		return true, decodeString[SessionConfigValueID](&v.Value, d)
+		return true, decodeString(&v.Value, d)
 	}
 	return false, nil
 }
@@ -5430,7 +5430,7 @@ func (v *SetSessionConfigOptionRequestOther) decodeMember(d *decoder, name []byt
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Tag, d)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -5725,7 +5725,7 @@ func (v *ToolCallContentOther) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeString[string](&v.Tag, d)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }

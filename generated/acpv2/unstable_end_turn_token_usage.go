@@ -95,13 +95,13 @@ func (v *Usage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error
 	switch string(name) {
 	case "totalTokens":
 		*seen |= 1 << 0
-		return true, decodeUint[uint64](&v.TotalTokens, d)
+		return true, decodeUint(&v.TotalTokens, d)
 	case "inputTokens":
 		*seen |= 1 << 1
-		return true, decodeUint[uint64](&v.InputTokens, d)
+		return true, decodeUint(&v.InputTokens, d)
 	case "outputTokens":
 		*seen |= 1 << 2
-		return true, decodeUint[uint64](&v.OutputTokens, d)
+		return true, decodeUint(&v.OutputTokens, d)
 	case "thoughtTokens":
 		return true, decodePointerField(d, &v.ThoughtTokens, decodeUint[uint64], nullOK|defaultOnError)
 	case "cachedReadTokens":
