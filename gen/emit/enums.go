@@ -77,19 +77,23 @@ func (e *emitter) enum(f *jen.File, t *ir.Type) {
 
 // closedEnumDecoder rejects values the schema does not list.
 func (e *emitter) closedEnumDecoder(f *jen.File, t *ir.Type) {
-	if !t.Enum.Integer {
-		stringEnumDecoder(f, t)
-		return
-	}
-	what := jen.Lit("string ").Op("+").Qual("strconv", "Quote").Call(jen.String().Call(jen.Id("s")))
-	read := jen.Id("decodeString")
 	if t.Enum.Integer {
-		what = jen.Lit("number ").Op("+").Qual("strconv", "FormatInt").Call(jen.Int64().Call(jen.Id("s")), jen.Lit(10))
-		read = jen.Id("decodeInt")
+		integerEnumDecoder(f, t)
+	} else {
+		stringEnumDecoder(f, t)
 	}
+	f.Line()
+	f.Comment("UnmarshalJSON accepts only the values the schema lists.")
+	f.Func().Params(receiver(t.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.Return(jen.Id("decodeBytes").Call(jen.Id("data"), jen.Id(recvName))))
+}
+
+// integerEnumDecoder decodes a closed integer enum.
+func integerEnumDecoder(f *jen.File, t *ir.Type) {
+	what := jen.Lit("number ").Op("+").Qual("strconv", "FormatInt").Call(jen.Int64().Call(jen.Id("s")), jen.Lit(10))
 	f.Func().Params(receiver(t.GoName)).Id("decodeJSON").Params(decoderParam).Error().Block(
 		jen.Var().Id("s").Id(t.GoName),
-		jen.If(jen.Err().Op(":=").Add(read).Call(jen.Op("&").Id("s"), jen.Id("d")), jen.Err().Op("!=").Nil()).Block(
+		jen.If(jen.Err().Op(":=").Id("decodeInt").Call(jen.Op("&").Id("s"), jen.Id("d")), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Err()),
 		),
 		jen.If(jen.Op("!").Id("s").Dot("IsKnown").Call()).Block(
@@ -98,10 +102,6 @@ func (e *emitter) closedEnumDecoder(f *jen.File, t *ir.Type) {
 		jen.Op("*").Id(recvName).Op("=").Id("s"),
 		jen.Return(jen.Nil()),
 	)
-	f.Line()
-	f.Comment("UnmarshalJSON accepts only the values the schema lists.")
-	f.Func().Params(receiver(t.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.Return(jen.Id("decodeBytes").Call(jen.Id("data"), jen.Id(recvName))))
 }
 
 // stringEnumDecoder decodes a closed string enum to its constants, which
@@ -135,10 +135,6 @@ func stringEnumDecoder(f *jen.File, t *ir.Type) {
 		jen.Switch(jen.String().Call(jen.Id("text"))).Block(cases...),
 		jen.Return(jen.Nil()),
 	)
-	f.Line()
-	f.Comment("UnmarshalJSON accepts only the values the schema lists.")
-	f.Func().Params(receiver(t.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.Return(jen.Id("decodeBytes").Call(jen.Id("data"), jen.Id(recvName))))
 }
 
 // enumValueDoc documents an enum constant and its wire value.
