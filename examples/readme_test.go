@@ -150,13 +150,20 @@ func goBlock(t *testing.T, heading string) string {
 // this module that exists only in a build overlay.
 func buildReadme(t *testing.T, heading, name string) string {
 	t.Helper()
+	return buildProgram(t, heading, name, goBlock(t, heading))
+}
+
+// buildProgram builds program, from the README section heading, as the
+// package ./readme/name that exists only in a build overlay.
+func buildProgram(t *testing.T, heading, name, program string) string {
+	t.Helper()
 	dir := t.TempDir()
 	abs, err := filepath.Abs(filepath.Join("readme", name, "main.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	src := filepath.Join(dir, "main.go")
-	if err := os.WriteFile(src, []byte(goBlock(t, heading)), 0o644); err != nil {
+	if err := os.WriteFile(src, []byte(program), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	overlay, _ := json.Marshal(map[string]map[string]string{"Replace": {abs: src}})
@@ -183,4 +190,37 @@ func TestReadmeExamples(t *testing.T) {
 	if want := "hello\nstop: end_turn\n"; string(out) != want {
 		t.Errorf("README client printed %q, want %q", out, want)
 	}
+}
+
+// TestReadmeBuildingMessages builds the code of README's "Building
+// messages" inside a function that declares what it uses, and checks that
+// each message it sends (the blocks between blank lines) takes at most
+// three lines.
+func TestReadmeBuildingMessages(t *testing.T) {
+	const heading = "### Building messages"
+	code := goBlock(t, heading)
+	blocks := strings.Split(strings.TrimSpace(code), "\n\n")
+	if len(blocks) != 3 {
+		t.Errorf("%d messages in README section %q, want 3 (a text chunk, a tool call with a diff, a plan)", len(blocks), heading)
+	}
+	for _, b := range blocks {
+		if n := strings.Count(b, "\n") + 1; n > 3 {
+			t.Errorf("a message of README section %q takes %d lines, want at most 3:\n%s", heading, n, b)
+		}
+	}
+	program := `package main
+
+import (
+	"context"
+
+	"github.com/acpgen/acpgen/generated/acpv1"
+)
+
+func main() {}
+
+func send(ctx context.Context, conn *acpv1.AgentSideConnection, id acpv1.SessionID, src string) error {
+` + code + `	return err
+}
+`
+	buildProgram(t, heading, "messages", program)
 }

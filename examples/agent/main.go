@@ -34,14 +34,16 @@ type agent struct {
 }
 
 func (a *agent) Initialize(ctx context.Context, p *acpv1.InitializeRequest) (*acpv1.InitializeResponse, error) {
-	return &acpv1.InitializeResponse{ProtocolVersion: 1, AuthMethods: []acpv1.AuthMethod{}}, nil
+	r := acpv1.NewInitializeResponse(1)
+	r.AuthMethods = []acpv1.AuthMethod{} // none, written as [] as the TypeScript SDK's agents do
+	return r, nil
 }
 
 func (a *agent) NewSession(ctx context.Context, p *acpv1.NewSessionRequest) (*acpv1.NewSessionResponse, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.sessions++
-	return &acpv1.NewSessionResponse{SessionID: acpv1.SessionID(fmt.Sprintf("sess_%d", a.sessions))}, nil
+	return acpv1.NewNewSessionResponse(acpv1.SessionID(fmt.Sprintf("sess_%d", a.sessions))), nil
 }
 
 func (a *agent) Cancel(ctx context.Context, p *acpv1.CancelNotification) error {
@@ -70,17 +72,14 @@ func (a *agent) Prompt(ctx context.Context, p *acpv1.PromptRequest) (*acpv1.Prom
 		}
 	}
 	if a.isCancelled(p.SessionID) {
-		return &acpv1.PromptResponse{StopReason: acpv1.StopReasonCancelled}, nil
+		return acpv1.NewPromptResponse(acpv1.StopReasonCancelled), nil
 	}
-	title := "echo"
-	answer, err := a.conn.RequestPermission(ctx, &acpv1.RequestPermissionRequest{
-		SessionID: p.SessionID,
-		ToolCall:  acpv1.ToolCallUpdate{ToolCallID: "call_1", Title: &title},
-		Options: []acpv1.PermissionOption{
+	answer, err := a.conn.RequestPermission(ctx, acpv1.NewRequestPermissionRequest(p.SessionID,
+		acpv1.ToolCallUpdate{ToolCallID: "call_1", Title: acpv1.Ptr("echo")},
+		[]acpv1.PermissionOption{
 			{OptionID: "allow", Name: "Allow", Kind: acpv1.PermissionOptionKindAllowOnce},
 			{OptionID: "reject", Name: "Reject", Kind: acpv1.PermissionOptionKindRejectOnce},
-		},
-	})
+		}))
 	if err != nil {
 		return nil, err
 	}
@@ -92,19 +91,15 @@ func (a *agent) Prompt(ctx context.Context, p *acpv1.PromptRequest) (*acpv1.Prom
 		return nil, err
 	}
 	if a.isCancelled(p.SessionID) {
-		return &acpv1.PromptResponse{StopReason: acpv1.StopReasonCancelled}, nil
+		return acpv1.NewPromptResponse(acpv1.StopReasonCancelled), nil
 	}
-	return &acpv1.PromptResponse{StopReason: acpv1.StopReasonEndTurn}, nil
+	return acpv1.NewPromptResponse(acpv1.StopReasonEndTurn), nil
 }
 
 // say sends text to the client as an agent message chunk.
 func (a *agent) say(ctx context.Context, id acpv1.SessionID, text string) error {
-	return a.conn.SessionUpdate(ctx, &acpv1.SessionNotification{
-		SessionID: id,
-		Update: acpv1.SessionUpdate{Value: &acpv1.SessionUpdateAgentMessageChunk{ContentChunk: acpv1.ContentChunk{
-			Content: acpv1.ContentBlock{Value: &acpv1.ContentBlockText{TextContent: acpv1.TextContent{Text: text}}},
-		}}},
-	})
+	return a.conn.SessionUpdate(ctx, acpv1.NewSessionNotification(id,
+		acpv1.NewSessionUpdateAgentMessageChunk(acpv1.NewContentBlockText(text))))
 }
 
 func (a *agent) isCancelled(id acpv1.SessionID) bool {

@@ -66,21 +66,18 @@ func run(prompt string, command []string) error {
 
 // session runs the prompt turn and returns its stop reason.
 func session(ctx context.Context, conn *acpv1.ClientSideConnection, prompt string) (acpv1.StopReason, error) {
-	if _, err := conn.Initialize(ctx, &acpv1.InitializeRequest{ProtocolVersion: 1}); err != nil {
+	if _, err := conn.Initialize(ctx, acpv1.NewInitializeRequest(1)); err != nil {
 		return "", fmt.Errorf("initialize: %w", err)
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
-	s, err := conn.NewSession(ctx, &acpv1.NewSessionRequest{Cwd: cwd, MCPServers: []acpv1.MCPServer{}})
+	s, err := conn.NewSession(ctx, acpv1.NewNewSessionRequest(cwd, []acpv1.MCPServer{}))
 	if err != nil {
 		return "", fmt.Errorf("session/new: %w", err)
 	}
-	r, err := conn.Prompt(ctx, &acpv1.PromptRequest{
-		SessionID: s.SessionID,
-		Prompt:    []acpv1.ContentBlock{{Value: &acpv1.ContentBlockText{TextContent: acpv1.TextContent{Text: prompt}}}},
-	})
+	r, err := conn.Prompt(ctx, acpv1.NewPromptRequest(s.SessionID, []acpv1.ContentBlock{acpv1.NewContentBlockText(prompt)}))
 	if err != nil {
 		return "", fmt.Errorf("session/prompt: %w", err)
 	}
@@ -105,10 +102,8 @@ func (client) SessionUpdate(ctx context.Context, n *acpv1.SessionNotification) e
 func (client) RequestPermission(ctx context.Context, p *acpv1.RequestPermissionRequest) (*acpv1.RequestPermissionResponse, error) {
 	for _, o := range p.Options {
 		if o.Kind == acpv1.PermissionOptionKindAllowOnce || o.Kind == acpv1.PermissionOptionKindAllowAlways {
-			return &acpv1.RequestPermissionResponse{Outcome: acpv1.RequestPermissionOutcome{
-				Value: &acpv1.RequestPermissionOutcomeSelected{SelectedPermissionOutcome: acpv1.SelectedPermissionOutcome{OptionID: o.OptionID}},
-			}}, nil
+			return acpv1.NewRequestPermissionResponse(acpv1.NewRequestPermissionOutcomeSelected(o.OptionID)), nil
 		}
 	}
-	return &acpv1.RequestPermissionResponse{Outcome: acpv1.RequestPermissionOutcome{Value: &acpv1.RequestPermissionOutcomeCancelled{}}}, nil
+	return acpv1.NewRequestPermissionResponse(acpv1.NewRequestPermissionOutcomeCancelled()), nil
 }

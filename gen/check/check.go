@@ -1,8 +1,9 @@
 // Package check is the stage between the IR and the emitter: it rejects what
 // the emitter cannot write as Go that compiles and means what the schema
-// says, each problem located in its schema file, and lowers what the
-// emitter prints as it is (doc comments) to text Go accepts. After it (and
-// package names) the emitter has nothing left to refuse.
+// says, each problem located in its schema file; it lowers what the
+// emitter prints as it is (doc comments) to text Go accepts, and decides
+// the classifications the emitter reads (Lower). After it (and package
+// names) the emitter has nothing left to refuse.
 //
 // Errors: a struct that holds itself by value through required properties
 // (Go has no such type), a defined type that is another name for itself,
@@ -18,10 +19,11 @@ import (
 	"github.com/acpgen/acpgen/gen/ir"
 )
 
-// Package checks p and lowers its doc comments. Problems are returned
-// together as a *diag.List, located in p's schema files.
+// Package lowers p (Lower, and its doc comments) and checks it. Problems
+// are returned together as a *diag.List, located in p's schema files.
 func Package(p *ir.Package) error {
-	c := &checker{p: p}
+	c := &checker{p: p, shape: newShaper()}
+	lower(p, c.shape)
 	c.cycles()
 	for _, t := range p.Types {
 		c.typ(t)
@@ -34,9 +36,8 @@ type checker struct {
 	p    *ir.Package
 	errs diag.List
 
-	objectUnions map[*ir.Type]int // unknown, visiting, yes or no
-	selfPayload  map[*ir.Type]bool
-	methodTypes  map[*ir.Type]bool
+	shape       *shaper // the unions' shapes, as lowered
+	methodTypes map[*ir.Type]bool
 }
 
 func (c *checker) errorf(g ir.Gate, pointer, format string, args ...any) {

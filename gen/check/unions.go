@@ -136,15 +136,17 @@ func ambiguity(v *ir.Variant) string {
 
 // shapes rejects the unions whose variants the emitter has no encoding for:
 // a tag or shared fields need every variant to be an object, and a variant
-// made of several payloads needs each to be an object.
+// made of several parts needs each payload to be an object, a struct when
+// there are several.
 func (c *checker) shapes(t *ir.Type) {
 	u := t.Union
-	if !c.objectUnion(t) && c.selfPayload[t] {
-		return // reported as such
+	if c.shape.self[t] {
+		c.errorf(t.Gate, t.Pointer, "union %s is a payload of one of its own variants; acpgen cannot encode that", t.Name)
+		return
 	}
-	if !c.objectUnion(t) && (len(t.Fields) > 0 || u.Tag != "") {
+	if !u.Objects && (len(t.Fields) > 0 || u.Tag != "") {
 		for _, v := range u.All() {
-			if !c.objectVariant(t, v) {
+			if !c.shape.objectVariant(t, v) {
 				what := "shared properties"
 				if u.Tag != "" {
 					what = fmt.Sprintf("the tag %q", u.Tag)
@@ -162,7 +164,7 @@ func (c *checker) shapes(t *ir.Type) {
 		// payload's members in turn, which only structs have one by one.
 		parts := len(v.Embeds) > 1 || (len(v.Embeds) == 1 && len(v.Fields) > 0)
 		for _, e := range v.Embeds {
-			if !c.hasMembers(e) || (parts && !isStruct(e)) {
+			if !c.shape.hasMembers(e) || (parts && !isStruct(e)) {
 				c.errorf(v.Gate, where(v, t), "%s combines %s, which is not an object with properties of its own, with other members", variantName(t, v), e.Name)
 			}
 		}
@@ -178,78 +180,4 @@ func isStruct(t *ir.Type) bool {
 		t = t.Underlying.Type
 	}
 	return t.Kind == ir.Struct
-}
-
-// hasMembers reports whether values of t are JSON objects whose members
-// can be written into another object.
-func (c *checker) hasMembers(t *ir.Type) bool {
-	for seen := map[*ir.Type]bool{}; !seen[t]; {
-		seen[t] = true
-		switch t.Kind {
-		case ir.Struct:
-			return true
-		case ir.Union:
-			return c.objectUnion(t)
-		case ir.Named:
-			if t.Underlying.Kind != ir.RefNamed {
-				return false
-			}
-			t = t.Underlying.Type
-			continue
-		}
-		return false
-	}
-	return false // defined types that name each other: reported by cycles
-}
-
-// objectUnion reports whether every variant of union t is an object. A union
-// that is, through the payloads of its variants, a payload of itself is
-// reported and taken as not one.
-func (c *checker) objectUnion(t *ir.Type) bool {
-	if c.objectUnions == nil {
-		c.objectUnions, c.selfPayload = map[*ir.Type]int{}, map[*ir.Type]bool{}
-	}
-	switch c.objectUnions[t] {
-	case visiting:
-		c.errorf(t.Gate, t.Pointer, "union %s is a payload of one of its own variants; acpgen cannot encode that", t.Name)
-		c.objectUnions[t] = no
-		c.selfPayload[t] = true
-		return false
-	case yes:
-		return true
-	case no:
-		return false
-	}
-	c.objectUnions[t] = visiting
-	ok := t.Union.Tag != "" || t.Union.Fallback == nil // an untagged fallback keeps any JSON value
-	for _, v := range t.Union.All() {
-		ok = ok && c.objectVariant(t, v)
-	}
-	if c.objectUnions[t] == visiting {
-		c.objectUnions[t] = no
-		if ok {
-			c.objectUnions[t] = yes
-		}
-	}
-	return c.objectUnions[t] == yes
-}
-
-const (
-	unknown = iota
-	visiting
-	yes
-	no
-)
-
-// objectVariant reports whether variant v of t is an object.
-func (c *checker) objectVariant(t *ir.Type, v *ir.Variant) bool {
-	if !v.IsObject() || (t.Union.Tag == "" && v.JSON != ir.KindObject) {
-		return false
-	}
-	for _, e := range v.Embeds {
-		if !c.hasMembers(e) {
-			return false
-		}
-	}
-	return true
 }

@@ -94,3 +94,17 @@ func TestLocate(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", err, want)
 	}
 }
+
+// TestLinePositions: the line table gives every offset the position that
+// Position counts.
+func TestLinePositions(t *testing.T) {
+	data := []byte("{\n\n  \"a\": 1,\r\n  \"b\": [\n]\n}")
+	lines := newLines(data)
+	for off := 0; off <= len(data); off++ {
+		l1, c1 := Position(data, off)
+		l2, c2 := lines.position(off)
+		if l1 != l2 || c1 != c2 {
+			t.Errorf("offset %d: line table %d:%d, Position %d:%d", off, l2, c2, l1, c1)
+		}
+	}
+}

@@ -3,13 +3,15 @@ package diag
 import (
 	"bytes"
 	"encoding/json"
+	"sort"
 	"strconv"
 	"strings"
 )
 
 // Locate fills in the line and column of the problems in err, reading each
 // file once with read; a pointer the file does not have is placed at its
-// nearest enclosing value. It returns err, sorted again by place.
+// nearest enclosing value. It returns err, sorted again by place. The cost
+// is one walk of each file and of each problem's pointer, at any depth.
 func Locate(err error, read func(file string) ([]byte, error)) error {
 	all := All(err)
 	byFile := map[string][]*Error{}
@@ -23,27 +25,19 @@ func Locate(err error, read func(file string) ([]byte, error)) error {
 		if rerr != nil {
 			continue
 		}
-		want := map[string]bool{}
-		for _, e := range errs {
-			for p := e.Pointer; ; p = parent(p) {
-				want[p] = true
-				if p == "" {
-					break
-				}
-			}
+		root := &place{off: -1}
+		toks := make([][]string, len(errs))
+		for i, e := range errs {
+			toks[i] = tokens(e.Pointer)
+			root.add(toks[i])
 		}
-		offsets := Offsets(data, want)
-		for _, e := range errs {
-			p := e.Pointer
-			for {
-				if off, ok := offsets[p]; ok {
-					e.Line, e.Column = Position(data, off)
-					break
-				}
-				if p == "" {
-					break
-				}
-				p = parent(p)
+		w := &walker{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
+		w.dec.UseNumber()
+		w.value(root)
+		lines := newLines(data)
+		for i, e := range errs {
+			if off := root.nearest(toks[i]); off >= 0 {
+				e.Line, e.Column = lines.position(off)
 			}
 		}
 	}
@@ -54,17 +48,61 @@ func Locate(err error, read func(file string) ([]byte, error)) error {
 	return err
 }
 
+// place is a value that a problem's pointer goes through: the pointers of
+// a file's problems make a tree, which the walk of the file follows.
+type place struct {
+	off  int // where the value starts in the file, -1 until it is found
+	kids map[string]*place
+}
+
+// add adds the places of a JSON pointer, split into its tokens, below pl.
+func (pl *place) add(toks []string) {
+	for _, tok := range toks {
+		next := pl.kids[tok]
+		if next == nil {
+			if pl.kids == nil {
+				pl.kids = map[string]*place{}
+			}
+			next = &place{off: -1}
+			pl.kids[tok] = next
+		}
+		pl = next
+	}
+}
+
+// nearest returns the offset of the deepest value on the way to the
+// pointer with tokens toks that the file has, or -1.
+func (pl *place) nearest(toks []string) int {
+	off := pl.off
+	for _, tok := range toks {
+		if pl = pl.kids[tok]; pl == nil {
+			break
+		}
+		if pl.off >= 0 {
+			off = pl.off
+		}
+	}
+	return off
+}
+
+// tokens splits a JSON pointer into its unescaped member names and indexes.
+func tokens(p string) []string {
+	if p == "" {
+		return nil
+	}
+	toks := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	for i, t := range toks {
+		if strings.IndexByte(t, '~') >= 0 {
+			toks[i] = pointerUnescaper.Replace(t)
+		}
+	}
+	return toks
+}
+
 func asList(err error, l **List) bool {
 	x, ok := err.(*List)
 	*l = x
 	return ok
-}
-
-func parent(p string) string {
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		return p[:i]
-	}
-	return ""
 }
 
 // Position returns the line and column (both from 1, the column in bytes)
@@ -79,23 +117,29 @@ func Position(data []byte, off int) (line, col int) {
 	return line, col
 }
 
-// Offsets walks the JSON document data and returns the byte offset where the
-// value at each JSON pointer in want starts. The walk stops at the first
-// syntax error; pointers past it are missing from the result.
-func Offsets(data []byte, want map[string]bool) map[string]int {
-	out := map[string]int{}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	w := &walker{data: data, dec: dec, want: want, out: out}
-	w.value("")
-	return out
+// lineStarts holds the offset of each line of a file, for finding the
+// positions of many offsets in one pass over the file.
+type lineStarts []int
+
+func newLines(data []byte) lineStarts {
+	starts := lineStarts{0}
+	for i, c := range data {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// position returns what Position does, for the file the starts are of.
+func (ls lineStarts) position(off int) (line, col int) {
+	i := sort.Search(len(ls), func(i int) bool { return ls[i] > off }) - 1
+	return i + 1, off - ls[i] + 1
 }
 
 type walker struct {
 	data []byte
 	dec  *json.Decoder
-	want map[string]bool
-	out  map[string]int
 }
 
 // start is the offset of the next value: past the whitespace, colon or comma
@@ -108,13 +152,22 @@ func (w *walker) start() int {
 	return off
 }
 
-func (w *walker) value(ptr string) bool {
-	if w.want[ptr] {
-		w.out[ptr] = w.start()
+// value reads the next value, recording where it starts in pl, and the
+// places below pl in what it holds; pl is nil for a value no problem is in.
+// It reports false at a syntax error, where the walk stops.
+func (w *walker) value(pl *place) bool {
+	if pl != nil {
+		pl.off = w.start()
 	}
 	tok, err := w.dec.Token()
 	if err != nil {
 		return false
+	}
+	kid := func(key string) *place {
+		if pl == nil {
+			return nil
+		}
+		return pl.kids[key]
 	}
 	switch tok {
 	case json.Delim('{'):
@@ -124,13 +177,17 @@ func (w *walker) value(ptr string) bool {
 				return false
 			}
 			key, _ := k.(string)
-			if !w.value(ptr + "/" + EscapePointer(key)) {
+			if !w.value(kid(key)) {
 				return false
 			}
 		}
 	case json.Delim('['):
 		for i := 0; w.dec.More(); i++ {
-			if !w.value(ptr + "/" + strconv.Itoa(i)) {
+			var next *place
+			if pl != nil && pl.kids != nil {
+				next = kid(strconv.Itoa(i))
+			}
+			if !w.value(next) {
 				return false
 			}
 		}
@@ -141,7 +198,10 @@ func (w *walker) value(ptr string) bool {
 	return err == nil
 }
 
-var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+var (
+	pointerEscaper   = strings.NewReplacer("~", "~0", "/", "~1")
+	pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
+)
 
 // EscapePointer escapes a member name for a JSON pointer (RFC 6901).
 func EscapePointer(s string) string { return pointerEscaper.Replace(s) }

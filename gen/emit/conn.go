@@ -17,11 +17,6 @@ import (
 // itself is the template conn.go.tmpl. Unstable methods go into their
 // feature's file, which adds their routes in an init function.
 
-// hasSides reports whether p gets the sides and the connection runtime.
-func (e *emitter) hasSides() bool {
-	return e.hasRPC() && len(e.p.Sides) == 2
-}
-
 // routes names the routing table of s for methods of kind k.
 func routes(s *ir.Side, k ir.MethodKind) string {
 	return names.Routes(s.GoName, k == ir.Notification)
@@ -46,7 +41,7 @@ func handlerSig(m *ir.Method) *jen.Statement {
 }
 
 // sidesFile emits the stable part of both sides.
-func (e *emitter) sidesFile(f *jen.File) error {
+func (e *emitter) sidesFile(f *jen.File) {
 	for _, s := range e.p.Sides {
 		e.baseInterface(f, s)
 		for _, m := range s.Handles {
@@ -76,7 +71,6 @@ func (e *emitter) sidesFile(f *jen.File) error {
 			}
 		}
 	}
-	return nil
 }
 
 /*
@@ -191,7 +185,7 @@ func outbound(f *jen.File, s *ir.Side, m *ir.Method) {
 // unstableSides emits the interfaces, routes and outbound calls of the
 // methods key gates.
 func (e *emitter) unstableSides(f *jen.File, key string) {
-	if !e.hasSides() {
+	if !e.p.Conn {
 		return
 	}
 	var reg []jen.Code

@@ -12,7 +12,7 @@ import (
 )
 
 // constructorsFile emits the Ptr helper and the stable union constructors.
-func (e *emitter) constructorsFile(f *jen.File) error {
+func (e *emitter) constructorsFile(f *jen.File) {
 	/*
 		func Ptr[T any](v T) *T { return &v }
 	*/
@@ -21,7 +21,6 @@ func (e *emitter) constructorsFile(f *jen.File) error {
 	f.Func().Id(names.Ptr).Types(jen.Id("T").Any()).Params(jen.Id("v").Id("T")).Op("*").Id("T").Block(jen.Return(jen.Op("&").Id("v")))
 	f.Line()
 	e.constructors(f, "")
-	return nil
 }
 
 // constructors emits the union constructors of the gate key ("" for stable).
@@ -59,6 +58,93 @@ func (e *emitter) constructors(f *jen.File, key string) {
 			jen.Return(jen.Id(c.Union.GoName).Values(jen.Dict{jen.Id("Value"): jen.Op("&").Add(variant)})))
 		f.Line()
 	}
+	e.methodConstructors(f, key)
+}
+
+// methodConstructors emits the constructors of the params and result types
+// of the gate key ("" for stable).
+/*
+	// NewPromptRequest returns the params of a "session/prompt" request with the given sessionID and prompt.
+	func NewPromptRequest(sessionID SessionID, prompt []ContentBlock) *PromptRequest {
+		return &PromptRequest{SessionID: sessionID, Prompt: prompt}
+	}
+*/
+func (e *emitter) methodConstructors(f *jen.File, key string) {
+	var cs []*ir.MethodConstructor
+	for _, c := range e.p.MethodConstructors {
+		if c.GoName != "" && c.Gate().Key() == key {
+			cs = append(cs, c)
+		}
+	}
+	sort.Slice(cs, func(i, j int) bool { return cs[i].GoName < cs[j].GoName })
+	for _, c := range cs {
+		var params, values []jen.Code
+		for i, p := range c.Params {
+			params = append(params, jen.Id(c.ParamNames[i]).Add(fieldType(p)))
+			values = append(values, jen.Id(p.GoName).Op(":").Id(c.ParamNames[i]))
+		}
+		if c.Variant {
+			v := c.ParamNames[len(c.ParamNames)-1]
+			params = append(params, jen.Id(v).Id(names.Interface(c.Source.GoName)))
+			values = append(values, jen.Id("Value").Op(":").Id(v))
+		}
+		f.Comment(methodConstructorDoc(c))
+		f.Func().Id(c.GoName).Params(params...).Op("*").Id(c.Type.GoName).Block(
+			jen.Return(jen.Op("&").Id(c.Type.GoName).Values(values...)))
+		f.Line()
+	}
+}
+
+// methodConstructorsDoc is the section of the package comment about the
+// method constructors, with the constructor of the session/prompt params as
+// the example, else the first stable one; "" when there is none.
+func (e *emitter) methodConstructorsDoc() string {
+	var ex *ir.MethodConstructor
+	for _, c := range e.p.MethodConstructors {
+		if c.GoName == "" || c.Type.Unstable {
+			continue
+		}
+		if ex == nil || (c.Uses[0].Method.Name == "session/prompt" && !c.Uses[0].Result) {
+			ex = c
+		}
+	}
+	if ex == nil {
+		return ""
+	}
+	return "# Params and results\n\n" +
+		"The params and the result of each method have a constructor, New followed by the type's\n" +
+		"name, that takes the type's required members in the schema's order and returns a pointer\n" +
+		"to a new value, ready to send; set the optional members on it:\n" +
+		fmt.Sprintf("[%s](%s) is a *%s.\n\n", ex.GoName, strings.Join(ex.ParamNames, ", "), ex.Type.GoName)
+}
+
+// methodConstructorDoc is the doc comment of a method constructor.
+func methodConstructorDoc(c *ir.MethodConstructor) string {
+	var uses []string
+	for _, u := range c.Uses {
+		what, kind := "params", "request"
+		if u.Result {
+			what = "result"
+		} else if u.Method.Kind == ir.Notification {
+			kind = "notification"
+		}
+		uses = append(uses, fmt.Sprintf("the %s of %s %q %s", what, article(u.Method.Name), u.Method.Name, kind))
+	}
+	s := c.GoName + " returns " + strings.Join(uses, " and ")
+	given := c.ParamNames
+	if c.Variant {
+		given = given[:len(given)-1]
+	}
+	if len(given) > 0 {
+		s += " with the given " + series(given)
+	}
+	if c.Variant {
+		if len(given) > 0 {
+			s += ","
+		}
+		s += fmt.Sprintf(" holding the variant %s", c.ParamNames[len(c.ParamNames)-1])
+	}
+	return s + "."
 }
 
 // constructorDoc is the doc comment of a constructor.

@@ -1,8 +1,6 @@
 package emit
 
 import (
-	"fmt"
-
 	"github.com/dave/jennifer/jen"
 
 	"github.com/acpgen/acpgen/gen/ir"
@@ -51,16 +49,12 @@ type extRef struct {
 
 // typeSpec describes the decoders of a struct type, or of the shared
 // fields of a union, under the Go name goName.
-func typeSpec(t *ir.Type, goName string) (objectSpec, error) {
-	bits, err := requiredBits(t.Fields)
-	if err != nil {
-		return objectSpec{}, err
-	}
-	s := objectSpec{goName: goName, fields: ownFields(t), bits: bits, extra: t.Extra}
+func typeSpec(t *ir.Type, goName string) objectSpec {
+	s := objectSpec{goName: goName, fields: ownFields(t), bits: requiredBits(t.Fields), extra: t.Extra}
 	for _, key := range t.ExtensionKeys() {
 		s.exts = append(s.exts, extRef{name: extension(t, key), required: hasRequired(keyFields(t, key))})
 	}
-	return s, nil
+	return s
 }
 
 // keyFields are the fields of t that the features of key add.
@@ -74,18 +68,16 @@ func keyFields(t *ir.Type, key string) []*ir.Field {
 	return out
 }
 
-// requiredBits numbers the required fields of fields.
-func requiredBits(fields []*ir.Field) (map[*ir.Field]int, error) {
+// requiredBits numbers the required fields of fields; check.Package
+// allows at most 64 of them.
+func requiredBits(fields []*ir.Field) map[*ir.Field]int {
 	bits := map[*ir.Field]int{}
 	for _, f := range fields {
 		if f.Required {
 			bits[f] = len(bits)
 		}
 	}
-	if len(bits) > 64 {
-		return nil, fmt.Errorf("%s: more than 64 required members", fields[0].Pointer)
-	}
-	return bits, nil
+	return bits
 }
 
 // hasRequired reports whether some field of fields is required.

@@ -1,10 +1,12 @@
-// Package emit turns an ir.Package into Go source files. It returns bytes and
-// touches no disk: package write does that.
+// Package emit turns a checked ir.Package into the Go files of its package:
+// jennifer code and runtime sources, built as a pure function of the IR
+// that cannot fail (package check rejects what it could not write).
+// Rendering them to formatted bytes, and the disk, are package write's.
 package emit
 
 import (
-	"bytes"
 	"fmt"
+	"iter"
 	"sort"
 	"strings"
 
@@ -17,104 +19,105 @@ import (
 
 const jsonPkg = "encoding/json"
 
-// Files returns the generated files of p by file name: the stable surface
-// in doc.go, types.go, enums.go, unions.go and methods.go, each set of
-// unstable features in a file of its own behind a build constraint.
-// p must have passed check.Package and names.Assign, which reject what the
-// emitter cannot write: an error here is a bug of acpgen, not of the schema.
-func Files(p *ir.Package) (map[string][]byte, error) {
-	e := &emitter{p: p}
-	files := map[string][]byte{}
-	render := func(name string, f *jen.File) error {
-		var buf bytes.Buffer
-		if err := f.Render(&buf); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+// File is one file of a generated package as the emitter decides it:
+// Go code that jennifer holds, or source the templates give. Turning it
+// into formatted bytes comes after emit (write.Render).
+type File struct {
+	Name string
+	// Code is the file's Go code; nil when Source is the file.
+	Code *jen.File
+	// Source is the final source of a runtime file from the templates.
+	Source []byte
+	// Helpers marks a runtime file of helper functions: rendering keeps
+	// those that the files before it call, directly or through others.
+	Helpers bool
+}
+
+// Files returns the generated files of p, one at a time in the order they
+// are rendered: the stable surface in doc.go, types.go, enums.go,
+// unions.go, methods.go and constructors.go, each set of unstable features
+// in a file of its own behind a build constraint, the runtimes last. Each
+// file is built when the sequence reaches it, so that a consumer that
+// renders it at once holds one file's code at a time. p must have passed
+// check.Package and names.Assign, which reject what the emitter cannot
+// write and decide what it reads (check.Lower): given that, emitting
+// cannot fail.
+func Files(p *ir.Package) iter.Seq[File] {
+	return func(yield func(File) bool) {
+		e := &emitter{p: p}
+		out := &sink{yield: yield}
+		for _, part := range []struct {
+			name string
+			fill func(*jen.File)
+		}{
+			{"doc.go", e.doc},
+			{"types.go", e.structsAndNamed},
+			{"enums.go", e.enums},
+			{"unions.go", e.unions},
+			{"methods.go", e.methods},
+			{"constructors.go", e.constructorsFile},
+		} {
+			f := e.newFile("")
+			part.fill(f)
+			out.code(part.name, f)
 		}
-		files[name] = buf.Bytes()
-		return nil
-	}
-	for _, part := range []struct {
-		name string
-		fill func(*jen.File) error
-	}{
-		{"doc.go", e.doc},
-		{"types.go", e.structsAndNamed},
-		{"enums.go", e.enums},
-		{"unions.go", e.unions},
-		{"methods.go", e.methods},
-		{"constructors.go", e.constructorsFile},
-	} {
-		f := e.newFile("")
-		if err := part.fill(f); err != nil {
-			return nil, err
-		}
-		if err := render(part.name, f); err != nil {
-			return nil, err
-		}
-	}
-	for _, key := range e.unstableKeys() {
-		g := gateOf(key)
-		f := e.newFile(constraint(g))
-		if err := e.unstable(f, key); err != nil {
-			return nil, err
-		}
-		if err := render(fileName(key, ""), f); err != nil {
-			return nil, err
-		}
-		if off := e.newFile("!(" + constraint(g) + ")"); e.extensionsOff(off, key) {
-			if err := render(fileName(key, "_off"), off); err != nil {
-				return nil, err
+		gates := ir.GateSets(p)
+		for _, g := range gates {
+			tags := constraint(gateOf(g.Key))
+			f := e.newFile(tags)
+			e.unstable(f, g)
+			out.code(fileName(g.Key, ""), f)
+			if off := e.newFile("!(" + tags + ")"); e.extensionsOff(off, g) {
+				out.code(fileName(g.Key, "_off"), off)
 			}
 		}
-	}
-	if f := e.newFile(""); e.definitions(f) {
-		if err := render("definitions_test.go", f); err != nil {
-			return nil, err
+		if f := e.newFile(""); e.definitions(f) {
+			out.code("definitions_test.go", f)
 		}
-	}
-	for _, key := range e.unstableKeys() {
-		if f := e.newFile(constraint(gateOf(key))); e.unstableDefinitions(f, key) {
-			if err := render(fileName(key, "_definitions_test"), f); err != nil {
-				return nil, err
+		for _, g := range gates {
+			if f := e.newFile(constraint(gateOf(g.Key))); e.unstableDefinitions(f, g.Key) {
+				out.code(fileName(g.Key, "_definitions_test"), f)
 			}
 		}
-	}
-	if e.hasRPC() {
-		files["rpc.go"] = templates.RPC(e.header(), p.Name, e.errorCodeType())
-		files["rpc_decode.go"] = templates.RPCDecoder(e.header(), p.Name, e.errorCodeType())
-		files["tracker.go"] = templates.Tracker(e.header(), p.Name)
-	}
-	if e.hasSides() {
-		f := e.newFile("")
-		if err := e.sidesFile(f); err != nil {
-			return nil, err
+		if p.RPC {
+			out.source("rpc.go", templates.RPC(e.header(), p.Name, e.errorCodeType()), false)
+			out.source("rpc_decode.go", templates.RPCDecoder(e.header(), p.Name, e.errorCodeType()), false)
+			out.source("tracker.go", templates.Tracker(e.header(), p.Name), false)
 		}
-		if err := render("sides.go", f); err != nil {
-			return nil, err
+		if p.Conn {
+			f := e.newFile("")
+			e.sidesFile(f)
+			out.code("sides.go", f)
+			out.source("conn.go", templates.Conn(e.header(), p.Name), false)
 		}
-		files["conn.go"] = templates.Conn(e.header(), p.Name)
+		// The runtimes last, the decoder and encoder before the JSON
+		// helpers, which serve them too.
+		out.source("decode.go", templates.Decoder(e.header(), p.Name), true)
+		out.source("encode.go", templates.Encoder(e.header(), p.Name), true)
+		out.source("json.go", templates.JSONHelpers(e.header(), p.Name), true)
 	}
-	// The runtimes first: the JSON helpers serve them too.
-	for _, h := range []struct {
-		name string
-		src  []byte
-	}{
-		{"decode.go", templates.Decoder(e.header(), p.Name)},
-		{"encode.go", templates.Encoder(e.header(), p.Name)},
-		{"json.go", templates.JSONHelpers(e.header(), p.Name)},
-	} {
-		helpers, err := pruneHelpers(h.name, h.src, files)
-		if err != nil {
-			return nil, err
-		}
-		files[h.name] = helpers
+}
+
+// sink passes files on until its consumer stops taking them.
+type sink struct {
+	yield   func(File) bool
+	stopped bool
+}
+
+func (s *sink) code(name string, f *jen.File) { s.put(File{Name: name, Code: f}) }
+
+func (s *sink) source(name string, src []byte, helpers bool) {
+	s.put(File{Name: name, Source: src, Helpers: helpers})
+}
+
+func (s *sink) put(f File) {
+	if !s.stopped {
+		s.stopped = !s.yield(f)
 	}
-	return files, nil
 }
 
 type emitter struct {
-	p          *ir.Package
-	carrierSet map[*ir.Type]bool
+	p *ir.Package
 }
 
 func (e *emitter) header() string { return Header(e.p.Source) }
@@ -129,17 +132,6 @@ func Header(source string) string {
 		h += "\n//\n// " + strings.ReplaceAll(source, "\n", "\n// ")
 	}
 	return h
-}
-
-// hasRPC reports whether the package has what the JSON-RPC message layer
-// builds on: the RequestId and Error definitions and some methods.
-func (e *emitter) hasRPC() bool {
-	var id, errType bool
-	for _, t := range e.p.Types {
-		id = id || (t.Name == "RequestId" && !t.Unstable)
-		errType = errType || (t.Name == "Error" && !t.Unstable && t.Kind == ir.Struct)
-	}
-	return id && errType && len(e.p.Methods) > 0
 }
 
 // errorCodeType is the Go type of the code of the Error definition.

@@ -8,71 +8,10 @@ import (
 	"github.com/acpgen/acpgen/gen/ir"
 )
 
-// The encoders of unions. A union whose variants are all objects writes the
-// variant's members (its tag first) and then the shared fields into one
-// object; an untagged union with other alternatives writes the value of
-// the alternative it holds.
-
-// hasMembers reports whether values of t are objects whose encoders have
-// appendMembers.
-func hasMembers(t *ir.Type) bool {
-	switch t.Kind {
-	case ir.Struct:
-		return true
-	case ir.Union:
-		return objectUnion(t)
-	case ir.Named:
-		if u := t.Underlying; u.Kind == ir.RefNamed {
-			return hasMembers(u.Type)
-		}
-	}
-	return false
-}
-
-// objectUnion reports whether every variant of union t is an object, so
-// that the variants have appendMembers and can share an object with the
-// union's fields or an outer tag.
-func objectUnion(t *ir.Type) bool {
-	u := t.Union
-	if u.Tag == "" && u.Fallback != nil {
-		return false // the fallback keeps any JSON value
-	}
-	for _, v := range u.All() {
-		if !objectVariant(t, v) {
-			return false
-		}
-	}
-	return true
-}
-
-// objectVariant reports whether variant v of t is an object with appendMembers.
-func objectVariant(t *ir.Type, v *ir.Variant) bool {
-	if !v.IsObject() || (t.Union.Tag == "" && v.JSON != ir.KindObject) {
-		return false
-	}
-	for _, emb := range v.Embeds {
-		if !hasMembers(emb) {
-			return false
-		}
-	}
-	return true
-}
-
-// holdsRaw reports whether a value of union t can be an unknown variant
-// kept raw, its own or one inside a payload.
-func (e *emitter) holdsRaw(t *ir.Type) bool {
-	if t.Union.Fallback != nil {
-		return true
-	}
-	for _, v := range t.Union.All() {
-		for _, emb := range v.Embeds {
-			if e.carriers()[emb] {
-				return true
-			}
-		}
-	}
-	return false
-}
+// The encoders of unions. A union whose variants are all objects
+// (ir.UnionInfo.Objects) writes the variant's members (its tag first) and
+// then the shared fields into one object; an untagged union with other
+// alternatives writes the value of the alternative it holds.
 
 // unionEncoders emits the encoders of union t: the variant writes itself,
 // with the shared fields after its members.
@@ -89,19 +28,17 @@ func (e *emitter) holdsRaw(t *ir.Type) bool {
 		return closeObject(b, start, err)
 	}
 */
-func (e *emitter) unionEncoders(f *jen.File, t *ir.Type) error {
+func (e *emitter) unionEncoders(f *jen.File, t *ir.Type) {
 	isNil := jen.If(jen.Id("u").Dot("Value").Op("==").Nil()).Block(
 		jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(fmt.Sprintf("%s: %s.Value is nil", e.p.Name, t.GoName)))))
 	recv := jen.Id("u").Op("*").Id(t.GoName)
-	if !objectUnion(t) {
-		if len(t.Fields) > 0 || t.Union.Tag != "" {
-			return fmt.Errorf("%s: a union whose variants are not all objects cannot have a tag or shared fields", t.Pointer)
-		}
+	if !t.Union.Objects {
+		// Neither a tag nor shared fields: check makes sure.
 		f.Func().Params(recv).Id("appendJSON").Params(bufParam).Params(encodeResult...).Block(
 			isNil, jen.Return(jen.Id("u").Dot("Value").Dot("appendJSON").Call(jen.Id("b"))))
 		f.Line()
 		marshalMethod(f, t.GoName, "u")
-		return nil
+		return
 	}
 	members := []jen.Code{isNil}
 	if len(t.Fields) > 0 {
@@ -116,7 +53,7 @@ func (e *emitter) unionEncoders(f *jen.File, t *ir.Type) error {
 	f.Func().Params(recv).Id("appendMembers").Params(bufParam).Params(encodeResult...).Block(members...)
 	f.Line()
 	var body []jen.Code
-	if e.holdsRaw(t) {
+	if t.Union.HoldsRaw {
 		// An unknown variant's Raw is the whole object, shared fields included.
 		body = append(body, jen.If(
 			jen.List(jen.Id("h"), jen.Id("ok")).Op(":=").Id("u").Dot("Value").Assert(jen.Id("rawHolder")),
@@ -133,14 +70,13 @@ func (e *emitter) unionEncoders(f *jen.File, t *ir.Type) error {
 	if len(t.Fields) > 0 {
 		doc += " and the shared fields as one object"
 	}
-	if e.holdsRaw(t) {
+	if t.Union.HoldsRaw {
 		doc += "; an unknown variant that has Raw is written as is"
 	}
 	f.Comment(doc + ".")
 	f.Func().Params(recv).Id("appendJSON").Params(bufParam).Params(encodeResult...).Block(body...)
 	f.Line()
 	marshalMethod(f, t.GoName, "u")
-	return nil
 }
 
 // valueVariantEncoder emits appendJSON of an untagged alternative that is

@@ -24,11 +24,10 @@ import (
 	func (v ToolKind) IsCustom() bool          // open string enums
 	func (v *ToolKind) UnmarshalJSON([]byte) error // closed enums reject unknown values
 */
-func (e *emitter) enums(f *jen.File) error {
+func (e *emitter) enums(f *jen.File) {
 	for _, t := range e.typesOf(ir.Enum) {
 		e.enum(f, t)
 	}
-	return nil
 }
 
 // enum emits one enum type with its constants and methods.

@@ -16,7 +16,7 @@ import (
 		Raw json.RawMessage
 	}
 */
-func (e *emitter) fallback(f *jen.File, t *ir.Type) error {
+func (e *emitter) fallback(f *jen.File, t *ir.Type) {
 	u := t.Union
 	v := u.Fallback
 	f.Add(comment(v.GoName, fmt.Sprintf("a variant of %s whose %q this package does not know: a custom one\n"+
@@ -57,10 +57,7 @@ func (e *emitter) fallback(f *jen.File, t *ir.Type) error {
 	objectEncoders(f, encodeSpec{goName: v.GoName, fields: fields, embeds: embeds, rawFirst: []jen.Code{
 		jen.If(jen.Id("v").Dot("Raw").Op("!=").Nil()).Block(jen.Return(jen.Id("appendRaw").Call(jen.Id("b"), jen.Id("v").Dot("Raw")))),
 	}})
-	bits, err := requiredBits(fields)
-	if err != nil {
-		return err
-	}
+	bits := requiredBits(fields)
 	after := []jen.Code{
 		jen.Id("v").Dot("Raw").Op("=").Append(jen.Qual(jsonPkg, "RawMessage").Call(jen.Nil()), jen.Id("d").Dot("in").Index(jen.Id("start").Op(":").Id("d").Dot("InputOffset").Call()).Op("...")),
 	}
@@ -69,5 +66,4 @@ func (e *emitter) fallback(f *jen.File, t *ir.Type) error {
 		after = append(after, jen.If(jen.Err().Op(":=").Id("v").Dot(emb).Dot("UnmarshalJSON").Call(jen.Id("v").Dot("Raw")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 	}
 	objectDecoders(f, objectSpec{goName: v.GoName, fields: fields, bits: bits, unmarshal: true, seeded: true, after: after})
-	return nil
 }

@@ -33,7 +33,7 @@ var constructors = []struct {
 
 // methods emits the stable method name constants and the constructors of
 // params and result types by method name.
-func (e *emitter) methods(f *jen.File) error {
+func (e *emitter) methods(f *jen.File) {
 	var defs []jen.Code
 	for _, m := range e.p.Methods {
 		if !m.Unstable {
@@ -47,7 +47,6 @@ func (e *emitter) methods(f *jen.File) error {
 		e.constructor(f, c.name, c.what, c.pick)
 	}
 	e.sides(f)
-	return nil
 }
 
 // methodConst declares the constant of m's method name, with the request
@@ -118,14 +117,11 @@ func (e *emitter) constructor(f *jen.File, name, what string, pick func(*ir.Meth
 	}
 }
 
-// unstableMethods emits the method constants that key gates and registers
-// their types with the constructors.
-func (e *emitter) unstableMethods(f *jen.File, key string) {
+// unstableMethods emits the method constants of methods (those of one gate
+// key) and registers their types with the constructors.
+func (e *emitter) unstableMethods(f *jen.File, methods []*ir.Method) {
 	var defs, reg []jen.Code
-	for _, m := range e.p.Methods {
-		if !m.Unstable || m.Key() != key {
-			continue
-		}
+	for _, m := range methods {
 		defs = append(defs, e.methodConst(m)...)
 		reg = append(reg, sideRegistrations(m)...)
 		for _, c := range constructors {

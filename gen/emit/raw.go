@@ -12,53 +12,8 @@ import (
 // is the whole object as received, outer tags included. Such a value is
 // written back as that Raw, not wrapped in the outer tags again. Unions that
 // can hold one, and their fallbacks, have rawObject(); Go promotes it to the
-// variants that embed them.
-
-// carriers returns the union types that some variant embeds and whose value
-// can be an unknown variant kept raw, at any depth.
-func (e *emitter) carriers() map[*ir.Type]bool {
-	if e.carrierSet != nil {
-		return e.carrierSet
-	}
-	embedded := map[*ir.Type]bool{}
-	for _, t := range e.p.Types {
-		if t.Union == nil {
-			continue
-		}
-		for _, v := range t.Union.All() {
-			for _, emb := range v.Embeds {
-				if emb.Kind == ir.Union {
-					embedded[emb] = true
-				}
-			}
-		}
-	}
-	var carries func(t *ir.Type, seen map[*ir.Type]bool) bool
-	carries = func(t *ir.Type, seen map[*ir.Type]bool) bool {
-		if t.Kind != ir.Union || seen[t] {
-			return false
-		}
-		seen[t] = true
-		if t.Union.Fallback != nil {
-			return true
-		}
-		for _, v := range t.Union.All() {
-			for _, emb := range v.Embeds {
-				if carries(emb, seen) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	e.carrierSet = map[*ir.Type]bool{}
-	for t := range embedded {
-		if carries(t, map[*ir.Type]bool{}) {
-			e.carrierSet[t] = true
-		}
-	}
-	return e.carrierSet
-}
+// variants that embed them. check.Lower decides which unions can
+// (ir.UnionInfo.Carrier, HoldsRaw).
 
 /*
 	func (u StateUpdate) rawObject() json.RawMessage {
@@ -69,7 +24,7 @@ func (e *emitter) carriers() map[*ir.Type]bool {
 	}
 */
 func (e *emitter) rawMethod(f *jen.File, t *ir.Type) {
-	if !e.carriers()[t] {
+	if !t.Union.Carrier {
 		return
 	}
 	f.Comment("rawObject returns the object as received when the variant, at any depth, is unknown.")
@@ -83,7 +38,7 @@ func (e *emitter) rawMethod(f *jen.File, t *ir.Type) {
 
 // fallbackRaw gives a fallback rawObject when its union needs it.
 func (e *emitter) fallbackRaw(f *jen.File, t *ir.Type) {
-	if !e.carriers()[t] && !objectUnion(t) {
+	if !t.Union.Carrier && !t.Union.Objects {
 		return
 	}
 	fb := t.Union.Fallback
@@ -96,7 +51,7 @@ func (e *emitter) fallbackRaw(f *jen.File, t *ir.Type) {
 func (e *emitter) rawFirst(v *ir.Variant) []jen.Code {
 	var out []jen.Code
 	for _, emb := range v.Embeds {
-		if e.carriers()[emb] {
+		if emb.Kind == ir.Union && emb.Union.Carrier {
 			out = append(out, jen.If(jen.Id("raw").Op(":=").Id("v").Dot(emb.GoName).Dot("rawObject").Call(), jen.Id("raw").Op("!=").Nil()).Block(
 				jen.Return(jen.Id("appendRaw").Call(jen.Id("b"), jen.Id("raw")))))
 		}

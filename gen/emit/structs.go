@@ -9,27 +9,21 @@ import (
 )
 
 // structsAndNamed emits object types, defined scalar types and free-form aliases.
-func (e *emitter) structsAndNamed(f *jen.File) error {
+func (e *emitter) structsAndNamed(f *jen.File) {
 	for _, t := range e.typesOf(ir.Struct, ir.Named, ir.Raw) {
-		if err := e.typeDecl(f, t); err != nil {
-			return err
-		}
+		e.typeDecl(f, t)
 	}
-	return nil
 }
 
 // typeDecl emits a Struct, Named or Raw type.
-func (e *emitter) typeDecl(f *jen.File, t *ir.Type) error {
+func (e *emitter) typeDecl(f *jen.File, t *ir.Type) {
 	f.Add(typeDoc(t))
 	switch t.Kind {
 	case ir.Struct:
 		f.Type().Id(t.GoName).Struct(members(t)...)
 		f.Line()
 		objectEncoders(f, structEncodeSpec(t, t.GoName))
-		spec, err := typeSpec(t, t.GoName)
-		if err != nil {
-			return err
-		}
+		spec := typeSpec(t, t.GoName)
 		spec.unmarshal = true
 		objectDecoders(f, spec)
 	case ir.Named:
@@ -43,7 +37,6 @@ func (e *emitter) typeDecl(f *jen.File, t *ir.Type) error {
 		f.Type().Id(t.GoName).Op("=").Qual(jsonPkg, "RawMessage")
 	}
 	f.Line()
-	return nil
 }
 
 // ownFields are the fields of t that its own declaration holds: all of an

@@ -11,25 +11,21 @@ import (
 )
 
 // unions emits tagged and untagged unions with their variants.
-func (e *emitter) unions(f *jen.File) error {
+func (e *emitter) unions(f *jen.File) {
 	for _, t := range e.typesOf(ir.Union) {
-		if err := e.union(f, t); err != nil {
-			return err
-		}
+		e.union(f, t)
 	}
-	return nil
 }
 
 // union emits one union type, its decoder and its variants.
-func (e *emitter) union(f *jen.File, t *ir.Type) error {
+func (e *emitter) union(f *jen.File, t *ir.Type) {
 	e.unionType(f, t)
-	if err := e.unionEncoders(f, t); err != nil {
-		return err
-	}
+	e.unionEncoders(f, t)
 	if t.Union.Tag != "" {
-		return e.tagged(f, t)
+		e.tagged(f, t)
+	} else {
+		e.untagged(f, t)
 	}
-	return e.untagged(f, t)
 }
 
 // variantRef is how a variant is written in a type switch.
@@ -84,7 +80,7 @@ func (e *emitter) unionType(f *jen.File, t *ir.Type) {
 	f.Line()
 	f.Add(comment("", fmt.Sprintf("%s is implemented by the variants of %s:%s", iface(t), t.GoName, bullets(list))))
 	encoder := jen.Id("appendJSON").Params(jen.Index().Byte()).Params(encodeResult...)
-	if objectUnion(t) {
+	if u.Objects {
 		encoder = jen.Id("appendMembers").Params(jen.Index().Byte()).Params(encodeResult...)
 	}
 	if u.Tag != "" {
@@ -122,7 +118,7 @@ func (e *emitter) unionType(f *jen.File, t *ir.Type) {
 		return nil
 	}
 */
-func (e *emitter) tagged(f *jen.File, t *ir.Type) error {
+func (e *emitter) tagged(f *jen.File, t *ir.Type) {
 	u := t.Union
 	ret := jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
 	// readRest reads the rest of the object when the tag came first.
@@ -156,7 +152,7 @@ func (e *emitter) tagged(f *jen.File, t *ir.Type) error {
 			jen.If(jen.Err().Op(":=").Id("within").Call(jen.Id("rest"), jen.Parens(jen.Op("*").Id(sharedName(t))).Call(jen.Id("u"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 	}
 	var cases []jen.Code
-	for _, v := range ownVariants(t) {
+	for _, v := range t.OwnVariants() {
 		cases = append(cases, jen.Case(jen.Lit(v.Tag)).Block(jen.Id("v").Op("=").New(jen.Id(v.GoName))))
 	}
 	for _, r := range u.Removed {
@@ -186,7 +182,7 @@ func (e *emitter) tagged(f *jen.File, t *ir.Type) error {
 		),
 		jen.Id("v").Op("=").Id("other"),
 	)
-	if hasUnstableVariants(t) {
+	if t.GatedVariants() {
 		/*
 			if newVariant := sessionUpdateUnstable[string(tag)]; newVariant != nil {
 				v = newVariant()
@@ -252,39 +248,30 @@ func (e *emitter) tagged(f *jen.File, t *ir.Type) error {
 	f.Func().Params(jen.Id("u").Op("*").Id(t.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.Return(jen.Id("decodeBytes").Call(jen.Id("data"), jen.Id("u"))))
 	f.Line()
-	if err := e.sharedFields(f, t); err != nil {
-		return err
-	}
-	if hasUnstableVariants(t) {
+	e.sharedFields(f, t)
+	if t.GatedVariants() {
 		f.Comment(fmt.Sprintf("%s holds the variants of the unstable surface that build tags include, by tag.", registry(t)))
 		f.Var().Id(registry(t)).Op("=").Map(jen.String()).Func().Params().Id(iface(t)).Values()
 		f.Line()
 	}
-	for _, v := range ownVariants(t) {
-		if err := e.knownVariant(f, t, v, tagMember(u.Tag, v.Tag)); err != nil {
-			return err
-		}
+	for _, v := range t.OwnVariants() {
+		e.knownVariant(f, t, v, tagMember(u.Tag, v.Tag))
 	}
 	if u.Default != nil {
-		if err := e.knownVariant(f, t, u.Default, ""); err != nil {
-			return err
-		}
+		e.knownVariant(f, t, u.Default, "")
 	}
-	return e.fallback(f, t)
+	e.fallback(f, t)
 }
 
 // sharedName is the type through which a union's shared fields are decoded.
 func sharedName(t *ir.Type) string { return names.SharedFields(t.GoName) }
 
 // sharedFields emits the decoders of the fields every variant of a union shares.
-func (e *emitter) sharedFields(f *jen.File, t *ir.Type) error {
+func (e *emitter) sharedFields(f *jen.File, t *ir.Type) {
 	if len(t.Fields) == 0 {
-		return nil
+		return
 	}
-	spec, err := typeSpec(t, sharedName(t))
-	if err != nil {
-		return err
-	}
+	spec := typeSpec(t, sharedName(t))
 	f.Comment(fmt.Sprintf("%s decodes the fields that every variant of %s has.", sharedName(t), t.GoName))
 	f.Type().Id(sharedName(t)).Id(t.GoName)
 	f.Line()
@@ -292,11 +279,12 @@ func (e *emitter) sharedFields(f *jen.File, t *ir.Type) error {
 	enc := structEncodeSpec(t, sharedName(t))
 	enc.membersOnly = true
 	objectEncoders(f, enc)
-	return nil
 }
 
-// knownVariant emits a variant struct, its marker and its encoder.
-func (e *emitter) knownVariant(f *jen.File, t *ir.Type, v *ir.Variant, tagMember string) error {
+// knownVariant emits a variant struct, its marker and its encoder. check
+// makes sure that a variant with an encoder of its own is an object whose
+// payloads have members, and that one of several parts embeds structs.
+func (e *emitter) knownVariant(f *jen.File, t *ir.Type, v *ir.Variant, tagMember string) {
 	switch {
 	case v.Tag != "":
 		f.Add(comment(v.GoName, fmt.Sprintf("the %q variant of %s.\n\n%s", v.Tag, t.GoName, v.Doc)))
@@ -320,10 +308,7 @@ func (e *emitter) knownVariant(f *jen.File, t *ir.Type, v *ir.Variant, tagMember
 	f.Line()
 	if t.Union.Tag == "" && len(v.Fields) == 0 && len(v.Embeds) == 1 {
 		// The embedded payload encodes and decodes the variant as it is.
-		return nil
-	}
-	if !objectVariant(t, v) {
-		return fmt.Errorf("%s: a variant whose payloads are not all objects is not supported", v.Pointer)
+		return
 	}
 	enc := encodeSpec{goName: v.GoName, tag: tagMember, fields: v.Fields, rawFirst: e.rawFirst(v)}
 	for _, emb := range v.Embeds {
@@ -332,15 +317,10 @@ func (e *emitter) knownVariant(f *jen.File, t *ir.Type, v *ir.Variant, tagMember
 	objectEncoders(f, enc)
 	switch {
 	case len(v.Embeds) == 0:
-		bits, err := requiredBits(v.Fields)
-		if err != nil {
-			return err
-		}
-		objectDecoders(f, objectSpec{goName: v.GoName, fields: v.Fields, bits: bits, unmarshal: true})
+		objectDecoders(f, objectSpec{goName: v.GoName, fields: v.Fields, bits: requiredBits(v.Fields), unmarshal: true})
 	case len(v.Embeds) > 1 || len(v.Fields) > 0:
-		return e.partsDecoder(f, v)
+		e.partsDecoder(f, v)
 	}
-	return nil
 }
 
 // partsDecoder decodes each embedded payload and the own fields from the
@@ -360,11 +340,8 @@ func (e *emitter) knownVariant(f *jen.File, t *ir.Type, v *ir.Variant, tagMember
 		…checks…
 	}
 */
-func (e *emitter) partsDecoder(f *jen.File, v *ir.Variant) error {
-	bits, err := requiredBits(v.Fields)
-	if err != nil {
-		return err
-	}
+func (e *emitter) partsDecoder(f *jen.File, v *ir.Variant) {
+	bits := requiredBits(v.Fields)
 	memberDecoder(f, v.GoName, v.Fields, bits, nil)
 	if hasRequired(v.Fields) {
 		missingDecoder(f, v.GoName, v.Fields, bits, nil)
@@ -374,16 +351,11 @@ func (e *emitter) partsDecoder(f *jen.File, v *ir.Variant) error {
 	for i, emb := range v.Embeds {
 		def := emb
 		for def.Kind == ir.Named && def.Underlying.Kind == ir.RefNamed {
-			def = def.Underlying.Type
-		}
-		if def.Kind != ir.Struct {
-			return fmt.Errorf("%s: a variant whose payloads include %s, which is not an object type, is not supported", v.Pointer, emb.Name)
+			def = def.Underlying.Type // a struct: check makes sure
 		}
 		try = append(try, jen.If(jen.List(jen.Id("ok"), jen.Err()).Op(":=").Id(recvName).Dot(emb.GoName).Dot("decodeMember").Call(jen.Id("d"), jen.Id("name"), seen(i)),
 			jen.Id("ok").Op("||").Err().Op("!=").Nil()).Block(jen.Return(jen.Id("ok"), jen.Err())))
-		if spec, err := typeSpec(def, def.GoName); err != nil {
-			return err
-		} else if hasRequired(spec.fields) || extsRequired(spec.exts) {
+		if spec := typeSpec(def, def.GoName); hasRequired(spec.fields) || extsRequired(spec.exts) {
 			checks = append(checks, jen.If(jen.Err().Op(":=").Id(recvName).Dot(emb.GoName).Dot("missing").Call(jen.Id("seen").Index(jen.Lit(i))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 		}
 	}
@@ -403,7 +375,6 @@ func (e *emitter) partsDecoder(f *jen.File, v *ir.Variant) error {
 	f.Line()
 	decodeJSONMethod(f, v.GoName, jen.Id("d").Dot("object").Call(jen.Id(recvName)))
 	unmarshalMethod(f, v.GoName)
-	return nil
 }
 
 // extsRequired reports whether some extension struct has required members.

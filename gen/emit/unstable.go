@@ -18,44 +18,6 @@ import (
 // that a second file, behind the negated constraint, declares empty; Go
 // promotes the fields, so they read and write as ordinary fields.
 
-// unstableKeys lists the gate keys in use, sorted.
-func (e *emitter) unstableKeys() []string {
-	seen := map[string]bool{}
-	add := func(g ir.Gate) {
-		if g.Unstable {
-			seen[g.Key()] = true
-		}
-	}
-	for _, t := range e.p.Types {
-		add(t.Gate)
-		if t.Unstable {
-			continue
-		}
-		for _, f := range t.Fields {
-			add(f.Gate)
-		}
-		if t.Union != nil {
-			for _, v := range t.Union.Variants {
-				add(v.Gate)
-			}
-		}
-		if t.Enum != nil {
-			for _, v := range t.Enum.Values {
-				add(v.Gate)
-			}
-		}
-	}
-	for _, m := range e.p.Methods {
-		add(m.Gate)
-	}
-	var keys []string
-	for k := range seen {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // gateOf returns a Gate with the given key.
 func gateOf(key string) ir.Gate {
 	if key == ir.Umbrella {
@@ -95,114 +57,72 @@ func extension(t *ir.Type, key string) string {
 	return names.Extension(t.GoName, key)
 }
 
-// ownVariants are the variants a union's own declaration dispatches to.
-func ownVariants(t *ir.Type) []*ir.Variant {
-	if t.Unstable {
-		return t.Union.Variants
-	}
-	var out []*ir.Variant
-	for _, v := range t.Union.Variants {
-		if !v.Unstable {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-func hasUnstableVariants(t *ir.Type) bool {
-	return len(ownVariants(t)) < len(t.Union.Variants)
-}
-
 // registry is the map through which build-tagged files add variants.
 func registry(t *ir.Type) string { return names.Registry(t.GoName) }
 
-// unstable emits everything gated by key.
-func (e *emitter) unstable(f *jen.File, key string) error {
-	var types []*ir.Type
-	for _, t := range e.p.Types {
-		if t.Unstable && t.Key() == key {
-			types = append(types, t)
-		}
-	}
+// unstable emits everything that gate set g adds.
+func (e *emitter) unstable(f *jen.File, g *ir.GateSet) {
+	key := g.Key
+	types := append([]*ir.Type(nil), g.Types...)
 	sort.SliceStable(types, func(i, j int) bool { return types[i].GoName < types[j].GoName })
 	for _, t := range types {
 		switch t.Kind {
 		case ir.Enum:
 			e.enum(f, t)
 		case ir.Union:
-			if err := e.union(f, t); err != nil {
-				return err
-			}
+			e.union(f, t)
 		default:
-			if err := e.typeDecl(f, t); err != nil {
-				return err
-			}
+			e.typeDecl(f, t)
 		}
 	}
-	for _, t := range e.typesOf(ir.Struct, ir.Union) {
-		if fields := keyFields(t, key); len(fields) > 0 {
-			ext := extension(t, key)
-			f.Comment(fmt.Sprintf("%s holds the fields of %s that the %s build tag adds.", ext, t.GoName, tagList(gateOf(key))))
-			f.Type().Id(ext).Struct(structFields(fields)...)
-			f.Line()
-			bits, err := requiredBits(t.Fields)
-			if err != nil {
-				return err
-			}
-			objectDecoders(f, objectSpec{goName: ext, fields: fields, bits: bits, memberOnly: true})
-			objectEncoders(f, encodeSpec{goName: ext, fields: fields, membersOnly: true})
-		}
+	for _, x := range byTypeName(g.Extensions) {
+		t, ext := x.Type, extension(x.Type, key)
+		f.Comment(fmt.Sprintf("%s holds the fields of %s that the %s build tag adds.", ext, t.GoName, tagList(gateOf(key))))
+		f.Type().Id(ext).Struct(structFields(x.Fields)...)
+		f.Line()
+		objectDecoders(f, objectSpec{goName: ext, fields: x.Fields, bits: requiredBits(t.Fields), memberOnly: true})
+		objectEncoders(f, encodeSpec{goName: ext, fields: x.Fields, membersOnly: true})
 	}
-	for _, t := range e.typesOf(ir.Union) {
+	variants := append([]ir.GatedVariants(nil), g.Variants...)
+	sort.SliceStable(variants, func(i, j int) bool { return variants[i].Union.GoName < variants[j].Union.GoName })
+	for _, gv := range variants {
+		t := gv.Union
 		var reg []jen.Code
-		for _, v := range t.Union.Variants {
-			if !v.Unstable || v.Key() != key {
-				continue
-			}
-			if err := e.knownVariant(f, t, v, tagMember(t.Union.Tag, v.Tag)); err != nil {
-				return err
-			}
+		for _, v := range gv.Variants {
+			e.knownVariant(f, t, v, tagMember(t.Union.Tag, v.Tag))
 			reg = append(reg, jen.Id(registry(t)).Index(jen.Lit(v.Tag)).Op("=").Func().Params().Id(iface(t)).Block(
 				jen.Return(jen.New(jen.Id(v.GoName)))))
 		}
-		if len(reg) > 0 {
-			f.Func().Id("init").Params().Block(reg...)
+		f.Func().Id("init").Params().Block(reg...)
+		f.Line()
+	}
+	// A stable enum has no unstable values: check makes sure.
+	e.unstableMethods(f, g.Methods)
+	e.constructors(f, key)
+	e.unstableSides(f, key)
+}
+
+// byTypeName sorts extensions by the Go name of their type.
+func byTypeName(exts []ir.Extension) []ir.Extension {
+	out := append([]ir.Extension(nil), exts...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Type.GoName < out[j].Type.GoName })
+	return out
+}
+
+// extensionsOff declares empty the extension structs of gate set g, for
+// builds without its tags; it reports whether there were any.
+func (e *emitter) extensionsOff(f *jen.File, g *ir.GateSet) bool {
+	for _, x := range byTypeName(g.Extensions) {
+		ext := extension(x.Type, g.Key)
+		f.Comment(fmt.Sprintf("%s is empty without the %s build tag.", ext, tagList(gateOf(g.Key))))
+		f.Type().Id(ext).Struct()
+		f.Line()
+		memberDecoder(f, ext, nil, nil, nil)
+		objectEncoders(f, encodeSpec{goName: ext, membersOnly: true})
+		if hasRequired(x.Fields) {
+			f.Func().Params(jen.Op("*").Id(ext)).Id("missing").Params(jen.Uint64()).Error().Block(jen.Return(jen.Nil()))
 			f.Line()
 		}
 	}
-	for _, t := range e.typesOf(ir.Enum) {
-		for _, v := range t.Enum.Values {
-			if v.Unstable {
-				return fmt.Errorf("%s: enum value %q is only in the unstable schema; gating enum values is not supported", t.Pointer, v.Name)
-			}
-		}
-	}
-	e.unstableMethods(f, key)
-	e.constructors(f, key)
-	e.unstableSides(f, key)
-	return nil
-}
-
-// extensionsOff declares empty the extension structs of key, for builds
-// without its tags; it reports whether there were any.
-func (e *emitter) extensionsOff(f *jen.File, key string) bool {
-	any := false
-	for _, t := range e.typesOf(ir.Struct, ir.Union) {
-		for _, k := range t.ExtensionKeys() {
-			if k == key {
-				f.Comment(fmt.Sprintf("%s is empty without the %s build tag.", extension(t, key), tagList(gateOf(key))))
-				ext := extension(t, key)
-				f.Type().Id(ext).Struct()
-				f.Line()
-				memberDecoder(f, ext, nil, nil, nil)
-				objectEncoders(f, encodeSpec{goName: ext, membersOnly: true})
-				if hasRequired(keyFields(t, key)) {
-					f.Func().Params(jen.Op("*").Id(ext)).Id("missing").Params(jen.Uint64()).Error().Block(jen.Return(jen.Nil()))
-					f.Line()
-				}
-				any = true
-			}
-		}
-	}
-	return any
+	return len(g.Extensions) > 0
 }

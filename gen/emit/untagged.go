@@ -11,14 +11,12 @@ import (
 
 // untagged emits a union told apart by the JSON kind of the value and, for
 // objects, by the keys present.
-func (e *emitter) untagged(f *jen.File, t *ir.Type) error {
+func (e *emitter) untagged(f *jen.File, t *ir.Type) {
 	u := t.Union
 	for _, v := range u.Variants {
 		switch {
 		case v.IsObject() && v.JSON == ir.KindObject:
-			if err := e.knownVariant(f, t, v, ""); err != nil {
-				return err
-			}
+			e.knownVariant(f, t, v, "")
 		case v.JSON == ir.KindNull:
 			f.Add(comment(v.GoName, fmt.Sprintf("the JSON null alternative of %s.\n\n%s", t.GoName, v.Doc)))
 			f.Type().Id(v.GoName).Struct()
@@ -53,7 +51,7 @@ func (e *emitter) untagged(f *jen.File, t *ir.Type) error {
 		f.Line()
 		marshalMethod(f, fb.GoName, "v")
 	}
-	return e.untaggedDecoder(f, t)
+	e.untaggedDecoder(f, t)
 }
 
 // untaggedDecoder tries the alternatives that accept the value's JSON kind in
@@ -69,7 +67,7 @@ func (e *emitter) untagged(f *jen.File, t *ir.Type) error {
 	…
 	}
 */
-func (e *emitter) untaggedDecoder(f *jen.File, t *ir.Type) error {
+func (e *emitter) untaggedDecoder(f *jen.File, t *ir.Type) {
 	u := t.Union
 	byKind := map[byte][]*ir.Variant{}
 	var order []byte
@@ -167,7 +165,7 @@ func (e *emitter) untaggedDecoder(f *jen.File, t *ir.Type) error {
 	f.Func().Params(jen.Id("u").Op("*").Id(t.GoName)).Id("decodeRest").Params(decoderParam, jen.Id("start").Int64()).Error().Block(
 		jen.Return(jen.Id("d").Dot("bridgeRest").Call(jen.Id("u"), jen.Id("start"))))
 	f.Line()
-	return e.sharedFields(f, t)
+	e.sharedFields(f, t)
 }
 
 // untaggedInPlace is the body of decodeJSON. Inside other values, the

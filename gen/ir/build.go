@@ -27,10 +27,12 @@ func Build(f *load.File, o Options) (*Package, error) {
 	// Each definition's first problem is reported; the others are still built.
 	var errs []error
 	for _, d := range f.Defs {
-		if err := b.def(b.defs[d.Name], d.Schema); err != nil {
+		b.current = b.defs[d.Name]
+		if err := b.def(b.current, d.Schema); err != nil {
 			errs = append(errs, err)
 		}
 	}
+	b.current = nil
 	if err := diag.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -60,6 +62,9 @@ type builder struct {
 	// branch is the title (or tag) of the union branch whose properties
 	// are being built, "" outside one.
 	branch string
+	// current is the type being built: the parent of the inline types
+	// synthesize makes.
+	current *Type
 }
 
 // errorf reports a problem at the schema s.
@@ -156,6 +161,11 @@ func (b *builder) fields(s *jsonschema.Schema, owner, skip string) ([]*Field, er
 // ref returns the Go type of the value schema s; synth names a type that
 // has to be made up for an inline union or object.
 func (b *builder) ref(s *jsonschema.Schema, synth string) (Ref, error) {
+	return b.refNamed(s, synthName{base: synth})
+}
+
+// refNamed is ref with the name of a made-up type still in steps.
+func (b *builder) refNamed(s *jsonschema.Schema, synth synthName) (Ref, error) {
 	if s.Ref != nil {
 		return b.named(s.Ref)
 	}
@@ -170,12 +180,12 @@ func (b *builder) ref(s *jsonschema.Schema, synth string) (Ref, error) {
 			}
 		}
 		if len(rest) == 1 {
-			return b.ref(rest[0], synth)
+			return b.refNamed(rest[0], synth)
 		}
 		if b.methodSelected(rest) {
 			return Ref{Kind: RefRaw}, nil
 		}
-		return b.synthesize(s, synth)
+		return b.synthesize(s, synth.String())
 	}
 	types := withoutNull(s.Types)
 	if len(types) > 1 {
@@ -183,7 +193,7 @@ func (b *builder) ref(s *jsonschema.Schema, synth string) (Ref, error) {
 	}
 	if len(types) == 0 {
 		if len(s.Properties) > 0 {
-			return b.synthesize(s, synth)
+			return b.synthesize(s, synth.String())
 		}
 		return Ref{Kind: RefRaw}, nil
 	}
@@ -206,17 +216,17 @@ func (b *builder) ref(s *jsonschema.Schema, synth string) (Ref, error) {
 		if items == nil {
 			return Ref{Kind: RefArray, Elem: &Ref{Kind: RefRaw}}, nil
 		}
-		elem, err := b.ref(items, synth+"Item")
+		elem, err := b.refNamed(items, synth.then("Item"))
 		if err != nil {
 			return Ref{}, err
 		}
 		return Ref{Kind: RefArray, Elem: &elem}, nil
 	case "object":
 		if len(s.Properties) > 0 {
-			return b.synthesize(s, synth)
+			return b.synthesize(s, synth.String())
 		}
 		if as, ok := s.AdditionalProperties.(*jsonschema.Schema); ok {
-			elem, err := b.ref(as, synth+"Value")
+			elem, err := b.refNamed(as, synth.then("Value"))
 			if err != nil {
 				return Ref{}, err
 			}
@@ -227,6 +237,37 @@ func (b *builder) ref(s *jsonschema.Schema, synth string) (Ref, error) {
 		return Ref{Kind: RefRaw}, nil
 	}
 	return Ref{}, errorf(s, "unsupported type %q", types[0])
+}
+
+// synthName is the name of a type that may have to be made up: a base,
+// then the steps through lists and maps below it ("Item", "Value"), joined
+// only when a type is made, so that lists nested deep do not build a name
+// at every level.
+type synthName struct {
+	base string
+	last *synthStep
+}
+
+type synthStep struct {
+	up   *synthStep
+	step string
+}
+
+func (n synthName) then(step string) synthName {
+	return synthName{base: n.base, last: &synthStep{up: n.last, step: step}}
+}
+
+func (n synthName) String() string {
+	var steps []string
+	for s := n.last; s != nil; s = s.up {
+		steps = append(steps, s.step)
+	}
+	var b strings.Builder
+	b.WriteString(n.base)
+	for i := len(steps) - 1; i >= 0; i-- {
+		b.WriteString(steps[i])
+	}
+	return b.String()
 }
 
 // inlineName is the name an inline type of property prop of owner gets:
@@ -252,13 +293,16 @@ func (b *builder) synthesize(s *jsonschema.Schema, name string) (Ref, error) {
 		return Ref{}, errorf(s, "two inline types would be called %s", name)
 	}
 	t := &Type{Name: name, Pointer: load.Pointer(s)}
+	if parent := b.current; parent != nil && strings.HasPrefix(name, parent.Name) {
+		t.Parent, t.Member = parent, name[len(parent.Name):]
+	}
 	b.synth = append(b.synth, t)
 	b.inline[name] = true
 	// The type's own properties are named after it, not after the branch.
-	branch := b.branch
-	b.branch = ""
+	branch, parent := b.branch, b.current
+	b.branch, b.current = "", t
 	err := b.def(t, s)
-	b.branch = branch
+	b.branch, b.current = branch, parent
 	if err != nil {
 		return Ref{}, err
 	}

@@ -20,6 +20,14 @@ type Package struct {
 	// package names, which names them.
 	Constructors []*Constructor
 	Sides        []*Side // the agent and the client (AddSides)
+	// RPC: the package has the JSON-RPC message layer (the stable RequestId
+	// and Error definitions, and methods); Conn: and the connections of its
+	// two sides. Decided by check.Lower.
+	RPC, Conn bool
+
+	// MethodConstructors are the constructors of the methods' params and
+	// results (see MethodConstructors), set and named by package names.
+	MethodConstructors []*MethodConstructor
 
 	// StableFile and UnstableFile are the schema files the package was read
 	// from ("v1/schema.json"; "" when there is no unstable file): located
@@ -69,6 +77,12 @@ type Type struct {
 	// Extra: a Struct whose schema allows members it does not name
 	// (additionalProperties); they are kept as received.
 	Extra bool
+
+	// Parent is the type an inline type is part of (nil for a definition)
+	// and Member what Name adds to Parent's: a property ("Content"), "Item",
+	// "Value", a branch's title and property, "OtherFields".
+	Parent *Type
+	Member string
 }
 
 // RefKind is the shape of a value's Go type.
@@ -148,6 +162,13 @@ type UnionInfo struct {
 	// Removed are tags the protocol version dropped: decoding one is an
 	// error rather than an unknown variant.
 	Removed []RemovedTag
+
+	// Decided by check.Lower, read by the emitter. Objects: every variant
+	// is an object whose members share one object with the tag, the shared
+	// fields or an outer union's tag. HoldsRaw: a value can be an unknown
+	// variant kept raw, its own or one inside a payload. Carrier: HoldsRaw
+	// at any depth, and a variant of some union embeds this one.
+	Objects, HoldsRaw, Carrier bool
 }
 
 // RemovedTag is a tag a union no longer has, and why.
@@ -278,4 +299,25 @@ func (t *Type) ExtensionKeys() []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// OwnVariants are the variants that union t's own declaration dispatches
+// to: all of an unstable union's, the stable ones of a stable union.
+func (t *Type) OwnVariants() []*Variant {
+	if t.Unstable {
+		return t.Union.Variants
+	}
+	var out []*Variant
+	for _, v := range t.Union.Variants {
+		if !v.Unstable {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// GatedVariants reports whether build-tagged files add variants to union
+// t (through a registry): it is stable and has unstable variants.
+func (t *Type) GatedVariants() bool {
+	return len(t.OwnVariants()) < len(t.Union.Variants)
 }

@@ -46,7 +46,7 @@ func checkKeywords(file string, doc map[string]any, errs *diag.List) {
 	defs, _ := doc["$defs"].(map[string]any)
 	c := &keywordChecker{file: file, defs: defs, errs: errs}
 	for _, name := range sortedKeys(defs) {
-		c.schema(defs[name], "/$defs/"+diag.EscapePointer(name), false)
+		c.schema(defs[name], (*jsonPath)(nil).child("$defs").child(name), false)
 	}
 	if errs.Len() == 0 {
 		c.refLoops()
@@ -119,11 +119,11 @@ type keywordChecker struct {
 	errs *diag.List
 }
 
-func (c *keywordChecker) schema(v any, ptr string, branch bool) {
+func (c *keywordChecker) schema(v any, at *jsonPath, branch bool) {
 	s, ok := v.(map[string]any)
 	if !ok {
 		if _, isBool := v.(bool); !isBool {
-			c.errs.Addf(c.file, ptr, "a schema must be an object or a boolean, not %s", kindOf(v))
+			c.errs.Addf(c.file, at.String(), "a schema must be an object or a boolean, not %s", kindOf(v))
 		}
 		return
 	}
@@ -138,37 +138,37 @@ func (c *keywordChecker) schema(v any, ptr string, branch bool) {
 			}
 		}
 		if bad {
-			c.errs.Addf(c.file, ptr+"/"+diag.EscapePointer(k), "keyword %s is not supported: acpgen generates no code for %s", k, what)
+			c.errs.Addf(c.file, at.child(k).String(), "keyword %s is not supported: acpgen generates no code for %s", k, what)
 		}
 	}
 	if ref, ok := s["$ref"]; ok {
-		c.ref(ref, ptr+"/$ref")
+		c.ref(ref, at.child("$ref").String())
 	}
 	if _, ok := s["$schema"]; ok {
-		c.errs.Addf(c.file, ptr+"/$schema", "$schema inside a definition is not supported: the whole file is read as one draft")
+		c.errs.Addf(c.file, at.child("$schema").String(), "$schema inside a definition is not supported: the whole file is read as one draft")
 	}
 	if props, ok := s["properties"].(map[string]any); ok {
 		if _, ok := props[""]; ok {
-			c.errs.Addf(c.file, ptr+"/properties/", "a property with an empty name cannot become a Go field")
+			c.errs.Addf(c.file, at.child("properties").child("").String(), "a property with an empty name cannot become a Go field")
 		}
 	}
 	for _, k := range schemaMaps {
 		m, _ := s[k].(map[string]any)
 		for _, name := range sortedKeys(m) {
-			c.schema(m[name], ptr+"/"+k+"/"+diag.EscapePointer(name), false)
+			c.schema(m[name], at.child(k).child(name), false)
 		}
 	}
 	for _, k := range schemaOne {
 		if sub, ok := s[k]; ok {
 			if _, isArray := sub.([]any); !isArray {
-				c.schema(sub, ptr+"/"+k, false)
+				c.schema(sub, at.child(k), false)
 			}
 		}
 	}
 	for _, k := range schemaArrays {
 		arr, _ := s[k].([]any)
 		for i, sub := range arr {
-			c.schema(sub, ptr+"/"+k+"/"+strconv.Itoa(i), k == "anyOf" || k == "oneOf")
+			c.schema(sub, at.child(k).child(strconv.Itoa(i)), k == "anyOf" || k == "oneOf")
 		}
 	}
 }

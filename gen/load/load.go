@@ -26,7 +26,9 @@ type File struct {
 	// Defs lists the entries of $defs, sorted by name.
 	Defs []Def
 
-	order map[string][]string
+	// order holds the property names of each schema that has any, in the
+	// order the file lists them.
+	order map[*jsonschema.Schema][]string
 }
 
 // Def is one entry of $defs.
@@ -71,7 +73,7 @@ func Parse(path string, data []byte) (*File, error) {
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
-	order, err := keyOrder(data)
+	tree, err := keyTree(data)
 	if err != nil {
 		return nil, syntaxError(path, data, err)
 	}
@@ -96,7 +98,8 @@ func Parse(path string, data []byte) (*File, error) {
 	if err := c.AddResource(base, bytes.NewReader(doc2019)); err != nil {
 		return nil, diag.New(path, "", "the schema cannot be read: %v", err)
 	}
-	f := &File{Path: path, order: order}
+	f := &File{Path: path, order: map[*jsonschema.Schema][]string{}}
+	defNodes := tree.kid("$defs")
 	for _, name := range sortedKeys(defs) {
 		s, err := c.Compile(base + "#/$defs/" + url.PathEscape(escape(name)))
 		if err != nil {
@@ -106,9 +109,7 @@ func Parse(path string, data []byte) (*File, error) {
 		if hoisted {
 			unhoist(s)
 		}
-		if hoisted {
-			unhoist(s)
-		}
+		orderOf(s, defNodes.kid(name), f.order)
 		f.Defs = append(f.Defs, Def{Name: name, Schema: s})
 	}
 	if err := errs.Err(); err != nil {
@@ -175,7 +176,7 @@ func (f *File) Def(name string) *jsonschema.Schema {
 
 // Properties returns the property names of s in the order the file lists them.
 func (f *File) Properties(s *jsonschema.Schema) []string {
-	keys := f.order[Pointer(s)+"/properties"]
+	keys := f.order[s]
 	if len(keys) != len(s.Properties) {
 		// Not from this file's text: fall back to a stable order.
 		keys = make([]string, 0, len(s.Properties))
@@ -195,6 +196,9 @@ func Pointer(s *jsonschema.Schema) string {
 		return ""
 	}
 	p := s.Location[i+1:]
+	if strings.IndexByte(p, '%') < 0 {
+		return p
+	}
 	if u, err := url.PathUnescape(p); err == nil {
 		return u
 	}

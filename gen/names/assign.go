@@ -50,7 +50,17 @@ func assign(p *ir.Package) *assigner {
 	a.runtime()
 	a.methodFuncs()
 	for _, t := range p.Types {
-		a.claim(a.top, Destutter(Exported(t.Name)), a.typeOrigin(t), &t.GoName)
+		if !long(t) {
+			a.claim(a.top, typeName(t), a.typeOrigin(t), &t.GoName)
+		}
+	}
+	// Inline types nested deep are named after the others (inline.go).
+	var inline inlineNamer
+	taken := func(name string) bool { _, ok := a.top[name]; return ok }
+	for _, t := range p.Types {
+		if long(t) {
+			a.claim(a.top, inline.shortName(t, taken), a.typeOrigin(t), &t.GoName)
+		}
 	}
 	for _, t := range p.Types {
 		if t.GoName != "" {
@@ -154,9 +164,14 @@ func (a *assigner) methodScope(goName string, methods ...[]string) scope {
 }
 
 func (a *assigner) typeOrigin(t *ir.Type) origin {
-	what := fmt.Sprintf("definition %q", t.Name)
-	if !strings.HasPrefix(t.Pointer, "/$defs/") || strings.Count(t.Pointer, "/") != 2 {
+	var what string
+	switch {
+	case long(t):
+		what = "an inline type nested deep in its definition"
+	case t.Parent != nil || !strings.HasPrefix(t.Pointer, "/$defs/") || strings.Count(t.Pointer, "/") != 2:
 		what = fmt.Sprintf("the inline type %s", t.Name)
+	default:
+		what = fmt.Sprintf("definition %q", t.Name)
 	}
 	return origin{what: what, file: a.p.FileOf(t.Gate), pointer: t.Pointer}
 }
@@ -258,7 +273,7 @@ func (a *assigner) derived() {
 		if len(t.Fields) > 0 {
 			a.claim(a.top, SharedFields(t.GoName), a.internal(t, "the decoder of the shared fields of "+t.GoName), nil)
 		}
-		if !t.Unstable && hasUnstable(t.Union.Variants) {
+		if t.GatedVariants() {
 			a.claim(a.top, Registry(t.GoName), a.internal(t, "the registry of the unstable variants of "+t.GoName), nil)
 		}
 	}
@@ -283,13 +298,4 @@ func (a *assigner) methodFuncs() {
 			a.claim(a.top, MethodTable(fn), origin{what: "the table of unstable methods of " + fn, internal: true}, nil)
 		}
 	}
-}
-
-func hasUnstable(vs []*ir.Variant) bool {
-	for _, v := range vs {
-		if v.Unstable {
-			return true
-		}
-	}
-	return false
 }

@@ -1,6 +1,7 @@
 package names
 
 import (
+	"fmt"
 	"go/types"
 
 	"github.com/acpgen/acpgen/gen/ir"
@@ -10,9 +11,11 @@ import (
 // optional scalar fields.
 const Ptr = "Ptr"
 
-// constructors sets p.Constructors and names them: New followed by the
-// variant's Go name (NewContentBlockText builds a ContentBlock holding a
-// ContentBlockText); parameters are the fields' names, unexported.
+// constructors sets p.Constructors and p.MethodConstructors and names them:
+// New followed by the Go name of the variant (NewContentBlockText builds a
+// ContentBlock holding a ContentBlockText) or of the params or result type
+// (NewPromptRequest builds a *PromptRequest); parameters are the fields'
+// names, unexported, and "value" for the variant of a union.
 func (a *assigner) constructors(p *ir.Package) {
 	p.Constructors = ir.Constructors(p)
 	for _, c := range p.Constructors {
@@ -31,6 +34,42 @@ func (a *assigner) constructors(p *ir.Package) {
 			c.ParamNames = append(c.ParamNames, param(f.GoName))
 		}
 	}
+	p.MethodConstructors = ir.MethodConstructors(p)
+	for _, c := range p.MethodConstructors {
+		if c.Type.GoName == "" {
+			continue
+		}
+		o := origin{what: "the constructor of " + methodUses(c), file: p.FileOf(c.Type.Gate), pointer: c.Type.Pointer}
+		if !a.claim(a.top, "New"+c.Type.GoName, o, &c.GoName) {
+			continue
+		}
+		c.ParamNames = nil
+		for _, f := range c.Params {
+			c.ParamNames = append(c.ParamNames, param(f.GoName))
+		}
+		if c.Variant {
+			c.ParamNames = append(c.ParamNames, "value")
+		}
+	}
+}
+
+// methodUses says what a method constructor builds: "the params of the
+// "session/prompt" request", "the result of the "initialize" request".
+func methodUses(c *ir.MethodConstructor) string {
+	s := c.Type.GoName + ","
+	for i, u := range c.Uses {
+		if i > 0 {
+			s += " and"
+		}
+		what, kind := "params", "request"
+		if u.Result {
+			what = "result"
+		} else if u.Method.Kind == ir.Notification {
+			kind = "notification"
+		}
+		s += fmt.Sprintf(" the %s of the %q %s", what, u.Method.Name, kind)
+	}
+	return s
 }
 
 // param is the parameter name for a Go name: unexported, with "_" after a

@@ -9,6 +9,7 @@ import (
 
 	"github.com/acpgen/acpgen/gen/emit"
 	"github.com/acpgen/acpgen/gen/names"
+	"github.com/acpgen/acpgen/gen/write"
 	"github.com/acpgen/acpgen/schema"
 )
 
@@ -38,7 +39,7 @@ func TestClaimsCoverOutput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		files, err := emit.Files(p)
+		files, err := write.Render(v.Package, emit.Files(p))
 		if err != nil {
 			t.Fatal(err)
 		}

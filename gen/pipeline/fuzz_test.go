@@ -21,40 +21,12 @@ import (
 // build tags and with -tags unstable. The seeds are the changes of
 // testdata/hostile made to the real schema; `go test` runs them.
 func FuzzSchema(f *testing.F) {
-	stable, unstable := pinnedDefs(f, "v1/schema.json"), pinnedDefs(f, "v1/schema.unstable.json")
-	names := sortedNames(clone(f, stable))
-	index := func(name string) uint16 {
-		i := sort.SearchStrings(names, name)
-		if i == len(names) || names[i] != name {
-			f.Fatalf("the pinned schema has no %s", name)
-		}
-		return uint16(i)
+	m := newMutator(f)
+	for _, s := range m.seeds(f) {
+		f.Add(s.root, s.op, s.arg, s.s)
 	}
-	text, annotations, block := index("TextContent"), index("Annotations"), index("ContentBlock")
-	f.Add(text, uint8(opNone), uint16(0), "")
-	f.Add(text, uint8(opCopyDef), text, "Message")
-	f.Add(text, uint8(opCopyDef), text, "Nullable")
-	f.Add(text, uint8(opCopyDef), text, "NewRequestParams")
-	f.Add(text, uint8(opRename), uint16(0), "DecodeMessage")
-	f.Add(text, uint8(opAddProperty), text, "marshalJSON")
-	f.Add(text, uint8(opAddProperty), text, "")
-	f.Add(annotations, uint8(opAddRequired), text, "loop")
-	f.Add(text, uint8(opAddKeyword), uint16(0), "patternProperties")
-	f.Add(text, uint8(opAddKeyword), uint16(0), "$ref")
-	f.Add(block, uint8(opDeleteDef), text, "")
-	f.Add(block, uint8(opDuplicateBranch), uint16(0), "")
-	f.Add(block, uint8(opNumericTag), uint16(0), "")
-	f.Add(text, uint8(opDescribe), uint16(0), "NUL \x00 and BOM \ufeff")
 	f.Fuzz(func(t *testing.T, root uint16, op uint8, arg uint16, s string) {
-		defs := clone(t, stable)
-		names := sortedNames(defs)
-		r, a := names[int(root)%len(names)], names[int(arg)%len(names)]
-		r = apply(defs, op, r, a, s)
-		fsys := fstest.MapFS{"v1/schema.json": {Data: cut(t, defs, r)}}
-		if u := clone(t, unstable); u[r] != nil {
-			fsys["v1/schema.unstable.json"] = &fstest.MapFile{Data: cut(t, u, r)}
-		}
-		out, err := generateSafely(hostileCase{fsys: fsys})
+		out, err := generateSafely(hostileCase{fsys: m.mutate(t, root, op, arg, s)})
 		if err != nil {
 			msg := err.Error()
 			if strings.HasPrefix(msg, "panic:") || strings.Contains(msg, "internal error") {
@@ -69,6 +41,67 @@ func FuzzSchema(f *testing.F) {
 			typeCheck(t, out.Files, tags)
 		}
 	})
+}
+
+// mutator makes the schemas of FuzzSchema from the pinned v1 files.
+type mutator struct {
+	stable, unstable []byte // their $defs
+}
+
+func newMutator(t testing.TB) *mutator {
+	return &mutator{pinnedDefs(t, "v1/schema.json"), pinnedDefs(t, "v1/schema.unstable.json")}
+}
+
+// seed is one input of FuzzSchema.
+type seed struct {
+	root uint16
+	op   uint8
+	arg  uint16
+	s    string
+}
+
+// seeds are the changes of testdata/hostile made to the real schema.
+func (m *mutator) seeds(t testing.TB) []seed {
+	names := sortedNames(clone(t, m.stable))
+	index := func(name string) uint16 {
+		i := sort.SearchStrings(names, name)
+		if i == len(names) || names[i] != name {
+			t.Fatalf("the pinned schema has no %s", name)
+		}
+		return uint16(i)
+	}
+	text, annotations, block := index("TextContent"), index("Annotations"), index("ContentBlock")
+	return []seed{
+		{text, opNone, 0, ""},
+		{text, opCopyDef, text, "Message"},
+		{text, opCopyDef, text, "Nullable"},
+		{text, opCopyDef, text, "NewRequestParams"},
+		{text, opRename, 0, "DecodeMessage"},
+		{text, opAddProperty, text, "marshalJSON"},
+		{text, opAddProperty, text, ""},
+		{annotations, opAddRequired, text, "loop"},
+		{text, opAddKeyword, 0, "patternProperties"},
+		{text, opAddKeyword, 0, "$ref"},
+		{block, opDeleteDef, text, ""},
+		{block, opDuplicateBranch, 0, ""},
+		{block, opNumericTag, 0, ""},
+		{text, opDescribe, 0, "NUL \x00 and BOM \ufeff"},
+	}
+}
+
+// mutate returns the schema directory of one input: the change made to the
+// definition root, then the schema cut down to what root reaches, with the
+// same cut of the unstable file beside it.
+func (m *mutator) mutate(t testing.TB, root uint16, op uint8, arg uint16, s string) fstest.MapFS {
+	defs := clone(t, m.stable)
+	names := sortedNames(defs)
+	r, a := names[int(root)%len(names)], names[int(arg)%len(names)]
+	r = apply(defs, op, r, a, s)
+	fsys := fstest.MapFS{"v1/schema.json": {Data: cut(t, defs, r)}}
+	if u := clone(t, m.unstable); u[r] != nil {
+		fsys["v1/schema.unstable.json"] = &fstest.MapFile{Data: cut(t, u, r)}
+	}
+	return fsys
 }
 
 // The changes FuzzSchema makes.
@@ -177,7 +210,7 @@ func retarget(v any, from, to string) {
 }
 
 // cut returns the schema document with the definitions root reaches.
-func cut(t *testing.T, defs map[string]any, root string) []byte {
+func cut(t testing.TB, defs map[string]any, root string) []byte {
 	keep := map[string]any{}
 	var reach func(v any)
 	reach = func(v any) {

@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -63,14 +64,18 @@ func selected(f *ast.File, tags string) bool {
 	return true
 }
 
-// deps caches the type information of the packages generated code imports.
+// deps caches the type information of the packages generated code imports
+// (roots) and of theirs.
 var deps = struct {
 	sync.Mutex
-	pkgs map[string]*types.Package
+	roots []string
+	pkgs  map[string]*types.Package
 }{pkgs: map[string]*types.Package{}}
 
-// importerFor loads, with the go command, the packages the files import
-// that no earlier call loaded, and returns an importer of them.
+// importerFor loads, with the go command, the packages the files import,
+// and returns an importer of them. When some import is new, every import
+// seen so far is loaded again in one go: packages of separate loads do not
+// share their dependencies (two reflect packages, whose Types differ).
 func importerFor(t *testing.T, files []*ast.File) types.Importer {
 	t.Helper()
 	deps.Lock()
@@ -79,16 +84,18 @@ func importerFor(t *testing.T, files []*ast.File) types.Importer {
 	for _, f := range files {
 		for _, imp := range f.Imports {
 			p, _ := strconv.Unquote(imp.Path.Value)
-			if deps.pkgs[p] == nil {
+			if deps.pkgs[p] == nil && !slices.Contains(missing, p) {
 				missing = append(missing, p)
 			}
 		}
 	}
 	if len(missing) > 0 {
-		loaded, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedTypes | packages.NeedImports | packages.NeedDeps}, missing...)
+		deps.roots = append(deps.roots, missing...)
+		loaded, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedTypes | packages.NeedImports | packages.NeedDeps}, deps.roots...)
 		if err != nil {
 			t.Fatal(err)
 		}
+		deps.pkgs = map[string]*types.Package{}
 		packages.Visit(loaded, nil, func(p *packages.Package) {
 			if p.Types != nil {
 				deps.pkgs[p.PkgPath] = p.Types

@@ -1,7 +1,8 @@
 // Package pipeline runs the generator's stages in order: load → ir → check
-// and names → emit. It returns the files in memory; package write puts them
-// on disk. Problems with the schema come back as *diag.List errors, located
-// by file, JSON pointer, line and column.
+// and names → emit, then renders what emit built (write.Render). It returns
+// the files in memory; package write puts them on disk. Problems with the
+// schema come back as *diag.List errors, located by file, JSON pointer,
+// line and column.
 package pipeline
 
 import (
@@ -19,6 +20,7 @@ import (
 	"github.com/acpgen/acpgen/gen/ir"
 	"github.com/acpgen/acpgen/gen/load"
 	"github.com/acpgen/acpgen/gen/names"
+	"github.com/acpgen/acpgen/gen/write"
 	"github.com/acpgen/acpgen/schema"
 )
 
@@ -217,14 +219,16 @@ func buildAndEmit(fsys fs.FS, v Version, o *Options, fm ir.FeatureMap, removed m
 	}
 	if o.Select != nil {
 		ir.Select(p, *o.Select)
+		check.Lower(p) // what the emitter reads, decided again for what is left
 	}
 	if p.Source, err = provenance(fsys, v, o); err != nil {
 		return nil, nil, nil, err
 	}
-	files, err := emit.Files(p)
+	// check and names leave the emitter nothing to refuse; what it
+	// builds is formatted after it.
+	files, err := write.Render(v.Package, emit.Files(p))
 	if err != nil {
-		// check and names leave the emitter nothing to refuse.
-		return nil, nil, nil, fmt.Errorf("internal error: %s passed the checks but cannot be emitted: %w", v.Stable, err)
+		return nil, nil, nil, err
 	}
 	return p, warnings, files, nil
 }

@@ -311,3 +311,233 @@ func NewToolCallContentDiff(path string, newText string) ToolCallContent {
 func NewToolCallContentTerminal(terminalID TerminalID) ToolCallContent {
 	return ToolCallContent{Value: &ToolCallContentTerminal{Terminal: Terminal{TerminalID: terminalID}}}
 }
+
+// NewAuthenticateRequest returns the params of an "authenticate" request with the given methodID.
+func NewAuthenticateRequest(methodID AuthMethodID) *AuthenticateRequest {
+	return &AuthenticateRequest{MethodID: methodID}
+}
+
+// NewAuthenticateResponse returns the result of an "authenticate" request.
+func NewAuthenticateResponse() *AuthenticateResponse {
+	return &AuthenticateResponse{}
+}
+
+// NewCancelNotification returns the params of a "session/cancel" notification with the given sessionID.
+func NewCancelNotification(sessionID SessionID) *CancelNotification {
+	return &CancelNotification{SessionID: sessionID}
+}
+
+// NewCancelRequestNotification returns the params of a "$/cancel_request" notification with the given requestID.
+func NewCancelRequestNotification(requestID RequestID) *CancelRequestNotification {
+	return &CancelRequestNotification{RequestID: requestID}
+}
+
+// NewCloseSessionRequest returns the params of a "session/close" request with the given sessionID.
+func NewCloseSessionRequest(sessionID SessionID) *CloseSessionRequest {
+	return &CloseSessionRequest{SessionID: sessionID}
+}
+
+// NewCloseSessionResponse returns the result of a "session/close" request.
+func NewCloseSessionResponse() *CloseSessionResponse {
+	return &CloseSessionResponse{}
+}
+
+// NewCompleteElicitationNotification returns the params of an "elicitation/complete" notification with the given elicitationID.
+func NewCompleteElicitationNotification(elicitationID ElicitationID) *CompleteElicitationNotification {
+	return &CompleteElicitationNotification{ElicitationID: elicitationID}
+}
+
+// NewCreateElicitationRequest returns the params of an "elicitation/create" request with the given message, holding the variant value.
+func NewCreateElicitationRequest(message string, value CreateElicitationRequestVariant) *CreateElicitationRequest {
+	return &CreateElicitationRequest{Message: message, Value: value}
+}
+
+// NewCreateElicitationResponse returns the result of an "elicitation/create" request holding the variant value.
+func NewCreateElicitationResponse(value CreateElicitationResponseVariant) *CreateElicitationResponse {
+	return &CreateElicitationResponse{Value: value}
+}
+
+// NewCreateTerminalRequest returns the params of a "terminal/create" request with the given sessionID and command.
+func NewCreateTerminalRequest(sessionID SessionID, command string) *CreateTerminalRequest {
+	return &CreateTerminalRequest{SessionID: sessionID, Command: command}
+}
+
+// NewCreateTerminalResponse returns the result of a "terminal/create" request with the given terminalID.
+func NewCreateTerminalResponse(terminalID TerminalID) *CreateTerminalResponse {
+	return &CreateTerminalResponse{TerminalID: terminalID}
+}
+
+// NewDeleteSessionRequest returns the params of a "session/delete" request with the given sessionID.
+func NewDeleteSessionRequest(sessionID SessionID) *DeleteSessionRequest {
+	return &DeleteSessionRequest{SessionID: sessionID}
+}
+
+// NewDeleteSessionResponse returns the result of a "session/delete" request.
+func NewDeleteSessionResponse() *DeleteSessionResponse {
+	return &DeleteSessionResponse{}
+}
+
+// NewInitializeRequest returns the params of an "initialize" request with the given protocolVersion.
+func NewInitializeRequest(protocolVersion ProtocolVersion) *InitializeRequest {
+	return &InitializeRequest{ProtocolVersion: protocolVersion}
+}
+
+// NewInitializeResponse returns the result of an "initialize" request with the given protocolVersion.
+func NewInitializeResponse(protocolVersion ProtocolVersion) *InitializeResponse {
+	return &InitializeResponse{ProtocolVersion: protocolVersion}
+}
+
+// NewKillTerminalRequest returns the params of a "terminal/kill" request with the given sessionID and terminalID.
+func NewKillTerminalRequest(sessionID SessionID, terminalID TerminalID) *KillTerminalRequest {
+	return &KillTerminalRequest{SessionID: sessionID, TerminalID: terminalID}
+}
+
+// NewKillTerminalResponse returns the result of a "terminal/kill" request.
+func NewKillTerminalResponse() *KillTerminalResponse {
+	return &KillTerminalResponse{}
+}
+
+// NewListSessionsRequest returns the params of a "session/list" request.
+func NewListSessionsRequest() *ListSessionsRequest {
+	return &ListSessionsRequest{}
+}
+
+// NewListSessionsResponse returns the result of a "session/list" request with the given sessions.
+func NewListSessionsResponse(sessions []SessionInfo) *ListSessionsResponse {
+	return &ListSessionsResponse{Sessions: sessions}
+}
+
+// NewLoadSessionRequest returns the params of a "session/load" request with the given mcpServers, cwd and sessionID.
+func NewLoadSessionRequest(mcpServers []MCPServer, cwd string, sessionID SessionID) *LoadSessionRequest {
+	return &LoadSessionRequest{MCPServers: mcpServers, Cwd: cwd, SessionID: sessionID}
+}
+
+// NewLoadSessionResponse returns the result of a "session/load" request.
+func NewLoadSessionResponse() *LoadSessionResponse {
+	return &LoadSessionResponse{}
+}
+
+// NewLogoutRequest returns the params of a "logout" request.
+func NewLogoutRequest() *LogoutRequest {
+	return &LogoutRequest{}
+}
+
+// NewLogoutResponse returns the result of a "logout" request.
+func NewLogoutResponse() *LogoutResponse {
+	return &LogoutResponse{}
+}
+
+// NewNewSessionRequest returns the params of a "session/new" request with the given cwd and mcpServers.
+func NewNewSessionRequest(cwd string, mcpServers []MCPServer) *NewSessionRequest {
+	return &NewSessionRequest{Cwd: cwd, MCPServers: mcpServers}
+}
+
+// NewNewSessionResponse returns the result of a "session/new" request with the given sessionID.
+func NewNewSessionResponse(sessionID SessionID) *NewSessionResponse {
+	return &NewSessionResponse{SessionID: sessionID}
+}
+
+// NewPromptRequest returns the params of a "session/prompt" request with the given sessionID and prompt.
+func NewPromptRequest(sessionID SessionID, prompt []ContentBlock) *PromptRequest {
+	return &PromptRequest{SessionID: sessionID, Prompt: prompt}
+}
+
+// NewPromptResponse returns the result of a "session/prompt" request with the given stopReason.
+func NewPromptResponse(stopReason StopReason) *PromptResponse {
+	return &PromptResponse{StopReason: stopReason}
+}
+
+// NewReadTextFileRequest returns the params of a "fs/read_text_file" request with the given sessionID and path.
+func NewReadTextFileRequest(sessionID SessionID, path string) *ReadTextFileRequest {
+	return &ReadTextFileRequest{SessionID: sessionID, Path: path}
+}
+
+// NewReadTextFileResponse returns the result of a "fs/read_text_file" request with the given content.
+func NewReadTextFileResponse(content string) *ReadTextFileResponse {
+	return &ReadTextFileResponse{Content: content}
+}
+
+// NewReleaseTerminalRequest returns the params of a "terminal/release" request with the given sessionID and terminalID.
+func NewReleaseTerminalRequest(sessionID SessionID, terminalID TerminalID) *ReleaseTerminalRequest {
+	return &ReleaseTerminalRequest{SessionID: sessionID, TerminalID: terminalID}
+}
+
+// NewReleaseTerminalResponse returns the result of a "terminal/release" request.
+func NewReleaseTerminalResponse() *ReleaseTerminalResponse {
+	return &ReleaseTerminalResponse{}
+}
+
+// NewRequestPermissionRequest returns the params of a "session/request_permission" request with the given sessionID, toolCall and options.
+func NewRequestPermissionRequest(sessionID SessionID, toolCall ToolCallUpdate, options []PermissionOption) *RequestPermissionRequest {
+	return &RequestPermissionRequest{SessionID: sessionID, ToolCall: toolCall, Options: options}
+}
+
+// NewRequestPermissionResponse returns the result of a "session/request_permission" request with the given outcome.
+func NewRequestPermissionResponse(outcome RequestPermissionOutcome) *RequestPermissionResponse {
+	return &RequestPermissionResponse{Outcome: outcome}
+}
+
+// NewResumeSessionRequest returns the params of a "session/resume" request with the given sessionID and cwd.
+func NewResumeSessionRequest(sessionID SessionID, cwd string) *ResumeSessionRequest {
+	return &ResumeSessionRequest{SessionID: sessionID, Cwd: cwd}
+}
+
+// NewResumeSessionResponse returns the result of a "session/resume" request.
+func NewResumeSessionResponse() *ResumeSessionResponse {
+	return &ResumeSessionResponse{}
+}
+
+// NewSessionNotification returns the params of a "session/update" notification with the given sessionID and update.
+func NewSessionNotification(sessionID SessionID, update SessionUpdate) *SessionNotification {
+	return &SessionNotification{SessionID: sessionID, Update: update}
+}
+
+// NewSetSessionConfigOptionRequest returns the params of a "session/set_config_option" request with the given sessionID and configID, holding the variant value.
+func NewSetSessionConfigOptionRequest(sessionID SessionID, configID SessionConfigID, value SetSessionConfigOptionRequestVariant) *SetSessionConfigOptionRequest {
+	return &SetSessionConfigOptionRequest{SessionID: sessionID, ConfigID: configID, Value: value}
+}
+
+// NewSetSessionConfigOptionResponse returns the result of a "session/set_config_option" request with the given configOptions.
+func NewSetSessionConfigOptionResponse(configOptions []SessionConfigOption) *SetSessionConfigOptionResponse {
+	return &SetSessionConfigOptionResponse{ConfigOptions: configOptions}
+}
+
+// NewSetSessionModeRequest returns the params of a "session/set_mode" request with the given sessionID and modeID.
+func NewSetSessionModeRequest(sessionID SessionID, modeID SessionModeID) *SetSessionModeRequest {
+	return &SetSessionModeRequest{SessionID: sessionID, ModeID: modeID}
+}
+
+// NewSetSessionModeResponse returns the result of a "session/set_mode" request.
+func NewSetSessionModeResponse() *SetSessionModeResponse {
+	return &SetSessionModeResponse{}
+}
+
+// NewTerminalOutputRequest returns the params of a "terminal/output" request with the given sessionID and terminalID.
+func NewTerminalOutputRequest(sessionID SessionID, terminalID TerminalID) *TerminalOutputRequest {
+	return &TerminalOutputRequest{SessionID: sessionID, TerminalID: terminalID}
+}
+
+// NewTerminalOutputResponse returns the result of a "terminal/output" request with the given output and truncated.
+func NewTerminalOutputResponse(output string, truncated bool) *TerminalOutputResponse {
+	return &TerminalOutputResponse{Output: output, Truncated: truncated}
+}
+
+// NewWaitForTerminalExitRequest returns the params of a "terminal/wait_for_exit" request with the given sessionID and terminalID.
+func NewWaitForTerminalExitRequest(sessionID SessionID, terminalID TerminalID) *WaitForTerminalExitRequest {
+	return &WaitForTerminalExitRequest{SessionID: sessionID, TerminalID: terminalID}
+}
+
+// NewWaitForTerminalExitResponse returns the result of a "terminal/wait_for_exit" request.
+func NewWaitForTerminalExitResponse() *WaitForTerminalExitResponse {
+	return &WaitForTerminalExitResponse{}
+}
+
+// NewWriteTextFileRequest returns the params of a "fs/write_text_file" request with the given sessionID, path and content.
+func NewWriteTextFileRequest(sessionID SessionID, path string, content string) *WriteTextFileRequest {
+	return &WriteTextFileRequest{SessionID: sessionID, Path: path, Content: content}
+}
+
+// NewWriteTextFileResponse returns the result of a "fs/write_text_file" request.
+func NewWriteTextFileResponse() *WriteTextFileResponse {
+	return &WriteTextFileResponse{}
+}

@@ -13,7 +13,7 @@ func ExampleRequestTracker() {
 		panic(err)
 	}
 	request, err := acpv1.Message{ID: &id, Method: acpv1.MethodNewSession,
-		Params: &acpv1.NewSessionRequest{Cwd: "/home/user/project", MCPServers: []acpv1.MCPServer{}}}.MarshalJSON()
+		Params: acpv1.NewNewSessionRequest("/home/user/project", []acpv1.MCPServer{})}.MarshalJSON()
 	if err != nil {
 		panic(err)
 	}

@@ -541,6 +541,16 @@ func init() {
 	}
 }
 
+// NewForkSessionRequest returns the params of a "session/fork" request with the given sessionID and cwd.
+func NewForkSessionRequest(sessionID SessionID, cwd string) *ForkSessionRequest {
+	return &ForkSessionRequest{SessionID: sessionID, Cwd: cwd}
+}
+
+// NewForkSessionResponse returns the result of a "session/fork" request with the given sessionID.
+func NewForkSessionResponse(sessionID SessionID) *ForkSessionResponse {
+	return &ForkSessionResponse{SessionID: sessionID}
+}
+
 // AgentForkSession is implemented by an Agent that handles the "session/fork" request.
 type AgentForkSession interface {
 	ForkSession(ctx context.Context, params *ForkSessionRequest) (*ForkSessionResponse, error)

@@ -464,3 +464,163 @@ func NewToolCallContentDiff(changes []DiffChange) ToolCallContent {
 func NewToolCallContentTerminal(terminalID TerminalID) ToolCallContent {
 	return ToolCallContent{Value: &ToolCallContentTerminal{Terminal: Terminal{TerminalID: terminalID}}}
 }
+
+// NewCancelRequestNotification returns the params of a "$/cancel_request" notification with the given requestID.
+func NewCancelRequestNotification(requestID RequestID) *CancelRequestNotification {
+	return &CancelRequestNotification{RequestID: requestID}
+}
+
+// NewCancelSessionNotification returns the params of a "session/cancel" notification with the given sessionID.
+func NewCancelSessionNotification(sessionID SessionID) *CancelSessionNotification {
+	return &CancelSessionNotification{SessionID: sessionID}
+}
+
+// NewCancelTerminalRequest returns the params of a "terminal/cancel" request with the given sessionID and terminalID.
+func NewCancelTerminalRequest(sessionID SessionID, terminalID TerminalID) *CancelTerminalRequest {
+	return &CancelTerminalRequest{SessionID: sessionID, TerminalID: terminalID}
+}
+
+// NewCancelTerminalResponse returns the result of a "terminal/cancel" request.
+func NewCancelTerminalResponse() *CancelTerminalResponse {
+	return &CancelTerminalResponse{}
+}
+
+// NewCancelToolCallRequest returns the params of a "tool_call/cancel" request with the given sessionID and toolCallID.
+func NewCancelToolCallRequest(sessionID SessionID, toolCallID ToolCallID) *CancelToolCallRequest {
+	return &CancelToolCallRequest{SessionID: sessionID, ToolCallID: toolCallID}
+}
+
+// NewCancelToolCallResponse returns the result of a "tool_call/cancel" request.
+func NewCancelToolCallResponse() *CancelToolCallResponse {
+	return &CancelToolCallResponse{}
+}
+
+// NewCloseSessionRequest returns the params of a "session/close" request with the given sessionID.
+func NewCloseSessionRequest(sessionID SessionID) *CloseSessionRequest {
+	return &CloseSessionRequest{SessionID: sessionID}
+}
+
+// NewCloseSessionResponse returns the result of a "session/close" request.
+func NewCloseSessionResponse() *CloseSessionResponse {
+	return &CloseSessionResponse{}
+}
+
+// NewCompleteElicitationNotification returns the params of an "elicitation/complete" notification with the given elicitationID.
+func NewCompleteElicitationNotification(elicitationID ElicitationID) *CompleteElicitationNotification {
+	return &CompleteElicitationNotification{ElicitationID: elicitationID}
+}
+
+// NewCreateElicitationRequest returns the params of an "elicitation/create" request with the given message, holding the variant value.
+func NewCreateElicitationRequest(message string, value CreateElicitationRequestVariant) *CreateElicitationRequest {
+	return &CreateElicitationRequest{Message: message, Value: value}
+}
+
+// NewCreateElicitationResponse returns the result of an "elicitation/create" request holding the variant value.
+func NewCreateElicitationResponse(value CreateElicitationResponseVariant) *CreateElicitationResponse {
+	return &CreateElicitationResponse{Value: value}
+}
+
+// NewDeleteSessionRequest returns the params of a "session/delete" request with the given sessionID.
+func NewDeleteSessionRequest(sessionID SessionID) *DeleteSessionRequest {
+	return &DeleteSessionRequest{SessionID: sessionID}
+}
+
+// NewDeleteSessionResponse returns the result of a "session/delete" request.
+func NewDeleteSessionResponse() *DeleteSessionResponse {
+	return &DeleteSessionResponse{}
+}
+
+// NewInitializeRequest returns the params of an "initialize" request with the given protocolVersion and info.
+func NewInitializeRequest(protocolVersion ProtocolVersion, info Implementation) *InitializeRequest {
+	return &InitializeRequest{ProtocolVersion: protocolVersion, Info: info}
+}
+
+// NewInitializeResponse returns the result of an "initialize" request with the given protocolVersion and info.
+func NewInitializeResponse(protocolVersion ProtocolVersion, info Implementation) *InitializeResponse {
+	return &InitializeResponse{ProtocolVersion: protocolVersion, Info: info}
+}
+
+// NewListSessionsRequest returns the params of a "session/list" request.
+func NewListSessionsRequest() *ListSessionsRequest {
+	return &ListSessionsRequest{}
+}
+
+// NewListSessionsResponse returns the result of a "session/list" request with the given sessions.
+func NewListSessionsResponse(sessions []SessionInfo) *ListSessionsResponse {
+	return &ListSessionsResponse{Sessions: sessions}
+}
+
+// NewLoginAuthRequest returns the params of an "auth/login" request with the given methodID.
+func NewLoginAuthRequest(methodID AuthMethodID) *LoginAuthRequest {
+	return &LoginAuthRequest{MethodID: methodID}
+}
+
+// NewLoginAuthResponse returns the result of an "auth/login" request.
+func NewLoginAuthResponse() *LoginAuthResponse {
+	return &LoginAuthResponse{}
+}
+
+// NewLogoutAuthRequest returns the params of an "auth/logout" request.
+func NewLogoutAuthRequest() *LogoutAuthRequest {
+	return &LogoutAuthRequest{}
+}
+
+// NewLogoutAuthResponse returns the result of an "auth/logout" request.
+func NewLogoutAuthResponse() *LogoutAuthResponse {
+	return &LogoutAuthResponse{}
+}
+
+// NewNewSessionRequest returns the params of a "session/new" request with the given cwd.
+func NewNewSessionRequest(cwd AbsolutePath) *NewSessionRequest {
+	return &NewSessionRequest{Cwd: cwd}
+}
+
+// NewNewSessionResponse returns the result of a "session/new" request with the given sessionID.
+func NewNewSessionResponse(sessionID SessionID) *NewSessionResponse {
+	return &NewSessionResponse{SessionID: sessionID}
+}
+
+// NewPromptRequest returns the params of a "session/prompt" request with the given sessionID and prompt.
+func NewPromptRequest(sessionID SessionID, prompt []ContentBlock) *PromptRequest {
+	return &PromptRequest{SessionID: sessionID, Prompt: prompt}
+}
+
+// NewPromptResponse returns the result of a "session/prompt" request with the given messageID.
+func NewPromptResponse(messageID MessageID) *PromptResponse {
+	return &PromptResponse{MessageID: messageID}
+}
+
+// NewRequestPermissionRequest returns the params of a "session/request_permission" request with the given sessionID, title and options.
+func NewRequestPermissionRequest(sessionID SessionID, title string, options []PermissionOption) *RequestPermissionRequest {
+	return &RequestPermissionRequest{SessionID: sessionID, Title: title, Options: options}
+}
+
+// NewRequestPermissionResponse returns the result of a "session/request_permission" request with the given outcome.
+func NewRequestPermissionResponse(outcome RequestPermissionOutcome) *RequestPermissionResponse {
+	return &RequestPermissionResponse{Outcome: outcome}
+}
+
+// NewResumeSessionRequest returns the params of a "session/resume" request with the given sessionID and cwd.
+func NewResumeSessionRequest(sessionID SessionID, cwd AbsolutePath) *ResumeSessionRequest {
+	return &ResumeSessionRequest{SessionID: sessionID, Cwd: cwd}
+}
+
+// NewResumeSessionResponse returns the result of a "session/resume" request.
+func NewResumeSessionResponse() *ResumeSessionResponse {
+	return &ResumeSessionResponse{}
+}
+
+// NewSetSessionConfigOptionRequest returns the params of a "session/set_config_option" request with the given sessionID and configID, holding the variant value.
+func NewSetSessionConfigOptionRequest(sessionID SessionID, configID SessionConfigID, value SetSessionConfigOptionRequestVariant) *SetSessionConfigOptionRequest {
+	return &SetSessionConfigOptionRequest{SessionID: sessionID, ConfigID: configID, Value: value}
+}
+
+// NewSetSessionConfigOptionResponse returns the result of a "session/set_config_option" request with the given configOptions.
+func NewSetSessionConfigOptionResponse(configOptions []SessionConfigOption) *SetSessionConfigOptionResponse {
+	return &SetSessionConfigOptionResponse{ConfigOptions: configOptions}
+}
+
+// NewUpdateSessionNotification returns the params of a "session/update" notification with the given sessionID and update.
+func NewUpdateSessionNotification(sessionID SessionID, update SessionUpdate) *UpdateSessionNotification {
+	return &UpdateSessionNotification{SessionID: sessionID, Update: update}
+}

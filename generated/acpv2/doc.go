@@ -31,6 +31,13 @@
 // proxy passes it on unchanged. An untagged union keeps a value that fits none of its
 // alternatives in the same way.
 //
+// # Params and results
+//
+// The params and the result of each method have a constructor, New followed by the type's
+// name, that takes the type's required members in the schema's order and returns a pointer
+// to a new value, ready to send; set the optional members on it:
+// [NewPromptRequest](sessionID, prompt) is a *PromptRequest.
+//
 // # Decoding and encoding
 //
 // Decoding follows the reference implementation: required members, and the schema's

@@ -3826,6 +3826,81 @@ func NewStateUpdateUnknown() StateUpdate {
 	return StateUpdate{Value: &StateUpdateUnknown{UnknownStateUpdate: UnknownStateUpdate{}}}
 }
 
+// NewArchiveSessionRequest returns the params of a "session/archive" request with the given sessionID.
+func NewArchiveSessionRequest(sessionID SessionID) *ArchiveSessionRequest {
+	return &ArchiveSessionRequest{SessionID: sessionID}
+}
+
+// NewArchiveSessionResponse returns the result of a "session/archive" request.
+func NewArchiveSessionResponse() *ArchiveSessionResponse {
+	return &ArchiveSessionResponse{}
+}
+
+// NewAuthStatusRequest returns the params of an "auth/status" request.
+func NewAuthStatusRequest() *AuthStatusRequest {
+	return &AuthStatusRequest{}
+}
+
+// NewAuthStatusResponse returns the result of an "auth/status" request with the given state.
+func NewAuthStatusResponse(state AuthState) *AuthStatusResponse {
+	return &AuthStatusResponse{State: state}
+}
+
+// NewAuthStatusUpdateNotification returns the params of an "auth/status_update" notification with the given state.
+func NewAuthStatusUpdateNotification(state AuthState) *AuthStatusUpdateNotification {
+	return &AuthStatusUpdateNotification{State: state}
+}
+
+// NewInitializeProxyRequest returns the params of a "proxy/initialize" request with the given protocolVersion and info.
+func NewInitializeProxyRequest(protocolVersion ProtocolVersion, info Implementation) *InitializeProxyRequest {
+	return &InitializeProxyRequest{ProtocolVersion: protocolVersion, Info: info}
+}
+
+// NewInitializeProxyResponse returns the result of a "proxy/initialize" request with the given protocolVersion and info.
+func NewInitializeProxyResponse(protocolVersion ProtocolVersion, info Implementation) *InitializeProxyResponse {
+	return &InitializeProxyResponse{ProtocolVersion: protocolVersion, Info: info}
+}
+
+// NewProxySuccessorNotification returns the params of a "proxy/successor" notification with the given method.
+func NewProxySuccessorNotification(method string) *ProxySuccessorNotification {
+	return &ProxySuccessorNotification{Method: method}
+}
+
+// NewProxySuccessorRequest returns the params of a "proxy/successor" request with the given method.
+func NewProxySuccessorRequest(method string) *ProxySuccessorRequest {
+	return &ProxySuccessorRequest{Method: method}
+}
+
+// NewSessionStatusRequest returns the params of a "session/status" request with the given sessionID.
+func NewSessionStatusRequest(sessionID SessionID) *SessionStatusRequest {
+	return &SessionStatusRequest{SessionID: sessionID}
+}
+
+// NewSessionStatusResponse returns the result of a "session/status" request with the given status.
+func NewSessionStatusResponse(status SessionStatus) *SessionStatusResponse {
+	return &SessionStatusResponse{Status: status}
+}
+
+// NewSetSessionTitleRequest returns the params of a "session/set_title" request with the given sessionID and title.
+func NewSetSessionTitleRequest(sessionID SessionID, title string) *SetSessionTitleRequest {
+	return &SetSessionTitleRequest{SessionID: sessionID, Title: title}
+}
+
+// NewSetSessionTitleResponse returns the result of a "session/set_title" request with the given title.
+func NewSetSessionTitleResponse(title string) *SetSessionTitleResponse {
+	return &SetSessionTitleResponse{Title: title}
+}
+
+// NewUnarchiveSessionRequest returns the params of a "session/unarchive" request with the given sessionID.
+func NewUnarchiveSessionRequest(sessionID SessionID) *UnarchiveSessionRequest {
+	return &UnarchiveSessionRequest{SessionID: sessionID}
+}
+
+// NewUnarchiveSessionResponse returns the result of a "session/unarchive" request.
+func NewUnarchiveSessionResponse() *UnarchiveSessionResponse {
+	return &UnarchiveSessionResponse{}
+}
+
 // AgentAuthStatus is implemented by an Agent that handles the "auth/status" request.
 type AgentAuthStatus interface {
 	AuthStatus(ctx context.Context, params *AuthStatusRequest) (*AuthStatusResponse, error)

@@ -888,6 +888,36 @@ func init() {
 	}
 }
 
+// NewDisableProviderRequest returns the params of a "providers/disable" request with the given providerID.
+func NewDisableProviderRequest(providerID ProviderID) *DisableProviderRequest {
+	return &DisableProviderRequest{ProviderID: providerID}
+}
+
+// NewDisableProviderResponse returns the result of a "providers/disable" request.
+func NewDisableProviderResponse() *DisableProviderResponse {
+	return &DisableProviderResponse{}
+}
+
+// NewListProvidersRequest returns the params of a "providers/list" request.
+func NewListProvidersRequest() *ListProvidersRequest {
+	return &ListProvidersRequest{}
+}
+
+// NewListProvidersResponse returns the result of a "providers/list" request with the given providers.
+func NewListProvidersResponse(providers []ProviderInfo) *ListProvidersResponse {
+	return &ListProvidersResponse{Providers: providers}
+}
+
+// NewSetProviderRequest returns the params of a "providers/set" request with the given providerID, apiType and baseURL.
+func NewSetProviderRequest(providerID ProviderID, apiType LLMProtocol, baseURL string) *SetProviderRequest {
+	return &SetProviderRequest{ProviderID: providerID, APIType: apiType, BaseURL: baseURL}
+}
+
+// NewSetProviderResponse returns the result of a "providers/set" request.
+func NewSetProviderResponse() *SetProviderResponse {
+	return &SetProviderResponse{}
+}
+
 // AgentDisableProvider is implemented by an Agent that handles the "providers/disable" request.
 type AgentDisableProvider interface {
 	DisableProvider(ctx context.Context, params *DisableProviderRequest) (*DisableProviderResponse, error)

@@ -889,6 +889,21 @@ func NewMessageMCPResponseResult(result json.RawMessage) MessageMCPResponse {
 	return MessageMCPResponse{Value: &MessageMCPResponseResult{Result: result}}
 }
 
+// NewMessageMCPNotification returns the params of a "mcp/message" notification with the given serverID, requestID and method.
+func NewMessageMCPNotification(serverID MCPServerACPID, requestID MCPRequestID, method string) *MessageMCPNotification {
+	return &MessageMCPNotification{ServerID: serverID, RequestID: requestID, Method: method}
+}
+
+// NewMessageMCPRequest returns the params of a "mcp/message" request with the given serverID, requestID and method.
+func NewMessageMCPRequest(serverID MCPServerACPID, requestID MCPRequestID, method string) *MessageMCPRequest {
+	return &MessageMCPRequest{ServerID: serverID, RequestID: requestID, Method: method}
+}
+
+// NewMessageMCPResponse returns the result of a "mcp/message" request holding the variant value.
+func NewMessageMCPResponse(value MessageMCPResponseVariant) *MessageMCPResponse {
+	return &MessageMCPResponse{Value: value}
+}
+
 // AgentMessageMCP is implemented by an Agent that handles the "mcp/message" notification.
 type AgentMessageMCP interface {
 	MessageMCP(ctx context.Context, params *MessageMCPNotification) error

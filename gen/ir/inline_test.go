@@ -1,0 +1,53 @@
+package ir_test
+
+import (
+	"testing"
+
+	"github.com/acpgen/acpgen/gen/ir"
+	"github.com/acpgen/acpgen/gen/load"
+)
+
+// TestInlineParents: every inline type knows the type it is part of and
+// what its name adds to that type's, through properties, list items, map
+// values and union branches.
+func TestInlineParents(t *testing.T) {
+	doc := `{"$defs":{"Root":{"type":"object","properties":{
+		"obj":{"type":"object","properties":{"deep":{"type":"object","properties":{"x":{"type":"string"}}}}},
+		"list":{"type":"array","items":{"type":"object","properties":{"y":{"type":"string"}}}},
+		"map":{"type":"object","additionalProperties":{"type":"object","properties":{"z":{"type":"string"}}}},
+		"either":{"anyOf":[{"type":"string"},{"type":"object","properties":{"w":{"type":"object","properties":{"v":{"type":"string"}}}}}]}}}}}`
+	f, err := load.Parse("tiny.json", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ir.Build(f, ir.Options{Name: "tiny"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := map[string]*ir.Type{}
+	for _, ty := range p.Types {
+		types[ty.Name] = ty
+	}
+	for name, want := range map[string][2]string{
+		"Root":         {"", ""},
+		"RootObj":      {"Root", "Obj"},
+		"RootObjDeep":  {"RootObj", "Deep"},
+		"RootListItem": {"Root", "ListItem"},
+		"RootMapValue": {"Root", "MapValue"},
+		"RootEither":   {"Root", "Either"},
+		"RootEitherW":  {"RootEither", "W"},
+	} {
+		ty := types[name]
+		if ty == nil {
+			t.Errorf("no type %s; have %v", name, len(types))
+			continue
+		}
+		parent := ""
+		if ty.Parent != nil {
+			parent = ty.Parent.Name
+		}
+		if parent != want[0] || ty.Member != want[1] {
+			t.Errorf("%s: parent %q and member %q, want %q and %q", name, parent, ty.Member, want[0], want[1])
+		}
+	}
+}
