@@ -57,9 +57,13 @@ BENCHTIME ?= 1s
 
 # Benchmarks against github.com/coder/acp-go-sdk and encoding/json (bench/ is
 # a module of its own, so the peer never becomes a dependency of acpgen).
+# Each count runs every benchmark once, so that the contenders take turns
+# and a change in the machine's load weighs on all of them alike.
 .PHONY: bench
 bench:
-	cd bench && $(GO) test -run '^$$' -bench . -benchmem -count $(BENCHCOUNT) -benchtime $(BENCHTIME) | tee bench.out
+	cd bench && $(GO) test -c -o bench.test && for i in $$(seq $(BENCHCOUNT)); do \
+		./bench.test -test.run '^$$' -test.bench . -test.benchmem -test.count 1 -test.benchtime $(BENCHTIME) || exit 1; \
+	done | tee bench.out
 	cd bench && $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da bench.out
 	cd bench && $(GO) run ./ratios < bench.out
 

@@ -206,7 +206,7 @@ func memberDecoder(f *jen.File, goName string, fields []*ir.Field, bits map[*ir.
 			if bit, ok := bits[fl]; ok {
 				block = append(block, jen.Op("*").Id("seen").Op("|=").Lit(1).Op("<<").Lit(bit))
 			}
-			block = append(block, jen.Return(jen.True(), fieldDecode(fl, jen.Op("&").Id(recvName).Dot(fl.GoName))))
+			block = append(block, jen.Return(jen.True(), fieldDecode(fl)))
 			cases = append(cases, jen.Case(jen.Lit(fl.JSONName)).Block(block...))
 		}
 		body = append(body, jen.Switch(jen.String().Call(jen.Id("name"))).Block(cases...))
@@ -258,10 +258,18 @@ func missingDecoder(f *jen.File, goName string, fields []*ir.Field, bits map[*ir
 	f.Line()
 }
 
-// fieldDecode is the call that decodes the member of field fl into ptr.
-func fieldDecode(fl *ir.Field, ptr jen.Code) jen.Code {
+// fieldDecode is the call that decodes the member of field fl.
+func fieldDecode(fl *ir.Field) jen.Code {
+	ptr := jen.Op("&").Id(recvName).Dot(fl.GoName)
 	rules := fieldRules(fl)
 	switch {
+	case plainMember(fl):
+		// decodeField would only add its own check for null.
+		if fl.Type.Kind == ir.RefNamed && hasDecoder(fl.Type.Type) {
+			return jen.Id(recvName).Dot(fl.GoName).Dot("decodeJSON").Call(jen.Id("d"))
+		}
+		// decodeString(&v.SessionID, d): the type argument is inferred.
+		return plainScalar(fl.Type).Call(ptr, jen.Id("d"))
 	case skipElem(fl) != nil:
 		return jen.Id("decodeItemsField").Call(jen.Id("d"), ptr, elemDecoder(*skipElem(fl)), rules)
 	case fl.NullMeans:
@@ -277,8 +285,66 @@ func fieldDecode(fl *ir.Field, ptr jen.Code) jen.Code {
 	return jen.Id("decodeField").Call(jen.Id("d"), ptr, elemDecoder(fl.Type), rules)
 }
 
+// plainMember reports whether fl has no decoding rule and a Go type whose
+// decoder reports null as decodeField does, as a mismatch for a pointer to
+// the field's own type: a scalar, a closed enum, a struct or a tagged union.
+func plainMember(fl *ir.Field) bool {
+	if len(ruleNames(fl)) > 0 || fl.NullMeans || pointer(fl) || skipElem(fl) != nil {
+		return false
+	}
+	r := fl.Type
+	switch r.Kind {
+	case ir.RefString, ir.RefBool, ir.RefInt, ir.RefFloat:
+		return true
+	case ir.RefNamed:
+	default:
+		return false
+	}
+	switch t := r.Type; t.Kind {
+	case ir.Struct, ir.Enum:
+		return true
+	case ir.Union:
+		return t.Union.Tag != ""
+	case ir.Named:
+		u := *t.Underlying
+		switch u.Kind {
+		case ir.RefString, ir.RefBool, ir.RefInt, ir.RefFloat:
+			return true
+		}
+	}
+	return false
+}
+
+// plainScalar is the runtime's decoder of r, a scalar, a named scalar or an
+// enum without a decoder of its own.
+func plainScalar(r ir.Ref) *jen.Statement {
+	if r.Kind != ir.RefNamed {
+		return scalarDecoder(r)
+	}
+	if t := r.Type; t.Kind == ir.Enum {
+		if t.Enum.Integer {
+			return jen.Id("decodeInt")
+		}
+		return jen.Id("decodeString")
+	}
+	return scalarDecoder(*r.Type.Underlying)
+}
+
 // fieldRules is the rule set of a member, as a constant expression.
 func fieldRules(fl *ir.Field) jen.Code {
+	names := ruleNames(fl)
+	if len(names) == 0 {
+		return jen.Lit(0)
+	}
+	out := jen.Id(names[0])
+	for _, n := range names[1:] {
+		out = out.Op("|").Id(n)
+	}
+	return out
+}
+
+// ruleNames are the names of the rules of a member.
+func ruleNames(fl *ir.Field) []string {
 	var names []string
 	// Null is zero for a member the schema lets be null; free-form JSON
 	// keeps it. Elsewhere null is an error, unless a rule defaults it.
@@ -304,14 +370,7 @@ func fieldRules(fl *ir.Field) jen.Code {
 			names = append(names, "emptyMap")
 		}
 	}
-	if len(names) == 0 {
-		return jen.Lit(0)
-	}
-	out := jen.Id(names[0])
-	for _, n := range names[1:] {
-		out = out.Op("|").Id(n)
-	}
-	return out
+	return names
 }
 
 // acceptsNull reports whether r is a union with an alternative for null

@@ -76,15 +76,23 @@ func (e *emitter) enum(f *jen.File, t *ir.Type) {
 
 // closedEnumDecoder rejects values the schema does not list.
 func (e *emitter) closedEnumDecoder(f *jen.File, t *ir.Type) {
-	what := jen.Lit("string ").Op("+").Qual("strconv", "Quote").Call(jen.String().Call(jen.Id("s")))
-	read := jen.Id("decodeString")
 	if t.Enum.Integer {
-		what = jen.Lit("number ").Op("+").Qual("strconv", "FormatInt").Call(jen.Int64().Call(jen.Id("s")), jen.Lit(10))
-		read = jen.Id("decodeInt")
+		integerEnumDecoder(f, t)
+	} else {
+		stringEnumDecoder(f, t)
 	}
+	f.Line()
+	f.Comment("UnmarshalJSON accepts only the values the schema lists.")
+	f.Func().Params(receiver(t.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.Return(jen.Id("decodeBytes").Call(jen.Id("data"), jen.Id(recvName))))
+}
+
+// integerEnumDecoder decodes a closed integer enum.
+func integerEnumDecoder(f *jen.File, t *ir.Type) {
+	what := jen.Lit("number ").Op("+").Qual("strconv", "FormatInt").Call(jen.Int64().Call(jen.Id("s")), jen.Lit(10))
 	f.Func().Params(receiver(t.GoName)).Id("decodeJSON").Params(decoderParam).Error().Block(
 		jen.Var().Id("s").Id(t.GoName),
-		jen.If(jen.Err().Op(":=").Add(read).Call(jen.Op("&").Id("s"), jen.Id("d")), jen.Err().Op("!=").Nil()).Block(
+		jen.If(jen.Err().Op(":=").Id("decodeInt").Call(jen.Op("&").Id("s"), jen.Id("d")), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Err()),
 		),
 		jen.If(jen.Op("!").Id("s").Dot("IsKnown").Call()).Block(
@@ -93,10 +101,39 @@ func (e *emitter) closedEnumDecoder(f *jen.File, t *ir.Type) {
 		jen.Op("*").Id(recvName).Op("=").Id("s"),
 		jen.Return(jen.Nil()),
 	)
-	f.Line()
-	f.Comment("UnmarshalJSON accepts only the values the schema lists.")
-	f.Func().Params(receiver(t.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.Return(jen.Id("decodeBytes").Call(jen.Id("data"), jen.Id(recvName))))
+}
+
+// stringEnumDecoder decodes a closed string enum to its constants, which
+// spares a copy of the text.
+/*
+	func (v *ToolKind) decodeJSON(d *decoder) error {
+		text, err := d.stringText(v)
+		if err != nil {
+			return err
+		}
+		switch string(text) {
+		case string(ToolKindRead):
+			*v = ToolKindRead
+		…
+		default:
+			return typeError("unknown string "+strconv.Quote(string(text)), v, "")
+		}
+		return nil
+	}
+*/
+func stringEnumDecoder(f *jen.File, t *ir.Type) {
+	var cases []jen.Code
+	for _, v := range t.Enum.Values {
+		cases = append(cases, jen.Case(jen.String().Call(jen.Id(v.GoName))).Block(jen.Op("*").Id(recvName).Op("=").Id(v.GoName)))
+	}
+	unknown := jen.Lit("unknown string ").Op("+").Qual("strconv", "Quote").Call(jen.String().Call(jen.Id("text")))
+	cases = append(cases, jen.Default().Block(jen.Return(jen.Id("typeError").Call(unknown, jen.Id(recvName), jen.Lit("")))))
+	f.Func().Params(receiver(t.GoName)).Id("decodeJSON").Params(decoderParam).Error().Block(
+		jen.List(jen.Id("text"), jen.Err()).Op(":=").Id("d").Dot("stringText").Call(jen.Id(recvName)),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Switch(jen.String().Call(jen.Id("text"))).Block(cases...),
+		jen.Return(jen.Nil()),
+	)
 }
 
 // enumValueDoc documents an enum constant and its wire value.

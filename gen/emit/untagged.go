@@ -159,14 +159,47 @@ func (e *emitter) untaggedDecoder(f *jen.File, t *ir.Type) {
 	f.Comment("UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.")
 	f.Func().Params(jen.Id("u").Op("*").Id(t.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
 	f.Line()
-	// Inside other values, the alternatives are tried on the value's bytes.
 	f.Func().Params(jen.Id("u").Op("*").Id(t.GoName)).Id("decodeJSON").Params(decoderParam).Error().Block(
-		jen.Return(jen.Id("d").Dot("bridge").Call(jen.Id("u"))))
+		untaggedInPlace(t, byKind['{'])...)
 	f.Line()
 	f.Func().Params(jen.Id("u").Op("*").Id(t.GoName)).Id("decodeRest").Params(decoderParam, jen.Id("start").Int64()).Error().Block(
 		jen.Return(jen.Id("d").Dot("bridgeRest").Call(jen.Id("u"), jen.Id("start"))))
 	f.Line()
 	e.sharedFields(f, t)
+}
+
+// untaggedInPlace is the body of decodeJSON. Inside other values, the
+// alternatives are tried on the value's bytes; but an object, when one
+// alternative alone takes objects and the union has no fields of its own,
+// is decoded as that alternative in the same pass, and its keys are looked
+// at only when it does not fit.
+/*
+	if d.PeekKind() != '{' {
+		return d.bridge(u)
+	}
+	v := new(AvailableCommandInputUnstructured)
+	raw, err := d.alternative(v)
+	if raw != nil {
+		return u.UnmarshalJSON(raw)
+	}
+	if err == nil {
+		u.Value = v
+	}
+	return err
+*/
+func untaggedInPlace(t *ir.Type, objects []*ir.Variant) []jen.Code {
+	bridge := jen.Return(jen.Id("d").Dot("bridge").Call(jen.Id("u")))
+	if len(objects) != 1 || !objects[0].IsObject() || len(t.Fields) > 0 {
+		return []jen.Code{bridge}
+	}
+	return []jen.Code{
+		jen.If(jen.Id("d").Dot("PeekKind").Call().Op("!=").LitRune('{')).Block(bridge),
+		jen.Id("v").Op(":=").New(jen.Id(objects[0].GoName)),
+		jen.List(jen.Id("raw"), jen.Err()).Op(":=").Id("d").Dot("alternative").Call(jen.Id("v")),
+		jen.If(jen.Id("raw").Op("!=").Nil()).Block(jen.Return(jen.Id("u").Dot("UnmarshalJSON").Call(jen.Id("raw")))),
+		jen.If(jen.Err().Op("==").Nil()).Block(jen.Id("u").Dot("Value").Op("=").Id("v")),
+		jen.Return(jen.Err()),
+	}
 }
 
 func anyRequired(vs []*ir.Variant) bool {

@@ -39,15 +39,14 @@ const (
 // decoder reads one JSON text held in memory.
 type decoder struct {
 	jsontext.Decoder
-	in   []byte       // the input: raw values and unknown variants are slices of it
-	src  bytes.Buffer // reads in without a copy
-	text string       // in as a string, once a string value needs it
+	in  []byte       // the input: raw values and unknown variants are slices of it
+	src bytes.Buffer // reads in without a copy
+	buf []byte       // the text of a string with escapes, until the next read
 }
 
-// arenaMax is the size of the largest input whose strings share one copy of
-// it: one allocation a message instead of one a string, at the cost of
-// keeping that copy while any of its strings is in use.
-const arenaMax = 64 << 10
+// keepMax is the size of the largest input, and of the largest unquoted
+// string, that a pooled decoder keeps a reference to.
+const keepMax = 64 << 10
 
 // decodable is a Go type with a generated decoder.
 type decodable interface {
@@ -118,15 +117,18 @@ func withDecoder(data []byte, read func(d *decoder) error) error {
 // a small one stays referenced until the decoder's next use, which spares
 // the work of a reset; a large one is let go of now.
 func (d *decoder) release() {
-	if len(d.in) > arenaMax {
+	if cap(d.buf) > keepMax {
+		d.buf = nil
+	}
+	if len(d.in) > keepMax {
 		d.reset(nil)
 		return
 	}
-	d.in, d.text = nil, ""
+	d.in = nil
 }
 
 func (d *decoder) reset(data []byte) {
-	d.in, d.text = data, ""
+	d.in = data
 	d.src = *bytes.NewBuffer(data)
 	// Duplicate names are allowed, as by encoding/json: the last one wins.
 	d.Reset(&d.src, jsontext.AllowDuplicateNames(true))
@@ -366,6 +368,25 @@ func setDefault[T any](p *T, elem func(*T, *decoder) error, rules uint8) {
 	}
 }
 
+// alternative decodes the object that comes next as v, the only alternative
+// of an untagged union for objects, in the same pass. When v does not fit,
+// it reads past the object and returns it as raw, for the union to choose
+// from its keys as UnmarshalJSON does; err is then nil.
+func (d *decoder) alternative(v restDecoder) (raw []byte, err error) {
+	depth := d.StackDepth()
+	if _, err := d.ReadToken(); err != nil {
+		return nil, err
+	}
+	start := d.InputOffset() - 1
+	if err := v.decodeRest(d, start); err == nil || !isTypeError(err) {
+		return nil, err
+	}
+	if err := d.recover(depth); err != nil {
+		return nil, err
+	}
+	return d.in[start:d.InputOffset()], nil
+}
+
 // bridge decodes the next value with v's own UnmarshalJSON.
 func (d *decoder) bridge(v json.Unmarshaler) error {
 	raw, err := d.ReadValue()
@@ -398,25 +419,29 @@ func (d *decoder) scalar(k jsontext.Kind, v any) (jsontext.Value, error) {
 	return d.ReadValue()
 }
 
+// stringText reads a string for v and returns its text, which is valid
+// until the next read: a slice of the input, or of the decoder's buffer
+// when the string has escapes.
+func (d *decoder) stringText(v any) ([]byte, error) {
+	raw, err := d.scalar('"', v)
+	if err != nil {
+		return nil, err
+	}
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return raw[1 : len(raw)-1], nil
+	}
+	d.buf, err = jsontext.AppendUnquote(d.buf[:0], raw)
+	return d.buf, err
+}
+
+// decodeString copies the string out, one allocation for each: a decoded
+// message holds on to no more of its input than its strings.
 func decodeString[T ~string](p *T, d *decoder) error {
-	raw, err := d.scalar('"', p)
+	text, err := d.stringText(p)
 	if err != nil {
 		return err
 	}
-	if len(d.in) <= arenaMax && bytes.IndexByte(raw, '\\') < 0 {
-		// raw, just read, ends at the input offset.
-		if d.text == "" {
-			d.text = string(d.in)
-		}
-		end := int(d.InputOffset()) - 1
-		*p = T(d.text[end-len(raw)+2 : end])
-		return nil
-	}
-	s, err := unquote(raw)
-	if err != nil {
-		return err
-	}
-	*p = T(s)
+	*p = T(text)
 	return nil
 }
 
@@ -558,15 +583,28 @@ func openArray[E any](d *decoder, s *[]E) (ok bool, err error) {
 	}
 }
 
+// firstCap is the capacity of a decoded list when its first item comes: the
+// lists of ACP messages are short, and growing one item at a time would
+// allocate three times for three items.
+const firstCap = 4
+
+// grow appends a zero item to out, for the next item to be decoded in place.
+func grow[E any](out []E) []E {
+	if cap(out) == 0 {
+		out = make([]E, 0, firstCap)
+	}
+	var zero E
+	return append(out, zero)
+}
+
 // decodeSlice decodes an array; an empty one is an empty slice, not nil.
 func decodeSlice[E any](d *decoder, s *[]E, elem func(*E, *decoder) error) error {
 	if ok, err := openArray(d, s); !ok {
 		return err
 	}
 	out := []E{}
-	var zero E
 	for d.PeekKind() != ']' {
-		out = append(out, zero)
+		out = grow(out)
 		if err := elem(&out[len(out)-1], d); err != nil {
 			return err
 		}
@@ -585,7 +623,6 @@ func decodeItems[E any](d *decoder, s *[]E, elem func(*E, *decoder) error) error
 	}
 	depth := d.StackDepth()
 	out := []E{}
-	var zero E
 	for d.PeekKind() != ']' {
 		if d.PeekKind() == 'n' {
 			if err := d.SkipValue(); err != nil {
@@ -593,7 +630,7 @@ func decodeItems[E any](d *decoder, s *[]E, elem func(*E, *decoder) error) error
 			}
 			continue
 		}
-		out = append(out, zero)
+		out = grow(out)
 		if err := elem(&out[len(out)-1], d); err != nil {
 			if !isTypeError(err) {
 				return err

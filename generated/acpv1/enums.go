@@ -65,14 +65,16 @@ func (v ElicitationSchemaType) IsKnown() bool {
 }
 
 func (v *ElicitationSchemaType) decodeJSON(d *decoder) error {
-	var s ElicitationSchemaType
-	if err := decodeString(&s, d); err != nil {
+	text, err := d.stringText(v)
+	if err != nil {
 		return err
 	}
-	if !s.IsKnown() {
-		return typeError("unknown "+"string "+strconv.Quote(string(s)), v, "")
+	switch string(text) {
+	case string(ElicitationSchemaTypeObject):
+		*v = ElicitationSchemaTypeObject
+	default:
+		return typeError("unknown string "+strconv.Quote(string(text)), v, "")
 	}
-	*v = s
 	return nil
 }
 
@@ -201,14 +203,22 @@ func (v PermissionOptionKind) IsKnown() bool {
 }
 
 func (v *PermissionOptionKind) decodeJSON(d *decoder) error {
-	var s PermissionOptionKind
-	if err := decodeString(&s, d); err != nil {
+	text, err := d.stringText(v)
+	if err != nil {
 		return err
 	}
-	if !s.IsKnown() {
-		return typeError("unknown "+"string "+strconv.Quote(string(s)), v, "")
+	switch string(text) {
+	case string(PermissionOptionKindAllowOnce):
+		*v = PermissionOptionKindAllowOnce
+	case string(PermissionOptionKindAllowAlways):
+		*v = PermissionOptionKindAllowAlways
+	case string(PermissionOptionKindRejectOnce):
+		*v = PermissionOptionKindRejectOnce
+	case string(PermissionOptionKindRejectAlways):
+		*v = PermissionOptionKindRejectAlways
+	default:
+		return typeError("unknown string "+strconv.Quote(string(text)), v, "")
 	}
-	*v = s
 	return nil
 }
 
@@ -251,14 +261,20 @@ func (v PlanEntryPriority) IsKnown() bool {
 }
 
 func (v *PlanEntryPriority) decodeJSON(d *decoder) error {
-	var s PlanEntryPriority
-	if err := decodeString(&s, d); err != nil {
+	text, err := d.stringText(v)
+	if err != nil {
 		return err
 	}
-	if !s.IsKnown() {
-		return typeError("unknown "+"string "+strconv.Quote(string(s)), v, "")
+	switch string(text) {
+	case string(PlanEntryPriorityHigh):
+		*v = PlanEntryPriorityHigh
+	case string(PlanEntryPriorityMedium):
+		*v = PlanEntryPriorityMedium
+	case string(PlanEntryPriorityLow):
+		*v = PlanEntryPriorityLow
+	default:
+		return typeError("unknown string "+strconv.Quote(string(text)), v, "")
 	}
-	*v = s
 	return nil
 }
 
@@ -300,14 +316,20 @@ func (v PlanEntryStatus) IsKnown() bool {
 }
 
 func (v *PlanEntryStatus) decodeJSON(d *decoder) error {
-	var s PlanEntryStatus
-	if err := decodeString(&s, d); err != nil {
+	text, err := d.stringText(v)
+	if err != nil {
 		return err
 	}
-	if !s.IsKnown() {
-		return typeError("unknown "+"string "+strconv.Quote(string(s)), v, "")
+	switch string(text) {
+	case string(PlanEntryStatusPending):
+		*v = PlanEntryStatusPending
+	case string(PlanEntryStatusInProgress):
+		*v = PlanEntryStatusInProgress
+	case string(PlanEntryStatusCompleted):
+		*v = PlanEntryStatusCompleted
+	default:
+		return typeError("unknown string "+strconv.Quote(string(text)), v, "")
 	}
-	*v = s
 	return nil
 }
 
@@ -340,14 +362,18 @@ func (v Role) IsKnown() bool {
 }
 
 func (v *Role) decodeJSON(d *decoder) error {
-	var s Role
-	if err := decodeString(&s, d); err != nil {
+	text, err := d.stringText(v)
+	if err != nil {
 		return err
 	}
-	if !s.IsKnown() {
-		return typeError("unknown "+"string "+strconv.Quote(string(s)), v, "")
+	switch string(text) {
+	case string(RoleAssistant):
+		*v = RoleAssistant
+	case string(RoleUser):
+		*v = RoleUser
+	default:
+		return typeError("unknown string "+strconv.Quote(string(text)), v, "")
 	}
-	*v = s
 	return nil
 }
 
@@ -449,14 +475,24 @@ func (v StopReason) IsKnown() bool {
 }
 
 func (v *StopReason) decodeJSON(d *decoder) error {
-	var s StopReason
-	if err := decodeString(&s, d); err != nil {
+	text, err := d.stringText(v)
+	if err != nil {
 		return err
 	}
-	if !s.IsKnown() {
-		return typeError("unknown "+"string "+strconv.Quote(string(s)), v, "")
+	switch string(text) {
+	case string(StopReasonEndTurn):
+		*v = StopReasonEndTurn
+	case string(StopReasonMaxTokens):
+		*v = StopReasonMaxTokens
+	case string(StopReasonMaxTurnRequests):
+		*v = StopReasonMaxTurnRequests
+	case string(StopReasonRefusal):
+		*v = StopReasonRefusal
+	case string(StopReasonCancelled):
+		*v = StopReasonCancelled
+	default:
+		return typeError("unknown string "+strconv.Quote(string(text)), v, "")
 	}
-	*v = s
 	return nil
 }
 
@@ -497,14 +533,22 @@ func (v StringFormat) IsKnown() bool {
 }
 
 func (v *StringFormat) decodeJSON(d *decoder) error {
-	var s StringFormat
-	if err := decodeString(&s, d); err != nil {
+	text, err := d.stringText(v)
+	if err != nil {
 		return err
 	}
-	if !s.IsKnown() {
-		return typeError("unknown "+"string "+strconv.Quote(string(s)), v, "")
+	switch string(text) {
+	case string(StringFormatEmail):
+		*v = StringFormatEmail
+	case string(StringFormatURI):
+		*v = StringFormatURI
+	case string(StringFormatDate):
+		*v = StringFormatDate
+	case string(StringFormatDateTime):
+		*v = StringFormatDateTime
+	default:
+		return typeError("unknown string "+strconv.Quote(string(text)), v, "")
 	}
-	*v = s
 	return nil
 }
 
@@ -552,14 +596,22 @@ func (v ToolCallStatus) IsKnown() bool {
 }
 
 func (v *ToolCallStatus) decodeJSON(d *decoder) error {
-	var s ToolCallStatus
-	if err := decodeString(&s, d); err != nil {
+	text, err := d.stringText(v)
+	if err != nil {
 		return err
 	}
-	if !s.IsKnown() {
-		return typeError("unknown "+"string "+strconv.Quote(string(s)), v, "")
+	switch string(text) {
+	case string(ToolCallStatusPending):
+		*v = ToolCallStatusPending
+	case string(ToolCallStatusInProgress):
+		*v = ToolCallStatusInProgress
+	case string(ToolCallStatusCompleted):
+		*v = ToolCallStatusCompleted
+	case string(ToolCallStatusFailed):
+		*v = ToolCallStatusFailed
+	default:
+		return typeError("unknown string "+strconv.Quote(string(text)), v, "")
 	}
-	*v = s
 	return nil
 }
 
@@ -631,14 +683,34 @@ func (v ToolKind) IsKnown() bool {
 }
 
 func (v *ToolKind) decodeJSON(d *decoder) error {
-	var s ToolKind
-	if err := decodeString(&s, d); err != nil {
+	text, err := d.stringText(v)
+	if err != nil {
 		return err
 	}
-	if !s.IsKnown() {
-		return typeError("unknown "+"string "+strconv.Quote(string(s)), v, "")
+	switch string(text) {
+	case string(ToolKindRead):
+		*v = ToolKindRead
+	case string(ToolKindEdit):
+		*v = ToolKindEdit
+	case string(ToolKindDelete):
+		*v = ToolKindDelete
+	case string(ToolKindMove):
+		*v = ToolKindMove
+	case string(ToolKindSearch):
+		*v = ToolKindSearch
+	case string(ToolKindExecute):
+		*v = ToolKindExecute
+	case string(ToolKindThink):
+		*v = ToolKindThink
+	case string(ToolKindFetch):
+		*v = ToolKindFetch
+	case string(ToolKindSwitchMode):
+		*v = ToolKindSwitchMode
+	case string(ToolKindOther):
+		*v = ToolKindOther
+	default:
+		return typeError("unknown string "+strconv.Quote(string(text)), v, "")
 	}
-	*v = s
 	return nil
 }
 

@@ -252,7 +252,7 @@ func (v *AgentNotification) decodeMember(d *decoder, name []byte, seen *uint64) 
 	switch string(name) {
 	case "method":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Method, decodeString[string], 0)
+		return true, decodeString(&v.Method, d)
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	}
@@ -336,7 +336,7 @@ func (v *AgentRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "method":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Method, decodeString[string], 0)
+		return true, decodeString(&v.Method, d)
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	}
@@ -528,10 +528,10 @@ func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
 	case "data":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Data, decodeString[string], 0)
+		return true, decodeString(&v.Data, d)
 	case "mimeType":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.MimeType, decodeString[string], 0)
+		return true, decodeString(&v.MimeType, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -707,10 +707,10 @@ func (v *AuthMethodAgent) decodeMember(d *decoder, name []byte, seen *uint64) (b
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ID, decodeString[AuthMethodID], 0)
+		return true, decodeString(&v.ID, d)
 	case "name":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -835,10 +835,10 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ID, decodeString[AuthMethodID], 0)
+		return true, decodeString(&v.ID, d)
 	case "name":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "args":
@@ -934,7 +934,7 @@ func (v *AuthenticateRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	switch string(name) {
 	case "methodId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.MethodID, decodeString[AuthMethodID], 0)
+		return true, decodeString(&v.MethodID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1090,10 +1090,10 @@ func (v *AvailableCommand) decodeMember(d *decoder, name []byte, seen *uint64) (
 	switch string(name) {
 	case "name":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "description":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Description, decodeString[string], 0)
+		return true, decodeString(&v.Description, d)
 	case "input":
 		return true, decodePointerField(d, &v.Input, (*AvailableCommandInput).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
@@ -1272,12 +1272,12 @@ func (v *BlobResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "blob":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Blob, decodeString[string], 0)
+		return true, decodeString(&v.Blob, d)
 	case "mimeType":
 		return true, decodePointerField(d, &v.MimeType, decodeString[string], nullOK|defaultOnError)
 	case "uri":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.URI, decodeString[string], 0)
+		return true, decodeString(&v.URI, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1525,7 +1525,7 @@ func (v *CancelNotification) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1829,7 +1829,7 @@ func (v *ClientNotification) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "method":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Method, decodeString[string], 0)
+		return true, decodeString(&v.Method, d)
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	}
@@ -1913,7 +1913,7 @@ func (v *ClientRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "method":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Method, decodeString[string], 0)
+		return true, decodeString(&v.Method, d)
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	}
@@ -2104,7 +2104,7 @@ func (v *CloseSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2295,10 +2295,10 @@ func (v *CompactionSummaryChunk) decodeMember(d *decoder, name []byte, seen *uin
 	switch string(name) {
 	case "compactionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.CompactionID, decodeString[CompactionID], 0)
+		return true, decodeString(&v.CompactionID, d)
 	case "content":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Content, (*ContentBlock).decodeJSON, 0)
+		return true, v.Content.decodeJSON(d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2407,10 +2407,10 @@ func (v *CompactionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (
 	switch string(name) {
 	case "compactionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.CompactionID, decodeString[CompactionID], 0)
+		return true, decodeString(&v.CompactionID, d)
 	case "status":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Status, decodeString[CompactionStatus], 0)
+		return true, decodeString(&v.Status, d)
 	case "summary":
 		return true, decodeNullableField(d, &v.Summary, func(p *[]ContentBlock, d *decoder) error {
 			return decodeItems(d, p, (*ContentBlock).decodeJSON)
@@ -2501,7 +2501,7 @@ func (v *CompleteElicitationNotification) decodeMember(d *decoder, name []byte, 
 	switch string(name) {
 	case "elicitationId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ElicitationID, decodeString[ElicitationID], 0)
+		return true, decodeString(&v.ElicitationID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2665,7 +2665,7 @@ func (v *Content) decodeMember(d *decoder, name []byte, seen *uint64) (bool, err
 	switch string(name) {
 	case "content":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Content, (*ContentBlock).decodeJSON, 0)
+		return true, v.Content.decodeJSON(d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2757,7 +2757,7 @@ func (v *ContentChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	switch string(name) {
 	case "content":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Content, (*ContentBlock).decodeJSON, 0)
+		return true, v.Content.decodeJSON(d)
 	case "messageId":
 		return true, decodePointerField(d, &v.MessageID, decodeString[MessageID], nullOK|defaultOnError)
 	case "_meta":
@@ -2847,10 +2847,10 @@ func (v *Cost) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	switch string(name) {
 	case "amount":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Amount, decodeFloat[float64], 0)
+		return true, decodeFloat(&v.Amount, d)
 	case "currency":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Currency, decodeString[string], 0)
+		return true, decodeString(&v.Currency, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2977,10 +2977,10 @@ func (v *CreateTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "command":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Command, decodeString[string], 0)
+		return true, decodeString(&v.Command, d)
 	case "args":
 		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
@@ -3075,7 +3075,7 @@ func (v *CreateTerminalResponse) decodeMember(d *decoder, name []byte, seen *uin
 	switch string(name) {
 	case "terminalId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.TerminalID, decodeString[TerminalID], 0)
+		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3159,7 +3159,7 @@ func (v *CurrentModeUpdate) decodeMember(d *decoder, name []byte, seen *uint64) 
 	switch string(name) {
 	case "currentModeId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.CurrentModeID, decodeString[SessionModeID], 0)
+		return true, decodeString(&v.CurrentModeID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3241,7 +3241,7 @@ func (v *DeleteSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3401,12 +3401,12 @@ func (v *Diff) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	switch string(name) {
 	case "path":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Path, decodeString[string], 0)
+		return true, decodeString(&v.Path, d)
 	case "oldText":
 		return true, decodePointerField(d, &v.OldText, decodeString[string], nullOK|defaultOnError)
 	case "newText":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.NewText, decodeString[string], 0)
+		return true, decodeString(&v.NewText, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3898,7 +3898,7 @@ func (v *ElicitationSessionScope) decodeMember(d *decoder, name []byte, seen *ui
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "toolCallId":
 		return true, decodePointerField(d, &v.ToolCallID, decodeString[ToolCallID], nullOK|defaultOnError)
 	}
@@ -4153,10 +4153,10 @@ func (v *EnumOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 	switch string(name) {
 	case "const":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Const, decodeString[string], 0)
+		return true, decodeString(&v.Const, d)
 	case "title":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Title, decodeString[string], 0)
+		return true, decodeString(&v.Title, d)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -4246,10 +4246,10 @@ func (v *EnvVariable) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	switch string(name) {
 	case "name":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "value":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Value, decodeString[string], 0)
+		return true, decodeString(&v.Value, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4341,10 +4341,10 @@ func (v *Error) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error
 	switch string(name) {
 	case "code":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Code, decodeInt[ErrorCode], 0)
+		return true, decodeInt(&v.Code, d)
 	case "message":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Message, decodeString[string], 0)
+		return true, decodeString(&v.Message, d)
 	case "data":
 		return true, decodeField(d, &v.Data, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4543,10 +4543,10 @@ func (v *HTTPHeader) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 	switch string(name) {
 	case "name":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "value":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Value, decodeString[string], 0)
+		return true, decodeString(&v.Value, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4652,10 +4652,10 @@ func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
 	case "data":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Data, decodeString[string], 0)
+		return true, decodeString(&v.Data, d)
 	case "mimeType":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.MimeType, decodeString[string], 0)
+		return true, decodeString(&v.MimeType, d)
 	case "uri":
 		return true, decodePointerField(d, &v.URI, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -4759,12 +4759,12 @@ func (v *Implementation) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	switch string(name) {
 	case "name":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "title":
 		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
 	case "version":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Version, decodeString[string], 0)
+		return true, decodeString(&v.Version, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4873,7 +4873,7 @@ func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	switch string(name) {
 	case "protocolVersion":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ProtocolVersion, decodeUint[ProtocolVersion], 0)
+		return true, decodeUint(&v.ProtocolVersion, d)
 	case "clientCapabilities":
 		return true, decodePointerField(d, &v.ClientCapabilities, (*ClientCapabilities).decodeJSON, defaultOnError)
 	case "clientInfo":
@@ -4995,7 +4995,7 @@ func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "protocolVersion":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ProtocolVersion, decodeUint[ProtocolVersion], 0)
+		return true, decodeUint(&v.ProtocolVersion, d)
 	case "agentCapabilities":
 		return true, decodePointerField(d, &v.AgentCapabilities, (*AgentCapabilities).decodeJSON, defaultOnError)
 	case "authMethods":
@@ -5205,10 +5205,10 @@ func (v *KillTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "terminalId":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.TerminalID, decodeString[TerminalID], 0)
+		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5570,14 +5570,14 @@ func (v *LoadSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 		}, defaultOnNull|emptyList)
 	case "cwd":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Cwd, decodeString[string], 0)
+		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
 		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
 		}, defaultOnNull|emptyList)
 	case "sessionId":
 		*seen |= 1 << 2
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -6036,10 +6036,10 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	switch string(name) {
 	case "name":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "url":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.URL, decodeString[string], 0)
+		return true, decodeString(&v.URL, d)
 	case "headers":
 		*seen |= 1 << 2
 		return true, decodeField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
@@ -6142,10 +6142,10 @@ func (v *MCPServerSSE) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	switch string(name) {
 	case "name":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "url":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.URL, decodeString[string], 0)
+		return true, decodeString(&v.URL, d)
 	case "headers":
 		*seen |= 1 << 2
 		return true, decodeField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
@@ -6255,10 +6255,10 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	switch string(name) {
 	case "name":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "command":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Command, decodeString[string], 0)
+		return true, decodeString(&v.Command, d)
 	case "args":
 		*seen |= 1 << 2
 		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
@@ -6419,7 +6419,7 @@ func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *
 		return true, decodePointerField(d, &v.MaxItems, decodeUint[uint64], nullOK)
 	case "items":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Items, (*MultiSelectItems).decodeJSON, 0)
+		return true, v.Items.decodeJSON(d)
 	case "default":
 		return true, decodeItemsField(d, &v.Default, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -6528,7 +6528,7 @@ func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	switch string(name) {
 	case "cwd":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Cwd, decodeString[string], 0)
+		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
 		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
@@ -6648,7 +6648,7 @@ func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "modes":
 		return true, decodePointerField(d, &v.Modes, (*SessionModeState).decodeJSON, nullOK|defaultOnError)
 	case "configOptions":
@@ -6752,10 +6752,10 @@ func (v *Notice) decodeMember(d *decoder, name []byte, seen *uint64) (bool, erro
 	switch string(name) {
 	case "severity":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Severity, decodeString[NoticeSeverity], 0)
+		return true, decodeString(&v.Severity, d)
 	case "title":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Title, decodeString[string], 0)
+		return true, decodeString(&v.Title, d)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -7017,13 +7017,13 @@ func (v *PermissionOption) decodeMember(d *decoder, name []byte, seen *uint64) (
 	switch string(name) {
 	case "optionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.OptionID, decodeString[PermissionOptionID], 0)
+		return true, decodeString(&v.OptionID, d)
 	case "name":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "kind":
 		*seen |= 1 << 2
-		return true, decodeField(d, &v.Kind, (*PermissionOptionKind).decodeJSON, 0)
+		return true, v.Kind.decodeJSON(d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -7222,13 +7222,13 @@ func (v *PlanEntry) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 	switch string(name) {
 	case "content":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Content, decodeString[string], 0)
+		return true, decodeString(&v.Content, d)
 	case "priority":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Priority, (*PlanEntryPriority).decodeJSON, 0)
+		return true, v.Priority.decodeJSON(d)
 	case "status":
 		*seen |= 1 << 2
-		return true, decodeField(d, &v.Status, (*PlanEntryStatus).decodeJSON, 0)
+		return true, v.Status.decodeJSON(d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -7444,7 +7444,7 @@ func (v *PromptRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "prompt":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Prompt, func(p *[]ContentBlock, d *decoder) error {
@@ -7539,7 +7539,7 @@ func (v *PromptResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	switch string(name) {
 	case "stopReason":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.StopReason, (*StopReason).decodeJSON, 0)
+		return true, v.StopReason.decodeJSON(d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -7646,10 +7646,10 @@ func (v *ReadTextFileRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "path":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Path, decodeString[string], 0)
+		return true, decodeString(&v.Path, d)
 	case "line":
 		return true, decodePointerField(d, &v.Line, decodeUint[uint32], nullOK)
 	case "limit":
@@ -7736,7 +7736,7 @@ func (v *ReadTextFileResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "content":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Content, decodeString[string], 0)
+		return true, decodeString(&v.Content, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -7821,10 +7821,10 @@ func (v *ReleaseTerminalRequest) decodeMember(d *decoder, name []byte, seen *uin
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "terminalId":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.TerminalID, decodeString[TerminalID], 0)
+		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -7989,10 +7989,10 @@ func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *u
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "toolCall":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.ToolCall, (*ToolCallUpdate).decodeJSON, 0)
+		return true, v.ToolCall.decodeJSON(d)
 	case "options":
 		*seen |= 1 << 2
 		return true, decodeField(d, &v.Options, func(p *[]PermissionOption, d *decoder) error {
@@ -8085,7 +8085,7 @@ func (v *RequestPermissionResponse) decodeMember(d *decoder, name []byte, seen *
 	switch string(name) {
 	case "outcome":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Outcome, (*RequestPermissionOutcome).decodeJSON, 0)
+		return true, v.Outcome.decodeJSON(d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -8213,14 +8213,14 @@ func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		return true, decodePointerField(d, &v.MimeType, decodeString[string], nullOK|defaultOnError)
 	case "name":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "size":
 		return true, decodePointerField(d, &v.Size, decodeInt[int64], nullOK|defaultOnError)
 	case "title":
 		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
 	case "uri":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.URI, decodeString[string], 0)
+		return true, decodeString(&v.URI, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -8339,10 +8339,10 @@ func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "cwd":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Cwd, decodeString[string], 0)
+		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
 		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
@@ -8521,7 +8521,7 @@ func (v *SelectedPermissionOutcome) decodeMember(d *decoder, name []byte, seen *
 	switch string(name) {
 	case "optionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.OptionID, decodeString[PermissionOptionID], 0)
+		return true, decodeString(&v.OptionID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -8875,7 +8875,7 @@ func (v *SessionConfigBoolean) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "currentValue":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.CurrentValue, decodeBool[bool], 0)
+		return true, decodeBool(&v.CurrentValue, d)
 	}
 	return false, nil
 }
@@ -9029,7 +9029,7 @@ func (v *SessionConfigSelect) decodeMember(d *decoder, name []byte, seen *uint64
 	switch string(name) {
 	case "currentValue":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.CurrentValue, decodeString[SessionConfigValueID], 0)
+		return true, decodeString(&v.CurrentValue, d)
 	case "options":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Options, (*SessionConfigSelectOptions).decodeJSON, 0)
@@ -9125,10 +9125,10 @@ func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *u
 	switch string(name) {
 	case "group":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Group, decodeString[SessionConfigGroupID], 0)
+		return true, decodeString(&v.Group, d)
 	case "name":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "options":
 		*seen |= 1 << 2
 		return true, decodeItemsField(d, &v.Options, (*SessionConfigSelectOption).decodeJSON, defaultOnError|emptyList)
@@ -9229,10 +9229,10 @@ func (v *SessionConfigSelectOption) decodeMember(d *decoder, name []byte, seen *
 	switch string(name) {
 	case "value":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Value, decodeString[SessionConfigValueID], 0)
+		return true, decodeString(&v.Value, d)
 	case "name":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -9429,10 +9429,10 @@ func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "cwd":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Cwd, decodeString[string], 0)
+		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
 		return true, decodeItemsField(d, &v.AdditionalDirectories, decodeString[string], defaultOnError|emptyList)
 	case "title":
@@ -9688,10 +9688,10 @@ func (v *SessionMode) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ID, decodeString[SessionModeID], 0)
+		return true, decodeString(&v.ID, d)
 	case "name":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -9786,7 +9786,7 @@ func (v *SessionModeState) decodeMember(d *decoder, name []byte, seen *uint64) (
 	switch string(name) {
 	case "currentModeId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.CurrentModeID, decodeString[SessionModeID], 0)
+		return true, decodeString(&v.CurrentModeID, d)
 	case "availableModes":
 		*seen |= 1 << 1
 		return true, decodeItemsField(d, &v.AvailableModes, (*SessionMode).decodeJSON, defaultOnError|emptyList)
@@ -9885,10 +9885,10 @@ func (v *SessionNotification) decodeMember(d *decoder, name []byte, seen *uint64
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "update":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Update, (*SessionUpdate).decodeJSON, 0)
+		return true, v.Update.decodeJSON(d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -10122,10 +10122,10 @@ func (v *SetSessionModeRequest) decodeMember(d *decoder, name []byte, seen *uint
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "modeId":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.ModeID, decodeString[SessionModeID], 0)
+		return true, decodeString(&v.ModeID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -10536,7 +10536,7 @@ func (v *Terminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 	switch string(name) {
 	case "terminalId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.TerminalID, decodeString[TerminalID], 0)
+		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -10704,10 +10704,10 @@ func (v *TerminalOutputRequest) decodeMember(d *decoder, name []byte, seen *uint
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "terminalId":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.TerminalID, decodeString[TerminalID], 0)
+		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -10804,10 +10804,10 @@ func (v *TerminalOutputResponse) decodeMember(d *decoder, name []byte, seen *uin
 	switch string(name) {
 	case "output":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Output, decodeString[string], 0)
+		return true, decodeString(&v.Output, d)
 	case "truncated":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Truncated, decodeBool[bool], 0)
+		return true, decodeBool(&v.Truncated, d)
 	case "exitStatus":
 		return true, decodePointerField(d, &v.ExitStatus, (*TerminalExitStatus).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
@@ -10903,7 +10903,7 @@ func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
 	case "text":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Text, decodeString[string], 0)
+		return true, decodeString(&v.Text, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -10997,10 +10997,10 @@ func (v *TextResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 		return true, decodePointerField(d, &v.MimeType, decodeString[string], nullOK|defaultOnError)
 	case "text":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Text, decodeString[string], 0)
+		return true, decodeString(&v.Text, d)
 	case "uri":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.URI, decodeString[string], 0)
+		return true, decodeString(&v.URI, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -11243,10 +11243,10 @@ func (v *ToolCall) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 	switch string(name) {
 	case "toolCallId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ToolCallID, decodeString[ToolCallID], 0)
+		return true, decodeString(&v.ToolCallID, d)
 	case "title":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Title, decodeString[string], 0)
+		return true, decodeString(&v.Title, d)
 	case "name":
 		return true, decodePointerField(d, &v.Name, decodeString[string], nullOK|defaultOnError)
 	case "kind":
@@ -11360,7 +11360,7 @@ func (v *ToolCallLocation) decodeMember(d *decoder, name []byte, seen *uint64) (
 	switch string(name) {
 	case "path":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Path, decodeString[string], 0)
+		return true, decodeString(&v.Path, d)
 	case "line":
 		return true, decodePointerField(d, &v.Line, decodeUint[uint32], nullOK|defaultOnError)
 	case "_meta":
@@ -11516,7 +11516,7 @@ func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	switch string(name) {
 	case "toolCallId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ToolCallID, decodeString[ToolCallID], 0)
+		return true, decodeString(&v.ToolCallID, d)
 	case "kind":
 		return true, decodePointerField(d, &v.Kind, (*ToolKind).decodeJSON, nullOK|defaultOnError)
 	case "status":
@@ -11612,7 +11612,7 @@ func (v *UnstructuredCommandInput) decodeMember(d *decoder, name []byte, seen *u
 	switch string(name) {
 	case "hint":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Hint, decodeString[string], 0)
+		return true, decodeString(&v.Hint, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -11706,10 +11706,10 @@ func (v *UsageUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	switch string(name) {
 	case "used":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Used, decodeUint[uint64], 0)
+		return true, decodeUint(&v.Used, d)
 	case "size":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Size, decodeUint[uint64], 0)
+		return true, decodeUint(&v.Size, d)
 	case "cost":
 		return true, decodePointerField(d, &v.Cost, (*Cost).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
@@ -11799,10 +11799,10 @@ func (v *WaitForTerminalExitRequest) decodeMember(d *decoder, name []byte, seen 
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "terminalId":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.TerminalID, decodeString[TerminalID], 0)
+		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -11977,13 +11977,13 @@ func (v *WriteTextFileRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "path":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Path, decodeString[string], 0)
+		return true, decodeString(&v.Path, d)
 	case "content":
 		*seen |= 1 << 2
-		return true, decodeField(d, &v.Content, decodeString[string], 0)
+		return true, decodeString(&v.Content, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}

@@ -179,7 +179,7 @@ func (v *AgentResponseError) decodeMember(d *decoder, name []byte, seen *uint64)
 		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Error, (*Error).decodeJSON, 0)
+		return true, v.Error.decodeJSON(d)
 	}
 	return false, nil
 }
@@ -476,7 +476,7 @@ func (v *AuthMethodOther) decodeMember(d *decoder, name []byte, seen *uint64) (b
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -579,7 +579,18 @@ func (u *AvailableCommandInput) UnmarshalJSON(data []byte) error {
 }
 
 func (u *AvailableCommandInput) decodeJSON(d *decoder) error {
-	return d.bridge(u)
+	if d.PeekKind() != '{' {
+		return d.bridge(u)
+	}
+	v := new(AvailableCommandInputUnstructured)
+	raw, err := d.alternative(v)
+	if raw != nil {
+		return u.UnmarshalJSON(raw)
+	}
+	if err == nil {
+		u.Value = v
+	}
+	return err
 }
 
 func (u *AvailableCommandInput) decodeRest(d *decoder, start int64) error {
@@ -753,7 +764,7 @@ func (v *ClientResponseError) decodeMember(d *decoder, name []byte, seen *uint64
 		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Error, (*Error).decodeJSON, 0)
+		return true, v.Error.decodeJSON(d)
 	}
 	return false, nil
 }
@@ -1162,7 +1173,7 @@ func (v *ContentBlockOther) decodeMember(d *decoder, name []byte, seen *uint64) 
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -1333,7 +1344,7 @@ func (v *createElicitationRequestFields) decodeMember(d *decoder, name []byte, s
 	switch string(name) {
 	case "message":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Message, decodeString[string], 0)
+		return true, decodeString(&v.Message, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1506,7 +1517,7 @@ func (v *CreateElicitationRequestOther) decodeMember(d *decoder, name []byte, se
 	switch string(name) {
 	case "mode":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -1988,7 +1999,7 @@ func (v *CreateElicitationResponseOther) decodeMember(d *decoder, name []byte, s
 	switch string(name) {
 	case "action":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -2285,7 +2296,7 @@ func (v *elicitationFormModeFields) decodeMember(d *decoder, name []byte, seen *
 	switch string(name) {
 	case "requestedSchema":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.RequestedSchema, (*ElicitationSchema).decodeJSON, 0)
+		return true, v.RequestedSchema.decodeJSON(d)
 	}
 	return false, nil
 }
@@ -2648,7 +2659,7 @@ func (v *ElicitationPropertySchemaOther) decodeMember(d *decoder, name []byte, s
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -2797,10 +2808,10 @@ func (v *elicitationURLModeFields) decodeMember(d *decoder, name []byte, seen *u
 	switch string(name) {
 	case "elicitationId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ElicitationID, decodeString[ElicitationID], 0)
+		return true, decodeString(&v.ElicitationID, d)
 	case "url":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.URL, decodeString[string], 0)
+		return true, decodeString(&v.URL, d)
 	}
 	return false, nil
 }
@@ -3206,7 +3217,7 @@ func (v *MCPServerOther) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -3468,7 +3479,7 @@ func (v *MultiSelectItemsOther) decodeMember(d *decoder, name []byte, seen *uint
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -3859,7 +3870,7 @@ func (v *RequestPermissionOutcomeOther) decodeMember(d *decoder, name []byte, se
 	switch string(name) {
 	case "outcome":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -4033,10 +4044,10 @@ func (v *sessionConfigOptionFields) decodeMember(d *decoder, name []byte, seen *
 	switch string(name) {
 	case "id":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ID, decodeString[SessionConfigID], 0)
+		return true, decodeString(&v.ID, d)
 	case "name":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "category":
@@ -4209,7 +4220,7 @@ func (v *SessionConfigOptionOther) decodeMember(d *decoder, name []byte, seen *u
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -4995,7 +5006,7 @@ func (v *SessionUpdateOther) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "sessionUpdate":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -5174,10 +5185,10 @@ func (v *setSessionConfigOptionRequestFields) decodeMember(d *decoder, name []by
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "configId":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.ConfigID, decodeString[SessionConfigID], 0)
+		return true, decodeString(&v.ConfigID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5261,7 +5272,7 @@ func (v *SetSessionConfigOptionRequestBoolean) decodeMember(d *decoder, name []b
 	switch string(name) {
 	case "value":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Value, decodeBool[bool], 0)
+		return true, decodeBool(&v.Value, d)
 	}
 	return false, nil
 }
@@ -5333,7 +5344,7 @@ func (v *SetSessionConfigOptionRequestValueID) decodeMember(d *decoder, name []b
 	switch string(name) {
 	case "value":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Value, decodeString[SessionConfigValueID], 0)
+		return true, decodeString(&v.Value, d)
 	}
 	return false, nil
 }
@@ -5419,7 +5430,7 @@ func (v *SetSessionConfigOptionRequestOther) decodeMember(d *decoder, name []byt
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -5714,7 +5725,7 @@ func (v *ToolCallContentOther) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }

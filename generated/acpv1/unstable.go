@@ -70,7 +70,7 @@ func (v *ArchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -260,7 +260,7 @@ func (v *AuthAccount) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	switch string(name) {
 	case "label":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Label, decodeString[string], 0)
+		return true, decodeString(&v.Label, d)
 	case "active":
 		return true, decodePointerField(d, &v.Active, decodeBool[bool], nullOK|defaultOnError)
 	case "name":
@@ -541,7 +541,7 @@ func (v *AuthStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "state":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.State, decodeString[AuthState], 0)
+		return true, decodeString(&v.State, d)
 	case "accounts":
 		return true, decodeItemsField(d, &v.Accounts, (*AuthAccount).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
@@ -645,7 +645,7 @@ func (v *AuthStatusUpdateNotification) decodeMember(d *decoder, name []byte, see
 	switch string(name) {
 	case "state":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.State, decodeString[AuthState], 0)
+		return true, decodeString(&v.State, d)
 	case "accounts":
 		return true, decodeItemsField(d, &v.Accounts, (*AuthAccount).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
@@ -1327,7 +1327,7 @@ func (v *IdleStateUpdateOther) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "stopReason":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -1430,7 +1430,7 @@ func (v *ProxyNotification) decodeMember(d *decoder, name []byte, seen *uint64) 
 	switch string(name) {
 	case "method":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Method, decodeString[string], 0)
+		return true, decodeString(&v.Method, d)
 	case "params":
 		return true, decodePointerField(d, &v.Params, (*ProxySuccessorNotification).decodeJSON, nullOK)
 	}
@@ -1514,7 +1514,7 @@ func (v *ProxyRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "method":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Method, decodeString[string], 0)
+		return true, decodeString(&v.Method, d)
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	}
@@ -1718,7 +1718,7 @@ func (v *ProxyResponseError) decodeMember(d *decoder, name []byte, seen *uint64)
 		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Error, (*Error).decodeJSON, 0)
+		return true, v.Error.decodeJSON(d)
 	}
 	return false, nil
 }
@@ -1861,7 +1861,7 @@ func (v *ProxySuccessorNotification) decodeMember(d *decoder, name []byte, seen 
 	switch string(name) {
 	case "method":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Method, decodeString[string], 0)
+		return true, decodeString(&v.Method, d)
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	case "_meta":
@@ -1977,7 +1977,7 @@ func (v *ProxySuccessorRequest) decodeMember(d *decoder, name []byte, seen *uint
 	switch string(name) {
 	case "method":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Method, decodeString[string], 0)
+		return true, decodeString(&v.Method, d)
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	case "_meta":
@@ -2407,7 +2407,7 @@ func (v *SessionMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	switch string(name) {
 	case "messageId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.MessageID, decodeString[MessageID], 0)
+		return true, decodeString(&v.MessageID, d)
 	case "senderSessionId":
 		return true, decodeNullableField(d, &v.SenderSessionID, decodeString[SessionID], nullOK|defaultOnError)
 	case "recipientSessionId":
@@ -2505,10 +2505,10 @@ func (v *SessionMessageChunk) decodeMember(d *decoder, name []byte, seen *uint64
 	switch string(name) {
 	case "messageId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.MessageID, decodeString[MessageID], 0)
+		return true, decodeString(&v.MessageID, d)
 	case "content":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Content, (*ContentBlock).decodeJSON, 0)
+		return true, v.Content.decodeJSON(d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2703,7 +2703,7 @@ func (v *SessionStatusRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2790,7 +2790,7 @@ func (v *SessionStatusResponse) decodeMember(d *decoder, name []byte, seen *uint
 	switch string(name) {
 	case "status":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Status, decodeString[SessionStatus], 0)
+		return true, decodeString(&v.Status, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3186,10 +3186,10 @@ func (v *SetSessionTitleRequest) decodeMember(d *decoder, name []byte, seen *uin
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "title":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Title, decodeString[string], 0)
+		return true, decodeString(&v.Title, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3277,7 +3277,7 @@ func (v *SetSessionTitleResponse) decodeMember(d *decoder, name []byte, seen *ui
 	switch string(name) {
 	case "title":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Title, decodeString[string], 0)
+		return true, decodeString(&v.Title, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3606,7 +3606,7 @@ func (v *StateUpdateOther) decodeMember(d *decoder, name []byte, seen *uint64) (
 	switch string(name) {
 	case "state":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -3937,7 +3937,7 @@ func (v *SubagentUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "title":
 		return true, decodeNullableField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
 	case "description":
@@ -4041,7 +4041,7 @@ func (v *UnarchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *ui
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}

@@ -89,13 +89,13 @@ func (v *Usage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error
 	switch string(name) {
 	case "totalTokens":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.TotalTokens, decodeUint[uint64], 0)
+		return true, decodeUint(&v.TotalTokens, d)
 	case "inputTokens":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.InputTokens, decodeUint[uint64], 0)
+		return true, decodeUint(&v.InputTokens, d)
 	case "outputTokens":
 		*seen |= 1 << 2
-		return true, decodeField(d, &v.OutputTokens, decodeUint[uint64], 0)
+		return true, decodeUint(&v.OutputTokens, d)
 	case "thoughtTokens":
 		return true, decodePointerField(d, &v.ThoughtTokens, decodeUint[uint64], nullOK|defaultOnError)
 	case "cachedReadTokens":

@@ -131,10 +131,10 @@ func (v *PlanFile) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 	switch string(name) {
 	case "planId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.PlanID, decodeString[PlanID], 0)
+		return true, decodeString(&v.PlanID, d)
 	case "uri":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.URI, decodeString[string], 0)
+		return true, decodeString(&v.URI, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -234,7 +234,7 @@ func (v *PlanItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 	switch string(name) {
 	case "planId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.PlanID, decodeString[PlanID], 0)
+		return true, decodeString(&v.PlanID, d)
 	case "entries":
 		*seen |= 1 << 1
 		return true, decodeItemsField(d, &v.Entries, (*PlanEntry).decodeJSON, defaultOnError|emptyList)
@@ -327,10 +327,10 @@ func (v *PlanMarkdown) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	switch string(name) {
 	case "planId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.PlanID, decodeString[PlanID], 0)
+		return true, decodeString(&v.PlanID, d)
 	case "content":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Content, decodeString[string], 0)
+		return true, decodeString(&v.Content, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -415,7 +415,7 @@ func (v *PlanRemoved) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	switch string(name) {
 	case "planId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.PlanID, decodeString[PlanID], 0)
+		return true, decodeString(&v.PlanID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -499,7 +499,7 @@ func (v *PlanUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 	switch string(name) {
 	case "plan":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Plan, (*PlanUpdateContent).decodeJSON, 0)
+		return true, v.Plan.decodeJSON(d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -780,7 +780,7 @@ func (v *PlanUpdateContentOther) decodeMember(d *decoder, name []byte, seen *uin
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }

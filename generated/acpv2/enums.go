@@ -137,14 +137,16 @@ func (v ElicitationSchemaType) IsKnown() bool {
 }
 
 func (v *ElicitationSchemaType) decodeJSON(d *decoder) error {
-	var s ElicitationSchemaType
-	if err := decodeString(&s, d); err != nil {
+	text, err := d.stringText(v)
+	if err != nil {
 		return err
 	}
-	if !s.IsKnown() {
-		return typeError("unknown "+"string "+strconv.Quote(string(s)), v, "")
+	switch string(text) {
+	case string(ElicitationSchemaTypeObject):
+		*v = ElicitationSchemaTypeObject
+	default:
+		return typeError("unknown string "+strconv.Quote(string(text)), v, "")
 	}
-	*v = s
 	return nil
 }
 

@@ -260,7 +260,7 @@ func (v *AgentMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	switch string(name) {
 	case "messageId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.MessageID, decodeString[MessageID], 0)
+		return true, decodeString(&v.MessageID, d)
 	case "content":
 		return true, decodeNullableField(d, &v.Content, func(p *[]ContentBlock, d *decoder) error {
 			return decodeItems(d, p, (*ContentBlock).decodeJSON)
@@ -338,7 +338,7 @@ func (v *AgentNotification) decodeMember(d *decoder, name []byte, seen *uint64) 
 	switch string(name) {
 	case "method":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Method, decodeString[string], 0)
+		return true, decodeString(&v.Method, d)
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	}
@@ -422,7 +422,7 @@ func (v *AgentRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
 	case "method":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Method, decodeString[string], 0)
+		return true, decodeString(&v.Method, d)
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	}
@@ -531,7 +531,7 @@ func (v *AgentThought) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	switch string(name) {
 	case "messageId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.MessageID, decodeString[MessageID], 0)
+		return true, decodeString(&v.MessageID, d)
 	case "content":
 		return true, decodeNullableField(d, &v.Content, func(p *[]ContentBlock, d *decoder) error {
 			return decodeItems(d, p, (*ContentBlock).decodeJSON)
@@ -733,10 +733,10 @@ func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	switch string(name) {
 	case "data":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Data, decodeString[string], 0)
+		return true, decodeString(&v.Data, d)
 	case "mimeType":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.MimeType, decodeString[MediaType], 0)
+		return true, decodeString(&v.MimeType, d)
 	case "annotations":
 		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
@@ -837,10 +837,10 @@ func (v *AuthMethodAgent) decodeMember(d *decoder, name []byte, seen *uint64) (b
 	switch string(name) {
 	case "methodId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.MethodID, decodeString[AuthMethodID], 0)
+		return true, decodeString(&v.MethodID, d)
 	case "name":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -968,10 +968,10 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "methodId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.MethodID, decodeString[AuthMethodID], 0)
+		return true, decodeString(&v.MethodID, d)
 	case "name":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "args":
@@ -1146,7 +1146,7 @@ func (v *BackgroundTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "terminalId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.TerminalID, decodeString[TerminalID], 0)
+		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1226,7 +1226,7 @@ func (v *BackgroundToolCall) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "toolCallId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ToolCallID, decodeString[ToolCallID], 0)
+		return true, decodeString(&v.ToolCallID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1320,10 +1320,10 @@ func (v *BlobResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "blob":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Blob, decodeString[string], 0)
+		return true, decodeString(&v.Blob, d)
 	case "uri":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.URI, decodeString[string], 0)
+		return true, decodeString(&v.URI, d)
 	case "mimeType":
 		return true, decodePointerField(d, &v.MimeType, decodeString[MediaType], nullOK|defaultOnError)
 	case "_meta":
@@ -1594,7 +1594,7 @@ func (v *CancelSessionNotification) decodeMember(d *decoder, name []byte, seen *
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1693,10 +1693,10 @@ func (v *CancelTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "terminalId":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.TerminalID, decodeString[TerminalID], 0)
+		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1859,10 +1859,10 @@ func (v *CancelToolCallRequest) decodeMember(d *decoder, name []byte, seen *uint
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "toolCallId":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.ToolCallID, decodeString[ToolCallID], 0)
+		return true, decodeString(&v.ToolCallID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2245,7 +2245,7 @@ func (v *ClientNotification) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "method":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Method, decodeString[string], 0)
+		return true, decodeString(&v.Method, d)
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	}
@@ -2329,7 +2329,7 @@ func (v *ClientRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
 	case "method":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Method, decodeString[string], 0)
+		return true, decodeString(&v.Method, d)
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	}
@@ -2431,7 +2431,7 @@ func (v *CloseSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2593,10 +2593,10 @@ func (v *Command) decodeMember(d *decoder, name []byte, seen *uint64) (bool, err
 	switch string(name) {
 	case "name":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "description":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Description, decodeString[string], 0)
+		return true, decodeString(&v.Description, d)
 	case "input":
 		return true, decodePointerField(d, &v.Input, (*AvailableCommandInput).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
@@ -2700,10 +2700,10 @@ func (v *CommandPermissionSubject) decodeMember(d *decoder, name []byte, seen *u
 	switch string(name) {
 	case "command":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Command, decodeString[string], 0)
+		return true, decodeString(&v.Command, d)
 	case "cwd":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Cwd, decodeString[AbsolutePath], 0)
+		return true, decodeString(&v.Cwd, d)
 	case "toolCallId":
 		return true, decodePointerField(d, &v.ToolCallID, decodeString[ToolCallID], nullOK|defaultOnError)
 	case "terminalId":
@@ -2802,10 +2802,10 @@ func (v *CompactionSummaryChunk) decodeMember(d *decoder, name []byte, seen *uin
 	switch string(name) {
 	case "compactionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.CompactionID, decodeString[CompactionID], 0)
+		return true, decodeString(&v.CompactionID, d)
 	case "content":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Content, (*ContentBlock).decodeJSON, 0)
+		return true, v.Content.decodeJSON(d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2922,10 +2922,10 @@ func (v *CompactionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (
 	switch string(name) {
 	case "compactionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.CompactionID, decodeString[CompactionID], 0)
+		return true, decodeString(&v.CompactionID, d)
 	case "status":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Status, decodeString[CompactionStatus], 0)
+		return true, decodeString(&v.Status, d)
 	case "summary":
 		return true, decodeNullableField(d, &v.Summary, func(p *[]ContentBlock, d *decoder) error {
 			return decodeItems(d, p, (*ContentBlock).decodeJSON)
@@ -3016,7 +3016,7 @@ func (v *CompleteElicitationNotification) decodeMember(d *decoder, name []byte, 
 	switch string(name) {
 	case "elicitationId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ElicitationID, decodeString[ElicitationID], 0)
+		return true, decodeString(&v.ElicitationID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3180,7 +3180,7 @@ func (v *Content) decodeMember(d *decoder, name []byte, seen *uint64) (bool, err
 	switch string(name) {
 	case "content":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Content, (*ContentBlock).decodeJSON, 0)
+		return true, v.Content.decodeJSON(d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3271,10 +3271,10 @@ func (v *ContentChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	switch string(name) {
 	case "messageId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.MessageID, decodeString[MessageID], 0)
+		return true, decodeString(&v.MessageID, d)
 	case "content":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Content, (*ContentBlock).decodeJSON, 0)
+		return true, v.Content.decodeJSON(d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3365,10 +3365,10 @@ func (v *Cost) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	switch string(name) {
 	case "amount":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Amount, decodeFloat[float64], 0)
+		return true, decodeFloat(&v.Amount, d)
 	case "currency":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Currency, decodeString[string], 0)
+		return true, decodeString(&v.Currency, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3453,7 +3453,7 @@ func (v *DeleteSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3707,10 +3707,10 @@ func (v *DiffPatch) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 	switch string(name) {
 	case "format":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Format, decodeString[DiffPatchFormat], 0)
+		return true, decodeString(&v.Format, d)
 	case "text":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Text, decodeString[string], 0)
+		return true, decodeString(&v.Text, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3777,7 +3777,7 @@ func (v *DiffPathChange) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	switch string(name) {
 	case "path":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Path, decodeString[AbsolutePath], 0)
+		return true, decodeString(&v.Path, d)
 	}
 	return false, nil
 }
@@ -3844,10 +3844,10 @@ func (v *DiffPathPairChange) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "oldPath":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.OldPath, decodeString[AbsolutePath], 0)
+		return true, decodeString(&v.OldPath, d)
 	case "path":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Path, decodeString[AbsolutePath], 0)
+		return true, decodeString(&v.Path, d)
 	}
 	return false, nil
 }
@@ -4250,7 +4250,7 @@ func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) 
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Type, (*ElicitationSchemaType).decodeJSON, 0)
+		return true, v.Type.decodeJSON(d)
 	case "title":
 		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
 	case "properties":
@@ -4344,7 +4344,7 @@ func (v *ElicitationSessionScope) decodeMember(d *decoder, name []byte, seen *ui
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "toolCallId":
 		return true, decodePointerField(d, &v.ToolCallID, decodeString[ToolCallID], nullOK|defaultOnError)
 	}
@@ -4597,10 +4597,10 @@ func (v *EnumOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 	switch string(name) {
 	case "const":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Const, decodeString[string], 0)
+		return true, decodeString(&v.Const, d)
 	case "title":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Title, decodeString[string], 0)
+		return true, decodeString(&v.Title, d)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -4690,10 +4690,10 @@ func (v *EnvVariable) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	switch string(name) {
 	case "name":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "value":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Value, decodeString[string], 0)
+		return true, decodeString(&v.Value, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4789,10 +4789,10 @@ func (v *Error) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error
 	switch string(name) {
 	case "code":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Code, decodeInt[ErrorCode], 0)
+		return true, decodeInt(&v.Code, d)
 	case "message":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Message, decodeString[string], 0)
+		return true, decodeString(&v.Message, d)
 	case "data":
 		return true, decodePointerField(d, &v.Data, (*ErrorData).decodeJSON, nullOK|defaultOnError)
 	}
@@ -4966,10 +4966,10 @@ func (v *HTTPHeader) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 	switch string(name) {
 	case "name":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "value":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Value, decodeString[string], 0)
+		return true, decodeString(&v.Value, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5087,7 +5087,7 @@ func (v *Icon) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	switch string(name) {
 	case "src":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Src, decodeString[string], 0)
+		return true, decodeString(&v.Src, d)
 	case "mimeType":
 		return true, decodePointerField(d, &v.MimeType, decodeString[MediaType], nullOK|defaultOnError)
 	case "sizes":
@@ -5198,10 +5198,10 @@ func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	switch string(name) {
 	case "data":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Data, decodeString[string], 0)
+		return true, decodeString(&v.Data, d)
 	case "mimeType":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.MimeType, decodeString[MediaType], 0)
+		return true, decodeString(&v.MimeType, d)
 	case "uri":
 		return true, decodePointerField(d, &v.URI, decodeString[string], nullOK|defaultOnError)
 	case "annotations":
@@ -5309,12 +5309,12 @@ func (v *Implementation) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	switch string(name) {
 	case "name":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "title":
 		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
 	case "version":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Version, decodeString[string], 0)
+		return true, decodeString(&v.Version, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5419,10 +5419,10 @@ func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	switch string(name) {
 	case "protocolVersion":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ProtocolVersion, decodeUint[ProtocolVersion], 0)
+		return true, decodeUint(&v.ProtocolVersion, d)
 	case "info":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Info, (*Implementation).decodeJSON, 0)
+		return true, v.Info.decodeJSON(d)
 	case "capabilities":
 		return true, decodePointerField(d, &v.Capabilities, (*ClientCapabilities).decodeJSON, defaultOnError)
 	case "_meta":
@@ -5547,10 +5547,10 @@ func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "protocolVersion":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ProtocolVersion, decodeUint[ProtocolVersion], 0)
+		return true, decodeUint(&v.ProtocolVersion, d)
 	case "info":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Info, (*Implementation).decodeJSON, 0)
+		return true, v.Info.decodeJSON(d)
 	case "capabilities":
 		return true, decodePointerField(d, &v.Capabilities, (*AgentCapabilities).decodeJSON, defaultOnError)
 	case "authMethods":
@@ -5944,7 +5944,7 @@ func (v *LoginAuthRequest) decodeMember(d *decoder, name []byte, seen *uint64) (
 	switch string(name) {
 	case "methodId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.MethodID, decodeString[AuthMethodID], 0)
+		return true, decodeString(&v.MethodID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -6388,10 +6388,10 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	switch string(name) {
 	case "name":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "url":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.URL, decodeString[string], 0)
+		return true, decodeString(&v.URL, d)
 	case "headers":
 		return true, decodeField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
 			return decodeSlice(d, p, (*HTTPHeader).decodeJSON)
@@ -6502,10 +6502,10 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	switch string(name) {
 	case "name":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "command":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Command, decodeString[AbsolutePath], 0)
+		return true, decodeString(&v.Command, d)
 	case "args":
 		return true, decodeField(d, &v.Args, func(p *[]string, d *decoder) error {
 			return decodeSlice(d, p, decodeString[string])
@@ -6727,7 +6727,7 @@ func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *
 		return true, decodePointerField(d, &v.MaxItems, decodeUint[uint64], nullOK)
 	case "items":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Items, (*MultiSelectItems).decodeJSON, 0)
+		return true, v.Items.decodeJSON(d)
 	case "default":
 		return true, decodeItemsField(d, &v.Default, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -6838,7 +6838,7 @@ func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	switch string(name) {
 	case "cwd":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Cwd, decodeString[AbsolutePath], 0)
+		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
 		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
 			return decodeSlice(d, p, decodeString[AbsolutePath])
@@ -6962,7 +6962,7 @@ func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "configOptions":
 		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList)
 	case "availableCommands":
@@ -7068,10 +7068,10 @@ func (v *Notice) decodeMember(d *decoder, name []byte, seen *uint64) (bool, erro
 	switch string(name) {
 	case "severity":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Severity, decodeString[NoticeSeverity], 0)
+		return true, decodeString(&v.Severity, d)
 	case "title":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Title, decodeString[string], 0)
+		return true, decodeString(&v.Title, d)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -7289,13 +7289,13 @@ func (v *PermissionOption) decodeMember(d *decoder, name []byte, seen *uint64) (
 	switch string(name) {
 	case "optionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.OptionID, decodeString[PermissionOptionID], 0)
+		return true, decodeString(&v.OptionID, d)
 	case "name":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "kind":
 		*seen |= 1 << 2
-		return true, decodeField(d, &v.Kind, decodeString[PermissionOptionKind], 0)
+		return true, decodeString(&v.Kind, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -7401,13 +7401,13 @@ func (v *PlanEntry) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 	switch string(name) {
 	case "content":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Content, decodeString[string], 0)
+		return true, decodeString(&v.Content, d)
 	case "priority":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Priority, decodeString[PlanEntryPriority], 0)
+		return true, decodeString(&v.Priority, d)
 	case "status":
 		*seen |= 1 << 2
-		return true, decodeField(d, &v.Status, decodeString[PlanEntryStatus], 0)
+		return true, decodeString(&v.Status, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -7506,7 +7506,7 @@ func (v *PlanItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 	switch string(name) {
 	case "planId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.PlanID, decodeString[PlanID], 0)
+		return true, decodeString(&v.PlanID, d)
 	case "entries":
 		*seen |= 1 << 1
 		return true, decodeItemsField(d, &v.Entries, (*PlanEntry).decodeJSON, 0)
@@ -7594,7 +7594,7 @@ func (v *PlanUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 	switch string(name) {
 	case "plan":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Plan, (*PlanUpdateContent).decodeJSON, 0)
+		return true, v.Plan.decodeJSON(d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -8014,7 +8014,7 @@ func (v *PromptRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "prompt":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Prompt, func(p *[]ContentBlock, d *decoder) error {
@@ -8119,7 +8119,7 @@ func (v *PromptResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	switch string(name) {
 	case "messageId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.MessageID, decodeString[MessageID], 0)
+		return true, decodeString(&v.MessageID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -8311,10 +8311,10 @@ func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *u
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "title":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Title, decodeString[string], 0)
+		return true, decodeString(&v.Title, d)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "subject":
@@ -8411,7 +8411,7 @@ func (v *RequestPermissionResponse) decodeMember(d *decoder, name []byte, seen *
 	switch string(name) {
 	case "outcome":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Outcome, (*RequestPermissionOutcome).decodeJSON, 0)
+		return true, v.Outcome.decodeJSON(d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -8645,10 +8645,10 @@ func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	switch string(name) {
 	case "name":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "uri":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.URI, decodeString[string], 0)
+		return true, decodeString(&v.URI, d)
 	case "title":
 		return true, decodePointerField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
 	case "description":
@@ -8802,10 +8802,10 @@ func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "cwd":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Cwd, decodeString[AbsolutePath], 0)
+		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
 		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
 			return decodeSlice(d, p, decodeString[AbsolutePath])
@@ -9082,7 +9082,7 @@ func (v *SelectedPermissionOutcome) decodeMember(d *decoder, name []byte, seen *
 	switch string(name) {
 	case "optionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.OptionID, decodeString[PermissionOptionID], 0)
+		return true, decodeString(&v.OptionID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -9360,7 +9360,7 @@ func (v *SessionConfigBoolean) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "currentValue":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.CurrentValue, decodeBool[bool], 0)
+		return true, decodeBool(&v.CurrentValue, d)
 	}
 	return false, nil
 }
@@ -9437,7 +9437,7 @@ func (v *SessionConfigSelect) decodeMember(d *decoder, name []byte, seen *uint64
 	switch string(name) {
 	case "currentValue":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.CurrentValue, decodeString[SessionConfigValueID], 0)
+		return true, decodeString(&v.CurrentValue, d)
 	case "options":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Options, (*SessionConfigSelectOptions).decodeJSON, 0)
@@ -9533,10 +9533,10 @@ func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *u
 	switch string(name) {
 	case "groupId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.GroupID, decodeString[SessionConfigGroupID], 0)
+		return true, decodeString(&v.GroupID, d)
 	case "name":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "options":
 		*seen |= 1 << 2
 		return true, decodeItemsField(d, &v.Options, (*SessionConfigSelectOption).decodeJSON, defaultOnError|emptyList)
@@ -9639,10 +9639,10 @@ func (v *SessionConfigSelectOption) decodeMember(d *decoder, name []byte, seen *
 	switch string(name) {
 	case "value":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Value, decodeString[SessionConfigValueID], 0)
+		return true, decodeString(&v.Value, d)
 	case "name":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -9843,10 +9843,10 @@ func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "cwd":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Cwd, decodeString[AbsolutePath], 0)
+		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
 		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
 			return decodeSlice(d, p, decodeString[AbsolutePath])
@@ -10039,7 +10039,7 @@ func (v *SessionNotFoundErrorData) decodeMember(d *decoder, name []byte, seen *u
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -10462,7 +10462,7 @@ func (v *Terminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 	switch string(name) {
 	case "terminalId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.TerminalID, decodeString[TerminalID], 0)
+		return true, decodeString(&v.TerminalID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -10846,7 +10846,7 @@ func (v *TerminalOutput) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	switch string(name) {
 	case "data":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Data, decodeString[string], 0)
+		return true, decodeString(&v.Data, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -10932,10 +10932,10 @@ func (v *TerminalOutputChunk) decodeMember(d *decoder, name []byte, seen *uint64
 	switch string(name) {
 	case "terminalId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.TerminalID, decodeString[TerminalID], 0)
+		return true, decodeString(&v.TerminalID, d)
 	case "data":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Data, decodeString[string], 0)
+		return true, decodeString(&v.Data, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -11023,10 +11023,10 @@ func (v *TerminalSize) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	switch string(name) {
 	case "cols":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Cols, decodeUint[uint16], 0)
+		return true, decodeUint(&v.Cols, d)
 	case "rows":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Rows, decodeUint[uint16], 0)
+		return true, decodeUint(&v.Rows, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -11178,7 +11178,7 @@ func (v *TerminalUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	switch string(name) {
 	case "terminalId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.TerminalID, decodeString[TerminalID], 0)
+		return true, decodeString(&v.TerminalID, d)
 	case "command":
 		return true, decodeNullableField(d, &v.Command, decodeString[string], nullOK|defaultOnError)
 	case "cwd":
@@ -11270,7 +11270,7 @@ func (v *TextCommandInput) decodeMember(d *decoder, name []byte, seen *uint64) (
 	switch string(name) {
 	case "hint":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Hint, decodeString[string], 0)
+		return true, decodeString(&v.Hint, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -11361,7 +11361,7 @@ func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	switch string(name) {
 	case "text":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Text, decodeString[string], 0)
+		return true, decodeString(&v.Text, d)
 	case "annotations":
 		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
@@ -11457,10 +11457,10 @@ func (v *TextResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "text":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Text, decodeString[string], 0)
+		return true, decodeString(&v.Text, d)
 	case "uri":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.URI, decodeString[string], 0)
+		return true, decodeString(&v.URI, d)
 	case "mimeType":
 		return true, decodePointerField(d, &v.MimeType, decodeString[MediaType], nullOK|defaultOnError)
 	case "_meta":
@@ -11789,10 +11789,10 @@ func (v *ToolCallContentChunk) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "toolCallId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ToolCallID, decodeString[ToolCallID], 0)
+		return true, decodeString(&v.ToolCallID, d)
 	case "content":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Content, (*ToolCallContent).decodeJSON, 0)
+		return true, v.Content.decodeJSON(d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -11893,7 +11893,7 @@ func (v *ToolCallLocation) decodeMember(d *decoder, name []byte, seen *uint64) (
 	switch string(name) {
 	case "path":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Path, decodeString[AbsolutePath], 0)
+		return true, decodeString(&v.Path, d)
 	case "line":
 		return true, decodePointerField(d, &v.Line, decodeUint[uint32], nullOK|defaultOnError)
 	case "_meta":
@@ -11981,7 +11981,7 @@ func (v *ToolCallPermissionSubject) decodeMember(d *decoder, name []byte, seen *
 	switch string(name) {
 	case "toolCall":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ToolCall, (*ToolCallUpdate).decodeJSON, 0)
+		return true, v.ToolCall.decodeJSON(d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -12183,7 +12183,7 @@ func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	switch string(name) {
 	case "toolCallId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ToolCallID, decodeString[ToolCallID], 0)
+		return true, decodeString(&v.ToolCallID, d)
 	case "name":
 		return true, decodeNullableField(d, &v.Name, decodeString[string], nullOK|defaultOnError)
 	case "title":
@@ -12296,7 +12296,7 @@ func (v *UnsupportedProtocolVersionErrorData) decodeMember(d *decoder, name []by
 	switch string(name) {
 	case "requested":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Requested, decodeUint[ProtocolVersion], 0)
+		return true, decodeUint(&v.Requested, d)
 	case "supported":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Supported, func(p *[]ProtocolVersion, d *decoder) error {
@@ -12397,10 +12397,10 @@ func (v *UpdateSessionNotification) decodeMember(d *decoder, name []byte, seen *
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "update":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Update, (*SessionUpdate).decodeJSON, 0)
+		return true, v.Update.decodeJSON(d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -12499,10 +12499,10 @@ func (v *UsageUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	switch string(name) {
 	case "used":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Used, decodeUint[uint64], 0)
+		return true, decodeUint(&v.Used, d)
 	case "size":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Size, decodeUint[uint64], 0)
+		return true, decodeUint(&v.Size, d)
 	case "cost":
 		return true, decodeNullableField(d, &v.Cost, (*Cost).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
@@ -12613,7 +12613,7 @@ func (v *UserMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	switch string(name) {
 	case "messageId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.MessageID, decodeString[MessageID], 0)
+		return true, decodeString(&v.MessageID, d)
 	case "content":
 		return true, decodeNullableField(d, &v.Content, func(p *[]ContentBlock, d *decoder) error {
 			return decodeItems(d, p, (*ContentBlock).decodeJSON)

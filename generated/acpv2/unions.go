@@ -186,7 +186,7 @@ func (v *AgentResponseError) decodeMember(d *decoder, name []byte, seen *uint64)
 		return true, decodePointerField(d, &v.ID, (*AgentResponseID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Error, (*Error).decodeJSON, 0)
+		return true, v.Error.decodeJSON(d)
 	}
 	return false, nil
 }
@@ -601,13 +601,13 @@ func (v *AuthMethodOther) decodeMember(d *decoder, name []byte, seen *uint64) (b
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	case "methodId":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.MethodID, decodeString[AuthMethodID], 0)
+		return true, decodeString(&v.MethodID, d)
 	case "name":
 		*seen |= 1 << 2
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	}
 	return false, nil
 }
@@ -851,13 +851,13 @@ func (v *AvailableCommandOther) decodeMember(d *decoder, name []byte, seen *uint
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	case "name":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "description":
 		*seen |= 1 << 2
-		return true, decodeField(d, &v.Description, decodeString[string], 0)
+		return true, decodeString(&v.Description, d)
 	}
 	return false, nil
 }
@@ -1088,7 +1088,7 @@ func (v *AvailableCommandInputOther) decodeMember(d *decoder, name []byte, seen 
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -1366,7 +1366,7 @@ func (v *BackgroundWorkOther) decodeMember(d *decoder, name []byte, seen *uint64
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -1577,7 +1577,7 @@ func (v *ClientResponseError) decodeMember(d *decoder, name []byte, seen *uint64
 		return true, decodePointerField(d, &v.ID, (*ClientResponseID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Error, (*Error).decodeJSON, 0)
+		return true, v.Error.decodeJSON(d)
 	}
 	return false, nil
 }
@@ -2109,7 +2109,7 @@ func (v *ContentBlockOther) decodeMember(d *decoder, name []byte, seen *uint64) 
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -2292,7 +2292,7 @@ func (v *createElicitationRequestFields) decodeMember(d *decoder, name []byte, s
 	switch string(name) {
 	case "message":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Message, decodeString[string], 0)
+		return true, decodeString(&v.Message, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2465,7 +2465,7 @@ func (v *CreateElicitationRequestOther) decodeMember(d *decoder, name []byte, se
 	switch string(name) {
 	case "mode":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -2945,7 +2945,7 @@ func (v *CreateElicitationResponseOther) decodeMember(d *decoder, name []byte, s
 	switch string(name) {
 	case "action":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -3381,7 +3381,7 @@ func (v *DiffChangeOther) decodeMember(d *decoder, name []byte, seen *uint64) (b
 	switch string(name) {
 	case "operation":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -3702,7 +3702,7 @@ func (v *elicitationFormModeFields) decodeMember(d *decoder, name []byte, seen *
 	switch string(name) {
 	case "requestedSchema":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.RequestedSchema, (*ElicitationSchema).decodeJSON, 0)
+		return true, v.RequestedSchema.decodeJSON(d)
 	}
 	return false, nil
 }
@@ -4065,7 +4065,7 @@ func (v *ElicitationPropertySchemaOther) decodeMember(d *decoder, name []byte, s
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -4214,10 +4214,10 @@ func (v *elicitationURLModeFields) decodeMember(d *decoder, name []byte, seen *u
 	switch string(name) {
 	case "elicitationId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ElicitationID, decodeString[ElicitationID], 0)
+		return true, decodeString(&v.ElicitationID, d)
 	case "url":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.URL, decodeString[string], 0)
+		return true, decodeString(&v.URL, d)
 	}
 	return false, nil
 }
@@ -5065,7 +5065,7 @@ func (v *IdleStateUpdateOther) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "stopReason":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -5344,7 +5344,7 @@ func (v *MCPServerOther) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -5606,7 +5606,7 @@ func (v *MultiSelectItemsOther) decodeMember(d *decoder, name []byte, seen *uint
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -5847,10 +5847,10 @@ func (v *PlanUpdateContentOther) decodeMember(d *decoder, name []byte, seen *uin
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	case "planId":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.PlanID, decodeString[PlanID], 0)
+		return true, decodeString(&v.PlanID, d)
 	}
 	return false, nil
 }
@@ -6080,7 +6080,7 @@ func (v *ReplayFromOther) decodeMember(d *decoder, name []byte, seen *uint64) (b
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -6444,7 +6444,7 @@ func (v *RequestPermissionOutcomeOther) decodeMember(d *decoder, name []byte, se
 	switch string(name) {
 	case "outcome":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -6703,7 +6703,7 @@ func (v *RequestPermissionSubjectOther) decodeMember(d *decoder, name []byte, se
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -6881,10 +6881,10 @@ func (v *sessionConfigOptionFields) decodeMember(d *decoder, name []byte, seen *
 	switch string(name) {
 	case "configId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ConfigID, decodeString[SessionConfigID], 0)
+		return true, decodeString(&v.ConfigID, d)
 	case "name":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "category":
@@ -7067,7 +7067,7 @@ func (v *SessionConfigOptionOther) decodeMember(d *decoder, name []byte, seen *u
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -8038,7 +8038,7 @@ func (v *SessionUpdateOther) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "sessionUpdate":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -8214,10 +8214,10 @@ func (v *setSessionConfigOptionRequestFields) decodeMember(d *decoder, name []by
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "configId":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.ConfigID, decodeString[SessionConfigID], 0)
+		return true, decodeString(&v.ConfigID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -8301,7 +8301,7 @@ func (v *SetSessionConfigOptionRequestID) decodeMember(d *decoder, name []byte, 
 	switch string(name) {
 	case "value":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Value, decodeString[SessionConfigValueID], 0)
+		return true, decodeString(&v.Value, d)
 	}
 	return false, nil
 }
@@ -8370,7 +8370,7 @@ func (v *SetSessionConfigOptionRequestBoolean) decodeMember(d *decoder, name []b
 	switch string(name) {
 	case "value":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Value, decodeBool[bool], 0)
+		return true, decodeBool(&v.Value, d)
 	}
 	return false, nil
 }
@@ -8473,7 +8473,7 @@ func (v *SetSessionConfigOptionRequestOther) decodeMember(d *decoder, name []byt
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	case "value":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Value, decodeRaw[json.RawMessage], nullValue)
@@ -8834,7 +8834,7 @@ func (v *StateUpdateOther) decodeMember(d *decoder, name []byte, seen *uint64) (
 	switch string(name) {
 	case "state":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }
@@ -9133,7 +9133,7 @@ func (v *ToolCallContentOther) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "type":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Tag, decodeString[string], 0)
+		return true, decodeString(&v.Tag, d)
 	}
 	return false, nil
 }

@@ -69,7 +69,7 @@ func (v *ArchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -259,7 +259,7 @@ func (v *AuthAccount) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	switch string(name) {
 	case "label":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Label, decodeString[string], 0)
+		return true, decodeString(&v.Label, d)
 	case "active":
 		return true, decodePointerField(d, &v.Active, decodeBool[bool], nullOK|defaultOnError)
 	case "name":
@@ -540,7 +540,7 @@ func (v *AuthStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "state":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.State, decodeString[AuthState], 0)
+		return true, decodeString(&v.State, d)
 	case "accounts":
 		return true, decodeItemsField(d, &v.Accounts, (*AuthAccount).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
@@ -644,7 +644,7 @@ func (v *AuthStatusUpdateNotification) decodeMember(d *decoder, name []byte, see
 	switch string(name) {
 	case "state":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.State, decodeString[AuthState], 0)
+		return true, decodeString(&v.State, d)
 	case "accounts":
 		return true, decodeItemsField(d, &v.Accounts, (*AuthAccount).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
@@ -728,7 +728,7 @@ func (v *BackgroundSubagent) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -828,7 +828,7 @@ func (v *ProxyNotification) decodeMember(d *decoder, name []byte, seen *uint64) 
 	switch string(name) {
 	case "method":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Method, decodeString[string], 0)
+		return true, decodeString(&v.Method, d)
 	case "params":
 		return true, decodePointerField(d, &v.Params, (*ProxySuccessorNotification).decodeJSON, nullOK)
 	}
@@ -912,7 +912,7 @@ func (v *ProxyRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
 	case "method":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Method, decodeString[string], 0)
+		return true, decodeString(&v.Method, d)
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	}
@@ -1123,7 +1123,7 @@ func (v *ProxyResponseError) decodeMember(d *decoder, name []byte, seen *uint64)
 		return true, decodePointerField(d, &v.ID, (*ProxyResponseID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Error, (*Error).decodeJSON, 0)
+		return true, v.Error.decodeJSON(d)
 	}
 	return false, nil
 }
@@ -1375,7 +1375,7 @@ func (v *ProxySuccessorNotification) decodeMember(d *decoder, name []byte, seen 
 	switch string(name) {
 	case "method":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Method, decodeString[string], 0)
+		return true, decodeString(&v.Method, d)
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	case "_meta":
@@ -1491,7 +1491,7 @@ func (v *ProxySuccessorRequest) decodeMember(d *decoder, name []byte, seen *uint
 	switch string(name) {
 	case "method":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Method, decodeString[string], 0)
+		return true, decodeString(&v.Method, d)
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
 	case "_meta":
@@ -1814,7 +1814,7 @@ func (v *SessionMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	switch string(name) {
 	case "messageId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.MessageID, decodeString[MessageID], 0)
+		return true, decodeString(&v.MessageID, d)
 	case "senderSessionId":
 		return true, decodeNullableField(d, &v.SenderSessionID, decodeString[SessionID], nullOK|defaultOnError)
 	case "recipientSessionId":
@@ -1919,10 +1919,10 @@ func (v *SessionMessageChunk) decodeMember(d *decoder, name []byte, seen *uint64
 	switch string(name) {
 	case "messageId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.MessageID, decodeString[MessageID], 0)
+		return true, decodeString(&v.MessageID, d)
 	case "content":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Content, (*ContentBlock).decodeJSON, 0)
+		return true, v.Content.decodeJSON(d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2117,7 +2117,7 @@ func (v *SessionStatusRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2219,7 +2219,7 @@ func (v *SessionStatusResponse) decodeMember(d *decoder, name []byte, seen *uint
 	switch string(name) {
 	case "status":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Status, decodeString[SessionStatus], 0)
+		return true, decodeString(&v.Status, d)
 	case "state":
 		return true, decodePointerField(d, &v.State, (*StateUpdate).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
@@ -2617,10 +2617,10 @@ func (v *SetSessionTitleRequest) decodeMember(d *decoder, name []byte, seen *uin
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "title":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Title, decodeString[string], 0)
+		return true, decodeString(&v.Title, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2708,7 +2708,7 @@ func (v *SetSessionTitleResponse) decodeMember(d *decoder, name []byte, seen *ui
 	switch string(name) {
 	case "title":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Title, decodeString[string], 0)
+		return true, decodeString(&v.Title, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2982,7 +2982,7 @@ func (v *SubagentUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "title":
 		return true, decodeNullableField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
 	case "description":
@@ -3086,7 +3086,7 @@ func (v *UnarchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *ui
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}

@@ -61,7 +61,7 @@ func (v *DisableProviderRequest) decodeMember(d *decoder, name []byte, seen *uin
 	switch string(name) {
 	case "providerId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ProviderID, decodeString[ProviderID], 0)
+		return true, decodeString(&v.ProviderID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -410,10 +410,10 @@ func (v *ProviderCurrentConfig) decodeMember(d *decoder, name []byte, seen *uint
 	switch string(name) {
 	case "apiType":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.APIType, decodeString[LLMProtocol], 0)
+		return true, decodeString(&v.APIType, d)
 	case "baseUrl":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.BaseURL, decodeString[string], 0)
+		return true, decodeString(&v.BaseURL, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -526,13 +526,13 @@ func (v *ProviderInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	switch string(name) {
 	case "providerId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ProviderID, decodeString[ProviderID], 0)
+		return true, decodeString(&v.ProviderID, d)
 	case "supported":
 		*seen |= 1 << 1
 		return true, decodeItemsField(d, &v.Supported, decodeString[LLMProtocol], defaultOnError|emptyList)
 	case "required":
 		*seen |= 1 << 2
-		return true, decodeField(d, &v.Required, decodeBool[bool], 0)
+		return true, decodeBool(&v.Required, d)
 	case "current":
 		return true, decodePointerField(d, &v.Current, (*ProviderCurrentConfig).decodeJSON, nullOK)
 	case "_meta":
@@ -710,13 +710,13 @@ func (v *SetProviderRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "providerId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ProviderID, decodeString[ProviderID], 0)
+		return true, decodeString(&v.ProviderID, d)
 	case "apiType":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.APIType, decodeString[LLMProtocol], 0)
+		return true, decodeString(&v.APIType, d)
 	case "baseUrl":
 		*seen |= 1 << 2
-		return true, decodeField(d, &v.BaseURL, decodeString[string], 0)
+		return true, decodeString(&v.BaseURL, d)
 	case "headers":
 		return true, decodeField(d, &v.Headers, func(p *map[string]string, d *decoder) error {
 			return decodeMap(d, p, decodeString[string])

@@ -134,10 +134,10 @@ func (v *MCPError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 	switch string(name) {
 	case "code":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Code, decodeInt[int32], 0)
+		return true, decodeInt(&v.Code, d)
 	case "message":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Message, decodeString[string], 0)
+		return true, decodeString(&v.Message, d)
 	case "data":
 		return true, decodeField(d, &v.Data, decodeRaw[json.RawMessage], nullValue)
 	}
@@ -243,10 +243,10 @@ func (v *MCPServerACP) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	switch string(name) {
 	case "name":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Name, decodeString[string], 0)
+		return true, decodeString(&v.Name, d)
 	case "serverId":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.ServerID, decodeString[MCPServerACPID], 0)
+		return true, decodeString(&v.ServerID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -360,13 +360,13 @@ func (v *MessageMCPNotification) decodeMember(d *decoder, name []byte, seen *uin
 	switch string(name) {
 	case "serverId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ServerID, decodeString[MCPServerACPID], 0)
+		return true, decodeString(&v.ServerID, d)
 	case "requestId":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.RequestID, decodeString[MCPRequestID], 0)
+		return true, decodeString(&v.RequestID, d)
 	case "method":
 		*seen |= 1 << 2
-		return true, decodeField(d, &v.Method, decodeString[string], 0)
+		return true, decodeString(&v.Method, d)
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRawObject[json.RawMessage], nullValue)
 	case "_meta":
@@ -476,13 +476,13 @@ func (v *MessageMCPRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	switch string(name) {
 	case "serverId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.ServerID, decodeString[MCPServerACPID], 0)
+		return true, decodeString(&v.ServerID, d)
 	case "requestId":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.RequestID, decodeString[MCPRequestID], 0)
+		return true, decodeString(&v.RequestID, d)
 	case "method":
 		*seen |= 1 << 2
-		return true, decodeField(d, &v.Method, decodeString[string], 0)
+		return true, decodeString(&v.Method, d)
 	case "params":
 		return true, decodeField(d, &v.Params, decodeRawObject[json.RawMessage], nullValue)
 	case "_meta":
@@ -711,7 +711,7 @@ func (v *MessageMCPResponseError) decodeMember(d *decoder, name []byte, seen *ui
 	switch string(name) {
 	case "error":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Error, (*MCPError).decodeJSON, 0)
+		return true, v.Error.decodeJSON(d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}

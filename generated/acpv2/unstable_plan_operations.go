@@ -63,10 +63,10 @@ func (v *PlanFile) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 	switch string(name) {
 	case "planId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.PlanID, decodeString[PlanID], 0)
+		return true, decodeString(&v.PlanID, d)
 	case "uri":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.URI, decodeString[string], 0)
+		return true, decodeString(&v.URI, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -156,10 +156,10 @@ func (v *PlanMarkdown) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	switch string(name) {
 	case "planId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.PlanID, decodeString[PlanID], 0)
+		return true, decodeString(&v.PlanID, d)
 	case "content":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Content, decodeString[string], 0)
+		return true, decodeString(&v.Content, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -244,7 +244,7 @@ func (v *PlanRemoved) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	switch string(name) {
 	case "planId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.PlanID, decodeString[PlanID], 0)
+		return true, decodeString(&v.PlanID, d)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}

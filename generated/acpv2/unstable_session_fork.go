@@ -110,10 +110,10 @@ func (v *ForkSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "cwd":
 		*seen |= 1 << 1
-		return true, decodeField(d, &v.Cwd, decodeString[AbsolutePath], 0)
+		return true, decodeString(&v.Cwd, d)
 	case "additionalDirectories":
 		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
 			return decodeSlice(d, p, decodeString[AbsolutePath])
@@ -234,7 +234,7 @@ func (v *ForkSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64
 	switch string(name) {
 	case "sessionId":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.SessionID, decodeString[SessionID], 0)
+		return true, decodeString(&v.SessionID, d)
 	case "configOptions":
 		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, defaultOnError|emptyList)
 	case "availableCommands":
@@ -409,7 +409,7 @@ func (v *SystemPrompt) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	switch string(name) {
 	case "mode":
 		*seen |= 1 << 0
-		return true, decodeField(d, &v.Mode, decodeString[SystemPromptMode], 0)
+		return true, decodeString(&v.Mode, d)
 	case "content":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Content, func(p *[]ContentBlock, d *decoder) error {
