@@ -10,40 +10,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/acpgen/acpgen/gen/check"
-	"github.com/acpgen/acpgen/gen/diag"
 	"github.com/acpgen/acpgen/gen/emit"
-	"github.com/acpgen/acpgen/gen/ir"
-	"github.com/acpgen/acpgen/gen/load"
-	"github.com/acpgen/acpgen/gen/names"
 	"github.com/acpgen/acpgen/gen/write"
+	"github.com/acpgen/acpgen/internal/irtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
-// tiny builds the package of the small schema the ir tests use.
-func tiny(t *testing.T) *ir.Package {
-	t.Helper()
-	data, err := os.ReadFile("../ir/testdata/tiny.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := load.Parse("tiny.json", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := ir.Build(f, ir.Options{Name: "tiny", Version: "v1", Source: "tiny.json"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := diag.Join(check.Package(p), names.Assign(p)); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 func TestGolden(t *testing.T) {
-	files, err := write.Render("tiny", emit.Files(tiny(t)))
+	files, err := write.Render("tiny", emit.Files(irtest.Tiny(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +62,7 @@ func TestGolden(t *testing.T) {
 // TestFilesStopEarly: a consumer may stop taking files; the first ones are
 // the same as in a whole run, and the rest are not handed over.
 func TestFilesStopEarly(t *testing.T) {
-	p := tiny(t)
+	p := irtest.Tiny(t)
 	var all []string
 	for f := range emit.Files(p) {
 		all = append(all, f.Name)

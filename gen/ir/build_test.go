@@ -16,6 +16,13 @@ func build(t *testing.T, path string) map[string]*ir.Type {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return buildDoc(t, data)
+}
+
+// buildDoc builds the IR of a schema document and returns its types by
+// name, with the methods written out under "@methods".
+func buildDoc(t *testing.T, data []byte) map[string]*ir.Type {
+	t.Helper()
 	f, err := load.Parse("tiny.json", data)
 	if err != nil {
 		t.Fatal(err)

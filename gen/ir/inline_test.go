@@ -1,11 +1,6 @@
 package ir_test
 
-import (
-	"testing"
-
-	"github.com/acpgen/acpgen/gen/ir"
-	"github.com/acpgen/acpgen/gen/load"
-)
+import "testing"
 
 // TestInlineParents: every inline type knows the type it is part of and
 // what its name adds to that type's, through properties, list items, map
@@ -16,18 +11,7 @@ func TestInlineParents(t *testing.T) {
 		"list":{"type":"array","items":{"type":"object","properties":{"y":{"type":"string"}}}},
 		"map":{"type":"object","additionalProperties":{"type":"object","properties":{"z":{"type":"string"}}}},
 		"either":{"anyOf":[{"type":"string"},{"type":"object","properties":{"w":{"type":"object","properties":{"v":{"type":"string"}}}}}]}}}}}`
-	f, err := load.Parse("tiny.json", []byte(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := ir.Build(f, ir.Options{Name: "tiny"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	types := map[string]*ir.Type{}
-	for _, ty := range p.Types {
-		types[ty.Name] = ty
-	}
+	types := buildDoc(t, []byte(doc))
 	for name, want := range map[string][2]string{
 		"Root":         {"", ""},
 		"RootObj":      {"Root", "Obj"},

@@ -3,41 +3,15 @@ package write
 import (
 	"go/parser"
 	"go/token"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/dave/jennifer/jen"
 
-	"github.com/acpgen/acpgen/gen/check"
-	"github.com/acpgen/acpgen/gen/diag"
 	"github.com/acpgen/acpgen/gen/emit"
-	"github.com/acpgen/acpgen/gen/ir"
-	"github.com/acpgen/acpgen/gen/load"
-	"github.com/acpgen/acpgen/gen/names"
+	"github.com/acpgen/acpgen/internal/irtest"
 )
-
-// tiny builds the package of the small schema the ir tests use.
-func tiny(t *testing.T) *ir.Package {
-	t.Helper()
-	data, err := os.ReadFile("../ir/testdata/tiny.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := load.Parse("tiny.json", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := ir.Build(f, ir.Options{Name: "tiny", Version: "v1", Source: "tiny.json"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := diag.Join(check.Package(p), names.Assign(p)); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 // TestRenderFormatError: Go that does not format, or that jennifer panics
 // on, is reported once per file, by path and first problem, without the
@@ -101,7 +75,7 @@ func TestRenderOrder(t *testing.T) {
 
 // TestHelpersPruned checks that the helper files keep only what is called.
 func TestHelpersPruned(t *testing.T) {
-	files, err := Render("tiny", emit.Files(tiny(t)))
+	files, err := Render("tiny", emit.Files(irtest.Tiny(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
