@@ -2,35 +2,19 @@ package main
 
 import (
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/acpgen/acpgen/internal/dirtest"
 )
 
 // hostileDir holds the hostile schemas of the pipeline's tests.
 const hostileDir = "../../gen/pipeline/testdata/hostile"
-
-// tree returns every file under dir with its content.
-func tree(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		out[filepath.ToSlash(rel)] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
 
 // unpack writes the schema files of a hostile case into a new directory and
 // returns it with the case's want section.
@@ -94,13 +78,13 @@ func TestHostileLeavesOutput(t *testing.T) {
 		}
 		t.Run(strings.TrimSuffix(filepath.Base(p), ".txtar"), func(t *testing.T) {
 			out := outputDir(t)
-			before := tree(t, out)
+			before := dirtest.Snapshot(t, out)
 			err := generate([]string{"-schema", schemaDir, "-out", out}, io.Discard)
 			// The problems name their files under the schema directory.
 			if err == nil || strings.ReplaceAll(err.Error(), schemaDir+string(filepath.Separator), "") != want {
 				t.Errorf("err = %v, want %s (files under %s)", err, want, schemaDir)
 			}
-			if after := tree(t, out); !sameFiles(after, before) {
+			if after := dirtest.Snapshot(t, out); !maps.Equal(after, before) {
 				t.Errorf("output changed on error:\nbefore %v\nafter %v", before, after)
 			}
 		})
@@ -112,17 +96,17 @@ func TestHostileLeavesOutput(t *testing.T) {
 func TestOneVersionKeepsOther(t *testing.T) {
 	schemaDir, _ := unpack(t, filepath.Join(hostileDir, "one-version.txtar"))
 	out := outputDir(t)
-	before := tree(t, out)
+	before := dirtest.Snapshot(t, out)
 	if err := generate([]string{"-schema", schemaDir, "-out", out, "-check"}, io.Discard); err == nil {
 		t.Error("-check passed on a stale output directory")
 	}
-	if !sameFiles(tree(t, out), before) {
+	if !maps.Equal(dirtest.Snapshot(t, out), before) {
 		t.Fatal("-check changed the output directory")
 	}
 	if err := generate([]string{"-schema", schemaDir, "-out", out}, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	after := tree(t, out)
+	after := dirtest.Snapshot(t, out)
 	for _, name := range []string{"acpv2/types.go", "acpv2/unions.go", "acpv1/x_test.go", "convert/plans.go"} {
 		if after[name] != before[name] {
 			t.Errorf("%s changed", name)
@@ -134,7 +118,7 @@ func TestOneVersionKeepsOther(t *testing.T) {
 	if err := generate([]string{"-schema", schemaDir, "-out", out, "-prune"}, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	pruned := tree(t, out)
+	pruned := dirtest.Snapshot(t, out)
 	for _, name := range []string{"acpv2/types.go", "acpv2/unions.go"} {
 		if _, ok := pruned[name]; ok {
 			t.Errorf("-prune left %s", name)
@@ -143,16 +127,4 @@ func TestOneVersionKeepsOther(t *testing.T) {
 	if pruned["acpv1/x_test.go"] == "" || pruned["convert/plans.go"] == "" {
 		t.Error("-prune removed hand-written files")
 	}
-}
-
-func sameFiles(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
 }

@@ -23,7 +23,16 @@ func build(t *testing.T, path string) map[string]*ir.Type {
 // name, with the methods written out under "@methods".
 func buildDoc(t *testing.T, data []byte) map[string]*ir.Type {
 	t.Helper()
-	f, err := load.Parse("tiny.json", data)
+	p := parseBuild(t, "tiny.json", data)
+	types := typesByName(p)
+	types["@methods"] = &ir.Type{Name: methodsString(p.Methods)}
+	return types
+}
+
+// parseBuild parses data as the schema file named file and builds its IR.
+func parseBuild(t *testing.T, file string, data []byte) *ir.Package {
+	t.Helper()
+	f, err := load.Parse(file, data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,11 +40,15 @@ func buildDoc(t *testing.T, data []byte) map[string]*ir.Type {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return p
+}
+
+// typesByName returns the types of p by name.
+func typesByName(p *ir.Package) map[string]*ir.Type {
 	types := map[string]*ir.Type{}
 	for _, ty := range p.Types {
 		types[ty.Name] = ty
 	}
-	types["@methods"] = &ir.Type{Name: methodsString(p.Methods)}
 	return types
 }
 

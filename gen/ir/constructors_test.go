@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/acpgen/acpgen/gen/ir"
-	"github.com/acpgen/acpgen/gen/load"
 )
 
 func TestConstructors(t *testing.T) {
@@ -14,14 +13,7 @@ func TestConstructors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := load.Parse("tiny.json", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := ir.Build(f, ir.Options{Name: "tiny"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := parseBuild(t, "tiny.json", data)
 	got := map[string]string{}
 	for _, c := range ir.Constructors(p) {
 		var params []string

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/acpgen/acpgen/gen/ir"
-	"github.com/acpgen/acpgen/gen/load"
 )
 
 func buildFile(t *testing.T, path string) *ir.Package {
@@ -18,15 +17,7 @@ func buildFile(t *testing.T, path string) *ir.Package {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := load.Parse(path, data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := ir.Build(f, ir.Options{Name: "x"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return parseBuild(t, path, data)
 }
 
 // TestFeatureInference merges a tiny stable and unstable schema, assigns
@@ -102,18 +93,7 @@ func TestFeatureInference(t *testing.T) {
 func TestMergeConflict(t *testing.T) {
 	stable := `{"$defs":{"A":{"type":"object","properties":{"n":{"type":"string"}}}}}`
 	unstable := `{"$defs":{"A":{"type":"object","properties":{"n":{"type":"integer"}}}}}`
-	parse := func(name, s string) *ir.Package {
-		f, err := load.Parse(name, []byte(s))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := ir.Build(f, ir.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	_, err := ir.Merge(parse("s.json", stable), parse("u.json", unstable), "s.json", "u.json")
+	_, err := ir.Merge(parseBuild(t, "s.json", []byte(stable)), parseBuild(t, "u.json", []byte(unstable)), "s.json", "u.json")
 	if err == nil {
 		t.Fatal("no error for a property whose type differs")
 	}
@@ -142,18 +122,7 @@ func TestUmbrellaOnly(t *testing.T) {
 		"ArchiveCaps":{"type":"object","properties":{}},
 		"ForkRequest":{"type":"object","properties":{"systemPrompt":{"$ref":"#/$defs/Prompt"}},"x-method":"session/fork","x-side":"agent"},
 		"ForkResponse":{"type":"object","properties":{},"x-method":"session/fork","x-side":"agent"}}}`
-	parse := func(name, s string) *ir.Package {
-		f, err := load.Parse(name, []byte(s))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := ir.Build(f, ir.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	p, err := ir.Merge(parse("s.json", stable), parse("u.json", unstable), "s.json", "u.json")
+	p, err := ir.Merge(parseBuild(t, "s.json", []byte(stable)), parseBuild(t, "u.json", []byte(unstable)), "s.json", "u.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,34 +4,16 @@ import (
 	"testing"
 
 	"github.com/acpgen/acpgen/gen/ir"
-	"github.com/acpgen/acpgen/gen/load"
 )
-
-func buildString(t *testing.T, schema string) map[string]*ir.Type {
-	t.Helper()
-	f, err := load.Parse("schema.json", []byte(schema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := ir.Build(f, ir.Options{Name: "p"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	types := map[string]*ir.Type{}
-	for _, ty := range p.Types {
-		types[ty.Name] = ty
-	}
-	return types
-}
 
 // Two branches of one union with an inline property of the same name (as
 // the id of a request and of a response in sdk 0.5.1): the second takes
 // its branch's title.
 func TestInlineNamesOfTwoBranches(t *testing.T) {
 	id := `{"anyOf":[{"type":"null"},{"type":"integer","format":"int64","title":"number"},{"type":"string","title":"str"}]}`
-	types := buildString(t, `{"$defs":{"Message":{"anyOf":[
+	types := buildDoc(t, []byte(`{"$defs":{"Message":{"anyOf":[
 		{"title":"Request","type":"object","properties":{"id":`+id+`,"method":{"type":"string"}},"required":["id","method"]},
-		{"title":"Response","type":"object","properties":{"id":`+id+`,"result":{}},"required":["id"]}]}}}`)
+		{"title":"Response","type":"object","properties":{"id":`+id+`,"result":{}},"required":["id"]}]}}}`))
 	for _, name := range []string{"MessageId", "MessageResponseId"} {
 		if types[name] == nil || types[name].Kind != ir.Union {
 			t.Errorf("no inline union %s; types: %v", name, keys(types))
@@ -46,12 +28,12 @@ func TestInlineNamesOfTwoBranches(t *testing.T) {
 // A tagged union's branch with no tag and no title (McpServer's stdio in
 // sdk 0.7.0–0.13.0) is named after the definition it is.
 func TestUntitledDefaultBranch(t *testing.T) {
-	types := buildString(t, `{"$defs":{
+	types := buildDoc(t, []byte(`{"$defs":{
 		"ServerHttp":{"type":"object","properties":{"url":{"type":"string"}},"required":["url"]},
 		"ServerStdio":{"type":"object","properties":{"command":{"type":"string"}},"required":["command"]},
 		"Server":{"anyOf":[
 			{"allOf":[{"$ref":"#/$defs/ServerHttp"}],"type":"object","properties":{"type":{"const":"http","type":"string"}},"required":["type"]},
-			{"allOf":[{"$ref":"#/$defs/ServerStdio"}]}]}}}`)
+			{"allOf":[{"$ref":"#/$defs/ServerStdio"}]}]}}}`))
 	u := types["Server"].Union
 	if u.Default == nil || u.Default.Name != "stdio" {
 		t.Fatalf("default branch %+v, want one named stdio", u.Default)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/acpgen/acpgen/internal/dirtest"
 )
 
 const header = generatedPrefix + " from test. DO NOT EDIT.\n"
@@ -24,10 +26,7 @@ func TestWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, c := range changes {
-		got = append(got, c.Path)
-	}
+	got := paths(changes)
 	if strings.Join(got, " ") != "pkg/new.go pkg/old.go" {
 		t.Errorf("changes %v, want the new file and the stale one", got)
 	}
@@ -86,25 +85,6 @@ func mustWrite(t *testing.T, p, s string) {
 	}
 }
 
-// snapshot returns every file under dir with its content.
-func snapshot(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		out[filepath.ToSlash(rel)] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 func sameTree(t *testing.T, what string, got, want map[string]string) {
 	t.Helper()
 	if len(got) != len(want) {
@@ -128,21 +108,18 @@ func TestOneVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, c := range changes {
-		got = append(got, c.Path)
-	}
+	got := paths(changes)
 	if strings.Join(got, " ") != "acpv1/gone.go acpv1/types.go" {
 		t.Errorf("changes %v", got)
 	}
-	sameTree(t, "without Prune", snapshot(t, dir), map[string]string{
+	sameTree(t, "without Prune", dirtest.Snapshot(t, dir), map[string]string{
 		"acpv1/types.go": header + "package acpv1 // new\n",
 		"acpv2/types.go": header + "package acpv2\n",
 	})
 	if _, err := (Options{Prune: true}).Write(dir, files); err != nil {
 		t.Fatal(err)
 	}
-	sameTree(t, "with Prune", snapshot(t, dir), map[string]string{"acpv1/types.go": header + "package acpv1 // new\n"})
+	sameTree(t, "with Prune", dirtest.Snapshot(t, dir), map[string]string{"acpv1/types.go": header + "package acpv1 // new\n"})
 }
 
 // TestChangesReadOnly: computing the changes (acpgen -check) writes nothing.
@@ -150,14 +127,14 @@ func TestChangesReadOnly(t *testing.T) {
 	dir := t.TempDir()
 	mustWrite(t, filepath.Join(dir, "p", "a.go"), header+"package p\n")
 	mustWrite(t, filepath.Join(dir, "p", "stale.go"), header+"package p\n")
-	before := snapshot(t, dir)
+	before := dirtest.Snapshot(t, dir)
 	for _, o := range []Options{{}, {Prune: true}} {
 		changes, err := o.Changes(dir, map[string][]byte{"p/a.go": []byte(header + "package p // x\n"), "q/b.go": []byte(header + "package q\n")})
 		if err != nil || len(changes) != 3 {
 			t.Errorf("changes = %v, %v; want 3", changes, err)
 		}
 	}
-	sameTree(t, "after Changes", snapshot(t, dir), before)
+	sameTree(t, "after Changes", dirtest.Snapshot(t, dir), before)
 	if _, err := os.Stat(filepath.Join(dir, "q")); !os.IsNotExist(err) {
 		t.Error("Changes created a directory")
 	}
@@ -178,7 +155,7 @@ func TestRollback(t *testing.T) {
 		mustWrite(t, filepath.Join(dir, "p", "a.go"), header+"package p // a old\n")
 		mustWrite(t, filepath.Join(dir, "p", "stale.go"), header+"package p // stale\n")
 		mustWrite(t, filepath.Join(dir, "p", "hand_test.go"), "package p\n")
-		before := snapshot(t, dir)
+		before := dirtest.Snapshot(t, dir)
 		calls := 0
 		rename = func(from, to string) error {
 			calls++
@@ -196,9 +173,18 @@ func TestRollback(t *testing.T) {
 			}
 			break
 		}
-		sameTree(t, fmt.Sprintf("rename %d failing", fail+1), snapshot(t, dir), before)
+		sameTree(t, fmt.Sprintf("rename %d failing", fail+1), dirtest.Snapshot(t, dir), before)
 		if _, err := os.Stat(filepath.Join(dir, "r")); !os.IsNotExist(err) {
 			t.Errorf("rename %d failing: directory r left behind", fail+1)
 		}
 	}
+}
+
+// paths lists the paths of changes, in their order.
+func paths(changes []Change) []string {
+	var out []string
+	for _, c := range changes {
+		out = append(out, c.Path)
+	}
+	return out
 }
