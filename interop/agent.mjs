@@ -1,47 +1,9 @@
-// An ACP v1 agent written with the TypeScript SDK, on stdin and stdout, that
-// behaves as examples/agent does: it echoes each text block of a prompt,
-// asks permission for a tool call "echo", reports the answer and ends the
-// turn. The Go interop tests drive it with examples/client.
+// An ACP v1 agent written with the TypeScript SDK, on stdin and stdout: the
+// echo agent of echo_agent.mjs. The Go interop tests drive it with
+// examples/client.
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
+import { echoAgent } from "./echo_agent.mjs";
 
-let sessions = 0;
-const cancelled = new Map();
-
-const app = acp
-  .agent()
-  .onRequest("initialize", () => ({ protocolVersion: 1, authMethods: [] }))
-  .onRequest("session/new", () => ({ sessionId: `ts_${++sessions}` }))
-  .onNotification("session/cancel", ({ params }) => {
-    if (cancelled.has(params.sessionId)) cancelled.set(params.sessionId, true);
-  })
-  .onRequest("session/prompt", async ({ params, client }) => {
-    const { sessionId } = params;
-    cancelled.set(sessionId, false);
-    const say = (text) =>
-      client.notify("session/update", {
-        sessionId,
-        update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } },
-      });
-    try {
-      for (const block of params.prompt) {
-        if (block.type === "text") await say(block.text);
-      }
-      const answer = await client.request("session/request_permission", {
-        sessionId,
-        toolCall: { toolCallId: "call_1", title: "echo" },
-        options: [
-          { optionId: "allow", name: "Allow", kind: "allow_once" },
-          { optionId: "reject", name: "Reject", kind: "reject_once" },
-        ],
-      });
-      const outcome = answer.outcome.outcome === "selected" ? answer.outcome.optionId : "cancelled";
-      await say(`permission: ${outcome}`);
-      return { stopReason: cancelled.get(sessionId) ? "cancelled" : "end_turn" };
-    } finally {
-      cancelled.delete(sessionId);
-    }
-  });
-
-const conn = app.connect(acp.ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin)));
+const conn = echoAgent().connect(acp.ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin)));
 await conn.closed;
