@@ -30,7 +30,7 @@ FEATURE_TAGS := $(shell grep -o '"unstable_[a-z_]*"' schema/features.json | tr -
 # packages again with each feature tag alone, with all of them, and with the
 # umbrella tag.
 .PHONY: test
-test: interop
+test: interop haproxy
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
@@ -51,6 +51,18 @@ interop:
 			cd interop && npm ci --no-audit --no-fund; \
 		fi; \
 	else echo "npm not found: the tests against the TypeScript SDK will skip"; fi
+
+# Install HAProxy (Debian's haproxy) for the test that runs two examples/agent
+# behind a load balancer (examples/lb_test.go); as root with apt-get only,
+# elsewhere that test skips and this says so.
+.PHONY: haproxy
+haproxy:
+	@if ! command -v haproxy >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "haproxy not found: installing Debian's haproxy for the load-balancer test (examples/lb_test.go)"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null; \
+		else echo "haproxy not found (and not root with apt-get): the load-balancer test will skip"; fi; \
+	fi
 
 BENCHCOUNT ?= 6
 BENCHTIME ?= 1s
