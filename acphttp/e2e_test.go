@@ -19,7 +19,8 @@ import (
 // echoAgent echoes each text block of a prompt as a message chunk, asks
 // the client for permission, and reports the chosen option.
 type echoAgent struct {
-	conn *acpv1.AgentSideConnection
+	conn    *acpv1.AgentSideConnection
+	waiting chan<- struct{} // told of a prompt "wait", which waits for its context to end
 
 	mu       sync.Mutex
 	sessions int
@@ -39,6 +40,11 @@ func (a *echoAgent) NewSession(ctx context.Context, p *acpv1.NewSessionRequest) 
 func (a *echoAgent) Cancel(ctx context.Context, p *acpv1.CancelNotification) error { return nil }
 
 func (a *echoAgent) Prompt(ctx context.Context, p *acpv1.PromptRequest) (*acpv1.PromptResponse, error) {
+	if t, ok := p.Prompt[0].Value.(*acpv1.ContentBlockText); ok && t.Text == "wait" {
+		a.waiting <- struct{}{}
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
 	for _, block := range p.Prompt {
 		if err := a.say(ctx, p.SessionID, block); err != nil {
 			return nil, err
@@ -66,9 +72,17 @@ func (a *echoAgent) say(ctx context.Context, id acpv1.SessionID, block acpv1.Con
 
 // connectEcho is the ConnectFunc of the echo agent.
 func connectEcho(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
-	a := &echoAgent{}
-	a.conn = acpv1.NewAgentSideConnection(a, out, in)
-	return a.conn, nil
+	return connectWaiting(nil)(r, out, in)
+}
+
+// connectWaiting returns the ConnectFunc of an echo agent that tells
+// waiting of each prompt "wait".
+func connectWaiting(waiting chan<- struct{}) acphttp.ConnectFunc {
+	return func(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
+		a := &echoAgent{waiting: waiting}
+		a.conn = acpv1.NewAgentSideConnection(a, out, in)
+		return a.conn, nil
+	}
 }
 
 // recorder is a client that keeps the text of the chunks per session and
