@@ -175,8 +175,16 @@ func (h *httpClient) initialize(m *message, msg []byte) error {
 		return errors.New("acphttp: the initialize response has no Acp-Connection-Id")
 	}
 	h.mu.Lock()
-	h.id = id
+	closed := h.closed
+	if !closed {
+		h.id = id
+	}
 	h.mu.Unlock()
+	if closed {
+		// Closed while initialize was in flight: end the connection it made.
+		_ = h.delete(id)
+		return ErrClosed
+	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(h.max)+1))
 	if err != nil {
 		return err
@@ -189,6 +197,11 @@ func (h *httpClient) initialize(m *message, msg []byte) error {
 		return errors.New("acphttp: the initialize response is not the response to initialize")
 	}
 	h.in.put(h.ctx, bytes.Clone(oneLine(body)), true)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return ErrClosed
+	}
 	h.wg.Add(1)
 	go h.openSSE(h.ctx, id, "", nil)
 	return nil
@@ -324,11 +337,13 @@ func (h *httpClient) fail(err error) {
 	}
 	h.closed = true
 	id := h.id
+	if id != "" {
+		h.wg.Add(1)
+	}
 	h.mu.Unlock()
 	h.cancel()
 	h.in.fail(err)
 	if id != "" {
-		h.wg.Add(1)
 		go func() {
 			defer h.wg.Done()
 			_ = h.delete(id)

@@ -12,6 +12,10 @@ import (
 // it is open, and waits until it is.
 func (h *httpClient) openSession(id, session string) error {
 	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return ErrClosed
+	}
 	if err := h.sessionErrs[session]; err != nil {
 		h.mu.Unlock()
 		return err

@@ -137,11 +137,16 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request, ws bool) *conn {
 		return nil
 	}
 	s.conns[c.id] = c
-	s.wg.Add(1)
+	// The watcher of the connection, and the handler of its WebSocket.
+	n := 1
+	if ws {
+		n = 2
+	}
+	s.wg.Add(n)
 	s.mu.Unlock()
 	agent, err := s.connect(r.WithContext(ctx), c, c.in)
 	if err != nil || agent == nil {
-		s.wg.Done()
+		s.wg.Add(-n)
 		c.close(nil)
 		var se *StatusError
 		if errors.As(err, &se) {

@@ -15,6 +15,7 @@ func (s *Server) serveWebSocket(w http.ResponseWriter, r *http.Request) {
 	if c == nil {
 		return
 	}
+	defer s.wg.Done()
 	w.Header().Set(HeaderConnectionID, c.id)
 	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.origins})
 	if err != nil {
@@ -23,8 +24,6 @@ func (s *Server) serveWebSocket(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ws.SetReadLimit(int64(s.limits.MaxMessageBytes))
-	s.wg.Add(1)
-	defer s.wg.Done()
 	sess := &wsSession{c: c, ws: ws, pumped: make(chan struct{})}
 	sess.serve()
 }
