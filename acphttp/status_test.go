@@ -85,6 +85,7 @@ func TestStatus(t *testing.T) {
 		{"batch", "POST", "[" + initializeBody + "]", []string{ct, mt}, 400,
 			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request: JSON-RPC batches are not supported"}}`},
 		{"not an object", "POST", "42", []string{ct, mt}, 400, "Invalid JSON-RPC message"},
+		{"duplicate names", "POST", `{"jsonrpc":"2.0","id":1,"id":2,"method":"initialize"}`, []string{ct, mt}, 400, "Invalid JSON"},
 		{"initialize on a connection", "POST", initializeBody, []string{ct, mt, cid, id}, 400, "Initialize not allowed on existing connection"},
 		{"initialize without id", "POST", `{"jsonrpc":"2.0","id":null,"method":"initialize","params":{}}`, []string{ct, mt}, 400, "Initialize request must include an ID"},
 		{"missing connection", "POST", `{"jsonrpc":"2.0","id":2,"method":"session/new","params":{}}`, []string{ct, mt}, 400, "Missing Acp-Connection-Id"},
