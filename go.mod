@@ -3,6 +3,7 @@ module github.com/acpgen/acpgen
 go 1.26.8
 
 require (
+	github.com/coder/websocket v1.8.14
 	github.com/dave/jennifer v1.7.1
 	github.com/go-json-experiment/json v0.0.0-20240815174924-0599f16bf0e2
 	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1

@@ -1,0 +1,205 @@
+package acphttp
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/cookiejar"
+	"strings"
+	"sync"
+)
+
+// ClientOptions configures a client transport.
+type ClientOptions struct {
+	// Header is sent with every request of the transport, such as an
+	// Authorization header.
+	Header http.Header
+	// HTTPClient sends the requests; nil means http.DefaultClient. When its
+	// Jar is nil, the transport keeps the cookies the server sets (for
+	// load-balancer affinity) in a cookie jar of its own, for its life.
+	HTTPClient *http.Client
+	// MaxMessageBytes bounds one message from the agent; zero means
+	// DefaultMaxMessageBytes.
+	MaxMessageBytes int
+}
+
+// client returns the HTTP client of o, with a cookie jar.
+func (o *ClientOptions) client() *http.Client {
+	hc := http.DefaultClient
+	if o.HTTPClient != nil {
+		hc = o.HTTPClient
+	}
+	if hc.Jar != nil {
+		return hc
+	}
+	c := *hc
+	c.Jar, _ = cookiejar.New(nil)
+	return &c
+}
+
+// maxMessage returns the MaxMessageBytes of o or its default.
+func (o *ClientOptions) maxMessage() int {
+	if o.MaxMessageBytes > 0 {
+		return o.MaxMessageBytes
+	}
+	return DefaultMaxMessageBytes
+}
+
+// Transport is the client side of one ACP connection over the network:
+// the agent's messages are read from it and the client's written to it,
+// one per line, as NewClientSideConnection(client, t, t) of a generated
+// package takes them. When the transport fails or closes, Read returns
+// why, which fails the connection's pending calls with that reason.
+type Transport struct {
+	impl interface {
+		send(msg []byte) error
+		close() error
+		connectionID() string
+	}
+	in queue
+
+	wmu     sync.Mutex
+	partial []byte
+	cur     []byte
+}
+
+// Dial connects to the ACP endpoint at url with the profile its scheme
+// names: Streamable HTTP for http and https, WebSocket for ws and wss.
+func Dial(ctx context.Context, url string, opts *ClientOptions) (*Transport, error) {
+	switch {
+	case strings.HasPrefix(url, "http://"), strings.HasPrefix(url, "https://"):
+		return DialHTTP(ctx, url, opts)
+	case strings.HasPrefix(url, "ws://"), strings.HasPrefix(url, "wss://"):
+		return DialWebSocket(ctx, url, opts)
+	}
+	return nil, fmt.Errorf("acphttp: %q is not an http, https, ws or wss URL", url)
+}
+
+// ConnectionID returns the Acp-Connection-Id the server gave the
+// connection, or "" before it has.
+func (t *Transport) ConnectionID() string { return t.impl.connectionID() }
+
+// Read reads the agent's messages, one per line. Once the transport has
+// failed it returns why; once it is closed, ErrClosed.
+func (t *Transport) Read(p []byte) (int, error) {
+	if len(t.cur) == 0 {
+		msg, err := t.in.take()
+		if err != nil {
+			return 0, err
+		}
+		t.cur = msg
+	}
+	n := copy(p, t.cur)
+	t.cur = t.cur[n:]
+	return n, nil
+}
+
+// Write sends the client's messages, one per line, each when its line is
+// complete; it returns once the server has taken them.
+func (t *Transport) Write(p []byte) (int, error) {
+	t.wmu.Lock()
+	defer t.wmu.Unlock()
+	data := p
+	if len(t.partial) > 0 {
+		data = append(t.partial, p...)
+	}
+	t.partial = nil
+	for {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			break
+		}
+		line := bytes.TrimSpace(data[:i])
+		data = data[i+1:]
+		if len(line) == 0 {
+			continue
+		}
+		if err := t.impl.send(line); err != nil {
+			return 0, err
+		}
+	}
+	if len(data) > 0 {
+		t.partial = bytes.Clone(data)
+	}
+	return len(p), nil
+}
+
+// Close ends the connection (with DELETE over Streamable HTTP, a close
+// frame over WebSocket) and returns once the transport's goroutines have
+// ended.
+func (t *Transport) Close() error { return t.impl.close() }
+
+// queue holds the agent's messages until Read takes them. The streams
+// that fill it wait while it holds queueBound messages; messages the
+// transport makes itself never wait.
+type queue struct {
+	mu      sync.Mutex
+	msgs    [][]byte
+	err     error
+	changed chan struct{}
+}
+
+const queueBound = 64
+
+func (q *queue) init() { q.changed = make(chan struct{}) }
+
+func (q *queue) broadcastLocked() {
+	close(q.changed)
+	q.changed = make(chan struct{})
+}
+
+// put queues msg, waiting while the queue is full unless now is set.
+func (q *queue) put(ctx context.Context, msg []byte, now bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for !now && q.err == nil && len(q.msgs) >= queueBound {
+		changed := q.changed
+		q.mu.Unlock()
+		select {
+		case <-changed:
+		case <-ctx.Done():
+		}
+		q.mu.Lock()
+		if ctx.Err() != nil {
+			return
+		}
+	}
+	if q.err != nil {
+		return
+	}
+	q.msgs = append(q.msgs, append(msg, '\n'))
+	q.broadcastLocked()
+}
+
+// take returns the next message, or the error the queue failed with.
+func (q *queue) take() ([]byte, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for len(q.msgs) == 0 && q.err == nil {
+		changed := q.changed
+		q.mu.Unlock()
+		<-changed
+		q.mu.Lock()
+	}
+	if q.err != nil {
+		return nil, q.err
+	}
+	msg := q.msgs[0]
+	q.msgs[0] = nil
+	q.msgs = q.msgs[1:]
+	q.broadcastLocked()
+	return msg, nil
+}
+
+// fail ends the queue with err, once; it reports whether this call did.
+func (q *queue) fail(err error) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.err != nil {
+		return false
+	}
+	q.err, q.msgs = err, nil
+	q.broadcastLocked()
+	return true
+}

@@ -1,0 +1,184 @@
+package acphttp_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/acpgen/acpgen/acphttp"
+	"github.com/acpgen/acpgen/generated/acpv1"
+)
+
+// promptOnce initializes conn, opens a session and prompts "hi" in it.
+func promptOnce(t *testing.T, ctx context.Context, conn *acpv1.ClientSideConnection) {
+	t.Helper()
+	if _, err := conn.Initialize(ctx, acpv1.NewInitializeRequest(1)); err != nil {
+		t.Fatal(err)
+	}
+	sess, err := conn.NewSession(ctx, acpv1.NewNewSessionRequest("/", []acpv1.MCPServer{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := conn.Prompt(ctx, acpv1.NewPromptRequest(sess.SessionID, []acpv1.ContentBlock{acpv1.NewContentBlockText("hi")}))
+	if err != nil || r.StopReason != acpv1.StopReasonEndTurn {
+		t.Fatalf("prompt: %v %v", r, err)
+	}
+}
+
+// gate is a front for a Server that sets an affinity cookie on requests
+// without one, as a load balancer does, and counts them.
+type gate struct {
+	next http.Handler
+
+	mu        sync.Mutex
+	requests  int
+	noCookie  int
+	noAuth    int
+	protocols map[int]int // requests per HTTP major version
+}
+
+func (g *gate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	g.mu.Lock()
+	g.requests++
+	if _, err := r.Cookie("backend"); err != nil {
+		g.noCookie++
+		http.SetCookie(w, &http.Cookie{Name: "backend", Value: "b1"})
+	}
+	if r.Header.Get("Authorization") != "Bearer token" {
+		g.noAuth++
+	}
+	if g.protocols == nil {
+		g.protocols = map[int]int{}
+	}
+	g.protocols[r.ProtoMajor]++
+	g.mu.Unlock()
+	g.next.ServeHTTP(w, r)
+}
+
+// connectAuthorized is the ConnectFunc of the echo agent for requests
+// with the right Authorization header.
+func connectAuthorized(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
+	if r.Header.Get("Authorization") != "Bearer token" {
+		return nil, &acphttp.StatusError{Code: http.StatusUnauthorized, Text: "Unauthorized"}
+	}
+	return connectEcho(r, out, in)
+}
+
+// TestCookiesAndHeaders checks that both clients send the caller's
+// headers with every request and return the cookies the server sets:
+// over Streamable HTTP for the life of the connection, over WebSocket to
+// the next connection that shares the jar. A request without the
+// Authorization header is refused with the ConnectFunc's status.
+func TestCookiesAndHeaders(t *testing.T) {
+	s := acphttp.NewServer(connectAuthorized, nil)
+	g := &gate{next: s}
+	ts := httptest.NewServer(g)
+	defer ts.Close()
+	defer shutdown(t, s)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	jar, _ := cookiejar.New(nil)
+	opts := &acphttp.ClientOptions{
+		Header:     http.Header{"Authorization": {"Bearer token"}},
+		HTTPClient: &http.Client{Jar: jar},
+	}
+	wsURL := "ws" + strings.TrimPrefix(ts.URL, "http") + "/acp"
+	for _, url := range []string{ts.URL + "/acp", wsURL, wsURL} {
+		tr, err := acphttp.Dial(ctx, url, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		promptOnce(t, ctx, acpv1.NewClientSideConnection(&recorder{}, tr, tr))
+		if err := tr.Close(); err != nil {
+			t.Error(err)
+		}
+	}
+	g.mu.Lock()
+	if g.requests < 6 || g.noCookie != 1 || g.noAuth != 0 {
+		t.Errorf("%d requests, %d without the cookie (want 1), %d without Authorization (want 0)", g.requests, g.noCookie, g.noAuth)
+	}
+	g.mu.Unlock()
+
+	// The cookie is kept for the life of a connection without a jar of the
+	// caller's.
+	g.mu.Lock()
+	g.requests, g.noCookie = 0, 0
+	g.mu.Unlock()
+	tr, err := acphttp.DialHTTP(ctx, ts.URL+"/acp", &acphttp.ClientOptions{Header: opts.Header})
+	if err != nil {
+		t.Fatal(err)
+	}
+	promptOnce(t, ctx, acpv1.NewClientSideConnection(&recorder{}, tr, tr))
+	tr.Close()
+	g.mu.Lock()
+	if g.noCookie != 1 {
+		t.Errorf("%d of %d requests without the cookie, want 1", g.noCookie, g.requests)
+	}
+	g.mu.Unlock()
+
+	// Without Authorization.
+	tr, err = acphttp.DialHTTP(ctx, ts.URL+"/acp", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := acpv1.NewClientSideConnection(&recorder{}, tr, tr)
+	if _, err = conn.Initialize(ctx, acpv1.NewInitializeRequest(1)); err == nil || !strings.Contains(err.Error(), "401 Unauthorized: Unauthorized") {
+		t.Errorf("initialize without Authorization: %v, want a 401", err)
+	}
+	var he *acphttp.HTTPError
+	tr.Close()
+	_, err = acphttp.DialWebSocket(ctx, wsURL, nil)
+	if !errors.As(err, &he) || he.Status != 401 {
+		t.Errorf("WebSocket without Authorization: %v, want a 401 HTTPError", err)
+	}
+}
+
+// TestH2C runs a connection over cleartext HTTP/2, the server's Protocols
+// allowing it and the client's transport speaking only it.
+func TestH2C(t *testing.T) {
+	s := acphttp.NewServer(connectEcho, nil)
+	g := &gate{next: s}
+	var protocols http.Protocols
+	protocols.SetHTTP1(true)
+	protocols.SetUnencryptedHTTP2(true)
+	srv := &http.Server{Handler: g, Protocols: &protocols}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	var h2c http.Protocols
+	h2c.SetUnencryptedHTTP2(true)
+	client := &http.Client{Transport: &http.Transport{Protocols: &h2c}}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	tr, err := acphttp.DialHTTP(ctx, "http://"+ln.Addr().String()+"/acp", &acphttp.ClientOptions{HTTPClient: client})
+	if err != nil {
+		t.Fatal(err)
+	}
+	promptOnce(t, ctx, acpv1.NewClientSideConnection(&recorder{}, tr, tr))
+	if err := tr.Close(); err != nil {
+		t.Error(err)
+	}
+	shutdown(t, s)
+	if err := srv.Shutdown(ctx); err != nil {
+		t.Error(err)
+	}
+	if err := <-served; err != http.ErrServerClosed {
+		t.Error(err)
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.protocols[2] < 5 || g.protocols[1] != 0 {
+		t.Errorf("requests per HTTP version: %v, want HTTP/2 only", g.protocols)
+	}
+}

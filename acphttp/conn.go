@@ -1,0 +1,488 @@
+package acphttp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"log"
+	"sync"
+	"time"
+)
+
+// mailbox queues the messages of one outbound stream until its receiver
+// (an SSE response, or the pump of a WebSocket) takes them.
+type mailbox struct {
+	queue    [][]byte
+	receiver bool  // a receiver holds the stream
+	finished bool  // nothing more will come: the receiver drains it and ends
+	aborted  bool  // the connection closed: the receiver ends at once
+	abortErr error // why, when it broke a limit
+}
+
+// conn is one ACP connection of a Server: the agent's connection, the
+// streams its output waits in, and the routes of the calls in flight.
+type conn struct {
+	s      *Server
+	id     string
+	ws     bool
+	limits *Limits
+	in     *inbox
+	agent  Conn
+
+	// ctx ends when the connection does; it is the context of the request
+	// that Connect receives.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	initialID []byte      // the id of the initialize request
+	initial   chan []byte // its response, or nil when the agent wrote another
+
+	mu           sync.Mutex
+	changed      chan struct{} // closed and replaced on each change
+	lastProgress time.Time     // when the client last took output
+	gotInitial   bool
+	closed       bool
+	closeErr     error
+	finished     bool   // the agent's output has ended
+	partial      []byte // the agent's unfinished line
+	buffered     int    // bytes queued in the streams
+	main         mailbox
+	sessions     map[string]*mailbox
+	unclaimed    int               // session streams without a receiver
+	pending      map[string]string // inbound request id → session ("" for the connection stream)
+	clientRoutes map[string]string // outbound request id → session
+}
+
+// broadcastLocked wakes everything that waits for a change of c.
+func (c *conn) broadcastLocked() {
+	close(c.changed)
+	c.changed = make(chan struct{})
+}
+
+// Write takes the agent's output: one message per line.
+func (c *conn) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return 0, ErrClosed
+	}
+	data := p
+	if len(c.partial) > 0 {
+		data = append(c.partial, p...)
+	}
+	for {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			break
+		}
+		line := bytes.TrimSuffix(data[:i], []byte{'\r'})
+		data = data[i+1:]
+		if len(bytes.TrimSpace(line)) > 0 {
+			c.outboundLocked(bytes.Clone(line))
+		}
+	}
+	c.partial = nil
+	if len(data) > c.limits.MaxMessageBytes {
+		c.closeLocked(exceeded("MaxMessageBytes", c.limits.MaxMessageBytes))
+	} else if len(data) > 0 {
+		c.partial = bytes.Clone(data)
+	}
+	c.mu.Unlock()
+	// The agent goes no faster than its client reads.
+	c.waitRoom(c.ctx)
+	if c.isClosed() {
+		return 0, ErrClosed
+	}
+	return len(p), nil
+}
+
+// outboundLocked routes one message of the agent to its stream, as the
+// TypeScript SDK does: a response to the stream of the request it
+// answers, a request or notification to the stream of the session in its
+// params, anything else to the connection stream.
+func (c *conn) outboundLocked(msg []byte) {
+	if c.closed {
+		return
+	}
+	if !c.gotInitial {
+		c.gotInitial = true
+		m, err := scan(msg)
+		if err != nil || !m.isResponse() || !bytes.Equal(m.id, c.initialID) {
+			c.initial <- nil
+			c.closeLocked(nil)
+			return
+		}
+		c.initial <- msg
+		if !c.ws {
+			return
+		}
+		// The WebSocket's pump sends it, before what follows.
+		c.main.queue = append(c.main.queue, msg)
+		c.buffered += len(msg)
+		c.broadcastLocked()
+		return
+	}
+	m, err := scan(msg)
+	if err != nil {
+		log.Printf("acphttp: connection %s: dropping agent output that is not a JSON-RPC message: %v", c.id, err)
+		return
+	}
+	route := ""
+	if m.isResponse() {
+		route = c.pending[m.idKey()]
+		delete(c.pending, m.idKey())
+		if m.resultSession != "" {
+			// Never hand out a session id this connection would refuse.
+			if err := c.limits.idTooLong("Session ID", m.resultSession); err != nil {
+				c.closeLocked(err)
+				return
+			}
+		}
+	} else {
+		if m.paramsSession != nil {
+			route = *m.paramsSession
+		}
+		if m.isRequest() {
+			c.clientRoutes[m.idKey()] = route
+		}
+	}
+	mb, lerr := c.streamLocked(route)
+	if lerr != nil {
+		c.closeLocked(lerr)
+		return
+	}
+	mb.queue = append(mb.queue, msg)
+	c.buffered += len(msg)
+	c.broadcastLocked()
+}
+
+// streamLocked returns the stream of session route ("" for the connection
+// stream), creating a session stream that buffers until a receiver comes.
+func (c *conn) streamLocked(route string) (*mailbox, *LimitError) {
+	if route == "" || c.ws {
+		if route != "" {
+			if err := c.limits.idTooLong("Session ID", route); err != nil {
+				return nil, err
+			}
+		}
+		return &c.main, nil
+	}
+	if mb := c.sessions[route]; mb != nil {
+		return mb, nil
+	}
+	if err := c.limits.idTooLong("Session ID", route); err != nil {
+		return nil, err
+	}
+	if c.unclaimed >= c.limits.MaxBufferedSessionStreams {
+		return nil, exceeded("maxBufferedSessionStreams", c.limits.MaxBufferedSessionStreams)
+	}
+	mb := &mailbox{}
+	c.sessions[route] = mb
+	c.unclaimed++
+	return mb, nil
+}
+
+// acquire attaches a receiver to the stream of session ("" for the
+// connection stream). It returns nil and the HTTP status and text of the
+// refusal when the stream cannot take one.
+func (c *conn) acquire(session string) (*mailbox, int, string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil, 404, "Unknown Acp-Connection-Id"
+	}
+	if session == "" {
+		if c.ws || c.main.receiver || c.main.aborted {
+			return nil, 409, "Outbound stream already has an active receiver"
+		}
+		c.main.receiver = true
+		return &c.main, 0, ""
+	}
+	if err := c.limits.idTooLong("Session ID", session); err != nil {
+		return nil, 400, err.Text
+	}
+	if c.ws {
+		return nil, 409, "Outbound stream already has an active receiver"
+	}
+	if mb := c.sessions[session]; mb != nil {
+		if mb.receiver {
+			return nil, 409, "Outbound stream already has an active receiver"
+		}
+		mb.receiver = true
+		c.unclaimed--
+		return mb, 0, ""
+	}
+	if c.finished {
+		return nil, 404, "Unknown Acp-Connection-Id"
+	}
+	mb := &mailbox{receiver: true}
+	c.sessions[session] = mb
+	return mb, 0, ""
+}
+
+// release detaches the receiver of the stream mb of session. A session
+// stream left with nothing queued goes; one with messages queued waits for
+// another receiver, within MaxBufferedSessionStreams.
+func (c *conn) release(session string, mb *mailbox) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	mb.receiver = false
+	if c.closed || session == "" || c.ws {
+		return
+	}
+	if len(mb.queue) == 0 {
+		if c.sessions[session] == mb {
+			delete(c.sessions, session)
+		}
+		return
+	}
+	c.unclaimed++
+	if !c.finished && c.unclaimed > c.limits.MaxBufferedSessionStreams {
+		c.closeLocked(exceeded("maxBufferedSessionStreams", c.limits.MaxBufferedSessionStreams))
+	}
+}
+
+// next waits for the next message of mb, for its receiver. It returns nil
+// and a nil error once mb has finished and is drained, and the abort
+// reason (ErrClosed for a clean close) once the connection has closed.
+// Each tick of keepAlive while nothing comes calls idle.
+func (c *conn) next(ctx context.Context, mb *mailbox, keepAlive <-chan time.Time, idle func() error) ([]byte, error) {
+	c.mu.Lock()
+	for {
+		if mb.aborted {
+			err := mb.abortErr
+			c.mu.Unlock()
+			if err == nil {
+				err = ErrClosed
+			}
+			return nil, err
+		}
+		if len(mb.queue) > 0 {
+			msg := mb.queue[0]
+			mb.queue[0] = nil
+			mb.queue = mb.queue[1:]
+			if len(mb.queue) == 0 {
+				mb.queue = nil
+			}
+			c.buffered -= len(msg)
+			c.lastProgress = time.Now()
+			c.broadcastLocked()
+			c.mu.Unlock()
+			return msg, nil
+		}
+		if mb.finished {
+			c.mu.Unlock()
+			return nil, nil
+		}
+		changed := c.changed
+		c.mu.Unlock()
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-keepAlive:
+			if err := idle(); err != nil {
+				return nil, err
+			}
+		}
+		c.mu.Lock()
+	}
+}
+
+// waitRoom waits while the streams hold MaxBufferedBytes, until the client
+// takes some, the connection closes or ctx ends. A client that takes
+// none for MaxOutputStall is not coming back for it: the connection
+// closes.
+func (c *conn) waitRoom(ctx context.Context) error {
+	c.mu.Lock()
+	for !c.closed && !c.finished && c.buffered >= c.limits.MaxBufferedBytes {
+		start := c.lastProgress
+		changed := c.changed
+		c.mu.Unlock()
+		timer := time.NewTimer(c.limits.MaxOutputStall)
+		select {
+		case <-changed:
+			timer.Stop()
+		case <-ctx.Done():
+			timer.Stop()
+			return ctx.Err()
+		case <-timer.C:
+			c.mu.Lock()
+			if c.lastProgress.Equal(start) {
+				c.closeLocked(c.limits.stalled())
+			}
+			c.mu.Unlock()
+		}
+		c.mu.Lock()
+	}
+	c.mu.Unlock()
+	return nil
+}
+
+// isClosed reports whether c has closed.
+func (c *conn) isClosed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed
+}
+
+// routeResponse returns the session the client's response with id key
+// belongs to, "" for none, and forgets it.
+func (c *conn) routeResponse(key string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.clientRoutes[key]
+	delete(c.clientRoutes, key)
+	return s
+}
+
+// peekResponse returns the session the client's response with id key
+// belongs to, "" for none.
+func (c *conn) peekResponse(key string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.clientRoutes[key]
+}
+
+// expect records that the response to the client's request with id key
+// goes to the stream of session.
+func (c *conn) expect(key, session string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.closed {
+		c.pending[key] = session
+	}
+}
+
+// deliver hands one client message to the agent.
+func (c *conn) deliver(ctx context.Context, msg []byte) error {
+	line := append(oneLine(msg), '\n')
+	return c.in.send(ctx, line)
+}
+
+// close closes c for the reason err: nil when the client or the server
+// ended it, a *LimitError when it broke a limit.
+func (c *conn) close(err error) {
+	c.mu.Lock()
+	c.closeLocked(err)
+	c.mu.Unlock()
+}
+
+// closeLocked closes c: every stream ends, the agent's input ends, and the
+// connection leaves its server.
+func (c *conn) closeLocked(err error) {
+	if c.closed {
+		return
+	}
+	if err != nil {
+		var lerr *LimitError
+		if errors.As(err, &lerr) {
+			log.Printf("acphttp: closing connection %s: %v", c.id, err)
+		}
+	}
+	c.closed, c.closeErr = true, err
+	abort := func(mb *mailbox) {
+		mb.aborted, mb.abortErr, mb.queue = true, err, nil
+	}
+	abort(&c.main)
+	for _, mb := range c.sessions {
+		abort(mb)
+	}
+	c.sessions, c.pending, c.clientRoutes = nil, nil, nil
+	c.buffered, c.unclaimed = 0, 0
+	c.broadcastLocked()
+	inErr := io.EOF
+	if err != nil && err != errShutdown {
+		inErr = err
+	}
+	c.in.close(inErr)
+	c.cancel()
+	c.s.forget(c)
+}
+
+// finish is called once the agent's connection has ended: the streams
+// end once their receivers have taken what they hold.
+func (c *conn) finish() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return
+	}
+	c.finished = true
+	c.main.finished = true
+	for _, mb := range c.sessions {
+		mb.finished = true
+	}
+	c.broadcastLocked()
+	c.in.close(io.EOF)
+	c.cancel()
+	c.s.forget(c)
+}
+
+// watch owns the connection's life: it finishes the connection when the
+// agent ends, closes the agent when the connection closes, and returns
+// once the agent has ended.
+func (c *conn) watch() {
+	defer c.s.wg.Done()
+	select {
+	case <-c.agent.Done():
+		c.finish()
+	case <-c.ctx.Done():
+	}
+	if closer, ok := c.agent.(io.Closer); ok {
+		_ = closer.Close()
+	}
+	<-c.agent.Done()
+}
+
+// inbox is the reader the agent's connection reads the client's messages
+// from, one line at a time.
+type inbox struct {
+	ch   chan []byte
+	done chan struct{}
+	once sync.Once
+	err  error
+	cur  []byte
+}
+
+func newInbox() *inbox {
+	return &inbox{ch: make(chan []byte), done: make(chan struct{})}
+}
+
+// Read returns the next bytes of the client's messages; once the
+// connection has closed, the reason (io.EOF when the client or the server
+// ended it). It is not safe for concurrent use.
+func (p *inbox) Read(b []byte) (int, error) {
+	if len(p.cur) == 0 {
+		select {
+		case m := <-p.ch:
+			p.cur = m
+		case <-p.done:
+			return 0, p.err
+		}
+	}
+	n := copy(b, p.cur)
+	p.cur = p.cur[n:]
+	return n, nil
+}
+
+// send hands line to the reader, waiting until it takes it.
+func (p *inbox) send(ctx context.Context, line []byte) error {
+	select {
+	case p.ch <- line:
+		return nil
+	case <-p.done:
+		return ErrClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// close ends the reader with err.
+func (p *inbox) close(err error) {
+	p.once.Do(func() {
+		p.err = err
+		close(p.done)
+	})
+}

@@ -1,0 +1,252 @@
+package acphttp
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"io"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// The header names and media types of the transport.
+const (
+	HeaderConnectionID = "Acp-Connection-Id"
+	HeaderSessionID    = "Acp-Session-Id"
+
+	mimeJSON        = "application/json"
+	mimeEventStream = "text/event-stream"
+)
+
+// The ACP methods the transport looks at.
+const (
+	methodInitialize    = "initialize"
+	methodSessionLoad   = "session/load"
+	methodSessionResume = "session/resume"
+)
+
+// sessionScoped holds the client methods whose POST must carry
+// Acp-Session-Id, as the TypeScript SDK lists them.
+var sessionScoped = map[string]bool{
+	"session/cancel":            true,
+	"session/close":             true,
+	"session/delete":            true,
+	"session/fork":              true,
+	"session/load":              true,
+	"session/prompt":            true,
+	"session/resume":            true,
+	"session/set_config_option": true,
+	"session/set_mode":          true,
+	"session/set_model":         true,
+}
+
+// errNotObject is the scan error of valid JSON that is not an object.
+var errNotObject = errors.New("not a JSON object")
+
+// errBatch is the scan error of a JSON array: ACP does not use batches.
+var errBatch = errors.New("JSON-RPC batches are not supported")
+
+// message is what the transport needs of one JSON-RPC message, read by a
+// scan of its top-level members rather than a decode.
+type message struct {
+	jsonrpc2      bool   // "jsonrpc": "2.0"
+	hasID         bool   // an "id" member, null included
+	id            []byte // the id as written
+	method        string // a string "method", or ""
+	hasMethod     bool
+	paramsSession *string // params.sessionId when it is a string
+	resultSession string  // result.sessionId when it is a string
+}
+
+// isResponse reports whether m is a response: an id and no method.
+func (m *message) isResponse() bool { return m.hasID && !m.hasMethod }
+
+// isRequest reports whether m is a request: a method and an id.
+func (m *message) isRequest() bool { return m.hasMethod && m.hasID }
+
+// isNotification reports whether m is a notification: a method, no id.
+func (m *message) isNotification() bool { return m.hasMethod && !m.hasID }
+
+// isInitialize reports whether m is an initialize request as the
+// TypeScript SDK recognises one.
+func (m *message) isInitialize() bool {
+	return m.jsonrpc2 && m.hasID && m.method == methodInitialize
+}
+
+// idKey is the key of m's id in the route tables: its JSON text, which
+// both sides echo as received.
+func (m *message) idKey() string { return string(m.id) }
+
+// stringID returns m's id when it is a JSON string.
+func (m *message) stringID() (string, bool) {
+	if len(m.id) == 0 || m.id[0] != '"' {
+		return "", false
+	}
+	var v jsontext.Value = m.id
+	tok, err := jsontext.NewDecoder(bytes.NewReader(v)).ReadToken()
+	if err != nil {
+		return "", false
+	}
+	return tok.String(), true
+}
+
+// scan reads the members of data that routing needs. It fails with
+// errBatch for an array, errNotObject for any other value that is not an
+// object, and a syntax error for text that is not one JSON value.
+func scan(data []byte) (message, error) {
+	var m message
+	d := jsontext.NewDecoder(bytes.NewReader(data))
+	switch d.PeekKind() {
+	case '{':
+	case '[':
+		if err := wholeValue(d); err != nil {
+			return m, err
+		}
+		return m, errBatch
+	default:
+		if err := wholeValue(d); err != nil {
+			return m, err
+		}
+		return m, errNotObject
+	}
+	if _, err := d.ReadToken(); err != nil {
+		return m, err
+	}
+	for d.PeekKind() != '}' {
+		name, err := d.ReadToken()
+		if err != nil {
+			return m, err
+		}
+		if err := m.member(d, name.String()); err != nil {
+			return m, err
+		}
+	}
+	if _, err := d.ReadToken(); err != nil {
+		return m, err
+	}
+	return m, atEOF(d)
+}
+
+// member reads the value of the top-level member name into m.
+func (m *message) member(d *jsontext.Decoder, name string) error {
+	switch name {
+	case "jsonrpc":
+		v, err := d.ReadValue()
+		m.jsonrpc2 = err == nil && string(v) == `"2.0"`
+		return err
+	case "id":
+		v, err := d.ReadValue()
+		m.hasID, m.id = true, bytes.Clone(v)
+		return err
+	case "method":
+		if d.PeekKind() != '"' {
+			return d.SkipValue()
+		}
+		tok, err := d.ReadToken()
+		m.hasMethod, m.method = err == nil, tok.String()
+		return err
+	case "params":
+		s, ok, err := sessionMember(d)
+		if ok {
+			m.paramsSession = &s
+		}
+		return err
+	case "result":
+		s, _, err := sessionMember(d)
+		m.resultSession = s
+		return err
+	}
+	return d.SkipValue()
+}
+
+// sessionMember reads a value and returns its "sessionId" member when the
+// value is an object and that member a string.
+func sessionMember(d *jsontext.Decoder) (string, bool, error) {
+	if d.PeekKind() != '{' {
+		return "", false, d.SkipValue()
+	}
+	if _, err := d.ReadToken(); err != nil {
+		return "", false, err
+	}
+	var id string
+	var found bool
+	for d.PeekKind() != '}' {
+		name, err := d.ReadToken()
+		if err != nil {
+			return "", false, err
+		}
+		if name.String() == "sessionId" && d.PeekKind() == '"' {
+			tok, err := d.ReadToken()
+			if err != nil {
+				return "", false, err
+			}
+			id, found = tok.String(), true
+			continue
+		}
+		if err := d.SkipValue(); err != nil {
+			return "", false, err
+		}
+	}
+	_, err := d.ReadToken()
+	return id, found, err
+}
+
+// wholeValue reads one value and checks that nothing follows it.
+func wholeValue(d *jsontext.Decoder) error {
+	if err := d.SkipValue(); err != nil {
+		return err
+	}
+	return atEOF(d)
+}
+
+// atEOF checks that d has nothing left but whitespace.
+func atEOF(d *jsontext.Decoder) error {
+	if _, err := d.ReadToken(); err != io.EOF {
+		if err == nil {
+			err = errors.New("text after the JSON value")
+		}
+		return err
+	}
+	return nil
+}
+
+// oneLine returns data, a valid JSON value, without line breaks: the
+// connections read one message per line.
+func oneLine(data []byte) []byte {
+	if bytes.IndexByte(data, '\n') < 0 && bytes.IndexByte(data, '\r') < 0 {
+		return data
+	}
+	v := jsontext.Value(data)
+	if err := v.Compact(); err != nil {
+		return data
+	}
+	return v
+}
+
+// Protocol error responses, with id null, that the transport sends itself.
+var (
+	batchError      = []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request: JSON-RPC batches are not supported"}}`)
+	invalidRequest  = []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request"}}`)
+	parseErrorReply = []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`)
+)
+
+// newConnectionID returns a random version 4 UUID, as the TypeScript SDK's
+// connection ids are.
+func newConnectionID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	var s [36]byte
+	hex.Encode(s[0:8], b[0:4])
+	s[8] = '-'
+	hex.Encode(s[9:13], b[4:6])
+	s[13] = '-'
+	hex.Encode(s[14:18], b[6:8])
+	s[18] = '-'
+	hex.Encode(s[19:23], b[8:10])
+	s[23] = '-'
+	hex.Encode(s[24:], b[10:])
+	return string(s[:])
+}

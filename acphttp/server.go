@@ -1,0 +1,241 @@
+package acphttp
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Conn is the ACP connection that a ConnectFunc starts: the generated
+// AgentSideConnection of any protocol version is one. The server ends a
+// connection by ending the reader it reads from and, when the Conn also
+// has a Close method (io.Closer), by calling it; it counts the connection
+// gone once Done is closed.
+type Conn interface {
+	Done() <-chan struct{}
+}
+
+// ConnectFunc starts the ACP connection of a client over out (the agent's
+// output) and in (the client's messages, one per line), as
+//
+//	func(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
+//		return acpv1.NewAgentSideConnection(&agent{}, out, in), nil
+//	}
+//
+// does. r is the request that opens the connection (the initialize POST,
+// or the WebSocket upgrade): its headers and cookies are there to
+// authorize it, and its context ends with the connection, not with the
+// request. An error refuses the connection: a *StatusError with its
+// status and text, any other error with 500 and no detail.
+type ConnectFunc func(r *http.Request, out io.Writer, in io.Reader) (Conn, error)
+
+// StatusError is an error a ConnectFunc returns to refuse a connection
+// with an HTTP status, such as 401 or 403, and a text for the client.
+type StatusError struct {
+	Code int
+	Text string
+}
+
+func (e *StatusError) Error() string {
+	return "acphttp: " + strconv.Itoa(e.Code) + " " + e.Text
+}
+
+// Options configures a Server.
+type Options struct {
+	// Limits bounds each connection; zero fields take their defaults.
+	Limits Limits
+	// OriginPatterns lists the hosts, besides the request's own, whose
+	// browser pages may open a WebSocket (see websocket.AcceptOptions).
+	OriginPatterns []string
+}
+
+// Server is the http.Handler of an ACP endpoint (conventionally /acp)
+// that serves both profiles of ACP's remote transport on one path, as the
+// TypeScript SDK's AcpServer does: Streamable HTTP (POST, GET with SSE,
+// DELETE) and WebSocket (GET with Upgrade: websocket). Each client's
+// connection runs an agent started by the ConnectFunc. It serves HTTP/1.1
+// and HTTP/2, cleartext (h2c) included when the http.Server's Protocols
+// allow it.
+type Server struct {
+	connect ConnectFunc
+	limits  Limits
+	origins []string
+
+	mu       sync.Mutex
+	conns    map[string]*conn
+	shutdown bool
+	wg       sync.WaitGroup
+}
+
+// NewServer returns a Server whose connections connect starts; opts may
+// be nil.
+func NewServer(connect ConnectFunc, opts *Options) *Server {
+	s := &Server{connect: connect, conns: map[string]*conn{}}
+	if opts != nil {
+		s.limits = opts.Limits
+		s.origins = opts.OriginPatterns
+	}
+	s.limits = s.limits.withDefaults()
+	return s
+}
+
+// Connections returns the number of open connections.
+func (s *Server) Connections() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns)
+}
+
+// Shutdown closes every connection, refuses new ones, and returns once
+// the goroutines of the connections have ended, or with ctx's error when
+// ctx ends first.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.shutdown = true
+	conns := make([]*conn, 0, len(s.conns))
+	for _, c := range s.conns {
+		conns = append(conns, c)
+	}
+	s.mu.Unlock()
+	for _, c := range conns {
+		c.close(errShutdown)
+	}
+	done := make(chan struct{})
+	go func() {
+		s.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// open starts a connection for the request r: it calls the ConnectFunc
+// and registers the connection. It returns nil and writes the refusal
+// when it cannot.
+func (s *Server) open(w http.ResponseWriter, r *http.Request, ws bool) *conn {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
+	c := &conn{
+		s: s, id: newConnectionID(), ws: ws, limits: &s.limits, in: newInbox(),
+		ctx: ctx, cancel: cancel, initial: make(chan []byte, 1),
+		changed: make(chan struct{}), lastProgress: time.Now(),
+		sessions: map[string]*mailbox{}, pending: map[string]string{}, clientRoutes: map[string]string{},
+	}
+	s.mu.Lock()
+	if s.shutdown {
+		s.mu.Unlock()
+		cancel()
+		textResponse(w, http.StatusServiceUnavailable, "Server shutting down")
+		return nil
+	}
+	s.conns[c.id] = c
+	// The watcher of the connection, and the handler of its WebSocket.
+	n := 1
+	if ws {
+		n = 2
+	}
+	s.wg.Add(n)
+	s.mu.Unlock()
+	agent, err := s.connect(r.WithContext(ctx), c, c.in)
+	if err != nil || agent == nil {
+		s.wg.Add(-n)
+		c.close(nil)
+		var se *StatusError
+		if errors.As(err, &se) {
+			textResponse(w, se.Code, se.Text)
+		} else {
+			textResponse(w, http.StatusInternalServerError, "Internal Server Error")
+		}
+		return nil
+	}
+	c.agent = agent
+	go c.watch()
+	return c
+}
+
+// forget removes c from the connections of s.
+func (s *Server) forget(c *conn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conns[c.id] == c {
+		delete(s.conns, c.id)
+	}
+}
+
+// lookup returns the open Streamable HTTP connection with the id of r's
+// Acp-Connection-Id, or writes 400 or 404 and returns nil.
+func (s *Server) lookup(w http.ResponseWriter, r *http.Request) *conn {
+	id := r.Header.Get(HeaderConnectionID)
+	if id == "" {
+		textResponse(w, http.StatusBadRequest, "Missing Acp-Connection-Id")
+		return nil
+	}
+	s.mu.Lock()
+	c := s.conns[id]
+	s.mu.Unlock()
+	if c == nil || c.ws || c.isClosed() {
+		textResponse(w, http.StatusNotFound, "Unknown Acp-Connection-Id")
+		return nil
+	}
+	return c
+}
+
+// ServeHTTP serves one request of either profile.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodPost:
+		s.servePost(w, r)
+	case http.MethodGet:
+		if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+			s.serveWebSocket(w, r)
+			return
+		}
+		s.serveGet(w, r)
+	case http.MethodDelete:
+		s.serveDelete(w, r)
+	default:
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		textResponse(w, http.StatusMethodNotAllowed, "Method Not Allowed")
+	}
+}
+
+// serveDelete ends the connection of r.
+func (s *Server) serveDelete(w http.ResponseWriter, r *http.Request) {
+	id := r.Header.Get(HeaderConnectionID)
+	if id == "" {
+		textResponse(w, http.StatusBadRequest, "Missing Acp-Connection-Id")
+		return
+	}
+	s.mu.Lock()
+	c := s.conns[id]
+	s.mu.Unlock()
+	if c == nil || c.ws {
+		textResponse(w, http.StatusNotFound, "Unknown Acp-Connection-Id")
+		return
+	}
+	c.close(nil)
+	w.WriteHeader(http.StatusAccepted)
+}
+
+// textResponse answers with status and a text/plain body.
+func textResponse(w http.ResponseWriter, status int, text string) {
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(status)
+	_, _ = io.WriteString(w, text)
+}
+
+// jsonResponse answers with status and a JSON body.
+func jsonResponse(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", mimeJSON)
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}

@@ -1,0 +1,124 @@
+package acphttp_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/acpgen/acpgen/acphttp"
+	"github.com/acpgen/acpgen/generated/acpv1"
+)
+
+// dialPrompt dials url, initializes, opens a session and starts a prompt
+// "wait"; it returns the prompt's error channel and the connection.
+func dialPrompt(t *testing.T, ctx context.Context, url string, opts *acphttp.ClientOptions) (<-chan error, *acpv1.ClientSideConnection, *acphttp.Transport) {
+	t.Helper()
+	tr, err := acphttp.Dial(ctx, url, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := acpv1.NewClientSideConnection(&recorder{}, tr, tr)
+	if _, err := conn.Initialize(ctx, acpv1.NewInitializeRequest(1)); err != nil {
+		t.Fatal(err)
+	}
+	sess, err := conn.NewSession(ctx, acpv1.NewNewSessionRequest("/", []acpv1.MCPServer{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := conn.Prompt(ctx, acpv1.NewPromptRequest(sess.SessionID, []acpv1.ContentBlock{acpv1.NewContentBlockText("wait")}))
+		done <- err
+	}()
+	return done, conn, tr
+}
+
+// TestShutdown checks that Shutdown closes connections of both profiles
+// with prompts in flight, that those prompts fail with the transport's
+// reason, and that no goroutine is left once the server has closed.
+func TestShutdown(t *testing.T) {
+	before := runtime.NumGoroutine()
+	waiting := make(chan struct{}, 2)
+	s := acphttp.NewServer(connectWaiting(waiting), nil)
+	ts := httptest.NewServer(s)
+	client := &http.Client{Transport: &http.Transport{}}
+	opts := &acphttp.ClientOptions{HTTPClient: client}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	httpDone, httpConn, httpTr := dialPrompt(t, ctx, ts.URL+"/acp", opts)
+	wsDone, wsConn, wsTr := dialPrompt(t, ctx, "ws"+strings.TrimPrefix(ts.URL, "http")+"/acp", opts)
+	<-waiting
+	<-waiting
+	if n := s.Connections(); n != 2 {
+		t.Errorf("%d connections, want 2", n)
+	}
+	if err := s.Shutdown(ctx); err != nil {
+		t.Fatalf("Shutdown: %v", err)
+	}
+	if n := s.Connections(); n != 0 {
+		t.Errorf("%d connections after Shutdown", n)
+	}
+	if err := <-httpDone; err == nil || !strings.Contains(err.Error(), "SSE stream closed") {
+		t.Errorf("HTTP prompt: %v, want an error that says the stream closed", err)
+	}
+	if err := <-wsDone; !errors.Is(err, acpv1.ErrConnectionClosed) || !strings.Contains(err.Error(), "1001") || !strings.Contains(err.Error(), "Server shutting down") {
+		t.Errorf("WebSocket prompt: %v, want ErrConnectionClosed with 1001 and its reason", err)
+	}
+	<-httpConn.Done()
+	<-wsConn.Done()
+	httpTr.Close()
+	wsTr.Close()
+	if status, _, body := do(t, "POST", ts.URL+"/acp", initializeBody, "Content-Type", "application/json"); status != 503 {
+		t.Errorf("initialize after Shutdown: %d %s, want 503", status, body)
+	}
+	ts.Close()
+	client.CloseIdleConnections()
+	waitFor(t, func() bool { return runtime.NumGoroutine() <= before })
+}
+
+// TestStall checks that a client that reads none of its output for
+// MaxOutputStall has its connection closed: its next POST gets 404.
+func TestStall(t *testing.T) {
+	s, url := serve(t, &acphttp.Options{Limits: acphttp.Limits{MaxBufferedBytes: 1, MaxOutputStall: 50 * time.Millisecond}})
+	id := open(t, url)
+	const ct, cid = "Content-Type", acphttp.HeaderConnectionID
+	newSession := `{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}`
+	if status, _, body := do(t, "POST", url, newSession, ct, "application/json", cid, id); status != 202 {
+		t.Fatalf("session/new: %d %s", status, body)
+	}
+	// Its response waits on the connection stream, which nobody reads.
+	if status, _, body := do(t, "POST", url, strings.Replace(newSession, `"id":2`, `"id":3`, 1), ct, "application/json", cid, id); status != 404 {
+		t.Errorf("POST to a stalled connection: %d %s, want 404", status, body)
+	}
+	if n := s.Connections(); n != 0 {
+		t.Errorf("%d connections after the stall", n)
+	}
+}
+
+// TestBufferedSessionStreams checks that output for more session streams
+// without a receiver than MaxBufferedSessionStreams closes the connection.
+func TestBufferedSessionStreams(t *testing.T) {
+	s, url := serve(t, &acphttp.Options{Limits: acphttp.Limits{MaxBufferedSessionStreams: 1}})
+	id := open(t, url)
+	const ct, cid, sid = "Content-Type", acphttp.HeaderConnectionID, acphttp.HeaderSessionID
+	main := stream(t, url, cid, id)
+	if main.StatusCode != 200 {
+		t.Fatal(main.Status)
+	}
+	for _, n := range []string{"2", "3"} {
+		body := `{"jsonrpc":"2.0","id":` + n + `,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}`
+		if status, _, body := do(t, "POST", url, body, ct, "application/json", cid, id); status != 202 {
+			t.Fatalf("session/new: %d %s", status, body)
+		}
+	}
+	for _, sess := range []string{"sess_1", "sess_2"} {
+		prompt := `{"jsonrpc":"2.0","id":"p` + sess + `","method":"session/prompt","params":{"sessionId":"` + sess + `","prompt":[{"type":"text","text":"hi"}]}}`
+		do(t, "POST", url, prompt, ct, "application/json", cid, id, sid, sess)
+	}
+	waitFor(t, func() bool { return s.Connections() == 0 })
+}
