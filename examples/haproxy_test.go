@@ -22,18 +22,22 @@ type balancer struct {
 }
 
 // haproxyConfig is the configuration startBalancer writes: loopback only,
-// every timeout bounded, backends checked every 100ms so that a stopped one
-// is taken out at once, and a request that cannot reach its backend
-// dispatched to the other.
+// every timeout bounded; backends checked every 100ms, so that a stopped one
+// is taken out at once; a request that cannot reach its backend retried
+// after 250ms (the connect timeout, plenty on loopback, rather than a
+// second) and then dispatched to the other; and each event of a stream sent
+// on as it comes (without http-no-delay, HAProxy holds small writes back
+// for up to 200ms, hoping for more).
 const haproxyConfig = `global
 	maxconn 4096
 defaults
 	mode http
-	timeout connect 2s
+	timeout connect 250ms
 	timeout client 60s
 	timeout server 60s
 	timeout tunnel 60s
 	option redispatch
+	option http-no-delay
 	retries 2
 frontend acp
 	bind 127.0.0.1:%d
@@ -41,18 +45,28 @@ frontend acp
 backend agents
 	balance roundrobin
 	cookie SRV insert indirect nocache
+	http-response set-header X-Served-By %%[srv_name]
 	server a %s check inter 100ms fall 1 rise 1 cookie a
 	server b %s check inter 100ms fall 1 rise 1 cookie b
 `
 
-// startBalancer starts HAProxy in front of the agents a and b, skipping the
-// test where haproxy is not installed. The test's cleanup stops it.
-func startBalancer(t *testing.T, a, b *server) *balancer {
+// requireHAProxy returns the path of haproxy, skipping the test where it
+// is not installed.
+func requireHAProxy(t *testing.T) string {
 	t.Helper()
 	bin, err := exec.LookPath("haproxy")
 	if err != nil {
 		t.Skip("haproxy is not installed: the load-balancer test needs Debian's haproxy (make test installs it as root)")
 	}
+	return bin
+}
+
+// startBalancer starts HAProxy in front of the agents a and b; every
+// response says which served it in a header X-Served-By ("a" or "b"). The
+// test's cleanup stops it.
+func startBalancer(t *testing.T, a, b *server) *balancer {
+	t.Helper()
+	bin := requireHAProxy(t)
 	port := freePort(t)
 	cfg := filepath.Join(t.TempDir(), "haproxy.cfg")
 	text := fmt.Sprintf(haproxyConfig, port, hostPort(t, a.URL), hostPort(t, b.URL))

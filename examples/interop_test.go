@@ -29,56 +29,7 @@ func TestTypeScriptClientDrivesAgent(t *testing.T) {
 	if err != nil {
 		t.Fatalf("client.mjs: %v\n%s", err, stderr.Bytes())
 	}
-	type turn struct {
-		StopReason string   `json:"stopReason"`
-		Chunks     []string `json:"chunks"`
-	}
-	type failure struct {
-		Code    int             `json:"code"`
-		Message string          `json:"message"`
-		Data    json.RawMessage `json:"data"`
-	}
-	var got struct {
-		BeforeInit    failure         `json:"beforeInitialize"`
-		Initialize    json.RawMessage `json:"initialize"`
-		Echo          turn            `json:"echo"`
-		Reject        turn            `json:"reject"`
-		Cancel        turn            `json:"cancel"`
-		UnknownMethod failure         `json:"unknownMethod"`
-		InvalidParams failure         `json:"invalidParams"`
-		Concurrent    []turn          `json:"concurrent"`
-		AfterErrors   turn            `json:"afterErrors"`
-	}
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("client.mjs printed %s: %v", out, err)
-	}
-	if f := got.BeforeInit; f.Code != -32600 || f.Message != "Invalid request: ACP connection must be initialized before 'session/new'" || f.Data != nil {
-		t.Errorf("session/new before initialize: %+v %s", f, f.Data)
-	}
-	if !jsonEqual(string(got.Initialize), `{"protocolVersion":1,"authMethods":[]}`) {
-		t.Errorf("initialize: %s", got.Initialize)
-	}
-	check := func(name string, got turn, stop string, chunks ...string) {
-		t.Helper()
-		if got.StopReason != stop || !equal(got.Chunks, chunks) {
-			t.Errorf("%s: stop %q, chunks %q; want %q, %q", name, got.StopReason, got.Chunks, stop, chunks)
-		}
-	}
-	check("echo", got.Echo, "end_turn", "hello from TypeScript", "permission: allow")
-	check("reject", got.Reject, "end_turn", "reject me", "permission: reject")
-	check("cancel", got.Cancel, "cancelled", "cancel me", "permission: cancelled")
-	if len(got.Concurrent) != 2 {
-		t.Fatalf("concurrent: %+v", got.Concurrent)
-	}
-	check("first of two", got.Concurrent[0], "end_turn", "first", "permission: allow")
-	check("second of two", got.Concurrent[1], "end_turn", "second", "permission: reject")
-	check("after the errors", got.AfterErrors, "end_turn", "still serving", "permission: allow")
-	if f := got.UnknownMethod; f.Code != -32601 || !jsonEqual(string(f.Data), `{"method":"session/unknown"}`) {
-		t.Errorf("unknown method: %+v", f)
-	}
-	if f := got.InvalidParams; f.Code != -32602 || !bytes.Contains(f.Data, []byte(`"path":"cwd"`)) {
-		t.Errorf("invalid params: %+v %s", f, f.Data)
-	}
+	checkClientCases(t, out, true)
 }
 
 // TestInitializeGateMatchesTypeScript sends the same lines, one at a time,
@@ -141,6 +92,65 @@ func TestClientDrivesTypeScriptAgent(t *testing.T) {
 	}
 	if want := "hello, TypeScript\npermission: allow\nstop: end_turn\n"; string(out) != want {
 		t.Errorf("client printed %q, want %q", out, want)
+	}
+}
+
+// checkClientCases checks what the TypeScript SDK's client printed after
+// running the cases of interop/client_cases.mjs against examples/agent (with
+// session/new before initialize where beforeInitialize).
+func checkClientCases(t *testing.T, out []byte, beforeInitialize bool) {
+	t.Helper()
+	type turn struct {
+		StopReason string   `json:"stopReason"`
+		Chunks     []string `json:"chunks"`
+	}
+	type failure struct {
+		Code    int             `json:"code"`
+		Message string          `json:"message"`
+		Data    json.RawMessage `json:"data"`
+	}
+	var got struct {
+		BeforeInit    *failure        `json:"beforeInitialize"`
+		Initialize    json.RawMessage `json:"initialize"`
+		Echo          turn            `json:"echo"`
+		Reject        turn            `json:"reject"`
+		Cancel        turn            `json:"cancel"`
+		UnknownMethod failure         `json:"unknownMethod"`
+		InvalidParams failure         `json:"invalidParams"`
+		Concurrent    []turn          `json:"concurrent"`
+		AfterErrors   turn            `json:"afterErrors"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("the TypeScript client printed %s: %v", out, err)
+	}
+	if f := got.BeforeInit; (f != nil) != beforeInitialize {
+		t.Errorf("session/new before initialize: %+v, want it sent: %v", f, beforeInitialize)
+	} else if f != nil && (f.Code != -32600 || f.Message != "Invalid request: ACP connection must be initialized before 'session/new'" || f.Data != nil) {
+		t.Errorf("session/new before initialize: %+v %s", f, f.Data)
+	}
+	if !jsonEqual(string(got.Initialize), `{"protocolVersion":1,"authMethods":[]}`) {
+		t.Errorf("initialize: %s", got.Initialize)
+	}
+	check := func(name string, got turn, stop string, chunks ...string) {
+		t.Helper()
+		if got.StopReason != stop || !equal(got.Chunks, chunks) {
+			t.Errorf("%s: stop %q, chunks %q; want %q, %q", name, got.StopReason, got.Chunks, stop, chunks)
+		}
+	}
+	check("echo", got.Echo, "end_turn", "hello from TypeScript", "permission: allow")
+	check("reject", got.Reject, "end_turn", "reject me", "permission: reject")
+	check("cancel", got.Cancel, "cancelled", "cancel me", "permission: cancelled")
+	if len(got.Concurrent) != 2 {
+		t.Fatalf("concurrent: %+v", got.Concurrent)
+	}
+	check("first of two", got.Concurrent[0], "end_turn", "first", "permission: allow")
+	check("second of two", got.Concurrent[1], "end_turn", "second", "permission: reject")
+	check("after the errors", got.AfterErrors, "end_turn", "still serving", "permission: allow")
+	if f := got.UnknownMethod; f.Code != -32601 || !jsonEqual(string(f.Data), `{"method":"session/unknown"}`) {
+		t.Errorf("unknown method: %+v", f)
+	}
+	if f := got.InvalidParams; f.Code != -32602 || !bytes.Contains(f.Data, []byte(`"path":"cwd"`)) {
+		t.Errorf("invalid params: %+v %s", f, f.Data)
 	}
 }
 

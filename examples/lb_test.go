@@ -1,14 +1,19 @@
 package examples
 
 import (
+	"context"
+	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os/exec"
-	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
-	"github.com/acpgen/acpgen/internal/node"
+	"github.com/acpgen/acpgen/acphttp"
+	"github.com/acpgen/acpgen/generated/acpv1"
 )
 
 // post sends one JSON-RPC message to the ACP endpoint u with the given
@@ -69,10 +74,192 @@ func checkCookiesNeeded(t *testing.T, lb *balancer) {
 	}
 }
 
-func TestBalancerTS(t *testing.T) {
-	nodeBin := node.Require(t)
-	a := listen(t, exec.Command(nodeBin, filepath.Join(node.Dir(), "agent_net.mjs")))
-	b := listen(t, exec.Command(nodeBin, filepath.Join(node.Dir(), "agent_net.mjs")))
-	lb := startBalancer(t, a, b)
-	checkCookiesNeeded(t, lb)
+// TestBehindHAProxy runs two examples/agent -listen behind HAProxy with
+// cookie-based stickiness, for each profile: a client keeps its whole ACP
+// connection on one backend through several sessions and prompts, a
+// Streamable HTTP client that drops cookies is refused after initialize, and
+// stopping the backend of a client fails its pending call with a clear
+// error while the other backend keeps serving.
+func TestBehindHAProxy(t *testing.T) {
+	requireHAProxy(t)
+	agent, _ := binaries(t)
+	for _, p := range profiles {
+		t.Run(p.name, func(t *testing.T) {
+			a := listen(t, exec.Command(agent, "-listen", "127.0.0.1:0"))
+			b := listen(t, exec.Command(agent, "-listen", "127.0.0.1:0"))
+			lb := startBalancer(t, a, b)
+			if p.name == "http" {
+				checkCookiesNeeded(t, lb)
+			}
+			checkSticky(t, p.url(lb.URL))
+			checkFailover(t, lb, p.url(lb.URL))
+		})
+	}
 }
+
+// checkSticky runs three sessions of two prompts each over one connection
+// through the balancer at u and checks that one backend served every
+// request.
+func checkSticky(t *testing.T, u string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c := dialBalancer(t, ctx, u)
+	defer c.close()
+	close(c.allow)
+	if _, err := c.conn.Initialize(ctx, acpv1.NewInitializeRequest(1)); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	for i := range 3 {
+		s, err := c.conn.NewSession(ctx, acpv1.NewNewSessionRequest("/", []acpv1.MCPServer{}))
+		if err != nil {
+			t.Fatalf("session/new %d: %v", i, err)
+		}
+		for j := range 2 {
+			text := fmt.Sprintf("session %d, prompt %d", i, j)
+			r, err := c.conn.Prompt(ctx, acpv1.NewPromptRequest(s.SessionID, []acpv1.ContentBlock{acpv1.NewContentBlockText(text)}))
+			if err != nil || r.StopReason != acpv1.StopReasonEndTurn {
+				t.Fatalf("%s: %v %v", text, r, err)
+			}
+		}
+	}
+	served := c.servedBy()
+	if len(served) != 1 {
+		t.Fatalf("the connection was served by %v, want one backend", served)
+	}
+	t.Logf("responses by backend: %v", served)
+}
+
+// checkFailover stops the backend of a client while a prompt of that client
+// waits for its permission request to be answered: the prompt fails with
+// the transport's error, and a new client through the balancer is served by
+// the other backend.
+func checkFailover(t *testing.T, lb *balancer, u string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c := dialBalancer(t, ctx, u)
+	defer c.close()
+	if _, err := c.conn.Initialize(ctx, acpv1.NewInitializeRequest(1)); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	s, err := c.conn.NewSession(ctx, acpv1.NewNewSessionRequest("/", []acpv1.MCPServer{}))
+	if err != nil {
+		t.Fatalf("session/new: %v", err)
+	}
+	var backend string
+	for b := range c.servedBy() {
+		backend = b
+	}
+	if lb.backends[backend] == nil {
+		t.Fatalf("the connection was served by %v, want backend a or b", c.servedBy())
+	}
+	prompted := make(chan error, 1)
+	go func() {
+		_, err := c.conn.Prompt(ctx, acpv1.NewPromptRequest(s.SessionID, []acpv1.ContentBlock{acpv1.NewContentBlockText("pending")}))
+		prompted <- err
+	}()
+	select {
+	case <-c.asked:
+	case err := <-prompted:
+		t.Fatalf("the prompt ended before asking permission: %v", err)
+	}
+	if err := lb.backends[backend].stop(); err != nil {
+		t.Errorf("stopping backend %s: %v", backend, err)
+	}
+	err = <-prompted
+	if err == nil || ctx.Err() != nil {
+		t.Fatalf("the pending prompt after its backend stopped: %v (context: %v)", err, ctx.Err())
+	}
+	t.Logf("the pending prompt after backend %s stopped: %v", backend, err)
+
+	other := dialBalancer(t, ctx, u)
+	defer other.close()
+	close(other.allow)
+	if _, err := other.conn.Initialize(ctx, acpv1.NewInitializeRequest(1)); err != nil {
+		t.Fatalf("initialize after backend %s stopped: %v", backend, err)
+	}
+	s, err = other.conn.NewSession(ctx, acpv1.NewNewSessionRequest("/", []acpv1.MCPServer{}))
+	if err != nil {
+		t.Fatalf("session/new after backend %s stopped: %v", backend, err)
+	}
+	r, err := other.conn.Prompt(ctx, acpv1.NewPromptRequest(s.SessionID, []acpv1.ContentBlock{acpv1.NewContentBlockText("still served")}))
+	if err != nil || r.StopReason != acpv1.StopReasonEndTurn {
+		t.Fatalf("prompt after backend %s stopped: %v %v", backend, r, err)
+	}
+	if served := other.servedBy(); len(served) != 1 || served[backend] != 0 {
+		t.Errorf("after backend %s stopped, the new connection was served by %v", backend, served)
+	}
+}
+
+// lbClient is a client connection through the balancer that records which
+// backend served each HTTP response (the upgrade alone for WebSocket).
+type lbClient struct {
+	conn  *acpv1.ClientSideConnection
+	close func()
+	// allow, once closed, has permission requests answered "allow"; until
+	// then each is left pending, after a send on asked.
+	allow chan struct{}
+	asked chan struct{}
+	done  chan struct{} // closed by close: pending requests are let go
+
+	mu     sync.Mutex
+	served map[string]int // responses by X-Served-By
+}
+
+// dialBalancer connects a client to the ACP endpoint u and closes it when
+// the test ends.
+func dialBalancer(t *testing.T, ctx context.Context, u string) *lbClient {
+	t.Helper()
+	c := &lbClient{allow: make(chan struct{}), asked: make(chan struct{}, 1), done: make(chan struct{}), served: map[string]int{}}
+	httpClient := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		resp, err := http.DefaultTransport.RoundTrip(r)
+		if err == nil {
+			c.mu.Lock()
+			c.served[resp.Header.Get("X-Served-By")]++
+			c.mu.Unlock()
+		}
+		return resp, err
+	})}
+	tr, err := acphttp.Dial(ctx, u, &acphttp.ClientOptions{HTTPClient: httpClient})
+	if err != nil {
+		t.Fatalf("dial %s: %v", u, err)
+	}
+	c.conn = acpv1.NewClientSideConnection(c, tr, tr)
+	var once sync.Once
+	c.close = func() {
+		once.Do(func() {
+			close(c.done)
+			tr.Close()
+		})
+	}
+	t.Cleanup(c.close)
+	return c
+}
+
+// servedBy returns how many responses each backend served so far.
+func (c *lbClient) servedBy() map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return maps.Clone(c.served)
+}
+
+func (c *lbClient) SessionUpdate(ctx context.Context, n *acpv1.SessionNotification) error { return nil }
+
+func (c *lbClient) RequestPermission(ctx context.Context, p *acpv1.RequestPermissionRequest) (*acpv1.RequestPermissionResponse, error) {
+	select {
+	case <-c.allow:
+		return acpv1.NewRequestPermissionResponse(acpv1.NewRequestPermissionOutcomeSelected("allow")), nil
+	default:
+	}
+	c.asked <- struct{}{}
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-c.done:
+		return nil, acphttp.ErrClosed
+	}
+}
+
+// roundTripFunc is an http.RoundTripper made of a function.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -1,6 +1,7 @@
 // Command agent is an ACP v1 agent that echoes prompts, for trying clients
 // and as an example of acpv1.NewAgentSideConnection. It speaks JSON-RPC on
-// its stdin and stdout.
+// its stdin and stdout, or with -listen ADDR over the network (see
+// listen.go).
 //
 // Each text block of a prompt comes back as an agent message chunk. Then the
 // agent asks the client for permission to run a tool call "echo" (options
@@ -12,6 +13,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"sync"
@@ -20,10 +22,22 @@ import (
 )
 
 func main() {
-	a := &agent{cancelled: map[acpv1.SessionID]bool{}}
+	listen := flag.String("listen", "", "serve at http://`ADDR`/acp over Streamable HTTP and WebSocket instead of on stdin and stdout")
+	flag.Parse()
+	if *listen != "" {
+		if err := listenAndServe(*listen); err != nil {
+			fmt.Fprintln(os.Stderr, "agent:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	a := newAgent()
 	a.conn = acpv1.NewAgentSideConnection(a, os.Stdout, os.Stdin)
 	<-a.conn.Done()
 }
+
+// newAgent returns the agent of one connection, without its conn.
+func newAgent() *agent { return &agent{cancelled: map[acpv1.SessionID]bool{}} }
 
 type agent struct {
 	conn *acpv1.AgentSideConnection

@@ -1,7 +1,9 @@
-// Command client runs an ACP v1 agent as a subprocess and sends it one
-// prompt, as an example of acpv1.NewClientSideConnection:
+// Command client runs an ACP v1 agent as a subprocess, or connects to one
+// over the network (see connect.go), and sends it one prompt, as an example
+// of acpv1.NewClientSideConnection:
 //
 //	client -prompt TEXT -- CMD ARGS...
+//	client -prompt TEXT -connect URL
 //
 // It initializes the agent, opens a session in the working directory, sends
 // TEXT as one text block, prints the text of each agent message chunk on a
@@ -22,16 +24,21 @@ import (
 
 func main() {
 	prompt := flag.String("prompt", "", "the text to send the agent")
+	url := flag.String("connect", "", "connect to the agent at `URL`, http://… (Streamable HTTP) or ws://… (WebSocket), instead of running one")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: client -prompt TEXT -- CMD ARGS...")
+		fmt.Fprintln(os.Stderr, "usage: client -prompt TEXT -- CMD ARGS...\n       client -prompt TEXT -connect URL")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	if flag.NArg() == 0 {
+	if (flag.NArg() == 0) == (*url == "") {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(*prompt, flag.Args()); err != nil {
+	run := func() error { return run(*prompt, flag.Args()) }
+	if *url != "" {
+		run = func() error { return connect(*prompt, *url) }
+	}
+	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "client:", err)
 		os.Exit(1)
 	}
