@@ -79,6 +79,18 @@ bench:
 	cd bench && $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da bench.out
 	cd bench && $(GO) run ./ratios < bench.out
 
+NETCONNS ?= 1000
+NETCOUNT ?= 1
+
+# The network benchmarks (bench/network): $(NETCONNS) ACP connections to one
+# agent over WebSocket and over Streamable HTTP, acpgen's against the
+# TypeScript SDK's AcpServer (which needs node and `make interop`): memory
+# per idle connection, notifications per second and p99 prompt round trip.
+# Each run holds its connections for a few seconds; every step is bounded.
+.PHONY: bench-net
+bench-net: interop
+	cd bench && $(GO) test ./network -run '^$$' -bench . -benchtime 3x -count $(NETCOUNT) -netconns $(NETCONNS) | tee network.out
+
 # Run each fuzz target for $(FUZZTIME).
 .PHONY: fuzz
 fuzz:

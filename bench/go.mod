@@ -10,3 +10,5 @@ require (
 )
 
 require github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3
+
+require github.com/coder/websocket v1.8.14 // indirect

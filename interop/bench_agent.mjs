@@ -6,7 +6,9 @@
 //	node bench_agent.mjs [HOST:PORT]
 //
 // It prints "listening on http://HOST:PORT/acp" to stderr once it accepts
-// connections, and stops on SIGINT or SIGTERM.
+// connections, collects its garbage on SIGUSR2 when node runs with
+// --expose-gc (before the benchmark reads its resident memory, as the Go
+// agent does), and stops on SIGINT or SIGTERM.
 import * as acp from "@agentclientprotocol/sdk";
 import { listen } from "./agent_net.mjs";
 
@@ -29,6 +31,7 @@ function benchAgent() {
     });
 }
 
+process.on("SIGUSR2", () => globalThis.gc?.());
 const { url, stop } = await listen(process.argv[2] ?? "127.0.0.1:0", { createAgent: benchAgent });
 console.error(`listening on ${url}`);
 const onSignal = () => {

@@ -1,0 +1,333 @@
+package network
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/acpgen/acpgen/acphttp"
+	"github.com/acpgen/acpgen/generated/acpv1"
+)
+
+// The network benchmarks: netConns ACP connections to one agent process over
+// loopback, each with a session, first idle (the agent's memory per
+// connection) and then all prompting at once, the agent answering each
+// prompt with netChunks session updates (notifications per second in total,
+// and the p99 of a prompt round trip under that load). The agent is acpgen's
+// (bench/netagent, on acphttp) or the TypeScript SDK's AcpServer
+// (interop/bench_agent.mjs), over WebSocket or Streamable HTTP; the clients
+// are acpgen's, in this process, for both.
+var (
+	netConns   = flag.Int("netconns", 1000, "ACP connections each network benchmark holds open")
+	netProfile = flag.String("netprofile", "", "write a CPU profile of the acpgen agent to `FILE`")
+	netChunks  = flag.Int("netchunks", 20, "session updates the agent sends for each prompt in the network benchmarks")
+)
+
+// netTimeout bounds each step of a network benchmark: connecting every
+// client, and each round of prompts.
+const netTimeout = 2 * time.Minute
+
+func BenchmarkNetwork(b *testing.B) {
+	for _, profile := range []string{"ws", "http"} {
+		for _, agent := range []string{"acpgen", "ts"} {
+			b.Run(profile+"/"+agent, func(b *testing.B) {
+				p := startAgent(b, agent)
+				benchNetwork(b, p, profile)
+			})
+		}
+	}
+}
+
+// benchNetwork connects the clients to the agent p over profile ("ws" or
+// "http"), measures the agent's memory per idle connection, and then makes
+// b.N rounds in which every client sends one prompt.
+func benchNetwork(b *testing.B, p *agentProcess, profile string) {
+	url := p.url
+	if profile == "ws" {
+		url = "ws" + strings.TrimPrefix(url, "http")
+	}
+	before := p.rss(b)
+	clients := connectAll(b, url, *netConns)
+	idle := p.rss(b) - before
+
+	var latencies []time.Duration
+	var mu sync.Mutex
+	cpuBefore := p.cpu(b)
+	start := time.Now()
+	b.ResetTimer()
+	for range b.N {
+		ctx, cancel := context.WithTimeout(context.Background(), netTimeout)
+		var wg sync.WaitGroup
+		for _, c := range clients {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				d, err := c.prompt(ctx, *netChunks)
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				mu.Lock()
+				latencies = append(latencies, d)
+				mu.Unlock()
+			}()
+		}
+		wg.Wait()
+		cancel()
+		if b.Failed() {
+			b.FailNow()
+		}
+	}
+	elapsed := time.Since(start)
+	b.StopTimer()
+	cpu := p.cpu(b) - cpuBefore
+	var received int64
+	for _, c := range clients {
+		received += c.updates.Load()
+	}
+	if want := int64(b.N) * int64(len(clients)) * int64(*netChunks); received != want {
+		b.Fatalf("the clients received %d session updates, want %d", received, want)
+	}
+	// After the timer: ResetTimer deletes the metrics reported before it.
+	b.ReportMetric(float64(idle)/float64(len(clients)), "idle-B/conn")
+	b.ReportMetric(float64(received)/elapsed.Seconds(), "notifs/s")
+	b.ReportMetric(float64(cpu.Microseconds())/float64(received), "agent-cpu-us/notif")
+	slices.Sort(latencies)
+	p99 := latencies[int(math.Ceil(0.99*float64(len(latencies))))-1]
+	b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
+}
+
+// netClient is one client connection with its session.
+type netClient struct {
+	conn    *acpv1.ClientSideConnection
+	close   func() error
+	session acpv1.SessionID
+	updates atomic.Int64 // session updates received
+}
+
+// connectAll connects n clients to the agent at url, a few at a time, each
+// with initialize and session/new, and closes them when the benchmark ends.
+func connectAll(b *testing.B, url string, n int) []*netClient {
+	ctx, cancel := context.WithTimeout(context.Background(), netTimeout)
+	defer cancel()
+	clients := make([]*netClient, n)
+	errs := make(chan error, n)
+	sem := make(chan struct{}, 32)
+	var wg sync.WaitGroup
+	for i := range clients {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			c, err := connect(ctx, url)
+			if err != nil {
+				errs <- fmt.Errorf("client %d: %w", i, err)
+				return
+			}
+			clients[i] = c
+		}()
+	}
+	wg.Wait()
+	b.Cleanup(func() {
+		for _, c := range clients {
+			if c != nil {
+				c.close()
+			}
+		}
+	})
+	close(errs)
+	if err := <-errs; err != nil {
+		b.Fatal(err)
+	}
+	return clients
+}
+
+// httpClient is the HTTP client of every client connection: all go to one
+// host, each holding two event streams open and posting its messages.
+var httpClient = &http.Client{Transport: &http.Transport{
+	MaxIdleConns:        0, // no limit
+	MaxIdleConnsPerHost: 4096,
+	IdleConnTimeout:     time.Minute,
+}}
+
+// connect dials the agent at url and opens a session.
+func connect(ctx context.Context, url string) (*netClient, error) {
+	c := &netClient{}
+	t, err := acphttp.Dial(ctx, url, &acphttp.ClientOptions{HTTPClient: httpClient})
+	if err != nil {
+		return nil, err
+	}
+	c.conn = acpv1.NewClientSideConnection(c, t, t)
+	c.close = t.Close
+	closeFn := t.Close
+	if _, err := c.conn.Initialize(ctx, acpv1.NewInitializeRequest(1)); err != nil {
+		closeFn()
+		return nil, fmt.Errorf("initialize: %w", err)
+	}
+	s, err := c.conn.NewSession(ctx, acpv1.NewNewSessionRequest("/", []acpv1.MCPServer{}))
+	if err != nil {
+		closeFn()
+		return nil, fmt.Errorf("session/new: %w", err)
+	}
+	c.session = s.SessionID
+	return c, nil
+}
+
+// prompt asks for n session updates and returns the round trip's duration.
+func (c *netClient) prompt(ctx context.Context, n int) (time.Duration, error) {
+	start := time.Now()
+	_, err := c.conn.Prompt(ctx, acpv1.NewPromptRequest(c.session,
+		[]acpv1.ContentBlock{acpv1.NewContentBlockText(strconv.Itoa(n))}))
+	return time.Since(start), err
+}
+
+// SessionUpdate counts the update.
+func (c *netClient) SessionUpdate(ctx context.Context, n *acpv1.SessionNotification) error {
+	c.updates.Add(1)
+	return nil
+}
+
+// RequestPermission is never called by the benchmark agents.
+func (c *netClient) RequestPermission(ctx context.Context, p *acpv1.RequestPermissionRequest) (*acpv1.RequestPermissionResponse, error) {
+	return nil, acpv1.NewMethodNotFoundError(acpv1.MethodRequestPermission)
+}
+
+// agentProcess is a benchmark agent serving at url.
+type agentProcess struct {
+	url string
+	cmd *exec.Cmd
+}
+
+var (
+	netagentOnce sync.Once
+	netagentBin  string
+	netagentErr  error
+)
+
+// startAgent starts the agent named ("acpgen" or "ts") on a free loopback
+// port and stops it when the benchmark ends. Without node, the TypeScript
+// agent's benchmarks skip.
+func startAgent(b *testing.B, name string) *agentProcess {
+	var cmd *exec.Cmd
+	switch name {
+	case "acpgen":
+		netagentOnce.Do(func() {
+			dir, err := os.MkdirTemp("", "acpgen-bench")
+			if err != nil {
+				netagentErr = err
+				return
+			}
+			netagentBin = filepath.Join(dir, "netagent")
+			if out, err := exec.Command("go", "build", "-o", netagentBin, "./netagent").CombinedOutput(); err != nil {
+				netagentErr = fmt.Errorf("building netagent: %v\n%s", err, out)
+			}
+		})
+		if netagentErr != nil {
+			b.Fatal(netagentErr)
+		}
+		cmd = exec.Command(netagentBin, "-listen", "127.0.0.1:0")
+		if *netProfile != "" {
+			cmd.Args = append(cmd.Args, "-cpuprofile", *netProfile)
+		}
+	case "ts":
+		node, err := exec.LookPath("node")
+		if err != nil {
+			b.Skip("node is not installed: the TypeScript agent's benchmarks need node and npm (then `make interop`)")
+		}
+		cmd = exec.Command(node, "--expose-gc", filepath.Join("..", "..", "interop", "bench_agent.mjs"))
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() {
+			cmd.Wait()
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+	})
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	url, ok := strings.CutPrefix(strings.TrimSpace(line), "listening on ")
+	if !ok {
+		b.Fatalf("%s agent printed %q (%v), want \"listening on URL\"", name, line, err)
+	}
+	go io.Copy(io.Discard, stderr) // until it exits, so that it never blocks writing
+	return &agentProcess{url: url, cmd: cmd}
+}
+
+// cpu returns the CPU time the process has used so far, user and system,
+// as /proc counts it (in clock ticks of 10ms).
+func (p *agentProcess) cpu(b *testing.B) time.Duration {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
+	if err != nil {
+		b.Skipf("the CPU time of a process is read from /proc, which %s does not have: %v", runtime.GOOS, err)
+	}
+	// The fields after the command name, which is in parentheses: utime
+	// and stime are the 12th and 13th.
+	_, rest, _ := strings.Cut(string(data), ") ")
+	fields := strings.Fields(rest)
+	if len(fields) < 13 {
+		b.Fatalf("/proc stat %q", data)
+	}
+	var ticks int64
+	for _, f := range fields[11:13] {
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			b.Fatalf("/proc stat %q: %v", data, err)
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond
+}
+
+// rss returns the resident memory of the process, in bytes, after it has
+// collected its garbage.
+func (p *agentProcess) rss(b *testing.B) int64 {
+	if err := p.cmd.Process.Signal(syscall.SIGUSR2); err != nil {
+		b.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+	if err != nil {
+		b.Skipf("the memory of a process is read from /proc, which %s does not have: %v", runtime.GOOS, err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			if err != nil {
+				b.Fatalf("VmRSS %q: %v", rest, err)
+			}
+			return kb << 10
+		}
+	}
+	b.Fatal("no VmRSS in /proc status")
+	return 0
+}
