@@ -259,15 +259,7 @@ func (c *conn) next(ctx context.Context, mb *mailbox, keepAlive <-chan time.Time
 			return nil, err
 		}
 		if len(mb.queue) > 0 {
-			msg := mb.queue[0]
-			mb.queue[0] = nil
-			mb.queue = mb.queue[1:]
-			if len(mb.queue) == 0 {
-				mb.queue = nil
-			}
-			c.buffered -= len(msg)
-			c.lastProgress = time.Now()
-			c.broadcastLocked()
+			msg := c.dequeueLocked(mb)
 			c.mu.Unlock()
 			return msg, nil
 		}
@@ -288,6 +280,30 @@ func (c *conn) next(ctx context.Context, mb *mailbox, keepAlive <-chan time.Time
 		}
 		c.mu.Lock()
 	}
+}
+
+// take returns the next message of mb without waiting, or nil.
+func (c *conn) take(mb *mailbox) []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if mb.aborted || len(mb.queue) == 0 {
+		return nil
+	}
+	return c.dequeueLocked(mb)
+}
+
+// dequeueLocked takes the first message of mb, which has one.
+func (c *conn) dequeueLocked(mb *mailbox) []byte {
+	msg := mb.queue[0]
+	mb.queue[0] = nil
+	mb.queue = mb.queue[1:]
+	if len(mb.queue) == 0 {
+		mb.queue = nil
+	}
+	c.buffered -= len(msg)
+	c.lastProgress = time.Now()
+	c.broadcastLocked()
+	return msg
 }
 
 // waitRoom waits while the streams hold MaxBufferedBytes, until the client
