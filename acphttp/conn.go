@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"log"
 	"sync"
 	"time"
 )
@@ -125,7 +124,7 @@ func (c *conn) outboundLocked(msg []byte) {
 	}
 	m, err := scan(msg)
 	if err != nil {
-		log.Printf("acphttp: connection %s: dropping agent output that is not a JSON-RPC message: %v", c.id, err)
+		c.s.logf("acphttp: connection %s: dropping agent output that is not a JSON-RPC message: %v", c.id, err)
 		return
 	}
 	route := ""
@@ -175,7 +174,7 @@ func (c *conn) streamLocked(route string) (*mailbox, *LimitError) {
 		return nil, err
 	}
 	if c.unclaimed >= c.limits.MaxBufferedSessionStreams {
-		return nil, exceeded("maxBufferedSessionStreams", c.limits.MaxBufferedSessionStreams)
+		return nil, exceeded("MaxBufferedSessionStreams", c.limits.MaxBufferedSessionStreams)
 	}
 	mb := &mailbox{}
 	c.sessions[route] = mb
@@ -239,7 +238,7 @@ func (c *conn) release(session string, mb *mailbox) {
 	}
 	c.unclaimed++
 	if !c.finished && c.unclaimed > c.limits.MaxBufferedSessionStreams {
-		c.closeLocked(exceeded("maxBufferedSessionStreams", c.limits.MaxBufferedSessionStreams))
+		c.closeLocked(exceeded("MaxBufferedSessionStreams", c.limits.MaxBufferedSessionStreams))
 	}
 }
 
@@ -394,7 +393,7 @@ func (c *conn) closeLocked(err error) {
 	if err != nil {
 		var lerr *LimitError
 		if errors.As(err, &lerr) {
-			log.Printf("acphttp: closing connection %s: %v", c.id, err)
+			c.s.logf("acphttp: closing connection %s: %v", c.id, err)
 		}
 	}
 	c.closed, c.closeErr = true, err

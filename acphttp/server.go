@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log"
 	"net/http"
 	"strconv"
 	"strings"
@@ -49,6 +50,10 @@ func (e *StatusError) Error() string {
 type Options struct {
 	// Limits bounds each connection; zero fields take their defaults.
 	Limits Limits
+	// ErrorLog receives what the server logs: connections closed for a
+	// limit, and agent output that is not JSON-RPC. Nil means the log
+	// package's standard logger.
+	ErrorLog *log.Logger
 	// OriginPatterns lists the hosts, besides the request's own, whose
 	// browser pages may open a WebSocket (see websocket.AcceptOptions).
 	OriginPatterns []string
@@ -65,6 +70,7 @@ type Server struct {
 	connect ConnectFunc
 	limits  Limits
 	origins []string
+	log     *log.Logger
 
 	mu       sync.Mutex
 	conns    map[string]*conn
@@ -79,6 +85,7 @@ func NewServer(connect ConnectFunc, opts *Options) *Server {
 	if opts != nil {
 		s.limits = opts.Limits
 		s.origins = opts.OriginPatterns
+		s.log = opts.ErrorLog
 	}
 	s.limits = s.limits.withDefaults()
 	return s
@@ -159,6 +166,15 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request, ws bool) *conn {
 	c.agent = agent
 	go c.watch()
 	return c
+}
+
+// logf logs through the server's ErrorLog.
+func (s *Server) logf(format string, args ...any) {
+	if s.log != nil {
+		s.log.Printf(format, args...)
+		return
+	}
+	log.Printf(format, args...)
 }
 
 // forget removes c from the connections of s.
