@@ -102,7 +102,7 @@ func (c *conn) stream(r *http.Request, w io.Writer, rc *http.ResponseController,
 const maxBatch = 64 << 10
 
 // errMessageTooLarge is the error of a message over MaxMessageBytes.
-var errMessageTooLarge = errors.New("acphttp: message exceeds MaxMessageBytes")
+var errMessageTooLarge = errors.New("acphttp: message too large: it exceeds MaxMessageBytes")
 
 // sseReader reads the events of an SSE stream, each the text of one JSON
 // message.
