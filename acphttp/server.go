@@ -54,6 +54,9 @@ type Options struct {
 	// limit, and agent output that is not JSON-RPC. Nil means the log
 	// package's standard logger.
 	ErrorLog *log.Logger
+	// MaxConnections bounds the open connections of the server: past it a
+	// new one is refused with 503. Zero means no bound.
+	MaxConnections int
 	// OriginPatterns lists the hosts, besides the request's own, whose
 	// browser pages may open a WebSocket (see websocket.AcceptOptions).
 	OriginPatterns []string
@@ -71,6 +74,7 @@ type Server struct {
 	limits  Limits
 	origins []string
 	log     *log.Logger
+	max     int
 
 	mu       sync.Mutex
 	conns    map[string]*conn
@@ -86,6 +90,7 @@ func NewServer(connect ConnectFunc, opts *Options) *Server {
 		s.limits = opts.Limits
 		s.origins = opts.OriginPatterns
 		s.log = opts.ErrorLog
+		s.max = opts.MaxConnections
 	}
 	s.limits = s.limits.withDefaults()
 	return s
@@ -137,10 +142,14 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request, ws bool) *conn {
 		sessions: map[string]*mailbox{}, pending: map[string]string{}, clientRoutes: map[string]string{},
 	}
 	s.mu.Lock()
-	if s.shutdown {
+	if s.shutdown || s.max > 0 && len(s.conns) >= s.max {
+		text := "Too many connections"
+		if s.shutdown {
+			text = "Server shutting down"
+		}
 		s.mu.Unlock()
 		cancel()
-		textResponse(w, http.StatusServiceUnavailable, "Server shutting down")
+		textResponse(w, http.StatusServiceUnavailable, text)
 		return nil
 	}
 	s.conns[c.id] = c
