@@ -116,12 +116,18 @@ func (r *recorder) said(id acpv1.SessionID) string {
 	return strings.Join(r.text[id], "|")
 }
 
-// serve starts a test server of the echo agent and returns its URL; the
-// server shuts down at the end of the test, and the test checks that no
-// connection is left.
+// serve starts a test server of the echo agent and returns it with the
+// URL of its endpoint; the server shuts down at the end of the test.
 func serve(t *testing.T, opts *acphttp.Options) (*acphttp.Server, string) {
 	t.Helper()
 	s := acphttp.NewServer(connectEcho, opts)
+	return s, serveHandler(t, s)
+}
+
+// serveHandler starts a test server of s and returns the URL of its
+// endpoint; s shuts down at the end of the test.
+func serveHandler(t *testing.T, s *acphttp.Server) string {
+	t.Helper()
 	ts := httptest.NewServer(s)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -131,7 +137,7 @@ func serve(t *testing.T, opts *acphttp.Options) (*acphttp.Server, string) {
 		}
 		ts.Close()
 	})
-	return s, ts.URL + "/acp"
+	return ts.URL + "/acp"
 }
 
 // TestEndToEnd runs the echo agent with acpv1's client over both
