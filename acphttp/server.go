@@ -104,8 +104,9 @@ func (s *Server) Connections() int {
 }
 
 // Shutdown closes every connection, refuses new ones, and returns once
-// the goroutines of the connections have ended, or with ctx's error when
-// ctx ends first.
+// the goroutines of the connections have ended (their agents' connections,
+// WebSockets, SSE streams and the POSTs in flight on them), or with ctx's
+// error when ctx ends first.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.shutdown = true
@@ -196,7 +197,9 @@ func (s *Server) forget(c *conn) {
 }
 
 // lookup returns the open Streamable HTTP connection with the id of r's
-// Acp-Connection-Id, or writes 400 or 404 and returns nil.
+// Acp-Connection-Id, or writes 400 or 404 and returns nil. The request
+// counts among the server's goroutines until it calls s.wg.Done, so that
+// Shutdown waits for it.
 func (s *Server) lookup(w http.ResponseWriter, r *http.Request) *conn {
 	id := r.Header.Get(HeaderConnectionID)
 	if id == "" {
@@ -205,10 +208,18 @@ func (s *Server) lookup(w http.ResponseWriter, r *http.Request) *conn {
 	}
 	s.mu.Lock()
 	c := s.conns[id]
+	if c != nil && !c.ws && !s.shutdown {
+		s.wg.Add(1)
+	} else {
+		c = nil
+	}
 	s.mu.Unlock()
-	if c == nil || c.ws || c.isClosed() {
+	if c != nil && c.isClosed() {
+		s.wg.Done()
+		c = nil
+	}
+	if c == nil {
 		textResponse(w, http.StatusNotFound, "Unknown Acp-Connection-Id")
-		return nil
 	}
 	return c
 }

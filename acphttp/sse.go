@@ -26,6 +26,7 @@ func (s *Server) serveGet(w http.ResponseWriter, r *http.Request) {
 	if c == nil {
 		return
 	}
+	defer s.wg.Done()
 	session := r.Header.Get(HeaderSessionID)
 	mb, status, text := c.acquire(session)
 	if mb == nil {
