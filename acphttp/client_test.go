@@ -85,34 +85,39 @@ func TestCookiesAndHeaders(t *testing.T) {
 	defer shutdown(t, s)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	jar, _ := cookiejar.New(nil)
-	opts := &acphttp.ClientOptions{
-		Header:     http.Header{"Authorization": {"Bearer token"}},
-		HTTPClient: &http.Client{Jar: jar},
-	}
+	header := http.Header{"Authorization": {"Bearer token"}}
 	wsURL := "ws" + strings.TrimPrefix(ts.URL, "http") + "/acp"
-	for _, url := range []string{ts.URL + "/acp", wsURL, wsURL} {
-		tr, err := acphttp.Dial(ctx, url, opts)
-		if err != nil {
-			t.Fatal(err)
+	// Each sequence of connections shares a new jar: only the first request
+	// of each lacks the cookie.
+	for _, urls := range [][]string{{ts.URL + "/acp", ts.URL + "/acp"}, {wsURL, wsURL}} {
+		jar, _ := cookiejar.New(nil)
+		opts := &acphttp.ClientOptions{Header: header, HTTPClient: &http.Client{Jar: jar}}
+		g.mu.Lock()
+		g.requests, g.noCookie = 0, 0
+		g.mu.Unlock()
+		for _, url := range urls {
+			tr, err := acphttp.Dial(ctx, url, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			promptOnce(t, ctx, acpv1.NewClientSideConnection(&recorder{}, tr, tr))
+			if err := tr.Close(); err != nil {
+				t.Error(err)
+			}
 		}
-		promptOnce(t, ctx, acpv1.NewClientSideConnection(&recorder{}, tr, tr))
-		if err := tr.Close(); err != nil {
-			t.Error(err)
+		g.mu.Lock()
+		if g.requests < 2 || g.noCookie != 1 || g.noAuth != 0 {
+			t.Errorf("%s: %d requests, %d without the cookie (want 1), %d without Authorization (want 0)", urls[0], g.requests, g.noCookie, g.noAuth)
 		}
+		g.mu.Unlock()
 	}
-	g.mu.Lock()
-	if g.requests < 6 || g.noCookie != 1 || g.noAuth != 0 {
-		t.Errorf("%d requests, %d without the cookie (want 1), %d without Authorization (want 0)", g.requests, g.noCookie, g.noAuth)
-	}
-	g.mu.Unlock()
 
 	// The cookie is kept for the life of a connection without a jar of the
 	// caller's.
 	g.mu.Lock()
 	g.requests, g.noCookie = 0, 0
 	g.mu.Unlock()
-	tr, err := acphttp.DialHTTP(ctx, ts.URL+"/acp", &acphttp.ClientOptions{Header: opts.Header})
+	tr, err := acphttp.DialHTTP(ctx, ts.URL+"/acp", &acphttp.ClientOptions{Header: header})
 	if err != nil {
 		t.Fatal(err)
 	}
