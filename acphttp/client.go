@@ -15,7 +15,9 @@ type ClientOptions struct {
 	// Header is sent with every request of the transport, such as an
 	// Authorization header.
 	Header http.Header
-	// HTTPClient sends the requests; nil means http.DefaultClient. When its
+	// HTTPClient sends the requests; nil means a client of
+	// http.DefaultTransport's settings that keeps up to 64 idle connections
+	// per host. When its
 	// Jar is nil, the transport keeps the cookies the server sets (for
 	// load-balancer affinity) in a cookie jar of its own, for its life.
 	HTTPClient *http.Client
@@ -24,11 +26,21 @@ type ClientOptions struct {
 	MaxMessageBytes int
 }
 
+// defaultClient is the HTTP client of transports without one: that of
+// http.DefaultTransport, but keeping more idle connections per host, as a
+// Streamable HTTP client POSTs to one host while its streams hold other
+// connections.
+var defaultClient = sync.OnceValue(func() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = 64
+	return &http.Client{Transport: t}
+})
+
 // client returns the HTTP client of o, with a cookie jar.
 func (o *ClientOptions) client() *http.Client {
-	hc := http.DefaultClient
-	if o.HTTPClient != nil {
-		hc = o.HTTPClient
+	hc := o.HTTPClient
+	if hc == nil {
+		hc = defaultClient()
 	}
 	if hc.Jar != nil {
 		return hc
@@ -129,6 +141,11 @@ func (t *Transport) Write(p []byte) (int, error) {
 // frame over WebSocket) and returns once the transport's goroutines have
 // ended.
 func (t *Transport) Close() error { return t.impl.close() }
+
+// own returns a copy of msg with room for the newline queue.put adds.
+func own(msg []byte) []byte {
+	return append(make([]byte, 0, len(msg)+1), msg...)
+}
 
 // queue holds the agent's messages until Read takes them. The streams
 // that fill it wait while it holds queueBound messages; messages the

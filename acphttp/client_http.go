@@ -142,6 +142,9 @@ func (h *httpClient) send(msg []byte) error {
 	if err != nil {
 		return fmt.Errorf("acphttp: writing a message that is not a JSON-RPC object: %w", err)
 	}
+	// The HTTP transport may read a body after Do returns, and the caller
+	// may reuse msg once Write returns.
+	msg = bytes.Clone(msg)
 	if id == "" {
 		return h.postInitialize(&m, msg)
 	}
@@ -196,7 +199,7 @@ func (h *httpClient) initialize(m *message, msg []byte) error {
 	if err != nil || !r.isResponse() || !bytes.Equal(r.id, m.id) {
 		return errors.New("acphttp: the initialize response is not the response to initialize")
 	}
-	h.in.put(h.ctx, bytes.Clone(oneLine(body)), true)
+	h.in.put(h.ctx, own(oneLine(body)), true)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {

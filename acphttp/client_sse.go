@@ -1,7 +1,6 @@
 package acphttp
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -124,7 +123,7 @@ func (h *httpClient) readSSE(ctx context.Context, id, session string, opened fun
 			continue // as the TypeScript client, skip what is not an object
 		}
 		h.track(id, session, &m)
-		h.in.put(ctx, bytes.Clone(oneLine(data)), false)
+		h.in.put(ctx, own(oneLine(data)), false)
 	}
 }
 

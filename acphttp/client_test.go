@@ -85,34 +85,39 @@ func TestCookiesAndHeaders(t *testing.T) {
 	defer shutdown(t, s)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	jar, _ := cookiejar.New(nil)
-	opts := &acphttp.ClientOptions{
-		Header:     http.Header{"Authorization": {"Bearer token"}},
-		HTTPClient: &http.Client{Jar: jar},
-	}
+	header := http.Header{"Authorization": {"Bearer token"}}
 	wsURL := "ws" + strings.TrimPrefix(ts.URL, "http") + "/acp"
-	for _, url := range []string{ts.URL + "/acp", wsURL, wsURL} {
-		tr, err := acphttp.Dial(ctx, url, opts)
-		if err != nil {
-			t.Fatal(err)
+	// Each sequence of connections shares a new jar: only the first request
+	// of each lacks the cookie.
+	for _, urls := range [][]string{{ts.URL + "/acp", ts.URL + "/acp"}, {wsURL, wsURL}} {
+		jar, _ := cookiejar.New(nil)
+		opts := &acphttp.ClientOptions{Header: header, HTTPClient: &http.Client{Jar: jar}}
+		g.mu.Lock()
+		g.requests, g.noCookie = 0, 0
+		g.mu.Unlock()
+		for _, url := range urls {
+			tr, err := acphttp.Dial(ctx, url, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			promptOnce(t, ctx, acpv1.NewClientSideConnection(&recorder{}, tr, tr))
+			if err := tr.Close(); err != nil {
+				t.Error(err)
+			}
 		}
-		promptOnce(t, ctx, acpv1.NewClientSideConnection(&recorder{}, tr, tr))
-		if err := tr.Close(); err != nil {
-			t.Error(err)
+		g.mu.Lock()
+		if g.requests < 2 || g.noCookie != 1 || g.noAuth != 0 {
+			t.Errorf("%s: %d requests, %d without the cookie (want 1), %d without Authorization (want 0)", urls[0], g.requests, g.noCookie, g.noAuth)
 		}
+		g.mu.Unlock()
 	}
-	g.mu.Lock()
-	if g.requests < 6 || g.noCookie != 1 || g.noAuth != 0 {
-		t.Errorf("%d requests, %d without the cookie (want 1), %d without Authorization (want 0)", g.requests, g.noCookie, g.noAuth)
-	}
-	g.mu.Unlock()
 
 	// The cookie is kept for the life of a connection without a jar of the
 	// caller's.
 	g.mu.Lock()
 	g.requests, g.noCookie = 0, 0
 	g.mu.Unlock()
-	tr, err := acphttp.DialHTTP(ctx, ts.URL+"/acp", &acphttp.ClientOptions{Header: opts.Header})
+	tr, err := acphttp.DialHTTP(ctx, ts.URL+"/acp", &acphttp.ClientOptions{Header: header})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,5 +185,86 @@ func TestH2C(t *testing.T) {
 	defer g.mu.Unlock()
 	if g.protocols[2] < 5 || g.protocols[1] != 0 {
 		t.Errorf("requests per HTTP version: %v, want HTTP/2 only", g.protocols)
+	}
+}
+
+// TestPostFailures checks how the Streamable HTTP client takes a refused
+// POST: another status fails that request alone, with the status and body
+// as data, and the connection goes on; 404 fails the transport, and the
+// pending calls with it.
+func TestPostFailures(t *testing.T) {
+	s := acphttp.NewServer(connectWaiting(make(chan struct{}, 1)), nil)
+	front := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
+		switch {
+		case strings.Contains(string(body), `"_bad_gateway"`):
+			http.Error(w, `{"why":"no backend"}`, http.StatusBadGateway)
+			return
+		case strings.Contains(string(body), `"_gone"`):
+			http.Error(w, "Unknown Acp-Connection-Id", http.StatusNotFound)
+			return
+		}
+		s.ServeHTTP(w, r)
+	})
+	ts := httptest.NewServer(front)
+	defer ts.Close()
+	defer shutdown(t, s)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	tr, err := acphttp.DialHTTP(ctx, ts.URL+"/acp", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	conn := acpv1.NewClientSideConnection(&recorder{}, tr, tr)
+	if _, err := conn.Initialize(ctx, acpv1.NewInitializeRequest(1)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = conn.ExtMethod(ctx, "_bad_gateway", nil)
+	var rpcErr *acpv1.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != -32603 || !strings.Contains(string(rpcErr.Data), `"status":502`) || !strings.Contains(string(rpcErr.Data), `"body":{"why":"no backend"}`) {
+		t.Errorf("request refused 502: %v, want a -32603 error with the status and body", err)
+	}
+	sess, err := conn.NewSession(ctx, acpv1.NewNewSessionRequest("/", []acpv1.MCPServer{}))
+	if err != nil {
+		t.Fatalf("the connection did not go on: %v", err)
+	}
+	pending := make(chan error, 1)
+	go func() {
+		_, err := conn.Prompt(ctx, acpv1.NewPromptRequest(sess.SessionID, []acpv1.ContentBlock{acpv1.NewContentBlockText("wait")}))
+		pending <- err
+	}()
+	_, err = conn.ExtMethod(ctx, "_gone", nil)
+	if !errors.Is(err, acpv1.ErrConnectionClosed) || !strings.Contains(err.Error(), "404") {
+		t.Errorf("request refused 404: %v, want the connection closed for the 404", err)
+	}
+	if err := <-pending; !errors.Is(err, acpv1.ErrConnectionClosed) || !strings.Contains(err.Error(), "ACP POST failed: 404") {
+		t.Errorf("pending prompt: %v, want it failed with the transport's reason", err)
+	}
+	// The transport told the server to end the connection.
+	waitFor(t, func() bool { return s.Connections() == 0 })
+}
+
+// TestClientMessageTooLarge checks that an agent message over the
+// client's MaxMessageBytes fails the transport.
+func TestClientMessageTooLarge(t *testing.T) {
+	_, url := serve(t, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, u := range []string{url, "ws" + strings.TrimPrefix(url, "http")} {
+		tr, err := acphttp.Dial(ctx, u, &acphttp.ClientOptions{MaxMessageBytes: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn := acpv1.NewClientSideConnection(&recorder{}, tr, tr)
+		if _, err := conn.Initialize(ctx, acpv1.NewInitializeRequest(1)); err != nil {
+			t.Fatal(err)
+		}
+		_, err = conn.Prompt(ctx, acpv1.NewPromptRequest("sess_1", []acpv1.ContentBlock{acpv1.NewContentBlockText(strings.Repeat("x", 200))}))
+		if !errors.Is(err, acpv1.ErrConnectionClosed) || !strings.Contains(err.Error(), "too") {
+			t.Errorf("%s: %v, want the connection closed for a message too large", u, err)
+		}
+		tr.Close()
 	}
 }

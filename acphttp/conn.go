@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"log"
 	"sync"
 	"time"
 )
@@ -125,7 +124,7 @@ func (c *conn) outboundLocked(msg []byte) {
 	}
 	m, err := scan(msg)
 	if err != nil {
-		log.Printf("acphttp: connection %s: dropping agent output that is not a JSON-RPC message: %v", c.id, err)
+		c.s.logf("acphttp: connection %s: dropping agent output that is not a JSON-RPC message: %v", c.id, err)
 		return
 	}
 	route := ""
@@ -175,7 +174,7 @@ func (c *conn) streamLocked(route string) (*mailbox, *LimitError) {
 		return nil, err
 	}
 	if c.unclaimed >= c.limits.MaxBufferedSessionStreams {
-		return nil, exceeded("maxBufferedSessionStreams", c.limits.MaxBufferedSessionStreams)
+		return nil, exceeded("MaxBufferedSessionStreams", c.limits.MaxBufferedSessionStreams)
 	}
 	mb := &mailbox{}
 	c.sessions[route] = mb
@@ -239,7 +238,7 @@ func (c *conn) release(session string, mb *mailbox) {
 	}
 	c.unclaimed++
 	if !c.finished && c.unclaimed > c.limits.MaxBufferedSessionStreams {
-		c.closeLocked(exceeded("maxBufferedSessionStreams", c.limits.MaxBufferedSessionStreams))
+		c.closeLocked(exceeded("MaxBufferedSessionStreams", c.limits.MaxBufferedSessionStreams))
 	}
 }
 
@@ -259,15 +258,7 @@ func (c *conn) next(ctx context.Context, mb *mailbox, keepAlive <-chan time.Time
 			return nil, err
 		}
 		if len(mb.queue) > 0 {
-			msg := mb.queue[0]
-			mb.queue[0] = nil
-			mb.queue = mb.queue[1:]
-			if len(mb.queue) == 0 {
-				mb.queue = nil
-			}
-			c.buffered -= len(msg)
-			c.lastProgress = time.Now()
-			c.broadcastLocked()
+			msg := c.dequeueLocked(mb)
 			c.mu.Unlock()
 			return msg, nil
 		}
@@ -288,6 +279,30 @@ func (c *conn) next(ctx context.Context, mb *mailbox, keepAlive <-chan time.Time
 		}
 		c.mu.Lock()
 	}
+}
+
+// take returns the next message of mb without waiting, or nil.
+func (c *conn) take(mb *mailbox) []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if mb.aborted || len(mb.queue) == 0 {
+		return nil
+	}
+	return c.dequeueLocked(mb)
+}
+
+// dequeueLocked takes the first message of mb, which has one.
+func (c *conn) dequeueLocked(mb *mailbox) []byte {
+	msg := mb.queue[0]
+	mb.queue[0] = nil
+	mb.queue = mb.queue[1:]
+	if len(mb.queue) == 0 {
+		mb.queue = nil
+	}
+	c.buffered -= len(msg)
+	c.lastProgress = time.Now()
+	c.broadcastLocked()
+	return msg
 }
 
 // waitRoom waits while the streams hold MaxBufferedBytes, until the client
@@ -378,7 +393,7 @@ func (c *conn) closeLocked(err error) {
 	if err != nil {
 		var lerr *LimitError
 		if errors.As(err, &lerr) {
-			log.Printf("acphttp: closing connection %s: %v", c.id, err)
+			c.s.logf("acphttp: closing connection %s: %v", c.id, err)
 		}
 	}
 	c.closed, c.closeErr = true, err
@@ -434,55 +449,4 @@ func (c *conn) watch() {
 		_ = closer.Close()
 	}
 	<-c.agent.Done()
-}
-
-// inbox is the reader the agent's connection reads the client's messages
-// from, one line at a time.
-type inbox struct {
-	ch   chan []byte
-	done chan struct{}
-	once sync.Once
-	err  error
-	cur  []byte
-}
-
-func newInbox() *inbox {
-	return &inbox{ch: make(chan []byte), done: make(chan struct{})}
-}
-
-// Read returns the next bytes of the client's messages; once the
-// connection has closed, the reason (io.EOF when the client or the server
-// ended it). It is not safe for concurrent use.
-func (p *inbox) Read(b []byte) (int, error) {
-	if len(p.cur) == 0 {
-		select {
-		case m := <-p.ch:
-			p.cur = m
-		case <-p.done:
-			return 0, p.err
-		}
-	}
-	n := copy(b, p.cur)
-	p.cur = p.cur[n:]
-	return n, nil
-}
-
-// send hands line to the reader, waiting until it takes it.
-func (p *inbox) send(ctx context.Context, line []byte) error {
-	select {
-	case p.ch <- line:
-		return nil
-	case <-p.done:
-		return ErrClosed
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// close ends the reader with err.
-func (p *inbox) close(err error) {
-	p.once.Do(func() {
-		p.err = err
-		close(p.done)
-	})
 }

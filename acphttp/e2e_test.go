@@ -116,12 +116,18 @@ func (r *recorder) said(id acpv1.SessionID) string {
 	return strings.Join(r.text[id], "|")
 }
 
-// serve starts a test server of the echo agent and returns its URL; the
-// server shuts down at the end of the test, and the test checks that no
-// connection is left.
+// serve starts a test server of the echo agent and returns it with the
+// URL of its endpoint; the server shuts down at the end of the test.
 func serve(t *testing.T, opts *acphttp.Options) (*acphttp.Server, string) {
 	t.Helper()
 	s := acphttp.NewServer(connectEcho, opts)
+	return s, serveHandler(t, s)
+}
+
+// serveHandler starts a test server of s and returns the URL of its
+// endpoint; s shuts down at the end of the test.
+func serveHandler(t *testing.T, s *acphttp.Server) string {
+	t.Helper()
 	ts := httptest.NewServer(s)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -131,7 +137,7 @@ func serve(t *testing.T, opts *acphttp.Options) (*acphttp.Server, string) {
 		}
 		ts.Close()
 	})
-	return s, ts.URL + "/acp"
+	return ts.URL + "/acp"
 }
 
 // TestEndToEnd runs the echo agent with acpv1's client over both
@@ -209,5 +215,49 @@ func waitFor(t *testing.T, cond func() bool) {
 		if time.Now().After(deadline) {
 			t.Fatal("timed out")
 		}
+	}
+}
+
+// TestBackpressure runs a prompt whose updates are many times
+// MaxBufferedBytes over both profiles: the agent waits while its client
+// is behind, and every update arrives, in order.
+func TestBackpressure(t *testing.T) {
+	for _, profile := range []string{"http", "ws"} {
+		t.Run(profile, func(t *testing.T) {
+			_, url := serve(t, &acphttp.Options{Limits: acphttp.Limits{MaxBufferedBytes: 300}})
+			if profile == "ws" {
+				url = "ws" + strings.TrimPrefix(url, "http")
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			tr, err := acphttp.Dial(ctx, url, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tr.Close()
+			rec := &recorder{}
+			conn := acpv1.NewClientSideConnection(rec, tr, tr)
+			if _, err := conn.Initialize(ctx, acpv1.NewInitializeRequest(1)); err != nil {
+				t.Fatal(err)
+			}
+			sess, err := conn.NewSession(ctx, acpv1.NewNewSessionRequest("/", []acpv1.MCPServer{}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var blocks []acpv1.ContentBlock
+			var want []string
+			for i := range 100 {
+				text := fmt.Sprintf("block %d", i)
+				blocks = append(blocks, acpv1.NewContentBlockText(text))
+				want = append(want, text)
+			}
+			if _, err := conn.Prompt(ctx, acpv1.NewPromptRequest(sess.SessionID, blocks)); err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, "permission: allow")
+			if got := rec.said(sess.SessionID); got != strings.Join(want, "|") {
+				t.Errorf("said %s", got)
+			}
+		})
 	}
 }

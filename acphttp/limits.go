@@ -3,6 +3,7 @@ package acphttp
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -82,10 +83,11 @@ func (l *Limits) idTooLong(label, id string) *LimitError {
 	return &LimitError{"MaxIDLength", fmt.Sprintf("%s exceeds maxIdLength (%d)", label, l.MaxIDLength)}
 }
 
-// exceeded returns the error of a connection over the limit name, whose
-// value is v.
-func exceeded(name string, v any) *LimitError {
-	return &LimitError{name, fmt.Sprintf("Connection exceeds %s (%v)", name, v)}
+// exceeded returns the error of a connection over the limit field of
+// Limits, whose value is v; the text names it as the TypeScript SDK does.
+func exceeded(field string, v any) *LimitError {
+	name := strings.ToLower(field[:1]) + field[1:]
+	return &LimitError{field, fmt.Sprintf("Connection exceeds %s (%v)", name, v)}
 }
 
 // stalled returns the error of a connection whose client took none of its

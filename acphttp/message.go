@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -83,20 +84,33 @@ func (m *message) stringID() (string, bool) {
 	if len(m.id) == 0 || m.id[0] != '"' {
 		return "", false
 	}
-	var v jsontext.Value = m.id
-	tok, err := jsontext.NewDecoder(bytes.NewReader(v)).ReadToken()
-	if err != nil {
-		return "", false
-	}
-	return tok.String(), true
+	return unquote(m.id), true
+}
+
+// decoders pools the decoders of scan, with their readers.
+var decoders = sync.Pool{New: func() any { return new(scanner) }}
+
+type scanner struct {
+	d jsontext.Decoder
+	r bytes.Reader
 }
 
 // scan reads the members of data that routing needs. It fails with
 // errBatch for an array, errNotObject for any other value that is not an
 // object, and a syntax error for text that is not one JSON value.
 func scan(data []byte) (message, error) {
+	s := decoders.Get().(*scanner)
+	s.r.Reset(data)
+	s.d.Reset(&s.r)
+	m, err := scanWith(&s.d)
+	s.r.Reset(nil)
+	s.d.Reset(&s.r)
+	decoders.Put(s)
+	return m, err
+}
+
+func scanWith(d *jsontext.Decoder) (message, error) {
 	var m message
-	d := jsontext.NewDecoder(bytes.NewReader(data))
 	switch d.PeekKind() {
 	case '{':
 	case '[':
@@ -114,11 +128,11 @@ func scan(data []byte) (message, error) {
 		return m, err
 	}
 	for d.PeekKind() != '}' {
-		name, err := d.ReadToken()
+		name, err := d.ReadValue()
 		if err != nil {
 			return m, err
 		}
-		if err := m.member(d, name.String()); err != nil {
+		if err := m.member(d, name); err != nil {
 			return m, err
 		}
 	}
@@ -128,9 +142,13 @@ func scan(data []byte) (message, error) {
 	return m, atEOF(d)
 }
 
-// member reads the value of the top-level member name into m.
-func (m *message) member(d *jsontext.Decoder, name string) error {
-	switch name {
+// member reads the value of the top-level member whose name, as written,
+// is name into m.
+func (m *message) member(d *jsontext.Decoder, name jsontext.Value) error {
+	if bytes.IndexByte(name, '\\') >= 0 {
+		name, _ = jsontext.AppendQuote(nil, unquote(name))
+	}
+	switch string(name[1 : len(name)-1]) {
 	case "jsonrpc":
 		v, err := d.ReadValue()
 		m.jsonrpc2 = err == nil && string(v) == `"2.0"`
@@ -143,8 +161,8 @@ func (m *message) member(d *jsontext.Decoder, name string) error {
 		if d.PeekKind() != '"' {
 			return d.SkipValue()
 		}
-		tok, err := d.ReadToken()
-		m.hasMethod, m.method = err == nil, tok.String()
+		v, err := d.ReadValue()
+		m.hasMethod, m.method = err == nil, unquote(v)
 		return err
 	case "params":
 		s, ok, err := sessionMember(d)
@@ -172,16 +190,16 @@ func sessionMember(d *jsontext.Decoder) (string, bool, error) {
 	var id string
 	var found bool
 	for d.PeekKind() != '}' {
-		name, err := d.ReadToken()
+		name, err := d.ReadValue()
 		if err != nil {
 			return "", false, err
 		}
-		if name.String() == "sessionId" && d.PeekKind() == '"' {
-			tok, err := d.ReadToken()
+		if nameIs(name, `"sessionId"`) && d.PeekKind() == '"' {
+			v, err := d.ReadValue()
 			if err != nil {
 				return "", false, err
 			}
-			id, found = tok.String(), true
+			id, found = unquote(v), true
 			continue
 		}
 		if err := d.SkipValue(); err != nil {
@@ -190,6 +208,24 @@ func sessionMember(d *jsontext.Decoder) (string, bool, error) {
 	}
 	_, err := d.ReadToken()
 	return id, found, err
+}
+
+// nameIs reports whether the member name, as written, is quoted, a name
+// written without escapes.
+func nameIs(name jsontext.Value, quoted string) bool {
+	if bytes.IndexByte(name, '\\') < 0 {
+		return string(name) == quoted
+	}
+	return `"`+unquote(name)+`"` == quoted
+}
+
+// unquote returns the string of the valid JSON string v.
+func unquote(v jsontext.Value) string {
+	if bytes.IndexByte(v, '\\') < 0 {
+		return string(v[1 : len(v)-1])
+	}
+	b, _ := jsontext.AppendUnquote(nil, v)
+	return string(b)
 }
 
 // wholeValue reads one value and checks that nothing follows it.

@@ -50,6 +50,7 @@ func (s *Server) servePost(w http.ResponseWriter, r *http.Request) {
 	if c == nil {
 		return
 	}
+	defer s.wg.Done()
 	status, text := c.post(r, &m, body)
 	if status != http.StatusAccepted {
 		textResponse(w, status, text)

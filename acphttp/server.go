@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log"
 	"net/http"
 	"strconv"
 	"strings"
@@ -49,6 +50,13 @@ func (e *StatusError) Error() string {
 type Options struct {
 	// Limits bounds each connection; zero fields take their defaults.
 	Limits Limits
+	// ErrorLog receives what the server logs: connections closed for a
+	// limit, and agent output that is not JSON-RPC. Nil means the log
+	// package's standard logger.
+	ErrorLog *log.Logger
+	// MaxConnections bounds the open connections of the server: past it a
+	// new one is refused with 503. Zero means no bound.
+	MaxConnections int
 	// OriginPatterns lists the hosts, besides the request's own, whose
 	// browser pages may open a WebSocket (see websocket.AcceptOptions).
 	OriginPatterns []string
@@ -65,6 +73,8 @@ type Server struct {
 	connect ConnectFunc
 	limits  Limits
 	origins []string
+	log     *log.Logger
+	max     int
 
 	mu       sync.Mutex
 	conns    map[string]*conn
@@ -79,6 +89,8 @@ func NewServer(connect ConnectFunc, opts *Options) *Server {
 	if opts != nil {
 		s.limits = opts.Limits
 		s.origins = opts.OriginPatterns
+		s.log = opts.ErrorLog
+		s.max = opts.MaxConnections
 	}
 	s.limits = s.limits.withDefaults()
 	return s
@@ -92,8 +104,9 @@ func (s *Server) Connections() int {
 }
 
 // Shutdown closes every connection, refuses new ones, and returns once
-// the goroutines of the connections have ended, or with ctx's error when
-// ctx ends first.
+// the goroutines of the connections have ended (their agents' connections,
+// WebSockets, SSE streams and the POSTs in flight on them), or with ctx's
+// error when ctx ends first.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.shutdown = true
@@ -130,10 +143,14 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request, ws bool) *conn {
 		sessions: map[string]*mailbox{}, pending: map[string]string{}, clientRoutes: map[string]string{},
 	}
 	s.mu.Lock()
-	if s.shutdown {
+	if s.shutdown || s.max > 0 && len(s.conns) >= s.max {
+		text := "Too many connections"
+		if s.shutdown {
+			text = "Server shutting down"
+		}
 		s.mu.Unlock()
 		cancel()
-		textResponse(w, http.StatusServiceUnavailable, "Server shutting down")
+		textResponse(w, http.StatusServiceUnavailable, text)
 		return nil
 	}
 	s.conns[c.id] = c
@@ -161,6 +178,15 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request, ws bool) *conn {
 	return c
 }
 
+// logf logs through the server's ErrorLog.
+func (s *Server) logf(format string, args ...any) {
+	if s.log != nil {
+		s.log.Printf(format, args...)
+		return
+	}
+	log.Printf(format, args...)
+}
+
 // forget removes c from the connections of s.
 func (s *Server) forget(c *conn) {
 	s.mu.Lock()
@@ -171,7 +197,9 @@ func (s *Server) forget(c *conn) {
 }
 
 // lookup returns the open Streamable HTTP connection with the id of r's
-// Acp-Connection-Id, or writes 400 or 404 and returns nil.
+// Acp-Connection-Id, or writes 400 or 404 and returns nil. The request
+// counts among the server's goroutines until it calls s.wg.Done, so that
+// Shutdown waits for it.
 func (s *Server) lookup(w http.ResponseWriter, r *http.Request) *conn {
 	id := r.Header.Get(HeaderConnectionID)
 	if id == "" {
@@ -180,10 +208,18 @@ func (s *Server) lookup(w http.ResponseWriter, r *http.Request) *conn {
 	}
 	s.mu.Lock()
 	c := s.conns[id]
+	if c != nil && !c.ws && !s.shutdown {
+		s.wg.Add(1)
+	} else {
+		c = nil
+	}
 	s.mu.Unlock()
-	if c == nil || c.ws || c.isClosed() {
+	if c != nil && c.isClosed() {
+		s.wg.Done()
+		c = nil
+	}
+	if c == nil {
 		textResponse(w, http.StatusNotFound, "Unknown Acp-Connection-Id")
-		return nil
 	}
 	return c
 }

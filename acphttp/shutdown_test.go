@@ -122,3 +122,22 @@ func TestBufferedSessionStreams(t *testing.T) {
 	}
 	waitFor(t, func() bool { return s.Connections() == 0 })
 }
+
+// TestMaxConnections checks that a connection past MaxConnections is
+// refused with 503, over both profiles, and that one may open again once
+// another has closed.
+func TestMaxConnections(t *testing.T) {
+	_, url := serve(t, &acphttp.Options{MaxConnections: 1})
+	id := open(t, url)
+	if status, _, body := do(t, "POST", url, initializeBody, "Content-Type", "application/json"); status != 503 || body != "Too many connections" {
+		t.Errorf("second connection: %d %q, want 503", status, body)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var he *acphttp.HTTPError
+	if _, err := acphttp.DialWebSocket(ctx, "ws"+strings.TrimPrefix(url, "http"), nil); !errors.As(err, &he) || he.Status != 503 {
+		t.Errorf("second connection over WebSocket: %v, want 503", err)
+	}
+	do(t, "DELETE", url, "", acphttp.HeaderConnectionID, id)
+	open(t, url)
+}

@@ -26,6 +26,7 @@ func (s *Server) serveGet(w http.ResponseWriter, r *http.Request) {
 	if c == nil {
 		return
 	}
+	defer s.wg.Done()
 	session := r.Header.Get(HeaderSessionID)
 	mb, status, text := c.acquire(session)
 	if mb == nil {
@@ -79,7 +80,15 @@ func (c *conn) stream(r *http.Request, w io.Writer, rc *http.ResponseController,
 		if msg == nil {
 			return nil
 		}
-		buf = append(append(append(buf[:0], "data: "...), msg...), "\n\n"...)
+		// Write what else is queued with it, then flush once.
+		buf = buf[:0]
+		for msg != nil {
+			buf = append(append(append(buf, "data: "...), msg...), "\n\n"...)
+			msg = nil
+			if len(buf) < maxBatch {
+				msg = c.take(mb)
+			}
+		}
 		if _, err := w.Write(buf); err != nil {
 			return err
 		}
@@ -89,8 +98,12 @@ func (c *conn) stream(r *http.Request, w io.Writer, rc *http.ResponseController,
 	}
 }
 
+// maxBatch is the size past which a stream flushes what it has written
+// without taking more of its queue.
+const maxBatch = 64 << 10
+
 // errMessageTooLarge is the error of a message over MaxMessageBytes.
-var errMessageTooLarge = errors.New("acphttp: message exceeds MaxMessageBytes")
+var errMessageTooLarge = errors.New("acphttp: message too large: it exceeds MaxMessageBytes")
 
 // sseReader reads the events of an SSE stream, each the text of one JSON
 // message.
@@ -139,23 +152,24 @@ func (s *sseReader) next() ([]byte, error) {
 	}
 }
 
-// line returns the next line without its ending: LF, CRLF or CR.
+// line returns the next line without its ending (LF or CRLF); it is
+// valid until the next call.
 func (s *sseReader) line() ([]byte, error) {
-	var line []byte
-	for {
-		b, err := s.br.ReadSlice('\n')
-		line = append(line, b...)
-		if len(line) > s.max+16 {
-			return nil, errMessageTooLarge
+	b, err := s.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		line := bytes.Clone(b)
+		for err == bufio.ErrBufferFull {
+			if len(line) > s.max+16 {
+				return nil, errMessageTooLarge
+			}
+			b, err = s.br.ReadSlice('\n')
+			line = append(line, b...)
 		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if err != nil && (err != io.EOF || len(line) == 0) {
-			return nil, err
-		}
-		line = bytes.TrimSuffix(line, []byte("\n"))
-		line = bytes.TrimSuffix(line, []byte("\r"))
-		return line, nil
+		b = line
 	}
+	if err != nil && (err != io.EOF || len(b) == 0) {
+		return nil, err
+	}
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	return bytes.TrimSuffix(b, []byte("\r")), nil
 }

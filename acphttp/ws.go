@@ -159,9 +159,15 @@ func (w *wsSession) pump() {
 			w.closeSocket(err)
 			return
 		}
-		if !w.send(ctx, msg) {
-			c.close(c.limits.stalled())
-			w.closeSocket(c.limits.stalled())
+		if err := w.write(ctx, msg); err != nil {
+			// A client that took none of the message in MaxOutputStall has
+			// stalled; any other failure is a socket that has gone.
+			reason := error(nil)
+			if errors.Is(err, context.DeadlineExceeded) {
+				reason = c.limits.stalled()
+			}
+			c.close(reason)
+			w.closeSocket(reason)
 			return
 		}
 	}
@@ -170,9 +176,14 @@ func (w *wsSession) pump() {
 // send writes msg as one text frame, and reports whether it went: a
 // client that takes none of it for MaxOutputStall has its socket closed.
 func (w *wsSession) send(ctx context.Context, msg []byte) bool {
+	return w.write(ctx, msg) == nil
+}
+
+// write writes msg as one text frame within MaxOutputStall.
+func (w *wsSession) write(ctx context.Context, msg []byte) error {
 	ctx, cancel := context.WithTimeout(ctx, w.c.limits.MaxOutputStall)
 	defer cancel()
-	return w.ws.Write(ctx, websocket.MessageText, msg) == nil
+	return w.ws.Write(ctx, websocket.MessageText, msg)
 }
 
 // closeSocket closes the socket with the status of the connection's end

@@ -1,0 +1,32 @@
+// Package acphttp carries ACP over the network: the Streamable HTTP and
+// WebSocket profiles of ACP's remote transport, server and client, as the
+// TypeScript SDK 2.4.0 speaks them on the wire.
+//
+// A Server is the http.Handler of an ACP endpoint (conventionally /acp)
+// that serves both profiles on one path. For each client's connection it
+// calls a ConnectFunc, which starts an agent's connection of a generated
+// package over the writer and reader it is given:
+//
+//	acp := acphttp.NewServer(func(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
+//		a := &agent{}
+//		a.conn = acpv1.NewAgentSideConnection(a, out, in)
+//		return a.conn, nil
+//	}, nil)
+//	http.Handle("/acp", acp)
+//
+// The server routes each message of the agent to the stream the
+// TypeScript SDK routes it to, holds each connection to its Limits, and
+// closes every connection on Shutdown.
+//
+// Dial connects to an endpoint as a client, over Streamable HTTP or
+// WebSocket as the URL's scheme says, and returns a Transport, the reader
+// and writer of a generated client connection:
+//
+//	t, err := acphttp.Dial(ctx, "http://127.0.0.1:8080/acp", nil)
+//	…
+//	conn := acpv1.NewClientSideConnection(client, t, t)
+//
+// The package is schema-independent: it reads no more of a message than
+// the members it routes by (id, method, params.sessionId and
+// result.sessionId), so it serves every protocol version's connections.
+package acphttp

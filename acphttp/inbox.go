@@ -1,0 +1,57 @@
+package acphttp
+
+import (
+	"context"
+	"sync"
+)
+
+// inbox is the reader the agent's connection reads the client's messages
+// from, one line at a time.
+type inbox struct {
+	ch   chan []byte
+	done chan struct{}
+	once sync.Once
+	err  error
+	cur  []byte
+}
+
+func newInbox() *inbox {
+	return &inbox{ch: make(chan []byte), done: make(chan struct{})}
+}
+
+// Read returns the next bytes of the client's messages; once the
+// connection has closed, the reason (io.EOF when the client or the server
+// ended it). It is not safe for concurrent use.
+func (p *inbox) Read(b []byte) (int, error) {
+	if len(p.cur) == 0 {
+		select {
+		case m := <-p.ch:
+			p.cur = m
+		case <-p.done:
+			return 0, p.err
+		}
+	}
+	n := copy(b, p.cur)
+	p.cur = p.cur[n:]
+	return n, nil
+}
+
+// send hands line to the reader, waiting until it takes it.
+func (p *inbox) send(ctx context.Context, line []byte) error {
+	select {
+	case p.ch <- line:
+		return nil
+	case <-p.done:
+		return ErrClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// close ends the reader with err.
+func (p *inbox) close(err error) {
+	p.once.Do(func() {
+		p.err = err
+		close(p.done)
+	})
+}
