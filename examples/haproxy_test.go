@@ -23,11 +23,12 @@ type balancer struct {
 
 // haproxyConfig is the configuration startBalancer writes: loopback only,
 // every timeout bounded; backends checked every 100ms, so that a stopped one
-// is taken out at once; a request that cannot reach its backend retried
-// after 250ms (the connect timeout, plenty on loopback, rather than a
-// second) and then dispatched to the other; and each event of a stream sent
-// on as it comes (without http-no-delay, HAProxy holds small writes back
-// for up to 200ms, hoping for more).
+// is taken out within 200ms (two failed checks, so that one check slowed
+// down by a loaded machine does not take out a running one); a request that
+// cannot reach its backend retried after 250ms (the connect timeout, plenty
+// on loopback, rather than a second) and then dispatched to the other; and
+// each event of a stream sent on as it comes (without http-no-delay,
+// HAProxy holds small writes back for up to 200ms, hoping for more).
 const haproxyConfig = `global
 	maxconn 4096
 defaults
@@ -46,8 +47,8 @@ backend agents
 	balance roundrobin
 	cookie SRV insert indirect nocache
 	http-response set-header X-Served-By %%[srv_name]
-	server a %s check inter 100ms fall 1 rise 1 cookie a
-	server b %s check inter 100ms fall 1 rise 1 cookie b
+	server a %s check inter 100ms fall 2 rise 1 cookie a
+	server b %s check inter 100ms fall 2 rise 1 cookie b
 `
 
 // requireHAProxy returns the path of haproxy, skipping the test where it
