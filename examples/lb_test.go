@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"net/url"
 	"os/exec"
 	"strings"
 	"sync"
@@ -90,12 +91,43 @@ func TestBehindHAProxy(t *testing.T) {
 			lb := startBalancer(t, a, b)
 			if p.name == "http" {
 				checkCookiesNeeded(t, lb)
+				checkClientWithoutCookies(t, lb)
 			}
 			checkSticky(t, p.url(lb.URL))
 			checkFailover(t, lb, p.url(lb.URL))
 		})
 	}
 }
+
+// checkClientWithoutCookies shows the same with acphttp's client given a
+// cookie jar that keeps nothing: initialize is answered, and the next
+// request of the connection fails with the 404 that closed the transport
+// (the event stream it opened after initialize, or its POST, reached the
+// other backend).
+func checkClientWithoutCookies(t *testing.T, lb *balancer) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	tr, err := acphttp.Dial(ctx, lb.URL, &acphttp.ClientOptions{HTTPClient: &http.Client{Jar: noCookies{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	conn := acpv1.NewClientSideConnection(&lbClient{}, tr, tr)
+	if _, err := conn.Initialize(ctx, acpv1.NewInitializeRequest(1)); err != nil {
+		t.Fatalf("initialize without cookies: %v", err)
+	}
+	_, err = conn.NewSession(ctx, acpv1.NewNewSessionRequest("/", []acpv1.MCPServer{}))
+	if err == nil || !strings.Contains(err.Error(), "404") {
+		t.Fatalf("session/new after initialize, without cookies: %v, want the transport closed by a 404", err)
+	}
+	t.Logf("session/new after initialize, without cookies: %v", err)
+}
+
+// noCookies is a cookie jar that keeps none.
+type noCookies struct{}
+
+func (noCookies) SetCookies(*url.URL, []*http.Cookie) {}
+func (noCookies) Cookies(*url.URL) []*http.Cookie     { return nil }
 
 // checkSticky runs three sessions of two prompts each over one connection
 // through the balancer at u and checks that one backend served every
