@@ -2,6 +2,7 @@ package examples
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -100,10 +101,9 @@ func TestBehindHAProxy(t *testing.T) {
 }
 
 // checkClientWithoutCookies shows the same with acphttp's client given a
-// cookie jar that keeps nothing: initialize is answered, and the next
-// request of the connection fails with the 404 that closed the transport
-// (the event stream it opened after initialize, or its POST, reached the
-// other backend).
+// cookie jar that keeps nothing: initialize is answered, and then the event
+// stream the client opens, or its next POST, reaches the other backend,
+// whose 404 closes the transport and fails the next request.
 func checkClientWithoutCookies(t *testing.T, lb *balancer) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -117,10 +117,16 @@ func checkClientWithoutCookies(t *testing.T, lb *balancer) {
 		t.Fatalf("initialize without cookies: %v", err)
 	}
 	_, err = conn.NewSession(ctx, acpv1.NewNewSessionRequest("/", []acpv1.MCPServer{}))
-	if err == nil || !strings.Contains(err.Error(), "404") {
-		t.Fatalf("session/new after initialize, without cookies: %v, want the transport closed by a 404", err)
+	if !errors.Is(err, acpv1.ErrConnectionClosed) {
+		t.Fatalf("session/new after initialize, without cookies: %v, want the connection closed", err)
 	}
 	t.Logf("session/new after initialize, without cookies: %v", err)
+	// The transport failed for the 404 of its event stream; session/new
+	// fails with that reason, or, when its POST was under way as the
+	// transport closed, with the cancelled POST's error.
+	if _, err := tr.Read(make([]byte, 1)); err == nil || !strings.Contains(err.Error(), "404") {
+		t.Errorf("reading the transport after the 404: %v, want the 404", err)
+	}
 }
 
 // noCookies is a cookie jar that keeps none.
