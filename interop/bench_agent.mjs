@@ -1,5 +1,5 @@
 // The TypeScript side of the network benchmarks in bench/: an ACP v1 agent
-// served by the TypeScript SDK's AcpServer (see agent_net.mjs) that answers
+// served by the TypeScript SDK's AcpServer (see net_server.mjs) that answers
 // a prompt whose first text block is a number N with N agent message chunks
 // before it ends the turn.
 //
@@ -10,7 +10,7 @@
 // --expose-gc (before the benchmark reads its resident memory, as the Go
 // agent does), and stops on SIGINT or SIGTERM.
 import * as acp from "@agentclientprotocol/sdk";
-import { listen } from "./agent_net.mjs";
+import { listen } from "./net_server.mjs";
 
 function benchAgent() {
   let sessions = 0;
