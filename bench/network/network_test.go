@@ -176,14 +176,13 @@ func connect(ctx context.Context, url string) (*netClient, error) {
 	}
 	c.conn = acpv1.NewClientSideConnection(c, t, t)
 	c.close = t.Close
-	closeFn := t.Close
 	if _, err := c.conn.Initialize(ctx, acpv1.NewInitializeRequest(1)); err != nil {
-		closeFn()
+		t.Close()
 		return nil, fmt.Errorf("initialize: %w", err)
 	}
 	s, err := c.conn.NewSession(ctx, acpv1.NewNewSessionRequest("/", []acpv1.MCPServer{}))
 	if err != nil {
-		closeFn()
+		t.Close()
 		return nil, fmt.Errorf("session/new: %w", err)
 	}
 	c.session = s.SessionID
