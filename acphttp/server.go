@@ -6,6 +6,7 @@ import (
 	"io"
 	"log"
 	"net/http"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -161,7 +162,7 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request, ws bool) *conn {
 	}
 	s.wg.Add(n)
 	s.mu.Unlock()
-	agent, err := s.connect(r.WithContext(ctx), c, c.in)
+	agent, err := s.callConnect(r.WithContext(ctx), c)
 	if err != nil || agent == nil {
 		s.wg.Add(-n)
 		c.close(nil)
@@ -185,6 +186,18 @@ func (s *Server) logf(format string, args ...any) {
 		return
 	}
 	log.Printf(format, args...)
+}
+
+// callConnect calls the ConnectFunc for c, taking a panic for an error:
+// its text stays in the server's log.
+func (s *Server) callConnect(r *http.Request, c *conn) (agent Conn, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.logf("acphttp: the ConnectFunc panicked: %v\n%s", p, debug.Stack())
+			agent, err = nil, errors.New("acphttp: the ConnectFunc panicked")
+		}
+	}()
+	return s.connect(r, c, c.in)
 }
 
 // forget removes c from the connections of s.
