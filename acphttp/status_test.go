@@ -83,6 +83,7 @@ func TestStatus(t *testing.T) {
 		{"not JSON media type", "POST", initializeBody, []string{ct, "text/plain"}, 415, "Unsupported Media Type"},
 		{"media type parameters", "POST", "{", []string{ct, "Application/JSON; charset=utf-8"}, 400, "Invalid JSON"},
 		{"not JSON", "POST", "hello", []string{ct, mt}, 400, "Invalid JSON"},
+		{"cut short", "POST", `{"method":"`, []string{ct, mt}, 400, "Invalid JSON"},
 		{"batch", "POST", "[" + initializeBody + "]", []string{ct, mt}, 400,
 			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request: JSON-RPC batches are not supported"}}`},
 		{"not an object", "POST", "42", []string{ct, mt}, 400, "Invalid JSON-RPC message"},
