@@ -3,6 +3,7 @@ package acphttp_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -91,10 +92,19 @@ func TestStall(t *testing.T) {
 	if status, _, body := do(t, "POST", url, newSession, ct, "application/json", cid, id); status != 202 {
 		t.Fatalf("session/new: %d %s", status, body)
 	}
-	// Its response waits on the connection stream, which nobody reads.
-	if status, _, body := do(t, "POST", url, strings.Replace(newSession, `"id":2`, `"id":3`, 1), ct, "application/json", cid, id); status != 404 {
-		t.Errorf("POST to a stalled connection: %d %s, want 404", status, body)
-	}
+	// Its response waits on the connection stream, which nobody reads: once
+	// it is queued, the next request waits for room, and after
+	// MaxOutputStall the connection closes and the POST is answered 404.
+	n := 3
+	waitFor(t, func() bool {
+		n++
+		body := strings.Replace(newSession, `"id":2`, fmt.Sprintf(`"id":%d`, n), 1)
+		status, _, text := do(t, "POST", url, body, ct, "application/json", cid, id)
+		if status != 202 && status != 404 {
+			t.Fatalf("POST to a stalled connection: %d %s, want 404", status, text)
+		}
+		return status == 404
+	})
 	if n := s.Connections(); n != 0 {
 		t.Errorf("%d connections after the stall", n)
 	}
