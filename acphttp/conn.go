@@ -33,6 +33,10 @@ type conn struct {
 	// that Connect receives.
 	ctx    context.Context
 	cancel context.CancelFunc
+	// aborted ends when the connection closes (not when its agent ends and
+	// its streams drain): a stream blocked writing to its client stops.
+	aborted context.Context
+	abort   context.CancelFunc
 
 	initialID []byte      // the id of the initialize request
 	initial   chan []byte // its response, or nil when the agent wrote another
@@ -413,6 +417,7 @@ func (c *conn) closeLocked(err error) {
 	}
 	c.in.close(inErr)
 	c.cancel()
+	c.abort()
 	c.s.forget(c)
 }
 

@@ -137,9 +137,11 @@ func (s *Server) Shutdown(ctx context.Context) error {
 // when it cannot.
 func (s *Server) open(w http.ResponseWriter, r *http.Request, ws bool) *conn {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
+	aborted, abort := context.WithCancel(context.Background())
 	c := &conn{
 		s: s, id: newConnectionID(), ws: ws, limits: &s.limits, in: newInbox(),
 		ctx: ctx, cancel: cancel, initial: make(chan []byte, 1),
+		aborted: aborted, abort: abort,
 		changed: make(chan struct{}), lastProgress: time.Now(),
 		sessions: map[string]*mailbox{}, pending: map[string]string{}, clientRoutes: map[string]string{},
 	}
@@ -151,6 +153,7 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request, ws bool) *conn {
 		}
 		s.mu.Unlock()
 		cancel()
+		abort()
 		textResponse(w, http.StatusServiceUnavailable, text)
 		return nil
 	}

@@ -1,9 +1,12 @@
 package acphttp_test
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -150,4 +153,47 @@ func TestMaxConnections(t *testing.T) {
 	}
 	do(t, "DELETE", url, "", acphttp.HeaderConnectionID, id)
 	open(t, url)
+}
+
+// TestShutdownStalledStream checks that Shutdown does not wait for an SSE
+// stream whose client has stopped reading: the write under way fails
+// when the connection closes.
+func TestShutdownStalledStream(t *testing.T) {
+	wrote := make(chan struct{})
+	flood := func(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
+		c := newFakeConn(in)
+		go func() {
+			defer close(c.done)
+			br := bufio.NewReader(in)
+			if _, err := br.ReadBytes('\n'); err != nil {
+				return
+			}
+			io.WriteString(out, `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}`+"\n")
+			big := `{"jsonrpc":"2.0","method":"_big","params":"` + strings.Repeat("x", 1<<20) + `"}` + "\n"
+			for range 8 {
+				if _, err := io.WriteString(out, big); err != nil {
+					return
+				}
+			}
+			close(wrote)
+			io.Copy(io.Discard, br) // until the connection closes
+		}()
+		return c, nil
+	}
+	s := acphttp.NewServer(flood, &acphttp.Options{ErrorLog: log.New(io.Discard, "", 0)})
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	url := ts.URL + "/acp"
+	id := open(t, url)
+	resp := stream(t, url, acphttp.HeaderConnectionID, id) // and never read
+	if resp.StatusCode != 200 {
+		t.Fatal(resp.Status)
+	}
+	<-wrote
+	time.Sleep(100 * time.Millisecond) // for the stream to fill the socket
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := s.Shutdown(ctx); err != nil {
+		t.Errorf("Shutdown with a stalled stream: %v", err)
+	}
 }
