@@ -63,7 +63,7 @@ func (s *Server) serveGet(w http.ResponseWriter, r *http.Request) {
 // stream writes each message of mb to w as an SSE event until mb ends. A
 // write the client takes none of for MaxOutputStall fails, and so does one
 // under way when the connection closes.
-func (c *conn) stream(r *http.Request, w io.Writer, rc *http.ResponseController, mb *mailbox) error {
+func (c *conn) stream(r *http.Request, w io.Writer, rc *http.ResponseController, mb *mailbox) (err error) {
 	keepAlive := time.NewTicker(keepAliveInterval)
 	defer keepAlive.Stop()
 	var mu sync.Mutex // rc is not used once stream returns
@@ -80,6 +80,10 @@ func (c *conn) stream(r *http.Request, w io.Writer, rc *http.ResponseController,
 		mu.Lock()
 		done = true
 		mu.Unlock()
+		if err == nil {
+			// A stream that ended cleanly ends its response cleanly.
+			_ = rc.SetWriteDeadline(time.Now().Add(c.limits.MaxOutputStall))
+		}
 	}()
 	write := func(b []byte) error {
 		_ = rc.SetWriteDeadline(time.Now().Add(c.limits.MaxOutputStall))
