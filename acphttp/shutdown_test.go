@@ -16,6 +16,7 @@ import (
 
 	"github.com/acpgen/acpgen/acphttp"
 	"github.com/acpgen/acpgen/generated/acpv1"
+	"github.com/coder/websocket"
 )
 
 // dialPrompt dials url, initializes, opens a session and starts a prompt
@@ -160,7 +161,48 @@ func TestMaxConnections(t *testing.T) {
 // when the connection closes.
 func TestShutdownStalledStream(t *testing.T) {
 	wrote := make(chan struct{})
-	flood := func(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
+	s := acphttp.NewServer(flood(wrote), &acphttp.Options{ErrorLog: log.New(io.Discard, "", 0)})
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	url := ts.URL + "/acp"
+	id := open(t, url)
+	resp := stream(t, url, acphttp.HeaderConnectionID, id) // and never read
+	if resp.StatusCode != 200 {
+		t.Fatal(resp.Status)
+	}
+	<-wrote
+	time.Sleep(100 * time.Millisecond) // for the stream to fill the socket
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := s.Shutdown(ctx); err != nil {
+		t.Errorf("Shutdown with a stalled stream: %v", err)
+	}
+}
+
+// TestShutdownStalledWebSocket checks that Shutdown does not wait for a
+// WebSocket whose client has stopped reading.
+func TestShutdownStalledWebSocket(t *testing.T) {
+	wrote := make(chan struct{})
+	s := acphttp.NewServer(flood(wrote), &acphttp.Options{ErrorLog: log.New(io.Discard, "", 0)})
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	ws, _ := dialRaw(t, ctx, ts.URL+"/acp")
+	if err := ws.Write(ctx, websocket.MessageText, []byte(initializeBody)); err != nil {
+		t.Fatal(err)
+	}
+	<-wrote                            // and never read
+	time.Sleep(100 * time.Millisecond) // for the pump to fill the socket
+	if err := s.Shutdown(ctx); err != nil {
+		t.Errorf("Shutdown with a stalled WebSocket: %v", err)
+	}
+}
+
+// flood returns the ConnectFunc of an agent that answers initialize, then
+// writes 8 MiB of notifications and closes wrote.
+func flood(wrote chan struct{}) acphttp.ConnectFunc {
+	return func(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
 		c := newFakeConn(in)
 		go func() {
 			defer close(c.done)
@@ -179,21 +221,5 @@ func TestShutdownStalledStream(t *testing.T) {
 			io.Copy(io.Discard, br) // until the connection closes
 		}()
 		return c, nil
-	}
-	s := acphttp.NewServer(flood, &acphttp.Options{ErrorLog: log.New(io.Discard, "", 0)})
-	ts := httptest.NewServer(s)
-	defer ts.Close()
-	url := ts.URL + "/acp"
-	id := open(t, url)
-	resp := stream(t, url, acphttp.HeaderConnectionID, id) // and never read
-	if resp.StatusCode != 200 {
-		t.Fatal(resp.Status)
-	}
-	<-wrote
-	time.Sleep(100 * time.Millisecond) // for the stream to fill the socket
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := s.Shutdown(ctx); err != nil {
-		t.Errorf("Shutdown with a stalled stream: %v", err)
 	}
 }

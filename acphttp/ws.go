@@ -152,14 +152,14 @@ func (w *wsSession) initialize(ctx context.Context, m *message, data []byte) boo
 func (w *wsSession) pump() {
 	defer close(w.pumped)
 	c := w.c
-	ctx := context.WithoutCancel(c.ctx)
 	for {
-		msg, err := c.next(ctx, &c.main, nil, nil)
+		msg, err := c.next(context.Background(), &c.main, nil, nil)
 		if err != nil || msg == nil {
 			w.closeSocket(err)
 			return
 		}
-		if err := w.write(ctx, msg); err != nil {
+		// A write under way when the connection closes stops at once.
+		if err := w.write(c.aborted, msg); err != nil {
 			// A client that took none of the message in MaxOutputStall has
 			// stalled; any other failure is a socket that has gone.
 			reason := error(nil)
