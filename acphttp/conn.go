@@ -45,6 +45,7 @@ type conn struct {
 	changed      chan struct{} // closed and replaced on each change
 	lastProgress time.Time     // when the client last took output
 	gotInitial   bool
+	initFailed   bool // the agent wrote something else first
 	closed       bool
 	closeErr     error
 	finished     bool   // the agent's output has ended
@@ -105,15 +106,16 @@ func (c *conn) Write(p []byte) (int, error) {
 // answers, a request or notification to the stream of the session in its
 // params, anything else to the connection stream.
 func (c *conn) outboundLocked(msg []byte) {
-	if c.closed {
+	if c.closed || c.initFailed {
 		return
 	}
 	if !c.gotInitial {
 		c.gotInitial = true
 		m, err := scan(msg)
 		if err != nil || !m.isResponse() || !bytes.Equal(m.id, c.initialID) {
+			// What waits for the response answers and closes c.
+			c.initFailed = true
 			c.initial <- nil
-			c.closeLocked(nil)
 			return
 		}
 		c.initial <- msg
