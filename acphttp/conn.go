@@ -34,9 +34,13 @@ type conn struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	// aborted ends when the connection closes (not when its agent ends and
-	// its streams drain): a stream blocked writing to its client stops.
-	aborted context.Context
-	abort   context.CancelFunc
+	// its streams drain), and stopWrites writeGrace later: a write to the
+	// client still under way then, one the client has stopped taking,
+	// stops.
+	aborted     context.Context
+	abort       context.CancelFunc
+	stopWrites  context.Context
+	cancelWrite context.CancelFunc
 
 	initialID []byte      // the id of the initialize request
 	initial   chan []byte // its response, or nil when the agent wrote another
@@ -420,8 +424,14 @@ func (c *conn) closeLocked(err error) {
 	c.in.close(inErr)
 	c.cancel()
 	c.abort()
+	time.AfterFunc(writeGrace, c.cancelWrite)
 	c.s.forget(c)
 }
+
+// writeGrace is how long a write to the client under way when its
+// connection closes may go on, so that a client that is reading gets the
+// end of its stream or the close frame of its WebSocket.
+const writeGrace = time.Second
 
 // finish is called once the agent's connection has ended: the streams
 // end once their receivers have taken what they hold.

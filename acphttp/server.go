@@ -138,10 +138,11 @@ func (s *Server) Shutdown(ctx context.Context) error {
 func (s *Server) open(w http.ResponseWriter, r *http.Request, ws bool) *conn {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
 	aborted, abort := context.WithCancel(context.Background())
+	stopWrites, cancelWrite := context.WithCancel(context.Background())
 	c := &conn{
 		s: s, id: newConnectionID(), ws: ws, limits: &s.limits, in: newInbox(),
 		ctx: ctx, cancel: cancel, initial: make(chan []byte, 1),
-		aborted: aborted, abort: abort,
+		aborted: aborted, abort: abort, stopWrites: stopWrites, cancelWrite: cancelWrite,
 		changed: make(chan struct{}), lastProgress: time.Now(),
 		sessions: map[string]*mailbox{}, pending: map[string]string{}, clientRoutes: map[string]string{},
 	}
@@ -154,6 +155,7 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request, ws bool) *conn {
 		s.mu.Unlock()
 		cancel()
 		abort()
+		cancelWrite()
 		textResponse(w, http.StatusServiceUnavailable, text)
 		return nil
 	}

@@ -62,13 +62,13 @@ func (s *Server) serveGet(w http.ResponseWriter, r *http.Request) {
 
 // stream writes each message of mb to w as an SSE event until mb ends. A
 // write the client takes none of for MaxOutputStall fails, and so does one
-// under way when the connection closes.
+// still under way writeGrace after the connection closes.
 func (c *conn) stream(r *http.Request, w io.Writer, rc *http.ResponseController, mb *mailbox) (err error) {
 	keepAlive := time.NewTicker(keepAliveInterval)
 	defer keepAlive.Stop()
 	var mu sync.Mutex // rc is not used once stream returns
 	done := false
-	stop := context.AfterFunc(c.aborted, func() {
+	stop := context.AfterFunc(c.stopWrites, func() {
 		mu.Lock()
 		defer mu.Unlock()
 		if !done {

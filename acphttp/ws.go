@@ -172,8 +172,8 @@ func (w *wsSession) pump() {
 			w.closeSocket(err)
 			return
 		}
-		// A write under way when the connection closes stops at once.
-		if err := w.write(c.aborted, msg); err != nil {
+		// A write under way when the connection closes stops soon after.
+		if err := w.write(c.stopWrites, msg); err != nil {
 			// A client that took none of the message in MaxOutputStall has
 			// stalled; any other failure is a socket that has gone.
 			reason := error(nil)
@@ -189,9 +189,10 @@ func (w *wsSession) pump() {
 
 // send writes msg as one text frame, and reports whether it went: a
 // client that takes none of it for MaxOutputStall has its socket closed,
-// and a write under way when the connection closes stops.
+// and a write under way when the connection closes stops writeGrace
+// after.
 func (w *wsSession) send(msg []byte) bool {
-	return w.write(w.c.aborted, msg) == nil
+	return w.write(w.c.stopWrites, msg) == nil
 }
 
 // write writes msg as one text frame within MaxOutputStall.
