@@ -147,7 +147,8 @@ func TestCookiesAndHeaders(t *testing.T) {
 }
 
 // TestH2C runs a connection over cleartext HTTP/2, the server's Protocols
-// allowing it and the client's transport speaking only it.
+// allowing it and the client's transport speaking only it, then one over
+// WebSocket on the same server.
 func TestH2C(t *testing.T) {
 	s := acphttp.NewServer(connectEcho, nil)
 	g := &gate{next: s}
@@ -174,17 +175,24 @@ func TestH2C(t *testing.T) {
 	if err := tr.Close(); err != nil {
 		t.Error(err)
 	}
+	g.mu.Lock()
+	if g.protocols[2] < 5 || g.protocols[1] != 0 {
+		t.Errorf("requests per HTTP version: %v, want HTTP/2 only", g.protocols)
+	}
+	g.mu.Unlock()
+	// The same server takes WebSockets, which upgrade HTTP/1.1.
+	tr, err = acphttp.DialWebSocket(ctx, "ws://"+ln.Addr().String()+"/acp", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	promptOnce(t, ctx, acpv1.NewClientSideConnection(&recorder{}, tr, tr))
+	tr.Close()
 	shutdown(t, s)
 	if err := srv.Shutdown(ctx); err != nil {
 		t.Error(err)
 	}
 	if err := <-served; err != http.ErrServerClosed {
 		t.Error(err)
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.protocols[2] < 5 || g.protocols[1] != 0 {
-		t.Errorf("requests per HTTP version: %v, want HTTP/2 only", g.protocols)
 	}
 }
 

@@ -33,6 +33,14 @@ type conn struct {
 	// that Connect receives.
 	ctx    context.Context
 	cancel context.CancelFunc
+	// aborted ends when the connection closes (not when its agent ends and
+	// its streams drain), and stopWrites writeGrace later: a write to the
+	// client still under way then, one the client has stopped taking,
+	// stops.
+	aborted     context.Context
+	abort       context.CancelFunc
+	stopWrites  context.Context
+	cancelWrite context.CancelFunc
 
 	initialID []byte      // the id of the initialize request
 	initial   chan []byte // its response, or nil when the agent wrote another
@@ -41,6 +49,7 @@ type conn struct {
 	changed      chan struct{} // closed and replaced on each change
 	lastProgress time.Time     // when the client last took output
 	gotInitial   bool
+	initFailed   bool // the agent wrote something else first
 	closed       bool
 	closeErr     error
 	finished     bool   // the agent's output has ended
@@ -101,15 +110,16 @@ func (c *conn) Write(p []byte) (int, error) {
 // answers, a request or notification to the stream of the session in its
 // params, anything else to the connection stream.
 func (c *conn) outboundLocked(msg []byte) {
-	if c.closed {
+	if c.closed || c.initFailed {
 		return
 	}
 	if !c.gotInitial {
 		c.gotInitial = true
 		m, err := scan(msg)
 		if err != nil || !m.isResponse() || !bytes.Equal(m.id, c.initialID) {
+			// What waits for the response answers and closes c.
+			c.initFailed = true
 			c.initial <- nil
-			c.closeLocked(nil)
 			return
 		}
 		c.initial <- msg
@@ -413,8 +423,15 @@ func (c *conn) closeLocked(err error) {
 	}
 	c.in.close(inErr)
 	c.cancel()
+	c.abort()
+	time.AfterFunc(writeGrace, c.cancelWrite)
 	c.s.forget(c)
 }
+
+// writeGrace is how long a write to the client under way when its
+// connection closes may go on, so that a client that is reading gets the
+// end of its stream or the close frame of its WebSocket.
+const writeGrace = time.Second
 
 // finish is called once the agent's connection has ended: the streams
 // end once their receivers have taken what they hold.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -120,6 +121,13 @@ func (r *recorder) said(id acpv1.SessionID) string {
 // URL of its endpoint; the server shuts down at the end of the test.
 func serve(t *testing.T, opts *acphttp.Options) (*acphttp.Server, string) {
 	t.Helper()
+	if opts == nil {
+		opts = &acphttp.Options{}
+	}
+	if opts.ErrorLog == nil {
+		// The tests look at what the log tells of instead.
+		opts.ErrorLog = log.New(io.Discard, "", 0)
+	}
 	s := acphttp.NewServer(connectEcho, opts)
 	return s, serveHandler(t, s)
 }

@@ -162,8 +162,11 @@ func (m *message) member(d *jsontext.Decoder, name jsontext.Value) error {
 			return d.SkipValue()
 		}
 		v, err := d.ReadValue()
-		m.hasMethod, m.method = err == nil, unquote(v)
-		return err
+		if err != nil {
+			return err
+		}
+		m.hasMethod, m.method = true, unquote(v)
+		return nil
 	case "params":
 		s, ok, err := sessionMember(d)
 		if ok {

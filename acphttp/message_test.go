@@ -1,8 +1,11 @@
 package acphttp
 
 import (
+	"bytes"
 	"errors"
 	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // TestScan checks what scan reads of messages, and its errors.
@@ -50,4 +53,25 @@ func BenchmarkScan(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// FuzzScan checks that scan never panics, and takes for an object exactly
+// the valid JSON whose first token is '{'.
+func FuzzScan(f *testing.F) {
+	for _, s := range []string{`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`, `[1]`, `"x"`, `{"id":"\u0061","params":{"sessionId":"s"}}`, `{`, ``} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := scan(data)
+		valid := jsontext.Value(data).IsValid()
+		if err == nil && !valid {
+			t.Fatalf("scan took invalid JSON %q", data)
+		}
+		if err == nil && m.paramsSession != nil && len(*m.paramsSession) > len(data) {
+			t.Fatalf("session id longer than the message")
+		}
+		if valid && errors.Is(err, errBatch) != (bytes.TrimSpace(data)[0] == '[') {
+			t.Fatalf("scan(%q) = %v", data, err)
+		}
+	})
 }

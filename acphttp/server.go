@@ -6,6 +6,7 @@ import (
 	"io"
 	"log"
 	"net/http"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -136,9 +137,12 @@ func (s *Server) Shutdown(ctx context.Context) error {
 // when it cannot.
 func (s *Server) open(w http.ResponseWriter, r *http.Request, ws bool) *conn {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
+	aborted, abort := context.WithCancel(context.Background())
+	stopWrites, cancelWrite := context.WithCancel(context.Background())
 	c := &conn{
 		s: s, id: newConnectionID(), ws: ws, limits: &s.limits, in: newInbox(),
 		ctx: ctx, cancel: cancel, initial: make(chan []byte, 1),
+		aborted: aborted, abort: abort, stopWrites: stopWrites, cancelWrite: cancelWrite,
 		changed: make(chan struct{}), lastProgress: time.Now(),
 		sessions: map[string]*mailbox{}, pending: map[string]string{}, clientRoutes: map[string]string{},
 	}
@@ -150,6 +154,8 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request, ws bool) *conn {
 		}
 		s.mu.Unlock()
 		cancel()
+		abort()
+		cancelWrite()
 		textResponse(w, http.StatusServiceUnavailable, text)
 		return nil
 	}
@@ -161,7 +167,7 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request, ws bool) *conn {
 	}
 	s.wg.Add(n)
 	s.mu.Unlock()
-	agent, err := s.connect(r.WithContext(ctx), c, c.in)
+	agent, err := s.callConnect(r.WithContext(ctx), c)
 	if err != nil || agent == nil {
 		s.wg.Add(-n)
 		c.close(nil)
@@ -185,6 +191,18 @@ func (s *Server) logf(format string, args ...any) {
 		return
 	}
 	log.Printf(format, args...)
+}
+
+// callConnect calls the ConnectFunc for c, taking a panic for an error:
+// its text stays in the server's log.
+func (s *Server) callConnect(r *http.Request, c *conn) (agent Conn, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.logf("acphttp: the ConnectFunc panicked: %v\n%s", p, debug.Stack())
+			agent, err = nil, errors.New("acphttp: the ConnectFunc panicked")
+		}
+	}()
+	return s.connect(r, c, c.in)
 }
 
 // forget removes c from the connections of s.

@@ -1,8 +1,12 @@
 package acphttp_test
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -12,6 +16,7 @@ import (
 
 	"github.com/acpgen/acpgen/acphttp"
 	"github.com/acpgen/acpgen/generated/acpv1"
+	"github.com/coder/websocket"
 )
 
 // dialPrompt dials url, initializes, opens a session and starts a prompt
@@ -91,10 +96,19 @@ func TestStall(t *testing.T) {
 	if status, _, body := do(t, "POST", url, newSession, ct, "application/json", cid, id); status != 202 {
 		t.Fatalf("session/new: %d %s", status, body)
 	}
-	// Its response waits on the connection stream, which nobody reads.
-	if status, _, body := do(t, "POST", url, strings.Replace(newSession, `"id":2`, `"id":3`, 1), ct, "application/json", cid, id); status != 404 {
-		t.Errorf("POST to a stalled connection: %d %s, want 404", status, body)
-	}
+	// Its response waits on the connection stream, which nobody reads: once
+	// it is queued, the next request waits for room, and after
+	// MaxOutputStall the connection closes and the POST is answered 404.
+	n := 3
+	waitFor(t, func() bool {
+		n++
+		body := strings.Replace(newSession, `"id":2`, fmt.Sprintf(`"id":%d`, n), 1)
+		status, _, text := do(t, "POST", url, body, ct, "application/json", cid, id)
+		if status != 202 && status != 404 {
+			t.Fatalf("POST to a stalled connection: %d %s, want 404", status, text)
+		}
+		return status == 404
+	})
 	if n := s.Connections(); n != 0 {
 		t.Errorf("%d connections after the stall", n)
 	}
@@ -140,4 +154,72 @@ func TestMaxConnections(t *testing.T) {
 	}
 	do(t, "DELETE", url, "", acphttp.HeaderConnectionID, id)
 	open(t, url)
+}
+
+// TestShutdownStalledStream checks that Shutdown does not wait for an SSE
+// stream whose client has stopped reading: the write under way fails
+// when the connection closes.
+func TestShutdownStalledStream(t *testing.T) {
+	wrote := make(chan struct{})
+	s := acphttp.NewServer(flood(wrote), &acphttp.Options{ErrorLog: log.New(io.Discard, "", 0)})
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	url := ts.URL + "/acp"
+	id := open(t, url)
+	resp := stream(t, url, acphttp.HeaderConnectionID, id) // and never read
+	if resp.StatusCode != 200 {
+		t.Fatal(resp.Status)
+	}
+	<-wrote
+	time.Sleep(100 * time.Millisecond) // for the stream to fill the socket
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := s.Shutdown(ctx); err != nil {
+		t.Errorf("Shutdown with a stalled stream: %v", err)
+	}
+}
+
+// TestShutdownStalledWebSocket checks that Shutdown does not wait for a
+// WebSocket whose client has stopped reading.
+func TestShutdownStalledWebSocket(t *testing.T) {
+	wrote := make(chan struct{})
+	s := acphttp.NewServer(flood(wrote), &acphttp.Options{ErrorLog: log.New(io.Discard, "", 0)})
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	ws, _ := dialRaw(t, ctx, ts.URL+"/acp")
+	if err := ws.Write(ctx, websocket.MessageText, []byte(initializeBody)); err != nil {
+		t.Fatal(err)
+	}
+	<-wrote                            // and never read
+	time.Sleep(100 * time.Millisecond) // for the pump to fill the socket
+	if err := s.Shutdown(ctx); err != nil {
+		t.Errorf("Shutdown with a stalled WebSocket: %v", err)
+	}
+}
+
+// flood returns the ConnectFunc of an agent that answers initialize, then
+// writes 8 MiB of notifications and closes wrote.
+func flood(wrote chan struct{}) acphttp.ConnectFunc {
+	return func(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
+		c := newFakeConn(in)
+		go func() {
+			defer close(c.done)
+			br := bufio.NewReader(in)
+			if _, err := br.ReadBytes('\n'); err != nil {
+				return
+			}
+			io.WriteString(out, `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}`+"\n")
+			big := `{"jsonrpc":"2.0","method":"_big","params":"` + strings.Repeat("x", 1<<20) + `"}` + "\n"
+			for range 8 {
+				if _, err := io.WriteString(out, big); err != nil {
+					return
+				}
+			}
+			close(wrote)
+			io.Copy(io.Discard, br) // until the connection closes
+		}()
+		return c, nil
+	}
 }

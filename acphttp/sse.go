@@ -3,10 +3,12 @@ package acphttp
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -42,8 +44,8 @@ func (s *Server) serveGet(w http.ResponseWriter, r *http.Request) {
 	}
 	rc := http.NewResponseController(w)
 	// A stream lasts as long as its connection, whatever the server's
-	// WriteTimeout.
-	_ = rc.SetWriteDeadline(time.Time{})
+	// WriteTimeout: each write has MaxOutputStall instead.
+	_ = rc.SetWriteDeadline(time.Now().Add(s.limits.MaxOutputStall))
 	w.WriteHeader(http.StatusOK)
 	if rc.Flush() != nil {
 		return
@@ -58,16 +60,39 @@ func (s *Server) serveGet(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// stream writes each message of mb to w as an SSE event until mb ends.
-func (c *conn) stream(r *http.Request, w io.Writer, rc *http.ResponseController, mb *mailbox) error {
+// stream writes each message of mb to w as an SSE event until mb ends. A
+// write the client takes none of for MaxOutputStall fails, and so does one
+// still under way writeGrace after the connection closes.
+func (c *conn) stream(r *http.Request, w io.Writer, rc *http.ResponseController, mb *mailbox) (err error) {
 	keepAlive := time.NewTicker(keepAliveInterval)
 	defer keepAlive.Stop()
-	idle := func() error {
-		if _, err := io.WriteString(w, ":\n\n"); err != nil {
+	var mu sync.Mutex // rc is not used once stream returns
+	done := false
+	stop := context.AfterFunc(c.stopWrites, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !done {
+			_ = rc.SetWriteDeadline(time.Now())
+		}
+	})
+	defer func() {
+		stop()
+		mu.Lock()
+		done = true
+		mu.Unlock()
+		if err == nil {
+			// A stream that ended cleanly ends its response cleanly.
+			_ = rc.SetWriteDeadline(time.Now().Add(c.limits.MaxOutputStall))
+		}
+	}()
+	write := func(b []byte) error {
+		_ = rc.SetWriteDeadline(time.Now().Add(c.limits.MaxOutputStall))
+		if _, err := w.Write(b); err != nil {
 			return err
 		}
 		return rc.Flush()
 	}
+	idle := func() error { return write([]byte(":\n\n")) }
 	var buf []byte
 	for {
 		msg, err := c.next(r.Context(), mb, keepAlive.C, idle)
@@ -89,10 +114,7 @@ func (c *conn) stream(r *http.Request, w io.Writer, rc *http.ResponseController,
 				msg = c.take(mb)
 			}
 		}
-		if _, err := w.Write(buf); err != nil {
-			return err
-		}
-		if err := rc.Flush(); err != nil {
+		if err := write(buf); err != nil {
 			return err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -82,6 +83,7 @@ func TestStatus(t *testing.T) {
 		{"not JSON media type", "POST", initializeBody, []string{ct, "text/plain"}, 415, "Unsupported Media Type"},
 		{"media type parameters", "POST", "{", []string{ct, "Application/JSON; charset=utf-8"}, 400, "Invalid JSON"},
 		{"not JSON", "POST", "hello", []string{ct, mt}, 400, "Invalid JSON"},
+		{"cut short", "POST", `{"method":"`, []string{ct, mt}, 400, "Invalid JSON"},
 		{"batch", "POST", "[" + initializeBody + "]", []string{ct, mt}, 400,
 			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request: JSON-RPC batches are not supported"}}`},
 		{"not an object", "POST", "42", []string{ct, mt}, 400, "Invalid JSON-RPC message"},
@@ -224,8 +226,9 @@ func event(t *testing.T, r *bufio.Reader) string {
 }
 
 // TestConnectRefused checks the answers to an initialize the ConnectFunc
-// refuses: its status for a StatusError, 500 without detail otherwise,
-// and 500 with a -32603 error when the agent answers something else.
+// refuses: its status for a StatusError, 500 without detail for another
+// error or a panic, and 500 with a -32603 error when the agent answers
+// something else. Each server shuts down at once after.
 func TestConnectRefused(t *testing.T) {
 	for _, c := range []struct {
 		name    string
@@ -239,6 +242,9 @@ func TestConnectRefused(t *testing.T) {
 		{"error", func(*http.Request, io.Writer, io.Reader) (acphttp.Conn, error) {
 			return nil, errors.New("/secret/path: no such file")
 		}, 500, "Internal Server Error"},
+		{"panic", func(*http.Request, io.Writer, io.Reader) (acphttp.Conn, error) {
+			panic("/secret/path: boom")
+		}, 500, "Internal Server Error"},
 		{"wrong answer", func(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
 			c := newFakeConn(in)
 			go func() {
@@ -249,7 +255,7 @@ func TestConnectRefused(t *testing.T) {
 			return c, nil
 		}, 500, `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Initialize failed"}}`},
 	} {
-		s := acphttp.NewServer(c.connect, nil)
+		s := acphttp.NewServer(c.connect, &acphttp.Options{ErrorLog: log.New(io.Discard, "", 0)})
 		rec := httptest.NewRecorder()
 		req := httptest.NewRequest("POST", "/acp", strings.NewReader(initializeBody))
 		req.Header.Set("Content-Type", "application/json")

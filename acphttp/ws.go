@@ -24,7 +24,7 @@ func (s *Server) serveWebSocket(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ws.SetReadLimit(int64(s.limits.MaxMessageBytes))
-	sess := &wsSession{c: c, ws: ws, pumped: make(chan struct{})}
+	sess := &wsSession{c: c, ws: ws, ready: make(chan struct{}), pumped: make(chan struct{})}
 	sess.serve()
 }
 
@@ -34,6 +34,7 @@ type wsSession struct {
 	c           *conn
 	ws          *websocket.Conn
 	initialized bool
+	ready       chan struct{} // closed once initialized: the pump starts
 	pumped      chan struct{} // closed when the pump has ended
 }
 
@@ -72,11 +73,11 @@ func (w *wsSession) handle(ctx context.Context, data []byte) bool {
 	m, err := scan(data)
 	switch {
 	case errors.Is(err, errBatch):
-		return w.send(ctx, batchError)
+		return w.send(batchError)
 	case errors.Is(err, errNotObject):
-		return w.send(ctx, invalidRequest)
+		return w.send(invalidRequest)
 	case err != nil:
-		return w.send(ctx, parseErrorReply)
+		return w.send(parseErrorReply)
 	}
 	if !w.initialized {
 		return w.initialize(ctx, &m, data)
@@ -84,7 +85,7 @@ func (w *wsSession) handle(ctx context.Context, data []byte) bool {
 	if m.isRequest() && m.isInitialize() {
 		b := append([]byte(`{"jsonrpc":"2.0","id":`), m.id...)
 		b = append(b, `,"error":{"code":-32600,"message":"Initialize not allowed on existing connection"}}`...)
-		return w.send(ctx, b)
+		return w.send(b)
 	}
 	c := w.c
 	route := ""
@@ -127,7 +128,7 @@ func (w *wsSession) initialize(ctx context.Context, m *message, data []byte) boo
 		return true
 	}
 	if !m.hasMethod {
-		return w.send(ctx, invalidRequest)
+		return w.send(invalidRequest)
 	}
 	if !m.isInitialize() {
 		w.c.close(&wsCloseError{websocket.StatusProtocolError, "First message must be initialize"})
@@ -139,27 +140,40 @@ func (w *wsSession) initialize(ctx context.Context, m *message, data []byte) boo
 	}
 	w.c.initialID = m.id
 	if _, err := w.c.initialize(ctx, data); err != nil {
-		w.send(ctx, initializeFailed(m.id))
+		// The connection has closed already: answer all the same.
+		_ = w.write(context.Background(), initializeFailed(m.id))
 		w.c.close(&wsCloseError{websocket.StatusInternalError, "Initialize failed"})
 		return false
 	}
 	w.initialized = true
+	close(w.ready)
 	return true
 }
 
-// pump sends the agent's output until the connection ends, then closes
-// the socket for the reason it ended.
+// pump sends the agent's output, once the connection is initialized,
+// until the connection ends, then closes the socket for the reason it
+// ended.
 func (w *wsSession) pump() {
 	defer close(w.pumped)
 	c := w.c
-	ctx := context.WithoutCancel(c.ctx)
+	select {
+	case <-w.ready:
+	case <-c.aborted.Done():
+		// Closed before it was initialized.
+		c.mu.Lock()
+		err := c.closeErr
+		c.mu.Unlock()
+		w.closeSocket(err)
+		return
+	}
 	for {
-		msg, err := c.next(ctx, &c.main, nil, nil)
+		msg, err := c.next(context.Background(), &c.main, nil, nil)
 		if err != nil || msg == nil {
 			w.closeSocket(err)
 			return
 		}
-		if err := w.write(ctx, msg); err != nil {
+		// A write under way when the connection closes stops soon after.
+		if err := w.write(c.stopWrites, msg); err != nil {
 			// A client that took none of the message in MaxOutputStall has
 			// stalled; any other failure is a socket that has gone.
 			reason := error(nil)
@@ -174,9 +188,11 @@ func (w *wsSession) pump() {
 }
 
 // send writes msg as one text frame, and reports whether it went: a
-// client that takes none of it for MaxOutputStall has its socket closed.
-func (w *wsSession) send(ctx context.Context, msg []byte) bool {
-	return w.write(ctx, msg) == nil
+// client that takes none of it for MaxOutputStall has its socket closed,
+// and a write under way when the connection closes stops writeGrace
+// after.
+func (w *wsSession) send(msg []byte) bool {
+	return w.write(w.c.stopWrites, msg) == nil
 }
 
 // write writes msg as one text frame within MaxOutputStall.

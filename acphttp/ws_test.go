@@ -3,6 +3,9 @@ package acphttp_test
 import (
 	"context"
 	"errors"
+	"io"
+	"log"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -100,5 +103,31 @@ func TestWebSocketMessageTooLarge(t *testing.T) {
 	var ce websocket.CloseError
 	if !errors.As(err, &ce) {
 		t.Errorf("not a close: %v", err)
+	}
+}
+
+// TestWebSocketInitializeFailed checks that an initialize the agent does
+// not answer first is answered -32603 "Initialize failed", without
+// detail, and the socket closed with 1011.
+func TestWebSocketInitializeFailed(t *testing.T) {
+	wrong := func(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
+		c := newFakeConn(in)
+		go func() {
+			defer close(c.done)
+			_, _ = io.WriteString(out, `{"jsonrpc":"2.0","method":"hello"}`+"\n")
+			_, _ = io.Copy(io.Discard, in)
+		}()
+		return c, nil
+	}
+	url := serveHandler(t, acphttp.NewServer(wrong, &acphttp.Options{ErrorLog: log.New(io.Discard, "", 0)}))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ws, _ := dialRaw(t, ctx, url)
+	if got, want := exchange(t, ctx, ws, initializeBody), `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Initialize failed"}}`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	_, _, err := ws.Read(ctx)
+	if got := websocket.CloseStatus(err); got != websocket.StatusInternalError {
+		t.Errorf("closed with %v (%v), want 1011", got, err)
 	}
 }

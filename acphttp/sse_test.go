@@ -1,0 +1,56 @@
+package acphttp
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+)
+
+// TestSSEReader checks the events the client reads: data lines joined,
+// comments and other fields skipped, CRLF and a missing last blank line
+// taken, and an event over the limit refused.
+func TestSSEReader(t *testing.T) {
+	in := ":\n\nevent: x\ndata: {\"a\":1}\r\n\r\ndata:{\"b\":\ndata: 2}\n\nid: 7\n\ndata: last"
+	r := newSSEReader(strings.NewReader(in), 100)
+	var got []string
+	for {
+		data, err := r.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(data))
+	}
+	if want := []string{`{"a":1}`, "{\"b\":\n2}", "last"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("events %q, want %q", got, want)
+	}
+	big := "data: " + strings.Repeat("x", 200) + "\n\n"
+	if _, err := newSSEReader(strings.NewReader(big), 100).next(); err != errMessageTooLarge {
+		t.Errorf("an event over the limit: %v", err)
+	}
+	long := "data: " + strings.Repeat("x", 70<<10) + "\n\n"
+	if _, err := newSSEReader(strings.NewReader(long), 100).next(); err != errMessageTooLarge {
+		t.Errorf("a line over the buffer and the limit: %v", err)
+	}
+}
+
+// FuzzSSEReader checks that reading events never panics and never returns
+// one over the limit.
+func FuzzSSEReader(f *testing.F) {
+	f.Add([]byte("data: {}\n\n:\n\ndata: a\r\ndata: b\n\n"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		r := newSSEReader(bytes.NewReader(in), 64)
+		for range 1000 {
+			data, err := r.next()
+			if err != nil {
+				return
+			}
+			if len(data) > 64 {
+				t.Fatalf("an event of %d bytes", len(data))
+			}
+		}
+	})
+}
