@@ -1,11 +1,14 @@
 package examples
 
 import (
+	"io"
+	"net/http"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/acpgen/acpgen/internal/node"
 )
@@ -97,5 +100,30 @@ func checkStops(t *testing.T, s *server) {
 	t.Helper()
 	if err := s.stop(); err != nil || s.output() != "" {
 		t.Errorf("after SIGTERM: %v, printed %q", err, s.output())
+	}
+}
+
+// TestAgentListenServesH2C checks that examples/agent -listen answers
+// cleartext HTTP/2 (h2c) as well as HTTP/1.1.
+func TestAgentListenServesH2C(t *testing.T) {
+	agent, _ := binaries(t)
+	s := listen(t, exec.Command(agent, "-listen", "127.0.0.1:0"))
+	var h2c http.Protocols
+	h2c.SetUnencryptedHTTP2(true)
+	client := &http.Client{Transport: &http.Transport{Protocols: &h2c}, Timeout: 30 * time.Second}
+	req, err := http.NewRequest(http.MethodPost, s.URL, strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.ProtoMajor != 2 || resp.StatusCode != http.StatusOK || resp.Header.Get("Acp-Connection-Id") == "" ||
+		!jsonEqual(string(body), `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"authMethods":[]}}`) {
+		t.Errorf("initialize over h2c: %s %s, Acp-Connection-Id %q: %s", resp.Proto, resp.Status, resp.Header.Get("Acp-Connection-Id"), body)
 	}
 }
