@@ -300,7 +300,8 @@ func TestServerGone(t *testing.T) {
 			<-waiting
 			ln.closeAll() // as a backend that dies
 			err := <-done
-			want := map[string]string{"http": "SSE stream failed", "ws": "closed without a close frame"}[profile]
+			// Over Streamable HTTP, a stream or a POST still under way fails.
+			want := map[string]string{"http": "EOF", "ws": "closed without a close frame"}[profile]
 			if err == nil || !strings.Contains(err.Error(), want) {
 				t.Errorf("pending prompt: %v, want an error that says %q", err, want)
 			}
