@@ -128,6 +128,11 @@ func (t *Transport) Write(p []byte) (int, error) {
 			continue
 		}
 		if err := t.impl.send(line); err != nil {
+			// A write cut short because the transport failed fails for the
+			// transport's reason.
+			if reason := t.in.reason(); reason != nil {
+				err = reason
+			}
 			return 0, err
 		}
 	}
@@ -207,6 +212,13 @@ func (q *queue) take() ([]byte, error) {
 	q.msgs = q.msgs[1:]
 	q.broadcastLocked()
 	return msg, nil
+}
+
+// reason returns the error the queue failed with, or nil.
+func (q *queue) reason() error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.err
 }
 
 // fail ends the queue with err, once; it reports whether this call did.

@@ -3,6 +3,7 @@ package acphttp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 )
@@ -71,6 +72,13 @@ func (h *httpClient) openSSE(ctx context.Context, id, session string, s *session
 	err := h.readSSE(ctx, id, session, func() { settle(nil) })
 	if ctx.Err() != nil {
 		return
+	}
+	if err != nil && !errors.As(err, new(*HTTPError)) && !errors.Is(err, errMessageTooLarge) {
+		which := "connection's"
+		if session != "" {
+			which = "session's"
+		}
+		err = fmt.Errorf("acphttp: the %s SSE stream failed: %w", which, err)
 	}
 	if err != nil {
 		settle(err)

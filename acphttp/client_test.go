@@ -276,3 +276,62 @@ func TestClientMessageTooLarge(t *testing.T) {
 		tr.Close()
 	}
 }
+
+// TestServerGone checks the reason a pending call fails with when the
+// server's end goes away without a word, over both profiles.
+func TestServerGone(t *testing.T) {
+	for _, profile := range []string{"http", "ws"} {
+		t.Run(profile, func(t *testing.T) {
+			waiting := make(chan struct{}, 1)
+			s := acphttp.NewServer(connectWaiting(waiting), nil)
+			ts := httptest.NewUnstartedServer(s)
+			ln := &trackingListener{Listener: ts.Listener}
+			ts.Listener = ln
+			ts.Start()
+			defer shutdown(t, s)
+			url := ts.URL + "/acp"
+			if profile == "ws" {
+				url = "ws" + strings.TrimPrefix(url, "http")
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			done, _, tr := dialPrompt(t, ctx, url, nil)
+			defer tr.Close()
+			<-waiting
+			ln.closeAll() // as a backend that dies
+			err := <-done
+			// Over Streamable HTTP, a stream or a POST still under way fails.
+			want := map[string]string{"http": "EOF", "ws": "closed without a close frame"}[profile]
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("pending prompt: %v, want an error that says %q", err, want)
+			}
+			ts.Close()
+		})
+	}
+}
+
+// trackingListener keeps the connections it accepts, to close them all.
+type trackingListener struct {
+	net.Listener
+	mu    sync.Mutex
+	conns []net.Conn
+}
+
+func (l *trackingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err == nil {
+		l.mu.Lock()
+		l.conns = append(l.conns, c)
+		l.mu.Unlock()
+	}
+	return c, err
+}
+
+// closeAll closes every connection accepted so far.
+func (l *trackingListener) closeAll() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, c := range l.conns {
+		c.Close()
+	}
+}

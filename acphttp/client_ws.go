@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"sync"
 
@@ -98,6 +99,9 @@ func closeReason(err error) error {
 			return fmt.Errorf("acphttp: the WebSocket closed: %d %s: %s", int(ce.Code), ce.Code, ce.Reason)
 		}
 		return fmt.Errorf("acphttp: the WebSocket closed: %d %s", int(ce.Code), ce.Code)
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("acphttp: the WebSocket closed without a close frame: %w", err)
 	}
 	return fmt.Errorf("acphttp: the WebSocket failed: %w", err)
 }
