@@ -107,6 +107,9 @@ type Ref struct {
 	Bits     int   // RefInt: 8, 16, 32 or 64
 	Unsigned bool  // RefInt
 	Object   bool  // RefRaw: the value must be a JSON object (or null where nullable)
+	// Check is what a value must be beyond its Go type (minLength, const,
+	// …); nil when nothing.
+	Check *Check
 }
 
 // Field is one JSON object property.

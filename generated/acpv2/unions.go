@@ -7165,7 +7165,7 @@ func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
 		if !nonEmpty || hasKeys(m, "value", "name") {
 			var v SessionConfigSelectOptionsUngrouped
 			if err = decodeWith(data, (*[]SessionConfigSelectOption)(&v), func(p *[]SessionConfigSelectOption, d *decoder) error {
-				return decodeSlice(d, p, (*SessionConfigSelectOption).decodeJSON)
+				return checkItems(decodeSlice(d, p, (*SessionConfigSelectOption).decodeJSON), p, 1, -1)
 			}); err == nil {
 				u.Value = v
 				return nil
@@ -7174,7 +7174,7 @@ func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
 		if !nonEmpty || hasKeys(m, "groupId", "name", "options") {
 			var v SessionConfigSelectOptionsGrouped
 			if err = decodeWith(data, (*[]SessionConfigSelectGroup)(&v), func(p *[]SessionConfigSelectGroup, d *decoder) error {
-				return decodeSlice(d, p, (*SessionConfigSelectGroup).decodeJSON)
+				return checkItems(decodeSlice(d, p, (*SessionConfigSelectGroup).decodeJSON), p, 1, -1)
 			}); err == nil {
 				u.Value = v
 				return nil

@@ -1,0 +1,446 @@
+package ir
+
+import (
+	"encoding/json"
+	"math"
+	"math/big"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+)
+
+// Check is what a value must be beyond its Go type: the validation keywords
+// of its schema (load.EnforcedKeywords), decided here once, that the
+// generated decoder checks on every value it decodes. A value that fails is
+// an error at its JSON path, or the default where the member defaults on
+// error. The zero Check (no bound, any value) is never stored: a Ref
+// without checks has a nil Check.
+type Check struct {
+	// MinLength and MaxLength bound a string's length in characters
+	// (Unicode code points); -1 is no bound.
+	MinLength, MaxLength int
+	// MinItems and MaxItems bound the items of a list; -1 is no bound.
+	MinItems, MaxItems int
+	// Min and Max bound a number, as Go literals of its type ("" is no
+	// bound). The bounds of an integer are inclusive; those of a float are
+	// exclusive where ExclusiveMin and ExclusiveMax say so.
+	Min, Max                   string
+	ExclusiveMin, ExclusiveMax bool
+	// Values are the JSON texts the value must equal one of (const and
+	// enum), compared as JSON values; nil allows any value.
+	Values []string
+	// Never: the schema is false and no value fits.
+	Never bool
+}
+
+// noCheck is a Check that allows every value.
+var noCheck = Check{MinLength: -1, MaxLength: -1, MinItems: -1, MaxItems: -1}
+
+// never is the Check of the schema false.
+func never() *Check {
+	c := noCheck
+	c.Never = true
+	return &c
+}
+
+// empty reports whether c allows every value.
+func (c *Check) empty() bool {
+	return c.MinLength < 0 && c.MaxLength < 0 && c.MinItems < 0 && c.MaxItems < 0 &&
+		c.Min == "" && c.Max == "" && c.Values == nil && !c.Never
+}
+
+// valueKind is the kind of JSON value a Go type holds, for the keywords
+// that apply to one kind only.
+type valueKind int
+
+const (
+	kindAny valueKind = iota // free-form JSON, or a union of several kinds
+	kindString
+	kindArray
+	kindInteger
+	kindFloat
+	kindOther // objects, booleans: no enforced keyword of one kind applies
+)
+
+// kindOfRef is the kind of JSON value r holds.
+func kindOfRef(r Ref) valueKind {
+	seen := map[*Type]bool{}
+	for r.Kind == RefNamed && !seen[r.Type] {
+		t := r.Type
+		seen[t] = true
+		switch t.Kind {
+		case Struct:
+			return kindOther
+		case Enum:
+			if t.Enum.Integer {
+				return kindInteger
+			}
+			return kindString
+		case Named:
+			r = *t.Underlying
+			continue
+		}
+		return kindAny // Raw, Union
+	}
+	switch r.Kind {
+	case RefString:
+		return kindString
+	case RefArray:
+		return kindArray
+	case RefInt:
+		return kindInteger
+	case RefFloat:
+		return kindFloat
+	case RefBool, RefMap:
+		return kindOther
+	case RefRaw:
+		if r.Object {
+			return kindOther
+		}
+	}
+	return kindAny
+}
+
+// intOf is the integer Ref below r (its bits and sign).
+func intOf(r Ref) Ref {
+	for i := 0; r.Kind == RefNamed && i < 1000; i++ {
+		t := r.Type
+		if t.Kind == Enum {
+			return Ref{Kind: RefInt, Bits: t.Enum.Bits}
+		}
+		r = *t.Underlying
+	}
+	return r
+}
+
+// withCheck adds to r the checks of the validation keywords of s, which r
+// is the Go type of. A keyword that would apply to a value of r but that a
+// decoder of r cannot check is an error at s; one that applies only to
+// another kind of value than r ever holds is met by every value of r, as
+// JSON Schema has it.
+func withCheck(r Ref, s *jsonschema.Schema) (Ref, error) {
+	c, err := checkOf(r, s)
+	if err != nil || c == nil {
+		return r, err
+	}
+	if r.Check != nil {
+		c = merge(*r.Check, *c)
+	}
+	if c.Values != nil && len(c.Values) == 0 {
+		return r, errorf(s, "const and enum here allow no common value; no message could hold one")
+	}
+	r.Check = c
+	return r, nil
+}
+
+// checkOf is the Check of the keywords of s for a value of Go type r, or nil.
+func checkOf(r Ref, s *jsonschema.Schema) (*Check, error) {
+	c := noCheck
+	set := false
+	if s.Always != nil && !*s.Always {
+		c.Never, set = true, true
+	}
+	kind := kindOfRef(r)
+	applies := func(k valueKind, keyword string) (bool, error) {
+		switch {
+		case kind == k:
+			return true, nil
+		case kind == kindAny:
+			return false, errorf(s, "%s applies to one kind of value, but this value can be of any kind; give it a type (acpgen checks %s only on a value whose Go type is of that kind)", keyword, keyword)
+		}
+		return false, nil
+	}
+	if s.MinLength >= 0 || s.MaxLength >= 0 {
+		ok, err := applies(kindString, "minLength/maxLength")
+		if err != nil {
+			return nil, err
+		}
+		if ok && (s.MinLength > 0 || s.MaxLength >= 0) {
+			c.MinLength, c.MaxLength, set = s.MinLength, s.MaxLength, true
+		}
+	}
+	if s.MinItems >= 0 || s.MaxItems >= 0 {
+		ok, err := applies(kindArray, "minItems/maxItems")
+		if err != nil {
+			return nil, err
+		}
+		if ok && (s.MinItems > 0 || s.MaxItems >= 0) {
+			c.MinItems, c.MaxItems, set = s.MinItems, s.MaxItems, true
+		}
+	}
+	if s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil || s.ExclusiveMaximum != nil {
+		switch kind {
+		case kindInteger:
+			ok, err := intBounds(&c, intOf(r), s)
+			if err != nil {
+				return nil, err
+			}
+			set = set || ok
+		case kindFloat:
+			set = floatBounds(&c, s) || set
+		case kindAny:
+			return nil, errorf(s, "minimum and maximum apply to numbers, but this value can be of any kind; give it a type (acpgen checks bounds only on a value whose Go type is a number)")
+		}
+	}
+	if len(s.Constant) > 0 || s.Enum != nil {
+		values, err := allowed(s)
+		if err != nil {
+			return nil, err
+		}
+		c.Values, set = values, true
+	}
+	if !set {
+		return nil, nil
+	}
+	return &c, nil
+}
+
+// merge is the Check of a value that must pass both a and b.
+func merge(a, b Check) *Check {
+	out := a
+	out.Never = a.Never || b.Never
+	out.MinLength = max(a.MinLength, b.MinLength)
+	out.MaxLength = minBound(a.MaxLength, b.MaxLength)
+	out.MinItems = max(a.MinItems, b.MinItems)
+	out.MaxItems = minBound(a.MaxItems, b.MaxItems)
+	out.Min, out.ExclusiveMin = tighterLit(a.Min, a.ExclusiveMin, b.Min, b.ExclusiveMin, 1)
+	out.Max, out.ExclusiveMax = tighterLit(a.Max, a.ExclusiveMax, b.Max, b.ExclusiveMax, -1)
+	switch {
+	case a.Values == nil:
+		out.Values = b.Values
+	case b.Values != nil:
+		keep := map[string]bool{}
+		for _, v := range b.Values {
+			keep[jsonKey(v)] = true
+		}
+		out.Values = []string{}
+		for _, v := range a.Values {
+			if keep[jsonKey(v)] {
+				out.Values = append(out.Values, v)
+			}
+		}
+	}
+	return &out
+}
+
+// tighterLit is the tighter of two bounds written as Go literals ("" is
+// none); sign is 1 for lower bounds and -1 for upper ones.
+func tighterLit(a string, aX bool, b string, bX bool, sign int) (string, bool) {
+	ra, oka := new(big.Rat).SetString(a)
+	rb, okb := new(big.Rat).SetString(b)
+	switch {
+	case !okb:
+		return a, aX
+	case !oka:
+		return b, bX
+	}
+	switch c := ra.Cmp(rb) * sign; {
+	case c > 0:
+		return a, aX
+	case c < 0:
+		return b, bX
+	}
+	return a, aX || bX
+}
+
+// minBound is the smaller of two upper bounds, -1 being none.
+func minBound(a, b int) int {
+	switch {
+	case a < 0:
+		return b
+	case b < 0:
+		return a
+	}
+	return min(a, b)
+}
+
+// intBounds sets the inclusive bounds of an integer of Go type r: the
+// schema's, where they narrow the type's range. A range that holds no
+// integer of the type is an error.
+func intBounds(c *Check, r Ref, s *jsonschema.Schema) (bool, error) {
+	lo, hi := intRange(r)
+	min, max := new(big.Int).Set(lo), new(big.Int).Set(hi)
+	if s.Minimum != nil {
+		min = maxInt(min, ceil(s.Minimum))
+	}
+	if s.ExclusiveMinimum != nil {
+		min = maxInt(min, new(big.Int).Add(floor(s.ExclusiveMinimum), big.NewInt(1)))
+	}
+	if s.Maximum != nil {
+		max = minInt(max, floor(s.Maximum))
+	}
+	if s.ExclusiveMaximum != nil {
+		max = minInt(max, new(big.Int).Sub(ceil(s.ExclusiveMaximum), big.NewInt(1)))
+	}
+	if min.Cmp(max) > 0 {
+		return false, errorf(s, "minimum and maximum here leave no integer of the value's format (%s); no message could hold one", sig(r))
+	}
+	set := false
+	if min.Cmp(lo) != 0 {
+		c.Min, set = min.String(), true
+	}
+	if max.Cmp(hi) != 0 {
+		c.Max, set = max.String(), true
+	}
+	return set, nil
+}
+
+// intRange is the range of the Go integer type r.
+func intRange(r Ref) (lo, hi *big.Int) {
+	bits := uint(r.Bits)
+	if r.Unsigned {
+		return new(big.Int), new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), bits), big.NewInt(1))
+	}
+	lim := new(big.Int).Lsh(big.NewInt(1), bits-1)
+	return new(big.Int).Neg(lim), new(big.Int).Sub(lim, big.NewInt(1))
+}
+
+func ceil(r *big.Rat) *big.Int {
+	q, m := new(big.Int).DivMod(r.Num(), r.Denom(), new(big.Int))
+	if m.Sign() != 0 {
+		q.Add(q, big.NewInt(1))
+	}
+	return q
+}
+
+func floor(r *big.Rat) *big.Int {
+	q, _ := new(big.Int).DivMod(r.Num(), r.Denom(), new(big.Int))
+	return q
+}
+
+func maxInt(a, b *big.Int) *big.Int {
+	if a.Cmp(b) >= 0 {
+		return a
+	}
+	return b
+}
+
+func minInt(a, b *big.Int) *big.Int {
+	if a.Cmp(b) <= 0 {
+		return a
+	}
+	return b
+}
+
+// floatBounds sets the bounds of a float64, the tighter of the inclusive
+// and the exclusive one on each side, as the float64 nearest each bound.
+func floatBounds(c *Check, s *jsonschema.Schema) bool {
+	lo, loX := tighter(s.Minimum, s.ExclusiveMinimum, 1)
+	hi, hiX := tighter(s.Maximum, s.ExclusiveMaximum, -1)
+	if lo != nil {
+		c.Min, c.ExclusiveMin = floatLit(lo), loX
+	}
+	if hi != nil {
+		c.Max, c.ExclusiveMax = floatLit(hi), hiX
+	}
+	return lo != nil || hi != nil
+}
+
+// tighter picks the bound that allows less of an inclusive bound in and an
+// exclusive one ex; sign is 1 for lower bounds and -1 for upper ones.
+func tighter(in, ex *big.Rat, sign int) (*big.Rat, bool) {
+	switch {
+	case in == nil:
+		return ex, ex != nil
+	case ex == nil:
+		return in, false
+	}
+	if ex.Cmp(in)*sign >= 0 {
+		return ex, true
+	}
+	return in, false
+}
+
+// floatLit is the float64 nearest r as a Go literal.
+func floatLit(r *big.Rat) string {
+	f, _ := r.Float64()
+	if math.IsInf(f, 0) {
+		if f > 0 {
+			return "math.MaxFloat64"
+		}
+		return "-math.MaxFloat64"
+	}
+	s := strconv.FormatFloat(f, 'g', -1, 64)
+	if _, err := strconv.ParseInt(s, 10, 64); err == nil {
+		s += ".0"
+	}
+	return s
+}
+
+// allowed is the list of JSON texts that const and enum of s allow, sorted.
+func allowed(s *jsonschema.Schema) ([]string, error) {
+	var values []string
+	if s.Enum != nil {
+		for _, v := range s.Enum {
+			text, err := json.Marshal(v)
+			if err != nil {
+				return nil, errorf(s, "enum value %v cannot be written as JSON: %v", v, err)
+			}
+			values = append(values, string(text))
+		}
+	}
+	if len(s.Constant) > 0 {
+		text, err := json.Marshal(s.Constant[0])
+		if err != nil {
+			return nil, errorf(s, "const %v cannot be written as JSON: %v", s.Constant[0], err)
+		}
+		if s.Enum == nil {
+			values = []string{string(text)}
+		} else {
+			keep := []string{}
+			for _, v := range values {
+				if jsonKey(v) == jsonKey(string(text)) {
+					keep = append(keep, v)
+				}
+			}
+			values = keep
+		}
+	}
+	sort.Strings(values)
+	return values, nil
+}
+
+// jsonKey is a JSON text with its numbers written one way for each value
+// (1, 1.0 and 1e0 alike), for telling which of two lists' values are equal.
+func jsonKey(text string) string {
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return text
+	}
+	out, err := json.Marshal(numbersByValue(v))
+	if err != nil {
+		return text
+	}
+	return string(out)
+}
+
+// numbersByValue replaces each number in v by the text of its value.
+func numbersByValue(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		text := string(x)
+		if e := strings.IndexAny(text, "eE"); e >= 0 {
+			// A big exponent would make big.Rat build a huge power of ten.
+			if n, err := strconv.Atoi(text[e+1:]); err != nil || n < -400 || n > 400 {
+				return map[string]any{"\x00number": text}
+			}
+		}
+		if r, ok := new(big.Rat).SetString(text); ok {
+			text = r.RatString()
+		}
+		return map[string]any{"\x00number": text}
+	case []any:
+		for i := range x {
+			x[i] = numbersByValue(x[i])
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = numbersByValue(x[k])
+		}
+	}
+	return v
+}
