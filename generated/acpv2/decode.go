@@ -774,3 +774,137 @@ func checkRange[T number](err error, p *T, min, max T, flags uint8) error {
 	}
 	return nil
 }
+
+// sameJSON reports whether a and b are the same JSON value.
+func sameJSON(a, b []byte) bool {
+	va, errA := decodeNumbers(a)
+	vb, errB := decodeNumbers(b)
+	return errA == nil && errB == nil && equalJSON(va, vb)
+}
+
+func decodeNumbers(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	return v, err
+}
+
+// equalJSON compares two values decoded by decodeAny.
+func equalJSON(a, b any) bool {
+	switch x := a.(type) {
+	case json.Number:
+		y, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		if x == y {
+			return true
+		}
+		rx, ry := exactNumber([]byte(x)), exactNumber([]byte(y))
+		return rx != nil && ry != nil && rx.Cmp(ry) == 0
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !equalJSON(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !equalJSON(v, w) {
+				return false
+			}
+		}
+		return true
+	}
+	return a == b
+}
+
+// patchShared returns raw, an unknown variant's object as received, with
+// the members names as members (",name:value" pairs that the decoded
+// variant writes) hold them where decoding changed them: a member that
+// defaulted to absent is left out, one that defaulted to a value has it.
+// Null and absent are alike; raw itself comes back when nothing changed.
+func patchShared(raw, members []byte, names ...string) []byte {
+	var decoded map[string][]byte
+	if len(members) > 0 {
+		decoded = objectValues(append(append([]byte{'{'}, members[1:]...), '}'))
+	}
+	out := []byte{'{'}
+	changed := false
+	err := eachMember(raw, func(name, quoted, value []byte) {
+		keep := value
+		if isName(names, name) {
+			dec, ok := decoded[string(name)]
+			switch {
+			case ok && (bytes.Equal(dec, value) || sameJSON(dec, value)):
+			case !ok && string(value) == "null":
+			default:
+				changed, keep = true, dec
+			}
+		}
+		if keep == nil {
+			return
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(append(append(out, quoted...), ':'), keep...)
+	})
+	if err != nil || !changed {
+		return raw
+	}
+	return append(out, '}')
+}
+
+// objectValues returns the members of the JSON object data by name.
+func objectValues(data []byte) map[string][]byte {
+	m := map[string][]byte{}
+	_ = eachMember(data, func(name, _, value []byte) { m[string(name)] = value })
+	return m
+}
+
+// eachMember calls f with the name (unquoted and as written) and the value
+// of each member of the JSON object data, in order.
+func eachMember(data []byte, f func(name, quoted, value []byte)) error {
+	d := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true))
+	if _, err := d.ReadToken(); err != nil {
+		return err
+	}
+	for d.PeekKind() == '"' {
+		quoted, err := d.ReadValue()
+		if err != nil {
+			return err
+		}
+		quoted = bytes.Clone(quoted)
+		name, err := unquote(quoted)
+		if err != nil {
+			return err
+		}
+		value, err := d.ReadValue()
+		if err != nil {
+			return err
+		}
+		f(name, quoted, bytes.Clone(value))
+	}
+	return nil
+}
+
+func isName(names []string, name []byte) bool {
+	for _, n := range names {
+		if n == string(name) {
+			return true
+		}
+	}
+	return false
+}

@@ -67,3 +67,35 @@ func TestKeywordsBounds(t *testing.T) {
 		})
 	})
 }
+
+// An unknown variant's members that every variant shares, and those of the
+// alternatives every unknown variant must match, are decoded and checked as
+// on a known variant: a value the schema rejects takes the member's default
+// (here: absent), and the object is written back without it; the rest of
+// the object is kept as received.
+func TestKeywordsUnknownVariantShared(t *testing.T) {
+	rulesRun(t, []rulesCase[CreateElicitationRequest]{{
+		name:  "valid",
+		in:    `{"mode":"_x","message":"m","sessionId":"s","toolCallId":"c","_meta":{"a":1},"extra":[1, 2]}`,
+		check: func(t *testing.T, got *CreateElicitationRequest) {},
+		valid: true,
+	}, {
+		name:  "meta not an object",
+		in:    `{"mode":"_x","message":"m","sessionId":"s","_meta":"x","extra":[1, 2]}`,
+		check: func(t *testing.T, got *CreateElicitationRequest) {},
+		enc:   `{"mode":"_x","message":"m","sessionId":"s","extra":[1,2]}`,
+	}, {
+		name:  "tool call id not a string",
+		in:    `{"message":"m","_meta":{},"mode":"_x","sessionId":"s","toolCallId":7}`,
+		check: func(t *testing.T, got *CreateElicitationRequest) {},
+		enc:   `{"message":"m","_meta":{},"mode":"_x","sessionId":"s"}`,
+	}, {
+		name: "message not a string",
+		in:   `{"mode":"_x","message":7,"sessionId":"s"}`,
+		err:  "cannot unmarshal number", field: "message",
+	}, {
+		name: "session id not a string",
+		in:   `{"mode":"_x","message":"m","sessionId":7}`,
+		err:  "cannot unmarshal",
+	}})
+}
