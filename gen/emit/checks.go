@@ -46,6 +46,9 @@ func checkedBody(c *ir.Check, goT, dec, body jen.Code) jen.Code {
 	if c.MinLength >= 0 || c.MaxLength >= 0 {
 		call = jen.Id("checkLength").Call(call, p, jen.Lit(max(c.MinLength, 0)), jen.Lit(c.MaxLength))
 	}
+	if c.Pattern != "" {
+		call = jen.Id("checkPattern").Call(call, p, jen.Lit(c.Pattern))
+	}
 	if c.MinItems >= 0 || c.MaxItems >= 0 {
 		call = jen.Id("checkItems").Call(call, p, jen.Lit(max(c.MinItems, 0)), jen.Lit(c.MaxItems))
 	}

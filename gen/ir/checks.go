@@ -21,6 +21,9 @@ type Check struct {
 	// MinLength and MaxLength bound a string's length in characters
 	// (Unicode code points); -1 is no bound.
 	MinLength, MaxLength int
+	// Pattern is a regular expression a string must match somewhere
+	// (JSON Schema's pattern), in the syntax of Go's regexp; "" is none.
+	Pattern string
 	// MinItems and MaxItems bound the items of a list; -1 is no bound.
 	MinItems, MaxItems int
 	// Min and Max bound a number, as Go literals of its type ("" is no
@@ -48,7 +51,7 @@ func never() *Check {
 // empty reports whether c allows every value.
 func (c *Check) empty() bool {
 	return c.MinLength < 0 && c.MaxLength < 0 && c.MinItems < 0 && c.MaxItems < 0 &&
-		c.Min == "" && c.Max == "" && c.Values == nil && !c.Never
+		c.Min == "" && c.Max == "" && c.Values == nil && !c.Never && c.Pattern == ""
 }
 
 // valueKind is the kind of JSON value a Go type holds, for the keywords
@@ -161,6 +164,18 @@ func checkOf(r Ref, s *jsonschema.Schema) (*Check, error) {
 			c.MinLength, c.MaxLength, set = s.MinLength, s.MaxLength, true
 		}
 	}
+	if s.Pattern != nil {
+		ok, err := applies(kindString, "pattern")
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			if err := Pattern(s.Pattern.String()); err != nil {
+				return nil, errorf(s, "pattern %q: %v", s.Pattern.String(), err)
+			}
+			c.Pattern, set = s.Pattern.String(), true
+		}
+	}
 	if s.MinItems >= 0 || s.MaxItems >= 0 {
 		ok, err := applies(kindArray, "minItems/maxItems")
 		if err != nil {
@@ -203,6 +218,11 @@ func merge(a, b Check) *Check {
 	out.Never = a.Never || b.Never
 	out.MinLength = max(a.MinLength, b.MinLength)
 	out.MaxLength = minBound(a.MaxLength, b.MaxLength)
+	if out.Pattern == "" {
+		out.Pattern = b.Pattern
+	} else if b.Pattern != "" && b.Pattern != a.Pattern {
+		out.Pattern = "(?:" + a.Pattern + ")(?:" + b.Pattern + ")"
+	}
 	out.MinItems = max(a.MinItems, b.MinItems)
 	out.MaxItems = minBound(a.MaxItems, b.MaxItems)
 	out.Min, out.ExclusiveMin = tighterLit(a.Min, a.ExclusiveMin, b.Min, b.ExclusiveMin, 1)

@@ -38,7 +38,6 @@ var Unsupported = map[string]string{
 	"$id":                   "schema identifiers, which move the base of references",
 	"$anchor":               "anchors",
 	"not":                   "negated schemas (not) outside the unknown-variant branch of a union",
-	"pattern":               "string patterns (ECMA-262 regular expressions are not Go's)",
 	"multipleOf":            "multiples (multipleOf)",
 	"minProperties":         "bounds on the number of members (minProperties)",
 	"maxProperties":         "bounds on the number of members (maxProperties)",
@@ -73,9 +72,11 @@ var StructureKeywords = []string{
 // each value, with the JSON path of a value that fails in the error; the
 // x-deserialize-* rules apply to such a failure as to a value of the wrong
 // type. Lengths are counted in characters (Unicode code points), as JSON
-// Schema counts them; const and enum compare JSON values, numbers by value.
+// Schema counts them; const and enum compare JSON values, numbers by value;
+// a pattern is checked where Go's regular expressions read it as ECMA-262
+// does (ir.Pattern) and refused elsewhere.
 var EnforcedKeywords = []string{
-	"minLength", "maxLength", "minItems", "maxItems",
+	"minLength", "maxLength", "pattern", "minItems", "maxItems",
 	"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "const", "enum",
 }
 

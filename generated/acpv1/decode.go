@@ -746,18 +746,6 @@ func bounds(min, max int) string {
 	return " (" + strconv.Itoa(min) + " to " + strconv.Itoa(max) + ")"
 }
 
-// The bounds of checkRange.
-const (
-	hasMin = 1 << iota
-	hasMax
-	exclusiveMin
-	exclusiveMax
-)
-
-type number interface {
-	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~float32 | ~float64
-}
-
 // sameJSON reports whether a and b are the same JSON value.
 func sameJSON(a, b []byte) bool {
 	va, errA := decodeNumbers(a)
