@@ -15,11 +15,13 @@ import (
 // schema that uses one is an error at the keyword.
 //
 // Every keyword of JSON Schema 2020-12 (and of the earlier drafts the ACP
-// files were written against) is in one of four groups: AnnotationKeywords, which
-// say nothing a decoder could check; StructureKeywords, which the IR turns into Go
-// types and their decoders; EnforcedKeywords, which the IR turns into checks the
-// generated decoders make on each value (ir.Check); and Unsupported. A
-// keyword in none of them is not JSON Schema, and JSON Schema ignores it.
+// files were written against) is in one of four groups, and a test makes
+// sure of it: AnnotationKeywords, which say nothing a decoder could check;
+// StructureKeywords, which the IR turns into Go types and their decoders;
+// EnforcedKeywords, which the IR turns into checks the generated decoders
+// make on each value (ir.Check); and Unsupported. A keyword in none of them
+// is not JSON Schema, and JSON Schema ignores it; x-… keywords are the ACP
+// schemas' own (load.Annotate).
 var Unsupported = map[string]string{
 	"patternProperties":     "properties selected by a pattern",
 	"if":                    "conditional schemas (if/then/else)",
