@@ -67,26 +67,8 @@ const (
 	kindOther // objects, booleans: no enforced keyword of one kind applies
 )
 
-// kindOfRef is the kind of JSON value r holds.
+// kindOfRef is the kind of JSON value r, not a named type, holds.
 func kindOfRef(r Ref) valueKind {
-	seen := map[*Type]bool{}
-	for r.Kind == RefNamed && !seen[r.Type] {
-		t := r.Type
-		seen[t] = true
-		switch t.Kind {
-		case Struct:
-			return kindOther
-		case Enum:
-			if t.Enum.Integer {
-				return kindInteger
-			}
-			return kindString
-		case Named:
-			r = *t.Underlying
-			continue
-		}
-		return kindAny // Raw, Union
-	}
 	switch r.Kind {
 	case RefString:
 		return kindString
@@ -106,16 +88,63 @@ func kindOfRef(r Ref) valueKind {
 	return kindAny
 }
 
-// intOf is the integer Ref below r (its bits and sign).
-func intOf(r Ref) Ref {
-	for i := 0; r.Kind == RefNamed && i < 1000; i++ {
-		t := r.Type
-		if t.Kind == Enum {
-			return Ref{Kind: RefInt, Bits: t.Enum.Bits}
-		}
-		r = *t.Underlying
+// refTarget is the definition that s refers to in place, or nil.
+func refTarget(s *jsonschema.Schema) *jsonschema.Schema {
+	switch {
+	case s.Ref != nil:
+		return s.Ref
+	case isSingleRef(s):
+		return s.AllOf[0].Ref
 	}
-	return r
+	return nil
+}
+
+// schemaKind is the kind of JSON value that a value of schema s is, null
+// aside, and for an integer its Go type; depth bounds a chain of
+// references.
+func schemaKind(s *jsonschema.Schema, depth int) (valueKind, Ref) {
+	if depth > 100 {
+		return kindAny, Ref{}
+	}
+	if target := refTarget(s); target != nil {
+		return schemaKind(target, depth+1)
+	}
+	types := withoutNull(s.Types)
+	if len(types) == 1 {
+		switch types[0] {
+		case "string":
+			return kindString, Ref{}
+		case "array":
+			return kindArray, Ref{}
+		case "integer":
+			r, err := intRef(s)
+			if err != nil {
+				return kindAny, Ref{}
+			}
+			return kindInteger, r
+		case "number":
+			return kindFloat, Ref{}
+		}
+		return kindOther, Ref{}
+	}
+	if bs := branches(s); len(types) == 0 && len(bs) > 0 {
+		kind, integer, first := kindAny, Ref{}, true
+		for _, br := range bs {
+			if isNull(br) {
+				continue
+			}
+			k, r := schemaKind(br, depth+1)
+			if !first && (k != kind || r != integer) {
+				return kindAny, Ref{}
+			}
+			kind, integer, first = k, r, false
+		}
+		return kind, integer
+	}
+	if len(types) == 0 && len(s.Properties) > 0 {
+		return kindOther, Ref{}
+	}
+	return kindAny, Ref{}
 }
 
 // withCheck adds to r the checks of the validation keywords of s, which r
@@ -145,7 +174,14 @@ func checkOf(r Ref, s *jsonschema.Schema) (*Check, error) {
 	if s.Always != nil && !*s.Always {
 		c.Never, set = true, true
 	}
-	kind := kindOfRef(r)
+	var kind valueKind
+	var integer Ref
+	if r.Kind == RefNamed {
+		// A definition may not be built yet: the schemas tell.
+		kind, integer = schemaKind(s, 0)
+	} else {
+		kind, integer = kindOfRef(r), r
+	}
 	applies := func(k valueKind, keyword string) (bool, error) {
 		switch {
 		case kind == k:
@@ -188,13 +224,17 @@ func checkOf(r Ref, s *jsonschema.Schema) (*Check, error) {
 	if s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil || s.ExclusiveMaximum != nil {
 		switch kind {
 		case kindInteger:
-			ok, err := intBounds(&c, intOf(r), s)
+			ok, err := intBounds(&c, integer, s)
 			if err != nil {
 				return nil, err
 			}
 			set = set || ok
 		case kindFloat:
-			set = floatBounds(&c, s) || set
+			ok, err := floatBounds(&c, s)
+			if err != nil {
+				return nil, err
+			}
+			set = set || ok
 		case kindAny:
 			return nil, errorf(s, "minimum and maximum apply to numbers, but this value can be of any kind; give it a type (acpgen checks bounds only on a value whose Go type is a number)")
 		}
@@ -345,17 +385,31 @@ func minInt(a, b *big.Int) *big.Int {
 }
 
 // floatBounds sets the bounds of a float64, the tighter of the inclusive
-// and the exclusive one on each side, as the float64 nearest each bound.
-func floatBounds(c *Check, s *jsonschema.Schema) bool {
+// and the exclusive one on each side, as the float64 nearest each bound. A
+// bound beyond the largest float64 bounds nothing, or leaves no value.
+func floatBounds(c *Check, s *jsonschema.Schema) (bool, error) {
 	lo, loX := tighter(s.Minimum, s.ExclusiveMinimum, 1)
 	hi, hiX := tighter(s.Maximum, s.ExclusiveMaximum, -1)
+	set := false
 	if lo != nil {
-		c.Min, c.ExclusiveMin = floatLit(lo), loX
+		f, _ := lo.Float64()
+		switch {
+		case math.IsInf(f, 1):
+			return false, errorf(s, "the minimum here is beyond the largest number of the value's format; no message could hold one")
+		case !math.IsInf(f, -1):
+			c.Min, c.ExclusiveMin, set = floatLit(f), loX, true
+		}
 	}
 	if hi != nil {
-		c.Max, c.ExclusiveMax = floatLit(hi), hiX
+		f, _ := hi.Float64()
+		switch {
+		case math.IsInf(f, -1):
+			return false, errorf(s, "the maximum here is below the smallest number of the value's format; no message could hold one")
+		case !math.IsInf(f, 1):
+			c.Max, c.ExclusiveMax, set = floatLit(f), hiX, true
+		}
 	}
-	return lo != nil || hi != nil
+	return set, nil
 }
 
 // tighter picks the bound that allows less of an inclusive bound in and an
@@ -373,15 +427,8 @@ func tighter(in, ex *big.Rat, sign int) (*big.Rat, bool) {
 	return in, false
 }
 
-// floatLit is the float64 nearest r as a Go literal.
-func floatLit(r *big.Rat) string {
-	f, _ := r.Float64()
-	if math.IsInf(f, 0) {
-		if f > 0 {
-			return "math.MaxFloat64"
-		}
-		return "-math.MaxFloat64"
-	}
+// floatLit is f as a Go literal of a float.
+func floatLit(f float64) string {
 	s := strconv.FormatFloat(f, 'g', -1, 64)
 	if _, err := strconv.ParseInt(s, 10, 64); err == nil {
 		s += ".0"
