@@ -70,6 +70,7 @@ func keywordsOf(s *jsonschema.Schema) string {
 	add(s.ExclusiveMaximum != nil, "exclusiveMaximum")
 	add(len(s.Constant) > 0, "const")
 	add(s.Enum != nil, "enum")
+	add(s.Always != nil && !*s.Always, "the schema false")
 	return strings.Join(out, ", ")
 }
 
