@@ -1,12 +1,9 @@
 package ir
 
 import (
-	"encoding/json"
 	"math"
 	"math/big"
-	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
@@ -170,86 +167,105 @@ func withCheck(r Ref, s *jsonschema.Schema) (Ref, error) {
 // checkOf is the Check of the keywords of s for a value of Go type r, or nil.
 func checkOf(r Ref, s *jsonschema.Schema) (*Check, error) {
 	c := noCheck
-	set := false
-	if s.Always != nil && !*s.Always {
-		c.Never, set = true, true
-	}
-	var kind valueKind
-	var integer Ref
+	c.Never = s.Always != nil && !*s.Always
+	kind, integer := kindOfRef(r), r
 	if r.Kind == RefNamed {
 		// A definition may not be built yet: the schemas tell.
 		kind, integer = schemaKind(s, 0)
-	} else {
-		kind, integer = kindOfRef(r), r
 	}
-	applies := func(k valueKind, keyword string) (bool, error) {
-		switch {
-		case kind == k:
-			return true, nil
-		case kind == kindAny:
-			return false, errorf(s, "%s applies to one kind of value, but this value can be of any kind; give it a type (acpgen checks %s only on a value whose Go type is of that kind)", keyword, keyword)
-		}
-		return false, nil
-	}
-	if s.MinLength >= 0 || s.MaxLength >= 0 {
-		ok, err := applies(kindString, "minLength/maxLength")
+	set := c.Never
+	for _, step := range []func(*Check, *jsonschema.Schema, valueKind, Ref) (bool, error){
+		stringChecks, arrayChecks, numberChecks, valueChecks,
+	} {
+		ok, err := step(&c, s, kind, integer)
 		if err != nil {
 			return nil, err
+		}
+		set = set || ok
+	}
+	if !set {
+		return nil, nil
+	}
+	return &c, nil
+}
+
+// applies reports whether a keyword of values of kind k applies to a value
+// of kind kind; on a value of any kind it is an error.
+func applies(s *jsonschema.Schema, kind, k valueKind, keyword string) (bool, error) {
+	switch {
+	case kind == k:
+		return true, nil
+	case kind == kindAny:
+		return false, errorf(s, "%s applies to one kind of value, but this value can be of any kind; give it a type (acpgen checks %s only on a value whose Go type is of that kind)", keyword, keyword)
+	}
+	return false, nil
+}
+
+// stringChecks sets the checks of minLength, maxLength and pattern.
+func stringChecks(c *Check, s *jsonschema.Schema, kind valueKind, _ Ref) (bool, error) {
+	set := false
+	if s.MinLength >= 0 || s.MaxLength >= 0 {
+		ok, err := applies(s, kind, kindString, "minLength/maxLength")
+		if err != nil {
+			return false, err
 		}
 		if ok && (s.MinLength > 0 || s.MaxLength >= 0) {
 			c.MinLength, c.MaxLength, set = s.MinLength, s.MaxLength, true
 		}
 	}
 	if s.Pattern != nil {
-		ok, err := applies(kindString, "pattern")
-		if err != nil {
-			return nil, err
+		ok, err := applies(s, kind, kindString, "pattern")
+		if err != nil || !ok {
+			return set, err
 		}
-		if ok {
-			if err := Pattern(s.Pattern.String()); err != nil {
-				return nil, errorf(s, "pattern %q: %v", s.Pattern.String(), err)
-			}
-			c.Pattern, set = s.Pattern.String(), true
+		if err := Pattern(s.Pattern.String()); err != nil {
+			return false, errorf(s, "pattern %q: %v", s.Pattern.String(), err)
 		}
+		c.Pattern, set = s.Pattern.String(), true
 	}
-	if s.MinItems >= 0 || s.MaxItems >= 0 {
-		ok, err := applies(kindArray, "minItems/maxItems")
-		if err != nil {
-			return nil, err
-		}
-		if ok && (s.MinItems > 0 || s.MaxItems >= 0) {
-			c.MinItems, c.MaxItems, set = s.MinItems, s.MaxItems, true
-		}
+	return set, nil
+}
+
+// arrayChecks sets the checks of minItems and maxItems.
+func arrayChecks(c *Check, s *jsonschema.Schema, kind valueKind, _ Ref) (bool, error) {
+	if s.MinItems < 0 && s.MaxItems < 0 {
+		return false, nil
 	}
-	if s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil || s.ExclusiveMaximum != nil {
-		switch kind {
-		case kindInteger:
-			ok, err := intBounds(&c, integer, s)
-			if err != nil {
-				return nil, err
-			}
-			set = set || ok
-		case kindFloat:
-			ok, err := floatBounds(&c, s)
-			if err != nil {
-				return nil, err
-			}
-			set = set || ok
-		case kindAny:
-			return nil, errorf(s, "minimum and maximum apply to numbers, but this value can be of any kind; give it a type (acpgen checks bounds only on a value whose Go type is a number)")
-		}
+	ok, err := applies(s, kind, kindArray, "minItems/maxItems")
+	if err != nil || !ok || (s.MinItems <= 0 && s.MaxItems < 0) {
+		return false, err
 	}
-	if len(s.Constant) > 0 || s.Enum != nil {
-		values, err := allowed(s)
-		if err != nil {
-			return nil, err
-		}
-		c.Values, set = values, true
+	c.MinItems, c.MaxItems = s.MinItems, s.MaxItems
+	return true, nil
+}
+
+// numberChecks sets the checks of the bounds of a number.
+func numberChecks(c *Check, s *jsonschema.Schema, kind valueKind, integer Ref) (bool, error) {
+	if s.Minimum == nil && s.Maximum == nil && s.ExclusiveMinimum == nil && s.ExclusiveMaximum == nil {
+		return false, nil
 	}
-	if !set {
-		return nil, nil
+	switch kind {
+	case kindInteger:
+		return intBounds(c, integer, s)
+	case kindFloat:
+		return floatBounds(c, s)
+	case kindAny:
+		return false, errorf(s, "minimum and maximum apply to numbers, but this value can be of any kind; give it a type (acpgen checks bounds only on a value whose Go type is a number)")
 	}
-	return &c, nil
+	return false, nil
+}
+
+// valueChecks sets the check of const and enum.
+func valueChecks(c *Check, s *jsonschema.Schema, _ valueKind, _ Ref) (bool, error) {
+	if len(s.Constant) == 0 && s.Enum == nil {
+		return false, nil
+	}
+	values, err := allowed(s)
+	if err != nil {
+		return false, err
+	}
+	c.Values = values
+	return true, nil
 }
 
 // merge is the Check of a value that must pass both a and b.
@@ -434,80 +450,4 @@ func floatLit(f float64) string {
 		s += ".0"
 	}
 	return s
-}
-
-// allowed is the list of JSON texts that const and enum of s allow, sorted.
-func allowed(s *jsonschema.Schema) ([]string, error) {
-	var values []string
-	if s.Enum != nil {
-		for _, v := range s.Enum {
-			text, err := json.Marshal(v)
-			if err != nil {
-				return nil, errorf(s, "enum value %v cannot be written as JSON: %v", v, err)
-			}
-			values = append(values, string(text))
-		}
-	}
-	if len(s.Constant) > 0 {
-		text, err := json.Marshal(s.Constant[0])
-		if err != nil {
-			return nil, errorf(s, "const %v cannot be written as JSON: %v", s.Constant[0], err)
-		}
-		if s.Enum == nil {
-			values = []string{string(text)}
-		} else {
-			keep := []string{}
-			for _, v := range values {
-				if jsonKey(v) == jsonKey(string(text)) {
-					keep = append(keep, v)
-				}
-			}
-			values = keep
-		}
-	}
-	sort.Strings(values)
-	return values, nil
-}
-
-// jsonKey is a JSON text with its numbers written one way for each value
-// (1, 1.0 and 1e0 alike), for telling which of two lists' values are equal.
-func jsonKey(text string) string {
-	dec := json.NewDecoder(strings.NewReader(text))
-	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) != nil {
-		return text
-	}
-	out, err := json.Marshal(numbersByValue(v))
-	if err != nil {
-		return text
-	}
-	return string(out)
-}
-
-// numbersByValue replaces each number in v by the text of its value.
-func numbersByValue(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		text := string(x)
-		if e := strings.IndexAny(text, "eE"); e >= 0 {
-			// A big exponent would make big.Rat build a huge power of ten.
-			if n, err := strconv.Atoi(text[e+1:]); err != nil || n < -400 || n > 400 {
-				return map[string]any{"\x00number": text}
-			}
-		}
-		if r, ok := new(big.Rat).SetString(text); ok {
-			text = r.RatString()
-		}
-		return map[string]any{"\x00number": text}
-	case []any:
-		for i := range x {
-			x[i] = numbersByValue(x[i])
-		}
-	case map[string]any:
-		for k := range x {
-			x[k] = numbersByValue(x[k])
-		}
-	}
-	return v
 }
