@@ -10,8 +10,9 @@
 // duplicate union tags or enum values, untagged unions whose alternatives
 // the decoder cannot tell apart, properties with an empty name, objects with
 // more than 64 required members (the decoders track them in one uint64),
-// variants and shared fields the emitter has no encoding for, and enum
-// values that exist only in the unstable schema.
+// variants and shared fields the emitter has no encoding for, enum values
+// that exist only in the unstable schema, and definitions the JSON-RPC
+// runtime uses by name (RequestId, Error, …) in a shape its code cannot use.
 package check
 
 import (
@@ -28,6 +29,7 @@ func Package(p *ir.Package) error {
 	for _, t := range p.Types {
 		c.typ(t)
 	}
+	c.runtime()
 	lowerDocs(p)
 	return c.errs.Err()
 }

@@ -1,6 +1,8 @@
 package check
 
 import (
+	"sort"
+
 	"github.com/acpgen/acpgen/gen/ir"
 )
 
@@ -50,8 +52,52 @@ func lower(p *ir.Package, s *shaper) {
 			}
 		}
 	}
+	for _, t := range unions {
+		t.Union.OtherShared = otherShared(t)
+	}
 	p.RPC = hasRPC(p)
 	p.Conn = p.RPC && len(p.Sides) == 2
+}
+
+// otherShared lists, sorted, the stable members that an unknown variant of
+// the tagged union t is decoded for (ir.UnionInfo.OtherShared).
+func otherShared(t *ir.Type) []string {
+	u := t.Union
+	if u.Tag == "" || u.Fallback == nil {
+		return nil
+	}
+	seen := map[string]bool{u.Tag: true}
+	var out []string
+	add := func(fields []*ir.Field) {
+		for _, f := range fields {
+			if !f.Unstable && !seen[f.JSONName] {
+				seen[f.JSONName] = true
+				out = append(out, f.JSONName)
+			}
+		}
+	}
+	add(t.Fields)
+	add(u.Fallback.Fields)
+	visited := map[*ir.Type]bool{}
+	var embeds func(types []*ir.Type)
+	embeds = func(types []*ir.Type) {
+		for _, e := range types {
+			if visited[e] || e.Unstable {
+				continue
+			}
+			visited[e] = true
+			add(e.Fields)
+			if e.Kind == ir.Union {
+				for _, v := range e.Union.All() {
+					add(v.Fields)
+					embeds(v.Embeds)
+				}
+			}
+		}
+	}
+	embeds(u.Fallback.Embeds)
+	sort.Strings(out)
+	return out
 }
 
 // keepsRaw reports whether a value of t can be an unknown variant kept raw,

@@ -270,13 +270,14 @@ func fieldDecode(fl *ir.Field) jen.Code {
 		}
 		// decodeString(&v.SessionID, d): the type argument is inferred.
 		return plainScalar(fl.Type).Call(ptr, jen.Id("d"))
-	case skipElem(fl) != nil:
+	case skipElem(fl) != nil && fl.Type.Check == nil:
 		return jen.Id("decodeItemsField").Call(jen.Id("d"), ptr, elemDecoder(*skipElem(fl)), rules)
+	case skipElem(fl) != nil:
+		return jen.Id("decodeField").Call(jen.Id("d"), ptr, itemsDecoder(fl.Type), rules)
 	case fl.NullMeans:
 		elem := elemDecoder(fl.Type)
 		if fl.SkipInvalidItems && fl.Type.Kind == ir.RefArray {
-			// func(p *[]E, d *decoder) error { return decodeItems(d, p, elem) }
-			elem = elemFunc(goType(fl.Type), jen.Id("decodeItems").Call(jen.Id("d"), jen.Id("p"), elemDecoder(*fl.Type.Elem)))
+			elem = itemsDecoder(fl.Type)
 		}
 		return jen.Id("decodeNullableField").Call(jen.Id("d"), ptr, elem, rules)
 	case pointer(fl):
@@ -285,11 +286,19 @@ func fieldDecode(fl *ir.Field) jen.Code {
 	return jen.Id("decodeField").Call(jen.Id("d"), ptr, elemDecoder(fl.Type), rules)
 }
 
+// itemsDecoder decodes a list of r whose invalid items are dropped, and
+// checks what is left:
+//
+//	func(p *[]E, d *decoder) error { return decodeItems(d, p, elem) }
+func itemsDecoder(r ir.Ref) jen.Code {
+	return checkedFunc(r.Check, goType(r), jen.Id("decodeItems").Call(jen.Id("d"), jen.Id("p"), elemDecoder(*r.Elem)))
+}
+
 // plainMember reports whether fl has no decoding rule and a Go type whose
 // decoder reports null as decodeField does, as a mismatch for a pointer to
 // the field's own type: a scalar, a closed enum, a struct or a tagged union.
 func plainMember(fl *ir.Field) bool {
-	if len(ruleNames(fl)) > 0 || fl.NullMeans || pointer(fl) || skipElem(fl) != nil {
+	if len(ruleNames(fl)) > 0 || fl.NullMeans || pointer(fl) || skipElem(fl) != nil || hasCheck(fl.Type) {
 		return false
 	}
 	r := fl.Type
@@ -408,14 +417,31 @@ func hasDecoder(t *ir.Type) bool {
 	return false
 }
 
+// hasCheck reports whether values of r are checked beyond their Go type:
+// r's own Check, or that of the defined type r names.
+func hasCheck(r ir.Ref) bool {
+	return r.Check != nil || (r.Kind == ir.RefNamed && r.Type.Kind == ir.Named && r.Type.Underlying.Check != nil)
+}
+
 // elemDecoder is a function value of type func(*T, *decoder) error that
-// decodes one value of r.
+// decodes one value of r and checks it.
 func elemDecoder(r ir.Ref) jen.Code {
+	if r.Kind == ir.RefArray || r.Kind == ir.RefMap {
+		return checkedFunc(r.Check, goType(r), elemCall(r, jen.Id("p")))
+	}
+	return checked(r.Check, goType(r), typeDecoder(r))
+}
+
+// typeDecoder is elemDecoder without r's own Check; the Check of a defined
+// type over a scalar, list or map is made by its decoder.
+func typeDecoder(r ir.Ref) jen.Code {
 	goT := goType(r)
 	switch r.Kind {
 	case ir.RefNamed:
 		t := r.Type
 		switch {
+		case hasDecoder(t) && t.Kind == ir.Named:
+			return checked(t.Underlying.Check, goT, jen.Parens(jen.Op("*").Add(goT)).Dot("decodeJSON"))
 		case hasDecoder(t):
 			return jen.Parens(jen.Op("*").Add(goT)).Dot("decodeJSON")
 		case t.Kind == ir.Raw:
@@ -428,12 +454,13 @@ func elemDecoder(r ir.Ref) jen.Code {
 		u := *t.Underlying
 		switch u.Kind {
 		case ir.RefString, ir.RefBool, ir.RefInt, ir.RefFloat:
-			return scalarDecoder(u).Index(goT)
+			return checked(u.Check, goT, scalarDecoder(u).Index(goT))
 		case ir.RefRaw:
-			return jen.Id(rawDecoder(u)).Index(goT)
+			return checked(u.Check, goT, jen.Id(rawDecoder(u)).Index(goT))
 		}
 		// A defined type over a list, a map or another defined type.
-		return elemFunc(goT, elemCall(u, jen.Parens(jen.Op("*").Add(goType(u))).Call(jen.Id("p"))))
+		u.Check = nil
+		return checkedFunc(t.Underlying.Check, goT, elemCall(u, jen.Parens(jen.Op("*").Add(goType(u))).Call(jen.Id("p"))))
 	case ir.RefString, ir.RefBool, ir.RefInt, ir.RefFloat:
 		return scalarDecoder(r).Index(goT)
 	case ir.RefArray, ir.RefMap:

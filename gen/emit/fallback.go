@@ -67,3 +67,52 @@ func (e *emitter) fallback(f *jen.File, t *ir.Type) {
 	}
 	objectDecoders(f, objectSpec{goName: v.GoName, fields: fields, bits: bits, unmarshal: true, seeded: true, after: after})
 }
+
+// keepOther ends decodeRest with the unknown variant other.
+func keepOther(t *ir.Type, other jen.Code) []jen.Code {
+	if len(t.Union.OtherShared) > 0 {
+		return []jen.Code{jen.Return(jen.Id("u").Dot("keepOther").Call(other))}
+	}
+	return []jen.Code{jen.Id("u").Dot("Value").Op("=").Add(other), jen.Return(jen.Nil())}
+}
+
+// keepOtherMethod emits keepOther, which sets an unknown variant whose
+// members every variant shares (ir.UnionInfo.OtherShared) were decoded and
+// checked as on a known variant: where decoding changed one (a default on
+// error or null, invalid items dropped), Raw holds it as decoded, so that
+// the object is not written back with a value the schema rejects.
+/*
+	func (u *CreateElicitationRequest) keepOther(other *CreateElicitationRequestOther) error {
+		b, err := other.appendMembers(nil)
+		if err == nil {
+			b, err = (*createElicitationRequestFields)(u).appendMembers(b)
+		}
+		if err != nil {
+			return err
+		}
+		other.Raw = patchShared(other.Raw, b, "_meta", "message", …)
+		u.Value = other
+		return nil
+	}
+*/
+func keepOtherMethod(f *jen.File, t *ir.Type) {
+	u := t.Union
+	if len(u.OtherShared) == 0 {
+		return
+	}
+	body := []jen.Code{jen.List(jen.Id("b"), jen.Err()).Op(":=").Id("other").Dot("appendMembers").Call(jen.Nil())}
+	if len(t.Fields) > 0 {
+		body = append(body, jen.If(jen.Err().Op("==").Nil()).Block(
+			jen.List(jen.Id("b"), jen.Err()).Op("=").Parens(jen.Op("*").Id(sharedName(t))).Call(jen.Id("u")).Dot("appendMembers").Call(jen.Id("b"))))
+	}
+	body = append(body,
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Id("other").Dot("Raw").Op("=").Id("patchShared").Call(append([]jen.Code{jen.Id("other").Dot("Raw"), jen.Id("b")}, lits(u.OtherShared)...)...),
+		jen.Id("u").Dot("Value").Op("=").Id("other"),
+		jen.Return(jen.Nil()),
+	)
+	f.Comment("keepOther sets the unknown variant other, whose members that every variant shares were decoded")
+	f.Comment("as on a known one: Raw holds the ones decoding changed (a default) as decoded.")
+	f.Func().Params(jen.Id("u").Op("*").Id(t.GoName)).Id("keepOther").Params(jen.Id("other").Op("*").Id(u.Fallback.GoName)).Error().Block(body...)
+	f.Line()
+}

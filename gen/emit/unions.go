@@ -175,11 +175,9 @@ func (e *emitter) tagged(f *jen.File, t *ir.Type) {
 	*/
 	fallback := jen.Block(
 		jen.Id("other").Op(":=").Op("&").Id(u.Fallback.GoName).Values(jen.Dict{jen.Id("Tag"): jen.String().Call(jen.Id("tag"))}),
-		jen.If(jen.Id("rest").Op("==").Nil()).Block(
+		jen.If(jen.Id("rest").Op("==").Nil()).Block(append([]jen.Code{
 			jen.If(jen.Err().Op(":=").Id("other").Dot("decodeMembers").Call(jen.Id("d"), jen.Id("start"), jen.Lit(1)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-			jen.Id("u").Dot("Value").Op("=").Id("other"),
-			jen.Return(jen.Nil()),
-		),
+		}, keepOther(t, jen.Id("other"))...)...),
 		jen.Id("v").Op("=").Id("other"),
 	)
 	if t.GatedVariants() {
@@ -232,6 +230,10 @@ func (e *emitter) tagged(f *jen.File, t *ir.Type) {
 		body = append(body,
 			jen.If(jen.Err().Op(":=").Id("d").Dot("variant").Call(jen.Id("v"), jen.Id("start"), jen.Id("rest")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 	}
+	if len(u.OtherShared) > 0 {
+		body = append(body, jen.If(jen.List(jen.Id("other"), jen.Id("ok")).Op(":=").Id("v").Assert(jen.Op("*").Id(u.Fallback.GoName)), jen.Id("ok")).Block(
+			jen.Return(jen.Id("u").Dot("keepOther").Call(jen.Id("other")))))
+	}
 	body = append(body,
 		jen.Id("u").Dot("Value").Op("=").Id("v"),
 		jen.Return(jen.Nil()),
@@ -249,6 +251,7 @@ func (e *emitter) tagged(f *jen.File, t *ir.Type) {
 		jen.Return(jen.Id("decodeBytes").Call(jen.Id("data"), jen.Id("u"))))
 	f.Line()
 	e.sharedFields(f, t)
+	keepOtherMethod(f, t)
 	if t.GatedVariants() {
 		f.Comment(fmt.Sprintf("%s holds the variants of the unstable surface that build tags include, by tag.", registry(t)))
 		f.Var().Id(registry(t)).Op("=").Map(jen.String()).Func().Params().Id(iface(t)).Values()

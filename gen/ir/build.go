@@ -28,7 +28,7 @@ func Build(f *load.File, o Options) (*Package, error) {
 	var errs []error
 	for _, d := range f.Defs {
 		b.current = b.defs[d.Name]
-		if err := b.def(b.current, d.Schema); err != nil {
+		if err := b.definition(b.current, d.Schema); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -72,8 +72,41 @@ func errorf(s *jsonschema.Schema, format string, args ...any) error {
 	return load.Errorf(s, format, args...)
 }
 
+// definition builds the $defs entry t from s. Its validation keywords are
+// checked by the decoders of a defined type over a scalar, list or map
+// (Type.Underlying's Check); on an object, union or enum definition they
+// are an error unless no value of it could fail them.
+func (b *builder) definition(t *Type, s *jsonschema.Schema) error {
+	if s.Always != nil && !*s.Always {
+		return errorf(s, "the definition is the schema false, which no value fits; there is no type to generate")
+	}
+	if err := b.def(t, s); err != nil {
+		return err
+	}
+	if t.Kind == Named || t.Kind == Raw {
+		return nil
+	}
+	c, err := checkOf(Ref{Kind: RefNamed, Type: t}, s)
+	if err != nil {
+		return err
+	}
+	if c != nil && t.Kind == Enum && s.Enum != nil {
+		c.Values = nil // the enum is the type's own values
+		if c.empty() {
+			c = nil
+		}
+	}
+	if c != nil {
+		return errorf(s, "validation keywords (%s) on a definition that is an object, union or enum are not supported; put them on the properties that use it", keywordsOf(s))
+	}
+	return nil
+}
+
 func (b *builder) def(t *Type, s *jsonschema.Schema) error {
 	t.Doc = s.Description
+	if err := allOfParts(s); err != nil {
+		return err
+	}
 	switch {
 	case len(branches(s)) > 0:
 		return b.composite(t, s)
@@ -98,6 +131,9 @@ func (b *builder) def(t *Type, s *jsonschema.Schema) error {
 			}
 			return nil
 		}
+		if as, ok := s.AdditionalProperties.(*jsonschema.Schema); ok && len(s.Properties) > 0 && !acceptsAll(as) {
+			return errorf(as, "additionalProperties with a schema beside properties is not supported: acpgen keeps the members the properties do not name as received and cannot check them against a schema")
+		}
 		t.Kind = Struct
 		t.Extra = s.AdditionalProperties != nil && s.AdditionalProperties != false
 		fields, err := b.fields(s, t.Name, "")
@@ -113,7 +149,7 @@ func (b *builder) def(t *Type, s *jsonschema.Schema) error {
 	if err != nil {
 		return err
 	}
-	if r.Kind == RefRaw {
+	if r.Kind == RefRaw && r.Check == nil {
 		t.Kind = Raw
 		return nil
 	}
@@ -152,6 +188,9 @@ func (b *builder) fields(s *jsonschema.Schema, owner, skip string) ([]*Field, er
 		if err != nil {
 			return nil, err
 		}
+		if r.Check != nil && r.Check.Never && f.Required {
+			return nil, errorf(p, "property %q is required, but its schema is false, which no value fits; no object could be valid", name)
+		}
 		f.Type = r
 		out = append(out, f)
 	}
@@ -164,8 +203,26 @@ func (b *builder) ref(s *jsonschema.Schema, synth string) (Ref, error) {
 	return b.refNamed(s, synthName{base: synth})
 }
 
-// refNamed is ref with the name of a made-up type still in steps.
+// refNamed is ref with the name of a made-up type still in steps: the Go
+// type of s with the checks of its validation keywords.
 func (b *builder) refNamed(s *jsonschema.Schema, synth synthName) (Ref, error) {
+	if err := allOfParts(s); err != nil {
+		return Ref{}, err
+	}
+	if s.Always != nil && !*s.Always {
+		// The schema false: no value fits, so a member that has it must be
+		// absent.
+		return Ref{Kind: RefRaw, Check: never()}, nil
+	}
+	r, err := b.refShape(s, synth)
+	if err != nil {
+		return Ref{}, err
+	}
+	return withCheck(r, s)
+}
+
+// refShape is the Go type of s.
+func (b *builder) refShape(s *jsonschema.Schema, synth synthName) (Ref, error) {
 	if s.Ref != nil {
 		return b.named(s.Ref)
 	}

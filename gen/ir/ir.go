@@ -107,6 +107,9 @@ type Ref struct {
 	Bits     int   // RefInt: 8, 16, 32 or 64
 	Unsigned bool  // RefInt
 	Object   bool  // RefRaw: the value must be a JSON object (or null where nullable)
+	// Check is what a value must be beyond its Go type (minLength, const,
+	// …); nil when nothing.
+	Check *Check
 }
 
 // Field is one JSON object property.
@@ -169,6 +172,13 @@ type UnionInfo struct {
 	// variant kept raw, its own or one inside a payload. Carrier: HoldsRaw
 	// at any depth, and a variant of some union embeds this one.
 	Objects, HoldsRaw, Carrier bool
+	// OtherShared, decided by check.Lower, are the stable members that an
+	// unknown variant of a tagged union is decoded and checked for as a
+	// known one is: the union's shared fields, the fallback branch's own
+	// and those of the alternatives it requires. Where decoding changed
+	// one (a default on error or null, invalid items dropped), the variant's
+	// Raw holds it as decoded; the rest of the object stays as received.
+	OtherShared []string
 }
 
 // RemovedTag is a tag a union no longer has, and why.

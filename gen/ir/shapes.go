@@ -29,6 +29,51 @@ func intRef(s *jsonschema.Schema) (Ref, error) {
 	return Ref{}, errorf(s, "unsupported integer format %q", s.Format)
 }
 
+// allOfParts reports an allOf that is more than one $ref: acpgen does
+// not merge schemas, so parts that add to each other or conflict (a string
+// with an integer, a property of two types) would be lost. Union branches
+// are read apart (variantBody), where allOf lists the payloads.
+func allOfParts(s *jsonschema.Schema) error {
+	if len(s.AllOf) == 0 || isSingleRef(s) {
+		return nil
+	}
+	return errorf(s.AllOf[0], "allOf with several parts, or beside type, properties or anyOf, is not supported: acpgen does not merge schemas, so parts that add to or conflict with each other would be lost; write one schema, or one $ref")
+}
+
+// acceptsAll reports whether s lets every value through: true, or {}.
+func acceptsAll(s *jsonschema.Schema) bool {
+	if s.Always != nil {
+		return *s.Always
+	}
+	if !isFreeForm(s) || s.Not != nil || len(s.Constant) > 0 || s.Enum != nil {
+		return false
+	}
+	c, err := checkOf(Ref{Kind: RefRaw}, s)
+	return err == nil && c == nil
+}
+
+// keywordsOf names the validation keywords s has, for an error.
+func keywordsOf(s *jsonschema.Schema) string {
+	var out []string
+	add := func(ok bool, k string) {
+		if ok {
+			out = append(out, k)
+		}
+	}
+	add(s.MinLength >= 0, "minLength")
+	add(s.MaxLength >= 0, "maxLength")
+	add(s.MinItems >= 0, "minItems")
+	add(s.MaxItems >= 0, "maxItems")
+	add(s.Minimum != nil, "minimum")
+	add(s.Maximum != nil, "maximum")
+	add(s.ExclusiveMinimum != nil, "exclusiveMinimum")
+	add(s.ExclusiveMaximum != nil, "exclusiveMaximum")
+	add(len(s.Constant) > 0, "const")
+	add(s.Enum != nil, "enum")
+	add(s.Always != nil && !*s.Always, "the schema false")
+	return strings.Join(out, ", ")
+}
+
 func branches(s *jsonschema.Schema) []*jsonschema.Schema {
 	if len(s.AnyOf) > 0 {
 		return s.AnyOf

@@ -106,6 +106,12 @@ func (b *builder) fallbackAlternatives(v *Variant, br *jsonschema.Schema, owner 
 }
 
 func (b *builder) variantBody(v *Variant, br *jsonschema.Schema, owner, tag string) error {
+	if c, err := checkOf(Ref{Kind: RefNamed}, br); err != nil || c != nil {
+		if err != nil {
+			return err
+		}
+		return errorf(br, "validation keywords (%s) on an object branch of a union are not supported; put them on its properties", keywordsOf(br))
+	}
 	for _, a := range br.AllOf {
 		if a.Ref == nil {
 			return errorf(a, "allOf entry without $ref")

@@ -13,22 +13,73 @@ import (
 // Unsupported lists the JSON Schema keywords acpgen does not generate code
 // for. Ignoring one would change what a message means without a word, so a
 // schema that uses one is an error at the keyword.
+//
+// Every keyword of JSON Schema 2020-12 (and of the earlier drafts the ACP
+// files were written against) is in one of four groups, and a test makes
+// sure of it: AnnotationKeywords, which say nothing a decoder could check;
+// StructureKeywords, which the IR turns into Go types and their decoders;
+// EnforcedKeywords, which the IR turns into checks the generated decoders
+// make on each value (ir.Check); and Unsupported. A keyword in none of them
+// is not JSON Schema, and JSON Schema ignores it; x-… keywords are the ACP
+// schemas' own (load.Annotate).
 var Unsupported = map[string]string{
-	"patternProperties": "properties selected by a pattern",
-	"if":                "conditional schemas (if/then/else)",
-	"then":              "conditional schemas (if/then/else)",
-	"else":              "conditional schemas (if/then/else)",
-	"dependentSchemas":  "schemas that depend on a property's presence",
-	"dependencies":      "schemas that depend on a property's presence",
-	"prefixItems":       "tuples (prefixItems)",
-	"additionalItems":   "tuples (additionalItems)",
-	"$dynamicRef":       "dynamic references",
-	"$dynamicAnchor":    "dynamic references",
-	"$recursiveRef":     "recursive references",
-	"$recursiveAnchor":  "recursive references",
-	"$id":               "schema identifiers, which move the base of references",
-	"$anchor":           "anchors",
-	"not":               "negated schemas (not) outside the unknown-variant branch of a union",
+	"patternProperties":     "properties selected by a pattern",
+	"if":                    "conditional schemas (if/then/else)",
+	"then":                  "conditional schemas (if/then/else)",
+	"else":                  "conditional schemas (if/then/else)",
+	"dependentSchemas":      "schemas that depend on a property's presence",
+	"dependencies":          "schemas that depend on a property's presence",
+	"dependentRequired":     "properties required by another one's presence",
+	"prefixItems":           "tuples (prefixItems)",
+	"additionalItems":       "tuples (additionalItems)",
+	"unevaluatedItems":      "tuples (unevaluatedItems)",
+	"$dynamicRef":           "dynamic references",
+	"$dynamicAnchor":        "dynamic references",
+	"$recursiveRef":         "recursive references",
+	"$recursiveAnchor":      "recursive references",
+	"$id":                   "schema identifiers, which move the base of references",
+	"$anchor":               "anchors",
+	"not":                   "negated schemas (not) outside the unknown-variant branch of a union",
+	"multipleOf":            "multiples (multipleOf)",
+	"minProperties":         "bounds on the number of members (minProperties)",
+	"maxProperties":         "bounds on the number of members (maxProperties)",
+	"propertyNames":         "schemas of property names (propertyNames)",
+	"contains":              "array items that must match a schema (contains)",
+	"minContains":           "array items that must match a schema (minContains)",
+	"maxContains":           "array items that must match a schema (maxContains)",
+	"uniqueItems":           "arrays of distinct items (uniqueItems), which the ACP schemas do not use",
+	"unevaluatedProperties": "members checked against what other keywords did not evaluate (unevaluatedProperties other than true)",
+}
+
+// AnnotationKeywords are the keywords that describe a value without constraining
+// it: JSON Schema 2020-12 makes format and the content keywords annotations
+// too. acpgen reads format for the width of an integer (int32, uint64, …)
+// and description for doc comments.
+var AnnotationKeywords = []string{
+	"title", "description", "$comment", "default", "examples", "deprecated", "readOnly", "writeOnly",
+	"format", "contentEncoding", "contentMediaType", "contentSchema", "$schema", "discriminator",
+}
+
+// StructureKeywords are the keywords that make the Go types and their decoders:
+// which kind of value, which members (required ones are checked), items,
+// unions and references. allOf is one $ref (a definition under another
+// description) or, in a union branch, the payloads the branch carries;
+// not marks the unknown-variant branch of a union.
+var StructureKeywords = []string{
+	"type", "properties", "required", "additionalProperties", "items", "anyOf", "oneOf", "allOf",
+	"$ref", "$defs", "definitions",
+}
+
+// EnforcedKeywords are the validation keywords the generated decoders check on
+// each value, with the JSON path of a value that fails in the error; the
+// x-deserialize-* rules apply to such a failure as to a value of the wrong
+// type. Lengths are counted in characters (Unicode code points), as JSON
+// Schema counts them; const and enum compare JSON values, numbers by value;
+// a pattern is checked where Go's regular expressions read it as ECMA-262
+// does (ir.Pattern) and refused elsewhere.
+var EnforcedKeywords = []string{
+	"minLength", "maxLength", "pattern", "minItems", "maxItems",
+	"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "const", "enum",
 }
 
 // Subschema keywords: the walk descends into these.
@@ -137,9 +188,15 @@ func (c *keywordChecker) schema(v any, at *jsonPath, branch bool) {
 				what, bad = "tuples (items given as an array)", true
 			}
 		}
+		if k == "unevaluatedProperties" && s[k] == true {
+			bad = false // allows what the other keywords allow: nothing to check
+		}
 		if bad {
 			c.errs.Addf(c.file, at.child(k).String(), "keyword %s is not supported: acpgen generates no code for %s", k, what)
 		}
+	}
+	if enum, ok := s["enum"].([]any); ok && len(enum) == 0 {
+		c.errs.Addf(c.file, at.child("enum").String(), "an empty enum accepts no value; no message could hold one")
 	}
 	if ref, ok := s["$ref"]; ok {
 		c.ref(ref, at.child("$ref").String())

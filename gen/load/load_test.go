@@ -79,3 +79,38 @@ func TestParseErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestKeywordGroups checks that every keyword of JSON Schema 2020-12 (and
+// of draft 2019-09 and draft 7 before it) is in exactly one of the groups
+// of keywords.go: none is ignored without a decision.
+func TestKeywordGroups(t *testing.T) {
+	all := []string{
+		"$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor",
+		"$vocabulary", "$comment", "$defs", "definitions",
+		"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies",
+		"prefixItems", "items", "additionalItems", "contains", "properties", "patternProperties",
+		"additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties",
+		"type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+		"maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains",
+		"maxProperties", "minProperties", "required", "dependentRequired",
+		"format", "contentEncoding", "contentMediaType", "contentSchema",
+		"title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples",
+	}
+	groups := map[string]int{}
+	for k := range Unsupported {
+		groups[k]++
+	}
+	for _, list := range [][]string{AnnotationKeywords, StructureKeywords, EnforcedKeywords} {
+		for _, k := range list {
+			groups[k]++
+		}
+	}
+	for _, k := range all {
+		if k == "$vocabulary" {
+			continue // only in meta-schemas, which are not read
+		}
+		if groups[k] != 1 {
+			t.Errorf("keyword %s is in %d groups, want 1", k, groups[k])
+		}
+	}
+}

@@ -166,7 +166,7 @@ var MethodFuncs = []string{"NewRequestParams", "NewNotificationParams", "NewResu
 // emitter writes them: a property may not become a field of the same name.
 var (
 	typeMethods   = []string{"MarshalJSON", "UnmarshalJSON", "appendJSON", "decodeJSON"}
-	objectMethods = []string{"appendMembers", "decodeRest", "decodeMember", "decodeMembers", "missing", "rawObject"}
+	objectMethods = []string{"appendMembers", "decodeRest", "decodeMember", "decodeMembers", "missing", "rawObject", "keepOther"}
 	enumMethods   = []string{"IsKnown", "IsCustom"}
 )
 

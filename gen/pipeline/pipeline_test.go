@@ -112,6 +112,18 @@ func vetModule(t *testing.T, files map[string][]byte, tags string) {
 	if testing.Short() {
 		t.Skip("builds a module with the go command")
 	}
+	cmd := exec.Command("go", "vet", "-tags="+tags, "./...")
+	cmd.Dir = writeModule(t, files)
+	cmd.Env = moduleEnv()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go vet in a go 1.22 module: %v\n%s", err, out)
+	}
+}
+
+// writeModule writes files into a fresh go 1.22 module and returns its
+// directory.
+func writeModule(t *testing.T, files map[string][]byte) string {
+	t.Helper()
 	dir := t.TempDir()
 	files["go.mod"], files["go.sum"] = templates.Module("example.com/acpcheck", "1.22")
 	for name, data := range files {
@@ -123,14 +135,14 @@ func vetModule(t *testing.T, files map[string][]byte, tags string) {
 			t.Fatal(err)
 		}
 	}
-	cmd := exec.Command("go", "vet", "-tags="+tags, "./...")
-	cmd.Dir = dir
-	// The decoder module comes from the module cache, which go mod download
-	// fills for this repository: no network.
-	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod", "GOPROXY=off")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go vet in a go 1.22 module: %v\n%s", err, out)
-	}
+	return dir
+}
+
+// moduleEnv is the environment of the go command in a module of
+// writeModule: the decoder module comes from the module cache, which go mod
+// download fills for this repository; no network.
+func moduleEnv() []string {
+	return append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod", "GOPROXY=off")
 }
 
 // TestBadSchema reports errors with the schema location and writes nothing.

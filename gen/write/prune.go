@@ -11,8 +11,9 @@ import (
 	"golang.org/x/tools/imports"
 )
 
-// pruneHelpers drops from the helper file the functions that no generated
-// file calls, so that a package carries no dead code.
+// pruneHelpers drops from the helper file the functions, types, variables
+// and constants that no generated file uses, so that a package carries no
+// dead code.
 func pruneHelpers(name string, src []byte, files map[string][]byte) ([]byte, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
@@ -24,17 +25,16 @@ func pruneHelpers(name string, src []byte, files map[string][]byte) ([]byte, err
 	for _, b := range files {
 		addIdents(idents, b)
 	}
-	used := map[string]bool{}
+	used := map[ast.Decl]bool{}
 	for changed := true; changed; {
 		changed = false
 		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || used[fd.Name.Name] || !idents[fd.Name.Name] {
+			if used[d] || !declUsed(d, idents) {
 				continue
 			}
-			used[fd.Name.Name] = true
+			used[d] = true
 			changed = true
-			ast.Inspect(fd, func(n ast.Node) bool {
+			ast.Inspect(d, func(n ast.Node) bool {
 				if id, ok := n.(*ast.Ident); ok {
 					idents[id.Name] = true
 				}
@@ -44,7 +44,7 @@ func pruneHelpers(name string, src []byte, files map[string][]byte) ([]byte, err
 	}
 	var keep, drop []ast.Decl
 	for _, d := range f.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok && !used[fd.Name.Name] {
+		if !used[d] {
 			drop = append(drop, d)
 			continue
 		}
@@ -64,6 +64,34 @@ func pruneHelpers(name string, src []byte, files map[string][]byte) ([]byte, err
 		return nil, err
 	}
 	return imports.Process(name, out.Bytes(), &imports.Options{Comments: true, TabIndent: true, TabWidth: 8})
+}
+
+// declUsed reports whether d declares a name in idents; imports count as
+// used (goimports drops the unused ones).
+func declUsed(d ast.Decl, idents map[string]bool) bool {
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		return idents[d.Name.Name]
+	case *ast.GenDecl:
+		if d.Tok == token.IMPORT {
+			return true
+		}
+		for _, spec := range d.Specs {
+			switch sp := spec.(type) {
+			case *ast.TypeSpec:
+				if idents[sp.Name.Name] {
+					return true
+				}
+			case *ast.ValueSpec:
+				for _, n := range sp.Names {
+					if idents[n.Name] {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 func inDecls(cg *ast.CommentGroup, decls []ast.Decl) bool {

@@ -14,6 +14,7 @@ import (
 	"math/big"
 	"strconv"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -520,11 +521,40 @@ func decodeFloat[T ~float32 | ~float64](p *T, d *decoder) error {
 		return err
 	}
 	f, err := strconv.ParseFloat(string(raw), 64)
-	if err != nil {
+	if err != nil || !exactFloat(raw, f) {
 		return typeError("number "+string(raw), p, "")
 	}
 	*p = T(f)
 	return nil
+}
+
+// exactFloat reports whether the number raw is the value that f, decoded
+// from it, is written back as: 18446744073709551616 would come back as
+// 18446744073709552000, another number, and is an error rather than
+// rounded.
+func exactFloat(raw []byte, f float64) bool {
+	var buf [32]byte
+	back := strconv.AppendFloat(buf[:0], f, 'g', -1, 64)
+	if bytes.Equal(back, raw) {
+		return true
+	}
+	a, b := exactNumber(raw), exactNumber(back)
+	return a != nil && b != nil && a.Cmp(b) == 0
+}
+
+// exactNumber is the value of the JSON number raw, or nil when its
+// exponent is too large to be worth the work (no float64 has it).
+func exactNumber(raw []byte) *big.Rat {
+	if e := bytes.IndexAny(raw, "eE"); e >= 0 {
+		if x, err := strconv.Atoi(string(raw[e+1:])); err != nil || x < -400 || x > 400 {
+			return nil
+		}
+	}
+	r, ok := new(big.Rat).SetString(string(raw))
+	if !ok {
+		return nil
+	}
+	return r
 }
 
 // decodeRaw keeps any JSON value as it is, null included.
@@ -689,4 +719,163 @@ func decodeExtra(d *decoder, name []byte, m *map[string]json.RawMessage) error {
 	}
 	(*m)[key] = append(json.RawMessage(nil), v...)
 	return nil
+}
+
+// The checks of the schema's validation keywords. Each takes the error of
+// the decoder that read the value and returns it, or its own when the
+// value does not pass: a type error, which the x-deserialize-* rules treat
+// as a value of the wrong type.
+
+// checkLength checks the length of a string in characters (Unicode code
+// points), as JSON Schema counts it; max < 0 is no maximum.
+func checkLength[T ~string](err error, p *T, min, max int) error {
+	if err != nil {
+		return err
+	}
+	if n := utf8.RuneCountInString(string(*p)); n < min || (max >= 0 && n > max) {
+		return typeError("string of "+strconv.Itoa(n)+" characters"+bounds(min, max), p, "")
+	}
+	return nil
+}
+
+// bounds describes the bounds of checkLength and checkItems.
+func bounds(min, max int) string {
+	if max < 0 {
+		return " (at least " + strconv.Itoa(min) + ")"
+	}
+	return " (" + strconv.Itoa(min) + " to " + strconv.Itoa(max) + ")"
+}
+
+// sameJSON reports whether a and b are the same JSON value.
+func sameJSON(a, b []byte) bool {
+	va, errA := decodeNumbers(a)
+	vb, errB := decodeNumbers(b)
+	return errA == nil && errB == nil && equalJSON(va, vb)
+}
+
+func decodeNumbers(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	return v, err
+}
+
+// equalJSON compares two values decoded by decodeAny.
+func equalJSON(a, b any) bool {
+	switch x := a.(type) {
+	case json.Number:
+		y, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		if x == y {
+			return true
+		}
+		rx, ry := exactNumber([]byte(x)), exactNumber([]byte(y))
+		return rx != nil && ry != nil && rx.Cmp(ry) == 0
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !equalJSON(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !equalJSON(v, w) {
+				return false
+			}
+		}
+		return true
+	}
+	return a == b
+}
+
+// patchShared returns raw, an unknown variant's object as received, with
+// the members names as members (",name:value" pairs that the decoded
+// variant writes) hold them where decoding changed them: a member that
+// defaulted to absent is left out, one that defaulted to a value has it.
+// Null and absent are alike; raw itself comes back when nothing changed.
+func patchShared(raw, members []byte, names ...string) []byte {
+	var decoded map[string][]byte
+	if len(members) > 0 {
+		decoded = objectValues(append(append([]byte{'{'}, members[1:]...), '}'))
+	}
+	out := []byte{'{'}
+	changed := false
+	err := eachMember(raw, func(name, quoted, value []byte) {
+		keep := value
+		if isName(names, name) {
+			dec, ok := decoded[string(name)]
+			switch {
+			case ok && (bytes.Equal(dec, value) || sameJSON(dec, value)):
+			case !ok && string(value) == "null":
+			default:
+				changed, keep = true, dec
+			}
+		}
+		if keep == nil {
+			return
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(append(append(out, quoted...), ':'), keep...)
+	})
+	if err != nil || !changed {
+		return raw
+	}
+	return append(out, '}')
+}
+
+// objectValues returns the members of the JSON object data by name.
+func objectValues(data []byte) map[string][]byte {
+	m := map[string][]byte{}
+	_ = eachMember(data, func(name, _, value []byte) { m[string(name)] = value })
+	return m
+}
+
+// eachMember calls f with the name (unquoted and as written) and the value
+// of each member of the JSON object data, in order.
+func eachMember(data []byte, f func(name, quoted, value []byte)) error {
+	d := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true))
+	if _, err := d.ReadToken(); err != nil {
+		return err
+	}
+	for d.PeekKind() == '"' {
+		quoted, err := d.ReadValue()
+		if err != nil {
+			return err
+		}
+		quoted = bytes.Clone(quoted)
+		name, err := unquote(quoted)
+		if err != nil {
+			return err
+		}
+		value, err := d.ReadValue()
+		if err != nil {
+			return err
+		}
+		f(name, quoted, bytes.Clone(value))
+	}
+	return nil
+}
+
+func isName(names []string, name []byte) bool {
+	for _, n := range names {
+		if n == string(name) {
+			return true
+		}
+	}
+	return false
 }

@@ -6755,7 +6755,9 @@ func (v *Notice) decodeMember(d *decoder, name []byte, seen *uint64) (bool, erro
 		return true, decodeString(&v.Severity, d)
 	case "title":
 		*seen |= 1 << 1
-		return true, decodeString(&v.Title, d)
+		return true, decodeField(d, &v.Title, func(p *string, d *decoder) error {
+			return checkLength(decodeString[string](p, d), p, 1, -1)
+		}, 0)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "_meta":

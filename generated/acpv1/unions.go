@@ -1315,14 +1315,16 @@ func (u *CreateElicitationRequest) decodeRest(d *decoder, start int64) error {
 				if err := other.decodeMembers(d, start, 1); err != nil {
 					return err
 				}
-				u.Value = other
-				return nil
+				return u.keepOther(other)
 			}
 			v = other
 		}
 	}
 	if err := d.variant(v, start, rest); err != nil {
 		return err
+	}
+	if other, ok := v.(*CreateElicitationRequestOther); ok {
+		return u.keepOther(other)
 	}
 	u.Value = v
 	return nil
@@ -1384,6 +1386,21 @@ func (v *createElicitationRequestFields) appendMembers(b []byte) ([]byte, error)
 		}
 	}
 	return b, nil
+}
+
+// keepOther sets the unknown variant other, whose members that every variant shares were decoded
+// as on a known one: Raw holds the ones decoding changed (a default) as decoded.
+func (u *CreateElicitationRequest) keepOther(other *CreateElicitationRequestOther) error {
+	b, err := other.appendMembers(nil)
+	if err == nil {
+		b, err = (*createElicitationRequestFields)(u).appendMembers(b)
+	}
+	if err != nil {
+		return err
+	}
+	other.Raw = patchShared(other.Raw, b, "_meta", "message", "requestId", "sessionId", "toolCallId")
+	u.Value = other
+	return nil
 }
 
 // CreateElicitationRequestForm is the "form" variant of CreateElicitationRequest.
@@ -1751,14 +1768,16 @@ func (u *CreateElicitationResponse) decodeRest(d *decoder, start int64) error {
 				if err := other.decodeMembers(d, start, 1); err != nil {
 					return err
 				}
-				u.Value = other
-				return nil
+				return u.keepOther(other)
 			}
 			v = other
 		}
 	}
 	if err := d.variant(v, start, rest); err != nil {
 		return err
+	}
+	if other, ok := v.(*CreateElicitationResponseOther); ok {
+		return u.keepOther(other)
 	}
 	u.Value = v
 	return nil
@@ -1805,6 +1824,21 @@ func (v *createElicitationResponseFields) appendMembers(b []byte) ([]byte, error
 		}
 	}
 	return b, nil
+}
+
+// keepOther sets the unknown variant other, whose members that every variant shares were decoded
+// as on a known one: Raw holds the ones decoding changed (a default) as decoded.
+func (u *CreateElicitationResponse) keepOther(other *CreateElicitationResponseOther) error {
+	b, err := other.appendMembers(nil)
+	if err == nil {
+		b, err = (*createElicitationResponseFields)(u).appendMembers(b)
+	}
+	if err != nil {
+		return err
+	}
+	other.Raw = patchShared(other.Raw, b, "_meta")
+	u.Value = other
+	return nil
 }
 
 // CreateElicitationResponseAccept is the "accept" variant of CreateElicitationResponse.
@@ -4015,14 +4049,16 @@ func (u *SessionConfigOption) decodeRest(d *decoder, start int64) error {
 				if err := other.decodeMembers(d, start, 1); err != nil {
 					return err
 				}
-				u.Value = other
-				return nil
+				return u.keepOther(other)
 			}
 			v = other
 		}
 	}
 	if err := d.variant(v, start, rest); err != nil {
 		return err
+	}
+	if other, ok := v.(*SessionConfigOptionOther); ok {
+		return u.keepOther(other)
 	}
 	u.Value = v
 	return nil
@@ -4104,6 +4140,21 @@ func (v *sessionConfigOptionFields) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	return b, nil
+}
+
+// keepOther sets the unknown variant other, whose members that every variant shares were decoded
+// as on a known one: Raw holds the ones decoding changed (a default) as decoded.
+func (u *SessionConfigOption) keepOther(other *SessionConfigOptionOther) error {
+	b, err := other.appendMembers(nil)
+	if err == nil {
+		b, err = (*sessionConfigOptionFields)(u).appendMembers(b)
+	}
+	if err != nil {
+		return err
+	}
+	other.Raw = patchShared(other.Raw, b, "_meta", "category", "description", "id", "name")
+	u.Value = other
+	return nil
 }
 
 // SessionConfigOptionSelect is the "select" variant of SessionConfigOption.
@@ -5147,8 +5198,7 @@ func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64) erro
 					if err := other.decodeMembers(d, start, 1); err != nil {
 						return err
 					}
-					u.Value = other
-					return nil
+					return u.keepOther(other)
 				}
 				v = other
 			}
@@ -5164,6 +5214,9 @@ func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64) erro
 			return err
 		}
 		v = def
+	}
+	if other, ok := v.(*SetSessionConfigOptionRequestOther); ok {
+		return u.keepOther(other)
 	}
 	u.Value = v
 	return nil
@@ -5233,6 +5286,21 @@ func (v *setSessionConfigOptionRequestFields) appendMembers(b []byte) ([]byte, e
 		}
 	}
 	return b, nil
+}
+
+// keepOther sets the unknown variant other, whose members that every variant shares were decoded
+// as on a known one: Raw holds the ones decoding changed (a default) as decoded.
+func (u *SetSessionConfigOptionRequest) keepOther(other *SetSessionConfigOptionRequestOther) error {
+	b, err := other.appendMembers(nil)
+	if err == nil {
+		b, err = (*setSessionConfigOptionRequestFields)(u).appendMembers(b)
+	}
+	if err != nil {
+		return err
+	}
+	other.Raw = patchShared(other.Raw, b, "_meta", "configId", "sessionId")
+	u.Value = other
+	return nil
 }
 
 // SetSessionConfigOptionRequestBoolean is the "boolean" variant of SetSessionConfigOptionRequest.

@@ -871,8 +871,7 @@ func (u *IdleStateUpdate) decodeRest(d *decoder, start int64) error {
 					if err := other.decodeMembers(d, start, 1); err != nil {
 						return err
 					}
-					u.Value = other
-					return nil
+					return u.keepOther(other)
 				}
 				v = other
 			}
@@ -888,6 +887,9 @@ func (u *IdleStateUpdate) decodeRest(d *decoder, start int64) error {
 			return err
 		}
 		v = def
+	}
+	if other, ok := v.(*IdleStateUpdateOther); ok {
+		return u.keepOther(other)
 	}
 	u.Value = v
 	return nil
@@ -942,6 +944,21 @@ func (v *idleStateUpdateFields) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	return b, nil
+}
+
+// keepOther sets the unknown variant other, whose members that every variant shares were decoded
+// as on a known one: Raw holds the ones decoding changed (a default) as decoded.
+func (u *IdleStateUpdate) keepOther(other *IdleStateUpdateOther) error {
+	b, err := other.appendMembers(nil)
+	if err == nil {
+		b, err = (*idleStateUpdateFields)(u).appendMembers(b)
+	}
+	if err != nil {
+		return err
+	}
+	other.Raw = patchShared(other.Raw, b, "_meta", "usage")
+	u.Value = other
+	return nil
 }
 
 // IdleStateUpdateEndTurn is the "end_turn" variant of IdleStateUpdate.

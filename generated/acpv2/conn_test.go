@@ -69,7 +69,7 @@ var testPackage = &conntest.Package{
 	InitializeParams: `{"protocolVersion":2,"info":{"name":"c","version":"1"}}`,
 	InitializeResult: `{"protocolVersion":2,"info":{"name":"a","version":"1"},"authMethods":[]}`,
 	PromptResult:     `{"messageId":"m"}`,
-	PermissionParams: `{"sessionId":%q,"title":"t","options":[]}`,
+	PermissionParams: `{"sessionId":%q,"title":"t","options":[{"optionId":"o","name":"Allow","kind":"allow_once"}]}`,
 	NotFound:         func(uri string) error { return NewResourceNotFoundError(uri) },
 	IsCode:           func(err error, code int) bool { return isCode(err, ErrorCode(code)) },
 }

@@ -647,7 +647,9 @@ func (v *Annotations) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	case "lastModified":
 		return true, decodePointerField(d, &v.LastModified, decodeString[string], nullOK|defaultOnError)
 	case "priority":
-		return true, decodePointerField(d, &v.Priority, decodeFloat[float64], nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Priority, func(p *float64, d *decoder) error {
+			return checkRange(decodeFloat[float64](p, d), p, 0.0, 1.0, hasMin|hasMax)
+		}, nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -7071,7 +7073,9 @@ func (v *Notice) decodeMember(d *decoder, name []byte, seen *uint64) (bool, erro
 		return true, decodeString(&v.Severity, d)
 	case "title":
 		*seen |= 1 << 1
-		return true, decodeString(&v.Title, d)
+		return true, decodeField(d, &v.Title, func(p *string, d *decoder) error {
+			return checkLength(decodeString[string](p, d), p, 1, -1)
+		}, 0)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -8018,7 +8022,7 @@ func (v *PromptRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	case "prompt":
 		*seen |= 1 << 1
 		return true, decodeField(d, &v.Prompt, func(p *[]ContentBlock, d *decoder) error {
-			return decodeSlice(d, p, (*ContentBlock).decodeJSON)
+			return checkItems(decodeSlice(d, p, (*ContentBlock).decodeJSON), p, 1, -1)
 		}, 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
@@ -8322,7 +8326,7 @@ func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *u
 	case "options":
 		*seen |= 1 << 2
 		return true, decodeField(d, &v.Options, func(p *[]PermissionOption, d *decoder) error {
-			return decodeSlice(d, p, (*PermissionOption).decodeJSON)
+			return checkItems(decodeSlice(d, p, (*PermissionOption).decodeJSON), p, 1, -1)
 		}, 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
@@ -9539,7 +9543,9 @@ func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *u
 		return true, decodeString(&v.Name, d)
 	case "options":
 		*seen |= 1 << 2
-		return true, decodeItemsField(d, &v.Options, (*SessionConfigSelectOption).decodeJSON, defaultOnError|emptyList)
+		return true, decodeField(d, &v.Options, func(p *[]SessionConfigSelectOption, d *decoder) error {
+			return checkItems(decodeItems(d, p, (*SessionConfigSelectOption).decodeJSON), p, 1, -1)
+		}, defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -10204,7 +10210,7 @@ func (v *StringMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 	case "enum":
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.Enum, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
+			return checkItems(decodeSlice(d, p, decodeString[string]), p, 1, -1)
 		}, 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
@@ -10384,11 +10390,11 @@ func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 		return true, decodePointerField(d, &v.Default, decodeString[string], nullOK|defaultOnError)
 	case "enum":
 		return true, decodeField(d, &v.Enum, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
+			return checkItems(decodeSlice(d, p, decodeString[string]), p, 1, -1)
 		}, nullOK)
 	case "oneOf":
 		return true, decodeField(d, &v.OneOf, func(p *[]EnumOption, d *decoder) error {
-			return decodeSlice(d, p, (*EnumOption).decodeJSON)
+			return checkItems(decodeSlice(d, p, (*EnumOption).decodeJSON), p, 1, -1)
 		}, nullOK)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
@@ -11023,10 +11029,14 @@ func (v *TerminalSize) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	switch string(name) {
 	case "cols":
 		*seen |= 1 << 0
-		return true, decodeUint(&v.Cols, d)
+		return true, decodeField(d, &v.Cols, func(p *uint16, d *decoder) error {
+			return checkRange(decodeUint[uint16](p, d), p, 1, 0, hasMin)
+		}, 0)
 	case "rows":
 		*seen |= 1 << 1
-		return true, decodeUint(&v.Rows, d)
+		return true, decodeField(d, &v.Rows, func(p *uint16, d *decoder) error {
+			return checkRange(decodeUint[uint16](p, d), p, 1, 0, hasMin)
+		}, 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -11548,7 +11558,7 @@ func (v *TitledMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 	case "anyOf":
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.AnyOf, func(p *[]EnumOption, d *decoder) error {
-			return decodeSlice(d, p, (*EnumOption).decodeJSON)
+			return checkItems(decodeSlice(d, p, (*EnumOption).decodeJSON), p, 1, -1)
 		}, 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
@@ -11895,7 +11905,9 @@ func (v *ToolCallLocation) decodeMember(d *decoder, name []byte, seen *uint64) (
 		*seen |= 1 << 0
 		return true, decodeString(&v.Path, d)
 	case "line":
-		return true, decodePointerField(d, &v.Line, decodeUint[uint32], nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Line, func(p *uint32, d *decoder) error {
+			return checkRange(decodeUint[uint32](p, d), p, 1, 0, hasMin)
+		}, nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}

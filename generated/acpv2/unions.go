@@ -442,14 +442,16 @@ func (u *AuthMethod) decodeRest(d *decoder, start int64) error {
 				if err := other.decodeMembers(d, start, 1); err != nil {
 					return err
 				}
-				u.Value = other
-				return nil
+				return u.keepOther(other)
 			}
 			v = other
 		}
 	}
 	if err := d.variant(v, start, rest); err != nil {
 		return err
+	}
+	if other, ok := v.(*AuthMethodOther); ok {
+		return u.keepOther(other)
 	}
 	u.Value = v
 	return nil
@@ -462,6 +464,18 @@ func (u *AuthMethod) decodeJSON(d *decoder) error {
 // UnmarshalJSON decodes the variant that "type" names.
 func (u *AuthMethod) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
+}
+
+// keepOther sets the unknown variant other, whose members that every variant shares were decoded
+// as on a known one: Raw holds the ones decoding changed (a default) as decoded.
+func (u *AuthMethod) keepOther(other *AuthMethodOther) error {
+	b, err := other.appendMembers(nil)
+	if err != nil {
+		return err
+	}
+	other.Raw = patchShared(other.Raw, b, "methodId", "name")
+	u.Value = other
+	return nil
 }
 
 // AuthMethodTerminalVariant is the "terminal" variant of AuthMethod.
@@ -723,14 +737,16 @@ func (u *AvailableCommand) decodeRest(d *decoder, start int64) error {
 				if err := other.decodeMembers(d, start, 1); err != nil {
 					return err
 				}
-				u.Value = other
-				return nil
+				return u.keepOther(other)
 			}
 			v = other
 		}
 	}
 	if err := d.variant(v, start, rest); err != nil {
 		return err
+	}
+	if other, ok := v.(*AvailableCommandOther); ok {
+		return u.keepOther(other)
 	}
 	u.Value = v
 	return nil
@@ -743,6 +759,18 @@ func (u *AvailableCommand) decodeJSON(d *decoder) error {
 // UnmarshalJSON decodes the variant that "type" names.
 func (u *AvailableCommand) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
+}
+
+// keepOther sets the unknown variant other, whose members that every variant shares were decoded
+// as on a known one: Raw holds the ones decoding changed (a default) as decoded.
+func (u *AvailableCommand) keepOther(other *AvailableCommandOther) error {
+	b, err := other.appendMembers(nil)
+	if err != nil {
+		return err
+	}
+	other.Raw = patchShared(other.Raw, b, "description", "name")
+	u.Value = other
+	return nil
 }
 
 // AvailableCommandData is the "command" variant of AvailableCommand.
@@ -2263,14 +2291,16 @@ func (u *CreateElicitationRequest) decodeRest(d *decoder, start int64) error {
 				if err := other.decodeMembers(d, start, 1); err != nil {
 					return err
 				}
-				u.Value = other
-				return nil
+				return u.keepOther(other)
 			}
 			v = other
 		}
 	}
 	if err := d.variant(v, start, rest); err != nil {
 		return err
+	}
+	if other, ok := v.(*CreateElicitationRequestOther); ok {
+		return u.keepOther(other)
 	}
 	u.Value = v
 	return nil
@@ -2332,6 +2362,21 @@ func (v *createElicitationRequestFields) appendMembers(b []byte) ([]byte, error)
 		}
 	}
 	return b, nil
+}
+
+// keepOther sets the unknown variant other, whose members that every variant shares were decoded
+// as on a known one: Raw holds the ones decoding changed (a default) as decoded.
+func (u *CreateElicitationRequest) keepOther(other *CreateElicitationRequestOther) error {
+	b, err := other.appendMembers(nil)
+	if err == nil {
+		b, err = (*createElicitationRequestFields)(u).appendMembers(b)
+	}
+	if err != nil {
+		return err
+	}
+	other.Raw = patchShared(other.Raw, b, "_meta", "message", "requestId", "sessionId", "toolCallId")
+	u.Value = other
+	return nil
 }
 
 // CreateElicitationRequestForm is the "form" variant of CreateElicitationRequest.
@@ -2697,14 +2742,16 @@ func (u *CreateElicitationResponse) decodeRest(d *decoder, start int64) error {
 				if err := other.decodeMembers(d, start, 1); err != nil {
 					return err
 				}
-				u.Value = other
-				return nil
+				return u.keepOther(other)
 			}
 			v = other
 		}
 	}
 	if err := d.variant(v, start, rest); err != nil {
 		return err
+	}
+	if other, ok := v.(*CreateElicitationResponseOther); ok {
+		return u.keepOther(other)
 	}
 	u.Value = v
 	return nil
@@ -2751,6 +2798,21 @@ func (v *createElicitationResponseFields) appendMembers(b []byte) ([]byte, error
 		}
 	}
 	return b, nil
+}
+
+// keepOther sets the unknown variant other, whose members that every variant shares were decoded
+// as on a known one: Raw holds the ones decoding changed (a default) as decoded.
+func (u *CreateElicitationResponse) keepOther(other *CreateElicitationResponseOther) error {
+	b, err := other.appendMembers(nil)
+	if err == nil {
+		b, err = (*createElicitationResponseFields)(u).appendMembers(b)
+	}
+	if err != nil {
+		return err
+	}
+	other.Raw = patchShared(other.Raw, b, "_meta")
+	u.Value = other
+	return nil
 }
 
 // CreateElicitationResponseAccept is the "accept" variant of CreateElicitationResponse.
@@ -3103,14 +3165,16 @@ func (u *DiffChange) decodeRest(d *decoder, start int64) error {
 				if err := other.decodeMembers(d, start, 1); err != nil {
 					return err
 				}
-				u.Value = other
-				return nil
+				return u.keepOther(other)
 			}
 			v = other
 		}
 	}
 	if err := d.variant(v, start, rest); err != nil {
 		return err
+	}
+	if other, ok := v.(*DiffChangeOther); ok {
+		return u.keepOther(other)
 	}
 	u.Value = v
 	return nil
@@ -3169,6 +3233,21 @@ func (v *diffChangeFields) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	return b, nil
+}
+
+// keepOther sets the unknown variant other, whose members that every variant shares were decoded
+// as on a known one: Raw holds the ones decoding changed (a default) as decoded.
+func (u *DiffChange) keepOther(other *DiffChangeOther) error {
+	b, err := other.appendMembers(nil)
+	if err == nil {
+		b, err = (*diffChangeFields)(u).appendMembers(b)
+	}
+	if err != nil {
+		return err
+	}
+	other.Raw = patchShared(other.Raw, b, "_meta", "fileType", "mimeType")
+	u.Value = other
+	return nil
 }
 
 // DiffChangeAdd is the "add" variant of DiffChange.
@@ -4592,8 +4671,7 @@ func (u *IdleStateUpdate) decodeRest(d *decoder, start int64) error {
 					if err := other.decodeMembers(d, start, 1); err != nil {
 						return err
 					}
-					u.Value = other
-					return nil
+					return u.keepOther(other)
 				}
 				v = other
 			}
@@ -4609,6 +4687,9 @@ func (u *IdleStateUpdate) decodeRest(d *decoder, start int64) error {
 			return err
 		}
 		v = def
+	}
+	if other, ok := v.(*IdleStateUpdateOther); ok {
+		return u.keepOther(other)
 	}
 	u.Value = v
 	return nil
@@ -4665,6 +4746,21 @@ func (v *idleStateUpdateFields) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	return v.idleStateUpdateEndTurnTokenUsage.appendMembers(b)
+}
+
+// keepOther sets the unknown variant other, whose members that every variant shares were decoded
+// as on a known one: Raw holds the ones decoding changed (a default) as decoded.
+func (u *IdleStateUpdate) keepOther(other *IdleStateUpdateOther) error {
+	b, err := other.appendMembers(nil)
+	if err == nil {
+		b, err = (*idleStateUpdateFields)(u).appendMembers(b)
+	}
+	if err != nil {
+		return err
+	}
+	other.Raw = patchShared(other.Raw, b, "_meta", "background")
+	u.Value = other
+	return nil
 }
 
 // IdleStateUpdateEndTurn is the "end_turn" variant of IdleStateUpdate.
@@ -5721,8 +5817,7 @@ func (u *PlanUpdateContent) decodeRest(d *decoder, start int64) error {
 					if err := other.decodeMembers(d, start, 1); err != nil {
 						return err
 					}
-					u.Value = other
-					return nil
+					return u.keepOther(other)
 				}
 				v = other
 			}
@@ -5730,6 +5825,9 @@ func (u *PlanUpdateContent) decodeRest(d *decoder, start int64) error {
 	}
 	if err := d.variant(v, start, rest); err != nil {
 		return err
+	}
+	if other, ok := v.(*PlanUpdateContentOther); ok {
+		return u.keepOther(other)
 	}
 	u.Value = v
 	return nil
@@ -5742,6 +5840,18 @@ func (u *PlanUpdateContent) decodeJSON(d *decoder) error {
 // UnmarshalJSON decodes the variant that "type" names.
 func (u *PlanUpdateContent) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
+}
+
+// keepOther sets the unknown variant other, whose members that every variant shares were decoded
+// as on a known one: Raw holds the ones decoding changed (a default) as decoded.
+func (u *PlanUpdateContent) keepOther(other *PlanUpdateContentOther) error {
+	b, err := other.appendMembers(nil)
+	if err != nil {
+		return err
+	}
+	other.Raw = patchShared(other.Raw, b, "planId")
+	u.Value = other
+	return nil
 }
 
 // planUpdateContentUnstable holds the variants of the unstable surface that build tags include, by tag.
@@ -6852,14 +6962,16 @@ func (u *SessionConfigOption) decodeRest(d *decoder, start int64) error {
 				if err := other.decodeMembers(d, start, 1); err != nil {
 					return err
 				}
-				u.Value = other
-				return nil
+				return u.keepOther(other)
 			}
 			v = other
 		}
 	}
 	if err := d.variant(v, start, rest); err != nil {
 		return err
+	}
+	if other, ok := v.(*SessionConfigOptionOther); ok {
+		return u.keepOther(other)
 	}
 	u.Value = v
 	return nil
@@ -6941,6 +7053,21 @@ func (v *sessionConfigOptionFields) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	return b, nil
+}
+
+// keepOther sets the unknown variant other, whose members that every variant shares were decoded
+// as on a known one: Raw holds the ones decoding changed (a default) as decoded.
+func (u *SessionConfigOption) keepOther(other *SessionConfigOptionOther) error {
+	b, err := other.appendMembers(nil)
+	if err == nil {
+		b, err = (*sessionConfigOptionFields)(u).appendMembers(b)
+	}
+	if err != nil {
+		return err
+	}
+	other.Raw = patchShared(other.Raw, b, "_meta", "category", "configId", "description", "name")
+	u.Value = other
+	return nil
 }
 
 // SessionConfigOptionSelect is the "select" variant of SessionConfigOption.
@@ -7165,7 +7292,7 @@ func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
 		if !nonEmpty || hasKeys(m, "value", "name") {
 			var v SessionConfigSelectOptionsUngrouped
 			if err = decodeWith(data, (*[]SessionConfigSelectOption)(&v), func(p *[]SessionConfigSelectOption, d *decoder) error {
-				return decodeSlice(d, p, (*SessionConfigSelectOption).decodeJSON)
+				return checkItems(decodeSlice(d, p, (*SessionConfigSelectOption).decodeJSON), p, 1, -1)
 			}); err == nil {
 				u.Value = v
 				return nil
@@ -7174,7 +7301,7 @@ func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
 		if !nonEmpty || hasKeys(m, "groupId", "name", "options") {
 			var v SessionConfigSelectOptionsGrouped
 			if err = decodeWith(data, (*[]SessionConfigSelectGroup)(&v), func(p *[]SessionConfigSelectGroup, d *decoder) error {
-				return decodeSlice(d, p, (*SessionConfigSelectGroup).decodeJSON)
+				return checkItems(decodeSlice(d, p, (*SessionConfigSelectGroup).decodeJSON), p, 1, -1)
 			}); err == nil {
 				u.Value = v
 				return nil
@@ -8185,14 +8312,16 @@ func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64) erro
 				if err := other.decodeMembers(d, start, 1); err != nil {
 					return err
 				}
-				u.Value = other
-				return nil
+				return u.keepOther(other)
 			}
 			v = other
 		}
 	}
 	if err := d.variant(v, start, rest); err != nil {
 		return err
+	}
+	if other, ok := v.(*SetSessionConfigOptionRequestOther); ok {
+		return u.keepOther(other)
 	}
 	u.Value = v
 	return nil
@@ -8262,6 +8391,21 @@ func (v *setSessionConfigOptionRequestFields) appendMembers(b []byte) ([]byte, e
 		}
 	}
 	return b, nil
+}
+
+// keepOther sets the unknown variant other, whose members that every variant shares were decoded
+// as on a known one: Raw holds the ones decoding changed (a default) as decoded.
+func (u *SetSessionConfigOptionRequest) keepOther(other *SetSessionConfigOptionRequestOther) error {
+	b, err := other.appendMembers(nil)
+	if err == nil {
+		b, err = (*setSessionConfigOptionRequestFields)(u).appendMembers(b)
+	}
+	if err != nil {
+		return err
+	}
+	other.Raw = patchShared(other.Raw, b, "_meta", "configId", "sessionId", "value")
+	u.Value = other
+	return nil
 }
 
 // SetSessionConfigOptionRequestID is the "id" variant of SetSessionConfigOptionRequest.

@@ -30,7 +30,7 @@ func Echo(t *testing.T, pkg *Package) {
 	if _, err := p.ClientCall(ctx, "session/cancel", `{"sessionId":"x"}`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.ClientCall(ctx, "session/prompt", TextPrompt("x")); err != nil {
+	if _, err := p.ClientCall(ctx, "session/prompt", TextPrompt("x", "hi")); err != nil {
 		t.Fatal(err)
 	}
 	if got := p.Cancels(); len(got) != 1 || got[0] != "x" {
@@ -79,7 +79,7 @@ func Concurrent(t *testing.T, pkg *Package) {
 		id := fmt.Sprint("s", i)
 		go func() {
 			defer wg.Done()
-			r, err := p.ClientCall(ctx, "session/prompt", TextPrompt(id))
+			r, err := p.ClientCall(ctx, "session/prompt", TextPrompt(id, "hi"))
 			if err == nil && !strings.Contains(string(r), `"_meta":{"id":"`+id+`"}`) {
 				err = fmt.Errorf("prompt %s answered %s", id, r)
 			}
@@ -122,7 +122,7 @@ func CancelOutbound(t *testing.T, pkg *Package) {
 		method, params string
 		call           func(context.Context, string, string) (json.RawMessage, error)
 	}{
-		{p.Agent, "session/prompt", TextPrompt("s"), p.ClientCall},
+		{p.Agent, "session/prompt", TextPrompt("s", "hi"), p.ClientCall},
 		{p.Client, "session/request_permission", fmt.Sprintf(pkg.PermissionParams, "s"), p.AgentCall},
 	} {
 		started := make(chan struct{})
@@ -153,7 +153,7 @@ func PeerCloses(t *testing.T, pkg *Package, closed error) {
 		return nil, ctx.Err()
 	})
 	go func() { <-started; p.ToClient.Close() }()
-	_, err := p.ClientCall(ctx, "session/prompt", TextPrompt("s"))
+	_, err := p.ClientCall(ctx, "session/prompt", TextPrompt("s", "hi"))
 	if !errors.Is(err, closed) || !strings.Contains(err.Error(), "peer closed") {
 		t.Fatalf("call pending when the peer closed: %v", err)
 	}
@@ -223,18 +223,18 @@ func Wire(t *testing.T, pkg *Package) {
 		{`{"jsonrpc":"2.0","method":"no/such"}`, ``},
 		{`{"jsonrpc":"2.0","id":8,"method":"session/close","params":{"sessionId":"s"}}`, `{"jsonrpc":"2.0","id":8,"error":{"code":-32601,"message":"Method not found","data":{"method":"session/close"}}}`},
 		{`{"jsonrpc":"2.0","id":"abc","method":"_ext/x","params":{}}`, `{"jsonrpc":"2.0","id":"abc","error":{"code":-32601,"message":"Method not found","data":{"method":"_ext/x"}}}`},
-		{`{"jsonrpc":"2.0","id":1.50,"method":"session/prompt","params":{"sessionId":"ok","prompt":[]}}`, `{"jsonrpc":"2.0","id":1.50,"result":` + pkg.PromptResult + `}`},
+		{`{"jsonrpc":"2.0","id":1.50,"method":"session/prompt","params":{"sessionId":"ok","prompt":[{"type":"text","text":"x"}]}}`, `{"jsonrpc":"2.0","id":1.50,"result":` + pkg.PromptResult + `}`},
 		{`{"jsonrpc":"2.0","id":"9","method":"session/prompt","params":{"sessionId":"s","prompt":[{"type":"text","text":7}]}}`,
 			`{"jsonrpc":"2.0","id":"9","error":{"code":-32602,"message":"Invalid params","data":{"details":"json: cannot unmarshal number into Go struct field .prompt.text of type string","path":"prompt.text"}}}`},
 		{`{"jsonrpc":"2.0","id":10,"method":"session/prompt"}`, `{"jsonrpc":"2.0","id":10,"error":{"code":-32602,"message":"Invalid params","data":{"details":"params are missing"}}}`},
-		{`{"jsonrpc":"2.0","id":11,"method":"session/prompt","params":{"sessionId":"panic","prompt":[]}}`, `{"jsonrpc":"2.0","id":11,"error":{"code":-32603,"message":"Internal error","data":{"details":"panic: boom"}}}`},
-		{`{"jsonrpc":"2.0","id":12,"method":"session/prompt","params":{"sessionId":"fail","prompt":[]}}`, `{"jsonrpc":"2.0","id":12,"error":{"code":-32603,"message":"Internal error","data":{"details":"it failed"}}}`},
-		{`{"jsonrpc":"2.0","id":13,"method":"session/prompt","params":{"sessionId":"rpc","prompt":[]}}`, `{"jsonrpc":"2.0","id":13,"error":{"code":-32002,"message":"Resource not found","data":{"uri":"file:///x"}}}`},
+		{`{"jsonrpc":"2.0","id":11,"method":"session/prompt","params":{"sessionId":"panic","prompt":[{"type":"text","text":"x"}]}}`, `{"jsonrpc":"2.0","id":11,"error":{"code":-32603,"message":"Internal error","data":{"details":"panic: boom"}}}`},
+		{`{"jsonrpc":"2.0","id":12,"method":"session/prompt","params":{"sessionId":"fail","prompt":[{"type":"text","text":"x"}]}}`, `{"jsonrpc":"2.0","id":12,"error":{"code":-32603,"message":"Internal error","data":{"details":"it failed"}}}`},
+		{`{"jsonrpc":"2.0","id":13,"method":"session/prompt","params":{"sessionId":"rpc","prompt":[{"type":"text","text":"x"}]}}`, `{"jsonrpc":"2.0","id":13,"error":{"code":-32002,"message":"Resource not found","data":{"uri":"file:///x"}}}`},
 		{`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`, ``},
 		{`{"jsonrpc":"2.0","id":99,"result":{}}`, ``},
 		{``, ``},
 		{`{"id":14,"method":"initialize","params":` + pkg.InitializeParams + `}`, `{"jsonrpc":"2.0","id":14,"error":{"code":-32600,"message":"Invalid request","data":{"details":"the message lacks \"jsonrpc\": \"2.0\""}}}`},
-		{`{"jsonrpc":"2.0","id":-3,"method":"session/prompt","params":{"sessionId":"ok","prompt":[]}}`, `{"jsonrpc":"2.0","id":-3,"result":` + pkg.PromptResult + `}`},
+		{`{"jsonrpc":"2.0","id":-3,"method":"session/prompt","params":{"sessionId":"ok","prompt":[{"type":"text","text":"x"}]}}`, `{"jsonrpc":"2.0","id":-3,"result":` + pkg.PromptResult + `}`},
 	})
 }
 
@@ -305,7 +305,7 @@ func CancelInbound(t *testing.T, pkg *Package) {
 		return nil, ctx.Err()
 	})
 	peer := NewRawAgentPeer(t, pkg, hs, false)
-	peer.Send(`{"jsonrpc":"2.0","id":"p1","method":"session/prompt","params":{"sessionId":"s","prompt":[]}}`)
+	peer.Send(`{"jsonrpc":"2.0","id":"p1","method":"session/prompt","params":{"sessionId":"s","prompt":[{"type":"text","text":"x"}]}}`)
 	peer.Send(`{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":"p1"}}`)
 	if got, want := peer.Recv(), `{"jsonrpc":"2.0","id":"p1","error":{"code":-32800,"message":"Request cancelled"}}`; got != want {
 		t.Errorf("got %s, want %s", got, want)
