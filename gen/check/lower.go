@@ -52,6 +52,7 @@ func lower(p *ir.Package, s *shaper) {
 	}
 	p.RPC = hasRPC(p)
 	p.Conn = p.RPC && len(p.Sides) == 2
+	p.Sessions, p.PlanOps = sessions(p)
 }
 
 // keepsRaw reports whether a value of t can be an unknown variant kept raw,
