@@ -189,8 +189,8 @@ func (s *SessionState) Snapshot() SessionSnapshot {
 	defer s.mu.Unlock()
 	snap := SessionSnapshot{
 		SessionID:         s.id,
-		Plans:             s.plans.list(),
-		ToolCalls:         s.toolCalls.list(),
+		Plans:             s.plans.list(copyPlan),
+		ToolCalls:         s.toolCalls.list(copyToolCall),
 		ConfigOptions:     deepCopy(s.configOptions),
 		AvailableCommands: deepCopy(s.commands),
 		CurrentMode:       deepCopy(s.mode),
@@ -206,7 +206,7 @@ func (s *SessionState) Plan(id string) (PlanState, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p, ok := s.plans.get(id)
-	return deepCopy(p), ok
+	return copyPlan(p), ok
 }
 
 // ToolCall returns a copy of the tool call id, and whether the session has
@@ -215,8 +215,11 @@ func (s *SessionState) ToolCall(id ToolCallID) (ToolCall, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, ok := s.toolCalls.get(id)
-	return deepCopy(c), ok
+	return copyToolCall(c), ok
 }
+
+// copyToolCall returns a copy of c that shares no memory with it.
+func copyToolCall(c ToolCall) ToolCall { return deepCopy(c) }
 
 // planFromItems is the state of an items plan.
 func planFromItems(id string, entries []PlanEntry, meta json.RawMessage) PlanState {

@@ -128,22 +128,23 @@ func (o *orderedMap[K, V]) remove(k K) bool {
 	return true
 }
 
-// list returns the values in first-seen order, each deep-copied.
-func (o *orderedMap[K, V]) list() []V {
+// list returns the values in first-seen order, each copied by copyValue.
+func (o *orderedMap[K, V]) list(copyValue func(V) V) []V {
 	out := make([]V, 0, len(o.keys))
 	for _, k := range o.keys {
-		out = append(out, deepCopy(o.values[k]))
+		out = append(out, copyValue(o.values[k]))
 	}
 	return out
 }
 
-// deepCopy returns a copy of v that shares no memory with it, by encoding
+// deepCopy returns a copy of v, a value of the generated types (or a
+// slice of or pointer to one), that shares no memory with it, by encoding
 // and decoding it with the generated code: a snapshot handed out, or an
 // update taken in, cannot change what the state holds. A value that does
 // not encode (a union without a variant, built by hand) is returned as
 // it is.
 func deepCopy[T any](v T) T {
-	b, err := json.Marshal(v)
+	b, err := json.Marshal(&v)
 	if err != nil {
 		return v
 	}
@@ -152,6 +153,14 @@ func deepCopy[T any](v T) T {
 		return v
 	}
 	return out
+}
+
+// copyPlan returns a copy of p that shares no memory with it.
+func copyPlan(p PlanState) PlanState {
+	p.Entries = deepCopy(p.Entries)
+	p.Raw = copyRaw(p.Raw)
+	p.Meta = copyRaw(p.Meta)
+	return p
 }
 
 // copyRaw returns a copy of free-form JSON, nil staying nil.
@@ -235,15 +244,16 @@ func jsonObjectMembers(b json.RawMessage) (members []metaMember, ok bool) {
 		return nil, false
 	}
 	for d.PeekKind() != '}' {
-		name, err := d.ReadToken()
+		tok, err := d.ReadToken()
 		if err != nil {
 			return nil, false
 		}
+		name := tok.String() // before the next read, which reuses the token's bytes
 		value, err := d.ReadValue()
 		if err != nil {
 			return nil, false
 		}
-		members = append(members, metaMember{name.String(), value.Clone()})
+		members = append(members, metaMember{name, value.Clone()})
 	}
 	return members, true
 }

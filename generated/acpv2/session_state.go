@@ -262,8 +262,8 @@ func (s *SessionState) Snapshot() SessionSnapshot {
 	defer s.mu.Unlock()
 	return SessionSnapshot{
 		SessionID:         s.id,
-		Plans:             s.plans.list(),
-		ToolCalls:         s.toolCalls.list(),
+		Plans:             s.plans.list(copyPlan),
+		ToolCalls:         s.toolCalls.list(copyToolCall),
 		ConfigOptions:     deepCopy(s.configOptions),
 		AvailableCommands: deepCopy(s.commands),
 		Title:             deepCopy(s.title),
@@ -279,7 +279,7 @@ func (s *SessionState) Plan(id string) (PlanState, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p, ok := s.plans.get(id)
-	return deepCopy(p), ok
+	return copyPlan(p), ok
 }
 
 // ToolCall returns a copy of the tool call id, and whether the session has
@@ -288,7 +288,20 @@ func (s *SessionState) ToolCall(id ToolCallID) (ToolCallState, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, ok := s.toolCalls.get(id)
-	return deepCopy(c), ok
+	return copyToolCall(c), ok
+}
+
+// copyToolCall returns a copy of c that shares no memory with it.
+func copyToolCall(c ToolCallState) ToolCallState {
+	c.Name = deepCopy(c.Name)
+	c.Title = deepCopy(c.Title)
+	c.Content = deepCopy(c.Content)
+	c.Locations = deepCopy(c.Locations)
+	c.RawInput = copyRaw(c.RawInput)
+	c.RawOutput = copyRaw(c.RawOutput)
+	c.Capabilities = deepCopy(c.Capabilities)
+	c.Meta = copyRaw(c.Meta)
+	return c
 }
 
 // planFromItems is the state of an items plan.
