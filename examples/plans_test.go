@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -47,4 +48,31 @@ func taggedBinaries(t *testing.T, tags string) (agent, client string) {
 		}
 	}
 	return filepath.Join(dir, "agent"), filepath.Join(dir, "client")
+}
+
+// TestReadmeSessions builds the client of README's "Sessions and plans",
+// checks that it takes under 30 lines after its imports (blank lines
+// aside), and runs it against the example agent with a plan.
+func TestReadmeSessions(t *testing.T) {
+	const heading = "## Sessions and plans"
+	code := goBlock(t, heading)
+	_, body, _ := strings.Cut(code, "\n)\n")
+	lines := 0
+	for _, l := range strings.Split(body, "\n") {
+		if strings.TrimSpace(l) != "" {
+			lines++
+		}
+	}
+	if lines >= 30 {
+		t.Errorf("the client of README section %q takes %d lines after its imports, want under 30", heading, lines)
+	}
+	client := buildReadme(t, heading, "sessions")
+	agent, _ := binaries(t)
+	out, err := exec.Command(client, "/plan read the code; fix the bug", agent).CombinedOutput()
+	if err != nil {
+		t.Fatalf("README sessions client with the example agent: %v\n%s", err, out)
+	}
+	if want := "plan main: 2 entries\n"; string(out) != want {
+		t.Errorf("README sessions client printed %q, want %q", out, want)
+	}
 }
