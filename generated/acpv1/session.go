@@ -144,12 +144,14 @@ func (o *orderedMap[K, V]) list(copyValue func(V) V) []V {
 // not encode (a union without a variant, built by hand) is returned as
 // it is.
 func deepCopy[T any](v T) T {
-	b, err := json.Marshal(&v)
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // free-form JSON stays as it was: no \u003c for <
+	if err := enc.Encode(&v); err != nil {
 		return v
 	}
 	var out T
-	if err := json.Unmarshal(b, &out); err != nil {
+	if err := json.Unmarshal(b.Bytes(), &out); err != nil {
 		return v
 	}
 	return out

@@ -235,3 +235,43 @@ func equalStrings(a, b []string) bool {
 	}
 	return true
 }
+
+// configAgent answers session/set_config_option with one boolean option.
+type configAgent struct{ sessionAgent }
+
+func (*configAgent) SetSessionConfigOption(ctx context.Context, p *SetSessionConfigOptionRequest) (*SetSessionConfigOptionResponse, error) {
+	var r SetSessionConfigOptionResponse
+	err := r.UnmarshalJSON([]byte(`{"configOptions":[{"id":"brave","name":"Brave","type":"boolean","currentValue":true}]}`))
+	return &r, err
+}
+
+// TestActiveSessionSetConfigOption checks that the whole list of a
+// session/set_config_option result replaces the session's config options.
+func TestActiveSessionSetConfigOption(t *testing.T) {
+	ctx := testContext(t)
+	a := &configAgent{}
+	client := &routingClient{}
+	toAgent, fromClient := io.Pipe()
+	toClient, fromAgent := io.Pipe()
+	a.conn = NewAgentSideConnection(a, fromAgent, toAgent)
+	conn := NewClientSideConnection(client, fromClient, toClient)
+	defer func() {
+		fromClient.Close()
+		fromAgent.Close()
+		<-conn.Done()
+		<-a.conn.Done()
+	}()
+	if _, err := conn.Initialize(ctx, NewInitializeRequest(1)); err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := client.NewSession(ctx, conn, NewNewSessionRequest("/", []MCPServer{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetConfigOption(ctx, NewSetSessionConfigOptionRequest("ignored", "brave", &SetSessionConfigOptionRequestBoolean{Value: true})); err != nil {
+		t.Fatal(err)
+	}
+	if opts := s.State().Snapshot().ConfigOptions; len(opts) != 1 || opts[0].ID != "brave" {
+		t.Errorf("config options = %+v, want the result's", opts)
+	}
+}

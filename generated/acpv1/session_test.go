@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math/rand"
 	"reflect"
 	"strings"
 	"sync"
@@ -222,4 +223,92 @@ func TestSessionStateConcurrent(t *testing.T) {
 	if n := len(s.Snapshot().ToolCalls); n != 200 {
 		t.Errorf("%d tool calls, want 200", n)
 	}
+}
+
+// TestSessionStateKeepsRawJSON checks that free-form JSON comes out of the
+// state as it went in: no HTML escaping, numbers and key order kept.
+func TestSessionStateKeepsRawJSON(t *testing.T) {
+	s := NewSessionState("s")
+	s.Apply(decodeUpdate(t, `{"sessionUpdate":"tool_call","toolCallId":"t","title":"T","rawInput":{"z":"<a&b>","a":9007199254740993}}`))
+	if c, _ := s.ToolCall("t"); string(c.RawInput) != `{"z":"<a&b>","a":9007199254740993}` {
+		t.Errorf("rawInput = %s", c.RawInput)
+	}
+}
+
+// TestSessionStateProperty applies random sequences of plans, tool calls
+// and tool call updates to a state and to a model of the v1 rules (a plan
+// replaces the plan main whole; tool_call replaces a call; an update's
+// present members replace the call's, absent and null ones leave them),
+// comparing them after each step.
+func TestSessionStateProperty(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	ids := []string{"a", "b", "c"}
+	members := map[string][]string{
+		"title":     {`"one"`, `"two"`, "null"},
+		"status":    {`"in_progress"`, `"completed"`, "null"},
+		"locations": {`[{"path":"/x"}]`, "[]", "null"},
+	}
+	for seq := 0; seq < 200; seq++ {
+		s := NewSessionState("s")
+		planEntries := -1
+		var order []string
+		calls := map[string]map[string]string{}
+		for step := 0; step < 30; step++ {
+			id := ids[r.Intn(len(ids))]
+			var update string
+			switch r.Intn(3) {
+			case 0:
+				planEntries = r.Intn(3)
+				entries := strings.TrimSuffix(strings.Repeat(`{"content":"x","priority":"low","status":"pending"},`, planEntries), ",")
+				update = `{"sessionUpdate":"plan","entries":[` + entries + `]}`
+			case 1:
+				update = fmt.Sprintf(`{"sessionUpdate":"tool_call","toolCallId":%q,"title":"new"}`, id)
+				if calls[id] == nil {
+					order = append(order, id)
+				}
+				calls[id] = map[string]string{"title": `"new"`}
+			default:
+				var parts []string
+				if calls[id] == nil {
+					order = append(order, id)
+					calls[id] = map[string]string{"title": `""`}
+				}
+				for name, values := range members {
+					if r.Intn(2) == 0 {
+						v := values[r.Intn(len(values))]
+						parts = append(parts, fmt.Sprintf(",%q:%s", name, v))
+						if v != "null" {
+							calls[id][name] = v
+						}
+					}
+				}
+				update = fmt.Sprintf(`{"sessionUpdate":"tool_call_update","toolCallId":%q%s}`, id, strings.Join(parts, ""))
+			}
+			s.Apply(decodeUpdate(t, update))
+			snap := s.Snapshot()
+			if planEntries >= 0 && (len(snap.Plans) != 1 || len(snap.Plans[0].Entries) != planEntries) {
+				t.Fatalf("sequence %d, step %d, after %s: plans %+v, model main with %d entries", seq, step, update, snap.Plans, planEntries)
+			}
+			if len(snap.ToolCalls) != len(order) {
+				t.Fatalf("sequence %d, step %d, after %s: %d tool calls, model %d", seq, step, update, len(snap.ToolCalls), len(order))
+			}
+			for i, c := range snap.ToolCalls {
+				got := map[string]string{"title": fmt.Sprintf("%q", c.Title)}
+				if c.Status != nil {
+					got["status"] = fmt.Sprintf("%q", *c.Status)
+				}
+				if c.Locations != nil {
+					got["locations"], _ = marshalString(c.Locations)
+				}
+				if string(c.ToolCallID) != order[i] || !reflect.DeepEqual(got, calls[order[i]]) {
+					t.Fatalf("sequence %d, step %d, after %s: tool call %s = %v, model %s = %v", seq, step, update, c.ToolCallID, got, order[i], calls[order[i]])
+				}
+			}
+		}
+	}
+}
+
+func marshalString(v any) (string, error) {
+	b, err := json.Marshal(v)
+	return string(b), err
 }
