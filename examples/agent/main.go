@@ -3,7 +3,8 @@
 // its stdin and stdout, or with -listen ADDR over the network (see
 // listen.go).
 //
-// Each text block of a prompt comes back as an agent message chunk. Then the
+// Each text block of a prompt comes back as an agent message chunk, and one
+// that reads "/plan A; B" sends a plan of those entries as well. Then the
 // agent asks the client for permission to run a tool call "echo" (options
 // "allow" and "reject") and reports the answer in one more chunk,
 // "permission: allow", "permission: reject" or "permission: cancelled",
@@ -81,6 +82,9 @@ func (a *agent) Prompt(ctx context.Context, p *acpv1.PromptRequest) (*acpv1.Prom
 	for _, block := range p.Prompt {
 		if t, ok := block.Value.(*acpv1.ContentBlockText); ok {
 			if err := a.say(ctx, p.SessionID, t.Text); err != nil {
+				return nil, err
+			}
+			if err := a.plan(ctx, p.SessionID, t.Text); err != nil {
 				return nil, err
 			}
 		}

@@ -7,9 +7,13 @@
 //
 // It initializes the agent, opens a session in the working directory, sends
 // TEXT as one text block, prints the text of each agent message chunk on a
-// line of its own, allows the tool calls the agent asks permission for (the
-// first allow_once or allow_always option), and prints "stop: REASON" when
-// the turn ends. Any error goes to stderr with a non-zero exit status.
+// line of its own and a line for each plan an update changes ("plan ID:
+// items N", "plan ID: markdown", "plan ID: file URI", "plan ID: removed"),
+// allows the tool calls the agent asks permission for (the first allow_once
+// or allow_always option), and prints "stop: REASON" when the turn ends.
+// Built with -tags unstable_plan_operations, it advertises the plan client
+// capability, and so also reads plan_update and plan_removed. Any error goes
+// to stderr with a non-zero exit status.
 package main
 
 import (
@@ -73,7 +77,7 @@ func run(prompt string, command []string) error {
 
 // session runs the prompt turn and returns its stop reason.
 func session(ctx context.Context, conn *acpv1.ClientSideConnection, prompt string) (acpv1.StopReason, error) {
-	if _, err := conn.Initialize(ctx, acpv1.NewInitializeRequest(1)); err != nil {
+	if _, err := conn.Initialize(ctx, initializeRequest()); err != nil {
 		return "", fmt.Errorf("initialize: %w", err)
 	}
 	cwd, err := os.Getwd()
@@ -93,14 +97,16 @@ func session(ctx context.Context, conn *acpv1.ClientSideConnection, prompt strin
 
 type client struct{}
 
-// SessionUpdate prints the text of agent message chunks. Notifications are
-// handled in order, and before the response that follows them.
+// SessionUpdate prints the text of agent message chunks, and a line for
+// each plan an update changes. Notifications are handled in order, and
+// before the response that follows them.
 func (client) SessionUpdate(ctx context.Context, n *acpv1.SessionNotification) error {
 	if c, ok := n.Update.Value.(*acpv1.SessionUpdateAgentMessageChunk); ok {
 		if t, ok := c.Content.Value.(*acpv1.ContentBlockText); ok {
 			fmt.Println(t.Text)
 		}
 	}
+	printPlans(n)
 	return nil
 }
 

@@ -90,6 +90,7 @@ func Files(p *ir.Package) iter.Seq[File] {
 			out.code("sides.go", f)
 			out.source("conn.go", templates.Conn(e.header(), p.Name), false)
 			out.source("conn_init.go", templates.ConnInit(e.header(), p.Name, p.Version), false)
+			e.sessionFiles(out)
 		}
 		// The runtimes last, the decoder and encoder before the JSON
 		// helpers, which serve them too.

@@ -24,6 +24,13 @@ type Package struct {
 	// and Error definitions, and methods); Conn: and the connections of its
 	// two sides. Decided by check.Lower.
 	RPC, Conn bool
+	// Sessions: the package has the session state, the client's session
+	// router and the agent's plan calls (the session runtime files), as its
+	// schema has every definition and member they use; PlanOps is then the
+	// gate of the plan operations they handle, nil when the schema has
+	// none. Decided by check.Lower.
+	Sessions bool
+	PlanOps  *Gate
 
 	// MethodConstructors are the constructors of the methods' params and
 	// results (see MethodConstructors), set and named by package names.

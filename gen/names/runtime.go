@@ -22,8 +22,8 @@ type RuntimeName struct {
 
 // Runtime returns the top-level names and the methods that the runtime files
 // declare in every generated package (decode.go, encode.go, json.go and the
-// JSON-RPC files rpc.go, rpcdecode.go and tracker.go, and conn.go and conn_init.go in
-// packages with sides), found by parsing their
+// JSON-RPC files rpc.go, rpcdecode.go and tracker.go, and conn.go, conn_init.go and
+// the session files in packages with sides), found by parsing their
 // sources: new template code is covered without a list to keep up to date.
 // Assign reserves them, so that a schema definition of the same name is an
 // error here instead of a compile error in the generated package.
@@ -37,12 +37,15 @@ var (
 	runtimeNames []RuntimeName
 )
 
+// runtimeSource is a runtime file and how to fill its template.
+type runtimeSource struct {
+	file string
+	fill func(header, pkg string) []byte
+}
+
 func parseRuntime() []RuntimeName {
 	var out []RuntimeName
-	for _, src := range []struct {
-		file string
-		fill func(header, pkg string) []byte
-	}{
+	sources := []runtimeSource{
 		{"decode.go", templates.Decoder},
 		{"encode.go", templates.Encoder},
 		{"json.go", templates.JSONHelpers},
@@ -52,7 +55,15 @@ func parseRuntime() []RuntimeName {
 		{"conn.go", templates.Conn},
 		{"conn_init.go", func(h, p string) []byte { return templates.ConnInit(h, p, "v1") }},
 		{"conn_init.go", func(h, p string) []byte { return templates.ConnInit(h, p, "v2") }},
-	} {
+	}
+	for _, v := range []string{"v1", "v2"} {
+		for name := range templates.SessionFiles(v) {
+			sources = append(sources, runtimeSource{name, func(h, p string) []byte {
+				return templates.Session(name, h, p, v, "")
+			}})
+		}
+	}
+	for _, src := range sources {
 		fset := token.NewFileSet()
 		f, err := parser.ParseFile(fset, src.file, src.fill("header", "p"), parser.SkipObjectResolution)
 		if err != nil {

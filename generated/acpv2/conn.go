@@ -125,6 +125,7 @@ type connection struct {
 	err     error                         // why the connection ended, once it has
 	nextID  int64                         // the id of the last outbound request
 	serving map[string]context.CancelFunc // inbound requests by id as received
+	served  []byte                        // the params of the last initialize answered with a result
 }
 
 func newConnection(impl any, requests, notifications map[string]route, w io.Writer, r io.Reader) *connection {
@@ -258,6 +259,7 @@ func (c *connection) serve(m lineMessage) {
 				b, err := appendResult(b, m.id, result)
 				if err == nil && initialize {
 					c.init.answered(true)
+					c.recordInitialize(m.params)
 				}
 				return b, err
 			})
@@ -281,6 +283,14 @@ func (c *connection) serve(m lineMessage) {
 		}
 		c.sendError(m.id, rpcErr)
 	}()
+}
+
+// recordInitialize keeps the params of an initialize request whose result
+// is on its way: what the peer advertised, for the calls that depend on it.
+func (c *connection) recordInitialize(params []byte) {
+	c.mu.Lock()
+	c.served = append([]byte(nil), params...)
+	c.mu.Unlock()
 }
 
 // notification handles an inbound notification before the next line.

@@ -1,0 +1,105 @@
+//go:build unstable_plan_operations || unstable
+
+package acpv1
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/acpgen/acpgen/internal/conformance"
+)
+
+// planLines writes out the plans of s, in order: "id kind detail".
+func planLines(s *SessionState) []string {
+	var out []string
+	for _, p := range s.Snapshot().Plans {
+		line := fmt.Sprintf("%s %s", p.ID, p.Kind)
+		switch p.Kind {
+		case PlanKindItems:
+			line += fmt.Sprintf(" %d", len(p.Entries))
+		case PlanKindMarkdown:
+			line += " " + p.Content
+		case PlanKindFile:
+			line += " " + p.URI
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// TestSessionPlanOpsDrafts replays the plan operations examples of the
+// corpus's draft plan page into one session.
+func TestSessionPlanOpsDrafts(t *testing.T) {
+	s := NewSessionState("sess_abc123def456")
+	var changes []string
+	for _, m := range conformance.Messages(t, "v1") {
+		if m.Page != "v1_draft_agent-plan" || m.Method != MethodSessionUpdate {
+			continue
+		}
+		var n SessionNotification
+		if err := n.UnmarshalJSON(m.Params); err != nil {
+			t.Fatalf("%s: %v", m.Name, err)
+		}
+		changes = append(changes, describe(s.Apply(n.Update)))
+	}
+	want := []string{"plan main", "plan plan-1", "plan implementation-plan", "plan design-doc", "plan plan-1"}
+	if !equalStrings(changes, want) {
+		t.Errorf("changes = %q, want %q", changes, want)
+	}
+	got := planLines(s)
+	wantPlans := []string{"main items 3", "implementation-plan markdown ## Steps\n- [ ] Refactor module\n- [ ] Add tests", "design-doc file file:///tmp/plan.md"}
+	if !equalStrings(got, wantPlans) {
+		t.Errorf("plans = %q, want %q", got, wantPlans)
+	}
+	// Removing a plan that is not there is no error and changes nothing.
+	if c := s.Apply(NewSessionUpdatePlanRemoved("nope")); !c.IsZero() {
+		t.Errorf("removing an unknown plan changed %s", describe(c))
+	}
+}
+
+// TestSendPlanWithPlanOperations: a client that advertised plan operations
+// gets every plan as plan_update, and removals as plan_removed.
+func TestSendPlanWithPlanOperations(t *testing.T) {
+	ctx := testContext(t)
+	init := NewInitializeRequest(1)
+	init.ClientCapabilities = &ClientCapabilities{}
+	init.ClientCapabilities.Plan = &PlanCapabilities{}
+	agent, updates := planPair(t, init)
+	client := NewSessionState("s")
+	for _, p := range []PlanState{itemsPlan, {ID: "m", Kind: PlanKindMarkdown, Content: "# x"}, {ID: "f", Kind: PlanKindFile, URI: "file:///p"}} {
+		if err := agent.SendPlan(ctx, "s", p); err != nil {
+			t.Fatal(err)
+		}
+		u := receive(t, updates)
+		if _, ok := u.Value.(*SessionUpdatePlanUpdate); !ok {
+			t.Errorf("%s plan sent as %T, want plan_update", p.Kind, u.Value)
+		}
+		client.Apply(u)
+	}
+	if err := agent.RemovePlan(ctx, "s", "m"); err != nil {
+		t.Fatal(err)
+	}
+	client.Apply(receive(t, updates))
+	want := []string{"p items 1", "f file file:///p"}
+	if got := planLines(client); !equalStrings(got, want) {
+		t.Errorf("the client's plans = %q, want %q", got, want)
+	}
+}
+
+// TestSendPlanPlanOperationsNotAdvertised: built with plan operations, an
+// agent still falls back to the v1 plan for a client that did not
+// advertise them.
+func TestSendPlanPlanOperationsNotAdvertised(t *testing.T) {
+	ctx := testContext(t)
+	agent, updates := planPair(t, NewInitializeRequest(1))
+	if err := agent.SendPlan(ctx, "s", PlanState{ID: "m", Kind: PlanKindMarkdown}); !errors.Is(err, ErrPlanNotRepresentable) {
+		t.Errorf("SendPlan(markdown) = %v, want ErrPlanNotRepresentable", err)
+	}
+	if err := agent.SendPlan(ctx, "s", itemsPlan); err != nil {
+		t.Fatal(err)
+	}
+	if u := receive(t, updates); u.Tag() != "plan" {
+		t.Errorf("sent %q, want plan", u.Tag())
+	}
+}

@@ -1,0 +1,314 @@
+package acpv1
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/acpgen/acpgen/internal/sessiontest"
+)
+
+var updateGolden = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+// describe writes out a change for the golden file and the tests.
+func describe(c SessionChange) string {
+	var parts []string
+	for _, id := range c.Plans {
+		parts = append(parts, "plan "+id)
+	}
+	for _, id := range c.ToolCalls {
+		parts = append(parts, "tool call "+string(id))
+	}
+	for _, f := range []struct {
+		set  bool
+		name string
+	}{{c.ConfigOptions, "config options"}, {c.Mode, "mode"}, {c.Commands, "commands"},
+		{c.Info, "info"}, {c.Usage, "usage"}, {c.State, "state"}} {
+		if f.set {
+			parts = append(parts, f.name)
+		}
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// TestSessionCorpus replays the session updates of the corpus's stable
+// pages into session states: testdata/session_corpus.golden holds what
+// each changed and where each session ends.
+func TestSessionCorpus(t *testing.T) {
+	states := map[string]*SessionState{}
+	state := func(id string) *SessionState {
+		if states[id] == nil {
+			states[id] = NewSessionState(SessionID(id))
+		}
+		return states[id]
+	}
+	got := sessiontest.Replay(t, sessiontest.Adapter{
+		Version: "v1",
+		Reset:   func() { states = map[string]*SessionState{} },
+		Apply: func(params []byte) (string, string, error) {
+			var n SessionNotification
+			if err := n.UnmarshalJSON(params); err != nil {
+				return "", "", err
+			}
+			return string(n.SessionID), describe(state(string(n.SessionID)).Apply(n.Update)), nil
+		},
+		SetConfigOptions: func(session string, result []byte) (string, error) {
+			var r SetSessionConfigOptionResponse
+			if err := r.UnmarshalJSON(result); err != nil {
+				return "", err
+			}
+			return describe(state(session).SetConfigOptions(r.ConfigOptions)), nil
+		},
+		Snapshot: func(session string) any { return state(session).Snapshot() },
+	}, false)
+	sessiontest.Golden(t, "testdata/session_corpus.golden", got, *updateGolden)
+}
+
+func decodeUpdate(t *testing.T, update string) SessionUpdate {
+	t.Helper()
+	var u SessionUpdate
+	if err := json.Unmarshal([]byte(update), &u); err != nil {
+		t.Fatalf("%s: %v", update, err)
+	}
+	return u
+}
+
+func TestSessionStatePlan(t *testing.T) {
+	s := NewSessionState("s")
+	c := s.Apply(decodeUpdate(t, `{"sessionUpdate":"plan","entries":[{"content":"a","priority":"high","status":"pending"}]}`))
+	if got := describe(c); got != "plan main" {
+		t.Errorf("change = %s", got)
+	}
+	s.Apply(decodeUpdate(t, `{"sessionUpdate":"plan","entries":[{"content":"b","priority":"low","status":"completed"},{"content":"c","priority":"low","status":"pending"}]}`))
+	p, ok := s.Plan(PlanIDMain)
+	if !ok || p.Kind != PlanKindItems || len(p.Entries) != 2 || p.Entries[0].Content != "b" {
+		t.Errorf("plan main = %+v, %v; want the second plan whole", p, ok)
+	}
+	if snap := s.Snapshot(); len(snap.Plans) != 1 {
+		t.Errorf("%d plans, want 1", len(snap.Plans))
+	}
+}
+
+func TestSessionStateToolCalls(t *testing.T) {
+	s := NewSessionState("s")
+	s.Apply(decodeUpdate(t, `{"sessionUpdate":"tool_call","toolCallId":"t1","title":"Read","kind":"read","status":"pending","content":[{"type":"content","content":{"type":"text","text":"x"}}],"_meta":{"a":1}}`))
+	c := s.Apply(decodeUpdate(t, `{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"completed","locations":[{"path":"/a"}]}`))
+	if got := describe(c); got != "tool call t1" {
+		t.Errorf("change = %s", got)
+	}
+	call, _ := s.ToolCall("t1")
+	if call.Title != "Read" || *call.Kind != ToolKindRead || *call.Status != ToolCallStatusCompleted ||
+		len(call.Content) != 1 || len(call.Locations) != 1 || string(call.Meta) != `{"a":1}` {
+		t.Errorf("patched call = %+v", call)
+	}
+	// A value replaces, a list replaces the whole list, null is read as absent (v1).
+	s.Apply(decodeUpdate(t, `{"sessionUpdate":"tool_call_update","toolCallId":"t1","title":"Read /a","content":[],"kind":null}`))
+	call, _ = s.ToolCall("t1")
+	if call.Title != "Read /a" || len(call.Content) != 0 || call.Kind == nil || *call.Kind != ToolKindRead {
+		t.Errorf("patched call = %+v", call)
+	}
+	// A tool call created by a later tool_call replaces it whole.
+	s.Apply(decodeUpdate(t, `{"sessionUpdate":"tool_call","toolCallId":"t1","title":"Again"}`))
+	call, _ = s.ToolCall("t1")
+	if call.Title != "Again" || call.Kind != nil || call.Locations != nil {
+		t.Errorf("replaced call = %+v", call)
+	}
+	// An update for an id never seen creates the call.
+	s.Apply(decodeUpdate(t, `{"sessionUpdate":"tool_call_update","toolCallId":"t0","status":"in_progress"}`))
+	snap := s.Snapshot()
+	if len(snap.ToolCalls) != 2 || snap.ToolCalls[0].ToolCallID != "t1" || snap.ToolCalls[1].ToolCallID != "t0" ||
+		*snap.ToolCalls[1].Status != ToolCallStatusInProgress {
+		t.Errorf("tool calls = %+v, want t1 then t0 (in progress)", snap.ToolCalls)
+	}
+}
+
+// TestToolCallPatchCoversEveryMember sets each member of a tool call update
+// alone and checks that the patch carries it into the tool call.
+func TestToolCallPatchCoversEveryMember(t *testing.T) {
+	values := map[string]string{
+		"kind": `"edit"`, "status": `"failed"`, "title": `"T"`, "name": `"n"`,
+		"content":   `[{"type":"content","content":{"type":"text","text":"x"}}]`,
+		"locations": `[{"path":"/p"}]`, "rawInput": `{"i":1}`, "rawOutput": `{"o":1}`, "_meta": `{"m":1}`,
+	}
+	typ := reflect.TypeOf(ToolCallUpdate{})
+	for i := 0; i < typ.NumField(); i++ {
+		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		if name == "toolCallId" {
+			continue
+		}
+		value, ok := values[name]
+		if !ok {
+			t.Errorf("ToolCallUpdate.%s (%s): no test value; add it and its patch", typ.Field(i).Name, name)
+			continue
+		}
+		s := NewSessionState("s")
+		s.Apply(decodeUpdate(t, `{"sessionUpdate":"tool_call","toolCallId":"t","title":""}`))
+		before, _ := s.ToolCall("t")
+		s.Apply(decodeUpdate(t, fmt.Sprintf(`{"sessionUpdate":"tool_call_update","toolCallId":"t",%q:%s}`, name, value)))
+		after, _ := s.ToolCall("t")
+		if reflect.DeepEqual(before, after) {
+			t.Errorf("%s: the patch left the tool call as it was", name)
+		}
+	}
+}
+
+func TestSessionStateOthers(t *testing.T) {
+	s := NewSessionState("s")
+	for _, step := range []struct{ update, change string }{
+		{`{"sessionUpdate":"current_mode_update","currentModeId":"code"}`, "mode"},
+		{`{"sessionUpdate":"available_commands_update","availableCommands":[{"name":"web","description":"search"}]}`, "commands"},
+		{`{"sessionUpdate":"session_info_update","title":"First"}`, "info"},
+		{`{"sessionUpdate":"session_info_update","updatedAt":"2025-01-01T00:00:00Z"}`, "info"},
+		{`{"sessionUpdate":"usage_update","used":10,"size":100}`, "usage"},
+		{`{"sessionUpdate":"config_option_update","configOptions":[]}`, "config options"},
+		{`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}`, "nothing"},
+		{`{"sessionUpdate":"_custom","x":1}`, "nothing"},
+	} {
+		if got := describe(s.Apply(decodeUpdate(t, step.update))); got != step.change {
+			t.Errorf("%s: change = %s, want %s", step.update, got, step.change)
+		}
+	}
+	snap := s.Snapshot()
+	if snap.CurrentMode == nil || *snap.CurrentMode != "code" || len(snap.AvailableCommands) != 1 ||
+		snap.Title == nil || *snap.Title != "First" || snap.UpdatedAt == nil || snap.Usage == nil || snap.Usage.Used != 10 ||
+		snap.ConfigOptions == nil {
+		t.Errorf("snapshot = %+v", snap)
+	}
+	s.Apply(decodeUpdate(t, `{"sessionUpdate":"session_info_update","title":null}`))
+	if snap := s.Snapshot(); snap.Title != nil || snap.UpdatedAt == nil {
+		t.Errorf("after title null: title %v, updatedAt %v; want the title cleared only", snap.Title, snap.UpdatedAt)
+	}
+}
+
+// TestSessionSnapshotIsACopy changes a snapshot and the update applied,
+// and checks that the state did not change.
+func TestSessionSnapshotIsACopy(t *testing.T) {
+	s := NewSessionState("s")
+	u := decodeUpdate(t, `{"sessionUpdate":"tool_call","toolCallId":"t","title":"T","content":[{"type":"content","content":{"type":"text","text":"x"}}]}`)
+	s.Apply(u)
+	s.Apply(decodeUpdate(t, `{"sessionUpdate":"plan","entries":[{"content":"a","priority":"high","status":"pending"}]}`))
+	u.Value.(*SessionUpdateToolCall).Title = "changed"
+	snap := s.Snapshot()
+	snap.ToolCalls[0].Content[0].Value.(*ToolCallContentData).Content.Content.Value.(*ContentBlockText).Text = "changed"
+	snap.Plans[0].Entries[0].Content = "changed"
+	again := s.Snapshot()
+	if again.ToolCalls[0].Title != "T" || again.Plans[0].Entries[0].Content != "a" ||
+		again.ToolCalls[0].Content[0].Value.(*ToolCallContentData).Content.Content.Value.(*ContentBlockText).Text != "x" {
+		t.Errorf("the state changed with its snapshot or its input: %+v", again)
+	}
+}
+
+func TestSessionStateConcurrent(t *testing.T) {
+	s := NewSessionState("s")
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			for j := 0; j < 50; j++ {
+				s.Apply(NewSessionUpdateToolCall(ToolCall{ToolCallID: ToolCallID(fmt.Sprint(i, "-", j)), Title: "t"}))
+				_ = s.Snapshot()
+			}
+		}(i)
+	}
+	wg.Wait()
+	if n := len(s.Snapshot().ToolCalls); n != 200 {
+		t.Errorf("%d tool calls, want 200", n)
+	}
+}
+
+// TestSessionStateKeepsRawJSON checks that free-form JSON comes out of the
+// state as it went in: no HTML escaping, numbers and key order kept.
+func TestSessionStateKeepsRawJSON(t *testing.T) {
+	s := NewSessionState("s")
+	s.Apply(decodeUpdate(t, `{"sessionUpdate":"tool_call","toolCallId":"t","title":"T","rawInput":{"z":"<a&b>","a":9007199254740993}}`))
+	if c, _ := s.ToolCall("t"); string(c.RawInput) != `{"z":"<a&b>","a":9007199254740993}` {
+		t.Errorf("rawInput = %s", c.RawInput)
+	}
+}
+
+// TestSessionStateProperty applies random sequences of plans, tool calls
+// and tool call updates to a state and to a model of the v1 rules (a plan
+// replaces the plan main whole; tool_call replaces a call; an update's
+// present members replace the call's, absent and null ones leave them),
+// comparing them after each step.
+func TestSessionStateProperty(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	ids := []string{"a", "b", "c"}
+	members := map[string][]string{
+		"title":     {`"one"`, `"two"`, "null"},
+		"status":    {`"in_progress"`, `"completed"`, "null"},
+		"locations": {`[{"path":"/x"}]`, "[]", "null"},
+	}
+	for seq := 0; seq < 200; seq++ {
+		s := NewSessionState("s")
+		planEntries := -1
+		var order []string
+		calls := map[string]map[string]string{}
+		for step := 0; step < 30; step++ {
+			id := ids[r.Intn(len(ids))]
+			var update string
+			switch r.Intn(3) {
+			case 0:
+				planEntries = r.Intn(3)
+				entries := strings.TrimSuffix(strings.Repeat(`{"content":"x","priority":"low","status":"pending"},`, planEntries), ",")
+				update = `{"sessionUpdate":"plan","entries":[` + entries + `]}`
+			case 1:
+				update = fmt.Sprintf(`{"sessionUpdate":"tool_call","toolCallId":%q,"title":"new"}`, id)
+				if calls[id] == nil {
+					order = append(order, id)
+				}
+				calls[id] = map[string]string{"title": `"new"`}
+			default:
+				var parts []string
+				if calls[id] == nil {
+					order = append(order, id)
+					calls[id] = map[string]string{"title": `""`}
+				}
+				for name, values := range members {
+					if r.Intn(2) == 0 {
+						v := values[r.Intn(len(values))]
+						parts = append(parts, fmt.Sprintf(",%q:%s", name, v))
+						if v != "null" {
+							calls[id][name] = v
+						}
+					}
+				}
+				update = fmt.Sprintf(`{"sessionUpdate":"tool_call_update","toolCallId":%q%s}`, id, strings.Join(parts, ""))
+			}
+			s.Apply(decodeUpdate(t, update))
+			snap := s.Snapshot()
+			if planEntries >= 0 && (len(snap.Plans) != 1 || len(snap.Plans[0].Entries) != planEntries) {
+				t.Fatalf("sequence %d, step %d, after %s: plans %+v, model main with %d entries", seq, step, update, snap.Plans, planEntries)
+			}
+			if len(snap.ToolCalls) != len(order) {
+				t.Fatalf("sequence %d, step %d, after %s: %d tool calls, model %d", seq, step, update, len(snap.ToolCalls), len(order))
+			}
+			for i, c := range snap.ToolCalls {
+				got := map[string]string{"title": fmt.Sprintf("%q", c.Title)}
+				if c.Status != nil {
+					got["status"] = fmt.Sprintf("%q", *c.Status)
+				}
+				if c.Locations != nil {
+					got["locations"], _ = marshalString(c.Locations)
+				}
+				if string(c.ToolCallID) != order[i] || !reflect.DeepEqual(got, calls[order[i]]) {
+					t.Fatalf("sequence %d, step %d, after %s: tool call %s = %v, model %s = %v", seq, step, update, c.ToolCallID, got, order[i], calls[order[i]])
+				}
+			}
+		}
+	}
+}
+
+func marshalString(v any) (string, error) {
+	b, err := json.Marshal(v)
+	return string(b), err
+}

@@ -1,0 +1,360 @@
+package acpv2
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/acpgen/acpgen/internal/sessiontest"
+)
+
+var updateGolden = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+// describe writes out a change for the golden file and the tests.
+func describe(c SessionChange) string {
+	var parts []string
+	for _, id := range c.Plans {
+		parts = append(parts, "plan "+id)
+	}
+	for _, id := range c.ToolCalls {
+		parts = append(parts, "tool call "+string(id))
+	}
+	for _, f := range []struct {
+		set  bool
+		name string
+	}{{c.ConfigOptions, "config options"}, {c.Mode, "mode"}, {c.Commands, "commands"},
+		{c.Info, "info"}, {c.Usage, "usage"}, {c.State, "state"}} {
+		if f.set {
+			parts = append(parts, f.name)
+		}
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// TestSessionCorpus replays the session updates of the corpus's stable
+// pages into session states: testdata/session_corpus.golden holds what
+// each changed and where each session ends.
+func TestSessionCorpus(t *testing.T) {
+	states := map[string]*SessionState{}
+	state := func(id string) *SessionState {
+		if states[id] == nil {
+			states[id] = NewSessionState(SessionID(id))
+		}
+		return states[id]
+	}
+	got := sessiontest.Replay(t, sessiontest.Adapter{
+		Version: "v2",
+		Reset:   func() { states = map[string]*SessionState{} },
+		Apply: func(params []byte) (string, string, error) {
+			var n UpdateSessionNotification
+			if err := n.UnmarshalJSON(params); err != nil {
+				return "", "", err
+			}
+			return string(n.SessionID), describe(state(string(n.SessionID)).Apply(n.Update)), nil
+		},
+		SetConfigOptions: func(session string, result []byte) (string, error) {
+			var r SetSessionConfigOptionResponse
+			if err := r.UnmarshalJSON(result); err != nil {
+				return "", err
+			}
+			return describe(state(session).SetConfigOptions(r.ConfigOptions)), nil
+		},
+		Snapshot: func(session string) any { return state(session).Snapshot() },
+	}, false)
+	sessiontest.Golden(t, "testdata/session_corpus.golden", got, *updateGolden)
+}
+
+func decodeUpdate(t *testing.T, update string) SessionUpdate {
+	t.Helper()
+	var u SessionUpdate
+	if err := json.Unmarshal([]byte(update), &u); err != nil {
+		t.Fatalf("%s: %v", update, err)
+	}
+	return u
+}
+
+func TestSessionStatePlans(t *testing.T) {
+	s := NewSessionState("s")
+	for _, step := range []struct{ update, change string }{
+		{`{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"b","entries":[{"content":"a","priority":"high","status":"pending"}]}}`, "plan b"},
+		{`{"sessionUpdate":"plan_update","plan":{"type":"_outline","planId":"a","nodes":[1,2]}}`, "plan a"},
+		{`{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"b","entries":[]}}`, "plan b"},
+	} {
+		if got := describe(s.Apply(decodeUpdate(t, step.update))); got != step.change {
+			t.Errorf("%s: change = %s, want %s", step.update, got, step.change)
+		}
+	}
+	snap := s.Snapshot()
+	if len(snap.Plans) != 2 || snap.Plans[0].ID != "b" || snap.Plans[1].ID != "a" {
+		t.Fatalf("plans = %+v, want b then a", snap.Plans)
+	}
+	if p := snap.Plans[0]; p.Kind != PlanKindItems || len(p.Entries) != 0 {
+		t.Errorf("plan b = %+v, want its second content (no entries)", p)
+	}
+	if p := snap.Plans[1]; p.Kind != "_outline" || string(p.Raw) != `{"type":"_outline","planId":"a","nodes":[1,2]}` {
+		t.Errorf("plan a = %+v, want the unknown kind kept raw", p)
+	}
+}
+
+func TestSessionStateToolCalls(t *testing.T) {
+	s := NewSessionState("s")
+	c := s.Apply(decodeUpdate(t, `{"sessionUpdate":"tool_call_update","toolCallId":"t1","title":"Read","content":[{"type":"content","content":{"type":"text","text":"x"}}],"_meta":{"a":1,"b":2}}`))
+	if got := describe(c); got != "tool call t1" {
+		t.Errorf("change = %s", got)
+	}
+	call, _ := s.ToolCall("t1")
+	if call.Kind != ToolKindOther || call.Status != ToolCallStatusPending || *call.Title != "Read" || call.Name != nil {
+		t.Errorf("new call = %+v, want the protocol defaults and its title", call)
+	}
+	s.Apply(decodeUpdate(t, `{"sessionUpdate":"tool_call_update","toolCallId":"t1","kind":"read","status":"in_progress","_meta":{"b":null,"c":{"d":1}},"capabilities":{"cancel":{}}}`))
+	call, _ = s.ToolCall("t1")
+	if call.Kind != ToolKindRead || call.Status != ToolCallStatusInProgress || *call.Title != "Read" || len(call.Content) != 1 ||
+		string(call.Meta) != `{"a":1,"c":{"d":1}}` || call.Capabilities == nil {
+		t.Errorf("patched call = %+v (meta %s)", call, call.Meta)
+	}
+	s.Apply(decodeUpdate(t, `{"sessionUpdate":"tool_call_content_chunk","toolCallId":"t1","content":{"type":"content","content":{"type":"text","text":"y"}}}`))
+	if call, _ = s.ToolCall("t1"); len(call.Content) != 2 {
+		t.Errorf("after a content chunk: %d content items, want 2", len(call.Content))
+	}
+	s.Apply(decodeUpdate(t, `{"sessionUpdate":"tool_call_update","toolCallId":"t1","kind":null,"status":null,"title":null,"content":[],"_meta":null,"capabilities":null}`))
+	call, _ = s.ToolCall("t1")
+	want := ToolCallState{ToolCallID: "t1", Kind: ToolKindOther, Status: ToolCallStatusPending}
+	if !reflect.DeepEqual(call, want) {
+		t.Errorf("cleared call = %+v, want %+v", call, want)
+	}
+}
+
+// TestToolCallPatchCoversEveryMember sets each member of a tool call update
+// alone and checks that the patch carries it into the tool call.
+func TestToolCallPatchCoversEveryMember(t *testing.T) {
+	values := map[string]string{
+		"kind": `"edit"`, "status": `"failed"`, "title": `"T"`, "name": `"n"`,
+		"content":   `[{"type":"content","content":{"type":"text","text":"x"}}]`,
+		"locations": `[{"path":"/p"}]`, "rawInput": `{"i":1}`, "rawOutput": `{"o":1}`, "_meta": `{"m":1}`,
+		"capabilities": `{"cancel":{}}`,
+	}
+	typ := reflect.TypeOf(ToolCallUpdate{})
+	for i := 0; i < typ.NumField(); i++ {
+		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		if name == "toolCallId" {
+			continue
+		}
+		value, ok := values[name]
+		if !ok {
+			t.Errorf("ToolCallUpdate.%s (%s): no test value; add it and its patch", typ.Field(i).Name, name)
+			continue
+		}
+		s := NewSessionState("s")
+		s.Apply(decodeUpdate(t, `{"sessionUpdate":"tool_call_update","toolCallId":"t"}`))
+		before, _ := s.ToolCall("t")
+		s.Apply(decodeUpdate(t, fmt.Sprintf(`{"sessionUpdate":"tool_call_update","toolCallId":"t",%q:%s}`, name, value)))
+		after, _ := s.ToolCall("t")
+		if reflect.DeepEqual(before, after) {
+			t.Errorf("%s: the patch left the tool call as it was", name)
+		}
+	}
+}
+
+func TestSessionStateOthers(t *testing.T) {
+	s := NewSessionState("s")
+	for _, step := range []struct{ update, change string }{
+		{`{"sessionUpdate":"available_commands_update","availableCommands":[{"type":"command","name":"web","description":"search"}]}`, "commands"},
+		{`{"sessionUpdate":"session_info_update","title":"First","updatedAt":"2025-01-01T00:00:00Z"}`, "info"},
+		{`{"sessionUpdate":"usage_update","used":10,"size":100}`, "usage"},
+		{`{"sessionUpdate":"config_option_update","configOptions":[]}`, "config options"},
+		{`{"sessionUpdate":"state_update","state":"running","background":[{"type":"tool_call","toolCallId":"t"}]}`, "state"},
+		{`{"sessionUpdate":"agent_message_chunk","messageId":"m","content":{"type":"text","text":"hi"}}`, "nothing"},
+		{`{"sessionUpdate":"_custom","x":1}`, "nothing"},
+	} {
+		if got := describe(s.Apply(decodeUpdate(t, step.update))); got != step.change {
+			t.Errorf("%s: change = %s, want %s", step.update, got, step.change)
+		}
+	}
+	snap := s.Snapshot()
+	if len(snap.AvailableCommands) != 1 || snap.Title == nil || *snap.Title != "First" || snap.Usage == nil ||
+		snap.ConfigOptions == nil || snap.State == nil || snap.State.Tag() != "running" || len(snap.Background) != 1 {
+		t.Errorf("snapshot = %+v", snap)
+	}
+	s.Apply(decodeUpdate(t, `{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn","background":[]}`))
+	if snap := s.Snapshot(); snap.Background == nil || len(snap.Background) != 0 {
+		t.Errorf("background = %#v, want none running ([])", snap.Background)
+	}
+	s.Apply(decodeUpdate(t, `{"sessionUpdate":"state_update","state":"running"}`))
+	if snap := s.Snapshot(); snap.Background != nil {
+		t.Errorf("background = %#v, want not reported (nil)", snap.Background)
+	}
+	s.Apply(decodeUpdate(t, `{"sessionUpdate":"session_info_update","title":null}`))
+	if snap := s.Snapshot(); snap.Title != nil || snap.UpdatedAt == nil {
+		t.Errorf("after title null: title %v, updatedAt %v; want the title cleared only", snap.Title, snap.UpdatedAt)
+	}
+}
+
+func TestSessionSnapshotIsACopy(t *testing.T) {
+	s := NewSessionState("s")
+	u := decodeUpdate(t, `{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"p","entries":[{"content":"a","priority":"high","status":"pending"}]}}`)
+	s.Apply(u)
+	u.Value.(*SessionUpdatePlanUpdate).Plan.Value.(*PlanUpdateContentItems).Entries[0].Content = "changed"
+	snap := s.Snapshot()
+	snap.Plans[0].Entries[0].Content = "changed too"
+	if p, _ := s.Plan("p"); p.Entries[0].Content != "a" {
+		t.Errorf("the state changed with its snapshot or its input: %+v", p)
+	}
+}
+
+func TestSessionStateConcurrent(t *testing.T) {
+	s := NewSessionState("s")
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			for j := 0; j < 50; j++ {
+				s.Apply(NewSessionUpdateToolCallUpdate(ToolCallUpdate{ToolCallID: ToolCallID(fmt.Sprint(i, "-", j))}))
+				_ = s.Snapshot()
+			}
+		}(i)
+	}
+	wg.Wait()
+	if n := len(s.Snapshot().ToolCalls); n != 200 {
+		t.Errorf("%d tool calls, want 200", n)
+	}
+}
+
+// model is the rules of plans and tool calls, kept as simply as can be:
+// plans as their JSON content by id, tool calls as their members by id.
+type model struct {
+	planOrder []string
+	plans     map[string]string // id → kind
+	callOrder []string
+	calls     map[string]map[string]string
+}
+
+func (m *model) plan(id, kind string) {
+	if _, ok := m.plans[id]; !ok {
+		m.planOrder = append(m.planOrder, id)
+	}
+	m.plans[id] = kind
+}
+
+func (m *model) removePlan(id string) {
+	if _, ok := m.plans[id]; !ok {
+		return
+	}
+	delete(m.plans, id)
+	for i, p := range m.planOrder {
+		if p == id {
+			m.planOrder = append(m.planOrder[:i:i], m.planOrder[i+1:]...)
+		}
+	}
+}
+
+// patch applies one member: absent leaves, null clears (to the default),
+// a value replaces.
+func (m *model) patch(id string, members map[string]string) {
+	c, ok := m.calls[id]
+	if !ok {
+		c = map[string]string{"kind": "other", "status": "pending"}
+		m.calls[id] = c
+		m.callOrder = append(m.callOrder, id)
+	}
+	defaults := map[string]string{"kind": "other", "status": "pending"}
+	for k, v := range members {
+		switch {
+		case v == "null" || v == "[]":
+			if d, ok := defaults[k]; ok {
+				c[k] = d
+			} else {
+				delete(c, k)
+			}
+		default:
+			c[k] = strings.Trim(v, `"`)
+		}
+	}
+}
+
+// TestSessionStateProperty applies random sequences of plan and tool call
+// updates to a state and to the model, and compares them after each step.
+func TestSessionStateProperty(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	ids := []string{"a", "b", "c"}
+	memberValues := map[string][]string{
+		"title":   {`"one"`, `"two"`, "null"},
+		"kind":    {`"read"`, `"edit"`, "null"},
+		"status":  {`"in_progress"`, `"completed"`, "null"},
+		"content": {`[{"type":"content","content":{"type":"text","text":"x"}}]`, "[]", "null"},
+	}
+	for seq := 0; seq < 200; seq++ {
+		s := NewSessionState("s")
+		m := &model{plans: map[string]string{}, calls: map[string]map[string]string{}}
+		for step := 0; step < 30; step++ {
+			id := ids[r.Intn(len(ids))]
+			var update string
+			switch r.Intn(4) {
+			case 0:
+				kind := []string{"items", "markdown", "_custom"}[r.Intn(3)]
+				update = fmt.Sprintf(`{"sessionUpdate":"plan_update","plan":{"type":%q,"planId":%q,"entries":[],"content":"c","uri":"u"}}`, kind, id)
+				m.plan(id, kind)
+			case 1:
+				update = fmt.Sprintf(`{"sessionUpdate":"plan_removed","planId":%q}`, id)
+				if planOpsBuild {
+					m.removePlan(id)
+				}
+			default:
+				members := map[string]string{}
+				var parts []string
+				for name, values := range memberValues {
+					if r.Intn(2) == 0 {
+						members[name] = values[r.Intn(len(values))]
+						parts = append(parts, fmt.Sprintf(",%q:%s", name, members[name]))
+					}
+				}
+				update = fmt.Sprintf(`{"sessionUpdate":"tool_call_update","toolCallId":%q%s}`, id, strings.Join(parts, ""))
+				m.patch(id, members)
+			}
+			s.Apply(decodeUpdate(t, update))
+			if err := compare(s.Snapshot(), m); err != "" {
+				t.Fatalf("sequence %d, step %d, after %s: %s", seq, step, update, err)
+			}
+		}
+	}
+}
+
+// compare says how snapshot differs from the model, "" when it does not.
+func compare(snap SessionSnapshot, m *model) string {
+	var plans []string
+	for _, p := range snap.Plans {
+		plans = append(plans, p.ID+"="+string(p.Kind))
+	}
+	var want []string
+	for _, id := range m.planOrder {
+		want = append(want, id+"="+m.plans[id])
+	}
+	if fmt.Sprint(plans) != fmt.Sprint(want) {
+		return fmt.Sprintf("plans %v, model %v", plans, want)
+	}
+	if len(snap.ToolCalls) != len(m.callOrder) {
+		return fmt.Sprintf("%d tool calls, model %d", len(snap.ToolCalls), len(m.callOrder))
+	}
+	for i, c := range snap.ToolCalls {
+		w := m.calls[m.callOrder[i]]
+		got := map[string]string{"kind": string(c.Kind), "status": string(c.Status)}
+		if c.Title != nil {
+			got["title"] = *c.Title
+		}
+		if c.Content != nil {
+			got["content"] = `[{"type":"content","content":{"type":"text","text":"x"}}]`
+		}
+		if string(c.ToolCallID) != m.callOrder[i] || !reflect.DeepEqual(got, w) {
+			return fmt.Sprintf("tool call %s = %v, model %s = %v", c.ToolCallID, got, m.callOrder[i], w)
+		}
+	}
+	return ""
+}
