@@ -78,6 +78,13 @@ type Type struct {
 	// (additionalProperties); they are kept as received.
 	Extra bool
 
+	// Defaulted: a Struct that a member whose schema default is an object
+	// holds, which the constructors fill with an empty one (Fill). Such a
+	// value carries a mark, so that it is left out on the wire while it
+	// says no more than the default, and a value that was decoded or built
+	// otherwise is written as it is.
+	Defaulted bool
+
 	// Parent is the type an inline type is part of (nil for a definition)
 	// and Member what Name adds to Parent's: a property ("Content"), "Item",
 	// "Value", a branch's title and property, "OtherFields".
@@ -129,6 +136,10 @@ type Field struct {
 	DefaultOnError   bool
 	SkipInvalidItems bool
 	DefaultOnNull    bool
+	// DefaultObject: the schema's default of the property is an object
+	// ("default": {}); the constructors fill the member with an empty
+	// value instead of leaving it nil (see Fill).
+	DefaultObject bool
 }
 
 // EnumInfo describes an Enum type.

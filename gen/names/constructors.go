@@ -11,6 +11,11 @@ import (
 // optional scalar fields.
 const Ptr = "Ptr"
 
+// DefaultedMark is the unexported field of a struct that a member whose
+// schema default is an object holds (ir.Type.Defaulted), set in the value
+// a constructor fills in.
+const DefaultedMark = "defaulted"
+
 // constructors sets p.Constructors and p.MethodConstructors and names them:
 // New followed by the Go name of the variant (NewContentBlockText builds a
 // ContentBlock holding a ContentBlockText) or of the params or result type
@@ -27,12 +32,19 @@ func (a *assigner) constructors(p *ir.Package) {
 			continue
 		}
 		c.ParamNames = nil
-		if c.Whole {
-			c.ParamNames = []string{param(c.Source.GoName)}
+		for _, f := range c.Shared {
+			c.ParamNames = append(c.ParamNames, param(f.GoName))
+		}
+		switch {
+		case c.Whole:
+			c.ParamNames = append(c.ParamNames, param(c.Source.GoName))
+		case c.Value:
+			c.ParamNames = append(c.ParamNames, "value")
 		}
 		for _, f := range c.Params {
 			c.ParamNames = append(c.ParamNames, param(f.GoName))
 		}
+		c.ParamNames = distinct(c.ParamNames)
 	}
 	p.MethodConstructors = ir.MethodConstructors(p)
 	for _, c := range p.MethodConstructors {
@@ -50,7 +62,23 @@ func (a *assigner) constructors(p *ir.Package) {
 		if c.Variant {
 			c.ParamNames = append(c.ParamNames, "value")
 		}
+		c.ParamNames = distinct(c.ParamNames)
 	}
+}
+
+// distinct makes parameter names unique, numbering a name that is already
+// taken (a shared member and a variant's member of one name: name, name2).
+func distinct(params []string) []string {
+	seen := map[string]bool{}
+	for i, p := range params {
+		name := p
+		for n := 2; seen[name]; n++ {
+			name = fmt.Sprintf("%s%d", p, n)
+		}
+		seen[name] = true
+		params[i] = name
+	}
+	return params
 }
 
 // methodUses says what a method constructor builds: "the params of the

@@ -11,8 +11,9 @@ import (
 	"golang.org/x/tools/imports"
 )
 
-// pruneHelpers drops from the helper file the functions that no generated
-// file calls, so that a package carries no dead code.
+// pruneHelpers drops from the helper file the unexported functions that no
+// generated file calls, so that a package carries no dead code; exported
+// functions (Some, Null) are part of the package's API and stay.
 func pruneHelpers(name string, src []byte, files map[string][]byte) ([]byte, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
@@ -29,7 +30,7 @@ func pruneHelpers(name string, src []byte, files map[string][]byte) ([]byte, err
 		changed = false
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
-			if !ok || used[fd.Name.Name] || !idents[fd.Name.Name] {
+			if !ok || used[fd.Name.Name] || !(idents[fd.Name.Name] || fd.Recv == nil && ast.IsExported(fd.Name.Name)) {
 				continue
 			}
 			used[fd.Name.Name] = true

@@ -98,6 +98,14 @@ func NewContentBlockText(text string) ContentBlock {
 	return ContentBlock{Value: &ContentBlockText{TextContent: TextContent{Text: text}}}
 }
 
+// NewCreateElicitationRequestForm returns a [CreateElicitationRequest] holding a [CreateElicitationRequestForm] with the given message, made of elicitationFormMode.
+func NewCreateElicitationRequestForm(message string, elicitationFormMode ElicitationFormMode) CreateElicitationRequest {
+	return CreateElicitationRequest{
+		Message: message,
+		Value:   &CreateElicitationRequestForm{ElicitationFormMode: elicitationFormMode},
+	}
+}
+
 // NewCreateElicitationRequestOtherFieldsRequest returns a [CreateElicitationRequestOtherFields] holding a [CreateElicitationRequestOtherFieldsRequest] with the given requestID.
 func NewCreateElicitationRequestOtherFieldsRequest(requestID RequestID) CreateElicitationRequestOtherFields {
 	return CreateElicitationRequestOtherFields{Value: &CreateElicitationRequestOtherFieldsRequest{ElicitationRequestScope: ElicitationRequestScope{RequestID: requestID}}}
@@ -106,6 +114,14 @@ func NewCreateElicitationRequestOtherFieldsRequest(requestID RequestID) CreateEl
 // NewCreateElicitationRequestOtherFieldsSession returns a [CreateElicitationRequestOtherFields] holding a [CreateElicitationRequestOtherFieldsSession] with the given sessionID.
 func NewCreateElicitationRequestOtherFieldsSession(sessionID SessionID) CreateElicitationRequestOtherFields {
 	return CreateElicitationRequestOtherFields{Value: &CreateElicitationRequestOtherFieldsSession{ElicitationSessionScope: ElicitationSessionScope{SessionID: sessionID}}}
+}
+
+// NewCreateElicitationRequestURL returns a [CreateElicitationRequest] holding a [CreateElicitationRequestURL] with the given message, made of elicitationURLMode.
+func NewCreateElicitationRequestURL(message string, elicitationURLMode ElicitationURLMode) CreateElicitationRequest {
+	return CreateElicitationRequest{
+		Message: message,
+		Value:   &CreateElicitationRequestURL{ElicitationURLMode: elicitationURLMode},
+	}
 }
 
 // NewCreateElicitationResponseAccept returns a [CreateElicitationResponse] holding a [CreateElicitationResponseAccept].
@@ -121,6 +137,47 @@ func NewCreateElicitationResponseCancel() CreateElicitationResponse {
 // NewCreateElicitationResponseDecline returns a [CreateElicitationResponse] holding a [CreateElicitationResponseDecline].
 func NewCreateElicitationResponseDecline() CreateElicitationResponse {
 	return CreateElicitationResponse{Value: &CreateElicitationResponseDecline{}}
+}
+
+// NewElicitationContentValueBoolean returns an [ElicitationContentValue] holding an [ElicitationContentValueBoolean] of the given value.
+func NewElicitationContentValueBoolean(value bool) ElicitationContentValue {
+	return ElicitationContentValue{Value: ElicitationContentValueBoolean(value)}
+}
+
+// NewElicitationContentValueInteger returns an [ElicitationContentValue] holding an [ElicitationContentValueInteger] of the given value.
+func NewElicitationContentValueInteger(value int64) ElicitationContentValue {
+	return ElicitationContentValue{Value: ElicitationContentValueInteger(value)}
+}
+
+// NewElicitationContentValueNumber returns an [ElicitationContentValue] holding an [ElicitationContentValueNumber] of the given value.
+func NewElicitationContentValueNumber(value float64) ElicitationContentValue {
+	return ElicitationContentValue{Value: ElicitationContentValueNumber(value)}
+}
+
+// NewElicitationContentValueString returns an [ElicitationContentValue] holding an [ElicitationContentValueString] of the given value.
+func NewElicitationContentValueString(value string) ElicitationContentValue {
+	return ElicitationContentValue{Value: ElicitationContentValueString(value)}
+}
+
+// NewElicitationContentValueStringArray returns an [ElicitationContentValue] holding an [ElicitationContentValueStringArray] of the given value.
+func NewElicitationContentValueStringArray(value []string) ElicitationContentValue {
+	return ElicitationContentValue{Value: ElicitationContentValueStringArray(value)}
+}
+
+// NewElicitationFormModeRequest returns an [ElicitationFormMode] holding an [ElicitationFormModeRequest] with the given requestedSchema and requestID.
+func NewElicitationFormModeRequest(requestedSchema ElicitationSchema, requestID RequestID) ElicitationFormMode {
+	return ElicitationFormMode{
+		RequestedSchema: requestedSchema,
+		Value:           &ElicitationFormModeRequest{ElicitationRequestScope: ElicitationRequestScope{RequestID: requestID}},
+	}
+}
+
+// NewElicitationFormModeSession returns an [ElicitationFormMode] holding an [ElicitationFormModeSession] with the given requestedSchema and sessionID.
+func NewElicitationFormModeSession(requestedSchema ElicitationSchema, sessionID SessionID) ElicitationFormMode {
+	return ElicitationFormMode{
+		RequestedSchema: requestedSchema,
+		Value:           &ElicitationFormModeSession{ElicitationSessionScope: ElicitationSessionScope{SessionID: sessionID}},
+	}
 }
 
 // NewElicitationPropertySchemaArray returns an [ElicitationPropertySchema] holding an [ElicitationPropertySchemaArray] made of multiSelectPropertySchema.
@@ -146,6 +203,24 @@ func NewElicitationPropertySchemaNumber(numberPropertySchema NumberPropertySchem
 // NewElicitationPropertySchemaString returns an [ElicitationPropertySchema] holding an [ElicitationPropertySchemaString] made of stringPropertySchema.
 func NewElicitationPropertySchemaString(stringPropertySchema StringPropertySchema) ElicitationPropertySchema {
 	return ElicitationPropertySchema{Value: &ElicitationPropertySchemaString{StringPropertySchema: stringPropertySchema}}
+}
+
+// NewElicitationURLModeRequest returns an [ElicitationURLMode] holding an [ElicitationURLModeRequest] with the given elicitationID, url and requestID.
+func NewElicitationURLModeRequest(elicitationID ElicitationID, url string, requestID RequestID) ElicitationURLMode {
+	return ElicitationURLMode{
+		ElicitationID: elicitationID,
+		URL:           url,
+		Value:         &ElicitationURLModeRequest{ElicitationRequestScope: ElicitationRequestScope{RequestID: requestID}},
+	}
+}
+
+// NewElicitationURLModeSession returns an [ElicitationURLMode] holding an [ElicitationURLModeSession] with the given elicitationID, url and sessionID.
+func NewElicitationURLModeSession(elicitationID ElicitationID, url string, sessionID SessionID) ElicitationURLMode {
+	return ElicitationURLMode{
+		ElicitationID: elicitationID,
+		URL:           url,
+		Value:         &ElicitationURLModeSession{ElicitationSessionScope: ElicitationSessionScope{SessionID: sessionID}},
+	}
 }
 
 // NewEmbeddedResourceDataBlobResourceContents returns an [EmbeddedResourceData] holding an [EmbeddedResourceDataBlobResourceContents] with the given blob and uri.
@@ -202,6 +277,21 @@ func NewMultiSelectItemsTitled(anyOf []EnumOption) MultiSelectItems {
 	return MultiSelectItems{Value: &MultiSelectItemsTitled{TitledMultiSelectItems: TitledMultiSelectItems{AnyOf: anyOf}}}
 }
 
+// NewRequestIDNull returns a [RequestID] holding a [RequestIDNull].
+func NewRequestIDNull() RequestID {
+	return RequestID{Value: RequestIDNull{}}
+}
+
+// NewRequestIDNumber returns a [RequestID] holding a [RequestIDNumber] of the given value.
+func NewRequestIDNumber(value int64) RequestID {
+	return RequestID{Value: RequestIDNumber(value)}
+}
+
+// NewRequestIDStr returns a [RequestID] holding a [RequestIDStr] of the given value.
+func NewRequestIDStr(value string) RequestID {
+	return RequestID{Value: RequestIDStr(value)}
+}
+
 // NewRequestPermissionOutcomeCancelled returns a [RequestPermissionOutcome] holding a [RequestPermissionOutcomeCancelled].
 func NewRequestPermissionOutcomeCancelled() RequestPermissionOutcome {
 	return RequestPermissionOutcome{Value: &RequestPermissionOutcomeCancelled{}}
@@ -210,6 +300,37 @@ func NewRequestPermissionOutcomeCancelled() RequestPermissionOutcome {
 // NewRequestPermissionOutcomeSelected returns a [RequestPermissionOutcome] holding a [RequestPermissionOutcomeSelected] with the given optionID.
 func NewRequestPermissionOutcomeSelected(optionID PermissionOptionID) RequestPermissionOutcome {
 	return RequestPermissionOutcome{Value: &RequestPermissionOutcomeSelected{SelectedPermissionOutcome: SelectedPermissionOutcome{OptionID: optionID}}}
+}
+
+// NewSessionConfigOptionBoolean returns a [SessionConfigOption] holding a [SessionConfigOptionBoolean] with the given id, name and currentValue.
+func NewSessionConfigOptionBoolean(id SessionConfigID, name string, currentValue bool) SessionConfigOption {
+	return SessionConfigOption{
+		ID:    id,
+		Name:  name,
+		Value: &SessionConfigOptionBoolean{SessionConfigBoolean: SessionConfigBoolean{CurrentValue: currentValue}},
+	}
+}
+
+// NewSessionConfigOptionSelect returns a [SessionConfigOption] holding a [SessionConfigOptionSelect] with the given id, name, currentValue and options.
+func NewSessionConfigOptionSelect(id SessionConfigID, name string, currentValue SessionConfigValueID, options SessionConfigSelectOptions) SessionConfigOption {
+	return SessionConfigOption{
+		ID:   id,
+		Name: name,
+		Value: &SessionConfigOptionSelect{SessionConfigSelect: SessionConfigSelect{
+			CurrentValue: currentValue,
+			Options:      options,
+		}},
+	}
+}
+
+// NewSessionConfigSelectOptionsGrouped returns a [SessionConfigSelectOptions] holding a [SessionConfigSelectOptionsGrouped] of the given value.
+func NewSessionConfigSelectOptionsGrouped(value []SessionConfigSelectGroup) SessionConfigSelectOptions {
+	return SessionConfigSelectOptions{Value: SessionConfigSelectOptionsGrouped(value)}
+}
+
+// NewSessionConfigSelectOptionsUngrouped returns a [SessionConfigSelectOptions] holding a [SessionConfigSelectOptionsUngrouped] of the given value.
+func NewSessionConfigSelectOptionsUngrouped(value []SessionConfigSelectOption) SessionConfigSelectOptions {
+	return SessionConfigSelectOptions{Value: SessionConfigSelectOptionsUngrouped(value)}
 }
 
 // NewSessionUpdateAgentMessageChunk returns a [SessionUpdate] holding a [SessionUpdateAgentMessageChunk] with the given content.
@@ -292,6 +413,24 @@ func NewSessionUpdateUsageUpdate(used uint64, size uint64) SessionUpdate {
 // NewSessionUpdateUserMessageChunk returns a [SessionUpdate] holding a [SessionUpdateUserMessageChunk] with the given content.
 func NewSessionUpdateUserMessageChunk(content ContentBlock) SessionUpdate {
 	return SessionUpdate{Value: &SessionUpdateUserMessageChunk{ContentChunk: ContentChunk{Content: content}}}
+}
+
+// NewSetSessionConfigOptionRequestBoolean returns a [SetSessionConfigOptionRequest] holding a [SetSessionConfigOptionRequestBoolean] with the given sessionID, configID and value.
+func NewSetSessionConfigOptionRequestBoolean(sessionID SessionID, configID SessionConfigID, value bool) SetSessionConfigOptionRequest {
+	return SetSessionConfigOptionRequest{
+		ConfigID:  configID,
+		SessionID: sessionID,
+		Value:     &SetSessionConfigOptionRequestBoolean{Value: value},
+	}
+}
+
+// NewSetSessionConfigOptionRequestValueID returns a [SetSessionConfigOptionRequest] holding a [SetSessionConfigOptionRequestValueID] with the given sessionID, configID and value.
+func NewSetSessionConfigOptionRequestValueID(sessionID SessionID, configID SessionConfigID, value SessionConfigValueID) SetSessionConfigOptionRequest {
+	return SetSessionConfigOptionRequest{
+		ConfigID:  configID,
+		SessionID: sessionID,
+		Value:     &SetSessionConfigOptionRequestValueID{Value: value},
+	}
 }
 
 // NewToolCallContentData returns a [ToolCallContent] holding a [ToolCallContentData] with the given content.
@@ -377,14 +516,24 @@ func NewDeleteSessionResponse() *DeleteSessionResponse {
 	return &DeleteSessionResponse{}
 }
 
-// NewInitializeRequest returns the params of an "initialize" request with the given protocolVersion.
+// NewInitializeRequest returns the params of an "initialize" request with the given protocolVersion. ClientCapabilities, whose default is an object, holds an empty one, ready to set.
 func NewInitializeRequest(protocolVersion ProtocolVersion) *InitializeRequest {
-	return &InitializeRequest{ProtocolVersion: protocolVersion}
+	return &InitializeRequest{ProtocolVersion: protocolVersion, ClientCapabilities: &ClientCapabilities{
+		Auth:      &AuthCapabilities{defaulted: true},
+		Fs:        &FileSystemCapabilities{defaulted: true},
+		defaulted: true,
+	}}
 }
 
-// NewInitializeResponse returns the result of an "initialize" request with the given protocolVersion.
+// NewInitializeResponse returns the result of an "initialize" request with the given protocolVersion. AgentCapabilities, whose default is an object, holds an empty one, ready to set.
 func NewInitializeResponse(protocolVersion ProtocolVersion) *InitializeResponse {
-	return &InitializeResponse{ProtocolVersion: protocolVersion}
+	return &InitializeResponse{ProtocolVersion: protocolVersion, AgentCapabilities: &AgentCapabilities{
+		Auth:                &AgentAuthCapabilities{defaulted: true},
+		MCPCapabilities:     &MCPCapabilities{defaulted: true},
+		PromptCapabilities:  &PromptCapabilities{defaulted: true},
+		SessionCapabilities: &SessionCapabilities{defaulted: true},
+		defaulted:           true,
+	}}
 }
 
 // NewKillTerminalRequest returns the params of a "terminal/kill" request with the given sessionID and terminalID.

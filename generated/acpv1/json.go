@@ -129,6 +129,18 @@ type Nullable[T any] struct {
 	Null    bool // the property is null
 }
 
+// Some returns a present Nullable holding v: the property is written with
+// the value ("title": "Read a file").
+func Some[T any](v T) Nullable[T] {
+	return Nullable[T]{Value: v, Present: true}
+}
+
+// Null returns a present Nullable that is null: the property is written as
+// null, which in a partial update clears it ("title": null).
+func Null[T any]() Nullable[T] {
+	return Nullable[T]{Present: true, Null: true}
+}
+
 // MarshalJSON writes null or the value; the enclosing struct leaves out an
 // absent property.
 func (n Nullable[T]) MarshalJSON() ([]byte, error) {

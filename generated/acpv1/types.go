@@ -27,6 +27,10 @@ type AgentAuthCapabilities struct {
 
 	// Fields of the unstable surface, with the unstable build tag.
 	agentAuthCapabilitiesUnstable
+
+	// defaulted marks the value a constructor fills in for the schema's default: it is
+	// left out on the wire while it is empty.
+	defaulted bool
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -122,6 +126,10 @@ type AgentCapabilities struct {
 
 	// Fields of the unstable surface, with the unstable_llm_providers or unstable build tag.
 	agentCapabilitiesLLMProviders
+
+	// defaulted marks the value a constructor fills in for the schema's default: it is
+	// left out on the wire while it is empty.
+	defaulted bool
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -132,27 +140,43 @@ func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 		b = appendBool(b, *v.LoadSession)
 	}
 	if v.PromptCapabilities != nil {
+		member := len(b)
 		b = append(b, `,"promptCapabilities":`...)
 		if b, err = v.PromptCapabilities.appendJSON(b); err != nil {
 			return nil, err
 		}
+		if v.PromptCapabilities.defaulted {
+			b = omitEmptyObject(b, member)
+		}
 	}
 	if v.MCPCapabilities != nil {
+		member := len(b)
 		b = append(b, `,"mcpCapabilities":`...)
 		if b, err = v.MCPCapabilities.appendJSON(b); err != nil {
 			return nil, err
 		}
+		if v.MCPCapabilities.defaulted {
+			b = omitEmptyObject(b, member)
+		}
 	}
 	if v.SessionCapabilities != nil {
+		member := len(b)
 		b = append(b, `,"sessionCapabilities":`...)
 		if b, err = v.SessionCapabilities.appendJSON(b); err != nil {
 			return nil, err
 		}
+		if v.SessionCapabilities.defaulted {
+			b = omitEmptyObject(b, member)
+		}
 	}
 	if v.Auth != nil {
+		member := len(b)
 		b = append(b, `,"auth":`...)
 		if b, err = v.Auth.appendJSON(b); err != nil {
 			return nil, err
+		}
+		if v.Auth.defaulted {
+			b = omitEmptyObject(b, member)
 		}
 	}
 	if len(v.Meta) != 0 {
@@ -589,6 +613,10 @@ type AuthCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// defaulted marks the value a constructor fills in for the schema's default: it is
+	// left out on the wire while it is empty.
+	defaulted bool
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1693,15 +1721,23 @@ type ClientCapabilities struct {
 
 	// Fields of the unstable surface, with the unstable_plan_operations or unstable build tag.
 	clientCapabilitiesPlanOperations
+
+	// defaulted marks the value a constructor fills in for the schema's default: it is
+	// left out on the wire while it is empty.
+	defaulted bool
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 	var err error
 	if v.Fs != nil {
+		member := len(b)
 		b = append(b, `,"fs":`...)
 		if b, err = v.Fs.appendJSON(b); err != nil {
 			return nil, err
+		}
+		if v.Fs.defaulted {
+			b = omitEmptyObject(b, member)
 		}
 	}
 	if v.Terminal != nil {
@@ -1715,9 +1751,13 @@ func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 		}
 	}
 	if v.Auth != nil {
+		member := len(b)
 		b = append(b, `,"auth":`...)
 		if b, err = v.Auth.appendJSON(b); err != nil {
 			return nil, err
+		}
+		if v.Auth.defaulted {
+			b = omitEmptyObject(b, member)
 		}
 	}
 	if v.Elicitation != nil {
@@ -4428,6 +4468,10 @@ type FileSystemCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// defaulted marks the value a constructor fills in for the schema's default: it is
+	// left out on the wire while it is empty.
+	defaulted bool
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4836,9 +4880,13 @@ func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
 	b = append(b, `,"protocolVersion":`...)
 	b = appendUint(b, v.ProtocolVersion)
 	if v.ClientCapabilities != nil {
+		member := len(b)
 		b = append(b, `,"clientCapabilities":`...)
 		if b, err = v.ClientCapabilities.appendJSON(b); err != nil {
 			return nil, err
+		}
+		if v.ClientCapabilities.defaulted {
+			b = omitEmptyObject(b, member)
 		}
 	}
 	if v.ClientInfo != nil {
@@ -4952,9 +5000,13 @@ func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
 	b = append(b, `,"protocolVersion":`...)
 	b = appendUint(b, v.ProtocolVersion)
 	if v.AgentCapabilities != nil {
+		member := len(b)
 		b = append(b, `,"agentCapabilities":`...)
 		if b, err = v.AgentCapabilities.appendJSON(b); err != nil {
 			return nil, err
+		}
+		if v.AgentCapabilities.defaulted {
+			b = omitEmptyObject(b, member)
 		}
 	}
 	if v.AuthMethods != nil {
@@ -5914,6 +5966,10 @@ type MCPCapabilities struct {
 
 	// Fields of the unstable surface, with the unstable_mcp_over_acp or unstable build tag.
 	mcpCapabilitiesMCPOverACP
+
+	// defaulted marks the value a constructor fills in for the schema's default: it is
+	// left out on the wire while it is empty.
+	defaulted bool
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7303,6 +7359,10 @@ type PromptCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// defaulted marks the value a constructor fills in for the schema's default: it is
+	// left out on the wire while it is empty.
+	defaulted bool
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8683,6 +8743,10 @@ type SessionCapabilities struct {
 
 	// Fields of the unstable surface, with the unstable_session_fork or unstable build tag.
 	sessionCapabilitiesSessionFork
+
+	// defaulted marks the value a constructor fills in for the schema's default: it is
+	// left out on the wire while it is empty.
+	defaulted bool
 }
 
 // appendMembers appends the members of v, each after a comma.

@@ -4769,6 +4769,11 @@ func NewSessionUpdateSubagentUpdate(subagentUpdate SubagentUpdate) SessionUpdate
 	return SessionUpdate{Value: &SessionUpdateSubagentUpdate{SubagentUpdate: subagentUpdate}}
 }
 
+// NewStateUpdateIdle returns a [StateUpdate] holding a [StateUpdateIdle] made of idleStateUpdate.
+func NewStateUpdateIdle(idleStateUpdate IdleStateUpdate) StateUpdate {
+	return StateUpdate{Value: &StateUpdateIdle{IdleStateUpdate: idleStateUpdate}}
+}
+
 // NewStateUpdateRequiresAction returns a [StateUpdate] holding a [StateUpdateRequiresAction].
 func NewStateUpdateRequiresAction() StateUpdate {
 	return StateUpdate{Value: &StateUpdateRequiresAction{RequiresActionStateUpdate: RequiresActionStateUpdate{}}}
@@ -4809,14 +4814,24 @@ func NewAuthStatusUpdateNotification(state AuthState) *AuthStatusUpdateNotificat
 	return &AuthStatusUpdateNotification{State: state}
 }
 
-// NewInitializeProxyRequest returns the params of a "proxy/initialize" request with the given protocolVersion.
+// NewInitializeProxyRequest returns the params of a "proxy/initialize" request with the given protocolVersion. ClientCapabilities, whose default is an object, holds an empty one, ready to set.
 func NewInitializeProxyRequest(protocolVersion ProtocolVersion) *InitializeProxyRequest {
-	return &InitializeProxyRequest{ProtocolVersion: protocolVersion}
+	return &InitializeProxyRequest{ProtocolVersion: protocolVersion, ClientCapabilities: &ClientCapabilities{
+		Auth:      &AuthCapabilities{defaulted: true},
+		Fs:        &FileSystemCapabilities{defaulted: true},
+		defaulted: true,
+	}}
 }
 
-// NewInitializeProxyResponse returns the result of a "proxy/initialize" request with the given protocolVersion.
+// NewInitializeProxyResponse returns the result of a "proxy/initialize" request with the given protocolVersion. AgentCapabilities, whose default is an object, holds an empty one, ready to set.
 func NewInitializeProxyResponse(protocolVersion ProtocolVersion) *InitializeProxyResponse {
-	return &InitializeProxyResponse{ProtocolVersion: protocolVersion}
+	return &InitializeProxyResponse{ProtocolVersion: protocolVersion, AgentCapabilities: &AgentCapabilities{
+		Auth:                &AgentAuthCapabilities{defaulted: true},
+		MCPCapabilities:     &MCPCapabilities{defaulted: true},
+		PromptCapabilities:  &PromptCapabilities{defaulted: true},
+		SessionCapabilities: &SessionCapabilities{defaulted: true},
+		defaulted:           true,
+	}}
 }
 
 // NewProxySuccessorNotification returns the params of a "proxy/successor" notification with the given method.

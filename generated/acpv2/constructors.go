@@ -22,6 +22,21 @@ func NewAgentResponseError(id *AgentResponseID, error_ Error) AgentResponse {
 	}}
 }
 
+// NewAgentResponseIDNull returns an [AgentResponseID] holding an [AgentResponseIDNull].
+func NewAgentResponseIDNull() AgentResponseID {
+	return AgentResponseID{Value: AgentResponseIDNull{}}
+}
+
+// NewAgentResponseIDNumber returns an [AgentResponseID] holding an [AgentResponseIDNumber] of the given value.
+func NewAgentResponseIDNumber(value int64) AgentResponseID {
+	return AgentResponseID{Value: AgentResponseIDNumber(value)}
+}
+
+// NewAgentResponseIDStr returns an [AgentResponseID] holding an [AgentResponseIDStr] of the given value.
+func NewAgentResponseIDStr(value string) AgentResponseID {
+	return AgentResponseID{Value: AgentResponseIDStr(value)}
+}
+
 // NewAgentResponseResult returns an [AgentResponse] holding an [AgentResponseResult] with the given id and result.
 func NewAgentResponseResult(id RequestID, result json.RawMessage) AgentResponse {
 	return AgentResponse{Value: &AgentResponseResult{
@@ -77,6 +92,21 @@ func NewClientResponseError(id *ClientResponseID, error_ Error) ClientResponse {
 	}}
 }
 
+// NewClientResponseIDNull returns a [ClientResponseID] holding a [ClientResponseIDNull].
+func NewClientResponseIDNull() ClientResponseID {
+	return ClientResponseID{Value: ClientResponseIDNull{}}
+}
+
+// NewClientResponseIDNumber returns a [ClientResponseID] holding a [ClientResponseIDNumber] of the given value.
+func NewClientResponseIDNumber(value int64) ClientResponseID {
+	return ClientResponseID{Value: ClientResponseIDNumber(value)}
+}
+
+// NewClientResponseIDStr returns a [ClientResponseID] holding a [ClientResponseIDStr] of the given value.
+func NewClientResponseIDStr(value string) ClientResponseID {
+	return ClientResponseID{Value: ClientResponseIDStr(value)}
+}
+
 // NewClientResponseResult returns a [ClientResponse] holding a [ClientResponseResult] with the given id and result.
 func NewClientResponseResult(id RequestID, result json.RawMessage) ClientResponse {
 	return ClientResponse{Value: &ClientResponseResult{
@@ -116,6 +146,14 @@ func NewContentBlockText(text string) ContentBlock {
 	return ContentBlock{Value: &ContentBlockText{TextContent: TextContent{Text: text}}}
 }
 
+// NewCreateElicitationRequestForm returns a [CreateElicitationRequest] holding a [CreateElicitationRequestForm] with the given message, made of elicitationFormMode.
+func NewCreateElicitationRequestForm(message string, elicitationFormMode ElicitationFormMode) CreateElicitationRequest {
+	return CreateElicitationRequest{
+		Message: message,
+		Value:   &CreateElicitationRequestForm{ElicitationFormMode: elicitationFormMode},
+	}
+}
+
 // NewCreateElicitationRequestOtherFieldsRequest returns a [CreateElicitationRequestOtherFields] holding a [CreateElicitationRequestOtherFieldsRequest] with the given requestID.
 func NewCreateElicitationRequestOtherFieldsRequest(requestID RequestID) CreateElicitationRequestOtherFields {
 	return CreateElicitationRequestOtherFields{Value: &CreateElicitationRequestOtherFieldsRequest{ElicitationRequestScope: ElicitationRequestScope{RequestID: requestID}}}
@@ -124,6 +162,14 @@ func NewCreateElicitationRequestOtherFieldsRequest(requestID RequestID) CreateEl
 // NewCreateElicitationRequestOtherFieldsSession returns a [CreateElicitationRequestOtherFields] holding a [CreateElicitationRequestOtherFieldsSession] with the given sessionID.
 func NewCreateElicitationRequestOtherFieldsSession(sessionID SessionID) CreateElicitationRequestOtherFields {
 	return CreateElicitationRequestOtherFields{Value: &CreateElicitationRequestOtherFieldsSession{ElicitationSessionScope: ElicitationSessionScope{SessionID: sessionID}}}
+}
+
+// NewCreateElicitationRequestURL returns a [CreateElicitationRequest] holding a [CreateElicitationRequestURL] with the given message, made of elicitationURLMode.
+func NewCreateElicitationRequestURL(message string, elicitationURLMode ElicitationURLMode) CreateElicitationRequest {
+	return CreateElicitationRequest{
+		Message: message,
+		Value:   &CreateElicitationRequestURL{ElicitationURLMode: elicitationURLMode},
+	}
 }
 
 // NewCreateElicitationResponseAccept returns a [CreateElicitationResponse] holding a [CreateElicitationResponseAccept].
@@ -172,6 +218,47 @@ func NewDiffChangeMove(oldPath AbsolutePath, path AbsolutePath) DiffChange {
 	}}}
 }
 
+// NewElicitationContentValueBoolean returns an [ElicitationContentValue] holding an [ElicitationContentValueBoolean] of the given value.
+func NewElicitationContentValueBoolean(value bool) ElicitationContentValue {
+	return ElicitationContentValue{Value: ElicitationContentValueBoolean(value)}
+}
+
+// NewElicitationContentValueInteger returns an [ElicitationContentValue] holding an [ElicitationContentValueInteger] of the given value.
+func NewElicitationContentValueInteger(value int64) ElicitationContentValue {
+	return ElicitationContentValue{Value: ElicitationContentValueInteger(value)}
+}
+
+// NewElicitationContentValueNumber returns an [ElicitationContentValue] holding an [ElicitationContentValueNumber] of the given value.
+func NewElicitationContentValueNumber(value float64) ElicitationContentValue {
+	return ElicitationContentValue{Value: ElicitationContentValueNumber(value)}
+}
+
+// NewElicitationContentValueString returns an [ElicitationContentValue] holding an [ElicitationContentValueString] of the given value.
+func NewElicitationContentValueString(value string) ElicitationContentValue {
+	return ElicitationContentValue{Value: ElicitationContentValueString(value)}
+}
+
+// NewElicitationContentValueStringArray returns an [ElicitationContentValue] holding an [ElicitationContentValueStringArray] of the given value.
+func NewElicitationContentValueStringArray(value []string) ElicitationContentValue {
+	return ElicitationContentValue{Value: ElicitationContentValueStringArray(value)}
+}
+
+// NewElicitationFormModeRequest returns an [ElicitationFormMode] holding an [ElicitationFormModeRequest] with the given requestedSchema and requestID.
+func NewElicitationFormModeRequest(requestedSchema ElicitationSchema, requestID RequestID) ElicitationFormMode {
+	return ElicitationFormMode{
+		RequestedSchema: requestedSchema,
+		Value:           &ElicitationFormModeRequest{ElicitationRequestScope: ElicitationRequestScope{RequestID: requestID}},
+	}
+}
+
+// NewElicitationFormModeSession returns an [ElicitationFormMode] holding an [ElicitationFormModeSession] with the given requestedSchema and sessionID.
+func NewElicitationFormModeSession(requestedSchema ElicitationSchema, sessionID SessionID) ElicitationFormMode {
+	return ElicitationFormMode{
+		RequestedSchema: requestedSchema,
+		Value:           &ElicitationFormModeSession{ElicitationSessionScope: ElicitationSessionScope{SessionID: sessionID}},
+	}
+}
+
 // NewElicitationPropertySchemaArray returns an [ElicitationPropertySchema] holding an [ElicitationPropertySchemaArray] made of multiSelectPropertySchema.
 func NewElicitationPropertySchemaArray(multiSelectPropertySchema MultiSelectPropertySchema) ElicitationPropertySchema {
 	return ElicitationPropertySchema{Value: &ElicitationPropertySchemaArray{MultiSelectPropertySchema: multiSelectPropertySchema}}
@@ -195,6 +282,24 @@ func NewElicitationPropertySchemaNumber(numberPropertySchema NumberPropertySchem
 // NewElicitationPropertySchemaString returns an [ElicitationPropertySchema] holding an [ElicitationPropertySchemaString] made of stringPropertySchema.
 func NewElicitationPropertySchemaString(stringPropertySchema StringPropertySchema) ElicitationPropertySchema {
 	return ElicitationPropertySchema{Value: &ElicitationPropertySchemaString{StringPropertySchema: stringPropertySchema}}
+}
+
+// NewElicitationURLModeRequest returns an [ElicitationURLMode] holding an [ElicitationURLModeRequest] with the given elicitationID, url and requestID.
+func NewElicitationURLModeRequest(elicitationID ElicitationID, url string, requestID RequestID) ElicitationURLMode {
+	return ElicitationURLMode{
+		ElicitationID: elicitationID,
+		URL:           url,
+		Value:         &ElicitationURLModeRequest{ElicitationRequestScope: ElicitationRequestScope{RequestID: requestID}},
+	}
+}
+
+// NewElicitationURLModeSession returns an [ElicitationURLMode] holding an [ElicitationURLModeSession] with the given elicitationID, url and sessionID.
+func NewElicitationURLModeSession(elicitationID ElicitationID, url string, sessionID SessionID) ElicitationURLMode {
+	return ElicitationURLMode{
+		ElicitationID: elicitationID,
+		URL:           url,
+		Value:         &ElicitationURLModeSession{ElicitationSessionScope: ElicitationSessionScope{SessionID: sessionID}},
+	}
 }
 
 // NewEmbeddedResourceDataBlobResourceContents returns an [EmbeddedResourceData] holding an [EmbeddedResourceDataBlobResourceContents] with the given blob and uri.
@@ -300,6 +405,16 @@ func NewReplayFromStartVariant() ReplayFrom {
 	return ReplayFrom{Value: &ReplayFromStartVariant{ReplayFromStart: ReplayFromStart{}}}
 }
 
+// NewRequestIDNumber returns a [RequestID] holding a [RequestIDNumber] of the given value.
+func NewRequestIDNumber(value int64) RequestID {
+	return RequestID{Value: RequestIDNumber(value)}
+}
+
+// NewRequestIDStr returns a [RequestID] holding a [RequestIDStr] of the given value.
+func NewRequestIDStr(value string) RequestID {
+	return RequestID{Value: RequestIDStr(value)}
+}
+
 // NewRequestPermissionOutcomeCancelled returns a [RequestPermissionOutcome] holding a [RequestPermissionOutcomeCancelled].
 func NewRequestPermissionOutcomeCancelled() RequestPermissionOutcome {
 	return RequestPermissionOutcome{Value: &RequestPermissionOutcomeCancelled{CancelledPermissionOutcome: CancelledPermissionOutcome{}}}
@@ -321,6 +436,37 @@ func NewRequestPermissionSubjectCommand(command string, cwd AbsolutePath) Reques
 // NewRequestPermissionSubjectToolCall returns a [RequestPermissionSubject] holding a [RequestPermissionSubjectToolCall] with the given toolCall.
 func NewRequestPermissionSubjectToolCall(toolCall ToolCallUpdate) RequestPermissionSubject {
 	return RequestPermissionSubject{Value: &RequestPermissionSubjectToolCall{ToolCallPermissionSubject: ToolCallPermissionSubject{ToolCall: toolCall}}}
+}
+
+// NewSessionConfigOptionBoolean returns a [SessionConfigOption] holding a [SessionConfigOptionBoolean] with the given configID, name and currentValue.
+func NewSessionConfigOptionBoolean(configID SessionConfigID, name string, currentValue bool) SessionConfigOption {
+	return SessionConfigOption{
+		ConfigID: configID,
+		Name:     name,
+		Value:    &SessionConfigOptionBoolean{SessionConfigBoolean: SessionConfigBoolean{CurrentValue: currentValue}},
+	}
+}
+
+// NewSessionConfigOptionSelect returns a [SessionConfigOption] holding a [SessionConfigOptionSelect] with the given configID, name, currentValue and options.
+func NewSessionConfigOptionSelect(configID SessionConfigID, name string, currentValue SessionConfigValueID, options SessionConfigSelectOptions) SessionConfigOption {
+	return SessionConfigOption{
+		ConfigID: configID,
+		Name:     name,
+		Value: &SessionConfigOptionSelect{SessionConfigSelect: SessionConfigSelect{
+			CurrentValue: currentValue,
+			Options:      options,
+		}},
+	}
+}
+
+// NewSessionConfigSelectOptionsGrouped returns a [SessionConfigSelectOptions] holding a [SessionConfigSelectOptionsGrouped] of the given value.
+func NewSessionConfigSelectOptionsGrouped(value []SessionConfigSelectGroup) SessionConfigSelectOptions {
+	return SessionConfigSelectOptions{Value: SessionConfigSelectOptionsGrouped(value)}
+}
+
+// NewSessionConfigSelectOptionsUngrouped returns a [SessionConfigSelectOptions] holding a [SessionConfigSelectOptionsUngrouped] of the given value.
+func NewSessionConfigSelectOptionsUngrouped(value []SessionConfigSelectOption) SessionConfigSelectOptions {
+	return SessionConfigSelectOptions{Value: SessionConfigSelectOptionsUngrouped(value)}
 }
 
 // NewSessionUpdateAgentMessage returns a [SessionUpdate] holding a [SessionUpdateAgentMessage] with the given messageID.
@@ -393,6 +539,11 @@ func NewSessionUpdateSessionInfoUpdate() SessionUpdate {
 	return SessionUpdate{Value: &SessionUpdateSessionInfoUpdate{SessionInfoUpdate: SessionInfoUpdate{}}}
 }
 
+// NewSessionUpdateStateUpdate returns a [SessionUpdate] holding a [SessionUpdateStateUpdate] made of stateUpdate.
+func NewSessionUpdateStateUpdate(stateUpdate StateUpdate) SessionUpdate {
+	return SessionUpdate{Value: &SessionUpdateStateUpdate{StateUpdate: stateUpdate}}
+}
+
 // NewSessionUpdateTerminalOutputChunk returns a [SessionUpdate] holding a [SessionUpdateTerminalOutputChunk] with the given terminalID and data.
 func NewSessionUpdateTerminalOutputChunk(terminalID TerminalID, data string) SessionUpdate {
 	return SessionUpdate{Value: &SessionUpdateTerminalOutputChunk{TerminalOutputChunk: TerminalOutputChunk{
@@ -438,6 +589,29 @@ func NewSessionUpdateUserMessageChunk(messageID MessageID, content ContentBlock)
 		Content:   content,
 		MessageID: messageID,
 	}}}
+}
+
+// NewSetSessionConfigOptionRequestBoolean returns a [SetSessionConfigOptionRequest] holding a [SetSessionConfigOptionRequestBoolean] with the given sessionID, configID and value.
+func NewSetSessionConfigOptionRequestBoolean(sessionID SessionID, configID SessionConfigID, value bool) SetSessionConfigOptionRequest {
+	return SetSessionConfigOptionRequest{
+		ConfigID:  configID,
+		SessionID: sessionID,
+		Value:     &SetSessionConfigOptionRequestBoolean{Value: value},
+	}
+}
+
+// NewSetSessionConfigOptionRequestID returns a [SetSessionConfigOptionRequest] holding a [SetSessionConfigOptionRequestID] with the given sessionID, configID and value.
+func NewSetSessionConfigOptionRequestID(sessionID SessionID, configID SessionConfigID, value SessionConfigValueID) SetSessionConfigOptionRequest {
+	return SetSessionConfigOptionRequest{
+		ConfigID:  configID,
+		SessionID: sessionID,
+		Value:     &SetSessionConfigOptionRequestID{Value: value},
+	}
+}
+
+// NewStateUpdateIdle returns a [StateUpdate] holding a [StateUpdateIdle] made of idleStateUpdate.
+func NewStateUpdateIdle(idleStateUpdate IdleStateUpdate) StateUpdate {
+	return StateUpdate{Value: &StateUpdateIdle{IdleStateUpdate: idleStateUpdate}}
 }
 
 // NewStateUpdateRequiresAction returns a [StateUpdate] holding a [StateUpdateRequiresAction].
@@ -530,14 +704,14 @@ func NewDeleteSessionResponse() *DeleteSessionResponse {
 	return &DeleteSessionResponse{}
 }
 
-// NewInitializeRequest returns the params of an "initialize" request with the given protocolVersion and info.
+// NewInitializeRequest returns the params of an "initialize" request with the given protocolVersion and info. Capabilities, whose default is an object, holds an empty one, ready to set.
 func NewInitializeRequest(protocolVersion ProtocolVersion, info Implementation) *InitializeRequest {
-	return &InitializeRequest{ProtocolVersion: protocolVersion, Info: info}
+	return &InitializeRequest{ProtocolVersion: protocolVersion, Info: info, Capabilities: &ClientCapabilities{defaulted: true}}
 }
 
-// NewInitializeResponse returns the result of an "initialize" request with the given protocolVersion and info.
+// NewInitializeResponse returns the result of an "initialize" request with the given protocolVersion and info. Capabilities, whose default is an object, holds an empty one, ready to set.
 func NewInitializeResponse(protocolVersion ProtocolVersion, info Implementation) *InitializeResponse {
-	return &InitializeResponse{ProtocolVersion: protocolVersion, Info: info}
+	return &InitializeResponse{ProtocolVersion: protocolVersion, Info: info, Capabilities: &AgentCapabilities{defaulted: true}}
 }
 
 // NewListSessionsRequest returns the params of a "session/list" request.

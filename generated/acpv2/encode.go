@@ -181,6 +181,18 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
+// omitEmptyObject removes the member appended to b from start when its
+// value is the empty object. A member whose schema default is an object
+// holds an empty one in the values the constructors build; it is left out
+// when it says no more than that default, as peers that never set it write
+// the message.
+func omitEmptyObject(b []byte, start int) []byte {
+	if n := len(b); n-start > 2 && b[n-2] == '{' && b[n-1] == '}' {
+		return b[:start]
+	}
+	return b
+}
+
 // appendNullable appends null or the value of a present Nullable.
 func appendNullable[T any](b []byte, n *Nullable[T], elem func(*T, []byte) ([]byte, error)) ([]byte, error) {
 	if n.Null {

@@ -120,6 +120,10 @@ type AgentCapabilities struct {
 
 	// Fields of the unstable surface, with the unstable_llm_providers or unstable build tag.
 	agentCapabilitiesLLMProviders
+
+	// defaulted marks the value a constructor fills in for the schema's default: it is
+	// left out on the wire while it is empty.
+	defaulted bool
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2137,6 +2141,10 @@ type ClientCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// defaulted marks the value a constructor fills in for the schema's default: it is
+	// left out on the wire while it is empty.
+	defaulted bool
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5388,9 +5396,13 @@ func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	if v.Capabilities != nil {
+		member := len(b)
 		b = append(b, `,"capabilities":`...)
 		if b, err = v.Capabilities.appendJSON(b); err != nil {
 			return nil, err
+		}
+		if v.Capabilities.defaulted {
+			b = omitEmptyObject(b, member)
 		}
 	}
 	if len(v.Meta) != 0 {
@@ -5510,9 +5522,13 @@ func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	if v.Capabilities != nil {
+		member := len(b)
 		b = append(b, `,"capabilities":`...)
 		if b, err = v.Capabilities.appendJSON(b); err != nil {
 			return nil, err
+		}
+		if v.Capabilities.defaulted {
+			b = omitEmptyObject(b, member)
 		}
 	}
 	if v.AuthMethods != nil {

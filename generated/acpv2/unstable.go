@@ -3795,6 +3795,21 @@ func NewProxyResponseError(id *ProxyResponseID, error_ Error) ProxyResponse {
 	}}
 }
 
+// NewProxyResponseIDNull returns a [ProxyResponseID] holding a [ProxyResponseIDNull].
+func NewProxyResponseIDNull() ProxyResponseID {
+	return ProxyResponseID{Value: ProxyResponseIDNull{}}
+}
+
+// NewProxyResponseIDNumber returns a [ProxyResponseID] holding a [ProxyResponseIDNumber] of the given value.
+func NewProxyResponseIDNumber(value int64) ProxyResponseID {
+	return ProxyResponseID{Value: ProxyResponseIDNumber(value)}
+}
+
+// NewProxyResponseIDStr returns a [ProxyResponseID] holding a [ProxyResponseIDStr] of the given value.
+func NewProxyResponseIDStr(value string) ProxyResponseID {
+	return ProxyResponseID{Value: ProxyResponseIDStr(value)}
+}
+
 // NewProxyResponseResult returns a [ProxyResponse] holding a [ProxyResponseResult] with the given id and result.
 func NewProxyResponseResult(id RequestID, result json.RawMessage) ProxyResponse {
 	return ProxyResponse{Value: &ProxyResponseResult{
@@ -3851,14 +3866,14 @@ func NewAuthStatusUpdateNotification(state AuthState) *AuthStatusUpdateNotificat
 	return &AuthStatusUpdateNotification{State: state}
 }
 
-// NewInitializeProxyRequest returns the params of a "proxy/initialize" request with the given protocolVersion and info.
+// NewInitializeProxyRequest returns the params of a "proxy/initialize" request with the given protocolVersion and info. Capabilities, whose default is an object, holds an empty one, ready to set.
 func NewInitializeProxyRequest(protocolVersion ProtocolVersion, info Implementation) *InitializeProxyRequest {
-	return &InitializeProxyRequest{ProtocolVersion: protocolVersion, Info: info}
+	return &InitializeProxyRequest{ProtocolVersion: protocolVersion, Info: info, Capabilities: &ClientCapabilities{defaulted: true}}
 }
 
-// NewInitializeProxyResponse returns the result of a "proxy/initialize" request with the given protocolVersion and info.
+// NewInitializeProxyResponse returns the result of a "proxy/initialize" request with the given protocolVersion and info. Capabilities, whose default is an object, holds an empty one, ready to set.
 func NewInitializeProxyResponse(protocolVersion ProtocolVersion, info Implementation) *InitializeProxyResponse {
-	return &InitializeProxyResponse{ProtocolVersion: protocolVersion, Info: info}
+	return &InitializeProxyResponse{ProtocolVersion: protocolVersion, Info: info, Capabilities: &AgentCapabilities{defaulted: true}}
 }
 
 // NewProxySuccessorNotification returns the params of a "proxy/successor" notification with the given method.
