@@ -15,13 +15,13 @@ FUZZTIME ?= 2m
 # surface files under generated/api and the build-tag table in README.md.
 .PHONY: generate
 generate:
-	$(GO) run ./cmd/acpgen -out generated
+	$(GO) run ./cmd/acpgen -out generated -tests
 	$(GO) run ./cmd/acpgen api -out generated/api -readme README.md generated/acpv1 generated/acpv2
 
 # Fail, printing a diff, when generated/ is not what the generator makes.
 .PHONY: check
 check:
-	$(GO) run ./cmd/acpgen -out generated -check
+	$(GO) run ./cmd/acpgen -out generated -tests -check
 
 # The unstable feature build tags, from the feature map; "unstable" enables them all.
 FEATURE_TAGS := $(shell grep -o '"unstable_[a-z_]*"' schema/features.json | tr -d '"' | sort -u)

@@ -14,7 +14,7 @@ import (
 // runs `go tool acpgen`, then go generate, go build, go vet with and
 // without the unstable tag, and `go tool acpgen -check`; beside it, both
 // versions with the convert package, and one version with a feature baked
-// in. It needs the go command and the module cache or proxy for acpgen's dependencies; -short
+// in; no test file is generated. It needs the go command and the module cache or proxy for acpgen's dependencies; -short
 // skips it.
 func TestGoTool(t *testing.T) {
 	if testing.Short() {
@@ -64,6 +64,14 @@ func TestGoTool(t *testing.T) {
 	write("internal/acp2/generate.go", "// Package acp2 holds the ACP v2 types.\npackage acp2\n\n//go:generate go tool acpgen -version v2 -package acp2 -out . -features unstable_session_fork -bake\n")
 	run("mod", "tidy")
 	run("generate", "./...")
+	// Without -tests, no test file lands in the user's packages.
+	tests, err := filepath.Glob(filepath.Join(dir, "internal", "*", "*_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tests) > 0 {
+		t.Errorf("go generate wrote test files without -tests: %v", tests)
+	}
 	// A program that uses the generated packages.
 	write("main.go", `package main
 

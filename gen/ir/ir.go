@@ -33,6 +33,9 @@ type Package struct {
 	// from ("v1/schema.json"; "" when there is no unstable file): located
 	// errors about an item name the file it comes from.
 	StableFile, UnstableFile string
+	// Tests: the package gets the generated test files too (the table of
+	// its definitions that acpgen's own tests read); only on request.
+	Tests bool
 }
 
 // FileOf returns the schema file an item with gate g comes from.
