@@ -44,6 +44,7 @@ func (e *emitter) constructors(f *jen.File, key string) {
 			jen.Return(jen.Id(c.Union.GoName).Values(constructorValues(c))))
 		f.Line()
 	}
+	e.shortcuts(f, key)
 	e.methodConstructors(f, key)
 }
 
@@ -52,21 +53,129 @@ func (e *emitter) constructors(f *jen.File, key string) {
 // members.
 func constructorParams(c *ir.Constructor) []jen.Code {
 	var params []jen.Code
-	names := c.ParamNames
+	for i, t := range constructorParamTypes(c) {
+		params = append(params, jen.Id(c.ParamNames[i]).Add(t))
+	}
+	return params
+}
+
+// constructorParamTypes returns the types of the parameters of a union
+// constructor, in order.
+func constructorParamTypes(c *ir.Constructor) []jen.Code {
+	var types []jen.Code
 	for _, p := range c.Shared {
-		params = append(params, jen.Id(names[0]).Add(fieldType(p)))
-		names = names[1:]
+		types = append(types, fieldType(p))
 	}
 	switch {
 	case c.Whole:
-		return append(params, jen.Id(names[0]).Id(c.Source.GoName))
+		return append(types, jen.Id(c.Source.GoName))
 	case c.Value:
-		return append(params, jen.Id(names[0]).Add(goType(*c.Variant.Value)))
+		return append(types, goType(*c.Variant.Value))
 	}
-	for i, p := range c.Params {
-		params = append(params, jen.Id(names[i]).Add(fieldType(p)))
+	for _, p := range c.Params {
+		types = append(types, fieldType(p))
 	}
-	return params
+	return types
+}
+
+// memberValue is the value of field f given v of its type: Some(v) for a
+// Nullable, Ptr(v) for a pointer, else v.
+func memberValue(f *ir.Field, v jen.Code) jen.Code {
+	switch {
+	case f.NullMeans:
+		return jen.Id("Some").Call(v)
+	case pointer(f):
+		return jen.Id(names.Ptr).Call(v)
+	}
+	return v
+}
+
+// shortcuts emits the shortcuts of the gate key ("" for stable).
+/*
+	// AgentMessageText returns a [SessionUpdate] that is a chunk of the agent's message made of text:
+	// NewSessionUpdateAgentMessageChunk(messageID, NewContentBlockText(text)).
+	func AgentMessageText(messageID MessageID, text string) SessionUpdate {
+		return NewSessionUpdateAgentMessageChunk(messageID, NewContentBlockText(text))
+	}
+*/
+func (e *emitter) shortcuts(f *jen.File, key string) {
+	for _, s := range e.p.Shortcuts {
+		if s.Gate().Key() != key {
+			continue
+		}
+		// The parameters in step order, each step's names apart.
+		var params []jen.Code
+		perStep := make([][]string, len(s.Steps))
+		k := 0
+		for i, c := range s.Steps {
+			types := constructorParamTypes(c)
+			if i < len(s.Steps)-1 || s.Sets != nil {
+				types = types[:len(types)-1]
+			}
+			for _, t := range types {
+				params = append(params, jen.Id(s.ParamNames[k]).Add(t))
+				perStep[i] = append(perStep[i], s.ParamNames[k])
+				k++
+			}
+		}
+		// The calls from the innermost out, after the payload that the
+		// last step takes whole, if the shortcut fills it.
+		var call *jen.Statement
+		var text string
+		var body []jen.Code
+		if s.Sets != nil {
+			values := jen.Dict{}
+			var later jen.Code // a Nullable list, set only when not empty
+			for i, set := range s.Sets {
+				var v jen.Code
+				switch t := set.Field.Type; {
+				case set.Const != nil:
+					v = jen.Id(set.Const.GoName)
+				case i == len(s.Sets)-1 && t.Kind == ir.RefArray:
+					// A list last: the items, as variadic arguments.
+					params = append(params, jen.Id(s.ParamNames[k]).Op("...").Add(goType(*t.Elem)))
+					v = jen.Id(s.ParamNames[k])
+					k++
+					if set.Field.NullMeans {
+						// No items leave the member out: an empty list
+						// would replace what the peer has.
+						later = jen.If(jen.Len(v).Op(">").Lit(0)).Block(
+							jen.Id("payload").Dot(set.Field.GoName).Op("=").Add(memberValue(set.Field, v)))
+						continue
+					}
+				default:
+					params = append(params, jen.Id(s.ParamNames[k]).Add(goType(t)))
+					v = jen.Id(s.ParamNames[k])
+					k++
+				}
+				values[jen.Id(set.Field.GoName)] = memberValue(set.Field, v)
+			}
+			last := s.Steps[len(s.Steps)-1]
+			call = jen.Id(last.Source.GoName).Values(values)
+			text = last.Source.GoName + "{…}"
+			if later != nil {
+				body = []jen.Code{jen.Id("payload").Op(":=").Add(call), later}
+				call = jen.Id("payload")
+			}
+		}
+		for i := len(s.Steps) - 1; i >= 0; i-- {
+			var args []jen.Code
+			argText := append([]string(nil), perStep[i]...)
+			for _, n := range perStep[i] {
+				args = append(args, jen.Id(n))
+			}
+			if call != nil {
+				args = append(args, call)
+				argText = append(argText, text)
+			}
+			call = jen.Id(s.Steps[i].GoName).Call(args...)
+			text = s.Steps[i].GoName + "(" + strings.Join(argText, ", ") + ")"
+		}
+		union := s.Steps[0].Union.GoName
+		f.Comment(fmt.Sprintf("%s returns %s [%s] that is %s: %s.", s.Name, article(union), union, s.Doc, text))
+		f.Func().Id(s.Name).Params(params...).Id(union).Block(append(body, jen.Return(call))...)
+		f.Line()
+	}
 }
 
 // constructorValues returns the members of the union value a constructor

@@ -19,7 +19,10 @@ type Package struct {
 	// Constructors are the union constructors (see Constructors), set by
 	// package names, which names them.
 	Constructors []*Constructor
-	Sides        []*Side // the agent and the client (AddSides)
+	// Shortcuts are the helpers that nest constructors for the messages
+	// every agent sends (see Shortcuts), set by package names.
+	Shortcuts []*Shortcut
+	Sides     []*Side // the agent and the client (AddSides)
 	// RPC: the package has the JSON-RPC message layer (the stable RequestId
 	// and Error definitions, and methods); Conn: and the connections of its
 	// two sides. Decided by check.Lower.

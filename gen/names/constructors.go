@@ -109,3 +109,31 @@ func param(goName string) string {
 	}
 	return p
 }
+
+// shortcuts sets p.Shortcuts and names their parameters: those of their
+// steps but each step's last. A shortcut whose name the schema already
+// gives to something else is left out, not reported: it is a convenience.
+func (a *assigner) shortcuts(p *ir.Package) {
+	p.Shortcuts = nil
+	for _, s := range ir.Shortcuts(p) {
+		if _, taken := a.top[s.Name]; taken {
+			continue
+		}
+		a.claim(a.top, s.Name, origin{what: "the helper " + s.Name}, nil)
+		s.ParamNames = nil
+		for i, c := range s.Steps {
+			names := c.ParamNames
+			if i < len(s.Steps)-1 || s.Sets != nil {
+				names = names[:len(names)-1]
+			}
+			s.ParamNames = append(s.ParamNames, names...)
+		}
+		for _, set := range s.Sets {
+			if set.Const == nil {
+				s.ParamNames = append(s.ParamNames, param(set.Field.GoName))
+			}
+		}
+		s.ParamNames = distinct(s.ParamNames)
+		p.Shortcuts = append(p.Shortcuts, s)
+	}
+}

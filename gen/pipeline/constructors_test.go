@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"io/fs"
+	"strings"
 	"testing"
 
 	"github.com/acpgen/acpgen/gen/ir"
@@ -23,6 +24,37 @@ func TestEveryVariantHasConstructor(t *testing.T) {
 	}
 	for _, l := range layouts {
 		checkConstructors(t, l.Name(), l.FS)
+	}
+}
+
+// TestShortcuts checks that the pinned schema gets every shortcut for the
+// messages every agent sends, EndTurn in v2 only.
+func TestShortcuts(t *testing.T) {
+	want := map[string]string{
+		"v1": "AgentMessageText AgentThoughtText UserMessageText UpdatePlan StartToolCall FinishToolCall",
+		"v2": "AgentMessageText AgentThoughtText UserMessageText UpdatePlan EndTurn StartToolCall FinishToolCall",
+	}
+	versions, err := Versions(schema.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	features, _ := Features(schema.FS)
+	removed, _ := Removed(schema.FS)
+	for _, v := range versions {
+		p, _, err := Build(schema.FS, v, features[v.Name], removed[v.Name])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, s := range p.Shortcuts {
+			if s.Gate().Unstable {
+				t.Errorf("%s: %s is behind build tags", v.Name, s.Name)
+			}
+			got = append(got, s.Name)
+		}
+		if strings.Join(got, " ") != want[v.Name] {
+			t.Errorf("%s: shortcuts %v, want %s", v.Name, got, want[v.Name])
+		}
 	}
 }
 

@@ -451,6 +451,45 @@ func NewToolCallContentTerminal(terminalID TerminalID) ToolCallContent {
 	return ToolCallContent{Value: &ToolCallContentTerminal{Terminal: Terminal{TerminalID: terminalID}}}
 }
 
+// AgentMessageText returns a [SessionUpdate] that is a chunk of the agent's message made of text: NewSessionUpdateAgentMessageChunk(NewContentBlockText(text)).
+func AgentMessageText(text string) SessionUpdate {
+	return NewSessionUpdateAgentMessageChunk(NewContentBlockText(text))
+}
+
+// AgentThoughtText returns a [SessionUpdate] that is a chunk of the agent's thought made of text: NewSessionUpdateAgentThoughtChunk(NewContentBlockText(text)).
+func AgentThoughtText(text string) SessionUpdate {
+	return NewSessionUpdateAgentThoughtChunk(NewContentBlockText(text))
+}
+
+// UserMessageText returns a [SessionUpdate] that is a chunk of the user's message made of text: NewSessionUpdateUserMessageChunk(NewContentBlockText(text)).
+func UserMessageText(text string) SessionUpdate {
+	return NewSessionUpdateUserMessageChunk(NewContentBlockText(text))
+}
+
+// UpdatePlan returns a [SessionUpdate] that is the agent's plan made of entries: NewSessionUpdatePlan(entries).
+func UpdatePlan(entries []PlanEntry) SessionUpdate {
+	return NewSessionUpdatePlan(entries)
+}
+
+// StartToolCall returns a [SessionUpdate] that is a new tool call, pending, with its title and kind: NewSessionUpdateToolCall(ToolCall{…}).
+func StartToolCall(toolCallID ToolCallID, title string, kind ToolKind) SessionUpdate {
+	return NewSessionUpdateToolCall(ToolCall{
+		Kind:       Ptr(kind),
+		Status:     Ptr(ToolCallStatusPending),
+		Title:      title,
+		ToolCallID: toolCallID,
+	})
+}
+
+// FinishToolCall returns a [SessionUpdate] that is the update that completes a tool call, with its content (a diff, text, a terminal): NewSessionUpdateToolCallUpdate(ToolCallUpdate{…}).
+func FinishToolCall(toolCallID ToolCallID, content ...ToolCallContent) SessionUpdate {
+	return NewSessionUpdateToolCallUpdate(ToolCallUpdate{
+		Content:    content,
+		Status:     Ptr(ToolCallStatusCompleted),
+		ToolCallID: toolCallID,
+	})
+}
+
 // NewAuthenticateRequest returns the params of an "authenticate" request with the given methodID.
 func NewAuthenticateRequest(methodID AuthMethodID) *AuthenticateRequest {
 	return &AuthenticateRequest{MethodID: methodID}

@@ -32,3 +32,29 @@ func TestDefaultObjectFilled(t *testing.T) {
 		t.Errorf("empty defaults: %s", got)
 	}
 }
+
+// TestShortcuts: the helpers for the messages every agent sends.
+func TestShortcuts(t *testing.T) {
+	for _, c := range []struct {
+		value acpv1.SessionUpdate
+		want  string
+	}{
+		{acpv1.StartToolCall("c1", "Fix the greeting", acpv1.ToolKindEdit),
+			`{"sessionUpdate":"tool_call","toolCallId":"c1","title":"Fix the greeting","kind":"edit","status":"pending"}`},
+		{acpv1.FinishToolCall("c1", acpv1.NewToolCallContentDiff("/src/main.go", "package main")),
+			`{"sessionUpdate":"tool_call_update","toolCallId":"c1","status":"completed","content":[{"type":"diff","path":"/src/main.go","newText":"package main"}]}`},
+		{acpv1.FinishToolCall("c1"), `{"sessionUpdate":"tool_call_update","toolCallId":"c1","status":"completed"}`},
+		{acpv1.AgentMessageText("hi"), `{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}`},
+		{acpv1.AgentThoughtText("hmm"), `{"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"hmm"}}`},
+		{acpv1.UpdatePlan([]acpv1.PlanEntry{{Content: "Fix", Priority: acpv1.PlanEntryPriorityHigh, Status: acpv1.PlanEntryStatusPending}}),
+			`{"sessionUpdate":"plan","entries":[{"content":"Fix","priority":"high","status":"pending"}]}`},
+	} {
+		got, err := c.value.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != c.want {
+			t.Errorf("%s, want %s", got, c.want)
+		}
+	}
+}

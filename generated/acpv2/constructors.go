@@ -639,6 +639,53 @@ func NewToolCallContentTerminal(terminalID TerminalID) ToolCallContent {
 	return ToolCallContent{Value: &ToolCallContentTerminal{Terminal: Terminal{TerminalID: terminalID}}}
 }
 
+// AgentMessageText returns a [SessionUpdate] that is a chunk of the agent's message made of text: NewSessionUpdateAgentMessageChunk(messageID, NewContentBlockText(text)).
+func AgentMessageText(messageID MessageID, text string) SessionUpdate {
+	return NewSessionUpdateAgentMessageChunk(messageID, NewContentBlockText(text))
+}
+
+// AgentThoughtText returns a [SessionUpdate] that is a chunk of the agent's thought made of text: NewSessionUpdateAgentThoughtChunk(messageID, NewContentBlockText(text)).
+func AgentThoughtText(messageID MessageID, text string) SessionUpdate {
+	return NewSessionUpdateAgentThoughtChunk(messageID, NewContentBlockText(text))
+}
+
+// UserMessageText returns a [SessionUpdate] that is a chunk of the user's message made of text: NewSessionUpdateUserMessageChunk(messageID, NewContentBlockText(text)).
+func UserMessageText(messageID MessageID, text string) SessionUpdate {
+	return NewSessionUpdateUserMessageChunk(messageID, NewContentBlockText(text))
+}
+
+// UpdatePlan returns a [SessionUpdate] that is the agent's plan made of entries: NewSessionUpdatePlanUpdate(NewPlanUpdateContentItems(planID, entries)).
+func UpdatePlan(planID PlanID, entries []PlanEntry) SessionUpdate {
+	return NewSessionUpdatePlanUpdate(NewPlanUpdateContentItems(planID, entries))
+}
+
+// EndTurn returns a [SessionUpdate] that is the state update that ends a turn: idle, because the turn ended: NewSessionUpdateStateUpdate(NewStateUpdateIdle(NewIdleStateUpdateEndTurn())).
+func EndTurn() SessionUpdate {
+	return NewSessionUpdateStateUpdate(NewStateUpdateIdle(NewIdleStateUpdateEndTurn()))
+}
+
+// StartToolCall returns a [SessionUpdate] that is a new tool call, pending, with its title and kind: NewSessionUpdateToolCallUpdate(ToolCallUpdate{…}).
+func StartToolCall(toolCallID ToolCallID, title string, kind ToolKind) SessionUpdate {
+	return NewSessionUpdateToolCallUpdate(ToolCallUpdate{
+		Kind:       Some(kind),
+		Status:     Some(ToolCallStatusPending),
+		Title:      Some(title),
+		ToolCallID: toolCallID,
+	})
+}
+
+// FinishToolCall returns a [SessionUpdate] that is the update that completes a tool call, with its content (a diff, text, a terminal): NewSessionUpdateToolCallUpdate(ToolCallUpdate{…}).
+func FinishToolCall(toolCallID ToolCallID, content ...ToolCallContent) SessionUpdate {
+	payload := ToolCallUpdate{
+		Status:     Some(ToolCallStatusCompleted),
+		ToolCallID: toolCallID,
+	}
+	if len(content) > 0 {
+		payload.Content = Some(content)
+	}
+	return NewSessionUpdateToolCallUpdate(payload)
+}
+
 // NewCancelRequestNotification returns the params of a "$/cancel_request" notification with the given requestID.
 func NewCancelRequestNotification(requestID RequestID) *CancelRequestNotification {
 	return &CancelRequestNotification{RequestID: requestID}

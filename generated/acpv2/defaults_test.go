@@ -82,6 +82,19 @@ func TestVariantConstructors(t *testing.T) {
 			`{"type":"boolean","currentValue":true,"configId":"fast","name":"Fast"}`},
 		{acpv2.NewSessionUpdateStateUpdate(acpv2.NewStateUpdateIdle(acpv2.NewIdleStateUpdateEndTurn())),
 			`{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}`},
+		// The shortcuts for the messages every agent sends.
+		{acpv2.StartToolCall("c1", "Fix the greeting", acpv2.ToolKindEdit),
+			`{"sessionUpdate":"tool_call_update","toolCallId":"c1","title":"Fix the greeting","kind":"edit","status":"pending"}`},
+		{acpv2.FinishToolCall("c1", acpv2.NewToolCallContentDiff([]acpv2.DiffChange{acpv2.NewDiffChangeModify("/src/main.go")})),
+			`{"sessionUpdate":"tool_call_update","toolCallId":"c1","status":"completed","content":[{"type":"diff","changes":[{"operation":"modify","path":"/src/main.go"}]}]}`},
+		{acpv2.FinishToolCall("c1"), `{"sessionUpdate":"tool_call_update","toolCallId":"c1","status":"completed"}`},
+		{acpv2.EndTurn(), `{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}`},
+		{acpv2.AgentMessageText("m1", "hi"),
+			`{"sessionUpdate":"agent_message_chunk","messageId":"m1","content":{"type":"text","text":"hi"}}`},
+		{acpv2.AgentThoughtText("m2", "hmm"),
+			`{"sessionUpdate":"agent_thought_chunk","messageId":"m2","content":{"type":"text","text":"hmm"}}`},
+		{acpv2.UpdatePlan("main", []acpv2.PlanEntry{{Content: "Fix", Priority: acpv2.PlanEntryPriorityHigh, Status: acpv2.PlanEntryStatusPending}}),
+			`{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"main","entries":[{"content":"Fix","priority":"high","status":"pending"}]}}`},
 	} {
 		got, err := c.value.MarshalJSON()
 		if err != nil {
