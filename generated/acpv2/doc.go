@@ -23,6 +23,10 @@
 // Build one with the variant's constructor, which returns the union value, so that values
 // nest in one expression: [NewSessionUpdateAgentMessage](…) is a SessionUpdate.
 //
+// The messages every agent sends have shortcuts that nest those constructors:
+// [AgentMessageText], [AgentThoughtText], [UserMessageText], [UpdatePlan], [EndTurn],
+// [StartToolCall] and [FinishToolCall].
+//
 // # Unknown variants
 //
 // Every tagged union has a fallback variant, [SessionUpdateOther], for a tag this package does not
