@@ -15,13 +15,15 @@ FUZZTIME ?= 2m
 # surface files under generated/api and the build-tag table in README.md.
 .PHONY: generate
 generate:
-	$(GO) run ./cmd/acpgen -out generated
+	@echo "== generating generated/ from the pinned schema"
+	$(GO) run ./cmd/acpgen -out generated -tests
+	@echo "== the API surface files and README's build-tag table (type-checks each package under every build tag)"
 	$(GO) run ./cmd/acpgen api -out generated/api -readme README.md generated/acpv1 generated/acpv2
 
 # Fail, printing a diff, when generated/ is not what the generator makes.
 .PHONY: check
 check:
-	$(GO) run ./cmd/acpgen -out generated -check
+	$(GO) run ./cmd/acpgen -out generated -tests -check
 
 # The unstable feature build tags, from the feature map; "unstable" enables them all.
 FEATURE_TAGS := $(shell grep -o '"unstable_[a-z_]*"' schema/features.json | tr -d '"' | sort -u)
@@ -31,10 +33,14 @@ FEATURE_TAGS := $(shell grep -o '"unstable_[a-z_]*"' schema/features.json | tr -
 # umbrella tag.
 .PHONY: test
 test: interop haproxy
+	@echo "== gofmt"
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	@echo "== go vet"
 	$(GO) vet ./...
+	@echo "== go test ./... (the end-to-end tests build modules with the go command and run node: several minutes)"
 	$(GO) test ./...
+	@echo "== the generated packages with each feature tag, with all of them, and with the umbrella tag"
 	@set -e; for tags in $(FEATURE_TAGS) $(shell echo $(FEATURE_TAGS) | tr ' ' ',') unstable; do \
 		echo "== -tags $$tags"; \
 		$(GO) vet -tags $$tags ./generated/...; \
@@ -48,6 +54,8 @@ interop:
 	@if command -v npm >/dev/null 2>&1; then \
 		if ! cmp -s interop/package-lock.json interop/node_modules/.package-lock.json 2>/dev/null && \
 		   ! [ interop/node_modules/.package-lock.json -nt interop/package-lock.json ]; then \
+			echo "== installing the pinned TypeScript SDK (interop/package-lock.json) into interop/node_modules with npm ci,"; \
+			echo "   for the tests that compare acpgen with it and drive the examples with it (needs the npm registry, once)"; \
 			cd interop && npm ci --no-audit --no-fund; \
 		fi; \
 	else echo "npm not found: the tests against the TypeScript SDK will skip"; fi

@@ -26,6 +26,7 @@ func apiFiles(args []string, stdout io.Writer) error {
 	}
 	surfaces := map[string][]api.Line{}
 	for _, dir := range fl.Args() {
+		fmt.Fprintf(os.Stderr, "acpgen: reading the API of %s under each build tag\n", dir)
 		lines, err := api.Tagged(dir)
 		if err != nil {
 			return err

@@ -32,6 +32,11 @@ func diff(args []string, stdout io.Writer) error {
 		if err := api.Write(stdout, changes, *asJSON); err != nil {
 			return err
 		}
+		if !*asJSON {
+			if err := api.WriteSurfaceSummary(stdout, changes); err != nil {
+				return err
+			}
+		}
 		if *exit && len(changes) > 0 {
 			return exitCode(1)
 		}

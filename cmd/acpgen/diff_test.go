@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/acpgen/acpgen/gen/pipeline"
@@ -57,7 +58,7 @@ func TestDiffRevisions(t *testing.T) {
 	}
 	var out bytes.Buffer
 	err := diff([]string{"-exit-code", "testdata/diff/old", "testdata/diff/old"}, &out)
-	if err != nil || out.String() != "no changes\n" {
+	if err != nil || !strings.HasPrefix(out.String(), "no changes: both schema directories give the same Go API") {
 		t.Errorf("a revision against itself: err %v, output %q; want no changes", err, out.String())
 	}
 	if err := diff([]string{"-exit-code", "testdata/diff/old", "testdata/diff/new"}, &out); err != exitCode(1) {

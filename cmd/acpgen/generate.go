@@ -25,6 +25,7 @@ func generate(args []string, stdout io.Writer) error {
 	pkg := fl.String("package", "", "with one -version: the package name, written directly into -out")
 	features := fl.String("features", "all", "unstable features that get code: all, none, or a comma-separated list (\"unstable\" for items of no known feature)")
 	bake := fl.Bool("bake", false, "compile the selected unstable features in without build tags")
+	tests := fl.Bool("tests", false, "also generate the test files that acpgen's own tests of a generated package read (a table of its definitions)")
 	config := fl.String("config", "", "JSON file with any of the options above; flags on the command line take precedence")
 	prune := fl.Bool("prune", false, "also remove generated packages under -out that this run does not produce (a version the schema directory lacks)")
 	if err := fl.Parse(args); err != nil {
@@ -39,7 +40,7 @@ func generate(args []string, stdout io.Writer) error {
 			return usage(err)
 		}
 	}
-	opts := pipeline.Options{Package: *pkg, Command: command, Generator: pipeline.GeneratorVersion()}
+	opts := pipeline.Options{Package: *pkg, Tests: *tests, Command: command, Generator: pipeline.GeneratorVersion()}
 	switch *version {
 	case "all":
 	case "v1", "v2":

@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,48 +13,12 @@ import (
 // runs `go tool acpgen`, then go generate, go build, go vet with and
 // without the unstable tag, and `go tool acpgen -check`; beside it, both
 // versions with the convert package, and one version with a feature baked
-// in. It needs the go command and the module cache or proxy for acpgen's dependencies; -short
-// skips it.
+// in; no test file is generated. It needs the go command and the module
+// cache or proxy for acpgen's dependencies; -short skips it.
 func TestGoTool(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a module with the go command")
-	}
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
-	checkout, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	runIn := func(sub string, args ...string) string {
-		t.Helper()
-		cmd := exec.Command(goCmd, args...)
-		cmd.Dir = filepath.Join(dir, sub)
-		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return string(out)
-	}
-	run := func(args ...string) string { return runIn(".", args...) }
-	run("mod", "init", "example.com/user")
-	run("mod", "edit",
-		"-require=github.com/acpgen/acpgen@v0.0.0-00010101000000-000000000000",
-		"-replace=github.com/acpgen/acpgen="+checkout,
-		"-tool=github.com/acpgen/acpgen/cmd/acpgen")
-	write := func(name, src string) {
-		t.Helper()
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	m := newUserModule(t)
+	dir, checkout := m.dir, m.checkout
+	runIn, run, write := m.runIn, m.run, m.write
 	write("internal/acp/generate.go", "// Package acp holds the ACP v1 types.\npackage acp\n\n//go:generate go tool acpgen -version v1 -package acp -out .\n")
 	// Both versions with no unstable feature, and the convert package
 	// between them, importing them from this module.
@@ -64,6 +27,14 @@ func TestGoTool(t *testing.T) {
 	write("internal/acp2/generate.go", "// Package acp2 holds the ACP v2 types.\npackage acp2\n\n//go:generate go tool acpgen -version v2 -package acp2 -out . -features unstable_session_fork -bake\n")
 	run("mod", "tidy")
 	run("generate", "./...")
+	// Without -tests, no test file lands in the user's packages.
+	tests, err := filepath.Glob(filepath.Join(dir, "internal", "*", "*_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tests) > 0 {
+		t.Errorf("go generate wrote test files without -tests: %v", tests)
+	}
 	// A program that uses the generated packages.
 	write("main.go", `package main
 

@@ -79,6 +79,7 @@ func applyConfig(fl *flag.FlagSet, file string) error {
 		Package  *string `json:"package"`
 		Features *string `json:"features"`
 		Bake     *bool   `json:"bake"`
+		Tests    *bool   `json:"tests"`
 	}
 	if err := dec.Decode(&c); err != nil {
 		return fmt.Errorf("%s: %w", file, err)
@@ -100,8 +101,13 @@ func applyConfig(fl *flag.FlagSet, file string) error {
 			return fmt.Errorf("%s: %s: %w", file, m.name, err)
 		}
 	}
-	if c.Bake != nil && !set["bake"] {
-		fl.Set("bake", strconv.FormatBool(*c.Bake))
+	for _, m := range []struct {
+		name string
+		val  *bool
+	}{{"bake", c.Bake}, {"tests", c.Tests}} {
+		if m.val != nil && !set[m.name] {
+			fl.Set(m.name, strconv.FormatBool(*m.val))
+		}
 	}
 	return nil
 }

@@ -79,7 +79,9 @@ func summarize(fs []Finding) []Summary {
 }
 
 // WriteReport prints sorted findings: per version a summary line, then per
-// class the changes grouped by the build tags that enable them. With asJSON
+// class the changes grouped by the build tags that enable them, then per
+// version and build tags the count of items added, removed and changed,
+// by kind; identical revisions say so. With asJSON
 // it prints {"breaking", "summary", "findings"} instead.
 func WriteReport(w io.Writer, fs []Finding, asJSON bool) error {
 	if asJSON {
@@ -99,7 +101,7 @@ func WriteReport(w io.Writer, fs []Finding, asJSON bool) error {
 		}{Breaking(fs), sums, fs})
 	}
 	if len(fs) == 0 {
-		_, err := fmt.Fprintln(w, "no changes")
+		_, err := fmt.Fprintln(w, "no changes: both schema directories give the same Go API and the same wire format, in every version and with every build tag")
 		return err
 	}
 	var b strings.Builder
@@ -124,6 +126,7 @@ func WriteReport(w io.Writer, fs []Finding, asJSON bool) error {
 		}
 		fmt.Fprintf(&b, "    %s\n", f.Change)
 	}
+	b.WriteString(findingsSummary(fs))
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -17,7 +17,7 @@ import (
 // definitions fills the table with the stable definitions; it reports
 // false when there are none.
 func (e *emitter) definitions(f *jen.File) bool {
-	if len(e.definitionTypes("")) == 0 {
+	if !e.hasDefinitions() {
 		return false
 	}
 	f.Comment("definitions holds a constructor of the Go type of each $defs entry, by schema name;")
@@ -28,6 +28,18 @@ func (e *emitter) definitions(f *jen.File) bool {
 		}
 	}))
 	return true
+}
+
+// hasDefinitions reports whether the package has a $defs entry, stable or
+// not: the table is declared, empty when all of them are unstable (a v2
+// that only the unstable file has), whenever a file adds to it.
+func (e *emitter) hasDefinitions() bool {
+	for _, t := range e.p.Types {
+		if isDefinition(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // unstableDefinitions adds the definitions of gate key to the table; it
@@ -54,9 +66,15 @@ func newValue(t *ir.Type) jen.Code {
 func (e *emitter) definitionTypes(key string) []*ir.Type {
 	var out []*ir.Type
 	for _, t := range e.p.Types {
-		if t.Key() == key && strings.HasPrefix(t.Pointer, "/$defs/") && strings.Count(t.Pointer, "/") == 2 {
+		if t.Key() == key && isDefinition(t) {
 			out = append(out, t)
 		}
 	}
 	return out
+}
+
+// isDefinition reports whether t is a $defs entry, not a type made up for
+// an inline schema.
+func isDefinition(t *ir.Type) bool {
+	return strings.HasPrefix(t.Pointer, "/$defs/") && strings.Count(t.Pointer, "/") == 2
 }

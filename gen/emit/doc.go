@@ -75,10 +75,42 @@ func (e *emitter) unionsDoc() string {
 		fmt.Sprintf("\tswitch x := u.Value.(type) {\n\tcase *%s:\n\t\tuse(x)\n\tcase *%s:\n\t\tfmt.Println(\"unknown\", x.Tag, x.IsCustom())\n\t}\n\n", v, other) +
 		"Build one with the variant's constructor, which returns the union value, so that values\n" +
 		fmt.Sprintf("nest in one expression: [%s](%s) is a %s.\n\n", ctor.GoName, args, u) +
+		e.shortcutsDoc() +
 		"# Unknown variants\n\n" +
 		fmt.Sprintf("Every tagged union has a fallback variant, [%s], for a tag this package does not\n", other) +
 		"know: a custom one (beginning with \"_\") or one from a newer protocol version. It keeps the\n" +
 		"tag and the object exactly as received, and encoding writes that object back, so that a\n" +
 		"proxy passes it on unchanged. An untagged union keeps a value that fits none of its\n" +
 		"alternatives in the same way.\n\n"
+}
+
+// shortcutsDoc is the paragraph of the package comment that names the
+// stable shortcuts, ending with a blank line; "" when there is none.
+func (e *emitter) shortcutsDoc() string {
+	var links []string
+	for _, s := range e.p.Shortcuts {
+		if !s.Gate().Unstable {
+			links = append(links, "["+s.Name+"]")
+		}
+	}
+	if len(links) == 0 {
+		return ""
+	}
+	text := "The messages every agent sends have shortcuts that nest those constructors: " + series(links) + "."
+	var b strings.Builder
+	width := 0
+	for i, word := range strings.Fields(text) {
+		switch {
+		case i == 0:
+		case width+1+len(word) > 90:
+			b.WriteByte('\n')
+			width = 0
+		default:
+			b.WriteByte(' ')
+			width++
+		}
+		b.WriteString(word)
+		width += len(word)
+	}
+	return b.String() + "\n\n"
 }

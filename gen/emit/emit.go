@@ -71,12 +71,12 @@ func Files(p *ir.Package) iter.Seq[File] {
 				out.code(fileName(g.Key, "_off"), off)
 			}
 		}
-		if f := e.newFile(""); e.definitions(f) {
+		if f := e.newFile(""); p.Tests && e.definitions(f) {
 			out.code("definitions_test.go", f)
-		}
-		for _, g := range gates {
-			if f := e.newFile(constraint(gateOf(g.Key))); e.unstableDefinitions(f, g.Key) {
-				out.code(fileName(g.Key, "_definitions_test"), f)
+			for _, g := range gates {
+				if f := e.newFile(constraint(gateOf(g.Key))); e.unstableDefinitions(f, g.Key) {
+					out.code(fileName(g.Key, "_definitions_test"), f)
+				}
 			}
 		}
 		if p.RPC {

@@ -18,7 +18,9 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 func TestGolden(t *testing.T) {
-	files, err := write.Render("tiny", emit.Files(irtest.Tiny(t)))
+	p := irtest.Tiny(t)
+	p.Tests = true // definitions_test.go too
+	files, err := write.Render("tiny", emit.Files(p))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/acpgen/acpgen/gen/ir"
+	"github.com/acpgen/acpgen/gen/names"
 )
 
 // Encoders. Every object type gets appendMembers, which appends its
@@ -160,7 +161,15 @@ func fieldEncode(fl *ir.Field) (code jen.Code, fallible bool) {
 	case pointer(fl):
 		call, fallible := valueEncode(fl.Type, x(), true, false)
 		value := appendStmt(call, fallible)
-		if !fl.Required {
+		switch {
+		case !fl.Required && defaulted(fl):
+			// The default object a constructor filled in is left out
+			// while it is empty: omitEmptyObject.
+			return jen.If(x().Op("!=").Nil()).Block(
+				jen.Id("member").Op(":=").Len(jen.Id("b")), name, value,
+				jen.If(x().Dot(names.DefaultedMark)).Block(
+					jen.Id("b").Op("=").Id("omitEmptyObject").Call(jen.Id("b"), jen.Id("member")))), fallible
+		case !fl.Required:
 			return jen.If(x().Op("!=").Nil()).Block(name, value), fallible
 		}
 		return jen.Add(name).Line().If(x().Op("==").Nil()).Block(null).Else().Block(value), fallible
@@ -179,6 +188,19 @@ func fieldEncode(fl *ir.Field) (code jen.Code, fallible bool) {
 	}
 	call, fallible := valueEncode(fl.Type, x(), false, false)
 	return jen.Add(name).Line().Add(appendStmt(call, fallible)), fallible
+}
+
+// defaulted reports whether fl is a member whose default is an object that
+// the constructors fill in (ir.Fill), a struct with the mark.
+func defaulted(fl *ir.Field) bool {
+	if !fl.DefaultObject || fl.Type.Kind != ir.RefNamed {
+		return false
+	}
+	t := fl.Type.Type
+	for t.Kind == ir.Named && t.Underlying.Kind == ir.RefNamed {
+		t = t.Underlying.Type
+	}
+	return t.Defaulted
 }
 
 // encodeKind is how a value is written.

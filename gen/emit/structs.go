@@ -6,6 +6,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/acpgen/acpgen/gen/ir"
+	"github.com/acpgen/acpgen/gen/names"
 )
 
 // structsAndNamed emits object types, defined scalar types and free-form aliases.
@@ -62,6 +63,12 @@ func members(t *ir.Type) []jen.Code {
 	for _, key := range t.ExtensionKeys() {
 		out = append(out, jen.Line(), jen.Comment(fmt.Sprintf("Fields of the unstable surface, with the %s build tag.", tagList(gateOf(key)))),
 			jen.Id(extension(t, key)))
+	}
+	if t.Defaulted {
+		out = append(out, jen.Line(),
+			jen.Comment("defaulted marks the value a constructor fills in for the schema's default: it is"),
+			jen.Comment("left out on the wire while it is empty."),
+			jen.Id(names.DefaultedMark).Bool())
 	}
 	if t.Extra {
 		out = append(out, jen.Line(),

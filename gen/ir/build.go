@@ -181,6 +181,7 @@ func (b *builder) fields(s *jsonschema.Schema, owner, skip string) ([]*Field, er
 			JSONName: name, Doc: p.Description, Pointer: load.Pointer(p), Required: req[name],
 			DefaultOnError: a.DefaultOnError, SkipInvalidItems: a.SkipInvalidItems, DefaultOnNull: a.DefaultOnNull,
 		}
+		_, f.DefaultObject = p.Default.(map[string]interface{})
 		f.Nullable = isNullable(p)
 		f.Null = nullUse(s, name, p, f.Required)
 		f.NullMeans = f.Null == NullDistinct

@@ -8,16 +8,32 @@ type Constructor struct {
 	GoName  string // filled by package names
 	Union   *Type
 	Variant *Variant
-	// Source is the struct whose fields the constructor fills: the variant's
-	// one payload type, or nil for the variant's own fields.
+	// Source is the type whose fields the constructor fills, or that it
+	// takes whole: the variant's one payload type, or nil for the variant's
+	// own fields.
 	Source *Type
-	// Params are the required fields passed as parameters, in schema order.
+	// Shared are the union's required shared fields, passed first, in
+	// schema order.
+	Shared []*Field
+	// Params are the variant's required fields passed as parameters, in
+	// schema order.
 	Params []*Field
-	// ParamNames are the Go parameter names, filled by package names.
+	// ParamNames are the Go parameter names, filled by package names: the
+	// shared fields', then the payload's (Whole), the value's (Value) or the
+	// fields' of Params.
 	ParamNames []string
 	// Whole: the payload is passed as one value instead of field by field,
-	// because it has many optional members a caller will want to set.
+	// because it has many optional members a caller will want to set, or
+	// because it is a union itself.
 	Whole bool
+	// Value: the variant is a JSON value other than an object (a string, a
+	// number, a list), passed as one parameter of its Go type; a null
+	// variant has neither Value nor parameters.
+	Value bool
+	// Fills are the optional members of the payload (or of the variant)
+	// whose default is an object, which the constructor fills with an
+	// empty one (see Fill).
+	Fills []*Fill
 }
 
 // Gate is the gate of the constructor: the variant's, or its union's when
@@ -29,26 +45,27 @@ func (c *Constructor) Gate() Gate {
 	return c.Variant.Gate
 }
 
+// Null reports whether the constructor builds the null variant of an
+// untagged union, which takes no parameter.
+func (c *Constructor) Null() bool { return c.Variant.JSON == KindNull }
+
 // maxOptional is the number of optional members above which a payload is
 // passed whole: a tool call (eight optional members) is written as a struct
 // literal, a text block (two) as its text.
 const maxOptional = 3
 
-// Constructors returns one constructor per known object variant of every
-// union: tagged variants, the default variant and untagged object
-// alternatives. A variant that carries several payloads, or a payload and
-// fields of its own, gets none: a struct literal says it as well.
+// Constructors returns one constructor per known variant of every union:
+// tagged variants, the default variant and untagged alternatives, objects
+// or not. Only a variant that carries several payloads, or a payload and
+// fields of its own, or that needs a required field only build tags add,
+// gets none; MissingConstructors lists them.
 func Constructors(p *Package) []*Constructor {
 	var out []*Constructor
 	for _, t := range p.Types {
 		if t.Kind != Union {
 			continue
 		}
-		vs := append([]*Variant(nil), t.Union.Variants...)
-		if t.Union.Default != nil {
-			vs = append(vs, t.Union.Default)
-		}
-		for _, v := range vs {
+		for _, v := range knownVariants(t) {
 			if c := constructor(t, v); c != nil {
 				out = append(out, c)
 			}
@@ -57,22 +74,71 @@ func Constructors(p *Package) []*Constructor {
 	return out
 }
 
-func constructor(t *Type, v *Variant) *Constructor {
-	if !v.IsObject() || hasRequiredShared(t) {
-		return nil
+// MissingConstructors returns the known variants of p's unions that have
+// no constructor in p.Constructors, as "Union/Variant" schema names.
+func MissingConstructors(p *Package) []string {
+	has := map[*Variant]bool{}
+	for _, c := range p.Constructors {
+		has[c.Variant] = true
 	}
+	var out []string
+	for _, t := range p.Types {
+		if t.Kind != Union {
+			continue
+		}
+		for _, v := range knownVariants(t) {
+			if !has[v] {
+				out = append(out, t.Name+"/"+v.Name)
+			}
+		}
+	}
+	return out
+}
+
+// knownVariants returns the variants of union t and its default, without
+// the fallback, which only decoding fills.
+func knownVariants(t *Type) []*Variant {
+	vs := append([]*Variant(nil), t.Union.Variants...)
+	if t.Union.Default != nil {
+		vs = append(vs, t.Union.Default)
+	}
+	return vs
+}
+
+func constructor(t *Type, v *Variant) *Constructor {
 	c := &Constructor{Union: t, Variant: v}
-	fields := v.Fields
+	for _, f := range t.Fields {
+		if !f.Required {
+			continue
+		}
+		if f.Unstable && !t.Unstable {
+			return nil // see below: not in every build
+		}
+		c.Shared = append(c.Shared, f)
+	}
+	if !v.IsObject() {
+		c.Value = v.JSON != KindNull
+		return c
+	}
+	fields, owner := v.Fields, &Type{Kind: Struct, Fields: v.Fields}
 	switch {
 	case len(v.Embeds) == 1 && len(v.Fields) == 0:
 		src := v.Embeds[0]
 		for src.Kind == Named && src.Underlying.Kind == RefNamed {
 			src = src.Underlying.Type
 		}
-		if src.Kind != Struct {
+		c.Source = v.Embeds[0]
+		switch src.Kind {
+		case Struct:
+			fields, owner = src.Fields, src
+		case Union:
+			// A union inside a union (an idle state inside a state
+			// update): the inner union's own constructors build it.
+			c.Whole = true
+			return c
+		default:
 			return nil
 		}
-		c.Source, fields = v.Embeds[0], src.Fields
 	case len(v.Embeds) > 0:
 		return nil
 	}
@@ -91,17 +157,8 @@ func constructor(t *Type, v *Variant) *Constructor {
 	}
 	if c.Source != nil && optional > maxOptional {
 		c.Params, c.Whole = nil, true
+		return c
 	}
+	c.Fills = DefaultFills(owner)
 	return c
-}
-
-// hasRequiredShared reports whether every variant of t must carry shared
-// fields that a constructor of one variant cannot fill.
-func hasRequiredShared(t *Type) bool {
-	for _, f := range t.Fields {
-		if f.Required {
-			return true
-		}
-	}
-	return false
 }

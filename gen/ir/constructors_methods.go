@@ -22,6 +22,9 @@ type MethodConstructor struct {
 	// ParamNames are the Go parameter names, the variant's last, filled by
 	// package names.
 	ParamNames []string
+	// Fills are the optional members whose default is an object, which
+	// the constructor fills with an empty one (see Fill).
+	Fills []*Fill
 }
 
 // MethodUse is one method whose params (or result) a type is.
@@ -86,6 +89,9 @@ func methodConstructor(t *Type) *MethodConstructor {
 			return nil
 		}
 		c.Params = append(c.Params, f)
+	}
+	if src.Kind == Struct {
+		c.Fills = DefaultFills(src)
 	}
 	return c
 }

@@ -15,13 +15,19 @@ func TestConstructors(t *testing.T) {
 	}
 	p := parseBuild(t, "tiny.json", data)
 	got := map[string]string{}
-	for _, c := range ir.Constructors(p) {
+	p.Constructors = ir.Constructors(p)
+	for _, c := range p.Constructors {
 		var params []string
 		for _, f := range c.Params {
 			params = append(params, f.JSONName)
 		}
 		desc := "fields(" + strings.Join(params, ",") + ")"
-		if c.Whole {
+		switch {
+		case c.Null():
+			desc = "null"
+		case c.Value:
+			desc = "value"
+		case c.Whole:
 			desc = "whole " + c.Source.Name
 		}
 		got[c.Union.Name+"/"+c.Variant.Name] = desc
@@ -33,11 +39,17 @@ func TestConstructors(t *testing.T) {
 		"Plan/items":         "fields(text)",
 		"Server/http":        "fields(text)",
 		"Server/stdio":       "whole Thing", // more than three optional members
+		"Id/Null":            "null",        // untagged alternatives that are not objects
+		"Id/Str":             "value",
+		"Id/Number":          "value",
 	}
 	for k, w := range want {
 		if got[k] != w {
 			t.Errorf("%s: %s, want %s", k, got[k], w)
 		}
+	}
+	if missing := ir.MissingConstructors(p); len(missing) != 0 {
+		t.Errorf("variants without a constructor: %v", missing)
 	}
 	for k := range got {
 		if _, ok := want[k]; !ok {

@@ -19,7 +19,10 @@ type Package struct {
 	// Constructors are the union constructors (see Constructors), set by
 	// package names, which names them.
 	Constructors []*Constructor
-	Sides        []*Side // the agent and the client (AddSides)
+	// Shortcuts are the helpers that nest constructors for the messages
+	// every agent sends (see Shortcuts), set by package names.
+	Shortcuts []*Shortcut
+	Sides     []*Side // the agent and the client (AddSides)
 	// RPC: the package has the JSON-RPC message layer (the stable RequestId
 	// and Error definitions, and methods); Conn: and the connections of its
 	// two sides. Decided by check.Lower.
@@ -40,6 +43,9 @@ type Package struct {
 	// from ("v1/schema.json"; "" when there is no unstable file): located
 	// errors about an item name the file it comes from.
 	StableFile, UnstableFile string
+	// Tests: the package gets the generated test files too (the table of
+	// its definitions that acpgen's own tests read); only on request.
+	Tests bool
 }
 
 // FileOf returns the schema file an item with gate g comes from.
@@ -84,6 +90,13 @@ type Type struct {
 	// Extra: a Struct whose schema allows members it does not name
 	// (additionalProperties); they are kept as received.
 	Extra bool
+
+	// Defaulted: a Struct that a member whose schema default is an object
+	// holds, which the constructors fill with an empty one (Fill). Such a
+	// value carries a mark, so that it is left out on the wire while it
+	// says no more than the default, and a value that was decoded or built
+	// otherwise is written as it is.
+	Defaulted bool
 
 	// Parent is the type an inline type is part of (nil for a definition)
 	// and Member what Name adds to Parent's: a property ("Content"), "Item",
@@ -139,6 +152,10 @@ type Field struct {
 	DefaultOnError   bool
 	SkipInvalidItems bool
 	DefaultOnNull    bool
+	// DefaultObject: the schema's default of the property is an object
+	// ("default": {}); the constructors fill the member with an empty
+	// value instead of leaving it nil (see Fill).
+	DefaultObject bool
 }
 
 // EnumInfo describes an Enum type.

@@ -73,6 +73,7 @@ func assign(p *ir.Package) *assigner {
 	a.methods(p)
 	a.sides(p)
 	a.derived()
+	a.shortcuts(p)
 	return a
 }
 

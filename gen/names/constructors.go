@@ -11,6 +11,11 @@ import (
 // optional scalar fields.
 const Ptr = "Ptr"
 
+// DefaultedMark is the unexported field of a struct that a member whose
+// schema default is an object holds (ir.Type.Defaulted), set in the value
+// a constructor fills in.
+const DefaultedMark = "defaulted"
+
 // constructors sets p.Constructors and p.MethodConstructors and names them:
 // New followed by the Go name of the variant (NewContentBlockText builds a
 // ContentBlock holding a ContentBlockText) or of the params or result type
@@ -27,12 +32,19 @@ func (a *assigner) constructors(p *ir.Package) {
 			continue
 		}
 		c.ParamNames = nil
-		if c.Whole {
-			c.ParamNames = []string{param(c.Source.GoName)}
+		for _, f := range c.Shared {
+			c.ParamNames = append(c.ParamNames, param(f.GoName))
+		}
+		switch {
+		case c.Whole:
+			c.ParamNames = append(c.ParamNames, param(c.Source.GoName))
+		case c.Value:
+			c.ParamNames = append(c.ParamNames, "value")
 		}
 		for _, f := range c.Params {
 			c.ParamNames = append(c.ParamNames, param(f.GoName))
 		}
+		c.ParamNames = distinct(c.ParamNames)
 	}
 	p.MethodConstructors = ir.MethodConstructors(p)
 	for _, c := range p.MethodConstructors {
@@ -50,7 +62,23 @@ func (a *assigner) constructors(p *ir.Package) {
 		if c.Variant {
 			c.ParamNames = append(c.ParamNames, "value")
 		}
+		c.ParamNames = distinct(c.ParamNames)
 	}
+}
+
+// distinct makes parameter names unique, numbering a name that is already
+// taken (a shared member and a variant's member of one name: name, name2).
+func distinct(params []string) []string {
+	seen := map[string]bool{}
+	for i, p := range params {
+		name := p
+		for n := 2; seen[name]; n++ {
+			name = fmt.Sprintf("%s%d", p, n)
+		}
+		seen[name] = true
+		params[i] = name
+	}
+	return params
 }
 
 // methodUses says what a method constructor builds: "the params of the
@@ -80,4 +108,32 @@ func param(goName string) string {
 		p += "_"
 	}
 	return p
+}
+
+// shortcuts sets p.Shortcuts and names their parameters: those of their
+// steps but each step's last. A shortcut whose name the schema already
+// gives to something else is left out, not reported: it is a convenience.
+func (a *assigner) shortcuts(p *ir.Package) {
+	p.Shortcuts = nil
+	for _, s := range ir.Shortcuts(p) {
+		if _, taken := a.top[s.Name]; taken {
+			continue
+		}
+		a.claim(a.top, s.Name, origin{what: "the helper " + s.Name}, nil)
+		s.ParamNames = nil
+		for i, c := range s.Steps {
+			names := c.ParamNames
+			if i < len(s.Steps)-1 || s.Sets != nil {
+				names = names[:len(names)-1]
+			}
+			s.ParamNames = append(s.ParamNames, names...)
+		}
+		for _, set := range s.Sets {
+			if set.Const == nil {
+				s.ParamNames = append(s.ParamNames, param(set.Field.GoName))
+			}
+		}
+		s.ParamNames = distinct(s.ParamNames)
+		p.Shortcuts = append(p.Shortcuts, s)
+	}
 }

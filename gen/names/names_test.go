@@ -109,7 +109,7 @@ func TestAssignCollisions(t *testing.T) {
 // TestRuntime: the runtime templates' names are found by parsing them.
 func TestRuntime(t *testing.T) {
 	want := map[string]string{
-		"Message": "rpc.go", "DecodeMessage": "rpc.go", "Nullable": "json.go",
+		"Message": "rpc.go", "DecodeMessage": "rpc.go", "Nullable": "json.go", "Some": "json.go", "Null": "json.go",
 		"decoder": "decode.go", "encodeBuffer": "encode.go", "Error.Error": "rpc.go",
 	}
 	got := map[string]string{}

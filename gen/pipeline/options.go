@@ -27,6 +27,10 @@ type Options struct {
 	// and both v1 and v2 are generated, the output gets the convert package,
 	// which imports the two.
 	ImportPath string
+	// Tests generates the test files that acpgen's own tests of the
+	// generated packages use (the table of definitions by schema name);
+	// without it a package has no _test.go file.
+	Tests bool
 	// Generator and Command go into each file's header: the generator's
 	// module version and the command line that ran it.
 	Generator, Command string

@@ -221,6 +221,7 @@ func buildAndEmit(fsys fs.FS, v Version, o *Options, fm ir.FeatureMap, removed m
 		ir.Select(p, *o.Select)
 		check.Lower(p) // what the emitter reads, decided again for what is left
 	}
+	p.Tests = o.Tests
 	if p.Source, err = provenance(fsys, v, o); err != nil {
 		return nil, nil, nil, err
 	}

@@ -18,10 +18,11 @@ import (
 const generatedDir = "../../generated"
 
 // makeGenerate are the options that `make generate` (go run ./cmd/acpgen
-// -out generated) passes, from a source tree of this module.
+// -out generated -tests) passes, from a source tree of this module.
 var makeGenerate = Options{
+	Tests:      true,
 	Generator:  "github.com/acpgen/acpgen (devel)",
-	Command:    "acpgen -out generated",
+	Command:    "acpgen -out generated -tests",
 	ImportPath: "github.com/acpgen/acpgen/generated",
 }
 

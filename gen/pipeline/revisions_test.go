@@ -12,12 +12,14 @@ import (
 	"testing"
 
 	"github.com/acpgen/acpgen/internal/revisions"
+	"github.com/acpgen/acpgen/schema"
 	"github.com/acpgen/acpgen/templates"
 )
 
 // TestRevisions generates every schema layout that @agentclientprotocol/sdk
-// has published (schema/testdata/revisions.tar.gz) and type-checks the
-// output, with no build tags and with the umbrella tag, in a module that
+// has published (schema/testdata/revisions.tar.gz), with the test files of
+// -tests, and type-checks the output, test files included, with no build
+// tags, with the umbrella tag and with each feature tag, in a module that
 // declares go 1.22. Every layout gets a package for each protocol version it
 // ships a file of, v2 included when only its unstable file is published.
 func TestRevisions(t *testing.T) {
@@ -44,7 +46,7 @@ func TestRevisions(t *testing.T) {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			out, err := Generate(l.FS)
+			out, err := GenerateWith(l.FS, Options{Tests: true})
 			if err != nil {
 				failed[i] = err
 				return
@@ -70,7 +72,8 @@ func TestRevisions(t *testing.T) {
 		return
 	}
 
-	checkPackages(t, dir, []string{"", "unstable"})
+	tagSets := append([]string{"", "unstable"}, featureTags(t)...)
+	checkPackages(t, dir, tagSets)
 }
 
 // wantPackages lists the packages a layout must produce: acpv1 for a
@@ -163,4 +166,27 @@ func layoutFS(t *testing.T, v string) fs.FS {
 		t.Fatalf("the corpus has no %s", v)
 	}
 	return l.FS
+}
+
+// featureTags returns the feature build tags of the pinned feature map.
+func featureTags(t *testing.T) []string {
+	t.Helper()
+	features, err := Features(schema.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := map[string]bool{}
+	for _, fm := range features {
+		for name := range fm {
+			set[name] = true
+		}
+	}
+	var out []string
+	for n := range set {
+		if n != "unstable" {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

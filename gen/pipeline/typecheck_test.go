@@ -98,16 +98,20 @@ type parsedFile struct {
 	build  constraint.Expr // nil without a //go:build line
 }
 
-// parseModule parses the non-test Go files of every directory under dir.
+// parseModule parses the Go files of every directory under dir, test files
+// of the package itself included (not those of an external _test package).
 func parseModule(fset *token.FileSet, dir string) ([]*parsedPackage, error) {
 	byDir := map[string]*parsedPackage{}
 	err := fs.WalkDir(os.DirFS(dir), ".", func(name string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+		if err != nil || d.IsDir() || !strings.HasSuffix(name, ".go") {
 			return err
 		}
 		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ParseComments|parser.SkipObjectResolution)
 		if err != nil {
 			return err
+		}
+		if strings.HasSuffix(f.Name.Name, "_test") {
+			return nil
 		}
 		pf := parsedFile{syntax: f}
 		for _, g := range f.Comments {

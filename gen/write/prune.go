@@ -13,7 +13,8 @@ import (
 
 // pruneHelpers drops from the helper file the functions, types, variables
 // and constants that no generated file uses, so that a package carries no
-// dead code.
+// dead code; exported functions (Some, Null) are part of the package's API
+// and stay.
 func pruneHelpers(name string, src []byte, files map[string][]byte) ([]byte, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
@@ -71,7 +72,7 @@ func pruneHelpers(name string, src []byte, files map[string][]byte) ([]byte, err
 func declUsed(d ast.Decl, idents map[string]bool) bool {
 	switch d := d.(type) {
 	case *ast.FuncDecl:
-		return idents[d.Name.Name]
+		return idents[d.Name.Name] || d.Recv == nil && ast.IsExported(d.Name.Name)
 	case *ast.GenDecl:
 		if d.Tok == token.IMPORT {
 			return true

@@ -15,7 +15,9 @@ func TestMethodConstructors(t *testing.T) {
 		value  interface{ MarshalJSON() ([]byte, error) }
 		want   string
 	}{
-		// Required fields in schema order.
+		// Required fields in schema order; the empty default object that
+		// the constructor fills in is left out, as a TypeScript agent that
+		// never sets it writes the result.
 		{acpv2.MethodInitialize, "result", acpv2.NewInitializeResponse(2, acpv2.Implementation{Name: "agent", Version: "1.0"}),
 			`{"protocolVersion":2,"info":{"name":"agent","version":"1.0"}}`},
 		{acpv2.MethodCancelToolCall, "request", acpv2.NewCancelToolCallRequest("s1", "call-1"),
