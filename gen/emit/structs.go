@@ -32,6 +32,10 @@ func (e *emitter) typeDecl(f *jen.File, t *ir.Type) {
 			f.Type().Id(t.GoName).Op("=").Id(r.Type.GoName)
 		} else {
 			f.Type().Id(t.GoName).Add(goType(*r))
+			if isScalar(t) {
+				f.Line()
+				scalarCodecs(f, t)
+			}
 		}
 	case ir.Raw:
 		f.Type().Id(t.GoName).Op("=").Qual(jsonPkg, "RawMessage")

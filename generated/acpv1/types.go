@@ -752,6 +752,17 @@ func (v *AuthMethodAgent) UnmarshalJSON(data []byte) error {
 // AuthMethodID is the typed identifier used for auth method values on the wire.
 type AuthMethodID string
 
+// UnmarshalJSON decodes the value as a member of type AuthMethodID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *AuthMethodID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[AuthMethodID])
+}
+
+// MarshalJSON encodes the value as a member of type AuthMethodID is encoded.
+func (v AuthMethodID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[AuthMethodID])
+}
+
 // AuthMethodTerminal is the terminal-based authentication method.
 //
 // The client runs the configured agent program as a separate interactive
@@ -2245,6 +2256,17 @@ func (v *CompactionCapabilities) UnmarshalJSON(data []byte) error {
 // CompactionID is the unique identifier for a context compaction within a session.
 type CompactionID string
 
+// UnmarshalJSON decodes the value as a member of type CompactionID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *CompactionID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[CompactionID])
+}
+
+// MarshalJSON encodes the value as a member of type CompactionID is encoded.
+func (v CompactionID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[CompactionID])
+}
+
 // CompactionSummaryChunk is a content block appended to a compaction's summary. A first-seen ID creates
 // an in-progress compaction. Chunks append in receive order.
 // Agents MUST only send this update when the Client advertised
@@ -3661,6 +3683,17 @@ func (v *ElicitationFormCapabilities) UnmarshalJSON(data []byte) error {
 
 // ElicitationID is the unique identifier for an elicitation.
 type ElicitationID string
+
+// UnmarshalJSON decodes the value as a member of type ElicitationID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *ElicitationID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[ElicitationID])
+}
+
+// MarshalJSON encodes the value as a member of type ElicitationID is encoded.
+func (v ElicitationID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[ElicitationID])
+}
 
 // ElicitationRequestScope is the request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
 // (e.g., during auth/configuration phases before any session is started).
@@ -6314,6 +6347,17 @@ func (v *MCPServerStdio) UnmarshalJSON(data []byte) error {
 // MessageID is the unique identifier for a message within a session.
 type MessageID string
 
+// UnmarshalJSON decodes the value as a member of type MessageID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *MessageID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[MessageID])
+}
+
+// MarshalJSON encodes the value as a member of type MessageID is encoded.
+func (v MessageID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[MessageID])
+}
+
 // MultiSelectPropertySchema is the schema for multi-select (array) properties in an elicitation form.
 type MultiSelectPropertySchema struct {
 	// Title is the optional title for the property.
@@ -7066,6 +7110,17 @@ func (v *PermissionOption) UnmarshalJSON(data []byte) error {
 // PermissionOptionID is the unique identifier for a permission option.
 type PermissionOptionID string
 
+// UnmarshalJSON decodes the value as a member of type PermissionOptionID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *PermissionOptionID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[PermissionOptionID])
+}
+
+// MarshalJSON encodes the value as a member of type PermissionOptionID is encoded.
+func (v PermissionOptionID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[PermissionOptionID])
+}
+
 // Plan is an execution plan for accomplishing complex tasks.
 //
 // Plans consist of multiple entries representing individual tasks or goals.
@@ -7578,6 +7633,17 @@ func (v *PromptResponse) UnmarshalJSON(data []byte) error {
 // This version is only bumped for breaking changes.
 // Non-breaking changes should be introduced via capabilities.
 type ProtocolVersion uint16
+
+// UnmarshalJSON decodes the value as a member of type ProtocolVersion is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *ProtocolVersion) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeUint[ProtocolVersion])
+}
+
+// MarshalJSON encodes the value as a member of type ProtocolVersion is encoded.
+func (v ProtocolVersion) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeUint[ProtocolVersion])
+}
 
 // ReadTextFileRequest is the request to read content from a text file.
 //
@@ -8910,8 +8976,30 @@ func (v *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
 // SessionConfigGroupID is the unique identifier for a session configuration option value group.
 type SessionConfigGroupID string
 
+// UnmarshalJSON decodes the value as a member of type SessionConfigGroupID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SessionConfigGroupID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SessionConfigGroupID])
+}
+
+// MarshalJSON encodes the value as a member of type SessionConfigGroupID is encoded.
+func (v SessionConfigGroupID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SessionConfigGroupID])
+}
+
 // SessionConfigID is the unique identifier for a session configuration option.
 type SessionConfigID string
+
+// UnmarshalJSON decodes the value as a member of type SessionConfigID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SessionConfigID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SessionConfigID])
+}
+
+// MarshalJSON encodes the value as a member of type SessionConfigID is encoded.
+func (v SessionConfigID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SessionConfigID])
+}
 
 // SessionConfigOptionsCapabilities is the session configuration option capabilities supported by the client.
 type SessionConfigOptionsCapabilities struct {
@@ -9274,6 +9362,17 @@ func (v *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
 // SessionConfigValueID is the unique identifier for a session configuration option value.
 type SessionConfigValueID string
 
+// UnmarshalJSON decodes the value as a member of type SessionConfigValueID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SessionConfigValueID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SessionConfigValueID])
+}
+
+// MarshalJSON encodes the value as a member of type SessionConfigValueID is encoded.
+func (v SessionConfigValueID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SessionConfigValueID])
+}
+
 // SessionDeleteCapabilities is the capabilities for the "session/delete" method.
 //
 // Supplying "{}" means the agent supports deleting sessions from "session/list".
@@ -9347,6 +9446,17 @@ func (v *SessionDeleteCapabilities) UnmarshalJSON(data []byte) error {
 //
 // [Session ID]: https://agentclientprotocol.com/protocol/v1/session-setup#session-id
 type SessionID string
+
+// UnmarshalJSON decodes the value as a member of type SessionID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SessionID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SessionID])
+}
+
+// MarshalJSON encodes the value as a member of type SessionID is encoded.
+func (v SessionID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SessionID])
+}
 
 // SessionInfo is the information about a session returned by session/list
 type SessionInfo struct {
@@ -9732,6 +9842,17 @@ func (v *SessionMode) UnmarshalJSON(data []byte) error {
 
 // SessionModeID is the unique identifier for a Session Mode.
 type SessionModeID string
+
+// UnmarshalJSON decodes the value as a member of type SessionModeID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SessionModeID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SessionModeID])
+}
+
+// MarshalJSON encodes the value as a member of type SessionModeID is encoded.
+func (v SessionModeID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SessionModeID])
+}
 
 // SessionModeState is the set of modes and the one currently active.
 type SessionModeState struct {
@@ -10653,6 +10774,17 @@ func (v *TerminalExitStatus) UnmarshalJSON(data []byte) error {
 // TerminalID is the typed identifier used for terminal values on the wire.
 type TerminalID string
 
+// UnmarshalJSON decodes the value as a member of type TerminalID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *TerminalID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[TerminalID])
+}
+
+// MarshalJSON encodes the value as a member of type TerminalID is encoded.
+func (v TerminalID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[TerminalID])
+}
+
 // TerminalOutputRequest is the request to get the current output and status of a terminal.
 type TerminalOutputRequest struct {
 	// SessionID is the session ID for this request.
@@ -11299,6 +11431,17 @@ func (v *ToolCall) UnmarshalJSON(data []byte) error {
 
 // ToolCallID is the unique identifier for a tool call within a session.
 type ToolCallID string
+
+// UnmarshalJSON decodes the value as a member of type ToolCallID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *ToolCallID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[ToolCallID])
+}
+
+// MarshalJSON encodes the value as a member of type ToolCallID is encoded.
+func (v ToolCallID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[ToolCallID])
+}
 
 // ToolCallLocation is a file location being accessed or modified by a tool.
 //

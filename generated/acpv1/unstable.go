@@ -342,6 +342,17 @@ func (v AuthState) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
+// UnmarshalJSON decodes the value as a member of type AuthState is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *AuthState) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[AuthState])
+}
+
+// MarshalJSON encodes the value as a member of type AuthState is encoded.
+func (v AuthState) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[AuthState])
+}
+
 // AuthStatusCapabilities is the auth status capabilities supported by the agent.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -2239,6 +2250,17 @@ func (v SessionArchiveFilter) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
+// UnmarshalJSON decodes the value as a member of type SessionArchiveFilter is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SessionArchiveFilter) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SessionArchiveFilter])
+}
+
+// MarshalJSON encodes the value as a member of type SessionArchiveFilter is encoded.
+func (v SessionArchiveFilter) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SessionArchiveFilter])
+}
+
 // SessionCancelCapabilities is the capability to cancel work in a subagent session without ending that session.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -2581,6 +2603,17 @@ func (v SessionStatus) IsKnown() bool {
 // Other unknown values are reserved for future versions of the protocol.
 func (v SessionStatus) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
+}
+
+// UnmarshalJSON decodes the value as a member of type SessionStatus is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SessionStatus) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SessionStatus])
+}
+
+// MarshalJSON encodes the value as a member of type SessionStatus is encoded.
+func (v SessionStatus) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SessionStatus])
 }
 
 // SessionStatusCapabilities is the capabilities for the "session/status" method.

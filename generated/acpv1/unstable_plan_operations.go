@@ -176,6 +176,17 @@ func (v *PlanFile) UnmarshalJSON(data []byte) error {
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type PlanID string
 
+// UnmarshalJSON decodes the value as a member of type PlanID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *PlanID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[PlanID])
+}
+
+// MarshalJSON encodes the value as a member of type PlanID is encoded.
+func (v PlanID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[PlanID])
+}
+
 // PlanItems is a plan represented as structured entries.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.

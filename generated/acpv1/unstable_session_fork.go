@@ -495,6 +495,17 @@ func (v SystemPromptMode) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
+// UnmarshalJSON decodes the value as a member of type SystemPromptMode is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SystemPromptMode) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SystemPromptMode])
+}
+
+// MarshalJSON encodes the value as a member of type SystemPromptMode is encoded.
+func (v SystemPromptMode) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SystemPromptMode])
+}
+
 // sessionCapabilitiesSessionFork holds the fields of SessionCapabilities that the unstable_session_fork or unstable build tag adds.
 type sessionCapabilitiesSessionFork struct {
 	// Fork reports whether the agent supports "session/fork".

@@ -14,6 +14,17 @@ import "encoding/json"
 // "C:\Users\user\project", or "\\server\share\project". It is not a URI.
 type AbsolutePath string
 
+// UnmarshalJSON decodes the value as a member of type AbsolutePath is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *AbsolutePath) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[AbsolutePath])
+}
+
+// MarshalJSON encodes the value as a member of type AbsolutePath is encoded.
+func (v AbsolutePath) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[AbsolutePath])
+}
+
 // AgentAuthCapabilities is the authentication-related extension capabilities supported by the agent.
 //
 // This object does not advertise support for "auth/login" or "auth/logout".
@@ -881,6 +892,17 @@ func (v *AuthMethodAgent) UnmarshalJSON(data []byte) error {
 
 // AuthMethodID is the typed identifier used for auth method values on the wire.
 type AuthMethodID string
+
+// UnmarshalJSON decodes the value as a member of type AuthMethodID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *AuthMethodID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[AuthMethodID])
+}
+
+// MarshalJSON encodes the value as a member of type AuthMethodID is encoded.
+func (v AuthMethodID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[AuthMethodID])
+}
 
 // AuthMethodTerminal is the terminal-based authentication method.
 //
@@ -2747,6 +2769,17 @@ func (v *CommandPermissionSubject) UnmarshalJSON(data []byte) error {
 // CompactionID is the unique identifier for a context compaction within a session.
 type CompactionID string
 
+// UnmarshalJSON decodes the value as a member of type CompactionID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *CompactionID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[CompactionID])
+}
+
+// MarshalJSON encodes the value as a member of type CompactionID is encoded.
+func (v CompactionID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[CompactionID])
+}
+
 // CompactionSummaryChunk is a content block appended to a compaction's summary. A first-seen ID creates
 // an in-progress compaction. Chunks append in receive order.
 type CompactionSummaryChunk struct {
@@ -4098,6 +4131,17 @@ func (v *ElicitationFormCapabilities) UnmarshalJSON(data []byte) error {
 
 // ElicitationID is the unique identifier for an elicitation.
 type ElicitationID string
+
+// UnmarshalJSON decodes the value as a member of type ElicitationID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *ElicitationID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[ElicitationID])
+}
+
+// MarshalJSON encodes the value as a member of type ElicitationID is encoded.
+func (v ElicitationID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[ElicitationID])
+}
 
 // ElicitationRequestScope is the request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
 // (e.g., during auth/configuration phases before any session is started).
@@ -6617,12 +6661,34 @@ func (v *MCPStdioCapabilities) UnmarshalJSON(data []byte) error {
 // MediaType is an Internet media type identifying the format of protocol content.
 type MediaType string
 
+// UnmarshalJSON decodes the value as a member of type MediaType is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *MediaType) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[MediaType])
+}
+
+// MarshalJSON encodes the value as a member of type MediaType is encoded.
+func (v MediaType) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[MediaType])
+}
+
 // MessageID is the identifier for a message, unique among messages of the same type within a session.
 //
 // Each message type, such as user messages, agent messages, and agent thoughts,
 // has its own ID space: messages of different types may share an ID and remain
 // distinct messages.
 type MessageID string
+
+// UnmarshalJSON decodes the value as a member of type MessageID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *MessageID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[MessageID])
+}
+
+// MarshalJSON encodes the value as a member of type MessageID is encoded.
+func (v MessageID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[MessageID])
+}
 
 // MultiSelectPropertySchema is the schema for multi-select (array) properties in an elicitation form.
 type MultiSelectPropertySchema struct {
@@ -7338,6 +7404,17 @@ func (v *PermissionOption) UnmarshalJSON(data []byte) error {
 // PermissionOptionID is the unique identifier for a permission option.
 type PermissionOptionID string
 
+// UnmarshalJSON decodes the value as a member of type PermissionOptionID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *PermissionOptionID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[PermissionOptionID])
+}
+
+// MarshalJSON encodes the value as a member of type PermissionOptionID is encoded.
+func (v PermissionOptionID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[PermissionOptionID])
+}
+
 // PlanEntry is a single entry in the execution plan.
 //
 // Represents a task or goal that the assistant intends to accomplish
@@ -7449,6 +7526,17 @@ func (v *PlanEntry) UnmarshalJSON(data []byte) error {
 
 // PlanID is the unique identifier for a plan within a session.
 type PlanID string
+
+// UnmarshalJSON decodes the value as a member of type PlanID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *PlanID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[PlanID])
+}
+
+// MarshalJSON encodes the value as a member of type PlanID is encoded.
+func (v PlanID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[PlanID])
+}
 
 // PlanItems is a plan represented as structured entries.
 type PlanItems struct {
@@ -8158,6 +8246,17 @@ func (v *PromptResponse) UnmarshalJSON(data []byte) error {
 // This version is only bumped for breaking changes.
 // Non-breaking changes should be introduced via capabilities.
 type ProtocolVersion uint16
+
+// UnmarshalJSON decodes the value as a member of type ProtocolVersion is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *ProtocolVersion) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeUint[ProtocolVersion])
+}
+
+// MarshalJSON encodes the value as a member of type ProtocolVersion is encoded.
+func (v ProtocolVersion) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeUint[ProtocolVersion])
+}
 
 // ReplayFromStart is the inclusive replay cursor requesting replay from the start of retained conversation history.
 type ReplayFromStart struct {
@@ -9395,8 +9494,30 @@ func (v *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
 // SessionConfigGroupID is the unique identifier for a session configuration option value group.
 type SessionConfigGroupID string
 
+// UnmarshalJSON decodes the value as a member of type SessionConfigGroupID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SessionConfigGroupID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SessionConfigGroupID])
+}
+
+// MarshalJSON encodes the value as a member of type SessionConfigGroupID is encoded.
+func (v SessionConfigGroupID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SessionConfigGroupID])
+}
+
 // SessionConfigID is the unique identifier for a session configuration option.
 type SessionConfigID string
+
+// UnmarshalJSON decodes the value as a member of type SessionConfigID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SessionConfigID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SessionConfigID])
+}
+
+// MarshalJSON encodes the value as a member of type SessionConfigID is encoded.
+func (v SessionConfigID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SessionConfigID])
+}
 
 // SessionConfigSelect is a single-value selector (dropdown) session configuration option payload.
 type SessionConfigSelect struct {
@@ -9684,6 +9805,17 @@ func (v *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
 // SessionConfigValueID is the unique identifier for a session configuration option value.
 type SessionConfigValueID string
 
+// UnmarshalJSON decodes the value as a member of type SessionConfigValueID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SessionConfigValueID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SessionConfigValueID])
+}
+
+// MarshalJSON encodes the value as a member of type SessionConfigValueID is encoded.
+func (v SessionConfigValueID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SessionConfigValueID])
+}
+
 // SessionDeleteCapabilities is the capabilities for the "session/delete" method.
 //
 // Supplying "{}" means the agent supports deleting sessions from "session/list".
@@ -9757,6 +9889,17 @@ func (v *SessionDeleteCapabilities) UnmarshalJSON(data []byte) error {
 //
 // [Session ID]: https://agentclientprotocol.com/protocol/v2/session-setup#session-id
 type SessionID string
+
+// UnmarshalJSON decodes the value as a member of type SessionID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SessionID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SessionID])
+}
+
+// MarshalJSON encodes the value as a member of type SessionID is encoded.
+func (v SessionID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SessionID])
+}
 
 // SessionInfo is the information about a session returned by session/list
 type SessionInfo struct {
@@ -9987,6 +10130,17 @@ func (v *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
 
 // SessionListCursor is an opaque cursor used to paginate "session/list" results.
 type SessionListCursor string
+
+// UnmarshalJSON decodes the value as a member of type SessionListCursor is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SessionListCursor) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SessionListCursor])
+}
+
+// MarshalJSON encodes the value as a member of type SessionListCursor is encoded.
+func (v SessionListCursor) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SessionListCursor])
+}
 
 // SessionNotFoundErrorData is the data for the "-32002" (Resource not found) error when a session-scoped request names a
 // session that does not exist or is not active.
@@ -10799,6 +10953,17 @@ func (v *TerminalExitStatus) UnmarshalJSON(data []byte) error {
 
 // TerminalID is the unique identifier for an agent-owned terminal within a session.
 type TerminalID string
+
+// UnmarshalJSON decodes the value as a member of type TerminalID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *TerminalID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[TerminalID])
+}
+
+// MarshalJSON encodes the value as a member of type TerminalID is encoded.
+func (v TerminalID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[TerminalID])
+}
 
 // TerminalOutput is an authoritative replacement snapshot of terminal output bytes.
 type TerminalOutput struct {
@@ -11831,6 +11996,17 @@ func (v *ToolCallContentChunk) UnmarshalJSON(data []byte) error {
 
 // ToolCallID is the unique identifier for a tool call within a session.
 type ToolCallID string
+
+// UnmarshalJSON decodes the value as a member of type ToolCallID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *ToolCallID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[ToolCallID])
+}
+
+// MarshalJSON encodes the value as a member of type ToolCallID is encoded.
+func (v ToolCallID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[ToolCallID])
+}
 
 // ToolCallLocation is a file location being accessed or modified by a tool.
 //

@@ -207,6 +207,17 @@ func (v LLMProtocol) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
+// UnmarshalJSON decodes the value as a member of type LLMProtocol is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *LLMProtocol) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[LLMProtocol])
+}
+
+// MarshalJSON encodes the value as a member of type LLMProtocol is encoded.
+func (v LLMProtocol) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[LLMProtocol])
+}
+
 // ListProvidersRequest is the request parameters for "providers/list".
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -454,6 +465,17 @@ func (v *ProviderCurrentConfig) UnmarshalJSON(data []byte) error {
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type ProviderID string
+
+// UnmarshalJSON decodes the value as a member of type ProviderID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *ProviderID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[ProviderID])
+}
+
+// MarshalJSON encodes the value as a member of type ProviderID is encoded.
+func (v ProviderID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[ProviderID])
+}
 
 // ProviderInfo is the information about a configurable LLM provider.
 //
