@@ -74,9 +74,18 @@ type Type struct {
 	Enum       *EnumInfo
 	Union      *UnionInfo
 
-	// Extra: a Struct whose schema allows members it does not name
-	// (additionalProperties); they are kept as received.
+	// Extra: a Struct whose schema declares additionalProperties; the
+	// members it does not name are kept as received in its Extra map.
 	Extra bool
+	// Closed: a Struct whose schema forbids members it does not name
+	// (additionalProperties: false); one is a decoding error. A Struct
+	// neither Extra nor Closed allows them without saying so: they are kept
+	// as received, out of sight, and written back after the named members.
+	Closed bool
+	// KeepsUnknown, decided by check: a Struct that keeps the members its
+	// schema allows without naming them (neither Extra nor Closed, and not
+	// decoded as one of several parts of an object).
+	KeepsUnknown bool
 
 	// Parent is the type an inline type is part of (nil for a definition)
 	// and Member what Name adds to Parent's: a property ("Content"), "Item",

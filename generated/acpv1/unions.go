@@ -337,7 +337,7 @@ func (u *AuthMethod) decodeRest(d *decoder, start int64) error {
 		}
 	}
 	depth := d.StackDepth()
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, authMethodMembers); err != nil {
 		if _, isDefault := v.(*AuthMethodAgentVariant); isDefault {
 			return err
 		}
@@ -350,6 +350,9 @@ func (u *AuthMethod) decodeRest(d *decoder, start int64) error {
 	u.Value = v
 	return nil
 }
+
+// authMethodMembers are the members of AuthMethod that its variants leave to it: the tag and the shared fields.
+var authMethodMembers = []string{"type"}
 
 func (u *AuthMethod) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -940,12 +943,15 @@ func (u *ContentBlock) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, contentBlockMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// contentBlockMembers are the members of ContentBlock that its variants leave to it: the tag and the shared fields.
+var contentBlockMembers = []string{"type"}
 
 func (u *ContentBlock) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -1321,12 +1327,15 @@ func (u *CreateElicitationRequest) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, createElicitationRequestMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// createElicitationRequestMembers are the members of CreateElicitationRequest that its variants leave to it: the tag and the shared fields.
+var createElicitationRequestMembers = []string{"mode", "message", "_meta"}
 
 func (u *CreateElicitationRequest) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -1757,12 +1766,15 @@ func (u *CreateElicitationResponse) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, createElicitationResponseMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// createElicitationResponseMembers are the members of CreateElicitationResponse that its variants leave to it: the tag and the shared fields.
+var createElicitationResponseMembers = []string{"action", "_meta"}
 
 func (u *CreateElicitationResponse) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -2429,12 +2441,15 @@ func (u *ElicitationPropertySchema) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, elicitationPropertySchemaMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// elicitationPropertySchemaMembers are the members of ElicitationPropertySchema that its variants leave to it: the tag and the shared fields.
+var elicitationPropertySchemaMembers = []string{"type"}
 
 func (u *ElicitationPropertySchema) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -3042,7 +3057,7 @@ func (u *MCPServer) decodeRest(d *decoder, start int64) error {
 		}
 	}
 	depth := d.StackDepth()
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, mcpServerMembers); err != nil {
 		if _, isDefault := v.(*MCPServerStdioVariant); isDefault {
 			return err
 		}
@@ -3055,6 +3070,9 @@ func (u *MCPServer) decodeRest(d *decoder, start int64) error {
 	u.Value = v
 	return nil
 }
+
+// mcpServerMembers are the members of MCPServer that its variants leave to it: the tag and the shared fields.
+var mcpServerMembers = []string{"type"}
 
 func (u *MCPServer) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -3339,7 +3357,7 @@ func (u *MultiSelectItems) decodeRest(d *decoder, start int64) error {
 		}
 	}
 	depth := d.StackDepth()
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, multiSelectItemsMembers); err != nil {
 		if _, isDefault := v.(*MultiSelectItemsTitled); isDefault {
 			return err
 		}
@@ -3352,6 +3370,9 @@ func (u *MultiSelectItems) decodeRest(d *decoder, start int64) error {
 	u.Value = v
 	return nil
 }
+
+// multiSelectItemsMembers are the members of MultiSelectItems that its variants leave to it: the tag and the shared fields.
+var multiSelectItemsMembers = []string{"type"}
 
 func (u *MultiSelectItems) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -3713,12 +3734,15 @@ func (u *RequestPermissionOutcome) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, requestPermissionOutcomeMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// requestPermissionOutcomeMembers are the members of RequestPermissionOutcome that its variants leave to it: the tag and the shared fields.
+var requestPermissionOutcomeMembers = []string{"outcome"}
 
 func (u *RequestPermissionOutcome) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -4021,12 +4045,15 @@ func (u *SessionConfigOption) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, sessionConfigOptionMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// sessionConfigOptionMembers are the members of SessionConfigOption that its variants leave to it: the tag and the shared fields.
+var sessionConfigOptionMembers = []string{"type", "id", "name", "description", "category", "_meta"}
 
 func (u *SessionConfigOption) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -4497,12 +4524,15 @@ func (u *SessionUpdate) decodeRest(d *decoder, start int64) error {
 			}
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, sessionUpdateMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// sessionUpdateMembers are the members of SessionUpdate that its variants leave to it: the tag and the shared fields.
+var sessionUpdateMembers = []string{"sessionUpdate"}
 
 func (u *SessionUpdate) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -5155,7 +5185,7 @@ func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64) erro
 		}
 	}
 	depth := d.StackDepth()
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, setSessionConfigOptionRequestMembers); err != nil {
 		if _, isDefault := v.(*SetSessionConfigOptionRequestValueID); isDefault {
 			return err
 		}
@@ -5168,6 +5198,9 @@ func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64) erro
 	u.Value = v
 	return nil
 }
+
+// setSessionConfigOptionRequestMembers are the members of SetSessionConfigOptionRequest that its variants leave to it: the tag and the shared fields.
+var setSessionConfigOptionRequestMembers = []string{"type", "sessionId", "configId", "_meta"}
 
 func (u *SetSessionConfigOptionRequest) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -5559,12 +5592,15 @@ func (u *ToolCallContent) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, toolCallContentMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// toolCallContentMembers are the members of ToolCallContent that its variants leave to it: the tag and the shared fields.
+var toolCallContentMembers = []string{"type"}
 
 func (u *ToolCallContent) decodeJSON(d *decoder) error {
 	return d.object(u)

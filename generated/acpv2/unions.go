@@ -448,12 +448,15 @@ func (u *AuthMethod) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, authMethodMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// authMethodMembers are the members of AuthMethod that its variants leave to it: the tag and the shared fields.
+var authMethodMembers = []string{"type"}
 
 func (u *AuthMethod) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -729,12 +732,15 @@ func (u *AvailableCommand) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, availableCommandMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// availableCommandMembers are the members of AvailableCommand that its variants leave to it: the tag and the shared fields.
+var availableCommandMembers = []string{"type"}
 
 func (u *AvailableCommand) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -977,12 +983,15 @@ func (u *AvailableCommandInput) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, availableCommandInputMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// availableCommandInputMembers are the members of AvailableCommandInput that its variants leave to it: the tag and the shared fields.
+var availableCommandInputMembers = []string{"type"}
 
 func (u *AvailableCommandInput) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -1221,12 +1230,15 @@ func (u *BackgroundWork) decodeRest(d *decoder, start int64) error {
 			}
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, backgroundWorkMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// backgroundWorkMembers are the members of BackgroundWork that its variants leave to it: the tag and the shared fields.
+var backgroundWorkMembers = []string{"type"}
 
 func (u *BackgroundWork) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -1863,12 +1875,15 @@ func (u *ContentBlock) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, contentBlockMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// contentBlockMembers are the members of ContentBlock that its variants leave to it: the tag and the shared fields.
+var contentBlockMembers = []string{"type"}
 
 func (u *ContentBlock) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -2269,12 +2284,15 @@ func (u *CreateElicitationRequest) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, createElicitationRequestMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// createElicitationRequestMembers are the members of CreateElicitationRequest that its variants leave to it: the tag and the shared fields.
+var createElicitationRequestMembers = []string{"mode", "message", "_meta"}
 
 func (u *CreateElicitationRequest) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -2703,12 +2721,15 @@ func (u *CreateElicitationResponse) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, createElicitationResponseMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// createElicitationResponseMembers are the members of CreateElicitationResponse that its variants leave to it: the tag and the shared fields.
+var createElicitationResponseMembers = []string{"action", "_meta"}
 
 func (u *CreateElicitationResponse) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -3109,12 +3130,15 @@ func (u *DiffChange) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, diffChangeMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// diffChangeMembers are the members of DiffChange that its variants leave to it: the tag and the shared fields.
+var diffChangeMembers = []string{"operation", "fileType", "mimeType", "_meta"}
 
 func (u *DiffChange) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -3835,12 +3859,15 @@ func (u *ElicitationPropertySchema) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, elicitationPropertySchemaMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// elicitationPropertySchemaMembers are the members of ElicitationPropertySchema that its variants leave to it: the tag and the shared fields.
+var elicitationPropertySchemaMembers = []string{"type"}
 
 func (u *ElicitationPropertySchema) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -4600,7 +4627,7 @@ func (u *IdleStateUpdate) decodeRest(d *decoder, start int64) error {
 		}
 	}
 	depth := d.StackDepth()
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, idleStateUpdateMembers); err != nil {
 		if _, isDefault := v.(*IdleStateUpdateNone); isDefault {
 			return err
 		}
@@ -4613,6 +4640,9 @@ func (u *IdleStateUpdate) decodeRest(d *decoder, start int64) error {
 	u.Value = v
 	return nil
 }
+
+// idleStateUpdateMembers are the members of IdleStateUpdate that its variants leave to it: the tag and the shared fields.
+var idleStateUpdateMembers = []string{"stopReason", "background", "_meta", "usage"}
 
 func (u *IdleStateUpdate) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -5196,12 +5226,15 @@ func (u *MCPServer) decodeRest(d *decoder, start int64) error {
 			}
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, mcpServerMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// mcpServerMembers are the members of MCPServer that its variants leave to it: the tag and the shared fields.
+var mcpServerMembers = []string{"type"}
 
 func (u *MCPServer) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -5466,7 +5499,7 @@ func (u *MultiSelectItems) decodeRest(d *decoder, start int64) error {
 		}
 	}
 	depth := d.StackDepth()
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, multiSelectItemsMembers); err != nil {
 		if _, isDefault := v.(*MultiSelectItemsTitled); isDefault {
 			return err
 		}
@@ -5479,6 +5512,9 @@ func (u *MultiSelectItems) decodeRest(d *decoder, start int64) error {
 	u.Value = v
 	return nil
 }
+
+// multiSelectItemsMembers are the members of MultiSelectItems that its variants leave to it: the tag and the shared fields.
+var multiSelectItemsMembers = []string{"type"}
 
 func (u *MultiSelectItems) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -5728,12 +5764,15 @@ func (u *PlanUpdateContent) decodeRest(d *decoder, start int64) error {
 			}
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, planUpdateContentMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// planUpdateContentMembers are the members of PlanUpdateContent that its variants leave to it: the tag and the shared fields.
+var planUpdateContentMembers = []string{"type"}
 
 func (u *PlanUpdateContent) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -5969,12 +6008,15 @@ func (u *ReplayFrom) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, replayFromMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// replayFromMembers are the members of ReplayFrom that its variants leave to it: the tag and the shared fields.
+var replayFromMembers = []string{"type"}
 
 func (u *ReplayFrom) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -6289,12 +6331,15 @@ func (u *RequestPermissionOutcome) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, requestPermissionOutcomeMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// requestPermissionOutcomeMembers are the members of RequestPermissionOutcome that its variants leave to it: the tag and the shared fields.
+var requestPermissionOutcomeMembers = []string{"outcome"}
 
 func (u *RequestPermissionOutcome) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -6562,12 +6607,15 @@ func (u *RequestPermissionSubject) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, requestPermissionSubjectMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// requestPermissionSubjectMembers are the members of RequestPermissionSubject that its variants leave to it: the tag and the shared fields.
+var requestPermissionSubjectMembers = []string{"type"}
 
 func (u *RequestPermissionSubject) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -6858,12 +6906,15 @@ func (u *SessionConfigOption) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, sessionConfigOptionMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// sessionConfigOptionMembers are the members of SessionConfigOption that its variants leave to it: the tag and the shared fields.
+var sessionConfigOptionMembers = []string{"type", "configId", "name", "description", "category", "_meta"}
 
 func (u *SessionConfigOption) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -7364,12 +7415,15 @@ func (u *SessionUpdate) decodeRest(d *decoder, start int64) error {
 			}
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, sessionUpdateMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// sessionUpdateMembers are the members of SessionUpdate that its variants leave to it: the tag and the shared fields.
+var sessionUpdateMembers = []string{"sessionUpdate"}
 
 func (u *SessionUpdate) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -8191,12 +8245,15 @@ func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64) erro
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, setSessionConfigOptionRequestMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// setSessionConfigOptionRequestMembers are the members of SetSessionConfigOptionRequest that its variants leave to it: the tag and the shared fields.
+var setSessionConfigOptionRequestMembers = []string{"type", "sessionId", "configId", "_meta"}
 
 func (u *SetSessionConfigOptionRequest) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -8656,12 +8713,15 @@ func (u *StateUpdate) decodeRest(d *decoder, start int64) error {
 			}
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, stateUpdateMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// stateUpdateMembers are the members of StateUpdate that its variants leave to it: the tag and the shared fields.
+var stateUpdateMembers = []string{"state"}
 
 func (u *StateUpdate) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -8963,12 +9023,15 @@ func (u *ToolCallContent) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, toolCallContentMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// toolCallContentMembers are the members of ToolCallContent that its variants leave to it: the tag and the shared fields.
+var toolCallContentMembers = []string{"type"}
 
 func (u *ToolCallContent) decodeJSON(d *decoder) error {
 	return d.object(u)
