@@ -17,14 +17,14 @@ var nestingKinds = []struct {
 	schema func(depth int) string
 }{
 	// A definition that is a list of lists at its top.
-	{"items", func(d int) string { return leafDoc(nest(d, `{"type":"array","items":`, `}`)) }},
+	{"top-items", func(d int) string { return leafDoc(nest(d, `{"type":"array","items":`, `}`)) }},
 	{"allOf", func(d int) string { return leafDoc(inProperty(nest(d, `{"allOf":[`, `]}`))) }},
 	{"anyOf", func(d int) string {
 		return leafDoc(inProperty(nest(d, `{"anyOf":[{"type":"string"},{"type":"array","items":`, `}]}`)))
 	}},
 	{"oneOf", func(d int) string { return leafDoc(inProperty(nest(d, `{"oneOf":[{"type":"null"},`, `]}`))) }},
 	// A definition that is a union at its top.
-	{"union", func(d int) string { return leafDoc(nest(d, `{"anyOf":[{"type":"null"},`, `]}`)) }},
+	{"top-union", func(d int) string { return leafDoc(nest(d, `{"anyOf":[{"type":"null"},`, `]}`)) }},
 	{"additionalProperties", func(d int) string {
 		return leafDoc(inProperty(nest(d, `{"type":"object","additionalProperties":`, `}`)))
 	}},
