@@ -25,6 +25,7 @@ import (
 func Package(p *ir.Package) error {
 	c := &checker{p: p, shape: newShaper()}
 	lower(p, c.shape)
+	keepUnknown(p)
 	c.cycles()
 	for _, t := range p.Types {
 		c.typ(t)

@@ -37,8 +37,9 @@ type objectSpec struct {
 	// seeded adds decodeMembers, which decodeRest calls, for a caller that
 	// has read some members already (a union, the tag of its fallback).
 	seeded bool
-	// extra keeps the members no field knows in the Extra map.
-	extra bool
+	// extra keeps the members no field knows in the Extra map; keep keeps
+	// them in the unexported field unknownMembers, and closed rejects them.
+	extra, keep, closed bool
 }
 
 // extRef is an embedded extension struct and whether it has required members.
@@ -131,14 +132,25 @@ func objectDecoders(f *jen.File, s objectSpec) {
 	*/
 	member := jen.Id(recvName).Dot("decodeMember").Call(jen.Id("d"), jen.Id("name"), jen.Op("&").Id("seen"))
 	callback := []jen.Code{jen.Return(member)}
-	if s.extra {
-		// A member no field knows goes to Extra.
-		callback = []jen.Code{
+	orElse := func(other jen.Code) []jen.Code {
+		return []jen.Code{
 			jen.If(jen.List(jen.Id("ok"), jen.Err()).Op(":=").Add(member), jen.Id("ok").Op("||").Err().Op("!=").Nil()).Block(jen.Return(jen.Id("ok"), jen.Err())),
-			jen.Return(jen.True(), jen.Id("decodeExtra").Call(jen.Id("d"), jen.Id("name"), jen.Op("&").Id(recvName).Dot("Extra"))),
+			other,
 		}
 	}
+	switch {
+	case s.extra:
+		// A member no field knows goes to Extra.
+		callback = orElse(jen.Return(jen.True(), jen.Id("decodeExtra").Call(jen.Id("d"), jen.Id("name"), jen.Op("&").Id(recvName).Dot("Extra"))))
+	case s.closed:
+		callback = orElse(jen.Return(jen.False(), jen.Id("notAllowed").Call(jen.Id(recvName))))
+	}
 	members := jen.Id("d").Dot("members").Call(jen.Func().Params(jen.Id("name").Index().Byte()).Params(memberResult...).Block(callback...))
+	if s.keep {
+		// membersKeeping keeps what decodeMember does not know.
+		members = jen.Id("d").Dot("membersKeeping").Call(jen.Func().Params(jen.Id("name").Index().Byte()).Params(memberResult...).Block(callback...),
+			jen.Op("&").Id(recvName).Dot(unknownField), jen.Id("outer"))
+	}
 	var body []jen.Code
 	if !s.seeded {
 		body = append(body, jen.Var().Id("seen").Uint64())
@@ -160,6 +172,12 @@ func objectDecoders(f *jen.File, s objectSpec) {
 		f.Func().Params(receiver(s.goName)).Id("decodeMembers").Params(decoderParam, jen.Id("start").Int64(), jen.Id("seen").Uint64()).Error().Block(body...)
 		f.Line()
 		body = []jen.Code{jen.Return(jen.Id(recvName).Dot("decodeMembers").Call(jen.Id("d"), jen.Id("start"), jen.Lit(0)))}
+	}
+	if s.keep {
+		f.Comment("decodeRestKeeping is decodeRest, leaving out the members that outer names.")
+		f.Func().Params(receiver(s.goName)).Id("decodeRestKeeping").Params(decoderParam, jen.Id("start").Int64(), jen.Id("outer").Index().String()).Error().Block(body...)
+		f.Line()
+		body = []jen.Code{jen.Return(jen.Id(recvName).Dot("decodeRestKeeping").Call(jen.Id("d"), jen.Id("start"), jen.Nil()))}
 	}
 	f.Func().Params(receiver(s.goName)).Id("decodeRest").Params(decoderParam, jen.Id("start").Int64()).Error().Block(body...)
 	f.Line()

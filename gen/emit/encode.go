@@ -25,6 +25,7 @@ type encodeSpec struct {
 	fields []*ir.Field // the struct's own fields
 	exts   []string    // embedded extension structs, whose members come after the fields
 	extra  bool        // the Extra map, whose members come last
+	keep   bool        // the members kept in unknownMembers, which come last
 	// rawFirst are statements that start appendJSON: writing an unknown
 	// variant kept raw as the whole value.
 	rawFirst []jen.Code
@@ -90,6 +91,9 @@ func objectEncoders(f *jen.File, s encodeSpec) {
 	}
 	if s.extra {
 		steps = append(steps, step{call: jen.Id("appendExtra").Call(jen.Id("b"), jen.Id(recvName).Dot("Extra"))})
+	}
+	if s.keep {
+		steps = append(steps, step{code: jen.Id("b").Op("=").Append(jen.Id("b"), jen.Id(recvName).Dot(unknownField).Op("..."))})
 	}
 	recv := receiver(s.goName)
 	if len(steps) == 0 {

@@ -71,6 +71,7 @@ func (e *emitter) enum(f *jen.File, t *ir.Type) {
 			e.closedEnumDecoder(f, t)
 		}
 		f.Line()
+		scalarCodecs(f, t)
 	}
 }
 

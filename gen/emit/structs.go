@@ -23,9 +23,12 @@ func (e *emitter) typeDecl(f *jen.File, t *ir.Type) {
 	case ir.Struct:
 		f.Type().Id(t.GoName).Struct(members(t)...)
 		f.Line()
-		objectEncoders(f, structEncodeSpec(t, t.GoName))
+		enc := structEncodeSpec(t, t.GoName)
+		enc.keep = keepsUnknown(t)
+		objectEncoders(f, enc)
 		spec := typeSpec(t, t.GoName)
 		spec.unmarshal = true
+		spec.keep, spec.closed = keepsUnknown(t), t.Closed
 		objectDecoders(f, spec)
 	case ir.Named:
 		if r := t.Underlying; r.Kind == ir.RefNamed && (r.Type.Kind == ir.Struct || r.Type.Kind == ir.Union) {
@@ -33,6 +36,10 @@ func (e *emitter) typeDecl(f *jen.File, t *ir.Type) {
 			f.Type().Id(t.GoName).Op("=").Id(r.Type.GoName)
 		} else {
 			f.Type().Id(t.GoName).Add(goType(*r))
+			if isScalar(t) {
+				f.Line()
+				scalarCodecs(f, t)
+			}
 		}
 	case ir.Raw:
 		f.Type().Id(t.GoName).Op("=").Qual(jsonPkg, "RawMessage")
@@ -70,6 +77,12 @@ func members(t *ir.Type) []jen.Code {
 			jen.Comment("left out on the wire while it is empty."),
 			jen.Id(names.DefaultedMark).Bool())
 	}
+	if keepsUnknown(t) {
+		out = append(out, jen.Line(),
+			jen.Comment("unknownMembers holds the members the schema allows without naming them, as"),
+			jen.Comment("received, each after a comma; they are written after the named members."),
+			jen.Id(unknownField).String())
+	}
 	if t.Extra {
 		out = append(out, jen.Line(),
 			jen.Comment("Extra holds the members the schema does not name, which it allows, as received."),
@@ -77,4 +90,15 @@ func members(t *ir.Type) []jen.Code {
 			jen.Id("Extra").Map(jen.String()).Qual(jsonPkg, "RawMessage").Tag(map[string]string{"json": "-"}))
 	}
 	return out
+}
+
+// unknownField is the unexported field of a struct that keeps the members
+// its schema allows without naming them (keepsUnknown): a string, so that
+// the struct stays comparable.
+const unknownField = "unknownMembers"
+
+// keepsUnknown reports whether struct t keeps in unknownField the members
+// its schema allows without naming them, as check decided.
+func keepsUnknown(t *ir.Type) bool {
+	return t.Kind == ir.Struct && t.KeepsUnknown
 }

@@ -219,7 +219,7 @@ func (e *emitter) tagged(f *jen.File, t *ir.Type) {
 		*/
 		body = append(body,
 			jen.Id("depth").Op(":=").Id("d").Dot("StackDepth").Call(),
-			jen.If(jen.Err().Op(":=").Id("d").Dot("variant").Call(jen.Id("v"), jen.Id("start"), jen.Id("rest")), jen.Err().Op("!=").Nil()).Block(
+			jen.If(jen.Err().Op(":=").Id("d").Dot("variant").Call(jen.Id("v"), jen.Id("start"), jen.Id("rest"), jen.Id(outerNames(t))), jen.Err().Op("!=").Nil()).Block(
 				jen.If(jen.List(jen.Id("_"), jen.Id("isDefault")).Op(":=").Id("v").Assert(jen.Op("*").Id(u.Default.GoName)), jen.Id("isDefault")).Block(jen.Return(jen.Err())),
 				jen.Id("def").Op(":=").New(jen.Id(u.Default.GoName)),
 				jen.If(jen.Err().Op(":=").Id("d").Dot("orDefault").Call(jen.Id("def"), jen.Id("start"), jen.Id("rest"), jen.Id("depth"), jen.Err()), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
@@ -228,7 +228,7 @@ func (e *emitter) tagged(f *jen.File, t *ir.Type) {
 		)
 	} else {
 		body = append(body,
-			jen.If(jen.Err().Op(":=").Id("d").Dot("variant").Call(jen.Id("v"), jen.Id("start"), jen.Id("rest")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+			jen.If(jen.Err().Op(":=").Id("d").Dot("variant").Call(jen.Id("v"), jen.Id("start"), jen.Id("rest"), jen.Id(outerNames(t))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 	}
 	if len(u.OtherShared) > 0 {
 		body = append(body, jen.If(jen.List(jen.Id("other"), jen.Id("ok")).Op(":=").Id("v").Assert(jen.Op("*").Id(u.Fallback.GoName)), jen.Id("ok")).Block(
@@ -243,6 +243,13 @@ func (e *emitter) tagged(f *jen.File, t *ir.Type) {
 		f.Comment(fmt.Sprintf("Without %q it gives %s.", u.Tag, variantRef(u.Default)))
 	}
 	f.Func().Params(jen.Id("u").Op("*").Id(t.GoName)).Id("decodeRest").Params(decoderParam, jen.Id("start").Int64()).Error().Block(body...)
+	f.Line()
+	outer := []jen.Code{jen.Lit(u.Tag)}
+	for _, fl := range t.Fields {
+		outer = append(outer, jen.Lit(fl.JSONName))
+	}
+	f.Comment(fmt.Sprintf("%s are the members of %s that its variants leave to it: the tag and the shared fields.", outerNames(t), t.GoName))
+	f.Var().Id(outerNames(t)).Op("=").Index().String().Values(outer...)
 	f.Line()
 	f.Func().Params(jen.Id("u").Op("*").Id(t.GoName)).Id("decodeJSON").Params(decoderParam).Error().Block(jen.Return(jen.Id("d").Dot("object").Call(jen.Id("u"))))
 	f.Line()
@@ -265,6 +272,9 @@ func (e *emitter) tagged(f *jen.File, t *ir.Type) {
 	}
 	e.fallback(f, t)
 }
+
+// outerNames is the list of the members a union's variants leave to it.
+func outerNames(t *ir.Type) string { return names.UnionMembers(t.GoName) }
 
 // sharedName is the type through which a union's shared fields are decoded.
 func sharedName(t *ir.Type) string { return names.SharedFields(t.GoName) }

@@ -136,6 +136,7 @@ func (b *builder) def(t *Type, s *jsonschema.Schema) error {
 		}
 		t.Kind = Struct
 		t.Extra = s.AdditionalProperties != nil && s.AdditionalProperties != false
+		t.Closed = s.AdditionalProperties == false
 		fields, err := b.fields(s, t.Name, "")
 		t.Fields = fields
 		return err

@@ -178,3 +178,18 @@ func TestMethods(t *testing.T) {
 		t.Errorf("params chosen by method should stay raw JSON: %+v", params)
 	}
 }
+
+// TestUnnamedMembers: an object that declares additionalProperties keeps
+// the members it does not name in Extra, one that forbids them is Closed,
+// and one that says nothing is neither.
+func TestUnnamedMembers(t *testing.T) {
+	types := buildDoc(t, []byte(`{"$defs":{
+		"Open":{"type":"object","properties":{"a":{"type":"string"}}},
+		"Extra":{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":{"type":"integer"}},
+		"Closed":{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}}}`))
+	for name, want := range map[string][2]bool{"Open": {false, false}, "Extra": {true, false}, "Closed": {false, true}} {
+		if got := [2]bool{types[name].Extra, types[name].Closed}; got != want {
+			t.Errorf("%s: Extra, Closed = %v, want %v", name, got, want)
+		}
+	}
+}

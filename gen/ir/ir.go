@@ -87,9 +87,18 @@ type Type struct {
 	Enum       *EnumInfo
 	Union      *UnionInfo
 
-	// Extra: a Struct whose schema allows members it does not name
-	// (additionalProperties); they are kept as received.
+	// Extra: a Struct whose schema declares additionalProperties; the
+	// members it does not name are kept as received in its Extra map.
 	Extra bool
+	// Closed: a Struct whose schema forbids members it does not name
+	// (additionalProperties: false); one is a decoding error. A Struct
+	// neither Extra nor Closed allows them without saying so: they are kept
+	// as received, out of sight, and written back after the named members.
+	Closed bool
+	// KeepsUnknown, decided by check: a Struct that keeps the members its
+	// schema allows without naming them (neither Extra nor Closed, and not
+	// decoded as one of several parts of an object).
+	KeepsUnknown bool
 
 	// Defaulted: a Struct that a member whose schema default is an object
 	// holds, which the constructors fill with an empty one (Fill). Such a

@@ -90,7 +90,7 @@ func (m *merger) shared(st, ut *Type) error {
 	if st.Kind != ut.Kind {
 		return m.differs(st.Name, st.Pointer, ut.Pointer, "kind")
 	}
-	if st.Extra != ut.Extra {
+	if st.Extra != ut.Extra || st.Closed != ut.Closed {
 		return m.differs(st.Name, st.Pointer, ut.Pointer, "additionalProperties")
 	}
 	fields, err := m.mergeFields(st.Name, st.Fields, ut.Fields)

@@ -3,6 +3,7 @@ package load
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
@@ -56,7 +57,7 @@ func hoist(defs map[string]any) (map[string]any, bool) {
 		}
 		h.out[name] = d
 	}
-	if !h.safe(defs, 0) || h.depth(defs) <= maxNesting {
+	if !h.safeKeyword("$defs", defs) || h.depth(defs) <= maxNesting {
 		return defs, false
 	}
 	for name, d := range defs {
@@ -71,31 +72,55 @@ type hoister struct {
 	n    int
 }
 
-// safe reports whether v has no $ref other than to a whole definition and
-// no $id, $anchor or dynamic anchor; depth bounds the recursion of the check.
-func (h *hoister) safe(v any, depth int) bool {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, x := range v {
-			switch k {
-			case "$id", "id", "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$dynamicRef", "$recursiveRef":
-				return false
-			case "$ref":
-				ref, ok := x.(string)
-				name, found := strings.CutPrefix(ref, "#/$defs/")
-				if !ok || !found || strings.ContainsAny(name, "/~%") || h.defs[name] == nil {
-					return false
-				}
-			}
-			if !h.safe(x, depth+1) {
+// safe reports whether schema v has no $ref other than to a whole
+// definition and no $id, $anchor or dynamic reference. It reads keywords
+// only where a schema has them: the names of properties and definitions
+// and the values of const, enum, default and examples are data, so a
+// property called "id" or "$ref" does not keep the document from being
+// hoisted (the pinned schemas have such properties).
+func (h *hoister) safe(v any) bool {
+	s, ok := v.(map[string]any)
+	if !ok {
+		list, _ := v.([]any)
+		for _, x := range list {
+			if !h.safe(x) {
 				return false
 			}
 		}
-	case []any:
-		for _, x := range v {
-			if !h.safe(x, depth+1) {
+		return true
+	}
+	for k, x := range s {
+		switch k {
+		case "$id", "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$dynamicRef", "$recursiveRef":
+			return false
+		case "$ref":
+			ref, ok := x.(string)
+			name, found := strings.CutPrefix(ref, "#/$defs/")
+			if !ok || !found || strings.ContainsAny(name, "/~%") || h.defs[name] == nil {
 				return false
 			}
+		case "const", "enum", "default", "examples":
+			// Values, not schemas.
+		default:
+			if !h.safeKeyword(k, x) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// safeKeyword reports whether the value x of keyword k is safe: the
+// schemas of a map of named schemas, or x itself read as a schema or a
+// list of schemas.
+func (h *hoister) safeKeyword(k string, x any) bool {
+	if !slices.Contains(schemaMaps, k) {
+		return h.safe(x)
+	}
+	m, _ := x.(map[string]any)
+	for _, sub := range m {
+		if !h.safe(sub) {
+			return false
 		}
 	}
 	return true

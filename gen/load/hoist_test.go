@@ -1,6 +1,7 @@
 package load
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -130,4 +131,31 @@ func sameSchema(a, b *jsonschema.Schema, fa, fb *File) error {
 		}
 	}
 	return nil
+}
+
+// TestHoistReadsKeywordsOnlyInSchemas: properties named like keywords
+// ("id", "$id", "$ref", as the pinned schemas have "id") and keyword-like
+// members of default or const values do not keep a deep document from
+// being hoisted, which would make compiling it cubic in the depth; a real
+// $id or a $ref into a definition does.
+func TestHoistReadsKeywordsOnlyInSchemas(t *testing.T) {
+	deep := func(leaf string) map[string]any {
+		doc := `{"Leaf":` + leaf + `,"Root":` + strings.Repeat(`{"type":"array","items":`, 2*maxNesting) +
+			`{"$ref":"#/$defs/Leaf"}` + strings.Repeat(`}`, 2*maxNesting) + `}`
+		var defs map[string]any
+		if err := json.Unmarshal([]byte(doc), &defs); err != nil {
+			t.Fatal(err)
+		}
+		return defs
+	}
+	for leaf, want := range map[string]bool{
+		`{"type":"object","properties":{"id":{"type":"string"},"$id":{"type":"string"},"$ref":{"type":"string"}}}`: true,
+		`{"type":"object","default":{"$id":"x","$ref":"y"},"const":{"$anchor":"z"}}`:                               true,
+		`{"type":"object","properties":{"a":{"$id":"x"}}}`:                                                         false,
+		`{"type":"object","properties":{"a":{"$ref":"#/$defs/Root/items"}}}`:                                       false,
+	} {
+		if _, got, err := compilable(deep(leaf)); err != nil || got != want {
+			t.Errorf("Leaf %s: hoisted %v (%v), want %v", leaf, got, err, want)
+		}
+	}
 }

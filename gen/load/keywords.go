@@ -199,7 +199,7 @@ func (c *keywordChecker) schema(v any, at *jsonPath, branch bool) {
 		c.errs.Addf(c.file, at.child("enum").String(), "an empty enum accepts no value; no message could hold one")
 	}
 	if ref, ok := s["$ref"]; ok {
-		c.ref(ref, at.child("$ref").String())
+		c.ref(ref, at.child("$ref"))
 	}
 	if _, ok := s["$schema"]; ok {
 		c.errs.Addf(c.file, at.child("$schema").String(), "$schema inside a definition is not supported: the whole file is read as one draft")
@@ -231,37 +231,39 @@ func (c *keywordChecker) schema(v any, at *jsonPath, branch bool) {
 }
 
 // ref accepts only "#/$defs/Name" with Name one of the file's definitions.
-func (c *keywordChecker) ref(v any, ptr string) {
+// The pointer at is written out only for a problem: every level of a deep
+// schema may hold a reference, and its pointer is as long as its depth.
+func (c *keywordChecker) ref(v any, at *jsonPath) {
 	ref, ok := v.(string)
 	if !ok {
-		c.errs.Addf(c.file, ptr, "$ref must be a string, not %s", kindOf(v))
+		c.errs.Addf(c.file, at.String(), "$ref must be a string, not %s", kindOf(v))
 		return
 	}
 	frag, ok := strings.CutPrefix(ref, "#")
 	if !ok {
-		c.errs.Addf(c.file, ptr, "$ref %q points outside the schema file; only references to its own $defs (#/$defs/Name) are followed", ref)
+		c.errs.Addf(c.file, at.String(), "$ref %q points outside the schema file; only references to its own $defs (#/$defs/Name) are followed", ref)
 		return
 	}
 	p, err := url.PathUnescape(frag)
 	if err != nil {
-		c.errs.Addf(c.file, ptr, "$ref %q is not a valid JSON pointer", ref)
+		c.errs.Addf(c.file, at.String(), "$ref %q is not a valid JSON pointer", ref)
 		return
 	}
 	name, ok := strings.CutPrefix(p, "/$defs/")
 	if ok && strings.Contains(name, "/") {
 		// A schema inside a definition: it must be there.
 		if !c.resolves(p) {
-			c.errs.Addf(c.file, ptr, "$ref %q points to nothing in the file", ref)
+			c.errs.Addf(c.file, at.String(), "$ref %q points to nothing in the file", ref)
 		}
 		return
 	}
 	if !ok {
-		c.errs.Addf(c.file, ptr, "$ref %q does not name a $defs entry; only references within the file's $defs are followed", ref)
+		c.errs.Addf(c.file, at.String(), "$ref %q does not name a $defs entry; only references within the file's $defs are followed", ref)
 		return
 	}
 	name = unescape(name)
 	if _, ok := c.defs[name]; !ok {
-		c.errs.Addf(c.file, ptr, "$ref %q names the $defs entry %q, which the file does not have", ref, name)
+		c.errs.Addf(c.file, at.String(), "$ref %q names the $defs entry %q, which the file does not have", ref, name)
 	}
 }
 

@@ -265,7 +265,7 @@ func (a *assigner) extensions(s scope, t *ir.Type) {
 }
 
 // derived claims the package-level names the emitter derives from types:
-// shared-field decoders and unstable registries of unions.
+// shared-field decoders, unstable registries and member lists of unions.
 func (a *assigner) derived() {
 	for _, t := range a.p.Types {
 		if t.Kind != ir.Union || t.GoName == "" {
@@ -276,6 +276,9 @@ func (a *assigner) derived() {
 		}
 		if t.GatedVariants() {
 			a.claim(a.top, Registry(t.GoName), a.internal(t, "the registry of the unstable variants of "+t.GoName), nil)
+		}
+		if t.Union != nil && t.Union.Tag != "" {
+			a.claim(a.top, UnionMembers(t.GoName), a.internal(t, "the members the variants of "+t.GoName+" leave to it"), nil)
 		}
 	}
 }

@@ -146,6 +146,10 @@ func Marker(union string, tagged bool) string {
 // Registry is the map through which build-tagged files add a union's variants.
 func Registry(union string) string { return LowerFirst(union) + "Unstable" }
 
+// UnionMembers is the list of the members of a tagged union that its
+// variants leave to it: the tag and the shared fields.
+func UnionMembers(union string) string { return LowerFirst(union) + "Members" }
+
 // SharedFields is the type through which a union's shared fields are decoded.
 func SharedFields(union string) string { return LowerFirst(union) + "Fields" }
 
@@ -177,7 +181,7 @@ var MethodFuncs = []string{"NewRequestParams", "NewNotificationParams", "NewResu
 // emitter writes them: a property may not become a field of the same name.
 var (
 	typeMethods   = []string{"MarshalJSON", "UnmarshalJSON", "appendJSON", "decodeJSON"}
-	objectMethods = []string{"appendMembers", "decodeRest", "decodeMember", "decodeMembers", "missing", "rawObject", "keepOther"}
+	objectMethods = []string{"appendMembers", "decodeRest", "decodeRestKeeping", "decodeMember", "decodeMembers", "missing", "rawObject", "keepOther"}
 	enumMethods   = []string{"IsKnown", "IsCustom"}
 )
 

@@ -44,7 +44,8 @@ func BenchmarkGenerate(b *testing.B) {
 }
 
 // BenchmarkScale times generation from made-up schemas that grow one way at
-// a time: inline objects nested depth deep, arrays nested depth deep, and n
+// a time: inline objects nested depth deep, arrays nested depth deep, every
+// other way a schema nests (nestingKinds) 100 to 3,000 deep, and n
 // definitions side by side. Time per level or per definition stays flat
 // when the cost is linear.
 func BenchmarkScale(b *testing.B) {
@@ -55,6 +56,9 @@ func BenchmarkScale(b *testing.B) {
 		b.Run(fmt.Sprintf("items=%d", depth), func(b *testing.B) {
 			benchGenerate(b, schemaFS(nestedItems(depth)), depth, "level")
 		})
+	}
+	for _, depth := range []int{100, 1000, 3000} {
+		benchNesting(b, depth)
 	}
 	for _, depth := range []int{1000, 3000} {
 		// Every level has a keyword acpgen refuses: the errors are

@@ -46,3 +46,9 @@ func TestMessages(t *testing.T) {
 func TestMutations(t *testing.T) {
 	conformance.RunMutations(t, corpus(), 20)
 }
+
+// TestExtraMembers adds a member the schema does not name to the corpus
+// messages' params and results, and expects it written back.
+func TestExtraMembers(t *testing.T) {
+	conformance.RunExtraMembers(t, corpus(), 50)
+}

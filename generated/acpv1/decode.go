@@ -269,13 +269,98 @@ func (d *decoder) tagOf(key string, start int64) (tag []byte, found bool, rest [
 }
 
 // variant decodes the rest of a tagged union's object into v: from the
-// decoder when rest is nil, and from rest otherwise.
-func (d *decoder) variant(v any, start int64, rest []byte) error {
+// decoder when rest is nil, and from rest otherwise. A variant that keeps
+// the members it does not know leaves to the union those named in outer:
+// its tag and its shared fields.
+func (d *decoder) variant(v any, start int64, rest []byte, outer []string) error {
+	if k, ok := v.(keeper); ok {
+		if rest == nil {
+			return k.decodeRestKeeping(d, start, outer)
+		}
+		return withDecoder(rest, func(d *decoder) error {
+			if _, err := d.ReadToken(); err != nil {
+				return err
+			}
+			return k.decodeRestKeeping(d, 0, outer)
+		})
+	}
 	r := v.(restDecoder)
 	if rest == nil {
 		return r.decodeRest(d, start)
 	}
 	return within(rest, r)
+}
+
+// keeper is an object type that keeps the members its schema allows
+// without naming them: decodeRestKeeping is its decodeRest, leaving out the
+// members named in outer, which the union it is a variant of decodes.
+type keeper interface {
+	decodeRestKeeping(d *decoder, start int64, outer []string) error
+}
+
+// membersKeeping is members for an object that keeps the members member
+// does not know, but those named in outer: it sets *unknown to them, each
+// after a comma, as received (compacted), in their order. When there are
+// none it leaves *unknown alone, as the members the object lacks are left:
+// a value decoded into a fresh one costs nothing more.
+func (d *decoder) membersKeeping(member func(name []byte) (bool, error), unknown *string, outer []string) error {
+	var kept []byte
+	for d.PeekKind() != '}' {
+		name, err := d.readName()
+		if err != nil {
+			return err
+		}
+		known, err := member(name)
+		switch {
+		case err != nil:
+			return fieldError(err, name)
+		case known:
+		case isOuter(outer, name):
+			err = d.SkipValue()
+		default:
+			kept, err = d.keep(kept, name)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if kept != nil {
+		*unknown = string(kept)
+	}
+	_, err := d.ReadToken()
+	return err
+}
+
+// isOuter reports whether name is one of outer.
+func isOuter(outer []string, name []byte) bool {
+	for _, o := range outer {
+		if o == string(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// keep appends to kept the member name with the value that comes next,
+// after a comma, as received but compacted.
+func (d *decoder) keep(kept, name []byte) ([]byte, error) {
+	kept, err := jsontext.AppendQuote(append(kept, ','), name)
+	if err != nil {
+		return nil, err
+	}
+	kept = append(kept, ':')
+	v, err := d.ReadValue()
+	if err != nil {
+		return nil, err
+	}
+	if bytes.IndexAny(v, " \t\r\n") < 0 {
+		return append(kept, v...), nil
+	}
+	buf := bytes.NewBuffer(kept)
+	if err := json.Compact(buf, v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // orDefault decodes the object that begins at start as def, the variant of

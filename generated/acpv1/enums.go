@@ -45,6 +45,17 @@ func (v CompactionStatus) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
+// UnmarshalJSON decodes the value as a member of type CompactionStatus is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *CompactionStatus) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[CompactionStatus])
+}
+
+// MarshalJSON encodes the value as a member of type CompactionStatus is encoded.
+func (v CompactionStatus) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[CompactionStatus])
+}
+
 // ElicitationSchemaType is the type discriminator for elicitation schemas.
 type ElicitationSchemaType string
 
@@ -81,6 +92,11 @@ func (v *ElicitationSchemaType) decodeJSON(d *decoder) error {
 // UnmarshalJSON accepts only the values the schema lists.
 func (v *ElicitationSchemaType) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
+}
+
+// MarshalJSON encodes the value as a member of type ElicitationSchemaType is encoded.
+func (v ElicitationSchemaType) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[ElicitationSchemaType])
 }
 
 // ErrorCode is the predefined error codes for common JSON-RPC and ACP-specific errors.
@@ -136,6 +152,17 @@ func (v ErrorCode) IsKnown() bool {
 	return false
 }
 
+// UnmarshalJSON decodes the value as a member of type ErrorCode is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *ErrorCode) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeInt[ErrorCode])
+}
+
+// MarshalJSON encodes the value as a member of type ErrorCode is encoded.
+func (v ErrorCode) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeInt[ErrorCode])
+}
+
 // NoticeSeverity is the severity hint for a session notice.
 type NoticeSeverity string
 
@@ -167,6 +194,17 @@ func (v NoticeSeverity) IsKnown() bool {
 // Other unknown values are reserved for future versions of the protocol.
 func (v NoticeSeverity) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
+}
+
+// UnmarshalJSON decodes the value as a member of type NoticeSeverity is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *NoticeSeverity) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[NoticeSeverity])
+}
+
+// MarshalJSON encodes the value as a member of type NoticeSeverity is encoded.
+func (v NoticeSeverity) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[NoticeSeverity])
 }
 
 // PermissionOptionKind is the type of permission option being presented to the user.
@@ -227,6 +265,11 @@ func (v *PermissionOptionKind) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
+// MarshalJSON encodes the value as a member of type PermissionOptionKind is encoded.
+func (v PermissionOptionKind) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[PermissionOptionKind])
+}
+
 // PlanEntryPriority is the priority levels for plan entries.
 //
 // Used to indicate the relative importance or urgency of different
@@ -281,6 +324,11 @@ func (v *PlanEntryPriority) decodeJSON(d *decoder) error {
 // UnmarshalJSON accepts only the values the schema lists.
 func (v *PlanEntryPriority) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
+}
+
+// MarshalJSON encodes the value as a member of type PlanEntryPriority is encoded.
+func (v PlanEntryPriority) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[PlanEntryPriority])
 }
 
 // PlanEntryStatus is the status of a plan entry in the execution flow.
@@ -338,6 +386,11 @@ func (v *PlanEntryStatus) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
+// MarshalJSON encodes the value as a member of type PlanEntryStatus is encoded.
+func (v PlanEntryStatus) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[PlanEntryStatus])
+}
+
 // Role is the sender or recipient of messages and data in a conversation.
 type Role string
 
@@ -380,6 +433,11 @@ func (v *Role) decodeJSON(d *decoder) error {
 // UnmarshalJSON accepts only the values the schema lists.
 func (v *Role) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
+}
+
+// MarshalJSON encodes the value as a member of type Role is encoded.
+func (v Role) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[Role])
 }
 
 // SessionConfigOptionCategory is the semantic category for a session configuration option.
@@ -425,6 +483,17 @@ func (v SessionConfigOptionCategory) IsKnown() bool {
 // Other unknown values are reserved for future versions of the protocol.
 func (v SessionConfigOptionCategory) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
+}
+
+// UnmarshalJSON decodes the value as a member of type SessionConfigOptionCategory is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SessionConfigOptionCategory) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SessionConfigOptionCategory])
+}
+
+// MarshalJSON encodes the value as a member of type SessionConfigOptionCategory is encoded.
+func (v SessionConfigOptionCategory) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SessionConfigOptionCategory])
 }
 
 // StopReason is the reasons why an agent stops processing a prompt turn.
@@ -501,6 +570,11 @@ func (v *StopReason) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
+// MarshalJSON encodes the value as a member of type StopReason is encoded.
+func (v StopReason) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[StopReason])
+}
+
 // StringFormat is the string format types for string properties in elicitation schemas.
 type StringFormat string
 
@@ -555,6 +629,11 @@ func (v *StringFormat) decodeJSON(d *decoder) error {
 // UnmarshalJSON accepts only the values the schema lists.
 func (v *StringFormat) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
+}
+
+// MarshalJSON encodes the value as a member of type StringFormat is encoded.
+func (v StringFormat) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[StringFormat])
 }
 
 // ToolCallStatus is the execution status of a tool call.
@@ -618,6 +697,11 @@ func (v *ToolCallStatus) decodeJSON(d *decoder) error {
 // UnmarshalJSON accepts only the values the schema lists.
 func (v *ToolCallStatus) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
+}
+
+// MarshalJSON encodes the value as a member of type ToolCallStatus is encoded.
+func (v ToolCallStatus) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[ToolCallStatus])
 }
 
 // ToolKind means: categories of tools that can be invoked.
@@ -717,4 +801,9 @@ func (v *ToolKind) decodeJSON(d *decoder) error {
 // UnmarshalJSON accepts only the values the schema lists.
 func (v *ToolKind) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
+}
+
+// MarshalJSON encodes the value as a member of type ToolKind is encoded.
+func (v ToolKind) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[ToolKind])
 }

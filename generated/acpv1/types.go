@@ -31,6 +31,10 @@ type AgentAuthCapabilities struct {
 	// defaulted marks the value a constructor fills in for the schema's default: it is
 	// left out on the wire while it is empty.
 	defaulted bool
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -48,7 +52,11 @@ func (v *AgentAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return v.agentAuthCapabilitiesUnstable.appendMembers(b)
+	if b, err = v.agentAuthCapabilitiesUnstable.appendMembers(b); err != nil {
+		return nil, err
+	}
+	b = append(b, v.unknownMembers...)
+	return b, nil
 }
 
 func (v *AgentAuthCapabilities) appendJSON(b []byte) ([]byte, error) {
@@ -74,11 +82,16 @@ func (v *AgentAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint
 	return v.agentAuthCapabilitiesUnstable.decodeMember(d, name, seen)
 }
 
-func (v *AgentAuthCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *AgentAuthCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *AgentAuthCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AgentAuthCapabilities) decodeJSON(d *decoder) error {
@@ -130,6 +143,10 @@ type AgentCapabilities struct {
 	// defaulted marks the value a constructor fills in for the schema's default: it is
 	// left out on the wire while it is empty.
 	defaulted bool
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -185,7 +202,11 @@ func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return v.agentCapabilitiesLLMProviders.appendMembers(b)
+	if b, err = v.agentCapabilitiesLLMProviders.appendMembers(b); err != nil {
+		return nil, err
+	}
+	b = append(b, v.unknownMembers...)
+	return b, nil
 }
 
 func (v *AgentCapabilities) appendJSON(b []byte) ([]byte, error) {
@@ -219,11 +240,16 @@ func (v *AgentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return v.agentCapabilitiesLLMProviders.decodeMember(d, name, seen)
 }
 
-func (v *AgentCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *AgentCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *AgentCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AgentCapabilities) decodeJSON(d *decoder) error {
@@ -243,6 +269,10 @@ type AgentNotification struct {
 
 	// Params is the method-specific notification parameters.
 	Params json.RawMessage `json:"params,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -256,6 +286,7 @@ func (v *AgentNotification) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -290,14 +321,19 @@ func (v *AgentNotification) missing(seen uint64) error {
 	return nil
 }
 
-func (v *AgentNotification) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *AgentNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *AgentNotification) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AgentNotification) decodeJSON(d *decoder) error {
@@ -320,6 +356,10 @@ type AgentRequest struct {
 
 	// Params is the method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -337,6 +377,7 @@ func (v *AgentRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -377,14 +418,19 @@ func (v *AgentRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *AgentRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *AgentRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *AgentRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AgentRequest) decodeJSON(d *decoder) error {
@@ -416,6 +462,10 @@ type Annotations struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -443,6 +493,7 @@ func (v *Annotations) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -473,11 +524,16 @@ func (v *Annotations) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return false, nil
 }
 
-func (v *Annotations) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *Annotations) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *Annotations) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Annotations) decodeJSON(d *decoder) error {
@@ -509,6 +565,10 @@ type AudioContent struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -530,6 +590,7 @@ func (v *AudioContent) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -572,14 +633,19 @@ func (v *AudioContent) missing(seen uint64) error {
 	return nil
 }
 
-func (v *AudioContent) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *AudioContent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *AudioContent) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AudioContent) decodeJSON(d *decoder) error {
@@ -617,6 +683,10 @@ type AuthCapabilities struct {
 	// defaulted marks the value a constructor fills in for the schema's default: it is
 	// left out on the wire while it is empty.
 	defaulted bool
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -632,6 +702,7 @@ func (v *AuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -658,11 +729,16 @@ func (v *AuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-func (v *AuthCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *AuthCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *AuthCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AuthCapabilities) decodeJSON(d *decoder) error {
@@ -696,6 +772,10 @@ type AuthMethodAgent struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -715,6 +795,7 @@ func (v *AuthMethodAgent) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -757,14 +838,19 @@ func (v *AuthMethodAgent) missing(seen uint64) error {
 	return nil
 }
 
-func (v *AuthMethodAgent) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *AuthMethodAgent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *AuthMethodAgent) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AuthMethodAgent) decodeJSON(d *decoder) error {
@@ -779,6 +865,17 @@ func (v *AuthMethodAgent) UnmarshalJSON(data []byte) error {
 
 // AuthMethodID is the typed identifier used for auth method values on the wire.
 type AuthMethodID string
+
+// UnmarshalJSON decodes the value as a member of type AuthMethodID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *AuthMethodID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[AuthMethodID])
+}
+
+// MarshalJSON encodes the value as a member of type AuthMethodID is encoded.
+func (v AuthMethodID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[AuthMethodID])
+}
 
 // AuthMethodTerminal is the terminal-based authentication method.
 //
@@ -812,6 +909,10 @@ type AuthMethodTerminal struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -843,6 +944,7 @@ func (v *AuthMethodTerminal) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -893,14 +995,19 @@ func (v *AuthMethodTerminal) missing(seen uint64) error {
 	return nil
 }
 
-func (v *AuthMethodTerminal) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *AuthMethodTerminal) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *AuthMethodTerminal) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AuthMethodTerminal) decodeJSON(d *decoder) error {
@@ -929,6 +1036,10 @@ type AuthenticateRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -942,6 +1053,7 @@ func (v *AuthenticateRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -976,14 +1088,19 @@ func (v *AuthenticateRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *AuthenticateRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *AuthenticateRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *AuthenticateRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AuthenticateRequest) decodeJSON(d *decoder) error {
@@ -1006,6 +1123,10 @@ type AuthenticateResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1017,6 +1138,7 @@ func (v *AuthenticateResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -1041,11 +1163,16 @@ func (v *AuthenticateResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *AuthenticateResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *AuthenticateResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *AuthenticateResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AuthenticateResponse) decodeJSON(d *decoder) error {
@@ -1077,6 +1204,10 @@ type AvailableCommand struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1098,6 +1229,7 @@ func (v *AvailableCommand) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -1140,14 +1272,19 @@ func (v *AvailableCommand) missing(seen uint64) error {
 	return nil
 }
 
-func (v *AvailableCommand) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *AvailableCommand) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *AvailableCommand) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AvailableCommand) decodeJSON(d *decoder) error {
@@ -1173,6 +1310,10 @@ type AvailableCommandsUpdate struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1188,6 +1329,7 @@ func (v *AvailableCommandsUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -1222,14 +1364,19 @@ func (v *AvailableCommandsUpdate) missing(seen uint64) error {
 	return nil
 }
 
-func (v *AvailableCommandsUpdate) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *AvailableCommandsUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *AvailableCommandsUpdate) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AvailableCommandsUpdate) decodeJSON(d *decoder) error {
@@ -1261,6 +1408,10 @@ type BlobResourceContents struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1280,6 +1431,7 @@ func (v *BlobResourceContents) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -1322,14 +1474,19 @@ func (v *BlobResourceContents) missing(seen uint64) error {
 	return nil
 }
 
-func (v *BlobResourceContents) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *BlobResourceContents) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *BlobResourceContents) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *BlobResourceContents) decodeJSON(d *decoder) error {
@@ -1354,6 +1511,10 @@ type BooleanConfigOptionCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1365,6 +1526,7 @@ func (v *BooleanConfigOptionCapabilities) appendMembers(b []byte) ([]byte, error
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -1389,11 +1551,16 @@ func (v *BooleanConfigOptionCapabilities) decodeMember(d *decoder, name []byte, 
 	return false, nil
 }
 
-func (v *BooleanConfigOptionCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *BooleanConfigOptionCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *BooleanConfigOptionCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *BooleanConfigOptionCapabilities) decodeJSON(d *decoder) error {
@@ -1433,6 +1600,10 @@ type BooleanPropertySchema struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1456,6 +1627,7 @@ func (v *BooleanPropertySchema) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -1486,11 +1658,16 @@ func (v *BooleanPropertySchema) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-func (v *BooleanPropertySchema) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *BooleanPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *BooleanPropertySchema) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *BooleanPropertySchema) decodeJSON(d *decoder) error {
@@ -1520,6 +1697,10 @@ type CancelNotification struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1533,6 +1714,7 @@ func (v *CancelNotification) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -1567,14 +1749,19 @@ func (v *CancelNotification) missing(seen uint64) error {
 	return nil
 }
 
-func (v *CancelNotification) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *CancelNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *CancelNotification) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CancelNotification) decodeJSON(d *decoder) error {
@@ -1604,6 +1791,10 @@ type CancelRequestNotification struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1619,6 +1810,7 @@ func (v *CancelRequestNotification) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -1653,14 +1845,19 @@ func (v *CancelRequestNotification) missing(seen uint64) error {
 	return nil
 }
 
-func (v *CancelRequestNotification) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *CancelRequestNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *CancelRequestNotification) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CancelRequestNotification) decodeJSON(d *decoder) error {
@@ -1725,6 +1922,10 @@ type ClientCapabilities struct {
 	// defaulted marks the value a constructor fills in for the schema's default: it is
 	// left out on the wire while it is empty.
 	defaulted bool
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1775,7 +1976,11 @@ func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.clientCapabilitiesUnstable.appendMembers(b); err != nil {
 		return nil, err
 	}
-	return v.clientCapabilitiesPlanOperations.appendMembers(b)
+	if b, err = v.clientCapabilitiesPlanOperations.appendMembers(b); err != nil {
+		return nil, err
+	}
+	b = append(b, v.unknownMembers...)
+	return b, nil
 }
 
 func (v *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
@@ -1812,11 +2017,16 @@ func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 	return v.clientCapabilitiesPlanOperations.decodeMember(d, name, seen)
 }
 
-func (v *ClientCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ClientCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *ClientCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ClientCapabilities) decodeJSON(d *decoder) error {
@@ -1836,6 +2046,10 @@ type ClientNotification struct {
 
 	// Params is the method-specific notification parameters.
 	Params json.RawMessage `json:"params,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1849,6 +2063,7 @@ func (v *ClientNotification) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -1883,14 +2098,19 @@ func (v *ClientNotification) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ClientNotification) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ClientNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ClientNotification) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ClientNotification) decodeJSON(d *decoder) error {
@@ -1913,6 +2133,10 @@ type ClientRequest struct {
 
 	// Params is the method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1930,6 +2154,7 @@ func (v *ClientRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -1970,14 +2195,19 @@ func (v *ClientRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ClientRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ClientRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ClientRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ClientRequest) decodeJSON(d *decoder) error {
@@ -2016,6 +2246,10 @@ type ClientSessionCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2045,6 +2279,7 @@ func (v *ClientSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2075,11 +2310,16 @@ func (v *ClientSessionCapabilities) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-func (v *ClientSessionCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ClientSessionCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *ClientSessionCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ClientSessionCapabilities) decodeJSON(d *decoder) error {
@@ -2111,6 +2351,10 @@ type CloseSessionRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2124,6 +2368,7 @@ func (v *CloseSessionRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2158,14 +2403,19 @@ func (v *CloseSessionRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *CloseSessionRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *CloseSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *CloseSessionRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CloseSessionRequest) decodeJSON(d *decoder) error {
@@ -2188,6 +2438,10 @@ type CloseSessionResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2199,6 +2453,7 @@ func (v *CloseSessionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2223,11 +2478,16 @@ func (v *CloseSessionResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *CloseSessionResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *CloseSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *CloseSessionResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CloseSessionResponse) decodeJSON(d *decoder) error {
@@ -2241,10 +2501,16 @@ func (v *CloseSessionResponse) UnmarshalJSON(data []byte) error {
 }
 
 // CompactionCapabilities is the client support for ID-addressed context compaction updates.
-type CompactionCapabilities struct{}
+type CompactionCapabilities struct {
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
+}
 
 // appendMembers appends the members of v, each after a comma.
-func (*CompactionCapabilities) appendMembers(b []byte) ([]byte, error) {
+func (v *CompactionCapabilities) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2265,11 +2531,16 @@ func (*CompactionCapabilities) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *CompactionCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *CompactionCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *CompactionCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CompactionCapabilities) decodeJSON(d *decoder) error {
@@ -2285,6 +2556,17 @@ func (v *CompactionCapabilities) UnmarshalJSON(data []byte) error {
 // CompactionID is the unique identifier for a context compaction within a session.
 type CompactionID string
 
+// UnmarshalJSON decodes the value as a member of type CompactionID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *CompactionID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[CompactionID])
+}
+
+// MarshalJSON encodes the value as a member of type CompactionID is encoded.
+func (v CompactionID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[CompactionID])
+}
+
 // CompactionSummaryChunk is a content block appended to a compaction's summary. A first-seen ID creates
 // an in-progress compaction. Chunks append in receive order.
 // Agents MUST only send this update when the Client advertised
@@ -2298,6 +2580,10 @@ type CompactionSummaryChunk struct {
 
 	// Meta is the metadata scoped to this chunk. Omission and "null" both mean absent.
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2315,6 +2601,7 @@ func (v *CompactionSummaryChunk) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2355,14 +2642,19 @@ func (v *CompactionSummaryChunk) missing(seen uint64) error {
 	return nil
 }
 
-func (v *CompactionSummaryChunk) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *CompactionSummaryChunk) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *CompactionSummaryChunk) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CompactionSummaryChunk) decodeJSON(d *decoder) error {
@@ -2398,6 +2690,10 @@ type CompactionUpdate struct {
 
 	// Meta is the extensible metadata patch for this compaction.
 	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2427,6 +2723,7 @@ func (v *CompactionUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2473,14 +2770,19 @@ func (v *CompactionUpdate) missing(seen uint64) error {
 	return nil
 }
 
-func (v *CompactionUpdate) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *CompactionUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *CompactionUpdate) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CompactionUpdate) decodeJSON(d *decoder) error {
@@ -2508,6 +2810,10 @@ type CompleteElicitationNotification struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2521,6 +2827,7 @@ func (v *CompleteElicitationNotification) appendMembers(b []byte) ([]byte, error
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2555,14 +2862,19 @@ func (v *CompleteElicitationNotification) missing(seen uint64) error {
 	return nil
 }
 
-func (v *CompleteElicitationNotification) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *CompleteElicitationNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *CompleteElicitationNotification) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CompleteElicitationNotification) decodeJSON(d *decoder) error {
@@ -2588,6 +2900,10 @@ type ConfigOptionUpdate struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2603,6 +2919,7 @@ func (v *ConfigOptionUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2637,14 +2954,19 @@ func (v *ConfigOptionUpdate) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ConfigOptionUpdate) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ConfigOptionUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ConfigOptionUpdate) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ConfigOptionUpdate) decodeJSON(d *decoder) error {
@@ -2670,6 +2992,10 @@ type Content struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2685,6 +3011,7 @@ func (v *Content) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2719,14 +3046,19 @@ func (v *Content) missing(seen uint64) error {
 	return nil
 }
 
-func (v *Content) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *Content) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *Content) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Content) decodeJSON(d *decoder) error {
@@ -2758,6 +3090,10 @@ type ContentChunk struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2777,6 +3113,7 @@ func (v *ContentChunk) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2813,14 +3150,19 @@ func (v *ContentChunk) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ContentChunk) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ContentChunk) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ContentChunk) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ContentChunk) decodeJSON(d *decoder) error {
@@ -2850,6 +3192,10 @@ type Cost struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2867,6 +3213,7 @@ func (v *Cost) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2907,14 +3254,19 @@ func (v *Cost) missing(seen uint64) error {
 	return nil
 }
 
-func (v *Cost) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *Cost) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *Cost) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Cost) decodeJSON(d *decoder) error {
@@ -2962,6 +3314,10 @@ type CreateTerminalRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2997,6 +3353,7 @@ func (v *CreateTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3049,14 +3406,19 @@ func (v *CreateTerminalRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *CreateTerminalRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *CreateTerminalRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *CreateTerminalRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CreateTerminalRequest) decodeJSON(d *decoder) error {
@@ -3082,6 +3444,10 @@ type CreateTerminalResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3095,6 +3461,7 @@ func (v *CreateTerminalResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3129,14 +3496,19 @@ func (v *CreateTerminalResponse) missing(seen uint64) error {
 	return nil
 }
 
-func (v *CreateTerminalResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *CreateTerminalResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *CreateTerminalResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CreateTerminalResponse) decodeJSON(d *decoder) error {
@@ -3166,6 +3538,10 @@ type CurrentModeUpdate struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3179,6 +3555,7 @@ func (v *CurrentModeUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3213,14 +3590,19 @@ func (v *CurrentModeUpdate) missing(seen uint64) error {
 	return nil
 }
 
-func (v *CurrentModeUpdate) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *CurrentModeUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *CurrentModeUpdate) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CurrentModeUpdate) decodeJSON(d *decoder) error {
@@ -3248,6 +3630,10 @@ type DeleteSessionRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3261,6 +3647,7 @@ func (v *DeleteSessionRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3295,14 +3682,19 @@ func (v *DeleteSessionRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *DeleteSessionRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *DeleteSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *DeleteSessionRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *DeleteSessionRequest) decodeJSON(d *decoder) error {
@@ -3325,6 +3717,10 @@ type DeleteSessionResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3336,6 +3732,7 @@ func (v *DeleteSessionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3360,11 +3757,16 @@ func (v *DeleteSessionResponse) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-func (v *DeleteSessionResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *DeleteSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *DeleteSessionResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *DeleteSessionResponse) decodeJSON(d *decoder) error {
@@ -3402,6 +3804,10 @@ type Diff struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3421,6 +3827,7 @@ func (v *Diff) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3463,14 +3870,19 @@ func (v *Diff) missing(seen uint64) error {
 	return nil
 }
 
-func (v *Diff) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *Diff) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *Diff) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Diff) decodeJSON(d *decoder) error {
@@ -3487,6 +3899,10 @@ func (v *Diff) UnmarshalJSON(data []byte) error {
 type ElicitationAcceptAction struct {
 	// Content is the user-provided content, if any, as an object matching the requested schema.
 	Content map[string]ElicitationContentValue `json:"content,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3498,6 +3914,7 @@ func (v *ElicitationAcceptAction) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3524,11 +3941,16 @@ func (v *ElicitationAcceptAction) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-func (v *ElicitationAcceptAction) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ElicitationAcceptAction) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *ElicitationAcceptAction) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ElicitationAcceptAction) decodeJSON(d *decoder) error {
@@ -3565,6 +3987,10 @@ type ElicitationCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3588,6 +4014,7 @@ func (v *ElicitationCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3616,11 +4043,16 @@ func (v *ElicitationCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-func (v *ElicitationCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ElicitationCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *ElicitationCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ElicitationCapabilities) decodeJSON(d *decoder) error {
@@ -3647,6 +4079,10 @@ type ElicitationFormCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3658,6 +4094,7 @@ func (v *ElicitationFormCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3682,11 +4119,16 @@ func (v *ElicitationFormCapabilities) decodeMember(d *decoder, name []byte, seen
 	return false, nil
 }
 
-func (v *ElicitationFormCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ElicitationFormCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *ElicitationFormCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ElicitationFormCapabilities) decodeJSON(d *decoder) error {
@@ -3701,6 +4143,17 @@ func (v *ElicitationFormCapabilities) UnmarshalJSON(data []byte) error {
 
 // ElicitationID is the unique identifier for an elicitation.
 type ElicitationID string
+
+// UnmarshalJSON decodes the value as a member of type ElicitationID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *ElicitationID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[ElicitationID])
+}
+
+// MarshalJSON encodes the value as a member of type ElicitationID is encoded.
+func (v ElicitationID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[ElicitationID])
+}
 
 // ElicitationRequestScope is the request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
 // (e.g., during auth/configuration phases before any session is started).
@@ -3804,6 +4257,10 @@ type ElicitationSchema struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3839,6 +4296,7 @@ func (v *ElicitationSchema) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3877,11 +4335,16 @@ func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-func (v *ElicitationSchema) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ElicitationSchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *ElicitationSchema) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ElicitationSchema) decodeJSON(d *decoder) error {
@@ -3986,6 +4449,10 @@ type ElicitationURLCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3997,6 +4464,7 @@ func (v *ElicitationURLCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -4021,11 +4489,16 @@ func (v *ElicitationURLCapabilities) decodeMember(d *decoder, name []byte, seen 
 	return false, nil
 }
 
-func (v *ElicitationURLCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ElicitationURLCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *ElicitationURLCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ElicitationURLCapabilities) decodeJSON(d *decoder) error {
@@ -4054,6 +4527,10 @@ type EmbeddedResource struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4075,6 +4552,7 @@ func (v *EmbeddedResource) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -4111,14 +4589,19 @@ func (v *EmbeddedResource) missing(seen uint64) error {
 	return nil
 }
 
-func (v *EmbeddedResource) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *EmbeddedResource) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *EmbeddedResource) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *EmbeddedResource) decodeJSON(d *decoder) error {
@@ -4154,6 +4637,10 @@ type EnumOption struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4173,6 +4660,7 @@ func (v *EnumOption) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -4215,14 +4703,19 @@ func (v *EnumOption) missing(seen uint64) error {
 	return nil
 }
 
-func (v *EnumOption) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *EnumOption) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *EnumOption) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *EnumOption) decodeJSON(d *decoder) error {
@@ -4251,6 +4744,10 @@ type EnvVariable struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4266,6 +4763,7 @@ func (v *EnvVariable) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -4306,14 +4804,19 @@ func (v *EnvVariable) missing(seen uint64) error {
 	return nil
 }
 
-func (v *EnvVariable) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *EnvVariable) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *EnvVariable) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *EnvVariable) decodeJSON(d *decoder) error {
@@ -4346,6 +4849,10 @@ type Error struct {
 	// Data is the optional primitive or structured value that contains additional information about the error.
 	// This may include debugging information or context-specific details.
 	Data json.RawMessage `json:"data,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4361,6 +4868,7 @@ func (v *Error) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -4401,14 +4909,19 @@ func (v *Error) missing(seen uint64) error {
 	return nil
 }
 
-func (v *Error) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *Error) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *Error) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Error) decodeJSON(d *decoder) error {
@@ -4472,6 +4985,10 @@ type FileSystemCapabilities struct {
 	// defaulted marks the value a constructor fills in for the schema's default: it is
 	// left out on the wire while it is empty.
 	defaulted bool
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4491,6 +5008,7 @@ func (v *FileSystemCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -4519,11 +5037,16 @@ func (v *FileSystemCapabilities) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *FileSystemCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *FileSystemCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *FileSystemCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *FileSystemCapabilities) decodeJSON(d *decoder) error {
@@ -4552,6 +5075,10 @@ type HTTPHeader struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4567,6 +5094,7 @@ func (v *HTTPHeader) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -4607,14 +5135,19 @@ func (v *HTTPHeader) missing(seen uint64) error {
 	return nil
 }
 
-func (v *HTTPHeader) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *HTTPHeader) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *HTTPHeader) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *HTTPHeader) decodeJSON(d *decoder) error {
@@ -4649,6 +5182,10 @@ type ImageContent struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4674,6 +5211,7 @@ func (v *ImageContent) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -4718,14 +5256,19 @@ func (v *ImageContent) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ImageContent) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ImageContent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ImageContent) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ImageContent) decodeJSON(d *decoder) error {
@@ -4764,6 +5307,10 @@ type Implementation struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4783,6 +5330,7 @@ func (v *Implementation) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -4825,14 +5373,19 @@ func (v *Implementation) missing(seen uint64) error {
 	return nil
 }
 
-func (v *Implementation) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *Implementation) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *Implementation) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Implementation) decodeJSON(d *decoder) error {
@@ -4872,6 +5425,10 @@ type InitializeRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4901,6 +5458,7 @@ func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -4939,14 +5497,19 @@ func (v *InitializeRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *InitializeRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *InitializeRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *InitializeRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *InitializeRequest) decodeJSON(d *decoder) error {
@@ -4992,6 +5555,10 @@ type InitializeResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5027,6 +5594,7 @@ func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -5067,14 +5635,19 @@ func (v *InitializeResponse) missing(seen uint64) error {
 	return nil
 }
 
-func (v *InitializeResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *InitializeResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *InitializeResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *InitializeResponse) decodeJSON(d *decoder) error {
@@ -5124,6 +5697,10 @@ type IntegerPropertySchema struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5155,6 +5732,7 @@ func (v *IntegerPropertySchema) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -5189,11 +5767,16 @@ func (v *IntegerPropertySchema) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-func (v *IntegerPropertySchema) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *IntegerPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *IntegerPropertySchema) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *IntegerPropertySchema) decodeJSON(d *decoder) error {
@@ -5222,6 +5805,10 @@ type KillTerminalRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5237,6 +5824,7 @@ func (v *KillTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -5277,14 +5865,19 @@ func (v *KillTerminalRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *KillTerminalRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *KillTerminalRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *KillTerminalRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *KillTerminalRequest) decodeJSON(d *decoder) error {
@@ -5307,6 +5900,10 @@ type KillTerminalResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5318,6 +5915,7 @@ func (v *KillTerminalResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -5342,11 +5940,16 @@ func (v *KillTerminalResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *KillTerminalResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *KillTerminalResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *KillTerminalResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *KillTerminalResponse) decodeJSON(d *decoder) error {
@@ -5380,6 +5983,10 @@ type ListSessionsRequest struct {
 
 	// Fields of the unstable surface, with the unstable build tag.
 	listSessionsRequestUnstable
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5399,7 +6006,11 @@ func (v *ListSessionsRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return v.listSessionsRequestUnstable.appendMembers(b)
+	if b, err = v.listSessionsRequestUnstable.appendMembers(b); err != nil {
+		return nil, err
+	}
+	b = append(b, v.unknownMembers...)
+	return b, nil
 }
 
 func (v *ListSessionsRequest) appendJSON(b []byte) ([]byte, error) {
@@ -5427,11 +6038,16 @@ func (v *ListSessionsRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	return v.listSessionsRequestUnstable.decodeMember(d, name, seen)
 }
 
-func (v *ListSessionsRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ListSessionsRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *ListSessionsRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ListSessionsRequest) decodeJSON(d *decoder) error {
@@ -5461,6 +6077,10 @@ type ListSessionsResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5480,6 +6100,7 @@ func (v *ListSessionsResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -5516,14 +6137,19 @@ func (v *ListSessionsResponse) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ListSessionsResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ListSessionsResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ListSessionsResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ListSessionsResponse) decodeJSON(d *decoder) error {
@@ -5572,6 +6198,10 @@ type LoadSessionRequest struct {
 
 	// Fields of the unstable surface, with the unstable build tag.
 	loadSessionRequestUnstable
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5597,7 +6227,11 @@ func (v *LoadSessionRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return v.loadSessionRequestUnstable.appendMembers(b)
+	if b, err = v.loadSessionRequestUnstable.appendMembers(b); err != nil {
+		return nil, err
+	}
+	b = append(b, v.unknownMembers...)
+	return b, nil
 }
 
 func (v *LoadSessionRequest) appendJSON(b []byte) ([]byte, error) {
@@ -5649,14 +6283,19 @@ func (v *LoadSessionRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *LoadSessionRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *LoadSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *LoadSessionRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *LoadSessionRequest) decodeJSON(d *decoder) error {
@@ -5689,6 +6328,10 @@ type LoadSessionResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5712,6 +6355,7 @@ func (v *LoadSessionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -5740,11 +6384,16 @@ func (v *LoadSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-func (v *LoadSessionResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *LoadSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *LoadSessionResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *LoadSessionResponse) decodeJSON(d *decoder) error {
@@ -5769,6 +6418,10 @@ type LogoutCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5780,6 +6433,7 @@ func (v *LogoutCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -5804,11 +6458,16 @@ func (v *LogoutCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *LogoutCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *LogoutCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *LogoutCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *LogoutCapabilities) decodeJSON(d *decoder) error {
@@ -5833,6 +6492,10 @@ type LogoutRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5844,6 +6507,7 @@ func (v *LogoutRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -5868,11 +6532,16 @@ func (v *LogoutRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	return false, nil
 }
 
-func (v *LogoutRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *LogoutRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *LogoutRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *LogoutRequest) decodeJSON(d *decoder) error {
@@ -5895,6 +6564,10 @@ type LogoutResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5906,6 +6579,7 @@ func (v *LogoutResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -5930,11 +6604,16 @@ func (v *LogoutResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return false, nil
 }
 
-func (v *LogoutResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *LogoutResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *LogoutResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *LogoutResponse) decodeJSON(d *decoder) error {
@@ -5970,6 +6649,10 @@ type MCPCapabilities struct {
 	// defaulted marks the value a constructor fills in for the schema's default: it is
 	// left out on the wire while it is empty.
 	defaulted bool
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5989,7 +6672,11 @@ func (v *MCPCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return v.mcpCapabilitiesMCPOverACP.appendMembers(b)
+	if b, err = v.mcpCapabilitiesMCPOverACP.appendMembers(b); err != nil {
+		return nil, err
+	}
+	b = append(b, v.unknownMembers...)
+	return b, nil
 }
 
 func (v *MCPCapabilities) appendJSON(b []byte) ([]byte, error) {
@@ -6017,11 +6704,16 @@ func (v *MCPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (b
 	return v.mcpCapabilitiesMCPOverACP.decodeMember(d, name, seen)
 }
 
-func (v *MCPCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *MCPCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *MCPCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *MCPCapabilities) decodeJSON(d *decoder) error {
@@ -6053,6 +6745,10 @@ type MCPServerHTTP struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6072,6 +6768,7 @@ func (v *MCPServerHTTP) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -6120,14 +6817,19 @@ func (v *MCPServerHTTP) missing(seen uint64) error {
 	return nil
 }
 
-func (v *MCPServerHTTP) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *MCPServerHTTP) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *MCPServerHTTP) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *MCPServerHTTP) decodeJSON(d *decoder) error {
@@ -6159,6 +6861,10 @@ type MCPServerSSE struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6178,6 +6884,7 @@ func (v *MCPServerSSE) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -6226,14 +6933,19 @@ func (v *MCPServerSSE) missing(seen uint64) error {
 	return nil
 }
 
-func (v *MCPServerSSE) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *MCPServerSSE) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *MCPServerSSE) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *MCPServerSSE) decodeJSON(d *decoder) error {
@@ -6268,6 +6980,10 @@ type MCPServerStdio struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6291,6 +7007,7 @@ func (v *MCPServerStdio) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -6347,14 +7064,19 @@ func (v *MCPServerStdio) missing(seen uint64) error {
 	return nil
 }
 
-func (v *MCPServerStdio) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *MCPServerStdio) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *MCPServerStdio) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *MCPServerStdio) decodeJSON(d *decoder) error {
@@ -6369,6 +7091,17 @@ func (v *MCPServerStdio) UnmarshalJSON(data []byte) error {
 
 // MessageID is the unique identifier for a message within a session.
 type MessageID string
+
+// UnmarshalJSON decodes the value as a member of type MessageID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *MessageID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[MessageID])
+}
+
+// MarshalJSON encodes the value as a member of type MessageID is encoded.
+func (v MessageID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[MessageID])
+}
 
 // MultiSelectPropertySchema is the schema for multi-select (array) properties in an elicitation form.
 type MultiSelectPropertySchema struct {
@@ -6410,6 +7143,10 @@ type MultiSelectPropertySchema struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6447,6 +7184,7 @@ func (v *MultiSelectPropertySchema) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -6491,14 +7229,19 @@ func (v *MultiSelectPropertySchema) missing(seen uint64) error {
 	return nil
 }
 
-func (v *MultiSelectPropertySchema) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *MultiSelectPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *MultiSelectPropertySchema) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *MultiSelectPropertySchema) decodeJSON(d *decoder) error {
@@ -6541,6 +7284,10 @@ type NewSessionRequest struct {
 
 	// Fields of the unstable surface, with the unstable build tag.
 	newSessionRequestUnstable
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6564,7 +7311,11 @@ func (v *NewSessionRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return v.newSessionRequestUnstable.appendMembers(b)
+	if b, err = v.newSessionRequestUnstable.appendMembers(b); err != nil {
+		return nil, err
+	}
+	b = append(b, v.unknownMembers...)
+	return b, nil
 }
 
 func (v *NewSessionRequest) appendJSON(b []byte) ([]byte, error) {
@@ -6610,14 +7361,19 @@ func (v *NewSessionRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *NewSessionRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *NewSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *NewSessionRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *NewSessionRequest) decodeJSON(d *decoder) error {
@@ -6659,6 +7415,10 @@ type NewSessionResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6684,6 +7444,7 @@ func (v *NewSessionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -6722,14 +7483,19 @@ func (v *NewSessionResponse) missing(seen uint64) error {
 	return nil
 }
 
-func (v *NewSessionResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *NewSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *NewSessionResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *NewSessionResponse) decodeJSON(d *decoder) error {
@@ -6769,6 +7535,10 @@ type Notice struct {
 	//
 	// Omitted and "null" are equivalent and mean no metadata was supplied.
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6788,6 +7558,7 @@ func (v *Notice) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -6832,14 +7603,19 @@ func (v *Notice) missing(seen uint64) error {
 	return nil
 }
 
-func (v *Notice) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *Notice) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *Notice) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Notice) decodeJSON(d *decoder) error {
@@ -6853,10 +7629,16 @@ func (v *Notice) UnmarshalJSON(data []byte) error {
 }
 
 // NoticeCapabilities is the client support for presenting live notices to the user.
-type NoticeCapabilities struct{}
+type NoticeCapabilities struct {
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
+}
 
 // appendMembers appends the members of v, each after a comma.
-func (*NoticeCapabilities) appendMembers(b []byte) ([]byte, error) {
+func (v *NoticeCapabilities) appendMembers(b []byte) ([]byte, error) {
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -6877,11 +7659,16 @@ func (*NoticeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-func (v *NoticeCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *NoticeCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *NoticeCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *NoticeCapabilities) decodeJSON(d *decoder) error {
@@ -6931,6 +7718,10 @@ type NumberPropertySchema struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6968,6 +7759,7 @@ func (v *NumberPropertySchema) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -7002,11 +7794,16 @@ func (v *NumberPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *NumberPropertySchema) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *NumberPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *NumberPropertySchema) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *NumberPropertySchema) decodeJSON(d *decoder) error {
@@ -7038,6 +7835,10 @@ type PermissionOption struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7055,6 +7856,7 @@ func (v *PermissionOption) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -7101,14 +7903,19 @@ func (v *PermissionOption) missing(seen uint64) error {
 	return nil
 }
 
-func (v *PermissionOption) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *PermissionOption) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *PermissionOption) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PermissionOption) decodeJSON(d *decoder) error {
@@ -7123,6 +7930,17 @@ func (v *PermissionOption) UnmarshalJSON(data []byte) error {
 
 // PermissionOptionID is the unique identifier for a permission option.
 type PermissionOptionID string
+
+// UnmarshalJSON decodes the value as a member of type PermissionOptionID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *PermissionOptionID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[PermissionOptionID])
+}
+
+// MarshalJSON encodes the value as a member of type PermissionOptionID is encoded.
+func (v PermissionOptionID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[PermissionOptionID])
+}
 
 // Plan is an execution plan for accomplishing complex tasks.
 //
@@ -7148,6 +7966,10 @@ type Plan struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7163,6 +7985,7 @@ func (v *Plan) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -7197,14 +8020,19 @@ func (v *Plan) missing(seen uint64) error {
 	return nil
 }
 
-func (v *Plan) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *Plan) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *Plan) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Plan) decodeJSON(d *decoder) error {
@@ -7243,6 +8071,10 @@ type PlanEntry struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7260,6 +8092,7 @@ func (v *PlanEntry) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -7306,14 +8139,19 @@ func (v *PlanEntry) missing(seen uint64) error {
 	return nil
 }
 
-func (v *PlanEntry) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *PlanEntry) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *PlanEntry) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PlanEntry) decodeJSON(d *decoder) error {
@@ -7365,6 +8203,10 @@ type PromptCapabilities struct {
 	// defaulted marks the value a constructor fills in for the schema's default: it is
 	// left out on the wire while it is empty.
 	defaulted bool
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7388,6 +8230,7 @@ func (v *PromptCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -7418,11 +8261,16 @@ func (v *PromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *PromptCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *PromptCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *PromptCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PromptCapabilities) decodeJSON(d *decoder) error {
@@ -7469,6 +8317,10 @@ type PromptRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7486,6 +8338,7 @@ func (v *PromptRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -7528,14 +8381,19 @@ func (v *PromptRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *PromptRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *PromptRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *PromptRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PromptRequest) decodeJSON(d *decoder) error {
@@ -7568,6 +8426,10 @@ type PromptResponse struct {
 
 	// Fields of the unstable surface, with the unstable_end_turn_token_usage or unstable build tag.
 	promptResponseEndTurnTokenUsage
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7581,7 +8443,11 @@ func (v *PromptResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return v.promptResponseEndTurnTokenUsage.appendMembers(b)
+	if b, err = v.promptResponseEndTurnTokenUsage.appendMembers(b); err != nil {
+		return nil, err
+	}
+	b = append(b, v.unknownMembers...)
+	return b, nil
 }
 
 func (v *PromptResponse) appendJSON(b []byte) ([]byte, error) {
@@ -7615,14 +8481,19 @@ func (v *PromptResponse) missing(seen uint64) error {
 	return nil
 }
 
-func (v *PromptResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *PromptResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *PromptResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PromptResponse) decodeJSON(d *decoder) error {
@@ -7640,6 +8511,17 @@ func (v *PromptResponse) UnmarshalJSON(data []byte) error {
 // This version is only bumped for breaking changes.
 // Non-breaking changes should be introduced via capabilities.
 type ProtocolVersion uint16
+
+// UnmarshalJSON decodes the value as a member of type ProtocolVersion is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *ProtocolVersion) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeUint[ProtocolVersion])
+}
+
+// MarshalJSON encodes the value as a member of type ProtocolVersion is encoded.
+func (v ProtocolVersion) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeUint[ProtocolVersion])
+}
 
 // ReadTextFileRequest is the request to read content from a text file.
 //
@@ -7665,6 +8547,10 @@ type ReadTextFileRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7688,6 +8574,7 @@ func (v *ReadTextFileRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -7732,14 +8619,19 @@ func (v *ReadTextFileRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ReadTextFileRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ReadTextFileRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ReadTextFileRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ReadTextFileRequest) decodeJSON(d *decoder) error {
@@ -7765,6 +8657,10 @@ type ReadTextFileResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7778,6 +8674,7 @@ func (v *ReadTextFileResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -7812,14 +8709,19 @@ func (v *ReadTextFileResponse) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ReadTextFileResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ReadTextFileResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ReadTextFileResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ReadTextFileResponse) decodeJSON(d *decoder) error {
@@ -7848,6 +8750,10 @@ type ReleaseTerminalRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7863,6 +8769,7 @@ func (v *ReleaseTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -7903,14 +8810,19 @@ func (v *ReleaseTerminalRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ReleaseTerminalRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ReleaseTerminalRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ReleaseTerminalRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ReleaseTerminalRequest) decodeJSON(d *decoder) error {
@@ -7933,6 +8845,10 @@ type ReleaseTerminalResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7944,6 +8860,7 @@ func (v *ReleaseTerminalResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -7968,11 +8885,16 @@ func (v *ReleaseTerminalResponse) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-func (v *ReleaseTerminalResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ReleaseTerminalResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *ReleaseTerminalResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ReleaseTerminalResponse) decodeJSON(d *decoder) error {
@@ -8010,6 +8932,10 @@ type RequestPermissionRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8031,6 +8957,7 @@ func (v *RequestPermissionRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -8079,14 +9006,19 @@ func (v *RequestPermissionRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *RequestPermissionRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *RequestPermissionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *RequestPermissionRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *RequestPermissionRequest) decodeJSON(d *decoder) error {
@@ -8112,6 +9044,10 @@ type RequestPermissionResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8127,6 +9063,7 @@ func (v *RequestPermissionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -8161,14 +9098,19 @@ func (v *RequestPermissionResponse) missing(seen uint64) error {
 	return nil
 }
 
-func (v *RequestPermissionResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *RequestPermissionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *RequestPermissionResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *RequestPermissionResponse) decodeJSON(d *decoder) error {
@@ -8212,6 +9154,10 @@ type ResourceLink struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8249,6 +9195,7 @@ func (v *ResourceLink) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -8299,14 +9246,19 @@ func (v *ResourceLink) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ResourceLink) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ResourceLink) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ResourceLink) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ResourceLink) decodeJSON(d *decoder) error {
@@ -8354,6 +9306,10 @@ type ResumeSessionRequest struct {
 
 	// Fields of the unstable surface, with the unstable build tag.
 	resumeSessionRequestUnstable
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8381,7 +9337,11 @@ func (v *ResumeSessionRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return v.resumeSessionRequestUnstable.appendMembers(b)
+	if b, err = v.resumeSessionRequestUnstable.appendMembers(b); err != nil {
+		return nil, err
+	}
+	b = append(b, v.unknownMembers...)
+	return b, nil
 }
 
 func (v *ResumeSessionRequest) appendJSON(b []byte) ([]byte, error) {
@@ -8429,14 +9389,19 @@ func (v *ResumeSessionRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ResumeSessionRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ResumeSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ResumeSessionRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ResumeSessionRequest) decodeJSON(d *decoder) error {
@@ -8469,6 +9434,10 @@ type ResumeSessionResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8492,6 +9461,7 @@ func (v *ResumeSessionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -8520,11 +9490,16 @@ func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-func (v *ResumeSessionResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ResumeSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *ResumeSessionResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ResumeSessionResponse) decodeJSON(d *decoder) error {
@@ -8550,6 +9525,10 @@ type SelectedPermissionOutcome struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8563,6 +9542,7 @@ func (v *SelectedPermissionOutcome) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -8597,14 +9577,19 @@ func (v *SelectedPermissionOutcome) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SelectedPermissionOutcome) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SelectedPermissionOutcome) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SelectedPermissionOutcome) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SelectedPermissionOutcome) decodeJSON(d *decoder) error {
@@ -8632,6 +9617,10 @@ type SessionAdditionalDirectoriesCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8643,6 +9632,7 @@ func (v *SessionAdditionalDirectoriesCapabilities) appendMembers(b []byte) ([]by
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -8667,11 +9657,16 @@ func (v *SessionAdditionalDirectoriesCapabilities) decodeMember(d *decoder, name
 	return false, nil
 }
 
-func (v *SessionAdditionalDirectoriesCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionAdditionalDirectoriesCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *SessionAdditionalDirectoriesCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionAdditionalDirectoriesCapabilities) decodeJSON(d *decoder) error {
@@ -8749,6 +9744,10 @@ type SessionCapabilities struct {
 	// defaulted marks the value a constructor fills in for the schema's default: it is
 	// left out on the wire while it is empty.
 	defaulted bool
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8793,7 +9792,11 @@ func (v *SessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.sessionCapabilitiesUnstable.appendMembers(b); err != nil {
 		return nil, err
 	}
-	return v.sessionCapabilitiesSessionFork.appendMembers(b)
+	if b, err = v.sessionCapabilitiesSessionFork.appendMembers(b); err != nil {
+		return nil, err
+	}
+	b = append(b, v.unknownMembers...)
+	return b, nil
 }
 
 func (v *SessionCapabilities) appendJSON(b []byte) ([]byte, error) {
@@ -8830,11 +9833,16 @@ func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64
 	return v.sessionCapabilitiesSessionFork.decodeMember(d, name, seen)
 }
 
-func (v *SessionCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *SessionCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionCapabilities) decodeJSON(d *decoder) error {
@@ -8859,6 +9867,10 @@ type SessionCloseCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8870,6 +9882,7 @@ func (v *SessionCloseCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -8894,11 +9907,16 @@ func (v *SessionCloseCapabilities) decodeMember(d *decoder, name []byte, seen *u
 	return false, nil
 }
 
-func (v *SessionCloseCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionCloseCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *SessionCloseCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionCloseCapabilities) decodeJSON(d *decoder) error {
@@ -8915,12 +9933,17 @@ func (v *SessionCloseCapabilities) UnmarshalJSON(data []byte) error {
 type SessionConfigBoolean struct {
 	// CurrentValue is the current value of the boolean option.
 	CurrentValue bool `json:"currentValue"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigBoolean) appendMembers(b []byte) ([]byte, error) {
 	b = append(b, `,"currentValue":`...)
 	b = appendBool(b, v.CurrentValue)
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -8953,14 +9976,19 @@ func (v *SessionConfigBoolean) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SessionConfigBoolean) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionConfigBoolean) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SessionConfigBoolean) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionConfigBoolean) decodeJSON(d *decoder) error {
@@ -8976,8 +10004,30 @@ func (v *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
 // SessionConfigGroupID is the unique identifier for a session configuration option value group.
 type SessionConfigGroupID string
 
+// UnmarshalJSON decodes the value as a member of type SessionConfigGroupID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SessionConfigGroupID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SessionConfigGroupID])
+}
+
+// MarshalJSON encodes the value as a member of type SessionConfigGroupID is encoded.
+func (v SessionConfigGroupID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SessionConfigGroupID])
+}
+
 // SessionConfigID is the unique identifier for a session configuration option.
 type SessionConfigID string
+
+// UnmarshalJSON decodes the value as a member of type SessionConfigID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SessionConfigID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SessionConfigID])
+}
+
+// MarshalJSON encodes the value as a member of type SessionConfigID is encoded.
+func (v SessionConfigID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SessionConfigID])
+}
 
 // SessionConfigOptionsCapabilities is the session configuration option capabilities supported by the client.
 type SessionConfigOptionsCapabilities struct {
@@ -8997,6 +10047,10 @@ type SessionConfigOptionsCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9014,6 +10068,7 @@ func (v *SessionConfigOptionsCapabilities) appendMembers(b []byte) ([]byte, erro
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -9040,11 +10095,16 @@ func (v *SessionConfigOptionsCapabilities) decodeMember(d *decoder, name []byte,
 	return false, nil
 }
 
-func (v *SessionConfigOptionsCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionConfigOptionsCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *SessionConfigOptionsCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionConfigOptionsCapabilities) decodeJSON(d *decoder) error {
@@ -9064,6 +10124,10 @@ type SessionConfigSelect struct {
 
 	// Options is the set of selectable options.
 	Options SessionConfigSelectOptions `json:"options"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9075,6 +10139,7 @@ func (v *SessionConfigSelect) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Options.appendJSON(b); err != nil {
 		return nil, err
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -9113,14 +10178,19 @@ func (v *SessionConfigSelect) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SessionConfigSelect) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionConfigSelect) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SessionConfigSelect) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionConfigSelect) decodeJSON(d *decoder) error {
@@ -9152,6 +10222,10 @@ type SessionConfigSelectGroup struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9171,6 +10245,7 @@ func (v *SessionConfigSelectGroup) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -9217,14 +10292,19 @@ func (v *SessionConfigSelectGroup) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SessionConfigSelectGroup) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionConfigSelectGroup) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SessionConfigSelectGroup) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionConfigSelectGroup) decodeJSON(d *decoder) error {
@@ -9256,6 +10336,10 @@ type SessionConfigSelectOption struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9275,6 +10359,7 @@ func (v *SessionConfigSelectOption) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -9317,14 +10402,19 @@ func (v *SessionConfigSelectOption) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SessionConfigSelectOption) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionConfigSelectOption) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SessionConfigSelectOption) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionConfigSelectOption) decodeJSON(d *decoder) error {
@@ -9340,6 +10430,17 @@ func (v *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
 // SessionConfigValueID is the unique identifier for a session configuration option value.
 type SessionConfigValueID string
 
+// UnmarshalJSON decodes the value as a member of type SessionConfigValueID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SessionConfigValueID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SessionConfigValueID])
+}
+
+// MarshalJSON encodes the value as a member of type SessionConfigValueID is encoded.
+func (v SessionConfigValueID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SessionConfigValueID])
+}
+
 // SessionDeleteCapabilities is the capabilities for the "session/delete" method.
 //
 // Supplying "{}" means the agent supports deleting sessions from "session/list".
@@ -9352,6 +10453,10 @@ type SessionDeleteCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9363,6 +10468,7 @@ func (v *SessionDeleteCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -9387,11 +10493,16 @@ func (v *SessionDeleteCapabilities) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-func (v *SessionDeleteCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionDeleteCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *SessionDeleteCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionDeleteCapabilities) decodeJSON(d *decoder) error {
@@ -9413,6 +10524,17 @@ func (v *SessionDeleteCapabilities) UnmarshalJSON(data []byte) error {
 //
 // [Session ID]: https://agentclientprotocol.com/protocol/v1/session-setup#session-id
 type SessionID string
+
+// UnmarshalJSON decodes the value as a member of type SessionID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SessionID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SessionID])
+}
+
+// MarshalJSON encodes the value as a member of type SessionID is encoded.
+func (v SessionID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SessionID])
+}
 
 // SessionInfo is the information about a session returned by session/list
 type SessionInfo struct {
@@ -9446,6 +10568,10 @@ type SessionInfo struct {
 
 	// Fields of the unstable surface, with the unstable build tag.
 	sessionInfoUnstable
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9475,7 +10601,11 @@ func (v *SessionInfo) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return v.sessionInfoUnstable.appendMembers(b)
+	if b, err = v.sessionInfoUnstable.appendMembers(b); err != nil {
+		return nil, err
+	}
+	b = append(b, v.unknownMembers...)
+	return b, nil
 }
 
 func (v *SessionInfo) appendJSON(b []byte) ([]byte, error) {
@@ -9521,14 +10651,19 @@ func (v *SessionInfo) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SessionInfo) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionInfo) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SessionInfo) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionInfo) decodeJSON(d *decoder) error {
@@ -9560,6 +10695,10 @@ type SessionInfoUpdate struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9583,6 +10722,7 @@ func (v *SessionInfoUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -9611,11 +10751,16 @@ func (v *SessionInfoUpdate) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-func (v *SessionInfoUpdate) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionInfoUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *SessionInfoUpdate) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionInfoUpdate) decodeJSON(d *decoder) error {
@@ -9640,6 +10785,10 @@ type SessionListCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9651,6 +10800,7 @@ func (v *SessionListCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -9675,11 +10825,16 @@ func (v *SessionListCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-func (v *SessionListCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionListCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *SessionListCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionListCapabilities) decodeJSON(d *decoder) error {
@@ -9715,6 +10870,10 @@ type SessionMode struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9734,6 +10893,7 @@ func (v *SessionMode) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -9776,14 +10936,19 @@ func (v *SessionMode) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SessionMode) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionMode) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SessionMode) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionMode) decodeJSON(d *decoder) error {
@@ -9798,6 +10963,17 @@ func (v *SessionMode) UnmarshalJSON(data []byte) error {
 
 // SessionModeID is the unique identifier for a Session Mode.
 type SessionModeID string
+
+// UnmarshalJSON decodes the value as a member of type SessionModeID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SessionModeID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SessionModeID])
+}
+
+// MarshalJSON encodes the value as a member of type SessionModeID is encoded.
+func (v SessionModeID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SessionModeID])
+}
 
 // SessionModeState is the set of modes and the one currently active.
 type SessionModeState struct {
@@ -9815,6 +10991,10 @@ type SessionModeState struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9832,6 +11012,7 @@ func (v *SessionModeState) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -9872,14 +11053,19 @@ func (v *SessionModeState) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SessionModeState) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionModeState) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SessionModeState) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionModeState) decodeJSON(d *decoder) error {
@@ -9914,6 +11100,10 @@ type SessionNotification struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9931,6 +11121,7 @@ func (v *SessionNotification) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -9971,14 +11162,19 @@ func (v *SessionNotification) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SessionNotification) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SessionNotification) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionNotification) decodeJSON(d *decoder) error {
@@ -10003,6 +11199,10 @@ type SessionResumeCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -10014,6 +11214,7 @@ func (v *SessionResumeCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -10038,11 +11239,16 @@ func (v *SessionResumeCapabilities) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-func (v *SessionResumeCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionResumeCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *SessionResumeCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionResumeCapabilities) decodeJSON(d *decoder) error {
@@ -10068,6 +11274,10 @@ type SetSessionConfigOptionResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -10083,6 +11293,7 @@ func (v *SetSessionConfigOptionResponse) appendMembers(b []byte) ([]byte, error)
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -10117,14 +11328,19 @@ func (v *SetSessionConfigOptionResponse) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SetSessionConfigOptionResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SetSessionConfigOptionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SetSessionConfigOptionResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SetSessionConfigOptionResponse) decodeJSON(d *decoder) error {
@@ -10153,6 +11369,10 @@ type SetSessionModeRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -10168,6 +11388,7 @@ func (v *SetSessionModeRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -10208,14 +11429,19 @@ func (v *SetSessionModeRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SetSessionModeRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SetSessionModeRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SetSessionModeRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SetSessionModeRequest) decodeJSON(d *decoder) error {
@@ -10238,6 +11464,10 @@ type SetSessionModeResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -10249,6 +11479,7 @@ func (v *SetSessionModeResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -10273,11 +11504,16 @@ func (v *SetSessionModeResponse) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *SetSessionModeResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SetSessionModeResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *SetSessionModeResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SetSessionModeResponse) decodeJSON(d *decoder) error {
@@ -10305,6 +11541,10 @@ type StringMultiSelectItems struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -10320,6 +11560,7 @@ func (v *StringMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -10356,14 +11597,19 @@ func (v *StringMultiSelectItems) missing(seen uint64) error {
 	return nil
 }
 
-func (v *StringMultiSelectItems) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *StringMultiSelectItems) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *StringMultiSelectItems) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *StringMultiSelectItems) decodeJSON(d *decoder) error {
@@ -10436,6 +11682,10 @@ type StringPropertySchema struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -10487,6 +11737,7 @@ func (v *StringPropertySchema) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -10533,11 +11784,16 @@ func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *StringPropertySchema) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *StringPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *StringPropertySchema) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *StringPropertySchema) decodeJSON(d *decoder) error {
@@ -10569,6 +11825,10 @@ type Terminal struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -10582,6 +11842,7 @@ func (v *Terminal) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -10616,14 +11877,19 @@ func (v *Terminal) missing(seen uint64) error {
 	return nil
 }
 
-func (v *Terminal) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *Terminal) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *Terminal) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Terminal) decodeJSON(d *decoder) error {
@@ -10652,6 +11918,10 @@ type TerminalExitStatus struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -10671,6 +11941,7 @@ func (v *TerminalExitStatus) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -10699,11 +11970,16 @@ func (v *TerminalExitStatus) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *TerminalExitStatus) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *TerminalExitStatus) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *TerminalExitStatus) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *TerminalExitStatus) decodeJSON(d *decoder) error {
@@ -10718,6 +11994,17 @@ func (v *TerminalExitStatus) UnmarshalJSON(data []byte) error {
 
 // TerminalID is the typed identifier used for terminal values on the wire.
 type TerminalID string
+
+// UnmarshalJSON decodes the value as a member of type TerminalID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *TerminalID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[TerminalID])
+}
+
+// MarshalJSON encodes the value as a member of type TerminalID is encoded.
+func (v TerminalID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[TerminalID])
+}
 
 // TerminalOutputRequest is the request to get the current output and status of a terminal.
 type TerminalOutputRequest struct {
@@ -10735,6 +12022,10 @@ type TerminalOutputRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -10750,6 +12041,7 @@ func (v *TerminalOutputRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -10790,14 +12082,19 @@ func (v *TerminalOutputRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *TerminalOutputRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *TerminalOutputRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *TerminalOutputRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *TerminalOutputRequest) decodeJSON(d *decoder) error {
@@ -10829,6 +12126,10 @@ type TerminalOutputResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -10850,6 +12151,7 @@ func (v *TerminalOutputResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -10892,14 +12194,19 @@ func (v *TerminalOutputResponse) missing(seen uint64) error {
 	return nil
 }
 
-func (v *TerminalOutputResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *TerminalOutputResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *TerminalOutputResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *TerminalOutputResponse) decodeJSON(d *decoder) error {
@@ -10928,6 +12235,10 @@ type TextContent struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -10947,6 +12258,7 @@ func (v *TextContent) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -10983,14 +12295,19 @@ func (v *TextContent) missing(seen uint64) error {
 	return nil
 }
 
-func (v *TextContent) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *TextContent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *TextContent) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *TextContent) decodeJSON(d *decoder) error {
@@ -11022,6 +12339,10 @@ type TextResourceContents struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -11041,6 +12362,7 @@ func (v *TextResourceContents) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -11083,14 +12405,19 @@ func (v *TextResourceContents) missing(seen uint64) error {
 	return nil
 }
 
-func (v *TextResourceContents) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *TextResourceContents) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *TextResourceContents) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *TextResourceContents) decodeJSON(d *decoder) error {
@@ -11118,6 +12445,10 @@ type TitledMultiSelectItems struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -11133,6 +12464,7 @@ func (v *TitledMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -11169,14 +12501,19 @@ func (v *TitledMultiSelectItems) missing(seen uint64) error {
 	return nil
 }
 
-func (v *TitledMultiSelectItems) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *TitledMultiSelectItems) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *TitledMultiSelectItems) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *TitledMultiSelectItems) decodeJSON(d *decoder) error {
@@ -11238,6 +12575,10 @@ type ToolCall struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -11289,6 +12630,7 @@ func (v *ToolCall) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -11343,14 +12685,19 @@ func (v *ToolCall) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ToolCall) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ToolCall) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ToolCall) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ToolCall) decodeJSON(d *decoder) error {
@@ -11365,6 +12712,17 @@ func (v *ToolCall) UnmarshalJSON(data []byte) error {
 
 // ToolCallID is the unique identifier for a tool call within a session.
 type ToolCallID string
+
+// UnmarshalJSON decodes the value as a member of type ToolCallID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *ToolCallID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[ToolCallID])
+}
+
+// MarshalJSON encodes the value as a member of type ToolCallID is encoded.
+func (v ToolCallID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[ToolCallID])
+}
 
 // ToolCallLocation is a file location being accessed or modified by a tool.
 //
@@ -11389,6 +12747,10 @@ type ToolCallLocation struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -11406,6 +12768,7 @@ func (v *ToolCallLocation) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -11442,14 +12805,19 @@ func (v *ToolCallLocation) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ToolCallLocation) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ToolCallLocation) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ToolCallLocation) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ToolCallLocation) decodeJSON(d *decoder) error {
@@ -11509,6 +12877,10 @@ type ToolCallUpdate struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -11562,6 +12934,7 @@ func (v *ToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -11612,14 +12985,19 @@ func (v *ToolCallUpdate) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ToolCallUpdate) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ToolCallUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ToolCallUpdate) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ToolCallUpdate) decodeJSON(d *decoder) error {
@@ -11645,6 +13023,10 @@ type UnstructuredCommandInput struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -11658,6 +13040,7 @@ func (v *UnstructuredCommandInput) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -11692,14 +13075,19 @@ func (v *UnstructuredCommandInput) missing(seen uint64) error {
 	return nil
 }
 
-func (v *UnstructuredCommandInput) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *UnstructuredCommandInput) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *UnstructuredCommandInput) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *UnstructuredCommandInput) decodeJSON(d *decoder) error {
@@ -11731,6 +13119,10 @@ type UsageUpdate struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -11752,6 +13144,7 @@ func (v *UsageUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -11794,14 +13187,19 @@ func (v *UsageUpdate) missing(seen uint64) error {
 	return nil
 }
 
-func (v *UsageUpdate) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *UsageUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *UsageUpdate) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *UsageUpdate) decodeJSON(d *decoder) error {
@@ -11830,6 +13228,10 @@ type WaitForTerminalExitRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -11845,6 +13247,7 @@ func (v *WaitForTerminalExitRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -11885,14 +13288,19 @@ func (v *WaitForTerminalExitRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *WaitForTerminalExitRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *WaitForTerminalExitRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *WaitForTerminalExitRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *WaitForTerminalExitRequest) decodeJSON(d *decoder) error {
@@ -11921,6 +13329,10 @@ type WaitForTerminalExitResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -11940,6 +13352,7 @@ func (v *WaitForTerminalExitResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -11968,11 +13381,16 @@ func (v *WaitForTerminalExitResponse) decodeMember(d *decoder, name []byte, seen
 	return false, nil
 }
 
-func (v *WaitForTerminalExitResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *WaitForTerminalExitResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *WaitForTerminalExitResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *WaitForTerminalExitResponse) decodeJSON(d *decoder) error {
@@ -12006,6 +13424,10 @@ type WriteTextFileRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -12023,6 +13445,7 @@ func (v *WriteTextFileRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -12069,14 +13492,19 @@ func (v *WriteTextFileRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *WriteTextFileRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *WriteTextFileRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *WriteTextFileRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *WriteTextFileRequest) decodeJSON(d *decoder) error {
@@ -12099,6 +13527,10 @@ type WriteTextFileResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -12110,6 +13542,7 @@ func (v *WriteTextFileResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -12134,11 +13567,16 @@ func (v *WriteTextFileResponse) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-func (v *WriteTextFileResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *WriteTextFileResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *WriteTextFileResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *WriteTextFileResponse) decodeJSON(d *decoder) error {

@@ -337,7 +337,7 @@ func (u *AuthMethod) decodeRest(d *decoder, start int64) error {
 		}
 	}
 	depth := d.StackDepth()
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, authMethodMembers); err != nil {
 		if _, isDefault := v.(*AuthMethodAgentVariant); isDefault {
 			return err
 		}
@@ -350,6 +350,9 @@ func (u *AuthMethod) decodeRest(d *decoder, start int64) error {
 	u.Value = v
 	return nil
 }
+
+// authMethodMembers are the members of AuthMethod that its variants leave to it: the tag and the shared fields.
+var authMethodMembers = []string{"type"}
 
 func (u *AuthMethod) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -940,12 +943,15 @@ func (u *ContentBlock) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, contentBlockMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// contentBlockMembers are the members of ContentBlock that its variants leave to it: the tag and the shared fields.
+var contentBlockMembers = []string{"type"}
 
 func (u *ContentBlock) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -1320,7 +1326,7 @@ func (u *CreateElicitationRequest) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, createElicitationRequestMembers); err != nil {
 		return err
 	}
 	if other, ok := v.(*CreateElicitationRequestOther); ok {
@@ -1329,6 +1335,9 @@ func (u *CreateElicitationRequest) decodeRest(d *decoder, start int64) error {
 	u.Value = v
 	return nil
 }
+
+// createElicitationRequestMembers are the members of CreateElicitationRequest that its variants leave to it: the tag and the shared fields.
+var createElicitationRequestMembers = []string{"mode", "message", "_meta"}
 
 func (u *CreateElicitationRequest) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -1773,7 +1782,7 @@ func (u *CreateElicitationResponse) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, createElicitationResponseMembers); err != nil {
 		return err
 	}
 	if other, ok := v.(*CreateElicitationResponseOther); ok {
@@ -1782,6 +1791,9 @@ func (u *CreateElicitationResponse) decodeRest(d *decoder, start int64) error {
 	u.Value = v
 	return nil
 }
+
+// createElicitationResponseMembers are the members of CreateElicitationResponse that its variants leave to it: the tag and the shared fields.
+var createElicitationResponseMembers = []string{"action", "_meta"}
 
 func (u *CreateElicitationResponse) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -2463,12 +2475,15 @@ func (u *ElicitationPropertySchema) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, elicitationPropertySchemaMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// elicitationPropertySchemaMembers are the members of ElicitationPropertySchema that its variants leave to it: the tag and the shared fields.
+var elicitationPropertySchemaMembers = []string{"type"}
 
 func (u *ElicitationPropertySchema) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -3076,7 +3091,7 @@ func (u *MCPServer) decodeRest(d *decoder, start int64) error {
 		}
 	}
 	depth := d.StackDepth()
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, mcpServerMembers); err != nil {
 		if _, isDefault := v.(*MCPServerStdioVariant); isDefault {
 			return err
 		}
@@ -3089,6 +3104,9 @@ func (u *MCPServer) decodeRest(d *decoder, start int64) error {
 	u.Value = v
 	return nil
 }
+
+// mcpServerMembers are the members of MCPServer that its variants leave to it: the tag and the shared fields.
+var mcpServerMembers = []string{"type"}
 
 func (u *MCPServer) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -3373,7 +3391,7 @@ func (u *MultiSelectItems) decodeRest(d *decoder, start int64) error {
 		}
 	}
 	depth := d.StackDepth()
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, multiSelectItemsMembers); err != nil {
 		if _, isDefault := v.(*MultiSelectItemsTitled); isDefault {
 			return err
 		}
@@ -3386,6 +3404,9 @@ func (u *MultiSelectItems) decodeRest(d *decoder, start int64) error {
 	u.Value = v
 	return nil
 }
+
+// multiSelectItemsMembers are the members of MultiSelectItems that its variants leave to it: the tag and the shared fields.
+var multiSelectItemsMembers = []string{"type"}
 
 func (u *MultiSelectItems) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -3747,12 +3768,15 @@ func (u *RequestPermissionOutcome) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, requestPermissionOutcomeMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// requestPermissionOutcomeMembers are the members of RequestPermissionOutcome that its variants leave to it: the tag and the shared fields.
+var requestPermissionOutcomeMembers = []string{"outcome"}
 
 func (u *RequestPermissionOutcome) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -4054,7 +4078,7 @@ func (u *SessionConfigOption) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, sessionConfigOptionMembers); err != nil {
 		return err
 	}
 	if other, ok := v.(*SessionConfigOptionOther); ok {
@@ -4063,6 +4087,9 @@ func (u *SessionConfigOption) decodeRest(d *decoder, start int64) error {
 	u.Value = v
 	return nil
 }
+
+// sessionConfigOptionMembers are the members of SessionConfigOption that its variants leave to it: the tag and the shared fields.
+var sessionConfigOptionMembers = []string{"type", "id", "name", "description", "category", "_meta"}
 
 func (u *SessionConfigOption) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -4548,12 +4575,15 @@ func (u *SessionUpdate) decodeRest(d *decoder, start int64) error {
 			}
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, sessionUpdateMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// sessionUpdateMembers are the members of SessionUpdate that its variants leave to it: the tag and the shared fields.
+var sessionUpdateMembers = []string{"sessionUpdate"}
 
 func (u *SessionUpdate) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -5205,7 +5235,7 @@ func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64) erro
 		}
 	}
 	depth := d.StackDepth()
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, setSessionConfigOptionRequestMembers); err != nil {
 		if _, isDefault := v.(*SetSessionConfigOptionRequestValueID); isDefault {
 			return err
 		}
@@ -5221,6 +5251,9 @@ func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64) erro
 	u.Value = v
 	return nil
 }
+
+// setSessionConfigOptionRequestMembers are the members of SetSessionConfigOptionRequest that its variants leave to it: the tag and the shared fields.
+var setSessionConfigOptionRequestMembers = []string{"type", "sessionId", "configId", "_meta"}
 
 func (u *SetSessionConfigOptionRequest) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -5627,12 +5660,15 @@ func (u *ToolCallContent) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, toolCallContentMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// toolCallContentMembers are the members of ToolCallContent that its variants leave to it: the tag and the shared fields.
+var toolCallContentMembers = []string{"type"}
 
 func (u *ToolCallContent) decodeJSON(d *decoder) error {
 	return d.object(u)

@@ -37,6 +37,10 @@ type ArchiveSessionRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -50,6 +54,7 @@ func (v *ArchiveSessionRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -84,14 +89,19 @@ func (v *ArchiveSessionRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ArchiveSessionRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ArchiveSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ArchiveSessionRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ArchiveSessionRequest) decodeJSON(d *decoder) error {
@@ -116,6 +126,10 @@ type ArchiveSessionResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -127,6 +141,7 @@ func (v *ArchiveSessionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -151,11 +166,16 @@ func (v *ArchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *ArchiveSessionResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ArchiveSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *ArchiveSessionResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ArchiveSessionResponse) decodeJSON(d *decoder) error {
@@ -211,6 +231,10 @@ type AuthAccount struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -240,6 +264,7 @@ func (v *AuthAccount) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -282,14 +307,19 @@ func (v *AuthAccount) missing(seen uint64) error {
 	return nil
 }
 
-func (v *AuthAccount) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *AuthAccount) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *AuthAccount) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AuthAccount) decodeJSON(d *decoder) error {
@@ -342,6 +372,17 @@ func (v AuthState) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
+// UnmarshalJSON decodes the value as a member of type AuthState is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *AuthState) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[AuthState])
+}
+
+// MarshalJSON encodes the value as a member of type AuthState is encoded.
+func (v AuthState) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[AuthState])
+}
+
 // AuthStatusCapabilities is the auth status capabilities supported by the agent.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -356,6 +397,10 @@ type AuthStatusCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -367,6 +412,7 @@ func (v *AuthStatusCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -391,11 +437,16 @@ func (v *AuthStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *AuthStatusCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *AuthStatusCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *AuthStatusCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AuthStatusCapabilities) decodeJSON(d *decoder) error {
@@ -425,6 +476,10 @@ type AuthStatusRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -436,6 +491,7 @@ func (v *AuthStatusRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -460,11 +516,16 @@ func (v *AuthStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-func (v *AuthStatusRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *AuthStatusRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *AuthStatusRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AuthStatusRequest) decodeJSON(d *decoder) error {
@@ -502,6 +563,10 @@ type AuthStatusResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -521,6 +586,7 @@ func (v *AuthStatusResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -557,14 +623,19 @@ func (v *AuthStatusResponse) missing(seen uint64) error {
 	return nil
 }
 
-func (v *AuthStatusResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *AuthStatusResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *AuthStatusResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AuthStatusResponse) decodeJSON(d *decoder) error {
@@ -606,6 +677,10 @@ type AuthStatusUpdateNotification struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -625,6 +700,7 @@ func (v *AuthStatusUpdateNotification) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -661,14 +737,19 @@ func (v *AuthStatusUpdateNotification) missing(seen uint64) error {
 	return nil
 }
 
-func (v *AuthStatusUpdateNotification) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *AuthStatusUpdateNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *AuthStatusUpdateNotification) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AuthStatusUpdateNotification) decodeJSON(d *decoder) error {
@@ -878,7 +959,7 @@ func (u *IdleStateUpdate) decodeRest(d *decoder, start int64) error {
 		}
 	}
 	depth := d.StackDepth()
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, idleStateUpdateMembers); err != nil {
 		if _, isDefault := v.(*IdleStateUpdateNone); isDefault {
 			return err
 		}
@@ -894,6 +975,9 @@ func (u *IdleStateUpdate) decodeRest(d *decoder, start int64) error {
 	u.Value = v
 	return nil
 }
+
+// idleStateUpdateMembers are the members of IdleStateUpdate that its variants leave to it: the tag and the shared fields.
+var idleStateUpdateMembers = []string{"stopReason", "usage", "_meta"}
 
 func (u *IdleStateUpdate) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -1414,6 +1498,10 @@ type ProxyNotification struct {
 
 	// Params is the method-specific notification parameters.
 	Params *ProxySuccessorNotification `json:"params,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1427,6 +1515,7 @@ func (v *ProxyNotification) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -1461,14 +1550,19 @@ func (v *ProxyNotification) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ProxyNotification) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ProxyNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ProxyNotification) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ProxyNotification) decodeJSON(d *decoder) error {
@@ -1491,6 +1585,10 @@ type ProxyRequest struct {
 
 	// Params is the method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1508,6 +1606,7 @@ func (v *ProxyRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -1548,14 +1647,19 @@ func (v *ProxyRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ProxyRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ProxyRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ProxyRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ProxyRequest) decodeJSON(d *decoder) error {
@@ -1839,6 +1943,10 @@ type ProxySuccessorNotification struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1858,6 +1966,7 @@ func (v *ProxySuccessorNotification) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -1894,14 +2003,19 @@ func (v *ProxySuccessorNotification) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ProxySuccessorNotification) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ProxySuccessorNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ProxySuccessorNotification) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ProxySuccessorNotification) decodeJSON(d *decoder) error {
@@ -1955,6 +2069,10 @@ type ProxySuccessorRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1974,6 +2092,7 @@ func (v *ProxySuccessorRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2010,14 +2129,19 @@ func (v *ProxySuccessorRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ProxySuccessorRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ProxySuccessorRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ProxySuccessorRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ProxySuccessorRequest) decodeJSON(d *decoder) error {
@@ -2041,6 +2165,10 @@ type RequiresActionStateUpdate struct {
 	// Implementations MUST NOT make assumptions about values at these keys.
 	// Optional. Omitted and "null" mean no metadata for this state snapshot.
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2052,6 +2180,7 @@ func (v *RequiresActionStateUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2076,11 +2205,16 @@ func (v *RequiresActionStateUpdate) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-func (v *RequiresActionStateUpdate) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *RequiresActionStateUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *RequiresActionStateUpdate) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *RequiresActionStateUpdate) decodeJSON(d *decoder) error {
@@ -2099,6 +2233,10 @@ type RunningStateUpdate struct {
 	// Implementations MUST NOT make assumptions about values at these keys.
 	// Optional. Omitted and "null" mean no metadata for this state snapshot.
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2110,6 +2248,7 @@ func (v *RunningStateUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2134,11 +2273,16 @@ func (v *RunningStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *RunningStateUpdate) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *RunningStateUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *RunningStateUpdate) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *RunningStateUpdate) decodeJSON(d *decoder) error {
@@ -2166,6 +2310,10 @@ type SessionArchiveCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2177,6 +2325,7 @@ func (v *SessionArchiveCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2201,11 +2350,16 @@ func (v *SessionArchiveCapabilities) decodeMember(d *decoder, name []byte, seen 
 	return false, nil
 }
 
-func (v *SessionArchiveCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionArchiveCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *SessionArchiveCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionArchiveCapabilities) decodeJSON(d *decoder) error {
@@ -2256,6 +2410,17 @@ func (v SessionArchiveFilter) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
+// UnmarshalJSON decodes the value as a member of type SessionArchiveFilter is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SessionArchiveFilter) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SessionArchiveFilter])
+}
+
+// MarshalJSON encodes the value as a member of type SessionArchiveFilter is encoded.
+func (v SessionArchiveFilter) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SessionArchiveFilter])
+}
+
 // SessionCancelCapabilities is the capability to cancel work in a subagent session without ending that session.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -2270,6 +2435,10 @@ type SessionCancelCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2281,6 +2450,7 @@ func (v *SessionCancelCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2305,11 +2475,16 @@ func (v *SessionCancelCapabilities) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-func (v *SessionCancelCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionCancelCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *SessionCancelCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionCancelCapabilities) decodeJSON(d *decoder) error {
@@ -2361,6 +2536,10 @@ type SessionMessage struct {
 	//
 	// Implementations MUST NOT make assumptions about values in "_meta".
 	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2404,6 +2583,7 @@ func (v *SessionMessage) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2448,14 +2628,19 @@ func (v *SessionMessage) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SessionMessage) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionMessage) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SessionMessage) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionMessage) decodeJSON(d *decoder) error {
@@ -2485,6 +2670,10 @@ type SessionMessageChunk struct {
 	//
 	// Implementations MUST NOT make assumptions about values in "_meta".
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2502,6 +2691,7 @@ func (v *SessionMessageChunk) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2542,14 +2732,19 @@ func (v *SessionMessageChunk) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SessionMessageChunk) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionMessageChunk) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SessionMessageChunk) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionMessageChunk) decodeJSON(d *decoder) error {
@@ -2600,6 +2795,17 @@ func (v SessionStatus) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
+// UnmarshalJSON decodes the value as a member of type SessionStatus is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SessionStatus) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SessionStatus])
+}
+
+// MarshalJSON encodes the value as a member of type SessionStatus is encoded.
+func (v SessionStatus) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SessionStatus])
+}
+
 // SessionStatusCapabilities is the capabilities for the "session/status" method.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -2614,6 +2820,10 @@ type SessionStatusCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2625,6 +2835,7 @@ func (v *SessionStatusCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2649,11 +2860,16 @@ func (v *SessionStatusCapabilities) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-func (v *SessionStatusCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionStatusCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *SessionStatusCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionStatusCapabilities) decodeJSON(d *decoder) error {
@@ -2687,6 +2903,10 @@ type SessionStatusRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2700,6 +2920,7 @@ func (v *SessionStatusRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2734,14 +2955,19 @@ func (v *SessionStatusRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SessionStatusRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionStatusRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SessionStatusRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionStatusRequest) decodeJSON(d *decoder) error {
@@ -2774,6 +3000,10 @@ type SessionStatusResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2787,6 +3017,7 @@ func (v *SessionStatusResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2821,14 +3052,19 @@ func (v *SessionStatusResponse) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SessionStatusResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionStatusResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SessionStatusResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionStatusResponse) decodeJSON(d *decoder) error {
@@ -2861,6 +3097,10 @@ type SessionSystemPromptCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2878,6 +3118,7 @@ func (v *SessionSystemPromptCapabilities) appendMembers(b []byte) ([]byte, error
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2904,11 +3145,16 @@ func (v *SessionSystemPromptCapabilities) decodeMember(d *decoder, name []byte, 
 	return false, nil
 }
 
-func (v *SessionSystemPromptCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionSystemPromptCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *SessionSystemPromptCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionSystemPromptCapabilities) decodeJSON(d *decoder) error {
@@ -2943,6 +3189,10 @@ type SessionSystemPromptModeCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2960,6 +3210,7 @@ func (v *SessionSystemPromptModeCapabilities) appendMembers(b []byte) ([]byte, e
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2986,11 +3237,16 @@ func (v *SessionSystemPromptModeCapabilities) decodeMember(d *decoder, name []by
 	return false, nil
 }
 
-func (v *SessionSystemPromptModeCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionSystemPromptModeCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *SessionSystemPromptModeCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionSystemPromptModeCapabilities) decodeJSON(d *decoder) error {
@@ -3018,6 +3274,10 @@ type SessionSystemPromptOverrideCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3029,6 +3289,7 @@ func (v *SessionSystemPromptOverrideCapabilities) appendMembers(b []byte) ([]byt
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3053,11 +3314,16 @@ func (v *SessionSystemPromptOverrideCapabilities) decodeMember(d *decoder, name 
 	return false, nil
 }
 
-func (v *SessionSystemPromptOverrideCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionSystemPromptOverrideCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *SessionSystemPromptOverrideCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionSystemPromptOverrideCapabilities) decodeJSON(d *decoder) error {
@@ -3085,6 +3351,10 @@ type SessionTitleCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3096,6 +3366,7 @@ func (v *SessionTitleCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3120,11 +3391,16 @@ func (v *SessionTitleCapabilities) decodeMember(d *decoder, name []byte, seen *u
 	return false, nil
 }
 
-func (v *SessionTitleCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionTitleCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *SessionTitleCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionTitleCapabilities) decodeJSON(d *decoder) error {
@@ -3168,6 +3444,10 @@ type SetSessionTitleRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3183,6 +3463,7 @@ func (v *SetSessionTitleRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3223,14 +3504,19 @@ func (v *SetSessionTitleRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SetSessionTitleRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SetSessionTitleRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SetSessionTitleRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SetSessionTitleRequest) decodeJSON(d *decoder) error {
@@ -3261,6 +3547,10 @@ type SetSessionTitleResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3274,6 +3564,7 @@ func (v *SetSessionTitleResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3308,14 +3599,19 @@ func (v *SetSessionTitleResponse) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SetSessionTitleResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SetSessionTitleResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SetSessionTitleResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SetSessionTitleResponse) decodeJSON(d *decoder) error {
@@ -3423,12 +3719,15 @@ func (u *StateUpdate) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, stateUpdateMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// stateUpdateMembers are the members of StateUpdate that its variants leave to it: the tag and the shared fields.
+var stateUpdateMembers = []string{"state"}
 
 func (u *StateUpdate) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -3673,6 +3972,10 @@ type SubagentCapabilities struct {
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3684,6 +3987,7 @@ func (v *SubagentCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3708,11 +4012,16 @@ func (v *SubagentCapabilities) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *SubagentCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SubagentCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *SubagentCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SubagentCapabilities) decodeJSON(d *decoder) error {
@@ -3741,6 +4050,10 @@ type SubagentSessionCapabilities struct {
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3758,6 +4071,7 @@ func (v *SubagentSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3784,11 +4098,16 @@ func (v *SubagentSessionCapabilities) decodeMember(d *decoder, name []byte, seen
 	return false, nil
 }
 
-func (v *SubagentSessionCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SubagentSessionCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *SubagentSessionCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SubagentSessionCapabilities) decodeJSON(d *decoder) error {
@@ -3883,6 +4202,10 @@ type SubagentUpdate struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3934,6 +4257,7 @@ func (v *SubagentUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3982,14 +4306,19 @@ func (v *SubagentUpdate) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SubagentUpdate) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SubagentUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SubagentUpdate) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SubagentUpdate) decodeJSON(d *decoder) error {
@@ -4025,6 +4354,10 @@ type UnarchiveSessionRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4038,6 +4371,7 @@ func (v *UnarchiveSessionRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -4072,14 +4406,19 @@ func (v *UnarchiveSessionRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *UnarchiveSessionRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *UnarchiveSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *UnarchiveSessionRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *UnarchiveSessionRequest) decodeJSON(d *decoder) error {
@@ -4104,6 +4443,10 @@ type UnarchiveSessionResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4115,6 +4458,7 @@ func (v *UnarchiveSessionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -4139,11 +4483,16 @@ func (v *UnarchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *u
 	return false, nil
 }
 
-func (v *UnarchiveSessionResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *UnarchiveSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *UnarchiveSessionResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *UnarchiveSessionResponse) decodeJSON(d *decoder) error {
@@ -4172,6 +4521,10 @@ type UnknownStateUpdate struct {
 	// Implementations MUST NOT make assumptions about values at these keys.
 	// Optional. Omitted and "null" mean no metadata for this state snapshot.
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4183,6 +4536,7 @@ func (v *UnknownStateUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -4207,11 +4561,16 @@ func (v *UnknownStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *UnknownStateUpdate) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *UnknownStateUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *UnknownStateUpdate) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *UnknownStateUpdate) decodeJSON(d *decoder) error {

@@ -28,6 +28,10 @@ type DisableProviderRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -41,6 +45,7 @@ func (v *DisableProviderRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -75,14 +80,19 @@ func (v *DisableProviderRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *DisableProviderRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *DisableProviderRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *DisableProviderRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *DisableProviderRequest) decodeJSON(d *decoder) error {
@@ -107,6 +117,10 @@ type DisableProviderResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -118,6 +132,7 @@ func (v *DisableProviderResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -142,11 +157,16 @@ func (v *DisableProviderResponse) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-func (v *DisableProviderResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *DisableProviderResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *DisableProviderResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *DisableProviderResponse) decodeJSON(d *decoder) error {
@@ -207,6 +227,17 @@ func (v LLMProtocol) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
+// UnmarshalJSON decodes the value as a member of type LLMProtocol is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *LLMProtocol) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[LLMProtocol])
+}
+
+// MarshalJSON encodes the value as a member of type LLMProtocol is encoded.
+func (v LLMProtocol) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[LLMProtocol])
+}
+
 // ListProvidersRequest is the request parameters for "providers/list".
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -219,6 +250,10 @@ type ListProvidersRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -230,6 +265,7 @@ func (v *ListProvidersRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -254,11 +290,16 @@ func (v *ListProvidersRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *ListProvidersRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ListProvidersRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *ListProvidersRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ListProvidersRequest) decodeJSON(d *decoder) error {
@@ -286,6 +327,10 @@ type ListProvidersResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -301,6 +346,7 @@ func (v *ListProvidersResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -337,14 +383,19 @@ func (v *ListProvidersResponse) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ListProvidersResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ListProvidersResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ListProvidersResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ListProvidersResponse) decodeJSON(d *decoder) error {
@@ -375,6 +426,10 @@ type ProviderCurrentConfig struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -390,6 +445,7 @@ func (v *ProviderCurrentConfig) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -430,14 +486,19 @@ func (v *ProviderCurrentConfig) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ProviderCurrentConfig) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ProviderCurrentConfig) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ProviderCurrentConfig) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ProviderCurrentConfig) decodeJSON(d *decoder) error {
@@ -454,6 +515,17 @@ func (v *ProviderCurrentConfig) UnmarshalJSON(data []byte) error {
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type ProviderID string
+
+// UnmarshalJSON decodes the value as a member of type ProviderID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *ProviderID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[ProviderID])
+}
+
+// MarshalJSON encodes the value as a member of type ProviderID is encoded.
+func (v ProviderID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[ProviderID])
+}
 
 // ProviderInfo is the information about a configurable LLM provider.
 //
@@ -481,6 +553,10 @@ type ProviderInfo struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -506,6 +582,7 @@ func (v *ProviderInfo) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -554,14 +631,19 @@ func (v *ProviderInfo) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ProviderInfo) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ProviderInfo) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ProviderInfo) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ProviderInfo) decodeJSON(d *decoder) error {
@@ -588,6 +670,10 @@ type ProvidersCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -599,6 +685,7 @@ func (v *ProvidersCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -623,11 +710,16 @@ func (v *ProvidersCapabilities) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-func (v *ProvidersCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ProvidersCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *ProvidersCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ProvidersCapabilities) decodeJSON(d *decoder) error {
@@ -667,6 +759,10 @@ type SetProviderRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -690,6 +786,7 @@ func (v *SetProviderRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -740,14 +837,19 @@ func (v *SetProviderRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SetProviderRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SetProviderRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SetProviderRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SetProviderRequest) decodeJSON(d *decoder) error {
@@ -772,6 +874,10 @@ type SetProviderResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -783,6 +889,7 @@ func (v *SetProviderResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -807,11 +914,16 @@ func (v *SetProviderResponse) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-func (v *SetProviderResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SetProviderResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *SetProviderResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SetProviderResponse) decodeJSON(d *decoder) error {

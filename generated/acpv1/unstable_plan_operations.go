@@ -26,6 +26,10 @@ type PlanCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -37,6 +41,7 @@ func (v *PlanCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -61,11 +66,16 @@ func (v *PlanCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-func (v *PlanCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *PlanCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *PlanCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PlanCapabilities) decodeJSON(d *decoder) error {
@@ -96,6 +106,10 @@ type PlanFile struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -111,6 +125,7 @@ func (v *PlanFile) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -151,14 +166,19 @@ func (v *PlanFile) missing(seen uint64) error {
 	return nil
 }
 
-func (v *PlanFile) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *PlanFile) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *PlanFile) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PlanFile) decodeJSON(d *decoder) error {
@@ -175,6 +195,17 @@ func (v *PlanFile) UnmarshalJSON(data []byte) error {
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type PlanID string
+
+// UnmarshalJSON decodes the value as a member of type PlanID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *PlanID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[PlanID])
+}
+
+// MarshalJSON encodes the value as a member of type PlanID is encoded.
+func (v PlanID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[PlanID])
+}
 
 // PlanItems is a plan represented as structured entries.
 //
@@ -197,6 +228,10 @@ type PlanItems struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -214,6 +249,7 @@ func (v *PlanItems) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -254,14 +290,19 @@ func (v *PlanItems) missing(seen uint64) error {
 	return nil
 }
 
-func (v *PlanItems) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *PlanItems) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *PlanItems) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PlanItems) decodeJSON(d *decoder) error {
@@ -292,6 +333,10 @@ type PlanMarkdown struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -307,6 +352,7 @@ func (v *PlanMarkdown) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -347,14 +393,19 @@ func (v *PlanMarkdown) missing(seen uint64) error {
 	return nil
 }
 
-func (v *PlanMarkdown) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *PlanMarkdown) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *PlanMarkdown) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PlanMarkdown) decodeJSON(d *decoder) error {
@@ -382,6 +433,10 @@ type PlanRemoved struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -395,6 +450,7 @@ func (v *PlanRemoved) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -429,14 +485,19 @@ func (v *PlanRemoved) missing(seen uint64) error {
 	return nil
 }
 
-func (v *PlanRemoved) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *PlanRemoved) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *PlanRemoved) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PlanRemoved) decodeJSON(d *decoder) error {
@@ -464,6 +525,10 @@ type PlanUpdate struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v1/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -479,6 +544,7 @@ func (v *PlanUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -513,14 +579,19 @@ func (v *PlanUpdate) missing(seen uint64) error {
 	return nil
 }
 
-func (v *PlanUpdate) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *PlanUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *PlanUpdate) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PlanUpdate) decodeJSON(d *decoder) error {
@@ -620,12 +691,15 @@ func (u *PlanUpdateContent) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, planUpdateContentMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// planUpdateContentMembers are the members of PlanUpdateContent that its variants leave to it: the tag and the shared fields.
+var planUpdateContentMembers = []string{"type"}
 
 func (u *PlanUpdateContent) decodeJSON(d *decoder) error {
 	return d.object(u)

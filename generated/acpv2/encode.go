@@ -55,6 +55,14 @@ func encoded(buf *[]byte, b []byte, err error) ([]byte, error) {
 	return out, err
 }
 
+// encodeWith encodes *p with elem and returns a copy of the result, as
+// MarshalJSON does.
+func encodeWith[T any](p *T, elem func(*T, []byte) ([]byte, error)) ([]byte, error) {
+	buf := encodeBuffer()
+	b, err := elem(p, *buf)
+	return encoded(buf, b, err)
+}
+
 // closeObject ends an object whose members were appended after start,
 // each after a comma.
 func closeObject(b []byte, start int, err error) ([]byte, error) {
@@ -204,6 +212,10 @@ func appendNullable[T any](b []byte, n *Nullable[T], elem func(*T, []byte) ([]by
 // The element encoders of arrays and maps, in the form of appendJSON.
 
 func encodeString[S ~string](p *S, b []byte) ([]byte, error) { return appendString(b, *p), nil }
+
+func encodeInt[I ~int | ~int8 | ~int16 | ~int32 | ~int64](p *I, b []byte) ([]byte, error) {
+	return appendInt(b, *p), nil
+}
 
 func encodeUint[U ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64](p *U, b []byte) ([]byte, error) {
 	return appendUint(b, *p), nil

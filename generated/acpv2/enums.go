@@ -45,6 +45,17 @@ func (v CompactionStatus) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
+// UnmarshalJSON decodes the value as a member of type CompactionStatus is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *CompactionStatus) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[CompactionStatus])
+}
+
+// MarshalJSON encodes the value as a member of type CompactionStatus is encoded.
+func (v CompactionStatus) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[CompactionStatus])
+}
+
 // DiffFileType is the kind of file content represented by a diff change.
 type DiffFileType string
 
@@ -82,6 +93,17 @@ func (v DiffFileType) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
+// UnmarshalJSON decodes the value as a member of type DiffFileType is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *DiffFileType) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[DiffFileType])
+}
+
+// MarshalJSON encodes the value as a member of type DiffFileType is encoded.
+func (v DiffFileType) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[DiffFileType])
+}
+
 // DiffPatchFormat is the text patch format used by [DiffPatch].
 type DiffPatchFormat string
 
@@ -115,6 +137,17 @@ func (v DiffPatchFormat) IsKnown() bool {
 // Other unknown values are reserved for future versions of the protocol.
 func (v DiffPatchFormat) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
+}
+
+// UnmarshalJSON decodes the value as a member of type DiffPatchFormat is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *DiffPatchFormat) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[DiffPatchFormat])
+}
+
+// MarshalJSON encodes the value as a member of type DiffPatchFormat is encoded.
+func (v DiffPatchFormat) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[DiffPatchFormat])
 }
 
 // ElicitationSchemaType is the type discriminator for elicitation schemas.
@@ -153,6 +186,11 @@ func (v *ElicitationSchemaType) decodeJSON(d *decoder) error {
 // UnmarshalJSON accepts only the values the schema lists.
 func (v *ElicitationSchemaType) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
+}
+
+// MarshalJSON encodes the value as a member of type ElicitationSchemaType is encoded.
+func (v ElicitationSchemaType) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[ElicitationSchemaType])
 }
 
 // ErrorCode is the predefined error codes for common JSON-RPC and ACP-specific errors.
@@ -213,6 +251,17 @@ func (v ErrorCode) IsKnown() bool {
 	return false
 }
 
+// UnmarshalJSON decodes the value as a member of type ErrorCode is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *ErrorCode) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeInt[ErrorCode])
+}
+
+// MarshalJSON encodes the value as a member of type ErrorCode is encoded.
+func (v ErrorCode) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeInt[ErrorCode])
+}
+
 // IconTheme means: theme an icon is designed for.
 type IconTheme string
 
@@ -240,6 +289,17 @@ func (v IconTheme) IsKnown() bool {
 // Other unknown values are reserved for future versions of the protocol.
 func (v IconTheme) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
+}
+
+// UnmarshalJSON decodes the value as a member of type IconTheme is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *IconTheme) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[IconTheme])
+}
+
+// MarshalJSON encodes the value as a member of type IconTheme is encoded.
+func (v IconTheme) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[IconTheme])
 }
 
 // NoticeSeverity is the severity hint for a session notice.
@@ -273,6 +333,17 @@ func (v NoticeSeverity) IsKnown() bool {
 // Other unknown values are reserved for future versions of the protocol.
 func (v NoticeSeverity) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
+}
+
+// UnmarshalJSON decodes the value as a member of type NoticeSeverity is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *NoticeSeverity) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[NoticeSeverity])
+}
+
+// MarshalJSON encodes the value as a member of type NoticeSeverity is encoded.
+func (v NoticeSeverity) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[NoticeSeverity])
 }
 
 // PermissionOptionKind is the type of permission option being presented to the user.
@@ -314,6 +385,17 @@ func (v PermissionOptionKind) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
+// UnmarshalJSON decodes the value as a member of type PermissionOptionKind is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *PermissionOptionKind) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[PermissionOptionKind])
+}
+
+// MarshalJSON encodes the value as a member of type PermissionOptionKind is encoded.
+func (v PermissionOptionKind) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[PermissionOptionKind])
+}
+
 // PlanEntryPriority is the priority levels for plan entries.
 //
 // Used to indicate the relative importance or urgency of different
@@ -351,6 +433,17 @@ func (v PlanEntryPriority) IsKnown() bool {
 // Other unknown values are reserved for future versions of the protocol.
 func (v PlanEntryPriority) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
+}
+
+// UnmarshalJSON decodes the value as a member of type PlanEntryPriority is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *PlanEntryPriority) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[PlanEntryPriority])
+}
+
+// MarshalJSON encodes the value as a member of type PlanEntryPriority is encoded.
+func (v PlanEntryPriority) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[PlanEntryPriority])
 }
 
 // PlanEntryStatus is the status of a plan entry in the execution flow.
@@ -395,6 +488,17 @@ func (v PlanEntryStatus) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
+// UnmarshalJSON decodes the value as a member of type PlanEntryStatus is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *PlanEntryStatus) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[PlanEntryStatus])
+}
+
+// MarshalJSON encodes the value as a member of type PlanEntryStatus is encoded.
+func (v PlanEntryStatus) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[PlanEntryStatus])
+}
+
 // Role is the sender or recipient of messages and data in a conversation.
 type Role string
 
@@ -422,6 +526,17 @@ func (v Role) IsKnown() bool {
 // Other unknown values are reserved for future versions of the protocol.
 func (v Role) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
+}
+
+// UnmarshalJSON decodes the value as a member of type Role is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *Role) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[Role])
+}
+
+// MarshalJSON encodes the value as a member of type Role is encoded.
+func (v Role) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[Role])
 }
 
 // SessionConfigOptionCategory is the semantic category for a session configuration option.
@@ -469,6 +584,17 @@ func (v SessionConfigOptionCategory) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
+// UnmarshalJSON decodes the value as a member of type SessionConfigOptionCategory is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SessionConfigOptionCategory) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SessionConfigOptionCategory])
+}
+
+// MarshalJSON encodes the value as a member of type SessionConfigOptionCategory is encoded.
+func (v SessionConfigOptionCategory) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SessionConfigOptionCategory])
+}
+
 // StringFormat is the string format types for string properties in elicitation schemas.
 type StringFormat string
 
@@ -504,6 +630,17 @@ func (v StringFormat) IsKnown() bool {
 // Other unknown values are reserved for future versions of the protocol.
 func (v StringFormat) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
+}
+
+// UnmarshalJSON decodes the value as a member of type StringFormat is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *StringFormat) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[StringFormat])
+}
+
+// MarshalJSON encodes the value as a member of type StringFormat is encoded.
+func (v StringFormat) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[StringFormat])
 }
 
 // ToolCallStatus is the execution status of a tool call.
@@ -557,6 +694,17 @@ func (v ToolCallStatus) IsKnown() bool {
 // Other unknown values are reserved for future versions of the protocol.
 func (v ToolCallStatus) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
+}
+
+// UnmarshalJSON decodes the value as a member of type ToolCallStatus is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *ToolCallStatus) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[ToolCallStatus])
+}
+
+// MarshalJSON encodes the value as a member of type ToolCallStatus is encoded.
+func (v ToolCallStatus) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[ToolCallStatus])
 }
 
 // ToolKind means: categories of tools that can be invoked.
@@ -627,4 +775,15 @@ func (v ToolKind) IsKnown() bool {
 // Other unknown values are reserved for future versions of the protocol.
 func (v ToolKind) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
+}
+
+// UnmarshalJSON decodes the value as a member of type ToolKind is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *ToolKind) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[ToolKind])
+}
+
+// MarshalJSON encodes the value as a member of type ToolKind is encoded.
+func (v ToolKind) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[ToolKind])
 }

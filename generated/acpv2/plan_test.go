@@ -189,7 +189,7 @@ func TestPlanOpsContentWithoutPlanIDIsError(t *testing.T) {
 }
 
 // v2 ClientCapabilities has no plan capability in any build: a "plan" member
-// is accepted and dropped.
+// is kept as received and written back after the named members.
 func TestPlanOpsClientCapabilitiesHasNoPlan(t *testing.T) {
 	if unstableBuild && !planOpsBuild {
 		t.Fatal("the unstable tag is on but plan operations are not built")
@@ -202,5 +202,5 @@ func TestPlanOpsClientCapabilitiesHasNoPlan(t *testing.T) {
 	if err := json.Unmarshal([]byte(in), &caps); err != nil {
 		t.Fatalf("decode %s: %v", in, err)
 	}
-	jsontest.AssertBytes(t, jsontest.Marshal(t, caps), []byte(`{"_meta":{"k":1}}`))
+	jsontest.AssertBytes(t, jsontest.Marshal(t, caps), []byte(`{"_meta":{"k":1},"plan":{}}`))
 }

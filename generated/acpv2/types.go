@@ -14,6 +14,17 @@ import "encoding/json"
 // "C:\Users\user\project", or "\\server\share\project". It is not a URI.
 type AbsolutePath string
 
+// UnmarshalJSON decodes the value as a member of type AbsolutePath is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *AbsolutePath) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[AbsolutePath])
+}
+
+// MarshalJSON encodes the value as a member of type AbsolutePath is encoded.
+func (v AbsolutePath) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[AbsolutePath])
+}
+
 // AgentAuthCapabilities is the authentication-related extension capabilities supported by the agent.
 //
 // This object does not advertise support for "auth/login" or "auth/logout".
@@ -31,6 +42,10 @@ type AgentAuthCapabilities struct {
 
 	// Fields of the unstable surface, with the unstable build tag.
 	agentAuthCapabilitiesUnstable
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -42,7 +57,11 @@ func (v *AgentAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return v.agentAuthCapabilitiesUnstable.appendMembers(b)
+	if b, err = v.agentAuthCapabilitiesUnstable.appendMembers(b); err != nil {
+		return nil, err
+	}
+	b = append(b, v.unknownMembers...)
+	return b, nil
 }
 
 func (v *AgentAuthCapabilities) appendJSON(b []byte) ([]byte, error) {
@@ -66,11 +85,16 @@ func (v *AgentAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint
 	return v.agentAuthCapabilitiesUnstable.decodeMember(d, name, seen)
 }
 
-func (v *AgentAuthCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *AgentAuthCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *AgentAuthCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AgentAuthCapabilities) decodeJSON(d *decoder) error {
@@ -124,6 +148,10 @@ type AgentCapabilities struct {
 	// defaulted marks the value a constructor fills in for the schema's default: it is
 	// left out on the wire while it is empty.
 	defaulted bool
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -147,7 +175,11 @@ func (v *AgentCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return v.agentCapabilitiesLLMProviders.appendMembers(b)
+	if b, err = v.agentCapabilitiesLLMProviders.appendMembers(b); err != nil {
+		return nil, err
+	}
+	b = append(b, v.unknownMembers...)
+	return b, nil
 }
 
 func (v *AgentCapabilities) appendJSON(b []byte) ([]byte, error) {
@@ -175,11 +207,16 @@ func (v *AgentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return v.agentCapabilitiesLLMProviders.decodeMember(d, name, seen)
 }
 
-func (v *AgentCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *AgentCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *AgentCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AgentCapabilities) decodeJSON(d *decoder) error {
@@ -223,6 +260,10 @@ type AgentMessage struct {
 	//
 	// [Metadata Patches]: https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches
 	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -244,6 +285,7 @@ func (v *AgentMessage) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -282,14 +324,19 @@ func (v *AgentMessage) missing(seen uint64) error {
 	return nil
 }
 
-func (v *AgentMessage) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *AgentMessage) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *AgentMessage) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AgentMessage) decodeJSON(d *decoder) error {
@@ -309,6 +356,10 @@ type AgentNotification struct {
 
 	// Params is the method-specific notification parameters.
 	Params json.RawMessage `json:"params,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -322,6 +373,7 @@ func (v *AgentNotification) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -356,14 +408,19 @@ func (v *AgentNotification) missing(seen uint64) error {
 	return nil
 }
 
-func (v *AgentNotification) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *AgentNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *AgentNotification) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AgentNotification) decodeJSON(d *decoder) error {
@@ -386,6 +443,10 @@ type AgentRequest struct {
 
 	// Params is the method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -403,6 +464,7 @@ func (v *AgentRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -443,14 +505,19 @@ func (v *AgentRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *AgentRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *AgentRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *AgentRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AgentRequest) decodeJSON(d *decoder) error {
@@ -494,6 +561,10 @@ type AgentThought struct {
 	//
 	// [Metadata Patches]: https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches
 	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -515,6 +586,7 @@ func (v *AgentThought) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -553,14 +625,19 @@ func (v *AgentThought) missing(seen uint64) error {
 	return nil
 }
 
-func (v *AgentThought) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *AgentThought) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *AgentThought) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AgentThought) decodeJSON(d *decoder) error {
@@ -601,6 +678,10 @@ type Annotations struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -628,6 +709,7 @@ func (v *Annotations) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -660,11 +742,16 @@ func (v *Annotations) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return false, nil
 }
 
-func (v *Annotations) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *Annotations) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *Annotations) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Annotations) decodeJSON(d *decoder) error {
@@ -698,6 +785,10 @@ type AudioContent struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -719,6 +810,7 @@ func (v *AudioContent) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -761,14 +853,19 @@ func (v *AudioContent) missing(seen uint64) error {
 	return nil
 }
 
-func (v *AudioContent) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *AudioContent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *AudioContent) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AudioContent) decodeJSON(d *decoder) error {
@@ -804,6 +901,10 @@ type AuthMethodAgent struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -823,6 +924,7 @@ func (v *AuthMethodAgent) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -865,14 +967,19 @@ func (v *AuthMethodAgent) missing(seen uint64) error {
 	return nil
 }
 
-func (v *AuthMethodAgent) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *AuthMethodAgent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *AuthMethodAgent) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AuthMethodAgent) decodeJSON(d *decoder) error {
@@ -887,6 +994,17 @@ func (v *AuthMethodAgent) UnmarshalJSON(data []byte) error {
 
 // AuthMethodID is the typed identifier used for auth method values on the wire.
 type AuthMethodID string
+
+// UnmarshalJSON decodes the value as a member of type AuthMethodID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *AuthMethodID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[AuthMethodID])
+}
+
+// MarshalJSON encodes the value as a member of type AuthMethodID is encoded.
+func (v AuthMethodID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[AuthMethodID])
+}
 
 // AuthMethodTerminal is the terminal-based authentication method.
 //
@@ -923,6 +1041,10 @@ type AuthMethodTerminal struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -954,6 +1076,7 @@ func (v *AuthMethodTerminal) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -1004,14 +1127,19 @@ func (v *AuthMethodTerminal) missing(seen uint64) error {
 	return nil
 }
 
-func (v *AuthMethodTerminal) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *AuthMethodTerminal) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *AuthMethodTerminal) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AuthMethodTerminal) decodeJSON(d *decoder) error {
@@ -1037,6 +1165,10 @@ type AvailableCommandsUpdate struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1052,6 +1184,7 @@ func (v *AvailableCommandsUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -1086,14 +1219,19 @@ func (v *AvailableCommandsUpdate) missing(seen uint64) error {
 	return nil
 }
 
-func (v *AvailableCommandsUpdate) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *AvailableCommandsUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *AvailableCommandsUpdate) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AvailableCommandsUpdate) decodeJSON(d *decoder) error {
@@ -1119,6 +1257,10 @@ type BackgroundTerminal struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1132,6 +1274,7 @@ func (v *BackgroundTerminal) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -1166,14 +1309,19 @@ func (v *BackgroundTerminal) missing(seen uint64) error {
 	return nil
 }
 
-func (v *BackgroundTerminal) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *BackgroundTerminal) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *BackgroundTerminal) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *BackgroundTerminal) decodeJSON(d *decoder) error {
@@ -1199,6 +1347,10 @@ type BackgroundToolCall struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1212,6 +1364,7 @@ func (v *BackgroundToolCall) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -1246,14 +1399,19 @@ func (v *BackgroundToolCall) missing(seen uint64) error {
 	return nil
 }
 
-func (v *BackgroundToolCall) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *BackgroundToolCall) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *BackgroundToolCall) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *BackgroundToolCall) decodeJSON(d *decoder) error {
@@ -1287,6 +1445,10 @@ type BlobResourceContents struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1306,6 +1468,7 @@ func (v *BlobResourceContents) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -1348,14 +1511,19 @@ func (v *BlobResourceContents) missing(seen uint64) error {
 	return nil
 }
 
-func (v *BlobResourceContents) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *BlobResourceContents) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *BlobResourceContents) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *BlobResourceContents) decodeJSON(d *decoder) error {
@@ -1393,6 +1561,10 @@ type BooleanPropertySchema struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1416,6 +1588,7 @@ func (v *BooleanPropertySchema) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -1446,11 +1619,16 @@ func (v *BooleanPropertySchema) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-func (v *BooleanPropertySchema) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *BooleanPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *BooleanPropertySchema) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *BooleanPropertySchema) decodeJSON(d *decoder) error {
@@ -1481,6 +1659,10 @@ type CancelRequestNotification struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1496,6 +1678,7 @@ func (v *CancelRequestNotification) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -1530,14 +1713,19 @@ func (v *CancelRequestNotification) missing(seen uint64) error {
 	return nil
 }
 
-func (v *CancelRequestNotification) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *CancelRequestNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *CancelRequestNotification) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CancelRequestNotification) decodeJSON(d *decoder) error {
@@ -1567,6 +1755,10 @@ type CancelSessionNotification struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1580,6 +1772,7 @@ func (v *CancelSessionNotification) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -1614,14 +1807,19 @@ func (v *CancelSessionNotification) missing(seen uint64) error {
 	return nil
 }
 
-func (v *CancelSessionNotification) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *CancelSessionNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *CancelSessionNotification) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CancelSessionNotification) decodeJSON(d *decoder) error {
@@ -1664,6 +1862,10 @@ type CancelTerminalRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1679,6 +1881,7 @@ func (v *CancelTerminalRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -1719,14 +1922,19 @@ func (v *CancelTerminalRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *CancelTerminalRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *CancelTerminalRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *CancelTerminalRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CancelTerminalRequest) decodeJSON(d *decoder) error {
@@ -1749,6 +1957,10 @@ type CancelTerminalResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1760,6 +1972,7 @@ func (v *CancelTerminalResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -1784,11 +1997,16 @@ func (v *CancelTerminalResponse) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *CancelTerminalResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *CancelTerminalResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *CancelTerminalResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CancelTerminalResponse) decodeJSON(d *decoder) error {
@@ -1830,6 +2048,10 @@ type CancelToolCallRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1845,6 +2067,7 @@ func (v *CancelToolCallRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -1885,14 +2108,19 @@ func (v *CancelToolCallRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *CancelToolCallRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *CancelToolCallRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *CancelToolCallRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CancelToolCallRequest) decodeJSON(d *decoder) error {
@@ -1915,6 +2143,10 @@ type CancelToolCallResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1926,6 +2158,7 @@ func (v *CancelToolCallResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -1950,11 +2183,16 @@ func (v *CancelToolCallResponse) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *CancelToolCallResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *CancelToolCallResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *CancelToolCallResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CancelToolCallResponse) decodeJSON(d *decoder) error {
@@ -1977,6 +2215,10 @@ type CancelledPermissionOutcome struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1988,6 +2230,7 @@ func (v *CancelledPermissionOutcome) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2012,11 +2255,16 @@ func (v *CancelledPermissionOutcome) decodeMember(d *decoder, name []byte, seen 
 	return false, nil
 }
 
-func (v *CancelledPermissionOutcome) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *CancelledPermissionOutcome) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *CancelledPermissionOutcome) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CancelledPermissionOutcome) decodeJSON(d *decoder) error {
@@ -2051,6 +2299,10 @@ type ClientAuthCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2068,6 +2320,7 @@ func (v *ClientAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2094,11 +2347,16 @@ func (v *ClientAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *ClientAuthCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ClientAuthCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *ClientAuthCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ClientAuthCapabilities) decodeJSON(d *decoder) error {
@@ -2147,6 +2405,10 @@ type ClientCapabilities struct {
 	// defaulted marks the value a constructor fills in for the schema's default: it is
 	// left out on the wire while it is empty.
 	defaulted bool
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2170,6 +2432,7 @@ func (v *ClientCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2198,11 +2461,16 @@ func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *ClientCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ClientCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *ClientCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ClientCapabilities) decodeJSON(d *decoder) error {
@@ -2222,6 +2490,10 @@ type ClientNotification struct {
 
 	// Params is the method-specific notification parameters.
 	Params json.RawMessage `json:"params,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2235,6 +2507,7 @@ func (v *ClientNotification) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2269,14 +2542,19 @@ func (v *ClientNotification) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ClientNotification) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ClientNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ClientNotification) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ClientNotification) decodeJSON(d *decoder) error {
@@ -2299,6 +2577,10 @@ type ClientRequest struct {
 
 	// Params is the method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2316,6 +2598,7 @@ func (v *ClientRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2356,14 +2639,19 @@ func (v *ClientRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ClientRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ClientRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ClientRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ClientRequest) decodeJSON(d *decoder) error {
@@ -2408,6 +2696,10 @@ type CloseSessionRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2421,6 +2713,7 @@ func (v *CloseSessionRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2455,14 +2748,19 @@ func (v *CloseSessionRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *CloseSessionRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *CloseSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *CloseSessionRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CloseSessionRequest) decodeJSON(d *decoder) error {
@@ -2485,6 +2783,10 @@ type CloseSessionResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2496,6 +2798,7 @@ func (v *CloseSessionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2520,11 +2823,16 @@ func (v *CloseSessionResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *CloseSessionResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *CloseSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *CloseSessionResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CloseSessionResponse) decodeJSON(d *decoder) error {
@@ -2562,6 +2870,10 @@ type Command struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2583,6 +2895,7 @@ func (v *Command) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2625,14 +2938,19 @@ func (v *Command) missing(seen uint64) error {
 	return nil
 }
 
-func (v *Command) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *Command) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *Command) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Command) decodeJSON(d *decoder) error {
@@ -2667,6 +2985,10 @@ type CommandPermissionSubject struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2690,6 +3012,7 @@ func (v *CommandPermissionSubject) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2734,14 +3057,19 @@ func (v *CommandPermissionSubject) missing(seen uint64) error {
 	return nil
 }
 
-func (v *CommandPermissionSubject) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *CommandPermissionSubject) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *CommandPermissionSubject) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CommandPermissionSubject) decodeJSON(d *decoder) error {
@@ -2756,6 +3084,17 @@ func (v *CommandPermissionSubject) UnmarshalJSON(data []byte) error {
 
 // CompactionID is the unique identifier for a context compaction within a session.
 type CompactionID string
+
+// UnmarshalJSON decodes the value as a member of type CompactionID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *CompactionID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[CompactionID])
+}
+
+// MarshalJSON encodes the value as a member of type CompactionID is encoded.
+func (v CompactionID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[CompactionID])
+}
 
 // CompactionSummaryChunk is a content block appended to a compaction's summary. A first-seen ID creates
 // an in-progress compaction. Chunks append in receive order.
@@ -2775,6 +3114,10 @@ type CompactionSummaryChunk struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2792,6 +3135,7 @@ func (v *CompactionSummaryChunk) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2832,14 +3176,19 @@ func (v *CompactionSummaryChunk) missing(seen uint64) error {
 	return nil
 }
 
-func (v *CompactionSummaryChunk) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *CompactionSummaryChunk) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *CompactionSummaryChunk) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CompactionSummaryChunk) decodeJSON(d *decoder) error {
@@ -2883,6 +3232,10 @@ type CompactionUpdate struct {
 	//
 	// [Metadata Patches]: https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches
 	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2912,6 +3265,7 @@ func (v *CompactionUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -2958,14 +3312,19 @@ func (v *CompactionUpdate) missing(seen uint64) error {
 	return nil
 }
 
-func (v *CompactionUpdate) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *CompactionUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *CompactionUpdate) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CompactionUpdate) decodeJSON(d *decoder) error {
@@ -2993,6 +3352,10 @@ type CompleteElicitationNotification struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3006,6 +3369,7 @@ func (v *CompleteElicitationNotification) appendMembers(b []byte) ([]byte, error
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3040,14 +3404,19 @@ func (v *CompleteElicitationNotification) missing(seen uint64) error {
 	return nil
 }
 
-func (v *CompleteElicitationNotification) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *CompleteElicitationNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *CompleteElicitationNotification) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CompleteElicitationNotification) decodeJSON(d *decoder) error {
@@ -3073,6 +3442,10 @@ type ConfigOptionUpdate struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3088,6 +3461,7 @@ func (v *ConfigOptionUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3122,14 +3496,19 @@ func (v *ConfigOptionUpdate) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ConfigOptionUpdate) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ConfigOptionUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ConfigOptionUpdate) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ConfigOptionUpdate) decodeJSON(d *decoder) error {
@@ -3155,6 +3534,10 @@ type Content struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3170,6 +3553,7 @@ func (v *Content) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3204,14 +3588,19 @@ func (v *Content) missing(seen uint64) error {
 	return nil
 }
 
-func (v *Content) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *Content) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *Content) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Content) decodeJSON(d *decoder) error {
@@ -3244,6 +3633,10 @@ type ContentChunk struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3261,6 +3654,7 @@ func (v *ContentChunk) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3301,14 +3695,19 @@ func (v *ContentChunk) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ContentChunk) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ContentChunk) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ContentChunk) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ContentChunk) decodeJSON(d *decoder) error {
@@ -3338,6 +3737,10 @@ type Cost struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3355,6 +3758,7 @@ func (v *Cost) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3395,14 +3799,19 @@ func (v *Cost) missing(seen uint64) error {
 	return nil
 }
 
-func (v *Cost) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *Cost) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *Cost) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Cost) decodeJSON(d *decoder) error {
@@ -3430,6 +3839,10 @@ type DeleteSessionRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3443,6 +3856,7 @@ func (v *DeleteSessionRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3477,14 +3891,19 @@ func (v *DeleteSessionRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *DeleteSessionRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *DeleteSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *DeleteSessionRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *DeleteSessionRequest) decodeJSON(d *decoder) error {
@@ -3507,6 +3926,10 @@ type DeleteSessionResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3518,6 +3941,7 @@ func (v *DeleteSessionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3542,11 +3966,16 @@ func (v *DeleteSessionResponse) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-func (v *DeleteSessionResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *DeleteSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *DeleteSessionResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *DeleteSessionResponse) decodeJSON(d *decoder) error {
@@ -3589,6 +4018,10 @@ type Diff struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3610,6 +4043,7 @@ func (v *Diff) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3646,14 +4080,19 @@ func (v *Diff) missing(seen uint64) error {
 	return nil
 }
 
-func (v *Diff) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *Diff) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *Diff) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Diff) decodeJSON(d *decoder) error {
@@ -3682,6 +4121,10 @@ type DiffPatch struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3697,6 +4140,7 @@ func (v *DiffPatch) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3737,14 +4181,19 @@ func (v *DiffPatch) missing(seen uint64) error {
 	return nil
 }
 
-func (v *DiffPatch) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *DiffPatch) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *DiffPatch) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *DiffPatch) decodeJSON(d *decoder) error {
@@ -3761,12 +4210,17 @@ func (v *DiffPatch) UnmarshalJSON(data []byte) error {
 type DiffPathChange struct {
 	// Path is the absolute path for the operation.
 	Path AbsolutePath `json:"path"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *DiffPathChange) appendMembers(b []byte) ([]byte, error) {
 	b = append(b, `,"path":`...)
 	b = appendString(b, v.Path)
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3799,14 +4253,19 @@ func (v *DiffPathChange) missing(seen uint64) error {
 	return nil
 }
 
-func (v *DiffPathChange) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *DiffPathChange) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *DiffPathChange) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *DiffPathChange) decodeJSON(d *decoder) error {
@@ -3826,6 +4285,10 @@ type DiffPathPairChange struct {
 
 	// Path is the absolute path after the operation.
 	Path AbsolutePath `json:"path"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3834,6 +4297,7 @@ func (v *DiffPathPairChange) appendMembers(b []byte) ([]byte, error) {
 	b = appendString(b, v.OldPath)
 	b = append(b, `,"path":`...)
 	b = appendString(b, v.Path)
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3872,14 +4336,19 @@ func (v *DiffPathPairChange) missing(seen uint64) error {
 	return nil
 }
 
-func (v *DiffPathPairChange) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *DiffPathPairChange) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *DiffPathPairChange) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *DiffPathPairChange) decodeJSON(d *decoder) error {
@@ -3898,6 +4367,10 @@ type ElicitationAcceptAction struct {
 	//
 	// Omitted and "null" are equivalent and mean no content is provided.
 	Content map[string]ElicitationContentValue `json:"content,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3909,6 +4382,7 @@ func (v *ElicitationAcceptAction) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -3935,11 +4409,16 @@ func (v *ElicitationAcceptAction) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-func (v *ElicitationAcceptAction) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ElicitationAcceptAction) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *ElicitationAcceptAction) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ElicitationAcceptAction) decodeJSON(d *decoder) error {
@@ -3974,6 +4453,10 @@ type ElicitationCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3997,6 +4480,7 @@ func (v *ElicitationCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -4025,11 +4509,16 @@ func (v *ElicitationCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-func (v *ElicitationCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ElicitationCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *ElicitationCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ElicitationCapabilities) decodeJSON(d *decoder) error {
@@ -4054,6 +4543,10 @@ type ElicitationFormCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4065,6 +4558,7 @@ func (v *ElicitationFormCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -4089,11 +4583,16 @@ func (v *ElicitationFormCapabilities) decodeMember(d *decoder, name []byte, seen
 	return false, nil
 }
 
-func (v *ElicitationFormCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ElicitationFormCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *ElicitationFormCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ElicitationFormCapabilities) decodeJSON(d *decoder) error {
@@ -4108,6 +4607,17 @@ func (v *ElicitationFormCapabilities) UnmarshalJSON(data []byte) error {
 
 // ElicitationID is the unique identifier for an elicitation.
 type ElicitationID string
+
+// UnmarshalJSON decodes the value as a member of type ElicitationID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *ElicitationID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[ElicitationID])
+}
+
+// MarshalJSON encodes the value as a member of type ElicitationID is encoded.
+func (v ElicitationID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[ElicitationID])
+}
 
 // ElicitationRequestScope is the request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
 // (e.g., during auth/configuration phases before any session is started).
@@ -4209,6 +4719,10 @@ type ElicitationSchema struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4240,6 +4754,7 @@ func (v *ElicitationSchema) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -4290,14 +4805,19 @@ func (v *ElicitationSchema) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ElicitationSchema) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ElicitationSchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ElicitationSchema) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ElicitationSchema) decodeJSON(d *decoder) error {
@@ -4400,6 +4920,10 @@ type ElicitationURLCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4411,6 +4935,7 @@ func (v *ElicitationURLCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -4435,11 +4960,16 @@ func (v *ElicitationURLCapabilities) decodeMember(d *decoder, name []byte, seen 
 	return false, nil
 }
 
-func (v *ElicitationURLCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ElicitationURLCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *ElicitationURLCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ElicitationURLCapabilities) decodeJSON(d *decoder) error {
@@ -4470,6 +5000,10 @@ type EmbeddedResource struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4491,6 +5025,7 @@ func (v *EmbeddedResource) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -4527,14 +5062,19 @@ func (v *EmbeddedResource) missing(seen uint64) error {
 	return nil
 }
 
-func (v *EmbeddedResource) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *EmbeddedResource) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *EmbeddedResource) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *EmbeddedResource) decodeJSON(d *decoder) error {
@@ -4568,6 +5108,10 @@ type EnumOption struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4587,6 +5131,7 @@ func (v *EnumOption) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -4629,14 +5174,19 @@ func (v *EnumOption) missing(seen uint64) error {
 	return nil
 }
 
-func (v *EnumOption) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *EnumOption) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *EnumOption) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *EnumOption) decodeJSON(d *decoder) error {
@@ -4665,6 +5215,10 @@ type EnvVariable struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4680,6 +5234,7 @@ func (v *EnvVariable) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -4720,14 +5275,19 @@ func (v *EnvVariable) missing(seen uint64) error {
 	return nil
 }
 
-func (v *EnvVariable) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *EnvVariable) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *EnvVariable) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *EnvVariable) decodeJSON(d *decoder) error {
@@ -4764,6 +5324,10 @@ type Error struct {
 	// define a shape: [[UnsupportedProtocolVersionErrorData]] for "-32022", and
 	// [[SessionNotFoundErrorData]] for "-32002" when a session is not found.
 	Data *ErrorData `json:"data,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4779,6 +5343,7 @@ func (v *Error) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -4819,14 +5384,19 @@ func (v *Error) missing(seen uint64) error {
 	return nil
 }
 
-func (v *Error) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *Error) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *Error) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Error) decodeJSON(d *decoder) error {
@@ -4941,6 +5511,10 @@ type HTTPHeader struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4956,6 +5530,7 @@ func (v *HTTPHeader) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -4996,14 +5571,19 @@ func (v *HTTPHeader) missing(seen uint64) error {
 	return nil
 }
 
-func (v *HTTPHeader) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *HTTPHeader) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *HTTPHeader) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *HTTPHeader) decodeJSON(d *decoder) error {
@@ -5050,6 +5630,10 @@ type Icon struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5077,6 +5661,7 @@ func (v *Icon) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -5117,14 +5702,19 @@ func (v *Icon) missing(seen uint64) error {
 	return nil
 }
 
-func (v *Icon) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *Icon) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *Icon) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Icon) decodeJSON(d *decoder) error {
@@ -5163,6 +5753,10 @@ type ImageContent struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5188,6 +5782,7 @@ func (v *ImageContent) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -5232,14 +5827,19 @@ func (v *ImageContent) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ImageContent) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ImageContent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ImageContent) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ImageContent) decodeJSON(d *decoder) error {
@@ -5280,6 +5880,10 @@ type Implementation struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5299,6 +5903,7 @@ func (v *Implementation) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -5341,14 +5946,19 @@ func (v *Implementation) missing(seen uint64) error {
 	return nil
 }
 
-func (v *Implementation) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *Implementation) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *Implementation) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Implementation) decodeJSON(d *decoder) error {
@@ -5386,6 +5996,10 @@ type InitializeRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5413,6 +6027,7 @@ func (v *InitializeRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -5455,14 +6070,19 @@ func (v *InitializeRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *InitializeRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *InitializeRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *InitializeRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *InitializeRequest) decodeJSON(d *decoder) error {
@@ -5512,6 +6132,10 @@ type InitializeResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5545,6 +6169,7 @@ func (v *InitializeResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -5589,14 +6214,19 @@ func (v *InitializeResponse) missing(seen uint64) error {
 	return nil
 }
 
-func (v *InitializeResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *InitializeResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *InitializeResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *InitializeResponse) decodeJSON(d *decoder) error {
@@ -5644,6 +6274,10 @@ type IntegerPropertySchema struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5675,6 +6309,7 @@ func (v *IntegerPropertySchema) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -5709,11 +6344,16 @@ func (v *IntegerPropertySchema) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-func (v *IntegerPropertySchema) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *IntegerPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *IntegerPropertySchema) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *IntegerPropertySchema) decodeJSON(d *decoder) error {
@@ -5752,6 +6392,10 @@ type ListSessionsRequest struct {
 
 	// Fields of the unstable surface, with the unstable build tag.
 	listSessionsRequestUnstable
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5771,7 +6415,11 @@ func (v *ListSessionsRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return v.listSessionsRequestUnstable.appendMembers(b)
+	if b, err = v.listSessionsRequestUnstable.appendMembers(b); err != nil {
+		return nil, err
+	}
+	b = append(b, v.unknownMembers...)
+	return b, nil
 }
 
 func (v *ListSessionsRequest) appendJSON(b []byte) ([]byte, error) {
@@ -5799,11 +6447,16 @@ func (v *ListSessionsRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	return v.listSessionsRequestUnstable.decodeMember(d, name, seen)
 }
 
-func (v *ListSessionsRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ListSessionsRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *ListSessionsRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ListSessionsRequest) decodeJSON(d *decoder) error {
@@ -5834,6 +6487,10 @@ type ListSessionsResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5853,6 +6510,7 @@ func (v *ListSessionsResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -5889,14 +6547,19 @@ func (v *ListSessionsResponse) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ListSessionsResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ListSessionsResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ListSessionsResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ListSessionsResponse) decodeJSON(d *decoder) error {
@@ -5929,6 +6592,10 @@ type LoginAuthRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5942,6 +6609,7 @@ func (v *LoginAuthRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -5976,14 +6644,19 @@ func (v *LoginAuthRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *LoginAuthRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *LoginAuthRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *LoginAuthRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *LoginAuthRequest) decodeJSON(d *decoder) error {
@@ -6006,6 +6679,10 @@ type LoginAuthResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6017,6 +6694,7 @@ func (v *LoginAuthResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -6041,11 +6719,16 @@ func (v *LoginAuthResponse) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-func (v *LoginAuthResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *LoginAuthResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *LoginAuthResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *LoginAuthResponse) decodeJSON(d *decoder) error {
@@ -6074,6 +6757,10 @@ type LogoutAuthRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6085,6 +6772,7 @@ func (v *LogoutAuthRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -6109,11 +6797,16 @@ func (v *LogoutAuthRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-func (v *LogoutAuthRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *LogoutAuthRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *LogoutAuthRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *LogoutAuthRequest) decodeJSON(d *decoder) error {
@@ -6136,6 +6829,10 @@ type LogoutAuthResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6147,6 +6844,7 @@ func (v *LogoutAuthResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -6171,11 +6869,16 @@ func (v *LogoutAuthResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *LogoutAuthResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *LogoutAuthResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *LogoutAuthResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *LogoutAuthResponse) decodeJSON(d *decoder) error {
@@ -6213,6 +6916,10 @@ type MCPCapabilities struct {
 
 	// Fields of the unstable surface, with the unstable_mcp_over_acp or unstable build tag.
 	mcpCapabilitiesMCPOverACP
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6236,7 +6943,11 @@ func (v *MCPCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return v.mcpCapabilitiesMCPOverACP.appendMembers(b)
+	if b, err = v.mcpCapabilitiesMCPOverACP.appendMembers(b); err != nil {
+		return nil, err
+	}
+	b = append(b, v.unknownMembers...)
+	return b, nil
 }
 
 func (v *MCPCapabilities) appendJSON(b []byte) ([]byte, error) {
@@ -6264,11 +6975,16 @@ func (v *MCPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (b
 	return v.mcpCapabilitiesMCPOverACP.decodeMember(d, name, seen)
 }
 
-func (v *MCPCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *MCPCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *MCPCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *MCPCapabilities) decodeJSON(d *decoder) error {
@@ -6293,6 +7009,10 @@ type MCPHTTPCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6304,6 +7024,7 @@ func (v *MCPHTTPCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -6328,11 +7049,16 @@ func (v *MCPHTTPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-func (v *MCPHTTPCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *MCPHTTPCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *MCPHTTPCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *MCPHTTPCapabilities) decodeJSON(d *decoder) error {
@@ -6365,6 +7091,10 @@ type MCPServerHTTP struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6386,6 +7116,7 @@ func (v *MCPServerHTTP) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -6430,14 +7161,19 @@ func (v *MCPServerHTTP) missing(seen uint64) error {
 	return nil
 }
 
-func (v *MCPServerHTTP) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *MCPServerHTTP) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *MCPServerHTTP) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *MCPServerHTTP) decodeJSON(d *decoder) error {
@@ -6473,6 +7209,10 @@ type MCPServerStdio struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6500,6 +7240,7 @@ func (v *MCPServerStdio) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -6548,14 +7289,19 @@ func (v *MCPServerStdio) missing(seen uint64) error {
 	return nil
 }
 
-func (v *MCPServerStdio) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *MCPServerStdio) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *MCPServerStdio) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *MCPServerStdio) decodeJSON(d *decoder) error {
@@ -6580,6 +7326,10 @@ type MCPStdioCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6591,6 +7341,7 @@ func (v *MCPStdioCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -6615,11 +7366,16 @@ func (v *MCPStdioCapabilities) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *MCPStdioCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *MCPStdioCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *MCPStdioCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *MCPStdioCapabilities) decodeJSON(d *decoder) error {
@@ -6635,12 +7391,34 @@ func (v *MCPStdioCapabilities) UnmarshalJSON(data []byte) error {
 // MediaType is an Internet media type identifying the format of protocol content.
 type MediaType string
 
+// UnmarshalJSON decodes the value as a member of type MediaType is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *MediaType) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[MediaType])
+}
+
+// MarshalJSON encodes the value as a member of type MediaType is encoded.
+func (v MediaType) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[MediaType])
+}
+
 // MessageID is the identifier for a message, unique among messages of the same type within a session.
 //
 // Each message type, such as user messages, agent messages, and agent thoughts,
 // has its own ID space: messages of different types may share an ID and remain
 // distinct messages.
 type MessageID string
+
+// UnmarshalJSON decodes the value as a member of type MessageID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *MessageID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[MessageID])
+}
+
+// MarshalJSON encodes the value as a member of type MessageID is encoded.
+func (v MessageID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[MessageID])
+}
 
 // MultiSelectPropertySchema is the schema for multi-select (array) properties in an elicitation form.
 type MultiSelectPropertySchema struct {
@@ -6680,6 +7458,10 @@ type MultiSelectPropertySchema struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6717,6 +7499,7 @@ func (v *MultiSelectPropertySchema) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -6761,14 +7544,19 @@ func (v *MultiSelectPropertySchema) missing(seen uint64) error {
 	return nil
 }
 
-func (v *MultiSelectPropertySchema) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *MultiSelectPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *MultiSelectPropertySchema) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *MultiSelectPropertySchema) decodeJSON(d *decoder) error {
@@ -6811,6 +7599,10 @@ type NewSessionRequest struct {
 
 	// Fields of the unstable surface, with the unstable build tag.
 	newSessionRequestUnstable
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6836,7 +7628,11 @@ func (v *NewSessionRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return v.newSessionRequestUnstable.appendMembers(b)
+	if b, err = v.newSessionRequestUnstable.appendMembers(b); err != nil {
+		return nil, err
+	}
+	b = append(b, v.unknownMembers...)
+	return b, nil
 }
 
 func (v *NewSessionRequest) appendJSON(b []byte) ([]byte, error) {
@@ -6878,14 +7674,19 @@ func (v *NewSessionRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *NewSessionRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *NewSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *NewSessionRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *NewSessionRequest) decodeJSON(d *decoder) error {
@@ -6935,6 +7736,10 @@ type NewSessionResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6960,6 +7765,7 @@ func (v *NewSessionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -6998,14 +7804,19 @@ func (v *NewSessionResponse) missing(seen uint64) error {
 	return nil
 }
 
-func (v *NewSessionResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *NewSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *NewSessionResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *NewSessionResponse) decodeJSON(d *decoder) error {
@@ -7047,6 +7858,10 @@ type Notice struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7066,6 +7881,7 @@ func (v *Notice) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -7110,14 +7926,19 @@ func (v *Notice) missing(seen uint64) error {
 	return nil
 }
 
-func (v *Notice) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *Notice) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *Notice) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Notice) decodeJSON(d *decoder) error {
@@ -7165,6 +7986,10 @@ type NumberPropertySchema struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7202,6 +8027,7 @@ func (v *NumberPropertySchema) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -7236,11 +8062,16 @@ func (v *NumberPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *NumberPropertySchema) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *NumberPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *NumberPropertySchema) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *NumberPropertySchema) decodeJSON(d *decoder) error {
@@ -7272,6 +8103,10 @@ type PermissionOption struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7289,6 +8124,7 @@ func (v *PermissionOption) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -7335,14 +8171,19 @@ func (v *PermissionOption) missing(seen uint64) error {
 	return nil
 }
 
-func (v *PermissionOption) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *PermissionOption) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *PermissionOption) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PermissionOption) decodeJSON(d *decoder) error {
@@ -7357,6 +8198,17 @@ func (v *PermissionOption) UnmarshalJSON(data []byte) error {
 
 // PermissionOptionID is the unique identifier for a permission option.
 type PermissionOptionID string
+
+// UnmarshalJSON decodes the value as a member of type PermissionOptionID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *PermissionOptionID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[PermissionOptionID])
+}
+
+// MarshalJSON encodes the value as a member of type PermissionOptionID is encoded.
+func (v PermissionOptionID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[PermissionOptionID])
+}
 
 // PlanEntry is a single entry in the execution plan.
 //
@@ -7384,6 +8236,10 @@ type PlanEntry struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7401,6 +8257,7 @@ func (v *PlanEntry) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -7447,14 +8304,19 @@ func (v *PlanEntry) missing(seen uint64) error {
 	return nil
 }
 
-func (v *PlanEntry) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *PlanEntry) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *PlanEntry) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PlanEntry) decodeJSON(d *decoder) error {
@@ -7469,6 +8331,17 @@ func (v *PlanEntry) UnmarshalJSON(data []byte) error {
 
 // PlanID is the unique identifier for a plan within a session.
 type PlanID string
+
+// UnmarshalJSON decodes the value as a member of type PlanID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *PlanID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[PlanID])
+}
+
+// MarshalJSON encodes the value as a member of type PlanID is encoded.
+func (v PlanID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[PlanID])
+}
 
 // PlanItems is a plan represented as structured entries.
 type PlanItems struct {
@@ -7489,6 +8362,10 @@ type PlanItems struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7506,6 +8383,7 @@ func (v *PlanItems) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -7546,14 +8424,19 @@ func (v *PlanItems) missing(seen uint64) error {
 	return nil
 }
 
-func (v *PlanItems) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *PlanItems) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *PlanItems) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PlanItems) decodeJSON(d *decoder) error {
@@ -7579,6 +8462,10 @@ type PlanUpdate struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7594,6 +8481,7 @@ func (v *PlanUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -7628,14 +8516,19 @@ func (v *PlanUpdate) missing(seen uint64) error {
 	return nil
 }
 
-func (v *PlanUpdate) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *PlanUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *PlanUpdate) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PlanUpdate) decodeJSON(d *decoder) error {
@@ -7660,6 +8553,10 @@ type PromptAudioCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7671,6 +8568,7 @@ func (v *PromptAudioCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -7695,11 +8593,16 @@ func (v *PromptAudioCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-func (v *PromptAudioCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *PromptAudioCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *PromptAudioCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PromptAudioCapabilities) decodeJSON(d *decoder) error {
@@ -7756,6 +8659,10 @@ type PromptCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7785,6 +8692,7 @@ func (v *PromptCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -7815,11 +8723,16 @@ func (v *PromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *PromptCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *PromptCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *PromptCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PromptCapabilities) decodeJSON(d *decoder) error {
@@ -7844,6 +8757,10 @@ type PromptEmbeddedContextCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7855,6 +8772,7 @@ func (v *PromptEmbeddedContextCapabilities) appendMembers(b []byte) ([]byte, err
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -7879,11 +8797,16 @@ func (v *PromptEmbeddedContextCapabilities) decodeMember(d *decoder, name []byte
 	return false, nil
 }
 
-func (v *PromptEmbeddedContextCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *PromptEmbeddedContextCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *PromptEmbeddedContextCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PromptEmbeddedContextCapabilities) decodeJSON(d *decoder) error {
@@ -7908,6 +8831,10 @@ type PromptImageCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7919,6 +8846,7 @@ func (v *PromptImageCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -7943,11 +8871,16 @@ func (v *PromptImageCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-func (v *PromptImageCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *PromptImageCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *PromptImageCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PromptImageCapabilities) decodeJSON(d *decoder) error {
@@ -7997,6 +8930,10 @@ type PromptRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8014,6 +8951,7 @@ func (v *PromptRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -8056,14 +8994,19 @@ func (v *PromptRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *PromptRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *PromptRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *PromptRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PromptRequest) decodeJSON(d *decoder) error {
@@ -8106,6 +9049,10 @@ type PromptResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8119,6 +9066,7 @@ func (v *PromptResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -8153,14 +9101,19 @@ func (v *PromptResponse) missing(seen uint64) error {
 	return nil
 }
 
-func (v *PromptResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *PromptResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *PromptResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PromptResponse) decodeJSON(d *decoder) error {
@@ -8179,6 +9132,17 @@ func (v *PromptResponse) UnmarshalJSON(data []byte) error {
 // Non-breaking changes should be introduced via capabilities.
 type ProtocolVersion uint16
 
+// UnmarshalJSON decodes the value as a member of type ProtocolVersion is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *ProtocolVersion) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeUint[ProtocolVersion])
+}
+
+// MarshalJSON encodes the value as a member of type ProtocolVersion is encoded.
+func (v ProtocolVersion) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeUint[ProtocolVersion])
+}
+
 // ReplayFromStart is the inclusive replay cursor requesting replay from the start of retained conversation history.
 type ReplayFromStart struct {
 	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -8189,6 +9153,10 @@ type ReplayFromStart struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8200,6 +9168,7 @@ func (v *ReplayFromStart) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -8224,11 +9193,16 @@ func (v *ReplayFromStart) decodeMember(d *decoder, name []byte, seen *uint64) (b
 	return false, nil
 }
 
-func (v *ReplayFromStart) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ReplayFromStart) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *ReplayFromStart) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ReplayFromStart) decodeJSON(d *decoder) error {
@@ -8282,6 +9256,10 @@ type RequestPermissionRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8311,6 +9289,7 @@ func (v *RequestPermissionRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -8363,14 +9342,19 @@ func (v *RequestPermissionRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *RequestPermissionRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *RequestPermissionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *RequestPermissionRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *RequestPermissionRequest) decodeJSON(d *decoder) error {
@@ -8396,6 +9380,10 @@ type RequestPermissionResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8411,6 +9399,7 @@ func (v *RequestPermissionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -8445,14 +9434,19 @@ func (v *RequestPermissionResponse) missing(seen uint64) error {
 	return nil
 }
 
-func (v *RequestPermissionResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *RequestPermissionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *RequestPermissionResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *RequestPermissionResponse) decodeJSON(d *decoder) error {
@@ -8602,6 +9596,10 @@ type ResourceLink struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8645,6 +9643,7 @@ func (v *ResourceLink) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -8697,14 +9696,19 @@ func (v *ResourceLink) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ResourceLink) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ResourceLink) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ResourceLink) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ResourceLink) decodeJSON(d *decoder) error {
@@ -8769,6 +9773,10 @@ type ResumeSessionRequest struct {
 
 	// Fields of the unstable surface, with the unstable build tag.
 	resumeSessionRequestUnstable
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8802,7 +9810,11 @@ func (v *ResumeSessionRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return v.resumeSessionRequestUnstable.appendMembers(b)
+	if b, err = v.resumeSessionRequestUnstable.appendMembers(b); err != nil {
+		return nil, err
+	}
+	b = append(b, v.unknownMembers...)
+	return b, nil
 }
 
 func (v *ResumeSessionRequest) appendJSON(b []byte) ([]byte, error) {
@@ -8852,14 +9864,19 @@ func (v *ResumeSessionRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ResumeSessionRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ResumeSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ResumeSessionRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ResumeSessionRequest) decodeJSON(d *decoder) error {
@@ -8904,6 +9921,10 @@ type ResumeSessionResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8927,6 +9948,7 @@ func (v *ResumeSessionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -8955,11 +9977,16 @@ func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-func (v *ResumeSessionResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ResumeSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *ResumeSessionResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ResumeSessionResponse) decodeJSON(d *decoder) error {
@@ -9069,6 +10096,10 @@ type SelectedPermissionOutcome struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9082,6 +10113,7 @@ func (v *SelectedPermissionOutcome) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -9116,14 +10148,19 @@ func (v *SelectedPermissionOutcome) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SelectedPermissionOutcome) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SelectedPermissionOutcome) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SelectedPermissionOutcome) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SelectedPermissionOutcome) decodeJSON(d *decoder) error {
@@ -9151,6 +10188,10 @@ type SessionAdditionalDirectoriesCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9162,6 +10203,7 @@ func (v *SessionAdditionalDirectoriesCapabilities) appendMembers(b []byte) ([]by
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -9186,11 +10228,16 @@ func (v *SessionAdditionalDirectoriesCapabilities) decodeMember(d *decoder, name
 	return false, nil
 }
 
-func (v *SessionAdditionalDirectoriesCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionAdditionalDirectoriesCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *SessionAdditionalDirectoriesCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionAdditionalDirectoriesCapabilities) decodeJSON(d *decoder) error {
@@ -9260,6 +10307,10 @@ type SessionCapabilities struct {
 
 	// Fields of the unstable surface, with the unstable_session_fork or unstable build tag.
 	sessionCapabilitiesSessionFork
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9298,7 +10349,11 @@ func (v *SessionCapabilities) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.sessionCapabilitiesUnstable.appendMembers(b); err != nil {
 		return nil, err
 	}
-	return v.sessionCapabilitiesSessionFork.appendMembers(b)
+	if b, err = v.sessionCapabilitiesSessionFork.appendMembers(b); err != nil {
+		return nil, err
+	}
+	b = append(b, v.unknownMembers...)
+	return b, nil
 }
 
 func (v *SessionCapabilities) appendJSON(b []byte) ([]byte, error) {
@@ -9333,11 +10388,16 @@ func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64
 	return v.sessionCapabilitiesSessionFork.decodeMember(d, name, seen)
 }
 
-func (v *SessionCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *SessionCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionCapabilities) decodeJSON(d *decoder) error {
@@ -9354,12 +10414,17 @@ func (v *SessionCapabilities) UnmarshalJSON(data []byte) error {
 type SessionConfigBoolean struct {
 	// CurrentValue is the current value of the boolean option.
 	CurrentValue bool `json:"currentValue"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
 func (v *SessionConfigBoolean) appendMembers(b []byte) ([]byte, error) {
 	b = append(b, `,"currentValue":`...)
 	b = appendBool(b, v.CurrentValue)
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -9392,14 +10457,19 @@ func (v *SessionConfigBoolean) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SessionConfigBoolean) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionConfigBoolean) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SessionConfigBoolean) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionConfigBoolean) decodeJSON(d *decoder) error {
@@ -9415,8 +10485,30 @@ func (v *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
 // SessionConfigGroupID is the unique identifier for a session configuration option value group.
 type SessionConfigGroupID string
 
+// UnmarshalJSON decodes the value as a member of type SessionConfigGroupID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SessionConfigGroupID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SessionConfigGroupID])
+}
+
+// MarshalJSON encodes the value as a member of type SessionConfigGroupID is encoded.
+func (v SessionConfigGroupID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SessionConfigGroupID])
+}
+
 // SessionConfigID is the unique identifier for a session configuration option.
 type SessionConfigID string
+
+// UnmarshalJSON decodes the value as a member of type SessionConfigID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SessionConfigID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SessionConfigID])
+}
+
+// MarshalJSON encodes the value as a member of type SessionConfigID is encoded.
+func (v SessionConfigID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SessionConfigID])
+}
 
 // SessionConfigSelect is a single-value selector (dropdown) session configuration option payload.
 type SessionConfigSelect struct {
@@ -9426,6 +10518,10 @@ type SessionConfigSelect struct {
 	// Options is the set of selectable options. MUST contain at least one value, and each "value" MUST be
 	// unique within the option, including across groups.
 	Options SessionConfigSelectOptions `json:"options"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9437,6 +10533,7 @@ func (v *SessionConfigSelect) appendMembers(b []byte) ([]byte, error) {
 	if b, err = v.Options.appendJSON(b); err != nil {
 		return nil, err
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -9475,14 +10572,19 @@ func (v *SessionConfigSelect) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SessionConfigSelect) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionConfigSelect) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SessionConfigSelect) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionConfigSelect) decodeJSON(d *decoder) error {
@@ -9514,6 +10616,10 @@ type SessionConfigSelectGroup struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9533,6 +10639,7 @@ func (v *SessionConfigSelectGroup) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -9581,14 +10688,19 @@ func (v *SessionConfigSelectGroup) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SessionConfigSelectGroup) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionConfigSelectGroup) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SessionConfigSelectGroup) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionConfigSelectGroup) decodeJSON(d *decoder) error {
@@ -9622,6 +10734,10 @@ type SessionConfigSelectOption struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9641,6 +10757,7 @@ func (v *SessionConfigSelectOption) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -9683,14 +10800,19 @@ func (v *SessionConfigSelectOption) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SessionConfigSelectOption) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionConfigSelectOption) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SessionConfigSelectOption) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionConfigSelectOption) decodeJSON(d *decoder) error {
@@ -9706,6 +10828,17 @@ func (v *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
 // SessionConfigValueID is the unique identifier for a session configuration option value.
 type SessionConfigValueID string
 
+// UnmarshalJSON decodes the value as a member of type SessionConfigValueID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SessionConfigValueID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SessionConfigValueID])
+}
+
+// MarshalJSON encodes the value as a member of type SessionConfigValueID is encoded.
+func (v SessionConfigValueID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SessionConfigValueID])
+}
+
 // SessionDeleteCapabilities is the capabilities for the "session/delete" method.
 //
 // Supplying "{}" means the agent supports deleting sessions from "session/list".
@@ -9718,6 +10851,10 @@ type SessionDeleteCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9729,6 +10866,7 @@ func (v *SessionDeleteCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -9753,11 +10891,16 @@ func (v *SessionDeleteCapabilities) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-func (v *SessionDeleteCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionDeleteCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *SessionDeleteCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionDeleteCapabilities) decodeJSON(d *decoder) error {
@@ -9779,6 +10922,17 @@ func (v *SessionDeleteCapabilities) UnmarshalJSON(data []byte) error {
 //
 // [Session ID]: https://agentclientprotocol.com/protocol/v2/session-setup#session-id
 type SessionID string
+
+// UnmarshalJSON decodes the value as a member of type SessionID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SessionID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SessionID])
+}
+
+// MarshalJSON encodes the value as a member of type SessionID is encoded.
+func (v SessionID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SessionID])
+}
 
 // SessionInfo is the information about a session returned by session/list
 type SessionInfo struct {
@@ -9816,6 +10970,10 @@ type SessionInfo struct {
 
 	// Fields of the unstable surface, with the unstable build tag.
 	sessionInfoUnstable
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9845,7 +11003,11 @@ func (v *SessionInfo) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return v.sessionInfoUnstable.appendMembers(b)
+	if b, err = v.sessionInfoUnstable.appendMembers(b); err != nil {
+		return nil, err
+	}
+	b = append(b, v.unknownMembers...)
+	return b, nil
 }
 
 func (v *SessionInfo) appendJSON(b []byte) ([]byte, error) {
@@ -9893,14 +11055,19 @@ func (v *SessionInfo) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SessionInfo) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionInfo) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SessionInfo) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionInfo) decodeJSON(d *decoder) error {
@@ -9939,6 +11106,10 @@ type SessionInfoUpdate struct {
 	//
 	// [Metadata Patches]: https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches
 	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9962,6 +11133,7 @@ func (v *SessionInfoUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -9990,11 +11162,16 @@ func (v *SessionInfoUpdate) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-func (v *SessionInfoUpdate) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionInfoUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *SessionInfoUpdate) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionInfoUpdate) decodeJSON(d *decoder) error {
@@ -10009,6 +11186,17 @@ func (v *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
 
 // SessionListCursor is an opaque cursor used to paginate "session/list" results.
 type SessionListCursor string
+
+// UnmarshalJSON decodes the value as a member of type SessionListCursor is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SessionListCursor) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SessionListCursor])
+}
+
+// MarshalJSON encodes the value as a member of type SessionListCursor is encoded.
+func (v SessionListCursor) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SessionListCursor])
+}
 
 // SessionNotFoundErrorData is the data for the "-32002" (Resource not found) error when a session-scoped request names a
 // session that does not exist or is not active.
@@ -10028,6 +11216,10 @@ type SessionNotFoundErrorData struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -10041,6 +11233,7 @@ func (v *SessionNotFoundErrorData) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -10075,14 +11268,19 @@ func (v *SessionNotFoundErrorData) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SessionNotFoundErrorData) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionNotFoundErrorData) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SessionNotFoundErrorData) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionNotFoundErrorData) decodeJSON(d *decoder) error {
@@ -10108,6 +11306,10 @@ type SetSessionConfigOptionResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -10123,6 +11325,7 @@ func (v *SetSessionConfigOptionResponse) appendMembers(b []byte) ([]byte, error)
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -10157,14 +11360,19 @@ func (v *SetSessionConfigOptionResponse) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SetSessionConfigOptionResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SetSessionConfigOptionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SetSessionConfigOptionResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SetSessionConfigOptionResponse) decodeJSON(d *decoder) error {
@@ -10190,6 +11398,10 @@ type StringMultiSelectItems struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -10205,6 +11417,7 @@ func (v *StringMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -10241,14 +11454,19 @@ func (v *StringMultiSelectItems) missing(seen uint64) error {
 	return nil
 }
 
-func (v *StringMultiSelectItems) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *StringMultiSelectItems) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *StringMultiSelectItems) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *StringMultiSelectItems) decodeJSON(d *decoder) error {
@@ -10321,6 +11539,10 @@ type StringPropertySchema struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -10372,6 +11594,7 @@ func (v *StringPropertySchema) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -10418,11 +11641,16 @@ func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *StringPropertySchema) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *StringPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *StringPropertySchema) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *StringPropertySchema) decodeJSON(d *decoder) error {
@@ -10451,6 +11679,10 @@ type Terminal struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -10464,6 +11696,7 @@ func (v *Terminal) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -10498,14 +11731,19 @@ func (v *Terminal) missing(seen uint64) error {
 	return nil
 }
 
-func (v *Terminal) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *Terminal) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *Terminal) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Terminal) decodeJSON(d *decoder) error {
@@ -10532,6 +11770,10 @@ type TerminalAuthCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -10543,6 +11785,7 @@ func (v *TerminalAuthCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -10567,11 +11810,16 @@ func (v *TerminalAuthCapabilities) decodeMember(d *decoder, name []byte, seen *u
 	return false, nil
 }
 
-func (v *TerminalAuthCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *TerminalAuthCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *TerminalAuthCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *TerminalAuthCapabilities) decodeJSON(d *decoder) error {
@@ -10596,6 +11844,10 @@ type TerminalCancelCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -10607,6 +11859,7 @@ func (v *TerminalCancelCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -10631,11 +11884,16 @@ func (v *TerminalCancelCapabilities) decodeMember(d *decoder, name []byte, seen 
 	return false, nil
 }
 
-func (v *TerminalCancelCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *TerminalCancelCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *TerminalCancelCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *TerminalCancelCapabilities) decodeJSON(d *decoder) error {
@@ -10671,6 +11929,10 @@ type TerminalCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -10688,6 +11950,7 @@ func (v *TerminalCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -10714,11 +11977,16 @@ func (v *TerminalCapabilities) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *TerminalCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *TerminalCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *TerminalCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *TerminalCapabilities) decodeJSON(d *decoder) error {
@@ -10755,6 +12023,10 @@ type TerminalExitStatus struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -10774,6 +12046,7 @@ func (v *TerminalExitStatus) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -10802,11 +12075,16 @@ func (v *TerminalExitStatus) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *TerminalExitStatus) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *TerminalExitStatus) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *TerminalExitStatus) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *TerminalExitStatus) decodeJSON(d *decoder) error {
@@ -10822,6 +12100,17 @@ func (v *TerminalExitStatus) UnmarshalJSON(data []byte) error {
 // TerminalID is the unique identifier for an agent-owned terminal within a session.
 type TerminalID string
 
+// UnmarshalJSON decodes the value as a member of type TerminalID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *TerminalID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[TerminalID])
+}
+
+// MarshalJSON encodes the value as a member of type TerminalID is encoded.
+func (v TerminalID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[TerminalID])
+}
+
 // TerminalOutput is an authoritative replacement snapshot of terminal output bytes.
 type TerminalOutput struct {
 	// Data is the base64-encoded replacement terminal output bytes.
@@ -10835,6 +12124,10 @@ type TerminalOutput struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -10848,6 +12141,7 @@ func (v *TerminalOutput) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -10882,14 +12176,19 @@ func (v *TerminalOutput) missing(seen uint64) error {
 	return nil
 }
 
-func (v *TerminalOutput) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *TerminalOutput) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *TerminalOutput) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *TerminalOutput) decodeJSON(d *decoder) error {
@@ -10919,6 +12218,10 @@ type TerminalOutputChunk struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -10934,6 +12237,7 @@ func (v *TerminalOutputChunk) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -10974,14 +12278,19 @@ func (v *TerminalOutputChunk) missing(seen uint64) error {
 	return nil
 }
 
-func (v *TerminalOutputChunk) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *TerminalOutputChunk) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *TerminalOutputChunk) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *TerminalOutputChunk) decodeJSON(d *decoder) error {
@@ -11010,6 +12319,10 @@ type TerminalSize struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -11025,6 +12338,7 @@ func (v *TerminalSize) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -11069,14 +12383,19 @@ func (v *TerminalSize) missing(seen uint64) error {
 	return nil
 }
 
-func (v *TerminalSize) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *TerminalSize) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *TerminalSize) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *TerminalSize) decodeJSON(d *decoder) error {
@@ -11135,6 +12454,10 @@ type TerminalUpdate struct {
 	//
 	// [Metadata Patches]: https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches
 	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -11184,6 +12507,7 @@ func (v *TerminalUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -11230,14 +12554,19 @@ func (v *TerminalUpdate) missing(seen uint64) error {
 	return nil
 }
 
-func (v *TerminalUpdate) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *TerminalUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *TerminalUpdate) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *TerminalUpdate) decodeJSON(d *decoder) error {
@@ -11263,6 +12592,10 @@ type TextCommandInput struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -11276,6 +12609,7 @@ func (v *TextCommandInput) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -11310,14 +12644,19 @@ func (v *TextCommandInput) missing(seen uint64) error {
 	return nil
 }
 
-func (v *TextCommandInput) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *TextCommandInput) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *TextCommandInput) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *TextCommandInput) decodeJSON(d *decoder) error {
@@ -11348,6 +12687,10 @@ type TextContent struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -11367,6 +12710,7 @@ func (v *TextContent) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -11403,14 +12747,19 @@ func (v *TextContent) missing(seen uint64) error {
 	return nil
 }
 
-func (v *TextContent) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *TextContent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *TextContent) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *TextContent) decodeJSON(d *decoder) error {
@@ -11444,6 +12793,10 @@ type TextResourceContents struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -11463,6 +12816,7 @@ func (v *TextResourceContents) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -11505,14 +12859,19 @@ func (v *TextResourceContents) missing(seen uint64) error {
 	return nil
 }
 
-func (v *TextResourceContents) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *TextResourceContents) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *TextResourceContents) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *TextResourceContents) decodeJSON(d *decoder) error {
@@ -11538,6 +12897,10 @@ type TitledMultiSelectItems struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -11553,6 +12916,7 @@ func (v *TitledMultiSelectItems) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -11589,14 +12953,19 @@ func (v *TitledMultiSelectItems) missing(seen uint64) error {
 	return nil
 }
 
-func (v *TitledMultiSelectItems) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *TitledMultiSelectItems) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *TitledMultiSelectItems) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *TitledMultiSelectItems) decodeJSON(d *decoder) error {
@@ -11621,6 +12990,10 @@ type ToolCallCancelCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -11632,6 +13005,7 @@ func (v *ToolCallCancelCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -11656,11 +13030,16 @@ func (v *ToolCallCancelCapabilities) decodeMember(d *decoder, name []byte, seen 
 	return false, nil
 }
 
-func (v *ToolCallCancelCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ToolCallCancelCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *ToolCallCancelCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ToolCallCancelCapabilities) decodeJSON(d *decoder) error {
@@ -11696,6 +13075,10 @@ type ToolCallCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -11713,6 +13096,7 @@ func (v *ToolCallCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -11739,11 +13123,16 @@ func (v *ToolCallCapabilities) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *ToolCallCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ToolCallCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *ToolCallCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ToolCallCapabilities) decodeJSON(d *decoder) error {
@@ -11778,6 +13167,10 @@ type ToolCallContentChunk struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -11795,6 +13188,7 @@ func (v *ToolCallContentChunk) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -11835,14 +13229,19 @@ func (v *ToolCallContentChunk) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ToolCallContentChunk) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ToolCallContentChunk) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ToolCallContentChunk) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ToolCallContentChunk) decodeJSON(d *decoder) error {
@@ -11857,6 +13256,17 @@ func (v *ToolCallContentChunk) UnmarshalJSON(data []byte) error {
 
 // ToolCallID is the unique identifier for a tool call within a session.
 type ToolCallID string
+
+// UnmarshalJSON decodes the value as a member of type ToolCallID is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *ToolCallID) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[ToolCallID])
+}
+
+// MarshalJSON encodes the value as a member of type ToolCallID is encoded.
+func (v ToolCallID) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[ToolCallID])
+}
 
 // ToolCallLocation is a file location being accessed or modified by a tool.
 //
@@ -11882,6 +13292,10 @@ type ToolCallLocation struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -11899,6 +13313,7 @@ func (v *ToolCallLocation) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -11937,14 +13352,19 @@ func (v *ToolCallLocation) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ToolCallLocation) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ToolCallLocation) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ToolCallLocation) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ToolCallLocation) decodeJSON(d *decoder) error {
@@ -11974,6 +13394,10 @@ type ToolCallPermissionSubject struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -11989,6 +13413,7 @@ func (v *ToolCallPermissionSubject) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -12023,14 +13448,19 @@ func (v *ToolCallPermissionSubject) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ToolCallPermissionSubject) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ToolCallPermissionSubject) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ToolCallPermissionSubject) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ToolCallPermissionSubject) decodeJSON(d *decoder) error {
@@ -12120,6 +13550,10 @@ type ToolCallUpdate struct {
 	//
 	// [Metadata Patches]: https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches
 	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -12191,6 +13625,7 @@ func (v *ToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -12247,14 +13682,19 @@ func (v *ToolCallUpdate) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ToolCallUpdate) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ToolCallUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ToolCallUpdate) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ToolCallUpdate) decodeJSON(d *decoder) error {
@@ -12287,6 +13727,10 @@ type UnsupportedProtocolVersionErrorData struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -12304,6 +13748,7 @@ func (v *UnsupportedProtocolVersionErrorData) appendMembers(b []byte) ([]byte, e
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -12346,14 +13791,19 @@ func (v *UnsupportedProtocolVersionErrorData) missing(seen uint64) error {
 	return nil
 }
 
-func (v *UnsupportedProtocolVersionErrorData) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *UnsupportedProtocolVersionErrorData) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *UnsupportedProtocolVersionErrorData) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *UnsupportedProtocolVersionErrorData) decodeJSON(d *decoder) error {
@@ -12388,6 +13838,10 @@ type UpdateSessionNotification struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -12405,6 +13859,7 @@ func (v *UpdateSessionNotification) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -12445,14 +13900,19 @@ func (v *UpdateSessionNotification) missing(seen uint64) error {
 	return nil
 }
 
-func (v *UpdateSessionNotification) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *UpdateSessionNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *UpdateSessionNotification) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *UpdateSessionNotification) decodeJSON(d *decoder) error {
@@ -12486,6 +13946,10 @@ type UsageUpdate struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -12507,6 +13971,7 @@ func (v *UsageUpdate) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -12549,14 +14014,19 @@ func (v *UsageUpdate) missing(seen uint64) error {
 	return nil
 }
 
-func (v *UsageUpdate) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *UsageUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *UsageUpdate) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *UsageUpdate) decodeJSON(d *decoder) error {
@@ -12600,6 +14070,10 @@ type UserMessage struct {
 	//
 	// [Metadata Patches]: https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches
 	Meta Nullable[json.RawMessage] `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -12621,6 +14095,7 @@ func (v *UserMessage) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -12659,14 +14134,19 @@ func (v *UserMessage) missing(seen uint64) error {
 	return nil
 }
 
-func (v *UserMessage) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *UserMessage) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *UserMessage) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *UserMessage) decodeJSON(d *decoder) error {

@@ -447,7 +447,7 @@ func (u *AuthMethod) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, authMethodMembers); err != nil {
 		return err
 	}
 	if other, ok := v.(*AuthMethodOther); ok {
@@ -456,6 +456,9 @@ func (u *AuthMethod) decodeRest(d *decoder, start int64) error {
 	u.Value = v
 	return nil
 }
+
+// authMethodMembers are the members of AuthMethod that its variants leave to it: the tag and the shared fields.
+var authMethodMembers = []string{"type"}
 
 func (u *AuthMethod) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -742,7 +745,7 @@ func (u *AvailableCommand) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, availableCommandMembers); err != nil {
 		return err
 	}
 	if other, ok := v.(*AvailableCommandOther); ok {
@@ -751,6 +754,9 @@ func (u *AvailableCommand) decodeRest(d *decoder, start int64) error {
 	u.Value = v
 	return nil
 }
+
+// availableCommandMembers are the members of AvailableCommand that its variants leave to it: the tag and the shared fields.
+var availableCommandMembers = []string{"type"}
 
 func (u *AvailableCommand) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -1005,12 +1011,15 @@ func (u *AvailableCommandInput) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, availableCommandInputMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// availableCommandInputMembers are the members of AvailableCommandInput that its variants leave to it: the tag and the shared fields.
+var availableCommandInputMembers = []string{"type"}
 
 func (u *AvailableCommandInput) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -1249,12 +1258,15 @@ func (u *BackgroundWork) decodeRest(d *decoder, start int64) error {
 			}
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, backgroundWorkMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// backgroundWorkMembers are the members of BackgroundWork that its variants leave to it: the tag and the shared fields.
+var backgroundWorkMembers = []string{"type"}
 
 func (u *BackgroundWork) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -1891,12 +1903,15 @@ func (u *ContentBlock) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, contentBlockMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// contentBlockMembers are the members of ContentBlock that its variants leave to it: the tag and the shared fields.
+var contentBlockMembers = []string{"type"}
 
 func (u *ContentBlock) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -2296,7 +2311,7 @@ func (u *CreateElicitationRequest) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, createElicitationRequestMembers); err != nil {
 		return err
 	}
 	if other, ok := v.(*CreateElicitationRequestOther); ok {
@@ -2305,6 +2320,9 @@ func (u *CreateElicitationRequest) decodeRest(d *decoder, start int64) error {
 	u.Value = v
 	return nil
 }
+
+// createElicitationRequestMembers are the members of CreateElicitationRequest that its variants leave to it: the tag and the shared fields.
+var createElicitationRequestMembers = []string{"mode", "message", "_meta"}
 
 func (u *CreateElicitationRequest) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -2747,7 +2765,7 @@ func (u *CreateElicitationResponse) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, createElicitationResponseMembers); err != nil {
 		return err
 	}
 	if other, ok := v.(*CreateElicitationResponseOther); ok {
@@ -2756,6 +2774,9 @@ func (u *CreateElicitationResponse) decodeRest(d *decoder, start int64) error {
 	u.Value = v
 	return nil
 }
+
+// createElicitationResponseMembers are the members of CreateElicitationResponse that its variants leave to it: the tag and the shared fields.
+var createElicitationResponseMembers = []string{"action", "_meta"}
 
 func (u *CreateElicitationResponse) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -3170,7 +3191,7 @@ func (u *DiffChange) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, diffChangeMembers); err != nil {
 		return err
 	}
 	if other, ok := v.(*DiffChangeOther); ok {
@@ -3179,6 +3200,9 @@ func (u *DiffChange) decodeRest(d *decoder, start int64) error {
 	u.Value = v
 	return nil
 }
+
+// diffChangeMembers are the members of DiffChange that its variants leave to it: the tag and the shared fields.
+var diffChangeMembers = []string{"operation", "fileType", "mimeType", "_meta"}
 
 func (u *DiffChange) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -3914,12 +3938,15 @@ func (u *ElicitationPropertySchema) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, elicitationPropertySchemaMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// elicitationPropertySchemaMembers are the members of ElicitationPropertySchema that its variants leave to it: the tag and the shared fields.
+var elicitationPropertySchemaMembers = []string{"type"}
 
 func (u *ElicitationPropertySchema) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -4678,7 +4705,7 @@ func (u *IdleStateUpdate) decodeRest(d *decoder, start int64) error {
 		}
 	}
 	depth := d.StackDepth()
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, idleStateUpdateMembers); err != nil {
 		if _, isDefault := v.(*IdleStateUpdateNone); isDefault {
 			return err
 		}
@@ -4694,6 +4721,9 @@ func (u *IdleStateUpdate) decodeRest(d *decoder, start int64) error {
 	u.Value = v
 	return nil
 }
+
+// idleStateUpdateMembers are the members of IdleStateUpdate that its variants leave to it: the tag and the shared fields.
+var idleStateUpdateMembers = []string{"stopReason", "background", "_meta", "usage"}
 
 func (u *IdleStateUpdate) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -5292,12 +5322,15 @@ func (u *MCPServer) decodeRest(d *decoder, start int64) error {
 			}
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, mcpServerMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// mcpServerMembers are the members of MCPServer that its variants leave to it: the tag and the shared fields.
+var mcpServerMembers = []string{"type"}
 
 func (u *MCPServer) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -5562,7 +5595,7 @@ func (u *MultiSelectItems) decodeRest(d *decoder, start int64) error {
 		}
 	}
 	depth := d.StackDepth()
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, multiSelectItemsMembers); err != nil {
 		if _, isDefault := v.(*MultiSelectItemsTitled); isDefault {
 			return err
 		}
@@ -5575,6 +5608,9 @@ func (u *MultiSelectItems) decodeRest(d *decoder, start int64) error {
 	u.Value = v
 	return nil
 }
+
+// multiSelectItemsMembers are the members of MultiSelectItems that its variants leave to it: the tag and the shared fields.
+var multiSelectItemsMembers = []string{"type"}
 
 func (u *MultiSelectItems) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -5823,7 +5859,7 @@ func (u *PlanUpdateContent) decodeRest(d *decoder, start int64) error {
 			}
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, planUpdateContentMembers); err != nil {
 		return err
 	}
 	if other, ok := v.(*PlanUpdateContentOther); ok {
@@ -5832,6 +5868,9 @@ func (u *PlanUpdateContent) decodeRest(d *decoder, start int64) error {
 	u.Value = v
 	return nil
 }
+
+// planUpdateContentMembers are the members of PlanUpdateContent that its variants leave to it: the tag and the shared fields.
+var planUpdateContentMembers = []string{"type"}
 
 func (u *PlanUpdateContent) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -6079,12 +6118,15 @@ func (u *ReplayFrom) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, replayFromMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// replayFromMembers are the members of ReplayFrom that its variants leave to it: the tag and the shared fields.
+var replayFromMembers = []string{"type"}
 
 func (u *ReplayFrom) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -6399,12 +6441,15 @@ func (u *RequestPermissionOutcome) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, requestPermissionOutcomeMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// requestPermissionOutcomeMembers are the members of RequestPermissionOutcome that its variants leave to it: the tag and the shared fields.
+var requestPermissionOutcomeMembers = []string{"outcome"}
 
 func (u *RequestPermissionOutcome) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -6672,12 +6717,15 @@ func (u *RequestPermissionSubject) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, requestPermissionSubjectMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// requestPermissionSubjectMembers are the members of RequestPermissionSubject that its variants leave to it: the tag and the shared fields.
+var requestPermissionSubjectMembers = []string{"type"}
 
 func (u *RequestPermissionSubject) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -6967,7 +7015,7 @@ func (u *SessionConfigOption) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, sessionConfigOptionMembers); err != nil {
 		return err
 	}
 	if other, ok := v.(*SessionConfigOptionOther); ok {
@@ -6976,6 +7024,9 @@ func (u *SessionConfigOption) decodeRest(d *decoder, start int64) error {
 	u.Value = v
 	return nil
 }
+
+// sessionConfigOptionMembers are the members of SessionConfigOption that its variants leave to it: the tag and the shared fields.
+var sessionConfigOptionMembers = []string{"type", "configId", "name", "description", "category", "_meta"}
 
 func (u *SessionConfigOption) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -7491,12 +7542,15 @@ func (u *SessionUpdate) decodeRest(d *decoder, start int64) error {
 			}
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, sessionUpdateMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// sessionUpdateMembers are the members of SessionUpdate that its variants leave to it: the tag and the shared fields.
+var sessionUpdateMembers = []string{"sessionUpdate"}
 
 func (u *SessionUpdate) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -8317,7 +8371,7 @@ func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64) erro
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, setSessionConfigOptionRequestMembers); err != nil {
 		return err
 	}
 	if other, ok := v.(*SetSessionConfigOptionRequestOther); ok {
@@ -8326,6 +8380,9 @@ func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64) erro
 	u.Value = v
 	return nil
 }
+
+// setSessionConfigOptionRequestMembers are the members of SetSessionConfigOptionRequest that its variants leave to it: the tag and the shared fields.
+var setSessionConfigOptionRequestMembers = []string{"type", "sessionId", "configId", "_meta"}
 
 func (u *SetSessionConfigOptionRequest) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -8800,12 +8857,15 @@ func (u *StateUpdate) decodeRest(d *decoder, start int64) error {
 			}
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, stateUpdateMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// stateUpdateMembers are the members of StateUpdate that its variants leave to it: the tag and the shared fields.
+var stateUpdateMembers = []string{"state"}
 
 func (u *StateUpdate) decodeJSON(d *decoder) error {
 	return d.object(u)
@@ -9107,12 +9167,15 @@ func (u *ToolCallContent) decodeRest(d *decoder, start int64) error {
 			v = other
 		}
 	}
-	if err := d.variant(v, start, rest); err != nil {
+	if err := d.variant(v, start, rest, toolCallContentMembers); err != nil {
 		return err
 	}
 	u.Value = v
 	return nil
 }
+
+// toolCallContentMembers are the members of ToolCallContent that its variants leave to it: the tag and the shared fields.
+var toolCallContentMembers = []string{"type"}
 
 func (u *ToolCallContent) decodeJSON(d *decoder) error {
 	return d.object(u)

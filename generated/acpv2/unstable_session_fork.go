@@ -57,6 +57,10 @@ type ForkSessionRequest struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -90,6 +94,7 @@ func (v *ForkSessionRequest) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -140,14 +145,19 @@ func (v *ForkSessionRequest) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ForkSessionRequest) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ForkSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ForkSessionRequest) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ForkSessionRequest) decodeJSON(d *decoder) error {
@@ -189,6 +199,10 @@ type ForkSessionResponse struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -214,6 +228,7 @@ func (v *ForkSessionResponse) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -252,14 +267,19 @@ func (v *ForkSessionResponse) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ForkSessionResponse) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *ForkSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *ForkSessionResponse) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ForkSessionResponse) decodeJSON(d *decoder) error {
@@ -286,6 +306,10 @@ type SessionForkCapabilities struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -297,6 +321,7 @@ func (v *SessionForkCapabilities) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -321,11 +346,16 @@ func (v *SessionForkCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-func (v *SessionForkCapabilities) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SessionForkCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
+	return d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	})
+	}, &v.unknownMembers, outer)
+}
+
+func (v *SessionForkCapabilities) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionForkCapabilities) decodeJSON(d *decoder) error {
@@ -372,6 +402,10 @@ type SystemPrompt struct {
 	//
 	// [Extensibility]: https://agentclientprotocol.com/protocol/v2/draft/extensibility
 	Meta json.RawMessage `json:"_meta,omitempty"`
+
+	// unknownMembers holds the members the schema allows without naming them, as
+	// received, each after a comma; they are written after the named members.
+	unknownMembers string
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -389,6 +423,7 @@ func (v *SystemPrompt) appendMembers(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = append(b, v.unknownMembers...)
 	return b, nil
 }
 
@@ -431,14 +466,19 @@ func (v *SystemPrompt) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SystemPrompt) decodeRest(d *decoder, start int64) error {
+// decodeRestKeeping is decodeRest, leaving out the members that outer names.
+func (v *SystemPrompt) decodeRestKeeping(d *decoder, start int64, outer []string) error {
 	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
+	if err := d.membersKeeping(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
-	}); err != nil {
+	}, &v.unknownMembers, outer); err != nil {
 		return err
 	}
 	return v.missing(seen)
+}
+
+func (v *SystemPrompt) decodeRest(d *decoder, start int64) error {
+	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SystemPrompt) decodeJSON(d *decoder) error {
@@ -496,6 +536,17 @@ func (v SystemPromptMode) IsKnown() bool {
 // Other unknown values are reserved for future versions of the protocol.
 func (v SystemPromptMode) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
+}
+
+// UnmarshalJSON decodes the value as a member of type SystemPromptMode is decoded: null is an
+// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
+func (v *SystemPromptMode) UnmarshalJSON(data []byte) error {
+	return decodeWith(data, v, decodeString[SystemPromptMode])
+}
+
+// MarshalJSON encodes the value as a member of type SystemPromptMode is encoded.
+func (v SystemPromptMode) MarshalJSON() ([]byte, error) {
+	return encodeWith(&v, encodeString[SystemPromptMode])
 }
 
 // sessionCapabilitiesSessionFork holds the fields of SessionCapabilities that the unstable_session_fork or unstable build tag adds.
