@@ -135,9 +135,9 @@ type connection struct {
 
 	readerDone, writerDone chan struct{}
 	reading, writing       atomic.Bool // in a Read of r, in a Write to w
+	flushing               atomic.Bool // Close has been called: the writer writes what is queued
 	handlers               sync.WaitGroup
-	closeIOOnce            sync.Once
-	closeIOErr             error
+	closeR, closeW         sync.Once
 
 	calls RequestTracker // outbound requests awaiting their responses
 
@@ -179,45 +179,47 @@ func (c *connection) Err() error {
 }
 
 // Close ends the connection: pending outbound calls fail with
-// ErrConnectionClosed, the contexts of the handlers being served are
-// cancelled, messages not yet written are dropped, and r and w are closed
-// when they are io.Closers (once if they are the same value), which ends a
-// Read or Write in progress. Close returns once the connection's goroutines
-// have ended: the reader and the writer, and the handlers, which must
-// return once their context is cancelled. A Read of an r that is not an
-// io.Closer, or a Write to such a w, cannot be ended: Close does not wait
-// for the goroutine blocked in it, which ends, without reading or writing
-// more, as soon as that call returns. Close must not be called from a
-// handler of the connection (it would wait for itself). It returns the
-// error of closing r or w, and nil when called again.
+// ErrConnectionClosed and the contexts of the handlers being served are
+// cancelled. The messages already queued are written first: a write that
+// stays blocked for the OutputStall limit ends that, as it ends any
+// connection (see Limits). Then r is closed if it is an io.Closer, which
+// ends a Read in progress; w is left open (it may be the process's standard
+// output), unless a write to it is stuck: a stalled connection closes w, as
+// well as r, when they are io.Closers. Close returns once the connection's
+// goroutines have ended: the reader, the writer and the handlers, which
+// must return once their context is cancelled. A Read of an r that is not
+// an io.Closer, or a stuck Write to such a w, cannot be ended: Close does
+// not wait for the goroutine blocked in it, which ends, without reading or
+// writing more, as soon as that call returns. Close must not be called
+// from a handler of the connection (it would wait for itself). It returns
+// the error of closing r, and nil when called again.
 func (c *connection) Close() error {
+	c.flushing.Store(true)
 	c.end(errors.New("the connection was closed"))
-	err := c.closeIO(true, true)
-	_, rCloser := c.r.(io.Closer)
-	if rCloser || !c.reading.Load() {
-		<-c.readerDone
-	}
 	_, wCloser := c.w.(io.Closer)
 	if wCloser || !c.writing.Load() {
 		<-c.writerDone
+	}
+	err := c.closeIO(true, false)
+	_, rCloser := c.r.(io.Closer)
+	if rCloser || !c.reading.Load() {
+		<-c.readerDone
 	}
 	c.handlers.Wait()
 	return err
 }
 
-// closeIO closes r and w, as Close says, once.
+// closeIO closes r and w, each once, when they are io.Closers: w only if it
+// is not r.
 func (c *connection) closeIO(r, w bool) error {
-	c.closeIOOnce.Do(func() {
-		var errs []error
-		if rc, ok := c.r.(io.Closer); ok && r {
-			errs = append(errs, rc.Close())
-		}
-		if wc, ok := c.w.(io.Closer); ok && w && any(c.w) != any(c.r) {
-			errs = append(errs, wc.Close())
-		}
-		c.closeIOErr = errors.Join(errs...)
-	})
-	return c.closeIOErr
+	var errs []error
+	if rc, ok := c.r.(io.Closer); ok && r {
+		c.closeR.Do(func() { errs = append(errs, rc.Close()) })
+	}
+	if wc, ok := c.w.(io.Closer); ok && w && any(c.w) != any(c.r) {
+		c.closeW.Do(func() { errs = append(errs, wc.Close()) })
+	}
+	return errors.Join(errs...)
 }
 
 // ExtMethod sends the request method with params, written as JSON (nil for
