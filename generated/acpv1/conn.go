@@ -115,8 +115,9 @@ var errNoHandler = errors.New("no handler for the method")
 
 // connection is the runtime behind each side's connection type. Three kinds
 // of goroutines serve it: one reads and dispatches the lines, one writes
-// the queued outbound messages, and each inbound request is served on one
-// of its own. The connection owns them all: they end with it.
+// the queued outbound messages, and workers serve the inbound requests,
+// each request on one of its own, as many as requests served at once. The
+// connection owns them all: they end with it.
 type connection struct {
 	impl          any
 	requests      map[string]route
@@ -128,6 +129,8 @@ type connection struct {
 	w     io.Writer
 	out   *outbox
 	slots chan struct{} // one for each inbound request being served
+	work  chan func()   // hands a request to a worker that waits for one
+	idle  atomic.Int32  // the workers that wait
 
 	ctx    context.Context // ends with the connection: the context of inbound calls
 	cancel context.CancelFunc
@@ -139,11 +142,11 @@ type connection struct {
 	handlers               sync.WaitGroup
 	closeR, closeW         sync.Once
 
-	calls RequestTracker // outbound requests awaiting their responses
+	calls  RequestTracker // outbound requests awaiting their responses
+	nextID atomic.Int64   // the id of the last outbound request
 
 	mu      sync.Mutex
 	err     error                         // why the connection ended, once it has
-	nextID  int64                         // the id of the last outbound request
 	serving map[string]context.CancelFunc // inbound requests by id as received
 }
 
@@ -152,7 +155,7 @@ func newConnection(impl any, requests, notifications map[string]route, w io.Writ
 	c := &connection{
 		impl: impl, requests: requests, notifications: notifications, cfg: newConfig(opts),
 		r: r, w: w, ctx: ctx, cancel: cancel, done: make(chan struct{}),
-		readerDone: make(chan struct{}), writerDone: make(chan struct{}),
+		readerDone: make(chan struct{}), writerDone: make(chan struct{}), work: make(chan func()),
 		serving: map[string]context.CancelFunc{},
 	}
 	c.out = newOutbox(c.cfg.limits.MaxBufferedBytes)
@@ -346,11 +349,36 @@ func (c *connection) admit(m *lineMessage) bool {
 func (c *connection) serve(m *lineMessage) bool {
 	select {
 	case c.slots <- struct{}{}:
-	case <-c.done:
-		return false
+	default:
+		select {
+		case c.slots <- struct{}{}:
+		case <-c.done:
+			return false
+		}
 	}
 	key := string(m.id)
 	ctx, cancel := context.WithCancel(c.ctx)
+	initialize := c.init != nil && m.method == MethodInitialize
+	method, params := m.method, inParams{present: m.params.raw != nil, value: m.params.value, err: m.params.err}
+	var served chan struct{}
+	if initialize {
+		served = make(chan struct{})
+	}
+	job := func() {
+		defer func() {
+			cancel()
+			<-c.slots
+			if served != nil {
+				close(served)
+			}
+		}()
+		result, err := c.handle(ctx, c.requests, method, true, params)
+		// The id is free again before the answer can reach the peer.
+		c.mu.Lock()
+		delete(c.serving, key)
+		c.mu.Unlock()
+		c.answer(ctx, key, method, initialize, result, err)
+	}
 	c.mu.Lock()
 	_, busy := c.serving[key]
 	if c.err != nil || busy {
@@ -363,30 +391,17 @@ func (c *connection) serve(m *lineMessage) bool {
 		return c.err == nil
 	}
 	c.serving[key] = cancel
-	c.handlers.Add(1)
-	c.mu.Unlock()
-	initialize := c.init != nil && m.method == MethodInitialize
-	method, params := m.method, inParams{present: m.params.raw != nil, value: m.params.value, err: m.params.err}
-	var served chan struct{}
-	if initialize {
-		served = make(chan struct{})
+	handedOff := false
+	select {
+	case c.work <- job:
+		handedOff = true
+	default:
+		c.handlers.Add(1)
 	}
-	go func() {
-		defer func() {
-			cancel()
-			<-c.slots
-			if served != nil {
-				close(served)
-			}
-			c.handlers.Done()
-		}()
-		result, err := c.handle(ctx, c.requests, method, true, params)
-		// The id is free again before the answer can reach the peer.
-		c.mu.Lock()
-		delete(c.serving, key)
-		c.mu.Unlock()
-		c.answer(ctx, key, method, initialize, result, err)
-	}()
+	c.mu.Unlock()
+	if !handedOff {
+		go c.worker(job)
+	}
 	if served != nil {
 		select {
 		case <-served:
@@ -395,6 +410,31 @@ func (c *connection) serve(m *lineMessage) bool {
 		}
 	}
 	return true
+}
+
+// maxIdleWorkers is how many goroutines that served a request wait for the
+// next one, instead of ending: a request then starts on a goroutine whose
+// stack has already grown.
+const maxIdleWorkers = 8
+
+// worker runs job, then the jobs handed to it while it waits, until the
+// connection ends or enough others wait.
+func (c *connection) worker(job func()) {
+	defer c.handlers.Done()
+	for {
+		job()
+		if c.idle.Add(1) > maxIdleWorkers {
+			c.idle.Add(-1)
+			return
+		}
+		select {
+		case job = <-c.work:
+			c.idle.Add(-1)
+		case <-c.done:
+			c.idle.Add(-1)
+			return
+		}
+	}
 }
 
 // answer sends the result of the request with this id, or its error. The
@@ -527,10 +567,7 @@ func (c *connection) request(ctx context.Context, method, typed string, params a
 		return nil, err
 	}
 	ch := make(chan reply, 1)
-	c.mu.Lock()
-	c.nextID++
-	id := c.nextID
-	c.mu.Unlock()
+	id := c.nextID.Add(1)
 	var buf [20]byte
 	key := string(strconv.AppendInt(buf[:0], id, 10))
 	if err := c.calls.track(key, trackedRequest{method: typed, reply: ch}); err != nil {
@@ -542,6 +579,10 @@ func (c *connection) request(ctx context.Context, method, typed string, params a
 	if err != nil {
 		c.calls.takeKey([]byte(key))
 		return nil, err
+	}
+	if ctx.Done() == nil { // a context that is never cancelled
+		r := <-ch
+		return r.result, r.err
 	}
 	select {
 	case r := <-ch:
@@ -571,8 +612,8 @@ func (c *connection) notify(ctx context.Context, method string, params any) erro
 // newline, for the writer; when the queue is full it waits for room until
 // ctx ends (or, unless wait, not at all).
 func (c *connection) send(ctx context.Context, wait bool, build func([]byte) ([]byte, error)) error {
-	if err := c.Err(); err != nil {
-		return err
+	if c.ended() {
+		return c.Err()
 	}
 	buf := encodeBuffer()
 	b, err := build((*buf)[:0])

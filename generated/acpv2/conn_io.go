@@ -139,13 +139,14 @@ func (h discardHandler) WithGroup(string) slog.Handler           { return h }
 // outbox is the bounded queue of outbound messages, written in order by the
 // connection's writer goroutine.
 type outbox struct {
-	mu     sync.Mutex
-	queue  []*[]byte     // the messages, each with its newline
-	bytes  int           // queued and being written
-	max    int           // the bound of bytes
-	space  chan struct{} // closed, and replaced, when bytes have gone out
-	ready  chan struct{} // a message is queued (capacity 1)
-	closed bool
+	mu      sync.Mutex
+	queue   []*[]byte     // the messages, each with its newline
+	bytes   int           // queued and being written
+	max     int           // the bound of bytes
+	space   chan struct{} // closed, and replaced, when bytes have gone out and senders wait
+	waiting int           // the senders waiting for room
+	ready   chan struct{} // a message is queued (capacity 1)
+	closed  bool
 }
 
 func newOutbox(max int) *outbox {
@@ -172,17 +173,26 @@ func (o *outbox) put(ctx context.Context, done <-chan struct{}, buf *[]byte, wai
 			}
 			return nil
 		}
-		space := o.space
-		o.mu.Unlock()
 		if !wait {
+			o.mu.Unlock()
 			return errOutboxFull
 		}
+		space := o.space
+		o.waiting++
+		o.mu.Unlock()
+		var err error
 		select {
 		case <-space:
 		case <-ctx.Done():
-			return ctx.Err()
+			err = ctx.Err()
 		case <-done:
-			return errOutboxClosed
+			err = errOutboxClosed
+		}
+		o.mu.Lock()
+		o.waiting--
+		o.mu.Unlock()
+		if err != nil {
+			return err
 		}
 	}
 }
@@ -207,8 +217,10 @@ func (o *outbox) take(batch []*[]byte) []*[]byte {
 func (o *outbox) sent(n int) {
 	o.mu.Lock()
 	o.bytes -= n
-	close(o.space)
-	o.space = make(chan struct{})
+	if o.waiting > 0 {
+		close(o.space)
+		o.space = make(chan struct{})
+	}
 	o.mu.Unlock()
 }
 
@@ -239,9 +251,13 @@ func (c *connection) write() {
 	for {
 		select {
 		case <-c.out.ready:
-		case <-c.done:
-			if !c.flushing.Load() {
-				return
+		default:
+			select {
+			case <-c.out.ready:
+			case <-c.done:
+				if !c.flushing.Load() {
+					return
+				}
 			}
 		}
 		batch = c.out.take(batch[:0])
