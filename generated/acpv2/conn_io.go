@@ -241,11 +241,10 @@ const maxJoined = 256 << 10
 // closes r and w.
 func (c *connection) write() {
 	defer close(c.writerDone)
-	stall := time.AfterFunc(time.Hour, func() {
-		c.end(fmt.Errorf("writing stalled: the peer read nothing for %v", c.cfg.limits.OutputStall))
-		c.closeIO(true, true)
-	})
-	stall.Stop()
+	stall := &stallWatch{c: c}
+	stall.timer = time.AfterFunc(time.Hour, stall.check)
+	stall.timer.Stop()
+	defer stall.timer.Stop()
 	var batch []*[]byte
 	var joined []byte
 	for {
@@ -296,17 +295,57 @@ func (c *connection) ended() bool {
 	}
 }
 
-// writeOut writes b, with the stall timer running; it reports whether the
-// writer goes on.
-func (c *connection) writeOut(b []byte, stall *time.Timer) bool {
+// stallWatch ends the connection when a write has been blocked for the
+// stall limit. Its timer is armed by a write that finds it idle and, when
+// it fires during a later write, re-armed for what that write has left:
+// a write costs a clock reading, not a timer reset.
+type stallWatch struct {
+	c     *connection
+	timer *time.Timer
+	armed atomic.Bool
+	since atomic.Int64 // when the write in progress began (Unix ns), or 0
+}
+
+// begin records that a write begins.
+func (s *stallWatch) begin() {
+	s.since.Store(time.Now().UnixNano())
+	if s.armed.CompareAndSwap(false, true) {
+		s.timer.Reset(s.c.cfg.limits.OutputStall)
+	}
+}
+
+// finish records that the write has returned.
+func (s *stallWatch) finish() { s.since.Store(0) }
+
+// check runs when the timer fires.
+func (s *stallWatch) check() {
+	s.armed.Store(false)
+	since := s.since.Load()
+	if since == 0 {
+		return
+	}
+	limit := s.c.cfg.limits.OutputStall
+	if left := limit - time.Since(time.Unix(0, since)); left > 0 {
+		if s.armed.CompareAndSwap(false, true) {
+			s.timer.Reset(left)
+		}
+		return
+	}
+	s.c.end(fmt.Errorf("writing stalled: the peer read nothing for %v", limit))
+	s.c.closeIO(true, true)
+}
+
+// writeOut writes b, watched for stalls; it reports whether the writer
+// goes on.
+func (c *connection) writeOut(b []byte, stall *stallWatch) bool {
 	c.writing.Store(true)
 	defer c.writing.Store(false)
 	if c.ended() && !c.flushing.Load() {
 		return false
 	}
-	stall.Reset(c.cfg.limits.OutputStall)
+	stall.begin()
 	_, err := c.w.Write(b)
-	stall.Stop()
+	stall.finish()
 	if err != nil {
 		c.end(fmt.Errorf("writing: %w", err))
 		return false
