@@ -143,7 +143,7 @@ func NeverReads(t *testing.T, pkg *Package, closed error) {
 // HugeLine sends lines of 200 MB and 40 MB to an agent with the default
 // limits: they are answered -32600 with the request's id and -32700 with
 // id null, without being held in memory whole, and the connection serves
-// on.
+// on; a response of 40 MB fails the call it answers.
 func HugeLine(t *testing.T, pkg *Package) {
 	hs := &Handlers{}
 	hs.Set("session/prompt", func(context.Context, json.RawMessage) (any, error) {
@@ -203,6 +203,21 @@ func HugeLine(t *testing.T, pkg *Package) {
 	}
 	peer.Exchange([]Line{{`{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s","prompt":[]}}`,
 		`{"jsonrpc":"2.0","id":1,"result":` + pkg.PromptResult + `}`}})
+	// A response over the limit fails its call.
+	called := make(chan error, 1)
+	go func() {
+		_, err := peer.Conn.ExtMethod(Ctx(t), "_x/big", nil)
+		called <- err
+	}()
+	if got, want := peer.Recv(), `{"jsonrpc":"2.0","id":1,"method":"_x/big"}`; got != want {
+		t.Fatalf("got %s, want %s", got, want)
+	}
+	if err := writeLong(peer.w, `{"jsonrpc":"2.0","id":1,"result":"`, 40<<20, `"}`); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-called; err == nil || !strings.Contains(err.Error(), "longer than the limit of 33554432 bytes") {
+		t.Errorf("a call answered over the limit: %v", err)
+	}
 }
 
 // writeLong writes head, n bytes of 'x' and tail as one line, a MiB at a
