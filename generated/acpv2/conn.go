@@ -287,6 +287,12 @@ func (c *connection) end(err error) {
 	}
 	c.cancel()
 	close(c.done)
+	// No request is handed to a worker once c.err is set (see serve).
+	close(c.work)
+	select {
+	case c.out.ready <- struct{}{}: // the writer wakes to see the end
+	default:
+	}
 }
 
 // tooLong answers a line longer than the limit, of which prefix is the
@@ -427,11 +433,9 @@ func (c *connection) worker(job func()) {
 			c.idle.Add(-1)
 			return
 		}
-		select {
-		case job = <-c.work:
-			c.idle.Add(-1)
-		case <-c.done:
-			c.idle.Add(-1)
+		job = <-c.work // nil once the connection has ended
+		c.idle.Add(-1)
+		if job == nil {
 			return
 		}
 	}

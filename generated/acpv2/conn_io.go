@@ -248,16 +248,11 @@ func (c *connection) write() {
 	var batch []*[]byte
 	var joined []byte
 	for {
-		select {
-		case <-c.out.ready:
-		default:
-			select {
-			case <-c.out.ready:
-			case <-c.done:
-				if !c.flushing.Load() {
-					return
-				}
-			}
+		if !c.ended() {
+			<-c.out.ready // end signals it too
+		}
+		if c.ended() && !c.flushing.Load() {
+			return
 		}
 		batch = c.out.take(batch[:0])
 		if len(batch) == 0 && c.ended() {
