@@ -301,6 +301,9 @@ func (c *connection) end(err error) {
 func (c *connection) tooLong(prefix []byte) {
 	details := map[string]string{"details": "the message is longer than the limit of " + strconv.Itoa(c.cfg.limits.MaxMessageBytes) + " bytes"}
 	id, response := peekID(prefix)
+	if id != nil && idLength(id) > c.cfg.limits.MaxIDLength {
+		id = nil
+	}
 	switch {
 	case id != nil && response:
 		if r, ok := c.calls.takeKey(id); ok {
