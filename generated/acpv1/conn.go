@@ -279,6 +279,9 @@ func (c *connection) end(err error) {
 		return
 	}
 	c.err = fmt.Errorf("%w: %v", ErrConnectionClosed, err)
+	for _, cancel := range c.serving {
+		cancel()
+	}
 	c.mu.Unlock()
 	c.out.close()
 	// A call tracked after this sees c.err (see request).
@@ -366,7 +369,9 @@ func (c *connection) serve(m *lineMessage) bool {
 		}
 	}
 	key := string(m.id)
-	ctx, cancel := context.WithCancel(c.ctx)
+	// Not a child of c.ctx, which would cost a registration with it: end
+	// cancels the contexts of the requests being served itself.
+	ctx, cancel := context.WithCancel(context.Background())
 	initialize := c.init != nil && m.method == MethodInitialize
 	method, params := m.method, inParams{present: m.params.raw != nil, value: m.params.value, err: m.params.err}
 	var served chan struct{}
