@@ -22,8 +22,8 @@ type RuntimeName struct {
 
 // Runtime returns the top-level names and the methods that the runtime files
 // declare in every generated package (decode.go, encode.go, json.go and the
-// JSON-RPC files rpc.go, rpcdecode.go and tracker.go, and conn.go, conn_init.go and
-// the session files in packages with sides), found by parsing their
+// JSON-RPC files rpc.go, rpcdecode.go and tracker.go, and conn.go, conn_init.go, the
+// ConnFiles of the templates and the session files in packages with sides), found by parsing their
 // sources: new template code is covered without a list to keep up to date.
 // Assign reserves them, so that a schema definition of the same name is an
 // error here instead of a compile error in the generated package.
@@ -45,7 +45,11 @@ type runtimeSource struct {
 
 func parseRuntime() []RuntimeName {
 	var out []RuntimeName
-	sources := []runtimeSource{
+	var sources []runtimeSource
+	for _, name := range templates.ConnFiles {
+		sources = append(sources, runtimeSource{name, func(h, p string) []byte { return templates.ConnFile(name, h, p) }})
+	}
+	sources = append(sources, []runtimeSource{
 		{"decode.go", templates.Decoder},
 		{"encode.go", templates.Encoder},
 		{"json.go", templates.JSONHelpers},
@@ -55,7 +59,7 @@ func parseRuntime() []RuntimeName {
 		{"conn.go", templates.Conn},
 		{"conn_init.go", func(h, p string) []byte { return templates.ConnInit(h, p, "v1") }},
 		{"conn_init.go", func(h, p string) []byte { return templates.ConnInit(h, p, "v2") }},
-	}
+	}...)
 	for _, v := range []string{"v1", "v2"} {
 		for name := range templates.SessionFiles(v) {
 			sources = append(sources, runtimeSource{name, func(h, p string) []byte {

@@ -210,16 +210,9 @@ func (s *ActiveSession) Close() {
 // returns nil before then.
 func (c *AgentSideConnection) ClientInitialize() *InitializeRequest {
 	c.mu.Lock()
-	raw := c.served
+	p, _ := c.served.(*InitializeRequest)
 	c.mu.Unlock()
-	if raw == nil {
-		return nil
-	}
-	var p InitializeRequest
-	if err := p.UnmarshalJSON(raw); err != nil {
-		return nil
-	}
-	return &p
+	return p
 }
 
 // SendPlan sends plan p of session id in the shape the client can read, by

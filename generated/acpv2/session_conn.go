@@ -194,16 +194,9 @@ func (s *ActiveSession) Close() {
 // returns nil before then.
 func (c *AgentSideConnection) ClientInitialize() *InitializeRequest {
 	c.mu.Lock()
-	raw := c.served
+	p, _ := c.served.(*InitializeRequest)
 	c.mu.Unlock()
-	if raw == nil {
-		return nil
-	}
-	var p InitializeRequest
-	if err := p.UnmarshalJSON(raw); err != nil {
-		return nil
-	}
-	return &p
+	return p
 }
 
 // SendPlan sends plan p of session id with plan_update, which every v2
