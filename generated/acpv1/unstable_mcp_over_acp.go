@@ -135,7 +135,7 @@ type MCPServerACP struct {
 	// on the same ACP connection.
 	ServerID MCPServerACPID `json:"serverId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -226,7 +226,7 @@ func (v *MCPServerACP) UnmarshalJSON(data []byte) error {
 // used by "mcp/message" to route requests to the component that declared the server.
 type MCPServerACPID string
 
-// MessageMCPNotification is the notification parameters for "mcp/message".
+// MessageMCPNotification holds the notification parameters for "mcp/message".
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
@@ -242,12 +242,12 @@ type MessageMCPNotification struct {
 	// Method is the inner MCP method name.
 	Method string `json:"method"`
 
-	// Params is the optional inner MCP params.
+	// Params holds the optional inner MCP params.
 	//
 	// If omitted or set to "null", the inner MCP message has no params.
 	Params json.RawMessage `json:"params,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -346,7 +346,7 @@ func (v *MessageMCPNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MessageMCPRequest is the request parameters for "mcp/message".
+// MessageMCPRequest holds the request parameters for "mcp/message".
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type MessageMCPRequest struct {
@@ -359,12 +359,12 @@ type MessageMCPRequest struct {
 	// Method is the inner MCP method name.
 	Method string `json:"method"`
 
-	// Params is the optional inner MCP params.
+	// Params holds the optional inner MCP params.
 	//
 	// If omitted or set to "null", the inner MCP message has no params.
 	Params json.RawMessage `json:"params,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -463,7 +463,7 @@ func (v *MessageMCPRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MessageMCPResponse is the successful outer ACP "mcp/message" response carries exactly one
+// MessageMCPResponse means the successful outer ACP "mcp/message" response carries exactly one
 // inner MCP outcome: an opaque result (including JSON null), or an MCP error.
 // Outer ACP errors are reserved for binding and runtime failures.
 //
@@ -707,7 +707,7 @@ func (u *MessageMCPResponse) decodeRest(d *decoder, start int64) error {
 
 // mcpCapabilitiesMCPOverACP holds the fields of MCPCapabilities that the unstable_mcp_over_acp or unstable build tag adds.
 type mcpCapabilitiesMCPOverACP struct {
-	// ACP means: agent supports "acp" MCP servers.
+	// ACP means agent supports "acp" MCP servers.
 	//
 	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	ACP *bool `json:"acp,omitempty"`

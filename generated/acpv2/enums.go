@@ -12,7 +12,7 @@ import "strconv"
 type CompactionStatus string
 
 const (
-	// CompactionStatusInProgress means: compaction has started and has not finished.
+	// CompactionStatusInProgress means CompactionStatusInProgress means compaction has started and has not finished.
 	//
 	// On the wire it is "in_progress".
 	CompactionStatusInProgress CompactionStatus = "in_progress"
@@ -24,7 +24,7 @@ const (
 	//
 	// On the wire it is "failed".
 	CompactionStatusFailed CompactionStatus = "failed"
-	// CompactionStatusCancelled means: compaction was cancelled before it finished.
+	// CompactionStatusCancelled means CompactionStatusCancelled means compaction was cancelled before it finished.
 	//
 	// On the wire it is "cancelled".
 	CompactionStatusCancelled CompactionStatus = "cancelled"
@@ -86,7 +86,7 @@ func (v DiffFileType) IsCustom() bool {
 type DiffPatchFormat string
 
 const (
-	// DiffPatchFormatGitPatch is the one or more "diff --git" sections in Git's "--patch" ("-p") text format.
+	// DiffPatchFormatGitPatch holds the DiffPatchFormatGitPatch holds one or more "diff --git" sections in Git's "--patch" ("-p") text format.
 	//
 	// Unlike Git, which writes paths relative to the repository root, every
 	// path MUST be absolute, including in "rename from", "rename to",
@@ -155,7 +155,7 @@ func (v *ElicitationSchemaType) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ErrorCode is the predefined error codes for common JSON-RPC and ACP-specific errors.
+// ErrorCode holds the predefined error codes for common JSON-RPC and ACP-specific errors.
 //
 // Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC
 // server-error range (-32000 to -32099), and request cancellation uses -32800 from the
@@ -163,41 +163,41 @@ func (v *ElicitationSchemaType) UnmarshalJSON(data []byte) error {
 type ErrorCode int32
 
 const (
-	// ErrorCodeParseError means: parse error: Invalid JSON was received by the server.
+	// ErrorCodeParseError means ErrorCodeParseError means invalid JSON was received by the server.
 	// An error occurred on the server while parsing the JSON text.
 	//
 	// On the wire it is -32700.
 	ErrorCodeParseError ErrorCode = -32700
-	// ErrorCodeInvalidRequest is the invalid request: The JSON sent is not a valid Request object.
+	// ErrorCodeInvalidRequest holds the ErrorCodeInvalidRequest means the JSON sent is not a valid Request object.
 	//
 	// On the wire it is -32600.
 	ErrorCodeInvalidRequest ErrorCode = -32600
-	// ErrorCodeMethodNotFound is the method not found: The method does not exist or is not available.
+	// ErrorCodeMethodNotFound holds the ErrorCodeMethodNotFound means the method does not exist or is not available.
 	//
 	// On the wire it is -32601.
 	ErrorCodeMethodNotFound ErrorCode = -32601
-	// ErrorCodeInvalidParams is the invalid params: Invalid method parameter(s).
+	// ErrorCodeInvalidParams holds the ErrorCodeInvalidParams holds the invalid method parameter(s).
 	//
 	// On the wire it is -32602.
 	ErrorCodeInvalidParams ErrorCode = -32602
-	// ErrorCodeInternalError is the internal error: Internal JSON-RPC error.
+	// ErrorCodeInternalError is the internal JSON-RPC error.
 	//
 	// On the wire it is -32603.
 	ErrorCodeInternalError ErrorCode = -32603
-	// ErrorCodeRequestCancelled means: request cancelled: Execution of the method was aborted either due to a cancellation request from the caller or
+	// ErrorCodeRequestCancelled means ErrorCodeRequestCancelled means execution of the method was aborted either due to a cancellation request from the caller or
 	// because of resource constraints or shutdown.
 	//
 	// On the wire it is -32800.
 	ErrorCodeRequestCancelled ErrorCode = -32800
-	// ErrorCodeAuthenticationRequired means: authentication required: Authentication is required before this operation can be performed.
+	// ErrorCodeAuthenticationRequired means ErrorCodeAuthenticationRequired means authentication is required before this operation can be performed.
 	//
 	// On the wire it is -32000.
 	ErrorCodeAuthenticationRequired ErrorCode = -32000
-	// ErrorCodeResourceNotFound is the resource not found: A given resource, such as a session, was not found.
+	// ErrorCodeResourceNotFound holds the ErrorCodeResourceNotFound means a given resource, such as a session, was not found.
 	//
 	// On the wire it is -32002.
 	ErrorCodeResourceNotFound ErrorCode = -32002
-	// ErrorCodeUnsupportedProtocolVersion is the unsupported protocol version: No protocol version supported by the Agent is at or below the requested version.
+	// ErrorCodeUnsupportedProtocolVersion means ErrorCodeUnsupportedProtocolVersion means no protocol version supported by the Agent is at or below the requested version.
 	// The error data is an [[UnsupportedProtocolVersionErrorData]].
 	//
 	// On the wire it is -32022.
@@ -213,7 +213,7 @@ func (v ErrorCode) IsKnown() bool {
 	return false
 }
 
-// IconTheme means: theme an icon is designed for.
+// IconTheme is the theme an icon is designed for.
 type IconTheme string
 
 const (
@@ -250,7 +250,7 @@ const (
 	//
 	// On the wire it is "info".
 	NoticeSeverityInfo NoticeSeverity = "info"
-	// NoticeSeverityWarning means warning notice.
+	// NoticeSeverityWarning is the warning notice.
 	//
 	// On the wire it is "warning".
 	NoticeSeverityWarning NoticeSeverity = "warning"
@@ -281,19 +281,19 @@ func (v NoticeSeverity) IsCustom() bool {
 type PermissionOptionKind string
 
 const (
-	// PermissionOptionKindAllowOnce means: allow this operation only this time.
+	// PermissionOptionKindAllowOnce allows this operation only this time.
 	//
 	// On the wire it is "allow_once".
 	PermissionOptionKindAllowOnce PermissionOptionKind = "allow_once"
-	// PermissionOptionKindAllowAlways means: allow this operation and remember the choice.
+	// PermissionOptionKindAllowAlways allows this operation and remembers the choice.
 	//
 	// On the wire it is "allow_always".
 	PermissionOptionKindAllowAlways PermissionOptionKind = "allow_always"
-	// PermissionOptionKindRejectOnce means: reject this operation only this time.
+	// PermissionOptionKindRejectOnce holds the PermissionOptionKindRejectOnce rejects this operation only this time.
 	//
 	// On the wire it is "reject_once".
 	PermissionOptionKindRejectOnce PermissionOptionKind = "reject_once"
-	// PermissionOptionKindRejectAlways means: reject this operation and remember the choice.
+	// PermissionOptionKindRejectAlways holds the PermissionOptionKindRejectAlways rejects this operation and remembers the choice.
 	//
 	// On the wire it is "reject_always".
 	PermissionOptionKindRejectAlways PermissionOptionKind = "reject_always"
@@ -314,7 +314,7 @@ func (v PermissionOptionKind) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// PlanEntryPriority is the priority levels for plan entries.
+// PlanEntryPriority holds the priority levels for plan entries.
 //
 // Used to indicate the relative importance or urgency of different
 // tasks in the execution plan.
@@ -362,19 +362,19 @@ func (v PlanEntryPriority) IsCustom() bool {
 type PlanEntryStatus string
 
 const (
-	// PlanEntryStatusPending means: the task has not started yet.
+	// PlanEntryStatusPending is for PlanEntryStatusPending means the task has not started yet.
 	//
 	// On the wire it is "pending".
 	PlanEntryStatusPending PlanEntryStatus = "pending"
-	// PlanEntryStatusInProgress means: the task is currently being worked on.
+	// PlanEntryStatusInProgress holds the PlanEntryStatusInProgress means the task is currently being worked on.
 	//
 	// On the wire it is "in_progress".
 	PlanEntryStatusInProgress PlanEntryStatus = "in_progress"
-	// PlanEntryStatusCompleted means: the task has been successfully completed.
+	// PlanEntryStatusCompleted holds the PlanEntryStatusCompleted means the task has been successfully completed.
 	//
 	// On the wire it is "completed".
 	PlanEntryStatusCompleted PlanEntryStatus = "completed"
-	// PlanEntryStatusCancelled means: the task was cancelled before it completed.
+	// PlanEntryStatusCancelled holds the PlanEntryStatusCancelled means the task was cancelled before it completed.
 	//
 	// On the wire it is "cancelled".
 	PlanEntryStatusCancelled PlanEntryStatus = "cancelled"
@@ -448,7 +448,7 @@ const (
 	//
 	// On the wire it is "model_config".
 	SessionConfigOptionCategoryModelConfig SessionConfigOptionCategory = "model_config"
-	// SessionConfigOptionCategoryThoughtLevel means thought/reasoning level selector.
+	// SessionConfigOptionCategoryThoughtLevel is the thought/reasoning level selector.
 	//
 	// On the wire it is "thought_level".
 	SessionConfigOptionCategoryThoughtLevel SessionConfigOptionCategory = "thought_level"
@@ -469,7 +469,7 @@ func (v SessionConfigOptionCategory) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// StringFormat is the string format types for string properties in elicitation schemas.
+// StringFormat holds the string format types for string properties in elicitation schemas.
 type StringFormat string
 
 const (
@@ -521,11 +521,11 @@ const (
 	//
 	// On the wire it is "pending".
 	ToolCallStatusPending ToolCallStatus = "pending"
-	// ToolCallStatusInProgress means: the tool call is currently running.
+	// ToolCallStatusInProgress holds the ToolCallStatusInProgress means the tool call is currently running.
 	//
 	// On the wire it is "in_progress".
 	ToolCallStatusInProgress ToolCallStatus = "in_progress"
-	// ToolCallStatusPaused means: the tool call has started, is not running now, and will not continue until
+	// ToolCallStatusPaused holds the ToolCallStatusPaused means the tool call has started, is not running now, and will not continue until
 	// something resumes it. It may return to "in_progress" any number of times.
 	//
 	// On the wire it is "paused".
@@ -538,7 +538,7 @@ const (
 	//
 	// On the wire it is "failed".
 	ToolCallStatusFailed ToolCallStatus = "failed"
-	// ToolCallStatusCancelled means: the tool call was cancelled before it completed.
+	// ToolCallStatusCancelled holds the ToolCallStatusCancelled means the tool call was cancelled before it completed.
 	//
 	// On the wire it is "cancelled".
 	ToolCallStatusCancelled ToolCallStatus = "cancelled"
@@ -559,7 +559,7 @@ func (v ToolCallStatus) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// ToolKind means: categories of tools that can be invoked.
+// ToolKind is one of the categories of tools that can be invoked.
 //
 // Tool kinds help clients choose appropriate icons and optimize how they
 // display tool execution progress.
@@ -570,27 +570,27 @@ func (v ToolCallStatus) IsCustom() bool {
 type ToolKind string
 
 const (
-	// ToolKindRead means reading files or data.
+	// ToolKindRead is for reading files or data.
 	//
 	// On the wire it is "read".
 	ToolKindRead ToolKind = "read"
-	// ToolKindEdit means modifying files or content.
+	// ToolKindEdit is for modifying files or content.
 	//
 	// On the wire it is "edit".
 	ToolKindEdit ToolKind = "edit"
-	// ToolKindDelete means removing files or data.
+	// ToolKindDelete is for removing files or data.
 	//
 	// On the wire it is "delete".
 	ToolKindDelete ToolKind = "delete"
-	// ToolKindMove means moving or renaming files.
+	// ToolKindMove is for moving or renaming files.
 	//
 	// On the wire it is "move".
 	ToolKindMove ToolKind = "move"
-	// ToolKindSearch means searching for information.
+	// ToolKindSearch is for searching for information.
 	//
 	// On the wire it is "search".
 	ToolKindSearch ToolKind = "search"
-	// ToolKindExecute means running commands or code.
+	// ToolKindExecute is for running commands or code.
 	//
 	// On the wire it is "execute".
 	ToolKindExecute ToolKind = "execute"
@@ -598,11 +598,11 @@ const (
 	//
 	// On the wire it is "think".
 	ToolKindThink ToolKind = "think"
-	// ToolKindFetch means retrieving external data.
+	// ToolKindFetch is for retrieving external data.
 	//
 	// On the wire it is "fetch".
 	ToolKindFetch ToolKind = "fetch"
-	// ToolKindSwitchMode means changing the session's mode, a [config option] with the "mode" category.
+	// ToolKindSwitchMode is for changing the session's mode, a [config option] with the "mode" category.
 	//
 	// On the wire it is "switch_mode".
 	//

@@ -14,13 +14,13 @@ import "encoding/json"
 // "C:\Users\user\project", or "\\server\share\project". It is not a URI.
 type AbsolutePath string
 
-// AgentAuthCapabilities is the authentication-related extension capabilities supported by the agent.
+// AgentAuthCapabilities holds the authentication-related extension capabilities supported by the agent.
 //
 // This object does not advertise support for "auth/login" or "auth/logout".
 // Those methods are advertised by a non-empty "authMethods" list in the
 // "initialize" response.
 type AgentAuthCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -83,7 +83,7 @@ func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AgentCapabilities is the capabilities supported by the agent.
+// AgentCapabilities holds the capabilities supported by the agent.
 //
 // Advertised during initialization to inform the client about
 // available features and content types.
@@ -92,7 +92,7 @@ func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
 //
 // [Agent Capabilities]: https://agentclientprotocol.com/protocol/v2/initialization#agent-capabilities
 type AgentCapabilities struct {
-	// Session capabilities supported by the agent.
+	// Session holds the session capabilities supported by the agent.
 	//
 	// Optional. Omitted and "null" are equivalent and mean the agent does not support the
 	// "session/*" methods. Supplying "{}" means the agent supports the
@@ -101,7 +101,7 @@ type AgentCapabilities struct {
 	// and "session/update".
 	Session *SessionCapabilities `json:"session,omitempty"`
 
-	// Auth is the authentication-related extension capabilities supported by the agent.
+	// Auth holds the authentication-related extension capabilities supported by the agent.
 	//
 	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise any
 	// authentication-related extensions. This field does not advertise support
@@ -109,7 +109,7 @@ type AgentCapabilities struct {
 	// non-empty "authMethods" list in the "initialize" response.
 	Auth *AgentAuthCapabilities `json:"auth,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -208,7 +208,7 @@ type AgentMessage struct {
 	// Content is the complete replacement content for this message.
 	Content Nullable[[]ContentBlock] `json:"content,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
 	// unchanged, a key set to "null" is removed, and any other value replaces that key's
@@ -303,7 +303,7 @@ type AgentNotification struct {
 	// Method is the notification method name.
 	Method string `json:"method"`
 
-	// Params is the method-specific notification parameters.
+	// Params holds the method-specific notification parameters.
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
@@ -380,7 +380,7 @@ type AgentRequest struct {
 	// Method is the method name to invoke.
 	Method string `json:"method"`
 
-	// Params is the method-specific request parameters.
+	// Params holds the method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
@@ -479,7 +479,7 @@ type AgentThought struct {
 	// Content is the complete replacement content for this thought message.
 	Content Nullable[[]ContentBlock] `json:"content,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
 	// unchanged, a key set to "null" is removed, and any other value replaces that key's
@@ -569,9 +569,9 @@ func (v *AgentThought) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Annotations is the optional annotations for the client. The client can use annotations to inform how objects are used or displayed
+// Annotations holds the optional annotations for the client. The client can use annotations to inform how objects are used or displayed.
 type Annotations struct {
-	// Audience is the intended recipients for this content, such as the user or assistant.
+	// Audience holds the intended recipients for this content, such as the user or assistant.
 	//
 	// Omitted and "null" are equivalent and mean no audience is specified.
 	Audience []Role `json:"audience,omitempty"`
@@ -589,7 +589,7 @@ type Annotations struct {
 	// Omitted and "null" are equivalent and mean no priority is specified.
 	Priority *float64 `json:"priority,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -679,12 +679,12 @@ type AudioContent struct {
 	// MimeType is the MIME type describing the encoded media payload.
 	MimeType MediaType `json:"mimeType"`
 
-	// Annotations is the optional annotations that help clients decide how to display or route this content.
+	// Annotations holds the optional annotations that help clients decide how to display or route this content.
 	//
 	// Omitted and "null" are equivalent and mean no annotations are provided.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -775,7 +775,7 @@ func (v *AudioContent) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AuthMethodAgent means: agent handles authentication itself through "auth/login".
+// AuthMethodAgent means agent handles authentication itself through "auth/login".
 //
 // The "type" discriminator value is "agent".
 type AuthMethodAgent struct {
@@ -790,7 +790,7 @@ type AuthMethodAgent struct {
 	// Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -901,15 +901,15 @@ type AuthMethodTerminal struct {
 	// Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Args is the additional arguments to append to the configured agent invocation for terminal auth.
+	// Args holds the additional arguments to append to the configured agent invocation for terminal auth.
 	Args []string `json:"args,omitempty"`
 
-	// Env is the additional environment variables to set on the configured agent invocation for terminal auth.
+	// Env holds the additional environment variables to set on the configured agent invocation for terminal auth.
 	// Names MUST be unique. These values override same-named variables in the
 	// base launch configuration.
 	Env []EnvVariable `json:"env,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1018,12 +1018,12 @@ func (v *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AvailableCommandsUpdate means: available commands are ready or have changed
+// AvailableCommandsUpdate means available commands are ready or have changed.
 type AvailableCommandsUpdate struct {
-	// AvailableCommands means: commands the agent can execute.
+	// AvailableCommands holds the commands the agent can execute.
 	AvailableCommands []AvailableCommand `json:"availableCommands"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1105,7 +1105,7 @@ type BackgroundTerminal struct {
 	// TerminalID is the ID of the listed terminal.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1185,7 +1185,7 @@ type BackgroundToolCall struct {
 	// ToolCallID is the ID of the listed tool call.
 	ToolCallID ToolCallID `json:"toolCallId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1260,9 +1260,9 @@ func (v *BackgroundToolCall) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// BlobResourceContents is the binary resource contents.
+// BlobResourceContents holds the binary resource contents.
 type BlobResourceContents struct {
-	// Blob is the base64-encoded bytes for a binary resource payload.
+	// Blob holds the base64-encoded bytes for a binary resource payload.
 	Blob string `json:"blob"`
 
 	// URI associated with this resource or media payload.
@@ -1273,7 +1273,7 @@ type BlobResourceContents struct {
 	// Omitted and "null" are equivalent and mean the MIME type is not specified.
 	MimeType *MediaType `json:"mimeType,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1374,12 +1374,12 @@ type BooleanPropertySchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Default value.
+	// Default is the default value.
 	//
 	// Optional. Omitted and "null" are equivalent and mean no default value is provided.
 	Default *bool `json:"default,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1467,7 +1467,7 @@ type CancelRequestNotification struct {
 	// Receivers match it only against requests they received from that sender.
 	RequestID RequestID `json:"requestId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1553,7 +1553,7 @@ type CancelSessionNotification struct {
 	// SessionID is the ID of the session to cancel operations for.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1628,7 +1628,7 @@ func (v *CancelSessionNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CancelTerminalRequest is the request parameters for cancelling one terminal.
+// CancelTerminalRequest holds the request parameters for cancelling one terminal.
 //
 // Clients MUST NOT send it unless the terminal currently advertises "capabilities.cancel".
 //
@@ -1650,7 +1650,7 @@ type CancelTerminalRequest struct {
 	// TerminalID is the ID of the terminal to cancel.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1735,7 +1735,7 @@ func (v *CancelTerminalRequest) UnmarshalJSON(data []byte) error {
 
 // CancelTerminalResponse is the response from cancelling a terminal.
 type CancelTerminalResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1795,7 +1795,7 @@ func (v *CancelTerminalResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CancelToolCallRequest is the request parameters for cancelling one tool call.
+// CancelToolCallRequest holds the request parameters for cancelling one tool call.
 //
 // Clients MUST NOT send it unless the tool call currently advertises "capabilities.cancel".
 //
@@ -1816,7 +1816,7 @@ type CancelToolCallRequest struct {
 	// ToolCallID is the ID of the tool call to cancel.
 	ToolCallID ToolCallID `json:"toolCallId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1901,7 +1901,7 @@ func (v *CancelToolCallRequest) UnmarshalJSON(data []byte) error {
 
 // CancelToolCallResponse is the response from cancelling a tool call.
 type CancelToolCallResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1961,9 +1961,9 @@ func (v *CancelToolCallResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CancelledPermissionOutcome means: the request was not approved and no option was selected.
+// CancelledPermissionOutcome means the request was not approved and no option was selected.
 type CancelledPermissionOutcome struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2023,7 +2023,7 @@ func (v *CancelledPermissionOutcome) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ClientAuthCapabilities is the authentication capabilities supported by the client.
+// ClientAuthCapabilities holds the authentication capabilities supported by the client.
 //
 // Advertised during initialization to inform the agent which authentication
 // method types the client can handle. This governs opt-in types that require
@@ -2037,7 +2037,7 @@ type ClientAuthCapabilities struct {
 	// agent may include "terminal" entries in its authentication methods.
 	Terminal *TerminalAuthCapabilities `json:"terminal,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2105,7 +2105,7 @@ func (v *ClientAuthCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ClientCapabilities is the capabilities supported by the client.
+// ClientCapabilities holds the capabilities supported by the client.
 //
 // Advertised during initialization to inform the agent about
 // available features and methods.
@@ -2114,7 +2114,7 @@ func (v *ClientAuthCapabilities) UnmarshalJSON(data []byte) error {
 //
 // [Client Capabilities]: https://agentclientprotocol.com/protocol/v2/initialization#client-capabilities
 type ClientCapabilities struct {
-	// Auth is the authentication capabilities supported by the client.
+	// Auth holds the authentication capabilities supported by the client.
 	// Determines which authentication method types the agent may include
 	// in its [InitializeResponse].
 	//
@@ -2122,14 +2122,14 @@ type ClientCapabilities struct {
 	// authentication-method extensions.
 	Auth *ClientAuthCapabilities `json:"auth,omitempty"`
 
-	// Elicitation capabilities supported by the client.
+	// Elicitation holds the elicitation capabilities supported by the client.
 	// Determines which elicitation modes the agent may use.
 	//
 	// Optional. Omitted and "null" are equivalent and mean the client does not advertise
 	// elicitation support.
 	Elicitation *ElicitationCapabilities `json:"elicitation,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2210,7 +2210,7 @@ type ClientNotification struct {
 	// Method is the notification method name.
 	Method string `json:"method"`
 
-	// Params is the method-specific notification parameters.
+	// Params holds the method-specific notification parameters.
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
@@ -2287,7 +2287,7 @@ type ClientRequest struct {
 	// Method is the method name to invoke.
 	Method string `json:"method"`
 
-	// Params is the method-specific request parameters.
+	// Params holds the method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
@@ -2366,7 +2366,7 @@ func (v *ClientRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CloseSessionRequest is the request parameters for closing an active session.
+// CloseSessionRequest holds the request parameters for closing an active session.
 //
 // The Agent MUST cancel any ongoing work related to the session as if "session/cancel"
 // was called, then free the resources associated with the session. Unlike "session/cancel",
@@ -2390,7 +2390,7 @@ type CloseSessionRequest struct {
 	// SessionID is the ID of the session to close.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2467,7 +2467,7 @@ func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
 
 // CloseSessionResponse is the response from closing a session.
 type CloseSessionResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2539,12 +2539,12 @@ type Command struct {
 	// Description is the human-readable description of what the command does.
 	Description string `json:"description"`
 
-	// Input for the command if required
+	// Input is the input for the command if required.
 	//
 	// Omitted and "null" are equivalent and mean the command takes no input.
 	Input *AvailableCommandInput `json:"input,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2635,7 +2635,7 @@ func (v *Command) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CommandPermissionSubject is the permission request details for a command.
+// CommandPermissionSubject holds the permission request details for a command.
 type CommandPermissionSubject struct {
 	// Command is the command that would be run if permission is granted.
 	Command string `json:"command"`
@@ -2649,7 +2649,7 @@ type CommandPermissionSubject struct {
 	// TerminalID is the associated terminal, when already known. Omitted and "null" are equivalent.
 	TerminalID *TerminalID `json:"terminalId,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2753,10 +2753,10 @@ type CompactionSummaryChunk struct {
 	// CompactionID is the ID of the compaction whose summary receives this content.
 	CompactionID CompactionID `json:"compactionId"`
 
-	// Content is the one content block to append.
+	// Content is one content block to append.
 	Content ContentBlock `json:"content"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	// This metadata is scoped to the chunk and does not patch stored metadata.
@@ -2859,10 +2859,10 @@ type CompactionUpdate struct {
 	// Summary is the complete replacement user-displayable summary content for the compaction.
 	Summary Nullable[[]ContentBlock] `json:"summary,omitempty"`
 
-	// Error is the human-readable error details for the compaction.
+	// Error holds the human-readable error details for the compaction.
 	Error Nullable[string] `json:"error,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
 	// unchanged, a key set to "null" is removed, and any other value replaces that key's
@@ -2975,7 +2975,7 @@ type CompleteElicitationNotification struct {
 	// ElicitationID is the ID of the elicitation that completed.
 	ElicitationID ElicitationID `json:"elicitationId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3050,12 +3050,12 @@ func (v *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ConfigOptionUpdate means: session configuration options have been updated.
+// ConfigOptionUpdate means session configuration options have been updated.
 type ConfigOptionUpdate struct {
 	// ConfigOptions is the full set of configuration options and their current values.
 	ConfigOptions []SessionConfigOption `json:"configOptions"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3137,7 +3137,7 @@ type Content struct {
 	// Content is the actual content block.
 	Content ContentBlock `json:"content"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3222,10 +3222,10 @@ type ContentChunk struct {
 	// Chunks for different messages can interleave.
 	MessageID MessageID `json:"messageId"`
 
-	// Content is a single item of content
+	// Content is a single item of content.
 	Content ContentBlock `json:"content"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	// This metadata is scoped to the chunk and does not patch stored metadata.
@@ -3311,7 +3311,7 @@ func (v *ContentChunk) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Cost information for a session.
+// Cost is the cost information for a session.
 type Cost struct {
 	// Amount is the total cumulative cost for session.
 	Amount float64 `json:"amount"`
@@ -3320,7 +3320,7 @@ type Cost struct {
 	// unit such as "credits".
 	Currency string `json:"currency"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3405,14 +3405,14 @@ func (v *Cost) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// DeleteSessionRequest is the request parameters for deleting an existing session from "session/list".
+// DeleteSessionRequest holds the request parameters for deleting an existing session from "session/list".
 //
 // Only available if the Agent supports the "session.delete" capability.
 type DeleteSessionRequest struct {
 	// SessionID is the ID of the session to delete.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3489,7 +3489,7 @@ func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
 
 // DeleteSessionResponse is the response from deleting a session.
 type DeleteSessionResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3549,7 +3549,7 @@ func (v *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Diff is the file changes produced by a tool call.
+// Diff holds the file changes produced by a tool call.
 //
 // "changes" is authoritative for affected absolute paths and operations.
 // "patch" optionally carries renderable text for some or all of those changes
@@ -3560,7 +3560,7 @@ func (v *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
 //
 // [Content]: https://agentclientprotocol.com/protocol/v2/tool-calls#content
 type Diff struct {
-	// Changes is the structured file changes described by this diff.
+	// Changes holds the structured file changes described by this diff.
 	//
 	// Clients can use this field without parsing patch text to determine affected paths.
 	Changes []DiffChange `json:"changes"`
@@ -3571,7 +3571,7 @@ type Diff struct {
 	// equivalent and mean no renderable patch text was provided.
 	Patch *DiffPatch `json:"patch,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3664,7 +3664,7 @@ type DiffPatch struct {
 	// Text is the patch text in the format named by "format".
 	Text string `json:"text"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3882,7 +3882,7 @@ func (v *DiffPathPairChange) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationAcceptAction means: the user accepted the elicitation and provided content.
+// ElicitationAcceptAction means the user accepted the elicitation and provided content.
 type ElicitationAcceptAction struct {
 	// Content is the user-provided content, if any, as an object matching the requested schema.
 	//
@@ -3942,7 +3942,7 @@ func (v *ElicitationAcceptAction) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationCapabilities is the elicitation capabilities supported by the client.
+// ElicitationCapabilities holds the elicitation capabilities supported by the client.
 type ElicitationCapabilities struct {
 	// Form reports whether the client supports form-based elicitation.
 	//
@@ -3956,7 +3956,7 @@ type ElicitationCapabilities struct {
 	// Supplying "{}" means the client supports URL-based elicitation.
 	URL *ElicitationURLCapabilities `json:"url,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -4032,11 +4032,11 @@ func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationFormCapabilities is the form-based elicitation capabilities.
+// ElicitationFormCapabilities holds the form-based elicitation capabilities.
 //
 // Supplying "{}" means the client supports form-based elicitation.
 type ElicitationFormCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -4170,7 +4170,7 @@ func (v *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
 // This represents a JSON Schema object with primitive-typed properties,
 // as required by the elicitation specification.
 type ElicitationSchema struct {
-	// Type discriminator. Always "object". Any other value is rejected.
+	// Type is the type discriminator. Always "object". Any other value is rejected.
 	Type ElicitationSchemaType `json:"type"`
 
 	// Title is the optional title for the schema.
@@ -4178,7 +4178,7 @@ type ElicitationSchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no title is provided.
 	Title *string `json:"title,omitempty"`
 
-	// Properties is the property definitions (must be primitive types).
+	// Properties holds the property definitions (must be primitive types).
 	Properties map[string]ElicitationPropertySchema `json:"properties"`
 
 	// Required is the list of required property names.
@@ -4191,7 +4191,7 @@ type ElicitationSchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no schema description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -4306,7 +4306,7 @@ func (v *ElicitationSchema) UnmarshalJSON(data []byte) error {
 // This is useful when an agent receives an elicitation from an MCP server
 // during a tool call and needs to redirect it to the user.
 type ElicitationSessionScope struct {
-	// SessionID means: the session this elicitation is tied to.
+	// SessionID is the session this elicitation is tied to.
 	SessionID SessionID `json:"sessionId"`
 
 	// ToolCallID is the optional tool call within the session.
@@ -4378,11 +4378,11 @@ func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationURLCapabilities is the URL-based elicitation capabilities.
+// ElicitationURLCapabilities holds the URL-based elicitation capabilities.
 //
 // Supplying "{}" means the client supports URL-based elicitation.
 type ElicitationURLCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -4442,17 +4442,17 @@ func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// EmbeddedResource is the contents of a resource, embedded into a prompt or tool call result.
+// EmbeddedResource holds the contents of a resource, embedded into a prompt or tool call result.
 type EmbeddedResource struct {
 	// Resource is the embedded resource payload, either text or binary data.
 	Resource EmbeddedResourceData `json:"resource"`
 
-	// Annotations is the optional annotations that help clients decide how to display or route this content.
+	// Annotations holds the optional annotations that help clients decide how to display or route this content.
 	//
 	// Omitted and "null" are equivalent and mean no annotations are provided.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -4550,7 +4550,7 @@ type EnumOption struct {
 	// Optional. Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -4647,7 +4647,7 @@ type EnvVariable struct {
 	// Value is the value to set for the environment variable.
 	Value string `json:"value"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -4730,7 +4730,7 @@ func (v *EnvVariable) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Error means: JSON-RPC error object.
+// Error is the JSON-RPC error object.
 //
 // Represents an error that occurred during method execution, following the
 // JSON-RPC 2.0 error object specification with optional additional data.
@@ -4829,7 +4829,7 @@ func (v *Error) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ErrorStopReason is the details of a failure that ended active work.
+// ErrorStopReason holds the details of a failure that ended active work.
 type ErrorStopReason struct {
 	// Error is the failure, as a JSON-RPC error object.
 	//
@@ -4923,7 +4923,7 @@ type HTTPHeader struct {
 	// Value is the value to set for the HTTP header.
 	Value string `json:"value"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -5006,7 +5006,7 @@ func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Icon means: an optionally-sized icon that can be displayed in a user interface.
+// Icon is an optionally-sized icon that can be displayed in a user interface.
 type Icon struct {
 	// Src is a standard URI pointing to an icon resource. MUST be an "https:" or "data:" URI.
 	// Clients reject other schemes, fetch without credentials, and do not follow
@@ -5027,12 +5027,12 @@ type Icon struct {
 	// Omitted and "null" are equivalent and mean no sizes are specified.
 	Sizes []string `json:"sizes,omitempty"`
 
-	// Theme means: optional theme this icon is designed for.
+	// Theme is the optional theme this icon is designed for.
 	//
 	// Omitted and "null" are equivalent and mean the icon is not theme-specific.
 	Theme *IconTheme `json:"theme,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -5140,12 +5140,12 @@ type ImageContent struct {
 	// Omitted and "null" are equivalent and mean no URI is associated with the image.
 	URI *string `json:"uri,omitempty"`
 
-	// Annotations is the optional annotations that help clients decide how to display or route this content.
+	// Annotations holds the optional annotations that help clients decide how to display or route this content.
 	//
 	// Omitted and "null" are equivalent and mean no annotations are provided.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -5246,11 +5246,11 @@ func (v *ImageContent) UnmarshalJSON(data []byte) error {
 // Describes the name and version of an ACP implementation, with an optional
 // title for UI representation.
 type Implementation struct {
-	// Name is the intended for programmatic or logical use, but can be used as a display
+	// Name is intended for programmatic or logical use, but can be used as a display
 	// name fallback if title isn't present.
 	Name string `json:"name"`
 
-	// Title is the intended for UI and end-user contexts and optimized to be human-readable
+	// Title is intended for UI and end-user contexts and optimized to be human-readable
 	// and easily understood.
 	//
 	// If not provided, the name should be used for display.
@@ -5258,11 +5258,11 @@ type Implementation struct {
 	// Omitted and "null" are equivalent and mean the "name" is used for display.
 	Title *string `json:"title,omitempty"`
 
-	// Version of the implementation. Can be displayed to the user or used
+	// Version is the version of the implementation. Can be displayed to the user or used
 	// for debugging or metrics purposes. (e.g. "1.0.0").
 	Version string `json:"version"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -5351,7 +5351,7 @@ func (v *Implementation) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// InitializeRequest is the request parameters for the initialize method.
+// InitializeRequest holds the request parameters for the initialize method.
 //
 // Sent by the client to establish connection and negotiate capabilities.
 //
@@ -5368,7 +5368,7 @@ type InitializeRequest struct {
 	// Capabilities supported by the client.
 	Capabilities *ClientCapabilities `json:"capabilities,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -5483,14 +5483,14 @@ type InitializeResponse struct {
 	// Capabilities supported by the agent.
 	Capabilities *AgentCapabilities `json:"capabilities,omitempty"`
 
-	// AuthMethods is the authentication methods supported by the agent.
+	// AuthMethods holds the authentication methods supported by the agent.
 	//
 	// Optional. Omitted or empty means the agent does not advertise the
 	// "auth/login" and "auth/logout" methods. Supplying one or more methods means
 	// the agent MUST support both "auth/login" and "auth/logout".
 	AuthMethods []AuthMethod `json:"authMethods,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -5603,22 +5603,22 @@ type IntegerPropertySchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Minimum value (inclusive).
+	// Minimum is the minimum value (inclusive).
 	//
 	// Optional. Omitted and "null" are equivalent and mean there is no inclusive lower bound.
 	Minimum *int64 `json:"minimum,omitempty"`
 
-	// Maximum value (inclusive).
+	// Maximum is the maximum value (inclusive).
 	//
 	// Optional. Omitted and "null" are equivalent and mean there is no inclusive upper bound.
 	Maximum *int64 `json:"maximum,omitempty"`
 
-	// Default value.
+	// Default is the default value.
 	//
 	// Optional. Omitted and "null" are equivalent and mean no default value is provided.
 	Default *int64 `json:"default,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -5708,9 +5708,9 @@ func (v *IntegerPropertySchema) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ListSessionsRequest is the request parameters for listing existing sessions.
+// ListSessionsRequest holds the request parameters for listing existing sessions.
 type ListSessionsRequest struct {
-	// Cwd is the filter sessions by working directory. Must be an absolute path.
+	// Cwd filters sessions by working directory. Must be an absolute path.
 	//
 	// Only sessions whose "cwd" is this same directory match. Subdirectories and
 	// "additionalDirectories" don't. Agents MAY normalize paths when comparing.
@@ -5718,12 +5718,12 @@ type ListSessionsRequest struct {
 	// Omitted and "null" are equivalent and mean sessions are not filtered by working directory.
 	Cwd *AbsolutePath `json:"cwd,omitempty"`
 
-	// Cursor is the opaque cursor token from a previous response's nextCursor field for cursor-based pagination
+	// Cursor is the opaque cursor token from a previous response's nextCursor field for cursor-based pagination.
 	//
 	// Omitted and "null" are equivalent and mean the first page is requested.
 	Cursor *SessionListCursor `json:"cursor,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -5808,7 +5808,7 @@ type ListSessionsResponse struct {
 	// results. An empty string is a valid cursor, not the end of results.
 	NextCursor *SessionListCursor `json:"nextCursor,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -5891,7 +5891,7 @@ func (v *ListSessionsResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// LoginAuthRequest is the request parameters for the "auth/login" method.
+// LoginAuthRequest holds the request parameters for the "auth/login" method.
 //
 // Specifies which authentication method to use.
 //
@@ -5903,7 +5903,7 @@ type LoginAuthRequest struct {
 	// Must be one of the methods advertised in the initialize response.
 	MethodID AuthMethodID `json:"methodId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -5980,7 +5980,7 @@ func (v *LoginAuthRequest) UnmarshalJSON(data []byte) error {
 
 // LoginAuthResponse is the response to the "auth/login" method.
 type LoginAuthResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6040,7 +6040,7 @@ func (v *LoginAuthResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// LogoutAuthRequest is the request parameters for the "auth/logout" method.
+// LogoutAuthRequest holds the request parameters for the "auth/logout" method.
 //
 // Terminates the current authenticated session.
 //
@@ -6048,7 +6048,7 @@ func (v *LoginAuthResponse) UnmarshalJSON(data []byte) error {
 // a non-empty "authMethods" list. Clients MUST NOT call this method
 // when "authMethods" was omitted or empty.
 type LogoutAuthRequest struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6110,7 +6110,7 @@ func (v *LogoutAuthRequest) UnmarshalJSON(data []byte) error {
 
 // LogoutAuthResponse is the response to the "auth/logout" method.
 type LogoutAuthResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6170,21 +6170,21 @@ func (v *LogoutAuthResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MCPCapabilities is the MCP capabilities supported by the agent for session lifecycle requests.
+// MCPCapabilities holds the MCP capabilities supported by the agent for session lifecycle requests.
 type MCPCapabilities struct {
-	// Stdio means: agent supports "stdio" MCP servers.
+	// Stdio means agent supports "stdio" MCP servers.
 	//
 	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise support.
 	// Supplying "{}" means the agent supports stdio MCP server transports.
 	Stdio *MCPStdioCapabilities `json:"stdio,omitempty"`
 
-	// HTTP means: agent supports "http" MCP servers.
+	// HTTP means agent supports "http" MCP servers.
 	//
 	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise support.
 	// Supplying "{}" means the agent supports HTTP MCP server transports.
 	HTTP *MCPHTTPCapabilities `json:"http,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6263,11 +6263,11 @@ func (v *MCPCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MCPHTTPCapabilities is the capabilities for HTTP MCP server transports.
+// MCPHTTPCapabilities holds the capabilities for HTTP MCP server transports.
 //
 // Supplying "{}" means the agent supports HTTP MCP server transports.
 type MCPHTTPCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6332,14 +6332,14 @@ type MCPServerHTTP struct {
 	// Name is the human-readable name identifying this MCP server.
 	Name string `json:"name"`
 
-	// URL to the MCP server.
+	// URL is the URL to the MCP server.
 	URL string `json:"url"`
 
-	// Headers is the HTTP headers to set when making requests to the MCP server. Headers the MCP transport
+	// Headers holds the HTTP headers to set when making requests to the MCP server. Headers the MCP transport
 	// defines are owned by the transport, and Agents use the transport's values for them.
 	Headers []HTTPHeader `json:"headers,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6440,14 +6440,14 @@ type MCPServerStdio struct {
 	// Command is the absolute path to the MCP server executable.
 	Command AbsolutePath `json:"command"`
 
-	// Args is the command-line arguments to pass to the MCP server.
+	// Args holds the command-line arguments to pass to the MCP server.
 	Args []string `json:"args,omitempty"`
 
-	// Env is the environment variables to set when launching the MCP server. Names SHOULD be unique.
+	// Env holds the environment variables to set when launching the MCP server. Names SHOULD be unique.
 	// Agents MAY reject duplicates with "-32602", and otherwise the last entry wins.
 	Env []EnvVariable `json:"env,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6550,11 +6550,11 @@ func (v *MCPServerStdio) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MCPStdioCapabilities is the capabilities for stdio MCP server transports.
+// MCPStdioCapabilities holds the capabilities for stdio MCP server transports.
 //
 // Supplying "{}" means the agent supports stdio MCP server transports.
 type MCPStdioCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6654,7 +6654,7 @@ type MultiSelectPropertySchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no default selections are provided.
 	Default []string `json:"default,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6763,7 +6763,7 @@ func (v *MultiSelectPropertySchema) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// NewSessionRequest is the request parameters for creating a new session.
+// NewSessionRequest holds the request parameters for creating a new session.
 //
 // See protocol docs: [Creating a Session]
 //
@@ -6772,7 +6772,7 @@ type NewSessionRequest struct {
 	// Cwd is the working directory for this session. Must be an absolute path.
 	Cwd AbsolutePath `json:"cwd"`
 
-	// AdditionalDirectories is the additional workspace roots for this session. Each path must be absolute.
+	// AdditionalDirectories holds the additional workspace roots for this session. Each path must be absolute.
 	//
 	// These expand the session's workspace scope without changing "cwd", which
 	// remains the base for relative paths. When omitted or empty, no
@@ -6782,7 +6782,7 @@ type NewSessionRequest struct {
 	// MCPServers is the list of MCP (Model Context Protocol) servers the agent should connect to.
 	MCPServers []MCPServer `json:"mcpServers,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6895,21 +6895,21 @@ type NewSessionResponse struct {
 	// Used in all subsequent requests for this conversation.
 	SessionID SessionID `json:"sessionId"`
 
-	// ConfigOptions is the initial session configuration options.
+	// ConfigOptions holds the initial session configuration options.
 	//
 	// Optional. Omitted or empty means no config options are advertised.
 	// Senders MUST use an array, not "null". Receivers treat "null" like omission.
 	// Later "config_option_update" notifications replace this list.
 	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
 
-	// AvailableCommands means: initial commands the agent can execute in this session.
+	// AvailableCommands holds the initial commands the agent can execute in this session.
 	//
 	// Optional. Omitted or empty means no initial commands are advertised.
 	// Senders MUST use an array, not "null". Receivers treat "null" like omission.
 	// Later "available_commands_update" notifications replace this list.
 	AvailableCommands []AvailableCommand `json:"availableCommands,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7021,7 +7021,7 @@ type Notice struct {
 	// Omitted and "null" are equivalent and mean no description was supplied.
 	Description *string `json:"description,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7122,22 +7122,22 @@ type NumberPropertySchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Minimum value (inclusive).
+	// Minimum is the minimum value (inclusive).
 	//
 	// Optional. Omitted and "null" are equivalent and mean there is no inclusive lower bound.
 	Minimum *float64 `json:"minimum,omitempty"`
 
-	// Maximum value (inclusive).
+	// Maximum is the maximum value (inclusive).
 	//
 	// Optional. Omitted and "null" are equivalent and mean there is no inclusive upper bound.
 	Maximum *float64 `json:"maximum,omitempty"`
 
-	// Default value.
+	// Default is the default value.
 	//
 	// Optional. Omitted and "null" are equivalent and mean no default value is provided.
 	Default *float64 `json:"default,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7244,7 +7244,7 @@ type PermissionOption struct {
 	// Kind is the hint about the nature of this permission option.
 	Kind PermissionOptionKind `json:"kind"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7356,7 +7356,7 @@ type PlanEntry struct {
 	// Status is the current execution status of this task.
 	Status PlanEntryStatus `json:"status"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7461,7 +7461,7 @@ type PlanItems struct {
 	// with their current status. The client replaces that plan with each update.
 	Entries []PlanEntry `json:"entries"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7551,7 +7551,7 @@ type PlanUpdate struct {
 	// Plan is the updated plan content.
 	Plan PlanUpdateContent `json:"plan"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7628,11 +7628,11 @@ func (v *PlanUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PromptAudioCapabilities is the capabilities for audio content in prompt requests.
+// PromptAudioCapabilities holds the capabilities for audio content in prompt requests.
 //
 // Supplying "{}" means the agent supports audio content in prompts.
 type PromptAudioCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7692,7 +7692,7 @@ func (v *PromptAudioCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PromptCapabilities is the prompt capabilities supported by the agent in "session/prompt" requests.
+// PromptCapabilities holds the prompt capabilities supported by the agent in "session/prompt" requests.
 //
 // Baseline agent functionality requires support for "text"
 // and "resource_link" content blocks in prompt requests.
@@ -7707,19 +7707,19 @@ func (v *PromptAudioCapabilities) UnmarshalJSON(data []byte) error {
 //
 // [Session Prompt Capabilities]: https://agentclientprotocol.com/protocol/v2/initialization#session-prompt-capabilities
 type PromptCapabilities struct {
-	// Image means: agent supports "image" content blocks.
+	// Image means agent supports "image" content blocks.
 	//
 	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise support.
 	// Supplying "{}" means the agent supports image content in prompts.
 	Image *PromptImageCapabilities `json:"image,omitempty"`
 
-	// Audio means: agent supports "audio" content blocks.
+	// Audio means agent supports "audio" content blocks.
 	//
 	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise support.
 	// Supplying "{}" means the agent supports audio content in prompts.
 	Audio *PromptAudioCapabilities `json:"audio,omitempty"`
 
-	// EmbeddedContext means: agent supports embedded context in "session/prompt" requests.
+	// EmbeddedContext means agent supports embedded context in "session/prompt" requests.
 	//
 	// When enabled, the Client is allowed to include "resource" content blocks
 	// in prompt requests for pieces of context that are referenced in the message.
@@ -7728,7 +7728,7 @@ type PromptCapabilities struct {
 	// Supplying "{}" means the agent supports embedded context in prompts.
 	EmbeddedContext *PromptEmbeddedContextCapabilities `json:"embeddedContext,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7812,11 +7812,11 @@ func (v *PromptCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PromptEmbeddedContextCapabilities is the capabilities for embedded context in prompt requests.
+// PromptEmbeddedContextCapabilities holds the capabilities for embedded context in prompt requests.
 //
 // Supplying "{}" means the agent supports embedded context in prompts.
 type PromptEmbeddedContextCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7876,11 +7876,11 @@ func (v *PromptEmbeddedContextCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PromptImageCapabilities is the capabilities for image content in prompt requests.
+// PromptImageCapabilities holds the capabilities for image content in prompt requests.
 //
 // Supplying "{}" means the agent supports image content in prompts.
 type PromptImageCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7940,7 +7940,7 @@ func (v *PromptImageCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PromptRequest is the request parameters for sending a user prompt to the agent.
+// PromptRequest holds the request parameters for sending a user prompt to the agent.
 //
 // Contains the user's message and any additional context.
 //
@@ -7948,10 +7948,10 @@ func (v *PromptImageCapabilities) UnmarshalJSON(data []byte) error {
 //
 // [User Message]: https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#1-user-message
 type PromptRequest struct {
-	// SessionID is the ID of the session to send this user message to
+	// SessionID is the ID of the session to send this user message to.
 	SessionID SessionID `json:"sessionId"`
 
-	// Prompt is the blocks of content that compose the user's message.
+	// Prompt holds the blocks of content that compose the user's message.
 	//
 	// As a baseline, the Agent MUST support "text" and "resource_link" content blocks,
 	// while other variants are optionally enabled via [PromptCapabilities].
@@ -7969,7 +7969,7 @@ type PromptRequest struct {
 	// inserting it.
 	Prompt []ContentBlock `json:"prompt"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -8078,7 +8078,7 @@ type PromptResponse struct {
 	// not required to retain it. If retained and replayed, the message keeps this identifier.
 	MessageID MessageID `json:"messageId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -8161,7 +8161,7 @@ type ProtocolVersion uint16
 
 // ReplayFromStart is the inclusive replay cursor requesting replay from the start of retained conversation history.
 type ReplayFromStart struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -8250,11 +8250,11 @@ type RequestPermissionRequest struct {
 	// Omitted and "null" are equivalent and mean no structured subject was provided.
 	Subject *RequestPermissionSubject `json:"subject,omitempty"`
 
-	// Options is the available permission options for the user to choose from.
+	// Options holds the available permission options for the user to choose from.
 	// Must contain at least one option.
 	Options []PermissionOption `json:"options"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -8368,7 +8368,7 @@ type RequestPermissionResponse struct {
 	// Outcome is the user's decision on the permission request.
 	Outcome RequestPermissionOutcome `json:"outcome"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -8445,7 +8445,7 @@ func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// RequiresActionStateUpdate is the foreground workflow as a whole is blocked on user action.
+// RequiresActionStateUpdate means the foreground workflow as a whole is blocked on user action.
 //
 // Agents SHOULD report this state when foreground work cannot progress without
 // user action. Pending permissions or elicitations alone do not imply this
@@ -8466,7 +8466,7 @@ type RequiresActionStateUpdate struct {
 	// [Background Work]: https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work
 	Background []BackgroundWork `json:"background,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -8569,12 +8569,12 @@ type ResourceLink struct {
 	// Omitted and "null" are equivalent and mean the size is not known.
 	Size *uint64 `json:"size,omitempty"`
 
-	// Annotations is the optional annotations that help clients decide how to display or route this content.
+	// Annotations holds the optional annotations that help clients decide how to display or route this content.
 	//
 	// Omitted and "null" are equivalent and mean no annotations are provided.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -8697,7 +8697,7 @@ func (v *ResourceLink) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ResumeSessionRequest is the request parameters for resuming an existing session.
+// ResumeSessionRequest holds the request parameters for resuming an existing session.
 //
 // Resumes an existing session and optionally replays retained conversation
 // history according to "replayFrom".
@@ -8711,7 +8711,7 @@ type ResumeSessionRequest struct {
 	// with "-32602", and MAY normalize paths when comparing.
 	Cwd AbsolutePath `json:"cwd"`
 
-	// AdditionalDirectories is the additional workspace roots to activate for this session. Each path must be absolute.
+	// AdditionalDirectories holds the additional workspace roots to activate for this session. Each path must be absolute.
 	//
 	// When omitted or empty, no additional roots are activated. When non-empty,
 	// this is the complete resulting additional-root list for the resumed
@@ -8738,7 +8738,7 @@ type ResumeSessionRequest struct {
 	// or resuming without replay.
 	ReplayFrom *ReplayFrom `json:"replayFrom,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -8862,21 +8862,21 @@ func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
 //
 // [Current-State Synchronization]: https://agentclientprotocol.com/protocol/v2/session-setup#current-state-synchronization
 type ResumeSessionResponse struct {
-	// ConfigOptions is the initial session configuration options.
+	// ConfigOptions holds the initial session configuration options.
 	//
 	// Optional. Omitted or empty means no config options are advertised.
 	// Senders MUST use an array, not "null". Receivers treat "null" like omission.
 	// Later "config_option_update" notifications replace this list.
 	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
 
-	// AvailableCommands means: initial commands the agent can execute in this session.
+	// AvailableCommands holds the initial commands the agent can execute in this session.
 	//
 	// Optional. Omitted or empty means no initial commands are advertised.
 	// Senders MUST use an array, not "null". Receivers treat "null" like omission.
 	// Later "available_commands_update" notifications replace this list.
 	AvailableCommands []AvailableCommand `json:"availableCommands,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -8952,7 +8952,7 @@ func (v *ResumeSessionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// RunningStateUpdate means: foreground work is in progress.
+// RunningStateUpdate means foreground work is in progress.
 type RunningStateUpdate struct {
 	// Background is the work running independently of foreground work, as a complete snapshot.
 	//
@@ -8966,7 +8966,7 @@ type RunningStateUpdate struct {
 	// [Background Work]: https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work
 	Background []BackgroundWork `json:"background,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -9041,7 +9041,7 @@ type SelectedPermissionOutcome struct {
 	// OptionID is the ID of the option the user selected.
 	OptionID PermissionOptionID `json:"optionId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -9116,14 +9116,14 @@ func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionAdditionalDirectoriesCapabilities is the capabilities for additional session directories support.
+// SessionAdditionalDirectoriesCapabilities holds the capabilities for additional session directories support.
 //
 // Supplying "{}" means the agent supports the "additionalDirectories" field on
 // supported session lifecycle requests. Agents may return
 // "SessionInfo.additionalDirectories" in "session/list" to report the
 // complete ordered additional-root list associated with a listed session.
 type SessionAdditionalDirectoriesCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -9183,7 +9183,7 @@ func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) er
 	return decodeBytes(data, v)
 }
 
-// SessionCapabilities is the session capabilities supported by the agent.
+// SessionCapabilities holds the session capabilities supported by the agent.
 //
 // Supplying "{}" means the agent supports the baseline session methods:
 // "session/new", "session/list", "session/resume", "session/close",
@@ -9197,14 +9197,14 @@ func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) er
 //
 // [Session Capabilities]: https://agentclientprotocol.com/protocol/v2/initialization#session-capabilities
 type SessionCapabilities struct {
-	// Prompt capabilities supported by the agent in "session/prompt" requests.
+	// Prompt holds the prompt capabilities supported by the agent in "session/prompt" requests.
 	//
 	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise any
 	// prompt extensions beyond the baseline text and resource-link content
 	// required by "session/prompt".
 	Prompt *PromptCapabilities `json:"prompt,omitempty"`
 
-	// MCP capabilities supported by the agent for session lifecycle requests.
+	// MCP holds the MCP capabilities supported by the agent for session lifecycle requests.
 	//
 	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise MCP
 	// server transport support for sessions.
@@ -9226,7 +9226,7 @@ type SessionCapabilities struct {
 	// complete ordered additional-root list associated with a listed session.
 	AdditionalDirectories *SessionAdditionalDirectoriesCapabilities `json:"additionalDirectories,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -9400,7 +9400,7 @@ type SessionConfigID string
 
 // SessionConfigSelect is a single-value selector (dropdown) session configuration option payload.
 type SessionConfigSelect struct {
-	// CurrentValue means: the currently selected value. MUST be one of the "value"s in "options".
+	// CurrentValue is the currently selected value. MUST be one of the "value"s in "options".
 	CurrentValue SessionConfigValueID `json:"currentValue"`
 
 	// Options is the set of selectable options. MUST contain at least one value, and each "value" MUST be
@@ -9486,7 +9486,7 @@ type SessionConfigSelectGroup struct {
 	// Options is the set of option values in this group. MUST contain at least one value.
 	Options []SessionConfigSelectOption `json:"options"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -9592,7 +9592,7 @@ type SessionConfigSelectOption struct {
 	// Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -9684,11 +9684,11 @@ func (v *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
 // SessionConfigValueID is the unique identifier for a session configuration option value.
 type SessionConfigValueID string
 
-// SessionDeleteCapabilities is the capabilities for the "session/delete" method.
+// SessionDeleteCapabilities holds the capabilities for the "session/delete" method.
 //
 // Supplying "{}" means the agent supports deleting sessions from "session/list".
 type SessionDeleteCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -9758,22 +9758,22 @@ func (v *SessionDeleteCapabilities) UnmarshalJSON(data []byte) error {
 // [Session ID]: https://agentclientprotocol.com/protocol/v2/session-setup#session-id
 type SessionID string
 
-// SessionInfo is the information about a session returned by session/list
+// SessionInfo is the information about a session returned by session/list.
 type SessionInfo struct {
-	// SessionID is the unique identifier for the session
+	// SessionID is the unique identifier for the session.
 	SessionID SessionID `json:"sessionId"`
 
 	// Cwd is the working directory for this session. Must be an absolute path.
 	Cwd AbsolutePath `json:"cwd"`
 
-	// AdditionalDirectories is the additional workspace roots reported for this session. Each path must be absolute.
+	// AdditionalDirectories holds the additional workspace roots reported for this session. Each path must be absolute.
 	//
 	// When present, this is the complete ordered additional-root list reported
 	// by the Agent. Omitted and empty values are equivalent: the response
 	// reports no additional roots.
 	AdditionalDirectories []AbsolutePath `json:"additionalDirectories,omitempty"`
 
-	// Title is the human-readable title for the session
+	// Title is the human-readable title for the session.
 	//
 	// Omitted and "null" are equivalent and mean no title is provided.
 	Title *string `json:"title,omitempty"`
@@ -9783,7 +9783,7 @@ type SessionInfo struct {
 	// Omitted and "null" are equivalent and mean the last activity time is not reported.
 	UpdatedAt *string `json:"updatedAt,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -9906,7 +9906,7 @@ type SessionInfoUpdate struct {
 	// UpdatedAt is the RFC 3339 timestamp of last activity. Set to null to clear.
 	UpdatedAt Nullable[string] `json:"updatedAt,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
 	// unchanged, a key set to "null" is removed, and any other value replaces that key's
@@ -9998,7 +9998,7 @@ type SessionNotFoundErrorData struct {
 	// SessionID is the session ID from the request.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -10078,7 +10078,7 @@ type SetSessionConfigOptionResponse struct {
 	// ConfigOptions is the full set of configuration options and their current values.
 	ConfigOptions []SessionConfigOption `json:"configOptions"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -10157,10 +10157,10 @@ func (v *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
 
 // StringMultiSelectItems is the string item schema for multi-select enum properties.
 type StringMultiSelectItems struct {
-	// Enum means: allowed enum values. Must contain at least one value.
+	// Enum holds the allowed enum values. Must contain at least one value.
 	Enum []string `json:"enum"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -10264,7 +10264,7 @@ type StringPropertySchema struct {
 	// Optional. Omitted and "null" are equivalent and mean there is no maximum length constraint.
 	MaxLength *uint32 `json:"maxLength,omitempty"`
 
-	// Pattern the string must match, in ECMA-262 regular expression syntax.
+	// Pattern is the pattern the string must match, in ECMA-262 regular expression syntax.
 	//
 	// Optional. Omitted and "null" are equivalent and mean there is no pattern constraint.
 	Pattern *string `json:"pattern,omitempty"`
@@ -10274,24 +10274,24 @@ type StringPropertySchema struct {
 	// Optional. Omitted and "null" are equivalent and mean there is no format constraint.
 	Format *StringFormat `json:"format,omitempty"`
 
-	// Default value.
+	// Default is the default value.
 	//
 	// Optional. Omitted and "null" are equivalent and mean no default value is provided.
 	Default *string `json:"default,omitempty"`
 
-	// Enum values for untitled single-select enums.
+	// Enum holds the enum values for untitled single-select enums.
 	// Must contain at least one value when present.
 	// Optional. Omitted and "null" are equivalent and mean no untitled single-select choices are
 	// declared by "enum".
 	Enum []string `json:"enum,omitempty"`
 
-	// OneOf is the titled enum options for titled single-select enums.
+	// OneOf holds the titled enum options for titled single-select enums.
 	// Must contain at least one option when present.
 	// Optional. Omitted and "null" are equivalent and mean no titled single-select choices are
 	// declared by "oneOf".
 	OneOf []EnumOption `json:"oneOf,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -10421,7 +10421,7 @@ type Terminal struct {
 	// TerminalID is the ID of the terminal to display.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -10496,13 +10496,13 @@ func (v *Terminal) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TerminalAuthCapabilities is the capabilities for terminal authentication methods.
+// TerminalAuthCapabilities holds the capabilities for terminal authentication methods.
 //
 // Supplying "{}" means the client can reproduce the configured agent
 // invocation in an interactive terminal and supports terminal authentication
 // methods.
 type TerminalAuthCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -10566,7 +10566,7 @@ func (v *TerminalAuthCapabilities) UnmarshalJSON(data []byte) error {
 //
 // Supplying "{}" advertises support. An omitted or "null" "cancel" does not.
 type TerminalCancelCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -10626,7 +10626,7 @@ func (v *TerminalCancelCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TerminalCapabilities means: client-initiated controls a terminal currently supports.
+// TerminalCapabilities holds the client-initiated controls a terminal currently supports.
 //
 // A malformed value falls back to no controls, so the Client never sends a request the
 // Agent did not advertise.
@@ -10635,13 +10635,13 @@ func (v *TerminalCancelCapabilities) UnmarshalJSON(data []byte) error {
 //
 // [Cancelling Terminals]: https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals
 type TerminalCapabilities struct {
-	// Cancel means: permits the Client to cancel this terminal with "terminal/cancel".
+	// Cancel permits the Client to cancel this terminal with "terminal/cancel".
 	//
 	// Omitted and "null" are equivalent and mean unsupported. An object (including "{}")
 	// means supported. Agents SHOULD stop advertising it once the terminal reports "exitStatus".
 	Cancel *TerminalCancelCapabilities `json:"cancel,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -10718,14 +10718,14 @@ type TerminalExitStatus struct {
 	// allowed, for example signed Windows exit codes. Omitted and "null" are equivalent.
 	ExitCode *int64 `json:"exitCode,omitempty"`
 
-	// Signal that terminated the process, when known.
+	// Signal is the signal that terminated the process, when known.
 	//
 	// Agents should use the conventional platform signal name. POSIX examples
 	// include "SIGTERM", "SIGKILL", and "SIGINT". Other platforms may use a
 	// platform-specific name. Omitted and "null" are equivalent.
 	Signal *string `json:"signal,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -10802,10 +10802,10 @@ type TerminalID string
 
 // TerminalOutput is an authoritative replacement snapshot of terminal output bytes.
 type TerminalOutput struct {
-	// Data is the base64-encoded replacement terminal output bytes.
+	// Data holds the base64-encoded replacement terminal output bytes.
 	Data string `json:"data"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -10888,7 +10888,7 @@ type TerminalOutputChunk struct {
 	// Data is the independently base64-encoded terminal output bytes.
 	Data string `json:"data"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	// This metadata is scoped to the chunk and does not patch stored metadata.
@@ -10980,7 +10980,7 @@ type TerminalSize struct {
 	// Rows is the number of rows.
 	Rows uint16 `json:"rows"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -11092,13 +11092,13 @@ type TerminalUpdate struct {
 	// and cursor-positioned output display as the program wrote them.
 	Size Nullable[TerminalSize] `json:"size,omitempty"`
 
-	// Capabilities means: client-initiated controls this terminal currently supports, such as cancellation.
+	// Capabilities holds the client-initiated controls this terminal currently supports, such as cancellation.
 	//
 	// Omission leaves the capabilities unchanged, "null" clears them, and an object replaces
 	// the whole previous value. A new terminal starts with none.
 	Capabilities Nullable[TerminalCapabilities] `json:"capabilities,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
 	// unchanged, a key set to "null" is removed, and any other value replaces that key's
@@ -11224,12 +11224,12 @@ func (v *TerminalUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TextCommandInput means: all text that was typed after the command name is provided as input.
+// TextCommandInput means all text that was typed after the command name is provided as input.
 type TextCommandInput struct {
-	// Hint is a hint to display when the input hasn't been provided yet
+	// Hint is a hint to display when the input hasn't been provided yet.
 	Hint string `json:"hint"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -11306,15 +11306,15 @@ func (v *TextCommandInput) UnmarshalJSON(data []byte) error {
 
 // TextContent is the text provided to or from an LLM.
 type TextContent struct {
-	// Text payload carried by this content block.
+	// Text is the text payload carried by this content block.
 	Text string `json:"text"`
 
-	// Annotations is the optional annotations that help clients decide how to display or route this content.
+	// Annotations holds the optional annotations that help clients decide how to display or route this content.
 	//
 	// Omitted and "null" are equivalent and mean no annotations are provided.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -11397,9 +11397,9 @@ func (v *TextContent) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TextResourceContents is the text-based resource contents.
+// TextResourceContents holds the text-based resource contents.
 type TextResourceContents struct {
-	// Text payload carried by this content block.
+	// Text is the text payload carried by this content block.
 	Text string `json:"text"`
 
 	// URI associated with this resource or media payload.
@@ -11410,7 +11410,7 @@ type TextResourceContents struct {
 	// Omitted and "null" are equivalent and mean the MIME type is not specified.
 	MimeType *MediaType `json:"mimeType,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -11501,10 +11501,10 @@ func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
 
 // TitledMultiSelectItems is the items definition for titled multi-select enum properties.
 type TitledMultiSelectItems struct {
-	// AnyOf means: titled enum options. Must contain at least one option.
+	// AnyOf holds the titled enum options. Must contain at least one option.
 	AnyOf []EnumOption `json:"anyOf"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -11587,7 +11587,7 @@ func (v *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
 //
 // Supplying "{}" advertises support. An omitted or "null" "cancel" does not.
 type ToolCallCancelCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -11647,7 +11647,7 @@ func (v *ToolCallCancelCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ToolCallCapabilities means: client-initiated controls a tool call currently supports.
+// ToolCallCapabilities holds the client-initiated controls a tool call currently supports.
 //
 // A malformed value falls back to no controls, so the Client never sends a request the
 // Agent did not advertise.
@@ -11656,13 +11656,13 @@ func (v *ToolCallCancelCapabilities) UnmarshalJSON(data []byte) error {
 //
 // [Cancelling Tool Calls]: https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls
 type ToolCallCapabilities struct {
-	// Cancel means: permits the Client to cancel this tool call with "tool_call/cancel".
+	// Cancel permits the Client to cancel this tool call with "tool_call/cancel".
 	//
 	// Omitted and "null" are equivalent and mean unsupported. An object (including "{}")
 	// means supported. Agents SHOULD stop advertising it once the tool call reaches a final status.
 	Cancel *ToolCallCancelCapabilities `json:"cancel,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -11743,7 +11743,7 @@ type ToolCallContentChunk struct {
 	// Content is a single item of content produced by the tool call.
 	Content ToolCallContent `json:"content"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	// This metadata is scoped to the chunk and does not patch stored metadata.
@@ -11848,7 +11848,7 @@ type ToolCallLocation struct {
 	// mean no specific line. "0" is invalid.
 	Line *uint32 `json:"line,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -11929,16 +11929,16 @@ func (v *ToolCallLocation) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ToolCallPermissionSubject is the permission request details for a tool call.
+// ToolCallPermissionSubject holds the permission request details for a tool call.
 type ToolCallPermissionSubject struct {
-	// ToolCall is the details about the tool call requiring permission.
+	// ToolCall holds the details about the tool call requiring permission.
 	//
 	// Clients apply this to their stored tool call exactly like a "tool_call_update"
 	// notification, in the order it was received, before showing the prompt. A first-seen
 	// "toolCallId" creates the tool call.
 	ToolCall ToolCallUpdate `json:"toolCall"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -12065,7 +12065,7 @@ type ToolCallUpdate struct {
 	// Content produced by the tool call.
 	Content Nullable[[]ToolCallContent] `json:"content,omitempty"`
 
-	// Locations is the file locations affected by this tool call.
+	// Locations holds the file locations affected by this tool call.
 	// Enables "follow-along" features in clients.
 	Locations Nullable[[]ToolCallLocation] `json:"locations,omitempty"`
 
@@ -12075,13 +12075,13 @@ type ToolCallUpdate struct {
 	// RawOutput is the raw output returned by the tool.
 	RawOutput Nullable[json.RawMessage] `json:"rawOutput,omitempty"`
 
-	// Capabilities means: client-initiated controls this tool call currently supports, such as cancellation.
+	// Capabilities holds the client-initiated controls this tool call currently supports, such as cancellation.
 	//
 	// Omission leaves the capabilities unchanged, "null" clears them, and an object replaces
 	// the whole previous value. A new tool call starts with none.
 	Capabilities Nullable[ToolCallCapabilities] `json:"capabilities,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
 	// unchanged, a key set to "null" is removed, and any other value replaces that key's
@@ -12248,10 +12248,10 @@ type UnsupportedProtocolVersionErrorData struct {
 	// Requested is the protocol version the Client requested.
 	Requested ProtocolVersion `json:"requested"`
 
-	// Supported is the protocol versions the Agent supports.
+	// Supported holds the protocol versions the Agent supports.
 	Supported []ProtocolVersion `json:"supported"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -12352,7 +12352,7 @@ type UpdateSessionNotification struct {
 	// Update is the actual update content.
 	Update SessionUpdate `json:"update"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -12439,7 +12439,7 @@ func (v *UpdateSessionNotification) UnmarshalJSON(data []byte) error {
 
 // UsageUpdate is the context window and cost update for a session.
 type UsageUpdate struct {
-	// Used is the tokens currently in context.
+	// Used holds the tokens currently in context.
 	Used uint64 `json:"used"`
 
 	// Size is the total context window size in tokens.
@@ -12450,7 +12450,7 @@ type UsageUpdate struct {
 	// Omitted leaves the last reported cost unchanged. "null" clears it. A value replaces it.
 	Cost Nullable[Cost] `json:"cost,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -12561,7 +12561,7 @@ type UserMessage struct {
 	// Content is the complete replacement content for this message.
 	Content Nullable[[]ContentBlock] `json:"content,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
 	// unchanged, a key set to "null" is removed, and any other value replaces that key's

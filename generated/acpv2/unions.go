@@ -1125,7 +1125,7 @@ func (v *AvailableCommandInputOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// BackgroundWork is the one piece of work running independently of the session's foreground work.
+// BackgroundWork is one piece of work running independently of the session's foreground work.
 //
 // Items reference entities the Client already tracks. The Agent MUST announce each item
 // before the first snapshot that lists it, and MUST report a terminal's "exitStatus" or a
@@ -1756,7 +1756,7 @@ func (u *ClientResponseID) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// ContentBlock means: content blocks represent displayable information in the Agent Client Protocol.
+// ContentBlock means content blocks represent displayable information in the Agent Client Protocol.
 //
 // Content blocks appear in:
 //
@@ -2169,7 +2169,7 @@ type CreateElicitationRequest struct {
 	// Message is a human-readable message describing what input is needed.
 	Message string `json:"message"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2505,7 +2505,7 @@ func (v *CreateElicitationRequestOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CreateElicitationRequestOtherFields is the alternatives that every unknown variant of CreateElicitationRequest must match.
+// CreateElicitationRequestOtherFields holds the alternatives that every unknown variant of CreateElicitationRequest must match.
 type CreateElicitationRequestOtherFields struct {
 	// Value is the variant, one of:
 	//   - *CreateElicitationRequestOtherFieldsSession
@@ -2599,7 +2599,7 @@ func (u *CreateElicitationRequestOtherFields) decodeRest(d *decoder, start int64
 
 // CreateElicitationResponse is the response from the client to an elicitation request.
 type CreateElicitationResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2982,7 +2982,7 @@ func (v *CreateElicitationResponseOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// DiffChange is the one file-level change described by a [Diff].
+// DiffChange is one file-level change described by a [Diff].
 //
 // Structured change metadata lets clients identify affected files and
 // operations without parsing the text patch.
@@ -2997,7 +2997,7 @@ type DiffChange struct {
 	// Omitted and "null" are equivalent and mean the MIME type is unknown.
 	MimeType *MediaType `json:"mimeType,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3418,7 +3418,7 @@ func (v *DiffChangeOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationContentValue is the allowed wire representations for [ElicitationContentValue].
+// ElicitationContentValue holds the allowed wire representations for [ElicitationContentValue].
 type ElicitationContentValue struct {
 	// Value is the variant, one of:
 	//   - ElicitationContentValueString
@@ -4255,7 +4255,7 @@ func (v *elicitationURLModeFields) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-// EmbeddedResourceData means: resource content that can be embedded in a message.
+// EmbeddedResourceData is the resource content that can be embedded in a message.
 type EmbeddedResourceData struct {
 	// Value is the variant, one of:
 	//   - *EmbeddedResourceDataTextResourceContents
@@ -4444,7 +4444,7 @@ func (u *ErrorData) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// IdleStateUpdate means: no foreground work is active. Background activity may continue.
+// IdleStateUpdate means no foreground work is active. Background activity may continue.
 //
 // Agents SHOULD include a "stopReason" when the idle transition ends foreground
 // work. An idle update that does not end foreground work need not include one.
@@ -4465,7 +4465,7 @@ type IdleStateUpdate struct {
 	// [Background Work]: https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work
 	Background []BackgroundWork `json:"background,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -4865,7 +4865,7 @@ func (v *IdleStateUpdateRefusal) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// IdleStateUpdateCancelled is the "cancelled" variant of IdleStateUpdate.
+// IdleStateUpdateCancelled means the "cancelled" variant of IdleStateUpdate.
 //
 // The user or client chose to stop the work: via "session/cancel", by
 // closing the session, or through an interaction the agent offers, such
@@ -5381,7 +5381,7 @@ func (v *MCPServerOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MultiSelectItems is the items for a multi-select (array) property schema.
+// MultiSelectItems holds the items for a multi-select (array) property schema.
 type MultiSelectItems struct {
 	// Value is the variant selected by "type", one of:
 	//   - *MultiSelectItemsString
@@ -6305,7 +6305,7 @@ func (u *RequestPermissionOutcome) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
 }
 
-// RequestPermissionOutcomeCancelled is the "cancelled" variant of RequestPermissionOutcome.
+// RequestPermissionOutcomeCancelled means the "cancelled" variant of RequestPermissionOutcome.
 //
 // The request was not approved and no option was selected: the session's work was
 // cancelled, the user dismissed the prompt, or the client declined it by policy.
@@ -6758,7 +6758,7 @@ type SessionConfigOption struct {
 	// Omitted and "null" are equivalent and mean no category is provided.
 	Category *SessionConfigOptionCategory `json:"category,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7104,7 +7104,7 @@ func (v *SessionConfigOptionOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionConfigSelectOptions is the possible values for a session configuration option.
+// SessionConfigSelectOptions holds the possible values for a session configuration option.
 type SessionConfigSelectOptions struct {
 	// Value is the variant, one of:
 	//   - SessionConfigSelectOptionsUngrouped
@@ -7195,7 +7195,7 @@ func (u *SessionConfigSelectOptions) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// SessionUpdate is the different types of updates that can be sent while a session exists.
+// SessionUpdate is one of the updates that can be sent while a session exists.
 //
 // These updates report messages, progress, and other session activity.
 //
@@ -8075,7 +8075,7 @@ func (v *SessionUpdateOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SetSessionConfigOptionRequest is the request parameters for setting a session configuration option.
+// SetSessionConfigOptionRequest holds the request parameters for setting a session configuration option.
 //
 // Agents MUST support this method for any session where they advertise config options.
 // Agents MUST reject an unknown "configId" or invalid value with "-32602" and leave the
@@ -8091,7 +8091,7 @@ type SetSessionConfigOptionRequest struct {
 	// ConfigID is the ID of the configuration option to set.
 	ConfigID SessionConfigID `json:"configId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
