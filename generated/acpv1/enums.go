@@ -12,7 +12,7 @@ import "strconv"
 type CompactionStatus string
 
 const (
-	// CompactionStatusInProgress means CompactionStatusInProgress means compaction has started and has not finished.
+	// CompactionStatusInProgress means compaction has started and has not finished.
 	//
 	// On the wire it is "in_progress".
 	CompactionStatusInProgress CompactionStatus = "in_progress"
@@ -24,7 +24,7 @@ const (
 	//
 	// On the wire it is "failed".
 	CompactionStatusFailed CompactionStatus = "failed"
-	// CompactionStatusCancelled means CompactionStatusCancelled means compaction was cancelled before it finished.
+	// CompactionStatusCancelled means compaction was cancelled before it finished.
 	//
 	// On the wire it is "cancelled".
 	CompactionStatusCancelled CompactionStatus = "cancelled"
@@ -91,20 +91,20 @@ func (v *ElicitationSchemaType) UnmarshalJSON(data []byte) error {
 type ErrorCode int32
 
 const (
-	// ErrorCodeParseError means ErrorCodeParseError means invalid JSON was received by the server.
+	// ErrorCodeParseError means invalid JSON was received by the server.
 	// An error occurred on the server while parsing the JSON text.
 	//
 	// On the wire it is -32700.
 	ErrorCodeParseError ErrorCode = -32700
-	// ErrorCodeInvalidRequest holds the ErrorCodeInvalidRequest means the JSON sent is not a valid Request object.
+	// ErrorCodeInvalidRequest means the JSON sent is not a valid Request object.
 	//
 	// On the wire it is -32600.
 	ErrorCodeInvalidRequest ErrorCode = -32600
-	// ErrorCodeMethodNotFound holds the ErrorCodeMethodNotFound means the method does not exist or is not available.
+	// ErrorCodeMethodNotFound means the method does not exist or is not available.
 	//
 	// On the wire it is -32601.
 	ErrorCodeMethodNotFound ErrorCode = -32601
-	// ErrorCodeInvalidParams holds the ErrorCodeInvalidParams holds the invalid method parameter(s).
+	// ErrorCodeInvalidParams holds the invalid method parameter(s).
 	//
 	// On the wire it is -32602.
 	ErrorCodeInvalidParams ErrorCode = -32602
@@ -112,16 +112,16 @@ const (
 	//
 	// On the wire it is -32603.
 	ErrorCodeInternalError ErrorCode = -32603
-	// ErrorCodeRequestCancelled means ErrorCodeRequestCancelled means execution of the method was aborted either due to a cancellation request from the caller or
+	// ErrorCodeRequestCancelled means execution of the method was aborted either due to a cancellation request from the caller or
 	// because of resource constraints or shutdown.
 	//
 	// On the wire it is -32800.
 	ErrorCodeRequestCancelled ErrorCode = -32800
-	// ErrorCodeAuthenticationRequired means ErrorCodeAuthenticationRequired means authentication is required before this operation can be performed.
+	// ErrorCodeAuthenticationRequired means authentication is required before this operation can be performed.
 	//
 	// On the wire it is -32000.
 	ErrorCodeAuthenticationRequired ErrorCode = -32000
-	// ErrorCodeResourceNotFound holds the ErrorCodeResourceNotFound means a given resource, such as a session or file, was not found.
+	// ErrorCodeResourceNotFound means a given resource, such as a session or file, was not found.
 	//
 	// On the wire it is -32002.
 	ErrorCodeResourceNotFound ErrorCode = -32002
@@ -183,11 +183,11 @@ const (
 	//
 	// On the wire it is "allow_always".
 	PermissionOptionKindAllowAlways PermissionOptionKind = "allow_always"
-	// PermissionOptionKindRejectOnce holds the PermissionOptionKindRejectOnce rejects this operation only this time.
+	// PermissionOptionKindRejectOnce rejects this operation only this time.
 	//
 	// On the wire it is "reject_once".
 	PermissionOptionKindRejectOnce PermissionOptionKind = "reject_once"
-	// PermissionOptionKindRejectAlways holds the PermissionOptionKindRejectAlways rejects this operation and remembers the choice.
+	// PermissionOptionKindRejectAlways rejects this operation and remembers the choice.
 	//
 	// On the wire it is "reject_always".
 	PermissionOptionKindRejectAlways PermissionOptionKind = "reject_always"
@@ -292,15 +292,15 @@ func (v *PlanEntryPriority) UnmarshalJSON(data []byte) error {
 type PlanEntryStatus string
 
 const (
-	// PlanEntryStatusPending is for PlanEntryStatusPending means the task has not started yet.
+	// PlanEntryStatusPending means the task has not started yet.
 	//
 	// On the wire it is "pending".
 	PlanEntryStatusPending PlanEntryStatus = "pending"
-	// PlanEntryStatusInProgress holds the PlanEntryStatusInProgress means the task is currently being worked on.
+	// PlanEntryStatusInProgress means the task is currently being worked on.
 	//
 	// On the wire it is "in_progress".
 	PlanEntryStatusInProgress PlanEntryStatus = "in_progress"
-	// PlanEntryStatusCompleted holds the PlanEntryStatusCompleted means the task has been successfully completed.
+	// PlanEntryStatusCompleted means the task has been successfully completed.
 	//
 	// On the wire it is "completed".
 	PlanEntryStatusCompleted PlanEntryStatus = "completed"
@@ -454,7 +454,7 @@ const (
 	//
 	// On the wire it is "refusal".
 	StopReasonRefusal StopReason = "refusal"
-	// StopReasonCancelled holds the StopReasonCancelled means the turn was cancelled by the client via "session/cancel".
+	// StopReasonCancelled means the turn was cancelled by the client via "session/cancel".
 	//
 	// This stop reason MUST be returned when the client sends a "session/cancel"
 	// notification, even if the cancellation causes exceptions in underlying operations.
@@ -572,7 +572,7 @@ const (
 	//
 	// On the wire it is "pending".
 	ToolCallStatusPending ToolCallStatus = "pending"
-	// ToolCallStatusInProgress holds the ToolCallStatusInProgress means the tool call is currently running.
+	// ToolCallStatusInProgress means the tool call is currently running.
 	//
 	// On the wire it is "in_progress".
 	ToolCallStatusInProgress ToolCallStatus = "in_progress"

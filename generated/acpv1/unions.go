@@ -834,7 +834,7 @@ func (u *ClientResponse) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// ContentBlock means content blocks represent displayable information in the Agent Client Protocol.
+// ContentBlock is one of the content blocks that represent displayable information in the Agent Client Protocol.
 //
 // Content blocks appear in:
 //
@@ -3729,7 +3729,7 @@ func (u *RequestPermissionOutcome) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
 }
 
-// RequestPermissionOutcomeCancelled means the "cancelled" variant of RequestPermissionOutcome.
+// RequestPermissionOutcomeCancelled is the "cancelled" variant of RequestPermissionOutcome.
 //
 // The prompt turn was cancelled before the user responded.
 //

@@ -308,16 +308,16 @@ func (v *AuthAccount) UnmarshalJSON(data []byte) error {
 type AuthState string
 
 const (
-	// AuthStateAuthenticated means AuthStateAuthenticated means credentials are configured. This does not guarantee that they are valid.
+	// AuthStateAuthenticated means credentials are configured. This does not guarantee that they are valid.
 	//
 	// On the wire it is "authenticated".
 	AuthStateAuthenticated AuthState = "authenticated"
-	// AuthStateUnauthenticated holds the AuthStateUnauthenticated means the user needs to sign in. This includes credentials that are missing,
+	// AuthStateUnauthenticated means the user needs to sign in. This includes credentials that are missing,
 	// expired, or known to be invalid.
 	//
 	// On the wire it is "unauthenticated".
 	AuthStateUnauthenticated AuthState = "unauthenticated"
-	// AuthStateNotRequired means AuthStateNotRequired means no authentication is needed, for example because the agent uses a local model.
+	// AuthStateNotRequired means no authentication is needed, for example because the agent uses a local model.
 	//
 	// On the wire it is "not_required".
 	AuthStateNotRequired AuthState = "not_required"
@@ -1141,7 +1141,7 @@ func (v *IdleStateUpdateRefusal) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// IdleStateUpdateCancelled means the "cancelled" variant of IdleStateUpdate.
+// IdleStateUpdateCancelled is the "cancelled" variant of IdleStateUpdate.
 //
 // The work was cancelled.
 type IdleStateUpdateCancelled struct{}
@@ -2210,7 +2210,7 @@ func (v *SessionArchiveCapabilities) UnmarshalJSON(data []byte) error {
 type SessionArchiveFilter string
 
 const (
-	// SessionArchiveFilterExclude holds the SessionArchiveFilterExclude means only sessions that are not archived. This is the default.
+	// SessionArchiveFilterExclude means only sessions that are not archived. This is the default.
 	//
 	// On the wire it is "exclude".
 	SessionArchiveFilterExclude SessionArchiveFilter = "exclude"
@@ -2551,7 +2551,7 @@ func (v *SessionMessageChunk) UnmarshalJSON(data []byte) error {
 type SessionStatus string
 
 const (
-	// SessionStatusOpen holds the SessionStatusOpen means the Agent has the session in memory, for any connection.
+	// SessionStatusOpen means the Agent has the session in memory, for any connection.
 	//
 	// This does not mean the requesting connection is attached to it. A Client that did
 	// not create or resume the session on its own connection MUST still call
@@ -2560,7 +2560,7 @@ const (
 	//
 	// On the wire it is "open".
 	SessionStatusOpen SessionStatus = "open"
-	// SessionStatusSaved holds the SessionStatusSaved means the Agent knows the session and can resume it, but does not have it in memory.
+	// SessionStatusSaved means the Agent knows the session and can resume it, but does not have it in memory.
 	//
 	// The Client can call "session/load" or "session/resume" to start it.
 	//

@@ -12,7 +12,7 @@ import "strconv"
 type CompactionStatus string
 
 const (
-	// CompactionStatusInProgress means CompactionStatusInProgress means compaction has started and has not finished.
+	// CompactionStatusInProgress means compaction has started and has not finished.
 	//
 	// On the wire it is "in_progress".
 	CompactionStatusInProgress CompactionStatus = "in_progress"
@@ -24,7 +24,7 @@ const (
 	//
 	// On the wire it is "failed".
 	CompactionStatusFailed CompactionStatus = "failed"
-	// CompactionStatusCancelled means CompactionStatusCancelled means compaction was cancelled before it finished.
+	// CompactionStatusCancelled means compaction was cancelled before it finished.
 	//
 	// On the wire it is "cancelled".
 	CompactionStatusCancelled CompactionStatus = "cancelled"
@@ -86,7 +86,7 @@ func (v DiffFileType) IsCustom() bool {
 type DiffPatchFormat string
 
 const (
-	// DiffPatchFormatGitPatch holds the DiffPatchFormatGitPatch holds one or more "diff --git" sections in Git's "--patch" ("-p") text format.
+	// DiffPatchFormatGitPatch holds one or more "diff --git" sections in Git's "--patch" ("-p") text format.
 	//
 	// Unlike Git, which writes paths relative to the repository root, every
 	// path MUST be absolute, including in "rename from", "rename to",
@@ -163,20 +163,20 @@ func (v *ElicitationSchemaType) UnmarshalJSON(data []byte) error {
 type ErrorCode int32
 
 const (
-	// ErrorCodeParseError means ErrorCodeParseError means invalid JSON was received by the server.
+	// ErrorCodeParseError means invalid JSON was received by the server.
 	// An error occurred on the server while parsing the JSON text.
 	//
 	// On the wire it is -32700.
 	ErrorCodeParseError ErrorCode = -32700
-	// ErrorCodeInvalidRequest holds the ErrorCodeInvalidRequest means the JSON sent is not a valid Request object.
+	// ErrorCodeInvalidRequest means the JSON sent is not a valid Request object.
 	//
 	// On the wire it is -32600.
 	ErrorCodeInvalidRequest ErrorCode = -32600
-	// ErrorCodeMethodNotFound holds the ErrorCodeMethodNotFound means the method does not exist or is not available.
+	// ErrorCodeMethodNotFound means the method does not exist or is not available.
 	//
 	// On the wire it is -32601.
 	ErrorCodeMethodNotFound ErrorCode = -32601
-	// ErrorCodeInvalidParams holds the ErrorCodeInvalidParams holds the invalid method parameter(s).
+	// ErrorCodeInvalidParams holds the invalid method parameter(s).
 	//
 	// On the wire it is -32602.
 	ErrorCodeInvalidParams ErrorCode = -32602
@@ -184,20 +184,20 @@ const (
 	//
 	// On the wire it is -32603.
 	ErrorCodeInternalError ErrorCode = -32603
-	// ErrorCodeRequestCancelled means ErrorCodeRequestCancelled means execution of the method was aborted either due to a cancellation request from the caller or
+	// ErrorCodeRequestCancelled means execution of the method was aborted either due to a cancellation request from the caller or
 	// because of resource constraints or shutdown.
 	//
 	// On the wire it is -32800.
 	ErrorCodeRequestCancelled ErrorCode = -32800
-	// ErrorCodeAuthenticationRequired means ErrorCodeAuthenticationRequired means authentication is required before this operation can be performed.
+	// ErrorCodeAuthenticationRequired means authentication is required before this operation can be performed.
 	//
 	// On the wire it is -32000.
 	ErrorCodeAuthenticationRequired ErrorCode = -32000
-	// ErrorCodeResourceNotFound holds the ErrorCodeResourceNotFound means a given resource, such as a session, was not found.
+	// ErrorCodeResourceNotFound means a given resource, such as a session, was not found.
 	//
 	// On the wire it is -32002.
 	ErrorCodeResourceNotFound ErrorCode = -32002
-	// ErrorCodeUnsupportedProtocolVersion means ErrorCodeUnsupportedProtocolVersion means no protocol version supported by the Agent is at or below the requested version.
+	// ErrorCodeUnsupportedProtocolVersion means no protocol version supported by the Agent is at or below the requested version.
 	// The error data is an [[UnsupportedProtocolVersionErrorData]].
 	//
 	// On the wire it is -32022.
@@ -289,11 +289,11 @@ const (
 	//
 	// On the wire it is "allow_always".
 	PermissionOptionKindAllowAlways PermissionOptionKind = "allow_always"
-	// PermissionOptionKindRejectOnce holds the PermissionOptionKindRejectOnce rejects this operation only this time.
+	// PermissionOptionKindRejectOnce rejects this operation only this time.
 	//
 	// On the wire it is "reject_once".
 	PermissionOptionKindRejectOnce PermissionOptionKind = "reject_once"
-	// PermissionOptionKindRejectAlways holds the PermissionOptionKindRejectAlways rejects this operation and remembers the choice.
+	// PermissionOptionKindRejectAlways rejects this operation and remembers the choice.
 	//
 	// On the wire it is "reject_always".
 	PermissionOptionKindRejectAlways PermissionOptionKind = "reject_always"
@@ -362,19 +362,19 @@ func (v PlanEntryPriority) IsCustom() bool {
 type PlanEntryStatus string
 
 const (
-	// PlanEntryStatusPending is for PlanEntryStatusPending means the task has not started yet.
+	// PlanEntryStatusPending means the task has not started yet.
 	//
 	// On the wire it is "pending".
 	PlanEntryStatusPending PlanEntryStatus = "pending"
-	// PlanEntryStatusInProgress holds the PlanEntryStatusInProgress means the task is currently being worked on.
+	// PlanEntryStatusInProgress means the task is currently being worked on.
 	//
 	// On the wire it is "in_progress".
 	PlanEntryStatusInProgress PlanEntryStatus = "in_progress"
-	// PlanEntryStatusCompleted holds the PlanEntryStatusCompleted means the task has been successfully completed.
+	// PlanEntryStatusCompleted means the task has been successfully completed.
 	//
 	// On the wire it is "completed".
 	PlanEntryStatusCompleted PlanEntryStatus = "completed"
-	// PlanEntryStatusCancelled holds the PlanEntryStatusCancelled means the task was cancelled before it completed.
+	// PlanEntryStatusCancelled means the task was cancelled before it completed.
 	//
 	// On the wire it is "cancelled".
 	PlanEntryStatusCancelled PlanEntryStatus = "cancelled"
@@ -521,11 +521,11 @@ const (
 	//
 	// On the wire it is "pending".
 	ToolCallStatusPending ToolCallStatus = "pending"
-	// ToolCallStatusInProgress holds the ToolCallStatusInProgress means the tool call is currently running.
+	// ToolCallStatusInProgress means the tool call is currently running.
 	//
 	// On the wire it is "in_progress".
 	ToolCallStatusInProgress ToolCallStatus = "in_progress"
-	// ToolCallStatusPaused holds the ToolCallStatusPaused means the tool call has started, is not running now, and will not continue until
+	// ToolCallStatusPaused means the tool call has started, is not running now, and will not continue until
 	// something resumes it. It may return to "in_progress" any number of times.
 	//
 	// On the wire it is "paused".
@@ -538,7 +538,7 @@ const (
 	//
 	// On the wire it is "failed".
 	ToolCallStatusFailed ToolCallStatus = "failed"
-	// ToolCallStatusCancelled holds the ToolCallStatusCancelled means the tool call was cancelled before it completed.
+	// ToolCallStatusCancelled means the tool call was cancelled before it completed.
 	//
 	// On the wire it is "cancelled".
 	ToolCallStatusCancelled ToolCallStatus = "cancelled"

@@ -1756,7 +1756,7 @@ func (u *ClientResponseID) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// ContentBlock means content blocks represent displayable information in the Agent Client Protocol.
+// ContentBlock is one of the content blocks that represent displayable information in the Agent Client Protocol.
 //
 // Content blocks appear in:
 //
@@ -4865,7 +4865,7 @@ func (v *IdleStateUpdateRefusal) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// IdleStateUpdateCancelled means the "cancelled" variant of IdleStateUpdate.
+// IdleStateUpdateCancelled is the "cancelled" variant of IdleStateUpdate.
 //
 // The user or client chose to stop the work: via "session/cancel", by
 // closing the session, or through an interaction the agent offers, such
@@ -6305,7 +6305,7 @@ func (u *RequestPermissionOutcome) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
 }
 
-// RequestPermissionOutcomeCancelled means the "cancelled" variant of RequestPermissionOutcome.
+// RequestPermissionOutcomeCancelled is the "cancelled" variant of RequestPermissionOutcome.
 //
 // The request was not approved and no option was selected: the session's work was
 // cancelled, the user dismissed the prompt, or the client declined it by policy.

@@ -461,7 +461,7 @@ func (v *SystemPrompt) UnmarshalJSON(data []byte) error {
 type SystemPromptMode string
 
 const (
-	// SystemPromptModeAppend holds the SystemPromptModeAppend adds the content to the Agent's own instructions rather than replacing them.
+	// SystemPromptModeAppend adds the content to the Agent's own instructions rather than replacing them.
 	//
 	// Every Agent that advertises "session.systemPrompt" supports this mode.
 	// Agents SHOULD give the content system-level precedence, for example in the
@@ -470,7 +470,7 @@ const (
 	//
 	// On the wire it is "append".
 	SystemPromptModeAppend SystemPromptMode = "append"
-	// SystemPromptModeOverride holds the SystemPromptModeOverride replaces the Agent's built-in default instructions with the content.
+	// SystemPromptModeOverride replaces the Agent's built-in default instructions with the content.
 	//
 	// This does not change tool availability, MCP servers, permissions, or session
 	// configuration. Context the Agent supplies from the workspace or environment
