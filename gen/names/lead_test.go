@@ -14,6 +14,7 @@ import (
 	"github.com/acpgen/acpgen/schema"
 )
 
+// TestLead covers each way Lead joins a first sentence to its identifier.
 func TestLead(t *testing.T) {
 	for _, c := range []struct{ ident, in, want string }{
 		{"X", "The contents of a resource.", "X holds the contents of a resource."},
@@ -78,16 +79,17 @@ func TestLeadSchemas(t *testing.T) {
 		in := firstSentence(doc)
 		lead := Lead(d.ident, doc)
 		out := firstSentence(lead)
+		row := in + "\n\t" + out + "\n"
+		if seen[row] {
+			continue
+		}
+		seen[row] = true
+		rows = append(rows, row)
 		if problem := leadProblem(d.ident, out); problem != "" {
 			t.Errorf("%s %q: %q: %s", d.ident, in, out, problem)
 		}
 		if again := Lead(d.ident, lead); again != lead {
-			t.Errorf("Lead is not idempotent: %q becomes %q", firstSentence(lead), firstSentence(again))
-		}
-		row := in + "\n\t" + out + "\n"
-		if !seen[row] {
-			seen[row] = true
-			rows = append(rows, row)
+			t.Errorf("Lead is not idempotent: %q becomes %q", out, firstSentence(again))
 		}
 	}
 	sort.Strings(rows)
