@@ -112,6 +112,9 @@ func leadParagraph(ident, p string) string {
 		if subject, rest, ok := pluralSubject(p, s); ok {
 			return ident + " is one of the " + lowerWord(subject) + " that " + rest
 		}
+		if roles[first] {
+			return ident + " means the " + lowerWord(p)
+		}
 		return ident + " means " + lowerWord(p)
 	case first == "on" || first == "in":
 		if i := strings.Index(p, ", "); i > 0 && articles[firstWords(p[i+2:]).word(0)] {
@@ -352,6 +355,9 @@ var (
 	participles = set("accepted", "rejected", "cancelled", "declined")
 	// objects are the words an object may begin with after a verb.
 	objects = set("a", "an", "the", "this", "these", "its", "their", "all", "whether", "out")
+	// roles are the parties of the protocol, which a sentence names with
+	// "the" ("Agent supports images" → "X means the agent supports images").
+	roles = set("agent", "client", "user")
 	// articles begin a noun phrase.
 	articles  = set("a", "an", "the")
 	relatives = set("that", "which", "who", "whose", "where", "why", "what", "how")

@@ -24,7 +24,7 @@ func TestLead(t *testing.T) {
 		{"X", "Cancels an ongoing request.", "X cancels an ongoing request."},
 		{"X", "Requests exchanged between peers.", "X holds the requests exchanged between peers."},
 		{"X", "Requests structured input.", "X requests structured input."},
-		{"X", "Agent supports images.", "X means agent supports images."},
+		{"X", "Agent supports images.", "X means the agent supports images."},
 		{"X", "Allow this operation and remember the choice.", "X allows this operation and remembers the choice."},
 		{"X", "Filter sessions by state.", "X filters sessions by state."},
 		{"X", "Forks an existing session.", "X forks an existing session."},

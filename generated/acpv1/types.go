@@ -647,7 +647,7 @@ func (v *AuthCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AuthMethodAgent means agent handles authentication itself through "authenticate".
+// AuthMethodAgent means the agent handles authentication itself through "authenticate".
 //
 // This is the default authentication method type.
 type AuthMethodAgent struct {
@@ -5897,10 +5897,10 @@ func (v *LogoutResponse) UnmarshalJSON(data []byte) error {
 
 // MCPCapabilities holds the MCP capabilities supported by the agent.
 type MCPCapabilities struct {
-	// HTTP means agent supports "http" MCP servers.
+	// HTTP means the agent supports "http" MCP servers.
 	HTTP *bool `json:"http,omitempty"`
 
-	// SSE means agent supports "sse" MCP servers.
+	// SSE means the agent supports "sse" MCP servers.
 	SSE *bool `json:"sse,omitempty"`
 
 	// Meta is reserved by ACP to allow clients and agents to attach additional
@@ -7283,13 +7283,13 @@ func (v *PlanEntry) UnmarshalJSON(data []byte) error {
 //
 // [Prompt Capabilities]: https://agentclientprotocol.com/protocol/v1/initialization#prompt-capabilities
 type PromptCapabilities struct {
-	// Image means agent supports "image" content blocks.
+	// Image means the agent supports "image" content blocks.
 	Image *bool `json:"image,omitempty"`
 
-	// Audio means agent supports "audio" content blocks.
+	// Audio means the agent supports "audio" content blocks.
 	Audio *bool `json:"audio,omitempty"`
 
-	// EmbeddedContext means agent supports embedded context in "session/prompt" requests.
+	// EmbeddedContext means the agent supports embedded context in "session/prompt" requests.
 	//
 	// When enabled, the Client is allowed to include "resource" content blocks
 	// in prompt requests for pieces of context that are referenced in the message.

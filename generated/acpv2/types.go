@@ -775,7 +775,7 @@ func (v *AudioContent) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AuthMethodAgent means agent handles authentication itself through "auth/login".
+// AuthMethodAgent means the agent handles authentication itself through "auth/login".
 //
 // The "type" discriminator value is "agent".
 type AuthMethodAgent struct {
@@ -6172,13 +6172,13 @@ func (v *LogoutAuthResponse) UnmarshalJSON(data []byte) error {
 
 // MCPCapabilities holds the MCP capabilities supported by the agent for session lifecycle requests.
 type MCPCapabilities struct {
-	// Stdio means agent supports "stdio" MCP servers.
+	// Stdio means the agent supports "stdio" MCP servers.
 	//
 	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise support.
 	// Supplying "{}" means the agent supports stdio MCP server transports.
 	Stdio *MCPStdioCapabilities `json:"stdio,omitempty"`
 
-	// HTTP means agent supports "http" MCP servers.
+	// HTTP means the agent supports "http" MCP servers.
 	//
 	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise support.
 	// Supplying "{}" means the agent supports HTTP MCP server transports.
@@ -7707,19 +7707,19 @@ func (v *PromptAudioCapabilities) UnmarshalJSON(data []byte) error {
 //
 // [Session Prompt Capabilities]: https://agentclientprotocol.com/protocol/v2/initialization#session-prompt-capabilities
 type PromptCapabilities struct {
-	// Image means agent supports "image" content blocks.
+	// Image means the agent supports "image" content blocks.
 	//
 	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise support.
 	// Supplying "{}" means the agent supports image content in prompts.
 	Image *PromptImageCapabilities `json:"image,omitempty"`
 
-	// Audio means agent supports "audio" content blocks.
+	// Audio means the agent supports "audio" content blocks.
 	//
 	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise support.
 	// Supplying "{}" means the agent supports audio content in prompts.
 	Audio *PromptAudioCapabilities `json:"audio,omitempty"`
 
-	// EmbeddedContext means agent supports embedded context in "session/prompt" requests.
+	// EmbeddedContext means the agent supports embedded context in "session/prompt" requests.
 	//
 	// When enabled, the Client is allowed to include "resource" content blocks
 	// in prompt requests for pieces of context that are referenced in the message.

@@ -782,7 +782,7 @@ func (u *MessageMCPResponse) decodeRest(d *decoder, start int64) error {
 
 // mcpCapabilitiesMCPOverACP holds the fields of MCPCapabilities that the unstable_mcp_over_acp or unstable build tag adds.
 type mcpCapabilitiesMCPOverACP struct {
-	// ACP means agent supports "acp" MCP servers.
+	// ACP means the agent supports "acp" MCP servers.
 	//
 	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
