@@ -4,12 +4,11 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"unicode"
 )
 
 // The doc step: schema descriptions are markdown; Go doc comments have their
 // own small syntax (go.dev/doc/comment). GoDoc converts the first to the
-// second and Lead makes a comment begin with a sentence about its
+// second and Lead (lead.go) makes a comment begin with a sentence about its
 // identifier. Both are pure functions of their arguments.
 
 var (
@@ -148,97 +147,4 @@ func moveUnstable(paras []string) []string {
 		return []string{note}
 	}
 	return append([]string{rest[0], note}, rest[1:]...)
-}
-
-// threeS are verbs a description may begin with in the third person
-// ("Cancels an ongoing request."); Lead writes them after the identifier.
-var threeS = map[string]bool{
-	"allows": true, "cancels": true, "configures": true, "contains": true, "controls": true,
-	"creates": true, "defines": true, "describes": true, "determines": true, "enables": true,
-	"executes": true, "gets": true, "handles": true, "identifies": true, "indicates": true,
-	"kills": true, "lists": true, "loads": true, "notifies": true, "provides": true,
-	"reads": true, "releases": true, "represents": true, "reports": true, "requests": true,
-	"returns": true, "selects": true, "sends": true, "sets": true, "specifies": true,
-	"starts": true, "stops": true, "waits": true, "writes": true,
-}
-
-// clauseVerbs after a description's first word mark a clause ("Agent
-// supports …", "Compaction has started"), not a noun phrase.
-var clauseVerbs = map[string]bool{
-	"is": true, "are": true, "has": true, "have": true, "was": true, "were": true, "can": true,
-	"may": true, "must": true, "should": true, "will": true, "supports": true, "needs": true,
-	"requires": true, "wants": true, "uses": true, "accepted": true, "rejected": true,
-	"cancelled": true, "declined": true, "represent": true, "represents": true, "describe": true,
-	"describes": true, "contain": true, "contains": true, "allow": true, "allows": true,
-	"appear": true, "define": true, "defines": true, "indicate": true, "indicates": true,
-	"provide": true, "provides": true, "been": true,
-}
-
-// Lead returns doc (Go doc text) so that it begins with a sentence about
-// ident, in the form Go doc comments use:
-//
-//	"The contents of a resource."  → "X is the contents of a resource."
-//	"Whether the agent …"          → "X reports whether the agent …"
-//	"Cancels an ongoing request."  → "X cancels an ongoing request."
-//	"Agent supports images."       → "X means: agent supports images."
-//	"Unique identifier for …"      → "X is the unique identifier for …"
-//
-// A doc that already begins with ident is returned as it is.
-func Lead(ident, doc string) string {
-	doc = strings.TrimSpace(doc)
-	if doc == "" {
-		return ""
-	}
-	if first, _, _ := strings.Cut(doc, " "); strings.TrimRight(first, ".,:") == ident {
-		return doc
-	}
-	words := strings.Fields(doc)
-	first := strings.ToLower(words[0])
-	word := func(i int) string {
-		if i < len(words) {
-			return strings.ToLower(strings.Trim(words[i], ".,:;"))
-		}
-		return ""
-	}
-	second := word(1)
-	// clause: a verb among the words after the first ("The _meta property
-	// is reserved", "Session configuration options have been updated").
-	clause := false
-	for i := 1; i <= 4; i++ {
-		clause = clause || clauseVerbs[word(i)]
-	}
-	switch {
-	case strings.HasPrefix(doc, "Deprecated:"):
-		return ident + " is deprecated.\n\n" + doc
-	case strings.HasPrefix(doc, "Unstable:") || strings.HasPrefix(doc, "\t") || strings.HasPrefix(doc, "  "):
-		return ident + " is described below.\n\n" + doc
-	case (first == "the" || first == "a" || first == "an") && !clause:
-		return ident + " is " + lowerWord(doc)
-	case first == "whether":
-		return ident + " reports " + lowerWord(doc)
-	case threeS[first]:
-		return ident + " " + lowerWord(doc)
-	case first == "how" || first == "what" || first == "which" || first == "when":
-		return ident + " says " + lowerWord(doc)
-	case strings.HasSuffix(first, "ing") && first != "string":
-		return ident + " means " + lowerWord(doc)
-	case clause || threeS[second] || second == "the" || second == "a" || second == "an" || second == "this" || second == "all":
-		return ident + " means: " + lowerWord(doc)
-	case first == "the" || first == "a" || first == "an":
-		return ident + " means: " + lowerWord(doc)
-	case unicode.IsUpper([]rune(doc)[0]) || unicode.IsLower([]rune(doc)[0]):
-		return ident + " is the " + lowerWord(doc)
-	}
-	return ident + " is described below.\n\n" + doc
-}
-
-// lowerWord lowers the first letter of s unless its first word is an
-// initialism or a name in capitals ("MIME type", "JSON-RPC").
-func lowerWord(s string) string {
-	r := []rune(s)
-	if len(r) > 1 && unicode.IsUpper(r[0]) && (unicode.IsUpper(r[1]) || unicode.IsDigit(r[1])) {
-		return s
-	}
-	r[0] = unicode.ToLower(r[0])
-	return string(r)
 }

@@ -24,28 +24,3 @@ func TestGoDoc(t *testing.T) {
 		}
 	}
 }
-
-func TestLead(t *testing.T) {
-	for _, c := range []struct{ ident, in, want string }{
-		{"X", "The contents of a resource.", "X is the contents of a resource."},
-		{"X", "A session id.", "X is a session id."},
-		{"X", "Whether the agent loads.", "X reports whether the agent loads."},
-		{"X", "Cancels an ongoing request.", "X cancels an ongoing request."},
-		{"X", "Agent supports images.", "X means: agent supports images."},
-		{"X", "Allow this operation only this time.", "X means: allow this operation only this time."},
-		{"X", "Reading files or data.", "X means reading files or data."},
-		{"X", "How the agent combines prompts.", "X says how the agent combines prompts."},
-		{"X", "Unique identifier for a call.", "X is the unique identifier for a call."},
-		{"X", "MIME type of the data.", "X is the MIME type of the data."},
-		{"X", "X produced by the call.", "X produced by the call."},
-		{"X", "Deprecated: gone.", "X is deprecated.\n\nDeprecated: gone."},
-		{"X", "The _meta property is reserved.", "X means: the _meta property is reserved."},
-		{"X", "Session options have been updated.", "X means: session options have been updated."},
-		{"X", "Client support for updates.", "X is the client support for updates."},
-		{"X", "", ""},
-	} {
-		if got := Lead(c.ident, c.in); got != c.want {
-			t.Errorf("Lead(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}

@@ -82,7 +82,7 @@ func parseRuntime() []RuntimeName {
 				}
 				n := RuntimeName{Name: d.Name.Name, File: src.file}
 				if d.Recv != nil && len(d.Recv.List) == 1 {
-					n.Receiver = receiverName(d.Recv.List[0].Type)
+					n.Receiver = ReceiverName(d.Recv.List[0].Type)
 				}
 				out = append(out, n)
 			case *ast.GenDecl:
@@ -105,8 +105,9 @@ func parseRuntime() []RuntimeName {
 	return out
 }
 
-// receiverName is the type name of a method receiver: T, *T, T[X], *T[X].
-func receiverName(e ast.Expr) string {
+// ReceiverName is the type name of a method receiver: T, *T, T[X], *T[X],
+// T[X, Y]; "" for an expression that names no type.
+func ReceiverName(e ast.Expr) string {
 	for {
 		switch x := e.(type) {
 		case *ast.StarExpr:

@@ -58,7 +58,7 @@ func TestClaimsCoverOutput(t *testing.T) {
 							unclaimed = append(unclaimed, name+": func "+d.Name.Name)
 						}
 					default:
-						recv := receiver(d.Recv.List[0].Type)
+						recv := names.ReceiverName(d.Recv.List[0].Type)
 						if m, ok := members[recv]; ok && m[d.Name.Name] == "" {
 							unclaimed = append(unclaimed, name+": method "+recv+"."+d.Name.Name)
 						}
@@ -84,22 +84,6 @@ func TestClaimsCoverOutput(t *testing.T) {
 		sort.Strings(unclaimed)
 		for _, u := range unclaimed {
 			t.Errorf("%s: %s is declared but names never claimed it", v.Name, u)
-		}
-	}
-}
-
-// receiver is the type name of a method receiver.
-func receiver(e ast.Expr) string {
-	for {
-		switch x := e.(type) {
-		case *ast.StarExpr:
-			e = x.X
-		case *ast.IndexExpr:
-			e = x.X
-		case *ast.Ident:
-			return x.Name
-		default:
-			return ""
 		}
 	}
 }

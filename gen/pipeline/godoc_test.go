@@ -57,6 +57,9 @@ func TestGoDoc(t *testing.T) {
 			if first, _, _ := strings.Cut(text, " "); strings.TrimRight(first, ",.:") != ident {
 				t.Errorf("%s: doc of %s begins %q", where, ident, firstLine(text))
 			}
+			if strings.HasPrefix(text, ident+" means:") {
+				t.Errorf("%s: doc of %s is not a sentence: %q", where, ident, firstLine(text))
+			}
 			if bad := markdownLeft(text); bad != "" {
 				t.Errorf("%s: doc of %s keeps markdown: %q", where, ident, bad)
 			}

@@ -12,7 +12,7 @@ import "strconv"
 type CompactionStatus string
 
 const (
-	// CompactionStatusInProgress means: compaction has started and has not finished.
+	// CompactionStatusInProgress means compaction has started and has not finished.
 	//
 	// On the wire it is "in_progress".
 	CompactionStatusInProgress CompactionStatus = "in_progress"
@@ -24,7 +24,7 @@ const (
 	//
 	// On the wire it is "failed".
 	CompactionStatusFailed CompactionStatus = "failed"
-	// CompactionStatusCancelled means: compaction was cancelled before it finished.
+	// CompactionStatusCancelled means compaction was cancelled before it finished.
 	//
 	// On the wire it is "cancelled".
 	CompactionStatusCancelled CompactionStatus = "cancelled"
@@ -99,7 +99,7 @@ func (v ElicitationSchemaType) MarshalJSON() ([]byte, error) {
 	return encodeWith(&v, encodeString[ElicitationSchemaType])
 }
 
-// ErrorCode is the predefined error codes for common JSON-RPC and ACP-specific errors.
+// ErrorCode holds the predefined error codes for common JSON-RPC and ACP-specific errors.
 //
 // Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC
 // server-error range (-32000 to -32099), and request cancellation uses -32800 from the
@@ -107,37 +107,37 @@ func (v ElicitationSchemaType) MarshalJSON() ([]byte, error) {
 type ErrorCode int32
 
 const (
-	// ErrorCodeParseError means: parse error: Invalid JSON was received by the server.
+	// ErrorCodeParseError means invalid JSON was received by the server.
 	// An error occurred on the server while parsing the JSON text.
 	//
 	// On the wire it is -32700.
 	ErrorCodeParseError ErrorCode = -32700
-	// ErrorCodeInvalidRequest is the invalid request: The JSON sent is not a valid Request object.
+	// ErrorCodeInvalidRequest means the JSON sent is not a valid Request object.
 	//
 	// On the wire it is -32600.
 	ErrorCodeInvalidRequest ErrorCode = -32600
-	// ErrorCodeMethodNotFound is the method not found: The method does not exist or is not available.
+	// ErrorCodeMethodNotFound means the method does not exist or is not available.
 	//
 	// On the wire it is -32601.
 	ErrorCodeMethodNotFound ErrorCode = -32601
-	// ErrorCodeInvalidParams is the invalid params: Invalid method parameter(s).
+	// ErrorCodeInvalidParams holds the invalid method parameter(s).
 	//
 	// On the wire it is -32602.
 	ErrorCodeInvalidParams ErrorCode = -32602
-	// ErrorCodeInternalError is the internal error: Internal JSON-RPC error.
+	// ErrorCodeInternalError is the internal JSON-RPC error.
 	//
 	// On the wire it is -32603.
 	ErrorCodeInternalError ErrorCode = -32603
-	// ErrorCodeRequestCancelled means: request cancelled: Execution of the method was aborted either due to a cancellation request from the caller or
+	// ErrorCodeRequestCancelled means execution of the method was aborted either due to a cancellation request from the caller or
 	// because of resource constraints or shutdown.
 	//
 	// On the wire it is -32800.
 	ErrorCodeRequestCancelled ErrorCode = -32800
-	// ErrorCodeAuthenticationRequired means: authentication required: Authentication is required before this operation can be performed.
+	// ErrorCodeAuthenticationRequired means authentication is required before this operation can be performed.
 	//
 	// On the wire it is -32000.
 	ErrorCodeAuthenticationRequired ErrorCode = -32000
-	// ErrorCodeResourceNotFound is the resource not found: A given resource, such as a session or file, was not found.
+	// ErrorCodeResourceNotFound means a given resource, such as a session or file, was not found.
 	//
 	// On the wire it is -32002.
 	ErrorCodeResourceNotFound ErrorCode = -32002
@@ -171,7 +171,7 @@ const (
 	//
 	// On the wire it is "info".
 	NoticeSeverityInfo NoticeSeverity = "info"
-	// NoticeSeverityWarning means warning notice.
+	// NoticeSeverityWarning is the warning notice.
 	//
 	// On the wire it is "warning".
 	NoticeSeverityWarning NoticeSeverity = "warning"
@@ -213,19 +213,19 @@ func (v NoticeSeverity) MarshalJSON() ([]byte, error) {
 type PermissionOptionKind string
 
 const (
-	// PermissionOptionKindAllowOnce means: allow this operation only this time.
+	// PermissionOptionKindAllowOnce allows this operation only this time.
 	//
 	// On the wire it is "allow_once".
 	PermissionOptionKindAllowOnce PermissionOptionKind = "allow_once"
-	// PermissionOptionKindAllowAlways means: allow this operation and remember the choice.
+	// PermissionOptionKindAllowAlways allows this operation and remembers the choice.
 	//
 	// On the wire it is "allow_always".
 	PermissionOptionKindAllowAlways PermissionOptionKind = "allow_always"
-	// PermissionOptionKindRejectOnce means: reject this operation only this time.
+	// PermissionOptionKindRejectOnce rejects this operation only this time.
 	//
 	// On the wire it is "reject_once".
 	PermissionOptionKindRejectOnce PermissionOptionKind = "reject_once"
-	// PermissionOptionKindRejectAlways means: reject this operation and remember the choice.
+	// PermissionOptionKindRejectAlways rejects this operation and remembers the choice.
 	//
 	// On the wire it is "reject_always".
 	PermissionOptionKindRejectAlways PermissionOptionKind = "reject_always"
@@ -270,7 +270,7 @@ func (v PermissionOptionKind) MarshalJSON() ([]byte, error) {
 	return encodeWith(&v, encodeString[PermissionOptionKind])
 }
 
-// PlanEntryPriority is the priority levels for plan entries.
+// PlanEntryPriority holds the priority levels for plan entries.
 //
 // Used to indicate the relative importance or urgency of different
 // tasks in the execution plan.
@@ -340,15 +340,15 @@ func (v PlanEntryPriority) MarshalJSON() ([]byte, error) {
 type PlanEntryStatus string
 
 const (
-	// PlanEntryStatusPending means: the task has not started yet.
+	// PlanEntryStatusPending means the task has not started yet.
 	//
 	// On the wire it is "pending".
 	PlanEntryStatusPending PlanEntryStatus = "pending"
-	// PlanEntryStatusInProgress means: the task is currently being worked on.
+	// PlanEntryStatusInProgress means the task is currently being worked on.
 	//
 	// On the wire it is "in_progress".
 	PlanEntryStatusInProgress PlanEntryStatus = "in_progress"
-	// PlanEntryStatusCompleted means: the task has been successfully completed.
+	// PlanEntryStatusCompleted means the task has been successfully completed.
 	//
 	// On the wire it is "completed".
 	PlanEntryStatusCompleted PlanEntryStatus = "completed"
@@ -464,7 +464,7 @@ const (
 	//
 	// On the wire it is "model_config".
 	SessionConfigOptionCategoryModelConfig SessionConfigOptionCategory = "model_config"
-	// SessionConfigOptionCategoryThoughtLevel means thought/reasoning level selector.
+	// SessionConfigOptionCategoryThoughtLevel is the thought/reasoning level selector.
 	//
 	// On the wire it is "thought_level".
 	SessionConfigOptionCategoryThoughtLevel SessionConfigOptionCategory = "thought_level"
@@ -496,7 +496,7 @@ func (v SessionConfigOptionCategory) MarshalJSON() ([]byte, error) {
 	return encodeWith(&v, encodeString[SessionConfigOptionCategory])
 }
 
-// StopReason is the reasons why an agent stops processing a prompt turn.
+// StopReason is one of the reasons why an agent stops processing a prompt turn.
 //
 // See protocol docs: [Stop Reasons]
 //
@@ -523,7 +523,7 @@ const (
 	//
 	// On the wire it is "refusal".
 	StopReasonRefusal StopReason = "refusal"
-	// StopReasonCancelled means: the turn was cancelled by the client via "session/cancel".
+	// StopReasonCancelled means the turn was cancelled by the client via "session/cancel".
 	//
 	// This stop reason MUST be returned when the client sends a "session/cancel"
 	// notification, even if the cancellation causes exceptions in underlying operations.
@@ -575,7 +575,7 @@ func (v StopReason) MarshalJSON() ([]byte, error) {
 	return encodeWith(&v, encodeString[StopReason])
 }
 
-// StringFormat is the string format types for string properties in elicitation schemas.
+// StringFormat holds the string format types for string properties in elicitation schemas.
 type StringFormat string
 
 const (
@@ -651,7 +651,7 @@ const (
 	//
 	// On the wire it is "pending".
 	ToolCallStatusPending ToolCallStatus = "pending"
-	// ToolCallStatusInProgress means: the tool call is currently running.
+	// ToolCallStatusInProgress means the tool call is currently running.
 	//
 	// On the wire it is "in_progress".
 	ToolCallStatusInProgress ToolCallStatus = "in_progress"
@@ -704,7 +704,7 @@ func (v ToolCallStatus) MarshalJSON() ([]byte, error) {
 	return encodeWith(&v, encodeString[ToolCallStatus])
 }
 
-// ToolKind means: categories of tools that can be invoked.
+// ToolKind is one of the categories of tools that can be invoked.
 //
 // Tool kinds help clients choose appropriate icons and optimize how they
 // display tool execution progress.
@@ -715,27 +715,27 @@ func (v ToolCallStatus) MarshalJSON() ([]byte, error) {
 type ToolKind string
 
 const (
-	// ToolKindRead means reading files or data.
+	// ToolKindRead is for reading files or data.
 	//
 	// On the wire it is "read".
 	ToolKindRead ToolKind = "read"
-	// ToolKindEdit means modifying files or content.
+	// ToolKindEdit is for modifying files or content.
 	//
 	// On the wire it is "edit".
 	ToolKindEdit ToolKind = "edit"
-	// ToolKindDelete means removing files or data.
+	// ToolKindDelete is for removing files or data.
 	//
 	// On the wire it is "delete".
 	ToolKindDelete ToolKind = "delete"
-	// ToolKindMove means moving or renaming files.
+	// ToolKindMove is for moving or renaming files.
 	//
 	// On the wire it is "move".
 	ToolKindMove ToolKind = "move"
-	// ToolKindSearch means searching for information.
+	// ToolKindSearch is for searching for information.
 	//
 	// On the wire it is "search".
 	ToolKindSearch ToolKind = "search"
-	// ToolKindExecute means running commands or code.
+	// ToolKindExecute is for running commands or code.
 	//
 	// On the wire it is "execute".
 	ToolKindExecute ToolKind = "execute"
@@ -743,11 +743,11 @@ const (
 	//
 	// On the wire it is "think".
 	ToolKindThink ToolKind = "think"
-	// ToolKindFetch means retrieving external data.
+	// ToolKindFetch is for retrieving external data.
 	//
 	// On the wire it is "fetch".
 	ToolKindFetch ToolKind = "fetch"
-	// ToolKindSwitchMode means switching the current session mode.
+	// ToolKindSwitchMode is for switching the current session mode.
 	//
 	// On the wire it is "switch_mode".
 	ToolKindSwitchMode ToolKind = "switch_mode"

@@ -8,7 +8,7 @@ package acpv1
 
 import "encoding/json"
 
-// AgentAuthCapabilities is the authentication-related capabilities supported by the agent.
+// AgentAuthCapabilities holds the authentication-related capabilities supported by the agent.
 type AgentAuthCapabilities struct {
 	// Logout reports whether the agent supports the logout method.
 	//
@@ -16,7 +16,7 @@ type AgentAuthCapabilities struct {
 	// Supplying "{}" means the agent supports the logout method.
 	Logout *LogoutCapabilities `json:"logout,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -104,7 +104,7 @@ func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AgentCapabilities is the capabilities supported by the agent.
+// AgentCapabilities holds the capabilities supported by the agent.
 //
 // Advertised during initialization to inform the client about
 // available features and content types.
@@ -116,19 +116,19 @@ type AgentCapabilities struct {
 	// LoadSession reports whether the agent supports "session/load".
 	LoadSession *bool `json:"loadSession,omitempty"`
 
-	// PromptCapabilities is the prompt capabilities supported by the agent.
+	// PromptCapabilities holds the prompt capabilities supported by the agent.
 	PromptCapabilities *PromptCapabilities `json:"promptCapabilities,omitempty"`
 
-	// MCPCapabilities is the MCP capabilities supported by the agent.
+	// MCPCapabilities holds the MCP capabilities supported by the agent.
 	MCPCapabilities *MCPCapabilities `json:"mcpCapabilities,omitempty"`
 
-	// SessionCapabilities is the session lifecycle and prompt capabilities advertised by the agent.
+	// SessionCapabilities holds the session lifecycle and prompt capabilities advertised by the agent.
 	SessionCapabilities *SessionCapabilities `json:"sessionCapabilities,omitempty"`
 
-	// Auth is the authentication-related capabilities supported by the agent.
+	// Auth holds the authentication-related capabilities supported by the agent.
 	Auth *AgentAuthCapabilities `json:"auth,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -267,7 +267,7 @@ type AgentNotification struct {
 	// Method is the notification method name.
 	Method string `json:"method"`
 
-	// Params is the method-specific notification parameters.
+	// Params holds the method-specific notification parameters.
 	Params json.RawMessage `json:"params,omitempty"`
 
 	// unknownMembers holds the members the schema allows without naming them, as
@@ -354,7 +354,7 @@ type AgentRequest struct {
 	// Method is the method name to invoke.
 	Method string `json:"method"`
 
-	// Params is the method-specific request parameters.
+	// Params holds the method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
 
 	// unknownMembers holds the members the schema allows without naming them, as
@@ -443,9 +443,9 @@ func (v *AgentRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Annotations is the optional annotations for the client. The client can use annotations to inform how objects are used or displayed
+// Annotations holds the optional annotations for the client. The client can use annotations to inform how objects are used or displayed.
 type Annotations struct {
-	// Audience is the intended recipients for this content, such as the user or assistant.
+	// Audience holds the intended recipients for this content, such as the user or assistant.
 	Audience []Role `json:"audience,omitempty"`
 
 	// LastModified is the timestamp indicating when the underlying resource was last modified.
@@ -454,7 +454,7 @@ type Annotations struct {
 	// Priority is the relative importance of this content when clients choose what to surface.
 	Priority *float64 `json:"priority,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -548,7 +548,7 @@ func (v *Annotations) UnmarshalJSON(data []byte) error {
 
 // AudioContent is the audio provided to or from an LLM.
 type AudioContent struct {
-	// Annotations is the optional annotations that help clients decide how to display or route this content.
+	// Annotations holds the optional annotations that help clients decide how to display or route this content.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
 	// Data is the base64-encoded media payload.
@@ -557,7 +557,7 @@ type AudioContent struct {
 	// MimeType is the MIME type describing the encoded media payload.
 	MimeType string `json:"mimeType"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -658,7 +658,7 @@ func (v *AudioContent) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AuthCapabilities is the authentication capabilities supported by the client.
+// AuthCapabilities holds the authentication capabilities supported by the client.
 //
 // Advertised during initialization to inform the agent which authentication
 // method types the client can handle. This governs opt-in types that require
@@ -671,7 +671,7 @@ type AuthCapabilities struct {
 	// agent may include "terminal" entries in its authentication methods.
 	Terminal *bool `json:"terminal,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -751,7 +751,7 @@ func (v *AuthCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AuthMethodAgent means: agent handles authentication itself through "authenticate".
+// AuthMethodAgent means the agent handles authentication itself through "authenticate".
 //
 // This is the default authentication method type.
 type AuthMethodAgent struct {
@@ -764,7 +764,7 @@ type AuthMethodAgent struct {
 	// Description is the optional human-readable description of this authentication method.
 	Description *string `json:"description,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -894,14 +894,14 @@ type AuthMethodTerminal struct {
 	// Description is the optional human-readable description of this authentication method.
 	Description *string `json:"description,omitempty"`
 
-	// Args is the additional arguments to append to the configured agent invocation for terminal auth.
+	// Args holds the additional arguments to append to the configured agent invocation for terminal auth.
 	Args []string `json:"args,omitempty"`
 
-	// Env is the additional environment variables to set on the configured agent invocation for terminal auth.
+	// Env holds the additional environment variables to set on the configured agent invocation for terminal auth.
 	// These values override same-named variables in the base launch configuration.
 	Env map[string]string `json:"env,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -1020,7 +1020,7 @@ func (v *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AuthenticateRequest is the request parameters for the authenticate method.
+// AuthenticateRequest holds the request parameters for the authenticate method.
 //
 // Specifies which authentication method to use.
 type AuthenticateRequest struct {
@@ -1028,7 +1028,7 @@ type AuthenticateRequest struct {
 	// Must be one of the methods advertised in the initialize response.
 	MethodID AuthMethodID `json:"methodId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -1115,7 +1115,7 @@ func (v *AuthenticateRequest) UnmarshalJSON(data []byte) error {
 
 // AuthenticateResponse is the response to the "authenticate" method.
 type AuthenticateResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -1193,10 +1193,10 @@ type AvailableCommand struct {
 	// Description is the human-readable description of what the command does.
 	Description string `json:"description"`
 
-	// Input for the command if required
+	// Input is the input for the command if required.
 	Input *AvailableCommandInput `json:"input,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -1297,12 +1297,12 @@ func (v *AvailableCommand) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AvailableCommandsUpdate means: available commands are ready or have changed
+// AvailableCommandsUpdate means available commands are ready or have changed.
 type AvailableCommandsUpdate struct {
-	// AvailableCommands means: commands the agent can execute
+	// AvailableCommands holds the commands the agent can execute.
 	AvailableCommands []AvailableCommand `json:"availableCommands"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -1389,9 +1389,9 @@ func (v *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// BlobResourceContents is the binary resource contents.
+// BlobResourceContents holds the binary resource contents.
 type BlobResourceContents struct {
-	// Blob is the base64-encoded bytes for a binary resource payload.
+	// Blob holds the base64-encoded bytes for a binary resource payload.
 	Blob string `json:"blob"`
 
 	// MimeType is the MIME type describing the encoded media payload.
@@ -1400,7 +1400,7 @@ type BlobResourceContents struct {
 	// URI associated with this resource or media payload.
 	URI string `json:"uri"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -1499,11 +1499,11 @@ func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// BooleanConfigOptionCapabilities is the capabilities for boolean session configuration options.
+// BooleanConfigOptionCapabilities holds the capabilities for boolean session configuration options.
 //
 // Supplying "{}" means the client supports boolean session configuration options.
 type BooleanConfigOptionCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -1585,12 +1585,12 @@ type BooleanPropertySchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Default value.
+	// Default is the default value.
 	//
 	// Optional. Omitted and "null" are equivalent and mean no default value is provided.
 	Default *bool `json:"default,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -1689,7 +1689,7 @@ type CancelNotification struct {
 	// SessionID is the ID of the session to cancel operations for.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -1783,7 +1783,7 @@ type CancelRequestNotification struct {
 	// RequestID is the ID of the request to cancel.
 	RequestID RequestID `json:"requestId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -1870,7 +1870,7 @@ func (v *CancelRequestNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ClientCapabilities is the capabilities supported by the client.
+// ClientCapabilities holds the capabilities supported by the client.
 //
 // Advertised during initialization to inform the agent about
 // available features and methods.
@@ -1879,32 +1879,32 @@ func (v *CancelRequestNotification) UnmarshalJSON(data []byte) error {
 //
 // [Client Capabilities]: https://agentclientprotocol.com/protocol/v1/initialization#client-capabilities
 type ClientCapabilities struct {
-	// Fs is the file system capabilities supported by the client.
+	// Fs holds the file system capabilities supported by the client.
 	// Determines which file operations the agent can request.
 	Fs *FileSystemCapabilities `json:"fs,omitempty"`
 
 	// Terminal reports whether the Client support all "terminal/*" methods.
 	Terminal *bool `json:"terminal,omitempty"`
 
-	// Session is the session-related capabilities supported by the client.
+	// Session holds the session-related capabilities supported by the client.
 	//
 	// Optional. Omitted or "null" both mean the client does not advertise any
 	// session-related extensions.
 	Session *ClientSessionCapabilities `json:"session,omitempty"`
 
-	// Auth is the authentication capabilities supported by the client.
+	// Auth holds the authentication capabilities supported by the client.
 	// Determines which authentication method types the agent may include
 	// in its [InitializeResponse].
 	Auth *AuthCapabilities `json:"auth,omitempty"`
 
-	// Elicitation capabilities supported by the client.
+	// Elicitation holds the elicitation capabilities supported by the client.
 	// Determines which elicitation modes the agent may use.
 	//
 	// Optional. Omitted or "null" both mean the client does not advertise
 	// elicitation support.
 	Elicitation *ElicitationCapabilities `json:"elicitation,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -2044,7 +2044,7 @@ type ClientNotification struct {
 	// Method is the notification method name.
 	Method string `json:"method"`
 
-	// Params is the method-specific notification parameters.
+	// Params holds the method-specific notification parameters.
 	Params json.RawMessage `json:"params,omitempty"`
 
 	// unknownMembers holds the members the schema allows without naming them, as
@@ -2131,7 +2131,7 @@ type ClientRequest struct {
 	// Method is the method name to invoke.
 	Method string `json:"method"`
 
-	// Params is the method-specific request parameters.
+	// Params holds the method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
 
 	// unknownMembers holds the members the schema allows without naming them, as
@@ -2220,13 +2220,13 @@ func (v *ClientRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ClientSessionCapabilities is the session-related capabilities supported by the client.
+// ClientSessionCapabilities holds the session-related capabilities supported by the client.
 type ClientSessionCapabilities struct {
 	// Compaction is the support for ID-addressed context compaction updates. Omitted or "null"
 	// means unsupported. "{}" advertises the complete compaction contract.
 	Compaction *CompactionCapabilities `json:"compaction,omitempty"`
 
-	// ConfigOptions is the config option capabilities supported by the client.
+	// ConfigOptions holds the config option capabilities supported by the client.
 	//
 	// Omitted or "null" both mean the client does not advertise support for any
 	// config option extensions.
@@ -2238,7 +2238,7 @@ type ClientSessionCapabilities struct {
 	// Supplying "{}" means the client can present notices to the user.
 	Notices *NoticeCapabilities `json:"notices,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -2332,7 +2332,7 @@ func (v *ClientSessionCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CloseSessionRequest is the request parameters for closing an active session.
+// CloseSessionRequest holds the request parameters for closing an active session.
 //
 // If supported, the agent must cancel any ongoing work related to the session
 // (treat it as if "session/cancel" was called) and then free up any resources
@@ -2343,7 +2343,7 @@ type CloseSessionRequest struct {
 	// SessionID is the ID of the session to close.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -2430,7 +2430,7 @@ func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
 
 // CloseSessionResponse is the response from closing a session.
 type CloseSessionResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -2575,7 +2575,7 @@ type CompactionSummaryChunk struct {
 	// CompactionID is the ID of the compaction whose summary receives this content.
 	CompactionID CompactionID `json:"compactionId"`
 
-	// Content is the one content block to append.
+	// Content is one content block to append.
 	Content ContentBlock `json:"content"`
 
 	// Meta is the metadata scoped to this chunk. Omission and "null" both mean absent.
@@ -2685,7 +2685,7 @@ type CompactionUpdate struct {
 	// Summary is the complete replacement user-displayable summary content for the compaction.
 	Summary Nullable[[]ContentBlock] `json:"summary,omitempty"`
 
-	// Error is the human-readable error details for the compaction.
+	// Error holds the human-readable error details for the compaction.
 	Error Nullable[string] `json:"error,omitempty"`
 
 	// Meta is the extensible metadata patch for this compaction.
@@ -2800,7 +2800,7 @@ type CompleteElicitationNotification struct {
 	// ElicitationID is the ID of the elicitation that completed.
 	ElicitationID ElicitationID `json:"elicitationId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -2887,12 +2887,12 @@ func (v *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ConfigOptionUpdate means: session configuration options have been updated.
+// ConfigOptionUpdate means session configuration options have been updated.
 type ConfigOptionUpdate struct {
 	// ConfigOptions is the full set of configuration options and their current values.
 	ConfigOptions []SessionConfigOption `json:"configOptions"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -2984,7 +2984,7 @@ type Content struct {
 	// Content is the actual content block.
 	Content ContentBlock `json:"content"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3071,9 +3071,9 @@ func (v *Content) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ContentChunk is a streamed item of content
+// ContentChunk is a streamed item of content.
 type ContentChunk struct {
-	// Content is a single item of content
+	// Content is a single item of content.
 	Content ContentBlock `json:"content"`
 
 	// MessageID is a unique identifier for the message this chunk belongs to.
@@ -3082,7 +3082,7 @@ type ContentChunk struct {
 	// A change in "messageId" indicates a new message has started.
 	MessageID *MessageID `json:"messageId,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3175,7 +3175,7 @@ func (v *ContentChunk) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Cost information for a session.
+// Cost is the cost information for a session.
 type Cost struct {
 	// Amount is the total cumulative cost for session.
 	Amount float64 `json:"amount"`
@@ -3184,7 +3184,7 @@ type Cost struct {
 	// unit such as "credits".
 	Currency string `json:"currency"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3290,10 +3290,10 @@ type CreateTerminalRequest struct {
 	// Args is the array of command arguments.
 	Args []string `json:"args,omitempty"`
 
-	// Env is the environment variables for the command.
+	// Env holds the environment variables for the command.
 	Env []EnvVariable `json:"env,omitempty"`
 
-	// Cwd means working directory for the command. Must be an absolute path.
+	// Cwd is the working directory for the command. Must be an absolute path.
 	Cwd *string `json:"cwd,omitempty"`
 
 	// OutputByteLimit is the maximum number of output bytes to retain.
@@ -3306,7 +3306,7 @@ type CreateTerminalRequest struct {
 	// specified limit.
 	OutputByteLimit *uint64 `json:"outputByteLimit,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3436,7 +3436,7 @@ type CreateTerminalResponse struct {
 	// TerminalID is the unique identifier for the created terminal.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3521,16 +3521,16 @@ func (v *CreateTerminalResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CurrentModeUpdate is the current mode of the session has changed
+// CurrentModeUpdate means the current mode of the session has changed.
 //
 // See protocol docs: [Session Modes]
 //
 // [Session Modes]: https://agentclientprotocol.com/protocol/v1/session-modes
 type CurrentModeUpdate struct {
-	// CurrentModeID is the ID of the current mode
+	// CurrentModeID is the ID of the current mode.
 	CurrentModeID SessionModeID `json:"currentModeId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3615,14 +3615,14 @@ func (v *CurrentModeUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// DeleteSessionRequest is the request parameters for deleting an existing session from "session/list".
+// DeleteSessionRequest holds the request parameters for deleting an existing session from "session/list".
 //
 // Only available if the Agent supports the "sessionCapabilities.delete" capability.
 type DeleteSessionRequest struct {
 	// SessionID is the ID of the session to delete.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3709,7 +3709,7 @@ func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
 
 // DeleteSessionResponse is the response from deleting a session.
 type DeleteSessionResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3796,7 +3796,7 @@ type Diff struct {
 	// NewText is the new content after modification.
 	NewText string `json:"newText"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3895,7 +3895,7 @@ func (v *Diff) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationAcceptAction means: the user accepted the elicitation and provided content.
+// ElicitationAcceptAction means the user accepted the elicitation and provided content.
 type ElicitationAcceptAction struct {
 	// Content is the user-provided content, if any, as an object matching the requested schema.
 	Content map[string]ElicitationContentValue `json:"content,omitempty"`
@@ -3963,7 +3963,7 @@ func (v *ElicitationAcceptAction) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationCapabilities is the elicitation capabilities supported by the client.
+// ElicitationCapabilities holds the elicitation capabilities supported by the client.
 type ElicitationCapabilities struct {
 	// Form reports whether the client supports form-based elicitation.
 	//
@@ -3977,7 +3977,7 @@ type ElicitationCapabilities struct {
 	// Supplying "{}" means the client supports URL-based elicitation.
 	URL *ElicitationURLCapabilities `json:"url,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -4065,11 +4065,11 @@ func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationFormCapabilities is the form-based elicitation capabilities.
+// ElicitationFormCapabilities holds the form-based elicitation capabilities.
 //
 // Supplying "{}" means the client supports form-based elicitation.
 type ElicitationFormCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -4158,7 +4158,7 @@ func (v ElicitationID) MarshalJSON() ([]byte, error) {
 // ElicitationRequestScope is the request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
 // (e.g., during auth/configuration phases before any session is started).
 type ElicitationRequestScope struct {
-	// RequestID means: the request this elicitation is tied to.
+	// RequestID is the request this elicitation is tied to.
 	RequestID RequestID `json:"requestId"`
 }
 
@@ -4226,7 +4226,7 @@ func (v *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
 // This represents a JSON Schema object with primitive-typed properties,
 // as required by the elicitation specification.
 type ElicitationSchema struct {
-	// Type discriminator. Always "object".
+	// Type is the type discriminator. Always "object".
 	Type *ElicitationSchemaType `json:"type,omitempty"`
 
 	// Title is the optional title for the schema.
@@ -4234,7 +4234,7 @@ type ElicitationSchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no title is provided.
 	Title *string `json:"title,omitempty"`
 
-	// Properties is the property definitions (must be primitive types).
+	// Properties holds the property definitions (must be primitive types).
 	Properties map[string]ElicitationPropertySchema `json:"properties,omitempty"`
 
 	// Required is the list of required property names.
@@ -4247,7 +4247,7 @@ type ElicitationSchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no schema description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -4363,7 +4363,7 @@ func (v *ElicitationSchema) UnmarshalJSON(data []byte) error {
 // This is useful when an agent receives an elicitation from an MCP server
 // during a tool call and needs to redirect it to the user.
 type ElicitationSessionScope struct {
-	// SessionID means: the session this elicitation is tied to.
+	// SessionID is the session this elicitation is tied to.
 	SessionID SessionID `json:"sessionId"`
 
 	// ToolCallID is the optional tool call within the session.
@@ -4435,11 +4435,11 @@ func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationURLCapabilities is the URL-based elicitation capabilities.
+// ElicitationURLCapabilities holds the URL-based elicitation capabilities.
 //
 // Supplying "{}" means the client supports URL-based elicitation.
 type ElicitationURLCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -4511,15 +4511,15 @@ func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// EmbeddedResource is the contents of a resource, embedded into a prompt or tool call result.
+// EmbeddedResource holds the contents of a resource, embedded into a prompt or tool call result.
 type EmbeddedResource struct {
-	// Annotations is the optional annotations that help clients decide how to display or route this content.
+	// Annotations holds the optional annotations that help clients decide how to display or route this content.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
 	// Resource is the embedded resource payload, either text or binary data.
 	Resource EmbeddedResourceData `json:"resource"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -4627,7 +4627,7 @@ type EnumOption struct {
 	// Optional. Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -4736,7 +4736,7 @@ type EnvVariable struct {
 	// Value is the value to set for the environment variable.
 	Value string `json:"value"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -4829,7 +4829,7 @@ func (v *EnvVariable) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Error means: JSON-RPC error object.
+// Error is the JSON-RPC error object.
 //
 // Represents an error that occurred during method execution, following the
 // JSON-RPC 2.0 error object specification with optional additional data.
@@ -4961,7 +4961,7 @@ type ExtRequest = json.RawMessage
 // [Extensibility]: https://agentclientprotocol.com/protocol/v1/extensibility
 type ExtResponse = json.RawMessage
 
-// FileSystemCapabilities is the file system capabilities that a client may support.
+// FileSystemCapabilities holds the file system capabilities that a client may support.
 //
 // See protocol docs: [FileSystem]
 //
@@ -4973,7 +4973,7 @@ type FileSystemCapabilities struct {
 	// WriteTextFile reports whether the Client supports "fs/write_text_file" requests.
 	WriteTextFile *bool `json:"writeTextFile,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -5067,7 +5067,7 @@ type HTTPHeader struct {
 	// Value is the value to set for the HTTP header.
 	Value string `json:"value"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -5162,7 +5162,7 @@ func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
 
 // ImageContent is an image provided to or from an LLM.
 type ImageContent struct {
-	// Annotations is the optional annotations that help clients decide how to display or route this content.
+	// Annotations holds the optional annotations that help clients decide how to display or route this content.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
 	// Data is the base64-encoded media payload.
@@ -5174,7 +5174,7 @@ type ImageContent struct {
 	// URI associated with this resource or media payload.
 	URI *string `json:"uri,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -5285,21 +5285,21 @@ func (v *ImageContent) UnmarshalJSON(data []byte) error {
 // Describes the name and version of an ACP implementation, with an optional
 // title for UI representation.
 type Implementation struct {
-	// Name is the intended for programmatic or logical use, but can be used as a display
+	// Name is intended for programmatic or logical use, but can be used as a display
 	// name fallback if title isn't present.
 	Name string `json:"name"`
 
-	// Title is the intended for UI and end-user contexts and optimized to be human-readable
+	// Title is intended for UI and end-user contexts and optimized to be human-readable
 	// and easily understood.
 	//
 	// If not provided, the name should be used for display.
 	Title *string `json:"title,omitempty"`
 
-	// Version of the implementation. Can be displayed to the user or used
+	// Version is the version of the implementation. Can be displayed to the user or used
 	// for debugging or metrics purposes. (e.g. "1.0.0").
 	Version string `json:"version"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -5398,7 +5398,7 @@ func (v *Implementation) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// InitializeRequest is the request parameters for the initialize method.
+// InitializeRequest holds the request parameters for the initialize method.
 //
 // Sent by the client to establish connection and negotiate capabilities.
 //
@@ -5409,7 +5409,7 @@ type InitializeRequest struct {
 	// ProtocolVersion is the latest protocol version supported by the client.
 	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
 
-	// ClientCapabilities is the capabilities supported by the client.
+	// ClientCapabilities holds the capabilities supported by the client.
 	ClientCapabilities *ClientCapabilities `json:"clientCapabilities,omitempty"`
 
 	// ClientInfo is the information about the Client name and version sent to the Agent.
@@ -5417,7 +5417,7 @@ type InitializeRequest struct {
 	// Note: in future versions of the protocol, this will be required.
 	ClientInfo *Implementation `json:"clientInfo,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -5536,10 +5536,10 @@ type InitializeResponse struct {
 	// The client should disconnect, if it doesn't support this version.
 	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
 
-	// AgentCapabilities is the capabilities supported by the agent.
+	// AgentCapabilities holds the capabilities supported by the agent.
 	AgentCapabilities *AgentCapabilities `json:"agentCapabilities,omitempty"`
 
-	// AuthMethods is the authentication methods supported by the agent.
+	// AuthMethods holds the authentication methods supported by the agent.
 	AuthMethods []AuthMethod `json:"authMethods,omitempty"`
 
 	// AgentInfo is the information about the Agent name and version sent to the Client.
@@ -5547,7 +5547,7 @@ type InitializeResponse struct {
 	// Note: in future versions of the protocol, this will be required.
 	AgentInfo *Implementation `json:"agentInfo,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -5672,22 +5672,22 @@ type IntegerPropertySchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Minimum value (inclusive).
+	// Minimum is the minimum value (inclusive).
 	//
 	// Optional. Omitted and "null" are equivalent and mean there is no inclusive lower bound.
 	Minimum *int64 `json:"minimum,omitempty"`
 
-	// Maximum value (inclusive).
+	// Maximum is the maximum value (inclusive).
 	//
 	// Optional. Omitted and "null" are equivalent and mean there is no inclusive upper bound.
 	Maximum *int64 `json:"maximum,omitempty"`
 
-	// Default value.
+	// Default is the default value.
 	//
 	// Optional. Omitted and "null" are equivalent and mean no default value is provided.
 	Default *int64 `json:"default,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -5797,7 +5797,7 @@ type KillTerminalRequest struct {
 	// TerminalID is the ID of the terminal to kill.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -5890,9 +5890,9 @@ func (v *KillTerminalRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// KillTerminalResponse is the response to "terminal/kill" method
+// KillTerminalResponse is the response to "terminal/kill" method.
 type KillTerminalResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -5962,17 +5962,17 @@ func (v *KillTerminalResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ListSessionsRequest is the request parameters for listing existing sessions.
+// ListSessionsRequest holds the request parameters for listing existing sessions.
 //
 // Only available if the Agent supports the "sessionCapabilities.list" capability.
 type ListSessionsRequest struct {
-	// Cwd is the filter sessions by working directory. Must be an absolute path.
+	// Cwd filters sessions by working directory. Must be an absolute path.
 	Cwd *string `json:"cwd,omitempty"`
 
-	// Cursor is the opaque cursor token from a previous response's nextCursor field for cursor-based pagination
+	// Cursor is the opaque cursor token from a previous response's nextCursor field for cursor-based pagination.
 	Cursor *string `json:"cursor,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -6062,14 +6062,14 @@ func (v *ListSessionsRequest) UnmarshalJSON(data []byte) error {
 
 // ListSessionsResponse is the response from listing sessions.
 type ListSessionsResponse struct {
-	// Sessions is the array of session information objects
+	// Sessions is the array of session information objects.
 	Sessions []SessionInfo `json:"sessions"`
 
 	// NextCursor is the opaque cursor token. If present, pass this in the next request's cursor parameter
 	// to fetch the next page. If absent, there are no more results.
 	NextCursor *string `json:"nextCursor,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -6162,7 +6162,7 @@ func (v *ListSessionsResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// LoadSessionRequest is the request parameters for loading an existing session.
+// LoadSessionRequest holds the request parameters for loading an existing session.
 //
 // Only available if the Agent supports the "loadSession" capability.
 //
@@ -6176,7 +6176,7 @@ type LoadSessionRequest struct {
 	// Cwd is the working directory for this session. Must be an absolute path.
 	Cwd string `json:"cwd"`
 
-	// AdditionalDirectories is the additional workspace roots to activate for this session. Each path must be absolute.
+	// AdditionalDirectories holds the additional workspace roots to activate for this session. Each path must be absolute.
 	//
 	// When omitted or empty, no additional roots are activated. When non-empty,
 	// this is the complete resulting additional-root list for the loaded
@@ -6187,7 +6187,7 @@ type LoadSessionRequest struct {
 	// SessionID is the ID of the session to load.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -6310,7 +6310,7 @@ func (v *LoadSessionRequest) UnmarshalJSON(data []byte) error {
 
 // LoadSessionResponse is the response from loading an existing session.
 type LoadSessionResponse struct {
-	// Modes is the initial mode state if supported by the Agent
+	// Modes is the initial mode state if supported by the Agent.
 	//
 	// See protocol docs: [Session Modes]
 	//
@@ -6320,7 +6320,7 @@ type LoadSessionResponse struct {
 	// ConfigOptions is the initial session configuration options if supported by the Agent.
 	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -6406,11 +6406,11 @@ func (v *LoadSessionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// LogoutCapabilities is the logout capabilities supported by the agent.
+// LogoutCapabilities holds the logout capabilities supported by the agent.
 //
 // Supplying "{}" means the agent supports the logout method.
 type LogoutCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -6480,11 +6480,11 @@ func (v *LogoutCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// LogoutRequest is the request parameters for the logout method.
+// LogoutRequest holds the request parameters for the logout method.
 //
 // Terminates the current authenticated session.
 type LogoutRequest struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -6556,7 +6556,7 @@ func (v *LogoutRequest) UnmarshalJSON(data []byte) error {
 
 // LogoutResponse is the response to the "logout" method.
 type LogoutResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -6626,15 +6626,15 @@ func (v *LogoutResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MCPCapabilities is the MCP capabilities supported by the agent
+// MCPCapabilities holds the MCP capabilities supported by the agent.
 type MCPCapabilities struct {
-	// HTTP means: agent supports "http" MCP servers.
+	// HTTP means the agent supports "http" MCP servers.
 	HTTP *bool `json:"http,omitempty"`
 
-	// SSE means: agent supports "sse" MCP servers.
+	// SSE means the agent supports "sse" MCP servers.
 	SSE *bool `json:"sse,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -6731,13 +6731,13 @@ type MCPServerHTTP struct {
 	// Name is the human-readable name identifying this MCP server.
 	Name string `json:"name"`
 
-	// URL to the MCP server.
+	// URL is the URL to the MCP server.
 	URL string `json:"url"`
 
-	// Headers is the HTTP headers to set when making requests to the MCP server.
+	// Headers holds the HTTP headers to set when making requests to the MCP server.
 	Headers []HTTPHeader `json:"headers"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -6847,13 +6847,13 @@ type MCPServerSSE struct {
 	// Name is the human-readable name identifying this MCP server.
 	Name string `json:"name"`
 
-	// URL to the MCP server.
+	// URL is the URL to the MCP server.
 	URL string `json:"url"`
 
-	// Headers is the HTTP headers to set when making requests to the MCP server.
+	// Headers holds the HTTP headers to set when making requests to the MCP server.
 	Headers []HTTPHeader `json:"headers"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -6966,13 +6966,13 @@ type MCPServerStdio struct {
 	// Command is the absolute path to the MCP server executable.
 	Command string `json:"command"`
 
-	// Args is the command-line arguments to pass to the MCP server.
+	// Args holds the command-line arguments to pass to the MCP server.
 	Args []string `json:"args"`
 
-	// Env is the environment variables to set when launching the MCP server.
+	// Env holds the environment variables to set when launching the MCP server.
 	Env []EnvVariable `json:"env"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -7133,7 +7133,7 @@ type MultiSelectPropertySchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no default selections are provided.
 	Default []string `json:"default,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -7254,7 +7254,7 @@ func (v *MultiSelectPropertySchema) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// NewSessionRequest is the request parameters for creating a new session.
+// NewSessionRequest holds the request parameters for creating a new session.
 //
 // See protocol docs: [Creating a Session]
 //
@@ -7263,7 +7263,7 @@ type NewSessionRequest struct {
 	// Cwd is the working directory for this session. Must be an absolute path.
 	Cwd string `json:"cwd"`
 
-	// AdditionalDirectories is the additional workspace roots for this session. Each path must be absolute.
+	// AdditionalDirectories holds the additional workspace roots for this session. Each path must be absolute.
 	//
 	// These expand the session's filesystem scope without changing "cwd", which
 	// remains the base for relative paths. When omitted or empty, no
@@ -7273,7 +7273,7 @@ type NewSessionRequest struct {
 	// MCPServers is the list of MCP (Model Context Protocol) servers the agent should connect to.
 	MCPServers []MCPServer `json:"mcpServers"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -7397,7 +7397,7 @@ type NewSessionResponse struct {
 	// Used in all subsequent requests for this conversation.
 	SessionID SessionID `json:"sessionId"`
 
-	// Modes is the initial mode state if supported by the Agent
+	// Modes is the initial mode state if supported by the Agent.
 	//
 	// See protocol docs: [Session Modes]
 	//
@@ -7407,7 +7407,7 @@ type NewSessionResponse struct {
 	// ConfigOptions is the initial session configuration options if supported by the Agent.
 	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -7693,22 +7693,22 @@ type NumberPropertySchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Minimum value (inclusive).
+	// Minimum is the minimum value (inclusive).
 	//
 	// Optional. Omitted and "null" are equivalent and mean there is no inclusive lower bound.
 	Minimum *float64 `json:"minimum,omitempty"`
 
-	// Maximum value (inclusive).
+	// Maximum is the maximum value (inclusive).
 	//
 	// Optional. Omitted and "null" are equivalent and mean there is no inclusive upper bound.
 	Maximum *float64 `json:"maximum,omitempty"`
 
-	// Default value.
+	// Default is the default value.
 	//
 	// Optional. Omitted and "null" are equivalent and mean no default value is provided.
 	Default *float64 `json:"default,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -7827,7 +7827,7 @@ type PermissionOption struct {
 	// Kind is the hint about the nature of this permission option.
 	Kind PermissionOptionKind `json:"kind"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -7958,7 +7958,7 @@ type Plan struct {
 	// with their current status. The client replaces the entire plan with each update.
 	Entries []PlanEntry `json:"entries"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -8063,7 +8063,7 @@ type PlanEntry struct {
 	// Status is the current execution status of this task.
 	Status PlanEntryStatus `json:"status"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -8164,7 +8164,7 @@ func (v *PlanEntry) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PromptCapabilities is the prompt capabilities supported by the agent in "session/prompt" requests.
+// PromptCapabilities holds the prompt capabilities supported by the agent in "session/prompt" requests.
 //
 // Baseline agent functionality requires support for "text"
 // and "resource_link" content blocks in prompt requests.
@@ -8179,19 +8179,19 @@ func (v *PlanEntry) UnmarshalJSON(data []byte) error {
 //
 // [Prompt Capabilities]: https://agentclientprotocol.com/protocol/v1/initialization#prompt-capabilities
 type PromptCapabilities struct {
-	// Image means: agent supports "image" content blocks.
+	// Image means the agent supports "image" content blocks.
 	Image *bool `json:"image,omitempty"`
 
-	// Audio means: agent supports "audio" content blocks.
+	// Audio means the agent supports "audio" content blocks.
 	Audio *bool `json:"audio,omitempty"`
 
-	// EmbeddedContext means: agent supports embedded context in "session/prompt" requests.
+	// EmbeddedContext means the agent supports embedded context in "session/prompt" requests.
 	//
 	// When enabled, the Client is allowed to include "resource" content blocks
 	// in prompt requests for pieces of context that are referenced in the message.
 	EmbeddedContext *bool `json:"embeddedContext,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -8283,7 +8283,7 @@ func (v *PromptCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PromptRequest is the request parameters for sending a user prompt to the agent.
+// PromptRequest holds the request parameters for sending a user prompt to the agent.
 //
 // Contains the user's message and any additional context.
 //
@@ -8291,10 +8291,10 @@ func (v *PromptCapabilities) UnmarshalJSON(data []byte) error {
 //
 // [User Message]: https://agentclientprotocol.com/protocol/v1/prompt-turn#1-user-message
 type PromptRequest struct {
-	// SessionID is the ID of the session to send this user message to
+	// SessionID is the ID of the session to send this user message to.
 	SessionID SessionID `json:"sessionId"`
 
-	// Prompt is the blocks of content that compose the user's message.
+	// Prompt holds the blocks of content that compose the user's message.
 	//
 	// As a baseline, the Agent MUST support "text" and "resource_link" content blocks,
 	// while other variants are optionally enabled via [PromptCapabilities].
@@ -8309,7 +8309,7 @@ type PromptRequest struct {
 	// pieces of context from sources the agent may not have access to.
 	Prompt []ContentBlock `json:"prompt"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -8415,7 +8415,7 @@ type PromptResponse struct {
 	// StopReason indicates why the agent stopped processing the turn.
 	StopReason StopReason `json:"stopReason"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -8533,13 +8533,13 @@ type ReadTextFileRequest struct {
 	// Path is the absolute path to the file to read.
 	Path string `json:"path"`
 
-	// Line number to start reading from (1-based).
+	// Line is the line number to start reading from (1-based).
 	Line *uint32 `json:"line,omitempty"`
 
 	// Limit is the maximum number of lines to read.
 	Limit *uint32 `json:"limit,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -8646,10 +8646,10 @@ func (v *ReadTextFileRequest) UnmarshalJSON(data []byte) error {
 
 // ReadTextFileResponse is the response containing the contents of a text file.
 type ReadTextFileResponse struct {
-	// Content payload returned by this response.
+	// Content is the content payload returned by this response.
 	Content string `json:"content"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -8742,7 +8742,7 @@ type ReleaseTerminalRequest struct {
 	// TerminalID is the ID of the terminal to release.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -8835,9 +8835,9 @@ func (v *ReleaseTerminalRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ReleaseTerminalResponse is the response to terminal/release method
+// ReleaseTerminalResponse is the response to terminal/release method.
 type ReleaseTerminalResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -8918,13 +8918,13 @@ type RequestPermissionRequest struct {
 	// SessionID is the session ID for this request.
 	SessionID SessionID `json:"sessionId"`
 
-	// ToolCall is the details about the tool call requiring permission.
+	// ToolCall holds the details about the tool call requiring permission.
 	ToolCall ToolCallUpdate `json:"toolCall"`
 
-	// Options is the available permission options for the user to choose from.
+	// Options holds the available permission options for the user to choose from.
 	Options []PermissionOption `json:"options"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -9036,7 +9036,7 @@ type RequestPermissionResponse struct {
 	// Outcome is the user's decision on the permission request.
 	Outcome RequestPermissionOutcome `json:"outcome"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -9125,7 +9125,7 @@ func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
 
 // ResourceLink is a resource that the server is capable of reading, included in a prompt or tool call result.
 type ResourceLink struct {
-	// Annotations is the optional annotations that help clients decide how to display or route this content.
+	// Annotations holds the optional annotations that help clients decide how to display or route this content.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
 	// Description is the optional human-readable details shown with this protocol object.
@@ -9146,7 +9146,7 @@ type ResourceLink struct {
 	// URI associated with this resource or media payload.
 	URI string `json:"uri"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -9271,7 +9271,7 @@ func (v *ResourceLink) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ResumeSessionRequest is the request parameters for resuming an existing session.
+// ResumeSessionRequest holds the request parameters for resuming an existing session.
 //
 // Resumes an existing session without returning previous messages (unlike "session/load").
 // This is useful for agents that can resume sessions but don't implement full session loading.
@@ -9284,7 +9284,7 @@ type ResumeSessionRequest struct {
 	// Cwd is the working directory for this session. Must be an absolute path.
 	Cwd string `json:"cwd"`
 
-	// AdditionalDirectories is the additional workspace roots to activate for this session. Each path must be absolute.
+	// AdditionalDirectories holds the additional workspace roots to activate for this session. Each path must be absolute.
 	//
 	// When omitted or empty, no additional roots are activated. When non-empty,
 	// this is the complete resulting additional-root list for the resumed
@@ -9295,7 +9295,7 @@ type ResumeSessionRequest struct {
 	// MCPServers is the list of MCP servers to connect to for this session.
 	MCPServers []MCPServer `json:"mcpServers,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -9416,7 +9416,7 @@ func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
 
 // ResumeSessionResponse is the response from resuming an existing session.
 type ResumeSessionResponse struct {
-	// Modes is the initial mode state if supported by the Agent
+	// Modes is the initial mode state if supported by the Agent.
 	//
 	// See protocol docs: [Session Modes]
 	//
@@ -9426,7 +9426,7 @@ type ResumeSessionResponse struct {
 	// ConfigOptions is the initial session configuration options if supported by the Agent.
 	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -9517,7 +9517,7 @@ type SelectedPermissionOutcome struct {
 	// OptionID is the ID of the option the user selected.
 	OptionID PermissionOptionID `json:"optionId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -9602,14 +9602,14 @@ func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionAdditionalDirectoriesCapabilities is the capabilities for additional session directories support.
+// SessionAdditionalDirectoriesCapabilities holds the capabilities for additional session directories support.
 //
 // Supplying "{}" means the agent supports the "additionalDirectories" field on
 // supported session lifecycle requests. Agents that also support
 // "session/list" may return "SessionInfo.additionalDirectories" to report the
 // complete ordered additional-root list associated with a listed session.
 type SessionAdditionalDirectoriesCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -9679,7 +9679,7 @@ func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) er
 	return decodeBytes(data, v)
 }
 
-// SessionCapabilities is the session capabilities supported by the agent.
+// SessionCapabilities holds the session capabilities supported by the agent.
 //
 // As a baseline, all Agents MUST support "session/new", "session/prompt", "session/cancel", and "session/update".
 //
@@ -9726,7 +9726,7 @@ type SessionCapabilities struct {
 	// Supplying "{}" means the agent supports closing sessions.
 	Close *SessionCloseCapabilities `json:"close,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -9855,11 +9855,11 @@ func (v *SessionCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionCloseCapabilities is the capabilities for the "session/close" method.
+// SessionCloseCapabilities holds the capabilities for the "session/close" method.
 //
 // Supplying "{}" means the agent supports closing sessions.
 type SessionCloseCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -10029,7 +10029,7 @@ func (v SessionConfigID) MarshalJSON() ([]byte, error) {
 	return encodeWith(&v, encodeString[SessionConfigID])
 }
 
-// SessionConfigOptionsCapabilities is the session configuration option capabilities supported by the client.
+// SessionConfigOptionsCapabilities holds the session configuration option capabilities supported by the client.
 type SessionConfigOptionsCapabilities struct {
 	// Boolean reports whether the client supports boolean session configuration options.
 	//
@@ -10039,7 +10039,7 @@ type SessionConfigOptionsCapabilities struct {
 	// requests with type: "boolean" and a boolean "value".
 	Boolean *BooleanConfigOptionCapabilities `json:"boolean,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -10214,7 +10214,7 @@ type SessionConfigSelectGroup struct {
 	// Options is the set of option values in this group.
 	Options []SessionConfigSelectOption `json:"options"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -10328,7 +10328,7 @@ type SessionConfigSelectOption struct {
 	// Description is the optional description for this option value.
 	Description *string `json:"description,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -10441,11 +10441,11 @@ func (v SessionConfigValueID) MarshalJSON() ([]byte, error) {
 	return encodeWith(&v, encodeString[SessionConfigValueID])
 }
 
-// SessionDeleteCapabilities is the capabilities for the "session/delete" method.
+// SessionDeleteCapabilities holds the capabilities for the "session/delete" method.
 //
 // Supplying "{}" means the agent supports deleting sessions from "session/list".
 type SessionDeleteCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -10536,28 +10536,28 @@ func (v SessionID) MarshalJSON() ([]byte, error) {
 	return encodeWith(&v, encodeString[SessionID])
 }
 
-// SessionInfo is the information about a session returned by session/list
+// SessionInfo is the information about a session returned by session/list.
 type SessionInfo struct {
-	// SessionID is the unique identifier for the session
+	// SessionID is the unique identifier for the session.
 	SessionID SessionID `json:"sessionId"`
 
 	// Cwd is the working directory for this session. Must be an absolute path.
 	Cwd string `json:"cwd"`
 
-	// AdditionalDirectories is the additional workspace roots reported for this session. Each path must be absolute.
+	// AdditionalDirectories holds the additional workspace roots reported for this session. Each path must be absolute.
 	//
 	// When present, this is the complete ordered additional-root list reported
 	// by the Agent. Omitted and empty values are equivalent: the response
 	// reports no additional roots.
 	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
 
-	// Title is the human-readable title for the session
+	// Title is the human-readable title for the session.
 	Title *string `json:"title,omitempty"`
 
-	// UpdatedAt is the ISO 8601 timestamp of last activity
+	// UpdatedAt is the ISO 8601 timestamp of last activity.
 	UpdatedAt *string `json:"updatedAt,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -10687,7 +10687,7 @@ type SessionInfoUpdate struct {
 	// UpdatedAt is the ISO 8601 timestamp of last activity. Set to null to clear.
 	UpdatedAt Nullable[string] `json:"updatedAt,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -10773,11 +10773,11 @@ func (v *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionListCapabilities is the capabilities for the "session/list" method.
+// SessionListCapabilities holds the capabilities for the "session/list" method.
 //
 // Supplying "{}" means the agent supports listing sessions.
 type SessionListCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -10847,7 +10847,7 @@ func (v *SessionListCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionMode means: a mode the agent can operate in.
+// SessionMode is a mode the agent can operate in.
 //
 // See protocol docs: [Session Modes]
 //
@@ -10862,7 +10862,7 @@ type SessionMode struct {
 	// Description is the optional human-readable details shown with this protocol object.
 	Description *string `json:"description,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -10980,10 +10980,10 @@ type SessionModeState struct {
 	// CurrentModeID is the current mode the Agent is in.
 	CurrentModeID SessionModeID `json:"currentModeId"`
 
-	// AvailableModes is the set of modes that the Agent can operate in
+	// AvailableModes is the set of modes that the Agent can operate in.
 	AvailableModes []SessionMode `json:"availableModes"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -11092,7 +11092,7 @@ type SessionNotification struct {
 	// Update is the actual update content.
 	Update SessionUpdate `json:"update"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -11187,11 +11187,11 @@ func (v *SessionNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionResumeCapabilities is the capabilities for the "session/resume" method.
+// SessionResumeCapabilities holds the capabilities for the "session/resume" method.
 //
 // Supplying "{}" means the agent supports resuming sessions.
 type SessionResumeCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -11266,7 +11266,7 @@ type SetSessionConfigOptionResponse struct {
 	// ConfigOptions is the full set of configuration options and their current values.
 	ConfigOptions []SessionConfigOption `json:"configOptions"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -11353,7 +11353,7 @@ func (v *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SetSessionModeRequest is the request parameters for setting a session mode.
+// SetSessionModeRequest holds the request parameters for setting a session mode.
 type SetSessionModeRequest struct {
 	// SessionID is the ID of the session to set the mode for.
 	SessionID SessionID `json:"sessionId"`
@@ -11361,7 +11361,7 @@ type SetSessionModeRequest struct {
 	// ModeID is the ID of the mode to set.
 	ModeID SessionModeID `json:"modeId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -11456,7 +11456,7 @@ func (v *SetSessionModeRequest) UnmarshalJSON(data []byte) error {
 
 // SetSessionModeResponse is the response to "session/set_mode" method.
 type SetSessionModeResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -11528,10 +11528,10 @@ func (v *SetSessionModeResponse) UnmarshalJSON(data []byte) error {
 
 // StringMultiSelectItems is the string item schema for multi-select enum properties.
 type StringMultiSelectItems struct {
-	// Enum is the allowed enum values.
+	// Enum holds the allowed enum values.
 	Enum []string `json:"enum"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -11647,7 +11647,7 @@ type StringPropertySchema struct {
 	// Optional. Omitted and "null" are equivalent and mean there is no maximum length constraint.
 	MaxLength *uint32 `json:"maxLength,omitempty"`
 
-	// Pattern the string must match.
+	// Pattern is the pattern the string must match.
 	//
 	// Optional. Omitted and "null" are equivalent and mean there is no pattern constraint.
 	Pattern *string `json:"pattern,omitempty"`
@@ -11657,22 +11657,22 @@ type StringPropertySchema struct {
 	// Optional. Omitted and "null" are equivalent and mean there is no format constraint.
 	Format *StringFormat `json:"format,omitempty"`
 
-	// Default value.
+	// Default is the default value.
 	//
 	// Optional. Omitted and "null" are equivalent and mean no default value is provided.
 	Default *string `json:"default,omitempty"`
 
-	// Enum values for untitled single-select enums.
+	// Enum holds the enum values for untitled single-select enums.
 	// Optional. Omitted and "null" are equivalent and mean no untitled single-select choices are
 	// declared by "enum".
 	Enum []string `json:"enum,omitempty"`
 
-	// OneOf is the titled enum options for titled single-select enums.
+	// OneOf holds the titled enum options for titled single-select enums.
 	// Optional. Omitted and "null" are equivalent and mean no titled single-select choices are
 	// declared by "oneOf".
 	OneOf []EnumOption `json:"oneOf,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -11806,7 +11806,7 @@ func (v *StringPropertySchema) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Terminal means: embed a terminal created with "terminal/create" by its id.
+// Terminal embeds a terminal created with "terminal/create" by its id.
 //
 // The terminal must be added before calling "terminal/release".
 //
@@ -11817,7 +11817,7 @@ type Terminal struct {
 	// TerminalID is the identifier of the terminal instance to embed in the content stream.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -11910,7 +11910,7 @@ type TerminalExitStatus struct {
 	// Signal is the signal that terminated the process (may be null if exited normally).
 	Signal *string `json:"signal,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -12014,7 +12014,7 @@ type TerminalOutputRequest struct {
 	// TerminalID is the ID of the terminal to get output from.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -12118,7 +12118,7 @@ type TerminalOutputResponse struct {
 	// ExitStatus is the exit status if the command has completed.
 	ExitStatus *TerminalExitStatus `json:"exitStatus,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -12221,13 +12221,13 @@ func (v *TerminalOutputResponse) UnmarshalJSON(data []byte) error {
 
 // TextContent is the text provided to or from an LLM.
 type TextContent struct {
-	// Annotations is the optional annotations that help clients decide how to display or route this content.
+	// Annotations holds the optional annotations that help clients decide how to display or route this content.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
-	// Text payload carried by this content block.
+	// Text is the text payload carried by this content block.
 	Text string `json:"text"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -12320,18 +12320,18 @@ func (v *TextContent) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TextResourceContents is the text-based resource contents.
+// TextResourceContents holds the text-based resource contents.
 type TextResourceContents struct {
 	// MimeType is the MIME type describing the encoded media payload.
 	MimeType *string `json:"mimeType,omitempty"`
 
-	// Text payload carried by this content block.
+	// Text is the text payload carried by this content block.
 	Text string `json:"text"`
 
 	// URI associated with this resource or media payload.
 	URI string `json:"uri"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -12432,10 +12432,10 @@ func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
 
 // TitledMultiSelectItems is the items definition for titled multi-select enum properties.
 type TitledMultiSelectItems struct {
-	// AnyOf is the titled enum options.
+	// AnyOf holds the titled enum options.
 	AnyOf []EnumOption `json:"anyOf"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -12557,7 +12557,7 @@ type ToolCall struct {
 	// Content produced by the tool call.
 	Content []ToolCallContent `json:"content,omitempty"`
 
-	// Locations is the file locations affected by this tool call.
+	// Locations holds the file locations affected by this tool call.
 	// Enables "follow-along" features in clients.
 	Locations []ToolCallLocation `json:"locations,omitempty"`
 
@@ -12567,7 +12567,7 @@ type ToolCall struct {
 	// RawOutput is the raw output returned by the tool.
 	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -12739,7 +12739,7 @@ type ToolCallLocation struct {
 	// Line is the optional 1-based line number within the file.
 	Line *uint32 `json:"line,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -12842,34 +12842,34 @@ type ToolCallUpdate struct {
 	// ToolCallID is the ID of the tool call being updated.
 	ToolCallID ToolCallID `json:"toolCallId"`
 
-	// Kind means: update the tool kind.
+	// Kind updates the tool kind.
 	Kind *ToolKind `json:"kind,omitempty"`
 
-	// Status means: update the execution status.
+	// Status updates the execution status.
 	Status *ToolCallStatus `json:"status,omitempty"`
 
-	// Title means: update the human-readable title.
+	// Title updates the human-readable title.
 	Title *string `json:"title,omitempty"`
 
-	// Name means: update the programmatic name of the tool being invoked.
+	// Name updates the programmatic name of the tool being invoked.
 	//
 	// This field is optional. Omitting it or sending "null" both mean that
 	// the existing name is left unchanged.
 	Name *string `json:"name,omitempty"`
 
-	// Content means: replace the content collection.
+	// Content replaces the content collection.
 	Content []ToolCallContent `json:"content,omitempty"`
 
-	// Locations means: replace the locations collection.
+	// Locations replaces the locations collection.
 	Locations []ToolCallLocation `json:"locations,omitempty"`
 
-	// RawInput means: update the raw input.
+	// RawInput updates the raw input.
 	RawInput json.RawMessage `json:"rawInput,omitempty"`
 
-	// RawOutput means: update the raw output.
+	// RawOutput updates the raw output.
 	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -13010,12 +13010,12 @@ func (v *ToolCallUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// UnstructuredCommandInput means: all text that was typed after the command name is provided as input.
+// UnstructuredCommandInput means all text that was typed after the command name is provided as input.
 type UnstructuredCommandInput struct {
-	// Hint is a hint to display when the input hasn't been provided yet
+	// Hint is a hint to display when the input hasn't been provided yet.
 	Hint string `json:"hint"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -13102,7 +13102,7 @@ func (v *UnstructuredCommandInput) UnmarshalJSON(data []byte) error {
 
 // UsageUpdate is the context window and cost update for a session.
 type UsageUpdate struct {
-	// Used is the tokens currently in context.
+	// Used holds the tokens currently in context.
 	Used uint64 `json:"used"`
 
 	// Size is the total context window size in tokens.
@@ -13111,7 +13111,7 @@ type UsageUpdate struct {
 	// Cost is the cumulative session cost (optional).
 	Cost *Cost `json:"cost,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -13220,7 +13220,7 @@ type WaitForTerminalExitRequest struct {
 	// TerminalID is the ID of the terminal to wait for.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -13321,7 +13321,7 @@ type WaitForTerminalExitResponse struct {
 	// Signal is the signal that terminated the process (may be null if exited normally).
 	Signal *string `json:"signal,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -13416,7 +13416,7 @@ type WriteTextFileRequest struct {
 	// Content is the text content to write to the file.
 	Content string `json:"content"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -13517,9 +13517,9 @@ func (v *WriteTextFileRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// WriteTextFileResponse is the response to "fs/write_text_file"
+// WriteTextFileResponse is the response to "fs/write_text_file".
 type WriteTextFileResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//

@@ -837,7 +837,7 @@ func (u *ClientResponse) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// ContentBlock means: content blocks represent displayable information in the Agent Client Protocol.
+// ContentBlock is one of the content blocks that represent displayable information in the Agent Client Protocol.
 //
 // Content blocks appear in:
 //
@@ -1225,7 +1225,7 @@ type CreateElicitationRequest struct {
 	// Message is a human-readable message describing what input is needed.
 	Message string `json:"message"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -1583,7 +1583,7 @@ func (v *CreateElicitationRequestOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CreateElicitationRequestOtherFields is the alternatives that every unknown variant of CreateElicitationRequest must match.
+// CreateElicitationRequestOtherFields holds the alternatives that every unknown variant of CreateElicitationRequest must match.
 type CreateElicitationRequestOtherFields struct {
 	// Value is the variant, one of:
 	//   - *CreateElicitationRequestOtherFieldsSession
@@ -1677,7 +1677,7 @@ func (u *CreateElicitationRequestOtherFields) decodeRest(d *decoder, start int64
 
 // CreateElicitationResponse is the response from the client to an elicitation request.
 type CreateElicitationResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -2082,7 +2082,7 @@ func (v *CreateElicitationResponseOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationContentValue is the allowed wire representations for [ElicitationContentValue].
+// ElicitationContentValue holds the allowed wire representations for [ElicitationContentValue].
 type ElicitationContentValue struct {
 	// Value is the variant, one of:
 	//   - ElicitationContentValueString
@@ -2898,7 +2898,7 @@ func (v *elicitationURLModeFields) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-// EmbeddedResourceData means: resource content that can be embedded in a message.
+// EmbeddedResourceData is the resource content that can be embedded in a message.
 type EmbeddedResourceData struct {
 	// Value is the variant, one of:
 	//   - *EmbeddedResourceDataTextResourceContents
@@ -3306,7 +3306,7 @@ func (v *MCPServerOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MultiSelectItems is the items for a multi-select (array) property schema.
+// MultiSelectItems holds the items for a multi-select (array) property schema.
 type MultiSelectItems struct {
 	// Value is the variant selected by "type", one of:
 	//   - *MultiSelectItemsString
@@ -3571,7 +3571,7 @@ func (v *MultiSelectItemsOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// RequestID is the JSON RPC Request Id
+// RequestID is the JSON RPC Request Id.
 //
 // An identifier established by the Client that MUST contain a String, Number, or NULL value if included. If it is not included it is assumed to be a notification. The value SHOULD normally not be Null \[1\] and Numbers SHOULD NOT contain fractional parts \[2\]
 //
@@ -3979,7 +3979,7 @@ type SessionConfigOption struct {
 	// Category is the optional semantic category for this option (UX only).
 	Category *SessionConfigOptionCategory `json:"category,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -4335,7 +4335,7 @@ func (v *SessionConfigOptionOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionConfigSelectOptions is the possible values for a session configuration option.
+// SessionConfigSelectOptions holds the possible values for a session configuration option.
 type SessionConfigSelectOptions struct {
 	// Value is the variant, one of:
 	//   - SessionConfigSelectOptionsUngrouped
@@ -4426,7 +4426,7 @@ func (u *SessionConfigSelectOptions) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// SessionUpdate is the different types of updates that can be sent during session processing.
+// SessionUpdate is one of the updates that can be sent during session processing.
 //
 // These updates provide real-time feedback about the agent's progress.
 //
@@ -5124,7 +5124,7 @@ func (v *SessionUpdateOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SetSessionConfigOptionRequest is the request parameters for setting a session configuration option.
+// SetSessionConfigOptionRequest holds the request parameters for setting a session configuration option.
 type SetSessionConfigOptionRequest struct {
 	// SessionID is the ID of the session to set the configuration option for.
 	SessionID SessionID `json:"sessionId"`
@@ -5132,7 +5132,7 @@ type SetSessionConfigOptionRequest struct {
 	// ConfigID is the ID of the configuration option to set.
 	ConfigID SessionConfigID `json:"configId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//

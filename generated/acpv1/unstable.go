@@ -15,7 +15,7 @@ import (
 	"strings"
 )
 
-// ArchiveSessionRequest is the request parameters for archiving a session.
+// ArchiveSessionRequest holds the request parameters for archiving a session.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
@@ -29,7 +29,7 @@ type ArchiveSessionRequest struct {
 	// SessionID is the ID of the session to archive.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -118,7 +118,7 @@ func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type ArchiveSessionResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -213,7 +213,7 @@ type AuthAccount struct {
 	// Optional. Omitted and "null" are equivalent and mean no name is reported.
 	Name *string `json:"name,omitempty"`
 
-	// Email address of the user.
+	// Email is the email address of the user.
 	//
 	// Optional. Omitted and "null" are equivalent and mean no email is reported.
 	Email *string `json:"email,omitempty"`
@@ -223,7 +223,7 @@ type AuthAccount struct {
 	// Optional. Omitted and "null" are equivalent and mean no organization is reported.
 	Organization *string `json:"organization,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -338,16 +338,16 @@ func (v *AuthAccount) UnmarshalJSON(data []byte) error {
 type AuthState string
 
 const (
-	// AuthStateAuthenticated means: credentials are configured. This does not guarantee that they are valid.
+	// AuthStateAuthenticated means credentials are configured. This does not guarantee that they are valid.
 	//
 	// On the wire it is "authenticated".
 	AuthStateAuthenticated AuthState = "authenticated"
-	// AuthStateUnauthenticated means: the user needs to sign in. This includes credentials that are missing,
+	// AuthStateUnauthenticated means the user needs to sign in. This includes credentials that are missing,
 	// expired, or known to be invalid.
 	//
 	// On the wire it is "unauthenticated".
 	AuthStateUnauthenticated AuthState = "unauthenticated"
-	// AuthStateNotRequired means: no authentication is needed, for example because the agent uses a local model.
+	// AuthStateNotRequired means no authentication is needed, for example because the agent uses a local model.
 	//
 	// On the wire it is "not_required".
 	AuthStateNotRequired AuthState = "not_required"
@@ -383,13 +383,13 @@ func (v AuthState) MarshalJSON() ([]byte, error) {
 	return encodeWith(&v, encodeString[AuthState])
 }
 
-// AuthStatusCapabilities is the auth status capabilities supported by the agent.
+// AuthStatusCapabilities holds the auth status capabilities supported by the agent.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Supplying "{}" means the agent supports the "auth/status" method.
 type AuthStatusCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -459,7 +459,7 @@ func (v *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AuthStatusRequest is the request parameters for the "auth/status" method.
+// AuthStatusRequest holds the request parameters for the "auth/status" method.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
@@ -468,7 +468,7 @@ func (v *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
 // Agents MUST NOT reject it with "auth_required" ("-32000"), since Clients call it to learn
 // whether authentication is required.
 type AuthStatusRequest struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -548,14 +548,14 @@ type AuthStatusResponse struct {
 	// do not recognize as "unknown".
 	State AuthState `json:"state"`
 
-	// Accounts means: the accounts the agent has configured, for display.
+	// Accounts holds the accounts the agent has configured, for display.
 	//
 	// Optional. Omitted and empty are equivalent and mean no accounts are reported.
 	// Agents that hold credentials for several providers or accounts SHOULD list each
 	// of them and mark the ones in effect with "active".
 	Accounts []AuthAccount `json:"accounts,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -662,14 +662,14 @@ type AuthStatusUpdateNotification struct {
 	// do not recognize as "unknown".
 	State AuthState `json:"state"`
 
-	// Accounts means: the accounts the agent has configured, for display.
+	// Accounts holds the accounts the agent has configured, for display.
 	//
 	// Optional. Omitted and empty are equivalent and mean no accounts are reported.
 	// Agents that hold credentials for several providers or accounts SHOULD list each
 	// of them and mark the ones in effect with "active".
 	Accounts []AuthAccount `json:"accounts,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -762,7 +762,7 @@ func (v *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ErrorStopReason is the details of a failure that ended a child's foreground work.
+// ErrorStopReason holds the details of a failure that ended a child's foreground work.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type ErrorStopReason struct {
@@ -823,7 +823,7 @@ func (v *ErrorStopReason) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// IdleStateUpdate means: the child is ready to process another prompt.
+// IdleStateUpdate means the child is ready to process another prompt.
 //
 // An omitted, "null", or malformed "stopReason" means not reported.
 type IdleStateUpdate struct {
@@ -832,7 +832,7 @@ type IdleStateUpdate struct {
 	// Optional. Omitted or "null" means not reported.
 	Usage *Usage `json:"usage,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP for additional metadata.
+	// Meta is reserved by ACP for additional metadata.
 	// Implementations MUST NOT make assumptions about values at these keys.
 	// Optional. Omitted and "null" mean no metadata for this state snapshot.
 	Meta json.RawMessage `json:"_meta,omitempty"`
@@ -1465,7 +1465,7 @@ func (v *IdleStateUpdateOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// InitializeProxyRequest is the request parameters for "proxy/initialize".
+// InitializeProxyRequest holds the request parameters for "proxy/initialize".
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
@@ -1496,7 +1496,7 @@ type ProxyNotification struct {
 	// Method is the notification method name.
 	Method string `json:"method"`
 
-	// Params is the method-specific notification parameters.
+	// Params holds the method-specific notification parameters.
 	Params *ProxySuccessorNotification `json:"params,omitempty"`
 
 	// unknownMembers holds the members the schema allows without naming them, as
@@ -1583,7 +1583,7 @@ type ProxyRequest struct {
 	// Method is the method name to invoke.
 	Method string `json:"method"`
 
-	// Params is the method-specific request parameters.
+	// Params holds the method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
 
 	// unknownMembers holds the members the schema allows without naming them, as
@@ -1909,7 +1909,7 @@ func (u *ProxyResponse) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// ProxySuccessorNotification is the parameters of a "proxy/successor" notification.
+// ProxySuccessorNotification holds the parameters of a "proxy/successor" notification.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
@@ -1921,10 +1921,10 @@ func (u *ProxyResponse) decodeRest(d *decoder, start int64) error {
 //
 // [Proxy Chains RFD]: https://agentclientprotocol.com/rfds/proxy-chains
 type ProxySuccessorNotification struct {
-	// Method name of the wrapped notification.
+	// Method is the method name of the wrapped notification.
 	Method string `json:"method"`
 
-	// Params of the wrapped notification, forwarded unchanged.
+	// Params holds the params of the wrapped notification, forwarded unchanged.
 	//
 	// Optional. Omitted and "null" are equivalent and mean the wrapped notification has no params.
 	// When present, it MUST be a JSON object or array, as JSON-RPC requires.
@@ -2028,7 +2028,7 @@ func (v *ProxySuccessorNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ProxySuccessorRequest is the parameters of a "proxy/successor" request.
+// ProxySuccessorRequest holds the parameters of a "proxy/successor" request.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
@@ -2047,10 +2047,10 @@ func (v *ProxySuccessorNotification) UnmarshalJSON(data []byte) error {
 //
 // [Proxy Chains RFD]: https://agentclientprotocol.com/rfds/proxy-chains
 type ProxySuccessorRequest struct {
-	// Method name of the wrapped request.
+	// Method is the method name of the wrapped request.
 	Method string `json:"method"`
 
-	// Params of the wrapped request, forwarded unchanged.
+	// Params holds the params of the wrapped request, forwarded unchanged.
 	//
 	// Optional. Omitted and "null" are equivalent and mean the wrapped request has no params.
 	// When present, it MUST be a JSON object or array, as JSON-RPC requires.
@@ -2159,9 +2159,9 @@ func (v *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type ProxySuccessorResponse = json.RawMessage
 
-// RequiresActionStateUpdate means: foreground work is blocked on user action.
+// RequiresActionStateUpdate means foreground work is blocked on user action.
 type RequiresActionStateUpdate struct {
-	// Meta means: the _meta property is reserved by ACP for additional metadata.
+	// Meta is reserved by ACP for additional metadata.
 	// Implementations MUST NOT make assumptions about values at these keys.
 	// Optional. Omitted and "null" mean no metadata for this state snapshot.
 	Meta json.RawMessage `json:"_meta,omitempty"`
@@ -2227,9 +2227,9 @@ func (v *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// RunningStateUpdate means: foreground work is in progress.
+// RunningStateUpdate means foreground work is in progress.
 type RunningStateUpdate struct {
-	// Meta means: the _meta property is reserved by ACP for additional metadata.
+	// Meta is reserved by ACP for additional metadata.
 	// Implementations MUST NOT make assumptions about values at these keys.
 	// Optional. Omitted and "null" mean no metadata for this state snapshot.
 	Meta json.RawMessage `json:"_meta,omitempty"`
@@ -2295,14 +2295,14 @@ func (v *RunningStateUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionArchiveCapabilities is the capabilities for "session/archive" and "session/unarchive".
+// SessionArchiveCapabilities holds the capabilities for "session/archive" and "session/unarchive".
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Supplying "{}" means the agent supports both methods, the "archived" filter on
 // "session/list", and "SessionInfo.archived".
 type SessionArchiveCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -2381,7 +2381,7 @@ func (v *SessionArchiveCapabilities) UnmarshalJSON(data []byte) error {
 type SessionArchiveFilter string
 
 const (
-	// SessionArchiveFilterExclude means: only sessions that are not archived. This is the default.
+	// SessionArchiveFilterExclude means only sessions that are not archived. This is the default.
 	//
 	// On the wire it is "exclude".
 	SessionArchiveFilterExclude SessionArchiveFilter = "exclude"
@@ -2427,7 +2427,7 @@ func (v SessionArchiveFilter) MarshalJSON() ([]byte, error) {
 //
 // Supplying "{}" advertises support. An omitted or "null" "cancel" does not.
 type SessionCancelCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -2514,14 +2514,14 @@ type SessionMessage struct {
 	// Omitted leaves the stored value unchanged. "null" clears it. A value replaces it.
 	RecipientSessionID Nullable[SessionID] `json:"recipientSessionId,omitempty"`
 
-	// SenderMessageID means: on an incoming view, the "messageId" of the same message's outgoing view in the
+	// SenderMessageID is, on an incoming view, the "messageId" of the same message's outgoing view in the
 	// sender's transcript.
 	//
 	// Omitted leaves the stored value unchanged. "null" clears it. A value replaces it. It can arrive
 	// after the message starts streaming.
 	SenderMessageID Nullable[MessageID] `json:"senderMessageId,omitempty"`
 
-	// RecipientMessageID means: on an outgoing view, the "messageId" of the same message's incoming view in the
+	// RecipientMessageID is, on an outgoing view, the "messageId" of the same message's incoming view in the
 	// recipient's transcript.
 	//
 	// Omitted leaves the stored value unchanged. "null" clears it. A value replaces it. It can arrive
@@ -2763,7 +2763,7 @@ func (v *SessionMessageChunk) UnmarshalJSON(data []byte) error {
 type SessionStatus string
 
 const (
-	// SessionStatusOpen means: the Agent has the session in memory, for any connection.
+	// SessionStatusOpen means the Agent has the session in memory, for any connection.
 	//
 	// This does not mean the requesting connection is attached to it. A Client that did
 	// not create or resume the session on its own connection MUST still call
@@ -2772,7 +2772,7 @@ const (
 	//
 	// On the wire it is "open".
 	SessionStatusOpen SessionStatus = "open"
-	// SessionStatusSaved is the Agent knows the session and can resume it, but does not have it in memory.
+	// SessionStatusSaved means the Agent knows the session and can resume it, but does not have it in memory.
 	//
 	// The Client can call "session/load" or "session/resume" to start it.
 	//
@@ -2806,13 +2806,13 @@ func (v SessionStatus) MarshalJSON() ([]byte, error) {
 	return encodeWith(&v, encodeString[SessionStatus])
 }
 
-// SessionStatusCapabilities is the capabilities for the "session/status" method.
+// SessionStatusCapabilities holds the capabilities for the "session/status" method.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Supplying "{}" means the agent supports checking session status.
 type SessionStatusCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -2882,7 +2882,7 @@ func (v *SessionStatusCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionStatusRequest is the request parameters for checking the status of a session.
+// SessionStatusRequest holds the request parameters for checking the status of a session.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
@@ -2895,7 +2895,7 @@ type SessionStatusRequest struct {
 	// SessionID is the ID of the session to check.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -2992,7 +2992,7 @@ type SessionStatusResponse struct {
 	// Required. Clients MUST treat a value they do not recognize as "saved".
 	Status SessionStatus `json:"status"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3077,19 +3077,19 @@ func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionSystemPromptCapabilities is the capabilities for client-provided system prompts.
+// SessionSystemPromptCapabilities holds the capabilities for client-provided system prompts.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Supplying "{}" means the agent supports "systemPrompt" on session lifecycle
 // requests in "append" mode.
 type SessionSystemPromptCapabilities struct {
-	// Mode means: delivery modes the agent supports in addition to "append".
+	// Mode holds the delivery modes the agent supports in addition to "append".
 	//
 	// Optional. Omitted or "null" both mean the agent supports only "append".
 	Mode *SessionSystemPromptModeCapabilities `json:"mode,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3167,7 +3167,7 @@ func (v *SessionSystemPromptCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionSystemPromptModeCapabilities is the system prompt delivery modes the agent supports in addition to "append".
+// SessionSystemPromptModeCapabilities holds the system prompt delivery modes the agent supports in addition to "append".
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
@@ -3181,7 +3181,7 @@ type SessionSystemPromptModeCapabilities struct {
 	// instructions with the client-provided system prompt.
 	Override *SessionSystemPromptOverrideCapabilities `json:"override,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3259,14 +3259,14 @@ func (v *SessionSystemPromptModeCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionSystemPromptOverrideCapabilities is the capabilities for the "override" system prompt mode.
+// SessionSystemPromptOverrideCapabilities holds the capabilities for the "override" system prompt mode.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Supplying "{}" means the agent supports replacing its built-in default
 // instructions with the client-provided system prompt.
 type SessionSystemPromptOverrideCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3336,14 +3336,14 @@ func (v *SessionSystemPromptOverrideCapabilities) UnmarshalJSON(data []byte) err
 	return decodeBytes(data, v)
 }
 
-// SessionTitleCapabilities is the capabilities for Client-set session titles.
+// SessionTitleCapabilities holds the capabilities for Client-set session titles.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Supplying "{}" means the agent supports "session/set_title". Agents report titles
 // through "session/list" and "session_info_update" without this capability.
 type SessionTitleCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3413,7 +3413,7 @@ func (v *SessionTitleCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SetSessionTitleRequest is the request parameters for setting the title of a session.
+// SetSessionTitleRequest holds the request parameters for setting the title of a session.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
@@ -3436,7 +3436,7 @@ type SetSessionTitleRequest struct {
 	// that is empty after normalization, with "-32602".
 	Title string `json:"title"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3539,7 +3539,7 @@ type SetSessionTitleResponse struct {
 	// display this value rather than the one they sent.
 	Title string `json:"title"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -3968,7 +3968,7 @@ func (v *StateUpdateOther) UnmarshalJSON(data []byte) error {
 // must advertise this capability before the agent sends subagent updates or
 // session-directed messages.
 type SubagentCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	Meta json.RawMessage `json:"_meta,omitempty"`
@@ -4034,19 +4034,19 @@ func (v *SubagentCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SubagentSessionCapabilities is the client-initiated session mutations permitted for a specific subagent session.
+// SubagentSessionCapabilities holds the client-initiated session mutations permitted for a specific subagent session.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // A mutation requires an explicit per-child capability. Support for the method
 // on ordinary sessions does not grant support on a child.
 type SubagentSessionCapabilities struct {
-	// Cancel means: permits the client to cancel this child's current work without ending
+	// Cancel permits the client to cancel this child's current work without ending
 	// the session. Omitted or "null" means unsupported. An object (including
 	// "{}") means supported.
 	Cancel *SessionCancelCapabilities `json:"cancel,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	Meta json.RawMessage `json:"_meta,omitempty"`
@@ -4160,7 +4160,7 @@ type SubagentUpdate struct {
 	// history of instructions sent to the child.
 	Description Nullable[string] `json:"description,omitempty"`
 
-	// Capabilities is the client-initiated session mutations permitted for this subagent session.
+	// Capabilities holds the client-initiated session mutations permitted for this subagent session.
 	//
 	// Omitted means unchanged. "null" clears the capability set and disables
 	// child mutations. If never supplied, no session mutations are permitted.
@@ -4176,7 +4176,7 @@ type SubagentUpdate struct {
 	// current activity is unset/unconfirmed.
 	State Nullable[StateUpdate] `json:"state,omitempty"`
 
-	// Cwd means: the child's working directory. Must be an absolute path.
+	// Cwd is the child's working directory. Must be an absolute path.
 	//
 	// Optional and nullable. Omitted means unchanged. "null" clears the
 	// reported value. While unset, the child inherits its immediate parent's
@@ -4184,7 +4184,7 @@ type SubagentUpdate struct {
 	// root set and as the default terminal working directory.
 	Cwd Nullable[string] `json:"cwd,omitempty"`
 
-	// AdditionalDirectories is the additional workspace roots for the child. Each path must be absolute.
+	// AdditionalDirectories holds the additional workspace roots for the child. Each path must be absolute.
 	//
 	// Optional and nullable. Omitted means unchanged. "null" clears the
 	// reported value. While unset, the child inherits its immediate parent's
@@ -4193,7 +4193,7 @@ type SubagentUpdate struct {
 	// Clients use these values for the child's root set.
 	AdditionalDirectories Nullable[[]string] `json:"additionalDirectories,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -4331,7 +4331,7 @@ func (v *SubagentUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// UnarchiveSessionRequest is the request parameters for unarchiving a session.
+// UnarchiveSessionRequest holds the request parameters for unarchiving a session.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
@@ -4346,7 +4346,7 @@ type UnarchiveSessionRequest struct {
 	// SessionID is the ID of the session to unarchive.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -4435,7 +4435,7 @@ func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type UnarchiveSessionResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -4517,7 +4517,7 @@ func (v *UnarchiveSessionResponse) UnmarshalJSON(data []byte) error {
 // This is not a task outcome or session closure. It does not cancel work, resolve
 // pending requests, or revoke capabilities. Capabilities are updated separately.
 type UnknownStateUpdate struct {
-	// Meta means: the _meta property is reserved by ACP for additional metadata.
+	// Meta is reserved by ACP for additional metadata.
 	// Implementations MUST NOT make assumptions about values at these keys.
 	// Optional. Omitted and "null" mean no metadata for this state snapshot.
 	Meta json.RawMessage `json:"_meta,omitempty"`
@@ -4649,7 +4649,7 @@ func (v *clientCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
 
 // listSessionsRequestUnstable holds the fields of ListSessionsRequest that the unstable build tag adds.
 type listSessionsRequestUnstable struct {
-	// Archived is the filter sessions by archive state.
+	// Archived filters sessions by archive state.
 	//
 	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
@@ -4678,7 +4678,7 @@ func (v *listSessionsRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 
 // loadSessionRequestUnstable holds the fields of LoadSessionRequest that the unstable build tag adds.
 type loadSessionRequestUnstable struct {
-	// SystemPrompt is the system-level instructions for the loaded session.
+	// SystemPrompt holds the system-level instructions for the loaded session.
 	//
 	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
@@ -4712,7 +4712,7 @@ func (v *loadSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 
 // newSessionRequestUnstable holds the fields of NewSessionRequest that the unstable build tag adds.
 type newSessionRequestUnstable struct {
-	// SystemPrompt is the system-level instructions for the new session.
+	// SystemPrompt holds the system-level instructions for the new session.
 	//
 	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
@@ -4744,7 +4744,7 @@ func (v *newSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 
 // resumeSessionRequestUnstable holds the fields of ResumeSessionRequest that the unstable build tag adds.
 type resumeSessionRequestUnstable struct {
-	// SystemPrompt is the system-level instructions for the resumed session.
+	// SystemPrompt holds the system-level instructions for the resumed session.
 	//
 	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//

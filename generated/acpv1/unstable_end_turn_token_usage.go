@@ -23,16 +23,16 @@ type Usage struct {
 	// OutputTokens is the total output tokens across all turns.
 	OutputTokens uint64 `json:"outputTokens"`
 
-	// ThoughtTokens is the total thought/reasoning tokens
+	// ThoughtTokens holds the total thought/reasoning tokens.
 	ThoughtTokens *uint64 `json:"thoughtTokens,omitempty"`
 
-	// CachedReadTokens is the total cache read tokens.
+	// CachedReadTokens holds the total cache read tokens.
 	CachedReadTokens *uint64 `json:"cachedReadTokens,omitempty"`
 
-	// CachedWriteTokens is the total cache write tokens.
+	// CachedWriteTokens holds the total cache write tokens.
 	CachedWriteTokens *uint64 `json:"cachedWriteTokens,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//

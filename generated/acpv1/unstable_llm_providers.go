@@ -13,14 +13,14 @@ import (
 	"encoding/json"
 )
 
-// DisableProviderRequest is the request parameters for "providers/disable".
+// DisableProviderRequest holds the request parameters for "providers/disable".
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type DisableProviderRequest struct {
 	// ProviderID is the provider ID to disable.
 	ProviderID ProviderID `json:"providerId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -109,7 +109,7 @@ func (v *DisableProviderRequest) UnmarshalJSON(data []byte) error {
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type DisableProviderResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -179,7 +179,7 @@ func (v *DisableProviderResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// LLMProtocol is the well-known API protocol identifiers for LLM providers.
+// LLMProtocol holds the well-known API protocol identifiers for LLM providers.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
@@ -194,15 +194,15 @@ const (
 	//
 	// On the wire it is "anthropic".
 	LLMProtocolAnthropic LLMProtocol = "anthropic"
-	// LLMProtocolOpenai is the openAI API protocol.
+	// LLMProtocolOpenai is the OpenAI API protocol.
 	//
 	// On the wire it is "openai".
 	LLMProtocolOpenai LLMProtocol = "openai"
-	// LLMProtocolAzure is the azure OpenAI API protocol.
+	// LLMProtocolAzure is the Azure OpenAI API protocol.
 	//
 	// On the wire it is "azure".
 	LLMProtocolAzure LLMProtocol = "azure"
-	// LLMProtocolVertex is the google Vertex AI API protocol.
+	// LLMProtocolVertex is the Google Vertex AI API protocol.
 	//
 	// On the wire it is "vertex".
 	LLMProtocolVertex LLMProtocol = "vertex"
@@ -238,11 +238,11 @@ func (v LLMProtocol) MarshalJSON() ([]byte, error) {
 	return encodeWith(&v, encodeString[LLMProtocol])
 }
 
-// ListProvidersRequest is the request parameters for "providers/list".
+// ListProvidersRequest holds the request parameters for "providers/list".
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type ListProvidersRequest struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -316,10 +316,10 @@ func (v *ListProvidersRequest) UnmarshalJSON(data []byte) error {
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type ListProvidersResponse struct {
-	// Providers is the configurable providers with current routing info suitable for UI display.
+	// Providers holds the configurable providers with current routing info suitable for UI display.
 	Providers []ProviderInfo `json:"providers"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -418,7 +418,7 @@ type ProviderCurrentConfig struct {
 	// BaseURL is the base URL currently used by this provider.
 	BaseURL string `json:"baseUrl"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -534,18 +534,18 @@ type ProviderInfo struct {
 	// ProviderID is the provider identifier, for example "main" or "openai".
 	ProviderID ProviderID `json:"providerId"`
 
-	// Supported protocol types for this provider.
+	// Supported holds the supported protocol types for this provider.
 	Supported []LLMProtocol `json:"supported"`
 
 	// Required reports whether this provider is mandatory and cannot be disabled via "providers/disable".
 	// If true, clients must not call "providers/disable" for this provider ID.
 	Required bool `json:"required"`
 
-	// Current effective non-secret routing config.
+	// Current is the current effective non-secret routing config.
 	// Null or omitted means provider is disabled.
 	Current *ProviderCurrentConfig `json:"current,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -656,13 +656,13 @@ func (v *ProviderInfo) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ProvidersCapabilities is the provider configuration capabilities supported by the agent.
+// ProvidersCapabilities holds the provider configuration capabilities supported by the agent.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Supplying "{}" means the agent supports provider configuration methods.
 type ProvidersCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -732,7 +732,7 @@ func (v *ProvidersCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SetProviderRequest is the request parameters for "providers/set".
+// SetProviderRequest holds the request parameters for "providers/set".
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
@@ -751,7 +751,7 @@ type SetProviderRequest struct {
 	// May include authorization, routing, or other integration-specific headers.
 	Headers map[string]string `json:"headers,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -866,7 +866,7 @@ func (v *SetProviderRequest) UnmarshalJSON(data []byte) error {
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type SetProviderResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -938,7 +938,7 @@ func (v *SetProviderResponse) UnmarshalJSON(data []byte) error {
 
 // agentCapabilitiesLLMProviders holds the fields of AgentCapabilities that the unstable_llm_providers or unstable build tag adds.
 type agentCapabilitiesLLMProviders struct {
-	// Providers is the provider configuration capabilities supported by the agent.
+	// Providers holds the provider configuration capabilities supported by the agent.
 	//
 	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//

@@ -146,7 +146,7 @@ type MCPServerACP struct {
 	// on the same ACP connection.
 	ServerID MCPServerACPID `json:"serverId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -258,7 +258,7 @@ func (v MCPServerACPID) MarshalJSON() ([]byte, error) {
 	return encodeWith(&v, encodeString[MCPServerACPID])
 }
 
-// MessageMCPNotification is the notification parameters for "mcp/message".
+// MessageMCPNotification holds the notification parameters for "mcp/message".
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
@@ -274,12 +274,12 @@ type MessageMCPNotification struct {
 	// Method is the inner MCP method name.
 	Method string `json:"method"`
 
-	// Params is the optional inner MCP params.
+	// Params holds the optional inner MCP params.
 	//
 	// If omitted or set to "null", the inner MCP message has no params.
 	Params json.RawMessage `json:"params,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -388,7 +388,7 @@ func (v *MessageMCPNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MessageMCPRequest is the request parameters for "mcp/message".
+// MessageMCPRequest holds the request parameters for "mcp/message".
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type MessageMCPRequest struct {
@@ -401,12 +401,12 @@ type MessageMCPRequest struct {
 	// Method is the inner MCP method name.
 	Method string `json:"method"`
 
-	// Params is the optional inner MCP params.
+	// Params holds the optional inner MCP params.
 	//
 	// If omitted or set to "null", the inner MCP message has no params.
 	Params json.RawMessage `json:"params,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -515,7 +515,7 @@ func (v *MessageMCPRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MessageMCPResponse is the successful outer ACP "mcp/message" response carries exactly one
+// MessageMCPResponse means the successful outer ACP "mcp/message" response carries exactly one
 // inner MCP outcome: an opaque result (including JSON null), or an MCP error.
 // Outer ACP errors are reserved for binding and runtime failures.
 //
@@ -759,7 +759,7 @@ func (u *MessageMCPResponse) decodeRest(d *decoder, start int64) error {
 
 // mcpCapabilitiesMCPOverACP holds the fields of MCPCapabilities that the unstable_mcp_over_acp or unstable build tag adds.
 type mcpCapabilitiesMCPOverACP struct {
-	// ACP means: agent supports "acp" MCP servers.
+	// ACP means the agent supports "acp" MCP servers.
 	//
 	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	ACP *bool `json:"acp,omitempty"`

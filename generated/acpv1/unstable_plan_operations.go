@@ -14,11 +14,11 @@ import (
 	"strings"
 )
 
-// PlanCapabilities is the capabilities for receiving "plan_update" and "plan_removed" session updates.
+// PlanCapabilities holds the capabilities for receiving "plan_update" and "plan_removed" session updates.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type PlanCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -98,7 +98,7 @@ type PlanFile struct {
 	// URI is the URI of the file containing the plan.
 	URI string `json:"uri"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -220,7 +220,7 @@ type PlanItems struct {
 	// with their current status. The client replaces that plan with each update.
 	Entries []PlanEntry `json:"entries"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -325,7 +325,7 @@ type PlanMarkdown struct {
 	// Content is the markdown content for the plan.
 	Content string `json:"content"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -425,7 +425,7 @@ type PlanRemoved struct {
 	// PlanID is the plan ID to remove.
 	PlanID PlanID `json:"planId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -517,7 +517,7 @@ type PlanUpdate struct {
 	// Plan is the updated plan content.
 	Plan PlanUpdateContent `json:"plan"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//

@@ -13,7 +13,7 @@ import (
 	"encoding/json"
 )
 
-// ForkSessionRequest is the request parameters for forking an existing session.
+// ForkSessionRequest holds the request parameters for forking an existing session.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
@@ -28,7 +28,7 @@ type ForkSessionRequest struct {
 	// Cwd is the working directory for this session. Must be an absolute path.
 	Cwd string `json:"cwd"`
 
-	// AdditionalDirectories is the additional workspace roots to activate for this session. Each path must be absolute.
+	// AdditionalDirectories holds the additional workspace roots to activate for this session. Each path must be absolute.
 	//
 	// When omitted or empty, no additional roots are activated. When non-empty,
 	// this is the complete resulting additional-root list for the forked
@@ -38,7 +38,7 @@ type ForkSessionRequest struct {
 	// MCPServers is the list of MCP servers to connect to for this session.
 	MCPServers []MCPServer `json:"mcpServers,omitempty"`
 
-	// SystemPrompt is the system-level instructions for the forked session.
+	// SystemPrompt holds the system-level instructions for the forked session.
 	//
 	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
@@ -49,7 +49,7 @@ type ForkSessionRequest struct {
 	// for the source session.
 	SystemPrompt *SystemPrompt `json:"systemPrompt,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -177,7 +177,7 @@ type ForkSessionResponse struct {
 	// SessionID is the unique identifier for the newly created forked session.
 	SessionID SessionID `json:"sessionId"`
 
-	// Modes is the initial mode state if supported by the Agent
+	// Modes is the initial mode state if supported by the Agent.
 	//
 	// See protocol docs: [Session Modes]
 	//
@@ -187,7 +187,7 @@ type ForkSessionResponse struct {
 	// ConfigOptions is the initial session configuration options if supported by the Agent.
 	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -288,13 +288,13 @@ func (v *ForkSessionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionForkCapabilities is the capabilities for the "session/fork" method.
+// SessionForkCapabilities holds the capabilities for the "session/fork" method.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Supplying "{}" means the agent supports forking sessions.
 type SessionForkCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -364,7 +364,7 @@ func (v *SessionForkCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SystemPrompt is the client-provided system-level instructions for a session.
+// SystemPrompt holds the client-provided system-level instructions for a session.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
@@ -391,7 +391,7 @@ type SystemPrompt struct {
 	// "-32602" without creating, loading, resuming, or forking the session.
 	Content []ContentBlock `json:"content"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
 	//
@@ -498,7 +498,7 @@ func (v *SystemPrompt) UnmarshalJSON(data []byte) error {
 type SystemPromptMode string
 
 const (
-	// SystemPromptModeAppend means: add the content to the Agent's own instructions rather than replacing them.
+	// SystemPromptModeAppend adds the content to the Agent's own instructions rather than replacing them.
 	//
 	// Every Agent that advertises "sessionCapabilities.systemPrompt" supports this mode.
 	// Agents SHOULD give the content system-level precedence, for example in the
@@ -507,7 +507,7 @@ const (
 	//
 	// On the wire it is "append".
 	SystemPromptModeAppend SystemPromptMode = "append"
-	// SystemPromptModeOverride means: replace the Agent's built-in default instructions with the content.
+	// SystemPromptModeOverride replaces the Agent's built-in default instructions with the content.
 	//
 	// This does not change tool availability, MCP servers, permissions, or session
 	// configuration. Context the Agent supplies from the workspace or environment

@@ -12,7 +12,7 @@ import "strconv"
 type CompactionStatus string
 
 const (
-	// CompactionStatusInProgress means: compaction has started and has not finished.
+	// CompactionStatusInProgress means compaction has started and has not finished.
 	//
 	// On the wire it is "in_progress".
 	CompactionStatusInProgress CompactionStatus = "in_progress"
@@ -24,7 +24,7 @@ const (
 	//
 	// On the wire it is "failed".
 	CompactionStatusFailed CompactionStatus = "failed"
-	// CompactionStatusCancelled means: compaction was cancelled before it finished.
+	// CompactionStatusCancelled means compaction was cancelled before it finished.
 	//
 	// On the wire it is "cancelled".
 	CompactionStatusCancelled CompactionStatus = "cancelled"
@@ -108,7 +108,7 @@ func (v DiffFileType) MarshalJSON() ([]byte, error) {
 type DiffPatchFormat string
 
 const (
-	// DiffPatchFormatGitPatch is the one or more "diff --git" sections in Git's "--patch" ("-p") text format.
+	// DiffPatchFormatGitPatch holds one or more "diff --git" sections in Git's "--patch" ("-p") text format.
 	//
 	// Unlike Git, which writes paths relative to the repository root, every
 	// path MUST be absolute, including in "rename from", "rename to",
@@ -193,7 +193,7 @@ func (v ElicitationSchemaType) MarshalJSON() ([]byte, error) {
 	return encodeWith(&v, encodeString[ElicitationSchemaType])
 }
 
-// ErrorCode is the predefined error codes for common JSON-RPC and ACP-specific errors.
+// ErrorCode holds the predefined error codes for common JSON-RPC and ACP-specific errors.
 //
 // Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC
 // server-error range (-32000 to -32099), and request cancellation uses -32800 from the
@@ -201,41 +201,41 @@ func (v ElicitationSchemaType) MarshalJSON() ([]byte, error) {
 type ErrorCode int32
 
 const (
-	// ErrorCodeParseError means: parse error: Invalid JSON was received by the server.
+	// ErrorCodeParseError means invalid JSON was received by the server.
 	// An error occurred on the server while parsing the JSON text.
 	//
 	// On the wire it is -32700.
 	ErrorCodeParseError ErrorCode = -32700
-	// ErrorCodeInvalidRequest is the invalid request: The JSON sent is not a valid Request object.
+	// ErrorCodeInvalidRequest means the JSON sent is not a valid Request object.
 	//
 	// On the wire it is -32600.
 	ErrorCodeInvalidRequest ErrorCode = -32600
-	// ErrorCodeMethodNotFound is the method not found: The method does not exist or is not available.
+	// ErrorCodeMethodNotFound means the method does not exist or is not available.
 	//
 	// On the wire it is -32601.
 	ErrorCodeMethodNotFound ErrorCode = -32601
-	// ErrorCodeInvalidParams is the invalid params: Invalid method parameter(s).
+	// ErrorCodeInvalidParams holds the invalid method parameter(s).
 	//
 	// On the wire it is -32602.
 	ErrorCodeInvalidParams ErrorCode = -32602
-	// ErrorCodeInternalError is the internal error: Internal JSON-RPC error.
+	// ErrorCodeInternalError is the internal JSON-RPC error.
 	//
 	// On the wire it is -32603.
 	ErrorCodeInternalError ErrorCode = -32603
-	// ErrorCodeRequestCancelled means: request cancelled: Execution of the method was aborted either due to a cancellation request from the caller or
+	// ErrorCodeRequestCancelled means execution of the method was aborted either due to a cancellation request from the caller or
 	// because of resource constraints or shutdown.
 	//
 	// On the wire it is -32800.
 	ErrorCodeRequestCancelled ErrorCode = -32800
-	// ErrorCodeAuthenticationRequired means: authentication required: Authentication is required before this operation can be performed.
+	// ErrorCodeAuthenticationRequired means authentication is required before this operation can be performed.
 	//
 	// On the wire it is -32000.
 	ErrorCodeAuthenticationRequired ErrorCode = -32000
-	// ErrorCodeResourceNotFound is the resource not found: A given resource, such as a session, was not found.
+	// ErrorCodeResourceNotFound means a given resource, such as a session, was not found.
 	//
 	// On the wire it is -32002.
 	ErrorCodeResourceNotFound ErrorCode = -32002
-	// ErrorCodeUnsupportedProtocolVersion is the unsupported protocol version: No protocol version supported by the Agent is at or below the requested version.
+	// ErrorCodeUnsupportedProtocolVersion means no protocol version supported by the Agent is at or below the requested version.
 	// The error data is an [[UnsupportedProtocolVersionErrorData]].
 	//
 	// On the wire it is -32022.
@@ -262,7 +262,7 @@ func (v ErrorCode) MarshalJSON() ([]byte, error) {
 	return encodeWith(&v, encodeInt[ErrorCode])
 }
 
-// IconTheme means: theme an icon is designed for.
+// IconTheme is the theme an icon is designed for.
 type IconTheme string
 
 const (
@@ -310,7 +310,7 @@ const (
 	//
 	// On the wire it is "info".
 	NoticeSeverityInfo NoticeSeverity = "info"
-	// NoticeSeverityWarning means warning notice.
+	// NoticeSeverityWarning is the warning notice.
 	//
 	// On the wire it is "warning".
 	NoticeSeverityWarning NoticeSeverity = "warning"
@@ -352,19 +352,19 @@ func (v NoticeSeverity) MarshalJSON() ([]byte, error) {
 type PermissionOptionKind string
 
 const (
-	// PermissionOptionKindAllowOnce means: allow this operation only this time.
+	// PermissionOptionKindAllowOnce allows this operation only this time.
 	//
 	// On the wire it is "allow_once".
 	PermissionOptionKindAllowOnce PermissionOptionKind = "allow_once"
-	// PermissionOptionKindAllowAlways means: allow this operation and remember the choice.
+	// PermissionOptionKindAllowAlways allows this operation and remembers the choice.
 	//
 	// On the wire it is "allow_always".
 	PermissionOptionKindAllowAlways PermissionOptionKind = "allow_always"
-	// PermissionOptionKindRejectOnce means: reject this operation only this time.
+	// PermissionOptionKindRejectOnce rejects this operation only this time.
 	//
 	// On the wire it is "reject_once".
 	PermissionOptionKindRejectOnce PermissionOptionKind = "reject_once"
-	// PermissionOptionKindRejectAlways means: reject this operation and remember the choice.
+	// PermissionOptionKindRejectAlways rejects this operation and remembers the choice.
 	//
 	// On the wire it is "reject_always".
 	PermissionOptionKindRejectAlways PermissionOptionKind = "reject_always"
@@ -396,7 +396,7 @@ func (v PermissionOptionKind) MarshalJSON() ([]byte, error) {
 	return encodeWith(&v, encodeString[PermissionOptionKind])
 }
 
-// PlanEntryPriority is the priority levels for plan entries.
+// PlanEntryPriority holds the priority levels for plan entries.
 //
 // Used to indicate the relative importance or urgency of different
 // tasks in the execution plan.
@@ -455,19 +455,19 @@ func (v PlanEntryPriority) MarshalJSON() ([]byte, error) {
 type PlanEntryStatus string
 
 const (
-	// PlanEntryStatusPending means: the task has not started yet.
+	// PlanEntryStatusPending means the task has not started yet.
 	//
 	// On the wire it is "pending".
 	PlanEntryStatusPending PlanEntryStatus = "pending"
-	// PlanEntryStatusInProgress means: the task is currently being worked on.
+	// PlanEntryStatusInProgress means the task is currently being worked on.
 	//
 	// On the wire it is "in_progress".
 	PlanEntryStatusInProgress PlanEntryStatus = "in_progress"
-	// PlanEntryStatusCompleted means: the task has been successfully completed.
+	// PlanEntryStatusCompleted means the task has been successfully completed.
 	//
 	// On the wire it is "completed".
 	PlanEntryStatusCompleted PlanEntryStatus = "completed"
-	// PlanEntryStatusCancelled means: the task was cancelled before it completed.
+	// PlanEntryStatusCancelled means the task was cancelled before it completed.
 	//
 	// On the wire it is "cancelled".
 	PlanEntryStatusCancelled PlanEntryStatus = "cancelled"
@@ -563,7 +563,7 @@ const (
 	//
 	// On the wire it is "model_config".
 	SessionConfigOptionCategoryModelConfig SessionConfigOptionCategory = "model_config"
-	// SessionConfigOptionCategoryThoughtLevel means thought/reasoning level selector.
+	// SessionConfigOptionCategoryThoughtLevel is the thought/reasoning level selector.
 	//
 	// On the wire it is "thought_level".
 	SessionConfigOptionCategoryThoughtLevel SessionConfigOptionCategory = "thought_level"
@@ -595,7 +595,7 @@ func (v SessionConfigOptionCategory) MarshalJSON() ([]byte, error) {
 	return encodeWith(&v, encodeString[SessionConfigOptionCategory])
 }
 
-// StringFormat is the string format types for string properties in elicitation schemas.
+// StringFormat holds the string format types for string properties in elicitation schemas.
 type StringFormat string
 
 const (
@@ -658,11 +658,11 @@ const (
 	//
 	// On the wire it is "pending".
 	ToolCallStatusPending ToolCallStatus = "pending"
-	// ToolCallStatusInProgress means: the tool call is currently running.
+	// ToolCallStatusInProgress means the tool call is currently running.
 	//
 	// On the wire it is "in_progress".
 	ToolCallStatusInProgress ToolCallStatus = "in_progress"
-	// ToolCallStatusPaused means: the tool call has started, is not running now, and will not continue until
+	// ToolCallStatusPaused means the tool call has started, is not running now, and will not continue until
 	// something resumes it. It may return to "in_progress" any number of times.
 	//
 	// On the wire it is "paused".
@@ -675,7 +675,7 @@ const (
 	//
 	// On the wire it is "failed".
 	ToolCallStatusFailed ToolCallStatus = "failed"
-	// ToolCallStatusCancelled means: the tool call was cancelled before it completed.
+	// ToolCallStatusCancelled means the tool call was cancelled before it completed.
 	//
 	// On the wire it is "cancelled".
 	ToolCallStatusCancelled ToolCallStatus = "cancelled"
@@ -707,7 +707,7 @@ func (v ToolCallStatus) MarshalJSON() ([]byte, error) {
 	return encodeWith(&v, encodeString[ToolCallStatus])
 }
 
-// ToolKind means: categories of tools that can be invoked.
+// ToolKind is one of the categories of tools that can be invoked.
 //
 // Tool kinds help clients choose appropriate icons and optimize how they
 // display tool execution progress.
@@ -718,27 +718,27 @@ func (v ToolCallStatus) MarshalJSON() ([]byte, error) {
 type ToolKind string
 
 const (
-	// ToolKindRead means reading files or data.
+	// ToolKindRead is for reading files or data.
 	//
 	// On the wire it is "read".
 	ToolKindRead ToolKind = "read"
-	// ToolKindEdit means modifying files or content.
+	// ToolKindEdit is for modifying files or content.
 	//
 	// On the wire it is "edit".
 	ToolKindEdit ToolKind = "edit"
-	// ToolKindDelete means removing files or data.
+	// ToolKindDelete is for removing files or data.
 	//
 	// On the wire it is "delete".
 	ToolKindDelete ToolKind = "delete"
-	// ToolKindMove means moving or renaming files.
+	// ToolKindMove is for moving or renaming files.
 	//
 	// On the wire it is "move".
 	ToolKindMove ToolKind = "move"
-	// ToolKindSearch means searching for information.
+	// ToolKindSearch is for searching for information.
 	//
 	// On the wire it is "search".
 	ToolKindSearch ToolKind = "search"
-	// ToolKindExecute means running commands or code.
+	// ToolKindExecute is for running commands or code.
 	//
 	// On the wire it is "execute".
 	ToolKindExecute ToolKind = "execute"
@@ -746,11 +746,11 @@ const (
 	//
 	// On the wire it is "think".
 	ToolKindThink ToolKind = "think"
-	// ToolKindFetch means retrieving external data.
+	// ToolKindFetch is for retrieving external data.
 	//
 	// On the wire it is "fetch".
 	ToolKindFetch ToolKind = "fetch"
-	// ToolKindSwitchMode means changing the session's mode, a [config option] with the "mode" category.
+	// ToolKindSwitchMode is for changing the session's mode, a [config option] with the "mode" category.
 	//
 	// On the wire it is "switch_mode".
 	//

@@ -25,13 +25,13 @@ func (v AbsolutePath) MarshalJSON() ([]byte, error) {
 	return encodeWith(&v, encodeString[AbsolutePath])
 }
 
-// AgentAuthCapabilities is the authentication-related extension capabilities supported by the agent.
+// AgentAuthCapabilities holds the authentication-related extension capabilities supported by the agent.
 //
 // This object does not advertise support for "auth/login" or "auth/logout".
 // Those methods are advertised by a non-empty "authMethods" list in the
 // "initialize" response.
 type AgentAuthCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -107,7 +107,7 @@ func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AgentCapabilities is the capabilities supported by the agent.
+// AgentCapabilities holds the capabilities supported by the agent.
 //
 // Advertised during initialization to inform the client about
 // available features and content types.
@@ -116,7 +116,7 @@ func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
 //
 // [Agent Capabilities]: https://agentclientprotocol.com/protocol/v2/initialization#agent-capabilities
 type AgentCapabilities struct {
-	// Session capabilities supported by the agent.
+	// Session holds the session capabilities supported by the agent.
 	//
 	// Optional. Omitted and "null" are equivalent and mean the agent does not support the
 	// "session/*" methods. Supplying "{}" means the agent supports the
@@ -125,7 +125,7 @@ type AgentCapabilities struct {
 	// and "session/update".
 	Session *SessionCapabilities `json:"session,omitempty"`
 
-	// Auth is the authentication-related extension capabilities supported by the agent.
+	// Auth holds the authentication-related extension capabilities supported by the agent.
 	//
 	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise any
 	// authentication-related extensions. This field does not advertise support
@@ -133,7 +133,7 @@ type AgentCapabilities struct {
 	// non-empty "authMethods" list in the "initialize" response.
 	Auth *AgentAuthCapabilities `json:"auth,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -249,7 +249,7 @@ type AgentMessage struct {
 	// Content is the complete replacement content for this message.
 	Content Nullable[[]ContentBlock] `json:"content,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
 	// unchanged, a key set to "null" is removed, and any other value replaces that key's
@@ -354,7 +354,7 @@ type AgentNotification struct {
 	// Method is the notification method name.
 	Method string `json:"method"`
 
-	// Params is the method-specific notification parameters.
+	// Params holds the method-specific notification parameters.
 	Params json.RawMessage `json:"params,omitempty"`
 
 	// unknownMembers holds the members the schema allows without naming them, as
@@ -441,7 +441,7 @@ type AgentRequest struct {
 	// Method is the method name to invoke.
 	Method string `json:"method"`
 
-	// Params is the method-specific request parameters.
+	// Params holds the method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
 
 	// unknownMembers holds the members the schema allows without naming them, as
@@ -550,7 +550,7 @@ type AgentThought struct {
 	// Content is the complete replacement content for this thought message.
 	Content Nullable[[]ContentBlock] `json:"content,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
 	// unchanged, a key set to "null" is removed, and any other value replaces that key's
@@ -650,9 +650,9 @@ func (v *AgentThought) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Annotations is the optional annotations for the client. The client can use annotations to inform how objects are used or displayed
+// Annotations holds the optional annotations for the client. The client can use annotations to inform how objects are used or displayed.
 type Annotations struct {
-	// Audience is the intended recipients for this content, such as the user or assistant.
+	// Audience holds the intended recipients for this content, such as the user or assistant.
 	//
 	// Omitted and "null" are equivalent and mean no audience is specified.
 	Audience []Role `json:"audience,omitempty"`
@@ -670,7 +670,7 @@ type Annotations struct {
 	// Omitted and "null" are equivalent and mean no priority is specified.
 	Priority *float64 `json:"priority,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -772,12 +772,12 @@ type AudioContent struct {
 	// MimeType is the MIME type describing the encoded media payload.
 	MimeType MediaType `json:"mimeType"`
 
-	// Annotations is the optional annotations that help clients decide how to display or route this content.
+	// Annotations holds the optional annotations that help clients decide how to display or route this content.
 	//
 	// Omitted and "null" are equivalent and mean no annotations are provided.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -878,7 +878,7 @@ func (v *AudioContent) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AuthMethodAgent means: agent handles authentication itself through "auth/login".
+// AuthMethodAgent means the agent handles authentication itself through "auth/login".
 //
 // The "type" discriminator value is "agent".
 type AuthMethodAgent struct {
@@ -893,7 +893,7 @@ type AuthMethodAgent struct {
 	// Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1025,15 +1025,15 @@ type AuthMethodTerminal struct {
 	// Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Args is the additional arguments to append to the configured agent invocation for terminal auth.
+	// Args holds the additional arguments to append to the configured agent invocation for terminal auth.
 	Args []string `json:"args,omitempty"`
 
-	// Env is the additional environment variables to set on the configured agent invocation for terminal auth.
+	// Env holds the additional environment variables to set on the configured agent invocation for terminal auth.
 	// Names MUST be unique. These values override same-named variables in the
 	// base launch configuration.
 	Env []EnvVariable `json:"env,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1152,12 +1152,12 @@ func (v *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AvailableCommandsUpdate means: available commands are ready or have changed
+// AvailableCommandsUpdate means available commands are ready or have changed.
 type AvailableCommandsUpdate struct {
-	// AvailableCommands means: commands the agent can execute.
+	// AvailableCommands holds the commands the agent can execute.
 	AvailableCommands []AvailableCommand `json:"availableCommands"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1249,7 +1249,7 @@ type BackgroundTerminal struct {
 	// TerminalID is the ID of the listed terminal.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1339,7 +1339,7 @@ type BackgroundToolCall struct {
 	// ToolCallID is the ID of the listed tool call.
 	ToolCallID ToolCallID `json:"toolCallId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1424,9 +1424,9 @@ func (v *BackgroundToolCall) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// BlobResourceContents is the binary resource contents.
+// BlobResourceContents holds the binary resource contents.
 type BlobResourceContents struct {
-	// Blob is the base64-encoded bytes for a binary resource payload.
+	// Blob holds the base64-encoded bytes for a binary resource payload.
 	Blob string `json:"blob"`
 
 	// URI associated with this resource or media payload.
@@ -1437,7 +1437,7 @@ type BlobResourceContents struct {
 	// Omitted and "null" are equivalent and mean the MIME type is not specified.
 	MimeType *MediaType `json:"mimeType,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1548,12 +1548,12 @@ type BooleanPropertySchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Default value.
+	// Default is the default value.
 	//
 	// Optional. Omitted and "null" are equivalent and mean no default value is provided.
 	Default *bool `json:"default,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1651,7 +1651,7 @@ type CancelRequestNotification struct {
 	// Receivers match it only against requests they received from that sender.
 	RequestID RequestID `json:"requestId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1747,7 +1747,7 @@ type CancelSessionNotification struct {
 	// SessionID is the ID of the session to cancel operations for.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1832,7 +1832,7 @@ func (v *CancelSessionNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CancelTerminalRequest is the request parameters for cancelling one terminal.
+// CancelTerminalRequest holds the request parameters for cancelling one terminal.
 //
 // Clients MUST NOT send it unless the terminal currently advertises "capabilities.cancel".
 //
@@ -1854,7 +1854,7 @@ type CancelTerminalRequest struct {
 	// TerminalID is the ID of the terminal to cancel.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1949,7 +1949,7 @@ func (v *CancelTerminalRequest) UnmarshalJSON(data []byte) error {
 
 // CancelTerminalResponse is the response from cancelling a terminal.
 type CancelTerminalResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2019,7 +2019,7 @@ func (v *CancelTerminalResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CancelToolCallRequest is the request parameters for cancelling one tool call.
+// CancelToolCallRequest holds the request parameters for cancelling one tool call.
 //
 // Clients MUST NOT send it unless the tool call currently advertises "capabilities.cancel".
 //
@@ -2040,7 +2040,7 @@ type CancelToolCallRequest struct {
 	// ToolCallID is the ID of the tool call to cancel.
 	ToolCallID ToolCallID `json:"toolCallId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2135,7 +2135,7 @@ func (v *CancelToolCallRequest) UnmarshalJSON(data []byte) error {
 
 // CancelToolCallResponse is the response from cancelling a tool call.
 type CancelToolCallResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2205,9 +2205,9 @@ func (v *CancelToolCallResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CancelledPermissionOutcome means: the request was not approved and no option was selected.
+// CancelledPermissionOutcome means the request was not approved and no option was selected.
 type CancelledPermissionOutcome struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2277,7 +2277,7 @@ func (v *CancelledPermissionOutcome) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ClientAuthCapabilities is the authentication capabilities supported by the client.
+// ClientAuthCapabilities holds the authentication capabilities supported by the client.
 //
 // Advertised during initialization to inform the agent which authentication
 // method types the client can handle. This governs opt-in types that require
@@ -2291,7 +2291,7 @@ type ClientAuthCapabilities struct {
 	// agent may include "terminal" entries in its authentication methods.
 	Terminal *TerminalAuthCapabilities `json:"terminal,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2369,7 +2369,7 @@ func (v *ClientAuthCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ClientCapabilities is the capabilities supported by the client.
+// ClientCapabilities holds the capabilities supported by the client.
 //
 // Advertised during initialization to inform the agent about
 // available features and methods.
@@ -2378,7 +2378,7 @@ func (v *ClientAuthCapabilities) UnmarshalJSON(data []byte) error {
 //
 // [Client Capabilities]: https://agentclientprotocol.com/protocol/v2/initialization#client-capabilities
 type ClientCapabilities struct {
-	// Auth is the authentication capabilities supported by the client.
+	// Auth holds the authentication capabilities supported by the client.
 	// Determines which authentication method types the agent may include
 	// in its [InitializeResponse].
 	//
@@ -2386,14 +2386,14 @@ type ClientCapabilities struct {
 	// authentication-method extensions.
 	Auth *ClientAuthCapabilities `json:"auth,omitempty"`
 
-	// Elicitation capabilities supported by the client.
+	// Elicitation holds the elicitation capabilities supported by the client.
 	// Determines which elicitation modes the agent may use.
 	//
 	// Optional. Omitted and "null" are equivalent and mean the client does not advertise
 	// elicitation support.
 	Elicitation *ElicitationCapabilities `json:"elicitation,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2488,7 +2488,7 @@ type ClientNotification struct {
 	// Method is the notification method name.
 	Method string `json:"method"`
 
-	// Params is the method-specific notification parameters.
+	// Params holds the method-specific notification parameters.
 	Params json.RawMessage `json:"params,omitempty"`
 
 	// unknownMembers holds the members the schema allows without naming them, as
@@ -2575,7 +2575,7 @@ type ClientRequest struct {
 	// Method is the method name to invoke.
 	Method string `json:"method"`
 
-	// Params is the method-specific request parameters.
+	// Params holds the method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
 
 	// unknownMembers holds the members the schema allows without naming them, as
@@ -2664,7 +2664,7 @@ func (v *ClientRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CloseSessionRequest is the request parameters for closing an active session.
+// CloseSessionRequest holds the request parameters for closing an active session.
 //
 // The Agent MUST cancel any ongoing work related to the session as if "session/cancel"
 // was called, then free the resources associated with the session. Unlike "session/cancel",
@@ -2688,7 +2688,7 @@ type CloseSessionRequest struct {
 	// SessionID is the ID of the session to close.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2775,7 +2775,7 @@ func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
 
 // CloseSessionResponse is the response from closing a session.
 type CloseSessionResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2857,12 +2857,12 @@ type Command struct {
 	// Description is the human-readable description of what the command does.
 	Description string `json:"description"`
 
-	// Input for the command if required
+	// Input is the input for the command if required.
 	//
 	// Omitted and "null" are equivalent and mean the command takes no input.
 	Input *AvailableCommandInput `json:"input,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2963,7 +2963,7 @@ func (v *Command) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CommandPermissionSubject is the permission request details for a command.
+// CommandPermissionSubject holds the permission request details for a command.
 type CommandPermissionSubject struct {
 	// Command is the command that would be run if permission is granted.
 	Command string `json:"command"`
@@ -2977,7 +2977,7 @@ type CommandPermissionSubject struct {
 	// TerminalID is the associated terminal, when already known. Omitted and "null" are equivalent.
 	TerminalID *TerminalID `json:"terminalId,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3102,10 +3102,10 @@ type CompactionSummaryChunk struct {
 	// CompactionID is the ID of the compaction whose summary receives this content.
 	CompactionID CompactionID `json:"compactionId"`
 
-	// Content is the one content block to append.
+	// Content is one content block to append.
 	Content ContentBlock `json:"content"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	// This metadata is scoped to the chunk and does not patch stored metadata.
@@ -3218,10 +3218,10 @@ type CompactionUpdate struct {
 	// Summary is the complete replacement user-displayable summary content for the compaction.
 	Summary Nullable[[]ContentBlock] `json:"summary,omitempty"`
 
-	// Error is the human-readable error details for the compaction.
+	// Error holds the human-readable error details for the compaction.
 	Error Nullable[string] `json:"error,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
 	// unchanged, a key set to "null" is removed, and any other value replaces that key's
@@ -3344,7 +3344,7 @@ type CompleteElicitationNotification struct {
 	// ElicitationID is the ID of the elicitation that completed.
 	ElicitationID ElicitationID `json:"elicitationId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3429,12 +3429,12 @@ func (v *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ConfigOptionUpdate means: session configuration options have been updated.
+// ConfigOptionUpdate means session configuration options have been updated.
 type ConfigOptionUpdate struct {
 	// ConfigOptions is the full set of configuration options and their current values.
 	ConfigOptions []SessionConfigOption `json:"configOptions"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3526,7 +3526,7 @@ type Content struct {
 	// Content is the actual content block.
 	Content ContentBlock `json:"content"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3621,10 +3621,10 @@ type ContentChunk struct {
 	// Chunks for different messages can interleave.
 	MessageID MessageID `json:"messageId"`
 
-	// Content is a single item of content
+	// Content is a single item of content.
 	Content ContentBlock `json:"content"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	// This metadata is scoped to the chunk and does not patch stored metadata.
@@ -3720,7 +3720,7 @@ func (v *ContentChunk) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Cost information for a session.
+// Cost is the cost information for a session.
 type Cost struct {
 	// Amount is the total cumulative cost for session.
 	Amount float64 `json:"amount"`
@@ -3729,7 +3729,7 @@ type Cost struct {
 	// unit such as "credits".
 	Currency string `json:"currency"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3824,14 +3824,14 @@ func (v *Cost) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// DeleteSessionRequest is the request parameters for deleting an existing session from "session/list".
+// DeleteSessionRequest holds the request parameters for deleting an existing session from "session/list".
 //
 // Only available if the Agent supports the "session.delete" capability.
 type DeleteSessionRequest struct {
 	// SessionID is the ID of the session to delete.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3918,7 +3918,7 @@ func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
 
 // DeleteSessionResponse is the response from deleting a session.
 type DeleteSessionResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3988,7 +3988,7 @@ func (v *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Diff is the file changes produced by a tool call.
+// Diff holds the file changes produced by a tool call.
 //
 // "changes" is authoritative for affected absolute paths and operations.
 // "patch" optionally carries renderable text for some or all of those changes
@@ -3999,7 +3999,7 @@ func (v *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
 //
 // [Content]: https://agentclientprotocol.com/protocol/v2/tool-calls#content
 type Diff struct {
-	// Changes is the structured file changes described by this diff.
+	// Changes holds the structured file changes described by this diff.
 	//
 	// Clients can use this field without parsing patch text to determine affected paths.
 	Changes []DiffChange `json:"changes"`
@@ -4010,7 +4010,7 @@ type Diff struct {
 	// equivalent and mean no renderable patch text was provided.
 	Patch *DiffPatch `json:"patch,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -4113,7 +4113,7 @@ type DiffPatch struct {
 	// Text is the patch text in the format named by "format".
 	Text string `json:"text"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -4361,7 +4361,7 @@ func (v *DiffPathPairChange) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationAcceptAction means: the user accepted the elicitation and provided content.
+// ElicitationAcceptAction means the user accepted the elicitation and provided content.
 type ElicitationAcceptAction struct {
 	// Content is the user-provided content, if any, as an object matching the requested schema.
 	//
@@ -4431,7 +4431,7 @@ func (v *ElicitationAcceptAction) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationCapabilities is the elicitation capabilities supported by the client.
+// ElicitationCapabilities holds the elicitation capabilities supported by the client.
 type ElicitationCapabilities struct {
 	// Form reports whether the client supports form-based elicitation.
 	//
@@ -4445,7 +4445,7 @@ type ElicitationCapabilities struct {
 	// Supplying "{}" means the client supports URL-based elicitation.
 	URL *ElicitationURLCapabilities `json:"url,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -4531,11 +4531,11 @@ func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationFormCapabilities is the form-based elicitation capabilities.
+// ElicitationFormCapabilities holds the form-based elicitation capabilities.
 //
 // Supplying "{}" means the client supports form-based elicitation.
 type ElicitationFormCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -4690,7 +4690,7 @@ func (v *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
 // This represents a JSON Schema object with primitive-typed properties,
 // as required by the elicitation specification.
 type ElicitationSchema struct {
-	// Type discriminator. Always "object". Any other value is rejected.
+	// Type is the type discriminator. Always "object". Any other value is rejected.
 	Type ElicitationSchemaType `json:"type"`
 
 	// Title is the optional title for the schema.
@@ -4698,7 +4698,7 @@ type ElicitationSchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no title is provided.
 	Title *string `json:"title,omitempty"`
 
-	// Properties is the property definitions (must be primitive types).
+	// Properties holds the property definitions (must be primitive types).
 	Properties map[string]ElicitationPropertySchema `json:"properties"`
 
 	// Required is the list of required property names.
@@ -4711,7 +4711,7 @@ type ElicitationSchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no schema description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -4836,7 +4836,7 @@ func (v *ElicitationSchema) UnmarshalJSON(data []byte) error {
 // This is useful when an agent receives an elicitation from an MCP server
 // during a tool call and needs to redirect it to the user.
 type ElicitationSessionScope struct {
-	// SessionID means: the session this elicitation is tied to.
+	// SessionID is the session this elicitation is tied to.
 	SessionID SessionID `json:"sessionId"`
 
 	// ToolCallID is the optional tool call within the session.
@@ -4908,11 +4908,11 @@ func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationURLCapabilities is the URL-based elicitation capabilities.
+// ElicitationURLCapabilities holds the URL-based elicitation capabilities.
 //
 // Supplying "{}" means the client supports URL-based elicitation.
 type ElicitationURLCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -4982,17 +4982,17 @@ func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// EmbeddedResource is the contents of a resource, embedded into a prompt or tool call result.
+// EmbeddedResource holds the contents of a resource, embedded into a prompt or tool call result.
 type EmbeddedResource struct {
 	// Resource is the embedded resource payload, either text or binary data.
 	Resource EmbeddedResourceData `json:"resource"`
 
-	// Annotations is the optional annotations that help clients decide how to display or route this content.
+	// Annotations holds the optional annotations that help clients decide how to display or route this content.
 	//
 	// Omitted and "null" are equivalent and mean no annotations are provided.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -5100,7 +5100,7 @@ type EnumOption struct {
 	// Optional. Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -5207,7 +5207,7 @@ type EnvVariable struct {
 	// Value is the value to set for the environment variable.
 	Value string `json:"value"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -5300,7 +5300,7 @@ func (v *EnvVariable) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Error means: JSON-RPC error object.
+// Error is the JSON-RPC error object.
 //
 // Represents an error that occurred during method execution, following the
 // JSON-RPC 2.0 error object specification with optional additional data.
@@ -5409,7 +5409,7 @@ func (v *Error) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ErrorStopReason is the details of a failure that ended active work.
+// ErrorStopReason holds the details of a failure that ended active work.
 type ErrorStopReason struct {
 	// Error is the failure, as a JSON-RPC error object.
 	//
@@ -5503,7 +5503,7 @@ type HTTPHeader struct {
 	// Value is the value to set for the HTTP header.
 	Value string `json:"value"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -5596,7 +5596,7 @@ func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// Icon means: an optionally-sized icon that can be displayed in a user interface.
+// Icon is an optionally-sized icon that can be displayed in a user interface.
 type Icon struct {
 	// Src is a standard URI pointing to an icon resource. MUST be an "https:" or "data:" URI.
 	// Clients reject other schemes, fetch without credentials, and do not follow
@@ -5617,12 +5617,12 @@ type Icon struct {
 	// Omitted and "null" are equivalent and mean no sizes are specified.
 	Sizes []string `json:"sizes,omitempty"`
 
-	// Theme means: optional theme this icon is designed for.
+	// Theme is the optional theme this icon is designed for.
 	//
 	// Omitted and "null" are equivalent and mean the icon is not theme-specific.
 	Theme *IconTheme `json:"theme,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -5740,12 +5740,12 @@ type ImageContent struct {
 	// Omitted and "null" are equivalent and mean no URI is associated with the image.
 	URI *string `json:"uri,omitempty"`
 
-	// Annotations is the optional annotations that help clients decide how to display or route this content.
+	// Annotations holds the optional annotations that help clients decide how to display or route this content.
 	//
 	// Omitted and "null" are equivalent and mean no annotations are provided.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -5856,11 +5856,11 @@ func (v *ImageContent) UnmarshalJSON(data []byte) error {
 // Describes the name and version of an ACP implementation, with an optional
 // title for UI representation.
 type Implementation struct {
-	// Name is the intended for programmatic or logical use, but can be used as a display
+	// Name is intended for programmatic or logical use, but can be used as a display
 	// name fallback if title isn't present.
 	Name string `json:"name"`
 
-	// Title is the intended for UI and end-user contexts and optimized to be human-readable
+	// Title is intended for UI and end-user contexts and optimized to be human-readable
 	// and easily understood.
 	//
 	// If not provided, the name should be used for display.
@@ -5868,11 +5868,11 @@ type Implementation struct {
 	// Omitted and "null" are equivalent and mean the "name" is used for display.
 	Title *string `json:"title,omitempty"`
 
-	// Version of the implementation. Can be displayed to the user or used
+	// Version is the version of the implementation. Can be displayed to the user or used
 	// for debugging or metrics purposes. (e.g. "1.0.0").
 	Version string `json:"version"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -5971,7 +5971,7 @@ func (v *Implementation) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// InitializeRequest is the request parameters for the initialize method.
+// InitializeRequest holds the request parameters for the initialize method.
 //
 // Sent by the client to establish connection and negotiate capabilities.
 //
@@ -5988,7 +5988,7 @@ type InitializeRequest struct {
 	// Capabilities supported by the client.
 	Capabilities *ClientCapabilities `json:"capabilities,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6117,14 +6117,14 @@ type InitializeResponse struct {
 	// Capabilities supported by the agent.
 	Capabilities *AgentCapabilities `json:"capabilities,omitempty"`
 
-	// AuthMethods is the authentication methods supported by the agent.
+	// AuthMethods holds the authentication methods supported by the agent.
 	//
 	// Optional. Omitted or empty means the agent does not advertise the
 	// "auth/login" and "auth/logout" methods. Supplying one or more methods means
 	// the agent MUST support both "auth/login" and "auth/logout".
 	AuthMethods []AuthMethod `json:"authMethods,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6251,22 +6251,22 @@ type IntegerPropertySchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Minimum value (inclusive).
+	// Minimum is the minimum value (inclusive).
 	//
 	// Optional. Omitted and "null" are equivalent and mean there is no inclusive lower bound.
 	Minimum *int64 `json:"minimum,omitempty"`
 
-	// Maximum value (inclusive).
+	// Maximum is the maximum value (inclusive).
 	//
 	// Optional. Omitted and "null" are equivalent and mean there is no inclusive upper bound.
 	Maximum *int64 `json:"maximum,omitempty"`
 
-	// Default value.
+	// Default is the default value.
 	//
 	// Optional. Omitted and "null" are equivalent and mean no default value is provided.
 	Default *int64 `json:"default,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6366,9 +6366,9 @@ func (v *IntegerPropertySchema) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ListSessionsRequest is the request parameters for listing existing sessions.
+// ListSessionsRequest holds the request parameters for listing existing sessions.
 type ListSessionsRequest struct {
-	// Cwd is the filter sessions by working directory. Must be an absolute path.
+	// Cwd filters sessions by working directory. Must be an absolute path.
 	//
 	// Only sessions whose "cwd" is this same directory match. Subdirectories and
 	// "additionalDirectories" don't. Agents MAY normalize paths when comparing.
@@ -6376,12 +6376,12 @@ type ListSessionsRequest struct {
 	// Omitted and "null" are equivalent and mean sessions are not filtered by working directory.
 	Cwd *AbsolutePath `json:"cwd,omitempty"`
 
-	// Cursor is the opaque cursor token from a previous response's nextCursor field for cursor-based pagination
+	// Cursor is the opaque cursor token from a previous response's nextCursor field for cursor-based pagination.
 	//
 	// Omitted and "null" are equivalent and mean the first page is requested.
 	Cursor *SessionListCursor `json:"cursor,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6479,7 +6479,7 @@ type ListSessionsResponse struct {
 	// results. An empty string is a valid cursor, not the end of results.
 	NextCursor *SessionListCursor `json:"nextCursor,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6572,7 +6572,7 @@ func (v *ListSessionsResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// LoginAuthRequest is the request parameters for the "auth/login" method.
+// LoginAuthRequest holds the request parameters for the "auth/login" method.
 //
 // Specifies which authentication method to use.
 //
@@ -6584,7 +6584,7 @@ type LoginAuthRequest struct {
 	// Must be one of the methods advertised in the initialize response.
 	MethodID AuthMethodID `json:"methodId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6671,7 +6671,7 @@ func (v *LoginAuthRequest) UnmarshalJSON(data []byte) error {
 
 // LoginAuthResponse is the response to the "auth/login" method.
 type LoginAuthResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6741,7 +6741,7 @@ func (v *LoginAuthResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// LogoutAuthRequest is the request parameters for the "auth/logout" method.
+// LogoutAuthRequest holds the request parameters for the "auth/logout" method.
 //
 // Terminates the current authenticated session.
 //
@@ -6749,7 +6749,7 @@ func (v *LoginAuthResponse) UnmarshalJSON(data []byte) error {
 // a non-empty "authMethods" list. Clients MUST NOT call this method
 // when "authMethods" was omitted or empty.
 type LogoutAuthRequest struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6821,7 +6821,7 @@ func (v *LogoutAuthRequest) UnmarshalJSON(data []byte) error {
 
 // LogoutAuthResponse is the response to the "auth/logout" method.
 type LogoutAuthResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6891,21 +6891,21 @@ func (v *LogoutAuthResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MCPCapabilities is the MCP capabilities supported by the agent for session lifecycle requests.
+// MCPCapabilities holds the MCP capabilities supported by the agent for session lifecycle requests.
 type MCPCapabilities struct {
-	// Stdio means: agent supports "stdio" MCP servers.
+	// Stdio means the agent supports "stdio" MCP servers.
 	//
 	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise support.
 	// Supplying "{}" means the agent supports stdio MCP server transports.
 	Stdio *MCPStdioCapabilities `json:"stdio,omitempty"`
 
-	// HTTP means: agent supports "http" MCP servers.
+	// HTTP means the agent supports "http" MCP servers.
 	//
 	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise support.
 	// Supplying "{}" means the agent supports HTTP MCP server transports.
 	HTTP *MCPHTTPCapabilities `json:"http,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -6997,11 +6997,11 @@ func (v *MCPCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MCPHTTPCapabilities is the capabilities for HTTP MCP server transports.
+// MCPHTTPCapabilities holds the capabilities for HTTP MCP server transports.
 //
 // Supplying "{}" means the agent supports HTTP MCP server transports.
 type MCPHTTPCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7076,14 +7076,14 @@ type MCPServerHTTP struct {
 	// Name is the human-readable name identifying this MCP server.
 	Name string `json:"name"`
 
-	// URL to the MCP server.
+	// URL is the URL to the MCP server.
 	URL string `json:"url"`
 
-	// Headers is the HTTP headers to set when making requests to the MCP server. Headers the MCP transport
+	// Headers holds the HTTP headers to set when making requests to the MCP server. Headers the MCP transport
 	// defines are owned by the transport, and Agents use the transport's values for them.
 	Headers []HTTPHeader `json:"headers,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7194,14 +7194,14 @@ type MCPServerStdio struct {
 	// Command is the absolute path to the MCP server executable.
 	Command AbsolutePath `json:"command"`
 
-	// Args is the command-line arguments to pass to the MCP server.
+	// Args holds the command-line arguments to pass to the MCP server.
 	Args []string `json:"args,omitempty"`
 
-	// Env is the environment variables to set when launching the MCP server. Names SHOULD be unique.
+	// Env holds the environment variables to set when launching the MCP server. Names SHOULD be unique.
 	// Agents MAY reject duplicates with "-32602", and otherwise the last entry wins.
 	Env []EnvVariable `json:"env,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7314,11 +7314,11 @@ func (v *MCPServerStdio) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MCPStdioCapabilities is the capabilities for stdio MCP server transports.
+// MCPStdioCapabilities holds the capabilities for stdio MCP server transports.
 //
 // Supplying "{}" means the agent supports stdio MCP server transports.
 type MCPStdioCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7450,7 +7450,7 @@ type MultiSelectPropertySchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no default selections are provided.
 	Default []string `json:"default,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7569,7 +7569,7 @@ func (v *MultiSelectPropertySchema) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// NewSessionRequest is the request parameters for creating a new session.
+// NewSessionRequest holds the request parameters for creating a new session.
 //
 // See protocol docs: [Creating a Session]
 //
@@ -7578,7 +7578,7 @@ type NewSessionRequest struct {
 	// Cwd is the working directory for this session. Must be an absolute path.
 	Cwd AbsolutePath `json:"cwd"`
 
-	// AdditionalDirectories is the additional workspace roots for this session. Each path must be absolute.
+	// AdditionalDirectories holds the additional workspace roots for this session. Each path must be absolute.
 	//
 	// These expand the session's workspace scope without changing "cwd", which
 	// remains the base for relative paths. When omitted or empty, no
@@ -7588,7 +7588,7 @@ type NewSessionRequest struct {
 	// MCPServers is the list of MCP (Model Context Protocol) servers the agent should connect to.
 	MCPServers []MCPServer `json:"mcpServers,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7714,21 +7714,21 @@ type NewSessionResponse struct {
 	// Used in all subsequent requests for this conversation.
 	SessionID SessionID `json:"sessionId"`
 
-	// ConfigOptions is the initial session configuration options.
+	// ConfigOptions holds the initial session configuration options.
 	//
 	// Optional. Omitted or empty means no config options are advertised.
 	// Senders MUST use an array, not "null". Receivers treat "null" like omission.
 	// Later "config_option_update" notifications replace this list.
 	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
 
-	// AvailableCommands means: initial commands the agent can execute in this session.
+	// AvailableCommands holds the initial commands the agent can execute in this session.
 	//
 	// Optional. Omitted or empty means no initial commands are advertised.
 	// Senders MUST use an array, not "null". Receivers treat "null" like omission.
 	// Later "available_commands_update" notifications replace this list.
 	AvailableCommands []AvailableCommand `json:"availableCommands,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7850,7 +7850,7 @@ type Notice struct {
 	// Omitted and "null" are equivalent and mean no description was supplied.
 	Description *string `json:"description,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7963,22 +7963,22 @@ type NumberPropertySchema struct {
 	// Optional. Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Minimum value (inclusive).
+	// Minimum is the minimum value (inclusive).
 	//
 	// Optional. Omitted and "null" are equivalent and mean there is no inclusive lower bound.
 	Minimum *float64 `json:"minimum,omitempty"`
 
-	// Maximum value (inclusive).
+	// Maximum is the maximum value (inclusive).
 	//
 	// Optional. Omitted and "null" are equivalent and mean there is no inclusive upper bound.
 	Maximum *float64 `json:"maximum,omitempty"`
 
-	// Default value.
+	// Default is the default value.
 	//
 	// Optional. Omitted and "null" are equivalent and mean no default value is provided.
 	Default *float64 `json:"default,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -8095,7 +8095,7 @@ type PermissionOption struct {
 	// Kind is the hint about the nature of this permission option.
 	Kind PermissionOptionKind `json:"kind"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -8228,7 +8228,7 @@ type PlanEntry struct {
 	// Status is the current execution status of this task.
 	Status PlanEntryStatus `json:"status"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -8354,7 +8354,7 @@ type PlanItems struct {
 	// with their current status. The client replaces that plan with each update.
 	Entries []PlanEntry `json:"entries"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -8454,7 +8454,7 @@ type PlanUpdate struct {
 	// Plan is the updated plan content.
 	Plan PlanUpdateContent `json:"plan"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -8541,11 +8541,11 @@ func (v *PlanUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PromptAudioCapabilities is the capabilities for audio content in prompt requests.
+// PromptAudioCapabilities holds the capabilities for audio content in prompt requests.
 //
 // Supplying "{}" means the agent supports audio content in prompts.
 type PromptAudioCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -8615,7 +8615,7 @@ func (v *PromptAudioCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PromptCapabilities is the prompt capabilities supported by the agent in "session/prompt" requests.
+// PromptCapabilities holds the prompt capabilities supported by the agent in "session/prompt" requests.
 //
 // Baseline agent functionality requires support for "text"
 // and "resource_link" content blocks in prompt requests.
@@ -8630,19 +8630,19 @@ func (v *PromptAudioCapabilities) UnmarshalJSON(data []byte) error {
 //
 // [Session Prompt Capabilities]: https://agentclientprotocol.com/protocol/v2/initialization#session-prompt-capabilities
 type PromptCapabilities struct {
-	// Image means: agent supports "image" content blocks.
+	// Image means the agent supports "image" content blocks.
 	//
 	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise support.
 	// Supplying "{}" means the agent supports image content in prompts.
 	Image *PromptImageCapabilities `json:"image,omitempty"`
 
-	// Audio means: agent supports "audio" content blocks.
+	// Audio means the agent supports "audio" content blocks.
 	//
 	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise support.
 	// Supplying "{}" means the agent supports audio content in prompts.
 	Audio *PromptAudioCapabilities `json:"audio,omitempty"`
 
-	// EmbeddedContext means: agent supports embedded context in "session/prompt" requests.
+	// EmbeddedContext means the agent supports embedded context in "session/prompt" requests.
 	//
 	// When enabled, the Client is allowed to include "resource" content blocks
 	// in prompt requests for pieces of context that are referenced in the message.
@@ -8651,7 +8651,7 @@ type PromptCapabilities struct {
 	// Supplying "{}" means the agent supports embedded context in prompts.
 	EmbeddedContext *PromptEmbeddedContextCapabilities `json:"embeddedContext,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -8745,11 +8745,11 @@ func (v *PromptCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PromptEmbeddedContextCapabilities is the capabilities for embedded context in prompt requests.
+// PromptEmbeddedContextCapabilities holds the capabilities for embedded context in prompt requests.
 //
 // Supplying "{}" means the agent supports embedded context in prompts.
 type PromptEmbeddedContextCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -8819,11 +8819,11 @@ func (v *PromptEmbeddedContextCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PromptImageCapabilities is the capabilities for image content in prompt requests.
+// PromptImageCapabilities holds the capabilities for image content in prompt requests.
 //
 // Supplying "{}" means the agent supports image content in prompts.
 type PromptImageCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -8893,7 +8893,7 @@ func (v *PromptImageCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// PromptRequest is the request parameters for sending a user prompt to the agent.
+// PromptRequest holds the request parameters for sending a user prompt to the agent.
 //
 // Contains the user's message and any additional context.
 //
@@ -8901,10 +8901,10 @@ func (v *PromptImageCapabilities) UnmarshalJSON(data []byte) error {
 //
 // [User Message]: https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#1-user-message
 type PromptRequest struct {
-	// SessionID is the ID of the session to send this user message to
+	// SessionID is the ID of the session to send this user message to.
 	SessionID SessionID `json:"sessionId"`
 
-	// Prompt is the blocks of content that compose the user's message.
+	// Prompt holds the blocks of content that compose the user's message.
 	//
 	// As a baseline, the Agent MUST support "text" and "resource_link" content blocks,
 	// while other variants are optionally enabled via [PromptCapabilities].
@@ -8922,7 +8922,7 @@ type PromptRequest struct {
 	// inserting it.
 	Prompt []ContentBlock `json:"prompt"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -9041,7 +9041,7 @@ type PromptResponse struct {
 	// not required to retain it. If retained and replayed, the message keeps this identifier.
 	MessageID MessageID `json:"messageId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -9145,7 +9145,7 @@ func (v ProtocolVersion) MarshalJSON() ([]byte, error) {
 
 // ReplayFromStart is the inclusive replay cursor requesting replay from the start of retained conversation history.
 type ReplayFromStart struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -9244,11 +9244,11 @@ type RequestPermissionRequest struct {
 	// Omitted and "null" are equivalent and mean no structured subject was provided.
 	Subject *RequestPermissionSubject `json:"subject,omitempty"`
 
-	// Options is the available permission options for the user to choose from.
+	// Options holds the available permission options for the user to choose from.
 	// Must contain at least one option.
 	Options []PermissionOption `json:"options"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -9372,7 +9372,7 @@ type RequestPermissionResponse struct {
 	// Outcome is the user's decision on the permission request.
 	Outcome RequestPermissionOutcome `json:"outcome"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -9459,7 +9459,7 @@ func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// RequiresActionStateUpdate is the foreground workflow as a whole is blocked on user action.
+// RequiresActionStateUpdate means the foreground workflow as a whole is blocked on user action.
 //
 // Agents SHOULD report this state when foreground work cannot progress without
 // user action. Pending permissions or elicitations alone do not imply this
@@ -9480,7 +9480,7 @@ type RequiresActionStateUpdate struct {
 	// [Background Work]: https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work
 	Background []BackgroundWork `json:"background,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -9583,12 +9583,12 @@ type ResourceLink struct {
 	// Omitted and "null" are equivalent and mean the size is not known.
 	Size *uint64 `json:"size,omitempty"`
 
-	// Annotations is the optional annotations that help clients decide how to display or route this content.
+	// Annotations holds the optional annotations that help clients decide how to display or route this content.
 	//
 	// Omitted and "null" are equivalent and mean no annotations are provided.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -9721,7 +9721,7 @@ func (v *ResourceLink) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ResumeSessionRequest is the request parameters for resuming an existing session.
+// ResumeSessionRequest holds the request parameters for resuming an existing session.
 //
 // Resumes an existing session and optionally replays retained conversation
 // history according to "replayFrom".
@@ -9735,7 +9735,7 @@ type ResumeSessionRequest struct {
 	// with "-32602", and MAY normalize paths when comparing.
 	Cwd AbsolutePath `json:"cwd"`
 
-	// AdditionalDirectories is the additional workspace roots to activate for this session. Each path must be absolute.
+	// AdditionalDirectories holds the additional workspace roots to activate for this session. Each path must be absolute.
 	//
 	// When omitted or empty, no additional roots are activated. When non-empty,
 	// this is the complete resulting additional-root list for the resumed
@@ -9762,7 +9762,7 @@ type ResumeSessionRequest struct {
 	// or resuming without replay.
 	ReplayFrom *ReplayFrom `json:"replayFrom,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -9899,21 +9899,21 @@ func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
 //
 // [Current-State Synchronization]: https://agentclientprotocol.com/protocol/v2/session-setup#current-state-synchronization
 type ResumeSessionResponse struct {
-	// ConfigOptions is the initial session configuration options.
+	// ConfigOptions holds the initial session configuration options.
 	//
 	// Optional. Omitted or empty means no config options are advertised.
 	// Senders MUST use an array, not "null". Receivers treat "null" like omission.
 	// Later "config_option_update" notifications replace this list.
 	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
 
-	// AvailableCommands means: initial commands the agent can execute in this session.
+	// AvailableCommands holds the initial commands the agent can execute in this session.
 	//
 	// Optional. Omitted or empty means no initial commands are advertised.
 	// Senders MUST use an array, not "null". Receivers treat "null" like omission.
 	// Later "available_commands_update" notifications replace this list.
 	AvailableCommands []AvailableCommand `json:"availableCommands,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -9999,7 +9999,7 @@ func (v *ResumeSessionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// RunningStateUpdate means: foreground work is in progress.
+// RunningStateUpdate means foreground work is in progress.
 type RunningStateUpdate struct {
 	// Background is the work running independently of foreground work, as a complete snapshot.
 	//
@@ -10013,7 +10013,7 @@ type RunningStateUpdate struct {
 	// [Background Work]: https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work
 	Background []BackgroundWork `json:"background,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -10088,7 +10088,7 @@ type SelectedPermissionOutcome struct {
 	// OptionID is the ID of the option the user selected.
 	OptionID PermissionOptionID `json:"optionId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -10173,14 +10173,14 @@ func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionAdditionalDirectoriesCapabilities is the capabilities for additional session directories support.
+// SessionAdditionalDirectoriesCapabilities holds the capabilities for additional session directories support.
 //
 // Supplying "{}" means the agent supports the "additionalDirectories" field on
 // supported session lifecycle requests. Agents may return
 // "SessionInfo.additionalDirectories" in "session/list" to report the
 // complete ordered additional-root list associated with a listed session.
 type SessionAdditionalDirectoriesCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -10250,7 +10250,7 @@ func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) er
 	return decodeBytes(data, v)
 }
 
-// SessionCapabilities is the session capabilities supported by the agent.
+// SessionCapabilities holds the session capabilities supported by the agent.
 //
 // Supplying "{}" means the agent supports the baseline session methods:
 // "session/new", "session/list", "session/resume", "session/close",
@@ -10264,14 +10264,14 @@ func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) er
 //
 // [Session Capabilities]: https://agentclientprotocol.com/protocol/v2/initialization#session-capabilities
 type SessionCapabilities struct {
-	// Prompt capabilities supported by the agent in "session/prompt" requests.
+	// Prompt holds the prompt capabilities supported by the agent in "session/prompt" requests.
 	//
 	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise any
 	// prompt extensions beyond the baseline text and resource-link content
 	// required by "session/prompt".
 	Prompt *PromptCapabilities `json:"prompt,omitempty"`
 
-	// MCP capabilities supported by the agent for session lifecycle requests.
+	// MCP holds the MCP capabilities supported by the agent for session lifecycle requests.
 	//
 	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise MCP
 	// server transport support for sessions.
@@ -10293,7 +10293,7 @@ type SessionCapabilities struct {
 	// complete ordered additional-root list associated with a listed session.
 	AdditionalDirectories *SessionAdditionalDirectoriesCapabilities `json:"additionalDirectories,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -10512,7 +10512,7 @@ func (v SessionConfigID) MarshalJSON() ([]byte, error) {
 
 // SessionConfigSelect is a single-value selector (dropdown) session configuration option payload.
 type SessionConfigSelect struct {
-	// CurrentValue means: the currently selected value. MUST be one of the "value"s in "options".
+	// CurrentValue is the currently selected value. MUST be one of the "value"s in "options".
 	CurrentValue SessionConfigValueID `json:"currentValue"`
 
 	// Options is the set of selectable options. MUST contain at least one value, and each "value" MUST be
@@ -10608,7 +10608,7 @@ type SessionConfigSelectGroup struct {
 	// Options is the set of option values in this group. MUST contain at least one value.
 	Options []SessionConfigSelectOption `json:"options"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -10726,7 +10726,7 @@ type SessionConfigSelectOption struct {
 	// Omitted and "null" are equivalent and mean no description is provided.
 	Description *string `json:"description,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -10839,11 +10839,11 @@ func (v SessionConfigValueID) MarshalJSON() ([]byte, error) {
 	return encodeWith(&v, encodeString[SessionConfigValueID])
 }
 
-// SessionDeleteCapabilities is the capabilities for the "session/delete" method.
+// SessionDeleteCapabilities holds the capabilities for the "session/delete" method.
 //
 // Supplying "{}" means the agent supports deleting sessions from "session/list".
 type SessionDeleteCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -10934,22 +10934,22 @@ func (v SessionID) MarshalJSON() ([]byte, error) {
 	return encodeWith(&v, encodeString[SessionID])
 }
 
-// SessionInfo is the information about a session returned by session/list
+// SessionInfo is the information about a session returned by session/list.
 type SessionInfo struct {
-	// SessionID is the unique identifier for the session
+	// SessionID is the unique identifier for the session.
 	SessionID SessionID `json:"sessionId"`
 
 	// Cwd is the working directory for this session. Must be an absolute path.
 	Cwd AbsolutePath `json:"cwd"`
 
-	// AdditionalDirectories is the additional workspace roots reported for this session. Each path must be absolute.
+	// AdditionalDirectories holds the additional workspace roots reported for this session. Each path must be absolute.
 	//
 	// When present, this is the complete ordered additional-root list reported
 	// by the Agent. Omitted and empty values are equivalent: the response
 	// reports no additional roots.
 	AdditionalDirectories []AbsolutePath `json:"additionalDirectories,omitempty"`
 
-	// Title is the human-readable title for the session
+	// Title is the human-readable title for the session.
 	//
 	// Omitted and "null" are equivalent and mean no title is provided.
 	Title *string `json:"title,omitempty"`
@@ -10959,7 +10959,7 @@ type SessionInfo struct {
 	// Omitted and "null" are equivalent and mean the last activity time is not reported.
 	UpdatedAt *string `json:"updatedAt,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -11095,7 +11095,7 @@ type SessionInfoUpdate struct {
 	// UpdatedAt is the RFC 3339 timestamp of last activity. Set to null to clear.
 	UpdatedAt Nullable[string] `json:"updatedAt,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
 	// unchanged, a key set to "null" is removed, and any other value replaces that key's
@@ -11208,7 +11208,7 @@ type SessionNotFoundErrorData struct {
 	// SessionID is the session ID from the request.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -11298,7 +11298,7 @@ type SetSessionConfigOptionResponse struct {
 	// ConfigOptions is the full set of configuration options and their current values.
 	ConfigOptions []SessionConfigOption `json:"configOptions"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -11387,10 +11387,10 @@ func (v *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
 
 // StringMultiSelectItems is the string item schema for multi-select enum properties.
 type StringMultiSelectItems struct {
-	// Enum means: allowed enum values. Must contain at least one value.
+	// Enum holds the allowed enum values. Must contain at least one value.
 	Enum []string `json:"enum"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -11504,7 +11504,7 @@ type StringPropertySchema struct {
 	// Optional. Omitted and "null" are equivalent and mean there is no maximum length constraint.
 	MaxLength *uint32 `json:"maxLength,omitempty"`
 
-	// Pattern the string must match, in ECMA-262 regular expression syntax.
+	// Pattern is the pattern the string must match, in ECMA-262 regular expression syntax.
 	//
 	// Optional. Omitted and "null" are equivalent and mean there is no pattern constraint.
 	Pattern *string `json:"pattern,omitempty"`
@@ -11514,24 +11514,24 @@ type StringPropertySchema struct {
 	// Optional. Omitted and "null" are equivalent and mean there is no format constraint.
 	Format *StringFormat `json:"format,omitempty"`
 
-	// Default value.
+	// Default is the default value.
 	//
 	// Optional. Omitted and "null" are equivalent and mean no default value is provided.
 	Default *string `json:"default,omitempty"`
 
-	// Enum values for untitled single-select enums.
+	// Enum holds the enum values for untitled single-select enums.
 	// Must contain at least one value when present.
 	// Optional. Omitted and "null" are equivalent and mean no untitled single-select choices are
 	// declared by "enum".
 	Enum []string `json:"enum,omitempty"`
 
-	// OneOf is the titled enum options for titled single-select enums.
+	// OneOf holds the titled enum options for titled single-select enums.
 	// Must contain at least one option when present.
 	// Optional. Omitted and "null" are equivalent and mean no titled single-select choices are
 	// declared by "oneOf".
 	OneOf []EnumOption `json:"oneOf,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -11671,7 +11671,7 @@ type Terminal struct {
 	// TerminalID is the ID of the terminal to display.
 	TerminalID TerminalID `json:"terminalId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -11756,13 +11756,13 @@ func (v *Terminal) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TerminalAuthCapabilities is the capabilities for terminal authentication methods.
+// TerminalAuthCapabilities holds the capabilities for terminal authentication methods.
 //
 // Supplying "{}" means the client can reproduce the configured agent
 // invocation in an interactive terminal and supports terminal authentication
 // methods.
 type TerminalAuthCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -11836,7 +11836,7 @@ func (v *TerminalAuthCapabilities) UnmarshalJSON(data []byte) error {
 //
 // Supplying "{}" advertises support. An omitted or "null" "cancel" does not.
 type TerminalCancelCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -11906,7 +11906,7 @@ func (v *TerminalCancelCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TerminalCapabilities means: client-initiated controls a terminal currently supports.
+// TerminalCapabilities holds the client-initiated controls a terminal currently supports.
 //
 // A malformed value falls back to no controls, so the Client never sends a request the
 // Agent did not advertise.
@@ -11915,13 +11915,13 @@ func (v *TerminalCancelCapabilities) UnmarshalJSON(data []byte) error {
 //
 // [Cancelling Terminals]: https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals
 type TerminalCapabilities struct {
-	// Cancel means: permits the Client to cancel this terminal with "terminal/cancel".
+	// Cancel permits the Client to cancel this terminal with "terminal/cancel".
 	//
 	// Omitted and "null" are equivalent and mean unsupported. An object (including "{}")
 	// means supported. Agents SHOULD stop advertising it once the terminal reports "exitStatus".
 	Cancel *TerminalCancelCapabilities `json:"cancel,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -12008,14 +12008,14 @@ type TerminalExitStatus struct {
 	// allowed, for example signed Windows exit codes. Omitted and "null" are equivalent.
 	ExitCode *int64 `json:"exitCode,omitempty"`
 
-	// Signal that terminated the process, when known.
+	// Signal is the signal that terminated the process, when known.
 	//
 	// Agents should use the conventional platform signal name. POSIX examples
 	// include "SIGTERM", "SIGKILL", and "SIGINT". Other platforms may use a
 	// platform-specific name. Omitted and "null" are equivalent.
 	Signal *string `json:"signal,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -12113,10 +12113,10 @@ func (v TerminalID) MarshalJSON() ([]byte, error) {
 
 // TerminalOutput is an authoritative replacement snapshot of terminal output bytes.
 type TerminalOutput struct {
-	// Data is the base64-encoded replacement terminal output bytes.
+	// Data holds the base64-encoded replacement terminal output bytes.
 	Data string `json:"data"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -12209,7 +12209,7 @@ type TerminalOutputChunk struct {
 	// Data is the independently base64-encoded terminal output bytes.
 	Data string `json:"data"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	// This metadata is scoped to the chunk and does not patch stored metadata.
@@ -12311,7 +12311,7 @@ type TerminalSize struct {
 	// Rows is the number of rows.
 	Rows uint16 `json:"rows"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -12437,13 +12437,13 @@ type TerminalUpdate struct {
 	// and cursor-positioned output display as the program wrote them.
 	Size Nullable[TerminalSize] `json:"size,omitempty"`
 
-	// Capabilities means: client-initiated controls this terminal currently supports, such as cancellation.
+	// Capabilities holds the client-initiated controls this terminal currently supports, such as cancellation.
 	//
 	// Omission leaves the capabilities unchanged, "null" clears them, and an object replaces
 	// the whole previous value. A new terminal starts with none.
 	Capabilities Nullable[TerminalCapabilities] `json:"capabilities,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
 	// unchanged, a key set to "null" is removed, and any other value replaces that key's
@@ -12579,12 +12579,12 @@ func (v *TerminalUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TextCommandInput means: all text that was typed after the command name is provided as input.
+// TextCommandInput means all text that was typed after the command name is provided as input.
 type TextCommandInput struct {
-	// Hint is a hint to display when the input hasn't been provided yet
+	// Hint is a hint to display when the input hasn't been provided yet.
 	Hint string `json:"hint"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -12671,15 +12671,15 @@ func (v *TextCommandInput) UnmarshalJSON(data []byte) error {
 
 // TextContent is the text provided to or from an LLM.
 type TextContent struct {
-	// Text payload carried by this content block.
+	// Text is the text payload carried by this content block.
 	Text string `json:"text"`
 
-	// Annotations is the optional annotations that help clients decide how to display or route this content.
+	// Annotations holds the optional annotations that help clients decide how to display or route this content.
 	//
 	// Omitted and "null" are equivalent and mean no annotations are provided.
 	Annotations *Annotations `json:"annotations,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -12772,9 +12772,9 @@ func (v *TextContent) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// TextResourceContents is the text-based resource contents.
+// TextResourceContents holds the text-based resource contents.
 type TextResourceContents struct {
-	// Text payload carried by this content block.
+	// Text is the text payload carried by this content block.
 	Text string `json:"text"`
 
 	// URI associated with this resource or media payload.
@@ -12785,7 +12785,7 @@ type TextResourceContents struct {
 	// Omitted and "null" are equivalent and mean the MIME type is not specified.
 	MimeType *MediaType `json:"mimeType,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -12886,10 +12886,10 @@ func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
 
 // TitledMultiSelectItems is the items definition for titled multi-select enum properties.
 type TitledMultiSelectItems struct {
-	// AnyOf means: titled enum options. Must contain at least one option.
+	// AnyOf holds the titled enum options. Must contain at least one option.
 	AnyOf []EnumOption `json:"anyOf"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -12982,7 +12982,7 @@ func (v *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
 //
 // Supplying "{}" advertises support. An omitted or "null" "cancel" does not.
 type ToolCallCancelCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -13052,7 +13052,7 @@ func (v *ToolCallCancelCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ToolCallCapabilities means: client-initiated controls a tool call currently supports.
+// ToolCallCapabilities holds the client-initiated controls a tool call currently supports.
 //
 // A malformed value falls back to no controls, so the Client never sends a request the
 // Agent did not advertise.
@@ -13061,13 +13061,13 @@ func (v *ToolCallCancelCapabilities) UnmarshalJSON(data []byte) error {
 //
 // [Cancelling Tool Calls]: https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls
 type ToolCallCapabilities struct {
-	// Cancel means: permits the Client to cancel this tool call with "tool_call/cancel".
+	// Cancel permits the Client to cancel this tool call with "tool_call/cancel".
 	//
 	// Omitted and "null" are equivalent and mean unsupported. An object (including "{}")
 	// means supported. Agents SHOULD stop advertising it once the tool call reaches a final status.
 	Cancel *ToolCallCancelCapabilities `json:"cancel,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -13158,7 +13158,7 @@ type ToolCallContentChunk struct {
 	// Content is a single item of content produced by the tool call.
 	Content ToolCallContent `json:"content"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	// This metadata is scoped to the chunk and does not patch stored metadata.
@@ -13284,7 +13284,7 @@ type ToolCallLocation struct {
 	// mean no specific line. "0" is invalid.
 	Line *uint32 `json:"line,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -13377,16 +13377,16 @@ func (v *ToolCallLocation) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ToolCallPermissionSubject is the permission request details for a tool call.
+// ToolCallPermissionSubject holds the permission request details for a tool call.
 type ToolCallPermissionSubject struct {
-	// ToolCall is the details about the tool call requiring permission.
+	// ToolCall holds the details about the tool call requiring permission.
 	//
 	// Clients apply this to their stored tool call exactly like a "tool_call_update"
 	// notification, in the order it was received, before showing the prompt. A first-seen
 	// "toolCallId" creates the tool call.
 	ToolCall ToolCallUpdate `json:"toolCall"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -13523,7 +13523,7 @@ type ToolCallUpdate struct {
 	// Content produced by the tool call.
 	Content Nullable[[]ToolCallContent] `json:"content,omitempty"`
 
-	// Locations is the file locations affected by this tool call.
+	// Locations holds the file locations affected by this tool call.
 	// Enables "follow-along" features in clients.
 	Locations Nullable[[]ToolCallLocation] `json:"locations,omitempty"`
 
@@ -13533,13 +13533,13 @@ type ToolCallUpdate struct {
 	// RawOutput is the raw output returned by the tool.
 	RawOutput Nullable[json.RawMessage] `json:"rawOutput,omitempty"`
 
-	// Capabilities means: client-initiated controls this tool call currently supports, such as cancellation.
+	// Capabilities holds the client-initiated controls this tool call currently supports, such as cancellation.
 	//
 	// Omission leaves the capabilities unchanged, "null" clears them, and an object replaces
 	// the whole previous value. A new tool call starts with none.
 	Capabilities Nullable[ToolCallCapabilities] `json:"capabilities,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
 	// unchanged, a key set to "null" is removed, and any other value replaces that key's
@@ -13716,10 +13716,10 @@ type UnsupportedProtocolVersionErrorData struct {
 	// Requested is the protocol version the Client requested.
 	Requested ProtocolVersion `json:"requested"`
 
-	// Supported is the protocol versions the Agent supports.
+	// Supported holds the protocol versions the Agent supports.
 	Supported []ProtocolVersion `json:"supported"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -13830,7 +13830,7 @@ type UpdateSessionNotification struct {
 	// Update is the actual update content.
 	Update SessionUpdate `json:"update"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -13927,7 +13927,7 @@ func (v *UpdateSessionNotification) UnmarshalJSON(data []byte) error {
 
 // UsageUpdate is the context window and cost update for a session.
 type UsageUpdate struct {
-	// Used is the tokens currently in context.
+	// Used holds the tokens currently in context.
 	Used uint64 `json:"used"`
 
 	// Size is the total context window size in tokens.
@@ -13938,7 +13938,7 @@ type UsageUpdate struct {
 	// Omitted leaves the last reported cost unchanged. "null" clears it. A value replaces it.
 	Cost Nullable[Cost] `json:"cost,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -14059,7 +14059,7 @@ type UserMessage struct {
 	// Content is the complete replacement content for this message.
 	Content Nullable[[]ContentBlock] `json:"content,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
 	// unchanged, a key set to "null" is removed, and any other value replaces that key's

@@ -1162,7 +1162,7 @@ func (v *AvailableCommandInputOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// BackgroundWork is the one piece of work running independently of the session's foreground work.
+// BackgroundWork is one piece of work running independently of the session's foreground work.
 //
 // Items reference entities the Client already tracks. The Agent MUST announce each item
 // before the first snapshot that lists it, and MUST report a terminal's "exitStatus" or a
@@ -1796,7 +1796,7 @@ func (u *ClientResponseID) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// ContentBlock means: content blocks represent displayable information in the Agent Client Protocol.
+// ContentBlock is one of the content blocks that represent displayable information in the Agent Client Protocol.
 //
 // Content blocks appear in:
 //
@@ -2212,7 +2212,7 @@ type CreateElicitationRequest struct {
 	// Message is a human-readable message describing what input is needed.
 	Message string `json:"message"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2568,7 +2568,7 @@ func (v *CreateElicitationRequestOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// CreateElicitationRequestOtherFields is the alternatives that every unknown variant of CreateElicitationRequest must match.
+// CreateElicitationRequestOtherFields holds the alternatives that every unknown variant of CreateElicitationRequest must match.
 type CreateElicitationRequestOtherFields struct {
 	// Value is the variant, one of:
 	//   - *CreateElicitationRequestOtherFieldsSession
@@ -2662,7 +2662,7 @@ func (u *CreateElicitationRequestOtherFields) decodeRest(d *decoder, start int64
 
 // CreateElicitationResponse is the response from the client to an elicitation request.
 type CreateElicitationResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3065,7 +3065,7 @@ func (v *CreateElicitationResponseOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// DiffChange is the one file-level change described by a [Diff].
+// DiffChange is one file-level change described by a [Diff].
 //
 // Structured change metadata lets clients identify affected files and
 // operations without parsing the text patch.
@@ -3080,7 +3080,7 @@ type DiffChange struct {
 	// Omitted and "null" are equivalent and mean the MIME type is unknown.
 	MimeType *MediaType `json:"mimeType,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3521,7 +3521,7 @@ func (v *DiffChangeOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ElicitationContentValue is the allowed wire representations for [ElicitationContentValue].
+// ElicitationContentValue holds the allowed wire representations for [ElicitationContentValue].
 type ElicitationContentValue struct {
 	// Value is the variant, one of:
 	//   - ElicitationContentValueString
@@ -4361,7 +4361,7 @@ func (v *elicitationURLModeFields) appendMembers(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-// EmbeddedResourceData means: resource content that can be embedded in a message.
+// EmbeddedResourceData is the resource content that can be embedded in a message.
 type EmbeddedResourceData struct {
 	// Value is the variant, one of:
 	//   - *EmbeddedResourceDataTextResourceContents
@@ -4550,7 +4550,7 @@ func (u *ErrorData) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// IdleStateUpdate means: no foreground work is active. Background activity may continue.
+// IdleStateUpdate means no foreground work is active. Background activity may continue.
 //
 // Agents SHOULD include a "stopReason" when the idle transition ends foreground
 // work. An idle update that does not end foreground work need not include one.
@@ -4571,7 +4571,7 @@ type IdleStateUpdate struct {
 	// [Background Work]: https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work
 	Background []BackgroundWork `json:"background,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -5510,7 +5510,7 @@ func (v *MCPServerOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MultiSelectItems is the items for a multi-select (array) property schema.
+// MultiSelectItems holds the items for a multi-select (array) property schema.
 type MultiSelectItems struct {
 	// Value is the variant selected by "type", one of:
 	//   - *MultiSelectItemsString
@@ -6916,7 +6916,7 @@ type SessionConfigOption struct {
 	// Omitted and "null" are equivalent and mean no category is provided.
 	Category *SessionConfigOptionCategory `json:"category,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -7282,7 +7282,7 @@ func (v *SessionConfigOptionOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionConfigSelectOptions is the possible values for a session configuration option.
+// SessionConfigSelectOptions holds the possible values for a session configuration option.
 type SessionConfigSelectOptions struct {
 	// Value is the variant, one of:
 	//   - SessionConfigSelectOptionsUngrouped
@@ -7373,7 +7373,7 @@ func (u *SessionConfigSelectOptions) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// SessionUpdate is the different types of updates that can be sent while a session exists.
+// SessionUpdate is one of the updates that can be sent while a session exists.
 //
 // These updates report messages, progress, and other session activity.
 //
@@ -8256,7 +8256,7 @@ func (v *SessionUpdateOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SetSessionConfigOptionRequest is the request parameters for setting a session configuration option.
+// SetSessionConfigOptionRequest holds the request parameters for setting a session configuration option.
 //
 // Agents MUST support this method for any session where they advertise config options.
 // Agents MUST reject an unknown "configId" or invalid value with "-32602" and leave the
@@ -8272,7 +8272,7 @@ type SetSessionConfigOptionRequest struct {
 	// ConfigID is the ID of the configuration option to set.
 	ConfigID SessionConfigID `json:"configId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//

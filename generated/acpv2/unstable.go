@@ -14,7 +14,7 @@ import (
 	"errors"
 )
 
-// ArchiveSessionRequest is the request parameters for archiving a session.
+// ArchiveSessionRequest holds the request parameters for archiving a session.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
@@ -28,7 +28,7 @@ type ArchiveSessionRequest struct {
 	// SessionID is the ID of the session to archive.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -117,7 +117,7 @@ func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type ArchiveSessionResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -212,7 +212,7 @@ type AuthAccount struct {
 	// Optional. Omitted and "null" are equivalent and mean no name is reported.
 	Name *string `json:"name,omitempty"`
 
-	// Email address of the user.
+	// Email is the email address of the user.
 	//
 	// Optional. Omitted and "null" are equivalent and mean no email is reported.
 	Email *string `json:"email,omitempty"`
@@ -222,7 +222,7 @@ type AuthAccount struct {
 	// Optional. Omitted and "null" are equivalent and mean no organization is reported.
 	Organization *string `json:"organization,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -337,16 +337,16 @@ func (v *AuthAccount) UnmarshalJSON(data []byte) error {
 type AuthState string
 
 const (
-	// AuthStateAuthenticated means: credentials are configured. This does not guarantee that they are valid.
+	// AuthStateAuthenticated means credentials are configured. This does not guarantee that they are valid.
 	//
 	// On the wire it is "authenticated".
 	AuthStateAuthenticated AuthState = "authenticated"
-	// AuthStateUnauthenticated means: the user needs to sign in. This includes credentials that are missing,
+	// AuthStateUnauthenticated means the user needs to sign in. This includes credentials that are missing,
 	// expired, or known to be invalid.
 	//
 	// On the wire it is "unauthenticated".
 	AuthStateUnauthenticated AuthState = "unauthenticated"
-	// AuthStateNotRequired means: no authentication is needed, for example because the agent uses a local model.
+	// AuthStateNotRequired means no authentication is needed, for example because the agent uses a local model.
 	//
 	// On the wire it is "not_required".
 	AuthStateNotRequired AuthState = "not_required"
@@ -382,13 +382,13 @@ func (v AuthState) MarshalJSON() ([]byte, error) {
 	return encodeWith(&v, encodeString[AuthState])
 }
 
-// AuthStatusCapabilities is the auth status capabilities supported by the agent.
+// AuthStatusCapabilities holds the auth status capabilities supported by the agent.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Supplying "{}" means the agent supports the "auth/status" method.
 type AuthStatusCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -458,7 +458,7 @@ func (v *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// AuthStatusRequest is the request parameters for the "auth/status" method.
+// AuthStatusRequest holds the request parameters for the "auth/status" method.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
@@ -467,7 +467,7 @@ func (v *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
 // Agents MUST NOT reject it with "auth_required" ("-32000"), since Clients call it to learn
 // whether authentication is required.
 type AuthStatusRequest struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -547,14 +547,14 @@ type AuthStatusResponse struct {
 	// do not recognize as "unknown".
 	State AuthState `json:"state"`
 
-	// Accounts means: the accounts the agent has configured, for display.
+	// Accounts holds the accounts the agent has configured, for display.
 	//
 	// Optional. Omitted and empty are equivalent and mean no accounts are reported.
 	// Agents that hold credentials for several providers or accounts SHOULD list each
 	// of them and mark the ones in effect with "active".
 	Accounts []AuthAccount `json:"accounts,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -661,14 +661,14 @@ type AuthStatusUpdateNotification struct {
 	// do not recognize as "unknown".
 	State AuthState `json:"state"`
 
-	// Accounts means: the accounts the agent has configured, for display.
+	// Accounts holds the accounts the agent has configured, for display.
 	//
 	// Optional. Omitted and empty are equivalent and mean no accounts are reported.
 	// Agents that hold credentials for several providers or accounts SHOULD list each
 	// of them and mark the ones in effect with "active".
 	Accounts []AuthAccount `json:"accounts,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -768,7 +768,7 @@ type BackgroundSubagent struct {
 	// SessionID is the ID of the listed session.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -853,7 +853,7 @@ func (v *BackgroundSubagent) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// InitializeProxyRequest is the request parameters for "proxy/initialize".
+// InitializeProxyRequest holds the request parameters for "proxy/initialize".
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
@@ -884,7 +884,7 @@ type ProxyNotification struct {
 	// Method is the notification method name.
 	Method string `json:"method"`
 
-	// Params is the method-specific notification parameters.
+	// Params holds the method-specific notification parameters.
 	Params *ProxySuccessorNotification `json:"params,omitempty"`
 
 	// unknownMembers holds the members the schema allows without naming them, as
@@ -971,7 +971,7 @@ type ProxyRequest struct {
 	// Method is the method name to invoke.
 	Method string `json:"method"`
 
-	// Params is the method-specific request parameters.
+	// Params holds the method-specific request parameters.
 	Params json.RawMessage `json:"params,omitempty"`
 
 	// unknownMembers holds the members the schema allows without naming them, as
@@ -1413,7 +1413,7 @@ func (u *ProxyResponseID) decodeRest(d *decoder, start int64) error {
 	return d.bridgeRest(u, start)
 }
 
-// ProxySuccessorNotification is the parameters of a "proxy/successor" notification.
+// ProxySuccessorNotification holds the parameters of a "proxy/successor" notification.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
@@ -1425,10 +1425,10 @@ func (u *ProxyResponseID) decodeRest(d *decoder, start int64) error {
 //
 // [Proxy Chains RFD]: https://agentclientprotocol.com/rfds/proxy-chains
 type ProxySuccessorNotification struct {
-	// Method name of the wrapped notification.
+	// Method is the method name of the wrapped notification.
 	Method string `json:"method"`
 
-	// Params of the wrapped notification, forwarded unchanged.
+	// Params holds the params of the wrapped notification, forwarded unchanged.
 	//
 	// Optional. Omitted and "null" are equivalent and mean the wrapped notification has no params.
 	// When present, it MUST be a JSON object or array, as JSON-RPC requires.
@@ -1532,7 +1532,7 @@ func (v *ProxySuccessorNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// ProxySuccessorRequest is the parameters of a "proxy/successor" request.
+// ProxySuccessorRequest holds the parameters of a "proxy/successor" request.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
@@ -1551,10 +1551,10 @@ func (v *ProxySuccessorNotification) UnmarshalJSON(data []byte) error {
 //
 // [Proxy Chains RFD]: https://agentclientprotocol.com/rfds/proxy-chains
 type ProxySuccessorRequest struct {
-	// Method name of the wrapped request.
+	// Method is the method name of the wrapped request.
 	Method string `json:"method"`
 
-	// Params of the wrapped request, forwarded unchanged.
+	// Params holds the params of the wrapped request, forwarded unchanged.
 	//
 	// Optional. Omitted and "null" are equivalent and mean the wrapped request has no params.
 	// When present, it MUST be a JSON object or array, as JSON-RPC requires.
@@ -1663,14 +1663,14 @@ func (v *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type ProxySuccessorResponse = json.RawMessage
 
-// SessionArchiveCapabilities is the capabilities for "session/archive" and "session/unarchive".
+// SessionArchiveCapabilities holds the capabilities for "session/archive" and "session/unarchive".
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Supplying "{}" means the agent supports both methods, the "archived" filter on
 // "session/list", and "SessionInfo.archived".
 type SessionArchiveCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1749,7 +1749,7 @@ func (v *SessionArchiveCapabilities) UnmarshalJSON(data []byte) error {
 type SessionArchiveFilter string
 
 const (
-	// SessionArchiveFilterExclude means: only sessions that are not archived. This is the default.
+	// SessionArchiveFilterExclude means only sessions that are not archived. This is the default.
 	//
 	// On the wire it is "exclude".
 	SessionArchiveFilterExclude SessionArchiveFilter = "exclude"
@@ -1795,7 +1795,7 @@ func (v SessionArchiveFilter) MarshalJSON() ([]byte, error) {
 //
 // Supplying "{}" advertises support. An omitted or "null" "cancel" does not.
 type SessionCancelCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -1882,14 +1882,14 @@ type SessionMessage struct {
 	// Omitted leaves the stored value unchanged. "null" clears it. A value replaces it.
 	RecipientSessionID Nullable[SessionID] `json:"recipientSessionId,omitempty"`
 
-	// SenderMessageID means: on an incoming view, the "messageId" of the same message's outgoing view in the
+	// SenderMessageID is, on an incoming view, the "messageId" of the same message's outgoing view in the
 	// sender's transcript.
 	//
 	// Omitted leaves the stored value unchanged. "null" clears it. A value replaces it. It can arrive
 	// after the message starts streaming.
 	SenderMessageID Nullable[MessageID] `json:"senderMessageId,omitempty"`
 
-	// RecipientMessageID means: on an outgoing view, the "messageId" of the same message's incoming view in the
+	// RecipientMessageID is, on an outgoing view, the "messageId" of the same message's incoming view in the
 	// recipient's transcript.
 	//
 	// Omitted leaves the stored value unchanged. "null" clears it. A value replaces it. It can arrive
@@ -1900,7 +1900,7 @@ type SessionMessage struct {
 	// replaces the whole content collection.
 	Content Nullable[[]ContentBlock] `json:"content,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
 	// unchanged, a key set to "null" is removed, and any other value replaces that key's
@@ -2045,7 +2045,7 @@ type SessionMessageChunk struct {
 	// Content is a single content block appended to the message.
 	Content ContentBlock `json:"content"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	// This metadata is scoped to the chunk and does not patch stored metadata.
@@ -2147,7 +2147,7 @@ func (v *SessionMessageChunk) UnmarshalJSON(data []byte) error {
 type SessionStatus string
 
 const (
-	// SessionStatusOpen means: the Agent has the session in memory, for any connection.
+	// SessionStatusOpen means the Agent has the session in memory, for any connection.
 	//
 	// This does not mean the requesting connection is attached to it. A Client that did
 	// not create or resume the session on its own connection MUST still call
@@ -2156,7 +2156,7 @@ const (
 	//
 	// On the wire it is "open".
 	SessionStatusOpen SessionStatus = "open"
-	// SessionStatusSaved is the Agent knows the session and can resume it, but does not have it in memory.
+	// SessionStatusSaved means the Agent knows the session and can resume it, but does not have it in memory.
 	//
 	// The Client can call "session/resume" to start it.
 	//
@@ -2190,13 +2190,13 @@ func (v SessionStatus) MarshalJSON() ([]byte, error) {
 	return encodeWith(&v, encodeString[SessionStatus])
 }
 
-// SessionStatusCapabilities is the capabilities for the "session/status" method.
+// SessionStatusCapabilities holds the capabilities for the "session/status" method.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Supplying "{}" means the agent supports checking session status.
 type SessionStatusCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2266,7 +2266,7 @@ func (v *SessionStatusCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionStatusRequest is the request parameters for checking the status of a session.
+// SessionStatusRequest holds the request parameters for checking the status of a session.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
@@ -2279,7 +2279,7 @@ type SessionStatusRequest struct {
 	// SessionID is the ID of the session to check.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2385,7 +2385,7 @@ type SessionStatusResponse struct {
 	// MUST NOT count an "idle" snapshot as a new completion.
 	State *StateUpdate `json:"state,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2478,19 +2478,19 @@ func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionSystemPromptCapabilities is the capabilities for client-provided system prompts.
+// SessionSystemPromptCapabilities holds the capabilities for client-provided system prompts.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Supplying "{}" means the agent supports "systemPrompt" on session lifecycle
 // requests in "append" mode.
 type SessionSystemPromptCapabilities struct {
-	// Mode means: delivery modes the agent supports in addition to "append".
+	// Mode holds the delivery modes the agent supports in addition to "append".
 	//
 	// Optional. Omitted and "null" are equivalent and mean the agent supports only "append".
 	Mode *SessionSystemPromptModeCapabilities `json:"mode,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2568,7 +2568,7 @@ func (v *SessionSystemPromptCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionSystemPromptModeCapabilities is the system prompt delivery modes the agent supports in addition to "append".
+// SessionSystemPromptModeCapabilities holds the system prompt delivery modes the agent supports in addition to "append".
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
@@ -2582,7 +2582,7 @@ type SessionSystemPromptModeCapabilities struct {
 	// instructions with the client-provided system prompt.
 	Override *SessionSystemPromptOverrideCapabilities `json:"override,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2660,14 +2660,14 @@ func (v *SessionSystemPromptModeCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionSystemPromptOverrideCapabilities is the capabilities for the "override" system prompt mode.
+// SessionSystemPromptOverrideCapabilities holds the capabilities for the "override" system prompt mode.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Supplying "{}" means the agent supports replacing its built-in default
 // instructions with the client-provided system prompt.
 type SessionSystemPromptOverrideCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2737,14 +2737,14 @@ func (v *SessionSystemPromptOverrideCapabilities) UnmarshalJSON(data []byte) err
 	return decodeBytes(data, v)
 }
 
-// SessionTitleCapabilities is the capabilities for Client-set session titles.
+// SessionTitleCapabilities holds the capabilities for Client-set session titles.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Supplying "{}" means the agent supports "session/set_title". Agents report titles
 // through "session/list" and "session_info_update" without this capability.
 type SessionTitleCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2814,7 +2814,7 @@ func (v *SessionTitleCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SetSessionTitleRequest is the request parameters for setting the title of a session.
+// SetSessionTitleRequest holds the request parameters for setting the title of a session.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
@@ -2837,7 +2837,7 @@ type SetSessionTitleRequest struct {
 	// that is empty after normalization, with "-32602".
 	Title string `json:"title"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -2940,7 +2940,7 @@ type SetSessionTitleResponse struct {
 	// display this value rather than the one they sent.
 	Title string `json:"title"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3025,19 +3025,19 @@ func (v *SetSessionTitleResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SubagentSessionCapabilities is the client-initiated session mutations permitted for a specific subagent session.
+// SubagentSessionCapabilities holds the client-initiated session mutations permitted for a specific subagent session.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // A mutation requires an explicit per-child capability. Support for the method
 // on ordinary sessions does not grant support on a child.
 type SubagentSessionCapabilities struct {
-	// Cancel means: permits the client to cancel this child's current work without ending
+	// Cancel permits the client to cancel this child's current work without ending
 	// the session. Omitted and "null" are equivalent and mean unsupported. An object (including
 	// "{}") means supported.
 	Cancel *SessionCancelCapabilities `json:"cancel,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3165,7 +3165,7 @@ type SubagentUpdate struct {
 	// current display metadata, not the history of instructions sent to the child.
 	Description Nullable[string] `json:"description,omitempty"`
 
-	// Capabilities is the client-initiated session mutations permitted for this subagent session.
+	// Capabilities holds the client-initiated session mutations permitted for this subagent session.
 	//
 	// Read-only operations retain their normal protocol semantics and
 	// capability requirements.
@@ -3178,14 +3178,14 @@ type SubagentUpdate struct {
 	// A concrete [StateUpdate] replaces the entire previous snapshot.
 	State Nullable[StateUpdate] `json:"state,omitempty"`
 
-	// Cwd means: the child's working directory. Must be an absolute path.
+	// Cwd is the child's working directory. Must be an absolute path.
 	//
 	// Optional and nullable. Omitted means unchanged. "null" clears the
 	// reported value. While unset, the child inherits its immediate parent's
 	// effective working directory.
 	Cwd Nullable[AbsolutePath] `json:"cwd,omitempty"`
 
-	// AdditionalDirectories is the additional workspace roots for the child. Each path must be absolute.
+	// AdditionalDirectories holds the additional workspace roots for the child. Each path must be absolute.
 	//
 	// Optional and nullable. Omitted means unchanged. "null" clears the
 	// reported value. While unset, the child inherits its immediate parent's
@@ -3193,7 +3193,7 @@ type SubagentUpdate struct {
 	// array replaces the whole list. "[]" reports no additional directories.
 	AdditionalDirectories Nullable[[]AbsolutePath] `json:"additionalDirectories,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted leaves the stored metadata unchanged. "null"
 	// clears it. An object patches the stored metadata by top-level key: keys it omits are
 	// unchanged, a key set to "null" is removed, and any other value replaces that key's
@@ -3333,7 +3333,7 @@ func (v *SubagentUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// UnarchiveSessionRequest is the request parameters for unarchiving a session.
+// UnarchiveSessionRequest holds the request parameters for unarchiving a session.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
@@ -3348,7 +3348,7 @@ type UnarchiveSessionRequest struct {
 	// SessionID is the ID of the session to unarchive.
 	SessionID SessionID `json:"sessionId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3437,7 +3437,7 @@ func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type UnarchiveSessionResponse struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3531,7 +3531,7 @@ type UnknownStateUpdate struct {
 	// [Background Work]: https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work
 	Background []BackgroundWork `json:"background,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -3634,7 +3634,7 @@ func (v *agentAuthCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) 
 
 // listSessionsRequestUnstable holds the fields of ListSessionsRequest that the unstable build tag adds.
 type listSessionsRequestUnstable struct {
-	// Archived is the filter sessions by archive state.
+	// Archived filters sessions by archive state.
 	//
 	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
@@ -3663,7 +3663,7 @@ func (v *listSessionsRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 
 // newSessionRequestUnstable holds the fields of NewSessionRequest that the unstable build tag adds.
 type newSessionRequestUnstable struct {
-	// SystemPrompt is the system-level instructions for the new session.
+	// SystemPrompt holds the system-level instructions for the new session.
 	//
 	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
@@ -3695,7 +3695,7 @@ func (v *newSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 
 // resumeSessionRequestUnstable holds the fields of ResumeSessionRequest that the unstable build tag adds.
 type resumeSessionRequestUnstable struct {
-	// SystemPrompt is the system-level instructions for the resumed session.
+	// SystemPrompt holds the system-level instructions for the resumed session.
 	//
 	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//

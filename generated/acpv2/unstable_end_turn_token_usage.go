@@ -17,28 +17,28 @@ type Usage struct {
 	// TotalTokens is the sum of all token types for the completed work.
 	TotalTokens uint64 `json:"totalTokens"`
 
-	// InputTokens is the input tokens for the completed work.
+	// InputTokens holds the input tokens for the completed work.
 	InputTokens uint64 `json:"inputTokens"`
 
-	// OutputTokens is the output tokens for the completed work.
+	// OutputTokens holds the output tokens for the completed work.
 	OutputTokens uint64 `json:"outputTokens"`
 
-	// ThoughtTokens means thought/reasoning tokens for the completed work.
+	// ThoughtTokens holds the thought/reasoning tokens for the completed work.
 	//
 	// Omitted and "null" are equivalent and mean the count is not reported.
 	ThoughtTokens *uint64 `json:"thoughtTokens,omitempty"`
 
-	// CachedReadTokens is the cache read tokens for the completed work.
+	// CachedReadTokens holds the cache read tokens for the completed work.
 	//
 	// Omitted and "null" are equivalent and mean the count is not reported.
 	CachedReadTokens *uint64 `json:"cachedReadTokens,omitempty"`
 
-	// CachedWriteTokens is the cache write tokens for the completed work.
+	// CachedWriteTokens holds the cache write tokens for the completed work.
 	//
 	// Omitted and "null" are equivalent and mean the count is not reported.
 	CachedWriteTokens *uint64 `json:"cachedWriteTokens,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//

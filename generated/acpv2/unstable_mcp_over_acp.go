@@ -14,13 +14,13 @@ import (
 	"errors"
 )
 
-// MCPACPCapabilities is the capabilities for ACP MCP server transports.
+// MCPACPCapabilities holds the capabilities for ACP MCP server transports.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Supplying "{}" means the agent supports ACP MCP server transports.
 type MCPACPCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -221,7 +221,7 @@ type MCPServerACP struct {
 	// on the same ACP connection.
 	ServerID MCPServerACPID `json:"serverId"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -347,10 +347,10 @@ type MessageMCPNotification struct {
 	// Method is the inner MCP method name.
 	Method string `json:"method"`
 
-	// Params is the optional inner MCP params. Null is equivalent to omission.
+	// Params holds the optional inner MCP params. Null is equivalent to omission.
 	Params json.RawMessage `json:"params,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	// This is ACP metadata, not the inner MCP message's "_meta".
@@ -460,7 +460,7 @@ func (v *MessageMCPNotification) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MessageMCPRequest is the request parameters for "mcp/message", sent from consumer to provider.
+// MessageMCPRequest holds the request parameters for "mcp/message", sent from consumer to provider.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type MessageMCPRequest struct {
@@ -473,10 +473,10 @@ type MessageMCPRequest struct {
 	// Method is the inner MCP method name.
 	Method string `json:"method"`
 
-	// Params is the optional inner MCP params. Null is equivalent to omission.
+	// Params holds the optional inner MCP params. Null is equivalent to omission.
 	Params json.RawMessage `json:"params,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	// This is ACP metadata, not the inner MCP message's "_meta".
@@ -586,7 +586,7 @@ func (v *MessageMCPRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// MessageMCPResponse is the successful outer ACP "mcp/message" response carries exactly one
+// MessageMCPResponse means the successful outer ACP "mcp/message" response carries exactly one
 // inner MCP outcome: an opaque result (including JSON null), or an MCP error.
 // Outer ACP errors are reserved for binding and runtime failures.
 //
@@ -640,7 +640,7 @@ type MessageMCPResponseResult struct {
 	// Result is the required, even if JSON null.
 	Result json.RawMessage `json:"result"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	// This is ACP metadata, not the inner MCP message's "_meta".
@@ -727,7 +727,7 @@ type MessageMCPResponseError struct {
 	// Error is the required, non-null MCP error object.
 	Error MCPError `json:"error"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	// This is ACP metadata, not the inner MCP message's "_meta".
@@ -844,7 +844,7 @@ func (u *MessageMCPResponse) decodeRest(d *decoder, start int64) error {
 
 // mcpCapabilitiesMCPOverACP holds the fields of MCPCapabilities that the unstable_mcp_over_acp or unstable build tag adds.
 type mcpCapabilitiesMCPOverACP struct {
-	// ACP means: agent supports "acp" MCP servers.
+	// ACP means the agent supports "acp" MCP servers.
 	//
 	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//

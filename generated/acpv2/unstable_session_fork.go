@@ -13,7 +13,7 @@ import (
 	"encoding/json"
 )
 
-// ForkSessionRequest is the request parameters for forking an existing session.
+// ForkSessionRequest holds the request parameters for forking an existing session.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
@@ -28,7 +28,7 @@ type ForkSessionRequest struct {
 	// Cwd is the working directory for this session. Must be an absolute path.
 	Cwd AbsolutePath `json:"cwd"`
 
-	// AdditionalDirectories is the additional workspace roots to activate for this session. Each path must be absolute.
+	// AdditionalDirectories holds the additional workspace roots to activate for this session. Each path must be absolute.
 	//
 	// When omitted or empty, no additional roots are activated. When non-empty,
 	// this is the complete resulting additional-root list for the forked
@@ -38,7 +38,7 @@ type ForkSessionRequest struct {
 	// MCPServers is the list of MCP servers to connect to for this session.
 	MCPServers []MCPServer `json:"mcpServers,omitempty"`
 
-	// SystemPrompt is the system-level instructions for the forked session.
+	// SystemPrompt holds the system-level instructions for the forked session.
 	//
 	// Unstable: this item is not part of the protocol yet and may change or be removed.
 	//
@@ -49,7 +49,7 @@ type ForkSessionRequest struct {
 	// source session.
 	SystemPrompt *SystemPrompt `json:"systemPrompt,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -177,21 +177,21 @@ type ForkSessionResponse struct {
 	// SessionID is the unique identifier for the newly created forked session.
 	SessionID SessionID `json:"sessionId"`
 
-	// ConfigOptions is the initial session configuration options.
+	// ConfigOptions holds the initial session configuration options.
 	//
 	// Optional. Omitted or empty means no config options are advertised.
 	// Senders MUST use an array, not "null". Receivers treat "null" like omission.
 	// Later "config_option_update" notifications replace this list.
 	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
 
-	// AvailableCommands means: initial commands the agent can execute in this session.
+	// AvailableCommands holds the initial commands the agent can execute in this session.
 	//
 	// Optional. Omitted or empty means no initial commands are advertised.
 	// Senders MUST use an array, not "null". Receivers treat "null" like omission.
 	// Later "available_commands_update" notifications replace this list.
 	AvailableCommands []AvailableCommand `json:"availableCommands,omitempty"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -292,13 +292,13 @@ func (v *ForkSessionResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SessionForkCapabilities is the capabilities for the "session/fork" method.
+// SessionForkCapabilities holds the capabilities for the "session/fork" method.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
 // Supplying "{}" means the agent supports forking sessions.
 type SessionForkCapabilities struct {
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -368,7 +368,7 @@ func (v *SessionForkCapabilities) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
 }
 
-// SystemPrompt is the client-provided system-level instructions for a session.
+// SystemPrompt holds the client-provided system-level instructions for a session.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 //
@@ -394,7 +394,7 @@ type SystemPrompt struct {
 	// "-32602" without creating, resuming, or forking the session.
 	Content []ContentBlock `json:"content"`
 
-	// Meta means: the _meta property is reserved by ACP to allow clients and agents to attach additional
+	// Meta is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and "null" are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
 	//
@@ -501,7 +501,7 @@ func (v *SystemPrompt) UnmarshalJSON(data []byte) error {
 type SystemPromptMode string
 
 const (
-	// SystemPromptModeAppend means: add the content to the Agent's own instructions rather than replacing them.
+	// SystemPromptModeAppend adds the content to the Agent's own instructions rather than replacing them.
 	//
 	// Every Agent that advertises "session.systemPrompt" supports this mode.
 	// Agents SHOULD give the content system-level precedence, for example in the
@@ -510,7 +510,7 @@ const (
 	//
 	// On the wire it is "append".
 	SystemPromptModeAppend SystemPromptMode = "append"
-	// SystemPromptModeOverride means: replace the Agent's built-in default instructions with the content.
+	// SystemPromptModeOverride replaces the Agent's built-in default instructions with the content.
 	//
 	// This does not change tool availability, MCP servers, permissions, or session
 	// configuration. Context the Agent supplies from the workspace or environment
