@@ -185,7 +185,7 @@ func TestMethods(t *testing.T) {
 func TestUnnamedMembers(t *testing.T) {
 	types := buildDoc(t, []byte(`{"$defs":{
 		"Open":{"type":"object","properties":{"a":{"type":"string"}}},
-		"Extra":{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":{"type":"integer"}},
+		"Extra":{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":true},
 		"Closed":{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}}}`))
 	for name, want := range map[string][2]bool{"Open": {false, false}, "Extra": {true, false}, "Closed": {false, true}} {
 		if got := [2]bool{types[name].Extra, types[name].Closed}; got != want {

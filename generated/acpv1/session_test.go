@@ -141,7 +141,7 @@ func TestToolCallPatchCoversEveryMember(t *testing.T) {
 	typ := reflect.TypeOf(ToolCallUpdate{})
 	for i := 0; i < typ.NumField(); i++ {
 		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
-		if name == "toolCallId" {
+		if name == "toolCallId" || !typ.Field(i).IsExported() {
 			continue
 		}
 		value, ok := values[name]
