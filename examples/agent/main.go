@@ -1,6 +1,8 @@
-// Command agent is an ACP v1 agent that echoes prompts, for trying clients
-// and as an example of acpv1.NewAgentSideConnection. It speaks JSON-RPC on
-// its stdin and stdout.
+// Command agent is an ACP agent that echoes prompts, for trying clients
+// and as an example of acpv1.NewAgentSideConnection, acpv2's and the version
+// router (package acprouter). It speaks JSON-RPC on its stdin and stdout,
+// protocol v1 or v2, as the client's initialize asks: each version has its
+// own implementation, this file's v1 agent and agent_v2.go's v2 agent.
 //
 // Each text block of a prompt comes back as an agent message chunk. Then the
 // agent asks the client for permission to run a tool call "echo" (options
@@ -20,9 +22,10 @@ import (
 )
 
 func main() {
-	a := &agent{cancelled: map[acpv1.SessionID]bool{}}
-	a.conn = acpv1.NewAgentSideConnection(a, os.Stdout, os.Stdin)
-	<-a.conn.Done()
+	if err := serve(os.Stdout, os.Stdin); err != nil {
+		fmt.Fprintln(os.Stderr, "agent:", err)
+		os.Exit(1)
+	}
 }
 
 type agent struct {

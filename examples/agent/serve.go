@@ -1,0 +1,48 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/acpgen/acpgen/acprouter"
+	"github.com/acpgen/acpgen/acpversions"
+	"github.com/acpgen/acpgen/generated/acpv1"
+	"github.com/acpgen/acpgen/generated/acpv2"
+)
+
+// serve serves one client, writing to w and reading from r, through the
+// version router: a v1 client gets the v1 agent, a v2 client the v2 agent.
+// It returns when the connection ends, once the v2 agent's turns have.
+func serve(w io.Writer, r io.Reader) error {
+	var v2 *agentV2
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	router, err := acpversions.NewRouter(
+		func(w io.Writer, r io.Reader) *acpv1.AgentSideConnection {
+			a := &agent{cancelled: map[acpv1.SessionID]bool{}}
+			a.conn = acpv1.NewAgentSideConnection(a, w, r)
+			return a.conn
+		},
+		func(w io.Writer, r io.Reader) *acpv2.AgentSideConnection {
+			v2 = &agentV2{ctx: ctx, cancelled: map[acpv2.SessionID]bool{}}
+			v2.conn = acpv2.NewAgentSideConnection(v2, w, r)
+			return v2.conn
+		})
+	if err != nil {
+		return err
+	}
+	conn, err := router.Serve(w, r)
+	if errors.Is(err, acprouter.ErrNoInitialize) {
+		return nil // the client left before it began
+	}
+	if err != nil {
+		return err
+	}
+	<-conn.Done()
+	cancel()
+	if v2 != nil {
+		v2.turns.Wait()
+	}
+	return nil
+}
