@@ -1,6 +1,17 @@
 package examples
 
-import "testing"
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/acpgen/acpgen/gen/ir"
+	"github.com/acpgen/acpgen/gen/pipeline"
+	"github.com/acpgen/acpgen/schema"
+)
 
 // TestReadmeBothVersions builds the code of README's "Both protocol
 // versions": the router, inside a function with agents of each version,
@@ -56,4 +67,71 @@ func connect(ctx context.Context, toAgent io.Writer, fromAgent io.Reader, client
 func clientBlock(t *testing.T) string {
 	t.Helper()
 	return goBlock(t, "**A client for both.** `acpversions.Negotiate` offers v2 and continues on v1 when the agent answers")
+}
+
+// TestReadmeVersionsTable checks the table of README.md that compares each
+// stable method of v1 with v2's (ir.CompareMethods); -update rewrites it.
+func TestReadmeVersionsTable(t *testing.T) {
+	versions, err := pipeline.Versions(schema.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	features, err := pipeline.Features(schema.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	removed, err := pipeline.Removed(schema.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pkgs []*ir.Package
+	for _, v := range versions {
+		p, _, err := pipeline.Build(schema.FS, v, features[v.Name], removed[v.Name])
+		if err != nil {
+			t.Fatal(err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	if len(pkgs) != 2 {
+		t.Fatalf("%d versions", len(pkgs))
+	}
+	var b strings.Builder
+	b.WriteString("| method | handled by | v1 → v2 |\n|---|---|---|\n")
+	for _, m := range ir.CompareMethods(pkgs[0], pkgs[1]) {
+		kind := "request"
+		if m.Kind == ir.Notification {
+			kind = "notification"
+		}
+		var how string
+		switch {
+		case m.To == nil:
+			how = "v1 only"
+		case m.From == nil:
+			how = "v2 only"
+		case m.Differs == "":
+			how = "same shape"
+		default:
+			how = "differs: `" + m.Differs + "`"
+		}
+		fmt.Fprintf(&b, "| `%s` (%s) | %s | %s |\n", m.Name, kind, m.Side, how)
+	}
+	data, err := os.ReadFile(readme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`(?s)(<!-- versions:begin[^\n]*-->\n).*?(<!-- versions:end -->)`)
+	if !re.Match(data) {
+		t.Fatal("README.md has no versions:begin and versions:end markers")
+	}
+	want := re.ReplaceAll(data, []byte("${1}"+strings.ReplaceAll(b.String(), "$", "$$")+"${2}"))
+	if bytes.Equal(data, want) {
+		return
+	}
+	if *update {
+		if err := os.WriteFile(readme, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("the versions table of README.md is stale: run go test ./examples -run TestReadmeVersionsTable -update")
 }
