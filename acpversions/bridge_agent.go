@@ -1,0 +1,214 @@
+package acpversions
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/acpgen/acpgen/generated/acpv1"
+	"github.com/acpgen/acpgen/generated/acpv2"
+)
+
+// bridgeAgent serves the v1 client's calls by calling the v2 agent.
+// Methods the v2 agent lacks are answered -32601 by its connection; v1
+// methods without a v2 counterpart (authenticate, logout, session/load,
+// session/set_mode) are not implemented, so the v1 connection answers
+// them -32601.
+type bridgeAgent struct{ b *Bridge }
+
+// Initialize sends the agent a v2 initialize made of the v1 one: the
+// client info as info ("unknown" when the client sent none), and the
+// capabilities v2 has (terminal authentication, elicitation, _meta); the
+// file system and terminal capabilities have no v2 counterpart, as v2 has
+// no fs/* and terminal/* client methods.
+func (a bridgeAgent) Initialize(ctx context.Context, p *acpv1.InitializeRequest) (*acpv1.InitializeResponse, error) {
+	req := acpv2.NewInitializeRequest(2, acpv2.Implementation{Name: "unknown", Version: "unknown"})
+	req.Meta = p.Meta
+	if p.ClientInfo != nil {
+		info, err := viaWire[acpv2.Implementation](p.ClientInfo)
+		if err != nil {
+			return nil, acpv1.NewInvalidParamsError(map[string]string{"details": err.Error()})
+		}
+		req.Info = *info
+	}
+	if c := p.ClientCapabilities; c != nil {
+		caps := &acpv2.ClientCapabilities{Meta: c.Meta}
+		if c.Auth != nil && c.Auth.Terminal != nil && *c.Auth.Terminal {
+			caps.Auth = &acpv2.ClientAuthCapabilities{Terminal: &acpv2.TerminalAuthCapabilities{}}
+		}
+		if c.Elicitation != nil {
+			if e, err := viaWire[acpv2.ElicitationCapabilities](c.Elicitation); err == nil {
+				caps.Elicitation = e
+			}
+		}
+		req.Capabilities = caps
+	}
+	a.b.mu.Lock()
+	a.b.plan = advertisesPlan(p.ClientCapabilities)
+	a.b.mu.Unlock()
+	res, err := a.b.peer.Initialize(ctx, req)
+	if err != nil {
+		return nil, errorToV1(err)
+	}
+	return initializeResultToV1(res)
+}
+
+// initializeResultToV1 writes the agent's v2 initialize result for the v1
+// client: info as agentInfo, and the capabilities v1 has, the prompt and
+// MCP capabilities (in v2 under session) at the top as v1 has them.
+func initializeResultToV1(res *acpv2.InitializeResponse) (*acpv1.InitializeResponse, error) {
+	out := acpv1.NewInitializeResponse(1)
+	out.Meta = res.Meta
+	info, err := viaWire[acpv1.Implementation](res.Info)
+	if err != nil {
+		return nil, err
+	}
+	out.AgentInfo = info
+	if res.AuthMethods != nil {
+		out.AuthMethods = []acpv1.AuthMethod{}
+		for _, m := range res.AuthMethods {
+			if v, err := viaWire[acpv1.AuthMethod](m); err == nil {
+				out.AuthMethods = append(out.AuthMethods, *v)
+			}
+		}
+	}
+	if c := res.Capabilities; c != nil {
+		caps := &acpv1.AgentCapabilities{Meta: c.Meta}
+		if c.Auth != nil {
+			caps.Auth, _ = viaWire[acpv1.AgentAuthCapabilities](c.Auth)
+		}
+		if s := c.Session; s != nil {
+			if p := s.Prompt; p != nil {
+				// v2 states a content type by an object, v1 by true.
+				caps.PromptCapabilities = &acpv1.PromptCapabilities{Image: acpv1.Ptr(p.Image != nil),
+					Audio: acpv1.Ptr(p.Audio != nil), EmbeddedContext: acpv1.Ptr(p.EmbeddedContext != nil), Meta: p.Meta}
+			}
+			if m := s.MCP; m != nil {
+				caps.MCPCapabilities = &acpv1.MCPCapabilities{HTTP: acpv1.Ptr(m.HTTP != nil), Meta: m.Meta}
+			}
+			rest := *s
+			rest.Prompt, rest.MCP = nil, nil
+			caps.SessionCapabilities, _ = viaWire[acpv1.SessionCapabilities](rest)
+		}
+		out.AgentCapabilities = caps
+	}
+	return out, nil
+}
+
+// NewSession creates a v2 session; the commands the v2 result lists go to
+// the client in an available_commands_update once the result is written,
+// as v1 announces them.
+func (a bridgeAgent) NewSession(ctx context.Context, p *acpv1.NewSessionRequest) (*acpv1.NewSessionResponse, error) {
+	req, err := viaWire[acpv2.NewSessionRequest](p)
+	if err != nil {
+		return nil, acpv1.NewInvalidParamsError(map[string]string{"details": err.Error()})
+	}
+	res, err := a.b.peer.NewSession(ctx, req)
+	if err != nil {
+		return nil, errorToV1(err)
+	}
+	commands := res.AvailableCommands
+	res.AvailableCommands = nil
+	out, err := viaWire[acpv1.NewSessionResponse](res)
+	if err != nil {
+		return nil, err
+	}
+	if len(commands) > 0 {
+		n := acpv2.NewUpdateSessionNotification(res.SessionID, acpv2.NewSessionUpdateAvailableCommandsUpdate(commands))
+		afterAnswer(ctx, func() { _ = bridgeClient(a).UpdateSession(context.Background(), n) })
+	}
+	return out, nil
+}
+
+// Prompt sends the v2 prompt, which the agent answers once it has accepted
+// it, and answers the v1 client when the turn ends: with the stop reason of
+// the idle state update that ends it.
+func (a bridgeAgent) Prompt(ctx context.Context, p *acpv1.PromptRequest) (*acpv1.PromptResponse, error) {
+	req, err := viaWire[acpv2.PromptRequest](p)
+	if err != nil {
+		return nil, acpv1.NewInvalidParamsError(map[string]string{"details": err.Error()})
+	}
+	idle, done, err := a.b.awaitTurn(req.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	if _, err := a.b.peer.Prompt(ctx, req); err != nil {
+		return nil, errorToV1(err)
+	}
+	select {
+	case u := <-idle:
+		return stopReasonToV1(u)
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// stopReasonToV1 answers a v1 prompt with the stop reason of the idle state
+// update that ended its turn. A turn that ended in error is answered with
+// the error; one that ended without a turn ("none") as an ended turn.
+func stopReasonToV1(u acpv2.IdleStateUpdate) (*acpv1.PromptResponse, error) {
+	switch v := u.Value.(type) {
+	case *acpv2.IdleStateUpdateEndTurn, *acpv2.IdleStateUpdateNone:
+		return acpv1.NewPromptResponse(acpv1.StopReasonEndTurn), nil
+	case *acpv2.IdleStateUpdateCancelled:
+		return acpv1.NewPromptResponse(acpv1.StopReasonCancelled), nil
+	case *acpv2.IdleStateUpdateMaxTokens:
+		return acpv1.NewPromptResponse(acpv1.StopReasonMaxTokens), nil
+	case *acpv2.IdleStateUpdateMaxTurnRequests:
+		return acpv1.NewPromptResponse(acpv1.StopReasonMaxTurnRequests), nil
+	case *acpv2.IdleStateUpdateRefusal:
+		return acpv1.NewPromptResponse(acpv1.StopReasonRefusal), nil
+	case *acpv2.IdleStateUpdateError:
+		data, _ := v.ErrorStopReason.MarshalJSON()
+		return nil, acpv1.NewInternalError(map[string]any{"details": "the turn ended in error", "stop": json.RawMessage(data)})
+	}
+	return nil, acpv1.NewInternalError(map[string]string{"details": "the turn ended with stop reason " + u.Tag()})
+}
+
+// Cancel cancels the v2 session's turn.
+func (a bridgeAgent) Cancel(ctx context.Context, p *acpv1.CancelNotification) error {
+	n, err := viaWire[acpv2.CancelSessionNotification](p)
+	if err != nil {
+		return err
+	}
+	return a.b.peer.CancelSession(ctx, n)
+}
+
+// CloseSession, DeleteSession and ListSessions have the same shape in both
+// versions.
+func (a bridgeAgent) CloseSession(ctx context.Context, p *acpv1.CloseSessionRequest) (*acpv1.CloseSessionResponse, error) {
+	return forward[acpv1.CloseSessionResponse](ctx, p, a.b.peer.CloseSession)
+}
+
+func (a bridgeAgent) DeleteSession(ctx context.Context, p *acpv1.DeleteSessionRequest) (*acpv1.DeleteSessionResponse, error) {
+	return forward[acpv1.DeleteSessionResponse](ctx, p, a.b.peer.DeleteSession)
+}
+
+func (a bridgeAgent) ListSessions(ctx context.Context, p *acpv1.ListSessionsRequest) (*acpv1.ListSessionsResponse, error) {
+	return forward[acpv1.ListSessionsResponse](ctx, p, a.b.peer.ListSessions)
+}
+
+// forward sends a request whose params and result have the same shape in
+// both versions to the agent.
+func forward[R1, P2, R2 any, PP2 interface {
+	*P2
+	UnmarshalJSON([]byte) error
+}, PR1 interface {
+	*R1
+	UnmarshalJSON([]byte) error
+}](ctx context.Context, p interface{ MarshalJSON() ([]byte, error) },
+	call func(context.Context, *P2) (*R2, error)) (*R1, error) {
+	req, err := viaWire[P2, PP2](p)
+	if err != nil {
+		return nil, acpv1.NewInvalidParamsError(map[string]string{"details": err.Error()})
+	}
+	res, err := call(ctx, req)
+	if err != nil {
+		return nil, errorToV1(err)
+	}
+	m, ok := any(res).(interface{ MarshalJSON() ([]byte, error) })
+	if !ok {
+		return nil, acpv1.NewInternalError(map[string]string{"details": "a result without encoder"})
+	}
+	return viaWire[R1, PR1](m)
+}
