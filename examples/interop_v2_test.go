@@ -126,3 +126,69 @@ func TestAgentWireV2(t *testing.T) {
 	w.expect(chunkV2("msg_2_reply", "permission: cancelled"))
 	w.expect(idleV2("cancelled"))
 }
+
+// TestTypeScriptClientDrivesBridgedAgent runs the TypeScript SDK's v1
+// client (interop/client.mjs) against examples/agent -bridge, whose v2
+// agent serves it through acpversions.Bridge: the same echo cases as the
+// v1 agent passes, and the plan the v2 agent sends reaches the client as a
+// v1 plan update.
+func TestTypeScriptClientDrivesBridgedAgent(t *testing.T) {
+	nodeBin := node.Require(t)
+	agent, _ := binaries(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, nodeBin, filepath.Join(node.Dir(), "client.mjs"), agent, "-bridge")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("client.mjs: %v\n%s", err, stderr.Bytes())
+	}
+	type turn struct {
+		StopReason string            `json:"stopReason"`
+		Chunks     []string          `json:"chunks"`
+		Plans      []json.RawMessage `json:"plans"`
+	}
+	var got struct {
+		Initialize struct {
+			ProtocolVersion int `json:"protocolVersion"`
+			AgentInfo       struct {
+				Name string `json:"name"`
+			} `json:"agentInfo"`
+		} `json:"initialize"`
+		Echo, Reject, Cancel, AfterErrors, Plan turn
+		Concurrent                              []turn `json:"concurrent"`
+		UnknownMethod                           struct {
+			Code int `json:"code"`
+		} `json:"unknownMethod"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("client.mjs printed %s: %v", out, err)
+	}
+	if got.Initialize.ProtocolVersion != 1 || got.Initialize.AgentInfo.Name != "acpgen-example-agent" {
+		t.Errorf("initialize: %+v", got.Initialize)
+	}
+	check := func(name string, got turn, stop string, chunks ...string) {
+		t.Helper()
+		if got.StopReason != stop || !equal(got.Chunks, chunks) {
+			t.Errorf("%s: stop %q, chunks %q; want %q, %q", name, got.StopReason, got.Chunks, stop, chunks)
+		}
+	}
+	check("echo", got.Echo, "end_turn", "hello from TypeScript", "permission: allow")
+	check("reject", got.Reject, "end_turn", "reject me", "permission: reject")
+	check("cancel", got.Cancel, "cancelled", "cancel me", "permission: cancelled")
+	check("after the errors", got.AfterErrors, "end_turn", "still serving", "permission: allow")
+	check("plan", got.Plan, "end_turn", "plan", "permission: allow")
+	if len(got.Concurrent) != 2 {
+		t.Fatalf("concurrent: %+v", got.Concurrent)
+	}
+	check("first of two", got.Concurrent[0], "end_turn", "first", "permission: allow")
+	check("second of two", got.Concurrent[1], "end_turn", "second", "permission: reject")
+	if len(got.Plan.Plans) != 1 || !jsonEqual(string(got.Plan.Plans[0]),
+		`[{"content":"echo the prompt","priority":"medium","status":"in_progress"}]`) {
+		t.Errorf("plans: %s", got.Plan.Plans)
+	}
+	if got.UnknownMethod.Code != -32601 {
+		t.Errorf("unknown method: %+v", got.UnknownMethod)
+	}
+}

@@ -61,6 +61,32 @@ func connect(ctx context.Context, toAgent io.Writer, fromAgent io.Reader, client
 `)
 }
 
+// TestReadmeBridge builds the code of README's bridge on a router.
+func TestReadmeBridge(t *testing.T) {
+	const heading = "**An agent written once, against v2.** `acpversions.NewBridge` serves a v1 client with an"
+	buildProgram(t, "## Both protocol versions", "bridge", `package main
+
+import (
+	"io"
+
+	"github.com/acpgen/acpgen/acpversions"
+	"github.com/acpgen/acpgen/generated/acpv1"
+	"github.com/acpgen/acpgen/generated/acpv2"
+)
+
+type agentV2 struct {
+	acpv2.Agent
+	conn *acpv2.AgentSideConnection
+}
+
+func report(n *acpv2.UpdateSessionNotification, err error) {}
+
+func main() {
+`+goBlock(t, heading)+`	_, _ = acpversions.NewRouter(v1Route, nil)
+}
+`)
+}
+
 // clientBlock returns the second Go block of README's "Both protocol
 // versions", the client's, which follows the line that begins its
 // paragraph.

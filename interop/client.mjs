@@ -10,6 +10,7 @@ const child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
 
 // What each session was sent, and how its permission requests are answered.
 const chunks = new Map();
+const plans = new Map();
 const answers = new Map();
 
 const app = acp
@@ -18,6 +19,8 @@ const app = acp
     const u = params.update;
     if (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text") {
       chunks.get(params.sessionId).push(u.content.text);
+    } else if (u.sessionUpdate === "plan") {
+      plans.get(params.sessionId).push(u.entries);
     }
   })
   .onRequest("session/request_permission", async ({ params, agent }) => {
@@ -38,12 +41,13 @@ const agent = conn.agent;
 async function prompt(text, answer) {
   const { sessionId } = await agent.request("session/new", { cwd: process.cwd(), mcpServers: [] });
   chunks.set(sessionId, []);
+  plans.set(sessionId, []);
   answers.set(sessionId, answer);
   const { stopReason } = await agent.request("session/prompt", {
     sessionId,
     prompt: [{ type: "text", text }],
   });
-  return { stopReason, chunks: chunks.get(sessionId) };
+  return { stopReason, chunks: chunks.get(sessionId), plans: plans.get(sessionId) };
 }
 
 async function failure(method, params) {
@@ -65,6 +69,8 @@ out.unknownMethod = await failure("session/unknown", { sessionId: "x" });
 out.invalidParams = await failure("session/new", { cwd: 7, mcpServers: [] });
 out.concurrent = await Promise.all([prompt("first", "allow"), prompt("second", "reject")]);
 out.afterErrors = await prompt("still serving", "allow");
+// An agent that plans sends its plan (a v2 agent's, through a bridge).
+out.plan = await prompt("plan", "allow");
 console.log(JSON.stringify(out));
 conn.close();
 child.stdin.end();

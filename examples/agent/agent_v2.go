@@ -84,6 +84,9 @@ func (a *agentV2) turn(p *acpv2.PromptRequest, reply acpv2.MessageID) {
 			if a.say(ctx, p.SessionID, reply, t.Text) != nil {
 				return
 			}
+			if t.Text == "plan" && a.plan(ctx, p.SessionID) != nil {
+				return
+			}
 		}
 	}
 	if a.isCancelled(p.SessionID) {
@@ -119,6 +122,13 @@ func (a *agentV2) turn(p *acpv2.PromptRequest, reply acpv2.MessageID) {
 func (a *agentV2) say(ctx context.Context, id acpv2.SessionID, reply acpv2.MessageID, text string) error {
 	return a.conn.UpdateSession(ctx, acpv2.NewUpdateSessionNotification(id,
 		acpv2.NewSessionUpdateAgentMessageChunk(reply, acpv2.NewContentBlockText(text))))
+}
+
+// plan sends the plan of the echo: one step, in progress.
+func (a *agentV2) plan(ctx context.Context, id acpv2.SessionID) error {
+	return a.conn.UpdateSession(ctx, acpv2.NewUpdateSessionNotification(id,
+		acpv2.NewSessionUpdatePlanUpdate(acpv2.NewPlanUpdateContentItems("main", []acpv2.PlanEntry{
+			{Content: "echo the prompt", Priority: acpv2.PlanEntryPriorityMedium, Status: acpv2.PlanEntryStatusInProgress}}))))
 }
 
 // idle ends a turn with an idle state update carrying its stop reason.

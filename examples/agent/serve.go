@@ -3,7 +3,10 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"io"
+	"os"
 
 	"github.com/acpgen/acpgen/acprouter"
 	"github.com/acpgen/acpgen/acpversions"
@@ -11,15 +14,27 @@ import (
 	"github.com/acpgen/acpgen/generated/acpv2"
 )
 
+var bridge = flag.Bool("bridge", false, "serve v1 clients with the v2 agent, through acpversions.Bridge")
+
 // serve serves one client, writing to w and reading from r, through the
-// version router: a v1 client gets the v1 agent, a v2 client the v2 agent.
-// It returns when the connection ends, once the v2 agent's turns have.
+// version router: a v1 client gets the v1 agent, or with -bridge the v2
+// agent through a bridge, and a v2 client the v2 agent. It returns when the
+// connection ends, once the v2 agent's turns have.
 func serve(w io.Writer, r io.Reader) error {
+	if !flag.Parsed() {
+		flag.Parse()
+	}
 	var v2 *agentV2
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	router, err := acpversions.NewRouter(
 		func(w io.Writer, r io.Reader) *acpv1.AgentSideConnection {
+			if *bridge {
+				v2 = &agentV2{ctx: ctx, cancelled: map[acpv2.SessionID]bool{}}
+				b := acpversions.NewBridge(v2, w, r, acpversions.BridgeOptions{Undeliverable: undeliverable})
+				v2.conn = b.V2()
+				return b.V1()
+			}
 			a := &agent{cancelled: map[acpv1.SessionID]bool{}}
 			a.conn = acpv1.NewAgentSideConnection(a, w, r)
 			return a.conn
@@ -45,4 +60,10 @@ func serve(w io.Writer, r io.Reader) error {
 		v2.turns.Wait()
 	}
 	return nil
+}
+
+// undeliverable reports on stderr a session update of the v2 agent that the
+// bridge could not send to the v1 client.
+func undeliverable(n *acpv2.UpdateSessionNotification, err error) {
+	fmt.Fprintf(os.Stderr, "agent: session %s: not sent to the v1 client: %v\n", n.SessionID, err)
 }
