@@ -3,6 +3,7 @@ package acpversions
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/acpgen/acpgen/generated/acpv1"
 	"github.com/acpgen/acpgen/generated/acpv2"
@@ -11,8 +12,8 @@ import (
 // bridgeAgent serves the v1 client's calls by calling the v2 agent.
 // Methods the v2 agent lacks are answered -32601 by its connection; v1
 // methods without a v2 counterpart (authenticate, logout, session/load,
-// session/set_mode) are not implemented, so the v1 connection answers
-// them -32601.
+// session/set_mode), and session/set_config_option, whose shapes differ,
+// are not implemented, so the v1 connection answers them -32601.
 type bridgeAgent struct{ b *Bridge }
 
 // Initialize sends the agent a v2 initialize made of the v1 one: the
@@ -98,7 +99,7 @@ func initializeResultToV1(res *acpv2.InitializeResponse) (*acpv1.InitializeRespo
 // the client in an available_commands_update once the result is written,
 // as v1 announces them.
 func (a bridgeAgent) NewSession(ctx context.Context, p *acpv1.NewSessionRequest) (*acpv1.NewSessionResponse, error) {
-	req, err := viaWire[acpv2.NewSessionRequest](p)
+	req, err := withMCPServersToV2[acpv2.NewSessionRequest](p)
 	if err != nil {
 		return nil, acpv1.NewInvalidParamsError(map[string]string{"details": err.Error()})
 	}
@@ -106,17 +107,74 @@ func (a bridgeAgent) NewSession(ctx context.Context, p *acpv1.NewSessionRequest)
 	if err != nil {
 		return nil, errorToV1(err)
 	}
-	commands := res.AvailableCommands
+	a.announce(ctx, res.SessionID, res.AvailableCommands)
 	res.AvailableCommands = nil
-	out, err := viaWire[acpv1.NewSessionResponse](res)
+	return viaWire[acpv1.NewSessionResponse](res)
+}
+
+// ResumeSession resumes a v2 session, its commands announced as
+// NewSession's.
+func (a bridgeAgent) ResumeSession(ctx context.Context, p *acpv1.ResumeSessionRequest) (*acpv1.ResumeSessionResponse, error) {
+	req, err := withMCPServersToV2[acpv2.ResumeSessionRequest](p)
+	if err != nil {
+		return nil, acpv1.NewInvalidParamsError(map[string]string{"details": err.Error()})
+	}
+	res, err := a.b.peer.ResumeSession(ctx, req)
+	if err != nil {
+		return nil, errorToV1(err)
+	}
+	a.announce(ctx, req.SessionID, res.AvailableCommands)
+	res.AvailableCommands = nil
+	return viaWire[acpv1.ResumeSessionResponse](res)
+}
+
+// announce sends the client a session's commands in an
+// available_commands_update once the answer of the request of ctx is
+// written.
+func (a bridgeAgent) announce(ctx context.Context, id acpv2.SessionID, commands []acpv2.AvailableCommand) {
+	if len(commands) == 0 {
+		return
+	}
+	n := acpv2.NewUpdateSessionNotification(id, acpv2.NewSessionUpdateAvailableCommandsUpdate(commands))
+	afterAnswer(ctx, func() { _ = bridgeClient(a).UpdateSession(context.Background(), n) })
+}
+
+// withMCPServersToV2 converts v1 params that list MCP servers to v2: v1
+// writes a stdio server without its "type", which v2 requires.
+func withMCPServersToV2[To any, PTo interface {
+	*To
+	UnmarshalJSON([]byte) error
+}](p interface{ MarshalJSON() ([]byte, error) }) (*To, error) {
+	data, err := p.MarshalJSON()
 	if err != nil {
 		return nil, err
 	}
-	if len(commands) > 0 {
-		n := acpv2.NewUpdateSessionNotification(res.SessionID, acpv2.NewSessionUpdateAvailableCommandsUpdate(commands))
-		afterAnswer(ctx, func() { _ = bridgeClient(a).UpdateSession(context.Background(), n) })
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(data, &members); err != nil {
+		return nil, err
 	}
-	return out, nil
+	var servers []map[string]json.RawMessage
+	if raw := members["mcpServers"]; raw != nil {
+		if err := json.Unmarshal(raw, &servers); err != nil {
+			return nil, err
+		}
+		for _, s := range servers {
+			if s["type"] == nil {
+				s["type"] = json.RawMessage(`"stdio"`)
+			}
+		}
+		if members["mcpServers"], err = json.Marshal(servers); err != nil {
+			return nil, err
+		}
+	}
+	if data, err = json.Marshal(members); err != nil {
+		return nil, err
+	}
+	out := PTo(new(To))
+	if err := out.UnmarshalJSON(data); err != nil {
+		return nil, fmt.Errorf("acpversions: not representable in v2: %w", err)
+	}
+	return (*To)(out), nil
 }
 
 // Prompt sends the v2 prompt, which the agent answers once it has accepted

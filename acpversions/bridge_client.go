@@ -9,9 +9,30 @@ import (
 	"github.com/acpgen/acpgen/generated/convert"
 )
 
-// bridgeClient serves the v2 agent's calls by calling the v1 client. The
-// client methods it lacks (elicitation) are answered -32601 to the agent.
+// bridgeClient serves the v2 agent's calls by calling the v1 client.
 type bridgeClient struct{ b *Bridge }
+
+// CreateElicitation and CompleteElicitation cross as they are where the
+// value fits the other version.
+func (c bridgeClient) CreateElicitation(ctx context.Context, p *acpv2.CreateElicitationRequest) (*acpv2.CreateElicitationResponse, error) {
+	req, err := viaWire[acpv1.CreateElicitationRequest](p)
+	if err != nil {
+		return nil, acpv2.NewInvalidParamsError(map[string]string{"details": err.Error()})
+	}
+	res, err := c.b.v1.CreateElicitation(ctx, req)
+	if err != nil {
+		return nil, errorToV2(err)
+	}
+	return viaWire[acpv2.CreateElicitationResponse](res)
+}
+
+func (c bridgeClient) CompleteElicitation(ctx context.Context, p *acpv2.CompleteElicitationNotification) error {
+	n, err := viaWire[acpv1.CompleteElicitationNotification](p)
+	if err != nil {
+		return err
+	}
+	return c.b.v1.CompleteElicitation(ctx, n)
+}
 
 // UpdateSession sends the client the v1 form of the agent's session update.
 // The idle state update that ends a turn answers the v1 prompt instead; the

@@ -2,6 +2,7 @@ package acpversions_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"sync"
 	"testing"
@@ -33,9 +34,30 @@ func (a *turnAgent) Initialize(ctx context.Context, p *acpv2.InitializeRequest) 
 }
 
 func (a *turnAgent) NewSession(ctx context.Context, p *acpv2.NewSessionRequest) (*acpv2.NewSessionResponse, error) {
+	if err := stdioServers(p.MCPServers); err != nil {
+		return nil, err
+	}
 	var r acpv2.NewSessionResponse
 	err := r.UnmarshalJSON([]byte(`{"sessionId":"s1","availableCommands":[{"type":"command","name":"test","description":"Run the tests"}]}`))
 	return &r, err
+}
+
+func (a *turnAgent) ResumeSession(ctx context.Context, p *acpv2.ResumeSessionRequest) (*acpv2.ResumeSessionResponse, error) {
+	if err := stdioServers(p.MCPServers); err != nil {
+		return nil, err
+	}
+	return acpv2.NewResumeSessionResponse(), nil
+}
+
+// stdioServers checks that the MCP servers, if any, are one stdio server.
+func stdioServers(servers []acpv2.MCPServer) error {
+	if len(servers) == 0 {
+		return nil
+	}
+	if _, ok := servers[0].Value.(*acpv2.MCPServerStdioVariant); len(servers) != 1 || !ok {
+		return acpv2.NewInvalidParamsError(map[string]string{"details": "want one stdio server"})
+	}
+	return nil
 }
 
 func (a *turnAgent) CancelSession(ctx context.Context, p *acpv2.CancelSessionNotification) error {
@@ -59,6 +81,9 @@ func (a *turnAgent) turn(p *acpv2.PromptRequest) {
 		_ = a.conn.UpdateSession(ctx, acpv2.NewUpdateSessionNotification(p.SessionID, u))
 	}
 	text := p.Prompt[0].Value.(*acpv2.ContentBlockText).Text
+	if text == "elicit" {
+		_ = a.conn.CompleteElicitation(ctx, acpv2.NewCompleteElicitationNotification("e1"))
+	}
 	send(acpv2.NewSessionUpdateAgentMessageChunk("r1", acpv2.NewContentBlockText(text)))
 	send(acpv2.NewSessionUpdateToolCallUpdate(acpv2.ToolCallUpdate{ToolCallID: "t1", Title: acpv2.Nullable[string]{Present: true, Value: "run"}}))
 	send(acpv2.NewSessionUpdateToolCallUpdate(acpv2.ToolCallUpdate{ToolCallID: "t1",
@@ -91,6 +116,14 @@ type recorder struct {
 	mu          sync.Mutex
 	updates     []acpv1.SessionUpdate
 	permissions []*acpv1.RequestPermissionRequest
+	completed   []acpv1.ElicitationID
+}
+
+func (r *recorder) CompleteElicitation(ctx context.Context, n *acpv1.CompleteElicitationNotification) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.completed = append(r.completed, n.ElicitationID)
+	return nil
 }
 
 func (r *recorder) SessionUpdate(ctx context.Context, n *acpv1.SessionNotification) error {
@@ -265,4 +298,38 @@ func equalStrings(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// TestBridgeSessionsAndElicitation checks the MCP servers of session/new and
+// session/resume (v1's stdio server, without "type"), and an elicitation
+// completed by the agent.
+func TestBridgeSessionsAndElicitation(t *testing.T) {
+	rec, _ := startBridge(t, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	init := acpv1.NewInitializeRequest(1)
+	init.ClientInfo = &acpv1.Implementation{Name: "v1-client", Version: "1"}
+	if _, err := rec.conn.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+	var servers []acpv1.MCPServer
+	if err := json.Unmarshal([]byte(`[{"name":"fs","command":"/bin/fs","args":[],"env":[]}]`), &servers); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rec.conn.NewSession(ctx, acpv1.NewNewSessionRequest("/", servers)); err != nil {
+		t.Fatalf("session/new: %v", err)
+	}
+	resume := acpv1.NewResumeSessionRequest("s1", "/")
+	resume.MCPServers = servers
+	if _, err := rec.conn.ResumeSession(ctx, resume); err != nil {
+		t.Fatalf("session/resume: %v", err)
+	}
+	if _, err := rec.conn.Prompt(ctx, acpv1.NewPromptRequest("s1", []acpv1.ContentBlock{acpv1.NewContentBlockText("elicit")})); err != nil {
+		t.Fatal(err)
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.completed) != 1 || rec.completed[0] != "e1" {
+		t.Errorf("elicitations completed: %q", rec.completed)
+	}
 }
