@@ -12,8 +12,8 @@ import (
 // bridgeAgent serves the v1 client's calls by calling the v2 agent.
 // Methods the v2 agent lacks are answered -32601 by its connection; v1
 // methods without a v2 counterpart (authenticate, logout, session/load,
-// session/set_mode), and session/set_config_option, whose shapes differ,
-// are not implemented, so the v1 connection answers them -32601.
+// session/set_mode) are not implemented, so the v1 connection answers
+// them -32601.
 type bridgeAgent struct{ b *Bridge }
 
 // Initialize sends the agent a v2 initialize made of the v1 one: the
@@ -221,6 +221,27 @@ func stopReasonToV1(u acpv2.IdleStateUpdate) (*acpv1.PromptResponse, error) {
 		return nil, acpv1.NewInternalError(map[string]any{"details": "the turn ended in error", "stop": json.RawMessage(data)})
 	}
 	return nil, acpv1.NewInternalError(map[string]string{"details": "the turn ended with stop reason " + u.Tag()})
+}
+
+// SetSessionConfigOption sets a v2 config option: v1 names a value by the
+// variant without "type", v2 by "type": "id".
+func (a bridgeAgent) SetSessionConfigOption(ctx context.Context, p *acpv1.SetSessionConfigOptionRequest) (*acpv1.SetSessionConfigOptionResponse, error) {
+	var value acpv2.SetSessionConfigOptionRequestVariant
+	switch v := p.Value.(type) {
+	case *acpv1.SetSessionConfigOptionRequestValueID:
+		value = &acpv2.SetSessionConfigOptionRequestID{Value: acpv2.SessionConfigValueID(v.Value)}
+	case *acpv1.SetSessionConfigOptionRequestBoolean:
+		value = &acpv2.SetSessionConfigOptionRequestBoolean{Value: v.Value}
+	default:
+		return nil, acpv1.NewInvalidParamsError(map[string]string{"details": "a config option value of type " + p.Tag()})
+	}
+	req := acpv2.NewSetSessionConfigOptionRequest(acpv2.SessionID(p.SessionID), acpv2.SessionConfigID(p.ConfigID), value)
+	req.Meta = p.Meta
+	res, err := a.b.peer.SetSessionConfigOption(ctx, req)
+	if err != nil {
+		return nil, errorToV1(err)
+	}
+	return viaWire[acpv1.SetSessionConfigOptionResponse](res)
 }
 
 // Cancel cancels the v2 session's turn.

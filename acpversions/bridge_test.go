@@ -49,6 +49,13 @@ func (a *turnAgent) ResumeSession(ctx context.Context, p *acpv2.ResumeSessionReq
 	return acpv2.NewResumeSessionResponse(), nil
 }
 
+func (a *turnAgent) SetSessionConfigOption(ctx context.Context, p *acpv2.SetSessionConfigOptionRequest) (*acpv2.SetSessionConfigOptionResponse, error) {
+	if v, ok := p.Value.(*acpv2.SetSessionConfigOptionRequestID); !ok || v.Value != "fast" || p.ConfigID != "mode" {
+		return nil, acpv2.NewInvalidParamsError(map[string]string{"details": "want mode fast"})
+	}
+	return acpv2.NewSetSessionConfigOptionResponse([]acpv2.SessionConfigOption{}), nil
+}
+
 // stdioServers checks that the MCP servers, if any, are one stdio server.
 func stdioServers(servers []acpv2.MCPServer) error {
 	if len(servers) == 0 {
@@ -301,8 +308,8 @@ func equalStrings(a, b []string) bool {
 }
 
 // TestBridgeSessionsAndElicitation checks the MCP servers of session/new and
-// session/resume (v1's stdio server, without "type"), and an elicitation
-// completed by the agent.
+// session/resume (v1's stdio server, without "type"), a config option set
+// by value id, and an elicitation completed by the agent.
 func TestBridgeSessionsAndElicitation(t *testing.T) {
 	rec, _ := startBridge(t, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -323,6 +330,10 @@ func TestBridgeSessionsAndElicitation(t *testing.T) {
 	resume.MCPServers = servers
 	if _, err := rec.conn.ResumeSession(ctx, resume); err != nil {
 		t.Fatalf("session/resume: %v", err)
+	}
+	set := acpv1.NewSetSessionConfigOptionRequest("s1", "mode", &acpv1.SetSessionConfigOptionRequestValueID{Value: "fast"})
+	if r, err := rec.conn.SetSessionConfigOption(ctx, set); err != nil || r.ConfigOptions == nil {
+		t.Fatalf("session/set_config_option: %+v %v", r, err)
 	}
 	if _, err := rec.conn.Prompt(ctx, acpv1.NewPromptRequest("s1", []acpv1.ContentBlock{acpv1.NewContentBlockText("elicit")})); err != nil {
 		t.Fatal(err)
