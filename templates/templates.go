@@ -23,6 +23,12 @@ var tracker string
 //go:embed conn.go.tmpl
 var conn string
 
+//go:embed conn_io.go.tmpl
+var connIO string
+
+//go:embed conn_parse.go.tmpl
+var connParse string
+
 //go:embed conn_init_v1.go.tmpl
 var connInitV1 string
 
@@ -84,6 +90,21 @@ func Tracker(header, pkg string) []byte { return fill(tracker, header, pkg) }
 
 // Conn returns the source of the connection runtime file for package pkg.
 func Conn(header, pkg string) []byte { return fill(conn, header, pkg) }
+
+// ConnFiles are the names of the files of the connection runtime beside
+// conn.go and conn_init.go, in the order ConnFile takes them.
+var ConnFiles = []string{"conn_io.go", "conn_parse.go"}
+
+// ConnFile returns the source of the connection runtime file name, one of
+// ConnFiles, for package pkg: conn_io.go holds the limits and options, the
+// outbound queue and its writer and the line reader, conn_parse.go the
+// one-pass reading of a line and the writing of messages.
+func ConnFile(name, header, pkg string) []byte {
+	if name == "conn_parse.go" {
+		return fill(connParse, header, pkg)
+	}
+	return fill(connIO, header, pkg)
+}
 
 // ConnInit returns the source of the file of package pkg that holds back
 // what reaches an agent before it has answered initialize, by the rules of

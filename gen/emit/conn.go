@@ -114,8 +114,8 @@ func optionalInterface(f *jen.File, s *ir.Side, m *ir.Method) {
 		*connection
 	}
 
-	func NewAgentSideConnection(agent Agent, w io.Writer, r io.Reader) *AgentSideConnection {
-		return &AgentSideConnection{newConnection(agent, agentRequests, agentNotifications, w, r)}
+	func NewAgentSideConnection(agent Agent, w io.Writer, r io.Reader, opts ...ConnOption) *AgentSideConnection {
+		return &AgentSideConnection{newConnection(agent, agentRequests, agentNotifications, w, r, opts)}
 	}
 */
 func (e *emitter) connType(f *jen.File, s *ir.Side) {
@@ -126,17 +126,18 @@ func (e *emitter) connType(f *jen.File, s *ir.Side) {
 	f.Line()
 	impl := s.Name
 	f.Comment(fmt.Sprintf("%s serves %s on a connection that reads the %s's messages from r and", s.NewConn, impl, peer))
-	f.Comment("writes to w, one JSON-RPC message per line, until r ends (Done and Err tell")
-	f.Comment("when and why).")
-	f.Func().Id(s.NewConn).Params(jen.Id(impl).Id(s.GoName), jen.Id("w").Qual("io", "Writer"), jen.Id("r").Qual("io", "Reader")).Op("*").Id(s.Conn).Block(
+	f.Comment("writes to w, one JSON-RPC message per line, until r ends or Close is called")
+	f.Comment("(Done and Err tell when and why). The options set its limits (WithLimits)")
+	f.Comment("and its logger (WithLogger).")
+	f.Func().Id(s.NewConn).Params(jen.Id(impl).Id(s.GoName), jen.Id("w").Qual("io", "Writer"), jen.Id("r").Qual("io", "Reader"), jen.Id("opts").Op("...").Id("ConnOption")).Op("*").Id(s.Conn).Block(
 		jen.Return(jen.Op("&").Id(s.Conn).Values(jen.Id("newConnection").Call(
-			jen.Id(impl), jen.Id(routes(s, ir.Request)), jen.Id(routes(s, ir.Notification)), jen.Id("w"), jen.Id("r")))),
+			jen.Id(impl), jen.Id(routes(s, ir.Request)), jen.Id(routes(s, ir.Notification)), jen.Id("w"), jen.Id("r"), jen.Id("opts")))),
 	)
 	f.Line()
 }
 
 /*
-	func(ctx context.Context, impl any, params []byte) (any, error) {
+	func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(AgentLoadSession)
 		if !ok {
 			return nil, errNoHandler
@@ -158,7 +159,7 @@ func route(s *ir.Side, m *ir.Method) jen.Code {
 		handler = jen.Id("h").Dot(m.GoName)
 	}
 	body = append(body, jen.Return(jen.Id(serve).Call(jen.Id("ctx"), jen.Id("params"), handler)))
-	return jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("impl").Any(), jen.Id("params").Index().Byte()).
+	return jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("impl").Any(), jen.Id("params").Id("inParams")).
 		Params(jen.Any(), jen.Error()).Block(body...)
 }
 

@@ -89,6 +89,9 @@ func Files(p *ir.Package) iter.Seq[File] {
 			e.sidesFile(f)
 			out.code("sides.go", f)
 			out.source("conn.go", templates.Conn(e.header(), p.Name), false)
+			for _, name := range templates.ConnFiles {
+				out.source(name, templates.ConnFile(name, e.header(), p.Name), false)
+			}
 			out.source("conn_init.go", templates.ConnInit(e.header(), p.Name, p.Version), false)
 		}
 		// The runtimes last, the decoder and encoder before the JSON

@@ -3,10 +3,12 @@ package names
 import (
 	"fmt"
 	"go/token"
+	"slices"
 	"strings"
 
 	"github.com/acpgen/acpgen/gen/diag"
 	"github.com/acpgen/acpgen/gen/ir"
+	"github.com/acpgen/acpgen/templates"
 )
 
 // Assign fills in the Go identifiers of every type, field, variant, enum
@@ -128,10 +130,16 @@ func (a *assigner) claimOr(s scope, name, suffix string, o origin, dst *string) 
 	return a.claim(s, name, o, dst)
 }
 
+// isConnFile reports whether the runtime file name is one of the
+// connection runtime's, which only packages with sides have.
+func isConnFile(name string) bool {
+	return name == "conn.go" || name == "conn_init.go" || slices.Contains(templates.ConnFiles, name)
+}
+
 // runtime claims the top-level names of the runtime files.
 func (a *assigner) runtime() {
 	for _, n := range Runtime() {
-		if (n.File == "conn.go" || n.File == "conn_init.go") && len(a.p.Sides) == 0 {
+		if isConnFile(n.File) && len(a.p.Sides) == 0 {
 			continue
 		}
 		if n.Receiver == "" {

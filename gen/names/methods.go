@@ -10,7 +10,7 @@ import (
 // ConnMembers are the methods every connection has of its own (the runtime's)
 // and the methods of ExtMethodHandler and ExtNotificationHandler: no
 // protocol method may take these names.
-var ConnMembers = []string{"Done", "Err", "ExtMethod", "ExtNotification"}
+var ConnMembers = []string{"Close", "Done", "Err", "ExtMethod", "ExtNotification"}
 
 // MethodName returns the Go name of a JSON-RPC method, used for its handler
 // and for its outbound call on a connection: the name of its params type

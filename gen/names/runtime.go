@@ -22,8 +22,8 @@ type RuntimeName struct {
 
 // Runtime returns the top-level names and the methods that the runtime files
 // declare in every generated package (decode.go, encode.go, json.go and the
-// JSON-RPC files rpc.go, rpcdecode.go and tracker.go, and conn.go and conn_init.go in
-// packages with sides), found by parsing their
+// JSON-RPC files rpc.go, rpcdecode.go and tracker.go, and conn.go, conn_init.go and the ConnFiles of the
+// templates in packages with sides), found by parsing their
 // sources: new template code is covered without a list to keep up to date.
 // Assign reserves them, so that a schema definition of the same name is an
 // error here instead of a compile error in the generated package.
@@ -38,11 +38,16 @@ var (
 )
 
 func parseRuntime() []RuntimeName {
-	var out []RuntimeName
-	for _, src := range []struct {
+	type source struct {
 		file string
 		fill func(header, pkg string) []byte
-	}{
+	}
+	var conn []source
+	for _, name := range templates.ConnFiles {
+		conn = append(conn, source{name, func(h, p string) []byte { return templates.ConnFile(name, h, p) }})
+	}
+	var out []RuntimeName
+	for _, src := range append([]source{
 		{"decode.go", templates.Decoder},
 		{"encode.go", templates.Encoder},
 		{"json.go", templates.JSONHelpers},
@@ -52,7 +57,7 @@ func parseRuntime() []RuntimeName {
 		{"conn.go", templates.Conn},
 		{"conn_init.go", func(h, p string) []byte { return templates.ConnInit(h, p, "v1") }},
 		{"conn_init.go", func(h, p string) []byte { return templates.ConnInit(h, p, "v2") }},
-	} {
+	}, conn...) {
 		fset := token.NewFileSet()
 		f, err := parser.ParseFile(fset, src.file, src.fill("header", "p"), parser.SkipObjectResolution)
 		if err != nil {

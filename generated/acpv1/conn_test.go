@@ -87,6 +87,7 @@ func TestConnWire(t *testing.T)               { conntest.Wire(t, testPackage) }
 func TestConnExtensions(t *testing.T)         { conntest.Extensions(t, testPackage) }
 func TestConnCancelInbound(t *testing.T)      { conntest.CancelInbound(t, testPackage) }
 func TestConnInitGateConcurrent(t *testing.T) { conntest.InitGateConcurrent(t, testPackage) }
+func TestConnInitializeFirst(t *testing.T)    { conntest.InitializeFirst(t, testPackage) }
 
 // TestConnInitGate: before initialize, every request is refused as the
 // TypeScript SDK's v1 agents refuse it, and notifications are handled.
@@ -128,10 +129,10 @@ func TestConnInitGateMatchesTypeScript(t *testing.T) {
 // that what it accepts is a message of one kind.
 func FuzzParseLine(f *testing.F) {
 	conntest.FuzzLine(f, func(line []byte) (code int, m conntest.LineMessage) {
-		lm, err := parseLine(line)
+		lm, err := parseLine(line, defaultMaxIDLength, nil)
 		if err != nil {
 			return int(err.Code), m
 		}
-		return 0, conntest.LineMessage{Empty: lm.empty, Method: lm.method, ID: lm.id, Params: lm.params}
+		return 0, conntest.LineMessage{Empty: lm.empty, Method: lm.method, ID: lm.id, Params: lm.params.raw}
 	})
 }

@@ -78,80 +78,81 @@ type AgentSideConnection struct {
 }
 
 // NewAgentSideConnection serves agent on a connection that reads the client's messages from r and
-// writes to w, one JSON-RPC message per line, until r ends (Done and Err tell
-// when and why).
-func NewAgentSideConnection(agent Agent, w io.Writer, r io.Reader) *AgentSideConnection {
-	return &AgentSideConnection{newConnection(agent, agentRequests, agentNotifications, w, r)}
+// writes to w, one JSON-RPC message per line, until r ends or Close is called
+// (Done and Err tell when and why). The options set its limits (WithLimits)
+// and its logger (WithLogger).
+func NewAgentSideConnection(agent Agent, w io.Writer, r io.Reader, opts ...ConnOption) *AgentSideConnection {
+	return &AgentSideConnection{newConnection(agent, agentRequests, agentNotifications, w, r, opts)}
 }
 
 // agentRequests routes the requests that an Agent handles, by method; build tags add the unstable ones.
 var agentRequests = map[string]route{
-	MethodAuthenticate: func(ctx context.Context, impl any, params []byte) (any, error) {
+	MethodAuthenticate: func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(AgentAuthenticate)
 		if !ok {
 			return nil, errNoHandler
 		}
 		return serveRequest(ctx, params, h.Authenticate)
 	},
-	MethodCloseSession: func(ctx context.Context, impl any, params []byte) (any, error) {
+	MethodCloseSession: func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(AgentCloseSession)
 		if !ok {
 			return nil, errNoHandler
 		}
 		return serveRequest(ctx, params, h.CloseSession)
 	},
-	MethodDeleteSession: func(ctx context.Context, impl any, params []byte) (any, error) {
+	MethodDeleteSession: func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(AgentDeleteSession)
 		if !ok {
 			return nil, errNoHandler
 		}
 		return serveRequest(ctx, params, h.DeleteSession)
 	},
-	MethodInitialize: func(ctx context.Context, impl any, params []byte) (any, error) {
+	MethodInitialize: func(ctx context.Context, impl any, params inParams) (any, error) {
 		return serveRequest(ctx, params, impl.(Agent).Initialize)
 	},
-	MethodListSessions: func(ctx context.Context, impl any, params []byte) (any, error) {
+	MethodListSessions: func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(AgentListSessions)
 		if !ok {
 			return nil, errNoHandler
 		}
 		return serveRequest(ctx, params, h.ListSessions)
 	},
-	MethodLoadSession: func(ctx context.Context, impl any, params []byte) (any, error) {
+	MethodLoadSession: func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(AgentLoadSession)
 		if !ok {
 			return nil, errNoHandler
 		}
 		return serveRequest(ctx, params, h.LoadSession)
 	},
-	MethodLogout: func(ctx context.Context, impl any, params []byte) (any, error) {
+	MethodLogout: func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(AgentLogout)
 		if !ok {
 			return nil, errNoHandler
 		}
 		return serveRequest(ctx, params, h.Logout)
 	},
-	MethodNewSession: func(ctx context.Context, impl any, params []byte) (any, error) {
+	MethodNewSession: func(ctx context.Context, impl any, params inParams) (any, error) {
 		return serveRequest(ctx, params, impl.(Agent).NewSession)
 	},
-	MethodPrompt: func(ctx context.Context, impl any, params []byte) (any, error) {
+	MethodPrompt: func(ctx context.Context, impl any, params inParams) (any, error) {
 		return serveRequest(ctx, params, impl.(Agent).Prompt)
 	},
-	MethodResumeSession: func(ctx context.Context, impl any, params []byte) (any, error) {
+	MethodResumeSession: func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(AgentResumeSession)
 		if !ok {
 			return nil, errNoHandler
 		}
 		return serveRequest(ctx, params, h.ResumeSession)
 	},
-	MethodSetSessionConfigOption: func(ctx context.Context, impl any, params []byte) (any, error) {
+	MethodSetSessionConfigOption: func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(AgentSetSessionConfigOption)
 		if !ok {
 			return nil, errNoHandler
 		}
 		return serveRequest(ctx, params, h.SetSessionConfigOption)
 	},
-	MethodSetSessionMode: func(ctx context.Context, impl any, params []byte) (any, error) {
+	MethodSetSessionMode: func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(AgentSetSessionMode)
 		if !ok {
 			return nil, errNoHandler
@@ -161,7 +162,7 @@ var agentRequests = map[string]route{
 }
 
 // agentNotifications routes the notifications that an Agent handles, by method; build tags add the unstable ones.
-var agentNotifications = map[string]route{MethodCancel: func(ctx context.Context, impl any, params []byte) (any, error) {
+var agentNotifications = map[string]route{MethodCancel: func(ctx context.Context, impl any, params inParams) (any, error) {
 	return serveNotification(ctx, params, impl.(Agent).Cancel)
 }}
 
@@ -292,67 +293,68 @@ type ClientSideConnection struct {
 }
 
 // NewClientSideConnection serves client on a connection that reads the agent's messages from r and
-// writes to w, one JSON-RPC message per line, until r ends (Done and Err tell
-// when and why).
-func NewClientSideConnection(client Client, w io.Writer, r io.Reader) *ClientSideConnection {
-	return &ClientSideConnection{newConnection(client, clientRequests, clientNotifications, w, r)}
+// writes to w, one JSON-RPC message per line, until r ends or Close is called
+// (Done and Err tell when and why). The options set its limits (WithLimits)
+// and its logger (WithLogger).
+func NewClientSideConnection(client Client, w io.Writer, r io.Reader, opts ...ConnOption) *ClientSideConnection {
+	return &ClientSideConnection{newConnection(client, clientRequests, clientNotifications, w, r, opts)}
 }
 
 // clientRequests routes the requests that a Client handles, by method; build tags add the unstable ones.
 var clientRequests = map[string]route{
-	MethodCreateElicitation: func(ctx context.Context, impl any, params []byte) (any, error) {
+	MethodCreateElicitation: func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(ClientCreateElicitation)
 		if !ok {
 			return nil, errNoHandler
 		}
 		return serveRequest(ctx, params, h.CreateElicitation)
 	},
-	MethodCreateTerminal: func(ctx context.Context, impl any, params []byte) (any, error) {
+	MethodCreateTerminal: func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(ClientCreateTerminal)
 		if !ok {
 			return nil, errNoHandler
 		}
 		return serveRequest(ctx, params, h.CreateTerminal)
 	},
-	MethodKillTerminal: func(ctx context.Context, impl any, params []byte) (any, error) {
+	MethodKillTerminal: func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(ClientKillTerminal)
 		if !ok {
 			return nil, errNoHandler
 		}
 		return serveRequest(ctx, params, h.KillTerminal)
 	},
-	MethodReadTextFile: func(ctx context.Context, impl any, params []byte) (any, error) {
+	MethodReadTextFile: func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(ClientReadTextFile)
 		if !ok {
 			return nil, errNoHandler
 		}
 		return serveRequest(ctx, params, h.ReadTextFile)
 	},
-	MethodReleaseTerminal: func(ctx context.Context, impl any, params []byte) (any, error) {
+	MethodReleaseTerminal: func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(ClientReleaseTerminal)
 		if !ok {
 			return nil, errNoHandler
 		}
 		return serveRequest(ctx, params, h.ReleaseTerminal)
 	},
-	MethodRequestPermission: func(ctx context.Context, impl any, params []byte) (any, error) {
+	MethodRequestPermission: func(ctx context.Context, impl any, params inParams) (any, error) {
 		return serveRequest(ctx, params, impl.(Client).RequestPermission)
 	},
-	MethodTerminalOutput: func(ctx context.Context, impl any, params []byte) (any, error) {
+	MethodTerminalOutput: func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(ClientTerminalOutput)
 		if !ok {
 			return nil, errNoHandler
 		}
 		return serveRequest(ctx, params, h.TerminalOutput)
 	},
-	MethodWaitForTerminalExit: func(ctx context.Context, impl any, params []byte) (any, error) {
+	MethodWaitForTerminalExit: func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(ClientWaitForTerminalExit)
 		if !ok {
 			return nil, errNoHandler
 		}
 		return serveRequest(ctx, params, h.WaitForTerminalExit)
 	},
-	MethodWriteTextFile: func(ctx context.Context, impl any, params []byte) (any, error) {
+	MethodWriteTextFile: func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(ClientWriteTextFile)
 		if !ok {
 			return nil, errNoHandler
@@ -363,14 +365,14 @@ var clientRequests = map[string]route{
 
 // clientNotifications routes the notifications that a Client handles, by method; build tags add the unstable ones.
 var clientNotifications = map[string]route{
-	MethodCompleteElicitation: func(ctx context.Context, impl any, params []byte) (any, error) {
+	MethodCompleteElicitation: func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(ClientCompleteElicitation)
 		if !ok {
 			return nil, errNoHandler
 		}
 		return serveNotification(ctx, params, h.CompleteElicitation)
 	},
-	MethodSessionUpdate: func(ctx context.Context, impl any, params []byte) (any, error) {
+	MethodSessionUpdate: func(ctx context.Context, impl any, params inParams) (any, error) {
 		return serveNotification(ctx, params, impl.(Client).SessionUpdate)
 	},
 }

@@ -31,10 +31,10 @@ type trackedRequest struct {
 	reply  chan<- reply
 }
 
-// reply is the answer to a call of a connection: its result, as received,
-// or why there is none.
+// reply is the answer to a call of a connection: its result, decoded as
+// the line was read, or why there is none.
 type reply struct {
-	result []byte
+	result any
 	err    error
 }
 
@@ -82,6 +82,14 @@ func (t *RequestTracker) takeKey(key []byte) (trackedRequest, bool) {
 	r, ok := t.pending[string(key)]
 	delete(t.pending, string(key))
 	return r, ok
+}
+
+// methodKey returns the method of the request tracked under key, its id as
+// JSON, or "".
+func (t *RequestTracker) methodKey(key []byte) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.pending[string(key)].method
 }
 
 // takeAll returns every tracked request and stops tracking them.

@@ -952,21 +952,21 @@ func (c *ClientSideConnection) SetProvider(ctx context.Context, params *SetProvi
 }
 
 func init() {
-	agentRequests[MethodDisableProvider] = func(ctx context.Context, impl any, params []byte) (any, error) {
+	agentRequests[MethodDisableProvider] = func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(AgentDisableProvider)
 		if !ok {
 			return nil, errNoHandler
 		}
 		return serveRequest(ctx, params, h.DisableProvider)
 	}
-	agentRequests[MethodListProviders] = func(ctx context.Context, impl any, params []byte) (any, error) {
+	agentRequests[MethodListProviders] = func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(AgentListProviders)
 		if !ok {
 			return nil, errNoHandler
 		}
 		return serveRequest(ctx, params, h.ListProviders)
 	}
-	agentRequests[MethodSetProvider] = func(ctx context.Context, impl any, params []byte) (any, error) {
+	agentRequests[MethodSetProvider] = func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(AgentSetProvider)
 		if !ok {
 			return nil, errNoHandler

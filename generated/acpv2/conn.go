@@ -7,14 +7,15 @@
 package acpv2
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strconv"
 	"sync"
+	"sync/atomic"
 )
 
 // The connection runtime: one JSON-RPC 2.0 message per line in each
@@ -98,26 +99,45 @@ func withData(e *Error, data any) *Error {
 	return e
 }
 
-// route serves one inbound method: it decodes params into the method's
-// params type and calls impl's handler, or returns errNoHandler when impl
+// route serves one inbound method: it calls impl's handler with the params,
+// decoded into the method's params type, or returns errNoHandler when impl
 // does not implement the method's optional interface.
-type route func(ctx context.Context, impl any, params []byte) (any, error)
+type route func(ctx context.Context, impl any, params inParams) (any, error)
+
+// inParams are the params of an inbound call, decoded as the line was read.
+type inParams struct {
+	present bool  // the message has params
+	value   any   // a new value of the params type, or a json.RawMessage
+	err     error // the params do not fit their type
+}
 
 var errNoHandler = errors.New("no handler for the method")
 
-// connection is the runtime behind each side's connection type.
+// connection is the runtime behind each side's connection type. Three kinds
+// of goroutines serve it: one reads and dispatches the lines, one writes
+// the queued outbound messages, and each inbound request is served on one
+// of its own. The connection owns them all: they end with it.
 type connection struct {
 	impl          any
 	requests      map[string]route
 	notifications map[string]route
 	init          *initGate // on the side that answers initialize: the agent's
+	cfg           connConfig
 
-	w  io.Writer
-	wm sync.Mutex // one message at a time on w
+	r     io.Reader
+	w     io.Writer
+	out   *outbox
+	slots chan struct{} // one for each inbound request being served
 
 	ctx    context.Context // ends with the connection: the context of inbound calls
 	cancel context.CancelFunc
 	done   chan struct{}
+
+	readerDone, writerDone chan struct{}
+	reading, writing       atomic.Bool // in a Read of r, in a Write to w
+	handlers               sync.WaitGroup
+	closeIOOnce            sync.Once
+	closeIOErr             error
 
 	calls RequestTracker // outbound requests awaiting their responses
 
@@ -127,22 +147,27 @@ type connection struct {
 	serving map[string]context.CancelFunc // inbound requests by id as received
 }
 
-func newConnection(impl any, requests, notifications map[string]route, w io.Writer, r io.Reader) *connection {
+func newConnection(impl any, requests, notifications map[string]route, w io.Writer, r io.Reader, opts []ConnOption) *connection {
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &connection{
-		impl: impl, requests: requests, notifications: notifications,
-		w: w, ctx: ctx, cancel: cancel, done: make(chan struct{}),
+		impl: impl, requests: requests, notifications: notifications, cfg: newConfig(opts),
+		r: r, w: w, ctx: ctx, cancel: cancel, done: make(chan struct{}),
+		readerDone: make(chan struct{}), writerDone: make(chan struct{}),
 		serving: map[string]context.CancelFunc{},
 	}
+	c.out = newOutbox(c.cfg.limits.MaxBufferedBytes)
+	c.slots = make(chan struct{}, min(c.cfg.limits.MaxConcurrentRequests, 1<<30))
 	if requests[MethodInitialize] != nil {
 		c.init = new(initGate)
 	}
-	go c.read(r)
+	go c.read()
+	go c.write()
 	return c
 }
 
 // Done returns a channel that is closed when the connection has ended: the
-// peer closed its end, reading failed, or writing failed.
+// peer closed its end, reading or writing failed or stalled, or Close was
+// called.
 func (c *connection) Done() <-chan struct{} { return c.done }
 
 // Err returns why the connection ended, wrapping ErrConnectionClosed, or nil
@@ -153,11 +178,58 @@ func (c *connection) Err() error {
 	return c.err
 }
 
+// Close ends the connection: pending outbound calls fail with
+// ErrConnectionClosed, the contexts of the handlers being served are
+// cancelled, messages not yet written are dropped, and r and w are closed
+// when they are io.Closers (once if they are the same value), which ends a
+// Read or Write in progress. Close returns once the connection's goroutines
+// have ended: the reader and the writer, and the handlers, which must
+// return once their context is cancelled. A Read of an r that is not an
+// io.Closer, or a Write to such a w, cannot be ended: Close does not wait
+// for the goroutine blocked in it, which ends, without reading or writing
+// more, as soon as that call returns. Close must not be called from a
+// handler of the connection (it would wait for itself). It returns the
+// error of closing r or w, and nil when called again.
+func (c *connection) Close() error {
+	c.end(errors.New("the connection was closed"))
+	err := c.closeIO(true, true)
+	_, rCloser := c.r.(io.Closer)
+	if rCloser || !c.reading.Load() {
+		<-c.readerDone
+	}
+	_, wCloser := c.w.(io.Closer)
+	if wCloser || !c.writing.Load() {
+		<-c.writerDone
+	}
+	c.handlers.Wait()
+	return err
+}
+
+// closeIO closes r and w, as Close says, once.
+func (c *connection) closeIO(r, w bool) error {
+	c.closeIOOnce.Do(func() {
+		var errs []error
+		if rc, ok := c.r.(io.Closer); ok && r {
+			errs = append(errs, rc.Close())
+		}
+		if wc, ok := c.w.(io.Closer); ok && w && any(c.w) != any(c.r) {
+			errs = append(errs, wc.Close())
+		}
+		c.closeIOErr = errors.Join(errs...)
+	})
+	return c.closeIOErr
+}
+
 // ExtMethod sends the request method with params, written as JSON (nil for
 // none), and returns the raw result: for extension methods ("_" prefix) and
 // any other method without a typed call. An error response is an *Error.
 func (c *connection) ExtMethod(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	return c.request(ctx, method, params)
+	v, err := c.request(ctx, method, "", params)
+	if err != nil {
+		return nil, err
+	}
+	raw, _ := v.(json.RawMessage)
+	return raw, nil
 }
 
 // ExtNotification sends the notification method with params, written as
@@ -166,28 +238,35 @@ func (c *connection) ExtNotification(ctx context.Context, method string, params 
 	return c.notify(ctx, method, params)
 }
 
-// read handles the lines of r until it ends, then ends the connection.
-func (c *connection) read(r io.Reader) {
-	br := bufio.NewReaderSize(r, 64<<10)
+// read handles the lines of r until it ends, or the connection does, then
+// ends the connection.
+func (c *connection) read() {
+	defer close(c.readerDone)
+	lr := &lineReader{r: c.r, max: c.cfg.limits.MaxMessageBytes}
 	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
-			c.line(line)
-		}
-		if err != nil {
-			if err == io.EOF {
-				err = errors.New("the peer closed the connection")
-			} else {
-				err = fmt.Errorf("reading: %w", err)
+		line, tooLong, err := lr.next(&c.reading, c.done)
+		switch {
+		case err == errOutboxClosed:
+			return
+		case err == io.EOF:
+			c.end(errors.New("the peer closed the connection"))
+			return
+		case err != nil:
+			c.end(fmt.Errorf("reading: %w", err))
+			return
+		case tooLong:
+			c.tooLong(line)
+			if lr.skip(&c.reading, c.done) != nil {
+				return
 			}
-			c.end(err)
+		case !c.line(line):
 			return
 		}
 	}
 }
 
 // end ends the connection for the reason err, once: pending outbound calls
-// fail, and inbound calls see their context cancelled.
+// fail, inbound calls see their context cancelled, and the writer stops.
 func (c *connection) end(err error) {
 	c.mu.Lock()
 	if c.err != nil {
@@ -196,6 +275,7 @@ func (c *connection) end(err error) {
 	}
 	c.err = fmt.Errorf("%w: %v", ErrConnectionClosed, err)
 	c.mu.Unlock()
+	c.out.close()
 	// A call tracked after this sees c.err (see request).
 	for _, r := range c.calls.takeAll() {
 		r.reply <- reply{err: c.err}
@@ -204,127 +284,213 @@ func (c *connection) end(err error) {
 	close(c.done)
 }
 
-// line handles one line: a request, a notification or a response.
-func (c *connection) line(line []byte) {
-	m, err := parseLine(line)
+// tooLong answers a line longer than the limit, of which prefix is the
+// start: a response fails its call, a request whose id can be read is
+// answered -32600, and anything else -32700 with id null.
+func (c *connection) tooLong(prefix []byte) {
+	details := map[string]string{"details": "the message is longer than the limit of " + strconv.Itoa(c.cfg.limits.MaxMessageBytes) + " bytes"}
+	id, response := peekID(prefix)
+	switch {
+	case id != nil && response:
+		if r, ok := c.calls.takeKey(id); ok {
+			r.reply <- reply{err: fmt.Errorf("acp: the response to %s is longer than the limit of %d bytes", r.method, c.cfg.limits.MaxMessageBytes)}
+		}
+	case id != nil:
+		c.sendError(string(id), NewInvalidRequestError(details))
+	default:
+		c.sendError("", withData(NewParseError(), details))
+	}
+}
+
+// line handles one line: a request, a notification or a response. It
+// returns false once the connection has ended.
+func (c *connection) line(line []byte) bool {
+	m, err := parseLine(line, c.cfg.limits.MaxIDLength, &c.calls)
 	switch {
 	case err != nil:
 		if !m.response {
-			c.sendError(m.id, err)
+			c.sendError(string(m.id), err)
 		}
-	case m.empty, m.response && m.id == nil:
+	case m.empty, m.response && (m.id == nil || isNull(m.id)):
 		// Blank lines, and responses to no request (an error the peer could
 		// not tie to a request of ours), need nothing.
-	case m.method != "" && c.init != nil && !c.admit(m):
+	case m.method != "" && c.init != nil && !c.admit(&m):
 		// Held back until initialize has been answered.
 	case m.method != "" && m.id != nil:
-		c.serve(m)
+		return c.serve(&m)
 	case m.method != "":
-		c.notification(m)
+		c.notification(&m)
 	default:
-		c.response(m)
+		c.response(&m)
 	}
+	return true
 }
 
 // admit asks the initialization gate whether the inbound request or
 // notification m may be handled, and answers a request that may not.
-func (c *connection) admit(m lineMessage) bool {
+func (c *connection) admit(m *lineMessage) bool {
 	ok, rpcErr := c.init.admit(m)
 	if rpcErr != nil {
-		c.sendError(m.id, rpcErr)
+		c.sendError(string(m.id), rpcErr)
 	}
 	return ok
 }
 
-// serve answers an inbound request from a goroutine of its own.
-func (c *connection) serve(m lineMessage) {
-	// The gate learns how an initialize ends before its answer goes out.
-	initialize := c.init != nil && m.method == MethodInitialize
-	ctx, cancel := context.WithCancel(c.ctx)
+// serve answers an inbound request from a goroutine of its own, once one
+// of the slots for requests served at once is free. An initialize is
+// answered before the next line is read, so that a request sent right after
+// it, without waiting for its result, finds the connection initialized. It
+// returns false once the connection has ended.
+func (c *connection) serve(m *lineMessage) bool {
+	select {
+	case c.slots <- struct{}{}:
+	case <-c.done:
+		return false
+	}
 	key := string(m.id)
+	ctx, cancel := context.WithCancel(c.ctx)
 	c.mu.Lock()
+	_, busy := c.serving[key]
+	if c.err != nil || busy {
+		c.mu.Unlock()
+		cancel()
+		<-c.slots
+		if busy {
+			c.sendError(key, NewInvalidRequestError(map[string]string{"details": "a request with this id is already being served"}))
+		}
+		return c.err == nil
+	}
 	c.serving[key] = cancel
+	c.handlers.Add(1)
 	c.mu.Unlock()
+	initialize := c.init != nil && m.method == MethodInitialize
+	method, params := m.method, inParams{present: m.params.raw != nil, value: m.params.value, err: m.params.err}
+	var served chan struct{}
+	if initialize {
+		served = make(chan struct{})
+	}
 	go func() {
 		defer func() {
-			c.mu.Lock()
-			delete(c.serving, key)
-			c.mu.Unlock()
 			cancel()
-		}()
-		result, err := c.handle(ctx, c.requests, m)
-		if err == nil {
-			encErr := c.send(func(b []byte) ([]byte, error) {
-				b, err := appendResult(b, m.id, result)
-				if err == nil && initialize {
-					c.init.answered(true)
-				}
-				return b, err
-			})
-			if encErr == nil || c.Err() != nil {
-				return
+			<-c.slots
+			if served != nil {
+				close(served)
 			}
-			err = fmt.Errorf("encoding the result: %w", encErr)
-		}
-		if initialize {
-			c.init.answered(false)
-		}
-		var rpcErr *Error
-		switch {
-		case errors.As(err, &rpcErr):
-		case errors.Is(err, errNoHandler):
-			rpcErr = NewMethodNotFoundError(m.method)
-		case ctx.Err() != nil && c.ctx.Err() == nil:
-			rpcErr = NewRequestCancelledError()
-		default:
-			rpcErr = NewInternalError(map[string]string{"details": err.Error()})
-		}
-		c.sendError(m.id, rpcErr)
+			c.handlers.Done()
+		}()
+		result, err := c.handle(ctx, c.requests, method, true, params)
+		// The id is free again before the answer can reach the peer.
+		c.mu.Lock()
+		delete(c.serving, key)
+		c.mu.Unlock()
+		c.answer(ctx, key, method, initialize, result, err)
 	}()
+	if served != nil {
+		select {
+		case <-served:
+		case <-c.done:
+			return false
+		}
+	}
+	return true
+}
+
+// answer sends the result of the request with this id, or its error. The
+// gate learns how an initialize ends before its answer goes out.
+func (c *connection) answer(ctx context.Context, id, method string, initialize bool, result any, err error) {
+	if err == nil {
+		encErr := c.send(c.ctx, true, func(b []byte) ([]byte, error) {
+			b, err := appendResult(b, id, result)
+			if err == nil && initialize {
+				c.init.answered(true)
+			}
+			return b, err
+		})
+		if encErr == nil || c.Err() != nil {
+			return
+		}
+		err = fmt.Errorf("encoding the result: %w", encErr)
+	}
+	if initialize {
+		c.init.answered(false)
+	}
+	var rpcErr *Error
+	switch {
+	case errors.As(err, &rpcErr):
+	case errors.Is(err, errNoHandler):
+		rpcErr = NewMethodNotFoundError(method)
+	case ctx.Err() != nil && c.ctx.Err() == nil:
+		rpcErr = NewRequestCancelledError()
+	default:
+		rpcErr = NewInternalError(map[string]string{"details": err.Error()})
+	}
+	c.sendError(id, rpcErr)
 }
 
 // notification handles an inbound notification before the next line.
-func (c *connection) notification(m lineMessage) {
+func (c *connection) notification(m *lineMessage) {
 	if m.method == MethodCancelRequest {
-		c.cancelServing(m.params)
+		c.cancelServing(m.params.raw)
 		return
 	}
 	// A notification has no answer: its handler's errors have nowhere to go.
-	_, _ = c.handle(c.ctx, c.notifications, m)
+	_, _ = c.handle(c.ctx, c.notifications, m.method, false, inParams{present: m.params.raw != nil, value: m.params.value, err: m.params.err})
 }
 
-// handle calls the route of m's method, or the extension handler; a panic
-// in the handler becomes an internal error.
-func (c *connection) handle(ctx context.Context, routes map[string]route, m lineMessage) (result any, err error) {
+// handle calls the route of method, or the extension handler. A panic in
+// the handler is logged and becomes an internal error without data: its
+// text and stack stay in the process.
+func (c *connection) handle(ctx context.Context, routes map[string]route, method string, request bool, params inParams) (result any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = NewInternalError(map[string]string{"details": fmt.Sprintf("panic: %v", p)})
+			c.cfg.logger.Error("acp: a handler panicked", "method", method, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			err = NewInternalError(nil)
 		}
 	}()
-	if r := routes[m.method]; r != nil {
-		return r(ctx, c.impl, m.params)
+	if r := routes[method]; r != nil {
+		return r(ctx, c.impl, params)
 	}
-	if len(m.method) > 1 && m.method[0] == '_' {
-		if m.id != nil {
+	if len(method) > 1 && method[0] == '_' {
+		raw, _ := params.value.(json.RawMessage)
+		if request {
 			if h, ok := c.impl.(ExtMethodHandler); ok {
-				return h.ExtMethod(ctx, m.method, json.RawMessage(m.params))
+				return h.ExtMethod(ctx, method, raw)
 			}
 		} else if h, ok := c.impl.(ExtNotificationHandler); ok {
-			return nil, h.ExtNotification(ctx, m.method, json.RawMessage(m.params))
+			return nil, h.ExtNotification(ctx, method, raw)
 		}
 	}
 	return nil, errNoHandler
 }
 
 // cancelServing cancels the context of the inbound request that the params
-// of a $/cancel_request name.
+// of a $/cancel_request name, by its id as received.
 func (c *connection) cancelServing(params []byte) {
-	var p CancelRequestNotification
-	if params == nil || decodeValid(params, &p) != nil || p.RequestID.Value == nil {
-		return
-	}
-	id, err := p.RequestID.Value.appendJSON(nil)
-	if err != nil {
+	var id []byte
+	_ = withDecoder(params, func(d *decoder) error {
+		if d.PeekKind() != '{' {
+			return nil
+		}
+		if _, err := d.ReadToken(); err != nil {
+			return err
+		}
+		for d.PeekKind() != '}' {
+			name, err := d.readName()
+			if err != nil {
+				return err
+			}
+			v, err := d.ReadValue()
+			if err != nil {
+				return err
+			}
+			if string(name) == "requestId" {
+				end := int(d.InputOffset())
+				id = params[end-len(v) : end]
+			}
+		}
+		return nil
+	})
+	if id == nil {
 		return
 	}
 	c.mu.Lock()
@@ -337,21 +503,24 @@ func (c *connection) cancelServing(params []byte) {
 
 // response hands a response to the outbound call that waits for it. The
 // peer echoes the id as it was sent.
-func (c *connection) response(m lineMessage) {
+func (c *connection) response(m *lineMessage) {
 	r, ok := c.calls.takeKey(m.id)
-	if !ok {
-		return // cancelled, or never asked
-	}
-	if m.err != nil {
+	switch {
+	case !ok:
+		// Cancelled, or never asked.
+	case m.err != nil:
 		r.reply <- reply{err: m.err}
-		return
+	case m.result.err != nil:
+		r.reply <- reply{err: fmt.Errorf("acp: result of %s: %w", r.method, m.result.err)}
+	default:
+		r.reply <- reply{result: m.result.value}
 	}
-	r.reply <- reply{result: m.result}
 }
 
-// request sends an outbound request and waits for its result. Cancelling
-// ctx sends $/cancel_request for it and returns ctx.Err().
-func (c *connection) request(ctx context.Context, method string, params any) ([]byte, error) {
+// request sends an outbound request and waits for its result: decoded into
+// the result type of typed, its method, or a json.RawMessage when typed is
+// "". Cancelling ctx sends $/cancel_request for it and returns ctx.Err().
+func (c *connection) request(ctx context.Context, method, typed string, params any) (any, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -362,12 +531,12 @@ func (c *connection) request(ctx context.Context, method string, params any) ([]
 	c.mu.Unlock()
 	var buf [20]byte
 	key := string(strconv.AppendInt(buf[:0], id, 10))
-	if err := c.calls.track(key, trackedRequest{method: method, reply: ch}); err != nil {
+	if err := c.calls.track(key, trackedRequest{method: typed, reply: ch}); err != nil {
 		return nil, err
 	}
 	// send fails once the connection has ended: end sets c.err before it
 	// fails the tracked calls, so a call tracked too late for that fails here.
-	err := c.send(func(b []byte) ([]byte, error) { return appendRequest(b, id, method, params) })
+	err := c.send(ctx, true, func(b []byte) ([]byte, error) { return appendRequest(b, id, method, params) })
 	if err != nil {
 		c.calls.takeKey([]byte(key))
 		return nil, err
@@ -376,71 +545,81 @@ func (c *connection) request(ctx context.Context, method string, params any) ([]
 	case r := <-ch:
 		return r.result, r.err
 	case <-ctx.Done():
-		var rid RequestID
-		if _, ok := c.calls.takeKey([]byte(key)); ok && rid.UnmarshalJSON([]byte(key)) == nil {
-			_ = c.notify(context.Background(), MethodCancelRequest, &CancelRequestNotification{RequestID: rid})
+		if _, ok := c.calls.takeKey([]byte(key)); ok {
+			// Not waiting for room: the caller returns now.
+			_ = c.send(ctx, false, func(b []byte) ([]byte, error) {
+				b = append(b, `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":`...)
+				return append(strconv.AppendInt(b, id, 10), "}}"...), nil
+			})
 		}
 		return nil, ctx.Err()
 	}
 }
 
-// notify sends an outbound notification.
+// notify sends an outbound notification: it returns once the notification
+// is queued, waiting for room in the queue until ctx ends.
 func (c *connection) notify(ctx context.Context, method string, params any) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return c.send(func(b []byte) ([]byte, error) { return appendNotification(b, method, params) })
+	return c.send(ctx, true, func(b []byte) ([]byte, error) { return appendNotification(b, method, params) })
 }
 
-// send writes the message that build appends to a pooled buffer, and its
-// newline, in one Write. A failed write ends the connection.
-func (c *connection) send(build func([]byte) ([]byte, error)) error {
+// send queues the message that build appends to a pooled buffer, and its
+// newline, for the writer; when the queue is full it waits for room until
+// ctx ends (or, unless wait, not at all).
+func (c *connection) send(ctx context.Context, wait bool, build func([]byte) ([]byte, error)) error {
 	if err := c.Err(); err != nil {
 		return err
 	}
 	buf := encodeBuffer()
 	b, err := build((*buf)[:0])
-	if err == nil {
-		b = append(b, '\n')
-		c.wm.Lock()
-		_, err = c.w.Write(b)
-		c.wm.Unlock()
-		if err != nil {
-			c.end(fmt.Errorf("writing: %w", err))
-			err = c.Err()
+	if err != nil {
+		putBuffer(buf)
+		return err
+	}
+	*buf = append(b, '\n')
+	if err = c.out.put(ctx, c.done, buf, wait); err != nil {
+		putBuffer(buf)
+		if err == errOutboxClosed {
+			return c.Err()
 		}
 	}
-	if b != nil && cap(b) <= maxPooled {
-		*buf = b[:0]
-	}
-	encodeBuffers.Put(buf)
 	return err
 }
 
 // sendError answers the request whose id, as received, is id (null when
-// nil) with e.
-func (c *connection) sendError(id []byte, e *Error) {
-	_ = c.send(func(b []byte) ([]byte, error) { return appendErrorResponse(b, id, e), nil })
+// empty) with e.
+func (c *connection) sendError(id string, e *Error) {
+	_ = c.send(c.ctx, true, func(b []byte) ([]byte, error) { return appendErrorResponse(b, id, e), nil })
 }
 
-// call sends the request method and decodes its result into a new R.
+// call sends the request method and returns its result as a new R.
 func call[R any](ctx context.Context, c *connection, method string, params any) (*R, error) {
-	raw, err := c.request(ctx, method, params)
+	v, err := c.request(ctx, method, method, params)
 	if err != nil {
 		return nil, err
 	}
-	r := new(R)
-	if err := decodeValid(raw, r); err != nil {
-		return nil, fmt.Errorf("acp: result of %s: %w", method, err)
+	switch v := v.(type) {
+	case *R:
+		if v != nil {
+			return v, nil
+		}
+	case json.RawMessage:
+		r := new(R)
+		if err := decodeValid(v, r); err != nil {
+			return nil, fmt.Errorf("acp: result of %s: %w", method, err)
+		}
+		return r, nil
 	}
-	return r, nil
+	return new(R), nil
 }
 
-// serveRequest decodes the params of a request and calls its handler; a nil
+// serveRequest calls the handler of a request with its params; a nil
 // result with a nil error is answered with the zero result.
-func serveRequest[P, R any](ctx context.Context, params []byte, h func(context.Context, *P) (*R, error)) (any, error) {
-	p := new(P)
-	if err := decodeParams(params, p); err != nil {
+func serveRequest[P, R any](ctx context.Context, params inParams, h func(context.Context, *P) (*R, error)) (any, error) {
+	p, err := paramsOf[P](params)
+	if err != nil {
 		return nil, err
 	}
 	r, err := h(ctx, p)
@@ -453,195 +632,44 @@ func serveRequest[P, R any](ctx context.Context, params []byte, h func(context.C
 	return r, nil
 }
 
-// serveNotification decodes the params of a notification and calls its handler.
-func serveNotification[P any](ctx context.Context, params []byte, h func(context.Context, *P) error) (any, error) {
-	p := new(P)
-	if err := decodeParams(params, p); err != nil {
+// serveNotification calls the handler of a notification with its params.
+func serveNotification[P any](ctx context.Context, params inParams, h func(context.Context, *P) error) (any, error) {
+	p, err := paramsOf[P](params)
+	if err != nil {
 		return nil, err
 	}
 	return nil, h(ctx, p)
 }
 
-// decodeParams decodes params into p, or returns the invalid params error
-// that names where they do not fit.
-func decodeParams(params []byte, p any) error {
-	if params == nil {
-		return NewInvalidParamsError(map[string]string{"details": "params are missing"})
+// paramsOf returns the params of an inbound call as a *P, or the invalid
+// params error that names where they do not fit.
+func paramsOf[P any](params inParams) (*P, error) {
+	if params.err != nil {
+		return nil, invalidParams(params.err)
 	}
-	err := decodeValid(params, p)
-	if err == nil {
-		return nil
+	switch p := params.value.(type) {
+	case *P:
+		if p != nil {
+			return p, nil
+		}
+	case json.RawMessage:
+		// A params type without a decoder of its own.
+		v := new(P)
+		if err := decodeValid(p, v); err != nil {
+			return nil, invalidParams(err)
+		}
+		return v, nil
 	}
+	return nil, NewInvalidParamsError(map[string]string{"details": "params are missing"})
+}
+
+// invalidParams is the invalid params error of err, with the JSON path of
+// a type error.
+func invalidParams(err error) *Error {
 	data := map[string]string{"details": err.Error()}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		data["path"] = te.Field
 	}
 	return NewInvalidParamsError(data)
-}
-
-// lineMessage is one JSON-RPC message as read from a line: its members, the
-// values kept as they were received.
-type lineMessage struct {
-	empty    bool   // a blank line
-	response bool   // a message without method, with a result or an error
-	id       []byte // nil when absent or null
-	method   string
-	params   []byte
-	result   []byte
-	err      *Error
-}
-
-// parseLine reads the lineMessage of one line. The error it returns is the
-// *Error that answers the line: a parse error, or an invalid request whose
-// id, if it could be read, is in the lineMessage.
-func parseLine(line []byte) (m lineMessage, rpcErr *Error) {
-	var hasMethod, hasResult, hasError, version bool
-	err := withDecoder(line, func(d *decoder) error {
-		switch d.PeekKind() {
-		case 0:
-			if _, err := d.ReadToken(); err == io.EOF {
-				m.empty = true
-				return nil
-			}
-			return errLineParse
-		case '{':
-		default:
-			if err := d.SkipValue(); err != nil {
-				return errLineParse
-			}
-			return errLineNotObject
-		}
-		if _, err := d.ReadToken(); err != nil {
-			return errLineParse
-		}
-		for d.PeekKind() != '}' {
-			name, err := d.readName()
-			if err != nil {
-				return errLineParse
-			}
-			v, err := d.ReadValue()
-			if err != nil {
-				return errLineParse
-			}
-			end := int(d.InputOffset())
-			v = line[end-len(v) : end]
-			switch string(name) {
-			case "jsonrpc":
-				version = string(v) == `"2.0"`
-			case "id":
-				if v.Kind() != 'n' {
-					m.id = v
-				}
-			case "method":
-				if v.Kind() != '"' {
-					return errLineBadMethod
-				}
-				s, err := unquote(v)
-				if err != nil {
-					return errLineParse
-				}
-				m.method, hasMethod = string(s), true
-			case "params":
-				m.params = v
-			case "result":
-				m.result, hasResult = v, true
-			case "error":
-				hasError = true
-				m.err = new(Error)
-				if err := decodeValid(v, m.err); err != nil {
-					m.err = NewInternalError(map[string]string{"details": "a malformed error response: " + err.Error()})
-				}
-			}
-		}
-		if _, err := d.ReadToken(); err != nil {
-			return errLineParse
-		}
-		if _, err := d.ReadToken(); err != io.EOF {
-			return errLineParse
-		}
-		return nil
-	})
-	m.response = !hasMethod && (hasResult || hasError)
-	switch {
-	case err == errLineParse:
-		return lineMessage{}, NewParseError()
-	case err != nil:
-		return m, NewInvalidRequestError(map[string]string{"details": err.Error()})
-	case m.empty:
-		return m, nil
-	case !version:
-		return m, NewInvalidRequestError(map[string]string{"details": `the message lacks "jsonrpc": "2.0"`})
-	case m.id != nil && m.id[0] != '"' && m.id[0] != '-' && (m.id[0] < '0' || m.id[0] > '9'):
-		return lineMessage{}, NewInvalidRequestError(map[string]string{"details": "the id is neither a number nor a string"})
-	case hasMethod && m.method == "":
-		return m, NewInvalidRequestError(map[string]string{"details": "the method is empty"})
-	case !hasMethod && m.id == nil:
-		return m, NewInvalidRequestError(map[string]string{"details": "a message with neither method nor id"})
-	case !hasMethod && hasResult == hasError:
-		return m, NewInvalidRequestError(map[string]string{"details": `a response needs exactly one of "result" and "error"`})
-	}
-	return m, nil
-}
-
-var (
-	errLineParse     = errors.New("not JSON")
-	errLineNotObject = errors.New("the message is not a JSON object")
-	errLineBadMethod = errors.New("the method is not a string")
-)
-
-// appendRequest appends an outbound request.
-func appendRequest(b []byte, id int64, method string, params any) ([]byte, error) {
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = strconv.AppendInt(b, id, 10)
-	return appendCall(b, method, params)
-}
-
-// appendNotification appends an outbound notification.
-func appendNotification(b []byte, method string, params any) ([]byte, error) {
-	return appendCall(append(b, `{"jsonrpc":"2.0"`...), method, params)
-}
-
-func appendCall(b []byte, method string, params any) ([]byte, error) {
-	b = append(b, `,"method":`...)
-	b = appendString(b, method)
-	if params != nil {
-		var err error
-		b = append(b, `,"params":`...)
-		if b, err = appendAny(b, params); err != nil {
-			return nil, err
-		}
-	}
-	return append(b, '}'), nil
-}
-
-// appendResult appends the response with result to the request whose id,
-// as received, is id.
-func appendResult(b []byte, id []byte, result any) ([]byte, error) {
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = append(b, id...)
-	b = append(b, `,"result":`...)
-	b, err := appendAny(b, result)
-	if err != nil {
-		return nil, err
-	}
-	return append(b, '}'), nil
-}
-
-// appendErrorResponse appends the error response to the request whose id,
-// as received, is id (null when nil).
-func appendErrorResponse(b []byte, id []byte, e *Error) []byte {
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	if id == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, id...)
-	}
-	b = append(b, `,"error":`...)
-	out, err := e.appendJSON(b)
-	if err != nil {
-		// Only data that is not valid JSON fails: send the error without it.
-		out, _ = (&Error{Code: e.Code, Message: e.Message}).appendJSON(b)
-	}
-	return append(out, '}')
 }

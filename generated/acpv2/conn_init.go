@@ -40,7 +40,7 @@ const (
 
 // admit says whether the inbound request or notification m may be handled;
 // when it may not, rpcErr, if not nil, answers it.
-func (g *initGate) admit(m lineMessage) (ok bool, rpcErr *Error) {
+func (g *initGate) admit(m *lineMessage) (ok bool, rpcErr *Error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	switch {

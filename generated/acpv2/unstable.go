@@ -3967,42 +3967,42 @@ func (c *ClientSideConnection) UnarchiveSession(ctx context.Context, params *Una
 }
 
 func init() {
-	agentRequests[MethodAuthStatus] = func(ctx context.Context, impl any, params []byte) (any, error) {
+	agentRequests[MethodAuthStatus] = func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(AgentAuthStatus)
 		if !ok {
 			return nil, errNoHandler
 		}
 		return serveRequest(ctx, params, h.AuthStatus)
 	}
-	agentRequests[MethodArchiveSession] = func(ctx context.Context, impl any, params []byte) (any, error) {
+	agentRequests[MethodArchiveSession] = func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(AgentArchiveSession)
 		if !ok {
 			return nil, errNoHandler
 		}
 		return serveRequest(ctx, params, h.ArchiveSession)
 	}
-	agentRequests[MethodSetSessionTitle] = func(ctx context.Context, impl any, params []byte) (any, error) {
+	agentRequests[MethodSetSessionTitle] = func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(AgentSetSessionTitle)
 		if !ok {
 			return nil, errNoHandler
 		}
 		return serveRequest(ctx, params, h.SetSessionTitle)
 	}
-	agentRequests[MethodSessionStatus] = func(ctx context.Context, impl any, params []byte) (any, error) {
+	agentRequests[MethodSessionStatus] = func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(AgentSessionStatus)
 		if !ok {
 			return nil, errNoHandler
 		}
 		return serveRequest(ctx, params, h.SessionStatus)
 	}
-	agentRequests[MethodUnarchiveSession] = func(ctx context.Context, impl any, params []byte) (any, error) {
+	agentRequests[MethodUnarchiveSession] = func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(AgentUnarchiveSession)
 		if !ok {
 			return nil, errNoHandler
 		}
 		return serveRequest(ctx, params, h.UnarchiveSession)
 	}
-	clientNotifications[MethodAuthStatusUpdate] = func(ctx context.Context, impl any, params []byte) (any, error) {
+	clientNotifications[MethodAuthStatusUpdate] = func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(ClientAuthStatusUpdate)
 		if !ok {
 			return nil, errNoHandler

@@ -926,14 +926,14 @@ func (c *ClientSideConnection) MessageMCP(ctx context.Context, params *MessageMC
 }
 
 func init() {
-	agentNotifications[MethodMessageMCP] = func(ctx context.Context, impl any, params []byte) (any, error) {
+	agentNotifications[MethodMessageMCP] = func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(AgentMessageMCP)
 		if !ok {
 			return nil, errNoHandler
 		}
 		return serveNotification(ctx, params, h.MessageMCP)
 	}
-	clientRequests[MethodMessageMCP] = func(ctx context.Context, impl any, params []byte) (any, error) {
+	clientRequests[MethodMessageMCP] = func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(ClientMessageMCP)
 		if !ok {
 			return nil, errNoHandler

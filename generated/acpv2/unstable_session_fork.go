@@ -566,7 +566,7 @@ func (c *ClientSideConnection) ForkSession(ctx context.Context, params *ForkSess
 }
 
 func init() {
-	agentRequests[MethodForkSession] = func(ctx context.Context, impl any, params []byte) (any, error) {
+	agentRequests[MethodForkSession] = func(ctx context.Context, impl any, params inParams) (any, error) {
 		h, ok := impl.(AgentForkSession)
 		if !ok {
 			return nil, errNoHandler
