@@ -7,6 +7,7 @@ import (
 
 	"github.com/acpgen/acpgen/generated/acpv1"
 	"github.com/acpgen/acpgen/generated/acpv2"
+	"github.com/acpgen/acpgen/generated/convert"
 )
 
 // bridgeAgent serves the v1 client's calls by calling the v2 agent.
@@ -25,11 +26,7 @@ func (a bridgeAgent) Initialize(ctx context.Context, p *acpv1.InitializeRequest)
 	req := acpv2.NewInitializeRequest(2, acpv2.Implementation{Name: "unknown", Version: "unknown"})
 	req.Meta = p.Meta
 	if p.ClientInfo != nil {
-		info, err := viaWire[acpv2.Implementation](p.ClientInfo)
-		if err != nil {
-			return nil, acpv1.NewInvalidParamsError(map[string]string{"details": err.Error()})
-		}
-		req.Info = *info
+		req.Info = convert.ImplementationToV2(*p.ClientInfo)
 	}
 	if c := p.ClientCapabilities; c != nil {
 		caps := &acpv2.ClientCapabilities{Meta: c.Meta}
@@ -37,9 +34,8 @@ func (a bridgeAgent) Initialize(ctx context.Context, p *acpv1.InitializeRequest)
 			caps.Auth = &acpv2.ClientAuthCapabilities{Terminal: &acpv2.TerminalAuthCapabilities{}}
 		}
 		if c.Elicitation != nil {
-			if e, err := viaWire[acpv2.ElicitationCapabilities](c.Elicitation); err == nil {
-				caps.Elicitation = e
-			}
+			e := convert.ElicitationCapabilitiesToV2(*c.Elicitation)
+			caps.Elicitation = &e
 		}
 		req.Capabilities = caps
 	}
@@ -59,11 +55,8 @@ func (a bridgeAgent) Initialize(ctx context.Context, p *acpv1.InitializeRequest)
 func initializeResultToV1(res *acpv2.InitializeResponse) (*acpv1.InitializeResponse, error) {
 	out := acpv1.NewInitializeResponse(1)
 	out.Meta = res.Meta
-	info, err := viaWire[acpv1.Implementation](res.Info)
-	if err != nil {
-		return nil, err
-	}
-	out.AgentInfo = info
+	info := convert.ImplementationToV1(res.Info)
+	out.AgentInfo = &info
 	if res.AuthMethods != nil {
 		out.AuthMethods = []acpv1.AuthMethod{}
 		for _, m := range res.AuthMethods {
@@ -254,13 +247,26 @@ func (a bridgeAgent) Cancel(ctx context.Context, p *acpv1.CancelNotification) er
 }
 
 // CloseSession, DeleteSession and ListSessions have the same shape in both
-// versions.
+// versions: the first two convert member by member, ListSessions, whose
+// sessions have unstable members, by its JSON.
 func (a bridgeAgent) CloseSession(ctx context.Context, p *acpv1.CloseSessionRequest) (*acpv1.CloseSessionResponse, error) {
-	return forward[acpv1.CloseSessionResponse](ctx, p, a.b.peer.CloseSession)
+	req := convert.CloseSessionRequestToV2(*p)
+	res, err := a.b.peer.CloseSession(ctx, &req)
+	if err != nil {
+		return nil, errorToV1(err)
+	}
+	out := convert.CloseSessionResponseToV1(*res)
+	return &out, nil
 }
 
 func (a bridgeAgent) DeleteSession(ctx context.Context, p *acpv1.DeleteSessionRequest) (*acpv1.DeleteSessionResponse, error) {
-	return forward[acpv1.DeleteSessionResponse](ctx, p, a.b.peer.DeleteSession)
+	req := convert.DeleteSessionRequestToV2(*p)
+	res, err := a.b.peer.DeleteSession(ctx, &req)
+	if err != nil {
+		return nil, errorToV1(err)
+	}
+	out := convert.DeleteSessionResponseToV1(*res)
+	return &out, nil
 }
 
 func (a bridgeAgent) ListSessions(ctx context.Context, p *acpv1.ListSessionsRequest) (*acpv1.ListSessionsResponse, error) {

@@ -27,11 +27,8 @@ func (c bridgeClient) CreateElicitation(ctx context.Context, p *acpv2.CreateElic
 }
 
 func (c bridgeClient) CompleteElicitation(ctx context.Context, p *acpv2.CompleteElicitationNotification) error {
-	n, err := viaWire[acpv1.CompleteElicitationNotification](p)
-	if err != nil {
-		return err
-	}
-	return c.b.v1.CompleteElicitation(ctx, n)
+	n := convert.CompleteElicitationNotificationToV1(*p)
+	return c.b.v1.CompleteElicitation(ctx, &n)
 }
 
 // UpdateSession sends the client the v1 form of the agent's session update.

@@ -56,6 +56,17 @@ func (a *turnAgent) SetSessionConfigOption(ctx context.Context, p *acpv2.SetSess
 	return acpv2.NewSetSessionConfigOptionResponse([]acpv2.SessionConfigOption{}), nil
 }
 
+func (a *turnAgent) CloseSession(ctx context.Context, p *acpv2.CloseSessionRequest) (*acpv2.CloseSessionResponse, error) {
+	if p.SessionID != "s1" {
+		return nil, acpv2.NewResourceNotFoundError(string(p.SessionID))
+	}
+	return acpv2.NewCloseSessionResponse(), nil
+}
+
+func (a *turnAgent) DeleteSession(ctx context.Context, p *acpv2.DeleteSessionRequest) (*acpv2.DeleteSessionResponse, error) {
+	return nil, acpv2.NewResourceNotFoundError(string(p.SessionID))
+}
+
 // stdioServers checks that the MCP servers, if any, are one stdio server.
 func stdioServers(servers []acpv2.MCPServer) error {
 	if len(servers) == 0 {
@@ -309,7 +320,8 @@ func equalStrings(a, b []string) bool {
 
 // TestBridgeSessionsAndElicitation checks the MCP servers of session/new and
 // session/resume (v1's stdio server, without "type"), a config option set
-// by value id, and an elicitation completed by the agent.
+// by value id, an elicitation completed by the agent, and session/close and
+// session/delete, an error of the agent included.
 func TestBridgeSessionsAndElicitation(t *testing.T) {
 	rec, _ := startBridge(t, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -337,6 +349,13 @@ func TestBridgeSessionsAndElicitation(t *testing.T) {
 	}
 	if _, err := rec.conn.Prompt(ctx, acpv1.NewPromptRequest("s1", []acpv1.ContentBlock{acpv1.NewContentBlockText("elicit")})); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := rec.conn.CloseSession(ctx, acpv1.NewCloseSessionRequest("s1")); err != nil {
+		t.Errorf("session/close: %v", err)
+	}
+	var e *acpv1.Error
+	if _, err := rec.conn.DeleteSession(ctx, acpv1.NewDeleteSessionRequest("s9")); !errors.As(err, &e) || e.Code != -32002 {
+		t.Errorf("session/delete of an unknown session: %v", err)
 	}
 	rec.mu.Lock()
 	defer rec.mu.Unlock()

@@ -245,3 +245,11 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// CompareTypes returns "" when a, a type of version from, and b, a type of
+// version to, have the same stable shape on the wire, or their first
+// difference, located from "value".
+func CompareTypes(from, to string, a, b *Type) string {
+	c := shapes{from: from, to: to, seen: map[[2]*Type]bool{}}
+	return c.types(a, b, "value")
+}

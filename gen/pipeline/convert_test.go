@@ -18,15 +18,15 @@ func TestConvertFiles(t *testing.T) {
 		want map[string]string // file → its build constraint line, "" for none
 	}{
 		{"both versions", Options{ImportPath: mod}, map[string]string{
-			"convert/doc.go": "", "convert/plan.go": "",
+			"convert/doc.go": "", "convert/plan.go": "", "convert/types.go": "",
 			"convert/plan_ops.go":     "//go:build unstable_plan_operations || unstable",
 			"convert/plan_ops_off.go": "//go:build !unstable_plan_operations && !unstable",
 		}},
 		{"plan operations left out", Options{ImportPath: mod, Select: &ir.Selection{Features: []string{"unstable_session_fork"}}}, map[string]string{
-			"convert/doc.go": "", "convert/plan.go": "", "convert/plan_ops_off.go": "",
+			"convert/doc.go": "", "convert/plan.go": "", "convert/plan_ops_off.go": "", "convert/types.go": "",
 		}},
 		{"plan operations baked", Options{ImportPath: mod, Select: &ir.Selection{Features: []string{"unstable_plan_operations"}, Bake: true}}, map[string]string{
-			"convert/doc.go": "", "convert/plan.go": "", "convert/plan_ops.go": "",
+			"convert/doc.go": "", "convert/plan.go": "", "convert/plan_ops.go": "", "convert/types.go": "",
 		}},
 		{"import path unknown", Options{}, nil},
 		{"one version", Options{ImportPath: mod, Versions: []string{"v2"}}, nil},
