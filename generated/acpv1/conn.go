@@ -115,8 +115,9 @@ var errNoHandler = errors.New("no handler for the method")
 
 // connection is the runtime behind each side's connection type. Three kinds
 // of goroutines serve it: one reads and dispatches the lines, one writes
-// the queued outbound messages, and each inbound request is served on one
-// of its own. The connection owns them all: they end with it.
+// the queued outbound messages, and workers serve the inbound requests,
+// each request on one of its own, as many as requests served at once. The
+// connection owns them all: they end with it.
 type connection struct {
 	impl          any
 	requests      map[string]route
@@ -128,6 +129,8 @@ type connection struct {
 	w     io.Writer
 	out   *outbox
 	slots chan struct{} // one for each inbound request being served
+	work  chan func()   // hands a request to a worker that waits for one
+	idle  atomic.Int32  // the workers that wait
 
 	ctx    context.Context // ends with the connection: the context of inbound calls
 	cancel context.CancelFunc
@@ -135,15 +138,15 @@ type connection struct {
 
 	readerDone, writerDone chan struct{}
 	reading, writing       atomic.Bool // in a Read of r, in a Write to w
+	flushing               atomic.Bool // Close has been called: the writer writes what is queued
 	handlers               sync.WaitGroup
-	closeIOOnce            sync.Once
-	closeIOErr             error
+	closeR, closeW         sync.Once
 
-	calls RequestTracker // outbound requests awaiting their responses
+	calls  RequestTracker // outbound requests awaiting their responses
+	nextID atomic.Int64   // the id of the last outbound request
 
 	mu      sync.Mutex
 	err     error                         // why the connection ended, once it has
-	nextID  int64                         // the id of the last outbound request
 	serving map[string]context.CancelFunc // inbound requests by id as received
 }
 
@@ -152,7 +155,7 @@ func newConnection(impl any, requests, notifications map[string]route, w io.Writ
 	c := &connection{
 		impl: impl, requests: requests, notifications: notifications, cfg: newConfig(opts),
 		r: r, w: w, ctx: ctx, cancel: cancel, done: make(chan struct{}),
-		readerDone: make(chan struct{}), writerDone: make(chan struct{}),
+		readerDone: make(chan struct{}), writerDone: make(chan struct{}), work: make(chan func()),
 		serving: map[string]context.CancelFunc{},
 	}
 	c.out = newOutbox(c.cfg.limits.MaxBufferedBytes)
@@ -179,45 +182,47 @@ func (c *connection) Err() error {
 }
 
 // Close ends the connection: pending outbound calls fail with
-// ErrConnectionClosed, the contexts of the handlers being served are
-// cancelled, messages not yet written are dropped, and r and w are closed
-// when they are io.Closers (once if they are the same value), which ends a
-// Read or Write in progress. Close returns once the connection's goroutines
-// have ended: the reader and the writer, and the handlers, which must
-// return once their context is cancelled. A Read of an r that is not an
-// io.Closer, or a Write to such a w, cannot be ended: Close does not wait
-// for the goroutine blocked in it, which ends, without reading or writing
-// more, as soon as that call returns. Close must not be called from a
-// handler of the connection (it would wait for itself). It returns the
-// error of closing r or w, and nil when called again.
+// ErrConnectionClosed and the contexts of the handlers being served are
+// cancelled. The messages already queued are written first: a write that
+// stays blocked for the OutputStall limit ends that, as it ends any
+// connection (see Limits). Then r is closed if it is an io.Closer, which
+// ends a Read in progress; w is left open (it may be the process's standard
+// output), unless a write to it is stuck: a stalled connection closes w, as
+// well as r, when they are io.Closers. Close returns once the connection's
+// goroutines have ended: the reader, the writer and the handlers, which
+// must return once their context is cancelled. A Read of an r that is not
+// an io.Closer, or a stuck Write to such a w, cannot be ended: Close does
+// not wait for the goroutine blocked in it, which ends, without reading or
+// writing more, as soon as that call returns. Close must not be called
+// from a handler of the connection (it would wait for itself). It returns
+// the error of closing r, and nil when called again.
 func (c *connection) Close() error {
+	c.flushing.Store(true)
 	c.end(errors.New("the connection was closed"))
-	err := c.closeIO(true, true)
-	_, rCloser := c.r.(io.Closer)
-	if rCloser || !c.reading.Load() {
-		<-c.readerDone
-	}
 	_, wCloser := c.w.(io.Closer)
 	if wCloser || !c.writing.Load() {
 		<-c.writerDone
+	}
+	err := c.closeIO(true, false)
+	_, rCloser := c.r.(io.Closer)
+	if rCloser || !c.reading.Load() {
+		<-c.readerDone
 	}
 	c.handlers.Wait()
 	return err
 }
 
-// closeIO closes r and w, as Close says, once.
+// closeIO closes r and w, each once, when they are io.Closers: w only if it
+// is not r.
 func (c *connection) closeIO(r, w bool) error {
-	c.closeIOOnce.Do(func() {
-		var errs []error
-		if rc, ok := c.r.(io.Closer); ok && r {
-			errs = append(errs, rc.Close())
-		}
-		if wc, ok := c.w.(io.Closer); ok && w && any(c.w) != any(c.r) {
-			errs = append(errs, wc.Close())
-		}
-		c.closeIOErr = errors.Join(errs...)
-	})
-	return c.closeIOErr
+	var errs []error
+	if rc, ok := c.r.(io.Closer); ok && r {
+		c.closeR.Do(func() { errs = append(errs, rc.Close()) })
+	}
+	if wc, ok := c.w.(io.Closer); ok && w && any(c.w) != any(c.r) {
+		c.closeW.Do(func() { errs = append(errs, wc.Close()) })
+	}
+	return errors.Join(errs...)
 }
 
 // ExtMethod sends the request method with params, written as JSON (nil for
@@ -344,11 +349,36 @@ func (c *connection) admit(m *lineMessage) bool {
 func (c *connection) serve(m *lineMessage) bool {
 	select {
 	case c.slots <- struct{}{}:
-	case <-c.done:
-		return false
+	default:
+		select {
+		case c.slots <- struct{}{}:
+		case <-c.done:
+			return false
+		}
 	}
 	key := string(m.id)
 	ctx, cancel := context.WithCancel(c.ctx)
+	initialize := c.init != nil && m.method == MethodInitialize
+	method, params := m.method, inParams{present: m.params.raw != nil, value: m.params.value, err: m.params.err}
+	var served chan struct{}
+	if initialize {
+		served = make(chan struct{})
+	}
+	job := func() {
+		defer func() {
+			cancel()
+			<-c.slots
+			if served != nil {
+				close(served)
+			}
+		}()
+		result, err := c.handle(ctx, c.requests, method, true, params)
+		// The id is free again before the answer can reach the peer.
+		c.mu.Lock()
+		delete(c.serving, key)
+		c.mu.Unlock()
+		c.answer(ctx, key, method, initialize, result, err)
+	}
 	c.mu.Lock()
 	_, busy := c.serving[key]
 	if c.err != nil || busy {
@@ -361,30 +391,17 @@ func (c *connection) serve(m *lineMessage) bool {
 		return c.err == nil
 	}
 	c.serving[key] = cancel
-	c.handlers.Add(1)
-	c.mu.Unlock()
-	initialize := c.init != nil && m.method == MethodInitialize
-	method, params := m.method, inParams{present: m.params.raw != nil, value: m.params.value, err: m.params.err}
-	var served chan struct{}
-	if initialize {
-		served = make(chan struct{})
+	handedOff := false
+	select {
+	case c.work <- job:
+		handedOff = true
+	default:
+		c.handlers.Add(1)
 	}
-	go func() {
-		defer func() {
-			cancel()
-			<-c.slots
-			if served != nil {
-				close(served)
-			}
-			c.handlers.Done()
-		}()
-		result, err := c.handle(ctx, c.requests, method, true, params)
-		// The id is free again before the answer can reach the peer.
-		c.mu.Lock()
-		delete(c.serving, key)
-		c.mu.Unlock()
-		c.answer(ctx, key, method, initialize, result, err)
-	}()
+	c.mu.Unlock()
+	if !handedOff {
+		go c.worker(job)
+	}
 	if served != nil {
 		select {
 		case <-served:
@@ -393,6 +410,31 @@ func (c *connection) serve(m *lineMessage) bool {
 		}
 	}
 	return true
+}
+
+// maxIdleWorkers is how many goroutines that served a request wait for the
+// next one, instead of ending: a request then starts on a goroutine whose
+// stack has already grown.
+const maxIdleWorkers = 8
+
+// worker runs job, then the jobs handed to it while it waits, until the
+// connection ends or enough others wait.
+func (c *connection) worker(job func()) {
+	defer c.handlers.Done()
+	for {
+		job()
+		if c.idle.Add(1) > maxIdleWorkers {
+			c.idle.Add(-1)
+			return
+		}
+		select {
+		case job = <-c.work:
+			c.idle.Add(-1)
+		case <-c.done:
+			c.idle.Add(-1)
+			return
+		}
+	}
 }
 
 // answer sends the result of the request with this id, or its error. The
@@ -525,10 +567,7 @@ func (c *connection) request(ctx context.Context, method, typed string, params a
 		return nil, err
 	}
 	ch := make(chan reply, 1)
-	c.mu.Lock()
-	c.nextID++
-	id := c.nextID
-	c.mu.Unlock()
+	id := c.nextID.Add(1)
 	var buf [20]byte
 	key := string(strconv.AppendInt(buf[:0], id, 10))
 	if err := c.calls.track(key, trackedRequest{method: typed, reply: ch}); err != nil {
@@ -540,6 +579,10 @@ func (c *connection) request(ctx context.Context, method, typed string, params a
 	if err != nil {
 		c.calls.takeKey([]byte(key))
 		return nil, err
+	}
+	if ctx.Done() == nil { // a context that is never cancelled
+		r := <-ch
+		return r.result, r.err
 	}
 	select {
 	case r := <-ch:
@@ -569,8 +612,8 @@ func (c *connection) notify(ctx context.Context, method string, params any) erro
 // newline, for the writer; when the queue is full it waits for room until
 // ctx ends (or, unless wait, not at all).
 func (c *connection) send(ctx context.Context, wait bool, build func([]byte) ([]byte, error)) error {
-	if err := c.Err(); err != nil {
-		return err
+	if c.ended() {
+		return c.Err()
 	}
 	buf := encodeBuffer()
 	b, err := build((*buf)[:0])

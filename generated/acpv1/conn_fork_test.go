@@ -27,8 +27,8 @@ func TestConnUnstableMethod(t *testing.T) {
 	}
 
 	fork := *testPackage
-	fork.Agent = func(h *conntest.Handlers, w io.Writer, r io.Reader) (conntest.Conn, map[string]conntest.Call) {
-		return NewAgentSideConnection(&forkAgent{testAgent{h}}, w, r), nil
+	fork.Agent = func(h *conntest.Handlers, w io.Writer, r io.Reader, o conntest.Options) (conntest.Conn, map[string]conntest.Call) {
+		return NewAgentSideConnection(&forkAgent{testAgent{h}}, w, r, options(o)...), nil
 	}
 	conntest.NewRawAgentPeer(t, &fork, &conntest.Handlers{}, false).Exchange([]conntest.Line{{
 		`{"jsonrpc":"2.0","id":1,"method":"session/fork","params":{"sessionId":"s","cwd":"/"}}`,

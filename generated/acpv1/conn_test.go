@@ -41,7 +41,7 @@ func (c *testClient) RequestPermission(ctx context.Context, p *RequestPermission
 // testPackage drives the shared connection tests.
 var testPackage = &conntest.Package{
 	Version: "v1",
-	Agent: func(h *conntest.Handlers, w io.Writer, r io.Reader) (conntest.Conn, map[string]conntest.Call) {
+	Agent: func(h *conntest.Handlers, w io.Writer, r io.Reader, o conntest.Options) (conntest.Conn, map[string]conntest.Call) {
 		var agent Agent = &testAgent{h}
 		if h.Ext {
 			agent = &struct {
@@ -49,14 +49,14 @@ var testPackage = &conntest.Package{
 				conntest.Ext
 			}{testAgent{h}, conntest.Ext{H: h}}
 		}
-		c := NewAgentSideConnection(agent, w, r)
+		c := NewAgentSideConnection(agent, w, r, options(o)...)
 		return c, map[string]conntest.Call{
 			MethodSessionUpdate:     conntest.Notification(c.SessionUpdate),
 			MethodRequestPermission: conntest.Request(c.RequestPermission),
 		}
 	},
-	Client: func(h *conntest.Handlers, w io.Writer, r io.Reader) (conntest.Conn, map[string]conntest.Call) {
-		c := NewClientSideConnection(&testClient{h}, w, r)
+	Client: func(h *conntest.Handlers, w io.Writer, r io.Reader, o conntest.Options) (conntest.Conn, map[string]conntest.Call) {
+		c := NewClientSideConnection(&testClient{h}, w, r, options(o)...)
 		return c, map[string]conntest.Call{
 			MethodInitialize: conntest.Request(c.Initialize),
 			MethodNewSession: conntest.Request(c.NewSession),
@@ -70,6 +70,21 @@ var testPackage = &conntest.Package{
 	PermissionParams: `{"sessionId":%q,"toolCall":{"toolCallId":"c"},"options":[]}`,
 	NotFound:         func(uri string) error { return NewResourceNotFoundError(uri) },
 	IsCode:           func(err error, code int) bool { return isCode(err, ErrorCode(code)) },
+}
+
+// options are the options of a connection under test.
+func options(o conntest.Options) []ConnOption {
+	opts := []ConnOption{WithLimits(Limits{
+		MaxMessageBytes:       o.MaxMessageBytes,
+		MaxIDLength:           o.MaxIDLength,
+		MaxConcurrentRequests: o.MaxConcurrentRequests,
+		MaxBufferedBytes:      o.MaxBufferedBytes,
+		OutputStall:           o.OutputStall,
+	})}
+	if o.Logger != nil {
+		opts = append(opts, WithLogger(o.Logger))
+	}
+	return opts
 }
 
 func isCode(err error, code ErrorCode) bool {
@@ -88,6 +103,17 @@ func TestConnExtensions(t *testing.T)         { conntest.Extensions(t, testPacka
 func TestConnCancelInbound(t *testing.T)      { conntest.CancelInbound(t, testPackage) }
 func TestConnInitGateConcurrent(t *testing.T) { conntest.InitGateConcurrent(t, testPackage) }
 func TestConnInitializeFirst(t *testing.T)    { conntest.InitializeFirst(t, testPackage) }
+func TestConnNeverReads(t *testing.T)         { conntest.NeverReads(t, testPackage, ErrConnectionClosed) }
+func TestConnHugeLine(t *testing.T)           { conntest.HugeLine(t, testPackage) }
+func TestConnManyRequests(t *testing.T)       { conntest.ManyRequests(t, testPackage) }
+func TestConnCloseMidCall(t *testing.T)       { conntest.CloseMidCall(t, testPackage, ErrConnectionClosed) }
+func TestConnPanicLogged(t *testing.T)        { conntest.PanicLogged(t, testPackage) }
+
+// TestConnIDs: requests are told apart by their ids as received; in v1, a
+// request with id null is answered with id null.
+func TestConnIDs(t *testing.T) {
+	conntest.IDs(t, testPackage, `{"jsonrpc":"2.0","id":null,"result":{"sessionId":"s-/"}}`)
+}
 
 // TestConnInitGate: before initialize, every request is refused as the
 // TypeScript SDK's v1 agents refuse it, and notifications are handled.

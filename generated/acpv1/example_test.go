@@ -49,12 +49,13 @@ func Example_unknownVariant() {
 // Example_textChunk streams one chunk of the agent's reply; the connection
 // writes it as a JSON-RPC line.
 func Example_textChunk() {
-	conn := acpv1.NewAgentSideConnection(agent{}, os.Stdout, fromClient)
+	conn := acpv1.NewAgentSideConnection(agent{}, os.Stdout, fromClient())
 	ctx, id := context.Background(), acpv1.SessionID("s1")
 
 	err := conn.SessionUpdate(ctx, acpv1.NewSessionNotification(id,
 		acpv1.NewSessionUpdateAgentMessageChunk(acpv1.NewContentBlockText("Hello"))))
 
+	conn.Close() // the line goes out before Close returns
 	fmt.Println(err)
 	// Output:
 	// {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Hello"}}}}
@@ -63,13 +64,14 @@ func Example_textChunk() {
 
 // Example_toolCallDiff reports a tool call that edited a file.
 func Example_toolCallDiff() {
-	conn := acpv1.NewAgentSideConnection(agent{}, os.Stdout, fromClient)
+	conn := acpv1.NewAgentSideConnection(agent{}, os.Stdout, fromClient())
 	ctx, id := context.Background(), acpv1.SessionID("s1")
 
 	err := conn.SessionUpdate(ctx, acpv1.NewSessionNotification(id, acpv1.NewSessionUpdateToolCall(acpv1.ToolCall{
 		ToolCallID: "call-1", Title: "Fix the greeting", Kind: acpv1.Ptr(acpv1.ToolKindEdit),
 		Content: []acpv1.ToolCallContent{acpv1.NewToolCallContentDiff("/src/main.go", "package main\n")}})))
 
+	conn.Close() // the line goes out before Close returns
 	fmt.Println(err)
 	// Output:
 	// {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"call-1","title":"Fix the greeting","kind":"edit","content":[{"type":"diff","path":"/src/main.go","newText":"package main\n"}]}}}
@@ -78,13 +80,14 @@ func Example_toolCallDiff() {
 
 // Example_plan sends the agent's plan.
 func Example_plan() {
-	conn := acpv1.NewAgentSideConnection(agent{}, os.Stdout, fromClient)
+	conn := acpv1.NewAgentSideConnection(agent{}, os.Stdout, fromClient())
 	ctx, id := context.Background(), acpv1.SessionID("s1")
 
 	err := conn.SessionUpdate(ctx, acpv1.NewSessionNotification(id, acpv1.NewSessionUpdatePlan([]acpv1.PlanEntry{
 		{Content: "Read the code", Priority: acpv1.PlanEntryPriorityHigh, Status: acpv1.PlanEntryStatusCompleted},
 		{Content: "Fix the bug", Priority: acpv1.PlanEntryPriorityHigh, Status: acpv1.PlanEntryStatusInProgress}})))
 
+	conn.Close() // the line goes out before Close returns
 	fmt.Println(err)
 	// Output:
 	// {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"plan","entries":[{"content":"Read the code","priority":"high","status":"completed"},{"content":"Fix the bug","priority":"high","status":"in_progress"}]}}}
@@ -111,8 +114,11 @@ func Example_prompt() {
 	// Output: {"sessionId":"s1","prompt":[{"type":"text","text":"Fix the bug"}],"_meta":{"trace":"t1"}}
 }
 
-// fromClient is what the examples' connections read: nothing, ever.
-var fromClient, _ = io.Pipe()
+// fromClient returns what an example's connection reads: nothing, ever.
+func fromClient() io.Reader {
+	r, _ := io.Pipe()
+	return r
+}
 
 // agent is the smallest Agent; the examples only send notifications.
 type agent struct{}

@@ -13,15 +13,14 @@ import "sync"
 // an initialize request is on its way, every other request is answered
 // -32600 "Invalid request" with data "ACP v2 connection must be initialized
 // before '<method>'", whatever its method, and notifications other than
-// $/cancel_request are dropped. A second initialize while one is being
-// served is answered -32600 with data "ACP v2 initialize is already in
-// progress"; once initialized, initialize may be repeated until another
-// request comes, and is answered -32600 with data "ACP v2 initialize must
-// not be repeated after other requests" after that. An initialize answered
-// with an error leaves the connection as it was. While a repeated initialize
-// is served, requests are held back again, but notifications are handled at
-// once (the TypeScript SDK waits for the repeat to end; here that would stop
-// the reading of the responses its handler may wait for).
+// $/cancel_request are dropped. Once initialized, initialize may be
+// repeated until another request comes, and is answered -32600 with data
+// "ACP v2 initialize must not be repeated after other requests" after that.
+// An initialize answered with an error leaves the connection as it was. The
+// connection reads no further line while it serves an initialize, so the
+// gate never sees a second one in progress; if it did, that one would be
+// answered -32600 with data "ACP v2 initialize is already in progress", as
+// the TypeScript SDK answers it.
 type initGate struct {
 	mu          sync.Mutex
 	state       initState

@@ -139,13 +139,14 @@ func (h discardHandler) WithGroup(string) slog.Handler           { return h }
 // outbox is the bounded queue of outbound messages, written in order by the
 // connection's writer goroutine.
 type outbox struct {
-	mu     sync.Mutex
-	queue  []*[]byte     // the messages, each with its newline
-	bytes  int           // queued and being written
-	max    int           // the bound of bytes
-	space  chan struct{} // closed, and replaced, when bytes have gone out
-	ready  chan struct{} // a message is queued (capacity 1)
-	closed bool
+	mu      sync.Mutex
+	queue   []*[]byte     // the messages, each with its newline
+	bytes   int           // queued and being written
+	max     int           // the bound of bytes
+	space   chan struct{} // closed, and replaced, when bytes have gone out and senders wait
+	waiting int           // the senders waiting for room
+	ready   chan struct{} // a message is queued (capacity 1)
+	closed  bool
 }
 
 func newOutbox(max int) *outbox {
@@ -172,17 +173,26 @@ func (o *outbox) put(ctx context.Context, done <-chan struct{}, buf *[]byte, wai
 			}
 			return nil
 		}
-		space := o.space
-		o.mu.Unlock()
 		if !wait {
+			o.mu.Unlock()
 			return errOutboxFull
 		}
+		space := o.space
+		o.waiting++
+		o.mu.Unlock()
+		var err error
 		select {
 		case <-space:
 		case <-ctx.Done():
-			return ctx.Err()
+			err = ctx.Err()
 		case <-done:
-			return errOutboxClosed
+			err = errOutboxClosed
+		}
+		o.mu.Lock()
+		o.waiting--
+		o.mu.Unlock()
+		if err != nil {
+			return err
 		}
 	}
 }
@@ -207,8 +217,10 @@ func (o *outbox) take(batch []*[]byte) []*[]byte {
 func (o *outbox) sent(n int) {
 	o.mu.Lock()
 	o.bytes -= n
-	close(o.space)
-	o.space = make(chan struct{})
+	if o.waiting > 0 {
+		close(o.space)
+		o.space = make(chan struct{})
+	}
 	o.mu.Unlock()
 }
 
@@ -222,14 +234,16 @@ func (o *outbox) close() {
 // maxJoined is the most bytes of queued messages joined into one Write.
 const maxJoined = 256 << 10
 
-// write writes the queued messages until the connection ends. Messages that
-// are queued together go out in as few Writes as fit maxJoined; a message is
-// never split. A write that blocks for the stall limit ends the connection.
+// write writes the queued messages until the connection ends, or, when
+// Close ends it, until the queue is empty. Messages that are queued
+// together go out in as few Writes as fit maxJoined; a message is never
+// split. A write that blocks for the stall limit ends the connection and
+// closes r and w.
 func (c *connection) write() {
 	defer close(c.writerDone)
 	stall := time.AfterFunc(time.Hour, func() {
 		c.end(fmt.Errorf("writing stalled: the peer read nothing for %v", c.cfg.limits.OutputStall))
-		c.closeIO(false, true)
+		c.closeIO(true, true)
 	})
 	stall.Stop()
 	var batch []*[]byte
@@ -237,10 +251,19 @@ func (c *connection) write() {
 	for {
 		select {
 		case <-c.out.ready:
-		case <-c.done:
-			return
+		default:
+			select {
+			case <-c.out.ready:
+			case <-c.done:
+				if !c.flushing.Load() {
+					return
+				}
+			}
 		}
 		batch = c.out.take(batch[:0])
+		if len(batch) == 0 && c.ended() {
+			return
+		}
 		for i := 0; i < len(batch); {
 			b, n := *batch[i], 1
 			if len(b) < maxJoined && i+1 < len(batch) {
@@ -263,15 +286,23 @@ func (c *connection) write() {
 	}
 }
 
+// ended reports whether the connection has ended.
+func (c *connection) ended() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
+
 // writeOut writes b, with the stall timer running; it reports whether the
-// connection goes on.
+// writer goes on.
 func (c *connection) writeOut(b []byte, stall *time.Timer) bool {
 	c.writing.Store(true)
 	defer c.writing.Store(false)
-	select {
-	case <-c.done:
+	if c.ended() && !c.flushing.Load() {
 		return false
-	default:
 	}
 	stall.Reset(c.cfg.limits.OutputStall)
 	_, err := c.w.Write(b)
@@ -296,32 +327,41 @@ func putBuffer(buf *[]byte) {
 type lineReader struct {
 	r          io.Reader
 	buf        []byte
-	start, end int // the bytes read and not yet handed out
-	max        int // the longest line
+	start, end int  // the bytes read and not yet handed out
+	max        int  // the longest line
+	long       bool // the last line did not fit the initial buffer
 	err        error
 }
 
-// initialLineBuffer is the size of a line reader's buffer, to which it
-// returns after a longer line.
-const initialLineBuffer = 64 << 10
+// The buffer of a line reader starts at initialLineBuffer bytes, doubles up
+// to maxDoubled and then takes the size of the longest line at once, which
+// makes less garbage on the way there. It keeps its size while lines that
+// need it come, and goes back to its initial size after a short one.
+const (
+	initialLineBuffer = 64 << 10
+	maxDoubled        = 4 << 20
+)
 
 // next returns the next line, without its newline. A line longer than max
 // comes back as its first bytes, with tooLong set; skip then reads past the
 // rest of it. After the last line, next returns the error of r (io.EOF when
 // it ended).
 func (lr *lineReader) next(reading *atomic.Bool, done <-chan struct{}) (line []byte, tooLong bool, err error) {
-	if lr.start == lr.end && len(lr.buf) > initialLineBuffer {
-		lr.buf, lr.start, lr.end = nil, 0, 0
+	if !lr.long && len(lr.buf) > initialLineBuffer && lr.end-lr.start <= initialLineBuffer/2 {
+		buf := make([]byte, initialLineBuffer)
+		lr.buf, lr.start, lr.end = buf, 0, copy(buf, lr.buf[lr.start:lr.end])
 	}
 	scan := lr.start
 	for {
 		if i := bytes.IndexByte(lr.buf[scan:lr.end], '\n'); i >= 0 {
 			line = lr.buf[lr.start : scan+i]
 			lr.start = scan + i + 1
+			lr.long = len(line) > initialLineBuffer/2
 			return line, false, nil
 		}
 		scan = lr.end
 		if lr.end-lr.start > lr.max {
+			lr.long = true
 			return lr.buf[lr.start:lr.end], true, nil
 		}
 		if lr.err != nil {
@@ -353,7 +393,7 @@ func (lr *lineReader) room() {
 		return
 	}
 	size := max(2*len(lr.buf), initialLineBuffer)
-	if lr.max < size {
+	if lr.max < size || size > maxDoubled && lr.max < 1<<40 {
 		size = lr.max + 1 // room for a line one byte too long, to tell
 	}
 	buf := make([]byte, size)
@@ -380,7 +420,7 @@ func (lr *lineReader) fill(reading *atomic.Bool, done <-chan struct{}) error {
 }
 
 // skip reads past the rest of the line that next returned as too long,
-// without keeping it: the buffer goes back to its initial size.
+// without keeping it.
 func (lr *lineReader) skip(reading *atomic.Bool, done <-chan struct{}) error {
 	for {
 		if i := bytes.IndexByte(lr.buf[lr.start:lr.end], '\n'); i >= 0 {
@@ -390,9 +430,6 @@ func (lr *lineReader) skip(reading *atomic.Bool, done <-chan struct{}) error {
 		if lr.err != nil {
 			lr.start = lr.end
 			return nil
-		}
-		if len(lr.buf) > initialLineBuffer {
-			lr.buf = make([]byte, initialLineBuffer)
 		}
 		lr.start, lr.end = 0, 0
 		if err := lr.fill(reading, done); err != nil {

@@ -35,12 +35,13 @@ func Example() {
 // Example_textChunk streams one chunk of the agent's reply; the connection
 // writes it as a JSON-RPC line.
 func Example_textChunk() {
-	conn := acpv2.NewAgentSideConnection(agent{}, os.Stdout, fromClient)
+	conn := acpv2.NewAgentSideConnection(agent{}, os.Stdout, fromClient())
 	ctx, id := context.Background(), acpv2.SessionID("s1")
 
 	err := conn.UpdateSession(ctx, acpv2.NewUpdateSessionNotification(id,
 		acpv2.NewSessionUpdateAgentMessageChunk("m1", acpv2.NewContentBlockText("Hello"))))
 
+	conn.Close() // the line goes out before Close returns
 	fmt.Println(err)
 	// Output:
 	// {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","messageId":"m1","content":{"type":"text","text":"Hello"}}}}
@@ -49,12 +50,13 @@ func Example_textChunk() {
 
 // Example_toolCallDiff reports that a tool call modified a file.
 func Example_toolCallDiff() {
-	conn := acpv2.NewAgentSideConnection(agent{}, os.Stdout, fromClient)
+	conn := acpv2.NewAgentSideConnection(agent{}, os.Stdout, fromClient())
 	ctx, id := context.Background(), acpv2.SessionID("s1")
 
 	err := conn.UpdateSession(ctx, acpv2.NewUpdateSessionNotification(id, acpv2.NewSessionUpdateToolCallContentChunk("call-1",
 		acpv2.NewToolCallContentDiff([]acpv2.DiffChange{acpv2.NewDiffChangeModify("/src/main.go")}))))
 
+	conn.Close() // the line goes out before Close returns
 	fmt.Println(err)
 	// Output:
 	// {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_content_chunk","toolCallId":"call-1","content":{"type":"diff","changes":[{"operation":"modify","path":"/src/main.go"}]}}}}
@@ -63,13 +65,14 @@ func Example_toolCallDiff() {
 
 // Example_plan sends the agent's plan.
 func Example_plan() {
-	conn := acpv2.NewAgentSideConnection(agent{}, os.Stdout, fromClient)
+	conn := acpv2.NewAgentSideConnection(agent{}, os.Stdout, fromClient())
 	ctx, id := context.Background(), acpv2.SessionID("s1")
 
 	err := conn.UpdateSession(ctx, acpv2.NewUpdateSessionNotification(id, acpv2.NewSessionUpdatePlanUpdate(
 		acpv2.NewPlanUpdateContentItems("main", []acpv2.PlanEntry{
 			{Content: "Fix the bug", Priority: acpv2.PlanEntryPriorityHigh, Status: acpv2.PlanEntryStatusInProgress}}))))
 
+	conn.Close() // the line goes out before Close returns
 	fmt.Println(err)
 	// Output:
 	// {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"main","entries":[{"content":"Fix the bug","priority":"high","status":"in_progress"}]}}}}
@@ -87,8 +90,11 @@ func Example_prompt() {
 	// Output: {"sessionId":"s1","prompt":[{"type":"text","text":"Fix the bug"}],"_meta":{"trace":"t1"}}
 }
 
-// fromClient is what the examples' connections read: nothing, ever.
-var fromClient, _ = io.Pipe()
+// fromClient returns what an example's connection reads: nothing, ever.
+func fromClient() io.Reader {
+	r, _ := io.Pipe()
+	return r
+}
 
 // agent is the smallest Agent; the examples only send notifications.
 type agent struct{}

@@ -11,13 +11,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"sync"
+	"time"
 )
 
 // Conn is what the tests use of a connection of either side beyond its
 // typed calls; the generated AgentSideConnection and ClientSideConnection
 // have these methods.
 type Conn interface {
+	Close() error
 	Done() <-chan struct{}
 	Err() error
 	ExtMethod(ctx context.Context, method string, params any) (json.RawMessage, error)
@@ -142,8 +145,21 @@ func (e Ext) ExtNotification(ctx context.Context, method string, params json.Raw
 }
 
 // Side makes the connection of one side, serving a test implementation that
-// hands its methods to hs, and returns it with its typed calls by method.
-type Side func(hs *Handlers, w io.Writer, r io.Reader) (Conn, map[string]Call)
+// hands its methods to hs, with the options o, and returns it with its typed
+// calls by method.
+type Side func(hs *Handlers, w io.Writer, r io.Reader, o Options) (Conn, map[string]Call)
+
+// Options are the options of a connection under test: the fields of the
+// package's Limits (zero for the default), and its logger (nil for the
+// default).
+type Options struct {
+	MaxMessageBytes       int
+	MaxIDLength           int
+	MaxConcurrentRequests int
+	MaxBufferedBytes      int
+	OutputStall           time.Duration
+	Logger                *slog.Logger
+}
 
 // Package is one generated package under test.
 type Package struct {

@@ -74,8 +74,8 @@ func NewPair(t *testing.T, pkg *Package) *Pair {
 		}
 		return Selected(r.Options[0].OptionID), nil
 	})
-	p.AgentConn, p.agentCalls = pkg.Agent(p.Agent, toClient, agentIn)
-	p.ClientConn, p.clientCall = pkg.Client(p.Client, toAgent, clientIn)
+	p.AgentConn, p.agentCalls = pkg.Agent(p.Agent, toClient, agentIn, Options{})
+	p.ClientConn, p.clientCall = pkg.Client(p.Client, toAgent, clientIn, Options{})
 	t.Cleanup(func() {
 		toAgent.Close()
 		toClient.Close()
@@ -210,11 +210,16 @@ func (r *RawPeer) Cancels() []string {
 // handler for session/prompt) on a connection that the RawPeer speaks to.
 // Unless uninitialized, it initializes first.
 func NewRawAgentPeer(t *testing.T, pkg *Package, hs *Handlers, uninitialized bool) *RawPeer {
+	return NewRawAgentPeerWith(t, pkg, hs, uninitialized, Options{})
+}
+
+// NewRawAgentPeerWith is NewRawAgentPeer with the options o.
+func NewRawAgentPeerWith(t *testing.T, pkg *Package, hs *Handlers, uninitialized bool, o Options) *RawPeer {
 	r := &RawPeer{t: t}
 	agentHandlers(pkg, hs, func(sessionID string) { r.mu.Lock(); r.cancels = append(r.cancels, sessionID); r.mu.Unlock() })
 	in, w := io.Pipe()
 	out, toPeer := io.Pipe()
-	r.Conn, r.calls = pkg.Agent(hs, toPeer, in)
+	r.Conn, r.calls = pkg.Agent(hs, toPeer, in, o)
 	t.Cleanup(func() { w.Close(); out.Close(); <-r.Conn.Done() })
 	r.w, r.lines = w, bufio.NewScanner(out)
 	r.lines.Buffer(nil, 1<<20)

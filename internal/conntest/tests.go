@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -214,7 +216,8 @@ func Wire(t *testing.T, pkg *Package) {
 		}
 		return json.RawMessage(pkg.PromptResult), nil
 	})
-	peer := NewRawAgentPeer(t, pkg, hs, false)
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil)) // the panic: see PanicLogged
+	peer := NewRawAgentPeerWith(t, pkg, hs, false, Options{Logger: quiet})
 	peer.Exchange([]Line{
 		{`not json`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`},
 		{`{"jsonrpc":"2.0","id":1,"method":"session/prompt"`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`},
