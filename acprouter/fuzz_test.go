@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/acpgen/acpgen/acprouter"
-	"github.com/acpgen/acpgen/acpversions"
+	"github.com/acpgen/acpgen/generated/convert"
 )
 
 // FuzzServe sends arbitrary input to a router of both versions: it never
@@ -25,7 +25,7 @@ func FuzzServe(f *testing.F) {
 	f.Fuzz(func(t *testing.T, input string) {
 		var routes []acprouter.Route
 		var handed bytes.Buffer
-		for _, r := range []acprouter.Route{acpversions.V1Route(nil), acpversions.V2Route(nil)} {
+		for _, r := range []acprouter.Route{acprouter.Route{Version: 1, Initialize: convert.InitializeForV1}, acprouter.Route{Version: 2, Initialize: convert.InitializeForV2}} {
 			r.Connect = func(w io.Writer, r io.Reader) acprouter.Conn {
 				done := make(chan struct{})
 				close(done)

@@ -17,8 +17,10 @@
 //
 // The package knows no schema. What a version's initialize params look like
 // is the business of its Route, whose Initialize checks the params and
-// writes them as the picked version reads them (package acpversions builds
-// the routes of the generated packages).
+// writes them as the picked version reads them. NewRoute makes a route of a
+// generated package's AgentSideConnection and the Initialize the generated
+// convert package has for each version (InitializeForV1, InitializeForV2):
+// this package imports none of them.
 package acprouter
 
 import (
@@ -54,6 +56,24 @@ type Route struct {
 	// router waits for another initialize. Initialize must set the params'
 	// protocolVersion to Version.
 	Initialize func(params []byte, requested int) ([]byte, error)
+}
+
+// NewRoute returns the route of protocol version that serves each client
+// with the connection connect starts, its initialize params written by
+// initialize (see Route). It takes the constructor of any connection type,
+// such as a function that returns a generated package's
+// *AgentSideConnection:
+//
+//	acprouter.NewRoute(2, func(w io.Writer, r io.Reader) *acpv2.AgentSideConnection {
+//		return acpv2.NewAgentSideConnection(agent, w, r)
+//	}, convert.InitializeForV2)
+func NewRoute[C Conn](version int, connect func(w io.Writer, r io.Reader) C,
+	initialize func(params []byte, requested int) ([]byte, error)) Route {
+	route := Route{Version: version, Initialize: initialize}
+	if connect != nil {
+		route.Connect = func(w io.Writer, r io.Reader) Conn { return connect(w, r) }
+	}
+	return route
 }
 
 // Router picks a Route for each connection. It is safe for concurrent use:

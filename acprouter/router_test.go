@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/acpgen/acpgen/acprouter"
-	"github.com/acpgen/acpgen/acpversions"
+	"github.com/acpgen/acpgen/generated/convert"
 )
 
 // TestAnswersBeforeInitialize checks the answers to what comes before
@@ -53,13 +53,9 @@ func TestAnswersBeforeInitialize(t *testing.T) {
 // TestServeEndsBeforeInitialize checks that Serve returns ErrNoInitialize
 // when the input ends first, and the reading error when reading fails.
 func TestServeEndsBeforeInitialize(t *testing.T) {
-	router, err := acpversions.NewRouter(nil, nil)
-	if err == nil || router != nil {
-		t.Fatalf("a router without routes: %v", err)
-	}
-	routes := []acprouter.Route{acpversions.V1Route(nil)}
-	routes[0].Connect = func(w io.Writer, r io.Reader) acprouter.Conn { return startStub(1, w, r) }
-	router, err = acprouter.New(routes...)
+	router, err := acprouter.New(acprouter.NewRoute(1, func(w io.Writer, r io.Reader) *stub {
+		return startStub(1, w, r)
+	}, convert.InitializeForV1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,13 +76,14 @@ func TestServeEndsBeforeInitialize(t *testing.T) {
 
 // TestNewChecksRoutes checks the routes New refuses.
 func TestNewChecksRoutes(t *testing.T) {
-	ok := acpversions.V1Route(nil)
-	ok.Connect = func(w io.Writer, r io.Reader) acprouter.Conn { return startStub(1, w, r) }
+	ok := acprouter.NewRoute(1, func(w io.Writer, r io.Reader) acprouter.Conn { return startStub(1, w, r) }, convert.InitializeForV1)
 	for name, routes := range map[string][]acprouter.Route{
-		"none":       nil,
-		"version 0":  {{Version: 0, Connect: ok.Connect, Initialize: ok.Initialize}},
-		"twice":      {ok, ok},
-		"no connect": {{Version: 2, Initialize: ok.Initialize}},
+		"none":            nil,
+		"no initialize":   {acprouter.NewRoute(2, ok.Connect, nil)},
+		"no connect func": {acprouter.NewRoute[acprouter.Conn](2, nil, convert.InitializeForV2)},
+		"version 0":       {{Version: 0, Connect: ok.Connect, Initialize: ok.Initialize}},
+		"twice":           {ok, ok},
+		"no connect":      {{Version: 2, Initialize: ok.Initialize}},
 	} {
 		if _, err := acprouter.New(routes...); err == nil {
 			t.Errorf("%s: no error", name)

@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/acpgen/acpgen/acprouter"
-	"github.com/acpgen/acpgen/acpversions"
 	"github.com/acpgen/acpgen/generated/acpv1"
 	"github.com/acpgen/acpgen/generated/acpv2"
+	"github.com/acpgen/acpgen/generated/convert"
 	"github.com/acpgen/acpgen/internal/node"
 )
 
@@ -174,9 +174,9 @@ func runGo(t *testing.T, c routerCase) []string {
 	t.Helper()
 	var routes []acprouter.Route
 	for _, v := range c.Versions {
-		r := acpversions.V1Route(nil)
+		r := acprouter.Route{Version: 1, Initialize: convert.InitializeForV1}
 		if v == "v2" {
-			r = acpversions.V2Route(nil)
+			r = acprouter.Route{Version: 2, Initialize: convert.InitializeForV2}
 		}
 		version := r.Version
 		r.Connect = func(w io.Writer, r io.Reader) acprouter.Conn { return startStub(version, w, r) }

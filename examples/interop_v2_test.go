@@ -129,7 +129,7 @@ func TestAgentWireV2(t *testing.T) {
 
 // TestTypeScriptClientDrivesBridgedAgent runs the TypeScript SDK's v1
 // client (interop/client.mjs) against examples/agent -bridge, whose v2
-// agent serves it through acpversions.Bridge: the same echo cases as the
+// agent serves it through convert.Bridge: the same echo cases as the
 // v1 agent passes, and the plan the v2 agent sends reaches the client as a
 // v1 plan update.
 func TestTypeScriptClientDrivesBridgedAgent(t *testing.T) {

@@ -26,9 +26,10 @@ import (
 	"io"
 	"os"
 
-	"github.com/acpgen/acpgen/acpversions"
+	"github.com/acpgen/acpgen/acprouter"
 	"github.com/acpgen/acpgen/generated/acpv1"
 	"github.com/acpgen/acpgen/generated/acpv2"
+	"github.com/acpgen/acpgen/generated/convert"
 )
 
 type agentV1 struct{ acpv1.Agent }
@@ -48,9 +49,9 @@ import (
 	"context"
 	"io"
 
-	"github.com/acpgen/acpgen/acpversions"
 	"github.com/acpgen/acpgen/generated/acpv1"
 	"github.com/acpgen/acpgen/generated/acpv2"
+	"github.com/acpgen/acpgen/generated/convert"
 )
 
 func main() {}
@@ -63,15 +64,16 @@ func connect(ctx context.Context, toAgent io.Writer, fromAgent io.Reader, client
 
 // TestReadmeBridge builds the code of README's bridge on a router.
 func TestReadmeBridge(t *testing.T) {
-	const heading = "**An agent written once, against v2.** `acpversions.NewBridge` serves a v1 client with an"
+	const heading = "**An agent written once, against v2.** `convert.NewBridge` serves a v1 client with an"
 	buildProgram(t, "## Both protocol versions", "bridge", `package main
 
 import (
 	"io"
 
-	"github.com/acpgen/acpgen/acpversions"
+	"github.com/acpgen/acpgen/acprouter"
 	"github.com/acpgen/acpgen/generated/acpv1"
 	"github.com/acpgen/acpgen/generated/acpv2"
+	"github.com/acpgen/acpgen/generated/convert"
 )
 
 type agentV2 struct {
@@ -82,7 +84,7 @@ type agentV2 struct {
 func report(n *acpv2.UpdateSessionNotification, err error) {}
 
 func main() {
-`+goBlock(t, heading)+`	_, _ = acpversions.NewRouter(v1Route, nil)
+`+goBlock(t, heading)+`	_, _ = acprouter.New(acprouter.NewRoute(1, v1Route, convert.InitializeForV1))
 }
 `)
 }
@@ -92,7 +94,7 @@ func main() {
 // paragraph.
 func clientBlock(t *testing.T) string {
 	t.Helper()
-	return goBlock(t, "**A client for both.** `acpversions.Negotiate` offers v2 and continues on v1 when the agent answers")
+	return goBlock(t, "**A client for both.** `convert.Negotiate` offers v2 and continues on v1 when the agent answers")
 }
 
 // TestReadmeVersionsTable checks the table of README.md that compares each

@@ -9,12 +9,12 @@ import (
 	"os"
 
 	"github.com/acpgen/acpgen/acprouter"
-	"github.com/acpgen/acpgen/acpversions"
 	"github.com/acpgen/acpgen/generated/acpv1"
 	"github.com/acpgen/acpgen/generated/acpv2"
+	"github.com/acpgen/acpgen/generated/convert"
 )
 
-var bridge = flag.Bool("bridge", false, "serve v1 clients with the v2 agent, through acpversions.Bridge")
+var bridge = flag.Bool("bridge", false, "serve v1 clients with the v2 agent, through convert.Bridge")
 
 // serve serves one client, writing to w and reading from r, through the
 // version router: a v1 client gets the v1 agent, or with -bridge the v2
@@ -27,23 +27,23 @@ func serve(w io.Writer, r io.Reader) error {
 	var v2 *agentV2
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	router, err := acpversions.NewRouter(
-		func(w io.Writer, r io.Reader) *acpv1.AgentSideConnection {
+	router, err := acprouter.New(
+		acprouter.NewRoute(1, func(w io.Writer, r io.Reader) *acpv1.AgentSideConnection {
 			if *bridge {
 				v2 = &agentV2{ctx: ctx, cancelled: map[acpv2.SessionID]bool{}}
-				b := acpversions.NewBridge(v2, w, r, acpversions.BridgeOptions{Undeliverable: undeliverable})
+				b := convert.NewBridge(v2, w, r, convert.BridgeOptions{Undeliverable: undeliverable})
 				v2.conn = b.V2()
 				return b.V1()
 			}
 			a := &agent{cancelled: map[acpv1.SessionID]bool{}}
 			a.conn = acpv1.NewAgentSideConnection(a, w, r)
 			return a.conn
-		},
-		func(w io.Writer, r io.Reader) *acpv2.AgentSideConnection {
+		}, convert.InitializeForV1),
+		acprouter.NewRoute(2, func(w io.Writer, r io.Reader) *acpv2.AgentSideConnection {
 			v2 = &agentV2{ctx: ctx, cancelled: map[acpv2.SessionID]bool{}}
 			v2.conn = acpv2.NewAgentSideConnection(v2, w, r)
 			return v2.conn
-		})
+		}, convert.InitializeForV2))
 	if err != nil {
 		return err
 	}

@@ -33,6 +33,16 @@ func Conversions(v1, v2 *ir.Package, header, importV1, importV2 string) File {
 	return File{Name: "types.go", Code: f}
 }
 
+// Converted returns the schema names of the types Conversions converts
+// member by member: TypeToV1 and TypeToV2 exist for each.
+func Converted(v1, v2 *ir.Package) map[string]bool {
+	out := map[string]bool{}
+	for name := range convertiblePairs(v1, v2) {
+		out[name] = true
+	}
+	return out
+}
+
 // convertiblePairs returns the object types of v1 (by schema name, with
 // their v2 counterpart) that Conversions converts: the same shape, and
 // everything they hold convertible.

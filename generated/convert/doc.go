@@ -61,6 +61,17 @@
 // ImplementationToV1, and so on for each (types.go, generated from the
 // schemas). These conversions cannot fail.
 //
+// # Both versions on one endpoint
+//
+// When both schemas have the definitions they are written against (acpgen
+// checks them, and leaves these files out with a warning otherwise), the
+// package also joins the two versions' connections: InitializeForV1 and
+// InitializeForV2 are the Initialize of a version router's routes (package
+// acprouter of acpgen, which takes them as they are); Negotiate offers an
+// agent v2 and continues on v1 when the agent speaks only v1; and
+// NewBridge serves a v1 client with an agent written against v2
+// (acpv2.Agent), converting each call both ways.
+//
 // # Aliasing
 //
 // Results share no memory with their inputs: slices, pointers and raw JSON

@@ -1,4 +1,4 @@
-package acpversions_test
+package convert_test
 
 import (
 	"context"
@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acpgen/acpgen/acpversions"
 	"github.com/acpgen/acpgen/generated/acpv1"
 	"github.com/acpgen/acpgen/generated/acpv2"
+	"github.com/acpgen/acpgen/generated/convert"
 )
 
 // turnAgent is a v2 agent whose turn sends a chunk, a tool call created
@@ -165,7 +165,7 @@ func (r *recorder) RequestPermission(ctx context.Context, p *acpv1.RequestPermis
 }
 
 // startBridge runs a v1 client against turnAgent through a Bridge.
-func startBridge(t *testing.T, undeliverable func(*acpv2.UpdateSessionNotification, error)) (*recorder, *acpversions.Bridge) {
+func startBridge(t *testing.T, undeliverable func(*acpv2.UpdateSessionNotification, error)) (*recorder, *convert.Bridge) {
 	return startBridgeWith(t, &turnAgent{}, undeliverable)
 }
 
@@ -178,10 +178,10 @@ type bridgedAgent interface {
 func (a *turnAgent) setConn(c *acpv2.AgentSideConnection) { a.conn = c }
 
 // startBridgeWith runs a v1 client against agent through a Bridge.
-func startBridgeWith(t *testing.T, a bridgedAgent, undeliverable func(*acpv2.UpdateSessionNotification, error)) (*recorder, *acpversions.Bridge) {
+func startBridgeWith(t *testing.T, a bridgedAgent, undeliverable func(*acpv2.UpdateSessionNotification, error)) (*recorder, *convert.Bridge) {
 	t.Helper()
 	p := newPipes(t)
-	b := acpversions.NewBridge(a, p.agentW, p.agentR, acpversions.BridgeOptions{Undeliverable: undeliverable})
+	b := convert.NewBridge(a, p.agentW, p.agentR, convert.BridgeOptions{Undeliverable: undeliverable})
 	a.setConn(b.V2())
 	rec := &recorder{}
 	rec.conn = acpv1.NewClientSideConnection(rec, p.clientW, p.clientR)

@@ -1,4 +1,4 @@
-package acpversions_test
+package convert_test
 
 import (
 	"context"
@@ -8,9 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acpgen/acpgen/acpversions"
+	"github.com/acpgen/acpgen/acprouter"
 	"github.com/acpgen/acpgen/generated/acpv1"
 	"github.com/acpgen/acpgen/generated/acpv2"
+	"github.com/acpgen/acpgen/generated/convert"
 )
 
 // v1Agent is a v1 agent that records its initialize params.
@@ -69,11 +70,11 @@ func (client2) RequestPermission(ctx context.Context, p *acpv2.RequestPermission
 	return acpv2.NewRequestPermissionResponse(acpv2.NewRequestPermissionOutcomeCancelled()), nil
 }
 
-func offer() acpversions.Offer {
+func offer() convert.Offer {
 	v1 := acpv1.NewInitializeRequest(1)
 	v1.ClientInfo = &acpv1.Implementation{Name: "client", Version: "1"}
 	v1.ClientCapabilities = &acpv1.ClientCapabilities{Terminal: acpv1.Ptr(true)}
-	return acpversions.Offer{
+	return convert.Offer{
 		V2: acpv2.NewInitializeRequest(2, acpv2.Implementation{Name: "client", Version: "1"}), V2Client: client2{},
 		V1: v1, V1Client: client1{},
 	}
@@ -101,7 +102,7 @@ func TestNegotiateV2Agent(t *testing.T) {
 	agent := acpv2.NewAgentSideConnection(&v2Agent{}, p.agentW, p.agentR)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	n, err := acpversions.Negotiate(ctx, p.clientW, p.clientR, offer())
+	n, err := convert.Negotiate(ctx, p.clientW, p.clientR, offer())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,9 +126,9 @@ func TestNegotiateFallsBackToV1(t *testing.T) {
 			return acpv1.NewAgentSideConnection(&v1Agent{inits}, w, r).Done()
 		}},
 		{"v1-only router", func(w io.Writer, r io.Reader, inits chan *acpv1.InitializeRequest) <-chan struct{} {
-			router, err := acpversions.NewRouter(func(w io.Writer, r io.Reader) *acpv1.AgentSideConnection {
+			router, err := acprouter.New(acprouter.NewRoute(1, func(w io.Writer, r io.Reader) *acpv1.AgentSideConnection {
 				return acpv1.NewAgentSideConnection(&v1Agent{inits}, w, r)
-			}, nil)
+			}, convert.InitializeForV1))
 			if err != nil {
 				panic(err)
 			}
@@ -147,7 +148,7 @@ func TestNegotiateFallsBackToV1(t *testing.T) {
 			done := tc.agent(p.agentW, p.agentR, inits)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			n, err := acpversions.Negotiate(ctx, p.clientW, p.clientR, offer())
+			n, err := convert.Negotiate(ctx, p.clientW, p.clientR, offer())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -173,11 +174,11 @@ func TestNegotiateFallsBackToV1(t *testing.T) {
 
 func TestNegotiateRouterPicksV2(t *testing.T) {
 	p := newPipes(t)
-	router, err := acpversions.NewRouter(func(w io.Writer, r io.Reader) *acpv1.AgentSideConnection {
+	router, err := acprouter.New(acprouter.NewRoute(1, func(w io.Writer, r io.Reader) *acpv1.AgentSideConnection {
 		return acpv1.NewAgentSideConnection(&v1Agent{make(chan *acpv1.InitializeRequest, 2)}, w, r)
-	}, func(w io.Writer, r io.Reader) *acpv2.AgentSideConnection {
+	}, convert.InitializeForV1), acprouter.NewRoute(2, func(w io.Writer, r io.Reader) *acpv2.AgentSideConnection {
 		return acpv2.NewAgentSideConnection(&v2Agent{}, w, r)
-	})
+	}, convert.InitializeForV2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +191,7 @@ func TestNegotiateRouterPicksV2(t *testing.T) {
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	n, err := acpversions.Negotiate(ctx, p.clientW, p.clientR, offer())
+	n, err := convert.Negotiate(ctx, p.clientW, p.clientR, offer())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +212,7 @@ func TestNegotiateRefused(t *testing.T) {
 	agent := acpv2.NewAgentSideConnection(&v2Agent{refuse: true}, p.agentW, p.agentR)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	_, err := acpversions.Negotiate(ctx, p.clientW, p.clientR, offer())
+	_, err := convert.Negotiate(ctx, p.clientW, p.clientR, offer())
 	if err == nil || !strings.Contains(err.Error(), "refused v2") {
 		t.Fatalf("err = %v", err)
 	}
@@ -224,7 +225,7 @@ func TestNegotiateHonoursContext(t *testing.T) {
 	go io.Copy(io.Discard, p.agentR) // an agent that never answers
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	if _, err := acpversions.Negotiate(ctx, p.clientW, p.clientR, offer()); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := convert.Negotiate(ctx, p.clientW, p.clientR, offer()); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v", err)
 	}
 	p.agentW.Close() // ends the read Negotiate left behind

@@ -1,4 +1,4 @@
-package acpversions_test
+package convert_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acpgen/acpgen/acpversions"
+	"github.com/acpgen/acpgen/generated/convert"
 	"github.com/acpgen/acpgen/internal/node"
 )
 
@@ -34,7 +34,7 @@ func TestNegotiateWithTypeScriptAgents(t *testing.T) {
 			}
 			defer cmd.Wait()
 			defer w.Close()
-			n, err := acpversions.Negotiate(ctx, w, r, offer())
+			n, err := convert.Negotiate(ctx, w, r, offer())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,6 @@
 //go:build unstable_plan_operations || unstable
 
-package acpversions_test
+package convert_test
 
 import (
 	"context"

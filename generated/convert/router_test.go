@@ -1,4 +1,4 @@
-package acpversions_test
+package convert_test
 
 import (
 	"bufio"
@@ -7,20 +7,21 @@ import (
 	"testing"
 	"time"
 
-	"github.com/acpgen/acpgen/acpversions"
+	"github.com/acpgen/acpgen/acprouter"
 	"github.com/acpgen/acpgen/generated/acpv1"
 	"github.com/acpgen/acpgen/generated/acpv2"
+	"github.com/acpgen/acpgen/generated/convert"
 )
 
 // TestRouterRequestRightAfterInitialize sends initialize and session/new
 // without waiting between them, as TypeScript clients may, to a router of
 // the generated connections: each version answers both, initialize first.
 func TestRouterRequestRightAfterInitialize(t *testing.T) {
-	router, err := acpversions.NewRouter(func(w io.Writer, r io.Reader) *acpv1.AgentSideConnection {
+	router, err := acprouter.New(acprouter.NewRoute(1, func(w io.Writer, r io.Reader) *acpv1.AgentSideConnection {
 		return acpv1.NewAgentSideConnection(&v1Agent{make(chan *acpv1.InitializeRequest, 1)}, w, r)
-	}, func(w io.Writer, r io.Reader) *acpv2.AgentSideConnection {
+	}, convert.InitializeForV1), acprouter.NewRoute(2, func(w io.Writer, r io.Reader) *acpv2.AgentSideConnection {
 		return acpv2.NewAgentSideConnection(&v2Agent{}, w, r)
-	})
+	}, convert.InitializeForV2))
 	if err != nil {
 		t.Fatal(err)
 	}
