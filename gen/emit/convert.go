@@ -6,6 +6,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/acpgen/acpgen/gen/ir"
+	"github.com/acpgen/acpgen/gen/names"
 )
 
 // Conversions returns the file of package convert that converts, member by
@@ -56,6 +57,11 @@ func convertiblePairs(v1, v2 *ir.Package) map[string][2]*ir.Type {
 		b := by[a.Name]
 		if b == nil || a.Kind != ir.Struct || !plainObject(a) || !plainObject(b) ||
 			ir.CompareTypes(v1.Version, v2.Version, a, b) != "" {
+			continue
+		}
+		// A name a template of the package declares is not the
+		// conversion's to take.
+		if names.ConvertClaimed(convertName(a, true)) || names.ConvertClaimed(convertName(a, false)) {
 			continue
 		}
 		pairs[a.Name] = [2]*ir.Type{a, b}
@@ -160,12 +166,7 @@ func (c *converter) function(f *jen.File, from, to *ir.Type, toV2 bool) {
 }
 
 // convertName names the function that converts t the given way.
-func convertName(t *ir.Type, toV2 bool) string {
-	if toV2 {
-		return t.GoName + "ToV2"
-	}
-	return t.GoName + "ToV1"
-}
+func convertName(t *ir.Type, toV2 bool) string { return names.ConvertFunc(t.GoName, toV2) }
 
 // field converts the member x of field a to field b's Go type.
 func (c *converter) field(a, b *ir.Field, x *jen.Statement, toV2 bool) jen.Code {

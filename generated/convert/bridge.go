@@ -164,10 +164,10 @@ func errorToV2(err error) error {
 }
 
 // viaWire converts a value of one version to the type of the other by its
-// JSON, for the types package convert has no member-by-member conversion
-// of (unions, types with unstable members): where they have the same
-// members, required alike (ir.CompareMethods), what one writes the other
-// reads; where they do not, a value that does not fit is an error.
+// JSON, for the types this package has no member-by-member conversion of
+// (unions, types with unstable members): where they have the same members,
+// required alike, what one writes the other reads; where they do not, a
+// value that does not fit is an error.
 func viaWire[To any, PTo interface {
 	*To
 	UnmarshalJSON([]byte) error

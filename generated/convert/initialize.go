@@ -19,11 +19,11 @@ import (
 const unknownImplementation = `{"name":"unknown","version":"unknown"}`
 
 // InitializeForV1 is the Initialize of a version router's route of
-// protocol version 1 (package acprouter takes it as it is): it writes the
-// params of an initialize request as v1 reads them, given the params as
-// received and the protocol version the client asked for. Params for v1
-// are checked strictly; v2-shaped params (any version from 2 on) are turned
-// into v1 ones as the TypeScript SDK's router turns them: the client
+// protocol version 1 (acpgen's package acprouter takes it as it is): it
+// writes the params of an initialize request as v1 reads them, given the
+// params as received and the protocol version the client asked for. Params
+// for v1 are checked strictly; v2-shaped params (any version from 2 on) are
+// turned into v1 ones as the TypeScript SDK's router turns them: the client
 // capabilities v1 has and v2 no longer states (file system, terminal,
 // boolean config options) written as absent, the plan operations v2 always
 // has, terminal authentication and elicitation as the client stated them,
