@@ -108,6 +108,7 @@ fuzz:
 		done; \
 	done
 	$(GO) test ./gen/pipeline -run '^$$' -fuzz '^FuzzSchema$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./acprouter -run '^$$' -fuzz '^FuzzServe$$' -fuzztime $(FUZZTIME)
 
 
 # ---------------------------------------------------------------------------

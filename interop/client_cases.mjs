@@ -12,6 +12,7 @@ import * as acp from "@agentclientprotocol/sdk";
 export async function runCases(stream, { beforeInitialize = true } = {}) {
   // What each session was sent, and how its permission requests are answered.
   const chunks = new Map();
+  const plans = new Map();
   const answers = new Map();
 
   const app = acp
@@ -20,6 +21,8 @@ export async function runCases(stream, { beforeInitialize = true } = {}) {
       const u = params.update;
       if (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text") {
         chunks.get(params.sessionId).push(u.content.text);
+      } else if (u.sessionUpdate === "plan") {
+        plans.get(params.sessionId).push(u.entries);
       }
     })
     .onRequest("session/request_permission", async ({ params, agent }) => {
@@ -40,12 +43,13 @@ export async function runCases(stream, { beforeInitialize = true } = {}) {
   async function prompt(text, answer) {
     const { sessionId } = await agent.request("session/new", { cwd: process.cwd(), mcpServers: [] });
     chunks.set(sessionId, []);
+    plans.set(sessionId, []);
     answers.set(sessionId, answer);
     const { stopReason } = await agent.request("session/prompt", {
       sessionId,
       prompt: [{ type: "text", text }],
     });
-    return { stopReason, chunks: chunks.get(sessionId) };
+    return { stopReason, chunks: chunks.get(sessionId), plans: plans.get(sessionId) };
   }
 
   async function failure(method, params) {
@@ -69,6 +73,8 @@ export async function runCases(stream, { beforeInitialize = true } = {}) {
   out.invalidParams = await failure("session/new", { cwd: 7, mcpServers: [] });
   out.concurrent = await Promise.all([prompt("first", "allow"), prompt("second", "reject")]);
   out.afterErrors = await prompt("still serving", "allow");
+  // An agent that plans sends its plan (a v2 agent's, through a bridge).
+  out.plan = await prompt("plan", "allow");
   conn.close();
   await conn.closed.catch(() => {}); // closing rejects what is still pending
   return out;

@@ -44,11 +44,10 @@ var encode string
 //go:embed convert_*.go.tmpl
 var convert embed.FS
 
-// Convert returns the source of file name ("doc.go", "plan.go",
-// "plan_ops.go" or "plan_ops_off.go") of the convert package, which
-// translates plan session updates between the generated packages whose
-// import paths are acpv1 and acpv2; constraint, if not empty, is the file's
-// build constraint.
+// Convert returns the source of file name (one of ConvertFiles: "doc.go",
+// "plan.go", "bridge.go", …) of the convert package, which translates
+// between the generated packages whose import paths are acpv1 and acpv2;
+// constraint, if not empty, is the file's build constraint.
 func Convert(name, header, constraint, acpv1, acpv2 string) ([]byte, error) {
 	src, err := convert.ReadFile("convert_" + name + ".tmpl")
 	if err != nil {
@@ -59,6 +58,20 @@ func Convert(name, header, constraint, acpv1, acpv2 string) ([]byte, error) {
 	}
 	return []byte(strings.NewReplacer("{{HEADER}}", header, "{{BUILD}}", constraint,
 		"{{ACPV1}}", acpv1, "{{ACPV2}}", acpv2).Replace(string(src))), nil
+}
+
+// ConvertFiles returns the names of the files of the convert package that
+// Convert writes, sorted.
+func ConvertFiles() []string {
+	entries, err := convert.ReadDir(".")
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, strings.TrimSuffix(strings.TrimPrefix(e.Name(), "convert_"), ".tmpl"))
+	}
+	return names
 }
 
 // JSONHelpers returns the source of the helper file for package pkg, with

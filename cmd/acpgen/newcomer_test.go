@@ -16,7 +16,7 @@ import (
 // TestNewcomerV2 is the path of a new user of v2: from an empty module,
 // generate v2 as package acp with `go tool acpgen`, build the README's
 // 30-line v2 agent against it, and drive that agent over stdio with the
-// TypeScript SDK's v2 client (interop/client_v2.mjs). Without node the
+// TypeScript SDK's v2 client (interop/readme_client_v2.mjs). Without node the
 // last step skips; -short skips it all.
 func TestNewcomerV2(t *testing.T) {
 	m := newUserModule(t)
@@ -40,7 +40,7 @@ func TestNewcomerV2(t *testing.T) {
 	nodeBin := node.Require(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, nodeBin, filepath.Join(node.Dir(), "client_v2.mjs"), bin)
+	cmd := exec.CommandContext(ctx, nodeBin, filepath.Join(node.Dir(), "readme_client_v2.mjs"), bin)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {

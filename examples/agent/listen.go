@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/acpgen/acpgen/acphttp"
-	"github.com/acpgen/acpgen/generated/acpv1"
 )
 
 // listenAndServe serves the echo agent at http://addr/acp, over Streamable
@@ -29,9 +28,16 @@ func listenAndServe(addr string) error {
 		return err
 	}
 	acp := acphttp.NewServer(func(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
-		a := newAgent()
-		a.conn = acpv1.NewAgentSideConnection(a, out, in)
-		return a.conn, nil
+		// The router reads the initialize that the server writes to in once
+		// this returns, so it serves on a goroutine of its own.
+		c := servedConn(make(chan struct{}))
+		go func() {
+			defer close(c)
+			if err := serve(out, in); err != nil {
+				fmt.Fprintln(os.Stderr, "agent:", err)
+			}
+		}()
+		return c, nil
 	}, nil)
 	mux := http.NewServeMux()
 	mux.Handle("/acp", acp)
@@ -58,3 +64,10 @@ func listenAndServe(addr string) error {
 	}
 	return err
 }
+
+// servedConn is closed once serve has returned: the ACP connection of one
+// client, whichever version the router picked for it.
+type servedConn chan struct{}
+
+// Done returns a channel that is closed when the connection has ended.
+func (c servedConn) Done() <-chan struct{} { return c }

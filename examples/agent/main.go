@@ -1,7 +1,9 @@
-// Command agent is an ACP v1 agent that echoes prompts, for trying clients
-// and as an example of acpv1.NewAgentSideConnection. It speaks JSON-RPC on
-// its stdin and stdout, or with -listen ADDR over the network (see
-// listen.go).
+// Command agent is an ACP agent that echoes prompts, for trying clients
+// and as an example of acpv1.NewAgentSideConnection, acpv2's and the version
+// router (package acprouter). It speaks JSON-RPC on its stdin and stdout, or
+// with -listen ADDR over the network (see listen.go), protocol v1 or v2 as
+// the client's initialize asks: each version has its own implementation,
+// this file's v1 agent and agent_v2.go's v2 agent (serve.go).
 //
 // Each text block of a prompt comes back as an agent message chunk, and one
 // that reads "/plan A; B" sends a plan of those entries as well. Then the
@@ -32,9 +34,10 @@ func main() {
 		}
 		return
 	}
-	a := newAgent()
-	a.conn = acpv1.NewAgentSideConnection(a, os.Stdout, os.Stdin)
-	<-a.conn.Done()
+	if err := serve(os.Stdout, os.Stdin); err != nil {
+		fmt.Fprintln(os.Stderr, "agent:", err)
+		os.Exit(1)
+	}
 }
 
 // newAgent returns the agent of one connection, without its conn.

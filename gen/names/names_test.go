@@ -127,6 +127,41 @@ func TestRuntime(t *testing.T) {
 	}
 }
 
+// TestConvertRuntime: the convert templates' names are found by parsing
+// them; a name is declared by one file, or by both files of a pair that
+// build constraints keep apart (plan_ops.go and plan_ops_off.go); the
+// emitter's helpers and conversions take none of them.
+func TestConvertRuntime(t *testing.T) {
+	files := map[string][]string{}
+	for _, n := range ConvertRuntime() {
+		if n.Receiver == "" {
+			files[n.Name] = append(files[n.Name], n.File)
+		}
+	}
+	for name, file := range map[string]string{"NewBridge": "bridge.go", "Negotiate": "negotiate.go",
+		"InitializeForV1": "initialize.go", "PlanToV1": "plan.go", "planOpsSessionUpdateToV2": "plan_ops.go"} {
+		if len(files[name]) == 0 || files[name][0] != file {
+			t.Errorf("%s: files %v, want %s", name, files[name], file)
+		}
+	}
+	for name, in := range files {
+		switch {
+		case len(in) == 1:
+		case len(in) == 2 && in[0] == strings.TrimSuffix(in[1], "_off.go")+".go":
+		default:
+			t.Errorf("%s is declared in %v", name, in)
+		}
+	}
+	for _, h := range ConvertHelpers {
+		if ConvertClaimed(h) {
+			t.Errorf("the emitter's helper %s is a template's name", h)
+		}
+	}
+	if !ConvertClaimed("PlanToV1") || ConvertClaimed("ImplementationToV1") || ConvertFunc("Plan", false) != "PlanToV1" {
+		t.Error("PlanToV1 is the template's; ImplementationToV1 the emitter's")
+	}
+}
+
 func TestDerivedNames(t *testing.T) {
 	for _, tc := range []struct{ got, want string }{
 		{LowerFirst("MCPServer"), "mcpServer"},

@@ -44,7 +44,6 @@ type runtimeSource struct {
 }
 
 func parseRuntime() []RuntimeName {
-	var out []RuntimeName
 	var sources []runtimeSource
 	for _, name := range templates.ConnFiles {
 		sources = append(sources, runtimeSource{name, func(h, p string) []byte { return templates.ConnFile(name, h, p) }})
@@ -67,41 +66,49 @@ func parseRuntime() []RuntimeName {
 			}})
 		}
 	}
+	var out []RuntimeName
 	for _, src := range sources {
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, src.file, src.fill("header", "p"), parser.SkipObjectResolution)
-		if err != nil {
-			// The templates are compiled into the binary and tested to parse.
-			panic("names: runtime template " + src.file + " does not parse: " + err.Error())
-		}
-		for _, d := range f.Decls {
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				if d.Name.Name == "init" {
-					continue
-				}
-				n := RuntimeName{Name: d.Name.Name, File: src.file}
-				if d.Recv != nil && len(d.Recv.List) == 1 {
-					n.Receiver = ReceiverName(d.Recv.List[0].Type)
-				}
-				out = append(out, n)
-			case *ast.GenDecl:
-				for _, spec := range d.Specs {
-					switch s := spec.(type) {
-					case *ast.TypeSpec:
-						out = append(out, RuntimeName{Name: s.Name.Name, File: src.file})
-					case *ast.ValueSpec:
-						for _, id := range s.Names {
-							if id.Name != "_" {
-								out = append(out, RuntimeName{Name: id.Name, File: src.file})
-							}
+		out = append(out, declared(src.file, src.fill("header", "p"))...)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].File+out[i].Name < out[j].File+out[j].Name })
+	return out
+}
+
+// declared returns the top-level names and methods that the source of
+// template file declares.
+func declared(file string, src []byte) []RuntimeName {
+	f, err := parser.ParseFile(token.NewFileSet(), file, src, parser.SkipObjectResolution)
+	if err != nil {
+		// The templates are compiled into the binary and tested to parse.
+		panic("names: runtime template " + file + " does not parse: " + err.Error())
+	}
+	var out []RuntimeName
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Name.Name == "init" {
+				continue
+			}
+			n := RuntimeName{Name: d.Name.Name, File: file}
+			if d.Recv != nil && len(d.Recv.List) == 1 {
+				n.Receiver = ReceiverName(d.Recv.List[0].Type)
+			}
+			out = append(out, n)
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				switch s := spec.(type) {
+				case *ast.TypeSpec:
+					out = append(out, RuntimeName{Name: s.Name.Name, File: file})
+				case *ast.ValueSpec:
+					for _, id := range s.Names {
+						if id.Name != "_" {
+							out = append(out, RuntimeName{Name: id.Name, File: file})
 						}
 					}
 				}
 			}
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].File+out[i].Name < out[j].File+out[j].Name })
 	return out
 }
 
@@ -198,3 +205,57 @@ func Routes(side string, notifications bool) string {
 	}
 	return LowerFirst(side) + "Requests"
 }
+
+// ConvertRuntime returns the top-level names and the methods that the
+// templates of the convert package declare (templates.ConvertFiles: the
+// plan conversions and the bridge), found by parsing them as Runtime finds
+// those of the other packages. The member-by-member conversions the emitter
+// adds to the package are named by ConvertFunc, and never take one of
+// these names (ConvertClaimed).
+func ConvertRuntime() []RuntimeName {
+	convertOnce.Do(func() { convertNames = parseConvert() })
+	return convertNames
+}
+
+var (
+	convertOnce  sync.Once
+	convertNames []RuntimeName
+)
+
+func parseConvert() []RuntimeName {
+	var out []RuntimeName
+	for _, file := range templates.ConvertFiles() {
+		src, err := templates.Convert(file, "header", "", "example.com/acpv1", "example.com/acpv2")
+		if err != nil {
+			panic("names: convert template " + file + ": " + err.Error())
+		}
+		out = append(out, declared(file, src)...)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].File+out[i].Name < out[j].File+out[j].Name })
+	return out
+}
+
+// ConvertClaimed reports whether a template of the convert package declares
+// the top-level name.
+func ConvertClaimed(name string) bool {
+	for _, n := range ConvertRuntime() {
+		if n.Receiver == "" && n.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// ConvertFunc names the function of the convert package that converts the
+// type of Go name typ member by member, to v2 or to v1: "ImplementationToV2".
+func ConvertFunc(typ string, toV2 bool) string {
+	if toV2 {
+		return typ + "ToV2"
+	}
+	return typ + "ToV1"
+}
+
+// ConvertHelpers are the unexported functions the emitter declares beside
+// the member-by-member conversions of the convert package (types.go), where
+// they are needed.
+var ConvertHelpers = []string{"convertPointer", "clonePointer", "convertSlice", "convertMap"}

@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/acpgen/acpgen/gen/emit"
@@ -85,5 +86,80 @@ func TestClaimsCoverOutput(t *testing.T) {
 		for _, u := range unclaimed {
 			t.Errorf("%s: %s is declared but names never claimed it", v.Name, u)
 		}
+	}
+}
+
+// TestConvertClaimsCoverOutput generates the convert package of the pinned
+// schemas, the bridge included, and checks that names claimed every
+// top-level identifier it declares: the templates' (names.ConvertRuntime,
+// each in its own file), the member-by-member conversions
+// (names.ConvertFunc) and the emitter's helpers (names.ConvertHelpers).
+func TestConvertClaimsCoverOutput(t *testing.T) {
+	out, err := GenerateWith(schema.FS, Options{ImportPath: "example.com/m/acp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1, v2, _ := pinnedPair(t)
+	claimed := map[string]map[string]bool{} // name → the files that may declare it
+	claim := func(name, file string) {
+		if claimed[name] == nil {
+			claimed[name] = map[string]bool{}
+		}
+		claimed[name][file] = true
+	}
+	for _, n := range names.ConvertRuntime() {
+		if n.Receiver == "" {
+			claim(n.Name, n.File)
+		}
+	}
+	for _, h := range names.ConvertHelpers {
+		claim(h, "types.go")
+	}
+	converted := emit.Converted(v1, v2)
+	for _, typ := range v1.Types {
+		if converted[typ.Name] {
+			claim(names.ConvertFunc(typ.GoName, true), "types.go")
+			claim(names.ConvertFunc(typ.GoName, false), "types.go")
+		}
+	}
+	var files int
+	for name, src := range out.Files {
+		file, ok := strings.CutPrefix(name, "convert/")
+		if !ok {
+			continue
+		}
+		files++
+		f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			var ids []string
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					ids = []string{d.Name.Name}
+				}
+			case *ast.GenDecl:
+				for _, spec := range d.Specs {
+					switch s := spec.(type) {
+					case *ast.TypeSpec:
+						ids = append(ids, s.Name.Name)
+					case *ast.ValueSpec:
+						for _, id := range s.Names {
+							ids = append(ids, id.Name)
+						}
+					}
+				}
+			}
+			for _, id := range ids {
+				if id != "_" && !claimed[id][file] {
+					t.Errorf("%s: %s is declared but names never claimed it there", name, id)
+				}
+			}
+		}
+	}
+	if files < 12 {
+		t.Errorf("%d files in the convert package, want the bridge's too", files)
 	}
 }

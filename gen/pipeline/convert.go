@@ -5,8 +5,10 @@ import (
 	"path"
 	"strings"
 
+	"github.com/acpgen/acpgen/gen/check"
 	"github.com/acpgen/acpgen/gen/emit"
 	"github.com/acpgen/acpgen/gen/ir"
+	"github.com/acpgen/acpgen/gen/write"
 	"github.com/acpgen/acpgen/templates"
 )
 
@@ -51,19 +53,32 @@ func convertFiles(o *Options, v1, v2 *ir.Package) (files map[string][]byte, warn
 		}
 	}
 	parts := map[string]string{} // file → build constraint
+	var planOps *ir.Gate
 	switch {
 	case present == 0:
 		parts["plan_ops_off.go"] = ""
 	case present < len(ops) || !sameGate(ops):
 		return nil, "the plan operations of v1 and v2 differ in what they have or in their build tags: the convert package is not generated", nil
 	case !ops[0].Unstable:
-		parts["plan_ops.go"] = ""
+		parts["plan_ops.go"], planOps = "", ops[0]
 	default:
 		tags := ops[0].Tags()
-		parts["plan_ops.go"] = strings.Join(tags, " || ")
+		parts["plan_ops.go"], planOps = strings.Join(tags, " || "), ops[0]
 		parts["plan_ops_off.go"] = "!" + strings.Join(tags, " && !")
 	}
 	parts["doc.go"], parts["plan.go"] = "", ""
+	if err := bridgeable(v1, v2, planOps); err != nil {
+		warning = "the convert package is generated without the bridge: " + err.Error()
+	} else {
+		for _, name := range bridgeFiles {
+			parts[name] = ""
+		}
+		for plan, ops := range map[string]string{"plan_ops.go": "bridge_plan_ops.go", "plan_ops_off.go": "bridge_plan_ops_off.go"} {
+			if constraint, ok := parts[plan]; ok {
+				parts[ops] = constraint
+			}
+		}
+	}
 	header := emit.Header(mergeLines(v1.Source, v2.Source))
 	files = map[string][]byte{}
 	for name, constraint := range parts {
@@ -73,8 +88,45 @@ func convertFiles(o *Options, v1, v2 *ir.Package) (files map[string][]byte, warn
 		}
 		files["convert/"+name] = src
 	}
-	return files, "", nil
+	// The member-by-member conversions of the types of the same shape.
+	types, err := write.Render("convert", func(yield func(emit.File) bool) {
+		yield(emit.Conversions(v1, v2, header, path.Join(o.ImportPath, v1.Name), path.Join(o.ImportPath, v2.Name)))
+	})
+	if err != nil {
+		return nil, "", fmt.Errorf("convert: %w", err)
+	}
+	for name, src := range types {
+		files["convert/"+name] = src
+	}
+	return files, warning, nil
 }
+
+// bridgeFiles are the files of the bridge, the version router's initialize
+// of each version and the client negotiation in the convert package, beside
+// the two of the bridge's plan operations, which follow the gate of the
+// package's.
+var bridgeFiles = []string{"bridge.go", "bridge_agent.go", "bridge_client.go", "initialize.go", "negotiate.go"}
+
+// bridgeable reports why the convert package of v1 and v2 cannot have the
+// bridge files: the definitions they are written against (check.Bridge),
+// and the member-by-member conversions they call.
+func bridgeable(v1, v2 *ir.Package, planOps *ir.Gate) error {
+	if err := check.Bridge(v1, v2, planOps); err != nil {
+		return err
+	}
+	converted := emit.Converted(v1, v2)
+	for _, name := range bridgeConversions {
+		if !converted[name] {
+			return fmt.Errorf("the bridge converts %s member by member, which is not the same shape in both schemas", name)
+		}
+	}
+	return nil
+}
+
+// bridgeConversions are the types, by schema name, whose member-by-member
+// conversions the bridge calls.
+var bridgeConversions = []string{"CloseSessionRequest", "CloseSessionResponse", "CompleteElicitationNotification",
+	"DeleteSessionRequest", "DeleteSessionResponse", "ElicitationCapabilities", "Implementation"}
 
 // variant returns the gate of the variant of union typ in p with tag: its
 // own, or, for a variant of an unstable union, the union's. It returns nil

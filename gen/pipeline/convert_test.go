@@ -17,17 +17,18 @@ func TestConvertFiles(t *testing.T) {
 		opts Options
 		want map[string]string // file → its build constraint line, "" for none
 	}{
-		{"both versions", Options{ImportPath: mod}, map[string]string{
-			"convert/doc.go": "", "convert/plan.go": "",
-			"convert/plan_ops.go":     "//go:build unstable_plan_operations || unstable",
-			"convert/plan_ops_off.go": "//go:build !unstable_plan_operations && !unstable",
-		}},
-		{"plan operations left out", Options{ImportPath: mod, Select: &ir.Selection{Features: []string{"unstable_session_fork"}}}, map[string]string{
-			"convert/doc.go": "", "convert/plan.go": "", "convert/plan_ops_off.go": "",
-		}},
-		{"plan operations baked", Options{ImportPath: mod, Select: &ir.Selection{Features: []string{"unstable_plan_operations"}, Bake: true}}, map[string]string{
-			"convert/doc.go": "", "convert/plan.go": "", "convert/plan_ops.go": "",
-		}},
+		{"both versions", Options{ImportPath: mod}, withBridge(map[string]string{
+			"convert/plan_ops.go":            "//go:build unstable_plan_operations || unstable",
+			"convert/plan_ops_off.go":        "//go:build !unstable_plan_operations && !unstable",
+			"convert/bridge_plan_ops.go":     "//go:build unstable_plan_operations || unstable",
+			"convert/bridge_plan_ops_off.go": "//go:build !unstable_plan_operations && !unstable",
+		})},
+		{"plan operations left out", Options{ImportPath: mod, Select: &ir.Selection{Features: []string{"unstable_session_fork"}}}, withBridge(map[string]string{
+			"convert/plan_ops_off.go": "", "convert/bridge_plan_ops_off.go": "",
+		})},
+		{"plan operations baked", Options{ImportPath: mod, Select: &ir.Selection{Features: []string{"unstable_plan_operations"}, Bake: true}}, withBridge(map[string]string{
+			"convert/plan_ops.go": "", "convert/bridge_plan_ops.go": "",
+		})},
 		{"import path unknown", Options{}, nil},
 		{"one version", Options{ImportPath: mod, Versions: []string{"v2"}}, nil},
 	} {
@@ -35,6 +36,9 @@ func TestConvertFiles(t *testing.T) {
 			out, err := GenerateWith(schema.FS, tc.opts)
 			if err != nil {
 				t.Fatal(err)
+			}
+			for _, w := range out.Warnings {
+				t.Errorf("warning: %s", w)
 			}
 			got := map[string]string{}
 			for name, data := range out.Files {
@@ -60,4 +64,13 @@ func TestConvertFiles(t *testing.T) {
 			}
 		})
 	}
+}
+
+// withBridge adds to the files of a convert package the ones every convert
+// package with the bridge has, without build constraints.
+func withBridge(files map[string]string) map[string]string {
+	for _, name := range append([]string{"doc.go", "plan.go", "types.go"}, bridgeFiles...) {
+		files["convert/"+name] = ""
+	}
+	return files
 }

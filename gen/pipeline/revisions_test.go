@@ -37,8 +37,13 @@ func TestRevisions(t *testing.T) {
 	gomod, gosum := templates.Module("example.com/revisions", "1.22")
 	writeFiles(t, dir, map[string][]byte{"go.mod": gomod, "go.sum": gosum})
 
-	// Generate on every core; each layout goes in a directory of its own.
+	// Generate on every core; each layout goes in a directory of its own,
+	// whose import path is known, so that a layout of both versions gets
+	// the convert package, with the bridge where the schemas have what it
+	// needs (and a warning where they do not).
 	failed := make([]error, len(layouts))
+	bridged := make([]bool, len(layouts))
+	why := make([]string, len(layouts)) // the warning of a convert package without the bridge
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	for i, l := range layouts {
@@ -46,13 +51,28 @@ func TestRevisions(t *testing.T) {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			out, err := GenerateWith(l.FS, Options{Tests: true})
+			out, err := GenerateWith(l.FS, Options{Tests: true, ImportPath: "example.com/revisions/" + layoutDir(l)})
 			if err != nil {
 				failed[i] = err
 				return
 			}
-			if want := wantPackages(l); !samePackages(out.Files, want) {
+			want := wantPackages(l)
+			if _, ok := out.Files["convert/doc.go"]; ok && len(want) == 2 {
+				want = append(want, "convert")
+				sort.Strings(want)
+			}
+			if !samePackages(out.Files, want) {
 				failed[i] = fmt.Errorf("generated packages %v, want %v", packagesOf(out.Files), want)
+				return
+			}
+			_, bridged[i] = out.Files["convert/bridge.go"]
+			for _, w := range out.Warnings {
+				if strings.Contains(w, "without the bridge") {
+					why[i] = w
+				}
+			}
+			if err := bridgeWarned(out, bridged[i]); err != nil {
+				failed[i] = err
 				return
 			}
 			files := map[string][]byte{}
@@ -71,9 +91,36 @@ func TestRevisions(t *testing.T) {
 	if t.Failed() {
 		return
 	}
+	var n int
+	for i, l := range layouts {
+		switch {
+		case bridged[i]:
+			n++
+			t.Logf("%s (%s): convert with the bridge", l.Name(), versionRange(l))
+		case why[i] != "":
+			t.Logf("%s (%s): %s", l.Name(), versionRange(l), why[i])
+		}
+	}
+	if n == 0 {
+		t.Error("no layout got the bridge")
+	}
 
 	tagSets := append([]string{"", "unstable"}, featureTags(t)...)
 	checkPackages(t, dir, tagSets)
+}
+
+// bridgeWarned checks that a convert package without the bridge comes with
+// a warning that says why, and one with the bridge without.
+func bridgeWarned(out *Output, bridged bool) error {
+	_, convert := out.Files["convert/doc.go"]
+	var warned bool
+	for _, w := range out.Warnings {
+		warned = warned || strings.Contains(w, "without the bridge")
+	}
+	if convert && bridged == warned {
+		return fmt.Errorf("convert package with the bridge %v, warned %v: %q", bridged, warned, out.Warnings)
+	}
+	return nil
 }
 
 // wantPackages lists the packages a layout must produce: acpv1 for a

@@ -24,9 +24,11 @@ import (
 
 // checkPackages type-checks every package of the module in dir once for each
 // build tag set in tagSets ("" for none, as for go build -tags), as Go 1.22
-// does, and reports each package's first errors. The packages' imports are
-// read from export data by one go/packages load; the packages themselves are
-// parsed once and checked in parallel.
+// does, and reports each package's first errors. The imports from outside
+// the module are read from export data by one go/packages load; the
+// packages of the module are parsed once and checked in parallel, those
+// that import others of the module (the convert package) after them,
+// against what they were checked to be under the same tags.
 func checkPackages(t *testing.T, dir string, tagSets []string) {
 	t.Helper()
 	fset := token.NewFileSet()
@@ -34,62 +36,103 @@ func checkPackages(t *testing.T, dir string, tagSets []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	imports := map[string]bool{}
+	module, err := modulePath(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := map[string]bool{}
 	for _, p := range pkgs {
+		p.path = module + "/" + p.dir
+		local[p.path] = true
+	}
+	imports := map[string]bool{}
+	var leaves, dependents []*parsedPackage
+	for _, p := range pkgs {
+		dependent := false
 		for _, f := range p.files {
 			for _, spec := range f.syntax.Imports {
 				path, _ := strconv.Unquote(spec.Path.Value)
-				imports[path] = true
+				if local[path] {
+					dependent = true
+				} else {
+					imports[path] = true
+				}
 			}
+		}
+		if dependent {
+			dependents = append(dependents, p)
+		} else {
+			leaves = append(leaves, p)
 		}
 	}
 	deps, err := loadImports(dir, imports)
 	if err != nil {
 		t.Fatal(err)
 	}
-	importer := importerFunc(func(path string) (*types.Package, error) {
-		if p := deps[path]; p != nil {
-			return p, nil
-		}
-		return nil, fmt.Errorf("package %s is not among the loaded imports", path)
-	})
 
-	type job struct {
-		pkg  *parsedPackage
-		tags string
-	}
-	jobs := make(chan job)
-	var mu sync.Mutex
 	var failures []string
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				if errs := j.pkg.check(fset, importer, j.tags); len(errs) > 0 {
-					mu.Lock()
-					failures = append(failures, fmt.Sprintf("-tags=%q: %s:\n\t%s", j.tags, j.pkg.dir, strings.Join(errs, "\n\t")))
-					mu.Unlock()
-				}
-			}
-		}()
-	}
 	for _, tags := range tagSets {
-		for _, p := range pkgs {
-			jobs <- job{p, tags}
+		checked := map[string]*types.Package{}
+		var mu sync.Mutex
+		importer := importerFunc(func(path string) (*types.Package, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			if p := checked[path]; p != nil {
+				return p, nil
+			}
+			if p := deps[path]; p != nil {
+				return p, nil
+			}
+			return nil, fmt.Errorf("package %s is not among the loaded imports", path)
+		})
+		for _, batch := range [][]*parsedPackage{leaves, dependents} {
+			jobs := make(chan *parsedPackage)
+			var wg sync.WaitGroup
+			for range runtime.GOMAXPROCS(0) {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for p := range jobs {
+						typed, errs := p.check(fset, importer, tags)
+						mu.Lock()
+						checked[p.path] = typed
+						if len(errs) > 0 {
+							failures = append(failures, fmt.Sprintf("-tags=%q: %s:\n\t%s", tags, p.dir, strings.Join(errs, "\n\t")))
+						}
+						mu.Unlock()
+					}
+				}()
+			}
+			for _, p := range batch {
+				jobs <- p
+			}
+			close(jobs)
+			wg.Wait()
 		}
 	}
-	close(jobs)
-	wg.Wait()
 	sort.Strings(failures)
 	for _, f := range failures {
 		t.Error(f)
 	}
 }
 
+// modulePath reads the module path of the go.mod in dir.
+func modulePath(dir string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if path, ok := strings.CutPrefix(strings.TrimSpace(line), "module "); ok {
+			return strings.TrimSpace(path), nil
+		}
+	}
+	return "", errors.New("go.mod names no module")
+}
+
 type parsedPackage struct {
 	dir   string // slash-separated, relative to the module root
+	path  string // import path, set by checkPackages
 	files []parsedFile
 }
 
@@ -145,8 +188,8 @@ func parseModule(fset *token.FileSet, dir string) ([]*parsedPackage, error) {
 }
 
 // check type-checks the files that the build tags in tags (comma-separated)
-// select and returns the first errors.
-func (p *parsedPackage) check(fset *token.FileSet, importer types.Importer, tags string) []string {
+// select and returns the package and the first errors.
+func (p *parsedPackage) check(fset *token.FileSet, importer types.Importer, tags string) (*types.Package, []string) {
 	on := map[string]bool{runtime.GOOS: true, runtime.GOARCH: true}
 	for _, tag := range strings.Split(tags, ",") {
 		on[tag] = true
@@ -167,10 +210,11 @@ func (p *parsedPackage) check(fset *token.FileSet, importer types.Importer, tags
 			}
 		},
 	}
-	if _, err := conf.Check(p.dir, fset, files, nil); err != nil && len(errs) == 0 {
+	typed, err := conf.Check(p.path, fset, files, nil)
+	if err != nil && len(errs) == 0 {
 		errs = append(errs, err.Error())
 	}
-	return errs
+	return typed, errs
 }
 
 // loadImports returns the types of the packages in imports, and of their

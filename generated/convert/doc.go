@@ -7,7 +7,7 @@
 
 // Package convert translates plan session updates between Agent Client
 // Protocol v1 (package acpv1) and v2 (package acpv2), following the
-// "v2 Plan Variants" RFD.
+// "v2 Plan Variants" RFD, and the types whose shape both versions share.
 //
 // # Stable mapping
 //
@@ -52,8 +52,28 @@
 // acpv1 (they decode as *acpv1.SessionUpdateOther) and [SessionUpdateToV2]
 // reports them as not representable.
 //
+// # Types of the same shape
+//
+// Every object type whose shape is the same in both versions (the same
+// members, required alike, of types of the same shape, see
+// ir.CompareTypes), and whose members are all stable, named and free of
+// unions, converts member by member both ways: ImplementationToV2 and
+// ImplementationToV1, and so on for each (types.go, generated from the
+// schemas). These conversions cannot fail.
+//
+// # Both versions on one endpoint
+//
+// When both schemas have the definitions they are written against (acpgen
+// checks them, and leaves these files out with a warning otherwise), the
+// package also joins the two versions' connections: InitializeForV1 and
+// InitializeForV2 are the Initialize of a version router's routes (package
+// acprouter of acpgen, which takes them as they are); Negotiate offers an
+// agent v2 and continues on v1 when the agent speaks only v1; and
+// NewBridge serves a v1 client with an agent written against v2
+// (acpv2.Agent), converting each call both ways.
+//
 // # Aliasing
 //
-// Results share no memory with their inputs: slices and raw JSON values are
-// copied.
+// Results share no memory with their inputs: slices, pointers and raw JSON
+// values are copied.
 package convert

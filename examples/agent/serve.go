@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/acpgen/acpgen/acprouter"
+	"github.com/acpgen/acpgen/generated/acpv1"
+	"github.com/acpgen/acpgen/generated/acpv2"
+	"github.com/acpgen/acpgen/generated/convert"
+)
+
+var bridge = flag.Bool("bridge", false, "serve v1 clients with the v2 agent, through convert.Bridge")
+
+// serve serves one client, writing to w and reading from r, through the
+// version router: a v1 client gets the v1 agent, or with -bridge the v2
+// agent through a bridge, and a v2 client the v2 agent. It returns when the
+// connection ends, once the v2 agent's turns have.
+func serve(w io.Writer, r io.Reader) error {
+	if !flag.Parsed() {
+		flag.Parse()
+	}
+	var v2 *agentV2
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	router, err := acprouter.New(
+		acprouter.NewRoute(1, func(w io.Writer, r io.Reader) *acpv1.AgentSideConnection {
+			if *bridge {
+				v2 = &agentV2{ctx: ctx, cancelled: map[acpv2.SessionID]bool{}}
+				b := convert.NewBridge(v2, w, r, convert.BridgeOptions{Undeliverable: undeliverable})
+				v2.conn = b.V2()
+				return b.V1()
+			}
+			a := newAgent()
+			a.conn = acpv1.NewAgentSideConnection(a, w, r)
+			return a.conn
+		}, convert.InitializeForV1),
+		acprouter.NewRoute(2, func(w io.Writer, r io.Reader) *acpv2.AgentSideConnection {
+			v2 = &agentV2{ctx: ctx, cancelled: map[acpv2.SessionID]bool{}}
+			v2.conn = acpv2.NewAgentSideConnection(v2, w, r)
+			return v2.conn
+		}, convert.InitializeForV2))
+	if err != nil {
+		return err
+	}
+	conn, err := router.Serve(w, r)
+	if errors.Is(err, acprouter.ErrNoInitialize) {
+		return nil // the client left before it began
+	}
+	if err != nil {
+		return err
+	}
+	<-conn.Done()
+	cancel()
+	if v2 != nil {
+		v2.turns.Wait()
+	}
+	return nil
+}
+
+// undeliverable reports on stderr a session update of the v2 agent that the
+// bridge could not send to the v1 client.
+func undeliverable(n *acpv2.UpdateSessionNotification, err error) {
+	fmt.Fprintf(os.Stderr, "agent: session %s: not sent to the v1 client: %v\n", n.SessionID, err)
+}

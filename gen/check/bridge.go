@@ -1,0 +1,219 @@
+package check
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/acpgen/acpgen/gen/ir"
+)
+
+// The bridge files of the convert package (templates/convert_bridge*.go.tmpl,
+// convert_negotiate.go.tmpl and convert_initialize.go.tmpl) are written
+// against the definitions below, by schema name. The convert package gets
+// them when both schemas have every one, stable, in the shape the files use;
+// otherwise it is generated without them, and Bridge says why.
+//
+// A requirement is "Type.member" (a stable member), "Type.member!" (a
+// required one), "Type.member?" (an optional one), "Type:tag" (a stable
+// variant of a tagged union), "Type:" (its variant for values without a
+// tag, which a tagged union may have), "Type=value" (a value of an enum), "Type" (a
+// stable definition) or "method/name" (a stable method).
+var bridgeNeeds = map[string][]string{
+	"v1": {
+		"initialize", "session/new", "session/resume", "session/prompt", "session/cancel",
+		"session/set_config_option", "session/close", "session/delete", "session/list",
+		"session/update", "session/request_permission", "elicitation/create", "elicitation/complete",
+		"InitializeRequest.protocolVersion!", "InitializeRequest.clientCapabilities?", "InitializeRequest.clientInfo?",
+		"InitializeRequest._meta?", "InitializeResponse.agentInfo?", "InitializeResponse.authMethods?",
+		"InitializeResponse.agentCapabilities?", "InitializeResponse._meta?", "AuthMethod",
+		"ClientCapabilities.auth?", "ClientCapabilities.elicitation?", "ClientCapabilities._meta?",
+		"AuthCapabilities.terminal?", "AgentAuthCapabilities",
+		"AgentCapabilities.promptCapabilities?", "AgentCapabilities.mcpCapabilities?",
+		"AgentCapabilities.sessionCapabilities?", "AgentCapabilities.auth?", "AgentCapabilities._meta?",
+		"PromptCapabilities.image?", "PromptCapabilities.audio?", "PromptCapabilities.embeddedContext?",
+		"PromptCapabilities._meta?", "McpCapabilities.http?", "McpCapabilities._meta?", "SessionCapabilities",
+		"SessionNotification.sessionId!", "SessionNotification.update!",
+		"SessionUpdate:plan", "SessionUpdate:tool_call", "SessionUpdate:tool_call_update",
+		"ToolCall.toolCallId!", "ToolCall.title!", "ToolCall.kind?", "ToolCall.status?", "ToolCall.name?",
+		"ToolCall.content?", "ToolCall.locations?", "ToolCall.rawInput?", "ToolCall.rawOutput?", "ToolCall._meta?",
+		"ToolCallUpdate.toolCallId!", "ToolCallUpdate.title?", "ToolCallUpdate.kind?", "ToolCallUpdate.status?",
+		"ToolCallUpdate.name?", "ToolCallUpdate.content?", "ToolCallUpdate.locations?", "ToolCallUpdate.rawInput?",
+		"ToolCallUpdate.rawOutput?", "ToolCallUpdate._meta?",
+		"RequestPermissionRequest.sessionId!", "RequestPermissionRequest.toolCall!",
+		"RequestPermissionRequest.options!", "RequestPermissionRequest._meta?", "PermissionOption",
+		"PromptResponse.stopReason!", "StopReason=end_turn", "StopReason=cancelled", "StopReason=max_tokens",
+		"StopReason=max_turn_requests", "StopReason=refusal",
+		"SetSessionConfigOptionRequest.sessionId!", "SetSessionConfigOptionRequest.configId!",
+		"SetSessionConfigOptionRequest._meta?", "SetSessionConfigOptionRequest:boolean",
+		"NewSessionResponse", "ResumeSessionResponse", "ListSessionsResponse", "CreateElicitationRequest",
+	},
+	"v2": {
+		"initialize", "session/new", "session/resume", "session/prompt", "session/cancel",
+		"session/set_config_option", "session/close", "session/delete", "session/list",
+		"session/update", "session/request_permission", "elicitation/create", "elicitation/complete",
+		"InitializeRequest.protocolVersion!", "InitializeRequest.info!", "InitializeRequest.capabilities?",
+		"InitializeRequest._meta?", "InitializeResponse.info!", "InitializeResponse.authMethods?",
+		"InitializeResponse.capabilities?", "InitializeResponse._meta?",
+		"ClientCapabilities.auth?", "ClientCapabilities.elicitation?", "ClientCapabilities._meta?",
+		"ClientAuthCapabilities.terminal?", "ClientAuthCapabilities._meta?", "TerminalAuthCapabilities",
+		"AgentCapabilities.auth?", "AgentCapabilities.session?", "AgentCapabilities._meta?",
+		"SessionCapabilities.prompt?", "SessionCapabilities.mcp?",
+		"PromptCapabilities.image?", "PromptCapabilities.audio?", "PromptCapabilities.embeddedContext?",
+		"PromptCapabilities._meta?", "McpCapabilities.http?", "McpCapabilities._meta?",
+		"NewSessionResponse.sessionId!", "NewSessionResponse.availableCommands?",
+		"ResumeSessionRequest.sessionId!", "ResumeSessionResponse.availableCommands?",
+		"PromptRequest.sessionId!", "UpdateSessionNotification.sessionId!", "UpdateSessionNotification.update!",
+		"SessionUpdate:plan_update", "SessionUpdate:tool_call_update", "SessionUpdate:state_update",
+		"SessionUpdate:available_commands_update", "StateUpdate:idle",
+		"IdleStateUpdate:end_turn", "IdleStateUpdate:", "IdleStateUpdate:cancelled",
+		"IdleStateUpdate:max_tokens", "IdleStateUpdate:max_turn_requests", "IdleStateUpdate:refusal",
+		"IdleStateUpdate:error", "PlanUpdateContent:items", "ToolCallUpdate.toolCallId!",
+		"RequestPermissionRequest.sessionId!", "RequestPermissionRequest.title!",
+		"RequestPermissionRequest.subject?", "RequestPermissionRequest.options!", "RequestPermissionRequest._meta?",
+		"RequestPermissionSubject:tool_call",
+		"SetSessionConfigOptionRequest.sessionId!", "SetSessionConfigOptionRequest.configId!",
+		"SetSessionConfigOptionRequest._meta?", "SetSessionConfigOptionRequest:id",
+		"SetSessionConfigOptionRequest:boolean", "CancelSessionNotification", "CreateElicitationResponse",
+	},
+}
+
+// bridgeServes are the methods the bridge implements, by the side that
+// receives them: the v1 agent's (the client's calls it serves) and the v2
+// client's (the agent's calls). A method its side requires that is not
+// here would leave the bridge short of the side's interface.
+var bridgeServes = map[string][]string{
+	"v1": {"initialize", "session/new", "session/resume", "session/prompt", "session/cancel",
+		"session/set_config_option", "session/close", "session/delete", "session/list"},
+	"v2": {"session/update", "session/request_permission", "elicitation/create", "elicitation/complete"},
+}
+
+// bridgeSide is the side whose interface the bridge implements in each
+// version.
+var bridgeSide = map[string]string{"v1": "agent", "v2": "client"}
+
+// bridgePlanOps are the definitions of the plan operations the bridge
+// handles behind the gate of the convert package's plan operations.
+var bridgePlanOps = map[string][]string{
+	"v1": {"ClientCapabilities.plan?"},
+	"v2": {"SessionUpdate:plan_removed"},
+}
+
+// Bridge reports why the convert package of v1 and v2 cannot have the
+// bridge files, or nil when it can. planOps is the gate of the convert
+// package's plan operations (nil when it has none): the bridge's plan
+// operations must be behind the same one.
+func Bridge(v1, v2 *ir.Package, planOps *ir.Gate) error {
+	for _, p := range []*ir.Package{v1, v2} {
+		version := map[*ir.Package]string{v1: "v1", v2: "v2"}[p]
+		file := p.StableFile
+		if file == "" {
+			file = p.UnstableFile
+		}
+		types, methods := bridgeIndex(p)
+		for _, need := range bridgeNeeds[version] {
+			if g := bridgeItem(types, methods, need); g == nil || g.Unstable {
+				return fmt.Errorf("%s: the bridge needs %s, stable", file, need)
+			}
+		}
+		serves := map[string]bool{}
+		for _, m := range bridgeServes[version] {
+			serves[m] = true
+		}
+		var missing []string
+		for _, m := range p.Methods {
+			if m.Side == bridgeSide[version] && m.Required && !serves[m.Name] {
+				missing = append(missing, m.Name)
+			}
+		}
+		if len(missing) > 0 {
+			sort.Strings(missing)
+			return fmt.Errorf("%s: every %s must handle %s, which the bridge does not",
+				file, bridgeSide[version], strings.Join(missing, ", "))
+		}
+		for _, need := range bridgePlanOps[version] {
+			g := bridgeItem(types, methods, need)
+			switch {
+			case planOps == nil && g != nil:
+				return fmt.Errorf("%s: %s without the plan operations", file, need)
+			case planOps != nil && (g == nil || g.Key() != planOps.Key()):
+				return fmt.Errorf("%s: %s is not behind the plan operations' build tags", file, need)
+			}
+		}
+	}
+	return nil
+}
+
+// bridgeIndex indexes the types and methods of p by schema name.
+func bridgeIndex(p *ir.Package) (map[string]*ir.Type, map[string]*ir.Method) {
+	types := map[string]*ir.Type{}
+	for _, t := range p.Types {
+		types[t.Name] = t
+	}
+	methods := map[string]*ir.Method{}
+	for _, m := range p.Methods {
+		methods[m.Name] = m
+	}
+	return types, methods
+}
+
+// bridgeItem returns the gate of one requirement (see bridgeNeeds), or nil
+// when the package does not meet it.
+func bridgeItem(types map[string]*ir.Type, methods map[string]*ir.Method, need string) *ir.Gate {
+	if m, ok := methods[need]; ok {
+		return &m.Gate
+	}
+	if name, tag, ok := strings.Cut(need, ":"); ok {
+		t := types[name]
+		if t == nil || t.Union == nil || t.Union.Tag == "" {
+			return nil
+		}
+		if tag == "" && t.Union.Default != nil {
+			return &t.Gate
+		}
+		for _, v := range t.Union.Variants {
+			if v.Tag == tag {
+				if v.Unstable {
+					return &v.Gate
+				}
+				return &t.Gate
+			}
+		}
+		return nil
+	}
+	if name, value, ok := strings.Cut(need, "="); ok {
+		t := types[name]
+		if t == nil || t.Enum == nil {
+			return nil
+		}
+		for _, v := range t.Enum.Values {
+			if v.Name == value {
+				return &t.Gate
+			}
+		}
+		return nil
+	}
+	name, member, _ := strings.Cut(need, ".")
+	t := types[name]
+	if t == nil {
+		return nil
+	}
+	if member == "" {
+		return &t.Gate
+	}
+	required, optional := strings.HasSuffix(member, "!"), strings.HasSuffix(member, "?")
+	member = strings.TrimRight(member, "!?")
+	for _, f := range t.Fields {
+		if f.JSONName != member {
+			continue
+		}
+		if required && !f.Required || optional && f.Required {
+			return nil
+		}
+		if f.Unstable {
+			return &f.Gate
+		}
+		return &t.Gate
+	}
+	return nil
+}
