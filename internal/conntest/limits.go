@@ -201,7 +201,7 @@ func HugeLine(t *testing.T, pkg *Package) {
 	if allocated > 100<<20 || grown > 100<<20 {
 		t.Errorf("reading 240 MB of lines allocated %d MB, the heap grew by %d MB: a line was held whole", allocated>>20, grown>>20)
 	}
-	peer.Exchange([]Line{{`{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s","prompt":[]}}`,
+	peer.Exchange([]Line{{`{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s","prompt":[{"type":"text","text":"x"}]}}`,
 		`{"jsonrpc":"2.0","id":1,"result":` + pkg.PromptResult + `}`}})
 	// A response over the limit fails its call.
 	called := make(chan error, 1)
@@ -261,7 +261,7 @@ func ManyRequests(t *testing.T, pkg *Package) {
 	go func() {
 		var b []byte
 		for i := 0; i < total; i++ {
-			b = fmt.Appendf(b, `{"jsonrpc":"2.0","id":%d,"method":"session/prompt","params":{"sessionId":"s","prompt":[]}}`+"\n", i)
+			b = fmt.Appendf(b, `{"jsonrpc":"2.0","id":%d,"method":"session/prompt","params":{"sessionId":"s","prompt":[{"type":"text","text":"x"}]}}`+"\n", i)
 			if (i+1)%1000 == 0 {
 				if _, err := peer.w.Write(b); err != nil {
 					sent <- err
@@ -320,10 +320,14 @@ func CloseMidCall(t *testing.T, pkg *Package, closed error) {
 	})
 	called := make(chan error, 1)
 	go func() {
-		_, err := p.ClientCall(context.Background(), "session/prompt", TextPrompt("s"))
+		_, err := p.ClientCall(context.Background(), "session/prompt", TextPrompt("s", "x"))
 		called <- err
 	}()
-	<-started
+	select {
+	case <-started:
+	case err := <-called:
+		t.Fatalf("the call ended before its handler started: %v", err)
+	}
 	if err := p.AgentConn.Close(); err != nil {
 		t.Errorf("Close: %v", err)
 	}
@@ -377,7 +381,7 @@ func IDs(t *testing.T, pkg *Package, nullAnswer string) {
 	})
 	peer := NewRawAgentPeer(t, pkg, hs, false)
 	prompt := func(id string) string {
-		return `{"jsonrpc":"2.0","id":` + id + `,"method":"session/prompt","params":{"sessionId":"s","prompt":[]}}`
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"session/prompt","params":{"sessionId":"s","prompt":[{"type":"text","text":"x"}]}}`
 	}
 	cancel := func(id string) string {
 		return `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":` + id + `}}`
@@ -413,7 +417,7 @@ func PanicLogged(t *testing.T, pkg *Package) {
 	})
 	var log safeBuffer
 	peer := NewRawAgentPeerWith(t, pkg, hs, false, Options{Logger: slog.New(slog.NewTextHandler(&log, nil))})
-	peer.Exchange([]Line{{`{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s","prompt":[]}}`,
+	peer.Exchange([]Line{{`{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s","prompt":[{"type":"text","text":"x"}]}}`,
 		`{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error"}}`}})
 	if got := log.String(); !strings.Contains(got, "assignment to entry in nil map") || !strings.Contains(got, "session/prompt") || !strings.Contains(got, "goroutine") {
 		t.Errorf("the log of the panic: %s", got)
