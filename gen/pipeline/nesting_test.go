@@ -12,26 +12,30 @@ import (
 // around a reference to the definition Leaf. Leaf has properties named
 // like keywords ("id", "$ref"), as the pinned schemas do, which must not
 // keep deep schemas from being compiled in linear time.
+// A kind acpgen refuses (refused names the keyword its error names) is
+// measured by the time it takes to refuse it.
 var nestingKinds = []struct {
-	name   string
-	schema func(depth int) string
+	name    string
+	schema  func(depth int) string
+	refused string
 }{
 	// A definition that is a list of lists at its top.
-	{"top-items", func(d int) string { return leafDoc(nest(d, `{"type":"array","items":`, `}`)) }},
-	{"allOf", func(d int) string { return leafDoc(inProperty(nest(d, `{"allOf":[`, `]}`))) }},
+	{"top-items", func(d int) string { return leafDoc(nest(d, `{"type":"array","items":`, `}`)) }, ""},
+	// allOf around anything but one $ref is refused, at any depth.
+	{"allOf", func(d int) string { return leafDoc(inProperty(nest(d, `{"allOf":[`, `]}`))) }, "allOf"},
 	{"anyOf", func(d int) string {
 		return leafDoc(inProperty(nest(d, `{"anyOf":[{"type":"string"},{"type":"array","items":`, `}]}`)))
-	}},
-	{"oneOf", func(d int) string { return leafDoc(inProperty(nest(d, `{"oneOf":[{"type":"null"},`, `]}`))) }},
+	}, ""},
+	{"oneOf", func(d int) string { return leafDoc(inProperty(nest(d, `{"oneOf":[{"type":"null"},`, `]}`))) }, ""},
 	// A definition that is a union at its top.
-	{"top-union", func(d int) string { return leafDoc(nest(d, `{"anyOf":[{"type":"null"},`, `]}`)) }},
+	{"top-union", func(d int) string { return leafDoc(nest(d, `{"anyOf":[{"type":"null"},`, `]}`)) }, ""},
 	{"additionalProperties", func(d int) string {
 		return leafDoc(inProperty(nest(d, `{"type":"object","additionalProperties":`, `}`)))
-	}},
+	}, ""},
 	// The unknown-variant branch of a union, the one place not is read.
 	{"not", func(d int) string {
 		return leafDoc(inProperty(nest(d, `{"anyOf":[{"$ref":"#/$defs/Leaf"},{"not":`, `}]}`)))
-	}},
+	}, ""},
 }
 
 // nest returns open depth times, a reference to Leaf, and close depth
@@ -55,7 +59,16 @@ func leafDoc(root string) string {
 func benchNesting(b *testing.B, depth int) {
 	for _, k := range nestingKinds {
 		b.Run(fmt.Sprintf("%s=%d", k.name, depth), func(b *testing.B) {
-			benchGenerate(b, schemaFS(k.schema(depth)), depth, "level")
+			if k.refused == "" {
+				benchGenerate(b, schemaFS(k.schema(depth)), depth, "level")
+				return
+			}
+			fsys := schemaFS(k.schema(depth))
+			measure(b, depth, "level", func() {
+				if _, err := Generate(fsys); err == nil {
+					b.Fatalf("%s is generated, want it refused", k.name)
+				}
+			})
 		})
 	}
 }
@@ -64,6 +77,14 @@ func benchNesting(b *testing.B, depth int) {
 // adds the same amount of generated code however deep it is.
 func TestOutputLinearInDepthEveryKind(t *testing.T) {
 	for _, k := range nestingKinds {
+		if k.refused != "" {
+			for _, depth := range []int{50, 200} {
+				if _, err := Generate(schemaFS(k.schema(depth))); err == nil || !strings.Contains(err.Error(), k.refused) {
+					t.Errorf("%s at depth %d: %v, want an error that names %s", k.name, depth, err, k.refused)
+				}
+			}
+			continue
+		}
 		size := func(depth int) int {
 			out, err := Generate(schemaFS(k.schema(depth)))
 			if err != nil {
