@@ -14,11 +14,7 @@ import (
 // them when both schemas have every one, stable, in the shape the files use;
 // otherwise it is generated without them, and Bridge says why.
 //
-// A requirement is "Type.member" (a stable member), "Type.member!" (a
-// required one), "Type.member?" (an optional one), "Type:tag" (a stable
-// variant of a tagged union), "Type:" (its variant for values without a
-// tag, which a tagged union may have), "Type=value" (a value of an enum), "Type" (a
-// stable definition) or "method/name" (a stable method).
+// The requirements are in the language of needs.gate, each met stable.
 var bridgeNeeds = map[string][]string{
 	"v1": {
 		"initialize", "session/new", "session/resume", "session/prompt", "session/cancel",
@@ -110,9 +106,9 @@ func Bridge(v1, v2 *ir.Package, planOps *ir.Gate) error {
 		if file == "" {
 			file = p.UnstableFile
 		}
-		types, methods := bridgeIndex(p)
+		index := needsOf(p)
 		for _, need := range bridgeNeeds[version] {
-			if g := bridgeItem(types, methods, need); g == nil || g.Unstable {
+			if g := index.gate(need); g == nil || g.Unstable {
 				return fmt.Errorf("%s: the bridge needs %s, stable", file, need)
 			}
 		}
@@ -132,7 +128,7 @@ func Bridge(v1, v2 *ir.Package, planOps *ir.Gate) error {
 				file, bridgeSide[version], strings.Join(missing, ", "))
 		}
 		for _, need := range bridgePlanOps[version] {
-			g := bridgeItem(types, methods, need)
+			g := index.gate(need)
 			switch {
 			case planOps == nil && g != nil:
 				return fmt.Errorf("%s: %s without the plan operations", file, need)
@@ -140,80 +136,6 @@ func Bridge(v1, v2 *ir.Package, planOps *ir.Gate) error {
 				return fmt.Errorf("%s: %s is not behind the plan operations' build tags", file, need)
 			}
 		}
-	}
-	return nil
-}
-
-// bridgeIndex indexes the types and methods of p by schema name.
-func bridgeIndex(p *ir.Package) (map[string]*ir.Type, map[string]*ir.Method) {
-	types := map[string]*ir.Type{}
-	for _, t := range p.Types {
-		types[t.Name] = t
-	}
-	methods := map[string]*ir.Method{}
-	for _, m := range p.Methods {
-		methods[m.Name] = m
-	}
-	return types, methods
-}
-
-// bridgeItem returns the gate of one requirement (see bridgeNeeds), or nil
-// when the package does not meet it.
-func bridgeItem(types map[string]*ir.Type, methods map[string]*ir.Method, need string) *ir.Gate {
-	if m, ok := methods[need]; ok {
-		return &m.Gate
-	}
-	if name, tag, ok := strings.Cut(need, ":"); ok {
-		t := types[name]
-		if t == nil || t.Union == nil || t.Union.Tag == "" {
-			return nil
-		}
-		if tag == "" && t.Union.Default != nil {
-			return &t.Gate
-		}
-		for _, v := range t.Union.Variants {
-			if v.Tag == tag {
-				if v.Unstable {
-					return &v.Gate
-				}
-				return &t.Gate
-			}
-		}
-		return nil
-	}
-	if name, value, ok := strings.Cut(need, "="); ok {
-		t := types[name]
-		if t == nil || t.Enum == nil {
-			return nil
-		}
-		for _, v := range t.Enum.Values {
-			if v.Name == value {
-				return &t.Gate
-			}
-		}
-		return nil
-	}
-	name, member, _ := strings.Cut(need, ".")
-	t := types[name]
-	if t == nil {
-		return nil
-	}
-	if member == "" {
-		return &t.Gate
-	}
-	required, optional := strings.HasSuffix(member, "!"), strings.HasSuffix(member, "?")
-	member = strings.TrimRight(member, "!?")
-	for _, f := range t.Fields {
-		if f.JSONName != member {
-			continue
-		}
-		if required && !f.Required || optional && f.Required {
-			return nil
-		}
-		if f.Unstable {
-			return &f.Gate
-		}
-		return &t.Gate
 	}
 	return nil
 }
