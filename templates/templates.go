@@ -38,6 +38,9 @@ var connInitV2 string
 //go:embed decode.go.tmpl
 var decode string
 
+//go:embed decode_checks.go.tmpl
+var decodeChecks string
+
 //go:embed encode.go.tmpl
 var encode string
 
@@ -80,6 +83,11 @@ func JSONHelpers(header, pkg string) []byte { return fill(jsonHelpers, header, p
 
 // Decoder returns the source of the decoding runtime file for package pkg.
 func Decoder(header, pkg string) []byte { return fill(decode, header, pkg) }
+
+// DecoderChecks returns the source of the decoding runtime's checks for
+// package pkg: the schema's validation keywords and the members an unknown
+// variant shares.
+func DecoderChecks(header, pkg string) []byte { return fill(decodeChecks, header, pkg) }
 
 // Encoder returns the source of the encoding runtime file for package pkg.
 func Encoder(header, pkg string) []byte { return fill(encode, header, pkg) }

@@ -95,8 +95,10 @@ func Files(p *ir.Package) iter.Seq[File] {
 			out.source("conn_init.go", templates.ConnInit(e.header(), p.Name, p.Version), false)
 			e.sessionFiles(out)
 		}
-		// The runtimes last, the decoder and encoder before the JSON
-		// helpers, which serve them too.
+		// The runtimes last, the decoder's checks before the decoder, and
+		// the decoder and encoder before the JSON helpers, which serve them
+		// too: each keeps what the files before it call.
+		out.source("decode_checks.go", templates.DecoderChecks(e.header(), p.Name), true)
 		out.source("decode.go", templates.Decoder(e.header(), p.Name), true)
 		out.source("encode.go", templates.Encoder(e.header(), p.Name), true)
 		out.source("json.go", templates.JSONHelpers(e.header(), p.Name), true)

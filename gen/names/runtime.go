@@ -21,7 +21,7 @@ type RuntimeName struct {
 }
 
 // Runtime returns the top-level names and the methods that the runtime files
-// declare in every generated package (decode.go, encode.go, json.go and the
+// declare in every generated package (decode.go, decode_checks.go, encode.go, json.go and the
 // JSON-RPC files rpc.go, rpcdecode.go and tracker.go, and conn.go, conn_init.go, the
 // ConnFiles of the templates and the session files in packages with sides), found by parsing their
 // sources: new template code is covered without a list to keep up to date.
@@ -50,6 +50,7 @@ func parseRuntime() []RuntimeName {
 	}
 	sources = append(sources, []runtimeSource{
 		{"decode.go", templates.Decoder},
+		{"decode_checks.go", templates.DecoderChecks},
 		{"encode.go", templates.Encoder},
 		{"json.go", templates.JSONHelpers},
 		{"rpc.go", func(h, p string) []byte { return templates.RPC(h, p, "ErrorCode") }},
