@@ -2,7 +2,8 @@ package api
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/acpgen/acpgen/gen/emit"
@@ -236,7 +237,7 @@ func Compare(version string, old, new *ir.Package) []Finding {
 	// A payload type in both revisions reports its own changes; the
 	// variants that embed it need not repeat them.
 	repeated := func(e *elem) bool { return e.via != "" && olds[e.via] != nil && news[e.via] != nil }
-	for _, key := range sortedKeys(olds) {
+	for _, key := range slices.Sorted(maps.Keys(olds)) {
 		o, n := olds[key], news[key]
 		if repeated(o) && (n == nil || repeated(n)) {
 			continue
@@ -250,7 +251,7 @@ func Compare(version string, old, new *ir.Package) []Finding {
 		}
 		changed(add, o, n, olds[o.parent], news[n.parent])
 	}
-	for _, key := range sortedKeys(news) {
+	for _, key := range slices.Sorted(maps.Keys(news)) {
 		n := news[key]
 		if olds[key] != nil || (n.parent != "" && olds[n.parent] == nil) || repeated(n) {
 			continue // present before, or part of a new owner
@@ -347,13 +348,4 @@ func tagWords(g ir.Gate) string {
 		return "none (stable)"
 	}
 	return strings.Join(g.Tags(), " or ")
-}
-
-func sortedKeys(m map[string]*elem) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -2,6 +2,8 @@ package ir
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 )
 
@@ -154,7 +156,7 @@ func (c *shapes) fields(a, b []*Field, path string) string {
 		}
 		delete(fb, f.JSONName)
 	}
-	for _, name := range sortedKeys(fb) {
+	for _, name := range slices.Sorted(maps.Keys(fb)) {
 		return fmt.Sprintf("%s.%s: in %s only", path, name, c.to)
 	}
 	return ""
@@ -214,7 +216,7 @@ func (c *shapes) unions(a, b *Type, path string) string {
 			return d
 		}
 	}
-	for _, k := range sortedKeys(vb) {
+	for _, k := range slices.Sorted(maps.Keys(vb)) {
 		return fmt.Sprintf("%s{%s}: in %s only", path, k, c.to)
 	}
 	return ""
@@ -235,15 +237,6 @@ func variantFields(v *Variant) []*Field {
 		fs = append(fs, e.Fields...)
 	}
 	return append(fs, v.Fields...)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // CompareTypes returns "" when a, a type of version from, and b, a type of

@@ -2,8 +2,9 @@ package load
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -96,7 +97,7 @@ var (
 func checkKeywords(file string, doc map[string]any, errs *diag.List) {
 	defs, _ := doc["$defs"].(map[string]any)
 	c := &keywordChecker{file: file, defs: defs, errs: errs}
-	for _, name := range sortedKeys(defs) {
+	for _, name := range slices.Sorted(maps.Keys(defs)) {
 		c.schema(defs[name], (*jsonPath)(nil).child("$defs").child(name), false)
 	}
 	if errs.Len() == 0 {
@@ -139,7 +140,7 @@ func (c *keywordChecker) refLoops() {
 		path = path[:len(path)-1]
 		color[name] = black
 	}
-	for _, name := range sortedKeys(c.defs) {
+	for _, name := range slices.Sorted(maps.Keys(c.defs)) {
 		if color[name] == white {
 			visit(name)
 		}
@@ -178,7 +179,7 @@ func (c *keywordChecker) schema(v any, at *jsonPath, branch bool) {
 		}
 		return
 	}
-	for _, k := range sortedKeys(s) {
+	for _, k := range slices.Sorted(maps.Keys(s)) {
 		what, bad := Unsupported[k]
 		if k == "not" && branch {
 			bad = false // the unknown-variant branch of a union: "not any known tag"
@@ -211,7 +212,7 @@ func (c *keywordChecker) schema(v any, at *jsonPath, branch bool) {
 	}
 	for _, k := range schemaMaps {
 		m, _ := s[k].(map[string]any)
-		for _, name := range sortedKeys(m) {
+		for _, name := range slices.Sorted(maps.Keys(m)) {
 			c.schema(m[name], at.child(k).child(name), false)
 		}
 	}
@@ -305,13 +306,4 @@ func kindOf(v any) string {
 		return "a boolean"
 	}
 	return fmt.Sprintf("a number")
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

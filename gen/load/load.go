@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 
@@ -100,7 +102,7 @@ func Parse(path string, data []byte) (*File, error) {
 	}
 	f := &File{Path: path, order: map[*jsonschema.Schema][]string{}}
 	defNodes := tree.kid("$defs")
-	for _, name := range sortedKeys(defs) {
+	for _, name := range slices.Sorted(maps.Keys(defs)) {
 		s, err := c.Compile(base + "#/$defs/" + url.PathEscape(escape(name)))
 		if err != nil {
 			compileErrors(path, "/$defs/"+escape(name), err, &errs)
