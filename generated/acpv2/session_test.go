@@ -16,28 +16,7 @@ import (
 var updateGolden = flag.Bool("update", false, "rewrite the golden files under testdata")
 
 // describe writes out a change for the golden file and the tests.
-func describe(c SessionChange) string {
-	var parts []string
-	for _, id := range c.Plans {
-		parts = append(parts, "plan "+id)
-	}
-	for _, id := range c.ToolCalls {
-		parts = append(parts, "tool call "+string(id))
-	}
-	for _, f := range []struct {
-		set  bool
-		name string
-	}{{c.ConfigOptions, "config options"}, {c.Mode, "mode"}, {c.Commands, "commands"},
-		{c.Info, "info"}, {c.Usage, "usage"}, {c.State, "state"}} {
-		if f.set {
-			parts = append(parts, f.name)
-		}
-	}
-	if len(parts) == 0 {
-		return "nothing"
-	}
-	return strings.Join(parts, ", ")
-}
+func describe(c SessionChange) string { return sessiontest.Describe(c) }
 
 // TestSessionCorpus replays the session updates of the corpus's stable
 // pages into session states: testdata/session_corpus.golden holds what
