@@ -259,3 +259,20 @@ func lits(ss []string) []jen.Code {
 	}
 	return out
 }
+
+// valueVariantEncoder emits appendJSON of an untagged alternative that is
+// not an object: a defined type over a scalar, list or map.
+func valueVariantEncoder(f *jen.File, v *ir.Variant) {
+	x := jen.Id("v")
+	if kindOf(*v.Value) == encAppender {
+		// V has none of the methods of the type it is defined over.
+		x = jen.Parens(jen.Op("*").Add(goType(*v.Value))).Call(jen.Op("&").Id("v"))
+	}
+	call, fallible := valueEncode(*v.Value, x, false, true)
+	body := jen.Return(call, jen.Nil())
+	if fallible {
+		body = jen.Return(call)
+	}
+	f.Func().Params(jen.Id("v").Id(v.GoName)).Id("appendJSON").Params(bufParam).Params(encodeResult...).Block(body)
+	f.Line()
+}

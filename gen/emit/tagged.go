@@ -8,6 +8,10 @@ import (
 	"github.com/acpgen/acpgen/gen/ir"
 )
 
+// Tagged unions: the variant named by a tag member; the variant without tag
+// (ir.UnionInfo.Default) and the unknown one (the fallback, Other) that
+// keeps the object as received.
+
 // fallback emits the Other variant of a tagged union: the tag, the fields
 // every variant must carry, and the raw object.
 /*

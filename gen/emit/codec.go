@@ -1,11 +1,17 @@
 package emit
 
 import (
+	"encoding/json"
+	"strings"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/acpgen/acpgen/gen/ir"
 )
 
+// The codec every object type shares: structs, union variants, a union's
+// shared fields and the extension structs of unstable features.
+//
 // Decoders. Every object type gets a one-pass decoder on the runtime in
 // decode.go: decodeMember decodes one member it knows, missing reports the
 // required members an object lacked, decodeRest reads an object's members
@@ -13,13 +19,23 @@ import (
 // decodeJSON for encoding/json. Required members are bits of a uint64, in
 // the order of the type's fields, unstable ones included.
 //
-// Member rules: the standard library decodes a struct without noticing a
-// missing member and knows nothing of the schema's x-deserialize-*
-// keywords; the reference implementation does both, and so do these
-// decoders, one rule set per member.
+// Encoders. Every object type gets appendMembers, which appends its
+// members each after a comma, and appendJSON, which makes them an object
+// (the runtime in encode.go); MarshalJSON is appendJSON into a pooled
+// buffer.
 
 // recvName is the receiver name of generated decoders and encoders.
 const recvName = "v"
+
+func receiver(goName string) *jen.Statement {
+	return jen.Id(recvName).Op("*").Id(goName)
+}
+
+var (
+	decoderParam = jen.Id("d").Op("*").Id("decoder")
+	memberParams = []jen.Code{jen.Id("d").Op("*").Id("decoder"), jen.Id("name").Index().Byte(), jen.Id("seen").Op("*").Uint64()}
+	memberResult = []jen.Code{jen.Bool(), jen.Error()}
+)
 
 // objectSpec describes the decoders of one Go struct.
 type objectSpec struct {
@@ -94,16 +110,6 @@ func hasRequired(fields []*ir.Field) bool {
 func seenBit(bit int) jen.Code {
 	return jen.Parens(jen.Lit(1).Op("<<").Lit(bit))
 }
-
-func receiver(goName string) *jen.Statement {
-	return jen.Id(recvName).Op("*").Id(goName)
-}
-
-var (
-	decoderParam = jen.Id("d").Op("*").Id("decoder")
-	memberParams = []jen.Code{jen.Id("d").Op("*").Id("decoder"), jen.Id("name").Index().Byte(), jen.Id("seen").Op("*").Uint64()}
-	memberResult = []jen.Code{jen.Bool(), jen.Error()}
-)
 
 // objectDecoders emits the decoders of one struct.
 func objectDecoders(f *jen.File, s objectSpec) {
@@ -276,286 +282,137 @@ func missingDecoder(f *jen.File, goName string, fields []*ir.Field, bits map[*ir
 	f.Line()
 }
 
-// fieldDecode is the call that decodes the member of field fl.
-func fieldDecode(fl *ir.Field) jen.Code {
-	ptr := jen.Op("&").Id(recvName).Dot(fl.GoName)
-	rules := fieldRules(fl)
-	switch {
-	case plainMember(fl):
-		// decodeField would only add its own check for null.
-		if fl.Type.Kind == ir.RefNamed && hasDecoder(fl.Type.Type) {
-			return jen.Id(recvName).Dot(fl.GoName).Dot("decodeJSON").Call(jen.Id("d"))
+// encodeSpec describes the encoders of one Go struct.
+type encodeSpec struct {
+	goName string
+	tag    string      // the tag member of a variant, `"type":"text"`, or ""
+	embeds []string    // embedded payloads, whose members come after the tag
+	fields []*ir.Field // the struct's own fields
+	exts   []string    // embedded extension structs, whose members come after the fields
+	extra  bool        // the Extra map, whose members come last
+	keep   bool        // the members kept in unknownMembers, which come last
+	// rawFirst are statements that start appendJSON: writing an unknown
+	// variant kept raw as the whole value.
+	rawFirst []jen.Code
+	// membersOnly leaves out appendJSON and MarshalJSON.
+	membersOnly bool
+}
+
+// structEncodeSpec describes the encoders of struct type t under goName.
+func structEncodeSpec(t *ir.Type, goName string) encodeSpec {
+	s := encodeSpec{goName: goName, fields: ownFields(t), extra: t.Extra}
+	for _, key := range t.ExtensionKeys() {
+		s.exts = append(s.exts, extension(t, key))
+	}
+	return s
+}
+
+var (
+	bufParam     = jen.Id("b").Index().Byte()
+	encodeResult = []jen.Code{jen.Index().Byte(), jen.Error()}
+)
+
+// tryAppend is `if b, err = call; err != nil { return nil, err }`.
+func tryAppend(call jen.Code) jen.Code {
+	return jen.If(jen.List(jen.Id("b"), jen.Err()).Op("=").Add(call), jen.Err().Op("!=").Nil()).Block(
+		jen.Return(jen.Nil(), jen.Err()))
+}
+
+// appendLit is `b = append(b, `text`...)`.
+func appendLit(text string) jen.Code {
+	lit := jen.Lit(text)
+	if !strings.Contains(text, "`") {
+		lit = jen.Op("`" + text + "`")
+	}
+	return jen.Id("b").Op("=").Append(jen.Id("b"), lit.Op("..."))
+}
+
+// quote is s as a JSON string.
+func quote(s string) string {
+	q, _ := json.Marshal(s)
+	return string(q)
+}
+
+// objectEncoders emits appendMembers, appendJSON and MarshalJSON of a struct.
+func objectEncoders(f *jen.File, s encodeSpec) {
+	type step struct {
+		code     jen.Code
+		fallible bool
+		call     jen.Code // a fallible call that is the whole step
+	}
+	var steps []step
+	if s.tag != "" {
+		steps = append(steps, step{code: appendLit("," + s.tag)})
+	}
+	for _, emb := range s.embeds {
+		steps = append(steps, step{call: jen.Id(recvName).Dot(emb).Dot("appendMembers").Call(jen.Id("b"))})
+	}
+	for _, fl := range s.fields {
+		code, fallible := fieldEncode(fl)
+		steps = append(steps, step{code: code, fallible: fallible})
+	}
+	for _, x := range s.exts {
+		steps = append(steps, step{call: jen.Id(recvName).Dot(x).Dot("appendMembers").Call(jen.Id("b"))})
+	}
+	if s.extra {
+		steps = append(steps, step{call: jen.Id("appendExtra").Call(jen.Id("b"), jen.Id(recvName).Dot("Extra"))})
+	}
+	if s.keep {
+		steps = append(steps, step{code: jen.Id("b").Op("=").Append(jen.Id("b"), jen.Id(recvName).Dot(unknownField).Op("..."))})
+	}
+	recv := receiver(s.goName)
+	if len(steps) == 0 {
+		recv = jen.Op("*").Id(s.goName)
+	}
+	last := jen.Return(jen.Id("b"), jen.Nil())
+	if n := len(steps); n > 0 && steps[n-1].call != nil {
+		last = jen.Return(steps[n-1].call)
+		steps = steps[:n-1]
+	}
+	var body []jen.Code
+	needErr := false
+	for _, st := range steps {
+		if st.call != nil {
+			body = append(body, tryAppend(st.call))
+		} else {
+			body = append(body, st.code)
 		}
-		// decodeString(&v.SessionID, d): the type argument is inferred.
-		return plainScalar(fl.Type).Call(ptr, jen.Id("d"))
-	case skipElem(fl) != nil && fl.Type.Check == nil:
-		return jen.Id("decodeItemsField").Call(jen.Id("d"), ptr, elemDecoder(*skipElem(fl)), rules)
-	case skipElem(fl) != nil:
-		return jen.Id("decodeField").Call(jen.Id("d"), ptr, itemsDecoder(fl.Type), rules)
-	case fl.NullMeans:
-		elem := elemDecoder(fl.Type)
-		if fl.SkipInvalidItems && fl.Type.Kind == ir.RefArray {
-			elem = itemsDecoder(fl.Type)
-		}
-		return jen.Id("decodeNullableField").Call(jen.Id("d"), ptr, elem, rules)
-	case pointer(fl):
-		return jen.Id("decodePointerField").Call(jen.Id("d"), ptr, elemDecoder(fl.Type), rules)
+		needErr = needErr || st.call != nil || st.fallible
 	}
-	return jen.Id("decodeField").Call(jen.Id("d"), ptr, elemDecoder(fl.Type), rules)
+	if needErr {
+		body = append([]jen.Code{jen.Var().Err().Error()}, body...)
+	}
+	body = append(body, last)
+	f.Comment("appendMembers appends the members of v, each after a comma.")
+	f.Func().Params(recv).Id("appendMembers").Params(bufParam).Params(encodeResult...).Block(body...)
+	f.Line()
+	if s.membersOnly {
+		return
+	}
+	body = append(append([]jen.Code(nil), s.rawFirst...),
+		jen.Id("start").Op(":=").Len(jen.Id("b")),
+		jen.List(jen.Id("b"), jen.Err()).Op(":=").Id(recvName).Dot("appendMembers").Call(jen.Id("b")),
+		jen.Return(jen.Id("closeObject").Call(jen.Id("b"), jen.Id("start"), jen.Err())),
+	)
+	f.Func().Params(receiver(s.goName)).Id("appendJSON").Params(bufParam).Params(encodeResult...).Block(body...)
+	f.Line()
+	marshalMethod(f, s.goName, recvName)
 }
 
-// itemsDecoder decodes a list of r whose invalid items are dropped, and
-// checks what is left:
-//
-//	func(p *[]E, d *decoder) error { return decodeItems(d, p, elem) }
-func itemsDecoder(r ir.Ref) jen.Code {
-	return checkedFunc(r.Check, goType(r), jen.Id("decodeItems").Call(jen.Id("d"), jen.Id("p"), elemDecoder(*r.Elem)))
-}
-
-// plainMember reports whether fl has no decoding rule and a Go type whose
-// decoder reports null as decodeField does, as a mismatch for a pointer to
-// the field's own type: a scalar, a closed enum, a struct or a tagged union.
-func plainMember(fl *ir.Field) bool {
-	if len(ruleNames(fl)) > 0 || fl.NullMeans || pointer(fl) || skipElem(fl) != nil || hasCheck(fl.Type) {
-		return false
+// marshalMethod emits MarshalJSON on top of appendJSON.
+/*
+	func (v T) MarshalJSON() ([]byte, error) {
+		buf := encodeBuffer()
+		b, err := v.appendJSON(*buf)
+		return encoded(buf, b, err)
 	}
-	r := fl.Type
-	switch r.Kind {
-	case ir.RefString, ir.RefBool, ir.RefInt, ir.RefFloat:
-		return true
-	case ir.RefNamed:
-	default:
-		return false
-	}
-	switch t := r.Type; t.Kind {
-	case ir.Struct, ir.Enum:
-		return true
-	case ir.Union:
-		return t.Union.Tag != ""
-	case ir.Named:
-		u := *t.Underlying
-		switch u.Kind {
-		case ir.RefString, ir.RefBool, ir.RefInt, ir.RefFloat:
-			return true
-		}
-	}
-	return false
-}
-
-// plainScalar is the runtime's decoder of r, a scalar, a named scalar or an
-// enum without a decoder of its own.
-func plainScalar(r ir.Ref) *jen.Statement {
-	if r.Kind != ir.RefNamed {
-		return scalarDecoder(r)
-	}
-	if t := r.Type; t.Kind == ir.Enum {
-		if t.Enum.Integer {
-			return jen.Id("decodeInt")
-		}
-		return jen.Id("decodeString")
-	}
-	return scalarDecoder(*r.Type.Underlying)
-}
-
-// fieldRules is the rule set of a member, as a constant expression.
-func fieldRules(fl *ir.Field) jen.Code {
-	names := ruleNames(fl)
-	if len(names) == 0 {
-		return jen.Lit(0)
-	}
-	out := jen.Id(names[0])
-	for _, n := range names[1:] {
-		out = out.Op("|").Id(n)
-	}
-	return out
-}
-
-// ruleNames are the names of the rules of a member.
-func ruleNames(fl *ir.Field) []string {
-	var names []string
-	// Null is zero for a member the schema lets be null; free-form JSON
-	// keeps it. Elsewhere null is an error, unless a rule defaults it.
-	switch {
-	case isRaw(fl.Type) && (fl.Nullable || fl.Null != ir.NullRejected || !fl.Type.Object), acceptsNull(fl.Type):
-		names = append(names, "nullValue")
-	case fl.Nullable:
-		names = append(names, "nullOK")
-	}
-	if fl.DefaultOnError {
-		names = append(names, "defaultOnError")
-	}
-	if fl.DefaultOnNull {
-		names = append(names, "defaultOnNull")
-	}
-	if (fl.DefaultOnError || fl.DefaultOnNull) && !fl.Nullable && !fl.NullMeans {
-		// The default of a list or a map that cannot be null is empty, as
-		// the reference decoder makes it, and is written back as [] or {}.
-		switch underlying(fl.Type).Kind {
-		case ir.RefArray:
-			names = append(names, "emptyList")
-		case ir.RefMap:
-			names = append(names, "emptyMap")
-		}
-	}
-	return names
-}
-
-// acceptsNull reports whether r is a union with an alternative for null
-// (v1 RequestId), which decodes null itself.
-func acceptsNull(r ir.Ref) bool {
-	u := underlying(r)
-	if u.Kind != ir.RefNamed || u.Type.Kind != ir.Union {
-		return false
-	}
-	for _, v := range u.Type.Union.Variants {
-		if v.JSON == ir.KindNull {
-			return true
-		}
-	}
-	return false
-}
-
-// isRaw reports whether r is free-form JSON.
-func isRaw(r ir.Ref) bool {
-	u := underlying(r)
-	return u.Kind == ir.RefRaw || (u.Kind == ir.RefNamed && u.Type.Kind == ir.Raw)
-}
-
-// hasDecoder reports whether values of t have a decodeJSON method.
-func hasDecoder(t *ir.Type) bool {
-	switch t.Kind {
-	case ir.Struct, ir.Union:
-		return true
-	case ir.Enum:
-		return !t.Enum.Open
-	case ir.Named:
-		u := t.Underlying
-		return u.Kind == ir.RefNamed && (u.Type.Kind == ir.Struct || u.Type.Kind == ir.Union)
-	}
-	return false
-}
-
-// hasCheck reports whether values of r are checked beyond their Go type:
-// r's own Check, or that of the defined type r names.
-func hasCheck(r ir.Ref) bool {
-	return r.Check != nil || (r.Kind == ir.RefNamed && r.Type.Kind == ir.Named && r.Type.Underlying.Check != nil)
-}
-
-// elemDecoder is a function value of type func(*T, *decoder) error that
-// decodes one value of r and checks it.
-func elemDecoder(r ir.Ref) jen.Code {
-	if r.Kind == ir.RefArray || r.Kind == ir.RefMap {
-		return checkedFunc(r.Check, goType(r), elemCall(r, jen.Id("p")))
-	}
-	return checked(r.Check, goType(r), typeDecoder(r))
-}
-
-// typeDecoder is elemDecoder without r's own Check; the Check of a defined
-// type over a scalar, list or map is made by its decoder.
-func typeDecoder(r ir.Ref) jen.Code {
-	goT := goType(r)
-	switch r.Kind {
-	case ir.RefNamed:
-		t := r.Type
-		switch {
-		case hasDecoder(t) && t.Kind == ir.Named:
-			return checked(t.Underlying.Check, goT, jen.Parens(jen.Op("*").Add(goT)).Dot("decodeJSON"))
-		case hasDecoder(t):
-			return jen.Parens(jen.Op("*").Add(goT)).Dot("decodeJSON")
-		case t.Kind == ir.Raw:
-			return jen.Id("decodeRaw").Index(goT)
-		case t.Kind == ir.Enum && t.Enum.Integer:
-			return jen.Id("decodeInt").Index(goT)
-		case t.Kind == ir.Enum:
-			return jen.Id("decodeString").Index(goT)
-		}
-		u := *t.Underlying
-		switch u.Kind {
-		case ir.RefString, ir.RefBool, ir.RefInt, ir.RefFloat:
-			return checked(u.Check, goT, scalarDecoder(u).Index(goT))
-		case ir.RefRaw:
-			return checked(u.Check, goT, jen.Id(rawDecoder(u)).Index(goT))
-		}
-		// A defined type over a list, a map or another defined type.
-		u.Check = nil
-		return checkedFunc(t.Underlying.Check, goT, elemCall(u, jen.Parens(jen.Op("*").Add(goType(u))).Call(jen.Id("p"))))
-	case ir.RefString, ir.RefBool, ir.RefInt, ir.RefFloat:
-		return scalarDecoder(r).Index(goT)
-	case ir.RefArray, ir.RefMap:
-		return elemFunc(goT, elemCall(r, jen.Id("p")))
-	}
-	return jen.Id(rawDecoder(r)).Index(goT)
-}
-
-// nestedDecoder is elemDecoder for the values of a list or map: a list or
-// map there is decoded by the runtime's sliceDecoder or mapDecoder, so that
-// the code for lists nested n deep grows with n, not n².
-func nestedDecoder(r ir.Ref) jen.Code {
-	switch r.Kind {
-	case ir.RefArray:
-		return jen.Id("sliceDecoder").Call(nestedDecoder(*r.Elem))
-	case ir.RefMap:
-		return jen.Id("mapDecoder").Call(nestedDecoder(*r.Elem))
-	}
-	return elemDecoder(r)
-}
-
-// elemCall decodes a value of r, a list, a map or a named type, into ptr.
-func elemCall(r ir.Ref, ptr jen.Code) jen.Code {
-	switch r.Kind {
-	case ir.RefArray:
-		return jen.Id("decodeSlice").Call(jen.Id("d"), ptr, nestedDecoder(*r.Elem))
-	case ir.RefMap:
-		return jen.Id("decodeMap").Call(jen.Id("d"), ptr, nestedDecoder(*r.Elem))
-	}
-	return jen.Add(elemDecoder(r)).Call(ptr, jen.Id("d"))
-}
-
-// elemFunc is `func(p *T, d *decoder) error { return call }`.
-func elemFunc(goT, call jen.Code) jen.Code {
-	return jen.Func().Params(jen.Id("p").Op("*").Add(goT), decoderParam).Error().Block(jen.Return(call))
-}
-
-func scalarDecoder(r ir.Ref) *jen.Statement {
-	switch r.Kind {
-	case ir.RefString:
-		return jen.Id("decodeString")
-	case ir.RefBool:
-		return jen.Id("decodeBool")
-	case ir.RefFloat:
-		return jen.Id("decodeFloat")
-	}
-	if r.Unsigned {
-		return jen.Id("decodeUint")
-	}
-	return jen.Id("decodeInt")
-}
-
-func rawDecoder(r ir.Ref) string {
-	if r.Object {
-		return "decodeRawObject"
-	}
-	return "decodeRaw"
-}
-
-// hasRule reports whether a member has a decoding rule of its own.
-func hasRule(f *ir.Field) bool {
-	return f.Required || f.DefaultOnError || f.DefaultOnNull || f.SkipInvalidItems || objectOnly(f)
-}
-
-// objectOnly reports whether f is free-form JSON that must be an object.
-func objectOnly(f *ir.Field) bool {
-	return f.Type.Kind == ir.RefRaw && f.Type.Object
-}
-
-// skipElem is the element type of a field whose invalid items are dropped,
-// or nil.
-func skipElem(f *ir.Field) *ir.Ref {
-	if !f.SkipInvalidItems || f.NullMeans {
-		return nil
-	}
-	if f.Type.Kind != ir.RefArray {
-		return nil
-	}
-	return f.Type.Elem
+*/
+func marshalMethod(f *jen.File, goName, recv string) {
+	f.Comment("MarshalJSON encodes the value with its generated encoder.")
+	f.Func().Params(jen.Id(recv).Id(goName)).Id("MarshalJSON").Params().Params(encodeResult...).Block(
+		jen.Id("buf").Op(":=").Id("encodeBuffer").Call(),
+		jen.List(jen.Id("b"), jen.Err()).Op(":=").Id(recv).Dot("appendJSON").Call(jen.Op("*").Id("buf")),
+		jen.Return(jen.Id("encoded").Call(jen.Id("buf"), jen.Id("b"), jen.Err())),
+	)
+	f.Line()
 }

@@ -9,6 +9,10 @@ import (
 	"github.com/acpgen/acpgen/gen/names"
 )
 
+// Structs: an object type's declaration, its members (the fields, the
+// embedded extension structs of unstable features, the members the schema
+// allows without naming them) and its codec.
+
 // structsAndNamed emits object types, defined scalar types and free-form aliases.
 func (e *emitter) structsAndNamed(f *jen.File) {
 	for _, t := range e.typesOf(ir.Struct, ir.Named, ir.Raw) {
