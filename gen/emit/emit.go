@@ -46,14 +46,25 @@ func Files(p *ir.Package) iter.Seq[File] {
 	return func(yield func(File) bool) {
 		e := &emitter{p: p}
 		out := &sink{yield: yield}
+		f := e.newFile("")
+		e.doc(f)
+		out.code("doc.go", f)
+		for _, part := range []struct {
+			name string
+			fill func(pair)
+		}{
+			{"types.go", e.structsAndNamed},
+			{"enums.go", e.enums},
+			{"unions.go", e.unions},
+		} {
+			two := e.newPair("")
+			part.fill(two)
+			out.pair(part.name, two, true)
+		}
 		for _, part := range []struct {
 			name string
 			fill func(*jen.File)
 		}{
-			{"doc.go", e.doc},
-			{"types.go", e.structsAndNamed},
-			{"enums.go", e.enums},
-			{"unions.go", e.unions},
 			{"methods.go", e.methods},
 			{"constructors.go", e.constructorsFile},
 		} {
@@ -64,11 +75,11 @@ func Files(p *ir.Package) iter.Seq[File] {
 		gates := ir.GateSets(p)
 		for _, g := range gates {
 			tags := constraint(gateOf(g.Key))
-			f := e.newFile(tags)
-			e.unstable(f, g)
-			out.code(fileName(g.Key, ""), f)
-			if off := e.newFile("!(" + tags + ")"); e.extensionsOff(off, g) {
-				out.code(fileName(g.Key, "_off"), off)
+			two := e.newPair(tags)
+			e.unstable(two, g)
+			out.pair(fileName(g.Key, ""), two, unstableCodec(g))
+			if off := e.newPair("!(" + tags + ")"); e.extensionsOff(off, g) {
+				out.pair(fileName(g.Key, "_off"), off, true)
 			}
 		}
 		if f := e.newFile(""); p.Tests && e.definitions(f) {
@@ -112,6 +123,15 @@ type sink struct {
 }
 
 func (s *sink) code(name string, f *jen.File) { s.put(File{Name: name, Code: f}) }
+
+// pair passes on the API file of two under name, then, when withCodec, its
+// codec file.
+func (s *sink) pair(name string, two pair, withCodec bool) {
+	s.code(name, two.api)
+	if withCodec {
+		s.code(codecName(name), two.codec)
+	}
+}
 
 func (s *sink) source(name string, src []byte, helpers bool) {
 	s.put(File{Name: name, Source: src, Helpers: helpers})
@@ -164,6 +184,12 @@ func (e *emitter) newFile(constraint string) *jen.File {
 		f.HeaderComment("// " + e.header() + "\n\n//go:build " + constraint)
 	}
 	return f
+}
+
+// newPair starts the API and codec files of one part of the package, with
+// the same build constraint.
+func (e *emitter) newPair(constraint string) pair {
+	return pair{api: e.newFile(constraint), codec: e.newFile(constraint)}
 }
 
 // typesOf returns the stable types of p of the given kinds, in name order.

@@ -24,59 +24,56 @@ import (
 	func (v ToolKind) IsCustom() bool          // open string enums
 	func (v *ToolKind) UnmarshalJSON([]byte) error // closed enums reject unknown values
 */
-func (e *emitter) enums(f *jen.File) {
+func (e *emitter) enums(out pair) {
 	for _, t := range e.typesOf(ir.Enum) {
-		e.enum(f, t)
+		e.enum(out, t)
 	}
 }
 
-// enum emits one enum type with its constants and methods.
-func (e *emitter) enum(f *jen.File, t *ir.Type) {
-	{
-		en := t.Enum
-		base := jen.String()
-		if en.Integer {
-			base = jen.Id(fmt.Sprintf("int%d", en.Bits))
-		}
-		f.Add(typeDoc(t))
-		f.Type().Id(t.GoName).Add(base)
-		f.Line()
-		var defs []jen.Code
-		var cases []jen.Code
-		for _, v := range en.Values {
-			var lit jen.Code = jen.Lit(v.String)
-			if en.Integer {
-				lit = jen.Lit(int(v.Int))
-			}
-			defs = append(defs, comment(v.GoName, enumValueDoc(t, v)), jen.Id(v.GoName).Id(t.GoName).Op("=").Add(lit))
-			cases = append(cases, jen.Id(v.GoName))
-		}
-		f.Const().Defs(defs...)
-		f.Line()
-		f.Comment("IsKnown reports whether v is one of the values defined by this version of the schema.")
-		f.Func().Params(jen.Id("v").Id(t.GoName)).Id("IsKnown").Params().Bool().Block(
-			jen.Switch(jen.Id("v")).Block(jen.Case(cases...).Block(jen.Return(jen.True()))),
-			jen.Return(jen.False()),
-		)
-		if en.Open && !en.Integer {
-			f.Line()
-			f.Comment("IsCustom reports whether v is an implementation-specific value: one that begins with \"_\".")
-			f.Comment("Other unknown values are reserved for future versions of the protocol.")
-			f.Func().Params(jen.Id("v").Id(t.GoName)).Id("IsCustom").Params().Bool().Block(
-				jen.Return(jen.Len(jen.Id("v")).Op(">").Lit(0).Op("&&").Id("v").Index(jen.Lit(0)).Op("==").LitRune('_')),
-			)
-		}
-		if !en.Open {
-			f.Line()
-			e.closedEnumDecoder(f, t)
-		}
-		f.Line()
-		scalarCodecs(f, t)
+// enum emits one enum type with its constants and methods, then its codec.
+func (e *emitter) enum(out pair, t *ir.Type) {
+	f, en := out.api, t.Enum
+	base := jen.String()
+	if en.Integer {
+		base = jen.Id(fmt.Sprintf("int%d", en.Bits))
 	}
+	f.Add(typeDoc(t))
+	f.Type().Id(t.GoName).Add(base)
+	f.Line()
+	var defs []jen.Code
+	var cases []jen.Code
+	for _, v := range en.Values {
+		var lit jen.Code = jen.Lit(v.String)
+		if en.Integer {
+			lit = jen.Lit(int(v.Int))
+		}
+		defs = append(defs, comment(v.GoName, enumValueDoc(t, v)), jen.Id(v.GoName).Id(t.GoName).Op("=").Add(lit))
+		cases = append(cases, jen.Id(v.GoName))
+	}
+	f.Const().Defs(defs...)
+	f.Line()
+	f.Comment("IsKnown reports whether v is one of the values defined by this version of the schema.")
+	f.Func().Params(jen.Id("v").Id(t.GoName)).Id("IsKnown").Params().Bool().Block(
+		jen.Switch(jen.Id("v")).Block(jen.Case(cases...).Block(jen.Return(jen.True()))),
+		jen.Return(jen.False()),
+	)
+	f.Line()
+	if en.Open && !en.Integer {
+		f.Comment("IsCustom reports whether v is an implementation-specific value: one that begins with \"_\".")
+		f.Comment("Other unknown values are reserved for future versions of the protocol.")
+		f.Func().Params(jen.Id("v").Id(t.GoName)).Id("IsCustom").Params().Bool().Block(
+			jen.Return(jen.Len(jen.Id("v")).Op(">").Lit(0).Op("&&").Id("v").Index(jen.Lit(0)).Op("==").LitRune('_')),
+		)
+		f.Line()
+	}
+	if !en.Open {
+		closedEnumDecoder(out.codec, t)
+	}
+	scalarCodecs(out.codec, t)
 }
 
 // closedEnumDecoder rejects values the schema does not list.
-func (e *emitter) closedEnumDecoder(f *jen.File, t *ir.Type) {
+func closedEnumDecoder(f *jen.File, t *ir.Type) {
 	if t.Enum.Integer {
 		integerEnumDecoder(f, t)
 	} else {
@@ -86,6 +83,7 @@ func (e *emitter) closedEnumDecoder(f *jen.File, t *ir.Type) {
 	f.Comment("UnmarshalJSON accepts only the values the schema lists.")
 	f.Func().Params(receiver(t.GoName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.Return(jen.Id("decodeBytes").Call(jen.Id("data"), jen.Id(recvName))))
+	f.Line()
 }
 
 // integerEnumDecoder decodes a closed integer enum.

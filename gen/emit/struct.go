@@ -13,42 +13,38 @@ import (
 // embedded extension structs of unstable features, the members the schema
 // allows without naming them) and its codec.
 
-// structsAndNamed emits object types, defined scalar types and free-form aliases.
-func (e *emitter) structsAndNamed(f *jen.File) {
+// structsAndNamed emits object types, defined scalar types and free-form
+// aliases: the types.go and types_json.go pair.
+func (e *emitter) structsAndNamed(out pair) {
 	for _, t := range e.typesOf(ir.Struct, ir.Named, ir.Raw) {
-		e.typeDecl(f, t)
+		e.typeDecl(out, t)
 	}
 }
 
 // typeDecl emits a Struct, Named or Raw type.
-func (e *emitter) typeDecl(f *jen.File, t *ir.Type) {
-	f.Add(typeDoc(t))
+func (e *emitter) typeDecl(out pair, t *ir.Type) {
 	switch t.Kind {
 	case ir.Struct:
-		f.Type().Id(t.GoName).Struct(members(t)...)
-		f.Line()
-		enc := structEncodeSpec(t, t.GoName)
-		enc.keep = keepsUnknown(t)
-		objectEncoders(f, enc)
-		spec := typeSpec(t, t.GoName)
-		spec.unmarshal = true
-		spec.keep, spec.closed = keepsUnknown(t), t.Closed
-		objectDecoders(f, spec)
+		structType(out, t)
 	case ir.Named:
-		if r := t.Underlying; r.Kind == ir.RefNamed && (r.Type.Kind == ir.Struct || r.Type.Kind == ir.Union) {
-			// Another name for a type with methods: an alias keeps them.
-			f.Type().Id(t.GoName).Op("=").Id(r.Type.GoName)
-		} else {
-			f.Type().Id(t.GoName).Add(goType(*r))
-			if isScalar(t) {
-				f.Line()
-				scalarCodecs(f, t)
-			}
-		}
+		namedType(out, t)
 	case ir.Raw:
-		f.Type().Id(t.GoName).Op("=").Qual(jsonPkg, "RawMessage")
+		rawType(out.api, t)
 	}
-	f.Line()
+}
+
+// structType emits struct t: its declaration, then its codec.
+func structType(out pair, t *ir.Type) {
+	out.api.Add(typeDoc(t))
+	out.api.Type().Id(t.GoName).Struct(members(t)...)
+	out.api.Line()
+	enc := structEncodeSpec(t, t.GoName)
+	enc.keep = keepsUnknown(t)
+	objectEncoders(out.codec, enc)
+	spec := typeSpec(t, t.GoName)
+	spec.unmarshal = true
+	spec.keep, spec.closed = keepsUnknown(t), t.Closed
+	objectDecoders(out.codec, spec)
 }
 
 // ownFields are the fields of t that its own declaration holds: all of an

@@ -20,7 +20,13 @@ import (
 		Raw json.RawMessage
 	}
 */
-func (e *emitter) fallback(f *jen.File, t *ir.Type) {
+func (e *emitter) fallback(out pair, t *ir.Type) {
+	fallbackType(out.api, t)
+	e.fallbackCodec(out.codec, t)
+}
+
+// fallbackType declares the Other variant of tagged union t.
+func fallbackType(f *jen.File, t *ir.Type) {
 	u := t.Union
 	v := u.Fallback
 	f.Add(comment(v.GoName, fmt.Sprintf("a variant of %s whose %q this package does not know: a custom one\n"+
@@ -32,11 +38,9 @@ func (e *emitter) fallback(f *jen.File, t *ir.Type) {
 	for _, fl := range v.Fields {
 		members = append(members, jen.Line(), comment(fl.GoName, fl.Doc), jen.Id(fl.GoName).Add(fieldType(fl)))
 	}
-	var embeds []string
 	for _, emb := range v.Embeds {
 		// Decoded from Raw, once the whole object is read.
 		members = append(members, jen.Line(), comment("", fmt.Sprintf("%s holds what every unknown variant must carry, decoded from Raw.", emb.GoName)), jen.Id(emb.GoName).Id(emb.GoName))
-		embeds = append(embeds, emb.GoName)
 	}
 	members = append(members, jen.Line(),
 		jen.Comment("Raw is the whole JSON object as received. MarshalJSON writes it back (compacted);"),
@@ -49,13 +53,23 @@ func (e *emitter) fallback(f *jen.File, t *ir.Type) {
 		jen.If(jen.Id("v").Op("==").Nil()).Block(jen.Return(jen.Lit(""))),
 		jen.Return(jen.Id("v").Dot("Tag")))
 	f.Line()
-	e.fallbackRaw(f, t)
 	f.Comment("IsCustom reports whether the tag is implementation-specific: it begins with \"_\".")
 	f.Func().Params(jen.Id("v").Op("*").Id(v.GoName)).Id("IsCustom").Params().Bool().Block(
 		jen.Return(jen.Qual("strings", "HasPrefix").Call(jen.Id("v").Dot("Tag"), jen.Lit("_"))),
 	)
 	f.Line()
+}
 
+// fallbackCodec emits the encoders and decoders of the Other variant of
+// tagged union t: the object as received, or else the tag and the fields.
+func (e *emitter) fallbackCodec(f *jen.File, t *ir.Type) {
+	u := t.Union
+	v := u.Fallback
+	var embeds []string
+	for _, emb := range v.Embeds {
+		embeds = append(embeds, emb.GoName)
+	}
+	e.fallbackRaw(f, t)
 	tag := &ir.Field{JSONName: u.Tag, GoName: "Tag", Type: ir.Ref{Kind: ir.RefString}, Required: true, Pointer: v.Pointer}
 	fields := append([]*ir.Field{tag}, v.Fields...)
 	objectEncoders(f, encodeSpec{goName: v.GoName, fields: fields, embeds: embeds, rawFirst: []jen.Code{

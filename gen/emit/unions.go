@@ -11,20 +11,21 @@ import (
 )
 
 // unions emits tagged and untagged unions with their variants.
-func (e *emitter) unions(f *jen.File) {
+func (e *emitter) unions(out pair) {
 	for _, t := range e.typesOf(ir.Union) {
-		e.union(f, t)
+		e.union(out, t)
 	}
 }
 
 // union emits one union type, its decoder and its variants.
-func (e *emitter) union(f *jen.File, t *ir.Type) {
-	e.unionType(f, t)
-	e.unionEncoders(f, t)
+func (e *emitter) union(out pair, t *ir.Type) {
+	e.unionType(out.api, t)
+	e.rawMethod(out.codec, t)
+	e.unionEncoders(out.codec, t)
 	if t.Union.Tag != "" {
-		e.tagged(f, t)
+		e.tagged(out, t)
 	} else {
-		e.untagged(f, t)
+		e.untagged(out, t)
 	}
 }
 
@@ -95,7 +96,6 @@ func (e *emitter) unionType(f *jen.File, t *ir.Type) {
 		f.Type().Id(iface(t)).Interface(jen.Id(marker(t)).Params(), encoder)
 	}
 	f.Line()
-	e.rawMethod(f, t)
 }
 
 // tagged emits the decoder of a tagged union and its variants.
@@ -118,8 +118,8 @@ func (e *emitter) unionType(f *jen.File, t *ir.Type) {
 		return nil
 	}
 */
-func (e *emitter) tagged(f *jen.File, t *ir.Type) {
-	u := t.Union
+func (e *emitter) tagged(out pair, t *ir.Type) {
+	f, u := out.codec, t.Union
 	ret := jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
 	// readRest reads the rest of the object when the tag came first.
 	readRest := jen.If(jen.Id("rest").Op("==").Nil()).Block(
@@ -173,13 +173,13 @@ func (e *emitter) tagged(f *jen.File, t *ir.Type) {
 		}
 		v = other
 	*/
-	fallback := jen.Block(
+	fallback := []jen.Code{
 		jen.Id("other").Op(":=").Op("&").Id(u.Fallback.GoName).Values(jen.Dict{jen.Id("Tag"): jen.String().Call(jen.Id("tag"))}),
 		jen.If(jen.Id("rest").Op("==").Nil()).Block(append([]jen.Code{
 			jen.If(jen.Err().Op(":=").Id("other").Dot("decodeMembers").Call(jen.Id("d"), jen.Id("start"), jen.Lit(1)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		}, keepOther(t, jen.Id("other"))...)...),
 		jen.Id("v").Op("=").Id("other"),
-	)
+	}
 	if t.GatedVariants() {
 		/*
 			if newVariant := sessionUpdateUnstable[string(tag)]; newVariant != nil {
@@ -189,11 +189,11 @@ func (e *emitter) tagged(f *jen.File, t *ir.Type) {
 				…
 			}
 		*/
-		fallback = jen.Block(jen.If(jen.Id("newVariant").Op(":=").Id(registry(t)).Index(jen.String().Call(jen.Id("tag"))), jen.Id("newVariant").Op("!=").Nil()).Block(
+		fallback = []jen.Code{jen.If(jen.Id("newVariant").Op(":=").Id(registry(t)).Index(jen.String().Call(jen.Id("tag"))), jen.Id("newVariant").Op("!=").Nil()).Block(
 			jen.Id("v").Op("=").Id("newVariant").Call(),
-		).Else().Add(fallback))
+		).Else().Block(fallback...)}
 	}
-	cases = append(cases, jen.Default().Add(fallback))
+	cases = append(cases, jen.Default().Block(fallback...))
 	choose := jen.Switch(jen.String().Call(jen.Id("tag"))).Block(cases...)
 	body = append(body, jen.Var().Id("v").Id(iface(t)))
 	if u.Default != nil {
@@ -265,12 +265,12 @@ func (e *emitter) tagged(f *jen.File, t *ir.Type) {
 		f.Line()
 	}
 	for _, v := range t.OwnVariants() {
-		e.knownVariant(f, t, v, tagMember(u.Tag, v.Tag))
+		e.knownVariant(out, t, v, tagMember(u.Tag, v.Tag))
 	}
 	if u.Default != nil {
-		e.knownVariant(f, t, u.Default, "")
+		e.knownVariant(out, t, u.Default, "")
 	}
-	e.fallback(f, t)
+	e.fallback(out, t)
 }
 
 // outerNames is the list of the members a union's variants leave to it.
@@ -297,7 +297,8 @@ func (e *emitter) sharedFields(f *jen.File, t *ir.Type) {
 // knownVariant emits a variant struct, its marker and its encoder. check
 // makes sure that a variant with an encoder of its own is an object whose
 // payloads have members, and that one of several parts embeds structs.
-func (e *emitter) knownVariant(f *jen.File, t *ir.Type, v *ir.Variant, tagMember string) {
+func (e *emitter) knownVariant(out pair, t *ir.Type, v *ir.Variant, tagMember string) {
+	f := out.api
 	switch {
 	case v.Tag != "":
 		f.Add(comment(v.GoName, fmt.Sprintf("the %q variant of %s.\n\n%s", v.Tag, t.GoName, v.Doc)))
@@ -323,6 +324,7 @@ func (e *emitter) knownVariant(f *jen.File, t *ir.Type, v *ir.Variant, tagMember
 		// The embedded payload encodes and decodes the variant as it is.
 		return
 	}
+	f = out.codec
 	enc := encodeSpec{goName: v.GoName, tag: tagMember, fields: v.Fields, rawFirst: e.rawFirst(v)}
 	for _, emb := range v.Embeds {
 		enc.embeds = append(enc.embeds, emb.GoName)

@@ -61,18 +61,18 @@ func extension(t *ir.Type, key string) string {
 func registry(t *ir.Type) string { return names.Registry(t.GoName) }
 
 // unstable emits everything that gate set g adds.
-func (e *emitter) unstable(f *jen.File, g *ir.GateSet) {
-	key := g.Key
+func (e *emitter) unstable(out pair, g *ir.GateSet) {
+	f, key := out.api, g.Key
 	types := append([]*ir.Type(nil), g.Types...)
 	sort.SliceStable(types, func(i, j int) bool { return types[i].GoName < types[j].GoName })
 	for _, t := range types {
 		switch t.Kind {
 		case ir.Enum:
-			e.enum(f, t)
+			e.enum(out, t)
 		case ir.Union:
-			e.union(f, t)
+			e.union(out, t)
 		default:
-			e.typeDecl(f, t)
+			e.typeDecl(out, t)
 		}
 	}
 	for _, x := range byTypeName(g.Extensions) {
@@ -80,8 +80,8 @@ func (e *emitter) unstable(f *jen.File, g *ir.GateSet) {
 		f.Comment(fmt.Sprintf("%s holds the fields of %s that the %s build tag adds.", ext, t.GoName, tagList(gateOf(key))))
 		f.Type().Id(ext).Struct(structFields(x.Fields)...)
 		f.Line()
-		objectDecoders(f, objectSpec{goName: ext, fields: x.Fields, bits: requiredBits(t.Fields), memberOnly: true})
-		objectEncoders(f, encodeSpec{goName: ext, fields: x.Fields, membersOnly: true})
+		objectDecoders(out.codec, objectSpec{goName: ext, fields: x.Fields, bits: requiredBits(t.Fields), memberOnly: true})
+		objectEncoders(out.codec, encodeSpec{goName: ext, fields: x.Fields, membersOnly: true})
 	}
 	variants := append([]ir.GatedVariants(nil), g.Variants...)
 	sort.SliceStable(variants, func(i, j int) bool { return variants[i].Union.GoName < variants[j].Union.GoName })
@@ -89,17 +89,37 @@ func (e *emitter) unstable(f *jen.File, g *ir.GateSet) {
 		t := gv.Union
 		var reg []jen.Code
 		for _, v := range gv.Variants {
-			e.knownVariant(f, t, v, tagMember(t.Union.Tag, v.Tag))
+			e.knownVariant(out, t, v, tagMember(t.Union.Tag, v.Tag))
 			reg = append(reg, jen.Id(registry(t)).Index(jen.Lit(v.Tag)).Op("=").Func().Params().Id(iface(t)).Block(
 				jen.Return(jen.New(jen.Id(v.GoName)))))
 		}
-		f.Func().Id("init").Params().Block(reg...)
-		f.Line()
+		out.codec.Func().Id("init").Params().Block(reg...)
+		out.codec.Line()
 	}
 	// A stable enum has no unstable values: check makes sure.
 	e.unstableMethods(f, g.Methods)
 	e.constructors(f, key)
 	e.unstableSides(f, key)
+}
+
+// unstableCodec reports whether gate set g adds anything to the codec: a
+// type with a codec (a struct, an enum, a union, a scalar defined type),
+// the fields of an extension struct or variants.
+func unstableCodec(g *ir.GateSet) bool {
+	if len(g.Extensions) > 0 || len(g.Variants) > 0 {
+		return true
+	}
+	for _, t := range g.Types {
+		switch t.Kind {
+		case ir.Struct, ir.Enum, ir.Union:
+			return true
+		case ir.Named:
+			if isScalar(t) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // byTypeName sorts extensions by the Go name of their type.
@@ -111,12 +131,13 @@ func byTypeName(exts []ir.Extension) []ir.Extension {
 
 // extensionsOff declares empty the extension structs of gate set g, for
 // builds without its tags; it reports whether there were any.
-func (e *emitter) extensionsOff(f *jen.File, g *ir.GateSet) bool {
+func (e *emitter) extensionsOff(out pair, g *ir.GateSet) bool {
 	for _, x := range byTypeName(g.Extensions) {
 		ext := extension(x.Type, g.Key)
-		f.Comment(fmt.Sprintf("%s is empty without the %s build tag.", ext, tagList(gateOf(g.Key))))
-		f.Type().Id(ext).Struct()
-		f.Line()
+		out.api.Comment(fmt.Sprintf("%s is empty without the %s build tag.", ext, tagList(gateOf(g.Key))))
+		out.api.Type().Id(ext).Struct()
+		out.api.Line()
+		f := out.codec
 		memberDecoder(f, ext, nil, nil, nil)
 		objectEncoders(f, encodeSpec{goName: ext, membersOnly: true})
 		if hasRequired(x.Fields) {
