@@ -127,36 +127,27 @@ func objectDecoders(f *jen.File, s objectSpec) {
 	if s.memberOnly {
 		return
 	}
-	/*
-		func (v *ToolCall) decodeRest(d *decoder, start int64) error {
-			var seen uint64
-			if err := d.members(func(name []byte) (bool, error) { return v.decodeMember(d, name, &seen) }); err != nil {
-				return err
-			}
-			return v.missing(seen)
+	restDecoders(f, s, hasMissing)
+	decodeJSONMethod(f, s.goName, jen.Id("d").Dot("object").Call(jen.Id(recvName)))
+	if s.unmarshal {
+		unmarshalMethod(f, s.goName)
+	}
+}
+
+// restDecoders emits decodeRest, which reads the members after '{' and
+// checks that the required ones came (hasMissing), through decodeMembers
+// when the spec is seeded and decodeRestKeeping when it keeps members.
+/*
+	func (v *ToolCall) decodeRest(d *decoder, start int64) error {
+		var seen uint64
+		if err := d.members(func(name []byte) (bool, error) { return v.decodeMember(d, name, &seen) }); err != nil {
+			return err
 		}
-	*/
-	member := jen.Id(recvName).Dot("decodeMember").Call(jen.Id("d"), jen.Id("name"), jen.Op("&").Id("seen"))
-	callback := []jen.Code{jen.Return(member)}
-	orElse := func(other jen.Code) []jen.Code {
-		return []jen.Code{
-			jen.If(jen.List(jen.Id("ok"), jen.Err()).Op(":=").Add(member), jen.Id("ok").Op("||").Err().Op("!=").Nil()).Block(jen.Return(jen.Id("ok"), jen.Err())),
-			other,
-		}
+		return v.missing(seen)
 	}
-	switch {
-	case s.extra:
-		// A member no field knows goes to Extra.
-		callback = orElse(jen.Return(jen.True(), jen.Id("decodeExtra").Call(jen.Id("d"), jen.Id("name"), jen.Op("&").Id(recvName).Dot("Extra"))))
-	case s.closed:
-		callback = orElse(jen.Return(jen.False(), jen.Id("notAllowed").Call(jen.Id(recvName))))
-	}
-	members := jen.Id("d").Dot("members").Call(jen.Func().Params(jen.Id("name").Index().Byte()).Params(memberResult...).Block(callback...))
-	if s.keep {
-		// membersKeeping keeps what decodeMember does not know.
-		members = jen.Id("d").Dot("membersKeeping").Call(jen.Func().Params(jen.Id("name").Index().Byte()).Params(memberResult...).Block(callback...),
-			jen.Op("&").Id(recvName).Dot(unknownField), jen.Id("outer"))
-	}
+*/
+func restDecoders(f *jen.File, s objectSpec, hasMissing bool) {
+	members := membersCall(s)
 	var body []jen.Code
 	if !s.seeded {
 		body = append(body, jen.Var().Id("seen").Uint64())
@@ -187,10 +178,33 @@ func objectDecoders(f *jen.File, s objectSpec) {
 	}
 	f.Func().Params(receiver(s.goName)).Id("decodeRest").Params(decoderParam, jen.Id("start").Int64()).Error().Block(body...)
 	f.Line()
-	decodeJSONMethod(f, s.goName, jen.Id("d").Dot("object").Call(jen.Id(recvName)))
-	if s.unmarshal {
-		unmarshalMethod(f, s.goName)
+}
+
+// membersCall is the runtime's call that reads the members of an object,
+// each through decodeMember; a member it does not know goes to Extra, is
+// kept in unknownMembers, or is rejected, as the spec says.
+func membersCall(s objectSpec) jen.Code {
+	member := jen.Id(recvName).Dot("decodeMember").Call(jen.Id("d"), jen.Id("name"), jen.Op("&").Id("seen"))
+	callback := []jen.Code{jen.Return(member)}
+	orElse := func(other jen.Code) []jen.Code {
+		return []jen.Code{
+			jen.If(jen.List(jen.Id("ok"), jen.Err()).Op(":=").Add(member), jen.Id("ok").Op("||").Err().Op("!=").Nil()).Block(jen.Return(jen.Id("ok"), jen.Err())),
+			other,
+		}
 	}
+	switch {
+	case s.extra:
+		// A member no field knows goes to Extra.
+		callback = orElse(jen.Return(jen.True(), jen.Id("decodeExtra").Call(jen.Id("d"), jen.Id("name"), jen.Op("&").Id(recvName).Dot("Extra"))))
+	case s.closed:
+		callback = orElse(jen.Return(jen.False(), jen.Id("notAllowed").Call(jen.Id(recvName))))
+	}
+	fn := jen.Func().Params(jen.Id("name").Index().Byte()).Params(memberResult...).Block(callback...)
+	if s.keep {
+		// membersKeeping keeps what decodeMember does not know.
+		return jen.Id("d").Dot("membersKeeping").Call(fn, jen.Op("&").Id(recvName).Dot(unknownField), jen.Id("outer"))
+	}
+	return jen.Id("d").Dot("members").Call(fn)
 }
 
 // decodeJSONMethod emits decodeJSON with the given result.
