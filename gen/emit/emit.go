@@ -14,7 +14,6 @@ import (
 
 	"github.com/acpgen/acpgen/gen/ir"
 	"github.com/acpgen/acpgen/gen/names"
-	"github.com/acpgen/acpgen/templates"
 )
 
 const jsonPkg = "encoding/json"
@@ -79,29 +78,12 @@ func Files(p *ir.Package) iter.Seq[File] {
 				}
 			}
 		}
-		if p.RPC {
-			out.source("rpc.go", templates.RPC(e.header(), p.Name, e.errorCodeType()), false)
-			out.source("rpc_decode.go", templates.RPCDecoder(e.header(), p.Name, e.errorCodeType()), false)
-			out.source("tracker.go", templates.Tracker(e.header(), p.Name), false)
-		}
 		if p.Conn {
 			f := e.newFile("")
 			e.sidesFile(f)
 			out.code("sides.go", f)
-			out.source("conn.go", templates.Conn(e.header(), p.Name), false)
-			for _, name := range templates.ConnFiles {
-				out.source(name, templates.ConnFile(name, e.header(), p.Name), false)
-			}
-			out.source("conn_init.go", templates.ConnInit(e.header(), p.Name, p.Version), false)
-			e.sessionFiles(out)
 		}
-		// The runtimes last, the decoder's checks before the decoder, and
-		// the decoder and encoder before the JSON helpers, which serve them
-		// too: each keeps what the files before it call.
-		out.source("decode_checks.go", templates.DecoderChecks(e.header(), p.Name), true)
-		out.source("decode.go", templates.Decoder(e.header(), p.Name), true)
-		out.source("encode.go", templates.Encoder(e.header(), p.Name), true)
-		out.source("json.go", templates.JSONHelpers(e.header(), p.Name), true)
+		e.runtimes(out)
 	}
 }
 
@@ -112,10 +94,6 @@ type sink struct {
 }
 
 func (s *sink) code(name string, f *jen.File) { s.put(File{Name: name, Code: f}) }
-
-func (s *sink) source(name string, src []byte, helpers bool) {
-	s.put(File{Name: name, Source: src, Helpers: helpers})
-}
 
 func (s *sink) put(f File) {
 	if !s.stopped {

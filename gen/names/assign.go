@@ -3,7 +3,6 @@ package names
 import (
 	"fmt"
 	"go/token"
-	"slices"
 	"strings"
 
 	"github.com/acpgen/acpgen/gen/diag"
@@ -131,16 +130,10 @@ func (a *assigner) claimOr(s scope, name, suffix string, o origin, dst *string) 
 	return a.claim(s, name, o, dst)
 }
 
-// isConnFile reports whether the runtime file name is one of the
-// connection runtime's, which only packages with sides have.
-func isConnFile(name string) bool {
-	return name == "conn.go" || name == "conn_init.go" || slices.Contains(templates.ConnFiles, name)
-}
-
 // runtime claims the top-level names of the runtime files.
 func (a *assigner) runtime() {
 	for _, n := range Runtime() {
-		if isConnFile(n.File) && len(a.p.Sides) == 0 {
+		if n.When == templates.WithConn && len(a.p.Sides) == 0 {
 			continue
 		}
 		if n.Receiver == "" {
