@@ -53,7 +53,7 @@ type extRef struct {
 func typeSpec(t *ir.Type, goName string) objectSpec {
 	s := objectSpec{goName: goName, fields: ownFields(t), bits: requiredBits(t.Fields), extra: t.Extra}
 	for _, key := range t.ExtensionKeys() {
-		s.exts = append(s.exts, extRef{name: extension(t, key), required: hasRequired(keyFields(t, key))})
+		s.exts = append(s.exts, extRef{name: t.Extensions[key], required: hasRequired(keyFields(t, key))})
 	}
 	return s
 }

@@ -121,16 +121,10 @@ func Header(source string) string {
 
 // errorCodeType is the Go type of the code of the Error definition.
 func (e *emitter) errorCodeType() string {
-	for _, t := range e.p.Types {
-		if t.Name == "Error" && !t.Unstable && t.Kind == ir.Struct {
-			for _, f := range t.Fields {
-				if f.JSONName == "code" {
-					return fmt.Sprintf("%#v", goType(f.Type))
-				}
-			}
-		}
+	if e.p.ErrorCode == nil {
+		return "int"
 	}
-	return "int"
+	return fmt.Sprintf("%#v", goType(e.p.ErrorCode.Type))
 }
 
 // newFile starts a file, with a build constraint if one is given.

@@ -37,7 +37,7 @@ type encodeSpec struct {
 func structEncodeSpec(t *ir.Type, goName string) encodeSpec {
 	s := encodeSpec{goName: goName, fields: ownFields(t), extra: t.Extra}
 	for _, key := range t.ExtensionKeys() {
-		s.exts = append(s.exts, extension(t, key))
+		s.exts = append(s.exts, t.Extensions[key])
 	}
 	return s
 }

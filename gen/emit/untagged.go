@@ -21,7 +21,7 @@ func (e *emitter) untagged(f *jen.File, t *ir.Type) {
 			f.Add(comment(v.GoName, fmt.Sprintf("the JSON null alternative of %s.\n\n%s", t.GoName, v.Doc)))
 			f.Type().Id(v.GoName).Struct()
 			f.Line()
-			f.Func().Params(jen.Id(v.GoName)).Id(marker(t)).Params().Block()
+			f.Func().Params(jen.Id(v.GoName)).Id(t.Union.Marker).Params().Block()
 			f.Line()
 			f.Func().Params(jen.Id(v.GoName)).Id("appendJSON").Params(bufParam).Params(encodeResult...).Block(
 				jen.Return(jen.Append(jen.Id("b"), jen.Lit("null").Op("...")), jen.Nil()))
@@ -34,7 +34,7 @@ func (e *emitter) untagged(f *jen.File, t *ir.Type) {
 			f.Add(comment(v.GoName, fmt.Sprintf("the %s alternative of %s.\n\n%s", v.Name, t.GoName, v.Doc)))
 			f.Type().Id(v.GoName).Add(goType(*v.Value))
 			f.Line()
-			f.Func().Params(jen.Id(v.GoName)).Id(marker(t)).Params().Block()
+			f.Func().Params(jen.Id(v.GoName)).Id(t.Union.Marker).Params().Block()
 			f.Line()
 			valueVariantEncoder(f, v)
 		}
@@ -43,7 +43,7 @@ func (e *emitter) untagged(f *jen.File, t *ir.Type) {
 		f.Add(comment(fb.GoName, fmt.Sprintf("a value of %s that fits none of the other alternatives, kept as received.\n\n%s", t.GoName, fb.Doc)))
 		f.Type().Id(fb.GoName).Struct(jen.Comment("Raw is the JSON value as received, written back unchanged."), jen.Id("Raw").Qual(jsonPkg, "RawMessage"))
 		f.Line()
-		f.Func().Params(jen.Op("*").Id(fb.GoName)).Id(marker(t)).Params().Block()
+		f.Func().Params(jen.Op("*").Id(fb.GoName)).Id(t.Union.Marker).Params().Block()
 		f.Line()
 		e.fallbackRaw(f, t)
 		f.Func().Params(jen.Id("v").Op("*").Id(fb.GoName)).Id("appendJSON").Params(bufParam).Params(encodeResult...).Block(
@@ -138,7 +138,7 @@ func (e *emitter) untaggedDecoder(f *jen.File, t *ir.Type) {
 	}
 	var body []jen.Code
 	if len(t.Fields) > 0 {
-		body = append(body, jen.If(jen.Err().Op(":=").Id("decodeBytes").Call(jen.Id("data"), jen.Parens(jen.Op("*").Id(sharedName(t))).Call(jen.Id("u"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+		body = append(body, jen.If(jen.Err().Op(":=").Id("decodeBytes").Call(jen.Id("data"), jen.Parens(jen.Op("*").Id(t.Union.Shared)).Call(jen.Id("u"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 	}
 	body = append(body, jen.Var().Err().Error(), jen.Switch(jen.Id("jsonKind").Call(jen.Id("data"))).Block(cases...))
 	if fb := u.Fallback; fb != nil {

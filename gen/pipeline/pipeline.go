@@ -213,13 +213,9 @@ func GenerateWith(fsys fs.FS, o Options) (*Output, error) {
 // buildAndEmit builds one version's package, applies the feature selection
 // and the provenance header, and emits it.
 func buildAndEmit(fsys fs.FS, v Version, o *Options, fm ir.FeatureMap, removed map[string]string) (*ir.Package, []string, map[string][]byte, error) {
-	p, warnings, err := Build(fsys, v, fm, removed)
+	p, warnings, err := build(fsys, v, fm, removed, o.Select)
 	if err != nil {
 		return nil, nil, nil, err
-	}
-	if o.Select != nil {
-		ir.Select(p, *o.Select)
-		check.Lower(p) // what the emitter reads, decided again for what is left
 	}
 	p.Tests = o.Tests
 	if p.Source, err = provenance(fsys, v, o); err != nil {
@@ -239,6 +235,14 @@ func buildAndEmit(fsys fs.FS, v Version, o *Options, fm ir.FeatureMap, removed m
 // has, gated by the features in fm; the union tags in removed are rejected.
 // The problems of both files are reported together.
 func Build(fsys fs.FS, v Version, fm ir.FeatureMap, removed map[string]string) (*ir.Package, []string, error) {
+	return build(fsys, v, fm, removed, nil)
+}
+
+// build is Build keeping only the unstable items that sel selects (all when
+// sel is nil): the selection comes before check and names, so that what
+// they decide (check.Lower, the Go names) is decided once, for what is
+// emitted.
+func build(fsys fs.FS, v Version, fm ir.FeatureMap, removed map[string]string, sel *ir.Selection) (*ir.Package, []string, error) {
 	main := v.Stable
 	if main == "" {
 		main = v.Unstable
@@ -272,6 +276,9 @@ func Build(fsys fs.FS, v Version, fm ir.FeatureMap, removed map[string]string) (
 	}
 	warnings = append(warnings, w...)
 	ir.AddSides(p)
+	if sel != nil {
+		ir.Select(p, *sel)
+	}
 	p.StableFile, p.UnstableFile = v.Stable, v.Unstable
 	// check makes sure the emitter can write the package; names claims
 	// every identifier. Their problems are reported together.
