@@ -48,12 +48,11 @@ type Runtime struct {
 	When    When
 }
 
-// Runtimes lists the runtime files in the order they are rendered: the
-// JSON-RPC layer, the connections and the sessions, then the helper files,
-// the decoder's checks before the decoder and the decoder and encoder
-// before the JSON helpers, which serve them too, so that each helper file
-// keeps what the files before it call. Adding a runtime file is adding it
-// here: the emitter writes it and package names claims its identifiers.
+// Runtimes lists the runtime files in the order they are emitted: the
+// JSON-RPC layer, the connections and the sessions, then the helper files
+// of the decoders and encoders, of which a package keeps what its other
+// files call. Adding a runtime file is adding it here: the emitter writes
+// it and package names claims its identifiers.
 var Runtimes = []Runtime{
 	{Name: "rpc.go", Template: "rpc.go.tmpl", When: WithRPC},
 	{Name: "rpc_decode.go", Template: "rpcdecode.go.tmpl", When: WithRPC},

@@ -1,7 +1,7 @@
 // Package emit turns a checked ir.Package into the Go files of its package:
 // jennifer code and runtime sources, built as a pure function of the IR
-// that cannot fail (package check rejects what it could not write).
-// Rendering them to formatted bytes, and the disk, are package write's.
+// that cannot fail (package check rejects what it could not write), and
+// renders them to formatted source (Render). The disk is package write's.
 package emit
 
 import (
@@ -20,7 +20,7 @@ const jsonPkg = "encoding/json"
 
 // File is one file of a generated package as the emitter decides it:
 // Go code that jennifer holds, or source the templates give. Turning it
-// into formatted bytes comes after emit (write.Render).
+// into formatted bytes is Render's.
 type File struct {
 	Name string
 	// Code is the file's Go code; nil when Source is the file.
@@ -28,7 +28,7 @@ type File struct {
 	// Source is the final source of a runtime file from the templates.
 	Source []byte
 	// Helpers marks a runtime file of helper functions: rendering keeps
-	// those that the files before it call, directly or through others.
+	// those that the other files call, directly or through others.
 	Helpers bool
 }
 

@@ -1,5 +1,5 @@
 // Package pipeline runs the generator's stages in order: load → ir → check
-// and names → emit, then renders what emit built (write.Render). It returns
+// and names → emit, then renders what emit built (emit.Render). It returns
 // the files in memory; package write puts them on disk. Problems with the
 // schema come back as *diag.List errors, located by file, JSON pointer,
 // line and column.
@@ -20,7 +20,6 @@ import (
 	"github.com/acpgen/acpgen/gen/ir"
 	"github.com/acpgen/acpgen/gen/load"
 	"github.com/acpgen/acpgen/gen/names"
-	"github.com/acpgen/acpgen/gen/write"
 	"github.com/acpgen/acpgen/schema"
 )
 
@@ -223,7 +222,7 @@ func buildAndEmit(fsys fs.FS, v Version, o *Options, fm ir.FeatureMap, removed m
 	}
 	// check and names leave the emitter nothing to refuse; what it
 	// builds is formatted after it.
-	files, err := write.Render(v.Package, emit.Files(p))
+	files, err := emit.Render(v.Package, emit.Files(p))
 	if err != nil {
 		return nil, nil, nil, err
 	}
