@@ -150,8 +150,8 @@ type converter struct {
 // which way.
 func (c *converter) function(f *jen.File, from, to *ir.Type, toV2 bool) {
 	name := names.ConvertFunc(from.GoName, toV2)
-	target := map[bool]string{true: "v2", false: "v1"}[toV2]
-	f.Commentf("%s converts a %s %s to %s, member by member.", name, map[bool]string{true: "v1", false: "v2"}[toV2], from.GoName, target)
+	target := map[bool]string{true: ir.V2, false: ir.V1}[toV2]
+	f.Commentf("%s converts a %s %s to %s, member by member.", name, map[bool]string{true: ir.V1, false: ir.V2}[toV2], from.GoName, target)
 	var values []jen.Code // in the order of the target's declaration
 	for _, fb := range to.Fields {
 		fa := fieldByJSON(from, fb.JSONName)

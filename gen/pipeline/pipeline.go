@@ -42,16 +42,16 @@ func Versions(fsys fs.FS) ([]Version, error) {
 		return err == nil
 	}
 	var out []Version
-	for _, v := range []string{"v1", "v2"} {
-		ver := Version{Name: v, Package: "acp" + v}
-		if name := path.Join(v, "schema.json"); exists(name) {
+	for _, v := range ir.ProtocolVersions {
+		ver := Version{Name: v.Name, Package: v.Package}
+		if name := v.StableFile(); exists(name) {
 			ver.Stable = name
 		}
-		if name := path.Join(v, "schema.unstable.json"); exists(name) {
+		if name := v.UnstableFile(); exists(name) {
 			ver.Unstable = name
 		}
-		if ver.Stable == "" && v == "v1" && exists("schema.json") {
-			ver.Stable = "schema.json"
+		if ver.Stable == "" && v.Legacy != "" && exists(v.Legacy) {
+			ver.Stable = v.Legacy
 		}
 		if ver.Stable != "" || ver.Unstable != "" {
 			out = append(out, ver)
@@ -196,7 +196,7 @@ func GenerateWith(fsys fs.FS, o Options) (*Output, error) {
 	for i, r := range results {
 		pkgs[versions[i].Name] = r.pkg
 	}
-	conv, warning, err := convertFiles(&o, pkgs["v1"], pkgs["v2"])
+	conv, warning, err := convertFiles(&o, pkgs[ir.V1], pkgs[ir.V2])
 	if err != nil {
 		return nil, err
 	}
