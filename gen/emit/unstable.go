@@ -43,9 +43,9 @@ func fileName(key, suffix string) string {
 	}
 	var parts []string
 	for _, f := range strings.Split(key, "+") {
-		parts = append(parts, strings.TrimPrefix(f, "unstable_"))
+		parts = append(parts, strings.TrimPrefix(f, ir.FeaturePrefix))
 	}
-	return "unstable_" + strings.Join(parts, "_and_") + suffix + ".go"
+	return ir.FeaturePrefix + strings.Join(parts, "_and_") + suffix + ".go"
 }
 
 // unstable emits everything that gate set g adds.

@@ -311,8 +311,13 @@ type Method struct {
 	Interface string
 }
 
-// Umbrella is the build tag that enables every unstable feature.
-const Umbrella = "unstable"
+// Umbrella is the build tag that enables every unstable feature, and
+// FeaturePrefix what the name of every feature's own tag begins with
+// ("unstable_session_fork").
+const (
+	Umbrella      = "unstable"
+	FeaturePrefix = Umbrella + "_"
+)
 
 // Gate says whether an item belongs to the unstable surface of the schema
 // (present only in schema.unstable.json), and under which features.

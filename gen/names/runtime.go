@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/acpgen/acpgen/gen/ir"
 	"github.com/acpgen/acpgen/templates"
 )
 
@@ -151,12 +152,12 @@ func SharedFields(union string) string { return LowerFirst(union) + "Fields" }
 // KeySuffix turns a gate key ("unstable_a+unstable_b", "unstable") into
 // part of a Go identifier.
 func KeySuffix(key string) string {
-	if key == "unstable" {
+	if key == ir.Umbrella {
 		return "Unstable"
 	}
 	var b strings.Builder
 	for _, f := range strings.Split(key, "+") {
-		b.WriteString(Exported(strings.TrimPrefix(f, "unstable_")))
+		b.WriteString(Exported(strings.TrimPrefix(f, ir.FeaturePrefix)))
 	}
 	return b.String()
 }
