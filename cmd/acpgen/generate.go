@@ -8,8 +8,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/acpgen/acpgen/gen/diag"
+	"github.com/acpgen/acpgen/gen/ir"
 	"github.com/acpgen/acpgen/gen/pipeline"
 	"github.com/acpgen/acpgen/gen/write"
 	"github.com/acpgen/acpgen/schema"
@@ -21,7 +24,7 @@ func generate(args []string, stdout io.Writer) error {
 	schemaDir := fl.String("schema", "", "directory with the schema files (default: the pinned copy built in)")
 	out := fl.String("out", "generated", "output directory; one package per protocol version is written below it, or with -package the package itself")
 	check := fl.Bool("check", false, "write nothing; print the difference and exit 1 if the output is stale")
-	version := fl.String("version", "all", "protocol versions to generate: v1, v2 or all")
+	version := fl.String("version", "all", "protocol versions to generate: "+strings.Join(ir.VersionNames(), ", ")+" or all")
 	pkg := fl.String("package", "", "with one -version: the package name, written directly into -out")
 	features := fl.String("features", "all", "unstable features that get code: all, none, or a comma-separated list (\"unstable\" for items of no known feature)")
 	bake := fl.Bool("bake", false, "compile the selected unstable features in without build tags")
@@ -41,12 +44,12 @@ func generate(args []string, stdout io.Writer) error {
 		}
 	}
 	opts := pipeline.Options{Package: *pkg, Tests: *tests, Command: command, Generator: pipeline.GeneratorVersion()}
-	switch *version {
-	case "all":
-	case "v1", "v2":
+	switch {
+	case *version == "all":
+	case slices.Contains(ir.VersionNames(), *version):
 		opts.Versions = []string{*version}
 	default:
-		return usage(fmt.Errorf("-version %q: want v1, v2 or all", *version))
+		return usage(fmt.Errorf("-version %q: want %s or all", *version, strings.Join(ir.VersionNames(), ", ")))
 	}
 	sel, err := pipeline.ParseFeatures(*features, *bake)
 	if err != nil {

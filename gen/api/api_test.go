@@ -9,7 +9,6 @@ import (
 	"github.com/acpgen/acpgen/gen/api"
 	"github.com/acpgen/acpgen/gen/emit"
 	"github.com/acpgen/acpgen/gen/pipeline"
-	"github.com/acpgen/acpgen/gen/write"
 	"github.com/acpgen/acpgen/schema"
 )
 
@@ -68,7 +67,7 @@ func TestNoTagBuildIsStable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := write.Render(v.Package, emit.Files(p))
+		out, err := emit.Render(v.Package, emit.Files(p))
 		if err != nil {
 			t.Fatal(err)
 		}

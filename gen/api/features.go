@@ -9,10 +9,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-)
 
-// Umbrella is the build tag that enables every unstable feature.
-const Umbrella = "unstable"
+	"github.com/acpgen/acpgen/gen/ir"
+)
 
 // Line is one API element and the features that bring it in.
 type Line struct {
@@ -55,7 +54,7 @@ func Tags(dir string) ([]string, error) {
 				return nil, fmt.Errorf("%s: %w", name, err)
 			}
 			expr.Eval(func(tag string) bool {
-				if strings.HasPrefix(tag, Umbrella+"_") {
+				if strings.HasPrefix(tag, ir.FeaturePrefix) {
 					seen[tag] = true
 				}
 				return false
@@ -95,7 +94,7 @@ func Tagged(dir string) ([]Line, error) {
 			}
 		}
 	}
-	all, err := Surface(dir, []string{Umbrella})
+	all, err := Surface(dir, []string{ir.Umbrella})
 	if err != nil {
 		return nil, err
 	}
@@ -107,12 +106,12 @@ func Tagged(dir string) ([]Line, error) {
 		case by[l] != nil:
 			out = append(out, Line{Text: l, Features: by[l]})
 		default:
-			out = append(out, Line{Text: l, Features: []string{Umbrella}})
+			out = append(out, Line{Text: l, Features: []string{ir.Umbrella}})
 		}
 	}
 	for _, l := range stable {
 		if !set(all)[l] {
-			return nil, fmt.Errorf("%s: %q is in the build without tags but not with %q", dir, l, Umbrella)
+			return nil, fmt.Errorf("%s: %q is in the build without tags but not with %q", dir, l, ir.Umbrella)
 		}
 	}
 	return out, nil

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/acpgen/acpgen/gen/ir"
 )
 
 var (
@@ -69,12 +71,12 @@ func Table(surfaces map[string][]Line) string {
 	}
 	var sorted []string
 	for t := range tags {
-		if t != Umbrella {
+		if t != ir.Umbrella {
 			sorted = append(sorted, t)
 		}
 	}
 	sort.Strings(sorted)
-	sorted = append(sorted, Umbrella)
+	sorted = append(sorted, ir.Umbrella)
 	var b strings.Builder
 	b.WriteString("| build tag |")
 	for _, p := range pkgs {
@@ -87,8 +89,8 @@ func Table(surfaces map[string][]Line) string {
 	b.WriteString("\n")
 	for _, t := range sorted {
 		what := "`" + t + "`"
-		if t == Umbrella {
-			what = "`" + Umbrella + "`: unstable, no feature yet (the tag also enables everything above)"
+		if t == ir.Umbrella {
+			what = "`" + ir.Umbrella + "`: unstable, no feature yet (the tag also enables everything above)"
 		}
 		fmt.Fprintf(&b, "| %s |", what)
 		for _, p := range pkgs {

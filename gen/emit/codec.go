@@ -69,7 +69,7 @@ type extRef struct {
 func typeSpec(t *ir.Type, goName string) objectSpec {
 	s := objectSpec{goName: goName, fields: ownFields(t), bits: requiredBits(t.Fields), extra: t.Extra}
 	for _, key := range t.ExtensionKeys() {
-		s.exts = append(s.exts, extRef{name: extension(t, key), required: hasRequired(keyFields(t, key))})
+		s.exts = append(s.exts, extRef{name: t.Extensions[key], required: hasRequired(keyFields(t, key))})
 	}
 	return s
 }
@@ -316,7 +316,7 @@ type encodeSpec struct {
 func structEncodeSpec(t *ir.Type, goName string) encodeSpec {
 	s := encodeSpec{goName: goName, fields: ownFields(t), extra: t.Extra}
 	for _, key := range t.ExtensionKeys() {
-		s.exts = append(s.exts, extension(t, key))
+		s.exts = append(s.exts, t.Extensions[key])
 	}
 	return s
 }

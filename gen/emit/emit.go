@@ -1,7 +1,7 @@
 // Package emit turns a checked ir.Package into the Go files of its package:
 // jennifer code and runtime sources, built as a pure function of the IR
-// that cannot fail (package check rejects what it could not write).
-// Rendering them to formatted bytes, and the disk, are package write's.
+// that cannot fail (package check rejects what it could not write), and
+// renders them to formatted source (Render). The disk is package write's.
 package emit
 
 import (
@@ -14,14 +14,13 @@ import (
 
 	"github.com/acpgen/acpgen/gen/ir"
 	"github.com/acpgen/acpgen/gen/names"
-	"github.com/acpgen/acpgen/templates"
 )
 
 const jsonPkg = "encoding/json"
 
 // File is one file of a generated package as the emitter decides it:
 // Go code that jennifer holds, or source the templates give. Turning it
-// into formatted bytes comes after emit (write.Render).
+// into formatted bytes is Render's.
 type File struct {
 	Name string
 	// Code is the file's Go code; nil when Source is the file.
@@ -29,7 +28,7 @@ type File struct {
 	// Source is the final source of a runtime file from the templates.
 	Source []byte
 	// Helpers marks a runtime file of helper functions: rendering keeps
-	// those that the files before it call, directly or through others.
+	// those that the other files call, directly or through others.
 	Helpers bool
 }
 
@@ -90,29 +89,12 @@ func Files(p *ir.Package) iter.Seq[File] {
 				}
 			}
 		}
-		if p.RPC {
-			out.source("rpc.go", templates.RPC(e.header(), p.Name, e.errorCodeType()), false)
-			out.source("rpc_decode.go", templates.RPCDecoder(e.header(), p.Name, e.errorCodeType()), false)
-			out.source("tracker.go", templates.Tracker(e.header(), p.Name), false)
-		}
 		if p.Conn {
 			f := e.newFile("")
 			e.sidesFile(f)
 			out.code("sides.go", f)
-			out.source("conn.go", templates.Conn(e.header(), p.Name), false)
-			for _, name := range templates.ConnFiles {
-				out.source(name, templates.ConnFile(name, e.header(), p.Name), false)
-			}
-			out.source("conn_init.go", templates.ConnInit(e.header(), p.Name, p.Version), false)
-			e.sessionFiles(out)
 		}
-		// The runtimes last, the decoder's checks before the decoder, and
-		// the decoder and encoder before the JSON helpers, which serve them
-		// too: each keeps what the files before it call.
-		out.source("decode_checks.go", templates.DecoderChecks(e.header(), p.Name), true)
-		out.source("decode.go", templates.Decoder(e.header(), p.Name), true)
-		out.source("encode.go", templates.Encoder(e.header(), p.Name), true)
-		out.source("json.go", templates.JSONHelpers(e.header(), p.Name), true)
+		e.runtimes(out)
 	}
 }
 
@@ -131,10 +113,6 @@ func (s *sink) pair(name string, two pair, withCodec bool) {
 	if withCodec {
 		s.code(codecName(name), two.codec)
 	}
-}
-
-func (s *sink) source(name string, src []byte, helpers bool) {
-	s.put(File{Name: name, Source: src, Helpers: helpers})
 }
 
 func (s *sink) put(f File) {
@@ -163,16 +141,10 @@ func Header(source string) string {
 
 // errorCodeType is the Go type of the code of the Error definition.
 func (e *emitter) errorCodeType() string {
-	for _, t := range e.p.Types {
-		if t.Name == "Error" && !t.Unstable && t.Kind == ir.Struct {
-			for _, f := range t.Fields {
-				if f.JSONName == "code" {
-					return fmt.Sprintf("%#v", goType(f.Type))
-				}
-			}
-		}
+	if e.p.ErrorCode == nil {
+		return "int"
 	}
-	return "int"
+	return fmt.Sprintf("%#v", goType(e.p.ErrorCode.Type))
 }
 
 // newFile starts a file, with a build constraint if one is given.

@@ -111,7 +111,7 @@ func (e *emitter) constructor(f *jen.File, name, what string, pick func(*ir.Meth
 	f.Func().Id(name).Params(jen.Id("method").String()).Any().Block(body...)
 	f.Line()
 	if unstable {
-		f.Comment(fmt.Sprintf("%sUnstable holds the methods of the unstable surface that build tags include.", lowerFirst(name)))
+		f.Comment(fmt.Sprintf("%s holds the methods of the unstable surface that build tags include.", names.MethodTable(name)))
 		f.Var().Id(names.MethodTable(name)).Op("=").Map(jen.String()).Func().Params().Any().Values()
 		f.Line()
 	}

@@ -51,7 +51,7 @@ func (e *emitter) sides(f *jen.File) {
 		f.Func().Id(s.name).Params(jen.Id("method").String()).String().Block(jen.Switch(jen.Id("method")).Block(cases...), fallback)
 		f.Line()
 		if unstable {
-			f.Comment(fmt.Sprintf("%sUnstable holds the sides of the methods that build tags include.", lowerFirst(s.name)))
+			f.Comment(fmt.Sprintf("%s holds the sides of the methods that build tags include.", names.MethodTable(s.name)))
 			f.Var().Id(names.MethodTable(s.name)).Op("=").Map(jen.String()).String().Values()
 			f.Line()
 		}

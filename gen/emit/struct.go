@@ -69,7 +69,7 @@ func members(t *ir.Type) []jen.Code {
 	out := structFields(ownFields(t))
 	for _, key := range t.ExtensionKeys() {
 		out = append(out, jen.Line(), jen.Comment(fmt.Sprintf("Fields of the unstable surface, with the %s build tag.", tagList(gateOf(key)))),
-			jen.Id(extension(t, key)))
+			jen.Id(t.Extensions[key]))
 	}
 	if t.Defaulted {
 		out = append(out, jen.Line(),

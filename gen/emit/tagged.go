@@ -49,7 +49,7 @@ func fallbackType(f *jen.File, t *ir.Type) {
 	)
 	f.Type().Id(v.GoName).Struct(members...)
 	f.Line()
-	f.Func().Params(jen.Id("v").Op("*").Id(v.GoName)).Id(marker(t)).Params().String().Block(
+	f.Func().Params(jen.Id("v").Op("*").Id(v.GoName)).Id(t.Union.Marker).Params().String().Block(
 		jen.If(jen.Id("v").Op("==").Nil()).Block(jen.Return(jen.Lit(""))),
 		jen.Return(jen.Id("v").Dot("Tag")))
 	f.Line()
@@ -121,7 +121,7 @@ func keepOtherMethod(f *jen.File, t *ir.Type) {
 	body := []jen.Code{jen.List(jen.Id("b"), jen.Err()).Op(":=").Id("other").Dot("appendMembers").Call(jen.Nil())}
 	if len(t.Fields) > 0 {
 		body = append(body, jen.If(jen.Err().Op("==").Nil()).Block(
-			jen.List(jen.Id("b"), jen.Err()).Op("=").Parens(jen.Op("*").Id(sharedName(t))).Call(jen.Id("u")).Dot("appendMembers").Call(jen.Id("b"))))
+			jen.List(jen.Id("b"), jen.Err()).Op("=").Parens(jen.Op("*").Id(t.Union.Shared)).Call(jen.Id("u")).Dot("appendMembers").Call(jen.Id("b"))))
 	}
 	body = append(body,
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),

@@ -45,7 +45,7 @@ func (e *emitter) unionEncoders(f *jen.File, t *ir.Type) {
 		members = append(members,
 			jen.List(jen.Id("b"), jen.Err()).Op(":=").Id("u").Dot("Value").Dot("appendMembers").Call(jen.Id("b")),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			jen.Return(jen.Parens(jen.Op("*").Id(sharedName(t))).Call(jen.Id("u")).Dot("appendMembers").Call(jen.Id("b"))))
+			jen.Return(jen.Parens(jen.Op("*").Id(t.Union.Shared)).Call(jen.Id("u")).Dot("appendMembers").Call(jen.Id("b"))))
 	} else {
 		members = append(members, jen.Return(jen.Id("u").Dot("Value").Dot("appendMembers").Call(jen.Id("b"))))
 	}

@@ -7,7 +7,6 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/acpgen/acpgen/gen/ir"
-	"github.com/acpgen/acpgen/gen/names"
 )
 
 // unions emits tagged and untagged unions with their variants.
@@ -42,13 +41,6 @@ func bullets(items []string) string {
 	return "\n  - " + strings.Join(items, "\n  - ")
 }
 
-func iface(t *ir.Type) string { return names.Interface(t.GoName) }
-
-// marker is the unexported method that seals a union's variant interface.
-func marker(t *ir.Type) string { return names.Marker(t.GoName, t.Union.Tag != "") }
-
-func lowerFirst(s string) string { return names.LowerFirst(s) }
-
 /*
 	type SessionUpdate struct {
 		…shared fields…
@@ -76,24 +68,24 @@ func (e *emitter) unionType(f *jen.File, t *ir.Type) {
 	if u.Tag != "" {
 		valueDoc = fmt.Sprintf("Value is the variant selected by %q, one of:%s", u.Tag, bullets(list))
 	}
-	members = append(members, comment("", valueDoc), jen.Id("Value").Id(iface(t)).Tag(map[string]string{"json": "-"}))
+	members = append(members, comment("", valueDoc), jen.Id("Value").Id(t.Union.Interface).Tag(map[string]string{"json": "-"}))
 	f.Type().Id(t.GoName).Struct(members...)
 	f.Line()
-	f.Add(comment("", fmt.Sprintf("%s is implemented by the variants of %s:%s", iface(t), t.GoName, bullets(list))))
+	f.Add(comment("", fmt.Sprintf("%s is implemented by the variants of %s:%s", t.Union.Interface, t.GoName, bullets(list))))
 	encoder := jen.Id("appendJSON").Params(jen.Index().Byte()).Params(encodeResult...)
 	if u.Objects {
 		encoder = jen.Id("appendMembers").Params(jen.Index().Byte()).Params(encodeResult...)
 	}
 	if u.Tag != "" {
-		f.Type().Id(iface(t)).Interface(jen.Id(marker(t)).Params().String(), encoder)
+		f.Type().Id(t.Union.Interface).Interface(jen.Id(t.Union.Marker).Params().String(), encoder)
 		f.Line()
 		f.Comment(fmt.Sprintf("Tag returns the %q value of the variant, or \"\" for none.", u.Tag))
 		f.Func().Params(jen.Id("u").Id(t.GoName)).Id("Tag").Params().String().Block(
 			jen.If(jen.Id("u").Dot("Value").Op("==").Nil()).Block(jen.Return(jen.Lit(""))),
-			jen.Return(jen.Id("u").Dot("Value").Dot(marker(t)).Call()),
+			jen.Return(jen.Id("u").Dot("Value").Dot(t.Union.Marker).Call()),
 		)
 	} else {
-		f.Type().Id(iface(t)).Interface(jen.Id(marker(t)).Params(), encoder)
+		f.Type().Id(t.Union.Interface).Interface(jen.Id(t.Union.Marker).Params(), encoder)
 	}
 	f.Line()
 }
@@ -149,7 +141,7 @@ func (e *emitter) tagged(out pair, t *ir.Type) {
 	if len(t.Fields) > 0 {
 		// The shared fields are decoded from the whole object, then the variant.
 		body = append(body, readRest,
-			jen.If(jen.Err().Op(":=").Id("within").Call(jen.Id("rest"), jen.Parens(jen.Op("*").Id(sharedName(t))).Call(jen.Id("u"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+			jen.If(jen.Err().Op(":=").Id("within").Call(jen.Id("rest"), jen.Parens(jen.Op("*").Id(t.Union.Shared)).Call(jen.Id("u"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 	}
 	var cases []jen.Code
 	for _, v := range t.OwnVariants() {
@@ -189,13 +181,13 @@ func (e *emitter) tagged(out pair, t *ir.Type) {
 				…
 			}
 		*/
-		fallback = []jen.Code{jen.If(jen.Id("newVariant").Op(":=").Id(registry(t)).Index(jen.String().Call(jen.Id("tag"))), jen.Id("newVariant").Op("!=").Nil()).Block(
+		fallback = []jen.Code{jen.If(jen.Id("newVariant").Op(":=").Id(t.Union.Registry).Index(jen.String().Call(jen.Id("tag"))), jen.Id("newVariant").Op("!=").Nil()).Block(
 			jen.Id("v").Op("=").Id("newVariant").Call(),
 		).Else().Block(fallback...)}
 	}
 	cases = append(cases, jen.Default().Block(fallback...))
 	choose := jen.Switch(jen.String().Call(jen.Id("tag"))).Block(cases...)
-	body = append(body, jen.Var().Id("v").Id(iface(t)))
+	body = append(body, jen.Var().Id("v").Id(t.Union.Interface))
 	if u.Default != nil {
 		body = append(body, jen.If(jen.Op("!").Id("found")).Block(jen.Id("v").Op("=").New(jen.Id(u.Default.GoName))).Else().Block(choose))
 	} else {
@@ -219,7 +211,7 @@ func (e *emitter) tagged(out pair, t *ir.Type) {
 		*/
 		body = append(body,
 			jen.Id("depth").Op(":=").Id("d").Dot("StackDepth").Call(),
-			jen.If(jen.Err().Op(":=").Id("d").Dot("variant").Call(jen.Id("v"), jen.Id("start"), jen.Id("rest"), jen.Id(outerNames(t))), jen.Err().Op("!=").Nil()).Block(
+			jen.If(jen.Err().Op(":=").Id("d").Dot("variant").Call(jen.Id("v"), jen.Id("start"), jen.Id("rest"), jen.Id(t.Union.Members)), jen.Err().Op("!=").Nil()).Block(
 				jen.If(jen.List(jen.Id("_"), jen.Id("isDefault")).Op(":=").Id("v").Assert(jen.Op("*").Id(u.Default.GoName)), jen.Id("isDefault")).Block(jen.Return(jen.Err())),
 				jen.Id("def").Op(":=").New(jen.Id(u.Default.GoName)),
 				jen.If(jen.Err().Op(":=").Id("d").Dot("orDefault").Call(jen.Id("def"), jen.Id("start"), jen.Id("rest"), jen.Id("depth"), jen.Err()), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
@@ -228,7 +220,7 @@ func (e *emitter) tagged(out pair, t *ir.Type) {
 		)
 	} else {
 		body = append(body,
-			jen.If(jen.Err().Op(":=").Id("d").Dot("variant").Call(jen.Id("v"), jen.Id("start"), jen.Id("rest"), jen.Id(outerNames(t))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+			jen.If(jen.Err().Op(":=").Id("d").Dot("variant").Call(jen.Id("v"), jen.Id("start"), jen.Id("rest"), jen.Id(t.Union.Members)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 	}
 	if len(u.OtherShared) > 0 {
 		body = append(body, jen.If(jen.List(jen.Id("other"), jen.Id("ok")).Op(":=").Id("v").Assert(jen.Op("*").Id(u.Fallback.GoName)), jen.Id("ok")).Block(
@@ -248,8 +240,8 @@ func (e *emitter) tagged(out pair, t *ir.Type) {
 	for _, fl := range t.Fields {
 		outer = append(outer, jen.Lit(fl.JSONName))
 	}
-	f.Comment(fmt.Sprintf("%s are the members of %s that its variants leave to it: the tag and the shared fields.", outerNames(t), t.GoName))
-	f.Var().Id(outerNames(t)).Op("=").Index().String().Values(outer...)
+	f.Comment(fmt.Sprintf("%s are the members of %s that its variants leave to it: the tag and the shared fields.", t.Union.Members, t.GoName))
+	f.Var().Id(t.Union.Members).Op("=").Index().String().Values(outer...)
 	f.Line()
 	f.Func().Params(jen.Id("u").Op("*").Id(t.GoName)).Id("decodeJSON").Params(decoderParam).Error().Block(jen.Return(jen.Id("d").Dot("object").Call(jen.Id("u"))))
 	f.Line()
@@ -260,8 +252,8 @@ func (e *emitter) tagged(out pair, t *ir.Type) {
 	e.sharedFields(f, t)
 	keepOtherMethod(f, t)
 	if t.GatedVariants() {
-		f.Comment(fmt.Sprintf("%s holds the variants of the unstable surface that build tags include, by tag.", registry(t)))
-		f.Var().Id(registry(t)).Op("=").Map(jen.String()).Func().Params().Id(iface(t)).Values()
+		f.Comment(fmt.Sprintf("%s holds the variants of the unstable surface that build tags include, by tag.", t.Union.Registry))
+		f.Var().Id(t.Union.Registry).Op("=").Map(jen.String()).Func().Params().Id(t.Union.Interface).Values()
 		f.Line()
 	}
 	for _, v := range t.OwnVariants() {
@@ -273,23 +265,17 @@ func (e *emitter) tagged(out pair, t *ir.Type) {
 	e.fallback(out, t)
 }
 
-// outerNames is the list of the members a union's variants leave to it.
-func outerNames(t *ir.Type) string { return names.UnionMembers(t.GoName) }
-
-// sharedName is the type through which a union's shared fields are decoded.
-func sharedName(t *ir.Type) string { return names.SharedFields(t.GoName) }
-
 // sharedFields emits the decoders of the fields every variant of a union shares.
 func (e *emitter) sharedFields(f *jen.File, t *ir.Type) {
 	if len(t.Fields) == 0 {
 		return
 	}
-	spec := typeSpec(t, sharedName(t))
-	f.Comment(fmt.Sprintf("%s decodes the fields that every variant of %s has.", sharedName(t), t.GoName))
-	f.Type().Id(sharedName(t)).Id(t.GoName)
+	spec := typeSpec(t, t.Union.Shared)
+	f.Comment(fmt.Sprintf("%s decodes the fields that every variant of %s has.", t.Union.Shared, t.GoName))
+	f.Type().Id(t.Union.Shared).Id(t.GoName)
 	f.Line()
 	objectDecoders(f, spec)
-	enc := structEncodeSpec(t, sharedName(t))
+	enc := structEncodeSpec(t, t.Union.Shared)
 	enc.membersOnly = true
 	objectEncoders(f, enc)
 }
@@ -315,9 +301,9 @@ func (e *emitter) knownVariant(out pair, t *ir.Type, v *ir.Variant, tagMember st
 	f.Type().Id(v.GoName).Struct(members...)
 	f.Line()
 	if t.Union.Tag != "" {
-		f.Func().Params(jen.Op("*").Id(v.GoName)).Id(marker(t)).Params().String().Block(jen.Return(jen.Lit(v.Tag)))
+		f.Func().Params(jen.Op("*").Id(v.GoName)).Id(t.Union.Marker).Params().String().Block(jen.Return(jen.Lit(v.Tag)))
 	} else {
-		f.Func().Params(jen.Op("*").Id(v.GoName)).Id(marker(t)).Params().Block()
+		f.Func().Params(jen.Op("*").Id(v.GoName)).Id(t.Union.Marker).Params().Block()
 	}
 	f.Line()
 	if t.Union.Tag == "" && len(v.Fields) == 0 && len(v.Embeds) == 1 {

@@ -8,7 +8,6 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/acpgen/acpgen/gen/ir"
-	"github.com/acpgen/acpgen/gen/names"
 )
 
 // The unstable surface: each set of features (a Gate key) gets one file
@@ -44,21 +43,10 @@ func fileName(key, suffix string) string {
 	}
 	var parts []string
 	for _, f := range strings.Split(key, "+") {
-		parts = append(parts, strings.TrimPrefix(f, "unstable_"))
+		parts = append(parts, strings.TrimPrefix(f, ir.FeaturePrefix))
 	}
-	return "unstable_" + strings.Join(parts, "_and_") + suffix + ".go"
+	return ir.FeaturePrefix + strings.Join(parts, "_and_") + suffix + ".go"
 }
-
-// keySuffix turns a gate key into part of a Go identifier.
-func keySuffix(key string) string { return names.KeySuffix(key) }
-
-// extension is the embedded struct that carries the fields of t that key adds.
-func extension(t *ir.Type, key string) string {
-	return names.Extension(t.GoName, key)
-}
-
-// registry is the map through which build-tagged files add variants.
-func registry(t *ir.Type) string { return names.Registry(t.GoName) }
 
 // unstable emits everything that gate set g adds.
 func (e *emitter) unstable(out pair, g *ir.GateSet) {
@@ -76,7 +64,7 @@ func (e *emitter) unstable(out pair, g *ir.GateSet) {
 		}
 	}
 	for _, x := range byTypeName(g.Extensions) {
-		t, ext := x.Type, extension(x.Type, key)
+		t, ext := x.Type, x.Type.Extensions[key]
 		f.Comment(fmt.Sprintf("%s holds the fields of %s that the %s build tag adds.", ext, t.GoName, tagList(gateOf(key))))
 		f.Type().Id(ext).Struct(structFields(x.Fields)...)
 		f.Line()
@@ -90,7 +78,7 @@ func (e *emitter) unstable(out pair, g *ir.GateSet) {
 		var reg []jen.Code
 		for _, v := range gv.Variants {
 			e.knownVariant(out, t, v, tagMember(t.Union.Tag, v.Tag))
-			reg = append(reg, jen.Id(registry(t)).Index(jen.Lit(v.Tag)).Op("=").Func().Params().Id(iface(t)).Block(
+			reg = append(reg, jen.Id(t.Union.Registry).Index(jen.Lit(v.Tag)).Op("=").Func().Params().Id(t.Union.Interface).Block(
 				jen.Return(jen.New(jen.Id(v.GoName)))))
 		}
 		out.codec.Func().Id("init").Params().Block(reg...)
@@ -133,7 +121,7 @@ func byTypeName(exts []ir.Extension) []ir.Extension {
 // builds without its tags; it reports whether there were any.
 func (e *emitter) extensionsOff(out pair, g *ir.GateSet) bool {
 	for _, x := range byTypeName(g.Extensions) {
-		ext := extension(x.Type, g.Key)
+		ext := x.Type.Extensions[g.Key]
 		out.api.Comment(fmt.Sprintf("%s is empty without the %s build tag.", ext, tagList(gateOf(g.Key))))
 		out.api.Type().Id(ext).Struct()
 		out.api.Line()

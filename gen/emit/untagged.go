@@ -40,7 +40,7 @@ func nullAlternative(out pair, t *ir.Type, v *ir.Variant) {
 	f.Add(comment(v.GoName, fmt.Sprintf("the JSON null alternative of %s.\n\n%s", t.GoName, v.Doc)))
 	f.Type().Id(v.GoName).Struct()
 	f.Line()
-	f.Func().Params(jen.Id(v.GoName)).Id(marker(t)).Params().Block()
+	f.Func().Params(jen.Id(v.GoName)).Id(t.Union.Marker).Params().Block()
 	f.Line()
 	f = out.codec
 	f.Func().Params(jen.Id(v.GoName)).Id("appendJSON").Params(bufParam).Params(encodeResult...).Block(
@@ -58,7 +58,7 @@ func valueAlternative(out pair, t *ir.Type, v *ir.Variant) {
 	out.api.Add(comment(v.GoName, fmt.Sprintf("the %s alternative of %s.\n\n%s", v.Name, t.GoName, v.Doc)))
 	out.api.Type().Id(v.GoName).Add(goType(*v.Value))
 	out.api.Line()
-	out.api.Func().Params(jen.Id(v.GoName)).Id(marker(t)).Params().Block()
+	out.api.Func().Params(jen.Id(v.GoName)).Id(t.Union.Marker).Params().Block()
 	out.api.Line()
 	valueVariantEncoder(out.codec, v)
 }
@@ -71,7 +71,7 @@ func (e *emitter) untaggedFallback(out pair, t *ir.Type) {
 	f.Add(comment(fb.GoName, fmt.Sprintf("a value of %s that fits none of the other alternatives, kept as received.\n\n%s", t.GoName, fb.Doc)))
 	f.Type().Id(fb.GoName).Struct(jen.Comment("Raw is the JSON value as received, written back unchanged."), jen.Id("Raw").Qual(jsonPkg, "RawMessage"))
 	f.Line()
-	f.Func().Params(jen.Op("*").Id(fb.GoName)).Id(marker(t)).Params().Block()
+	f.Func().Params(jen.Op("*").Id(fb.GoName)).Id(t.Union.Marker).Params().Block()
 	f.Line()
 	f = out.codec
 	e.fallbackRaw(f, t)
@@ -108,7 +108,7 @@ func untaggedDecoder(f *jen.File, t *ir.Type) {
 	}
 	var body []jen.Code
 	if len(t.Fields) > 0 {
-		body = append(body, jen.If(jen.Err().Op(":=").Id("decodeBytes").Call(jen.Id("data"), jen.Parens(jen.Op("*").Id(sharedName(t))).Call(jen.Id("u"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+		body = append(body, jen.If(jen.Err().Op(":=").Id("decodeBytes").Call(jen.Id("data"), jen.Parens(jen.Op("*").Id(t.Union.Shared)).Call(jen.Id("u"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 	}
 	body = append(body, jen.Var().Err().Error(), jen.Switch(jen.Id("jsonKind").Call(jen.Id("data"))).Block(cases...))
 	body = append(body, noAlternative(t)...)

@@ -3,7 +3,6 @@ package names
 import (
 	"fmt"
 	"go/token"
-	"slices"
 	"strings"
 
 	"github.com/acpgen/acpgen/gen/diag"
@@ -131,16 +130,10 @@ func (a *assigner) claimOr(s scope, name, suffix string, o origin, dst *string) 
 	return a.claim(s, name, o, dst)
 }
 
-// isConnFile reports whether the runtime file name is one of the
-// connection runtime's, which only packages with sides have.
-func isConnFile(name string) bool {
-	return name == "conn.go" || name == "conn_init.go" || slices.Contains(templates.ConnFiles, name)
-}
-
 // runtime claims the top-level names of the runtime files.
 func (a *assigner) runtime() {
 	for _, n := range Runtime() {
-		if isConnFile(n.File) && len(a.p.Sides) == 0 {
+		if n.When == templates.WithConn && len(a.p.Sides) == 0 {
 			continue
 		}
 		if n.Receiver == "" {
@@ -219,7 +212,8 @@ func (a *assigner) union(t *ir.Type, o origin) {
 	a.claim(s, "Value", origin{what: "the field Value that holds the variant of " + t.GoName}, nil)
 	a.extensions(s, t)
 	a.fields(s, t.GoName, t.Fields)
-	a.claim(a.top, Interface(t.GoName), origin{what: "the interface of the variants of " + t.GoName, file: o.file, pointer: o.pointer}, nil)
+	u.Marker = Marker(t.GoName, tagged)
+	a.claim(a.top, Interface(t.GoName), origin{what: "the interface of the variants of " + t.GoName, file: o.file, pointer: o.pointer}, &u.Interface)
 	for _, v := range u.All() {
 		vo := origin{what: fmt.Sprintf("variant %q of %s", v.Name, t.GoName), file: a.p.FileOf(v.Gate), pointer: v.Pointer}
 		if vo.pointer == "" {
@@ -230,9 +224,9 @@ func (a *assigner) union(t *ir.Type, o origin) {
 		}
 		var vs scope
 		if v.IsObject() {
-			vs = a.methodScope(v.GoName, typeMethods, objectMethods, []string{Marker(t.GoName, tagged)})
+			vs = a.methodScope(v.GoName, typeMethods, objectMethods, []string{u.Marker})
 		} else {
-			vs = a.methodScope(v.GoName, typeMethods, []string{Marker(t.GoName, tagged)})
+			vs = a.methodScope(v.GoName, typeMethods, []string{u.Marker})
 		}
 		if v == u.Fallback {
 			extra := []string{"Raw"}
@@ -269,6 +263,10 @@ func (a *assigner) extensions(s scope, t *ir.Type) {
 		name := Extension(t.GoName, key)
 		a.claim(s, name, o, nil)
 		a.claim(a.top, name, o, nil)
+		if t.Extensions == nil {
+			t.Extensions = map[string]string{}
+		}
+		t.Extensions[key] = name
 	}
 }
 
@@ -276,17 +274,19 @@ func (a *assigner) extensions(s scope, t *ir.Type) {
 // shared-field decoders, unstable registries and member lists of unions.
 func (a *assigner) derived() {
 	for _, t := range a.p.Types {
-		if t.Kind != ir.Union || t.GoName == "" {
+		if t.Kind != ir.Union || t.GoName == "" || t.Union == nil {
 			continue
 		}
+		u := t.Union
+		u.Shared, u.Registry, u.Members = SharedFields(t.GoName), Registry(t.GoName), UnionMembers(t.GoName)
 		if len(t.Fields) > 0 {
-			a.claim(a.top, SharedFields(t.GoName), a.internal(t, "the decoder of the shared fields of "+t.GoName), nil)
+			a.claim(a.top, u.Shared, a.internal(t, "the decoder of the shared fields of "+t.GoName), nil)
 		}
 		if t.GatedVariants() {
-			a.claim(a.top, Registry(t.GoName), a.internal(t, "the registry of the unstable variants of "+t.GoName), nil)
+			a.claim(a.top, u.Registry, a.internal(t, "the registry of the unstable variants of "+t.GoName), nil)
 		}
-		if t.Union != nil && t.Union.Tag != "" {
-			a.claim(a.top, UnionMembers(t.GoName), a.internal(t, "the members the variants of "+t.GoName+" leave to it"), nil)
+		if u.Tag != "" {
+			a.claim(a.top, u.Members, a.internal(t, "the members the variants of "+t.GoName+" leave to it"), nil)
 		}
 	}
 }

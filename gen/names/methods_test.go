@@ -31,7 +31,8 @@ func TestMethodName(t *testing.T) {
 // TestRuntimeNames checks that Runtime has the exported names of the
 // connection runtime template and that ConnMembers lists its methods.
 func TestRuntimeNames(t *testing.T) {
-	f, err := parser.ParseFile(token.NewFileSet(), "conn.go", templates.Conn("header", "p"), 0)
+	conn, _ := templates.RuntimeNamed("conn.go")
+	f, err := parser.ParseFile(token.NewFileSet(), "conn.go", conn.Source(templates.Fill{Header: "header", Package: "p"}), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,6 +149,21 @@ func TestSideNames(t *testing.T) {
 	for _, clash := range []string{"Agent", "AgentLoadSession", "NewParseError", "MethodPrompt"} {
 		if err := Assign(build(clash)); err == nil {
 			t.Errorf("a schema type %s: no collision reported", clash)
+		}
+	}
+}
+
+// TestRuntimeCoversRegistry checks that Runtime holds the identifiers of
+// every runtime file that templates.Runtimes lists, so that a file added
+// there is claimed without another list to keep.
+func TestRuntimeCoversRegistry(t *testing.T) {
+	files := map[string]int{}
+	for _, n := range Runtime() {
+		files[n.File]++
+	}
+	for _, r := range templates.Runtimes {
+		if files[r.Name] == 0 {
+			t.Errorf("Runtime has no identifier of %s", r.Name)
 		}
 	}
 }

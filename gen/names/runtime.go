@@ -8,25 +8,27 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/acpgen/acpgen/gen/ir"
 	"github.com/acpgen/acpgen/templates"
 )
 
 // RuntimeName is an identifier that a runtime file copied from package
-// templates declares in every generated package.
+// templates declares in every generated package that carries the file.
 type RuntimeName struct {
 	Name string
 	File string // "rpc.go"
 	// Receiver is the type a method belongs to; "" for a top-level name.
 	Receiver string
+	// When says which packages carry the file.
+	When templates.When
 }
 
-// Runtime returns the top-level names and the methods that the runtime files
-// declare in every generated package (decode.go, decode_checks.go, encode.go, json.go and the
-// JSON-RPC files rpc.go, rpcdecode.go and tracker.go, and conn.go, conn_init.go, the
-// ConnFiles of the templates and the session files in packages with sides), found by parsing their
-// sources: new template code is covered without a list to keep up to date.
-// Assign reserves them, so that a schema definition of the same name is an
-// error here instead of a compile error in the generated package.
+// Runtime returns the top-level names and the methods that the runtime
+// files (templates.Runtimes) declare, found by parsing their sources, each
+// version's template of a file whose rules differ between versions: a new
+// runtime file is covered by its entry in templates.Runtimes. Assign
+// reserves them, so that a schema definition of the same name is an error
+// here instead of a compile error in the generated package.
 func Runtime() []RuntimeName {
 	runtimeOnce.Do(func() { runtimeNames = parseRuntime() })
 	return runtimeNames
@@ -37,39 +39,20 @@ var (
 	runtimeNames []RuntimeName
 )
 
-// runtimeSource is a runtime file and how to fill its template.
-type runtimeSource struct {
-	file string
-	fill func(header, pkg string) []byte
-}
-
 func parseRuntime() []RuntimeName {
-	var sources []runtimeSource
-	for _, name := range templates.ConnFiles {
-		sources = append(sources, runtimeSource{name, func(h, p string) []byte { return templates.ConnFile(name, h, p) }})
-	}
-	sources = append(sources, []runtimeSource{
-		{"decode.go", templates.Decoder},
-		{"decode_checks.go", templates.DecoderChecks},
-		{"encode.go", templates.Encoder},
-		{"json.go", templates.JSONHelpers},
-		{"rpc.go", func(h, p string) []byte { return templates.RPC(h, p, "ErrorCode") }},
-		{"rpcdecode.go", func(h, p string) []byte { return templates.RPCDecoder(h, p, "ErrorCode") }},
-		{"tracker.go", templates.Tracker},
-		{"conn.go", templates.Conn},
-		{"conn_init.go", func(h, p string) []byte { return templates.ConnInit(h, p, "v1") }},
-		{"conn_init.go", func(h, p string) []byte { return templates.ConnInit(h, p, "v2") }},
-	}...)
-	for _, v := range []string{"v1", "v2"} {
-		for name := range templates.SessionFiles(v) {
-			sources = append(sources, runtimeSource{name, func(h, p string) []byte {
-				return templates.Session(name, h, p, v, "")
-			}})
-		}
-	}
 	var out []RuntimeName
-	for _, src := range sources {
-		out = append(out, declared(src.file, src.fill("header", "p"))...)
+	for _, r := range templates.Runtimes {
+		versions := r.Versions()
+		if versions == nil {
+			versions = []string{""}
+		}
+		for _, v := range versions {
+			src := r.Source(templates.Fill{Header: "header", Package: "p", Version: v, ErrorCode: "ErrorCode"})
+			for _, n := range declared(r.Name, src) {
+				n.When = r.When
+				out = append(out, n)
+			}
+		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].File+out[i].Name < out[j].File+out[j].Name })
 	return out
@@ -169,12 +152,12 @@ func SharedFields(union string) string { return LowerFirst(union) + "Fields" }
 // KeySuffix turns a gate key ("unstable_a+unstable_b", "unstable") into
 // part of a Go identifier.
 func KeySuffix(key string) string {
-	if key == "unstable" {
+	if key == ir.Umbrella {
 		return "Unstable"
 	}
 	var b strings.Builder
 	for _, f := range strings.Split(key, "+") {
-		b.WriteString(Exported(strings.TrimPrefix(f, "unstable_")))
+		b.WriteString(Exported(strings.TrimPrefix(f, ir.FeaturePrefix)))
 	}
 	return b.String()
 }

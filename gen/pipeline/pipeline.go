@@ -1,5 +1,5 @@
 // Package pipeline runs the generator's stages in order: load → ir → check
-// and names → emit, then renders what emit built (write.Render). It returns
+// and names → emit, then renders what emit built (emit.Render). It returns
 // the files in memory; package write puts them on disk. Problems with the
 // schema come back as *diag.List errors, located by file, JSON pointer,
 // line and column.
@@ -20,7 +20,6 @@ import (
 	"github.com/acpgen/acpgen/gen/ir"
 	"github.com/acpgen/acpgen/gen/load"
 	"github.com/acpgen/acpgen/gen/names"
-	"github.com/acpgen/acpgen/gen/write"
 	"github.com/acpgen/acpgen/schema"
 )
 
@@ -43,16 +42,16 @@ func Versions(fsys fs.FS) ([]Version, error) {
 		return err == nil
 	}
 	var out []Version
-	for _, v := range []string{"v1", "v2"} {
-		ver := Version{Name: v, Package: "acp" + v}
-		if name := path.Join(v, "schema.json"); exists(name) {
+	for _, v := range ir.ProtocolVersions {
+		ver := Version{Name: v.Name, Package: v.Package}
+		if name := v.StableFile(); exists(name) {
 			ver.Stable = name
 		}
-		if name := path.Join(v, "schema.unstable.json"); exists(name) {
+		if name := v.UnstableFile(); exists(name) {
 			ver.Unstable = name
 		}
-		if ver.Stable == "" && v == "v1" && exists("schema.json") {
-			ver.Stable = "schema.json"
+		if ver.Stable == "" && v.Legacy != "" && exists(v.Legacy) {
+			ver.Stable = v.Legacy
 		}
 		if ver.Stable != "" || ver.Unstable != "" {
 			out = append(out, ver)
@@ -197,7 +196,7 @@ func GenerateWith(fsys fs.FS, o Options) (*Output, error) {
 	for i, r := range results {
 		pkgs[versions[i].Name] = r.pkg
 	}
-	conv, warning, err := convertFiles(&o, pkgs["v1"], pkgs["v2"])
+	conv, warning, err := convertFiles(&o, pkgs[ir.V1], pkgs[ir.V2])
 	if err != nil {
 		return nil, err
 	}
@@ -213,13 +212,9 @@ func GenerateWith(fsys fs.FS, o Options) (*Output, error) {
 // buildAndEmit builds one version's package, applies the feature selection
 // and the provenance header, and emits it.
 func buildAndEmit(fsys fs.FS, v Version, o *Options, fm ir.FeatureMap, removed map[string]string) (*ir.Package, []string, map[string][]byte, error) {
-	p, warnings, err := Build(fsys, v, fm, removed)
+	p, warnings, err := build(fsys, v, fm, removed, o.Select)
 	if err != nil {
 		return nil, nil, nil, err
-	}
-	if o.Select != nil {
-		ir.Select(p, *o.Select)
-		check.Lower(p) // what the emitter reads, decided again for what is left
 	}
 	p.Tests = o.Tests
 	if p.Source, err = provenance(fsys, v, o); err != nil {
@@ -227,7 +222,7 @@ func buildAndEmit(fsys fs.FS, v Version, o *Options, fm ir.FeatureMap, removed m
 	}
 	// check and names leave the emitter nothing to refuse; what it
 	// builds is formatted after it.
-	files, err := write.Render(v.Package, emit.Files(p))
+	files, err := emit.Render(v.Package, emit.Files(p))
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -239,6 +234,14 @@ func buildAndEmit(fsys fs.FS, v Version, o *Options, fm ir.FeatureMap, removed m
 // has, gated by the features in fm; the union tags in removed are rejected.
 // The problems of both files are reported together.
 func Build(fsys fs.FS, v Version, fm ir.FeatureMap, removed map[string]string) (*ir.Package, []string, error) {
+	return build(fsys, v, fm, removed, nil)
+}
+
+// build is Build keeping only the unstable items that sel selects (all when
+// sel is nil): the selection comes before check and names, so that what
+// they decide (check.Lower, the Go names) is decided once, for what is
+// emitted.
+func build(fsys fs.FS, v Version, fm ir.FeatureMap, removed map[string]string, sel *ir.Selection) (*ir.Package, []string, error) {
 	main := v.Stable
 	if main == "" {
 		main = v.Unstable
@@ -272,6 +275,9 @@ func Build(fsys fs.FS, v Version, fm ir.FeatureMap, removed map[string]string) (
 	}
 	warnings = append(warnings, w...)
 	ir.AddSides(p)
+	if sel != nil {
+		ir.Select(p, *sel)
+	}
 	p.StableFile, p.UnstableFile = v.Stable, v.Unstable
 	// check makes sure the emitter can write the package; names claims
 	// every identifier. Their problems are reported together.

@@ -1,4 +1,4 @@
-package write
+package emit
 
 import (
 	"bytes"
@@ -11,15 +11,27 @@ import (
 	"golang.org/x/tools/imports"
 )
 
-// pruneHelpers drops from the helper file the functions, types, variables
-// and constants that no generated file uses, so that a package carries no
-// dead code; exported functions (Some, Null) are part of the package's API
-// and stay.
-func pruneHelpers(name string, src []byte, files map[string][]byte) ([]byte, error) {
+// fileError is the error of one file.
+type fileError struct {
+	file string
+	err  error
+}
+
+// pruneHelpers drops from the helper files the functions, types, variables
+// and constants that no generated file uses, directly or through the kept
+// declarations of any helper file, so that a package carries no dead code;
+// exported functions (Some, Null) are part of the package's API and stay.
+// files are the other generated files; it returns the helper files' source
+// by name.
+func pruneHelpers(helpers []File, files map[string][]byte) (map[string][]byte, *fileError) {
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
-	if err != nil {
-		return nil, err
+	parsed := make([]*ast.File, len(helpers))
+	for i, h := range helpers {
+		f, err := parser.ParseFile(fset, h.Name, h.Source, parser.ParseComments)
+		if err != nil {
+			return nil, &fileError{h.Name, err}
+		}
+		parsed[i] = f
 	}
 	// The identifiers of the generated files; comments do not count.
 	idents := map[string]bool{}
@@ -29,20 +41,36 @@ func pruneHelpers(name string, src []byte, files map[string][]byte) ([]byte, err
 	used := map[ast.Decl]bool{}
 	for changed := true; changed; {
 		changed = false
-		for _, d := range f.Decls {
-			if used[d] || !declUsed(d, idents) {
-				continue
-			}
-			used[d] = true
-			changed = true
-			ast.Inspect(d, func(n ast.Node) bool {
-				if id, ok := n.(*ast.Ident); ok {
-					idents[id.Name] = true
+		for _, f := range parsed {
+			for _, d := range f.Decls {
+				if used[d] || !declUsed(d, idents) {
+					continue
 				}
-				return true
-			})
+				used[d] = true
+				changed = true
+				ast.Inspect(d, func(n ast.Node) bool {
+					if id, ok := n.(*ast.Ident); ok {
+						idents[id.Name] = true
+					}
+					return true
+				})
+			}
 		}
 	}
+	out := map[string][]byte{}
+	for i, f := range parsed {
+		src, err := keepUsed(fset, helpers[i].Name, f, used)
+		if err != nil {
+			return nil, &fileError{helpers[i].Name, err}
+		}
+		out[helpers[i].Name] = src
+	}
+	return out, nil
+}
+
+// keepUsed formats f with only its used declarations, and the comments of
+// the others left out.
+func keepUsed(fset *token.FileSet, name string, f *ast.File, used map[ast.Decl]bool) ([]byte, error) {
 	var keep, drop []ast.Decl
 	for _, d := range f.Decls {
 		if !used[d] {

@@ -1,4 +1,4 @@
-package write
+package emit_test
 
 import (
 	"go/parser"
@@ -23,7 +23,7 @@ func TestRenderFormatError(t *testing.T) {
 	good.Func().Id("g").Params().Block()
 	panics := jen.NewFile("p")
 	panics.Var().Id("v").Op("=").Lit(struct{}{})
-	out, err := Render("acpv1", slices.Values([]emit.File{
+	out, err := emit.Render("acpv1", slices.Values([]emit.File{
 		{Name: "good.go", Code: good},
 		{Name: "bad.go", Code: bad},
 		{Name: "raw.go", Source: []byte("package p\n")},
@@ -41,41 +41,46 @@ func TestRenderFormatError(t *testing.T) {
 	}
 }
 
-// TestRenderOrder: a helper file keeps what the files before it call, and
-// the files of emit come back by name, source files as they are.
-func TestRenderOrder(t *testing.T) {
+// TestRenderHelpers: the helper files keep what the other files call,
+// directly or through a helper of any helper file, before or after it, and
+// nothing else; the files come back by name, source files as they are.
+func TestRenderHelpers(t *testing.T) {
 	caller := jen.NewFile("p")
 	caller.Func().Id("f").Params().Block(jen.Id("kept").Call())
-	helpers := []byte("package p\n\nfunc kept() { inner() }\n\nfunc inner() {}\n\nfunc dropped() {}\n")
-	out, err := Render("p", slices.Values([]emit.File{
-		{Name: "helpers_first.go", Source: helpers, Helpers: true},
+	first := []byte("package p\n\nfunc inner() { innermost() }\n\nfunc droppedFirst() {}\n")
+	second := []byte("package p\n\nfunc kept() { inner() }\n\nfunc innermost() {}\n\nfunc dropped() {}\n")
+	plain := []byte("package p\n\nfunc plain() {}\n")
+	out, err := emit.Render("p", slices.Values([]emit.File{
+		{Name: "first.go", Source: first, Helpers: true},
 		{Name: "f.go", Code: caller},
-		{Name: "helpers.go", Source: helpers, Helpers: true},
-		{Name: "plain.go", Source: helpers},
+		{Name: "second.go", Source: second, Helpers: true},
+		{Name: "plain.go", Source: plain},
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := string(out["helpers_first.go"]); strings.Contains(got, "func") {
-		t.Errorf("helpers before any caller kept functions:\n%s", got)
-	}
-	got := string(out["helpers.go"])
-	for _, want := range []string{"func kept", "func inner"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("helpers.go lost %s:\n%s", want, got)
+	for file, want := range map[string][]string{"first.go": {"func inner"}, "second.go": {"func kept", "func innermost"}} {
+		got := string(out[file])
+		for _, w := range want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s lost %s:\n%s", file, w, got)
+			}
+		}
+		if strings.Contains(got, "dropped") {
+			t.Errorf("%s kept an uncalled function:\n%s", file, got)
 		}
 	}
-	if strings.Contains(got, "dropped") {
-		t.Errorf("helpers.go kept an uncalled function:\n%s", got)
-	}
-	if string(out["plain.go"]) != string(helpers) {
+	if string(out["plain.go"]) != string(plain) {
 		t.Errorf("a source file changed:\n%s", out["plain.go"])
+	}
+	if _, ok := out["f.go"]; !ok {
+		t.Error("f.go is missing")
 	}
 }
 
 // TestHelpersPruned checks that the helper files keep only what is called.
 func TestHelpersPruned(t *testing.T) {
-	files, err := Render("tiny", emit.Files(irtest.Tiny(t)))
+	files, err := emit.Render("tiny", emit.Files(irtest.Tiny(t)))
 	if err != nil {
 		t.Fatal(err)
 	}

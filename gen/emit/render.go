@@ -1,4 +1,4 @@
-package write
+package emit
 
 import (
 	"bytes"
@@ -8,36 +8,46 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
-
-	"github.com/acpgen/acpgen/gen/emit"
 )
 
-// Render turns the files of one package, as emit builds them, into
-// formatted source by file name, each as it comes; dir is where the
-// package goes, for messages. Jennifer's code goes through go/format;
-// the runtime helper files keep only the functions that the files before
-// them call. A file that does not format (or that jennifer cannot write)
-// is a bug of acpgen, not of the schema: the error names each such file
-// and its first problem, and no file is returned.
-func Render(dir string, files iter.Seq[emit.File]) (map[string][]byte, error) {
+// Render turns the files of one package, as Files builds them, into
+// formatted source by file name; dir is where the package goes, for
+// messages. Jennifer's code goes through go/format; the runtime helper
+// files keep only the declarations that the other files call, directly or
+// through other helpers (of any helper file). A file that does not format
+// (or that jennifer cannot write) is a bug of acpgen, not of the schema: the
+// error names each such file and its first problem, and no file is
+// returned.
+func Render(dir string, files iter.Seq[File]) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	var failed []string
+	fail := func(name string, err error) {
+		failed = append(failed, fmt.Sprintf("%s: %s", path.Join(dir, name), firstLine(err.Error())))
+	}
+	var helpers []File
 	for f := range files {
-		var src []byte
-		var err error
 		switch {
 		case f.Code != nil:
-			src, err = renderCode(f.Code)
+			src, err := renderCode(f.Code)
+			if err != nil {
+				fail(f.Name, err)
+				continue
+			}
+			out[f.Name] = src
 		case f.Helpers:
-			src, err = pruneHelpers(f.Name, f.Source, out)
+			helpers = append(helpers, f)
 		default:
-			src = f.Source
+			out[f.Name] = f.Source
 		}
+	}
+	if len(failed) == 0 {
+		pruned, err := pruneHelpers(helpers, out)
 		if err != nil {
-			failed = append(failed, fmt.Sprintf("%s: %s", path.Join(dir, f.Name), firstLine(err.Error())))
-			continue
+			fail(err.file, err.err)
 		}
-		out[f.Name] = src
+		for name, src := range pruned {
+			out[name] = src
+		}
 	}
 	if len(failed) > 0 {
 		return nil, fmt.Errorf("internal error (a bug of acpgen, not of the schema): cannot render the generated files: %s", strings.Join(failed, "; "))
