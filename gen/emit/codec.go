@@ -37,6 +37,11 @@ var (
 	memberResult = []jen.Code{jen.Bool(), jen.Error()}
 )
 
+// unknownField is the unexported field of a struct that keeps the members
+// its schema allows without naming them (keepsUnknown): a string, so that
+// the struct stays comparable.
+const unknownField = "unknownMembers"
+
 // objectSpec describes the decoders of one Go struct.
 type objectSpec struct {
 	goName string
@@ -429,4 +434,14 @@ func marshalMethod(f *jen.File, goName, recv string) {
 		jen.Return(jen.Id("encoded").Call(jen.Id("buf"), jen.Id("b"), jen.Err())),
 	)
 	f.Line()
+}
+
+// extsRequired reports whether some extension struct has required members.
+func extsRequired(exts []extRef) bool {
+	for _, x := range exts {
+		if x.required {
+			return true
+		}
+	}
+	return false
 }

@@ -33,11 +33,12 @@ type File struct {
 }
 
 // Files returns the generated files of p, one at a time in the order they
-// are rendered: the stable surface in doc.go, types.go, enums.go,
-// unions.go, methods.go and constructors.go, each set of unstable features
-// in a file of its own behind a build constraint, the runtimes last. Each
-// file is built when the sequence reaches it, so that a consumer that
-// renders it at once holds one file's code at a time. p must have passed
+// are rendered: the stable surface in doc.go, types.go, enums.go and
+// unions.go, each with its codec beside it (types_json.go, …), methods.go
+// and constructors.go; each set of unstable features in a pair of its own
+// behind a build constraint; the runtimes last. Each file, or pair, is
+// built when the sequence reaches it, so that a consumer that renders it
+// at once holds one part's code at a time. p must have passed
 // check.Package and names.Assign, which reject what the emitter cannot
 // write and decide what it reads (check.Lower): given that, emitting
 // cannot fail.
@@ -49,15 +50,17 @@ func Files(p *ir.Package) iter.Seq[File] {
 		e.doc(f)
 		out.code("doc.go", f)
 		for _, part := range []struct {
-			name string
-			fill func(pair)
+			name  string
+			kinds []ir.Kind
 		}{
-			{"types.go", e.structsAndNamed},
-			{"enums.go", e.enums},
-			{"unions.go", e.unions},
+			{"types.go", []ir.Kind{ir.Struct, ir.Named, ir.Raw}},
+			{"enums.go", []ir.Kind{ir.Enum}},
+			{"unions.go", []ir.Kind{ir.Union}},
 		} {
 			two := e.newPair("")
-			part.fill(two)
+			for _, t := range e.typesOf(part.kinds...) {
+				e.decl(two, t)
+			}
 			out.pair(part.name, two, true)
 		}
 		for _, part := range []struct {
@@ -75,6 +78,9 @@ func Files(p *ir.Package) iter.Seq[File] {
 		for _, g := range gates {
 			tags := constraint(gateOf(g.Key))
 			two := e.newPair(tags)
+			for _, t := range byName(g.Types) {
+				e.decl(two, t)
+			}
 			e.unstable(two, g)
 			out.pair(fileName(g.Key, ""), two, unstableCodec(g))
 			if off := e.newPair("!(" + tags + ")"); e.extensionsOff(off, g) {
@@ -158,10 +164,50 @@ func (e *emitter) newFile(constraint string) *jen.File {
 	return f
 }
 
+// pair is one part of a generated package written as two files, as
+// protobuf's and ogen's generators write theirs: the API, which a user
+// reads (declarations, constants, constructors, and their docs), and the
+// codec beside it (UnmarshalJSON, MarshalJSON and the decoders and encoders
+// they call), types.go and types_json.go. Both have the same build
+// constraint.
+type pair struct {
+	api, codec *jen.File
+}
+
+// codecName is the name of the codec file of the API file name: types.go
+// gives types_json.go.
+func codecName(name string) string {
+	return strings.TrimSuffix(name, ".go") + "_json.go"
+}
+
 // newPair starts the API and codec files of one part of the package, with
 // the same build constraint.
 func (e *emitter) newPair(constraint string) pair {
 	return pair{api: e.newFile(constraint), codec: e.newFile(constraint)}
+}
+
+// decl emits type t, a declaration in the API file and its codec: each
+// kind of type has a file of the emitter of its own.
+func (e *emitter) decl(out pair, t *ir.Type) {
+	switch t.Kind {
+	case ir.Struct:
+		structType(out, t)
+	case ir.Named:
+		namedType(out, t)
+	case ir.Raw:
+		rawType(out.api, t)
+	case ir.Enum:
+		enum(out, t)
+	case ir.Union:
+		e.union(out, t)
+	}
+}
+
+// byName returns types sorted by Go name.
+func byName(types []*ir.Type) []*ir.Type {
+	out := append([]*ir.Type(nil), types...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].GoName < out[j].GoName })
+	return out
 }
 
 // typesOf returns the stable types of p of the given kinds, in name order.
@@ -174,8 +220,7 @@ func (e *emitter) typesOf(kinds ...ir.Kind) []*ir.Type {
 			}
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].GoName < out[j].GoName })
-	return out
+	return byName(out)
 }
 
 // typeDoc is the doc comment of a type: its name, then the schema's description.
@@ -209,93 +254,4 @@ func comment(lead, doc string) jen.Code {
 		}
 	}
 	return jen.Comment(b.String())
-}
-
-// goType returns the Go type of r.
-func goType(r ir.Ref) *jen.Statement {
-	switch r.Kind {
-	case ir.RefNamed:
-		if r.Type.Kind == ir.Raw && r.Type.GoName == "" {
-			return jen.Qual(jsonPkg, "RawMessage")
-		}
-		return jen.Id(r.Type.GoName)
-	case ir.RefString:
-		return jen.String()
-	case ir.RefBool:
-		return jen.Bool()
-	case ir.RefFloat:
-		return jen.Float64()
-	case ir.RefInt:
-		name := fmt.Sprintf("int%d", r.Bits)
-		if r.Unsigned {
-			name = "u" + name
-		}
-		return jen.Id(name)
-	case ir.RefArray:
-		return jen.Index().Add(goType(*r.Elem))
-	case ir.RefMap:
-		return jen.Map(jen.String()).Add(goType(*r.Elem))
-	}
-	return jen.Qual(jsonPkg, "RawMessage")
-}
-
-// nilable reports whether the Go type of r has nil as its zero value.
-func nilable(r ir.Ref) bool {
-	switch r.Kind {
-	case ir.RefArray, ir.RefMap, ir.RefRaw:
-		return true
-	case ir.RefNamed:
-		if r.Type.Kind == ir.Raw {
-			return true
-		}
-		if r.Type.Kind == ir.Named {
-			return nilable(*r.Type.Underlying)
-		}
-	}
-	return false
-}
-
-// pointer reports whether the field is a pointer in Go: optional or nullable
-// values whose type has no nil of its own.
-func pointer(f *ir.Field) bool {
-	return (!f.Required || f.Nullable) && !nilable(f.Type)
-}
-
-// fieldType returns the Go type of field f.
-func fieldType(f *ir.Field) *jen.Statement {
-	if f.NullMeans {
-		return jen.Id("Nullable").Types(goType(f.Type))
-	}
-	if pointer(f) {
-		return jen.Op("*").Add(goType(f.Type))
-	}
-	return goType(f.Type)
-}
-
-func jsonTag(f *ir.Field) map[string]string {
-	tag := f.JSONName
-	if !f.Required {
-		tag += ",omitempty"
-	}
-	return map[string]string{"json": tag}
-}
-
-// structFields renders fields as struct members.
-func structFields(fields []*ir.Field) []jen.Code {
-	var out []jen.Code
-	for i, f := range fields {
-		if i > 0 && f.Doc != "" {
-			out = append(out, jen.Line())
-		}
-		out = append(out, comment(f.GoName, f.Doc))
-		out = append(out, jen.Id(f.GoName).Add(fieldType(f)).Tag(jsonTag(f)))
-	}
-	return out
-}
-
-func underlying(r ir.Ref) ir.Ref {
-	for r.Kind == ir.RefNamed && r.Type.Kind == ir.Named {
-		r = *r.Type.Underlying
-	}
-	return r
 }

@@ -11,27 +11,8 @@ import (
 	"github.com/acpgen/acpgen/gen/names"
 )
 
-// enums emits string and integer types with named constants.
-/*
-	type ToolKind string
-
-	const (
-		ToolKindRead ToolKind = "read"
-		…
-	)
-
-	func (v ToolKind) IsKnown() bool
-	func (v ToolKind) IsCustom() bool          // open string enums
-	func (v *ToolKind) UnmarshalJSON([]byte) error // closed enums reject unknown values
-*/
-func (e *emitter) enums(out pair) {
-	for _, t := range e.typesOf(ir.Enum) {
-		e.enum(out, t)
-	}
-}
-
 // enum emits one enum type with its constants and methods, then its codec.
-func (e *emitter) enum(out pair, t *ir.Type) {
+func enum(out pair, t *ir.Type) {
 	f, en := out.api, t.Enum
 	base := jen.String()
 	if en.Integer {

@@ -7,8 +7,8 @@ import (
 	"github.com/acpgen/acpgen/gen/names"
 )
 
-// Fields: the member of an object that a struct field holds, decoded and
-// encoded by the rules of the schema.
+// Fields: the members of an object as struct fields, their Go types and
+// tags, decoded and encoded by the rules of the schema.
 //
 // Member rules: the standard library decodes a struct without noticing a
 // missing member and knows nothing of the schema's x-deserialize-*
@@ -17,6 +17,59 @@ import (
 // would write the field with its tag, except that an optional list or map
 // is left out only when nil, not when empty, and a required one that is
 // nil is written empty.
+
+// structFields renders fields as struct members.
+func structFields(fields []*ir.Field) []jen.Code {
+	var out []jen.Code
+	for i, f := range fields {
+		if i > 0 && f.Doc != "" {
+			out = append(out, jen.Line())
+		}
+		out = append(out, comment(f.GoName, f.Doc))
+		out = append(out, jen.Id(f.GoName).Add(fieldType(f)).Tag(jsonTag(f)))
+	}
+	return out
+}
+
+// fieldType returns the Go type of field f.
+func fieldType(f *ir.Field) *jen.Statement {
+	if f.NullMeans {
+		return jen.Id("Nullable").Types(goType(f.Type))
+	}
+	if pointer(f) {
+		return jen.Op("*").Add(goType(f.Type))
+	}
+	return goType(f.Type)
+}
+
+// pointer reports whether the field is a pointer in Go: optional or nullable
+// values whose type has no nil of its own.
+func pointer(f *ir.Field) bool {
+	return (!f.Required || f.Nullable) && !nilable(f.Type)
+}
+
+func jsonTag(f *ir.Field) map[string]string {
+	tag := f.JSONName
+	if !f.Required {
+		tag += ",omitempty"
+	}
+	return map[string]string{"json": tag}
+}
+
+// ownFields are the fields of t that its own declaration holds: all of an
+// unstable type's, the stable ones of a stable type.
+func ownFields(t *ir.Type) []*ir.Field {
+	if t.Unstable {
+		return t.Fields
+	}
+	var out []*ir.Field
+	for _, f := range t.Fields {
+		if !f.Unstable {
+			out = append(out, f)
+		}
+	}
+	return out
+}
 
 // fieldDecode is the call that decodes the member of field fl.
 func fieldDecode(fl *ir.Field) jen.Code {

@@ -13,26 +13,6 @@ import (
 // embedded extension structs of unstable features, the members the schema
 // allows without naming them) and its codec.
 
-// structsAndNamed emits object types, defined scalar types and free-form
-// aliases: the types.go and types_json.go pair.
-func (e *emitter) structsAndNamed(out pair) {
-	for _, t := range e.typesOf(ir.Struct, ir.Named, ir.Raw) {
-		e.typeDecl(out, t)
-	}
-}
-
-// typeDecl emits a Struct, Named or Raw type.
-func (e *emitter) typeDecl(out pair, t *ir.Type) {
-	switch t.Kind {
-	case ir.Struct:
-		structType(out, t)
-	case ir.Named:
-		namedType(out, t)
-	case ir.Raw:
-		rawType(out.api, t)
-	}
-}
-
 // structType emits struct t: its declaration, then its codec.
 func structType(out pair, t *ir.Type) {
 	out.api.Add(typeDoc(t))
@@ -45,21 +25,6 @@ func structType(out pair, t *ir.Type) {
 	spec.unmarshal = true
 	spec.keep, spec.closed = keepsUnknown(t), t.Closed
 	objectDecoders(out.codec, spec)
-}
-
-// ownFields are the fields of t that its own declaration holds: all of an
-// unstable type's, the stable ones of a stable type.
-func ownFields(t *ir.Type) []*ir.Field {
-	if t.Unstable {
-		return t.Fields
-	}
-	var out []*ir.Field
-	for _, f := range t.Fields {
-		if !f.Unstable {
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 // members are the struct members of t: its own fields, then one embedded
@@ -92,13 +57,34 @@ func members(t *ir.Type) []jen.Code {
 	return out
 }
 
-// unknownField is the unexported field of a struct that keeps the members
-// its schema allows without naming them (keepsUnknown): a string, so that
-// the struct stays comparable.
-const unknownField = "unknownMembers"
-
 // keepsUnknown reports whether struct t keeps in unknownField the members
 // its schema allows without naming them, as check decided.
 func keepsUnknown(t *ir.Type) bool {
 	return t.Kind == ir.Struct && t.KeepsUnknown
+}
+
+// extensionStruct emits the struct that holds the fields x adds to a stable
+// struct with the tags of gate key, which the struct embeds, and its codec.
+func extensionStruct(out pair, x ir.Extension, key string) {
+	t, ext := x.Type, x.Type.Extensions[key]
+	out.api.Comment(fmt.Sprintf("%s holds the fields of %s that the %s build tag adds.", ext, t.GoName, tagList(gateOf(key))))
+	out.api.Type().Id(ext).Struct(structFields(x.Fields)...)
+	out.api.Line()
+	objectDecoders(out.codec, objectSpec{goName: ext, fields: x.Fields, bits: requiredBits(t.Fields), memberOnly: true})
+	objectEncoders(out.codec, encodeSpec{goName: ext, fields: x.Fields, membersOnly: true})
+}
+
+// extensionOff declares the struct of extensionStruct empty, for builds
+// without the tags of gate key, with a codec that knows no member.
+func extensionOff(out pair, x ir.Extension, key string) {
+	ext := x.Type.Extensions[key]
+	out.api.Comment(fmt.Sprintf("%s is empty without the %s build tag.", ext, tagList(gateOf(key))))
+	out.api.Type().Id(ext).Struct()
+	out.api.Line()
+	memberDecoder(out.codec, ext, nil, nil, nil)
+	objectEncoders(out.codec, encodeSpec{goName: ext, membersOnly: true})
+	if hasRequired(x.Fields) {
+		out.codec.Func().Params(jen.Op("*").Id(ext)).Id("missing").Params(jen.Uint64()).Error().Block(jen.Return(jen.Nil()))
+		out.codec.Line()
+	}
 }

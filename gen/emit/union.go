@@ -2,16 +2,98 @@ package emit
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
 	"github.com/acpgen/acpgen/gen/ir"
 )
 
-// The encoders of unions. A union whose variants are all objects
-// (ir.UnionInfo.Objects) writes the variant's members (its tag first) and
-// then the shared fields into one object; an untagged union with other
-// alternatives writes the value of the alternative it holds.
+// Unions, tagged or not: the union struct (its shared fields and the
+// variant, Value) and the interface its variants implement; the encoders,
+// through which the variant writes itself; and the type through which the
+// shared fields are decoded. What tells the variants apart is in tagged.go
+// and untagged.go, the variants themselves in variant.go.
+//
+// A union whose variants are all objects (ir.UnionInfo.Objects) writes
+// the variant's members (its tag first) and then the shared fields into
+// one object; an untagged union with other alternatives writes the value
+// of the alternative it holds.
+
+// union emits one union type, its encoders, its decoder and its variants.
+func (e *emitter) union(out pair, t *ir.Type) {
+	e.unionType(out.api, t)
+	e.rawMethod(out.codec, t)
+	e.unionEncoders(out.codec, t)
+	if t.Union.Tag != "" {
+		e.tagged(out, t)
+	} else {
+		e.untagged(out, t)
+	}
+	e.sharedFields(out.codec, t)
+}
+
+// variantRef is how a variant is written in a type switch.
+func variantRef(v *ir.Variant) string {
+	if v.IsObject() || v.JSON == ir.KindAny {
+		return "*" + v.GoName
+	}
+	return v.GoName
+}
+
+// bullets renders items as a doc comment list.
+func bullets(items []string) string {
+	return "\n  - " + strings.Join(items, "\n  - ")
+}
+
+/*
+	type SessionUpdate struct {
+		…shared fields…
+		Value SessionUpdateVariant `json:"-"`
+	}
+
+type SessionUpdateVariant interface{ sessionUpdateTag() string }
+*/
+func (e *emitter) unionType(f *jen.File, t *ir.Type) {
+	u := t.Union
+	var list []string
+	for _, v := range u.All() {
+		ref := variantRef(v)
+		if v.Unstable && !t.Unstable {
+			ref += fmt.Sprintf(" (with the %s build tag)", tagList(v.Gate))
+		}
+		list = append(list, ref)
+	}
+	f.Add(typeDoc(t))
+	members := members(t)
+	if len(members) > 0 {
+		members = append(members, jen.Line())
+	}
+	valueDoc := "Value is the variant, one of:" + bullets(list)
+	if u.Tag != "" {
+		valueDoc = fmt.Sprintf("Value is the variant selected by %q, one of:%s", u.Tag, bullets(list))
+	}
+	members = append(members, comment("", valueDoc), jen.Id("Value").Id(t.Union.Interface).Tag(map[string]string{"json": "-"}))
+	f.Type().Id(t.GoName).Struct(members...)
+	f.Line()
+	f.Add(comment("", fmt.Sprintf("%s is implemented by the variants of %s:%s", t.Union.Interface, t.GoName, bullets(list))))
+	encoder := jen.Id("appendJSON").Params(jen.Index().Byte()).Params(encodeResult...)
+	if u.Objects {
+		encoder = jen.Id("appendMembers").Params(jen.Index().Byte()).Params(encodeResult...)
+	}
+	if u.Tag != "" {
+		f.Type().Id(t.Union.Interface).Interface(jen.Id(t.Union.Marker).Params().String(), encoder)
+		f.Line()
+		f.Comment(fmt.Sprintf("Tag returns the %q value of the variant, or \"\" for none.", u.Tag))
+		f.Func().Params(jen.Id("u").Id(t.GoName)).Id("Tag").Params().String().Block(
+			jen.If(jen.Id("u").Dot("Value").Op("==").Nil()).Block(jen.Return(jen.Lit(""))),
+			jen.Return(jen.Id("u").Dot("Value").Dot(t.Union.Marker).Call()),
+		)
+	} else {
+		f.Type().Id(t.Union.Interface).Interface(jen.Id(t.Union.Marker).Params(), encoder)
+	}
+	f.Line()
+}
 
 // unionEncoders emits the encoders of union t: the variant writes itself,
 // with the shared fields after its members.
@@ -79,6 +161,21 @@ func (e *emitter) unionEncoders(f *jen.File, t *ir.Type) {
 	marshalMethod(f, t.GoName, "u")
 }
 
+// sharedFields emits the decoders of the fields every variant of a union shares.
+func (e *emitter) sharedFields(f *jen.File, t *ir.Type) {
+	if len(t.Fields) == 0 {
+		return
+	}
+	spec := typeSpec(t, t.Union.Shared)
+	f.Comment(fmt.Sprintf("%s decodes the fields that every variant of %s has.", t.Union.Shared, t.GoName))
+	f.Type().Id(t.Union.Shared).Id(t.GoName)
+	f.Line()
+	objectDecoders(f, spec)
+	enc := structEncodeSpec(t, t.Union.Shared)
+	enc.membersOnly = true
+	objectEncoders(f, enc)
+}
+
 // Unknown variants inside payloads. A variant's payload can itself be a
 // union (state_update carries a StateUpdate, whose idle variant carries an
 // IdleStateUpdate); when the innermost value is an unknown variant, its Raw
@@ -107,27 +204,4 @@ func (e *emitter) rawMethod(f *jen.File, t *ir.Type) {
 		jen.Return(jen.Nil()),
 	)
 	f.Line()
-}
-
-// fallbackRaw gives a fallback rawObject when its union needs it.
-func (e *emitter) fallbackRaw(f *jen.File, t *ir.Type) {
-	if !t.Union.Carrier && !t.Union.Objects {
-		return
-	}
-	fb := t.Union.Fallback
-	f.Func().Params(jen.Id("v").Op("*").Id(fb.GoName)).Id("rawObject").Params().Qual(jsonPkg, "RawMessage").Block(jen.Return(jen.Id("v").Dot("Raw")))
-	f.Line()
-}
-
-// rawFirst returns statements that write a payload's raw unknown variant as
-// the whole variant.
-func (e *emitter) rawFirst(v *ir.Variant) []jen.Code {
-	var out []jen.Code
-	for _, emb := range v.Embeds {
-		if emb.Kind == ir.Union && emb.Union.Carrier {
-			out = append(out, jen.If(jen.Id("raw").Op(":=").Id("v").Dot(emb.GoName).Dot("rawObject").Call(), jen.Id("raw").Op("!=").Nil()).Block(
-				jen.Return(jen.Id("appendRaw").Call(jen.Id("b"), jen.Id("raw")))))
-		}
-	}
-	return out
 }

@@ -1,11 +1,8 @@
 package emit
 
 import (
-	"fmt"
 	"sort"
 	"strings"
-
-	"github.com/dave/jennifer/jen"
 
 	"github.com/acpgen/acpgen/gen/ir"
 )
@@ -48,46 +45,22 @@ func fileName(key, suffix string) string {
 	return ir.FeaturePrefix + strings.Join(parts, "_and_") + suffix + ".go"
 }
 
-// unstable emits everything that gate set g adds.
+// unstable emits what gate set g adds besides its own types, which Files
+// emits: the fields it adds to stable structs, the variants it adds to
+// stable unions, its methods, constructors and sides.
 func (e *emitter) unstable(out pair, g *ir.GateSet) {
-	f, key := out.api, g.Key
-	types := append([]*ir.Type(nil), g.Types...)
-	sort.SliceStable(types, func(i, j int) bool { return types[i].GoName < types[j].GoName })
-	for _, t := range types {
-		switch t.Kind {
-		case ir.Enum:
-			e.enum(out, t)
-		case ir.Union:
-			e.union(out, t)
-		default:
-			e.typeDecl(out, t)
-		}
-	}
 	for _, x := range byTypeName(g.Extensions) {
-		t, ext := x.Type, x.Type.Extensions[key]
-		f.Comment(fmt.Sprintf("%s holds the fields of %s that the %s build tag adds.", ext, t.GoName, tagList(gateOf(key))))
-		f.Type().Id(ext).Struct(structFields(x.Fields)...)
-		f.Line()
-		objectDecoders(out.codec, objectSpec{goName: ext, fields: x.Fields, bits: requiredBits(t.Fields), memberOnly: true})
-		objectEncoders(out.codec, encodeSpec{goName: ext, fields: x.Fields, membersOnly: true})
+		extensionStruct(out, x, g.Key)
 	}
 	variants := append([]ir.GatedVariants(nil), g.Variants...)
 	sort.SliceStable(variants, func(i, j int) bool { return variants[i].Union.GoName < variants[j].Union.GoName })
 	for _, gv := range variants {
-		t := gv.Union
-		var reg []jen.Code
-		for _, v := range gv.Variants {
-			e.knownVariant(out, t, v, tagMember(t.Union.Tag, v.Tag))
-			reg = append(reg, jen.Id(t.Union.Registry).Index(jen.Lit(v.Tag)).Op("=").Func().Params().Id(t.Union.Interface).Block(
-				jen.Return(jen.New(jen.Id(v.GoName)))))
-		}
-		out.codec.Func().Id("init").Params().Block(reg...)
-		out.codec.Line()
+		e.gatedVariants(out, gv)
 	}
 	// A stable enum has no unstable values: check makes sure.
-	e.unstableMethods(f, g.Methods)
-	e.constructors(f, key)
-	e.unstableSides(f, key)
+	e.unstableMethods(out.api, g.Methods)
+	e.constructors(out.api, g.Key)
+	e.unstableSides(out.api, g.Key)
 }
 
 // unstableCodec reports whether gate set g adds anything to the codec: a
@@ -121,17 +94,7 @@ func byTypeName(exts []ir.Extension) []ir.Extension {
 // builds without its tags; it reports whether there were any.
 func (e *emitter) extensionsOff(out pair, g *ir.GateSet) bool {
 	for _, x := range byTypeName(g.Extensions) {
-		ext := x.Type.Extensions[g.Key]
-		out.api.Comment(fmt.Sprintf("%s is empty without the %s build tag.", ext, tagList(gateOf(g.Key))))
-		out.api.Type().Id(ext).Struct()
-		out.api.Line()
-		f := out.codec
-		memberDecoder(f, ext, nil, nil, nil)
-		objectEncoders(f, encodeSpec{goName: ext, membersOnly: true})
-		if hasRequired(x.Fields) {
-			f.Func().Params(jen.Op("*").Id(ext)).Id("missing").Params(jen.Uint64()).Error().Block(jen.Return(jen.Nil()))
-			f.Line()
-		}
+		extensionOff(out, x, g.Key)
 	}
 	return len(g.Extensions) > 0
 }

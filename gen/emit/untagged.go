@@ -31,7 +31,6 @@ func (e *emitter) untagged(out pair, t *ir.Type) {
 		e.untaggedFallback(out, t)
 	}
 	untaggedDecoder(out.codec, t)
-	e.sharedFields(out.codec, t)
 }
 
 // nullAlternative emits the alternative of t that is JSON null.

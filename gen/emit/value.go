@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -8,10 +9,61 @@ import (
 	"github.com/acpgen/acpgen/gen/ir"
 )
 
-// Values: the codec of one value of a type (an ir.Ref), shared by every
-// kind: the decoders and encoders of scalars, lists and maps and of the
-// named types that members and items hold, with the checks of the
-// schema's validation keywords.
+// Values: the Go type of one value of a type (an ir.Ref) and its codec,
+// shared by every kind: the decoders and encoders of scalars, lists and
+// maps and of the named types that members and items hold, with the checks
+// of the schema's validation keywords.
+
+// goType returns the Go type of r.
+func goType(r ir.Ref) *jen.Statement {
+	switch r.Kind {
+	case ir.RefNamed:
+		if r.Type.Kind == ir.Raw && r.Type.GoName == "" {
+			return jen.Qual(jsonPkg, "RawMessage")
+		}
+		return jen.Id(r.Type.GoName)
+	case ir.RefString:
+		return jen.String()
+	case ir.RefBool:
+		return jen.Bool()
+	case ir.RefFloat:
+		return jen.Float64()
+	case ir.RefInt:
+		name := fmt.Sprintf("int%d", r.Bits)
+		if r.Unsigned {
+			name = "u" + name
+		}
+		return jen.Id(name)
+	case ir.RefArray:
+		return jen.Index().Add(goType(*r.Elem))
+	case ir.RefMap:
+		return jen.Map(jen.String()).Add(goType(*r.Elem))
+	}
+	return jen.Qual(jsonPkg, "RawMessage")
+}
+
+// nilable reports whether the Go type of r has nil as its zero value.
+func nilable(r ir.Ref) bool {
+	switch r.Kind {
+	case ir.RefArray, ir.RefMap, ir.RefRaw:
+		return true
+	case ir.RefNamed:
+		if r.Type.Kind == ir.Raw {
+			return true
+		}
+		if r.Type.Kind == ir.Named {
+			return nilable(*r.Type.Underlying)
+		}
+	}
+	return false
+}
+
+func underlying(r ir.Ref) ir.Ref {
+	for r.Kind == ir.RefNamed && r.Type.Kind == ir.Named {
+		r = *r.Type.Underlying
+	}
+	return r
+}
 
 // acceptsNull reports whether r is a union with an alternative for null
 // (v1 RequestId), which decodes null itself.

@@ -977,55 +977,6 @@ func (u *CreateElicitationRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
 }
 
-// createElicitationRequestFields decodes the fields that every variant of CreateElicitationRequest has.
-type createElicitationRequestFields CreateElicitationRequest
-
-func (v *createElicitationRequestFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "message":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Message, d)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *createElicitationRequestFields) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("message", v)
-	}
-	return nil
-}
-
-func (v *createElicitationRequestFields) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *createElicitationRequestFields) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *createElicitationRequestFields) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"message":`...)
-	b = appendString(b, v.Message)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
-}
-
 // keepOther sets the unknown variant other, whose members that every variant shares were decoded
 // as on a known one: Raw holds the ones decoding changed (a default) as decoded.
 func (u *CreateElicitationRequest) keepOther(other *CreateElicitationRequestOther) error {
@@ -1152,6 +1103,55 @@ func (v *CreateElicitationRequestOther) decodeJSON(d *decoder) error {
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateElicitationRequestOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
+}
+
+// createElicitationRequestFields decodes the fields that every variant of CreateElicitationRequest has.
+type createElicitationRequestFields CreateElicitationRequest
+
+func (v *createElicitationRequestFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "message":
+		*seen |= 1 << 0
+		return true, decodeString(&v.Message, d)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *createElicitationRequestFields) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("message", v)
+	}
+	return nil
+}
+
+func (v *createElicitationRequestFields) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *createElicitationRequestFields) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *createElicitationRequestFields) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"message":`...)
+	b = appendString(b, v.Message)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -1297,40 +1297,6 @@ func (u *CreateElicitationResponse) decodeJSON(d *decoder) error {
 // UnmarshalJSON decodes the variant that "action" names.
 func (u *CreateElicitationResponse) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
-}
-
-// createElicitationResponseFields decodes the fields that every variant of CreateElicitationResponse has.
-type createElicitationResponseFields CreateElicitationResponse
-
-func (v *createElicitationResponseFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *createElicitationResponseFields) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	})
-}
-
-func (v *createElicitationResponseFields) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *createElicitationResponseFields) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
 }
 
 // keepOther sets the unknown variant other, whose members that every variant shares were decoded
@@ -1513,6 +1479,40 @@ func (v *CreateElicitationResponseOther) decodeJSON(d *decoder) error {
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateElicitationResponseOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
+}
+
+// createElicitationResponseFields decodes the fields that every variant of CreateElicitationResponse has.
+type createElicitationResponseFields CreateElicitationResponse
+
+func (v *createElicitationResponseFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *createElicitationResponseFields) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *createElicitationResponseFields) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *createElicitationResponseFields) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 func (u *ElicitationContentValue) appendJSON(b []byte) ([]byte, error) {
@@ -2870,75 +2870,6 @@ func (u *SessionConfigOption) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
 }
 
-// sessionConfigOptionFields decodes the fields that every variant of SessionConfigOption has.
-type sessionConfigOptionFields SessionConfigOption
-
-func (v *sessionConfigOptionFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "id":
-		*seen |= 1 << 0
-		return true, decodeString(&v.ID, d)
-	case "name":
-		*seen |= 1 << 1
-		return true, decodeString(&v.Name, d)
-	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
-	case "category":
-		return true, decodePointerField(d, &v.Category, decodeString[SessionConfigOptionCategory], nullOK|defaultOnError)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *sessionConfigOptionFields) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("id", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("name", v)
-	}
-	return nil
-}
-
-func (v *sessionConfigOptionFields) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *sessionConfigOptionFields) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *sessionConfigOptionFields) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"id":`...)
-	b = appendString(b, v.ID)
-	b = append(b, `,"name":`...)
-	b = appendString(b, v.Name)
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
-	if v.Category != nil {
-		b = append(b, `,"category":`...)
-		b = appendString(b, *v.Category)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
-}
-
 // keepOther sets the unknown variant other, whose members that every variant shares were decoded
 // as on a known one: Raw holds the ones decoding changed (a default) as decoded.
 func (u *SessionConfigOption) keepOther(other *SessionConfigOptionOther) error {
@@ -3058,6 +2989,75 @@ func (v *SessionConfigOptionOther) decodeJSON(d *decoder) error {
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigOptionOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
+}
+
+// sessionConfigOptionFields decodes the fields that every variant of SessionConfigOption has.
+type sessionConfigOptionFields SessionConfigOption
+
+func (v *sessionConfigOptionFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "id":
+		*seen |= 1 << 0
+		return true, decodeString(&v.ID, d)
+	case "name":
+		*seen |= 1 << 1
+		return true, decodeString(&v.Name, d)
+	case "description":
+		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
+	case "category":
+		return true, decodePointerField(d, &v.Category, decodeString[SessionConfigOptionCategory], nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *sessionConfigOptionFields) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("id", v)
+	}
+	if seen&(1<<1) == 0 {
+		return missing("name", v)
+	}
+	return nil
+}
+
+func (v *sessionConfigOptionFields) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *sessionConfigOptionFields) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *sessionConfigOptionFields) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"id":`...)
+	b = appendString(b, v.ID)
+	b = append(b, `,"name":`...)
+	b = appendString(b, v.Name)
+	if v.Description != nil {
+		b = append(b, `,"description":`...)
+		b = appendString(b, *v.Description)
+	}
+	if v.Category != nil {
+		b = append(b, `,"category":`...)
+		b = appendString(b, *v.Category)
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 func (u *SessionConfigSelectOptions) appendJSON(b []byte) ([]byte, error) {
@@ -3655,63 +3655,6 @@ func (u *SetSessionConfigOptionRequest) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
 }
 
-// setSessionConfigOptionRequestFields decodes the fields that every variant of SetSessionConfigOptionRequest has.
-type setSessionConfigOptionRequestFields SetSessionConfigOptionRequest
-
-func (v *setSessionConfigOptionRequestFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "sessionId":
-		*seen |= 1 << 0
-		return true, decodeString(&v.SessionID, d)
-	case "configId":
-		*seen |= 1 << 1
-		return true, decodeString(&v.ConfigID, d)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *setSessionConfigOptionRequestFields) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("configId", v)
-	}
-	return nil
-}
-
-func (v *setSessionConfigOptionRequestFields) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *setSessionConfigOptionRequestFields) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *setSessionConfigOptionRequestFields) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"sessionId":`...)
-	b = appendString(b, v.SessionID)
-	b = append(b, `,"configId":`...)
-	b = appendString(b, v.ConfigID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
-}
-
 // keepOther sets the unknown variant other, whose members that every variant shares were decoded
 // as on a known one: Raw holds the ones decoding changed (a default) as decoded.
 func (u *SetSessionConfigOptionRequest) keepOther(other *SetSessionConfigOptionRequestOther) error {
@@ -3906,6 +3849,63 @@ func (v *SetSessionConfigOptionRequestOther) decodeJSON(d *decoder) error {
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionConfigOptionRequestOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
+}
+
+// setSessionConfigOptionRequestFields decodes the fields that every variant of SetSessionConfigOptionRequest has.
+type setSessionConfigOptionRequestFields SetSessionConfigOptionRequest
+
+func (v *setSessionConfigOptionRequestFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "sessionId":
+		*seen |= 1 << 0
+		return true, decodeString(&v.SessionID, d)
+	case "configId":
+		*seen |= 1 << 1
+		return true, decodeString(&v.ConfigID, d)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *setSessionConfigOptionRequestFields) missing(seen uint64) error {
+	if seen&(1<<0) == 0 {
+		return missing("sessionId", v)
+	}
+	if seen&(1<<1) == 0 {
+		return missing("configId", v)
+	}
+	return nil
+}
+
+func (v *setSessionConfigOptionRequestFields) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	if err := d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	}); err != nil {
+		return err
+	}
+	return v.missing(seen)
+}
+
+func (v *setSessionConfigOptionRequestFields) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *setSessionConfigOptionRequestFields) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `,"sessionId":`...)
+	b = appendString(b, v.SessionID)
+	b = append(b, `,"configId":`...)
+	b = appendString(b, v.ConfigID)
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // appendMembers appends the members of the variant, each after a comma.

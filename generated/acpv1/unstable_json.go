@@ -681,48 +681,6 @@ func (u *IdleStateUpdate) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, u)
 }
 
-// idleStateUpdateFields decodes the fields that every variant of IdleStateUpdate has.
-type idleStateUpdateFields IdleStateUpdate
-
-func (v *idleStateUpdateFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "usage":
-		return true, decodePointerField(d, &v.Usage, (*Usage).decodeJSON, nullOK|defaultOnError)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *idleStateUpdateFields) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	})
-}
-
-func (v *idleStateUpdateFields) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *idleStateUpdateFields) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if v.Usage != nil {
-		b = append(b, `,"usage":`...)
-		if b, err = v.Usage.appendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
-}
-
 // keepOther sets the unknown variant other, whose members that every variant shares were decoded
 // as on a known one: Raw holds the ones decoding changed (a default) as decoded.
 func (u *IdleStateUpdate) keepOther(other *IdleStateUpdateOther) error {
@@ -1062,6 +1020,48 @@ func (v *IdleStateUpdateOther) decodeJSON(d *decoder) error {
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IdleStateUpdateOther) UnmarshalJSON(data []byte) error {
 	return decodeBytes(data, v)
+}
+
+// idleStateUpdateFields decodes the fields that every variant of IdleStateUpdate has.
+type idleStateUpdateFields IdleStateUpdate
+
+func (v *idleStateUpdateFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+	switch string(name) {
+	case "usage":
+		return true, decodePointerField(d, &v.Usage, (*Usage).decodeJSON, nullOK|defaultOnError)
+	case "_meta":
+		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
+	}
+	return false, nil
+}
+
+func (v *idleStateUpdateFields) decodeRest(d *decoder, start int64) error {
+	var seen uint64
+	return d.members(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &seen)
+	})
+}
+
+func (v *idleStateUpdateFields) decodeJSON(d *decoder) error {
+	return d.object(v)
+}
+
+// appendMembers appends the members of v, each after a comma.
+func (v *idleStateUpdateFields) appendMembers(b []byte) ([]byte, error) {
+	var err error
+	if v.Usage != nil {
+		b = append(b, `,"usage":`...)
+		if b, err = v.Usage.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if len(v.Meta) != 0 {
+		b = append(b, `,"_meta":`...)
+		if b, err = appendRaw(b, v.Meta); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // appendMembers appends the members of v, each after a comma.
