@@ -1,9 +1,6 @@
 package emit
 
 import (
-	"encoding/json"
-	"strings"
-
 	"github.com/dave/jennifer/jen"
 
 	"github.com/acpgen/acpgen/gen/ir"
@@ -330,27 +327,6 @@ var (
 	bufParam     = jen.Id("b").Index().Byte()
 	encodeResult = []jen.Code{jen.Index().Byte(), jen.Error()}
 )
-
-// tryAppend is `if b, err = call; err != nil { return nil, err }`.
-func tryAppend(call jen.Code) jen.Code {
-	return jen.If(jen.List(jen.Id("b"), jen.Err()).Op("=").Add(call), jen.Err().Op("!=").Nil()).Block(
-		jen.Return(jen.Nil(), jen.Err()))
-}
-
-// appendLit is `b = append(b, `text`...)`.
-func appendLit(text string) jen.Code {
-	lit := jen.Lit(text)
-	if !strings.Contains(text, "`") {
-		lit = jen.Op("`" + text + "`")
-	}
-	return jen.Id("b").Op("=").Append(jen.Id("b"), lit.Op("..."))
-}
-
-// quote is s as a JSON string.
-func quote(s string) string {
-	q, _ := json.Marshal(s)
-	return string(q)
-}
 
 // objectEncoders emits appendMembers, appendJSON and MarshalJSON of a struct.
 func objectEncoders(f *jen.File, s encodeSpec) {

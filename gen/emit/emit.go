@@ -13,7 +13,6 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/acpgen/acpgen/gen/ir"
-	"github.com/acpgen/acpgen/gen/names"
 )
 
 const jsonPkg = "encoding/json"
@@ -221,37 +220,4 @@ func (e *emitter) typesOf(kinds ...ir.Kind) []*ir.Type {
 		}
 	}
 	return byName(out)
-}
-
-// typeDoc is the doc comment of a type: its name, then the schema's description.
-func typeDoc(t *ir.Type) jen.Code {
-	if strings.TrimSpace(t.Doc) == "" {
-		return comment("", fmt.Sprintf("%s is %q in the schema.", t.GoName, t.Name))
-	}
-	return comment(t.GoName, t.Doc)
-}
-
-// comment renders doc (Go doc text) as line comments; given lead, the
-// identifier documented, the first sentence is about it (names.Lead).
-func comment(lead, doc string) jen.Code {
-	text := strings.TrimSpace(doc)
-	if lead != "" {
-		text = names.Lead(lead, text)
-	}
-	if text == "" {
-		return jen.Null()
-	}
-	var b strings.Builder
-	for i, line := range strings.Split(text, "\n") {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		line = strings.TrimRight(line, " \t")
-		if line == "" {
-			b.WriteString("//")
-		} else {
-			b.WriteString("// " + line)
-		}
-	}
-	return jen.Comment(b.String())
 }

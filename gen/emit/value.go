@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -416,6 +417,27 @@ func rangeFlags(c *ir.Check) jen.Code {
 		out = out.Op("|").Id(n)
 	}
 	return out
+}
+
+// tryAppend is `if b, err = call; err != nil { return nil, err }`.
+func tryAppend(call jen.Code) jen.Code {
+	return jen.If(jen.List(jen.Id("b"), jen.Err()).Op("=").Add(call), jen.Err().Op("!=").Nil()).Block(
+		jen.Return(jen.Nil(), jen.Err()))
+}
+
+// appendLit is `b = append(b, `text`...)`.
+func appendLit(text string) jen.Code {
+	lit := jen.Lit(text)
+	if !strings.Contains(text, "`") {
+		lit = jen.Op("`" + text + "`")
+	}
+	return jen.Id("b").Op("=").Append(jen.Id("b"), lit.Op("..."))
+}
+
+// quote is s as a JSON string.
+func quote(s string) string {
+	q, _ := json.Marshal(s)
+	return string(q)
 }
 
 // Scalar codecs. A defined type whose JSON is a string, a number or a
