@@ -48,6 +48,10 @@ type Package struct {
 	// from ("v1/schema.json"; "" when there is no unstable file): located
 	// errors about an item name the file it comes from.
 	StableFile, UnstableFile string
+	// MethodTables are the maps through which build-tagged files add
+	// unstable methods to the functions of the methods file, by function
+	// ("NewResult": "newResultUnstable"); set by package names.
+	MethodTables map[string]string
 	// Tests: the package gets the generated test files too (the table of
 	// its definitions that acpgen's own tests read); only on request.
 	Tests bool

@@ -304,8 +304,10 @@ func (a *assigner) methodFuncs() {
 	for _, m := range a.p.Methods {
 		unstable = unstable || m.Unstable
 	}
+	a.p.MethodTables = map[string]string{}
 	for _, fn := range MethodFuncs {
 		a.claim(a.top, fn, origin{what: "the function " + fn + " of the methods file"}, nil)
+		a.p.MethodTables[fn] = MethodTable(fn)
 		if unstable {
 			a.claim(a.top, MethodTable(fn), origin{what: "the table of unstable methods of " + fn, internal: true}, nil)
 		}

@@ -91,11 +91,9 @@ func (a *assigner) sides(p *ir.Package) {
 		}{{side, &s.GoName}, {side + "SideConnection", &s.Conn}, {"New" + side + "SideConnection", &s.NewConn}} {
 			a.claim(a.top, c.name, origin{what: what}, c.dst)
 		}
-		for _, n := range []bool{false, true} {
-			if s.GoName == "" {
-				break // the side's name was taken: reported above
-			}
-			a.claim(a.top, Routes(s.GoName, n), origin{what: "a routing table of " + what, internal: true}, nil)
+		if s.GoName != "" { // else the side's name was taken: reported above
+			a.claim(a.top, Routes(s.GoName, false), origin{what: "a routing table of " + what, internal: true}, &s.RequestRoutes)
+			a.claim(a.top, Routes(s.GoName, true), origin{what: "a routing table of " + what, internal: true}, &s.NotificationRoutes)
 		}
 		for _, m := range s.Handles {
 			if !m.Required {
