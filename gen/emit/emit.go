@@ -2,6 +2,15 @@
 // jennifer code and runtime sources, built as a pure function of the IR
 // that cannot fail (package check rejects what it could not write), and
 // renders them to formatted source (Render). The disk is package write's.
+//
+// The emitter's files follow the kinds of the IR: struct.go, named.go,
+// enum.go, union.go (with tagged.go, untagged.go and variant.go) each hold
+// a kind's declaration, decoder and encoder, over the codec that objects
+// share (codec.go), that of fields (field.go) and that of values
+// (value.go); unstable.go adds what a set of unstable features adds to
+// stable types, and methods.go, constructors.go, sides.go and conn.go the
+// package's functions beside the types. Each type's declaration goes to an
+// API file of the package and its codec to the file beside it (pair).
 package emit
 
 import (

@@ -13,9 +13,10 @@ import (
 // unknown variants and the variants that embed a union need to write back
 // an unknown variant's object as received.
 
-// knownVariant emits a variant struct, its marker and its encoder. check
-// makes sure that a variant with an encoder of its own is an object whose
-// payloads have members, and that one of several parts embeds structs.
+// knownVariant emits a variant struct and its marker, and in the codec its
+// encoders and decoders. check makes sure that a variant with a codec of
+// its own is an object whose payloads have members, and that one of
+// several parts embeds structs.
 func (e *emitter) knownVariant(out pair, t *ir.Type, v *ir.Variant, tagMember string) {
 	f := out.api
 	switch {
