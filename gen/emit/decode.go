@@ -6,12 +6,13 @@ import (
 	"github.com/acpgen/acpgen/gen/ir"
 )
 
-// Decoders. Every object type gets a one-pass decoder on the runtime in
-// decode.go: decodeMember decodes one member it knows, missing reports the
-// required members an object lacked, decodeRest reads an object's members
-// after its '{', decodeJSON reads a whole value, and UnmarshalJSON is
-// decodeJSON for encoding/json. Required members are bits of a uint64, in
-// the order of the type's fields, unstable ones included.
+// Decoders. Every object type gets a one-pass decoder on the decoding
+// runtime (decode.go, and decode_objects.go, decode_scalars.go and
+// decode_lists.go beside it): decodeMember decodes one member it knows,
+// missing reports the required members an object lacked, decodeRest reads
+// an object's members after its '{', decodeJSON reads a whole value, and
+// UnmarshalJSON is decodeJSON for encoding/json. Required members are bits
+// of a uint64, in the order of the type's fields, unstable ones included.
 //
 // Member rules: the standard library decodes a struct without noticing a
 // missing member and knows nothing of the schema's x-deserialize-*
