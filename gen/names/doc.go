@@ -7,7 +7,7 @@ import (
 )
 
 // The doc step: schema descriptions are markdown; Go doc comments have their
-// own small syntax (go.dev/doc/comment). GoDoc converts the first to the
+// own small syntax (go.dev/doc/comment). goDoc converts the first to the
 // second and Lead (lead.go) makes a comment begin with a sentence about its
 // identifier. Both are pure functions of their arguments.
 
@@ -21,14 +21,14 @@ var (
 	deprecate = regexp.MustCompile(`(?i)^\**deprecated\**[:.]?\s*`)
 )
 
-// GoDoc converts a schema description from markdown to Go doc comment text:
+// goDoc converts a schema description from markdown to Go doc comment text:
 // lists become Go doc lists, fenced code becomes indented code blocks, links
 // become doc links with their targets listed at the end, a code span naming
 // a definition becomes a link to its Go identifier (ident returns it),
 // other code spans are quoted, bold markers go, a paragraph beginning with
 // "Deprecated" becomes a "Deprecated:" paragraph, and the "**UNSTABLE**"
 // banner becomes a sentence after the first paragraph.
-func GoDoc(md string, ident func(string) (string, bool)) string {
+func goDoc(md string, ident func(string) (string, bool)) string {
 	md = strings.TrimSpace(strings.ReplaceAll(md, "\r\n", "\n"))
 	if md == "" {
 		return ""

@@ -24,8 +24,8 @@ func TestGoDoc(t *testing.T) {
 		{"A thing.\n\nDeprecated: use `ToolCall` instead.", "A thing.\n\nDeprecated: use [ToolCall] instead."},
 		{"**Deprecated** old form.", "Deprecated: old form."},
 	} {
-		if got := GoDoc(c.in, ident); got != c.want {
-			t.Errorf("GoDoc(%q) =\n%q\nwant\n%q", c.in, got, c.want)
+		if got := goDoc(c.in, ident); got != c.want {
+			t.Errorf("goDoc(%q) =\n%q\nwant\n%q", c.in, got, c.want)
 		}
 	}
 }

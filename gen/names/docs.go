@@ -10,7 +10,7 @@ import (
 // docs converts every description of p to Go doc text once the Go names
 // are set: control characters other than newline and tab (a NUL, a
 // carriage return) and byte order marks, which Go source may not contain,
-// become spaces, and GoDoc turns the Markdown into doc comment text, where
+// become spaces, and goDoc turns the Markdown into doc comment text, where
 // a code span naming a definition (`ToolCall`, `SessionId`) links to its Go
 // identifier.
 func docs(p *ir.Package) {
@@ -23,7 +23,7 @@ func docs(p *ir.Package) {
 		id, ok := ids[s]
 		return id, ok
 	}
-	conv := func(doc *string) { *doc = GoDoc(commentText(*doc), ident) }
+	conv := func(doc *string) { *doc = goDoc(commentText(*doc), ident) }
 	fields := func(fs []*ir.Field) {
 		for _, f := range fs {
 			conv(&f.Doc)
