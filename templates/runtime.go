@@ -68,6 +68,9 @@ var Runtimes = []Runtime{
 	{Name: "session_plan_ops_off.go", Template: "session_plans_{{VERSION}}_off.go.tmpl", When: WithoutPlanOps},
 	{Name: "decode_checks.go", Template: "decode_checks.go.tmpl", Helpers: true},
 	{Name: "decode.go", Template: "decode.go.tmpl", Helpers: true},
+	{Name: "decode_objects.go", Template: "decode_objects.go.tmpl", Helpers: true},
+	{Name: "decode_scalars.go", Template: "decode_scalars.go.tmpl", Helpers: true},
+	{Name: "decode_lists.go", Template: "decode_lists.go.tmpl", Helpers: true},
 	{Name: "encode.go", Template: "encode.go.tmpl", Helpers: true},
 	{Name: "json.go", Template: "json.go.tmpl", Helpers: true},
 }

@@ -9,12 +9,13 @@ import (
 // The codec every object type shares: structs, union variants, a union's
 // shared fields and the extension structs of unstable features.
 //
-// Decoders. Every object type gets a one-pass decoder on the runtime in
-// decode.go: decodeMember decodes one member it knows, missing reports the
-// required members an object lacked, decodeRest reads an object's members
-// after its '{', decodeJSON reads a whole value, and UnmarshalJSON is
-// decodeJSON for encoding/json. Required members are bits of a uint64, in
-// the order of the type's fields, unstable ones included.
+// Decoders. Every object type gets a one-pass decoder on the decoding
+// runtime (decode.go, and decode_objects.go, decode_scalars.go and
+// decode_lists.go beside it): decodeMember decodes one member it knows,
+// missing reports the required members an object lacked, decodeRest reads
+// an object's members after its '{', decodeJSON reads a whole value, and
+// UnmarshalJSON is decodeJSON for encoding/json. Required members are bits
+// of a uint64, in the order of the type's fields, unstable ones included.
 //
 // Encoders. Every object type gets appendMembers, which appends its
 // members each after a comma, and appendJSON, which makes them an object

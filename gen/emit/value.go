@@ -338,8 +338,8 @@ func elemEncoder(r ir.Ref) jen.Code {
 
 // checked wraps dec, a decoder of values of Go type goT, in the checks of
 // c (the schema's validation keywords, as the IR decided them), each a
-// call of a small runtime helper in decode.go that returns the decoder's
-// error or its own:
+// call of a small runtime helper in decode_checks.go that returns the
+// decoder's error or its own:
 //
 //	func(p *string, d *decoder) error { return checkLength(decodeString(p, d), p, 1, -1) }
 //

@@ -8,9 +8,7 @@ package pipeline
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
-	"path"
 	"strings"
 	"sync"
 
@@ -61,17 +59,6 @@ func Versions(fsys fs.FS) ([]Version, error) {
 		return nil, diag.New("", "", "no schema files: expected v1/schema.json, v2/schema.json (or their schema.unstable.json) or schema.json")
 	}
 	return out, nil
-}
-
-// Source describes where the files in fsys came from, from its
-// provenance.json: "@agentclientprotocol/sdk 2.4.0".
-func Source(fsys fs.FS) string {
-	var p struct{ Package, Version string }
-	data, err := fs.ReadFile(fsys, "provenance.json")
-	if err != nil || json.Unmarshal(data, &p) != nil || p.Package == "" {
-		return "the ACP schema"
-	}
-	return p.Package + " " + p.Version
 }
 
 // Features reads the feature map: features.json in fsys if it has one, else
@@ -209,17 +196,14 @@ func GenerateWith(fsys fs.FS, o Options) (*Output, error) {
 	return out, nil
 }
 
-// buildAndEmit builds one version's package, applies the feature selection
-// and the provenance header, and emits it.
+// buildAndEmit builds one version's package with the options' feature
+// selection and provenance header, and emits it.
 func buildAndEmit(fsys fs.FS, v Version, o *Options, fm ir.FeatureMap, removed map[string]string) (*ir.Package, []string, map[string][]byte, error) {
-	p, warnings, err := build(fsys, v, fm, removed, o.Select)
+	p, warnings, err := build(fsys, v, fm, removed, o)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	p.Tests = o.Tests
-	if p.Source, err = provenance(fsys, v, o); err != nil {
-		return nil, nil, nil, err
-	}
 	// check and names leave the emitter nothing to refuse; what it
 	// builds is formatted after it.
 	files, err := emit.Render(v.Package, emit.Files(p))
@@ -234,21 +218,22 @@ func buildAndEmit(fsys fs.FS, v Version, o *Options, fm ir.FeatureMap, removed m
 // has, gated by the features in fm; the union tags in removed are rejected.
 // The problems of both files are reported together.
 func Build(fsys fs.FS, v Version, fm ir.FeatureMap, removed map[string]string) (*ir.Package, []string, error) {
-	return build(fsys, v, fm, removed, nil)
+	return build(fsys, v, fm, removed, &Options{})
 }
 
-// build is Build keeping only the unstable items that sel selects (all when
-// sel is nil): the selection comes before check and names, so that what
-// they decide (check.Lower, the Go names) is decided once, for what is
-// emitted.
-func build(fsys fs.FS, v Version, fm ir.FeatureMap, removed map[string]string, sel *ir.Selection) (*ir.Package, []string, error) {
-	main := v.Stable
-	if main == "" {
-		main = v.Unstable
+// build is Build with the provenance header of o (the generator and the
+// command that it names), keeping only the unstable items that o.Select
+// selects (all when it is nil): the selection comes before check and
+// names, so that what they decide (check.Lower, the Go names) is decided
+// once, for what is emitted.
+func build(fsys fs.FS, v Version, fm ir.FeatureMap, removed map[string]string, o *Options) (*ir.Package, []string, error) {
+	source, err := provenance(fsys, v, o)
+	if err != nil {
+		return nil, nil, err
 	}
-	opts := ir.Options{Name: v.Package, Version: v.Name, Source: fmt.Sprintf("%s %s", Source(fsys), main)}
+	opts := ir.Options{Name: v.Package, Version: v.Name, Source: source}
 	p := &ir.Package{Name: opts.Name, Version: opts.Version, Source: opts.Source}
-	var err, uerr error
+	var uerr error
 	if v.Stable != "" {
 		p, err = buildFile(fsys, v.Stable, opts)
 	}
@@ -264,9 +249,6 @@ func build(fsys fs.FS, v Version, fm ir.FeatureMap, removed map[string]string, s
 		if p, err = ir.Merge(p, u, v.Stable, v.Unstable); err != nil {
 			return nil, nil, err
 		}
-		if v.Stable != "" {
-			p.Source = fmt.Sprintf("%s %s and %s", Source(fsys), v.Stable, path.Base(v.Unstable))
-		}
 		warnings = ir.AssignFeatures(p, fm)
 	}
 	w, err := ir.RemoveTags(p, removed)
@@ -275,8 +257,8 @@ func build(fsys fs.FS, v Version, fm ir.FeatureMap, removed map[string]string, s
 	}
 	warnings = append(warnings, w...)
 	ir.AddSides(p)
-	if sel != nil {
-		ir.Select(p, *sel)
+	if o.Select != nil {
+		ir.Select(p, *o.Select)
 	}
 	p.StableFile, p.UnstableFile = v.Stable, v.Unstable
 	// check makes sure the emitter can write the package; names claims
