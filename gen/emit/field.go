@@ -1,6 +1,8 @@
 package emit
 
 import (
+	"fmt"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/acpgen/acpgen/gen/ir"
@@ -17,6 +19,11 @@ import (
 // would write the field with its tag, except that an optional list or map
 // is left out only when nil, not when empty, and a required one that is
 // nil is written empty.
+
+// FieldType returns the Go type that generated code declares for field f
+// ("*string", "[]PlanEntry", "Nullable[bool]"), so that two revisions can
+// be compared without generating them.
+func FieldType(f *ir.Field) string { return fmt.Sprintf("%#v", fieldType(f)) }
 
 // structFields renders fields as struct members.
 func structFields(fields []*ir.Field) []jen.Code {

@@ -15,6 +15,9 @@ import (
 // maps and of the named types that members and items hold, with the checks
 // of the schema's validation keywords.
 
+// RefType returns the Go type of r as generated code spells it.
+func RefType(r ir.Ref) string { return fmt.Sprintf("%#v", goType(r)) }
+
 // goType returns the Go type of r.
 func goType(r ir.Ref) *jen.Statement {
 	switch r.Kind {
