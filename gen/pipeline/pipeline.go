@@ -56,9 +56,23 @@ func Versions(fsys fs.FS) ([]Version, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, diag.New("", "", "no schema files: expected v1/schema.json, v2/schema.json (or their schema.unstable.json) or schema.json")
+		return nil, diag.New("", "", "no schema files: expected %s", expectedFiles())
 	}
 	return out, nil
+}
+
+// expectedFiles names the schema files Versions looks for:
+// "v1/schema.json, v2/schema.json (or their schema.unstable.json) or
+// schema.json".
+func expectedFiles() string {
+	var stable, legacy []string
+	for _, v := range ir.ProtocolVersions {
+		stable = append(stable, v.StableFile())
+		if v.Legacy != "" {
+			legacy = append(legacy, v.Legacy)
+		}
+	}
+	return strings.Join(stable, ", ") + " (or their schema.unstable.json) or " + strings.Join(legacy, ", ")
 }
 
 // Features reads the feature map: features.json in fsys if it has one, else
