@@ -14,7 +14,6 @@
 package emit
 
 import (
-	"fmt"
 	"iter"
 	"sort"
 	"strings"
@@ -151,14 +150,6 @@ func Header(source string) string {
 		h += "\n//\n// " + strings.ReplaceAll(source, "\n", "\n// ")
 	}
 	return h
-}
-
-// errorCodeType is the Go type of the code of the Error definition.
-func (e *emitter) errorCodeType() string {
-	if e.p.ErrorCode == nil {
-		return "int"
-	}
-	return fmt.Sprintf("%#v", goType(e.p.ErrorCode.Type))
 }
 
 // newFile starts a file, with a build constraint if one is given.

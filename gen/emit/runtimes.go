@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/acpgen/acpgen/templates"
@@ -46,4 +47,12 @@ func (e *emitter) runtimes(out *sink) {
 		}
 		out.put(File{Name: r.Name, Source: r.Source(fill), Helpers: r.Helpers})
 	}
+}
+
+// errorCodeType is the Go type of the code of the Error definition.
+func (e *emitter) errorCodeType() string {
+	if e.p.ErrorCode == nil {
+		return "int"
+	}
+	return fmt.Sprintf("%#v", goType(e.p.ErrorCode.Type))
 }
