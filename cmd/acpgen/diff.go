@@ -75,7 +75,7 @@ func compare(old, new string) ([]api.Finding, error) {
 // revisions, by version.
 func comparePackages(a, b map[string]*ir.Package) []api.Finding {
 	var out []api.Finding
-	for _, v := range []string{"v1", "v2"} {
+	for _, v := range ir.VersionNames() {
 		out = append(out, api.Compare(v, a[v], b[v])...)
 	}
 	api.SortFindings(out)

@@ -14,8 +14,8 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// Surface returns the sorted API lines of the package in dir built with tags.
-func Surface(dir string, tags []string) ([]string, error) {
+// packageSurface returns the sorted API lines of the package in dir built with tags.
+func packageSurface(dir string, tags []string) ([]string, error) {
 	cfg := &packages.Config{
 		Mode: packages.NeedName | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedSyntax,
 		Dir:  dir,

@@ -1,4 +1,4 @@
-package api_test
+package api
 
 import (
 	"os"
@@ -6,10 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/acpgen/acpgen/gen/api"
 	"github.com/acpgen/acpgen/gen/emit"
 	"github.com/acpgen/acpgen/gen/pipeline"
-	"github.com/acpgen/acpgen/gen/write"
 	"github.com/acpgen/acpgen/schema"
 )
 
@@ -21,14 +19,14 @@ func TestSurfaceFilesCurrent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads the packages once per build tag")
 	}
-	surfaces := map[string][]api.Line{}
+	surfaces := map[string][]Line{}
 	for _, pkg := range []string{"acpv1", "acpv2"} {
-		lines, err := api.Tagged(filepath.Join(generated, pkg))
+		lines, err := Tagged(filepath.Join(generated, pkg))
 		if err != nil {
 			t.Fatal(err)
 		}
 		surfaces[pkg] = lines
-		want := pipeline.SurfaceHeader + string(api.Format(lines))
+		want := pipeline.SurfaceHeader + string(Format(lines))
 		got, err := os.ReadFile(filepath.Join(generated, "api", pkg+".txt"))
 		if err != nil {
 			t.Fatal(err)
@@ -41,7 +39,7 @@ func TestSurfaceFilesCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := api.Splice(string(readme), api.Table(surfaces))
+	want, err := Splice(string(readme), Table(surfaces))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +66,7 @@ func TestNoTagBuildIsStable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := write.Render(v.Package, emit.Files(p))
+		out, err := emit.Render(v.Package, emit.Files(p))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,12 +74,12 @@ func TestNoTagBuildIsStable(t *testing.T) {
 			files[v.Package+"/"+name] = data
 		}
 	}
-	stableOnly, err := api.Generated(files)
+	stableOnly, err := generatedSurfaces(files)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, pkg := range api.Packages(stableOnly) {
-		noTags, err := api.Surface(filepath.Join(generated, pkg), nil)
+	for _, pkg := range packagesOf(stableOnly) {
+		noTags, err := packageSurface(filepath.Join(generated, pkg), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,17 +88,17 @@ func TestNoTagBuildIsStable(t *testing.T) {
 			want = append(want, l.Text)
 		}
 		if got, want := strings.Join(noTags, "\n"), strings.Join(want, "\n"); got != want {
-			for _, c := range api.Diff(lines(want), lines(got)) {
+			for _, c := range diffLines(surfaceLines(want), surfaceLines(got)) {
 				t.Errorf("%s without tags: %s %s", pkg, c.Op, c.Text)
 			}
 		}
 	}
 }
 
-func lines(s string) []api.Line {
-	var out []api.Line
+func surfaceLines(s string) []Line {
+	var out []Line
 	for _, l := range strings.Split(s, "\n") {
-		out = append(out, api.Line{Text: l})
+		out = append(out, Line{Text: l})
 	}
 	return out
 }

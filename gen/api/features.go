@@ -9,10 +9,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-)
 
-// Umbrella is the build tag that enables every unstable feature.
-const Umbrella = "unstable"
+	"github.com/acpgen/acpgen/gen/ir"
+)
 
 // Line is one API element and the features that bring it in.
 type Line struct {
@@ -30,9 +29,9 @@ func (l Line) String() string {
 	return l.Text + " #" + strings.Join(l.Features, ",")
 }
 
-// Tags lists the feature build tags the .go files in dir mention, sorted,
+// tagsIn lists the feature build tags the .go files in dir mention, sorted,
 // the umbrella tag left out.
-func Tags(dir string) ([]string, error) {
+func tagsIn(dir string) ([]string, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
 		return nil, err
@@ -55,7 +54,7 @@ func Tags(dir string) ([]string, error) {
 				return nil, fmt.Errorf("%s: %w", name, err)
 			}
 			expr.Eval(func(tag string) bool {
-				if strings.HasPrefix(tag, Umbrella+"_") {
+				if strings.HasPrefix(tag, ir.FeaturePrefix) {
 					seen[tag] = true
 				}
 				return false
@@ -74,18 +73,18 @@ func Tags(dir string) ([]string, error) {
 // the lines of the build without tags are stable; a line that a feature tag
 // adds carries that feature; a line only the umbrella tag adds carries it.
 func Tagged(dir string) ([]Line, error) {
-	features, err := Tags(dir)
+	features, err := tagsIn(dir)
 	if err != nil {
 		return nil, err
 	}
-	stable, err := Surface(dir, nil)
+	stable, err := packageSurface(dir, nil)
 	if err != nil {
 		return nil, err
 	}
 	base := set(stable)
 	by := map[string][]string{}
 	for _, f := range features {
-		s, err := Surface(dir, []string{f})
+		s, err := packageSurface(dir, []string{f})
 		if err != nil {
 			return nil, err
 		}
@@ -95,7 +94,7 @@ func Tagged(dir string) ([]Line, error) {
 			}
 		}
 	}
-	all, err := Surface(dir, []string{Umbrella})
+	all, err := packageSurface(dir, []string{ir.Umbrella})
 	if err != nil {
 		return nil, err
 	}
@@ -107,12 +106,12 @@ func Tagged(dir string) ([]Line, error) {
 		case by[l] != nil:
 			out = append(out, Line{Text: l, Features: by[l]})
 		default:
-			out = append(out, Line{Text: l, Features: []string{Umbrella}})
+			out = append(out, Line{Text: l, Features: []string{ir.Umbrella}})
 		}
 	}
 	for _, l := range stable {
 		if !set(all)[l] {
-			return nil, fmt.Errorf("%s: %q is in the build without tags but not with %q", dir, l, Umbrella)
+			return nil, fmt.Errorf("%s: %q is in the build without tags but not with %q", dir, l, ir.Umbrella)
 		}
 	}
 	return out, nil
@@ -126,15 +125,15 @@ func set(lines []string) map[string]bool {
 	return m
 }
 
-// Change is one line that differs between two surfaces.
-type Change struct {
+// lineChange is one line that differs between two surfaces.
+type lineChange struct {
 	Op string `json:"op"` // "+" added, "-" removed
 	Line
 }
 
-// Diff compares two tagged surfaces. A line whose features changed counts as
+// diffLines compares two tagged surfaces. A line whose features changed counts as
 // removed and added.
-func Diff(old, new []Line) []Change {
+func diffLines(old, new []Line) []lineChange {
 	key := func(l Line) string { return l.String() }
 	in := func(ls []Line) map[string]bool {
 		m := map[string]bool{}
@@ -144,15 +143,15 @@ func Diff(old, new []Line) []Change {
 		return m
 	}
 	inOld, inNew := in(old), in(new)
-	var out []Change
+	var out []lineChange
 	for _, l := range old {
 		if !inNew[key(l)] {
-			out = append(out, Change{"-", l})
+			out = append(out, lineChange{"-", l})
 		}
 	}
 	for _, l := range new {
 		if !inOld[key(l)] {
-			out = append(out, Change{"+", l})
+			out = append(out, lineChange{"+", l})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -165,21 +164,21 @@ func Diff(old, new []Line) []Change {
 }
 
 // Unstable returns the lines of a tagged surface that some feature adds.
-func Unstable(lines []Line) []Change {
-	var out []Change
+func Unstable(lines []Line) []lineChange {
+	var out []lineChange
 	for _, l := range lines {
 		if len(l.Features) > 0 {
-			out = append(out, Change{"+", l})
+			out = append(out, lineChange{"+", l})
 		}
 	}
 	return out
 }
 
 // Write prints changes as text, or as JSON.
-func Write(w io.Writer, changes []Change, asJSON bool) error {
+func Write(w io.Writer, changes []lineChange, asJSON bool) error {
 	if asJSON {
 		if changes == nil {
-			changes = []Change{}
+			changes = []lineChange{}
 		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")

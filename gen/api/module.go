@@ -9,10 +9,10 @@ import (
 	"github.com/acpgen/acpgen/templates"
 )
 
-// Generated returns the tagged surface of each package among files (paths
+// generatedSurfaces returns the tagged surface of each package among files (paths
 // such as "acpv1/types.go"), by laying them out as a module in a temporary
 // directory and loading it.
-func Generated(files map[string][]byte) (map[string][]Line, error) {
+func generatedSurfaces(files map[string][]byte) (map[string][]Line, error) {
 	dir, err := os.MkdirTemp("", "acpgen-api-")
 	if err != nil {
 		return nil, err
@@ -47,8 +47,8 @@ func Generated(files map[string][]byte) (map[string][]Line, error) {
 	return out, nil
 }
 
-// Packages returns the keys of a surface map, sorted.
-func Packages(m map[string][]Line) []string {
+// packagesOf returns the keys of a surface map, sorted.
+func packagesOf(m map[string][]Line) []string {
 	var out []string
 	for k := range m {
 		out = append(out, k)

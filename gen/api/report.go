@@ -51,19 +51,19 @@ func Breaking(fs []Finding) bool {
 	return false
 }
 
-// Summary counts the findings of one version by class.
-type Summary struct {
+// summary counts the findings of one version by class.
+type summary struct {
 	Version    string `json:"version"`
 	BreaksGo   int    `json:"breaksGo"`
 	BreaksWire int    `json:"breaksWire"`
 	Compatible int    `json:"compatible"`
 }
 
-func summarize(fs []Finding) []Summary {
-	var out []Summary
+func summarize(fs []Finding) []summary {
+	var out []summary
 	for _, f := range fs {
 		if len(out) == 0 || out[len(out)-1].Version != f.Version {
-			out = append(out, Summary{Version: f.Version})
+			out = append(out, summary{Version: f.Version})
 		}
 		s := &out[len(out)-1]
 		switch f.Class {
@@ -90,13 +90,13 @@ func WriteReport(w io.Writer, fs []Finding, asJSON bool) error {
 		}
 		sums := summarize(fs)
 		if sums == nil {
-			sums = []Summary{}
+			sums = []summary{}
 		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(struct {
 			Breaking bool      `json:"breaking"`
-			Summary  []Summary `json:"summary"`
+			Summary  []summary `json:"summary"`
 			Findings []Finding `json:"findings"`
 		}{Breaking(fs), sums, fs})
 	}

@@ -85,7 +85,7 @@ func lineKind(text string) string {
 // WriteSurfaceSummary prints, after the lines of an unstable surface, what
 // each build tag adds, by kind of item; a package without unstable surface
 // says so.
-func WriteSurfaceSummary(w io.Writer, changes []Change) error {
+func WriteSurfaceSummary(w io.Writer, changes []lineChange) error {
 	if len(changes) == 0 {
 		_, err := fmt.Fprintln(w, "no unstable surface: no build tag adds anything to this package")
 		return err

@@ -16,7 +16,7 @@ import (
 //
 // The requirements are in the language of needs.gate, each met stable.
 var bridgeNeeds = map[string][]string{
-	"v1": {
+	ir.V1: {
 		"initialize", "session/new", "session/resume", "session/prompt", "session/cancel",
 		"session/set_config_option", "session/close", "session/delete", "session/list",
 		"session/update", "session/request_permission", "elicitation/create", "elicitation/complete",
@@ -44,7 +44,7 @@ var bridgeNeeds = map[string][]string{
 		"SetSessionConfigOptionRequest._meta?", "SetSessionConfigOptionRequest:boolean",
 		"NewSessionResponse", "ResumeSessionResponse", "ListSessionsResponse", "CreateElicitationRequest",
 	},
-	"v2": {
+	ir.V2: {
 		"initialize", "session/new", "session/resume", "session/prompt", "session/cancel",
 		"session/set_config_option", "session/close", "session/delete", "session/list",
 		"session/update", "session/request_permission", "elicitation/create", "elicitation/complete",
@@ -79,20 +79,20 @@ var bridgeNeeds = map[string][]string{
 // client's (the agent's calls). A method its side requires that is not
 // here would leave the bridge short of the side's interface.
 var bridgeServes = map[string][]string{
-	"v1": {"initialize", "session/new", "session/resume", "session/prompt", "session/cancel",
+	ir.V1: {"initialize", "session/new", "session/resume", "session/prompt", "session/cancel",
 		"session/set_config_option", "session/close", "session/delete", "session/list"},
-	"v2": {"session/update", "session/request_permission", "elicitation/create", "elicitation/complete"},
+	ir.V2: {"session/update", "session/request_permission", "elicitation/create", "elicitation/complete"},
 }
 
 // bridgeSide is the side whose interface the bridge implements in each
 // version.
-var bridgeSide = map[string]string{"v1": "agent", "v2": "client"}
+var bridgeSide = map[string]string{ir.V1: "agent", ir.V2: "client"}
 
 // bridgePlanOps are the definitions of the plan operations the bridge
 // handles behind the gate of the convert package's plan operations.
 var bridgePlanOps = map[string][]string{
-	"v1": {"ClientCapabilities.plan?"},
-	"v2": {"SessionUpdate:plan_removed"},
+	ir.V1: {"ClientCapabilities.plan?"},
+	ir.V2: {"SessionUpdate:plan_removed"},
 }
 
 // Bridge reports why the convert package of v1 and v2 cannot have the
@@ -101,7 +101,7 @@ var bridgePlanOps = map[string][]string{
 // operations must be behind the same one.
 func Bridge(v1, v2 *ir.Package, planOps *ir.Gate) error {
 	for _, p := range []*ir.Package{v1, v2} {
-		version := map[*ir.Package]string{v1: "v1", v2: "v2"}[p]
+		version := map[*ir.Package]string{v1: ir.V1, v2: ir.V2}[p]
 		file := p.StableFile
 		if file == "" {
 			file = p.UnstableFile

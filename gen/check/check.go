@@ -20,8 +20,8 @@ import (
 	"github.com/acpgen/acpgen/gen/ir"
 )
 
-// Package lowers p (Lower, and its doc comments) and checks it. Problems
-// are returned together as a *diag.List, located in p's schema files.
+// Package lowers p (Lower) and checks it. Problems are returned together
+// as a *diag.List, located in p's schema files.
 func Package(p *ir.Package) error {
 	c := &checker{p: p, shape: newShaper()}
 	lower(p, c.shape)
@@ -31,7 +31,6 @@ func Package(p *ir.Package) error {
 		c.typ(t)
 	}
 	c.runtime()
-	lowerDocs(p)
 	return c.errs.Err()
 }
 

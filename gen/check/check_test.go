@@ -66,18 +66,6 @@ func TestErrors(t *testing.T) {
 	}
 }
 
-// TestLowerDocs: descriptions become text a Go comment can hold.
-func TestLowerDocs(t *testing.T) {
-	a := &ir.Type{Name: "A", Kind: ir.Struct, Doc: "x\x00y\r\nz\ufeff\tw",
-		Fields: []*ir.Field{{JSONName: "b", Doc: "bell\a", Type: str()}}}
-	if err := Package(pkg(a)); err != nil {
-		t.Fatal(err)
-	}
-	if a.Doc != "x y \nz \tw" || a.Fields[0].Doc != "bell " {
-		t.Errorf("docs = %q, %q", a.Doc, a.Fields[0].Doc)
-	}
-}
-
 // TestParts: a variant made of a union payload and members of its own has
 // no member-by-member decoder; one of a struct payload has.
 func TestParts(t *testing.T) {

@@ -15,11 +15,14 @@ import (
 //   - which unions can hold an unknown variant kept raw, their own or one
 //     inside a payload (HoldsRaw), and which of those other unions' variants
 //     embed (Carrier);
+//   - the Error definition of the JSON-RPC layer and its code
+//     (ir.Package.Error, ErrorCode);
 //   - whether the package has the JSON-RPC message layer and the two sides
 //     (ir.Package.RPC, Sides).
 //
-// Package runs it before its checks, which read the same decisions; run it
-// again after changing p (ir.Select drops variants and types).
+// Package runs it before its checks, which read the same decisions; p is
+// not changed after (ir.Select, which drops variants and types, comes
+// before).
 func Lower(p *ir.Package) {
 	lower(p, newShaper())
 }
@@ -55,6 +58,7 @@ func lower(p *ir.Package, s *shaper) {
 	for _, t := range unions {
 		t.Union.OtherShared = otherShared(t)
 	}
+	p.Error, p.ErrorCode = errorType(p)
 	p.RPC = hasRPC(p)
 	p.Conn = p.RPC && len(p.Sides) == 2
 	p.Sessions, p.PlanOps = sessions(p)
@@ -121,15 +125,26 @@ func keepsRaw(t *ir.Type, seen map[*ir.Type]bool) bool {
 	return false
 }
 
+// errorType returns the stable Error definition of p when it is an object,
+// and its "code" member (nil when it has none).
+func errorType(p *ir.Package) (*ir.Type, *ir.Field) {
+	for _, t := range p.Types {
+		if t.Name == "Error" && !t.Unstable && t.Kind == ir.Struct {
+			return t, member(t, "code")
+		}
+	}
+	return nil, nil
+}
+
 // hasRPC reports whether p has what the JSON-RPC message layer builds on:
-// the stable RequestId and Error (an object) definitions and some methods.
+// the stable RequestId and Error (an object, p.Error) definitions and some
+// methods.
 func hasRPC(p *ir.Package) bool {
-	var id, errType bool
+	var id bool
 	for _, t := range p.Types {
 		id = id || (t.Name == "RequestId" && !t.Unstable)
-		errType = errType || (t.Name == "Error" && !t.Unstable && t.Kind == ir.Struct)
 	}
-	return id && errType && len(p.Methods) > 0
+	return id && p.Error != nil && len(p.Methods) > 0
 }
 
 // shaper works out which unions are objects, each once. A union that is,

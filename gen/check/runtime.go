@@ -23,20 +23,16 @@ func (c *checker) runtime() {
 	if !c.p.RPC {
 		return
 	}
-	var requestID, errType *ir.Type
+	var requestID *ir.Type
 	for _, t := range c.p.Types {
-		switch {
-		case t.Unstable:
-		case t.Name == "RequestId":
+		if !t.Unstable && t.Name == "RequestId" {
 			requestID = t
-		case t.Name == "Error":
-			errType = t
 		}
 	}
 	if requestID.Kind != ir.Union {
 		c.errorf(requestID.Gate, requestID.Pointer, "the JSON-RPC runtime takes RequestId for a union of the values an id can be (integer, string, …); this definition is not one")
 	}
-	c.errorShape(errType)
+	c.errorShape(c.p.Error)
 	if c.p.Conn {
 		c.cancelShape(requestID)
 	}
@@ -44,7 +40,7 @@ func (c *checker) runtime() {
 
 // errorShape checks the members of Error that the runtime sets and reads.
 func (c *checker) errorShape(t *ir.Type) {
-	code, message, data := member(t, "code"), member(t, "message"), member(t, "data")
+	code, message, data := c.p.ErrorCode, member(t, "message"), member(t, "data")
 	switch {
 	case t.Kind != ir.Struct:
 		c.errorf(t.Gate, t.Pointer, "the JSON-RPC runtime takes Error for an object with the members code, message and data; this definition is not an object")

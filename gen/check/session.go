@@ -12,7 +12,7 @@ import "github.com/acpgen/acpgen/gen/ir"
 // ToolCallUpdate, a patch, lists every member ("Type.*"): one that a new
 // member would escape is refused rather than generated incomplete.
 var sessionNeeds = map[string][]string{
-	"v1": {
+	ir.V1: {
 		"initialize", "session/new", "session/load", "session/resume", "session/prompt",
 		"session/set_config_option", "session/update",
 		"SessionNotification.sessionId!", "SessionNotification.update!",
@@ -32,7 +32,7 @@ var sessionNeeds = map[string][]string{
 		"SetSessionConfigOptionResponse.configOptions!", "InitializeRequest.clientCapabilities",
 		"PromptRequest.sessionId!", "PromptRequest.prompt!",
 	},
-	"v2": {
+	ir.V2: {
 		"initialize", "session/new", "session/resume", "session/prompt", "session/set_config_option", "session/update",
 		"UpdateSessionNotification.sessionId!", "UpdateSessionNotification.update!",
 		"SessionUpdate:plan_update", "SessionUpdate:tool_call_update", "SessionUpdate:tool_call_content_chunk",
@@ -57,9 +57,9 @@ var sessionNeeds = map[string][]string{
 // sessionPlanOps are the variants of the plan operations that the session
 // files handle behind one gate.
 var sessionPlanOps = map[string][]string{
-	"v1": {"SessionUpdate:plan_update", "SessionUpdate:plan_removed", "PlanUpdateContent:items",
+	ir.V1: {"SessionUpdate:plan_update", "SessionUpdate:plan_removed", "PlanUpdateContent:items",
 		"PlanUpdateContent:markdown", "PlanUpdateContent:file", "ClientCapabilities.plan"},
-	"v2": {"SessionUpdate:plan_removed", "PlanUpdateContent:markdown", "PlanUpdateContent:file"},
+	ir.V2: {"SessionUpdate:plan_removed", "PlanUpdateContent:markdown", "PlanUpdateContent:file"},
 }
 
 // sessions decides whether p gets the session files and, if so, the gate

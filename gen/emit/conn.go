@@ -7,7 +7,6 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/acpgen/acpgen/gen/ir"
-	"github.com/acpgen/acpgen/gen/names"
 )
 
 // The sides of the protocol: per side, the interface of the methods every
@@ -17,9 +16,12 @@ import (
 // itself is the template conn.go.tmpl. Unstable methods go into their
 // feature's file, which adds their routes in an init function.
 
-// routes names the routing table of s for methods of kind k.
+// routes is the routing table of s for methods of kind k.
 func routes(s *ir.Side, k ir.MethodKind) string {
-	return names.Routes(s.GoName, k == ir.Notification)
+	if k == ir.Notification {
+		return s.NotificationRoutes
+	}
+	return s.RequestRoutes
 }
 
 // methodWhat is `the "session/load" request`.

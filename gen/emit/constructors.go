@@ -253,7 +253,7 @@ func (e *emitter) methodConstructors(f *jen.File, key string) {
 		}
 		if c.Variant {
 			v := c.ParamNames[len(c.ParamNames)-1]
-			params = append(params, jen.Id(v).Id(names.Interface(c.Source.GoName)))
+			params = append(params, jen.Id(v).Id(c.Source.Union.Interface))
 			values = append(values, jen.Id("Value").Op(":").Id(v))
 		}
 		f.Comment(methodConstructorDoc(c))

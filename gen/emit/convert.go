@@ -61,7 +61,7 @@ func convertiblePairs(v1, v2 *ir.Package) map[string][2]*ir.Type {
 		}
 		// A name a template of the package declares is not the
 		// conversion's to take.
-		if names.ConvertClaimed(convertName(a, true)) || names.ConvertClaimed(convertName(a, false)) {
+		if names.ConvertClaimed(names.ConvertFunc(a.GoName, true)) || names.ConvertClaimed(names.ConvertFunc(a.GoName, false)) {
 			continue
 		}
 		pairs[a.Name] = [2]*ir.Type{a, b}
@@ -149,9 +149,9 @@ type converter struct {
 // function writes the conversion of from to its counterpart to, toV2 saying
 // which way.
 func (c *converter) function(f *jen.File, from, to *ir.Type, toV2 bool) {
-	name := convertName(from, toV2)
-	target := map[bool]string{true: "v2", false: "v1"}[toV2]
-	f.Commentf("%s converts a %s %s to %s, member by member.", name, map[bool]string{true: "v1", false: "v2"}[toV2], from.GoName, target)
+	name := names.ConvertFunc(from.GoName, toV2)
+	target := map[bool]string{true: ir.V2, false: ir.V1}[toV2]
+	f.Commentf("%s converts a %s %s to %s, member by member.", name, map[bool]string{true: ir.V1, false: ir.V2}[toV2], from.GoName, target)
 	var values []jen.Code // in the order of the target's declaration
 	for _, fb := range to.Fields {
 		fa := fieldByJSON(from, fb.JSONName)
@@ -166,7 +166,6 @@ func (c *converter) function(f *jen.File, from, to *ir.Type, toV2 bool) {
 }
 
 // convertName names the function that converts t the given way.
-func convertName(t *ir.Type, toV2 bool) string { return names.ConvertFunc(t.GoName, toV2) }
 
 // field converts the member x of field a to field b's Go type.
 func (c *converter) field(a, b *ir.Field, x *jen.Statement, toV2 bool) jen.Code {
@@ -220,7 +219,7 @@ func (c *converter) value(a, b ir.Ref, x *jen.Statement, toV2 bool) jen.Code {
 	case ir.RefNamed:
 		switch ua.Type.Kind {
 		case ir.Struct:
-			return jen.Id(convertName(ua.Type, toV2)).Call(x)
+			return jen.Id(names.ConvertFunc(ua.Type.GoName, toV2)).Call(x)
 		case ir.Raw:
 			return jen.Id("cloneRaw").Call(x)
 		}

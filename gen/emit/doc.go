@@ -11,6 +11,9 @@ import (
 	"github.com/acpgen/acpgen/gen/names"
 )
 
+// Docs: the package comment, and the doc comments of every declaration,
+// from the schema's descriptions.
+
 // doc emits the package comment: what the package is, then how its unions,
 // their fallbacks and tags work, with an example built from the package's
 // own types, then build tags and JSON-RPC messages.
@@ -113,4 +116,37 @@ func (e *emitter) shortcutsDoc() string {
 		width += len(word)
 	}
 	return b.String() + "\n\n"
+}
+
+// typeDoc is the doc comment of a type: its name, then the schema's description.
+func typeDoc(t *ir.Type) jen.Code {
+	if strings.TrimSpace(t.Doc) == "" {
+		return comment("", fmt.Sprintf("%s is %q in the schema.", t.GoName, t.Name))
+	}
+	return comment(t.GoName, t.Doc)
+}
+
+// comment renders doc (Go doc text) as line comments; given lead, the
+// identifier documented, the first sentence is about it (names.Lead).
+func comment(lead, doc string) jen.Code {
+	text := strings.TrimSpace(doc)
+	if lead != "" {
+		text = names.Lead(lead, text)
+	}
+	if text == "" {
+		return jen.Null()
+	}
+	var b strings.Builder
+	for i, line := range strings.Split(text, "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		line = strings.TrimRight(line, " \t")
+		if line == "" {
+			b.WriteString("//")
+		} else {
+			b.WriteString("// " + line)
+		}
+	}
+	return jen.Comment(b.String())
 }

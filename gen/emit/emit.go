@@ -1,11 +1,19 @@
 // Package emit turns a checked ir.Package into the Go files of its package:
 // jennifer code and runtime sources, built as a pure function of the IR
-// that cannot fail (package check rejects what it could not write).
-// Rendering them to formatted bytes, and the disk, are package write's.
+// that cannot fail (package check rejects what it could not write), and
+// renders them to formatted source (Render). The disk is package write's.
+//
+// The emitter's files follow the kinds of the IR: struct.go, named.go,
+// enum.go, union.go (with tagged.go, untagged.go and variant.go) each hold
+// a kind's declaration, decoder and encoder, over the codec that objects
+// share (codec.go), that of fields (field.go) and that of values
+// (value.go); unstable.go adds what a set of unstable features adds to
+// stable types, and methods.go, constructors.go, sides.go and conn.go the
+// package's functions beside the types. Each type's declaration goes to an
+// API file of the package and its codec to the file beside it (pair).
 package emit
 
 import (
-	"fmt"
 	"iter"
 	"sort"
 	"strings"
@@ -13,15 +21,13 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/acpgen/acpgen/gen/ir"
-	"github.com/acpgen/acpgen/gen/names"
-	"github.com/acpgen/acpgen/templates"
 )
 
 const jsonPkg = "encoding/json"
 
 // File is one file of a generated package as the emitter decides it:
 // Go code that jennifer holds, or source the templates give. Turning it
-// into formatted bytes comes after emit (write.Render).
+// into formatted bytes is Render's.
 type File struct {
 	Name string
 	// Code is the file's Go code; nil when Source is the file.
@@ -29,16 +35,17 @@ type File struct {
 	// Source is the final source of a runtime file from the templates.
 	Source []byte
 	// Helpers marks a runtime file of helper functions: rendering keeps
-	// those that the files before it call, directly or through others.
+	// those that the other files call, directly or through others.
 	Helpers bool
 }
 
 // Files returns the generated files of p, one at a time in the order they
-// are rendered: the stable surface in doc.go, types.go, enums.go,
-// unions.go, methods.go and constructors.go, each set of unstable features
-// in a file of its own behind a build constraint, the runtimes last. Each
-// file is built when the sequence reaches it, so that a consumer that
-// renders it at once holds one file's code at a time. p must have passed
+// are rendered: the stable surface in doc.go, types.go, enums.go and
+// unions.go, each with its codec beside it (types_json.go, …), methods.go
+// and constructors.go; each set of unstable features in a pair of its own
+// behind a build constraint; the runtimes last. Each file, or pair, is
+// built when the sequence reaches it, so that a consumer that renders it
+// at once holds one part's code at a time. p must have passed
 // check.Package and names.Assign, which reject what the emitter cannot
 // write and decide what it reads (check.Lower): given that, emitting
 // cannot fail.
@@ -46,14 +53,27 @@ func Files(p *ir.Package) iter.Seq[File] {
 	return func(yield func(File) bool) {
 		e := &emitter{p: p}
 		out := &sink{yield: yield}
+		f := e.newFile("")
+		e.doc(f)
+		out.code("doc.go", f)
+		for _, part := range []struct {
+			name  string
+			kinds []ir.Kind
+		}{
+			{"types.go", []ir.Kind{ir.Struct, ir.Named, ir.Raw}},
+			{"enums.go", []ir.Kind{ir.Enum}},
+			{"unions.go", []ir.Kind{ir.Union}},
+		} {
+			two := e.newPair("")
+			for _, t := range e.typesOf(part.kinds...) {
+				e.decl(two, t)
+			}
+			out.pair(part.name, two, true)
+		}
 		for _, part := range []struct {
 			name string
 			fill func(*jen.File)
 		}{
-			{"doc.go", e.doc},
-			{"types.go", e.structsAndNamed},
-			{"enums.go", e.enums},
-			{"unions.go", e.unions},
 			{"methods.go", e.methods},
 			{"constructors.go", e.constructorsFile},
 		} {
@@ -64,11 +84,14 @@ func Files(p *ir.Package) iter.Seq[File] {
 		gates := ir.GateSets(p)
 		for _, g := range gates {
 			tags := constraint(gateOf(g.Key))
-			f := e.newFile(tags)
-			e.unstable(f, g)
-			out.code(fileName(g.Key, ""), f)
-			if off := e.newFile("!(" + tags + ")"); e.extensionsOff(off, g) {
-				out.code(fileName(g.Key, "_off"), off)
+			two := e.newPair(tags)
+			for _, t := range byName(g.Types) {
+				e.decl(two, t)
+			}
+			e.unstable(two, g)
+			out.pair(fileName(g.Key, ""), two, unstableCodec(g))
+			if off := e.newPair("!(" + tags + ")"); e.extensionsOff(off, g) {
+				out.pair(fileName(g.Key, "_off"), off, true)
 			}
 		}
 		if f := e.newFile(""); p.Tests && e.definitions(f) {
@@ -79,29 +102,12 @@ func Files(p *ir.Package) iter.Seq[File] {
 				}
 			}
 		}
-		if p.RPC {
-			out.source("rpc.go", templates.RPC(e.header(), p.Name, e.errorCodeType()), false)
-			out.source("rpc_decode.go", templates.RPCDecoder(e.header(), p.Name, e.errorCodeType()), false)
-			out.source("tracker.go", templates.Tracker(e.header(), p.Name), false)
-		}
 		if p.Conn {
 			f := e.newFile("")
 			e.sidesFile(f)
 			out.code("sides.go", f)
-			out.source("conn.go", templates.Conn(e.header(), p.Name), false)
-			for _, name := range templates.ConnFiles {
-				out.source(name, templates.ConnFile(name, e.header(), p.Name), false)
-			}
-			out.source("conn_init.go", templates.ConnInit(e.header(), p.Name, p.Version), false)
-			e.sessionFiles(out)
 		}
-		// The runtimes last, the decoder's checks before the decoder, and
-		// the decoder and encoder before the JSON helpers, which serve them
-		// too: each keeps what the files before it call.
-		out.source("decode_checks.go", templates.DecoderChecks(e.header(), p.Name), true)
-		out.source("decode.go", templates.Decoder(e.header(), p.Name), true)
-		out.source("encode.go", templates.Encoder(e.header(), p.Name), true)
-		out.source("json.go", templates.JSONHelpers(e.header(), p.Name), true)
+		e.runtimes(out)
 	}
 }
 
@@ -113,8 +119,13 @@ type sink struct {
 
 func (s *sink) code(name string, f *jen.File) { s.put(File{Name: name, Code: f}) }
 
-func (s *sink) source(name string, src []byte, helpers bool) {
-	s.put(File{Name: name, Source: src, Helpers: helpers})
+// pair passes on the API file of two under name, then, when withCodec, its
+// codec file.
+func (s *sink) pair(name string, two pair, withCodec bool) {
+	s.code(name, two.api)
+	if withCodec {
+		s.code(codecName(name), two.codec)
+	}
 }
 
 func (s *sink) put(f File) {
@@ -141,20 +152,6 @@ func Header(source string) string {
 	return h
 }
 
-// errorCodeType is the Go type of the code of the Error definition.
-func (e *emitter) errorCodeType() string {
-	for _, t := range e.p.Types {
-		if t.Name == "Error" && !t.Unstable && t.Kind == ir.Struct {
-			for _, f := range t.Fields {
-				if f.JSONName == "code" {
-					return fmt.Sprintf("%#v", goType(f.Type))
-				}
-			}
-		}
-	}
-	return "int"
-}
-
 // newFile starts a file, with a build constraint if one is given.
 func (e *emitter) newFile(constraint string) *jen.File {
 	f := jen.NewFile(e.p.Name)
@@ -164,6 +161,52 @@ func (e *emitter) newFile(constraint string) *jen.File {
 		f.HeaderComment("// " + e.header() + "\n\n//go:build " + constraint)
 	}
 	return f
+}
+
+// pair is one part of a generated package written as two files, as
+// protobuf's and ogen's generators write theirs: the API, which a user
+// reads (declarations, constants, constructors, and their docs), and the
+// codec beside it (UnmarshalJSON, MarshalJSON and the decoders and encoders
+// they call), types.go and types_json.go. Both have the same build
+// constraint.
+type pair struct {
+	api, codec *jen.File
+}
+
+// codecName is the name of the codec file of the API file name: types.go
+// gives types_json.go.
+func codecName(name string) string {
+	return strings.TrimSuffix(name, ".go") + "_json.go"
+}
+
+// newPair starts the API and codec files of one part of the package, with
+// the same build constraint.
+func (e *emitter) newPair(constraint string) pair {
+	return pair{api: e.newFile(constraint), codec: e.newFile(constraint)}
+}
+
+// decl emits type t, a declaration in the API file and its codec: each
+// kind of type has a file of the emitter of its own.
+func (e *emitter) decl(out pair, t *ir.Type) {
+	switch t.Kind {
+	case ir.Struct:
+		structType(out, t)
+	case ir.Named:
+		namedType(out, t)
+	case ir.Raw:
+		rawType(out.api, t)
+	case ir.Enum:
+		enum(out, t)
+	case ir.Union:
+		e.union(out, t)
+	}
+}
+
+// byName returns types sorted by Go name.
+func byName(types []*ir.Type) []*ir.Type {
+	out := append([]*ir.Type(nil), types...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].GoName < out[j].GoName })
+	return out
 }
 
 // typesOf returns the stable types of p of the given kinds, in name order.
@@ -176,128 +219,5 @@ func (e *emitter) typesOf(kinds ...ir.Kind) []*ir.Type {
 			}
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].GoName < out[j].GoName })
-	return out
-}
-
-// typeDoc is the doc comment of a type: its name, then the schema's description.
-func typeDoc(t *ir.Type) jen.Code {
-	if strings.TrimSpace(t.Doc) == "" {
-		return comment("", fmt.Sprintf("%s is %q in the schema.", t.GoName, t.Name))
-	}
-	return comment(t.GoName, t.Doc)
-}
-
-// comment renders doc (Go doc text) as line comments; given lead, the
-// identifier documented, the first sentence is about it (names.Lead).
-func comment(lead, doc string) jen.Code {
-	text := strings.TrimSpace(doc)
-	if lead != "" {
-		text = names.Lead(lead, text)
-	}
-	if text == "" {
-		return jen.Null()
-	}
-	var b strings.Builder
-	for i, line := range strings.Split(text, "\n") {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		line = strings.TrimRight(line, " \t")
-		if line == "" {
-			b.WriteString("//")
-		} else {
-			b.WriteString("// " + line)
-		}
-	}
-	return jen.Comment(b.String())
-}
-
-// goType returns the Go type of r.
-func goType(r ir.Ref) *jen.Statement {
-	switch r.Kind {
-	case ir.RefNamed:
-		if r.Type.Kind == ir.Raw && r.Type.GoName == "" {
-			return jen.Qual(jsonPkg, "RawMessage")
-		}
-		return jen.Id(r.Type.GoName)
-	case ir.RefString:
-		return jen.String()
-	case ir.RefBool:
-		return jen.Bool()
-	case ir.RefFloat:
-		return jen.Float64()
-	case ir.RefInt:
-		name := fmt.Sprintf("int%d", r.Bits)
-		if r.Unsigned {
-			name = "u" + name
-		}
-		return jen.Id(name)
-	case ir.RefArray:
-		return jen.Index().Add(goType(*r.Elem))
-	case ir.RefMap:
-		return jen.Map(jen.String()).Add(goType(*r.Elem))
-	}
-	return jen.Qual(jsonPkg, "RawMessage")
-}
-
-// nilable reports whether the Go type of r has nil as its zero value.
-func nilable(r ir.Ref) bool {
-	switch r.Kind {
-	case ir.RefArray, ir.RefMap, ir.RefRaw:
-		return true
-	case ir.RefNamed:
-		if r.Type.Kind == ir.Raw {
-			return true
-		}
-		if r.Type.Kind == ir.Named {
-			return nilable(*r.Type.Underlying)
-		}
-	}
-	return false
-}
-
-// pointer reports whether the field is a pointer in Go: optional or nullable
-// values whose type has no nil of its own.
-func pointer(f *ir.Field) bool {
-	return (!f.Required || f.Nullable) && !nilable(f.Type)
-}
-
-// fieldType returns the Go type of field f.
-func fieldType(f *ir.Field) *jen.Statement {
-	if f.NullMeans {
-		return jen.Id("Nullable").Types(goType(f.Type))
-	}
-	if pointer(f) {
-		return jen.Op("*").Add(goType(f.Type))
-	}
-	return goType(f.Type)
-}
-
-func jsonTag(f *ir.Field) map[string]string {
-	tag := f.JSONName
-	if !f.Required {
-		tag += ",omitempty"
-	}
-	return map[string]string{"json": tag}
-}
-
-// structFields renders fields as struct members.
-func structFields(fields []*ir.Field) []jen.Code {
-	var out []jen.Code
-	for i, f := range fields {
-		if i > 0 && f.Doc != "" {
-			out = append(out, jen.Line())
-		}
-		out = append(out, comment(f.GoName, f.Doc))
-		out = append(out, jen.Id(f.GoName).Add(fieldType(f)).Tag(jsonTag(f)))
-	}
-	return out
-}
-
-func underlying(r ir.Ref) ir.Ref {
-	for r.Kind == ir.RefNamed && r.Type.Kind == ir.Named {
-		r = *r.Type.Underlying
-	}
-	return r
+	return byName(out)
 }

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/acpgen/acpgen/gen/emit"
-	"github.com/acpgen/acpgen/gen/write"
 	"github.com/acpgen/acpgen/internal/irtest"
 )
 
@@ -20,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 func TestGolden(t *testing.T) {
 	p := irtest.Tiny(t)
 	p.Tests = true // definitions_test.go too
-	files, err := write.Render("tiny", emit.Files(p))
+	files, err := emit.Render("tiny", emit.Files(p))
 	if err != nil {
 		t.Fatal(err)
 	}

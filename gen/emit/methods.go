@@ -7,7 +7,6 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/acpgen/acpgen/gen/ir"
-	"github.com/acpgen/acpgen/gen/names"
 )
 
 // constructors are the functions that return a new params or result value
@@ -103,7 +102,7 @@ func (e *emitter) constructor(f *jen.File, name, what string, pick func(*ir.Meth
 	}
 	body := []jen.Code{jen.Switch(jen.Id("method")).Block(cases...)}
 	if unstable {
-		body = append(body, jen.If(jen.Id("newValue").Op(":=").Id(names.MethodTable(name)).Index(jen.Id("method")), jen.Id("newValue").Op("!=").Nil()).Block(
+		body = append(body, jen.If(jen.Id("newValue").Op(":=").Id(e.p.MethodTables[name]).Index(jen.Id("method")), jen.Id("newValue").Op("!=").Nil()).Block(
 			jen.Return(jen.Id("newValue").Call())))
 	}
 	body = append(body, jen.Return(jen.Nil()))
@@ -111,8 +110,8 @@ func (e *emitter) constructor(f *jen.File, name, what string, pick func(*ir.Meth
 	f.Func().Id(name).Params(jen.Id("method").String()).Any().Block(body...)
 	f.Line()
 	if unstable {
-		f.Comment(fmt.Sprintf("%sUnstable holds the methods of the unstable surface that build tags include.", lowerFirst(name)))
-		f.Var().Id(names.MethodTable(name)).Op("=").Map(jen.String()).Func().Params().Any().Values()
+		f.Comment(fmt.Sprintf("%s holds the methods of the unstable surface that build tags include.", e.p.MethodTables[name]))
+		f.Var().Id(e.p.MethodTables[name]).Op("=").Map(jen.String()).Func().Params().Any().Values()
 		f.Line()
 	}
 }
@@ -123,10 +122,10 @@ func (e *emitter) unstableMethods(f *jen.File, methods []*ir.Method) {
 	var defs, reg []jen.Code
 	for _, m := range methods {
 		defs = append(defs, e.methodConst(m)...)
-		reg = append(reg, sideRegistrations(m)...)
+		reg = append(reg, e.sideRegistrations(m)...)
 		for _, c := range constructors {
 			if t := c.pick(m); t != nil {
-				reg = append(reg, jen.Id(names.MethodTable(c.name)).Index(jen.Id(m.Const)).Op("=").Func().Params().Any().Block(
+				reg = append(reg, jen.Id(e.p.MethodTables[c.name]).Index(jen.Id(m.Const)).Op("=").Func().Params().Any().Block(
 					jen.Return(jen.New(jen.Id(t.GoName)))))
 			}
 		}

@@ -6,7 +6,6 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/acpgen/acpgen/gen/ir"
-	"github.com/acpgen/acpgen/gen/names"
 )
 
 // sideFuncs are the functions that say which side handles a method, from
@@ -44,26 +43,26 @@ func (e *emitter) sides(f *jen.File) {
 		}
 		fallback := jen.Return(jen.Lit(""))
 		if unstable {
-			fallback = jen.Return(jen.Id(names.MethodTable(s.name)).Index(jen.Id("method")))
+			fallback = jen.Return(jen.Id(e.p.MethodTables[s.name]).Index(jen.Id("method")))
 		}
 		f.Comment(fmt.Sprintf("%s returns the side that handles the %s method: \"agent\", \"client\",", s.name, s.what))
 		f.Comment("\"protocol\" (either side) or \"proxy\"; \"\" if the method is not part of the schema.")
 		f.Func().Id(s.name).Params(jen.Id("method").String()).String().Block(jen.Switch(jen.Id("method")).Block(cases...), fallback)
 		f.Line()
 		if unstable {
-			f.Comment(fmt.Sprintf("%sUnstable holds the sides of the methods that build tags include.", lowerFirst(s.name)))
-			f.Var().Id(names.MethodTable(s.name)).Op("=").Map(jen.String()).String().Values()
+			f.Comment(fmt.Sprintf("%s holds the sides of the methods that build tags include.", e.p.MethodTables[s.name]))
+			f.Var().Id(e.p.MethodTables[s.name]).Op("=").Map(jen.String()).String().Values()
 			f.Line()
 		}
 	}
 }
 
 // sideRegistrations registers the side of an unstable method.
-func sideRegistrations(m *ir.Method) []jen.Code {
+func (e *emitter) sideRegistrations(m *ir.Method) []jen.Code {
 	var out []jen.Code
 	for _, s := range sideFuncs {
 		if m.Kind == s.kind {
-			out = append(out, jen.Id(names.MethodTable(s.name)).Index(jen.Id(m.Const)).Op("=").Lit(m.Side))
+			out = append(out, jen.Id(e.p.MethodTables[s.name]).Index(jen.Id(m.Const)).Op("=").Lit(m.Side))
 		}
 	}
 	return out

@@ -1,14 +1,10 @@
 package emit
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
-	"github.com/dave/jennifer/jen"
-
 	"github.com/acpgen/acpgen/gen/ir"
-	"github.com/acpgen/acpgen/gen/names"
 )
 
 // The unstable surface: each set of features (a Gate key) gets one file
@@ -44,62 +40,47 @@ func fileName(key, suffix string) string {
 	}
 	var parts []string
 	for _, f := range strings.Split(key, "+") {
-		parts = append(parts, strings.TrimPrefix(f, "unstable_"))
+		parts = append(parts, strings.TrimPrefix(f, ir.FeaturePrefix))
 	}
-	return "unstable_" + strings.Join(parts, "_and_") + suffix + ".go"
+	return ir.FeaturePrefix + strings.Join(parts, "_and_") + suffix + ".go"
 }
 
-// keySuffix turns a gate key into part of a Go identifier.
-func keySuffix(key string) string { return names.KeySuffix(key) }
-
-// extension is the embedded struct that carries the fields of t that key adds.
-func extension(t *ir.Type, key string) string {
-	return names.Extension(t.GoName, key)
-}
-
-// registry is the map through which build-tagged files add variants.
-func registry(t *ir.Type) string { return names.Registry(t.GoName) }
-
-// unstable emits everything that gate set g adds.
-func (e *emitter) unstable(f *jen.File, g *ir.GateSet) {
-	key := g.Key
-	types := append([]*ir.Type(nil), g.Types...)
-	sort.SliceStable(types, func(i, j int) bool { return types[i].GoName < types[j].GoName })
-	for _, t := range types {
-		switch t.Kind {
-		case ir.Enum:
-			e.enum(f, t)
-		case ir.Union:
-			e.union(f, t)
-		default:
-			e.typeDecl(f, t)
-		}
-	}
+// unstable emits what gate set g adds besides its own types, which Files
+// emits: the fields it adds to stable structs, the variants it adds to
+// stable unions, its methods, constructors and sides.
+func (e *emitter) unstable(out pair, g *ir.GateSet) {
 	for _, x := range byTypeName(g.Extensions) {
-		t, ext := x.Type, extension(x.Type, key)
-		f.Comment(fmt.Sprintf("%s holds the fields of %s that the %s build tag adds.", ext, t.GoName, tagList(gateOf(key))))
-		f.Type().Id(ext).Struct(structFields(x.Fields)...)
-		f.Line()
-		objectDecoders(f, objectSpec{goName: ext, fields: x.Fields, bits: requiredBits(t.Fields), memberOnly: true})
-		objectEncoders(f, encodeSpec{goName: ext, fields: x.Fields, membersOnly: true})
+		extensionStruct(out, x, g.Key)
 	}
 	variants := append([]ir.GatedVariants(nil), g.Variants...)
 	sort.SliceStable(variants, func(i, j int) bool { return variants[i].Union.GoName < variants[j].Union.GoName })
 	for _, gv := range variants {
-		t := gv.Union
-		var reg []jen.Code
-		for _, v := range gv.Variants {
-			e.knownVariant(f, t, v, tagMember(t.Union.Tag, v.Tag))
-			reg = append(reg, jen.Id(registry(t)).Index(jen.Lit(v.Tag)).Op("=").Func().Params().Id(iface(t)).Block(
-				jen.Return(jen.New(jen.Id(v.GoName)))))
-		}
-		f.Func().Id("init").Params().Block(reg...)
-		f.Line()
+		e.gatedVariants(out, gv)
 	}
 	// A stable enum has no unstable values: check makes sure.
-	e.unstableMethods(f, g.Methods)
-	e.constructors(f, key)
-	e.unstableSides(f, key)
+	e.unstableMethods(out.api, g.Methods)
+	e.constructors(out.api, g.Key)
+	e.unstableSides(out.api, g.Key)
+}
+
+// unstableCodec reports whether gate set g adds anything to the codec: a
+// type with a codec (a struct, an enum, a union, a scalar defined type),
+// the fields of an extension struct or variants.
+func unstableCodec(g *ir.GateSet) bool {
+	if len(g.Extensions) > 0 || len(g.Variants) > 0 {
+		return true
+	}
+	for _, t := range g.Types {
+		switch t.Kind {
+		case ir.Struct, ir.Enum, ir.Union:
+			return true
+		case ir.Named:
+			if isScalar(t) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // byTypeName sorts extensions by the Go name of their type.
@@ -111,18 +92,9 @@ func byTypeName(exts []ir.Extension) []ir.Extension {
 
 // extensionsOff declares empty the extension structs of gate set g, for
 // builds without its tags; it reports whether there were any.
-func (e *emitter) extensionsOff(f *jen.File, g *ir.GateSet) bool {
+func (e *emitter) extensionsOff(out pair, g *ir.GateSet) bool {
 	for _, x := range byTypeName(g.Extensions) {
-		ext := extension(x.Type, g.Key)
-		f.Comment(fmt.Sprintf("%s is empty without the %s build tag.", ext, tagList(gateOf(g.Key))))
-		f.Type().Id(ext).Struct()
-		f.Line()
-		memberDecoder(f, ext, nil, nil, nil)
-		objectEncoders(f, encodeSpec{goName: ext, membersOnly: true})
-		if hasRequired(x.Fields) {
-			f.Func().Params(jen.Op("*").Id(ext)).Id("missing").Params(jen.Uint64()).Error().Block(jen.Return(jen.Nil()))
-			f.Line()
-		}
+		extensionOff(out, x, g.Key)
 	}
 	return len(g.Extensions) > 0
 }

@@ -2,6 +2,8 @@ package ir
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -35,78 +37,82 @@ func AssignFeatures(p *Package, fm FeatureMap) []string {
 	for _, t := range p.Types {
 		types[t.Name] = t
 	}
-	type group struct{ feature, why string }
-	grouped := map[group][]string{}
-	var order []group
-	name := func(feature, item, why string) {
-		g := group{feature, why}
-		if grouped[g] == nil {
-			order = append(order, g)
-		}
-		grouped[g] = append(grouped[g], item)
+	var r mapReport
+	for _, feature := range slices.Sorted(maps.Keys(fm)) {
+		a.apply(p, types, feature, fm[feature], &r)
 	}
-	var features []string
-	for f := range fm {
-		features = append(features, f)
+	a.spread(p)
+	return append(r.warnings(), a.umbrellaOnly(p)...)
+}
+
+// apply sets the gates of the items that the map names under feature, and
+// reports the entries that name stable or missing items.
+func (a *assigner) apply(p *Package, types map[string]*Type, feature string, items FeatureItems, r *mapReport) {
+	set := func(g *Gate) { a.set(g, feature) }
+	if feature == Umbrella {
+		set = func(g *Gate) { a.umbrella[g] = true }
 	}
-	sort.Strings(features)
-	for _, feature := range features {
-		items := fm[feature]
-		set := func(g *Gate) { a.set(g, feature) }
-		if feature == Umbrella {
-			set = func(g *Gate) { a.umbrella[g] = true }
+	note := func(item, why string) { r.add(feature, item, why) }
+	for _, n := range items.Types {
+		if t := types[n]; t == nil {
+			note("type "+n, "the schema does not have")
+		} else if !t.Unstable {
+			note("type "+n, "that are stable")
+		} else {
+			set(&t.Gate)
 		}
-		for _, n := range items.Types {
-			if t := types[n]; t == nil {
-				name(feature, "type "+n, "the schema does not have")
-			} else if !t.Unstable {
-				name(feature, "type "+n, "that are stable")
+	}
+	for _, n := range items.Variants {
+		owner, tag, _ := strings.Cut(n, ".")
+		v := findVariant(types[owner], tag)
+		switch {
+		case v == nil:
+			note("variant "+n, "the schema does not have")
+		case !v.Unstable && !types[owner].Unstable:
+			note("variant "+n, "that are stable")
+		default:
+			set(&v.Gate)
+		}
+	}
+	for _, n := range items.Fields {
+		owner, field, _ := strings.Cut(n, ".")
+		f := findField(types[owner], field)
+		switch {
+		case f == nil:
+			note("field "+n, "the schema does not have")
+		case !f.Unstable && !types[owner].Unstable:
+			note("field "+n, "that are stable")
+		default:
+			set(&f.Gate)
+		}
+	}
+	applyMethods(p, items.Methods, set, note)
+}
+
+// applyMethods sets the gates of the methods named, by JSON-RPC name.
+func applyMethods(p *Package, methods []string, set func(*Gate), note func(item, why string)) {
+	for _, n := range methods {
+		found := false
+		for _, m := range p.Methods {
+			if m.Name != n {
+				continue
+			}
+			found = true
+			if m.Unstable {
+				set(&m.Gate)
 			} else {
-				set(&t.Gate)
+				note("method "+n, "that are stable")
 			}
 		}
-		for _, n := range items.Variants {
-			owner, tag, _ := strings.Cut(n, ".")
-			v := findVariant(types[owner], tag)
-			switch {
-			case v == nil:
-				name(feature, "variant "+n, "the schema does not have")
-			case !v.Unstable && !types[owner].Unstable:
-				name(feature, "variant "+n, "that are stable")
-			default:
-				set(&v.Gate)
-			}
-		}
-		for _, n := range items.Fields {
-			owner, field, _ := strings.Cut(n, ".")
-			f := findField(types[owner], field)
-			switch {
-			case f == nil:
-				name(feature, "field "+n, "the schema does not have")
-			case !f.Unstable && !types[owner].Unstable:
-				name(feature, "field "+n, "that are stable")
-			default:
-				set(&f.Gate)
-			}
-		}
-		for _, n := range items.Methods {
-			found := false
-			for _, m := range p.Methods {
-				if m.Name != n {
-					continue
-				}
-				found = true
-				if m.Unstable {
-					set(&m.Gate)
-				} else {
-					name(feature, "method "+n, "that are stable")
-				}
-			}
-			if !found {
-				name(feature, "method "+n, "the schema does not have")
-			}
+		if !found {
+			note("method "+n, "the schema does not have")
 		}
 	}
+}
+
+// spread gives every item the features of the items it refers to and of
+// those that refer to it, until nothing changes.
+func (a *assigner) spread(p *Package) {
 	for a.changed = true; a.changed; {
 		a.changed = false
 		for _, t := range p.Types {
@@ -119,11 +125,11 @@ func AssignFeatures(p *Package, fm FeatureMap) []string {
 			}
 		}
 	}
-	var warnings []string
-	for _, g := range order {
-		warnings = append(warnings, fmt.Sprintf("feature map: %s names %d item(s) %s: %s",
-			g.feature, len(grouped[g]), g.why, strings.Join(grouped[g], ", ")))
-	}
+}
+
+// umbrellaOnly warns of the unstable items that belong to no feature and
+// that the map does not list under the umbrella name.
+func (a *assigner) umbrellaOnly(p *Package) []string {
 	var umbrella []string
 	for _, t := range p.Types {
 		forEachGate(t, func(what string, g *Gate) {
@@ -137,11 +143,41 @@ func AssignFeatures(p *Package, fm FeatureMap) []string {
 			umbrella = append(umbrella, "method "+m.Name)
 		}
 	}
-	if len(umbrella) > 0 {
-		warnings = append(warnings, fmt.Sprintf("%d unstable item(s) belong to no known feature; only the %q build tag enables them: %s",
-			len(umbrella), Umbrella, strings.Join(umbrella, ", ")))
+	if len(umbrella) == 0 {
+		return nil
 	}
-	return warnings
+	return []string{fmt.Sprintf("%d unstable item(s) belong to no known feature; only the %q build tag enables them: %s",
+		len(umbrella), Umbrella, strings.Join(umbrella, ", "))}
+}
+
+// mapReport groups the feature map's entries that name stable or missing
+// items, by feature and reason, in the order they are found.
+type mapReport struct {
+	grouped map[mapGroup][]string
+	order   []mapGroup
+}
+
+type mapGroup struct{ feature, why string }
+
+func (r *mapReport) add(feature, item, why string) {
+	g := mapGroup{feature, why}
+	if r.grouped == nil {
+		r.grouped = map[mapGroup][]string{}
+	}
+	if r.grouped[g] == nil {
+		r.order = append(r.order, g)
+	}
+	r.grouped[g] = append(r.grouped[g], item)
+}
+
+// warnings returns one warning per group.
+func (r *mapReport) warnings() []string {
+	var out []string
+	for _, g := range r.order {
+		out = append(out, fmt.Sprintf("feature map: %s names %d item(s) %s: %s",
+			g.feature, len(r.grouped[g]), g.why, strings.Join(r.grouped[g], ", ")))
+	}
+	return out
 }
 
 type assigner struct {

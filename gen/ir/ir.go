@@ -27,6 +27,11 @@ type Package struct {
 	// and Error definitions, and methods); Conn: and the connections of its
 	// two sides. Decided by check.Lower.
 	RPC, Conn bool
+	// Error is the stable Error definition when it is an object, which the
+	// JSON-RPC layer's errors are, and ErrorCode its "code" member; nil
+	// when the schema has none. Decided by check.Lower.
+	Error     *Type
+	ErrorCode *Field
 	// Sessions: the package has the session state, the client's session
 	// router and the agent's plan calls (the session runtime files), as its
 	// schema has every definition and member they use; PlanOps is then the
@@ -43,6 +48,10 @@ type Package struct {
 	// from ("v1/schema.json"; "" when there is no unstable file): located
 	// errors about an item name the file it comes from.
 	StableFile, UnstableFile string
+	// MethodTables are the maps through which build-tagged files add
+	// unstable methods to the functions of the methods file, by function
+	// ("NewResult": "newResultUnstable"); set by package names.
+	MethodTables map[string]string
 	// Tests: the package gets the generated test files too (the table of
 	// its definitions that acpgen's own tests read); only on request.
 	Tests bool
@@ -99,6 +108,11 @@ type Type struct {
 	// schema allows without naming them (neither Extra nor Closed, and not
 	// decoded as one of several parts of an object).
 	KeepsUnknown bool
+
+	// Extensions are the Go names of the embedded structs that carry the
+	// unstable fields of a stable type, by gate key (ExtensionKeys); set by
+	// package names.
+	Extensions map[string]string
 
 	// Defaulted: a Struct that a member whose schema default is an object
 	// holds, which the constructors fill with an empty one (Fill). Such a
@@ -212,6 +226,14 @@ type UnionInfo struct {
 	// one (a default on error or null, invalid items dropped), the variant's
 	// Raw holds it as decoded; the rest of the object stays as received.
 	OtherShared []string
+
+	// The Go names the emitter derives from the union's, set by package
+	// names, which claims them: Interface, the interface its variants
+	// implement; Marker, the unexported method that seals it; Registry,
+	// the map through which build-tagged files add variants; Members, the
+	// list of the members of a tagged union that its variants leave to it;
+	// Shared, the type through which the shared fields are decoded.
+	Interface, Marker, Registry, Members, Shared string
 }
 
 // RemovedTag is a tag a union no longer has, and why.
@@ -293,8 +315,13 @@ type Method struct {
 	Interface string
 }
 
-// Umbrella is the build tag that enables every unstable feature.
-const Umbrella = "unstable"
+// Umbrella is the build tag that enables every unstable feature, and
+// FeaturePrefix what the name of every feature's own tag begins with
+// ("unstable_session_fork").
+const (
+	Umbrella      = "unstable"
+	FeaturePrefix = Umbrella + "_"
+)
 
 // Gate says whether an item belongs to the unstable surface of the schema
 // (present only in schema.unstable.json), and under which features.

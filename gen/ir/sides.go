@@ -12,6 +12,9 @@ type Side struct {
 	GoName  string // the interface of the required methods ("Agent")
 	Conn    string // the connection type that serves this side ("AgentSideConnection")
 	NewConn string // its constructor ("NewAgentSideConnection")
+	// RequestRoutes and NotificationRoutes are the routing tables of the
+	// methods it handles ("agentRequests").
+	RequestRoutes, NotificationRoutes string
 
 	// Handles are the methods the side handles, in the order of
 	// Package.Methods; Method.Required tells the base interface's apart.

@@ -3,7 +3,6 @@ package names
 import (
 	"fmt"
 	"go/token"
-	"slices"
 	"strings"
 
 	"github.com/acpgen/acpgen/gen/diag"
@@ -17,7 +16,7 @@ import (
 // the functions of the methods file, Ptr and the union constructors, and the
 // names the emitter derives from types (variant interfaces, registries of
 // unstable variants, structs of unstable fields). Type and member names go
-// through the stutter rule (Destutter, Join); the docs are converted last. Collisions are resolved here and nowhere else: a variant
+// through the stutter rule (destutter, join); the docs are converted last. Collisions are resolved here and nowhere else: a variant
 // or constant whose natural name is taken gets the suffix "Variant" or
 // "Value"; any other clash is an error that names both claimants. All
 // problems are reported together, as a *diag.List.
@@ -108,7 +107,7 @@ type assigner struct {
 // claim records name for o in s and stores it in dst; a name that is not a
 // usable identifier or that s already has is an error at o.
 func (a *assigner) claim(s scope, name string, o origin, dst *string) bool {
-	if !token.IsIdentifier(name) || (!o.internal && !Valid(name)) {
+	if !token.IsIdentifier(name) || (!o.internal && !valid(name)) {
 		a.errs.Addf(o.file, o.pointer, "%s gives no valid Go name (%q)", o.what, name)
 		return false
 	}
@@ -131,16 +130,10 @@ func (a *assigner) claimOr(s scope, name, suffix string, o origin, dst *string) 
 	return a.claim(s, name, o, dst)
 }
 
-// isConnFile reports whether the runtime file name is one of the
-// connection runtime's, which only packages with sides have.
-func isConnFile(name string) bool {
-	return name == "conn.go" || name == "conn_init.go" || slices.Contains(templates.ConnFiles, name)
-}
-
 // runtime claims the top-level names of the runtime files.
 func (a *assigner) runtime() {
-	for _, n := range Runtime() {
-		if isConnFile(n.File) && len(a.p.Sides) == 0 {
+	for _, n := range runtimeDecls() {
+		if n.When == templates.WithConn && len(a.p.Sides) == 0 {
 			continue
 		}
 		if n.Receiver == "" {
@@ -152,7 +145,7 @@ func (a *assigner) runtime() {
 // runtimeMethods claims in s the methods the runtime files declare on the
 // type called goName (the JSON-RPC layer's Error.Error, for one).
 func runtimeMethods(s scope, goName string) {
-	for _, n := range Runtime() {
+	for _, n := range runtimeDecls() {
 		if n.Receiver == goName {
 			s[n.Name] = origin{what: fmt.Sprintf("the method %s.%s of the runtime file %s", goName, n.Name, n.File)}
 		}
@@ -199,7 +192,7 @@ func (a *assigner) members(t *ir.Type) {
 		a.methodScope(t.GoName, typeMethods, enumMethods) // and no fields
 		for _, v := range t.Enum.Values {
 			vo := origin{what: fmt.Sprintf("value %q of %s", v.Name, t.GoName), file: a.p.FileOf(v.Gate), pointer: t.Pointer}
-			a.claimOr(a.top, Join(t.GoName, v.Name), "Value", vo, &v.GoName)
+			a.claimOr(a.top, join(t.GoName, v.Name), "Value", vo, &v.GoName)
 		}
 	case ir.Union:
 		a.union(t, o)
@@ -219,20 +212,21 @@ func (a *assigner) union(t *ir.Type, o origin) {
 	a.claim(s, "Value", origin{what: "the field Value that holds the variant of " + t.GoName}, nil)
 	a.extensions(s, t)
 	a.fields(s, t.GoName, t.Fields)
-	a.claim(a.top, Interface(t.GoName), origin{what: "the interface of the variants of " + t.GoName, file: o.file, pointer: o.pointer}, nil)
+	u.Marker = marker(t.GoName, tagged)
+	a.claim(a.top, variantInterface(t.GoName), origin{what: "the interface of the variants of " + t.GoName, file: o.file, pointer: o.pointer}, &u.Interface)
 	for _, v := range u.All() {
 		vo := origin{what: fmt.Sprintf("variant %q of %s", v.Name, t.GoName), file: a.p.FileOf(v.Gate), pointer: v.Pointer}
 		if vo.pointer == "" {
 			vo.pointer = t.Pointer
 		}
-		if !a.claimOr(a.top, Join(t.GoName, v.Name), "Variant", vo, &v.GoName) {
+		if !a.claimOr(a.top, join(t.GoName, v.Name), "Variant", vo, &v.GoName) {
 			continue
 		}
 		var vs scope
 		if v.IsObject() {
-			vs = a.methodScope(v.GoName, typeMethods, objectMethods, []string{Marker(t.GoName, tagged)})
+			vs = a.methodScope(v.GoName, typeMethods, objectMethods, []string{u.Marker})
 		} else {
-			vs = a.methodScope(v.GoName, typeMethods, []string{Marker(t.GoName, tagged)})
+			vs = a.methodScope(v.GoName, typeMethods, []string{u.Marker})
 		}
 		if v == u.Fallback {
 			extra := []string{"Raw"}
@@ -257,7 +251,7 @@ func (a *assigner) union(t *ir.Type, o origin) {
 func (a *assigner) fields(s scope, owner string, fields []*ir.Field) {
 	for _, f := range fields {
 		fo := origin{what: fmt.Sprintf("property %q of %s", f.JSONName, owner), file: a.p.FileOf(f.Gate), pointer: f.Pointer}
-		a.claim(s, Exported(f.JSONName), fo, &f.GoName)
+		a.claim(s, exported(f.JSONName), fo, &f.GoName)
 	}
 }
 
@@ -266,9 +260,13 @@ func (a *assigner) fields(s scope, owner string, fields []*ir.Field) {
 func (a *assigner) extensions(s scope, t *ir.Type) {
 	for _, key := range t.ExtensionKeys() {
 		o := a.internal(t, fmt.Sprintf("the struct of the fields of %s that %s adds", t.GoName, strings.ReplaceAll(key, "+", " or ")))
-		name := Extension(t.GoName, key)
+		name := extension(t.GoName, key)
 		a.claim(s, name, o, nil)
 		a.claim(a.top, name, o, nil)
+		if t.Extensions == nil {
+			t.Extensions = map[string]string{}
+		}
+		t.Extensions[key] = name
 	}
 }
 
@@ -276,17 +274,19 @@ func (a *assigner) extensions(s scope, t *ir.Type) {
 // shared-field decoders, unstable registries and member lists of unions.
 func (a *assigner) derived() {
 	for _, t := range a.p.Types {
-		if t.Kind != ir.Union || t.GoName == "" {
+		if t.Kind != ir.Union || t.GoName == "" || t.Union == nil {
 			continue
 		}
+		u := t.Union
+		u.Shared, u.Registry, u.Members = sharedFields(t.GoName), registry(t.GoName), unionMembers(t.GoName)
 		if len(t.Fields) > 0 {
-			a.claim(a.top, SharedFields(t.GoName), a.internal(t, "the decoder of the shared fields of "+t.GoName), nil)
+			a.claim(a.top, u.Shared, a.internal(t, "the decoder of the shared fields of "+t.GoName), nil)
 		}
 		if t.GatedVariants() {
-			a.claim(a.top, Registry(t.GoName), a.internal(t, "the registry of the unstable variants of "+t.GoName), nil)
+			a.claim(a.top, u.Registry, a.internal(t, "the registry of the unstable variants of "+t.GoName), nil)
 		}
-		if t.Union != nil && t.Union.Tag != "" {
-			a.claim(a.top, UnionMembers(t.GoName), a.internal(t, "the members the variants of "+t.GoName+" leave to it"), nil)
+		if u.Tag != "" {
+			a.claim(a.top, u.Members, a.internal(t, "the members the variants of "+t.GoName+" leave to it"), nil)
 		}
 	}
 }
@@ -304,10 +304,12 @@ func (a *assigner) methodFuncs() {
 	for _, m := range a.p.Methods {
 		unstable = unstable || m.Unstable
 	}
-	for _, fn := range MethodFuncs {
+	a.p.MethodTables = map[string]string{}
+	for _, fn := range methodFuncNames {
 		a.claim(a.top, fn, origin{what: "the function " + fn + " of the methods file"}, nil)
+		a.p.MethodTables[fn] = methodTable(fn)
 		if unstable {
-			a.claim(a.top, MethodTable(fn), origin{what: "the table of unstable methods of " + fn, internal: true}, nil)
+			a.claim(a.top, methodTable(fn), origin{what: "the table of unstable methods of " + fn, internal: true}, nil)
 		}
 	}
 }

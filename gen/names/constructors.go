@@ -103,7 +103,7 @@ func methodUses(c *ir.MethodConstructor) string {
 // param is the parameter name for a Go name: unexported, with "_" after a
 // keyword or a predeclared identifier (error_), which it would shadow.
 func param(goName string) string {
-	p := Unexported(goName)
+	p := unexported(goName)
 	if types.Universe.Lookup(p) != nil {
 		p += "_"
 	}

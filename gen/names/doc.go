@@ -7,7 +7,7 @@ import (
 )
 
 // The doc step: schema descriptions are markdown; Go doc comments have their
-// own small syntax (go.dev/doc/comment). GoDoc converts the first to the
+// own small syntax (go.dev/doc/comment). goDoc converts the first to the
 // second and Lead (lead.go) makes a comment begin with a sentence about its
 // identifier. Both are pure functions of their arguments.
 
@@ -21,104 +21,129 @@ var (
 	deprecate = regexp.MustCompile(`(?i)^\**deprecated\**[:.]?\s*`)
 )
 
-// GoDoc converts a schema description from markdown to Go doc comment text:
+// goDoc converts a schema description from markdown to Go doc comment text:
 // lists become Go doc lists, fenced code becomes indented code blocks, links
 // become doc links with their targets listed at the end, a code span naming
 // a definition becomes a link to its Go identifier (ident returns it),
 // other code spans are quoted, bold markers go, a paragraph beginning with
 // "Deprecated" becomes a "Deprecated:" paragraph, and the "**UNSTABLE**"
 // banner becomes a sentence after the first paragraph.
-func GoDoc(md string, ident func(string) (string, bool)) string {
+func goDoc(md string, ident func(string) (string, bool)) string {
 	md = strings.TrimSpace(strings.ReplaceAll(md, "\r\n", "\n"))
 	if md == "" {
 		return ""
 	}
-	var out []string
-	var defs []string
-	seenDef := map[string]bool{}
-	inline := func(s string) string {
-		s = mdLink.ReplaceAllStringFunc(s, func(m string) string {
-			p := mdLink.FindStringSubmatch(m)
-			text := strings.Trim(p[1], "`*")
-			if !seenDef[strings.ToLower(text)] {
-				seenDef[strings.ToLower(text)] = true
-				defs = append(defs, fmt.Sprintf("[%s]: %s", text, p[2]))
-			}
-			return "[" + text + "]"
-		})
-		s = codeSpan.ReplaceAllStringFunc(s, func(m string) string {
-			code := m[1 : len(m)-1]
-			if id, ok := ident(code); ok {
-				return "[" + id + "]"
-			}
-			if strings.ContainsRune(code, '"') {
-				return code
-			}
-			return `"` + code + `"`
-		})
-		return bold.ReplaceAllString(s, "$1")
+	w := &docWriter{ident: ident, seenDef: map[string]bool{}}
+	for _, line := range strings.Split(md, "\n") {
+		w.line(strings.TrimRight(line, " \t"))
 	}
-	lines := strings.Split(md, "\n")
-	inCode, inList := false, false
-	for _, line := range lines {
-		line = strings.TrimRight(line, " \t")
-		trimmed := strings.TrimSpace(line)
-		switch {
-		case strings.HasPrefix(trimmed, "```"):
-			if !inCode && len(out) > 0 && out[len(out)-1] != "" {
-				out = append(out, "")
-			}
-			inCode, inList = !inCode, false
-			if !inCode {
-				out = append(out, "")
-			}
-		case inCode:
-			out = append(out, "\t"+line)
-		case trimmed == "":
-			inList = false
-			out = append(out, "")
-		case listItem.MatchString(line):
-			m := listItem.FindStringSubmatch(line)
-			if !inList && len(out) > 0 && out[len(out)-1] != "" {
-				out = append(out, "")
-			}
-			marker := "-"
-			if m[1] != "-" && m[1] != "*" {
-				marker = strings.TrimSuffix(m[1], ")")
-				if !strings.HasSuffix(marker, ".") {
-					marker += "."
-				}
-			}
-			inList = true
-			out = append(out, "  "+marker+" "+inline(m[2]))
-		case inList && (line[0] == ' ' || line[0] == '\t'):
-			out = append(out, "    "+inline(trimmed))
-		case heading.MatchString(trimmed):
-			if len(out) > 0 && out[len(out)-1] != "" {
-				out = append(out, "")
-			}
-			inList = false
-			out = append(out, inline(heading.FindStringSubmatch(trimmed)[1]), "")
-		default:
-			if inList {
-				out = append(out, "")
-				inList = false
-			}
-			out = append(out, inline(trimmed))
-		}
-	}
-	paras := paragraphs(strings.Join(out, "\n"))
-	paras = moveUnstable(paras)
+	paras := moveUnstable(paragraphs(strings.Join(w.out, "\n")))
 	for i, p := range paras {
 		if deprecate.MatchString(p) && !strings.HasPrefix(p, "\t") {
 			paras[i] = "Deprecated: " + deprecate.ReplaceAllString(p, "")
 		}
 	}
 	text := strings.Join(paras, "\n\n")
-	if len(defs) > 0 {
-		text += "\n\n" + strings.Join(defs, "\n")
+	if len(w.defs) > 0 {
+		text += "\n\n" + strings.Join(w.defs, "\n")
 	}
 	return text
+}
+
+// docWriter converts markdown to Go doc text a line at a time.
+type docWriter struct {
+	ident   func(string) (string, bool)
+	out     []string        // the lines written
+	defs    []string        // the link targets, "[text]: url"
+	seenDef map[string]bool // the texts of defs, lower-cased
+	// inCode: inside a fenced code block; inList: inside a list.
+	inCode, inList bool
+}
+
+// line converts one markdown line: a code fence, a line of code, a blank
+// line, a list item or its continuation, a heading, or text.
+func (w *docWriter) line(line string) {
+	trimmed := strings.TrimSpace(line)
+	switch {
+	case strings.HasPrefix(trimmed, "```"):
+		if !w.inCode {
+			w.breakParagraph()
+		}
+		w.inCode, w.inList = !w.inCode, false
+		if !w.inCode {
+			w.out = append(w.out, "")
+		}
+	case w.inCode:
+		w.out = append(w.out, "\t"+line)
+	case trimmed == "":
+		w.inList = false
+		w.out = append(w.out, "")
+	case listItem.MatchString(line):
+		m := listItem.FindStringSubmatch(line)
+		if !w.inList {
+			w.breakParagraph()
+		}
+		w.inList = true
+		w.out = append(w.out, "  "+listMarker(m[1])+" "+w.inline(m[2]))
+	case w.inList && (line[0] == ' ' || line[0] == '\t'):
+		w.out = append(w.out, "    "+w.inline(trimmed))
+	case heading.MatchString(trimmed):
+		w.breakParagraph()
+		w.inList = false
+		w.out = append(w.out, w.inline(heading.FindStringSubmatch(trimmed)[1]), "")
+	default:
+		if w.inList {
+			w.out = append(w.out, "")
+			w.inList = false
+		}
+		w.out = append(w.out, w.inline(trimmed))
+	}
+}
+
+// breakParagraph ends the paragraph being written, if one is.
+func (w *docWriter) breakParagraph() {
+	if len(w.out) > 0 && w.out[len(w.out)-1] != "" {
+		w.out = append(w.out, "")
+	}
+}
+
+// listMarker is the Go doc marker of a markdown list item's: "-" for a
+// bullet, "1." for "1." or "1)".
+func listMarker(md string) string {
+	if md == "-" || md == "*" {
+		return "-"
+	}
+	marker := strings.TrimSuffix(md, ")")
+	if !strings.HasSuffix(marker, ".") {
+		marker += "."
+	}
+	return marker
+}
+
+// inline converts the inline markdown of s: links become doc links with
+// their targets kept for the end, code spans links to a definition or
+// quoted code, and bold markers go.
+func (w *docWriter) inline(s string) string {
+	s = mdLink.ReplaceAllStringFunc(s, func(m string) string {
+		p := mdLink.FindStringSubmatch(m)
+		text := strings.Trim(p[1], "`*")
+		if !w.seenDef[strings.ToLower(text)] {
+			w.seenDef[strings.ToLower(text)] = true
+			w.defs = append(w.defs, fmt.Sprintf("[%s]: %s", text, p[2]))
+		}
+		return "[" + text + "]"
+	})
+	s = codeSpan.ReplaceAllStringFunc(s, func(m string) string {
+		code := m[1 : len(m)-1]
+		if id, ok := w.ident(code); ok {
+			return "[" + id + "]"
+		}
+		if strings.ContainsRune(code, '"') {
+			return code
+		}
+		return `"` + code + `"`
+	})
+	return bold.ReplaceAllString(s, "$1")
 }
 
 // paragraphs splits text at blank lines, dropping empty ones.

@@ -1,6 +1,11 @@
 package names
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/acpgen/acpgen/gen/ir"
+)
 
 func TestGoDoc(t *testing.T) {
 	ids := map[string]string{"SessionId": "SessionID", "ToolCall": "ToolCall"}
@@ -19,8 +24,26 @@ func TestGoDoc(t *testing.T) {
 		{"A thing.\n\nDeprecated: use `ToolCall` instead.", "A thing.\n\nDeprecated: use [ToolCall] instead."},
 		{"**Deprecated** old form.", "Deprecated: old form."},
 	} {
-		if got := GoDoc(c.in, ident); got != c.want {
-			t.Errorf("GoDoc(%q) =\n%q\nwant\n%q", c.in, got, c.want)
+		if got := goDoc(c.in, ident); got != c.want {
+			t.Errorf("goDoc(%q) =\n%q\nwant\n%q", c.in, got, c.want)
 		}
+	}
+}
+
+// TestDocsPrintable: descriptions become text a Go comment can hold, a NUL,
+// a carriage return, a bell and a byte order mark each a space.
+func TestDocsPrintable(t *testing.T) {
+	a := &ir.Type{Name: "A", Kind: ir.Struct, Doc: "x\x00y\r\nz\ufeff\tw.",
+		Fields: []*ir.Field{{JSONName: "b", Doc: "Bell\a.", Type: ir.Ref{Kind: ir.RefString}}}}
+	if err := Assign(&ir.Package{Name: "p", Version: "v1", Types: []*ir.Type{a}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, doc := range []string{a.Doc, a.Fields[0].Doc} {
+		if strings.ContainsAny(doc, "\x00\r\a\ufeff") {
+			t.Errorf("doc %q keeps a character a comment cannot hold", doc)
+		}
+	}
+	if !strings.Contains(a.Doc, "x y") || !strings.Contains(a.Fields[0].Doc, "Bell .") {
+		t.Errorf("docs = %q, %q", a.Doc, a.Fields[0].Doc)
 	}
 }

@@ -1,10 +1,18 @@
 package names
 
-import "github.com/acpgen/acpgen/gen/ir"
+import (
+	"strings"
+	"unicode"
 
-// docs converts every description of p with GoDoc once the Go names are
-// set: a code span naming a definition (`ToolCall`, `SessionId`) links to
-// its Go identifier.
+	"github.com/acpgen/acpgen/gen/ir"
+)
+
+// docs converts every description of p to Go doc text once the Go names
+// are set: control characters other than newline and tab (a NUL, a
+// carriage return) and byte order marks, which Go source may not contain,
+// become spaces, and goDoc turns the Markdown into doc comment text, where
+// a code span naming a definition (`ToolCall`, `SessionId`) links to its Go
+// identifier.
 func docs(p *ir.Package) {
 	ids := map[string]string{}
 	for _, t := range p.Types {
@@ -15,7 +23,7 @@ func docs(p *ir.Package) {
 		id, ok := ids[s]
 		return id, ok
 	}
-	conv := func(doc *string) { *doc = GoDoc(*doc, ident) }
+	conv := func(doc *string) { *doc = goDoc(commentText(*doc), ident) }
 	fields := func(fs []*ir.Field) {
 		for _, f := range fs {
 			conv(&f.Doc)
@@ -36,4 +44,21 @@ func docs(p *ir.Package) {
 			}
 		}
 	}
+}
+
+// commentText replaces what a Go comment cannot hold with spaces.
+func commentText(s string) string {
+	if strings.IndexFunc(s, unprintable) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if unprintable(r) {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+func unprintable(r rune) bool {
+	return r == '\uFEFF' || (unicode.IsControl(r) && r != '\n' && r != '\t')
 }

@@ -13,14 +13,14 @@ import (
 // ToolCallLocationsItem). Nested deep, such a name grows with the depth, and
 // as each type's name is written in its methods the output would grow with
 // the square of the depth. So an inline type whose schema name is longer
-// than MaxInlineName characters is named instead after its definition and
+// than maxInlineName characters is named instead after its definition and
 // the nearest steps of the way to it (at most nearSteps of them and
 // nearChars characters; of a longer step, its last words), followed by a number that counts the types so
 // named with the same beginning, in the order of their schema names, and
 // skips the names other types have: inline objects nested more than 60
 // levels under Root's property "a" are RootAAA1, RootAAA2, … The schema
 // names of the published ACP schemas have at most 40 characters.
-const MaxInlineName = 64
+const maxInlineName = 64
 
 const (
 	nearSteps = 3
@@ -36,17 +36,17 @@ type inlineNamer struct {
 }
 
 // typeName returns the Go name of a type that long does not report: its
-// schema name with a repeat written once (Destutter). An inline type's
+// schema name with a repeat written once (destutter). An inline type's
 // repeat is folded only where its own step repeats the words before it: a
 // repeat of several steps (a tree whose nodes hold their children:
 // RootChildrenItemChildrenItem) stays, as folding it would give a deeper
 // type the name of a shallower one.
 func typeName(t *ir.Type) string {
-	full := Exported(t.Name)
+	full := exported(t.Name)
 	if t.Parent == nil {
-		return Destutter(full)
+		return destutter(full)
 	}
-	w, k := Words(full), len(Words(Exported(t.Member)))
+	w, k := words(full), len(words(exported(t.Member)))
 	if k == 0 || 2*k > len(w) || !equalWords(w[len(w)-2*k:len(w)-k], w[len(w)-k:]) {
 		return full
 	}
@@ -55,7 +55,7 @@ func typeName(t *ir.Type) string {
 
 // long reports whether t is an inline type that the rule names.
 func long(t *ir.Type) bool {
-	return t.Parent != nil && len(t.Name) > MaxInlineName
+	return t.Parent != nil && len(t.Name) > maxInlineName
 }
 
 // shortName returns the Go name of the inline type t, which long reports:
@@ -72,7 +72,7 @@ func (n *inlineNamer) shortName(t *ir.Type, taken func(string) bool) string {
 		}
 		near = p.Member + near
 	}
-	base := Destutter(Exported(n.root(t).Name)) + Exported(near)
+	base := destutter(exported(n.root(t).Name)) + exported(near)
 	if r := []rune(base); len(r) > 0 && unicode.IsDigit(r[len(r)-1]) {
 		base += "N" // keeps the count apart from a step ending in a digit
 	}
@@ -88,7 +88,7 @@ func (n *inlineNamer) shortName(t *ir.Type, taken func(string) bool) string {
 // room characters: a step that lists 3,000 levels of a list of lists
 // (AItemItem…Item) gives ItemItem….
 func lastWords(s string, room int) string {
-	w := Words(s)
+	w := words(s)
 	i := len(w)
 	for i > 0 && len(w[i-1]) <= room {
 		room -= len(w[i-1])

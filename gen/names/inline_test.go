@@ -53,8 +53,8 @@ func TestLongInlineNames(t *testing.T) {
 		if tc.t.GoName != tc.want {
 			t.Errorf("%s: Go name %s, want %s", tc.t.Name, tc.t.GoName, tc.want)
 		}
-		if len(tc.t.GoName) > MaxInlineName {
-			t.Errorf("%s: Go name %s is longer than %d", tc.t.Name, tc.t.GoName, MaxInlineName)
+		if len(tc.t.GoName) > maxInlineName {
+			t.Errorf("%s: Go name %s is longer than %d", tc.t.Name, tc.t.GoName, maxInlineName)
 		}
 	}
 }

@@ -148,7 +148,7 @@ func cutLabel(ident, p string) (string, bool) {
 	if !ok || strings.Count(label, " ") > 3 || rest == "" {
 		return "", false
 	}
-	if name := Exported(label); name == "" || !strings.HasSuffix(ident, name) {
+	if name := exported(label); name == "" || !strings.HasSuffix(ident, name) {
 		return "", false
 	}
 	return rest, true

@@ -75,7 +75,7 @@ func TestLeadSchemas(t *testing.T) {
 	var rows []string
 	seen := map[string]bool{}
 	for _, d := range docs {
-		doc := GoDoc(d.text, func(string) (string, bool) { return "", false })
+		doc := goDoc(d.text, func(string) (string, bool) { return "", false })
 		in := firstSentence(doc)
 		lead := Lead(d.ident, doc)
 		out := firstSentence(lead)
@@ -193,7 +193,7 @@ func walkDocs(v any, ident string, out []schemaDoc) []schemaDoc {
 				}
 				sort.Strings(names)
 				for _, n := range names {
-					out = walkDocs(m[n], Exported(n), out)
+					out = walkDocs(m[n], exported(n), out)
 				}
 			case "description":
 			default:
@@ -208,16 +208,16 @@ func walkDocs(v any, ident string, out []schemaDoc) []schemaDoc {
 // title, its constant or the constant of its tag property.
 func variantName(v map[string]any) string {
 	if s, ok := v["title"].(string); ok {
-		return Exported(s)
+		return exported(s)
 	}
 	if s, ok := v["const"].(string); ok {
-		return Exported(s)
+		return exported(s)
 	}
 	props, _ := v["properties"].(map[string]any)
 	for _, p := range props {
 		if m, ok := p.(map[string]any); ok {
 			if s, ok := m["const"].(string); ok {
-				return Exported(s)
+				return exported(s)
 			}
 		}
 	}

@@ -7,18 +7,18 @@ import (
 	"github.com/acpgen/acpgen/gen/ir"
 )
 
-// ConnMembers are the methods every connection has of its own (the runtime's)
+// connMembers are the methods every connection has of its own (the runtime's)
 // and the methods of ExtMethodHandler and ExtNotificationHandler: no
 // protocol method may take these names.
-var ConnMembers = []string{"Close", "Done", "Err", "ExtMethod", "ExtNotification"}
+var connMembers = []string{"Close", "Done", "Err", "ExtMethod", "ExtNotification"}
 
-// MethodName returns the Go name of a JSON-RPC method, used for its handler
+// methodName returns the Go name of a JSON-RPC method, used for its handler
 // and for its outbound call on a connection: the name of its params type
 // without the suffix "Request" or "Notification" (PromptRequest → Prompt,
 // CancelNotification → Cancel). Where that leaves only the method's namespace
 // (SessionNotification for "session/update" → Session), it is the whole
 // method name instead (SessionUpdate).
-func MethodName(method, paramsType string) string {
+func methodName(method, paramsType string) string {
 	base := paramsType
 	for _, suffix := range []string{"Request", "Notification"} {
 		if s, ok := strings.CutSuffix(base, suffix); ok && s != "" {
@@ -26,9 +26,9 @@ func MethodName(method, paramsType string) string {
 			break
 		}
 	}
-	name := Exported(base)
-	if ns, _, ok := strings.Cut(method, "/"); (ok && name == Exported(ns)) || name == "" {
-		return Exported(method)
+	name := exported(base)
+	if ns, _, ok := strings.Cut(method, "/"); (ok && name == exported(ns)) || name == "" {
+		return exported(method)
 	}
 	return name
 }
@@ -40,14 +40,14 @@ func MethodName(method, paramsType string) string {
 // suffix "Notification" so that the side's methods stay apart.
 func (a *assigner) methods(p *ir.Package) {
 	reserved := map[string]bool{}
-	for _, n := range ConnMembers {
+	for _, n := range connMembers {
 		reserved[n] = true
 	}
 	consts := map[string]string{} // method name → constant
 	for _, m := range p.Methods {
 		o := origin{what: fmt.Sprintf("method %q", m.Name), file: p.FileOf(m.Gate), pointer: m.Params.Pointer}
-		m.GoName = MethodName(m.Name, m.Params.Name)
-		if !Valid(m.GoName) {
+		m.GoName = methodName(m.Name, m.Params.Name)
+		if !valid(m.GoName) {
 			a.errs.Addf(o.file, o.pointer, "%s gives no valid Go name (%q)", o.what, m.GoName)
 			continue
 		}
@@ -84,18 +84,16 @@ func (a *assigner) sides(p *ir.Package) {
 	}
 	for _, s := range p.Sides {
 		what := "the " + s.Name + " side"
-		side := Exported(s.Name)
+		side := exported(s.Name)
 		for _, c := range []struct {
 			name string
 			dst  *string
 		}{{side, &s.GoName}, {side + "SideConnection", &s.Conn}, {"New" + side + "SideConnection", &s.NewConn}} {
 			a.claim(a.top, c.name, origin{what: what}, c.dst)
 		}
-		for _, n := range []bool{false, true} {
-			if s.GoName == "" {
-				break // the side's name was taken: reported above
-			}
-			a.claim(a.top, Routes(s.GoName, n), origin{what: "a routing table of " + what, internal: true}, nil)
+		if s.GoName != "" { // else the side's name was taken: reported above
+			a.claim(a.top, routes(s.GoName, false), origin{what: "a routing table of " + what, internal: true}, &s.RequestRoutes)
+			a.claim(a.top, routes(s.GoName, true), origin{what: "a routing table of " + what, internal: true}, &s.NotificationRoutes)
 		}
 		for _, m := range s.Handles {
 			if !m.Required {

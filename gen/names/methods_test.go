@@ -22,16 +22,17 @@ func TestMethodName(t *testing.T) {
 		{"mcp/message", "MessageMcpRequest", "MessageMCP"},
 		{"initialize", "Request", "Request"},
 	} {
-		if got := MethodName(c.method, c.params); got != c.want {
-			t.Errorf("MethodName(%q, %q) = %q, want %q", c.method, c.params, got, c.want)
+		if got := methodName(c.method, c.params); got != c.want {
+			t.Errorf("methodName(%q, %q) = %q, want %q", c.method, c.params, got, c.want)
 		}
 	}
 }
 
-// TestRuntimeNames checks that Runtime has the exported names of the
-// connection runtime template and that ConnMembers lists its methods.
+// TestRuntimeNames checks that runtimeDecls has the exported names of the
+// connection runtime template and that connMembers lists its methods.
 func TestRuntimeNames(t *testing.T) {
-	f, err := parser.ParseFile(token.NewFileSet(), "conn.go", templates.Conn("header", "p"), 0)
+	conn, _ := templates.RuntimeNamed("conn.go")
+	f, err := parser.ParseFile(token.NewFileSet(), "conn.go", conn.Source(templates.Fill{Header: "header", Package: "p"}), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,13 +73,13 @@ func TestRuntimeNames(t *testing.T) {
 		}
 	}
 	var runtime []string
-	for _, n := range Runtime() {
+	for _, n := range runtimeDecls() {
 		if n.File == "conn.go" && n.Receiver == "" && token.IsExported(n.Name) {
 			runtime = append(runtime, n.Name)
 		}
 	}
-	same(t, "Runtime() of conn.go", top, runtime)
-	same(t, "ConnMembers", members, ConnMembers)
+	same(t, "runtimeDecls() of conn.go", top, runtime)
+	same(t, "connMembers", members, connMembers)
 }
 
 func same(t *testing.T, what string, got, want []string) {
@@ -148,6 +149,21 @@ func TestSideNames(t *testing.T) {
 	for _, clash := range []string{"Agent", "AgentLoadSession", "NewParseError", "MethodPrompt"} {
 		if err := Assign(build(clash)); err == nil {
 			t.Errorf("a schema type %s: no collision reported", clash)
+		}
+	}
+}
+
+// TestRuntimeCoversRegistry checks that runtimeDecls holds the identifiers of
+// every runtime file that templates.Runtimes lists, so that a file added
+// there is claimed without another list to keep.
+func TestRuntimeCoversRegistry(t *testing.T) {
+	files := map[string]int{}
+	for _, n := range runtimeDecls() {
+		files[n.File]++
+	}
+	for _, r := range templates.Runtimes {
+		if files[r.Name] == 0 {
+			t.Errorf("runtimeDecls has no identifier of %s", r.Name)
 		}
 	}
 }

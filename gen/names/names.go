@@ -18,12 +18,12 @@ var initialisms = map[string]bool{
 	"XML": true,
 }
 
-// Exported returns the exported Go identifier for a schema name in any
+// exported returns the exported Go identifier for a schema name in any
 // spelling: camelCase, PascalCase, snake_case, kebab-case, a path ("session/update")
 // or a phrase ("Parse error"). It returns "" when s has no letters or digits.
-func Exported(s string) string {
+func exported(s string) string {
 	var b strings.Builder
-	for _, w := range Words(s) {
+	for _, w := range words(s) {
 		if up := strings.ToUpper(w); initialisms[up] {
 			b.WriteString(up)
 			continue
@@ -39,9 +39,9 @@ func Exported(s string) string {
 	return out
 }
 
-// Words splits s at non-alphanumeric characters and at case changes:
+// words splits s at non-alphanumeric characters and at case changes:
 // "McpServerHTTPConfig" → Mcp Server HTTP Config; "in_progress" → in progress.
-func Words(s string) []string {
+func words(s string) []string {
 	var words []string
 	var cur []rune
 	flush := func() {
@@ -69,13 +69,13 @@ func Words(s string) []string {
 	return words
 }
 
-// Unexported returns a lower-case Go identifier for s, escaping keywords.
-func Unexported(s string) string {
-	e := Exported(s)
+// unexported returns a lower-case Go identifier for s, escaping keywords.
+func unexported(s string) string {
+	e := exported(s)
 	if e == "" {
 		return e
 	}
-	words := Words(e)
+	words := words(e)
 	first := words[0]
 	if initialisms[strings.ToUpper(first)] {
 		e = strings.ToLower(first) + e[len(first):]
@@ -84,18 +84,18 @@ func Unexported(s string) string {
 		r[0] = unicode.ToLower(r[0])
 		e = string(r)
 	}
-	return Escape(e)
+	return escape(e)
 }
 
-// Escape makes a Go keyword usable as an identifier by appending "_".
-func Escape(s string) string {
+// escape makes a Go keyword usable as an identifier by appending "_".
+func escape(s string) string {
 	if token.IsKeyword(s) {
 		return s + "_"
 	}
 	return s
 }
 
-// Valid reports whether s can be used as an exported Go identifier.
-func Valid(s string) bool {
+// valid reports whether s can be used as an exported Go identifier.
+func valid(s string) bool {
 	return token.IsIdentifier(s) && token.IsExported(s)
 }

@@ -34,8 +34,8 @@ func TestExported(t *testing.T) {
 		{"", ""},
 		{"--", ""},
 	} {
-		if got := Exported(tc.in); got != tc.want {
-			t.Errorf("Exported(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := exported(tc.in); got != tc.want {
+			t.Errorf("exported(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
@@ -50,16 +50,16 @@ func TestUnexported(t *testing.T) {
 		{"range", "range_"},
 		{"value", "value"},
 	} {
-		if got := Unexported(tc.in); got != tc.want {
-			t.Errorf("Unexported(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := unexported(tc.in); got != tc.want {
+			t.Errorf("unexported(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
 
 func TestWords(t *testing.T) {
-	got := strings.Join(Words("McpServerHTTPConfig2x_fooBar"), " ")
+	got := strings.Join(words("McpServerHTTPConfig2x_fooBar"), " ")
 	if want := "Mcp Server HTTP Config2x foo Bar"; got != want {
-		t.Errorf("Words = %q, want %q", got, want)
+		t.Errorf("words = %q, want %q", got, want)
 	}
 }
 
@@ -113,7 +113,7 @@ func TestRuntime(t *testing.T) {
 		"decoder": "decode.go", "encodeBuffer": "encode.go", "Error.Error": "rpc.go",
 	}
 	got := map[string]string{}
-	for _, n := range Runtime() {
+	for _, n := range runtimeDecls() {
 		key := n.Name
 		if n.Receiver != "" {
 			key = n.Receiver + "." + n.Name
@@ -164,17 +164,17 @@ func TestConvertRuntime(t *testing.T) {
 
 func TestDerivedNames(t *testing.T) {
 	for _, tc := range []struct{ got, want string }{
-		{LowerFirst("MCPServer"), "mcpServer"},
-		{LowerFirst("SessionUpdate"), "sessionUpdate"},
-		{LowerFirst("ID"), "id"},
-		{Registry("SessionUpdate"), "sessionUpdateUnstable"},
-		{Extension("ClientCapabilities", "unstable_plan_operations"), "clientCapabilitiesPlanOperations"},
-		{Extension("A", "unstable_a+unstable_b"), "aAB"},
-		{Extension("U", "unstable"), "uUnstable"},
-		{Marker("ContentBlock", true), "contentBlockTag"},
-		{Marker("RequestID", false), "isRequestID"},
-		{SharedFields("SessionConfigOption"), "sessionConfigOptionFields"},
-		{MethodTable("NewResult"), "newResultUnstable"},
+		{lowerFirst("MCPServer"), "mcpServer"},
+		{lowerFirst("SessionUpdate"), "sessionUpdate"},
+		{lowerFirst("ID"), "id"},
+		{registry("SessionUpdate"), "sessionUpdateUnstable"},
+		{extension("ClientCapabilities", "unstable_plan_operations"), "clientCapabilitiesPlanOperations"},
+		{extension("A", "unstable_a+unstable_b"), "aAB"},
+		{extension("U", "unstable"), "uUnstable"},
+		{marker("ContentBlock", true), "contentBlockTag"},
+		{marker("RequestID", false), "isRequestID"},
+		{sharedFields("SessionConfigOption"), "sessionConfigOptionFields"},
+		{methodTable("NewResult"), "newResultUnstable"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %s, want %s", tc.got, tc.want)

@@ -8,68 +8,51 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/acpgen/acpgen/gen/ir"
 	"github.com/acpgen/acpgen/templates"
 )
 
-// RuntimeName is an identifier that a runtime file copied from package
-// templates declares in every generated package.
-type RuntimeName struct {
+// runtimeName is an identifier that a runtime file copied from package
+// templates declares in every generated package that carries the file.
+type runtimeName struct {
 	Name string
 	File string // "rpc.go"
 	// Receiver is the type a method belongs to; "" for a top-level name.
 	Receiver string
+	// When says which packages carry the file.
+	When templates.When
 }
 
-// Runtime returns the top-level names and the methods that the runtime files
-// declare in every generated package (decode.go, decode_checks.go, encode.go, json.go and the
-// JSON-RPC files rpc.go, rpcdecode.go and tracker.go, and conn.go, conn_init.go, the
-// ConnFiles of the templates and the session files in packages with sides), found by parsing their
-// sources: new template code is covered without a list to keep up to date.
-// Assign reserves them, so that a schema definition of the same name is an
-// error here instead of a compile error in the generated package.
-func Runtime() []RuntimeName {
+// runtimeDecls returns the top-level names and the methods that the runtime
+// files (templates.Runtimes) declare, found by parsing their sources, each
+// version's template of a file whose rules differ between versions: a new
+// runtime file is covered by its entry in templates.Runtimes. Assign
+// reserves them, so that a schema definition of the same name is an error
+// here instead of a compile error in the generated package.
+func runtimeDecls() []runtimeName {
 	runtimeOnce.Do(func() { runtimeNames = parseRuntime() })
 	return runtimeNames
 }
 
 var (
 	runtimeOnce  sync.Once
-	runtimeNames []RuntimeName
+	runtimeNames []runtimeName
 )
 
-// runtimeSource is a runtime file and how to fill its template.
-type runtimeSource struct {
-	file string
-	fill func(header, pkg string) []byte
-}
-
-func parseRuntime() []RuntimeName {
-	var sources []runtimeSource
-	for _, name := range templates.ConnFiles {
-		sources = append(sources, runtimeSource{name, func(h, p string) []byte { return templates.ConnFile(name, h, p) }})
-	}
-	sources = append(sources, []runtimeSource{
-		{"decode.go", templates.Decoder},
-		{"decode_checks.go", templates.DecoderChecks},
-		{"encode.go", templates.Encoder},
-		{"json.go", templates.JSONHelpers},
-		{"rpc.go", func(h, p string) []byte { return templates.RPC(h, p, "ErrorCode") }},
-		{"rpcdecode.go", func(h, p string) []byte { return templates.RPCDecoder(h, p, "ErrorCode") }},
-		{"tracker.go", templates.Tracker},
-		{"conn.go", templates.Conn},
-		{"conn_init.go", func(h, p string) []byte { return templates.ConnInit(h, p, "v1") }},
-		{"conn_init.go", func(h, p string) []byte { return templates.ConnInit(h, p, "v2") }},
-	}...)
-	for _, v := range []string{"v1", "v2"} {
-		for name := range templates.SessionFiles(v) {
-			sources = append(sources, runtimeSource{name, func(h, p string) []byte {
-				return templates.Session(name, h, p, v, "")
-			}})
+func parseRuntime() []runtimeName {
+	var out []runtimeName
+	for _, r := range templates.Runtimes {
+		versions := r.Versions()
+		if versions == nil {
+			versions = []string{""}
 		}
-	}
-	var out []RuntimeName
-	for _, src := range sources {
-		out = append(out, declared(src.file, src.fill("header", "p"))...)
+		for _, v := range versions {
+			src := r.Source(templates.Fill{Header: "header", Package: "p", Version: v, ErrorCode: "ErrorCode"})
+			for _, n := range declared(r.Name, src) {
+				n.When = r.When
+				out = append(out, n)
+			}
+		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].File+out[i].Name < out[j].File+out[j].Name })
 	return out
@@ -77,20 +60,20 @@ func parseRuntime() []RuntimeName {
 
 // declared returns the top-level names and methods that the source of
 // template file declares.
-func declared(file string, src []byte) []RuntimeName {
+func declared(file string, src []byte) []runtimeName {
 	f, err := parser.ParseFile(token.NewFileSet(), file, src, parser.SkipObjectResolution)
 	if err != nil {
 		// The templates are compiled into the binary and tested to parse.
 		panic("names: runtime template " + file + " does not parse: " + err.Error())
 	}
-	var out []RuntimeName
+	var out []runtimeName
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
 			if d.Name.Name == "init" {
 				continue
 			}
-			n := RuntimeName{Name: d.Name.Name, File: file}
+			n := runtimeName{Name: d.Name.Name, File: file}
 			if d.Recv != nil && len(d.Recv.List) == 1 {
 				n.Receiver = ReceiverName(d.Recv.List[0].Type)
 			}
@@ -99,11 +82,11 @@ func declared(file string, src []byte) []RuntimeName {
 			for _, spec := range d.Specs {
 				switch s := spec.(type) {
 				case *ast.TypeSpec:
-					out = append(out, RuntimeName{Name: s.Name.Name, File: file})
+					out = append(out, runtimeName{Name: s.Name.Name, File: file})
 				case *ast.ValueSpec:
 					for _, id := range s.Names {
 						if id.Name != "_" {
-							out = append(out, RuntimeName{Name: id.Name, File: file})
+							out = append(out, runtimeName{Name: id.Name, File: file})
 						}
 					}
 				}
@@ -135,9 +118,9 @@ func ReceiverName(e ast.Expr) string {
 // Names the emitter derives from a type's Go name. They are computed here,
 // claimed by Assign, and called by the emitter, so both agree.
 
-// LowerFirst lower-cases the leading capital, or the leading initialism:
+// lowerFirst lower-cases the leading capital, or the leading initialism:
 // "SessionUpdate" → "sessionUpdate", "MCPServer" → "mcpServer".
-func LowerFirst(s string) string {
+func lowerFirst(s string) string {
 	i := 1
 	for i < len(s) && s[i] >= 'A' && s[i] <= 'Z' && (i+1 == len(s) || s[i+1] >= 'A' && s[i+1] <= 'Z') {
 		i++
@@ -145,50 +128,50 @@ func LowerFirst(s string) string {
 	return strings.ToLower(s[:i]) + s[i:]
 }
 
-// Interface is the interface a union's variants implement.
-func Interface(union string) string { return union + "Variant" }
+// variantInterface is the interface a union's variants implement.
+func variantInterface(union string) string { return union + "Variant" }
 
-// Marker is the unexported method that seals a union's variant interface.
-func Marker(union string, tagged bool) string {
+// marker is the unexported method that seals a union's variant interface.
+func marker(union string, tagged bool) string {
 	if tagged {
-		return LowerFirst(union) + "Tag"
+		return lowerFirst(union) + "Tag"
 	}
 	return "is" + union
 }
 
-// Registry is the map through which build-tagged files add a union's variants.
-func Registry(union string) string { return LowerFirst(union) + "Unstable" }
+// registry is the map through which build-tagged files add a union's variants.
+func registry(union string) string { return lowerFirst(union) + "Unstable" }
 
-// UnionMembers is the list of the members of a tagged union that its
+// unionMembers is the list of the members of a tagged union that its
 // variants leave to it: the tag and the shared fields.
-func UnionMembers(union string) string { return LowerFirst(union) + "Members" }
+func unionMembers(union string) string { return lowerFirst(union) + "Members" }
 
-// SharedFields is the type through which a union's shared fields are decoded.
-func SharedFields(union string) string { return LowerFirst(union) + "Fields" }
+// sharedFields is the type through which a union's shared fields are decoded.
+func sharedFields(union string) string { return lowerFirst(union) + "Fields" }
 
-// KeySuffix turns a gate key ("unstable_a+unstable_b", "unstable") into
+// keySuffix turns a gate key ("unstable_a+unstable_b", "unstable") into
 // part of a Go identifier.
-func KeySuffix(key string) string {
-	if key == "unstable" {
+func keySuffix(key string) string {
+	if key == ir.Umbrella {
 		return "Unstable"
 	}
 	var b strings.Builder
 	for _, f := range strings.Split(key, "+") {
-		b.WriteString(Exported(strings.TrimPrefix(f, "unstable_")))
+		b.WriteString(exported(strings.TrimPrefix(f, ir.FeaturePrefix)))
 	}
 	return b.String()
 }
 
-// Extension is the embedded struct that carries the fields of a type that
+// extension is the embedded struct that carries the fields of a type that
 // the gate key adds.
-func Extension(typ, key string) string { return LowerFirst(typ) + KeySuffix(key) }
+func extension(typ, key string) string { return lowerFirst(typ) + keySuffix(key) }
 
-// MethodTable is the map through which build-tagged files add methods to the
+// methodTable is the map through which build-tagged files add methods to the
 // function name ("NewRequestParams", "RequestSide").
-func MethodTable(fn string) string { return LowerFirst(fn) + "Unstable" }
+func methodTable(fn string) string { return lowerFirst(fn) + "Unstable" }
 
-// MethodFuncs are the functions the methods file declares, by method name.
-var MethodFuncs = []string{"NewRequestParams", "NewNotificationParams", "NewResult", "RequestSide", "NotificationSide"}
+// methodFuncNames are the functions the methods file declares, by method name.
+var methodFuncNames = []string{"NewRequestParams", "NewNotificationParams", "NewResult", "RequestSide", "NotificationSide"}
 
 // Methods every generated type has, and those of some kinds, as the
 // emitter writes them: a property may not become a field of the same name.
@@ -198,33 +181,33 @@ var (
 	enumMethods   = []string{"IsKnown", "IsCustom"}
 )
 
-// Routes is the routing table of the side whose interface is side, for its
+// routes is the routing table of the side whose interface is side, for its
 // requests or its notifications.
-func Routes(side string, notifications bool) string {
+func routes(side string, notifications bool) string {
 	if notifications {
-		return LowerFirst(side) + "Notifications"
+		return lowerFirst(side) + "Notifications"
 	}
-	return LowerFirst(side) + "Requests"
+	return lowerFirst(side) + "Requests"
 }
 
 // ConvertRuntime returns the top-level names and the methods that the
 // templates of the convert package declare (templates.ConvertFiles: the
-// plan conversions and the bridge), found by parsing them as Runtime finds
+// plan conversions and the bridge), found by parsing them as runtimeDecls finds
 // those of the other packages. The member-by-member conversions the emitter
 // adds to the package are named by ConvertFunc, and never take one of
 // these names (ConvertClaimed).
-func ConvertRuntime() []RuntimeName {
+func ConvertRuntime() []runtimeName {
 	convertOnce.Do(func() { convertNames = parseConvert() })
 	return convertNames
 }
 
 var (
 	convertOnce  sync.Once
-	convertNames []RuntimeName
+	convertNames []runtimeName
 )
 
-func parseConvert() []RuntimeName {
-	var out []RuntimeName
+func parseConvert() []runtimeName {
+	var out []runtimeName
 	for _, file := range templates.ConvertFiles() {
 		src, err := templates.Convert(file, "header", "", "example.com/acpv1", "example.com/acpv2")
 		if err != nil {

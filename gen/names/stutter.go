@@ -17,12 +17,12 @@ import "strings"
 // stutterWord replaces a repeat that would leave a name equal to its parent.
 const stutterWord = "Data"
 
-// Join composes the Go name of a member (a variant, a constant) from its
+// join composes the Go name of a member (a variant, a constant) from its
 // parent's Go name and the member's schema name: the member's leading words
 // that repeat the parent's trailing words are written once.
-func Join(parent, member string) string {
-	m := Exported(member)
-	pw, mw := Words(parent), Words(m)
+func join(parent, member string) string {
+	m := exported(member)
+	pw, mw := words(parent), words(m)
 	k := overlap(pw, mw)
 	if k == 0 {
 		return parent + m
@@ -34,10 +34,10 @@ func Join(parent, member string) string {
 	return parent + rest
 }
 
-// Destutter removes a trailing repeat from a schema name that nests itself:
+// destutter removes a trailing repeat from a schema name that nests itself:
 // EmbeddedResourceResource → EmbeddedResourceData.
-func Destutter(name string) string {
-	w := Words(name)
+func destutter(name string) string {
+	w := words(name)
 	for k := len(w) / 2; k >= 1; k-- {
 		if equalWords(w[len(w)-2*k:len(w)-k], w[len(w)-k:]) {
 			return strings.Join(w[:len(w)-k], "") + stutterWord

@@ -11,8 +11,8 @@ func TestJoin(t *testing.T) {
 		{"SessionUpdate", "session_info_update", "SessionUpdateSessionInfoUpdate"},
 		{"MCPServer", "http", "MCPServerHTTP"},
 	} {
-		if got := Join(c.parent, c.member); got != c.want {
-			t.Errorf("Join(%q, %q) = %q, want %q", c.parent, c.member, got, c.want)
+		if got := join(c.parent, c.member); got != c.want {
+			t.Errorf("join(%q, %q) = %q, want %q", c.parent, c.member, got, c.want)
 		}
 	}
 }
@@ -25,8 +25,8 @@ func TestDestutter(t *testing.T) {
 		"UUID":                     "UUID",
 		"ResourceLink":             "ResourceLink",
 	} {
-		if got := Destutter(in); got != want {
-			t.Errorf("Destutter(%q) = %q, want %q", in, got, want)
+		if got := destutter(in); got != want {
+			t.Errorf("destutter(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/acpgen/acpgen/gen/emit"
 	"github.com/acpgen/acpgen/gen/names"
-	"github.com/acpgen/acpgen/gen/write"
 	"github.com/acpgen/acpgen/schema"
 )
 
@@ -40,7 +39,7 @@ func TestClaimsCoverOutput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		files, err := write.Render(v.Package, emit.Files(p))
+		files, err := emit.Render(v.Package, emit.Files(p))
 		if err != nil {
 			t.Fatal(err)
 		}

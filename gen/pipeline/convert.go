@@ -8,7 +8,6 @@ import (
 	"github.com/acpgen/acpgen/gen/check"
 	"github.com/acpgen/acpgen/gen/emit"
 	"github.com/acpgen/acpgen/gen/ir"
-	"github.com/acpgen/acpgen/gen/write"
 	"github.com/acpgen/acpgen/templates"
 )
 
@@ -89,7 +88,7 @@ func convertFiles(o *Options, v1, v2 *ir.Package) (files map[string][]byte, warn
 		files["convert/"+name] = src
 	}
 	// The member-by-member conversions of the types of the same shape.
-	types, err := write.Render("convert", func(yield func(emit.File) bool) {
+	types, err := emit.Render("convert", func(yield func(emit.File) bool) {
 		yield(emit.Conversions(v1, v2, header, path.Join(o.ImportPath, v1.Name), path.Join(o.ImportPath, v2.Name)))
 	})
 	if err != nil {

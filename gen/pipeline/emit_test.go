@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/acpgen/acpgen/gen/emit"
-	"github.com/acpgen/acpgen/gen/write"
 )
 
 // TestEmitCannotFail: for every version of every hostile schema and of every
@@ -95,7 +94,7 @@ func emitChecked(t *testing.T, fsys fs.FS) (passed, rejected int) {
 			}()
 			files = slices.Collect(emit.Files(p))
 		}()
-		rendered, err := write.Render(v.Package, slices.Values(files))
+		rendered, err := emit.Render(v.Package, slices.Values(files))
 		if err != nil {
 			t.Fatalf("%s: %v", v.Name, err)
 		}

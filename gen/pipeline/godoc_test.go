@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/acpgen/acpgen/gen/names"
 	"github.com/acpgen/acpgen/schema"
 )
 
@@ -107,15 +108,7 @@ func TestGoDoc(t *testing.T) {
 }
 
 func exportedRecv(fl *ast.FieldList) bool {
-	typ := fl.List[0].Type
-	if star, ok := typ.(*ast.StarExpr); ok {
-		typ = star.X
-	}
-	if ix, ok := typ.(*ast.IndexExpr); ok {
-		typ = ix.X
-	}
-	id, ok := typ.(*ast.Ident)
-	return ok && id.IsExported()
+	return token.IsExported(names.ReceiverName(fl.List[0].Type))
 }
 
 // markdownLeft returns a piece of markdown that a doc comment still holds.

@@ -1,5 +1,5 @@
 // Package pipeline runs the generator's stages in order: load → ir → check
-// and names → emit, then renders what emit built (write.Render). It returns
+// and names → emit, then renders what emit built (emit.Render). It returns
 // the files in memory; package write puts them on disk. Problems with the
 // schema come back as *diag.List errors, located by file, JSON pointer,
 // line and column.
@@ -8,9 +8,7 @@ package pipeline
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
-	"path"
 	"strings"
 	"sync"
 
@@ -20,7 +18,6 @@ import (
 	"github.com/acpgen/acpgen/gen/ir"
 	"github.com/acpgen/acpgen/gen/load"
 	"github.com/acpgen/acpgen/gen/names"
-	"github.com/acpgen/acpgen/gen/write"
 	"github.com/acpgen/acpgen/schema"
 )
 
@@ -43,36 +40,39 @@ func Versions(fsys fs.FS) ([]Version, error) {
 		return err == nil
 	}
 	var out []Version
-	for _, v := range []string{"v1", "v2"} {
-		ver := Version{Name: v, Package: "acp" + v}
-		if name := path.Join(v, "schema.json"); exists(name) {
+	for _, v := range ir.ProtocolVersions {
+		ver := Version{Name: v.Name, Package: v.Package}
+		if name := v.StableFile(); exists(name) {
 			ver.Stable = name
 		}
-		if name := path.Join(v, "schema.unstable.json"); exists(name) {
+		if name := v.UnstableFile(); exists(name) {
 			ver.Unstable = name
 		}
-		if ver.Stable == "" && v == "v1" && exists("schema.json") {
-			ver.Stable = "schema.json"
+		if ver.Stable == "" && v.Legacy != "" && exists(v.Legacy) {
+			ver.Stable = v.Legacy
 		}
 		if ver.Stable != "" || ver.Unstable != "" {
 			out = append(out, ver)
 		}
 	}
 	if len(out) == 0 {
-		return nil, diag.New("", "", "no schema files: expected v1/schema.json, v2/schema.json (or their schema.unstable.json) or schema.json")
+		return nil, diag.New("", "", "no schema files: expected %s", expectedFiles())
 	}
 	return out, nil
 }
 
-// Source describes where the files in fsys came from, from its
-// provenance.json: "@agentclientprotocol/sdk 2.4.0".
-func Source(fsys fs.FS) string {
-	var p struct{ Package, Version string }
-	data, err := fs.ReadFile(fsys, "provenance.json")
-	if err != nil || json.Unmarshal(data, &p) != nil || p.Package == "" {
-		return "the ACP schema"
+// expectedFiles names the schema files Versions looks for:
+// "v1/schema.json, v2/schema.json (or their schema.unstable.json) or
+// schema.json".
+func expectedFiles() string {
+	var stable, legacy []string
+	for _, v := range ir.ProtocolVersions {
+		stable = append(stable, v.StableFile())
+		if v.Legacy != "" {
+			legacy = append(legacy, v.Legacy)
+		}
 	}
-	return p.Package + " " + p.Version
+	return strings.Join(stable, ", ") + " (or their schema.unstable.json) or " + strings.Join(legacy, ", ")
 }
 
 // Features reads the feature map: features.json in fsys if it has one, else
@@ -197,7 +197,7 @@ func GenerateWith(fsys fs.FS, o Options) (*Output, error) {
 	for i, r := range results {
 		pkgs[versions[i].Name] = r.pkg
 	}
-	conv, warning, err := convertFiles(&o, pkgs["v1"], pkgs["v2"])
+	conv, warning, err := convertFiles(&o, pkgs[ir.V1], pkgs[ir.V2])
 	if err != nil {
 		return nil, err
 	}
@@ -210,24 +210,17 @@ func GenerateWith(fsys fs.FS, o Options) (*Output, error) {
 	return out, nil
 }
 
-// buildAndEmit builds one version's package, applies the feature selection
-// and the provenance header, and emits it.
+// buildAndEmit builds one version's package with the options' feature
+// selection and provenance header, and emits it.
 func buildAndEmit(fsys fs.FS, v Version, o *Options, fm ir.FeatureMap, removed map[string]string) (*ir.Package, []string, map[string][]byte, error) {
-	p, warnings, err := Build(fsys, v, fm, removed)
+	p, warnings, err := build(fsys, v, fm, removed, o)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if o.Select != nil {
-		ir.Select(p, *o.Select)
-		check.Lower(p) // what the emitter reads, decided again for what is left
-	}
 	p.Tests = o.Tests
-	if p.Source, err = provenance(fsys, v, o); err != nil {
-		return nil, nil, nil, err
-	}
 	// check and names leave the emitter nothing to refuse; what it
 	// builds is formatted after it.
-	files, err := write.Render(v.Package, emit.Files(p))
+	files, err := emit.Render(v.Package, emit.Files(p))
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -239,13 +232,22 @@ func buildAndEmit(fsys fs.FS, v Version, o *Options, fm ir.FeatureMap, removed m
 // has, gated by the features in fm; the union tags in removed are rejected.
 // The problems of both files are reported together.
 func Build(fsys fs.FS, v Version, fm ir.FeatureMap, removed map[string]string) (*ir.Package, []string, error) {
-	main := v.Stable
-	if main == "" {
-		main = v.Unstable
+	return build(fsys, v, fm, removed, &Options{})
+}
+
+// build is Build with the provenance header of o (the generator and the
+// command that it names), keeping only the unstable items that o.Select
+// selects (all when it is nil): the selection comes before check and
+// names, so that what they decide (check.Lower, the Go names) is decided
+// once, for what is emitted.
+func build(fsys fs.FS, v Version, fm ir.FeatureMap, removed map[string]string, o *Options) (*ir.Package, []string, error) {
+	source, err := provenance(fsys, v, o)
+	if err != nil {
+		return nil, nil, err
 	}
-	opts := ir.Options{Name: v.Package, Version: v.Name, Source: fmt.Sprintf("%s %s", Source(fsys), main)}
+	opts := ir.Options{Name: v.Package, Version: v.Name, Source: source}
 	p := &ir.Package{Name: opts.Name, Version: opts.Version, Source: opts.Source}
-	var err, uerr error
+	var uerr error
 	if v.Stable != "" {
 		p, err = buildFile(fsys, v.Stable, opts)
 	}
@@ -261,9 +263,6 @@ func Build(fsys fs.FS, v Version, fm ir.FeatureMap, removed map[string]string) (
 		if p, err = ir.Merge(p, u, v.Stable, v.Unstable); err != nil {
 			return nil, nil, err
 		}
-		if v.Stable != "" {
-			p.Source = fmt.Sprintf("%s %s and %s", Source(fsys), v.Stable, path.Base(v.Unstable))
-		}
 		warnings = ir.AssignFeatures(p, fm)
 	}
 	w, err := ir.RemoveTags(p, removed)
@@ -272,6 +271,9 @@ func Build(fsys fs.FS, v Version, fm ir.FeatureMap, removed map[string]string) (
 	}
 	warnings = append(warnings, w...)
 	ir.AddSides(p)
+	if o.Select != nil {
+		ir.Select(p, *o.Select)
+	}
 	p.StableFile, p.UnstableFile = v.Stable, v.Unstable
 	// check makes sure the emitter can write the package; names claims
 	// every identifier. Their problems are reported together.

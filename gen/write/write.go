@@ -1,5 +1,5 @@
-// Package write renders the files emit builds to formatted source (Render)
-// and puts generated files on disk, and is the only stage that does. It rewrites only files whose content changed, removes generated
+// Package write puts generated files on disk, and is the only stage that
+// does. It rewrites only files whose content changed, removes generated
 // files that are no longer produced, and leaves hand-written files (tests)
 // alone. A write is all or nothing: every new file is staged beside its
 // target first, then each is renamed into place with the old one kept

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
+
+	"github.com/acpgen/acpgen/internal/jsontest"
 )
 
 // The one-pass decoders: where the tag is, how names match, what follows a
@@ -54,7 +56,7 @@ func TestDecodeUnknownVariantKeepsObject(t *testing.T) {
 func TestDecodeNamesMatchExactly(t *testing.T) {
 	var c ContentChunk
 	err := json.Unmarshal([]byte(`{"Content":{"type":"text","text":"hi"}}`), &c)
-	assertTypeError(t, err, []string{"content"}, `object without "content"`)
+	jsontest.AssertTypeError(t, err, []string{"content"}, `object without "content"`)
 	// An escaped name is the same name.
 	if err := json.Unmarshal([]byte(`{"\u0063ontent":{"type":"text","text":"hi"}}`), &c); err != nil {
 		t.Errorf("escaped name: %v", err)

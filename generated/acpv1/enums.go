@@ -6,8 +6,6 @@
 
 package acpv1
 
-import "strconv"
-
 // CompactionStatus is the lifecycle state of a context compaction.
 type CompactionStatus string
 
@@ -45,17 +43,6 @@ func (v CompactionStatus) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// UnmarshalJSON decodes the value as a member of type CompactionStatus is decoded: null is an
-// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
-func (v *CompactionStatus) UnmarshalJSON(data []byte) error {
-	return decodeWith(data, v, decodeString[CompactionStatus])
-}
-
-// MarshalJSON encodes the value as a member of type CompactionStatus is encoded.
-func (v CompactionStatus) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[CompactionStatus])
-}
-
 // ElicitationSchemaType is the type discriminator for elicitation schemas.
 type ElicitationSchemaType string
 
@@ -73,30 +60,6 @@ func (v ElicitationSchemaType) IsKnown() bool {
 		return true
 	}
 	return false
-}
-
-func (v *ElicitationSchemaType) decodeJSON(d *decoder) error {
-	text, err := d.stringText(v)
-	if err != nil {
-		return err
-	}
-	switch string(text) {
-	case string(ElicitationSchemaTypeObject):
-		*v = ElicitationSchemaTypeObject
-	default:
-		return typeError("unknown string "+strconv.Quote(string(text)), v, "")
-	}
-	return nil
-}
-
-// UnmarshalJSON accepts only the values the schema lists.
-func (v *ElicitationSchemaType) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
-// MarshalJSON encodes the value as a member of type ElicitationSchemaType is encoded.
-func (v ElicitationSchemaType) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[ElicitationSchemaType])
 }
 
 // ErrorCode holds the predefined error codes for common JSON-RPC and ACP-specific errors.
@@ -152,17 +115,6 @@ func (v ErrorCode) IsKnown() bool {
 	return false
 }
 
-// UnmarshalJSON decodes the value as a member of type ErrorCode is decoded: null is an
-// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
-func (v *ErrorCode) UnmarshalJSON(data []byte) error {
-	return decodeWith(data, v, decodeInt[ErrorCode])
-}
-
-// MarshalJSON encodes the value as a member of type ErrorCode is encoded.
-func (v ErrorCode) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeInt[ErrorCode])
-}
-
 // NoticeSeverity is the severity hint for a session notice.
 type NoticeSeverity string
 
@@ -194,17 +146,6 @@ func (v NoticeSeverity) IsKnown() bool {
 // Other unknown values are reserved for future versions of the protocol.
 func (v NoticeSeverity) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
-}
-
-// UnmarshalJSON decodes the value as a member of type NoticeSeverity is decoded: null is an
-// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
-func (v *NoticeSeverity) UnmarshalJSON(data []byte) error {
-	return decodeWith(data, v, decodeString[NoticeSeverity])
-}
-
-// MarshalJSON encodes the value as a member of type NoticeSeverity is encoded.
-func (v NoticeSeverity) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[NoticeSeverity])
 }
 
 // PermissionOptionKind is the type of permission option being presented to the user.
@@ -240,36 +181,6 @@ func (v PermissionOptionKind) IsKnown() bool {
 	return false
 }
 
-func (v *PermissionOptionKind) decodeJSON(d *decoder) error {
-	text, err := d.stringText(v)
-	if err != nil {
-		return err
-	}
-	switch string(text) {
-	case string(PermissionOptionKindAllowOnce):
-		*v = PermissionOptionKindAllowOnce
-	case string(PermissionOptionKindAllowAlways):
-		*v = PermissionOptionKindAllowAlways
-	case string(PermissionOptionKindRejectOnce):
-		*v = PermissionOptionKindRejectOnce
-	case string(PermissionOptionKindRejectAlways):
-		*v = PermissionOptionKindRejectAlways
-	default:
-		return typeError("unknown string "+strconv.Quote(string(text)), v, "")
-	}
-	return nil
-}
-
-// UnmarshalJSON accepts only the values the schema lists.
-func (v *PermissionOptionKind) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
-// MarshalJSON encodes the value as a member of type PermissionOptionKind is encoded.
-func (v PermissionOptionKind) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[PermissionOptionKind])
-}
-
 // PlanEntryPriority holds the priority levels for plan entries.
 //
 // Used to indicate the relative importance or urgency of different
@@ -301,34 +212,6 @@ func (v PlanEntryPriority) IsKnown() bool {
 		return true
 	}
 	return false
-}
-
-func (v *PlanEntryPriority) decodeJSON(d *decoder) error {
-	text, err := d.stringText(v)
-	if err != nil {
-		return err
-	}
-	switch string(text) {
-	case string(PlanEntryPriorityHigh):
-		*v = PlanEntryPriorityHigh
-	case string(PlanEntryPriorityMedium):
-		*v = PlanEntryPriorityMedium
-	case string(PlanEntryPriorityLow):
-		*v = PlanEntryPriorityLow
-	default:
-		return typeError("unknown string "+strconv.Quote(string(text)), v, "")
-	}
-	return nil
-}
-
-// UnmarshalJSON accepts only the values the schema lists.
-func (v *PlanEntryPriority) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
-// MarshalJSON encodes the value as a member of type PlanEntryPriority is encoded.
-func (v PlanEntryPriority) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[PlanEntryPriority])
 }
 
 // PlanEntryStatus is the status of a plan entry in the execution flow.
@@ -363,34 +246,6 @@ func (v PlanEntryStatus) IsKnown() bool {
 	return false
 }
 
-func (v *PlanEntryStatus) decodeJSON(d *decoder) error {
-	text, err := d.stringText(v)
-	if err != nil {
-		return err
-	}
-	switch string(text) {
-	case string(PlanEntryStatusPending):
-		*v = PlanEntryStatusPending
-	case string(PlanEntryStatusInProgress):
-		*v = PlanEntryStatusInProgress
-	case string(PlanEntryStatusCompleted):
-		*v = PlanEntryStatusCompleted
-	default:
-		return typeError("unknown string "+strconv.Quote(string(text)), v, "")
-	}
-	return nil
-}
-
-// UnmarshalJSON accepts only the values the schema lists.
-func (v *PlanEntryStatus) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
-// MarshalJSON encodes the value as a member of type PlanEntryStatus is encoded.
-func (v PlanEntryStatus) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[PlanEntryStatus])
-}
-
 // Role is the sender or recipient of messages and data in a conversation.
 type Role string
 
@@ -412,32 +267,6 @@ func (v Role) IsKnown() bool {
 		return true
 	}
 	return false
-}
-
-func (v *Role) decodeJSON(d *decoder) error {
-	text, err := d.stringText(v)
-	if err != nil {
-		return err
-	}
-	switch string(text) {
-	case string(RoleAssistant):
-		*v = RoleAssistant
-	case string(RoleUser):
-		*v = RoleUser
-	default:
-		return typeError("unknown string "+strconv.Quote(string(text)), v, "")
-	}
-	return nil
-}
-
-// UnmarshalJSON accepts only the values the schema lists.
-func (v *Role) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
-// MarshalJSON encodes the value as a member of type Role is encoded.
-func (v Role) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[Role])
 }
 
 // SessionConfigOptionCategory is the semantic category for a session configuration option.
@@ -483,17 +312,6 @@ func (v SessionConfigOptionCategory) IsKnown() bool {
 // Other unknown values are reserved for future versions of the protocol.
 func (v SessionConfigOptionCategory) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
-}
-
-// UnmarshalJSON decodes the value as a member of type SessionConfigOptionCategory is decoded: null is an
-// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
-func (v *SessionConfigOptionCategory) UnmarshalJSON(data []byte) error {
-	return decodeWith(data, v, decodeString[SessionConfigOptionCategory])
-}
-
-// MarshalJSON encodes the value as a member of type SessionConfigOptionCategory is encoded.
-func (v SessionConfigOptionCategory) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[SessionConfigOptionCategory])
 }
 
 // StopReason is one of the reasons why an agent stops processing a prompt turn.
@@ -543,38 +361,6 @@ func (v StopReason) IsKnown() bool {
 	return false
 }
 
-func (v *StopReason) decodeJSON(d *decoder) error {
-	text, err := d.stringText(v)
-	if err != nil {
-		return err
-	}
-	switch string(text) {
-	case string(StopReasonEndTurn):
-		*v = StopReasonEndTurn
-	case string(StopReasonMaxTokens):
-		*v = StopReasonMaxTokens
-	case string(StopReasonMaxTurnRequests):
-		*v = StopReasonMaxTurnRequests
-	case string(StopReasonRefusal):
-		*v = StopReasonRefusal
-	case string(StopReasonCancelled):
-		*v = StopReasonCancelled
-	default:
-		return typeError("unknown string "+strconv.Quote(string(text)), v, "")
-	}
-	return nil
-}
-
-// UnmarshalJSON accepts only the values the schema lists.
-func (v *StopReason) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
-// MarshalJSON encodes the value as a member of type StopReason is encoded.
-func (v StopReason) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[StopReason])
-}
-
 // StringFormat holds the string format types for string properties in elicitation schemas.
 type StringFormat string
 
@@ -604,36 +390,6 @@ func (v StringFormat) IsKnown() bool {
 		return true
 	}
 	return false
-}
-
-func (v *StringFormat) decodeJSON(d *decoder) error {
-	text, err := d.stringText(v)
-	if err != nil {
-		return err
-	}
-	switch string(text) {
-	case string(StringFormatEmail):
-		*v = StringFormatEmail
-	case string(StringFormatURI):
-		*v = StringFormatURI
-	case string(StringFormatDate):
-		*v = StringFormatDate
-	case string(StringFormatDateTime):
-		*v = StringFormatDateTime
-	default:
-		return typeError("unknown string "+strconv.Quote(string(text)), v, "")
-	}
-	return nil
-}
-
-// UnmarshalJSON accepts only the values the schema lists.
-func (v *StringFormat) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
-// MarshalJSON encodes the value as a member of type StringFormat is encoded.
-func (v StringFormat) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[StringFormat])
 }
 
 // ToolCallStatus is the execution status of a tool call.
@@ -672,36 +428,6 @@ func (v ToolCallStatus) IsKnown() bool {
 		return true
 	}
 	return false
-}
-
-func (v *ToolCallStatus) decodeJSON(d *decoder) error {
-	text, err := d.stringText(v)
-	if err != nil {
-		return err
-	}
-	switch string(text) {
-	case string(ToolCallStatusPending):
-		*v = ToolCallStatusPending
-	case string(ToolCallStatusInProgress):
-		*v = ToolCallStatusInProgress
-	case string(ToolCallStatusCompleted):
-		*v = ToolCallStatusCompleted
-	case string(ToolCallStatusFailed):
-		*v = ToolCallStatusFailed
-	default:
-		return typeError("unknown string "+strconv.Quote(string(text)), v, "")
-	}
-	return nil
-}
-
-// UnmarshalJSON accepts only the values the schema lists.
-func (v *ToolCallStatus) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
-// MarshalJSON encodes the value as a member of type ToolCallStatus is encoded.
-func (v ToolCallStatus) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[ToolCallStatus])
 }
 
 // ToolKind is one of the categories of tools that can be invoked.
@@ -764,46 +490,4 @@ func (v ToolKind) IsKnown() bool {
 		return true
 	}
 	return false
-}
-
-func (v *ToolKind) decodeJSON(d *decoder) error {
-	text, err := d.stringText(v)
-	if err != nil {
-		return err
-	}
-	switch string(text) {
-	case string(ToolKindRead):
-		*v = ToolKindRead
-	case string(ToolKindEdit):
-		*v = ToolKindEdit
-	case string(ToolKindDelete):
-		*v = ToolKindDelete
-	case string(ToolKindMove):
-		*v = ToolKindMove
-	case string(ToolKindSearch):
-		*v = ToolKindSearch
-	case string(ToolKindExecute):
-		*v = ToolKindExecute
-	case string(ToolKindThink):
-		*v = ToolKindThink
-	case string(ToolKindFetch):
-		*v = ToolKindFetch
-	case string(ToolKindSwitchMode):
-		*v = ToolKindSwitchMode
-	case string(ToolKindOther):
-		*v = ToolKindOther
-	default:
-		return typeError("unknown string "+strconv.Quote(string(text)), v, "")
-	}
-	return nil
-}
-
-// UnmarshalJSON accepts only the values the schema lists.
-func (v *ToolKind) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
-// MarshalJSON encodes the value as a member of type ToolKind is encoded.
-func (v ToolKind) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[ToolKind])
 }

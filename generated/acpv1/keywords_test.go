@@ -2,21 +2,23 @@ package acpv1
 
 import (
 	"testing"
+
+	"github.com/acpgen/acpgen/internal/jsontest"
 )
 
 // Tests of the validation keywords of the schema that the decoders check,
 // and of numbers that a float64 would round.
 
 func TestKeywordsMinLength(t *testing.T) {
-	rulesRun(t, []rulesCase[Notice]{
-		{name: "empty title", in: `{"title":"","severity":"info"}`, err: "string of 0 characters (at least 1)", field: "title"},
-		{name: "one character", in: `{"title":"☃","severity":"info"}`, want: Notice{Title: "☃", Severity: NoticeSeverityInfo}, valid: true},
+	jsontest.RunCases(t, []jsontest.Case[Notice]{
+		{Name: "empty title", In: `{"title":"","severity":"info"}`, Err: "string of 0 characters (at least 1)", Field: "title"},
+		{Name: "one character", In: `{"title":"☃","severity":"info"}`, Want: Notice{Title: "☃", Severity: NoticeSeverityInfo}, Valid: true},
 	})
 }
 
 func TestKeywordsFloats(t *testing.T) {
-	rulesRun(t, []rulesCase[Annotations]{
-		{name: "rounded defaults", in: `{"priority":18446744073709551616}`, want: Annotations{}, enc: `{}`},
-		{name: "exact", in: `{"priority":0.25}`, want: Annotations{Priority: rulesPtr(0.25)}, valid: true},
+	jsontest.RunCases(t, []jsontest.Case[Annotations]{
+		{Name: "rounded defaults", In: `{"priority":18446744073709551616}`, Want: Annotations{}, Enc: `{}`},
+		{Name: "exact", In: `{"priority":0.25}`, Want: Annotations{Priority: Ptr(0.25)}, Valid: true},
 	})
 }

@@ -3,7 +3,6 @@ package acpv1
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -576,35 +575,6 @@ type decodeErrorCase struct {
 	msg   string // substring of the message, if set
 }
 
-func assertTypeError(t *testing.T, err error, field []string, msg string) {
-	t.Helper()
-	if err == nil {
-		t.Fatal("decoded without error")
-	}
-	var ute *json.UnmarshalTypeError
-	if !errors.As(err, &ute) {
-		t.Fatalf("error %T (%v) is not a *json.UnmarshalTypeError", err, err)
-	}
-	rest := ute.Field
-	for _, f := range field {
-		i := strings.Index(rest, f)
-		if i < 0 {
-			t.Errorf("error path %q lacks %q (in order %q): %v", ute.Field, f, field, err)
-			break
-		}
-		rest = rest[i+len(f):]
-	}
-	if len(field) > 0 && !strings.HasPrefix(ute.Field, field[0]) {
-		t.Errorf("error path %q does not start with %q", ute.Field, field[0])
-	}
-	if len(field) > 0 && !strings.Contains(err.Error(), field[0]) {
-		t.Errorf("message %q does not mention %q", err, field[0])
-	}
-	if msg != "" && !strings.Contains(err.Error(), msg) {
-		t.Errorf("message %q does not mention %q", err, msg)
-	}
-}
-
 func TestSessionUpdateDecodeErrors(t *testing.T) {
 	cases := []decodeErrorCase{
 		{"missing tag", `{"content":{"type":"text","text":"x"}}`, []string{"update"}, `without "sessionUpdate"`},
@@ -625,14 +595,14 @@ func TestSessionUpdateDecodeErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var n SessionNotification
 			err := json.Unmarshal([]byte(`{"sessionId":"s","update":`+tc.in+`}`), &n)
-			assertTypeError(t, err, tc.field, tc.msg)
+			jsontest.AssertTypeError(t, err, tc.field, tc.msg)
 			if _, other := n.Update.Value.(*SessionUpdateOther); other {
 				t.Errorf("decoded into the fallback variant: %s", n.Update.Value.(*SessionUpdateOther).Raw)
 			}
 
 			var u SessionUpdate
 			err = json.Unmarshal([]byte(tc.in), &u)
-			assertTypeError(t, err, nil, tc.msg)
+			jsontest.AssertTypeError(t, err, nil, tc.msg)
 			if _, other := u.Value.(*SessionUpdateOther); other {
 				t.Errorf("decoded into the fallback variant")
 			}
@@ -655,11 +625,11 @@ func TestContentBlockDecodeErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var n SessionNotification
 			err := json.Unmarshal([]byte(`{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":`+tc.in+`}}`), &n)
-			assertTypeError(t, err, tc.field, tc.msg)
+			jsontest.AssertTypeError(t, err, tc.field, tc.msg)
 
 			var u ContentBlock
 			err = json.Unmarshal([]byte(tc.in), &u)
-			assertTypeError(t, err, nil, tc.msg)
+			jsontest.AssertTypeError(t, err, nil, tc.msg)
 			if _, other := u.Value.(*ContentBlockOther); other {
 				t.Errorf("decoded into the fallback variant")
 			}
@@ -692,7 +662,7 @@ func TestToolCallContentDecodeErrors(t *testing.T) {
 
 			var u ToolCallContent
 			err = json.Unmarshal([]byte(tc.in), &u)
-			assertTypeError(t, err, nil, tc.msg)
+			jsontest.AssertTypeError(t, err, nil, tc.msg)
 			if _, other := u.Value.(*ToolCallContentOther); other {
 				t.Errorf("decoded into the fallback variant")
 			}
@@ -700,63 +670,21 @@ func TestToolCallContentDecodeErrors(t *testing.T) {
 	}
 }
 
-// untaggedCase is one JSON value for an untagged union: want is the variant's
-// type, or nil when decoding must fail; msg is a substring of the error.
-type untaggedCase struct {
-	in   string
-	want reflect.Type
-	msg  string
-}
-
-func runUntagged[U any](t *testing.T, cases []untaggedCase, variant func(*U) any) {
-	t.Helper()
-	for _, tc := range cases {
-		t.Run(tc.in, func(t *testing.T) {
-			u := new(U)
-			err := json.Unmarshal([]byte(tc.in), u)
-			if tc.want == nil {
-				assertTypeError(t, err, nil, tc.msg)
-				return
-			}
-			if err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			if got := reflect.TypeOf(variant(u)); got != tc.want {
-				t.Fatalf("variant is %v, want %v", got, tc.want)
-			}
-			if out := jsontest.Marshal(t, u); string(out) != tc.in {
-				t.Errorf("re-encoded %s, want %s", out, tc.in)
-			}
-			// And as a struct field.
-			in := `{"v":` + tc.in + `}`
-			var s struct {
-				V U `json:"v"`
-			}
-			if err := json.Unmarshal([]byte(in), &s); err != nil {
-				t.Fatalf("decode as field: %v", err)
-			}
-			if out := jsontest.Marshal(t, s); string(out) != in {
-				t.Errorf("re-encoded as field %s, want %s", out, in)
-			}
-		})
-	}
-}
-
 func TestRequestID(t *testing.T) {
 	num, str := reflect.TypeOf(RequestIDNumber(0)), reflect.TypeOf(RequestIDStr(""))
-	runUntagged(t, []untaggedCase{
-		{`0`, num, ""},
-		{`42`, num, ""},
-		{`-7`, num, ""},
-		{`9007199254740993`, num, ""},
-		{`"req-1"`, str, ""},
-		{`""`, str, ""},
-		{`"42"`, str, ""},
-		{`true`, nil, "fits none of Null, Number, Str"},
-		{`{"id":1}`, nil, "fits none of Null, Number, Str"},
-		{`[1]`, nil, "fits none of Null, Number, Str"},
-		{`1.5`, nil, ""},
-		{`18446744073709551616`, nil, ""},
+	jsontest.RunUntagged(t, []jsontest.UntaggedCase{
+		{In: `0`, Want: num},
+		{In: `42`, Want: num},
+		{In: `-7`, Want: num},
+		{In: `9007199254740993`, Want: num},
+		{In: `"req-1"`, Want: str},
+		{In: `""`, Want: str},
+		{In: `"42"`, Want: str},
+		{In: `true`, Want: nil, Msg: "fits none of Null, Number, Str"},
+		{In: `{"id":1}`, Want: nil, Msg: "fits none of Null, Number, Str"},
+		{In: `[1]`, Want: nil, Msg: "fits none of Null, Number, Str"},
+		{In: `1.5`, Want: nil},
+		{In: `18446744073709551616`, Want: nil},
 	}, func(u *RequestID) any { return u.Value })
 
 	for _, in := range []string{`42`, `"42"`} {
@@ -812,16 +740,16 @@ func TestRequestIDNull(t *testing.T) {
 func TestEmbeddedResourceData(t *testing.T) {
 	text := reflect.TypeOf(&EmbeddedResourceDataTextResourceContents{})
 	blob := reflect.TypeOf(&EmbeddedResourceDataBlobResourceContents{})
-	runUntagged(t, []untaggedCase{
-		{`{"text":"hello","uri":"file:///a.txt"}`, text, ""},
-		{`{"mimeType":"text/plain","text":"","uri":"file:///empty.txt"}`, text, ""},
-		{`{"blob":"AAEC","uri":"file:///a.bin"}`, blob, ""},
-		{`{"blob":"","mimeType":"application/octet-stream","uri":"file:///empty.bin"}`, blob, ""},
-		{`"file:///a.txt"`, nil, "fits none of TextResourceContents, BlobResourceContents"},
-		{`[]`, nil, "fits none of TextResourceContents, BlobResourceContents"},
-		{`7`, nil, "fits none of TextResourceContents, BlobResourceContents"},
-		{`{"uri":"file:///a"}`, nil, ""},
-		{`{"text":5,"uri":"file:///a"}`, nil, ""},
+	jsontest.RunUntagged(t, []jsontest.UntaggedCase{
+		{In: `{"text":"hello","uri":"file:///a.txt"}`, Want: text},
+		{In: `{"mimeType":"text/plain","text":"","uri":"file:///empty.txt"}`, Want: text},
+		{In: `{"blob":"AAEC","uri":"file:///a.bin"}`, Want: blob},
+		{In: `{"blob":"","mimeType":"application/octet-stream","uri":"file:///empty.bin"}`, Want: blob},
+		{In: `"file:///a.txt"`, Want: nil, Msg: "fits none of TextResourceContents, BlobResourceContents"},
+		{In: `[]`, Want: nil, Msg: "fits none of TextResourceContents, BlobResourceContents"},
+		{In: `7`, Want: nil, Msg: "fits none of TextResourceContents, BlobResourceContents"},
+		{In: `{"uri":"file:///a"}`, Want: nil},
+		{In: `{"text":5,"uri":"file:///a"}`, Want: nil},
 	}, func(u *EmbeddedResourceData) any { return u.Value })
 
 	var u EmbeddedResourceData
@@ -834,21 +762,21 @@ func TestEmbeddedResourceData(t *testing.T) {
 }
 
 func TestElicitationContentValue(t *testing.T) {
-	runUntagged(t, []untaggedCase{
-		{`"text"`, reflect.TypeOf(ElicitationContentValueString("")), ""},
-		{`""`, reflect.TypeOf(ElicitationContentValueString("")), ""},
-		{`42`, reflect.TypeOf(ElicitationContentValueInteger(0)), ""},
-		{`-9007199254740993`, reflect.TypeOf(ElicitationContentValueInteger(0)), ""},
-		{`1.5`, reflect.TypeOf(ElicitationContentValueNumber(0)), ""},
-		{`-0.25`, reflect.TypeOf(ElicitationContentValueNumber(0)), ""},
-		{`true`, reflect.TypeOf(ElicitationContentValueBoolean(false)), ""},
-		{`false`, reflect.TypeOf(ElicitationContentValueBoolean(false)), ""},
-		{`["a","b"]`, reflect.TypeOf(ElicitationContentValueStringArray(nil)), ""},
-		{`[]`, reflect.TypeOf(ElicitationContentValueStringArray(nil)), ""},
-		{`{"a":1}`, nil, "fits none of String, Integer, Number, Boolean, StringArray"},
-		{`{}`, nil, "fits none of String, Integer, Number, Boolean, StringArray"},
-		{`[1,2]`, nil, ""},
-		{`1e400`, nil, ""},
+	jsontest.RunUntagged(t, []jsontest.UntaggedCase{
+		{In: `"text"`, Want: reflect.TypeOf(ElicitationContentValueString(""))},
+		{In: `""`, Want: reflect.TypeOf(ElicitationContentValueString(""))},
+		{In: `42`, Want: reflect.TypeOf(ElicitationContentValueInteger(0))},
+		{In: `-9007199254740993`, Want: reflect.TypeOf(ElicitationContentValueInteger(0))},
+		{In: `1.5`, Want: reflect.TypeOf(ElicitationContentValueNumber(0))},
+		{In: `-0.25`, Want: reflect.TypeOf(ElicitationContentValueNumber(0))},
+		{In: `true`, Want: reflect.TypeOf(ElicitationContentValueBoolean(false))},
+		{In: `false`, Want: reflect.TypeOf(ElicitationContentValueBoolean(false))},
+		{In: `["a","b"]`, Want: reflect.TypeOf(ElicitationContentValueStringArray(nil))},
+		{In: `[]`, Want: reflect.TypeOf(ElicitationContentValueStringArray(nil))},
+		{In: `{"a":1}`, Want: nil, Msg: "fits none of String, Integer, Number, Boolean, StringArray"},
+		{In: `{}`, Want: nil, Msg: "fits none of String, Integer, Number, Boolean, StringArray"},
+		{In: `[1,2]`, Want: nil},
+		{In: `1e400`, Want: nil},
 	}, func(u *ElicitationContentValue) any { return u.Value })
 
 	var u ElicitationContentValue
@@ -890,58 +818,16 @@ func TestErrorCode(t *testing.T) {
 	}
 	for _, in := range []string{`{"code":"-32601","message":"m"}`, `{"code":1.5,"message":"m"}`, `{"code":2147483648,"message":"m"}`} {
 		var e Error
-		assertTypeError(t, json.Unmarshal([]byte(in), &e), []string{"code"}, "")
+		jsontest.AssertTypeError(t, json.Unmarshal([]byte(in), &e), []string{"code"}, "")
 	}
-}
-
-type openEnum interface {
-	IsKnown() bool
-	IsCustom() bool
-}
-
-func decodeEnum[T openEnum](b []byte) (openEnum, error) {
-	var v T
-	err := json.Unmarshal(b, &v)
-	return v, err
-}
-
-func decodeAny[T any](b []byte) (any, error) {
-	var v T
-	err := json.Unmarshal(b, &v)
-	return v, err
 }
 
 func TestOpenEnums(t *testing.T) {
-	cases := []struct {
-		name   string
-		decode func([]byte) (openEnum, error)
-		known  string
-		other  []string
-	}{
-		{"CompactionStatus", decodeEnum[CompactionStatus], "completed", []string{"_paused", "paused", ""}},
-		{"NoticeSeverity", decodeEnum[NoticeSeverity], "warning", []string{"_fatal", "fatal"}},
-		{"SessionConfigOptionCategory", decodeEnum[SessionConfigOptionCategory], "model", []string{"_vendor", "future"}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			for _, s := range append([]string{tc.known}, tc.other...) {
-				in := `"` + s + `"`
-				v, err := tc.decode([]byte(in))
-				if err != nil {
-					t.Fatalf("decode %s: %v", in, err)
-				}
-				known, custom := s == tc.known, strings.HasPrefix(s, "_")
-				if v.IsKnown() != known || v.IsCustom() != custom {
-					t.Errorf("%s: IsKnown %v IsCustom %v, want %v %v", in, v.IsKnown(), v.IsCustom(), known, custom)
-				}
-				if out := jsontest.Marshal(t, v); string(out) != in {
-					t.Errorf("re-encoded %s, want %s", out, in)
-				}
-			}
-			_, err := tc.decode([]byte(`7`))
-			assertTypeError(t, err, nil, "")
-		})
-	}
+	jsontest.RunOpenEnums(t, []jsontest.OpenEnumCase{
+		{Name: "CompactionStatus", Decode: jsontest.DecodeEnum[CompactionStatus], Known: "completed", Other: []string{"_paused", "paused", ""}},
+		{Name: "NoticeSeverity", Decode: jsontest.DecodeEnum[NoticeSeverity], Known: "warning", Other: []string{"_fatal", "fatal"}},
+		{Name: "SessionConfigOptionCategory", Decode: jsontest.DecodeEnum[SessionConfigOptionCategory], Known: "model", Other: []string{"_vendor", "future"}},
+	})
 }
 
 func TestClosedEnums(t *testing.T) {
@@ -951,13 +837,13 @@ func TestClosedEnums(t *testing.T) {
 		known  string
 	}
 	enums := []closed{
-		{"ToolKind", decodeAny[ToolKind], "switch_mode"},
-		{"ToolCallStatus", decodeAny[ToolCallStatus], "in_progress"},
-		{"PlanEntryPriority", decodeAny[PlanEntryPriority], "medium"},
-		{"PlanEntryStatus", decodeAny[PlanEntryStatus], "completed"},
-		{"PermissionOptionKind", decodeAny[PermissionOptionKind], "allow_once"},
-		{"Role", decodeAny[Role], "assistant"},
-		{"StopReason", decodeAny[StopReason], "end_turn"},
+		{"ToolKind", jsontest.DecodeAny[ToolKind], "switch_mode"},
+		{"ToolCallStatus", jsontest.DecodeAny[ToolCallStatus], "in_progress"},
+		{"PlanEntryPriority", jsontest.DecodeAny[PlanEntryPriority], "medium"},
+		{"PlanEntryStatus", jsontest.DecodeAny[PlanEntryStatus], "completed"},
+		{"PermissionOptionKind", jsontest.DecodeAny[PermissionOptionKind], "allow_once"},
+		{"Role", jsontest.DecodeAny[Role], "assistant"},
+		{"StopReason", jsontest.DecodeAny[StopReason], "end_turn"},
 	}
 	for _, e := range enums {
 		t.Run(e.name, func(t *testing.T) {
@@ -971,10 +857,10 @@ func TestClosedEnums(t *testing.T) {
 			}
 			for _, bad := range []string{`"_custom"`, `"future_value"`, `""`, `"` + strings.ToUpper(e.known) + `"`} {
 				_, err := e.decode([]byte(bad))
-				assertTypeError(t, err, nil, bad)
+				jsontest.AssertTypeError(t, err, nil, bad)
 			}
 			_, err = e.decode([]byte(`5`))
-			assertTypeError(t, err, nil, "")
+			jsontest.AssertTypeError(t, err, nil, "")
 		})
 	}
 	if _, ok := any(ToolKindEdit).(interface{ IsCustom() bool }); ok {

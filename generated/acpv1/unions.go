@@ -8,7 +8,6 @@ package acpv1
 
 import (
 	"encoding/json"
-	"errors"
 	"strings"
 )
 
@@ -28,28 +27,6 @@ type AgentResponseVariant interface {
 	appendMembers([]byte) ([]byte, error)
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *AgentResponse) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv1: AgentResponse.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant.
-func (u *AgentResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u AgentResponse) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // AgentResponseResult is the Result alternative of AgentResponse.
 //
 // A successful JSON-RPC response.
@@ -63,75 +40,6 @@ type AgentResponseResult struct {
 
 func (*AgentResponseResult) isAgentResponse() {}
 
-// appendMembers appends the members of v, each after a comma.
-func (v *AgentResponseResult) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"id":`...)
-	if b, err = v.ID.appendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"result":`...)
-	if b, err = appendRaw(b, v.Result); err != nil {
-		return nil, err
-	}
-	return b, nil
-}
-
-func (v *AgentResponseResult) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v AgentResponseResult) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *AgentResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "id":
-		*seen |= 1 << 0
-		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
-	case "result":
-		*seen |= 1 << 1
-		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], nullValue)
-	}
-	return false, nil
-}
-
-func (v *AgentResponseResult) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("id", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("result", v)
-	}
-	return nil
-}
-
-func (v *AgentResponseResult) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *AgentResponseResult) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AgentResponseResult) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // AgentResponseError is the Error alternative of AgentResponse.
 //
 // A failed JSON-RPC response.
@@ -144,110 +52,6 @@ type AgentResponseError struct {
 }
 
 func (*AgentResponseError) isAgentResponse() {}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *AgentResponseError) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"id":`...)
-	if b, err = v.ID.appendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"error":`...)
-	if b, err = v.Error.appendJSON(b); err != nil {
-		return nil, err
-	}
-	return b, nil
-}
-
-func (v *AgentResponseError) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v AgentResponseError) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *AgentResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "id":
-		*seen |= 1 << 0
-		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
-	case "error":
-		*seen |= 1 << 1
-		return true, v.Error.decodeJSON(d)
-	}
-	return false, nil
-}
-
-func (v *AgentResponseError) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("id", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("error", v)
-	}
-	return nil
-}
-
-func (v *AgentResponseError) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *AgentResponseError) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AgentResponseError) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
-// UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
-func (u *AgentResponse) UnmarshalJSON(data []byte) error {
-	var err error
-	switch jsonKind(data) {
-	case '{':
-		m := objectMembers(data)
-		if hasKeys(m, "id", "result") {
-			v := new(AgentResponseResult)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-		if hasKeys(m, "id", "error") {
-			v := new(AgentResponseError)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	}
-	if err != nil {
-		return err
-	}
-	return typeError(kindName(jsonKind(data))+" that fits none of Result, Error", u, "")
-}
-
-func (u *AgentResponse) decodeJSON(d *decoder) error {
-	return d.bridge(u)
-}
-
-func (u *AgentResponse) decodeRest(d *decoder, start int64) error {
-	return d.bridgeRest(u, start)
-}
 
 // AuthMethod describes an available authentication method.
 //
@@ -278,91 +82,6 @@ func (u AuthMethod) Tag() string {
 	return u.Value.authMethodTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *AuthMethod) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv1: AuthMethod.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant; an unknown variant that has Raw is written as is.
-func (u *AuthMethod) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u AuthMethod) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "type" names; an unknown value gives *AuthMethodOther.
-// Without "type" it gives *AuthMethodAgentVariant.
-func (u *AuthMethod) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("type", start)
-	if err != nil {
-		if !isTypeError(err) {
-			return err
-		}
-		found, rest = false, d.in[start:d.InputOffset()]
-	}
-	var v AuthMethodVariant
-	if !found {
-		v = new(AuthMethodAgentVariant)
-	} else {
-		switch string(tag) {
-		case "terminal":
-			v = new(AuthMethodTerminalVariant)
-		default:
-			{
-				other := &AuthMethodOther{Tag: string(tag)}
-				if rest == nil {
-					if err := other.decodeMembers(d, start, 1); err != nil {
-						return err
-					}
-					u.Value = other
-					return nil
-				}
-				v = other
-			}
-		}
-	}
-	depth := d.StackDepth()
-	if err := d.variant(v, start, rest, authMethodMembers); err != nil {
-		if _, isDefault := v.(*AuthMethodAgentVariant); isDefault {
-			return err
-		}
-		def := new(AuthMethodAgentVariant)
-		if err := d.orDefault(def, start, rest, depth, err); err != nil {
-			return err
-		}
-		v = def
-	}
-	u.Value = v
-	return nil
-}
-
-// authMethodMembers are the members of AuthMethod that its variants leave to it: the tag and the shared fields.
-var authMethodMembers = []string{"type"}
-
-func (u *AuthMethod) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "type" names.
-func (u *AuthMethod) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
 // AuthMethodTerminalVariant is the "terminal" variant of AuthMethod.
 //
 // Client runs the configured agent program as a separate interactive
@@ -373,25 +92,6 @@ type AuthMethodTerminalVariant struct {
 
 func (*AuthMethodTerminalVariant) authMethodTag() string {
 	return "terminal"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *AuthMethodTerminalVariant) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"terminal"`...)
-	return v.AuthMethodTerminal.appendMembers(b)
-}
-
-func (v *AuthMethodTerminalVariant) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v AuthMethodTerminalVariant) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // AuthMethodAgentVariant is the variant of AuthMethod without "type".
@@ -405,24 +105,6 @@ type AuthMethodAgentVariant struct {
 
 func (*AuthMethodAgentVariant) authMethodTag() string {
 	return ""
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *AuthMethodAgentVariant) appendMembers(b []byte) ([]byte, error) {
-	return v.AuthMethodAgent.appendMembers(b)
-}
-
-func (v *AuthMethodAgentVariant) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v AuthMethodAgentVariant) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // AuthMethodOther is a variant of AuthMethod whose "type" this package does not know: a custom one
@@ -443,77 +125,9 @@ func (v *AuthMethodOther) authMethodTag() string {
 	return v.Tag
 }
 
-func (v *AuthMethodOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *AuthMethodOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *AuthMethodOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *AuthMethodOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v AuthMethodOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *AuthMethodOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "type":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *AuthMethodOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("type", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *AuthMethodOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *AuthMethodOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *AuthMethodOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AuthMethodOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // AvailableCommandInput is the input specification for a command.
@@ -530,28 +144,6 @@ type AvailableCommandInputVariant interface {
 	appendMembers([]byte) ([]byte, error)
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *AvailableCommandInput) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv1: AvailableCommandInput.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant.
-func (u *AvailableCommandInput) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u AvailableCommandInput) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // AvailableCommandInputUnstructured is the unstructured alternative of AvailableCommandInput.
 //
 // All text that was typed after the command name is provided as input.
@@ -560,45 +152,6 @@ type AvailableCommandInputUnstructured struct {
 }
 
 func (*AvailableCommandInputUnstructured) isAvailableCommandInput() {}
-
-// UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
-func (u *AvailableCommandInput) UnmarshalJSON(data []byte) error {
-	var err error
-	switch jsonKind(data) {
-	case '{':
-		m := objectMembers(data)
-		if hasKeys(m, "hint") {
-			v := new(AvailableCommandInputUnstructured)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	}
-	if err != nil {
-		return err
-	}
-	return typeError(kindName(jsonKind(data))+" that fits none of unstructured", u, "")
-}
-
-func (u *AvailableCommandInput) decodeJSON(d *decoder) error {
-	if d.PeekKind() != '{' {
-		return d.bridge(u)
-	}
-	v := new(AvailableCommandInputUnstructured)
-	raw, err := d.alternative(v)
-	if raw != nil {
-		return u.UnmarshalJSON(raw)
-	}
-	if err == nil {
-		u.Value = v
-	}
-	return err
-}
-
-func (u *AvailableCommandInput) decodeRest(d *decoder, start int64) error {
-	return d.bridgeRest(u, start)
-}
 
 // ClientResponse is a JSON-RPC response object.
 type ClientResponse struct {
@@ -616,28 +169,6 @@ type ClientResponseVariant interface {
 	appendMembers([]byte) ([]byte, error)
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *ClientResponse) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv1: ClientResponse.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant.
-func (u *ClientResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u ClientResponse) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // ClientResponseResult is the Result alternative of ClientResponse.
 //
 // A successful JSON-RPC response.
@@ -651,75 +182,6 @@ type ClientResponseResult struct {
 
 func (*ClientResponseResult) isClientResponse() {}
 
-// appendMembers appends the members of v, each after a comma.
-func (v *ClientResponseResult) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"id":`...)
-	if b, err = v.ID.appendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"result":`...)
-	if b, err = appendRaw(b, v.Result); err != nil {
-		return nil, err
-	}
-	return b, nil
-}
-
-func (v *ClientResponseResult) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ClientResponseResult) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *ClientResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "id":
-		*seen |= 1 << 0
-		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
-	case "result":
-		*seen |= 1 << 1
-		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], nullValue)
-	}
-	return false, nil
-}
-
-func (v *ClientResponseResult) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("id", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("result", v)
-	}
-	return nil
-}
-
-func (v *ClientResponseResult) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ClientResponseResult) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ClientResponseResult) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // ClientResponseError is the Error alternative of ClientResponse.
 //
 // A failed JSON-RPC response.
@@ -732,110 +194,6 @@ type ClientResponseError struct {
 }
 
 func (*ClientResponseError) isClientResponse() {}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ClientResponseError) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"id":`...)
-	if b, err = v.ID.appendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"error":`...)
-	if b, err = v.Error.appendJSON(b); err != nil {
-		return nil, err
-	}
-	return b, nil
-}
-
-func (v *ClientResponseError) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ClientResponseError) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *ClientResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "id":
-		*seen |= 1 << 0
-		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
-	case "error":
-		*seen |= 1 << 1
-		return true, v.Error.decodeJSON(d)
-	}
-	return false, nil
-}
-
-func (v *ClientResponseError) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("id", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("error", v)
-	}
-	return nil
-}
-
-func (v *ClientResponseError) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ClientResponseError) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ClientResponseError) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
-// UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
-func (u *ClientResponse) UnmarshalJSON(data []byte) error {
-	var err error
-	switch jsonKind(data) {
-	case '{':
-		m := objectMembers(data)
-		if hasKeys(m, "id", "result") {
-			v := new(ClientResponseResult)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-		if hasKeys(m, "id", "error") {
-			v := new(ClientResponseError)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	}
-	if err != nil {
-		return err
-	}
-	return typeError(kindName(jsonKind(data))+" that fits none of Result, Error", u, "")
-}
-
-func (u *ClientResponse) decodeJSON(d *decoder) error {
-	return d.bridge(u)
-}
-
-func (u *ClientResponse) decodeRest(d *decoder, start int64) error {
-	return d.bridgeRest(u, start)
-}
 
 // ContentBlock is one of the content blocks that represent displayable information in the Agent Client Protocol.
 //
@@ -882,86 +240,6 @@ func (u ContentBlock) Tag() string {
 	return u.Value.contentBlockTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *ContentBlock) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv1: ContentBlock.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant; an unknown variant that has Raw is written as is.
-func (u *ContentBlock) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u ContentBlock) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "type" names; an unknown value gives *ContentBlockOther.
-func (u *ContentBlock) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("type", start)
-	if err != nil {
-		return err
-	}
-	var v ContentBlockVariant
-	if !found {
-		return missing("type", u)
-	}
-	switch string(tag) {
-	case "text":
-		v = new(ContentBlockText)
-	case "image":
-		v = new(ContentBlockImage)
-	case "audio":
-		v = new(ContentBlockAudio)
-	case "resource_link":
-		v = new(ContentBlockResourceLink)
-	case "resource":
-		v = new(ContentBlockResource)
-	default:
-		{
-			other := &ContentBlockOther{Tag: string(tag)}
-			if rest == nil {
-				if err := other.decodeMembers(d, start, 1); err != nil {
-					return err
-				}
-				u.Value = other
-				return nil
-			}
-			v = other
-		}
-	}
-	if err := d.variant(v, start, rest, contentBlockMembers); err != nil {
-		return err
-	}
-	u.Value = v
-	return nil
-}
-
-// contentBlockMembers are the members of ContentBlock that its variants leave to it: the tag and the shared fields.
-var contentBlockMembers = []string{"type"}
-
-func (u *ContentBlock) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "type" names.
-func (u *ContentBlock) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
 // ContentBlockText is the "text" variant of ContentBlock.
 //
 // Text content. May be plain text or formatted with Markdown.
@@ -974,25 +252,6 @@ type ContentBlockText struct {
 
 func (*ContentBlockText) contentBlockTag() string {
 	return "text"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ContentBlockText) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"text"`...)
-	return v.TextContent.appendMembers(b)
-}
-
-func (v *ContentBlockText) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ContentBlockText) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // ContentBlockImage is the "image" variant of ContentBlock.
@@ -1008,25 +267,6 @@ func (*ContentBlockImage) contentBlockTag() string {
 	return "image"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *ContentBlockImage) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"image"`...)
-	return v.ImageContent.appendMembers(b)
-}
-
-func (v *ContentBlockImage) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ContentBlockImage) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // ContentBlockAudio is the "audio" variant of ContentBlock.
 //
 // Audio data for transcription or analysis.
@@ -1038,25 +278,6 @@ type ContentBlockAudio struct {
 
 func (*ContentBlockAudio) contentBlockTag() string {
 	return "audio"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ContentBlockAudio) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"audio"`...)
-	return v.AudioContent.appendMembers(b)
-}
-
-func (v *ContentBlockAudio) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ContentBlockAudio) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // ContentBlockResourceLink is the "resource_link" variant of ContentBlock.
@@ -1072,25 +293,6 @@ func (*ContentBlockResourceLink) contentBlockTag() string {
 	return "resource_link"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *ContentBlockResourceLink) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"resource_link"`...)
-	return v.ResourceLink.appendMembers(b)
-}
-
-func (v *ContentBlockResourceLink) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ContentBlockResourceLink) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // ContentBlockResource is the "resource" variant of ContentBlock.
 //
 // Complete resource contents embedded directly in the message.
@@ -1104,25 +306,6 @@ type ContentBlockResource struct {
 
 func (*ContentBlockResource) contentBlockTag() string {
 	return "resource"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ContentBlockResource) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"resource"`...)
-	return v.EmbeddedResource.appendMembers(b)
-}
-
-func (v *ContentBlockResource) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ContentBlockResource) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // ContentBlockOther is a variant of ContentBlock whose "type" this package does not know: a custom one
@@ -1143,77 +326,9 @@ func (v *ContentBlockOther) contentBlockTag() string {
 	return v.Tag
 }
 
-func (v *ContentBlockOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *ContentBlockOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ContentBlockOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *ContentBlockOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ContentBlockOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *ContentBlockOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "type":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *ContentBlockOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("type", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *ContentBlockOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *ContentBlockOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *ContentBlockOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ContentBlockOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // CreateElicitationRequest is the request from the agent to elicit structured user input.
@@ -1260,158 +375,6 @@ func (u CreateElicitationRequest) Tag() string {
 	return u.Value.createElicitationRequestTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *CreateElicitationRequest) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv1: CreateElicitationRequest.Value is nil")
-	}
-	b, err := u.Value.appendMembers(b)
-	if err != nil {
-		return nil, err
-	}
-	return (*createElicitationRequestFields)(u).appendMembers(b)
-}
-
-// appendJSON writes the variant and the shared fields as one object; an unknown variant that has Raw is written as is.
-func (u *CreateElicitationRequest) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u CreateElicitationRequest) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "mode" names; an unknown value gives *CreateElicitationRequestOther.
-func (u *CreateElicitationRequest) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("mode", start)
-	if err != nil {
-		return err
-	}
-	if rest == nil {
-		if rest, err = d.skipRest(start); err != nil {
-			return err
-		}
-	}
-	if err := within(rest, (*createElicitationRequestFields)(u)); err != nil {
-		return err
-	}
-	var v CreateElicitationRequestVariant
-	if !found {
-		return missing("mode", u)
-	}
-	switch string(tag) {
-	case "form":
-		v = new(CreateElicitationRequestForm)
-	case "url":
-		v = new(CreateElicitationRequestURL)
-	default:
-		{
-			other := &CreateElicitationRequestOther{Tag: string(tag)}
-			if rest == nil {
-				if err := other.decodeMembers(d, start, 1); err != nil {
-					return err
-				}
-				return u.keepOther(other)
-			}
-			v = other
-		}
-	}
-	if err := d.variant(v, start, rest, createElicitationRequestMembers); err != nil {
-		return err
-	}
-	if other, ok := v.(*CreateElicitationRequestOther); ok {
-		return u.keepOther(other)
-	}
-	u.Value = v
-	return nil
-}
-
-// createElicitationRequestMembers are the members of CreateElicitationRequest that its variants leave to it: the tag and the shared fields.
-var createElicitationRequestMembers = []string{"mode", "message", "_meta"}
-
-func (u *CreateElicitationRequest) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "mode" names.
-func (u *CreateElicitationRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
-// createElicitationRequestFields decodes the fields that every variant of CreateElicitationRequest has.
-type createElicitationRequestFields CreateElicitationRequest
-
-func (v *createElicitationRequestFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "message":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Message, d)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *createElicitationRequestFields) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("message", v)
-	}
-	return nil
-}
-
-func (v *createElicitationRequestFields) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *createElicitationRequestFields) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *createElicitationRequestFields) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"message":`...)
-	b = appendString(b, v.Message)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
-}
-
-// keepOther sets the unknown variant other, whose members that every variant shares were decoded
-// as on a known one: Raw holds the ones decoding changed (a default) as decoded.
-func (u *CreateElicitationRequest) keepOther(other *CreateElicitationRequestOther) error {
-	b, err := other.appendMembers(nil)
-	if err == nil {
-		b, err = (*createElicitationRequestFields)(u).appendMembers(b)
-	}
-	if err != nil {
-		return err
-	}
-	other.Raw = patchShared(other.Raw, b, "_meta", "message", "requestId", "sessionId", "toolCallId")
-	u.Value = other
-	return nil
-}
-
 // CreateElicitationRequestForm is the "form" variant of CreateElicitationRequest.
 //
 // Form-based elicitation where the client renders a form from the provided schema.
@@ -1423,25 +386,6 @@ func (*CreateElicitationRequestForm) createElicitationRequestTag() string {
 	return "form"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *CreateElicitationRequestForm) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"mode":"form"`...)
-	return v.ElicitationFormMode.appendMembers(b)
-}
-
-func (v *CreateElicitationRequestForm) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v CreateElicitationRequestForm) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // CreateElicitationRequestURL is the "url" variant of CreateElicitationRequest.
 //
 // URL-based elicitation where the client directs the user to a URL.
@@ -1451,25 +395,6 @@ type CreateElicitationRequestURL struct {
 
 func (*CreateElicitationRequestURL) createElicitationRequestTag() string {
 	return "url"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *CreateElicitationRequestURL) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"mode":"url"`...)
-	return v.ElicitationURLMode.appendMembers(b)
-}
-
-func (v *CreateElicitationRequestURL) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v CreateElicitationRequestURL) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // CreateElicitationRequestOther is a variant of CreateElicitationRequest whose "mode" this package does not know: a custom one
@@ -1503,84 +428,9 @@ func (v *CreateElicitationRequestOther) createElicitationRequestTag() string {
 	return v.Tag
 }
 
-func (v *CreateElicitationRequestOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *CreateElicitationRequestOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *CreateElicitationRequestOther) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if b, err = v.CreateElicitationRequestOtherFields.appendMembers(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"mode":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *CreateElicitationRequestOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v CreateElicitationRequestOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *CreateElicitationRequestOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "mode":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *CreateElicitationRequestOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("mode", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *CreateElicitationRequestOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	if err := v.CreateElicitationRequestOtherFields.UnmarshalJSON(v.Raw); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *CreateElicitationRequestOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *CreateElicitationRequestOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *CreateElicitationRequestOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // CreateElicitationRequestOtherFields holds the alternatives that every unknown variant of CreateElicitationRequest must match.
@@ -1597,28 +447,6 @@ type CreateElicitationRequestOtherFields struct {
 type CreateElicitationRequestOtherFieldsVariant interface {
 	isCreateElicitationRequestOtherFields()
 	appendMembers([]byte) ([]byte, error)
-}
-
-// appendMembers appends the members of the variant, each after a comma.
-func (u *CreateElicitationRequestOtherFields) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv1: CreateElicitationRequestOtherFields.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant.
-func (u *CreateElicitationRequestOtherFields) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u CreateElicitationRequestOtherFields) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // CreateElicitationRequestOtherFieldsSession is the Session alternative of CreateElicitationRequestOtherFields.
@@ -1639,41 +467,6 @@ type CreateElicitationRequestOtherFieldsRequest struct {
 }
 
 func (*CreateElicitationRequestOtherFieldsRequest) isCreateElicitationRequestOtherFields() {}
-
-// UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
-func (u *CreateElicitationRequestOtherFields) UnmarshalJSON(data []byte) error {
-	var err error
-	switch jsonKind(data) {
-	case '{':
-		m := objectMembers(data)
-		if hasKeys(m, "sessionId") {
-			v := new(CreateElicitationRequestOtherFieldsSession)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-		if hasKeys(m, "requestId") {
-			v := new(CreateElicitationRequestOtherFieldsRequest)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	}
-	if err != nil {
-		return err
-	}
-	return typeError(kindName(jsonKind(data))+" that fits none of Session, Request", u, "")
-}
-
-func (u *CreateElicitationRequestOtherFields) decodeJSON(d *decoder) error {
-	return d.bridge(u)
-}
-
-func (u *CreateElicitationRequestOtherFields) decodeRest(d *decoder, start int64) error {
-	return d.bridgeRest(u, start)
-}
 
 // CreateElicitationResponse is the response from the client to an elicitation request.
 type CreateElicitationResponse struct {
@@ -1714,145 +507,6 @@ func (u CreateElicitationResponse) Tag() string {
 	return u.Value.createElicitationResponseTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *CreateElicitationResponse) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv1: CreateElicitationResponse.Value is nil")
-	}
-	b, err := u.Value.appendMembers(b)
-	if err != nil {
-		return nil, err
-	}
-	return (*createElicitationResponseFields)(u).appendMembers(b)
-}
-
-// appendJSON writes the variant and the shared fields as one object; an unknown variant that has Raw is written as is.
-func (u *CreateElicitationResponse) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u CreateElicitationResponse) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "action" names; an unknown value gives *CreateElicitationResponseOther.
-func (u *CreateElicitationResponse) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("action", start)
-	if err != nil {
-		return err
-	}
-	if rest == nil {
-		if rest, err = d.skipRest(start); err != nil {
-			return err
-		}
-	}
-	if err := within(rest, (*createElicitationResponseFields)(u)); err != nil {
-		return err
-	}
-	var v CreateElicitationResponseVariant
-	if !found {
-		return missing("action", u)
-	}
-	switch string(tag) {
-	case "accept":
-		v = new(CreateElicitationResponseAccept)
-	case "decline":
-		v = new(CreateElicitationResponseDecline)
-	case "cancel":
-		v = new(CreateElicitationResponseCancel)
-	default:
-		{
-			other := &CreateElicitationResponseOther{Tag: string(tag)}
-			if rest == nil {
-				if err := other.decodeMembers(d, start, 1); err != nil {
-					return err
-				}
-				return u.keepOther(other)
-			}
-			v = other
-		}
-	}
-	if err := d.variant(v, start, rest, createElicitationResponseMembers); err != nil {
-		return err
-	}
-	if other, ok := v.(*CreateElicitationResponseOther); ok {
-		return u.keepOther(other)
-	}
-	u.Value = v
-	return nil
-}
-
-// createElicitationResponseMembers are the members of CreateElicitationResponse that its variants leave to it: the tag and the shared fields.
-var createElicitationResponseMembers = []string{"action", "_meta"}
-
-func (u *CreateElicitationResponse) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "action" names.
-func (u *CreateElicitationResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
-// createElicitationResponseFields decodes the fields that every variant of CreateElicitationResponse has.
-type createElicitationResponseFields CreateElicitationResponse
-
-func (v *createElicitationResponseFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *createElicitationResponseFields) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	})
-}
-
-func (v *createElicitationResponseFields) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *createElicitationResponseFields) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
-}
-
-// keepOther sets the unknown variant other, whose members that every variant shares were decoded
-// as on a known one: Raw holds the ones decoding changed (a default) as decoded.
-func (u *CreateElicitationResponse) keepOther(other *CreateElicitationResponseOther) error {
-	b, err := other.appendMembers(nil)
-	if err == nil {
-		b, err = (*createElicitationResponseFields)(u).appendMembers(b)
-	}
-	if err != nil {
-		return err
-	}
-	other.Raw = patchShared(other.Raw, b, "_meta")
-	u.Value = other
-	return nil
-}
-
 // CreateElicitationResponseAccept is the "accept" variant of CreateElicitationResponse.
 //
 // The user accepted and provided content.
@@ -1864,25 +518,6 @@ func (*CreateElicitationResponseAccept) createElicitationResponseTag() string {
 	return "accept"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *CreateElicitationResponseAccept) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"action":"accept"`...)
-	return v.ElicitationAcceptAction.appendMembers(b)
-}
-
-func (v *CreateElicitationResponseAccept) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v CreateElicitationResponseAccept) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // CreateElicitationResponseDecline is the "decline" variant of CreateElicitationResponse.
 //
 // The user declined the elicitation.
@@ -1892,46 +527,6 @@ func (*CreateElicitationResponseDecline) createElicitationResponseTag() string {
 	return "decline"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *CreateElicitationResponseDecline) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"action":"decline"`...)
-	return b, nil
-}
-
-func (v *CreateElicitationResponseDecline) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v CreateElicitationResponseDecline) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (*CreateElicitationResponseDecline) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	return false, nil
-}
-
-func (v *CreateElicitationResponseDecline) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	})
-}
-
-func (v *CreateElicitationResponseDecline) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *CreateElicitationResponseDecline) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // CreateElicitationResponseCancel is the "cancel" variant of CreateElicitationResponse.
 //
 // The elicitation was cancelled.
@@ -1939,46 +534,6 @@ type CreateElicitationResponseCancel struct{}
 
 func (*CreateElicitationResponseCancel) createElicitationResponseTag() string {
 	return "cancel"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *CreateElicitationResponseCancel) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"action":"cancel"`...)
-	return b, nil
-}
-
-func (v *CreateElicitationResponseCancel) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v CreateElicitationResponseCancel) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (*CreateElicitationResponseCancel) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	return false, nil
-}
-
-func (v *CreateElicitationResponseCancel) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	})
-}
-
-func (v *CreateElicitationResponseCancel) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *CreateElicitationResponseCancel) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // CreateElicitationResponseOther is a variant of CreateElicitationResponse whose "action" this package does not know: a custom one
@@ -2009,77 +564,9 @@ func (v *CreateElicitationResponseOther) createElicitationResponseTag() string {
 	return v.Tag
 }
 
-func (v *CreateElicitationResponseOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *CreateElicitationResponseOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *CreateElicitationResponseOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"action":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *CreateElicitationResponseOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v CreateElicitationResponseOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *CreateElicitationResponseOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "action":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *CreateElicitationResponseOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("action", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *CreateElicitationResponseOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *CreateElicitationResponseOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *CreateElicitationResponseOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *CreateElicitationResponseOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // ElicitationContentValue holds the allowed wire representations for [ElicitationContentValue].
@@ -2104,30 +591,12 @@ type ElicitationContentValueVariant interface {
 	appendJSON([]byte) ([]byte, error)
 }
 
-func (u *ElicitationContentValue) appendJSON(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv1: ElicitationContentValue.Value is nil")
-	}
-	return u.Value.appendJSON(b)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u ElicitationContentValue) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // ElicitationContentValueString is the String alternative of ElicitationContentValue.
 //
 // String value accepted in elicitation response content.
 type ElicitationContentValueString string
 
 func (ElicitationContentValueString) isElicitationContentValue() {}
-
-func (v ElicitationContentValueString) appendJSON(b []byte) ([]byte, error) {
-	return appendString(b, v), nil
-}
 
 // ElicitationContentValueInteger is the Integer alternative of ElicitationContentValue.
 //
@@ -2136,20 +605,12 @@ type ElicitationContentValueInteger int64
 
 func (ElicitationContentValueInteger) isElicitationContentValue() {}
 
-func (v ElicitationContentValueInteger) appendJSON(b []byte) ([]byte, error) {
-	return appendInt(b, v), nil
-}
-
 // ElicitationContentValueNumber is the Number alternative of ElicitationContentValue.
 //
 // Number value accepted in elicitation response content.
 type ElicitationContentValueNumber float64
 
 func (ElicitationContentValueNumber) isElicitationContentValue() {}
-
-func (v ElicitationContentValueNumber) appendJSON(b []byte) ([]byte, error) {
-	return appendFloat(b, v)
-}
 
 // ElicitationContentValueBoolean is the Boolean alternative of ElicitationContentValue.
 //
@@ -2158,80 +619,12 @@ type ElicitationContentValueBoolean bool
 
 func (ElicitationContentValueBoolean) isElicitationContentValue() {}
 
-func (v ElicitationContentValueBoolean) appendJSON(b []byte) ([]byte, error) {
-	return appendBool(b, v), nil
-}
-
 // ElicitationContentValueStringArray is the StringArray alternative of ElicitationContentValue.
 //
 // String array value accepted in elicitation response content.
 type ElicitationContentValueStringArray []string
 
 func (ElicitationContentValueStringArray) isElicitationContentValue() {}
-
-func (v ElicitationContentValueStringArray) appendJSON(b []byte) ([]byte, error) {
-	return appendSlice(b, []string(v), encodeString[string])
-}
-
-// UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
-func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
-	var err error
-	switch jsonKind(data) {
-	case '"':
-		{
-			var v ElicitationContentValueString
-			if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		{
-			var v ElicitationContentValueInteger
-			if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-		{
-			var v ElicitationContentValueNumber
-			if err = decodeWith(data, (*float64)(&v), decodeFloat[float64]); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	case 't', 'f':
-		{
-			var v ElicitationContentValueBoolean
-			if err = decodeWith(data, (*bool)(&v), decodeBool[bool]); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	case '[':
-		{
-			var v ElicitationContentValueStringArray
-			if err = decodeWith(data, (*[]string)(&v), func(p *[]string, d *decoder) error {
-				return decodeSlice(d, p, decodeString[string])
-			}); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	}
-	if err != nil {
-		return err
-	}
-	return typeError(kindName(jsonKind(data))+" that fits none of String, Integer, Number, Boolean, StringArray", u, "")
-}
-
-func (u *ElicitationContentValue) decodeJSON(d *decoder) error {
-	return d.bridge(u)
-}
-
-func (u *ElicitationContentValue) decodeRest(d *decoder, start int64) error {
-	return d.bridgeRest(u, start)
-}
 
 // ElicitationFormMode is the form-based elicitation mode where the client renders a form from the provided schema.
 type ElicitationFormMode struct {
@@ -2252,32 +645,6 @@ type ElicitationFormModeVariant interface {
 	appendMembers([]byte) ([]byte, error)
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *ElicitationFormMode) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv1: ElicitationFormMode.Value is nil")
-	}
-	b, err := u.Value.appendMembers(b)
-	if err != nil {
-		return nil, err
-	}
-	return (*elicitationFormModeFields)(u).appendMembers(b)
-}
-
-// appendJSON writes the variant and the shared fields as one object.
-func (u *ElicitationFormMode) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u ElicitationFormMode) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // ElicitationFormModeSession is the Session alternative of ElicitationFormMode.
 //
 // Tied to a session, optionally to a specific tool call within that session.
@@ -2296,87 +663,6 @@ type ElicitationFormModeRequest struct {
 }
 
 func (*ElicitationFormModeRequest) isElicitationFormMode() {}
-
-// UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
-func (u *ElicitationFormMode) UnmarshalJSON(data []byte) error {
-	if err := decodeBytes(data, (*elicitationFormModeFields)(u)); err != nil {
-		return err
-	}
-	var err error
-	switch jsonKind(data) {
-	case '{':
-		m := objectMembers(data)
-		if hasKeys(m, "sessionId") {
-			v := new(ElicitationFormModeSession)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-		if hasKeys(m, "requestId") {
-			v := new(ElicitationFormModeRequest)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	}
-	if err != nil {
-		return err
-	}
-	return typeError(kindName(jsonKind(data))+" that fits none of Session, Request", u, "")
-}
-
-func (u *ElicitationFormMode) decodeJSON(d *decoder) error {
-	return d.bridge(u)
-}
-
-func (u *ElicitationFormMode) decodeRest(d *decoder, start int64) error {
-	return d.bridgeRest(u, start)
-}
-
-// elicitationFormModeFields decodes the fields that every variant of ElicitationFormMode has.
-type elicitationFormModeFields ElicitationFormMode
-
-func (v *elicitationFormModeFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "requestedSchema":
-		*seen |= 1 << 0
-		return true, v.RequestedSchema.decodeJSON(d)
-	}
-	return false, nil
-}
-
-func (v *elicitationFormModeFields) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("requestedSchema", v)
-	}
-	return nil
-}
-
-func (v *elicitationFormModeFields) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *elicitationFormModeFields) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *elicitationFormModeFields) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"requestedSchema":`...)
-	if b, err = v.RequestedSchema.appendJSON(b); err != nil {
-		return nil, err
-	}
-	return b, nil
-}
 
 // ElicitationPropertySchema is the property schema for elicitation form fields.
 //
@@ -2414,86 +700,6 @@ func (u ElicitationPropertySchema) Tag() string {
 	return u.Value.elicitationPropertySchemaTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *ElicitationPropertySchema) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv1: ElicitationPropertySchema.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant; an unknown variant that has Raw is written as is.
-func (u *ElicitationPropertySchema) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u ElicitationPropertySchema) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "type" names; an unknown value gives *ElicitationPropertySchemaOther.
-func (u *ElicitationPropertySchema) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("type", start)
-	if err != nil {
-		return err
-	}
-	var v ElicitationPropertySchemaVariant
-	if !found {
-		return missing("type", u)
-	}
-	switch string(tag) {
-	case "string":
-		v = new(ElicitationPropertySchemaString)
-	case "number":
-		v = new(ElicitationPropertySchemaNumber)
-	case "integer":
-		v = new(ElicitationPropertySchemaInteger)
-	case "boolean":
-		v = new(ElicitationPropertySchemaBoolean)
-	case "array":
-		v = new(ElicitationPropertySchemaArray)
-	default:
-		{
-			other := &ElicitationPropertySchemaOther{Tag: string(tag)}
-			if rest == nil {
-				if err := other.decodeMembers(d, start, 1); err != nil {
-					return err
-				}
-				u.Value = other
-				return nil
-			}
-			v = other
-		}
-	}
-	if err := d.variant(v, start, rest, elicitationPropertySchemaMembers); err != nil {
-		return err
-	}
-	u.Value = v
-	return nil
-}
-
-// elicitationPropertySchemaMembers are the members of ElicitationPropertySchema that its variants leave to it: the tag and the shared fields.
-var elicitationPropertySchemaMembers = []string{"type"}
-
-func (u *ElicitationPropertySchema) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "type" names.
-func (u *ElicitationPropertySchema) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
 // ElicitationPropertySchemaString is the "string" variant of ElicitationPropertySchema.
 //
 // String property (or single-select enum when "enum"/"oneOf" is set).
@@ -2503,25 +709,6 @@ type ElicitationPropertySchemaString struct {
 
 func (*ElicitationPropertySchemaString) elicitationPropertySchemaTag() string {
 	return "string"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ElicitationPropertySchemaString) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"string"`...)
-	return v.StringPropertySchema.appendMembers(b)
-}
-
-func (v *ElicitationPropertySchemaString) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ElicitationPropertySchemaString) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // ElicitationPropertySchemaNumber is the "number" variant of ElicitationPropertySchema.
@@ -2535,25 +722,6 @@ func (*ElicitationPropertySchemaNumber) elicitationPropertySchemaTag() string {
 	return "number"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *ElicitationPropertySchemaNumber) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"number"`...)
-	return v.NumberPropertySchema.appendMembers(b)
-}
-
-func (v *ElicitationPropertySchemaNumber) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ElicitationPropertySchemaNumber) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // ElicitationPropertySchemaInteger is the "integer" variant of ElicitationPropertySchema.
 //
 // Integer property.
@@ -2563,25 +731,6 @@ type ElicitationPropertySchemaInteger struct {
 
 func (*ElicitationPropertySchemaInteger) elicitationPropertySchemaTag() string {
 	return "integer"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ElicitationPropertySchemaInteger) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"integer"`...)
-	return v.IntegerPropertySchema.appendMembers(b)
-}
-
-func (v *ElicitationPropertySchemaInteger) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ElicitationPropertySchemaInteger) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // ElicitationPropertySchemaBoolean is the "boolean" variant of ElicitationPropertySchema.
@@ -2595,25 +744,6 @@ func (*ElicitationPropertySchemaBoolean) elicitationPropertySchemaTag() string {
 	return "boolean"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *ElicitationPropertySchemaBoolean) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"boolean"`...)
-	return v.BooleanPropertySchema.appendMembers(b)
-}
-
-func (v *ElicitationPropertySchemaBoolean) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ElicitationPropertySchemaBoolean) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // ElicitationPropertySchemaArray is the "array" variant of ElicitationPropertySchema.
 //
 // Multi-select array property.
@@ -2623,25 +753,6 @@ type ElicitationPropertySchemaArray struct {
 
 func (*ElicitationPropertySchemaArray) elicitationPropertySchemaTag() string {
 	return "array"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ElicitationPropertySchemaArray) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"array"`...)
-	return v.MultiSelectPropertySchema.appendMembers(b)
-}
-
-func (v *ElicitationPropertySchemaArray) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ElicitationPropertySchemaArray) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // ElicitationPropertySchemaOther is a variant of ElicitationPropertySchema whose "type" this package does not know: a custom one
@@ -2672,77 +783,9 @@ func (v *ElicitationPropertySchemaOther) elicitationPropertySchemaTag() string {
 	return v.Tag
 }
 
-func (v *ElicitationPropertySchemaOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *ElicitationPropertySchemaOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ElicitationPropertySchemaOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *ElicitationPropertySchemaOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ElicitationPropertySchemaOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *ElicitationPropertySchemaOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "type":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *ElicitationPropertySchemaOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("type", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *ElicitationPropertySchemaOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *ElicitationPropertySchemaOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *ElicitationPropertySchemaOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ElicitationPropertySchemaOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // ElicitationURLMode is the URL-based elicitation mode where the client directs the user to a URL.
@@ -2767,32 +810,6 @@ type ElicitationURLModeVariant interface {
 	appendMembers([]byte) ([]byte, error)
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *ElicitationURLMode) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv1: ElicitationURLMode.Value is nil")
-	}
-	b, err := u.Value.appendMembers(b)
-	if err != nil {
-		return nil, err
-	}
-	return (*elicitationURLModeFields)(u).appendMembers(b)
-}
-
-// appendJSON writes the variant and the shared fields as one object.
-func (u *ElicitationURLMode) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u ElicitationURLMode) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // ElicitationURLModeSession is the Session alternative of ElicitationURLMode.
 //
 // Tied to a session, optionally to a specific tool call within that session.
@@ -2812,92 +829,6 @@ type ElicitationURLModeRequest struct {
 
 func (*ElicitationURLModeRequest) isElicitationURLMode() {}
 
-// UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
-func (u *ElicitationURLMode) UnmarshalJSON(data []byte) error {
-	if err := decodeBytes(data, (*elicitationURLModeFields)(u)); err != nil {
-		return err
-	}
-	var err error
-	switch jsonKind(data) {
-	case '{':
-		m := objectMembers(data)
-		if hasKeys(m, "sessionId") {
-			v := new(ElicitationURLModeSession)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-		if hasKeys(m, "requestId") {
-			v := new(ElicitationURLModeRequest)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	}
-	if err != nil {
-		return err
-	}
-	return typeError(kindName(jsonKind(data))+" that fits none of Session, Request", u, "")
-}
-
-func (u *ElicitationURLMode) decodeJSON(d *decoder) error {
-	return d.bridge(u)
-}
-
-func (u *ElicitationURLMode) decodeRest(d *decoder, start int64) error {
-	return d.bridgeRest(u, start)
-}
-
-// elicitationURLModeFields decodes the fields that every variant of ElicitationURLMode has.
-type elicitationURLModeFields ElicitationURLMode
-
-func (v *elicitationURLModeFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "elicitationId":
-		*seen |= 1 << 0
-		return true, decodeString(&v.ElicitationID, d)
-	case "url":
-		*seen |= 1 << 1
-		return true, decodeString(&v.URL, d)
-	}
-	return false, nil
-}
-
-func (v *elicitationURLModeFields) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("elicitationId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("url", v)
-	}
-	return nil
-}
-
-func (v *elicitationURLModeFields) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *elicitationURLModeFields) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *elicitationURLModeFields) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"elicitationId":`...)
-	b = appendString(b, v.ElicitationID)
-	b = append(b, `,"url":`...)
-	b = appendString(b, v.URL)
-	return b, nil
-}
-
 // EmbeddedResourceData is the resource content that can be embedded in a message.
 type EmbeddedResourceData struct {
 	// Value is the variant, one of:
@@ -2912,28 +843,6 @@ type EmbeddedResourceData struct {
 type EmbeddedResourceDataVariant interface {
 	isEmbeddedResourceData()
 	appendMembers([]byte) ([]byte, error)
-}
-
-// appendMembers appends the members of the variant, each after a comma.
-func (u *EmbeddedResourceData) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv1: EmbeddedResourceData.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant.
-func (u *EmbeddedResourceData) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u EmbeddedResourceData) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // EmbeddedResourceDataTextResourceContents is the TextResourceContents alternative of EmbeddedResourceData.
@@ -2953,41 +862,6 @@ type EmbeddedResourceDataBlobResourceContents struct {
 }
 
 func (*EmbeddedResourceDataBlobResourceContents) isEmbeddedResourceData() {}
-
-// UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
-func (u *EmbeddedResourceData) UnmarshalJSON(data []byte) error {
-	var err error
-	switch jsonKind(data) {
-	case '{':
-		m := objectMembers(data)
-		if hasKeys(m, "text", "uri") {
-			v := new(EmbeddedResourceDataTextResourceContents)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-		if hasKeys(m, "blob", "uri") {
-			v := new(EmbeddedResourceDataBlobResourceContents)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	}
-	if err != nil {
-		return err
-	}
-	return typeError(kindName(jsonKind(data))+" that fits none of TextResourceContents, BlobResourceContents", u, "")
-}
-
-func (u *EmbeddedResourceData) decodeJSON(d *decoder) error {
-	return d.bridge(u)
-}
-
-func (u *EmbeddedResourceData) decodeRest(d *decoder, start int64) error {
-	return d.bridgeRest(u, start)
-}
 
 // MCPServer is the configuration for connecting to an MCP (Model Context Protocol) server.
 //
@@ -3026,100 +900,6 @@ func (u MCPServer) Tag() string {
 	return u.Value.mcpServerTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *MCPServer) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv1: MCPServer.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant; an unknown variant that has Raw is written as is.
-func (u *MCPServer) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u MCPServer) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "type" names; an unknown value gives *MCPServerOther.
-// Without "type" it gives *MCPServerStdioVariant.
-func (u *MCPServer) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("type", start)
-	if err != nil {
-		if !isTypeError(err) {
-			return err
-		}
-		found, rest = false, d.in[start:d.InputOffset()]
-	}
-	var v MCPServerVariant
-	if !found {
-		v = new(MCPServerStdioVariant)
-	} else {
-		switch string(tag) {
-		case "http":
-			v = new(MCPServerHTTPVariant)
-		case "sse":
-			v = new(MCPServerSSEVariant)
-		default:
-			{
-				if newVariant := mcpServerUnstable[string(tag)]; newVariant != nil {
-					v = newVariant()
-				} else {
-					other := &MCPServerOther{Tag: string(tag)}
-					if rest == nil {
-						if err := other.decodeMembers(d, start, 1); err != nil {
-							return err
-						}
-						u.Value = other
-						return nil
-					}
-					v = other
-				}
-			}
-		}
-	}
-	depth := d.StackDepth()
-	if err := d.variant(v, start, rest, mcpServerMembers); err != nil {
-		if _, isDefault := v.(*MCPServerStdioVariant); isDefault {
-			return err
-		}
-		def := new(MCPServerStdioVariant)
-		if err := d.orDefault(def, start, rest, depth, err); err != nil {
-			return err
-		}
-		v = def
-	}
-	u.Value = v
-	return nil
-}
-
-// mcpServerMembers are the members of MCPServer that its variants leave to it: the tag and the shared fields.
-var mcpServerMembers = []string{"type"}
-
-func (u *MCPServer) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "type" names.
-func (u *MCPServer) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
-// mcpServerUnstable holds the variants of the unstable surface that build tags include, by tag.
-var mcpServerUnstable = map[string]func() MCPServerVariant{}
-
 // MCPServerHTTPVariant is the "http" variant of MCPServer.
 //
 // # HTTP transport configuration
@@ -3131,25 +911,6 @@ type MCPServerHTTPVariant struct {
 
 func (*MCPServerHTTPVariant) mcpServerTag() string {
 	return "http"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *MCPServerHTTPVariant) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"http"`...)
-	return v.MCPServerHTTP.appendMembers(b)
-}
-
-func (v *MCPServerHTTPVariant) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v MCPServerHTTPVariant) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // MCPServerSSEVariant is the "sse" variant of MCPServer.
@@ -3165,25 +926,6 @@ func (*MCPServerSSEVariant) mcpServerTag() string {
 	return "sse"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *MCPServerSSEVariant) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"sse"`...)
-	return v.MCPServerSSE.appendMembers(b)
-}
-
-func (v *MCPServerSSEVariant) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v MCPServerSSEVariant) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // MCPServerStdioVariant is the variant of MCPServer without "type".
 //
 // # Stdio transport configuration
@@ -3195,24 +937,6 @@ type MCPServerStdioVariant struct {
 
 func (*MCPServerStdioVariant) mcpServerTag() string {
 	return ""
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *MCPServerStdioVariant) appendMembers(b []byte) ([]byte, error) {
-	return v.MCPServerStdio.appendMembers(b)
-}
-
-func (v *MCPServerStdioVariant) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v MCPServerStdioVariant) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // MCPServerOther is a variant of MCPServer whose "type" this package does not know: a custom one
@@ -3233,77 +957,9 @@ func (v *MCPServerOther) mcpServerTag() string {
 	return v.Tag
 }
 
-func (v *MCPServerOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *MCPServerOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *MCPServerOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *MCPServerOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v MCPServerOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *MCPServerOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "type":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *MCPServerOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("type", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *MCPServerOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *MCPServerOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *MCPServerOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *MCPServerOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // MultiSelectItems holds the items for a multi-select (array) property schema.
@@ -3332,91 +988,6 @@ func (u MultiSelectItems) Tag() string {
 	return u.Value.multiSelectItemsTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *MultiSelectItems) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv1: MultiSelectItems.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant; an unknown variant that has Raw is written as is.
-func (u *MultiSelectItems) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u MultiSelectItems) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "type" names; an unknown value gives *MultiSelectItemsOther.
-// Without "type" it gives *MultiSelectItemsTitled.
-func (u *MultiSelectItems) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("type", start)
-	if err != nil {
-		if !isTypeError(err) {
-			return err
-		}
-		found, rest = false, d.in[start:d.InputOffset()]
-	}
-	var v MultiSelectItemsVariant
-	if !found {
-		v = new(MultiSelectItemsTitled)
-	} else {
-		switch string(tag) {
-		case "string":
-			v = new(MultiSelectItemsString)
-		default:
-			{
-				other := &MultiSelectItemsOther{Tag: string(tag)}
-				if rest == nil {
-					if err := other.decodeMembers(d, start, 1); err != nil {
-						return err
-					}
-					u.Value = other
-					return nil
-				}
-				v = other
-			}
-		}
-	}
-	depth := d.StackDepth()
-	if err := d.variant(v, start, rest, multiSelectItemsMembers); err != nil {
-		if _, isDefault := v.(*MultiSelectItemsTitled); isDefault {
-			return err
-		}
-		def := new(MultiSelectItemsTitled)
-		if err := d.orDefault(def, start, rest, depth, err); err != nil {
-			return err
-		}
-		v = def
-	}
-	u.Value = v
-	return nil
-}
-
-// multiSelectItemsMembers are the members of MultiSelectItems that its variants leave to it: the tag and the shared fields.
-var multiSelectItemsMembers = []string{"type"}
-
-func (u *MultiSelectItems) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "type" names.
-func (u *MultiSelectItems) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
 // MultiSelectItemsString is the "string" variant of MultiSelectItems.
 //
 // Multi-select string items with plain string values.
@@ -3426,25 +997,6 @@ type MultiSelectItemsString struct {
 
 func (*MultiSelectItemsString) multiSelectItemsTag() string {
 	return "string"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *MultiSelectItemsString) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"string"`...)
-	return v.StringMultiSelectItems.appendMembers(b)
-}
-
-func (v *MultiSelectItemsString) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v MultiSelectItemsString) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // MultiSelectItemsTitled is the variant of MultiSelectItems without "type".
@@ -3458,24 +1010,6 @@ type MultiSelectItemsTitled struct {
 
 func (*MultiSelectItemsTitled) multiSelectItemsTag() string {
 	return ""
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *MultiSelectItemsTitled) appendMembers(b []byte) ([]byte, error) {
-	return v.TitledMultiSelectItems.appendMembers(b)
-}
-
-func (v *MultiSelectItemsTitled) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v MultiSelectItemsTitled) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // MultiSelectItemsOther is a variant of MultiSelectItems whose "type" this package does not know: a custom one
@@ -3498,77 +1032,9 @@ func (v *MultiSelectItemsOther) multiSelectItemsTag() string {
 	return v.Tag
 }
 
-func (v *MultiSelectItemsOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *MultiSelectItemsOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *MultiSelectItemsOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *MultiSelectItemsOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v MultiSelectItemsOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *MultiSelectItemsOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "type":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *MultiSelectItemsOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("type", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *MultiSelectItemsOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *MultiSelectItemsOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *MultiSelectItemsOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *MultiSelectItemsOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // RequestID is the JSON RPC Request Id.
@@ -3597,35 +1063,12 @@ type RequestIDVariant interface {
 	appendJSON([]byte) ([]byte, error)
 }
 
-func (u *RequestID) appendJSON(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv1: RequestID.Value is nil")
-	}
-	return u.Value.appendJSON(b)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u RequestID) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // RequestIDNull is the JSON null alternative of RequestID.
 //
 // The JSON-RPC "null" request id.
 type RequestIDNull struct{}
 
 func (RequestIDNull) isRequestID() {}
-
-func (RequestIDNull) appendJSON(b []byte) ([]byte, error) {
-	return append(b, "null"...), nil
-}
-
-// MarshalJSON writes null.
-func (RequestIDNull) MarshalJSON() ([]byte, error) {
-	return []byte("null"), nil
-}
 
 // RequestIDNumber is the Number alternative of RequestID.
 //
@@ -3634,58 +1077,12 @@ type RequestIDNumber int64
 
 func (RequestIDNumber) isRequestID() {}
 
-func (v RequestIDNumber) appendJSON(b []byte) ([]byte, error) {
-	return appendInt(b, v), nil
-}
-
 // RequestIDStr is the Str alternative of RequestID.
 //
 // A string JSON-RPC request id.
 type RequestIDStr string
 
 func (RequestIDStr) isRequestID() {}
-
-func (v RequestIDStr) appendJSON(b []byte) ([]byte, error) {
-	return appendString(b, v), nil
-}
-
-// UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
-func (u *RequestID) UnmarshalJSON(data []byte) error {
-	var err error
-	switch jsonKind(data) {
-	case 'n':
-		u.Value = RequestIDNull{}
-		return nil
-	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		{
-			var v RequestIDNumber
-			if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	case '"':
-		{
-			var v RequestIDStr
-			if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	}
-	if err != nil {
-		return err
-	}
-	return typeError(kindName(jsonKind(data))+" that fits none of Null, Number, Str", u, "")
-}
-
-func (u *RequestID) decodeJSON(d *decoder) error {
-	return d.bridge(u)
-}
-
-func (u *RequestID) decodeRest(d *decoder, start int64) error {
-	return d.bridgeRest(u, start)
-}
 
 // RequestPermissionOutcome is the outcome of a permission request.
 type RequestPermissionOutcome struct {
@@ -3713,80 +1110,6 @@ func (u RequestPermissionOutcome) Tag() string {
 	return u.Value.requestPermissionOutcomeTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *RequestPermissionOutcome) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv1: RequestPermissionOutcome.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant; an unknown variant that has Raw is written as is.
-func (u *RequestPermissionOutcome) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u RequestPermissionOutcome) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "outcome" names; an unknown value gives *RequestPermissionOutcomeOther.
-func (u *RequestPermissionOutcome) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("outcome", start)
-	if err != nil {
-		return err
-	}
-	var v RequestPermissionOutcomeVariant
-	if !found {
-		return missing("outcome", u)
-	}
-	switch string(tag) {
-	case "cancelled":
-		v = new(RequestPermissionOutcomeCancelled)
-	case "selected":
-		v = new(RequestPermissionOutcomeSelected)
-	default:
-		{
-			other := &RequestPermissionOutcomeOther{Tag: string(tag)}
-			if rest == nil {
-				if err := other.decodeMembers(d, start, 1); err != nil {
-					return err
-				}
-				u.Value = other
-				return nil
-			}
-			v = other
-		}
-	}
-	if err := d.variant(v, start, rest, requestPermissionOutcomeMembers); err != nil {
-		return err
-	}
-	u.Value = v
-	return nil
-}
-
-// requestPermissionOutcomeMembers are the members of RequestPermissionOutcome that its variants leave to it: the tag and the shared fields.
-var requestPermissionOutcomeMembers = []string{"outcome"}
-
-func (u *RequestPermissionOutcome) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "outcome" names.
-func (u *RequestPermissionOutcome) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
 // RequestPermissionOutcomeCancelled is the "cancelled" variant of RequestPermissionOutcome.
 //
 // The prompt turn was cancelled before the user responded.
@@ -3804,46 +1127,6 @@ func (*RequestPermissionOutcomeCancelled) requestPermissionOutcomeTag() string {
 	return "cancelled"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *RequestPermissionOutcomeCancelled) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"outcome":"cancelled"`...)
-	return b, nil
-}
-
-func (v *RequestPermissionOutcomeCancelled) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v RequestPermissionOutcomeCancelled) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (*RequestPermissionOutcomeCancelled) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	return false, nil
-}
-
-func (v *RequestPermissionOutcomeCancelled) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	})
-}
-
-func (v *RequestPermissionOutcomeCancelled) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *RequestPermissionOutcomeCancelled) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // RequestPermissionOutcomeSelected is the "selected" variant of RequestPermissionOutcome.
 //
 // The user selected one of the provided options.
@@ -3853,25 +1136,6 @@ type RequestPermissionOutcomeSelected struct {
 
 func (*RequestPermissionOutcomeSelected) requestPermissionOutcomeTag() string {
 	return "selected"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *RequestPermissionOutcomeSelected) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"outcome":"selected"`...)
-	return v.SelectedPermissionOutcome.appendMembers(b)
-}
-
-func (v *RequestPermissionOutcomeSelected) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v RequestPermissionOutcomeSelected) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // RequestPermissionOutcomeOther is a variant of RequestPermissionOutcome whose "outcome" this package does not know: a custom one
@@ -3892,77 +1156,9 @@ func (v *RequestPermissionOutcomeOther) requestPermissionOutcomeTag() string {
 	return v.Tag
 }
 
-func (v *RequestPermissionOutcomeOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *RequestPermissionOutcomeOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *RequestPermissionOutcomeOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"outcome":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *RequestPermissionOutcomeOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v RequestPermissionOutcomeOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *RequestPermissionOutcomeOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "outcome":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *RequestPermissionOutcomeOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("outcome", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *RequestPermissionOutcomeOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *RequestPermissionOutcomeOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *RequestPermissionOutcomeOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *RequestPermissionOutcomeOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // SessionConfigOption is a session configuration option selector and its current state.
@@ -4012,178 +1208,6 @@ func (u SessionConfigOption) Tag() string {
 	return u.Value.sessionConfigOptionTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *SessionConfigOption) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv1: SessionConfigOption.Value is nil")
-	}
-	b, err := u.Value.appendMembers(b)
-	if err != nil {
-		return nil, err
-	}
-	return (*sessionConfigOptionFields)(u).appendMembers(b)
-}
-
-// appendJSON writes the variant and the shared fields as one object; an unknown variant that has Raw is written as is.
-func (u *SessionConfigOption) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u SessionConfigOption) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "type" names; an unknown value gives *SessionConfigOptionOther.
-func (u *SessionConfigOption) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("type", start)
-	if err != nil {
-		return err
-	}
-	if rest == nil {
-		if rest, err = d.skipRest(start); err != nil {
-			return err
-		}
-	}
-	if err := within(rest, (*sessionConfigOptionFields)(u)); err != nil {
-		return err
-	}
-	var v SessionConfigOptionVariant
-	if !found {
-		return missing("type", u)
-	}
-	switch string(tag) {
-	case "select":
-		v = new(SessionConfigOptionSelect)
-	case "boolean":
-		v = new(SessionConfigOptionBoolean)
-	default:
-		{
-			other := &SessionConfigOptionOther{Tag: string(tag)}
-			if rest == nil {
-				if err := other.decodeMembers(d, start, 1); err != nil {
-					return err
-				}
-				return u.keepOther(other)
-			}
-			v = other
-		}
-	}
-	if err := d.variant(v, start, rest, sessionConfigOptionMembers); err != nil {
-		return err
-	}
-	if other, ok := v.(*SessionConfigOptionOther); ok {
-		return u.keepOther(other)
-	}
-	u.Value = v
-	return nil
-}
-
-// sessionConfigOptionMembers are the members of SessionConfigOption that its variants leave to it: the tag and the shared fields.
-var sessionConfigOptionMembers = []string{"type", "id", "name", "description", "category", "_meta"}
-
-func (u *SessionConfigOption) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "type" names.
-func (u *SessionConfigOption) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
-// sessionConfigOptionFields decodes the fields that every variant of SessionConfigOption has.
-type sessionConfigOptionFields SessionConfigOption
-
-func (v *sessionConfigOptionFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "id":
-		*seen |= 1 << 0
-		return true, decodeString(&v.ID, d)
-	case "name":
-		*seen |= 1 << 1
-		return true, decodeString(&v.Name, d)
-	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
-	case "category":
-		return true, decodePointerField(d, &v.Category, decodeString[SessionConfigOptionCategory], nullOK|defaultOnError)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *sessionConfigOptionFields) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("id", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("name", v)
-	}
-	return nil
-}
-
-func (v *sessionConfigOptionFields) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *sessionConfigOptionFields) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *sessionConfigOptionFields) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"id":`...)
-	b = appendString(b, v.ID)
-	b = append(b, `,"name":`...)
-	b = appendString(b, v.Name)
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
-	if v.Category != nil {
-		b = append(b, `,"category":`...)
-		b = appendString(b, *v.Category)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
-}
-
-// keepOther sets the unknown variant other, whose members that every variant shares were decoded
-// as on a known one: Raw holds the ones decoding changed (a default) as decoded.
-func (u *SessionConfigOption) keepOther(other *SessionConfigOptionOther) error {
-	b, err := other.appendMembers(nil)
-	if err == nil {
-		b, err = (*sessionConfigOptionFields)(u).appendMembers(b)
-	}
-	if err != nil {
-		return err
-	}
-	other.Raw = patchShared(other.Raw, b, "_meta", "category", "description", "id", "name")
-	u.Value = other
-	return nil
-}
-
 // SessionConfigOptionSelect is the "select" variant of SessionConfigOption.
 //
 // Single-value selector (dropdown).
@@ -4195,25 +1219,6 @@ func (*SessionConfigOptionSelect) sessionConfigOptionTag() string {
 	return "select"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionConfigOptionSelect) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"select"`...)
-	return v.SessionConfigSelect.appendMembers(b)
-}
-
-func (v *SessionConfigOptionSelect) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionConfigOptionSelect) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // SessionConfigOptionBoolean is the "boolean" variant of SessionConfigOption.
 //
 // Boolean on/off toggle.
@@ -4223,25 +1228,6 @@ type SessionConfigOptionBoolean struct {
 
 func (*SessionConfigOptionBoolean) sessionConfigOptionTag() string {
 	return "boolean"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionConfigOptionBoolean) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"boolean"`...)
-	return v.SessionConfigBoolean.appendMembers(b)
-}
-
-func (v *SessionConfigOptionBoolean) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionConfigOptionBoolean) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // SessionConfigOptionOther is a variant of SessionConfigOption whose "type" this package does not know: a custom one
@@ -4262,77 +1248,9 @@ func (v *SessionConfigOptionOther) sessionConfigOptionTag() string {
 	return v.Tag
 }
 
-func (v *SessionConfigOptionOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *SessionConfigOptionOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionConfigOptionOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *SessionConfigOptionOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionConfigOptionOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SessionConfigOptionOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "type":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *SessionConfigOptionOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("type", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *SessionConfigOptionOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *SessionConfigOptionOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *SessionConfigOptionOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionConfigOptionOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // SessionConfigSelectOptions holds the possible values for a session configuration option.
@@ -4351,20 +1269,6 @@ type SessionConfigSelectOptionsVariant interface {
 	appendJSON([]byte) ([]byte, error)
 }
 
-func (u *SessionConfigSelectOptions) appendJSON(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv1: SessionConfigSelectOptions.Value is nil")
-	}
-	return u.Value.appendJSON(b)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u SessionConfigSelectOptions) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // SessionConfigSelectOptionsUngrouped is the Ungrouped alternative of SessionConfigSelectOptions.
 //
 // A flat list of options with no grouping.
@@ -4372,59 +1276,12 @@ type SessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
 
 func (SessionConfigSelectOptionsUngrouped) isSessionConfigSelectOptions() {}
 
-func (v SessionConfigSelectOptionsUngrouped) appendJSON(b []byte) ([]byte, error) {
-	return appendSlice(b, []SessionConfigSelectOption(v), (*SessionConfigSelectOption).appendJSON)
-}
-
 // SessionConfigSelectOptionsGrouped is the Grouped alternative of SessionConfigSelectOptions.
 //
 // A list of options grouped under headers.
 type SessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
 
 func (SessionConfigSelectOptionsGrouped) isSessionConfigSelectOptions() {}
-
-func (v SessionConfigSelectOptionsGrouped) appendJSON(b []byte) ([]byte, error) {
-	return appendSlice(b, []SessionConfigSelectGroup(v), (*SessionConfigSelectGroup).appendJSON)
-}
-
-// UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
-func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
-	var err error
-	switch jsonKind(data) {
-	case '[':
-		m, nonEmpty := firstElementMembers(data)
-		if !nonEmpty || hasKeys(m, "value", "name") {
-			var v SessionConfigSelectOptionsUngrouped
-			if err = decodeWith(data, (*[]SessionConfigSelectOption)(&v), func(p *[]SessionConfigSelectOption, d *decoder) error {
-				return decodeSlice(d, p, (*SessionConfigSelectOption).decodeJSON)
-			}); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-		if !nonEmpty || hasKeys(m, "group", "name", "options") {
-			var v SessionConfigSelectOptionsGrouped
-			if err = decodeWith(data, (*[]SessionConfigSelectGroup)(&v), func(p *[]SessionConfigSelectGroup, d *decoder) error {
-				return decodeSlice(d, p, (*SessionConfigSelectGroup).decodeJSON)
-			}); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	}
-	if err != nil {
-		return err
-	}
-	return typeError(kindName(jsonKind(data))+" that fits none of Ungrouped, Grouped", u, "")
-}
-
-func (u *SessionConfigSelectOptions) decodeJSON(d *decoder) error {
-	return d.bridge(u)
-}
-
-func (u *SessionConfigSelectOptions) decodeRest(d *decoder, start int64) error {
-	return d.bridgeRest(u, start)
-}
 
 // SessionUpdate is one of the updates that can be sent during session processing.
 //
@@ -4492,111 +1349,6 @@ func (u SessionUpdate) Tag() string {
 	return u.Value.sessionUpdateTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *SessionUpdate) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv1: SessionUpdate.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant; an unknown variant that has Raw is written as is.
-func (u *SessionUpdate) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u SessionUpdate) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "sessionUpdate" names; an unknown value gives *SessionUpdateOther.
-func (u *SessionUpdate) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("sessionUpdate", start)
-	if err != nil {
-		return err
-	}
-	var v SessionUpdateVariant
-	if !found {
-		return missing("sessionUpdate", u)
-	}
-	switch string(tag) {
-	case "user_message_chunk":
-		v = new(SessionUpdateUserMessageChunk)
-	case "agent_message_chunk":
-		v = new(SessionUpdateAgentMessageChunk)
-	case "agent_thought_chunk":
-		v = new(SessionUpdateAgentThoughtChunk)
-	case "tool_call":
-		v = new(SessionUpdateToolCall)
-	case "tool_call_update":
-		v = new(SessionUpdateToolCallUpdate)
-	case "plan":
-		v = new(SessionUpdatePlan)
-	case "available_commands_update":
-		v = new(SessionUpdateAvailableCommandsUpdate)
-	case "current_mode_update":
-		v = new(SessionUpdateCurrentModeUpdate)
-	case "config_option_update":
-		v = new(SessionUpdateConfigOptionUpdate)
-	case "session_info_update":
-		v = new(SessionUpdateSessionInfoUpdate)
-	case "usage_update":
-		v = new(SessionUpdateUsageUpdate)
-	case "notice":
-		v = new(SessionUpdateNotice)
-	case "compaction_update":
-		v = new(SessionUpdateCompactionUpdate)
-	case "compaction_summary_chunk":
-		v = new(SessionUpdateCompactionSummaryChunk)
-	default:
-		{
-			if newVariant := sessionUpdateUnstable[string(tag)]; newVariant != nil {
-				v = newVariant()
-			} else {
-				other := &SessionUpdateOther{Tag: string(tag)}
-				if rest == nil {
-					if err := other.decodeMembers(d, start, 1); err != nil {
-						return err
-					}
-					u.Value = other
-					return nil
-				}
-				v = other
-			}
-		}
-	}
-	if err := d.variant(v, start, rest, sessionUpdateMembers); err != nil {
-		return err
-	}
-	u.Value = v
-	return nil
-}
-
-// sessionUpdateMembers are the members of SessionUpdate that its variants leave to it: the tag and the shared fields.
-var sessionUpdateMembers = []string{"sessionUpdate"}
-
-func (u *SessionUpdate) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "sessionUpdate" names.
-func (u *SessionUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
-// sessionUpdateUnstable holds the variants of the unstable surface that build tags include, by tag.
-var sessionUpdateUnstable = map[string]func() SessionUpdateVariant{}
-
 // SessionUpdateUserMessageChunk is the "user_message_chunk" variant of SessionUpdate.
 //
 // A chunk of the user's message being streamed.
@@ -4606,25 +1358,6 @@ type SessionUpdateUserMessageChunk struct {
 
 func (*SessionUpdateUserMessageChunk) sessionUpdateTag() string {
 	return "user_message_chunk"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateUserMessageChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"user_message_chunk"`...)
-	return v.ContentChunk.appendMembers(b)
-}
-
-func (v *SessionUpdateUserMessageChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateUserMessageChunk) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // SessionUpdateAgentMessageChunk is the "agent_message_chunk" variant of SessionUpdate.
@@ -4638,25 +1371,6 @@ func (*SessionUpdateAgentMessageChunk) sessionUpdateTag() string {
 	return "agent_message_chunk"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateAgentMessageChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"agent_message_chunk"`...)
-	return v.ContentChunk.appendMembers(b)
-}
-
-func (v *SessionUpdateAgentMessageChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateAgentMessageChunk) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // SessionUpdateAgentThoughtChunk is the "agent_thought_chunk" variant of SessionUpdate.
 //
 // A chunk of the agent's internal reasoning being streamed.
@@ -4666,25 +1380,6 @@ type SessionUpdateAgentThoughtChunk struct {
 
 func (*SessionUpdateAgentThoughtChunk) sessionUpdateTag() string {
 	return "agent_thought_chunk"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateAgentThoughtChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"agent_thought_chunk"`...)
-	return v.ContentChunk.appendMembers(b)
-}
-
-func (v *SessionUpdateAgentThoughtChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateAgentThoughtChunk) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // SessionUpdateToolCall is the "tool_call" variant of SessionUpdate.
@@ -4698,25 +1393,6 @@ func (*SessionUpdateToolCall) sessionUpdateTag() string {
 	return "tool_call"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateToolCall) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"tool_call"`...)
-	return v.ToolCall.appendMembers(b)
-}
-
-func (v *SessionUpdateToolCall) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateToolCall) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // SessionUpdateToolCallUpdate is the "tool_call_update" variant of SessionUpdate.
 //
 // Update on the status or results of a tool call.
@@ -4726,25 +1402,6 @@ type SessionUpdateToolCallUpdate struct {
 
 func (*SessionUpdateToolCallUpdate) sessionUpdateTag() string {
 	return "tool_call_update"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"tool_call_update"`...)
-	return v.ToolCallUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateToolCallUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateToolCallUpdate) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // SessionUpdatePlan is the "plan" variant of SessionUpdate.
@@ -4761,25 +1418,6 @@ func (*SessionUpdatePlan) sessionUpdateTag() string {
 	return "plan"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdatePlan) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"plan"`...)
-	return v.Plan.appendMembers(b)
-}
-
-func (v *SessionUpdatePlan) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdatePlan) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // SessionUpdateAvailableCommandsUpdate is the "available_commands_update" variant of SessionUpdate.
 //
 // Available commands are ready or have changed
@@ -4789,25 +1427,6 @@ type SessionUpdateAvailableCommandsUpdate struct {
 
 func (*SessionUpdateAvailableCommandsUpdate) sessionUpdateTag() string {
 	return "available_commands_update"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateAvailableCommandsUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"available_commands_update"`...)
-	return v.AvailableCommandsUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateAvailableCommandsUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateAvailableCommandsUpdate) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // SessionUpdateCurrentModeUpdate is the "current_mode_update" variant of SessionUpdate.
@@ -4825,25 +1444,6 @@ func (*SessionUpdateCurrentModeUpdate) sessionUpdateTag() string {
 	return "current_mode_update"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateCurrentModeUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"current_mode_update"`...)
-	return v.CurrentModeUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateCurrentModeUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateCurrentModeUpdate) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // SessionUpdateConfigOptionUpdate is the "config_option_update" variant of SessionUpdate.
 //
 // Session configuration options have been updated.
@@ -4853,25 +1453,6 @@ type SessionUpdateConfigOptionUpdate struct {
 
 func (*SessionUpdateConfigOptionUpdate) sessionUpdateTag() string {
 	return "config_option_update"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateConfigOptionUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"config_option_update"`...)
-	return v.ConfigOptionUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateConfigOptionUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateConfigOptionUpdate) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // SessionUpdateSessionInfoUpdate is the "session_info_update" variant of SessionUpdate.
@@ -4885,25 +1466,6 @@ func (*SessionUpdateSessionInfoUpdate) sessionUpdateTag() string {
 	return "session_info_update"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateSessionInfoUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"session_info_update"`...)
-	return v.SessionInfoUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateSessionInfoUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateSessionInfoUpdate) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // SessionUpdateUsageUpdate is the "usage_update" variant of SessionUpdate.
 //
 // Context window and cost update for the session.
@@ -4913,25 +1475,6 @@ type SessionUpdateUsageUpdate struct {
 
 func (*SessionUpdateUsageUpdate) sessionUpdateTag() string {
 	return "usage_update"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateUsageUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"usage_update"`...)
-	return v.UsageUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateUsageUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateUsageUpdate) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // SessionUpdateNotice is the "notice" variant of SessionUpdate.
@@ -4948,25 +1491,6 @@ func (*SessionUpdateNotice) sessionUpdateTag() string {
 	return "notice"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateNotice) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"notice"`...)
-	return v.Notice.appendMembers(b)
-}
-
-func (v *SessionUpdateNotice) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateNotice) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // SessionUpdateCompactionUpdate is the "compaction_update" variant of SessionUpdate.
 //
 // A context compaction has been created or updated.
@@ -4981,25 +1505,6 @@ func (*SessionUpdateCompactionUpdate) sessionUpdateTag() string {
 	return "compaction_update"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateCompactionUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"compaction_update"`...)
-	return v.CompactionUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateCompactionUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateCompactionUpdate) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // SessionUpdateCompactionSummaryChunk is the "compaction_summary_chunk" variant of SessionUpdate.
 //
 // A content block appended to a context compaction's retained summary.
@@ -5012,25 +1517,6 @@ type SessionUpdateCompactionSummaryChunk struct {
 
 func (*SessionUpdateCompactionSummaryChunk) sessionUpdateTag() string {
 	return "compaction_summary_chunk"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateCompactionSummaryChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"compaction_summary_chunk"`...)
-	return v.CompactionSummaryChunk.appendMembers(b)
-}
-
-func (v *SessionUpdateCompactionSummaryChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateCompactionSummaryChunk) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // SessionUpdateOther is a variant of SessionUpdate whose "sessionUpdate" this package does not know: a custom one
@@ -5051,77 +1537,9 @@ func (v *SessionUpdateOther) sessionUpdateTag() string {
 	return v.Tag
 }
 
-func (v *SessionUpdateOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *SessionUpdateOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *SessionUpdateOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SessionUpdateOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "sessionUpdate":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *SessionUpdateOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionUpdate", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *SessionUpdateOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *SessionUpdateOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *SessionUpdateOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionUpdateOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // SetSessionConfigOptionRequest holds the request parameters for setting a session configuration option.
@@ -5165,177 +1583,6 @@ func (u SetSessionConfigOptionRequest) Tag() string {
 	return u.Value.setSessionConfigOptionRequestTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *SetSessionConfigOptionRequest) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv1: SetSessionConfigOptionRequest.Value is nil")
-	}
-	b, err := u.Value.appendMembers(b)
-	if err != nil {
-		return nil, err
-	}
-	return (*setSessionConfigOptionRequestFields)(u).appendMembers(b)
-}
-
-// appendJSON writes the variant and the shared fields as one object; an unknown variant that has Raw is written as is.
-func (u *SetSessionConfigOptionRequest) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u SetSessionConfigOptionRequest) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "type" names; an unknown value gives *SetSessionConfigOptionRequestOther.
-// Without "type" it gives *SetSessionConfigOptionRequestValueID.
-func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("type", start)
-	if err != nil {
-		if !isTypeError(err) {
-			return err
-		}
-		found, rest = false, d.in[start:d.InputOffset()]
-	}
-	if rest == nil {
-		if rest, err = d.skipRest(start); err != nil {
-			return err
-		}
-	}
-	if err := within(rest, (*setSessionConfigOptionRequestFields)(u)); err != nil {
-		return err
-	}
-	var v SetSessionConfigOptionRequestVariant
-	if !found {
-		v = new(SetSessionConfigOptionRequestValueID)
-	} else {
-		switch string(tag) {
-		case "boolean":
-			v = new(SetSessionConfigOptionRequestBoolean)
-		default:
-			{
-				other := &SetSessionConfigOptionRequestOther{Tag: string(tag)}
-				if rest == nil {
-					if err := other.decodeMembers(d, start, 1); err != nil {
-						return err
-					}
-					return u.keepOther(other)
-				}
-				v = other
-			}
-		}
-	}
-	depth := d.StackDepth()
-	if err := d.variant(v, start, rest, setSessionConfigOptionRequestMembers); err != nil {
-		if _, isDefault := v.(*SetSessionConfigOptionRequestValueID); isDefault {
-			return err
-		}
-		def := new(SetSessionConfigOptionRequestValueID)
-		if err := d.orDefault(def, start, rest, depth, err); err != nil {
-			return err
-		}
-		v = def
-	}
-	if other, ok := v.(*SetSessionConfigOptionRequestOther); ok {
-		return u.keepOther(other)
-	}
-	u.Value = v
-	return nil
-}
-
-// setSessionConfigOptionRequestMembers are the members of SetSessionConfigOptionRequest that its variants leave to it: the tag and the shared fields.
-var setSessionConfigOptionRequestMembers = []string{"type", "sessionId", "configId", "_meta"}
-
-func (u *SetSessionConfigOptionRequest) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "type" names.
-func (u *SetSessionConfigOptionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
-// setSessionConfigOptionRequestFields decodes the fields that every variant of SetSessionConfigOptionRequest has.
-type setSessionConfigOptionRequestFields SetSessionConfigOptionRequest
-
-func (v *setSessionConfigOptionRequestFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "sessionId":
-		*seen |= 1 << 0
-		return true, decodeString(&v.SessionID, d)
-	case "configId":
-		*seen |= 1 << 1
-		return true, decodeString(&v.ConfigID, d)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *setSessionConfigOptionRequestFields) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("configId", v)
-	}
-	return nil
-}
-
-func (v *setSessionConfigOptionRequestFields) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *setSessionConfigOptionRequestFields) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *setSessionConfigOptionRequestFields) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"sessionId":`...)
-	b = appendString(b, v.SessionID)
-	b = append(b, `,"configId":`...)
-	b = appendString(b, v.ConfigID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
-}
-
-// keepOther sets the unknown variant other, whose members that every variant shares were decoded
-// as on a known one: Raw holds the ones decoding changed (a default) as decoded.
-func (u *SetSessionConfigOptionRequest) keepOther(other *SetSessionConfigOptionRequestOther) error {
-	b, err := other.appendMembers(nil)
-	if err == nil {
-		b, err = (*setSessionConfigOptionRequestFields)(u).appendMembers(b)
-	}
-	if err != nil {
-		return err
-	}
-	other.Raw = patchShared(other.Raw, b, "_meta", "configId", "sessionId")
-	u.Value = other
-	return nil
-}
-
 // SetSessionConfigOptionRequestBoolean is the "boolean" variant of SetSessionConfigOptionRequest.
 //
 // A boolean value (type: "boolean").
@@ -5346,63 +1593,6 @@ type SetSessionConfigOptionRequestBoolean struct {
 
 func (*SetSessionConfigOptionRequestBoolean) setSessionConfigOptionRequestTag() string {
 	return "boolean"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SetSessionConfigOptionRequestBoolean) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"boolean"`...)
-	b = append(b, `,"value":`...)
-	b = appendBool(b, v.Value)
-	return b, nil
-}
-
-func (v *SetSessionConfigOptionRequestBoolean) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SetSessionConfigOptionRequestBoolean) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SetSessionConfigOptionRequestBoolean) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "value":
-		*seen |= 1 << 0
-		return true, decodeBool(&v.Value, d)
-	}
-	return false, nil
-}
-
-func (v *SetSessionConfigOptionRequestBoolean) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("value", v)
-	}
-	return nil
-}
-
-func (v *SetSessionConfigOptionRequestBoolean) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SetSessionConfigOptionRequestBoolean) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SetSessionConfigOptionRequestBoolean) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // SetSessionConfigOptionRequestValueID is the variant of SetSessionConfigOptionRequest without "type".
@@ -5419,62 +1609,6 @@ type SetSessionConfigOptionRequestValueID struct {
 
 func (*SetSessionConfigOptionRequestValueID) setSessionConfigOptionRequestTag() string {
 	return ""
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SetSessionConfigOptionRequestValueID) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"value":`...)
-	b = appendString(b, v.Value)
-	return b, nil
-}
-
-func (v *SetSessionConfigOptionRequestValueID) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SetSessionConfigOptionRequestValueID) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SetSessionConfigOptionRequestValueID) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "value":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Value, d)
-	}
-	return false, nil
-}
-
-func (v *SetSessionConfigOptionRequestValueID) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("value", v)
-	}
-	return nil
-}
-
-func (v *SetSessionConfigOptionRequestValueID) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SetSessionConfigOptionRequestValueID) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SetSessionConfigOptionRequestValueID) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // SetSessionConfigOptionRequestOther is a variant of SetSessionConfigOptionRequest whose "type" this package does not know: a custom one
@@ -5495,77 +1629,9 @@ func (v *SetSessionConfigOptionRequestOther) setSessionConfigOptionRequestTag() 
 	return v.Tag
 }
 
-func (v *SetSessionConfigOptionRequestOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *SetSessionConfigOptionRequestOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SetSessionConfigOptionRequestOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *SetSessionConfigOptionRequestOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SetSessionConfigOptionRequestOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SetSessionConfigOptionRequestOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "type":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *SetSessionConfigOptionRequestOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("type", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *SetSessionConfigOptionRequestOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *SetSessionConfigOptionRequestOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *SetSessionConfigOptionRequestOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SetSessionConfigOptionRequestOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // ToolCallContent is the content produced by a tool call.
@@ -5603,82 +1669,6 @@ func (u ToolCallContent) Tag() string {
 	return u.Value.toolCallContentTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *ToolCallContent) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv1: ToolCallContent.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant; an unknown variant that has Raw is written as is.
-func (u *ToolCallContent) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u ToolCallContent) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "type" names; an unknown value gives *ToolCallContentOther.
-func (u *ToolCallContent) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("type", start)
-	if err != nil {
-		return err
-	}
-	var v ToolCallContentVariant
-	if !found {
-		return missing("type", u)
-	}
-	switch string(tag) {
-	case "content":
-		v = new(ToolCallContentData)
-	case "diff":
-		v = new(ToolCallContentDiff)
-	case "terminal":
-		v = new(ToolCallContentTerminal)
-	default:
-		{
-			other := &ToolCallContentOther{Tag: string(tag)}
-			if rest == nil {
-				if err := other.decodeMembers(d, start, 1); err != nil {
-					return err
-				}
-				u.Value = other
-				return nil
-			}
-			v = other
-		}
-	}
-	if err := d.variant(v, start, rest, toolCallContentMembers); err != nil {
-		return err
-	}
-	u.Value = v
-	return nil
-}
-
-// toolCallContentMembers are the members of ToolCallContent that its variants leave to it: the tag and the shared fields.
-var toolCallContentMembers = []string{"type"}
-
-func (u *ToolCallContent) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "type" names.
-func (u *ToolCallContent) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
 // ToolCallContentData is the "content" variant of ToolCallContent.
 //
 // Standard content block (text, images, resources).
@@ -5690,25 +1680,6 @@ func (*ToolCallContentData) toolCallContentTag() string {
 	return "content"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *ToolCallContentData) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"content"`...)
-	return v.Content.appendMembers(b)
-}
-
-func (v *ToolCallContentData) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ToolCallContentData) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // ToolCallContentDiff is the "diff" variant of ToolCallContent.
 //
 // File modification shown as a diff.
@@ -5718,25 +1689,6 @@ type ToolCallContentDiff struct {
 
 func (*ToolCallContentDiff) toolCallContentTag() string {
 	return "diff"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ToolCallContentDiff) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"diff"`...)
-	return v.Diff.appendMembers(b)
-}
-
-func (v *ToolCallContentDiff) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ToolCallContentDiff) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // ToolCallContentTerminal is the "terminal" variant of ToolCallContent.
@@ -5754,25 +1706,6 @@ type ToolCallContentTerminal struct {
 
 func (*ToolCallContentTerminal) toolCallContentTag() string {
 	return "terminal"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ToolCallContentTerminal) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"terminal"`...)
-	return v.Terminal.appendMembers(b)
-}
-
-func (v *ToolCallContentTerminal) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ToolCallContentTerminal) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // ToolCallContentOther is a variant of ToolCallContent whose "type" this package does not know: a custom one
@@ -5793,75 +1726,7 @@ func (v *ToolCallContentOther) toolCallContentTag() string {
 	return v.Tag
 }
 
-func (v *ToolCallContentOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *ToolCallContentOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ToolCallContentOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *ToolCallContentOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ToolCallContentOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *ToolCallContentOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "type":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *ToolCallContentOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("type", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *ToolCallContentOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *ToolCallContentOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *ToolCallContentOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ToolCallContentOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }

@@ -10,12 +10,3 @@ package acpv1
 
 // promptResponseEndTurnTokenUsage is empty without the unstable_end_turn_token_usage or unstable build tag.
 type promptResponseEndTurnTokenUsage struct{}
-
-func (*promptResponseEndTurnTokenUsage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	return false, nil
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (*promptResponseEndTurnTokenUsage) appendMembers(b []byte) ([]byte, error) {
-	return b, nil
-}

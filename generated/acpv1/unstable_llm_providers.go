@@ -34,77 +34,6 @@ type DisableProviderRequest struct {
 	unknownMembers string
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *DisableProviderRequest) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"providerId":`...)
-	b = appendString(b, v.ProviderID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *DisableProviderRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v DisableProviderRequest) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *DisableProviderRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "providerId":
-		*seen |= 1 << 0
-		return true, decodeString(&v.ProviderID, d)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *DisableProviderRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("providerId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *DisableProviderRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *DisableProviderRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *DisableProviderRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *DisableProviderRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // DisableProviderResponse is the response to "providers/disable".
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -121,62 +50,6 @@ type DisableProviderResponse struct {
 	// unknownMembers holds the members the schema allows without naming them, as
 	// received, each after a comma; they are written after the named members.
 	unknownMembers string
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *DisableProviderResponse) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *DisableProviderResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v DisableProviderResponse) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *DisableProviderResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *DisableProviderResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *DisableProviderResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *DisableProviderResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *DisableProviderResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // LLMProtocol holds the well-known API protocol identifiers for LLM providers.
@@ -227,17 +100,6 @@ func (v LLMProtocol) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// UnmarshalJSON decodes the value as a member of type LLMProtocol is decoded: null is an
-// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
-func (v *LLMProtocol) UnmarshalJSON(data []byte) error {
-	return decodeWith(data, v, decodeString[LLMProtocol])
-}
-
-// MarshalJSON encodes the value as a member of type LLMProtocol is encoded.
-func (v LLMProtocol) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[LLMProtocol])
-}
-
 // ListProvidersRequest holds the request parameters for "providers/list".
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -254,62 +116,6 @@ type ListProvidersRequest struct {
 	// unknownMembers holds the members the schema allows without naming them, as
 	// received, each after a comma; they are written after the named members.
 	unknownMembers string
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ListProvidersRequest) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *ListProvidersRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ListProvidersRequest) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *ListProvidersRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ListProvidersRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *ListProvidersRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ListProvidersRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ListProvidersRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // ListProvidersResponse is the response to "providers/list".
@@ -331,81 +137,6 @@ type ListProvidersResponse struct {
 	// unknownMembers holds the members the schema allows without naming them, as
 	// received, each after a comma; they are written after the named members.
 	unknownMembers string
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ListProvidersResponse) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"providers":`...)
-	if b, err = appendSlice(b, v.Providers, (*ProviderInfo).appendJSON); err != nil {
-		return nil, err
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *ListProvidersResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ListProvidersResponse) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *ListProvidersResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "providers":
-		*seen |= 1 << 0
-		return true, decodeField(d, &v.Providers, func(p *[]ProviderInfo, d *decoder) error {
-			return decodeSlice(d, p, (*ProviderInfo).decodeJSON)
-		}, 0)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *ListProvidersResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("providers", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ListProvidersResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ListProvidersResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ListProvidersResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ListProvidersResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // ProviderCurrentConfig is the current effective non-secret routing configuration for a provider.
@@ -432,100 +163,10 @@ type ProviderCurrentConfig struct {
 	unknownMembers string
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *ProviderCurrentConfig) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"apiType":`...)
-	b = appendString(b, v.APIType)
-	b = append(b, `,"baseUrl":`...)
-	b = appendString(b, v.BaseURL)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *ProviderCurrentConfig) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ProviderCurrentConfig) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *ProviderCurrentConfig) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "apiType":
-		*seen |= 1 << 0
-		return true, decodeString(&v.APIType, d)
-	case "baseUrl":
-		*seen |= 1 << 1
-		return true, decodeString(&v.BaseURL, d)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *ProviderCurrentConfig) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("apiType", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("baseUrl", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ProviderCurrentConfig) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ProviderCurrentConfig) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ProviderCurrentConfig) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ProviderCurrentConfig) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // ProviderID is the unique identifier for a configurable LLM provider.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type ProviderID string
-
-// UnmarshalJSON decodes the value as a member of type ProviderID is decoded: null is an
-// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
-func (v *ProviderID) UnmarshalJSON(data []byte) error {
-	return decodeWith(data, v, decodeString[ProviderID])
-}
-
-// MarshalJSON encodes the value as a member of type ProviderID is encoded.
-func (v ProviderID) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[ProviderID])
-}
 
 // ProviderInfo is the information about a configurable LLM provider.
 //
@@ -559,103 +200,6 @@ type ProviderInfo struct {
 	unknownMembers string
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *ProviderInfo) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"providerId":`...)
-	b = appendString(b, v.ProviderID)
-	b = append(b, `,"supported":`...)
-	if b, err = appendSlice(b, v.Supported, encodeString[LLMProtocol]); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"required":`...)
-	b = appendBool(b, v.Required)
-	if v.Current != nil {
-		b = append(b, `,"current":`...)
-		if b, err = v.Current.appendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *ProviderInfo) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ProviderInfo) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *ProviderInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "providerId":
-		*seen |= 1 << 0
-		return true, decodeString(&v.ProviderID, d)
-	case "supported":
-		*seen |= 1 << 1
-		return true, decodeItemsField(d, &v.Supported, decodeString[LLMProtocol], defaultOnError|emptyList)
-	case "required":
-		*seen |= 1 << 2
-		return true, decodeBool(&v.Required, d)
-	case "current":
-		return true, decodePointerField(d, &v.Current, (*ProviderCurrentConfig).decodeJSON, nullOK)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *ProviderInfo) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("providerId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("supported", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("required", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ProviderInfo) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ProviderInfo) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ProviderInfo) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ProviderInfo) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // ProvidersCapabilities holds the provider configuration capabilities supported by the agent.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -674,62 +218,6 @@ type ProvidersCapabilities struct {
 	// unknownMembers holds the members the schema allows without naming them, as
 	// received, each after a comma; they are written after the named members.
 	unknownMembers string
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ProvidersCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *ProvidersCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ProvidersCapabilities) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *ProvidersCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ProvidersCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *ProvidersCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ProvidersCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ProvidersCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // SetProviderRequest holds the request parameters for "providers/set".
@@ -765,103 +253,6 @@ type SetProviderRequest struct {
 	unknownMembers string
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SetProviderRequest) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"providerId":`...)
-	b = appendString(b, v.ProviderID)
-	b = append(b, `,"apiType":`...)
-	b = appendString(b, v.APIType)
-	b = append(b, `,"baseUrl":`...)
-	b = appendString(b, v.BaseURL)
-	if v.Headers != nil {
-		b = append(b, `,"headers":`...)
-		if b, err = appendMap(b, v.Headers, encodeString[string]); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *SetProviderRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SetProviderRequest) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SetProviderRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "providerId":
-		*seen |= 1 << 0
-		return true, decodeString(&v.ProviderID, d)
-	case "apiType":
-		*seen |= 1 << 1
-		return true, decodeString(&v.APIType, d)
-	case "baseUrl":
-		*seen |= 1 << 2
-		return true, decodeString(&v.BaseURL, d)
-	case "headers":
-		return true, decodeField(d, &v.Headers, func(p *map[string]string, d *decoder) error {
-			return decodeMap(d, p, decodeString[string])
-		}, 0)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *SetProviderRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("providerId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("apiType", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("baseUrl", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SetProviderRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SetProviderRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SetProviderRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SetProviderRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // SetProviderResponse is the response to "providers/set".
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -880,62 +271,6 @@ type SetProviderResponse struct {
 	unknownMembers string
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SetProviderResponse) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *SetProviderResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SetProviderResponse) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SetProviderResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SetProviderResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *SetProviderResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SetProviderResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SetProviderResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // agentCapabilitiesLLMProviders holds the fields of AgentCapabilities that the unstable_llm_providers or unstable build tag adds.
 type agentCapabilitiesLLMProviders struct {
 	// Providers holds the provider configuration capabilities supported by the agent.
@@ -945,26 +280,6 @@ type agentCapabilitiesLLMProviders struct {
 	// Optional. Omitted or "null" both mean the agent does not advertise support.
 	// Supplying "{}" means the agent supports provider configuration methods.
 	Providers *ProvidersCapabilities `json:"providers,omitempty"`
-}
-
-func (v *agentCapabilitiesLLMProviders) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "providers":
-		return true, decodePointerField(d, &v.Providers, (*ProvidersCapabilities).decodeJSON, nullOK|defaultOnError)
-	}
-	return false, nil
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *agentCapabilitiesLLMProviders) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if v.Providers != nil {
-		b = append(b, `,"providers":`...)
-		if b, err = v.Providers.appendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
 }
 
 const (

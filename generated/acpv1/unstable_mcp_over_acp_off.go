@@ -10,12 +10,3 @@ package acpv1
 
 // mcpCapabilitiesMCPOverACP is empty without the unstable_mcp_over_acp or unstable build tag.
 type mcpCapabilitiesMCPOverACP struct{}
-
-func (*mcpCapabilitiesMCPOverACP) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	return false, nil
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (*mcpCapabilitiesMCPOverACP) appendMembers(b []byte) ([]byte, error) {
-	return b, nil
-}

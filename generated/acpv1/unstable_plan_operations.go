@@ -10,7 +10,6 @@ package acpv1
 
 import (
 	"encoding/json"
-	"errors"
 	"strings"
 )
 
@@ -30,62 +29,6 @@ type PlanCapabilities struct {
 	// unknownMembers holds the members the schema allows without naming them, as
 	// received, each after a comma; they are written after the named members.
 	unknownMembers string
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *PlanCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *PlanCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v PlanCapabilities) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *PlanCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PlanCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *PlanCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *PlanCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PlanCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // PlanFile is a plan represented by a file URI.
@@ -112,100 +55,10 @@ type PlanFile struct {
 	unknownMembers string
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *PlanFile) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"planId":`...)
-	b = appendString(b, v.PlanID)
-	b = append(b, `,"uri":`...)
-	b = appendString(b, v.URI)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *PlanFile) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v PlanFile) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *PlanFile) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "planId":
-		*seen |= 1 << 0
-		return true, decodeString(&v.PlanID, d)
-	case "uri":
-		*seen |= 1 << 1
-		return true, decodeString(&v.URI, d)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *PlanFile) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("planId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("uri", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PlanFile) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *PlanFile) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *PlanFile) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PlanFile) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // PlanID is the unique identifier for a plan within a session.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
 type PlanID string
-
-// UnmarshalJSON decodes the value as a member of type PlanID is decoded: null is an
-// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
-func (v *PlanID) UnmarshalJSON(data []byte) error {
-	return decodeWith(data, v, decodeString[PlanID])
-}
-
-// MarshalJSON encodes the value as a member of type PlanID is encoded.
-func (v PlanID) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[PlanID])
-}
 
 // PlanItems is a plan represented as structured entries.
 //
@@ -234,87 +87,6 @@ type PlanItems struct {
 	unknownMembers string
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *PlanItems) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"planId":`...)
-	b = appendString(b, v.PlanID)
-	b = append(b, `,"entries":`...)
-	if b, err = appendSlice(b, v.Entries, (*PlanEntry).appendJSON); err != nil {
-		return nil, err
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *PlanItems) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v PlanItems) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *PlanItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "planId":
-		*seen |= 1 << 0
-		return true, decodeString(&v.PlanID, d)
-	case "entries":
-		*seen |= 1 << 1
-		return true, decodeItemsField(d, &v.Entries, (*PlanEntry).decodeJSON, defaultOnError|emptyList)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *PlanItems) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("planId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("entries", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PlanItems) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *PlanItems) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *PlanItems) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PlanItems) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // PlanMarkdown is a plan represented as raw markdown content.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -339,85 +111,6 @@ type PlanMarkdown struct {
 	unknownMembers string
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *PlanMarkdown) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"planId":`...)
-	b = appendString(b, v.PlanID)
-	b = append(b, `,"content":`...)
-	b = appendString(b, v.Content)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *PlanMarkdown) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v PlanMarkdown) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *PlanMarkdown) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "planId":
-		*seen |= 1 << 0
-		return true, decodeString(&v.PlanID, d)
-	case "content":
-		*seen |= 1 << 1
-		return true, decodeString(&v.Content, d)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *PlanMarkdown) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("planId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("content", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PlanMarkdown) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *PlanMarkdown) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *PlanMarkdown) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PlanMarkdown) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // PlanRemoved is the removal notice for a plan identified by ID.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -439,77 +132,6 @@ type PlanRemoved struct {
 	unknownMembers string
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *PlanRemoved) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"planId":`...)
-	b = appendString(b, v.PlanID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *PlanRemoved) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v PlanRemoved) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *PlanRemoved) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "planId":
-		*seen |= 1 << 0
-		return true, decodeString(&v.PlanID, d)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *PlanRemoved) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("planId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PlanRemoved) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *PlanRemoved) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *PlanRemoved) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PlanRemoved) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // PlanUpdate is a content update for a plan identified by ID.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -529,79 +151,6 @@ type PlanUpdate struct {
 	// unknownMembers holds the members the schema allows without naming them, as
 	// received, each after a comma; they are written after the named members.
 	unknownMembers string
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *PlanUpdate) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"plan":`...)
-	if b, err = v.Plan.appendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *PlanUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v PlanUpdate) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *PlanUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "plan":
-		*seen |= 1 << 0
-		return true, v.Plan.decodeJSON(d)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *PlanUpdate) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("plan", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PlanUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *PlanUpdate) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *PlanUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PlanUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // PlanUpdateContent is the updated content for a plan.
@@ -634,82 +183,6 @@ func (u PlanUpdateContent) Tag() string {
 	return u.Value.planUpdateContentTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *PlanUpdateContent) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv1: PlanUpdateContent.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant; an unknown variant that has Raw is written as is.
-func (u *PlanUpdateContent) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u PlanUpdateContent) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "type" names; an unknown value gives *PlanUpdateContentOther.
-func (u *PlanUpdateContent) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("type", start)
-	if err != nil {
-		return err
-	}
-	var v PlanUpdateContentVariant
-	if !found {
-		return missing("type", u)
-	}
-	switch string(tag) {
-	case "items":
-		v = new(PlanUpdateContentItems)
-	case "file":
-		v = new(PlanUpdateContentFile)
-	case "markdown":
-		v = new(PlanUpdateContentMarkdown)
-	default:
-		{
-			other := &PlanUpdateContentOther{Tag: string(tag)}
-			if rest == nil {
-				if err := other.decodeMembers(d, start, 1); err != nil {
-					return err
-				}
-				u.Value = other
-				return nil
-			}
-			v = other
-		}
-	}
-	if err := d.variant(v, start, rest, planUpdateContentMembers); err != nil {
-		return err
-	}
-	u.Value = v
-	return nil
-}
-
-// planUpdateContentMembers are the members of PlanUpdateContent that its variants leave to it: the tag and the shared fields.
-var planUpdateContentMembers = []string{"type"}
-
-func (u *PlanUpdateContent) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "type" names.
-func (u *PlanUpdateContent) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
 // PlanUpdateContentItems is the "items" variant of PlanUpdateContent.
 //
 // Structured plan entries.
@@ -719,25 +192,6 @@ type PlanUpdateContentItems struct {
 
 func (*PlanUpdateContentItems) planUpdateContentTag() string {
 	return "items"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *PlanUpdateContentItems) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"items"`...)
-	return v.PlanItems.appendMembers(b)
-}
-
-func (v *PlanUpdateContentItems) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v PlanUpdateContentItems) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // PlanUpdateContentFile is the "file" variant of PlanUpdateContent.
@@ -751,25 +205,6 @@ func (*PlanUpdateContentFile) planUpdateContentTag() string {
 	return "file"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *PlanUpdateContentFile) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"file"`...)
-	return v.PlanFile.appendMembers(b)
-}
-
-func (v *PlanUpdateContentFile) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v PlanUpdateContentFile) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // PlanUpdateContentMarkdown is the "markdown" variant of PlanUpdateContent.
 //
 // Raw markdown content for the plan.
@@ -779,25 +214,6 @@ type PlanUpdateContentMarkdown struct {
 
 func (*PlanUpdateContentMarkdown) planUpdateContentTag() string {
 	return "markdown"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *PlanUpdateContentMarkdown) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"markdown"`...)
-	return v.PlanMarkdown.appendMembers(b)
-}
-
-func (v *PlanUpdateContentMarkdown) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v PlanUpdateContentMarkdown) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // PlanUpdateContentOther is a variant of PlanUpdateContent whose "type" this package does not know: a custom one
@@ -818,77 +234,9 @@ func (v *PlanUpdateContentOther) planUpdateContentTag() string {
 	return v.Tag
 }
 
-func (v *PlanUpdateContentOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *PlanUpdateContentOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *PlanUpdateContentOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *PlanUpdateContentOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v PlanUpdateContentOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *PlanUpdateContentOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "type":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *PlanUpdateContentOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("type", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *PlanUpdateContentOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *PlanUpdateContentOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *PlanUpdateContentOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PlanUpdateContentOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // clientCapabilitiesPlanOperations holds the fields of ClientCapabilities that the unstable_plan_operations or unstable build tag adds.
@@ -900,26 +248,6 @@ type clientCapabilitiesPlanOperations struct {
 	// Optional. Omitted or "null" both mean the client does not advertise support.
 	// Supplying "{}" means the client can receive both update types.
 	Plan *PlanCapabilities `json:"plan,omitempty"`
-}
-
-func (v *clientCapabilitiesPlanOperations) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "plan":
-		return true, decodePointerField(d, &v.Plan, (*PlanCapabilities).decodeJSON, nullOK|defaultOnError)
-	}
-	return false, nil
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *clientCapabilitiesPlanOperations) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if v.Plan != nil {
-		b = append(b, `,"plan":`...)
-		if b, err = v.Plan.appendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
 }
 
 // SessionUpdatePlanUpdate is the "plan_update" variant of SessionUpdate.
@@ -935,25 +263,6 @@ func (*SessionUpdatePlanUpdate) sessionUpdateTag() string {
 	return "plan_update"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdatePlanUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"plan_update"`...)
-	return v.PlanUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdatePlanUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdatePlanUpdate) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // SessionUpdatePlanRemoved is the "plan_removed" variant of SessionUpdate.
 //
 // Removal notice for a plan identified by ID.
@@ -965,34 +274,6 @@ type SessionUpdatePlanRemoved struct {
 
 func (*SessionUpdatePlanRemoved) sessionUpdateTag() string {
 	return "plan_removed"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdatePlanRemoved) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"plan_removed"`...)
-	return v.PlanRemoved.appendMembers(b)
-}
-
-func (v *SessionUpdatePlanRemoved) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdatePlanRemoved) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func init() {
-	sessionUpdateUnstable["plan_update"] = func() SessionUpdateVariant {
-		return new(SessionUpdatePlanUpdate)
-	}
-	sessionUpdateUnstable["plan_removed"] = func() SessionUpdateVariant {
-		return new(SessionUpdatePlanRemoved)
-	}
 }
 
 // NewPlanUpdateContentFile returns a [PlanUpdateContent] holding a [PlanUpdateContentFile] with the given planID and uri.

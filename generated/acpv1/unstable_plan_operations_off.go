@@ -10,12 +10,3 @@ package acpv1
 
 // clientCapabilitiesPlanOperations is empty without the unstable_plan_operations or unstable build tag.
 type clientCapabilitiesPlanOperations struct{}
-
-func (*clientCapabilitiesPlanOperations) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	return false, nil
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (*clientCapabilitiesPlanOperations) appendMembers(b []byte) ([]byte, error) {
-	return b, nil
-}

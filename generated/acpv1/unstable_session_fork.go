@@ -63,113 +63,6 @@ type ForkSessionRequest struct {
 	unknownMembers string
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *ForkSessionRequest) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"sessionId":`...)
-	b = appendString(b, v.SessionID)
-	b = append(b, `,"cwd":`...)
-	b = appendString(b, v.Cwd)
-	if v.AdditionalDirectories != nil {
-		b = append(b, `,"additionalDirectories":`...)
-		if b, err = appendSlice(b, v.AdditionalDirectories, encodeString[string]); err != nil {
-			return nil, err
-		}
-	}
-	if v.MCPServers != nil {
-		b = append(b, `,"mcpServers":`...)
-		if b, err = appendSlice(b, v.MCPServers, (*MCPServer).appendJSON); err != nil {
-			return nil, err
-		}
-	}
-	if v.SystemPrompt != nil {
-		b = append(b, `,"systemPrompt":`...)
-		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *ForkSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ForkSessionRequest) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *ForkSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "sessionId":
-		*seen |= 1 << 0
-		return true, decodeString(&v.SessionID, d)
-	case "cwd":
-		*seen |= 1 << 1
-		return true, decodeString(&v.Cwd, d)
-	case "additionalDirectories":
-		return true, decodeField(d, &v.AdditionalDirectories, func(p *[]string, d *decoder) error {
-			return decodeSlice(d, p, decodeString[string])
-		}, defaultOnNull|emptyList)
-	case "mcpServers":
-		return true, decodeField(d, &v.MCPServers, func(p *[]MCPServer, d *decoder) error {
-			return decodeSlice(d, p, (*MCPServer).decodeJSON)
-		}, defaultOnNull|emptyList)
-	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, (*SystemPrompt).decodeJSON, nullOK)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *ForkSessionRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("cwd", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ForkSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ForkSessionRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ForkSessionRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ForkSessionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // ForkSessionResponse is the response from forking an existing session.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -201,93 +94,6 @@ type ForkSessionResponse struct {
 	unknownMembers string
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *ForkSessionResponse) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"sessionId":`...)
-	b = appendString(b, v.SessionID)
-	if v.Modes != nil {
-		b = append(b, `,"modes":`...)
-		if b, err = v.Modes.appendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.ConfigOptions != nil {
-		b = append(b, `,"configOptions":`...)
-		if b, err = appendSlice(b, v.ConfigOptions, (*SessionConfigOption).appendJSON); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *ForkSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ForkSessionResponse) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *ForkSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "sessionId":
-		*seen |= 1 << 0
-		return true, decodeString(&v.SessionID, d)
-	case "modes":
-		return true, decodePointerField(d, &v.Modes, (*SessionModeState).decodeJSON, nullOK|defaultOnError)
-	case "configOptions":
-		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *ForkSessionResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ForkSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ForkSessionResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ForkSessionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ForkSessionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // SessionForkCapabilities holds the capabilities for the "session/fork" method.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -306,62 +112,6 @@ type SessionForkCapabilities struct {
 	// unknownMembers holds the members the schema allows without naming them, as
 	// received, each after a comma; they are written after the named members.
 	unknownMembers string
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionForkCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *SessionForkCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionForkCapabilities) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SessionForkCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionForkCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *SessionForkCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionForkCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionForkCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // SystemPrompt holds the client-provided system-level instructions for a session.
@@ -403,89 +153,6 @@ type SystemPrompt struct {
 	// unknownMembers holds the members the schema allows without naming them, as
 	// received, each after a comma; they are written after the named members.
 	unknownMembers string
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SystemPrompt) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"mode":`...)
-	b = appendString(b, v.Mode)
-	b = append(b, `,"content":`...)
-	if b, err = appendSlice(b, v.Content, (*ContentBlock).appendJSON); err != nil {
-		return nil, err
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *SystemPrompt) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SystemPrompt) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SystemPrompt) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "mode":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Mode, d)
-	case "content":
-		*seen |= 1 << 1
-		return true, decodeField(d, &v.Content, func(p *[]ContentBlock, d *decoder) error {
-			return decodeSlice(d, p, (*ContentBlock).decodeJSON)
-		}, 0)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *SystemPrompt) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("mode", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("content", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SystemPrompt) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SystemPrompt) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SystemPrompt) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SystemPrompt) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // SystemPromptMode says how the Agent combines a client-provided system prompt with its own instructions.
@@ -535,17 +202,6 @@ func (v SystemPromptMode) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// UnmarshalJSON decodes the value as a member of type SystemPromptMode is decoded: null is an
-// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
-func (v *SystemPromptMode) UnmarshalJSON(data []byte) error {
-	return decodeWith(data, v, decodeString[SystemPromptMode])
-}
-
-// MarshalJSON encodes the value as a member of type SystemPromptMode is encoded.
-func (v SystemPromptMode) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[SystemPromptMode])
-}
-
 // sessionCapabilitiesSessionFork holds the fields of SessionCapabilities that the unstable_session_fork or unstable build tag adds.
 type sessionCapabilitiesSessionFork struct {
 	// Fork reports whether the agent supports "session/fork".
@@ -555,26 +211,6 @@ type sessionCapabilitiesSessionFork struct {
 	// Optional. Omitted or "null" both mean the agent does not advertise support.
 	// Supplying "{}" means the agent supports forking sessions.
 	Fork *SessionForkCapabilities `json:"fork,omitempty"`
-}
-
-func (v *sessionCapabilitiesSessionFork) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "fork":
-		return true, decodePointerField(d, &v.Fork, (*SessionForkCapabilities).decodeJSON, nullOK|defaultOnError)
-	}
-	return false, nil
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *sessionCapabilitiesSessionFork) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if v.Fork != nil {
-		b = append(b, `,"fork":`...)
-		if b, err = v.Fork.appendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
 }
 
 const (

@@ -6,8 +6,6 @@
 
 package acpv2
 
-import "strconv"
-
 // CompactionStatus is the lifecycle state of a context compaction.
 type CompactionStatus string
 
@@ -43,17 +41,6 @@ func (v CompactionStatus) IsKnown() bool {
 // Other unknown values are reserved for future versions of the protocol.
 func (v CompactionStatus) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
-}
-
-// UnmarshalJSON decodes the value as a member of type CompactionStatus is decoded: null is an
-// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
-func (v *CompactionStatus) UnmarshalJSON(data []byte) error {
-	return decodeWith(data, v, decodeString[CompactionStatus])
-}
-
-// MarshalJSON encodes the value as a member of type CompactionStatus is encoded.
-func (v CompactionStatus) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[CompactionStatus])
 }
 
 // DiffFileType is the kind of file content represented by a diff change.
@@ -93,17 +80,6 @@ func (v DiffFileType) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// UnmarshalJSON decodes the value as a member of type DiffFileType is decoded: null is an
-// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
-func (v *DiffFileType) UnmarshalJSON(data []byte) error {
-	return decodeWith(data, v, decodeString[DiffFileType])
-}
-
-// MarshalJSON encodes the value as a member of type DiffFileType is encoded.
-func (v DiffFileType) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[DiffFileType])
-}
-
 // DiffPatchFormat is the text patch format used by [DiffPatch].
 type DiffPatchFormat string
 
@@ -139,17 +115,6 @@ func (v DiffPatchFormat) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// UnmarshalJSON decodes the value as a member of type DiffPatchFormat is decoded: null is an
-// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
-func (v *DiffPatchFormat) UnmarshalJSON(data []byte) error {
-	return decodeWith(data, v, decodeString[DiffPatchFormat])
-}
-
-// MarshalJSON encodes the value as a member of type DiffPatchFormat is encoded.
-func (v DiffPatchFormat) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[DiffPatchFormat])
-}
-
 // ElicitationSchemaType is the type discriminator for elicitation schemas.
 type ElicitationSchemaType string
 
@@ -167,30 +132,6 @@ func (v ElicitationSchemaType) IsKnown() bool {
 		return true
 	}
 	return false
-}
-
-func (v *ElicitationSchemaType) decodeJSON(d *decoder) error {
-	text, err := d.stringText(v)
-	if err != nil {
-		return err
-	}
-	switch string(text) {
-	case string(ElicitationSchemaTypeObject):
-		*v = ElicitationSchemaTypeObject
-	default:
-		return typeError("unknown string "+strconv.Quote(string(text)), v, "")
-	}
-	return nil
-}
-
-// UnmarshalJSON accepts only the values the schema lists.
-func (v *ElicitationSchemaType) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
-// MarshalJSON encodes the value as a member of type ElicitationSchemaType is encoded.
-func (v ElicitationSchemaType) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[ElicitationSchemaType])
 }
 
 // ErrorCode holds the predefined error codes for common JSON-RPC and ACP-specific errors.
@@ -251,17 +192,6 @@ func (v ErrorCode) IsKnown() bool {
 	return false
 }
 
-// UnmarshalJSON decodes the value as a member of type ErrorCode is decoded: null is an
-// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
-func (v *ErrorCode) UnmarshalJSON(data []byte) error {
-	return decodeWith(data, v, decodeInt[ErrorCode])
-}
-
-// MarshalJSON encodes the value as a member of type ErrorCode is encoded.
-func (v ErrorCode) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeInt[ErrorCode])
-}
-
 // IconTheme is the theme an icon is designed for.
 type IconTheme string
 
@@ -289,17 +219,6 @@ func (v IconTheme) IsKnown() bool {
 // Other unknown values are reserved for future versions of the protocol.
 func (v IconTheme) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
-}
-
-// UnmarshalJSON decodes the value as a member of type IconTheme is decoded: null is an
-// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
-func (v *IconTheme) UnmarshalJSON(data []byte) error {
-	return decodeWith(data, v, decodeString[IconTheme])
-}
-
-// MarshalJSON encodes the value as a member of type IconTheme is encoded.
-func (v IconTheme) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[IconTheme])
 }
 
 // NoticeSeverity is the severity hint for a session notice.
@@ -333,17 +252,6 @@ func (v NoticeSeverity) IsKnown() bool {
 // Other unknown values are reserved for future versions of the protocol.
 func (v NoticeSeverity) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
-}
-
-// UnmarshalJSON decodes the value as a member of type NoticeSeverity is decoded: null is an
-// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
-func (v *NoticeSeverity) UnmarshalJSON(data []byte) error {
-	return decodeWith(data, v, decodeString[NoticeSeverity])
-}
-
-// MarshalJSON encodes the value as a member of type NoticeSeverity is encoded.
-func (v NoticeSeverity) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[NoticeSeverity])
 }
 
 // PermissionOptionKind is the type of permission option being presented to the user.
@@ -385,17 +293,6 @@ func (v PermissionOptionKind) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// UnmarshalJSON decodes the value as a member of type PermissionOptionKind is decoded: null is an
-// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
-func (v *PermissionOptionKind) UnmarshalJSON(data []byte) error {
-	return decodeWith(data, v, decodeString[PermissionOptionKind])
-}
-
-// MarshalJSON encodes the value as a member of type PermissionOptionKind is encoded.
-func (v PermissionOptionKind) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[PermissionOptionKind])
-}
-
 // PlanEntryPriority holds the priority levels for plan entries.
 //
 // Used to indicate the relative importance or urgency of different
@@ -433,17 +330,6 @@ func (v PlanEntryPriority) IsKnown() bool {
 // Other unknown values are reserved for future versions of the protocol.
 func (v PlanEntryPriority) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
-}
-
-// UnmarshalJSON decodes the value as a member of type PlanEntryPriority is decoded: null is an
-// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
-func (v *PlanEntryPriority) UnmarshalJSON(data []byte) error {
-	return decodeWith(data, v, decodeString[PlanEntryPriority])
-}
-
-// MarshalJSON encodes the value as a member of type PlanEntryPriority is encoded.
-func (v PlanEntryPriority) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[PlanEntryPriority])
 }
 
 // PlanEntryStatus is the status of a plan entry in the execution flow.
@@ -488,17 +374,6 @@ func (v PlanEntryStatus) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// UnmarshalJSON decodes the value as a member of type PlanEntryStatus is decoded: null is an
-// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
-func (v *PlanEntryStatus) UnmarshalJSON(data []byte) error {
-	return decodeWith(data, v, decodeString[PlanEntryStatus])
-}
-
-// MarshalJSON encodes the value as a member of type PlanEntryStatus is encoded.
-func (v PlanEntryStatus) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[PlanEntryStatus])
-}
-
 // Role is the sender or recipient of messages and data in a conversation.
 type Role string
 
@@ -526,17 +401,6 @@ func (v Role) IsKnown() bool {
 // Other unknown values are reserved for future versions of the protocol.
 func (v Role) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
-}
-
-// UnmarshalJSON decodes the value as a member of type Role is decoded: null is an
-// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
-func (v *Role) UnmarshalJSON(data []byte) error {
-	return decodeWith(data, v, decodeString[Role])
-}
-
-// MarshalJSON encodes the value as a member of type Role is encoded.
-func (v Role) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[Role])
 }
 
 // SessionConfigOptionCategory is the semantic category for a session configuration option.
@@ -584,17 +448,6 @@ func (v SessionConfigOptionCategory) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// UnmarshalJSON decodes the value as a member of type SessionConfigOptionCategory is decoded: null is an
-// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
-func (v *SessionConfigOptionCategory) UnmarshalJSON(data []byte) error {
-	return decodeWith(data, v, decodeString[SessionConfigOptionCategory])
-}
-
-// MarshalJSON encodes the value as a member of type SessionConfigOptionCategory is encoded.
-func (v SessionConfigOptionCategory) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[SessionConfigOptionCategory])
-}
-
 // StringFormat holds the string format types for string properties in elicitation schemas.
 type StringFormat string
 
@@ -630,17 +483,6 @@ func (v StringFormat) IsKnown() bool {
 // Other unknown values are reserved for future versions of the protocol.
 func (v StringFormat) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
-}
-
-// UnmarshalJSON decodes the value as a member of type StringFormat is decoded: null is an
-// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
-func (v *StringFormat) UnmarshalJSON(data []byte) error {
-	return decodeWith(data, v, decodeString[StringFormat])
-}
-
-// MarshalJSON encodes the value as a member of type StringFormat is encoded.
-func (v StringFormat) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[StringFormat])
 }
 
 // ToolCallStatus is the execution status of a tool call.
@@ -694,17 +536,6 @@ func (v ToolCallStatus) IsKnown() bool {
 // Other unknown values are reserved for future versions of the protocol.
 func (v ToolCallStatus) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
-}
-
-// UnmarshalJSON decodes the value as a member of type ToolCallStatus is decoded: null is an
-// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
-func (v *ToolCallStatus) UnmarshalJSON(data []byte) error {
-	return decodeWith(data, v, decodeString[ToolCallStatus])
-}
-
-// MarshalJSON encodes the value as a member of type ToolCallStatus is encoded.
-func (v ToolCallStatus) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[ToolCallStatus])
 }
 
 // ToolKind is one of the categories of tools that can be invoked.
@@ -775,15 +606,4 @@ func (v ToolKind) IsKnown() bool {
 // Other unknown values are reserved for future versions of the protocol.
 func (v ToolKind) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
-}
-
-// UnmarshalJSON decodes the value as a member of type ToolKind is decoded: null is an
-// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
-func (v *ToolKind) UnmarshalJSON(data []byte) error {
-	return decodeWith(data, v, decodeString[ToolKind])
-}
-
-// MarshalJSON encodes the value as a member of type ToolKind is encoded.
-func (v ToolKind) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[ToolKind])
 }

@@ -2,6 +2,8 @@ package acpv2
 
 import (
 	"testing"
+
+	"github.com/acpgen/acpgen/internal/jsontest"
 )
 
 // Tests of the validation keywords of the schema that the decoders check:
@@ -10,60 +12,60 @@ import (
 // numbers that a float64 would round.
 
 func TestKeywordsMinLength(t *testing.T) {
-	rulesRun(t, []rulesCase[Notice]{
-		{name: "empty title", in: `{"title":"","severity":"info"}`, err: "string of 0 characters (at least 1)", field: "title"},
-		{name: "one character", in: `{"title":"é","severity":"info"}`, want: Notice{Title: "é", Severity: NoticeSeverityInfo}, valid: true},
+	jsontest.RunCases(t, []jsontest.Case[Notice]{
+		{Name: "empty title", In: `{"title":"","severity":"info"}`, Err: "string of 0 characters (at least 1)", Field: "title"},
+		{Name: "one character", In: `{"title":"é","severity":"info"}`, Want: Notice{Title: "é", Severity: NoticeSeverityInfo}, Valid: true},
 	})
 }
 
 func TestKeywordsMinItems(t *testing.T) {
 	t.Run("RequestPermissionRequest", func(t *testing.T) {
-		rulesRun(t, []rulesCase[RequestPermissionRequest]{
-			{name: "no option", in: `{"sessionId":"s","title":"t","toolCall":{"toolCallId":"c"},"options":[]}`, err: "array of 0 items (at least 1)", field: "options"},
+		jsontest.RunCases(t, []jsontest.Case[RequestPermissionRequest]{
+			{Name: "no option", In: `{"sessionId":"s","title":"t","toolCall":{"toolCallId":"c"},"options":[]}`, Err: "array of 0 items (at least 1)", Field: "options"},
 		})
 	})
 	t.Run("StringMultiSelectItems", func(t *testing.T) {
-		rulesRun(t, []rulesCase[StringMultiSelectItems]{
-			{name: "empty enum", in: `{"enum":[]}`, err: "array of 0 items", field: "enum"},
-			{name: "one value", in: `{"enum":["a"]}`, want: StringMultiSelectItems{Enum: []string{"a"}}, valid: true},
+		jsontest.RunCases(t, []jsontest.Case[StringMultiSelectItems]{
+			{Name: "empty enum", In: `{"enum":[]}`, Err: "array of 0 items", Field: "enum"},
+			{Name: "one value", In: `{"enum":["a"]}`, Want: StringMultiSelectItems{Enum: []string{"a"}}, Valid: true},
 		})
 	})
 	t.Run("TitledMultiSelectItems", func(t *testing.T) {
-		rulesRun(t, []rulesCase[TitledMultiSelectItems]{
-			{name: "empty anyOf", in: `{"anyOf":[]}`, err: "array of 0 items", field: "anyOf"},
+		jsontest.RunCases(t, []jsontest.Case[TitledMultiSelectItems]{
+			{Name: "empty anyOf", In: `{"anyOf":[]}`, Err: "array of 0 items", Field: "anyOf"},
 		})
 	})
 	t.Run("SessionConfigSelectOptions", func(t *testing.T) {
-		rulesRun(t, []rulesCase[SessionConfigSelectOptions]{
-			{name: "no option", in: `[]`, err: "cannot unmarshal"},
+		jsontest.RunCases(t, []jsontest.Case[SessionConfigSelectOptions]{
+			{Name: "no option", In: `[]`, Err: "cannot unmarshal"},
 		})
 	})
 	t.Run("PromptRequest", func(t *testing.T) {
-		rulesRun(t, []rulesCase[PromptRequest]{
-			{name: "empty prompt", in: `{"sessionId":"s","prompt":[]}`, err: "array of 0 items", field: "prompt"},
+		jsontest.RunCases(t, []jsontest.Case[PromptRequest]{
+			{Name: "empty prompt", In: `{"sessionId":"s","prompt":[]}`, Err: "array of 0 items", Field: "prompt"},
 		})
 	})
 }
 
 func TestKeywordsBounds(t *testing.T) {
 	t.Run("Annotations", func(t *testing.T) {
-		rulesRun(t, []rulesCase[Annotations]{
-			{name: "above maximum defaults", in: `{"priority":1.5}`, want: Annotations{}, enc: `{}`},
-			{name: "below minimum defaults", in: `{"priority":-0.5}`, want: Annotations{}, enc: `{}`},
-			{name: "maximum", in: `{"priority":1}`, want: Annotations{Priority: rulesPtr(1.0)}, valid: true},
-			{name: "rounded defaults", in: `{"priority":18446744073709551616}`, want: Annotations{}, enc: `{}`},
-			{name: "written another way", in: `{"priority":0.50}`, want: Annotations{Priority: rulesPtr(0.5)}, enc: `{"priority":0.5}`},
+		jsontest.RunCases(t, []jsontest.Case[Annotations]{
+			{Name: "above maximum defaults", In: `{"priority":1.5}`, Want: Annotations{}, Enc: `{}`},
+			{Name: "below minimum defaults", In: `{"priority":-0.5}`, Want: Annotations{}, Enc: `{}`},
+			{Name: "maximum", In: `{"priority":1}`, Want: Annotations{Priority: Ptr(1.0)}, Valid: true},
+			{Name: "rounded defaults", In: `{"priority":18446744073709551616}`, Want: Annotations{}, Enc: `{}`},
+			{Name: "written another way", In: `{"priority":0.50}`, Want: Annotations{Priority: Ptr(0.5)}, Enc: `{"priority":0.5}`},
 		})
 	})
 	t.Run("TerminalSize", func(t *testing.T) {
-		rulesRun(t, []rulesCase[TerminalSize]{
-			{name: "zero columns", in: `{"cols":0,"rows":24}`, err: "out of the schema's range", field: "cols"},
-			{name: "one column", in: `{"cols":1,"rows":1}`, want: TerminalSize{Cols: 1, Rows: 1}, valid: true},
+		jsontest.RunCases(t, []jsontest.Case[TerminalSize]{
+			{Name: "zero columns", In: `{"cols":0,"rows":24}`, Err: "out of the schema's range", Field: "cols"},
+			{Name: "one column", In: `{"cols":1,"rows":1}`, Want: TerminalSize{Cols: 1, Rows: 1}, Valid: true},
 		})
 	})
 	t.Run("ToolCallLocation", func(t *testing.T) {
-		rulesRun(t, []rulesCase[ToolCallLocation]{
-			{name: "line 0 defaults", in: `{"path":"/a","line":0}`, want: ToolCallLocation{Path: "/a"}, enc: `{"path":"/a"}`},
+		jsontest.RunCases(t, []jsontest.Case[ToolCallLocation]{
+			{Name: "line 0 defaults", In: `{"path":"/a","line":0}`, Want: ToolCallLocation{Path: "/a"}, Enc: `{"path":"/a"}`},
 		})
 	})
 }
@@ -74,28 +76,28 @@ func TestKeywordsBounds(t *testing.T) {
 // (here: absent), and the object is written back without it; the rest of
 // the object is kept as received.
 func TestKeywordsUnknownVariantShared(t *testing.T) {
-	rulesRun(t, []rulesCase[CreateElicitationRequest]{{
-		name:  "valid",
-		in:    `{"mode":"_x","message":"m","sessionId":"s","toolCallId":"c","_meta":{"a":1},"extra":[1, 2]}`,
-		check: func(t *testing.T, got *CreateElicitationRequest) {},
-		valid: true,
+	jsontest.RunCases(t, []jsontest.Case[CreateElicitationRequest]{{
+		Name:  "valid",
+		In:    `{"mode":"_x","message":"m","sessionId":"s","toolCallId":"c","_meta":{"a":1},"extra":[1, 2]}`,
+		Check: func(t *testing.T, got *CreateElicitationRequest) {},
+		Valid: true,
 	}, {
-		name:  "meta not an object",
-		in:    `{"mode":"_x","message":"m","sessionId":"s","_meta":"x","extra":[1, 2]}`,
-		check: func(t *testing.T, got *CreateElicitationRequest) {},
-		enc:   `{"mode":"_x","message":"m","sessionId":"s","extra":[1,2]}`,
+		Name:  "meta not an object",
+		In:    `{"mode":"_x","message":"m","sessionId":"s","_meta":"x","extra":[1, 2]}`,
+		Check: func(t *testing.T, got *CreateElicitationRequest) {},
+		Enc:   `{"mode":"_x","message":"m","sessionId":"s","extra":[1,2]}`,
 	}, {
-		name:  "tool call id not a string",
-		in:    `{"message":"m","_meta":{},"mode":"_x","sessionId":"s","toolCallId":7}`,
-		check: func(t *testing.T, got *CreateElicitationRequest) {},
-		enc:   `{"message":"m","_meta":{},"mode":"_x","sessionId":"s"}`,
+		Name:  "tool call id not a string",
+		In:    `{"message":"m","_meta":{},"mode":"_x","sessionId":"s","toolCallId":7}`,
+		Check: func(t *testing.T, got *CreateElicitationRequest) {},
+		Enc:   `{"message":"m","_meta":{},"mode":"_x","sessionId":"s"}`,
 	}, {
-		name: "message not a string",
-		in:   `{"mode":"_x","message":7,"sessionId":"s"}`,
-		err:  "cannot unmarshal number", field: "message",
+		Name: "message not a string",
+		In:   `{"mode":"_x","message":7,"sessionId":"s"}`,
+		Err:  "cannot unmarshal number", Field: "message",
 	}, {
-		name: "session id not a string",
-		in:   `{"mode":"_x","message":"m","sessionId":7}`,
-		err:  "cannot unmarshal",
+		Name: "session id not a string",
+		In:   `{"mode":"_x","message":"m","sessionId":7}`,
+		Err:  "cannot unmarshal",
 	}})
 }

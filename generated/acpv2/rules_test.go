@@ -1,11 +1,6 @@
 package acpv2
 
 import (
-	"encoding/json"
-	"errors"
-	"fmt"
-	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/acpgen/acpgen/internal/jsontest"
@@ -16,110 +11,6 @@ import (
 // x-deserialize-default-on-null, and of the rules that hold without them:
 // required members, type errors, open enums and null-clears Nullable fields.
 // Each case decodes the enclosing definition's Go type with json.Unmarshal.
-
-// rulesCase is one input for a decoded Go type T.
-type rulesCase[T any] struct {
-	name string
-	in   string
-
-	// want is the decoded value, compared with reflect.DeepEqual, unless
-	// check is set, which then inspects the decoded value instead.
-	want  T
-	check func(t *testing.T, got *T)
-
-	// err, when set, is a part of the message of the error decoding must
-	// return; field, when set, is the Field of that *json.UnmarshalTypeError.
-	err   string
-	field string
-
-	// valid marks an input that no rule changes: re-encoding the decoded
-	// value must give back JSON equal to in. enc, when set, is the JSON that
-	// re-encoding a value changed by a rule must give.
-	valid bool
-	enc   string
-}
-
-// rulesRun runs the cases of one Go type.
-func rulesRun[T any](t *testing.T, cases []rulesCase[T]) {
-	t.Helper()
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			var got T
-			err := json.Unmarshal([]byte(c.in), &got)
-			if c.err != "" || c.field != "" {
-				if err == nil {
-					t.Fatalf("decode %s\n got value %s, want an error containing %q", c.in, rulesShow(got), c.err)
-				}
-				if !strings.Contains(err.Error(), c.err) {
-					t.Errorf("decode %s\n got error %q, want one containing %q", c.in, err, c.err)
-				}
-				if c.field != "" {
-					var te *json.UnmarshalTypeError
-					if !errors.As(err, &te) {
-						t.Errorf("decode %s\n got error %T (%v), want *json.UnmarshalTypeError", c.in, err, err)
-					} else if te.Field != c.field {
-						t.Errorf("decode %s\n got error Field %q, want %q (error %q)", c.in, te.Field, c.field, err)
-					}
-				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("decode %s\n got error %q, want none", c.in, err)
-			}
-			if c.check != nil {
-				c.check(t, &got)
-			} else if !reflect.DeepEqual(got, c.want) {
-				t.Errorf("decode %s\n got  %s\n want %s", c.in, rulesShow(got), rulesShow(c.want))
-			}
-			enc := c.enc
-			if c.valid {
-				enc = c.in
-			}
-			if enc == "" {
-				return
-			}
-			b, err := json.Marshal(got)
-			if err != nil {
-				t.Fatalf("decode %s\n re-encoding %s fails: %v", c.in, rulesShow(got), err)
-			}
-			if !jsontest.Same(b, []byte(enc)) {
-				t.Errorf("decode %s\n re-encoded as %s\n want         %s", c.in, b, enc)
-			}
-		})
-	}
-}
-
-// rulesShow prints v as Go syntax and, when it encodes, as JSON.
-func rulesShow(v any) string {
-	s := fmt.Sprintf("%#v", v)
-	if b, err := json.Marshal(v); err == nil {
-		s += " = " + string(b)
-	} else {
-		s += " (does not encode: " + err.Error() + ")"
-	}
-	return s
-}
-
-func rulesPtr[T any](v T) *T { return &v }
-
-// rulesEmpty checks that a list that a rule made empty holds nothing.
-func rulesEmpty[E any](t *testing.T, what string, s []E) {
-	t.Helper()
-	if len(s) != 0 {
-		t.Errorf("%s = %s, want it empty", what, rulesShow(s))
-	}
-}
-
-func TestRulesSameJSON(t *testing.T) {
-	if !jsontest.Same([]byte(`{"a":1,"b":[true,null]}`), []byte(` {"b":[true,null],"a":1}`)) {
-		t.Error("objects with members in another order differ")
-	}
-	for _, other := range []string{`{"a":1}`, `{"a":1.0,"b":[true,null]}`, `{"a":1,"b":[null,true]}`, `{"a":1,"b":[true,null]} {}`} {
-		if jsontest.Same([]byte(`{"a":1,"b":[true,null]}`), []byte(other)) {
-			t.Errorf("%s equals {\"a\":1,\"b\":[true,null]}", other)
-		}
-	}
-}
 
 // rulesPlanEntry returns a valid PlanEntry.
 func rulesPlanEntry(content string, p PlanEntryPriority, s PlanEntryStatus) PlanEntry {
@@ -141,67 +32,67 @@ func rulesCommand(name, description string) AvailableCommand {
 func TestRulesDefaultOnError(t *testing.T) {
 	// name, title, kind, status and capabilities are Nullable.
 	t.Run("ToolCallUpdate", func(t *testing.T) {
-		rulesRun(t, []rulesCase[ToolCallUpdate]{{
-			name: "valid",
-			in:   `{"toolCallId":"c1","name":"editor","title":"Edit","kind":"edit","status":"completed","locations":[{"path":"/a","line":3}],"capabilities":{"cancel":{}}}`,
-			want: ToolCallUpdate{
+		jsontest.RunCases(t, []jsontest.Case[ToolCallUpdate]{{
+			Name: "valid",
+			In:   `{"toolCallId":"c1","name":"editor","title":"Edit","kind":"edit","status":"completed","locations":[{"path":"/a","line":3}],"capabilities":{"cancel":{}}}`,
+			Want: ToolCallUpdate{
 				ToolCallID:   "c1",
 				Name:         Nullable[string]{Present: true, Value: "editor"},
 				Title:        Nullable[string]{Present: true, Value: "Edit"},
 				Kind:         Nullable[ToolKind]{Present: true, Value: ToolKindEdit},
 				Status:       Nullable[ToolCallStatus]{Present: true, Value: ToolCallStatusCompleted},
-				Locations:    Nullable[[]ToolCallLocation]{Present: true, Value: []ToolCallLocation{{Path: "/a", Line: rulesPtr(uint32(3))}}},
+				Locations:    Nullable[[]ToolCallLocation]{Present: true, Value: []ToolCallLocation{{Path: "/a", Line: Ptr(uint32(3))}}},
 				Capabilities: Nullable[ToolCallCapabilities]{Present: true, Value: ToolCallCapabilities{Cancel: &ToolCallCancelCapabilities{}}},
 			},
-			valid: true,
+			Valid: true,
 		}, {
-			name:  "unknown value of an open enum is kept",
-			in:    `{"toolCallId":"c1","kind":"teleport","status":"_waiting"}`,
-			want:  ToolCallUpdate{ToolCallID: "c1", Kind: Nullable[ToolKind]{Present: true, Value: "teleport"}, Status: Nullable[ToolCallStatus]{Present: true, Value: "_waiting"}},
-			valid: true,
+			Name:  "unknown value of an open enum is kept",
+			In:    `{"toolCallId":"c1","kind":"teleport","status":"_waiting"}`,
+			Want:  ToolCallUpdate{ToolCallID: "c1", Kind: Nullable[ToolKind]{Present: true, Value: "teleport"}, Status: Nullable[ToolCallStatus]{Present: true, Value: "_waiting"}},
+			Valid: true,
 		}, {
-			name: "enum wrong type",
-			in:   `{"toolCallId":"c1","kind":5,"status":["pending"]}`,
-			want: ToolCallUpdate{ToolCallID: "c1"},
-			enc:  `{"toolCallId":"c1"}`,
+			Name: "enum wrong type",
+			In:   `{"toolCallId":"c1","kind":5,"status":["pending"]}`,
+			Want: ToolCallUpdate{ToolCallID: "c1"},
+			Enc:  `{"toolCallId":"c1"}`,
 		}, {
-			name: "string wrong type",
-			in:   `{"toolCallId":"c1","title":{"text":"T"},"name":"n"}`,
-			want: ToolCallUpdate{ToolCallID: "c1", Name: Nullable[string]{Present: true, Value: "n"}},
-			enc:  `{"toolCallId":"c1","name":"n"}`,
+			Name: "string wrong type",
+			In:   `{"toolCallId":"c1","title":{"text":"T"},"name":"n"}`,
+			Want: ToolCallUpdate{ToolCallID: "c1", Name: Nullable[string]{Present: true, Value: "n"}},
+			Enc:  `{"toolCallId":"c1","name":"n"}`,
 		}, {
-			name:  "null clears",
-			in:    `{"toolCallId":"c1","title":null,"kind":null}`,
-			want:  ToolCallUpdate{ToolCallID: "c1", Title: Nullable[string]{Present: true, Null: true}, Kind: Nullable[ToolKind]{Present: true, Null: true}},
-			valid: true,
+			Name:  "null clears",
+			In:    `{"toolCallId":"c1","title":null,"kind":null}`,
+			Want:  ToolCallUpdate{ToolCallID: "c1", Title: Nullable[string]{Present: true, Null: true}, Kind: Nullable[ToolKind]{Present: true, Null: true}},
+			Valid: true,
 		}, {
-			name: "capabilities wrong type",
-			in:   `{"toolCallId":"c1","capabilities":"cancel"}`,
-			want: ToolCallUpdate{ToolCallID: "c1"},
-			enc:  `{"toolCallId":"c1"}`,
+			Name: "capabilities wrong type",
+			In:   `{"toolCallId":"c1","capabilities":"cancel"}`,
+			Want: ToolCallUpdate{ToolCallID: "c1"},
+			Enc:  `{"toolCallId":"c1"}`,
 		}, {
-			name: "capabilities with a bad inner member",
-			in:   `{"toolCallId":"c1","capabilities":{"cancel":true}}`,
-			want: ToolCallUpdate{ToolCallID: "c1", Capabilities: Nullable[ToolCallCapabilities]{Present: true}},
-			enc:  `{"toolCallId":"c1","capabilities":{}}`,
+			Name: "capabilities with a bad inner member",
+			In:   `{"toolCallId":"c1","capabilities":{"cancel":true}}`,
+			Want: ToolCallUpdate{ToolCallID: "c1", Capabilities: Nullable[ToolCallCapabilities]{Present: true}},
+			Enc:  `{"toolCallId":"c1","capabilities":{}}`,
 		}, {
-			name:  "missing required sibling",
-			in:    `{"kind":5,"title":5}`,
-			err:   `object without "toolCallId"`,
-			field: "toolCallId",
+			Name:  "missing required sibling",
+			In:    `{"kind":5,"title":5}`,
+			Err:   `object without "toolCallId"`,
+			Field: "toolCallId",
 		}, {
-			name:  "required sibling wrong type",
-			in:    `{"toolCallId":["c1"]}`,
-			err:   "cannot unmarshal array",
-			field: "toolCallId",
+			Name:  "required sibling wrong type",
+			In:    `{"toolCallId":["c1"]}`,
+			Err:   "cannot unmarshal array",
+			Field: "toolCallId",
 		}})
 	})
 
 	t.Run("InitializeResponse", func(t *testing.T) {
-		rulesRun(t, []rulesCase[InitializeResponse]{{
-			name: "valid",
-			in:   `{"protocolVersion":2,"info":{"name":"agent","version":"1.0"},"capabilities":{"session":{"prompt":{"image":{}},"delete":{}}}}`,
-			want: InitializeResponse{
+		jsontest.RunCases(t, []jsontest.Case[InitializeResponse]{{
+			Name: "valid",
+			In:   `{"protocolVersion":2,"info":{"name":"agent","version":"1.0"},"capabilities":{"session":{"prompt":{"image":{}},"delete":{}}}}`,
+			Want: InitializeResponse{
 				ProtocolVersion: 2,
 				Info:            Implementation{Name: "agent", Version: "1.0"},
 				Capabilities: &AgentCapabilities{Session: &SessionCapabilities{
@@ -209,145 +100,145 @@ func TestRulesDefaultOnError(t *testing.T) {
 					Delete: &SessionDeleteCapabilities{},
 				}},
 			},
-			valid: true,
+			Valid: true,
 		}, {
-			name: "capabilities wrong type",
-			in:   `{"protocolVersion":2,"info":{"name":"agent","version":"1.0"},"capabilities":"all"}`,
-			want: InitializeResponse{ProtocolVersion: 2, Info: Implementation{Name: "agent", Version: "1.0"}},
-			enc:  `{"protocolVersion":2,"info":{"name":"agent","version":"1.0"}}`,
+			Name: "capabilities wrong type",
+			In:   `{"protocolVersion":2,"info":{"name":"agent","version":"1.0"},"capabilities":"all"}`,
+			Want: InitializeResponse{ProtocolVersion: 2, Info: Implementation{Name: "agent", Version: "1.0"}},
+			Enc:  `{"protocolVersion":2,"info":{"name":"agent","version":"1.0"}}`,
 		}, {
-			name: "capabilities null where not allowed",
-			in:   `{"protocolVersion":2,"info":{"name":"agent","version":"1.0"},"capabilities":null}`,
-			want: InitializeResponse{ProtocolVersion: 2, Info: Implementation{Name: "agent", Version: "1.0"}},
+			Name: "capabilities null where not allowed",
+			In:   `{"protocolVersion":2,"info":{"name":"agent","version":"1.0"},"capabilities":null}`,
+			Want: InitializeResponse{ProtocolVersion: 2, Info: Implementation{Name: "agent", Version: "1.0"}},
 		}, {
-			name: "capabilities with a bad inner member",
-			in:   `{"protocolVersion":2,"info":{"name":"agent","version":"1.0"},"capabilities":{"session":7}}`,
-			want: InitializeResponse{ProtocolVersion: 2, Info: Implementation{Name: "agent", Version: "1.0"}, Capabilities: &AgentCapabilities{}},
-			enc:  `{"protocolVersion":2,"info":{"name":"agent","version":"1.0"},"capabilities":{}}`,
+			Name: "capabilities with a bad inner member",
+			In:   `{"protocolVersion":2,"info":{"name":"agent","version":"1.0"},"capabilities":{"session":7}}`,
+			Want: InitializeResponse{ProtocolVersion: 2, Info: Implementation{Name: "agent", Version: "1.0"}, Capabilities: &AgentCapabilities{}},
+			Enc:  `{"protocolVersion":2,"info":{"name":"agent","version":"1.0"},"capabilities":{}}`,
 		}, {
-			name: "capabilities with bad nested members",
-			in:   `{"protocolVersion":2,"info":{"name":"agent","version":"1.0"},"capabilities":{"session":{"prompt":{"image":true,"audio":{}},"mcp":"stdio"},"auth":[]}}`,
-			want: InitializeResponse{ProtocolVersion: 2, Info: Implementation{Name: "agent", Version: "1.0"}, Capabilities: &AgentCapabilities{Session: &SessionCapabilities{
+			Name: "capabilities with bad nested members",
+			In:   `{"protocolVersion":2,"info":{"name":"agent","version":"1.0"},"capabilities":{"session":{"prompt":{"image":true,"audio":{}},"mcp":"stdio"},"auth":[]}}`,
+			Want: InitializeResponse{ProtocolVersion: 2, Info: Implementation{Name: "agent", Version: "1.0"}, Capabilities: &AgentCapabilities{Session: &SessionCapabilities{
 				Prompt: &PromptCapabilities{Audio: &PromptAudioCapabilities{}},
 			}}},
-			enc: `{"protocolVersion":2,"info":{"name":"agent","version":"1.0"},"capabilities":{"session":{"prompt":{"audio":{}}}}}`,
+			Enc: `{"protocolVersion":2,"info":{"name":"agent","version":"1.0"},"capabilities":{"session":{"prompt":{"audio":{}}}}}`,
 		}, {
-			name:  "missing required sibling",
-			in:    `{"protocolVersion":2,"capabilities":"all"}`,
-			err:   `object without "info"`,
-			field: "info",
+			Name:  "missing required sibling",
+			In:    `{"protocolVersion":2,"capabilities":"all"}`,
+			Err:   `object without "info"`,
+			Field: "info",
 		}})
 	})
 
 	t.Run("TerminalUpdate", func(t *testing.T) {
-		rulesRun(t, []rulesCase[TerminalUpdate]{{
-			name: "valid",
-			in:   `{"terminalId":"t1","command":"ls","cwd":"/w","output":{"data":"x"},"size":{"cols":80,"rows":24}}`,
-			want: TerminalUpdate{TerminalID: "t1", Command: Nullable[string]{Present: true, Value: "ls"}, Cwd: Nullable[AbsolutePath]{Present: true, Value: "/w"},
+		jsontest.RunCases(t, []jsontest.Case[TerminalUpdate]{{
+			Name: "valid",
+			In:   `{"terminalId":"t1","command":"ls","cwd":"/w","output":{"data":"x"},"size":{"cols":80,"rows":24}}`,
+			Want: TerminalUpdate{TerminalID: "t1", Command: Nullable[string]{Present: true, Value: "ls"}, Cwd: Nullable[AbsolutePath]{Present: true, Value: "/w"},
 				Output: Nullable[TerminalOutput]{Present: true, Value: TerminalOutput{Data: "x"}}, Size: Nullable[TerminalSize]{Present: true, Value: TerminalSize{Cols: 80, Rows: 24}}},
-			valid: true,
+			Valid: true,
 		}, {
-			name: "nested value with a bad inner member",
-			in:   `{"terminalId":"t1","size":{"cols":"80","rows":24}}`,
-			want: TerminalUpdate{TerminalID: "t1"},
-			enc:  `{"terminalId":"t1"}`,
+			Name: "nested value with a bad inner member",
+			In:   `{"terminalId":"t1","size":{"cols":"80","rows":24}}`,
+			Want: TerminalUpdate{TerminalID: "t1"},
+			Enc:  `{"terminalId":"t1"}`,
 		}, {
-			name: "nested value without a required inner member",
-			in:   `{"terminalId":"t1","size":{"cols":80},"output":{}}`,
-			want: TerminalUpdate{TerminalID: "t1"},
+			Name: "nested value without a required inner member",
+			In:   `{"terminalId":"t1","size":{"cols":80},"output":{}}`,
+			Want: TerminalUpdate{TerminalID: "t1"},
 		}, {
-			name: "nested value out of range",
-			in:   `{"terminalId":"t1","size":{"cols":70000,"rows":24}}`,
-			want: TerminalUpdate{TerminalID: "t1"},
+			Name: "nested value out of range",
+			In:   `{"terminalId":"t1","size":{"cols":70000,"rows":24}}`,
+			Want: TerminalUpdate{TerminalID: "t1"},
 		}, {
-			name: "wrong types",
-			in:   `{"terminalId":"t1","command":["ls"],"cwd":5,"output":"x","exitStatus":0}`,
-			want: TerminalUpdate{TerminalID: "t1"},
-			enc:  `{"terminalId":"t1"}`,
+			Name: "wrong types",
+			In:   `{"terminalId":"t1","command":["ls"],"cwd":5,"output":"x","exitStatus":0}`,
+			Want: TerminalUpdate{TerminalID: "t1"},
+			Enc:  `{"terminalId":"t1"}`,
 		}, {
-			name:  "missing required sibling",
-			in:    `{"size":{"cols":"80"}}`,
-			err:   `object without "terminalId"`,
-			field: "terminalId",
+			Name:  "missing required sibling",
+			In:    `{"size":{"cols":"80"}}`,
+			Err:   `object without "terminalId"`,
+			Field: "terminalId",
 		}})
 	})
 
 	t.Run("Diff.patch", func(t *testing.T) {
-		rulesRun(t, []rulesCase[Diff]{{
-			name:  "valid",
-			in:    `{"changes":[{"operation":"add","path":"/a"}],"patch":{"format":"git_patch","text":"diff --git /a /a"}}`,
-			want:  Diff{Changes: []DiffChange{{Value: &DiffChangeAdd{DiffPathChange{Path: "/a"}}}}, Patch: &DiffPatch{Format: DiffPatchFormatGitPatch, Text: "diff --git /a /a"}},
-			valid: true,
+		jsontest.RunCases(t, []jsontest.Case[Diff]{{
+			Name:  "valid",
+			In:    `{"changes":[{"operation":"add","path":"/a"}],"patch":{"format":"git_patch","text":"diff --git /a /a"}}`,
+			Want:  Diff{Changes: []DiffChange{{Value: &DiffChangeAdd{DiffPathChange{Path: "/a"}}}}, Patch: &DiffPatch{Format: DiffPatchFormatGitPatch, Text: "diff --git /a /a"}},
+			Valid: true,
 		}, {
-			name: "nested value without a required inner member",
-			in:   `{"changes":[],"patch":{"format":"git_patch"}}`,
-			want: Diff{Changes: []DiffChange{}},
-			enc:  `{"changes":[]}`,
+			Name: "nested value without a required inner member",
+			In:   `{"changes":[],"patch":{"format":"git_patch"}}`,
+			Want: Diff{Changes: []DiffChange{}},
+			Enc:  `{"changes":[]}`,
 		}, {
-			name: "wrong type",
-			in:   `{"changes":[],"patch":"diff --git /a /a"}`,
-			want: Diff{Changes: []DiffChange{}},
+			Name: "wrong type",
+			In:   `{"changes":[],"patch":"diff --git /a /a"}`,
+			Want: Diff{Changes: []DiffChange{}},
 		}})
 	})
 
 	t.Run("ErrorStopReason", func(t *testing.T) {
-		rulesRun(t, []rulesCase[ErrorStopReason]{{
-			name:  "valid",
-			in:    `{"error":{"code":-32603,"message":"boom"}}`,
-			want:  ErrorStopReason{Error: &Error{Code: -32603, Message: "boom"}},
-			valid: true,
+		jsontest.RunCases(t, []jsontest.Case[ErrorStopReason]{{
+			Name:  "valid",
+			In:    `{"error":{"code":-32603,"message":"boom"}}`,
+			Want:  ErrorStopReason{Error: &Error{Code: -32603, Message: "boom"}},
+			Valid: true,
 		}, {
-			name: "nested value with a bad inner member",
-			in:   `{"error":{"code":"internal","message":"boom"}}`,
-			want: ErrorStopReason{},
-			enc:  `{}`,
+			Name: "nested value with a bad inner member",
+			In:   `{"error":{"code":"internal","message":"boom"}}`,
+			Want: ErrorStopReason{},
+			Enc:  `{}`,
 		}})
 	})
 
 	t.Run("Icon", func(t *testing.T) {
-		rulesRun(t, []rulesCase[Icon]{{
-			name:  "valid",
-			in:    `{"src":"a.png","mimeType":"image/png","sizes":["16x16"],"theme":"dark"}`,
-			want:  Icon{Src: "a.png", MimeType: rulesPtr(MediaType("image/png")), Sizes: []string{"16x16"}, Theme: rulesPtr(IconThemeDark)},
-			valid: true,
+		jsontest.RunCases(t, []jsontest.Case[Icon]{{
+			Name:  "valid",
+			In:    `{"src":"a.png","mimeType":"image/png","sizes":["16x16"],"theme":"dark"}`,
+			Want:  Icon{Src: "a.png", MimeType: Ptr(MediaType("image/png")), Sizes: []string{"16x16"}, Theme: Ptr(IconThemeDark)},
+			Valid: true,
 		}, {
-			name:  "unknown value of an open enum is kept",
-			in:    `{"src":"a.png","theme":"sepia"}`,
-			want:  Icon{Src: "a.png", Theme: rulesPtr(IconTheme("sepia"))},
-			valid: true,
+			Name:  "unknown value of an open enum is kept",
+			In:    `{"src":"a.png","theme":"sepia"}`,
+			Want:  Icon{Src: "a.png", Theme: Ptr(IconTheme("sepia"))},
+			Valid: true,
 		}, {
-			name: "wrong types",
-			in:   `{"src":"a.png","theme":1,"mimeType":false}`,
-			want: Icon{Src: "a.png"},
-			enc:  `{"src":"a.png"}`,
+			Name: "wrong types",
+			In:   `{"src":"a.png","theme":1,"mimeType":false}`,
+			Want: Icon{Src: "a.png"},
+			Enc:  `{"src":"a.png"}`,
 		}, {
-			name:  "missing required sibling",
-			in:    `{"theme":1}`,
-			err:   `object without "src"`,
-			field: "src",
+			Name:  "missing required sibling",
+			In:    `{"theme":1}`,
+			Err:   `object without "src"`,
+			Field: "src",
 		}})
 	})
 
 	// ListSessionsResponse.sessions is required and defaults on error.
 	t.Run("ListSessionsResponse", func(t *testing.T) {
-		rulesRun(t, []rulesCase[ListSessionsResponse]{{
-			name: "wrong type",
-			in:   `{"sessions":{"sessionId":"s","cwd":"/w"}}`,
-			want: ListSessionsResponse{Sessions: []SessionInfo{}},
+		jsontest.RunCases(t, []jsontest.Case[ListSessionsResponse]{{
+			Name: "wrong type",
+			In:   `{"sessions":{"sessionId":"s","cwd":"/w"}}`,
+			Want: ListSessionsResponse{Sessions: []SessionInfo{}},
 		}, {
-			name: "null",
-			in:   `{"sessions":null}`,
-			want: ListSessionsResponse{Sessions: []SessionInfo{}},
+			Name: "null",
+			In:   `{"sessions":null}`,
+			Want: ListSessionsResponse{Sessions: []SessionInfo{}},
 		}, {
-			name:  "missing required key",
-			in:    `{}`,
-			err:   `object without "sessions"`,
-			field: "sessions",
+			Name:  "missing required key",
+			In:    `{}`,
+			Err:   `object without "sessions"`,
+			Field: "sessions",
 		}, {
-			name:  "missing required key beside other members",
-			in:    `{"nextCursor":"c"}`,
-			err:   `object without "sessions"`,
-			field: "sessions",
+			Name:  "missing required key beside other members",
+			In:    `{"nextCursor":"c"}`,
+			Err:   `object without "sessions"`,
+			Field: "sessions",
 		}})
 	})
 }
@@ -361,211 +252,211 @@ func TestRulesSkipInvalidItems(t *testing.T) {
 
 	// Diff.changes skips invalid items but does not default on error.
 	t.Run("Diff.changes", func(t *testing.T) {
-		rulesRun(t, []rulesCase[Diff]{{
-			name:  "valid",
-			in:    `{"changes":[{"operation":"add","path":"/a"},{"operation":"modify","path":"/b","fileType":"text","mimeType":"text/plain"}]}`,
-			want:  Diff{Changes: []DiffChange{add, {FileType: rulesPtr(DiffFileTypeText), MimeType: rulesPtr(MediaType("text/plain")), Value: &DiffChangeModify{DiffPathChange{Path: "/b"}}}}},
-			valid: true,
+		jsontest.RunCases(t, []jsontest.Case[Diff]{{
+			Name:  "valid",
+			In:    `{"changes":[{"operation":"add","path":"/a"},{"operation":"modify","path":"/b","fileType":"text","mimeType":"text/plain"}]}`,
+			Want:  Diff{Changes: []DiffChange{add, {FileType: Ptr(DiffFileTypeText), MimeType: Ptr(MediaType("text/plain")), Value: &DiffChangeModify{DiffPathChange{Path: "/b"}}}}},
+			Valid: true,
 		}, {
-			name:  "empty",
-			in:    `{"changes":[]}`,
-			want:  Diff{Changes: []DiffChange{}},
-			valid: true,
+			Name:  "empty",
+			In:    `{"changes":[]}`,
+			Want:  Diff{Changes: []DiffChange{}},
+			Valid: true,
 		}, {
-			name: "bad items mixed with good ones",
-			in:   `{"changes":[{"operation":"add","path":"/a"},{"operation":"add"},{"path":"/x"},{"operation":"delete","path":5},5,"modify",[],{"operation":"modify","path":"/b"}]}`,
-			want: Diff{Changes: []DiffChange{add, modify}},
-			enc:  `{"changes":[{"operation":"add","path":"/a"},{"operation":"modify","path":"/b"}]}`,
+			Name: "bad items mixed with good ones",
+			In:   `{"changes":[{"operation":"add","path":"/a"},{"operation":"add"},{"path":"/x"},{"operation":"delete","path":5},5,"modify",[],{"operation":"modify","path":"/b"}]}`,
+			Want: Diff{Changes: []DiffChange{add, modify}},
+			Enc:  `{"changes":[{"operation":"add","path":"/a"},{"operation":"modify","path":"/b"}]}`,
 		}, {
-			name: "kept item with a bad defaulted member",
-			in:   `{"changes":[{"operation":"add","path":"/a","fileType":7},{"operation":"add","path":1}]}`,
-			want: Diff{Changes: []DiffChange{add}},
-			enc:  `{"changes":[{"operation":"add","path":"/a"}]}`,
+			Name: "kept item with a bad defaulted member",
+			In:   `{"changes":[{"operation":"add","path":"/a","fileType":7},{"operation":"add","path":1}]}`,
+			Want: Diff{Changes: []DiffChange{add}},
+			Enc:  `{"changes":[{"operation":"add","path":"/a"}]}`,
 		}, {
-			name: "null item",
-			in:   `{"changes":[null,{"operation":"add","path":"/a"}]}`,
-			want: Diff{Changes: []DiffChange{add}},
-			enc:  `{"changes":[{"operation":"add","path":"/a"}]}`,
+			Name: "null item",
+			In:   `{"changes":[null,{"operation":"add","path":"/a"}]}`,
+			Want: Diff{Changes: []DiffChange{add}},
+			Enc:  `{"changes":[{"operation":"add","path":"/a"}]}`,
 		}, {
-			name: "only bad items",
-			in:   `{"changes":[1,{}]}`,
-			want: Diff{Changes: []DiffChange{}},
-			enc:  `{"changes":[]}`,
+			Name: "only bad items",
+			In:   `{"changes":[1,{}]}`,
+			Want: Diff{Changes: []DiffChange{}},
+			Enc:  `{"changes":[]}`,
 		}, {
-			name:  "not an array",
-			in:    `{"changes":{"operation":"add","path":"/a"}}`,
-			err:   "cannot unmarshal object",
-			field: "changes",
+			Name:  "not an array",
+			In:    `{"changes":{"operation":"add","path":"/a"}}`,
+			Err:   "cannot unmarshal object",
+			Field: "changes",
 		}, {
-			name:  "string instead of an array",
-			in:    `{"changes":"add /a"}`,
-			err:   "cannot unmarshal string",
-			field: "changes",
+			Name:  "string instead of an array",
+			In:    `{"changes":"add /a"}`,
+			Err:   "cannot unmarshal string",
+			Field: "changes",
 		}, {
-			name:  "null",
-			in:    `{"changes":null}`,
-			err:   "cannot unmarshal null",
-			field: "changes",
+			Name:  "null",
+			In:    `{"changes":null}`,
+			Err:   "cannot unmarshal null",
+			Field: "changes",
 		}, {
-			name:  "missing required key",
-			in:    `{"patch":{"format":"git_patch","text":""}}`,
-			err:   `object without "changes"`,
-			field: "changes",
+			Name:  "missing required key",
+			In:    `{"patch":{"format":"git_patch","text":""}}`,
+			Err:   `object without "changes"`,
+			Field: "changes",
 		}})
 	})
 
 	t.Run("AvailableCommandsUpdate.availableCommands", func(t *testing.T) {
-		rulesRun(t, []rulesCase[AvailableCommandsUpdate]{{
-			name:  "valid",
-			in:    `{"availableCommands":[{"type":"command","name":"a","description":"A"}]}`,
-			want:  AvailableCommandsUpdate{AvailableCommands: []AvailableCommand{rulesCommand("a", "A")}},
-			valid: true,
+		jsontest.RunCases(t, []jsontest.Case[AvailableCommandsUpdate]{{
+			Name:  "valid",
+			In:    `{"availableCommands":[{"type":"command","name":"a","description":"A"}]}`,
+			Want:  AvailableCommandsUpdate{AvailableCommands: []AvailableCommand{rulesCommand("a", "A")}},
+			Valid: true,
 		}, {
-			name: "bad items mixed with good ones",
-			in:   `{"availableCommands":[{"type":"command","name":"a","description":"A"},{"type":"command","name":"b"},{"name":"c","description":"C"},5,{"type":"command","name":"d","description":"D","input":7}]}`,
-			want: AvailableCommandsUpdate{AvailableCommands: []AvailableCommand{rulesCommand("a", "A"), rulesCommand("d", "D")}},
-			enc:  `{"availableCommands":[{"type":"command","name":"a","description":"A"},{"type":"command","name":"d","description":"D"}]}`,
+			Name: "bad items mixed with good ones",
+			In:   `{"availableCommands":[{"type":"command","name":"a","description":"A"},{"type":"command","name":"b"},{"name":"c","description":"C"},5,{"type":"command","name":"d","description":"D","input":7}]}`,
+			Want: AvailableCommandsUpdate{AvailableCommands: []AvailableCommand{rulesCommand("a", "A"), rulesCommand("d", "D")}},
+			Enc:  `{"availableCommands":[{"type":"command","name":"a","description":"A"},{"type":"command","name":"d","description":"D"}]}`,
 		}, {
-			name:  "not an array",
-			in:    `{"availableCommands":{"type":"command","name":"a","description":"A"}}`,
-			err:   "cannot unmarshal object",
-			field: "availableCommands",
+			Name:  "not an array",
+			In:    `{"availableCommands":{"type":"command","name":"a","description":"A"}}`,
+			Err:   "cannot unmarshal object",
+			Field: "availableCommands",
 		}, {
-			name:  "null",
-			in:    `{"availableCommands":null}`,
-			err:   "cannot unmarshal null",
-			field: "availableCommands",
+			Name:  "null",
+			In:    `{"availableCommands":null}`,
+			Err:   "cannot unmarshal null",
+			Field: "availableCommands",
 		}, {
-			name:  "missing required key",
-			in:    `{}`,
-			err:   `object without "availableCommands"`,
-			field: "availableCommands",
+			Name:  "missing required key",
+			In:    `{}`,
+			Err:   `object without "availableCommands"`,
+			Field: "availableCommands",
 		}})
 	})
 
 	t.Run("ConfigOptionUpdate.configOptions", func(t *testing.T) {
-		rulesRun(t, []rulesCase[ConfigOptionUpdate]{{
-			name:  "valid",
-			in:    `{"configOptions":[{"type":"boolean","configId":"a","name":"A","currentValue":true}]}`,
-			want:  ConfigOptionUpdate{ConfigOptions: []SessionConfigOption{rulesBoolOption("a", "A", true)}},
-			valid: true,
+		jsontest.RunCases(t, []jsontest.Case[ConfigOptionUpdate]{{
+			Name:  "valid",
+			In:    `{"configOptions":[{"type":"boolean","configId":"a","name":"A","currentValue":true}]}`,
+			Want:  ConfigOptionUpdate{ConfigOptions: []SessionConfigOption{rulesBoolOption("a", "A", true)}},
+			Valid: true,
 		}, {
-			name: "bad items mixed with good ones",
-			in:   `{"configOptions":[{"type":"boolean","configId":"a","name":"A","currentValue":true},{"type":"boolean","configId":"b","name":"B"},{"configId":"c"},true,{"type":"boolean","configId":"d","name":"D","currentValue":false,"description":7}]}`,
-			want: ConfigOptionUpdate{ConfigOptions: []SessionConfigOption{rulesBoolOption("a", "A", true), rulesBoolOption("d", "D", false)}},
-			enc:  `{"configOptions":[{"type":"boolean","configId":"a","name":"A","currentValue":true},{"type":"boolean","configId":"d","name":"D","currentValue":false}]}`,
+			Name: "bad items mixed with good ones",
+			In:   `{"configOptions":[{"type":"boolean","configId":"a","name":"A","currentValue":true},{"type":"boolean","configId":"b","name":"B"},{"configId":"c"},true,{"type":"boolean","configId":"d","name":"D","currentValue":false,"description":7}]}`,
+			Want: ConfigOptionUpdate{ConfigOptions: []SessionConfigOption{rulesBoolOption("a", "A", true), rulesBoolOption("d", "D", false)}},
+			Enc:  `{"configOptions":[{"type":"boolean","configId":"a","name":"A","currentValue":true},{"type":"boolean","configId":"d","name":"D","currentValue":false}]}`,
 		}, {
-			name:  "not an array",
-			in:    `{"configOptions":5}`,
-			err:   "cannot unmarshal number",
-			field: "configOptions",
+			Name:  "not an array",
+			In:    `{"configOptions":5}`,
+			Err:   "cannot unmarshal number",
+			Field: "configOptions",
 		}, {
-			name:  "missing required key",
-			in:    `{"_meta":{}}`,
-			err:   `object without "configOptions"`,
-			field: "configOptions",
+			Name:  "missing required key",
+			In:    `{"_meta":{}}`,
+			Err:   `object without "configOptions"`,
+			Field: "configOptions",
 		}})
 	})
 
 	t.Run("SetSessionConfigOptionResponse.configOptions", func(t *testing.T) {
-		rulesRun(t, []rulesCase[SetSessionConfigOptionResponse]{{
-			name: "bad items mixed with good ones",
-			in:   `{"configOptions":["a",{"type":"boolean","configId":"a","name":"A","currentValue":true},{"type":"boolean","configId":"b","name":"B","currentValue":"yes"}]}`,
-			want: SetSessionConfigOptionResponse{ConfigOptions: []SessionConfigOption{rulesBoolOption("a", "A", true)}},
+		jsontest.RunCases(t, []jsontest.Case[SetSessionConfigOptionResponse]{{
+			Name: "bad items mixed with good ones",
+			In:   `{"configOptions":["a",{"type":"boolean","configId":"a","name":"A","currentValue":true},{"type":"boolean","configId":"b","name":"B","currentValue":"yes"}]}`,
+			Want: SetSessionConfigOptionResponse{ConfigOptions: []SessionConfigOption{rulesBoolOption("a", "A", true)}},
 		}, {
-			name:  "not an array",
-			in:    `{"configOptions":"a"}`,
-			err:   "cannot unmarshal string",
-			field: "configOptions",
+			Name:  "not an array",
+			In:    `{"configOptions":"a"}`,
+			Err:   "cannot unmarshal string",
+			Field: "configOptions",
 		}, {
-			name:  "missing required key",
-			in:    `{}`,
-			err:   `object without "configOptions"`,
-			field: "configOptions",
+			Name:  "missing required key",
+			In:    `{}`,
+			Err:   `object without "configOptions"`,
+			Field: "configOptions",
 		}})
 	})
 
 	// The fields below also default on error.
 	t.Run("ListSessionsResponse.sessions", func(t *testing.T) {
-		rulesRun(t, []rulesCase[ListSessionsResponse]{{
-			name:  "valid",
-			in:    `{"sessions":[{"sessionId":"s1","cwd":"/w"},{"sessionId":"s2","cwd":"/v","title":"T"}]}`,
-			want:  ListSessionsResponse{Sessions: []SessionInfo{{SessionID: "s1", Cwd: "/w"}, {SessionID: "s2", Cwd: "/v", Title: rulesPtr("T")}}},
-			valid: true,
+		jsontest.RunCases(t, []jsontest.Case[ListSessionsResponse]{{
+			Name:  "valid",
+			In:    `{"sessions":[{"sessionId":"s1","cwd":"/w"},{"sessionId":"s2","cwd":"/v","title":"T"}]}`,
+			Want:  ListSessionsResponse{Sessions: []SessionInfo{{SessionID: "s1", Cwd: "/w"}, {SessionID: "s2", Cwd: "/v", Title: Ptr("T")}}},
+			Valid: true,
 		}, {
-			name: "bad items mixed with good ones",
-			in:   `{"sessions":[{"sessionId":"s1","cwd":"/w"},{"cwd":"/w"},"s2",{"sessionId":"s3","cwd":"/w","title":5},{"sessionId":4,"cwd":"/w"}]}`,
-			want: ListSessionsResponse{Sessions: []SessionInfo{{SessionID: "s1", Cwd: "/w"}, {SessionID: "s3", Cwd: "/w"}}},
-			enc:  `{"sessions":[{"sessionId":"s1","cwd":"/w"},{"sessionId":"s3","cwd":"/w"}]}`,
+			Name: "bad items mixed with good ones",
+			In:   `{"sessions":[{"sessionId":"s1","cwd":"/w"},{"cwd":"/w"},"s2",{"sessionId":"s3","cwd":"/w","title":5},{"sessionId":4,"cwd":"/w"}]}`,
+			Want: ListSessionsResponse{Sessions: []SessionInfo{{SessionID: "s1", Cwd: "/w"}, {SessionID: "s3", Cwd: "/w"}}},
+			Enc:  `{"sessions":[{"sessionId":"s1","cwd":"/w"},{"sessionId":"s3","cwd":"/w"}]}`,
 		}, {
-			name: "null item",
-			in:   `{"sessions":[null,{"sessionId":"s1","cwd":"/w"}]}`,
-			want: ListSessionsResponse{Sessions: []SessionInfo{{SessionID: "s1", Cwd: "/w"}}},
+			Name: "null item",
+			In:   `{"sessions":[null,{"sessionId":"s1","cwd":"/w"}]}`,
+			Want: ListSessionsResponse{Sessions: []SessionInfo{{SessionID: "s1", Cwd: "/w"}}},
 		}, {
-			name: "not an array",
-			in:   `{"sessions":"s1"}`,
-			want: ListSessionsResponse{Sessions: []SessionInfo{}},
+			Name: "not an array",
+			In:   `{"sessions":"s1"}`,
+			Want: ListSessionsResponse{Sessions: []SessionInfo{}},
 		}})
 	})
 
 	t.Run("Icon.sizes", func(t *testing.T) {
-		rulesRun(t, []rulesCase[Icon]{{
-			name: "bad items mixed with good ones",
-			in:   `{"src":"a.png","sizes":["16x16",32,{"w":48},"any"]}`,
-			want: Icon{Src: "a.png", Sizes: []string{"16x16", "any"}},
-			enc:  `{"src":"a.png","sizes":["16x16","any"]}`,
+		jsontest.RunCases(t, []jsontest.Case[Icon]{{
+			Name: "bad items mixed with good ones",
+			In:   `{"src":"a.png","sizes":["16x16",32,{"w":48},"any"]}`,
+			Want: Icon{Src: "a.png", Sizes: []string{"16x16", "any"}},
+			Enc:  `{"src":"a.png","sizes":["16x16","any"]}`,
 		}, {
-			name: "null item",
-			in:   `{"src":"a.png","sizes":["16x16",null,"any"]}`,
-			want: Icon{Src: "a.png", Sizes: []string{"16x16", "any"}},
-			enc:  `{"src":"a.png","sizes":["16x16","any"]}`,
+			Name: "null item",
+			In:   `{"src":"a.png","sizes":["16x16",null,"any"]}`,
+			Want: Icon{Src: "a.png", Sizes: []string{"16x16", "any"}},
+			Enc:  `{"src":"a.png","sizes":["16x16","any"]}`,
 		}, {
-			name: "not an array",
-			in:   `{"src":"a.png","sizes":"16x16"}`,
-			want: Icon{Src: "a.png"},
-			enc:  `{"src":"a.png"}`,
+			Name: "not an array",
+			In:   `{"src":"a.png","sizes":"16x16"}`,
+			Want: Icon{Src: "a.png"},
+			Enc:  `{"src":"a.png"}`,
 		}, {
-			name: "null",
-			in:   `{"src":"a.png","sizes":null}`,
-			want: Icon{Src: "a.png"},
+			Name: "null",
+			In:   `{"src":"a.png","sizes":null}`,
+			Want: Icon{Src: "a.png"},
 		}})
 	})
 
 	t.Run("Annotations.audience", func(t *testing.T) {
 		// Role is an open enum in v2: any string is kept.
-		rulesRun(t, []rulesCase[Annotations]{{
-			name:  "valid",
-			in:    `{"audience":["user","_bot","assistant"]}`,
-			want:  Annotations{Audience: []Role{RoleUser, "_bot", RoleAssistant}},
-			valid: true,
+		jsontest.RunCases(t, []jsontest.Case[Annotations]{{
+			Name:  "valid",
+			In:    `{"audience":["user","_bot","assistant"]}`,
+			Want:  Annotations{Audience: []Role{RoleUser, "_bot", RoleAssistant}},
+			Valid: true,
 		}, {
-			name: "bad items mixed with good ones",
-			in:   `{"audience":["user",5,{"role":"user"},false,"assistant"]}`,
-			want: Annotations{Audience: []Role{RoleUser, RoleAssistant}},
-			enc:  `{"audience":["user","assistant"]}`,
+			Name: "bad items mixed with good ones",
+			In:   `{"audience":["user",5,{"role":"user"},false,"assistant"]}`,
+			Want: Annotations{Audience: []Role{RoleUser, RoleAssistant}},
+			Enc:  `{"audience":["user","assistant"]}`,
 		}, {
-			name: "null item",
-			in:   `{"audience":[null,"user"]}`,
-			want: Annotations{Audience: []Role{RoleUser}},
-			enc:  `{"audience":["user"]}`,
+			Name: "null item",
+			In:   `{"audience":[null,"user"]}`,
+			Want: Annotations{Audience: []Role{RoleUser}},
+			Enc:  `{"audience":["user"]}`,
 		}, {
-			name: "not an array",
-			in:   `{"audience":"user","priority":0.5}`,
-			want: Annotations{Priority: rulesPtr(0.5)},
-			enc:  `{"priority":0.5}`,
+			Name: "not an array",
+			In:   `{"audience":"user","priority":0.5}`,
+			Want: Annotations{Priority: Ptr(0.5)},
+			Enc:  `{"priority":0.5}`,
 		}})
 	})
 
 	t.Run("ResourceLink.icons", func(t *testing.T) {
-		rulesRun(t, []rulesCase[ResourceLink]{{
-			name: "bad items mixed with good ones",
-			in:   `{"name":"f","uri":"file:///f","icons":[{"src":"a.png"},{"mimeType":"image/png"},5,{"src":"b.png","sizes":"x"}]}`,
-			want: ResourceLink{Name: "f", URI: "file:///f", Icons: []Icon{{Src: "a.png"}, {Src: "b.png"}}},
-			enc:  `{"name":"f","uri":"file:///f","icons":[{"src":"a.png"},{"src":"b.png"}]}`,
+		jsontest.RunCases(t, []jsontest.Case[ResourceLink]{{
+			Name: "bad items mixed with good ones",
+			In:   `{"name":"f","uri":"file:///f","icons":[{"src":"a.png"},{"mimeType":"image/png"},5,{"src":"b.png","sizes":"x"}]}`,
+			Want: ResourceLink{Name: "f", URI: "file:///f", Icons: []Icon{{Src: "a.png"}, {Src: "b.png"}}},
+			Enc:  `{"name":"f","uri":"file:///f","icons":[{"src":"a.png"},{"src":"b.png"}]}`,
 		}, {
-			name: "not an array",
-			in:   `{"name":"f","uri":"file:///f","icons":{"src":"a.png"}}`,
-			want: ResourceLink{Name: "f", URI: "file:///f"},
+			Name: "not an array",
+			In:   `{"name":"f","uri":"file:///f","icons":{"src":"a.png"}}`,
+			Want: ResourceLink{Name: "f", URI: "file:///f"},
 		}})
 	})
 }
@@ -582,133 +473,133 @@ func TestRulesDefaultOnNull(t *testing.T) {
 	}}}
 
 	t.Run("NewSessionRequest", func(t *testing.T) {
-		rulesRun(t, []rulesCase[NewSessionRequest]{{
-			name:  "valid",
-			in:    `{"cwd":"/w","additionalDirectories":["/x"],"mcpServers":[{"type":"stdio","name":"fs","command":"/bin/fs","args":["-v"],"env":[{"name":"K","value":"V"}]}]}`,
-			want:  NewSessionRequest{Cwd: "/w", AdditionalDirectories: []AbsolutePath{"/x"}, MCPServers: []MCPServer{stdio}},
-			valid: true,
+		jsontest.RunCases(t, []jsontest.Case[NewSessionRequest]{{
+			Name:  "valid",
+			In:    `{"cwd":"/w","additionalDirectories":["/x"],"mcpServers":[{"type":"stdio","name":"fs","command":"/bin/fs","args":["-v"],"env":[{"name":"K","value":"V"}]}]}`,
+			Want:  NewSessionRequest{Cwd: "/w", AdditionalDirectories: []AbsolutePath{"/x"}, MCPServers: []MCPServer{stdio}},
+			Valid: true,
 		}, {
-			name:  "absent",
-			in:    `{"cwd":"/w"}`,
-			want:  NewSessionRequest{Cwd: "/w"},
-			valid: true,
+			Name:  "absent",
+			In:    `{"cwd":"/w"}`,
+			Want:  NewSessionRequest{Cwd: "/w"},
+			Valid: true,
 		}, {
-			name:  "empty lists",
-			in:    `{"cwd":"/w","additionalDirectories":[],"mcpServers":[]}`,
-			want:  NewSessionRequest{Cwd: "/w", AdditionalDirectories: []AbsolutePath{}, MCPServers: []MCPServer{}},
-			valid: true,
+			Name:  "empty lists",
+			In:    `{"cwd":"/w","additionalDirectories":[],"mcpServers":[]}`,
+			Want:  NewSessionRequest{Cwd: "/w", AdditionalDirectories: []AbsolutePath{}, MCPServers: []MCPServer{}},
+			Valid: true,
 		}, {
-			name: "null",
-			in:   `{"cwd":"/w","additionalDirectories":null,"mcpServers":null}`,
-			check: func(t *testing.T, got *NewSessionRequest) {
-				rulesEmpty(t, "MCPServers", got.MCPServers)
-				rulesEmpty(t, "AdditionalDirectories", got.AdditionalDirectories)
+			Name: "null",
+			In:   `{"cwd":"/w","additionalDirectories":null,"mcpServers":null}`,
+			Check: func(t *testing.T, got *NewSessionRequest) {
+				jsontest.AssertEmpty(t, "MCPServers", got.MCPServers)
+				jsontest.AssertEmpty(t, "AdditionalDirectories", got.AdditionalDirectories)
 				if got.Cwd != "/w" {
-					t.Errorf("got %s, want cwd /w", rulesShow(*got))
+					t.Errorf("got %s, want cwd /w", jsontest.Show(*got))
 				}
 			},
 		}, {
-			name:  "wrong type",
-			in:    `{"cwd":"/w","mcpServers":"none"}`,
-			err:   "cannot unmarshal string",
-			field: "mcpServers",
+			Name:  "wrong type",
+			In:    `{"cwd":"/w","mcpServers":"none"}`,
+			Err:   "cannot unmarshal string",
+			Field: "mcpServers",
 		}, {
-			name:  "bad item is not dropped",
-			in:    `{"cwd":"/w","mcpServers":[5]}`,
-			err:   "cannot unmarshal number",
-			field: "mcpServers",
+			Name:  "bad item is not dropped",
+			In:    `{"cwd":"/w","mcpServers":[5]}`,
+			Err:   "cannot unmarshal number",
+			Field: "mcpServers",
 		}, {
-			name:  "null item is not dropped",
-			in:    `{"cwd":"/w","mcpServers":[null]}`,
-			err:   "null",
-			field: "mcpServers",
+			Name:  "null item is not dropped",
+			In:    `{"cwd":"/w","mcpServers":[null]}`,
+			Err:   "null",
+			Field: "mcpServers",
 		}, {
-			name:  "item without a required member is not dropped",
-			in:    `{"cwd":"/w","mcpServers":[{"type":"stdio","command":"/bin/fs"}]}`,
-			err:   `object without "name"`,
-			field: "mcpServers.name",
+			Name:  "item without a required member is not dropped",
+			In:    `{"cwd":"/w","mcpServers":[{"type":"stdio","command":"/bin/fs"}]}`,
+			Err:   `object without "name"`,
+			Field: "mcpServers.name",
 		}, {
-			name:  "optional list with a bad item",
-			in:    `{"cwd":"/w","additionalDirectories":["/x",5]}`,
-			err:   "cannot unmarshal number",
-			field: "additionalDirectories",
+			Name:  "optional list with a bad item",
+			In:    `{"cwd":"/w","additionalDirectories":["/x",5]}`,
+			Err:   "cannot unmarshal number",
+			Field: "additionalDirectories",
 		}, {
-			name:  "missing required sibling",
-			in:    `{"mcpServers":null}`,
-			err:   `object without "cwd"`,
-			field: "cwd",
+			Name:  "missing required sibling",
+			In:    `{"mcpServers":null}`,
+			Err:   `object without "cwd"`,
+			Field: "cwd",
 		}})
 	})
 
 	t.Run("MCPServerStdio", func(t *testing.T) {
-		rulesRun(t, []rulesCase[MCPServerStdio]{{
-			name:  "valid",
-			in:    `{"name":"fs","command":"/bin/fs","args":["-v"],"env":[{"name":"K","value":"V"}]}`,
-			want:  MCPServerStdio{Name: "fs", Command: "/bin/fs", Args: []string{"-v"}, Env: []EnvVariable{{Name: "K", Value: "V"}}},
-			valid: true,
+		jsontest.RunCases(t, []jsontest.Case[MCPServerStdio]{{
+			Name:  "valid",
+			In:    `{"name":"fs","command":"/bin/fs","args":["-v"],"env":[{"name":"K","value":"V"}]}`,
+			Want:  MCPServerStdio{Name: "fs", Command: "/bin/fs", Args: []string{"-v"}, Env: []EnvVariable{{Name: "K", Value: "V"}}},
+			Valid: true,
 		}, {
-			name:  "absent",
-			in:    `{"name":"fs","command":"/bin/fs"}`,
-			want:  MCPServerStdio{Name: "fs", Command: "/bin/fs"},
-			valid: true,
+			Name:  "absent",
+			In:    `{"name":"fs","command":"/bin/fs"}`,
+			Want:  MCPServerStdio{Name: "fs", Command: "/bin/fs"},
+			Valid: true,
 		}, {
-			name: "null",
-			in:   `{"name":"fs","command":"/bin/fs","args":null,"env":null}`,
-			check: func(t *testing.T, got *MCPServerStdio) {
-				rulesEmpty(t, "Args", got.Args)
-				rulesEmpty(t, "Env", got.Env)
+			Name: "null",
+			In:   `{"name":"fs","command":"/bin/fs","args":null,"env":null}`,
+			Check: func(t *testing.T, got *MCPServerStdio) {
+				jsontest.AssertEmpty(t, "Args", got.Args)
+				jsontest.AssertEmpty(t, "Env", got.Env)
 				if got.Name != "fs" || got.Command != "/bin/fs" {
-					t.Errorf("got %s, want name fs and command /bin/fs", rulesShow(*got))
+					t.Errorf("got %s, want name fs and command /bin/fs", jsontest.Show(*got))
 				}
 			},
 		}, {
-			name:  "wrong type",
-			in:    `{"name":"fs","command":"/bin/fs","env":{"K":"V"}}`,
-			err:   "cannot unmarshal object",
-			field: "env",
+			Name:  "wrong type",
+			In:    `{"name":"fs","command":"/bin/fs","env":{"K":"V"}}`,
+			Err:   "cannot unmarshal object",
+			Field: "env",
 		}, {
-			name:  "item without a required member",
-			in:    `{"name":"fs","command":"/bin/fs","env":[{"name":"K"}]}`,
-			err:   `object without "value"`,
-			field: "env.value",
+			Name:  "item without a required member",
+			In:    `{"name":"fs","command":"/bin/fs","env":[{"name":"K"}]}`,
+			Err:   `object without "value"`,
+			Field: "env.value",
 		}, {
-			name:  "missing required sibling",
-			in:    `{"command":"/bin/fs","args":null}`,
-			err:   `object without "name"`,
-			field: "name",
+			Name:  "missing required sibling",
+			In:    `{"command":"/bin/fs","args":null}`,
+			Err:   `object without "name"`,
+			Field: "name",
 		}})
 	})
 
 	t.Run("SessionInfo", func(t *testing.T) {
-		rulesRun(t, []rulesCase[SessionInfo]{{
-			name:  "valid",
-			in:    `{"sessionId":"s","cwd":"/w","additionalDirectories":["/a"]}`,
-			want:  SessionInfo{SessionID: "s", Cwd: "/w", AdditionalDirectories: []AbsolutePath{"/a"}},
-			valid: true,
+		jsontest.RunCases(t, []jsontest.Case[SessionInfo]{{
+			Name:  "valid",
+			In:    `{"sessionId":"s","cwd":"/w","additionalDirectories":["/a"]}`,
+			Want:  SessionInfo{SessionID: "s", Cwd: "/w", AdditionalDirectories: []AbsolutePath{"/a"}},
+			Valid: true,
 		}, {
-			name: "null",
-			in:   `{"sessionId":"s","cwd":"/w","additionalDirectories":null}`,
-			check: func(t *testing.T, got *SessionInfo) {
-				rulesEmpty(t, "AdditionalDirectories", got.AdditionalDirectories)
+			Name: "null",
+			In:   `{"sessionId":"s","cwd":"/w","additionalDirectories":null}`,
+			Check: func(t *testing.T, got *SessionInfo) {
+				jsontest.AssertEmpty(t, "AdditionalDirectories", got.AdditionalDirectories)
 				if got.SessionID != "s" || got.Cwd != "/w" {
-					t.Errorf("got %s, want session s in /w", rulesShow(*got))
+					t.Errorf("got %s, want session s in /w", jsontest.Show(*got))
 				}
 			},
 		}, {
-			name:  "wrong type",
-			in:    `{"sessionId":"s","cwd":"/w","additionalDirectories":"/a"}`,
-			err:   "cannot unmarshal string",
-			field: "additionalDirectories",
+			Name:  "wrong type",
+			In:    `{"sessionId":"s","cwd":"/w","additionalDirectories":"/a"}`,
+			Err:   "cannot unmarshal string",
+			Field: "additionalDirectories",
 		}, {
-			name:  "bad item is not dropped",
-			in:    `{"sessionId":"s","cwd":"/w","additionalDirectories":["/a",5]}`,
-			err:   "cannot unmarshal number",
-			field: "additionalDirectories",
+			Name:  "bad item is not dropped",
+			In:    `{"sessionId":"s","cwd":"/w","additionalDirectories":["/a",5]}`,
+			Err:   "cannot unmarshal number",
+			Field: "additionalDirectories",
 		}, {
-			name:  "missing required sibling",
-			in:    `{"sessionId":"s","additionalDirectories":null}`,
-			err:   `object without "cwd"`,
-			field: "cwd",
+			Name:  "missing required sibling",
+			In:    `{"sessionId":"s","additionalDirectories":null}`,
+			Err:   `object without "cwd"`,
+			Field: "cwd",
 		}})
 	})
 }
@@ -717,45 +608,45 @@ func TestRulesDefaultOnNull(t *testing.T) {
 // is the JSON path of the member.
 func TestRulesRequired(t *testing.T) {
 	t.Run("PlanEntry", func(t *testing.T) {
-		rulesRun(t, []rulesCase[PlanEntry]{
-			{name: "content", in: `{"priority":"high","status":"pending"}`, err: `object without "content"`, field: "content"},
-			{name: "priority", in: `{"content":"a","status":"pending"}`, err: `object without "priority"`, field: "priority"},
-			{name: "status", in: `{"content":"a","priority":"high"}`, err: `object without "status"`, field: "status"},
-			{name: "empty object", in: `{}`, err: `object without "`},
-			{name: "null", in: `null`, err: "cannot unmarshal null"},
-			{name: "not an object", in: `["a","high","pending"]`, err: "cannot unmarshal array"},
-			{name: "all present", in: `{"content":"a","priority":"high","status":"pending"}`, want: rulesPlanEntry("a", PlanEntryPriorityHigh, PlanEntryStatusPending), valid: true},
+		jsontest.RunCases(t, []jsontest.Case[PlanEntry]{
+			{Name: "content", In: `{"priority":"high","status":"pending"}`, Err: `object without "content"`, Field: "content"},
+			{Name: "priority", In: `{"content":"a","status":"pending"}`, Err: `object without "priority"`, Field: "priority"},
+			{Name: "status", In: `{"content":"a","priority":"high"}`, Err: `object without "status"`, Field: "status"},
+			{Name: "empty object", In: `{}`, Err: `object without "`},
+			{Name: "null", In: `null`, Err: "cannot unmarshal null"},
+			{Name: "not an object", In: `["a","high","pending"]`, Err: "cannot unmarshal array"},
+			{Name: "all present", In: `{"content":"a","priority":"high","status":"pending"}`, Want: rulesPlanEntry("a", PlanEntryPriorityHigh, PlanEntryStatusPending), Valid: true},
 		})
 	})
 	t.Run("InitializeResponse", func(t *testing.T) {
-		rulesRun(t, []rulesCase[InitializeResponse]{{
-			name:  "in a nested struct",
-			in:    `{"protocolVersion":2,"info":{"version":"1.0"}}`,
-			err:   `object without "name"`,
-			field: "info.name",
+		jsontest.RunCases(t, []jsontest.Case[InitializeResponse]{{
+			Name:  "in a nested struct",
+			In:    `{"protocolVersion":2,"info":{"version":"1.0"}}`,
+			Err:   `object without "name"`,
+			Field: "info.name",
 		}, {
-			name:  "at the top",
-			in:    `{"info":{"name":"agent","version":"1.0"}}`,
-			err:   `object without "protocolVersion"`,
-			field: "protocolVersion",
+			Name:  "at the top",
+			In:    `{"info":{"name":"agent","version":"1.0"}}`,
+			Err:   `object without "protocolVersion"`,
+			Field: "protocolVersion",
 		}})
 	})
 	t.Run("SessionUpdate", func(t *testing.T) {
-		rulesRun(t, []rulesCase[SessionUpdate]{{
-			name:  "in a union variant",
-			in:    `{"sessionUpdate":"available_commands_update"}`,
-			err:   `object without "availableCommands"`,
-			field: "availableCommands",
+		jsontest.RunCases(t, []jsontest.Case[SessionUpdate]{{
+			Name:  "in a union variant",
+			In:    `{"sessionUpdate":"available_commands_update"}`,
+			Err:   `object without "availableCommands"`,
+			Field: "availableCommands",
 		}, {
-			name:  "skip-invalid-items list that is not an array, in a union variant",
-			in:    `{"sessionUpdate":"available_commands_update","availableCommands":{}}`,
-			err:   "cannot unmarshal object",
-			field: "availableCommands",
+			Name:  "skip-invalid-items list that is not an array, in a union variant",
+			In:    `{"sessionUpdate":"available_commands_update","availableCommands":{}}`,
+			Err:   "cannot unmarshal object",
+			Field: "availableCommands",
 		}, {
-			name:  "valid",
-			in:    `{"sessionUpdate":"available_commands_update","availableCommands":[{"type":"command","name":"a","description":"A"}]}`,
-			want:  SessionUpdate{Value: &SessionUpdateAvailableCommandsUpdate{AvailableCommandsUpdate{AvailableCommands: []AvailableCommand{rulesCommand("a", "A")}}}},
-			valid: true,
+			Name:  "valid",
+			In:    `{"sessionUpdate":"available_commands_update","availableCommands":[{"type":"command","name":"a","description":"A"}]}`,
+			Want:  SessionUpdate{Value: &SessionUpdateAvailableCommandsUpdate{AvailableCommandsUpdate{AvailableCommands: []AvailableCommand{rulesCommand("a", "A")}}}},
+			Valid: true,
 		}})
 	})
 }
@@ -764,22 +655,22 @@ func TestRulesRequired(t *testing.T) {
 // where the schema does not allow it, is an error.
 func TestRulesWrongType(t *testing.T) {
 	t.Run("NewSessionRequest", func(t *testing.T) {
-		rulesRun(t, []rulesCase[NewSessionRequest]{
-			{name: "number for string", in: `{"cwd":5}`, err: "cannot unmarshal number", field: "cwd"},
-			{name: "null for string", in: `{"cwd":null}`, err: "cannot unmarshal null", field: "cwd"},
+		jsontest.RunCases(t, []jsontest.Case[NewSessionRequest]{
+			{Name: "number for string", In: `{"cwd":5}`, Err: "cannot unmarshal number", Field: "cwd"},
+			{Name: "null for string", In: `{"cwd":null}`, Err: "cannot unmarshal null", Field: "cwd"},
 		})
 	})
 	t.Run("TerminalSize", func(t *testing.T) {
-		rulesRun(t, []rulesCase[TerminalSize]{
-			{name: "string for integer", in: `{"cols":"80","rows":24}`, err: "cannot unmarshal string", field: "cols"},
-			{name: "out of range", in: `{"cols":80,"rows":70000}`, err: "cannot unmarshal number", field: "rows"},
-			{name: "valid", in: `{"cols":80,"rows":24}`, want: TerminalSize{Cols: 80, Rows: 24}, valid: true},
+		jsontest.RunCases(t, []jsontest.Case[TerminalSize]{
+			{Name: "string for integer", In: `{"cols":"80","rows":24}`, Err: "cannot unmarshal string", Field: "cols"},
+			{Name: "out of range", In: `{"cols":80,"rows":70000}`, Err: "cannot unmarshal number", Field: "rows"},
+			{Name: "valid", In: `{"cols":80,"rows":24}`, Want: TerminalSize{Cols: 80, Rows: 24}, Valid: true},
 		})
 	})
 	t.Run("DiffPatch", func(t *testing.T) {
-		rulesRun(t, []rulesCase[DiffPatch]{
-			{name: "number for string", in: `{"format":"git_patch","text":5}`, err: "cannot unmarshal number", field: "text"},
-			{name: "null for enum", in: `{"format":null,"text":""}`, err: "cannot unmarshal null", field: "format"},
+		jsontest.RunCases(t, []jsontest.Case[DiffPatch]{
+			{Name: "number for string", In: `{"format":"git_patch","text":5}`, Err: "cannot unmarshal number", Field: "text"},
+			{Name: "null for enum", In: `{"format":null,"text":""}`, Err: "cannot unmarshal null", Field: "format"},
 		})
 	})
 }
@@ -788,16 +679,16 @@ func TestRulesWrongType(t *testing.T) {
 // a string is still an error.
 func TestRulesOpenEnums(t *testing.T) {
 	t.Run("PlanEntry", func(t *testing.T) {
-		rulesRun(t, []rulesCase[PlanEntry]{
-			{name: "unknown priority", in: `{"content":"a","priority":"urgent","status":"pending"}`, want: rulesPlanEntry("a", "urgent", PlanEntryStatusPending), valid: true},
-			{name: "custom status", in: `{"content":"a","priority":"low","status":"_blocked"}`, want: rulesPlanEntry("a", PlanEntryPriorityLow, "_blocked"), valid: true},
-			{name: "number priority", in: `{"content":"a","priority":1,"status":"pending"}`, err: "cannot unmarshal number", field: "priority"},
-			{name: "null status", in: `{"content":"a","priority":"low","status":null}`, err: "cannot unmarshal null", field: "status"},
+		jsontest.RunCases(t, []jsontest.Case[PlanEntry]{
+			{Name: "unknown priority", In: `{"content":"a","priority":"urgent","status":"pending"}`, Want: rulesPlanEntry("a", "urgent", PlanEntryStatusPending), Valid: true},
+			{Name: "custom status", In: `{"content":"a","priority":"low","status":"_blocked"}`, Want: rulesPlanEntry("a", PlanEntryPriorityLow, "_blocked"), Valid: true},
+			{Name: "number priority", In: `{"content":"a","priority":1,"status":"pending"}`, Err: "cannot unmarshal number", Field: "priority"},
+			{Name: "null status", In: `{"content":"a","priority":"low","status":null}`, Err: "cannot unmarshal null", Field: "status"},
 		})
 	})
 	t.Run("PermissionOption", func(t *testing.T) {
-		rulesRun(t, []rulesCase[PermissionOption]{
-			{name: "unknown kind", in: `{"optionId":"o","name":"n","kind":"allow_sometimes"}`, want: PermissionOption{OptionID: "o", Name: "n", Kind: "allow_sometimes"}, valid: true},
+		jsontest.RunCases(t, []jsontest.Case[PermissionOption]{
+			{Name: "unknown kind", In: `{"optionId":"o","name":"n","kind":"allow_sometimes"}`, Want: PermissionOption{OptionID: "o", Name: "n", Kind: "allow_sometimes"}, Valid: true},
 		})
 	})
 }
@@ -805,30 +696,30 @@ func TestRulesOpenEnums(t *testing.T) {
 // Optional members whose null clears a value decode to Nullable, which keeps
 // absent, null and a value apart.
 func TestRulesNullable(t *testing.T) {
-	rulesRun(t, []rulesCase[SessionInfoUpdate]{{
-		name:  "absent",
-		in:    `{}`,
-		want:  SessionInfoUpdate{},
-		valid: true,
+	jsontest.RunCases(t, []jsontest.Case[SessionInfoUpdate]{{
+		Name:  "absent",
+		In:    `{}`,
+		Want:  SessionInfoUpdate{},
+		Valid: true,
 	}, {
-		name:  "null clears",
-		in:    `{"title":null}`,
-		want:  SessionInfoUpdate{Title: Nullable[string]{Present: true, Null: true}},
-		valid: true,
+		Name:  "null clears",
+		In:    `{"title":null}`,
+		Want:  SessionInfoUpdate{Title: Nullable[string]{Present: true, Null: true}},
+		Valid: true,
 	}, {
-		name:  "value",
-		in:    `{"title":"New title","updatedAt":null}`,
-		want:  SessionInfoUpdate{Title: Nullable[string]{Present: true, Value: "New title"}, UpdatedAt: Nullable[string]{Present: true, Null: true}},
-		valid: true,
+		Name:  "value",
+		In:    `{"title":"New title","updatedAt":null}`,
+		Want:  SessionInfoUpdate{Title: Nullable[string]{Present: true, Value: "New title"}, UpdatedAt: Nullable[string]{Present: true, Null: true}},
+		Valid: true,
 	}, {
-		name:  "empty string is a value",
-		in:    `{"title":""}`,
-		want:  SessionInfoUpdate{Title: Nullable[string]{Present: true}},
-		valid: true,
+		Name:  "empty string is a value",
+		In:    `{"title":""}`,
+		Want:  SessionInfoUpdate{Title: Nullable[string]{Present: true}},
+		Valid: true,
 	}, {
-		name: "wrong type defaults to absent",
-		in:   `{"title":5,"updatedAt":"2025-01-01T00:00:00Z"}`,
-		want: SessionInfoUpdate{UpdatedAt: Nullable[string]{Present: true, Value: "2025-01-01T00:00:00Z"}},
-		enc:  `{"updatedAt":"2025-01-01T00:00:00Z"}`,
+		Name: "wrong type defaults to absent",
+		In:   `{"title":5,"updatedAt":"2025-01-01T00:00:00Z"}`,
+		Want: SessionInfoUpdate{UpdatedAt: Nullable[string]{Present: true, Value: "2025-01-01T00:00:00Z"}},
+		Enc:  `{"updatedAt":"2025-01-01T00:00:00Z"}`,
 	}})
 }

@@ -3,7 +3,6 @@ package acpv2
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -630,35 +629,6 @@ type decodeErrorCase struct {
 	msg   string // substring of the message, if set
 }
 
-func assertTypeError(t *testing.T, err error, field []string, msg string) {
-	t.Helper()
-	if err == nil {
-		t.Fatal("decoded without error")
-	}
-	var ute *json.UnmarshalTypeError
-	if !errors.As(err, &ute) {
-		t.Fatalf("error %T (%v) is not a *json.UnmarshalTypeError", err, err)
-	}
-	rest := ute.Field
-	for _, f := range field {
-		i := strings.Index(rest, f)
-		if i < 0 {
-			t.Errorf("error path %q lacks %q (in order %q): %v", ute.Field, f, field, err)
-			break
-		}
-		rest = rest[i+len(f):]
-	}
-	if len(field) > 0 && !strings.HasPrefix(ute.Field, field[0]) {
-		t.Errorf("error path %q does not start with %q", ute.Field, field[0])
-	}
-	if len(field) > 0 && !strings.Contains(err.Error(), field[0]) {
-		t.Errorf("message %q does not mention %q", err, field[0])
-	}
-	if msg != "" && !strings.Contains(err.Error(), msg) {
-		t.Errorf("message %q does not mention %q", err, msg)
-	}
-}
-
 func TestSessionUpdateDecodeErrors(t *testing.T) {
 	cases := []decodeErrorCase{
 		{"missing tag", `{"messageId":"m","content":{"type":"text","text":"x"}}`, []string{"update"}, `without "sessionUpdate"`},
@@ -682,14 +652,14 @@ func TestSessionUpdateDecodeErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var n UpdateSessionNotification
 			err := json.Unmarshal([]byte(`{"sessionId":"s","update":`+tc.in+`}`), &n)
-			assertTypeError(t, err, tc.field, tc.msg)
+			jsontest.AssertTypeError(t, err, tc.field, tc.msg)
 			if _, other := n.Update.Value.(*SessionUpdateOther); other {
 				t.Errorf("decoded into the fallback variant: %s", n.Update.Value.(*SessionUpdateOther).Raw)
 			}
 
 			var u SessionUpdate
 			err = json.Unmarshal([]byte(tc.in), &u)
-			assertTypeError(t, err, nil, tc.msg)
+			jsontest.AssertTypeError(t, err, nil, tc.msg)
 			if _, other := u.Value.(*SessionUpdateOther); other {
 				t.Errorf("decoded into the fallback variant")
 			}
@@ -713,11 +683,11 @@ func TestContentBlockDecodeErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var n UpdateSessionNotification
 			err := json.Unmarshal([]byte(`{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","messageId":"m","content":`+tc.in+`}}`), &n)
-			assertTypeError(t, err, tc.field, tc.msg)
+			jsontest.AssertTypeError(t, err, tc.field, tc.msg)
 
 			var u ContentBlock
 			err = json.Unmarshal([]byte(tc.in), &u)
-			assertTypeError(t, err, nil, tc.msg)
+			jsontest.AssertTypeError(t, err, nil, tc.msg)
 			if _, other := u.Value.(*ContentBlockOther); other {
 				t.Errorf("decoded into the fallback variant")
 			}
@@ -739,11 +709,11 @@ func TestToolCallContentDecodeErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var n UpdateSessionNotification
 			err := json.Unmarshal([]byte(`{"sessionId":"s","update":{"sessionUpdate":"tool_call_content_chunk","toolCallId":"c","content":`+tc.in+`}}`), &n)
-			assertTypeError(t, err, tc.field, tc.msg)
+			jsontest.AssertTypeError(t, err, tc.field, tc.msg)
 
 			var u ToolCallContent
 			err = json.Unmarshal([]byte(tc.in), &u)
-			assertTypeError(t, err, nil, tc.msg)
+			jsontest.AssertTypeError(t, err, nil, tc.msg)
 			if _, other := u.Value.(*ToolCallContentOther); other {
 				t.Errorf("decoded into the fallback variant")
 			}
@@ -791,13 +761,13 @@ func TestPlanUpdateContent(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var u PlanUpdateContent
 			err := json.Unmarshal([]byte(tc.in), &u)
-			assertTypeError(t, err, nil, tc.msg)
+			jsontest.AssertTypeError(t, err, nil, tc.msg)
 			if _, other := u.Value.(*PlanUpdateContentOther); other {
 				t.Errorf("decoded into the fallback variant")
 			}
 			var n UpdateSessionNotification
 			err = json.Unmarshal([]byte(`{"sessionId":"s","update":{"sessionUpdate":"plan_update","plan":`+tc.in+`}}`), &n)
-			assertTypeError(t, err, tc.field, tc.msg)
+			jsontest.AssertTypeError(t, err, tc.field, tc.msg)
 		})
 	}
 }
@@ -912,63 +882,21 @@ func TestNestedUnknownVariants(t *testing.T) {
 	}
 }
 
-// untaggedCase is one JSON value for an untagged union: want is the variant's
-// type, or nil when decoding must fail; msg is a substring of the error.
-type untaggedCase struct {
-	in   string
-	want reflect.Type
-	msg  string
-}
-
-func runUntagged[U any](t *testing.T, cases []untaggedCase, variant func(*U) any) {
-	t.Helper()
-	for _, tc := range cases {
-		t.Run(tc.in, func(t *testing.T) {
-			u := new(U)
-			err := json.Unmarshal([]byte(tc.in), u)
-			if tc.want == nil {
-				assertTypeError(t, err, nil, tc.msg)
-				return
-			}
-			if err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			if got := reflect.TypeOf(variant(u)); got != tc.want {
-				t.Fatalf("variant is %v, want %v", got, tc.want)
-			}
-			if out := jsontest.Marshal(t, u); string(out) != tc.in {
-				t.Errorf("re-encoded %s, want %s", out, tc.in)
-			}
-			// And as a struct field.
-			in := `{"v":` + tc.in + `}`
-			var s struct {
-				V U `json:"v"`
-			}
-			if err := json.Unmarshal([]byte(in), &s); err != nil {
-				t.Fatalf("decode as field: %v", err)
-			}
-			if out := jsontest.Marshal(t, s); string(out) != in {
-				t.Errorf("re-encoded as field %s, want %s", out, in)
-			}
-		})
-	}
-}
-
 func TestRequestID(t *testing.T) {
 	num, str := reflect.TypeOf(RequestIDNumber(0)), reflect.TypeOf(RequestIDStr(""))
-	runUntagged(t, []untaggedCase{
-		{`0`, num, ""},
-		{`42`, num, ""},
-		{`-7`, num, ""},
-		{`9007199254740993`, num, ""},
-		{`"req-1"`, str, ""},
-		{`""`, str, ""},
-		{`"42"`, str, ""},
-		{`true`, nil, "fits none of Number, Str"},
-		{`{"id":1}`, nil, "fits none of Number, Str"},
-		{`[1]`, nil, "fits none of Number, Str"},
-		{`1.5`, nil, ""},
-		{`18446744073709551616`, nil, ""},
+	jsontest.RunUntagged(t, []jsontest.UntaggedCase{
+		{In: `0`, Want: num},
+		{In: `42`, Want: num},
+		{In: `-7`, Want: num},
+		{In: `9007199254740993`, Want: num},
+		{In: `"req-1"`, Want: str},
+		{In: `""`, Want: str},
+		{In: `"42"`, Want: str},
+		{In: `true`, Want: nil, Msg: "fits none of Number, Str"},
+		{In: `{"id":1}`, Want: nil, Msg: "fits none of Number, Str"},
+		{In: `[1]`, Want: nil, Msg: "fits none of Number, Str"},
+		{In: `1.5`, Want: nil},
+		{In: `18446744073709551616`, Want: nil},
 	}, func(u *RequestID) any { return u.Value })
 
 	for _, in := range []string{`42`, `"42"`} {
@@ -994,16 +922,16 @@ func TestRequestID(t *testing.T) {
 func TestEmbeddedResourceData(t *testing.T) {
 	text := reflect.TypeOf(&EmbeddedResourceDataTextResourceContents{})
 	blob := reflect.TypeOf(&EmbeddedResourceDataBlobResourceContents{})
-	runUntagged(t, []untaggedCase{
-		{`{"text":"hello","uri":"file:///a.txt"}`, text, ""},
-		{`{"text":"","uri":"file:///empty.txt","mimeType":"text/plain"}`, text, ""},
-		{`{"blob":"AAEC","uri":"file:///a.bin"}`, blob, ""},
-		{`{"blob":"","uri":"file:///empty.bin","mimeType":"application/octet-stream"}`, blob, ""},
-		{`"file:///a.txt"`, nil, "fits none of TextResourceContents, BlobResourceContents"},
-		{`[]`, nil, "fits none of TextResourceContents, BlobResourceContents"},
-		{`7`, nil, "fits none of TextResourceContents, BlobResourceContents"},
-		{`{"uri":"file:///a"}`, nil, ""},
-		{`{"text":5,"uri":"file:///a"}`, nil, ""},
+	jsontest.RunUntagged(t, []jsontest.UntaggedCase{
+		{In: `{"text":"hello","uri":"file:///a.txt"}`, Want: text},
+		{In: `{"text":"","uri":"file:///empty.txt","mimeType":"text/plain"}`, Want: text},
+		{In: `{"blob":"AAEC","uri":"file:///a.bin"}`, Want: blob},
+		{In: `{"blob":"","uri":"file:///empty.bin","mimeType":"application/octet-stream"}`, Want: blob},
+		{In: `"file:///a.txt"`, Want: nil, Msg: "fits none of TextResourceContents, BlobResourceContents"},
+		{In: `[]`, Want: nil, Msg: "fits none of TextResourceContents, BlobResourceContents"},
+		{In: `7`, Want: nil, Msg: "fits none of TextResourceContents, BlobResourceContents"},
+		{In: `{"uri":"file:///a"}`, Want: nil},
+		{In: `{"text":5,"uri":"file:///a"}`, Want: nil},
 	}, func(u *EmbeddedResourceData) any { return u.Value })
 
 	var u EmbeddedResourceData
@@ -1017,21 +945,21 @@ func TestEmbeddedResourceData(t *testing.T) {
 
 func TestElicitationContentValue(t *testing.T) {
 	other := reflect.TypeOf(&ElicitationContentValueOther{})
-	runUntagged(t, []untaggedCase{
-		{`"text"`, reflect.TypeOf(ElicitationContentValueString("")), ""},
-		{`""`, reflect.TypeOf(ElicitationContentValueString("")), ""},
-		{`42`, reflect.TypeOf(ElicitationContentValueInteger(0)), ""},
-		{`-9007199254740993`, reflect.TypeOf(ElicitationContentValueInteger(0)), ""},
-		{`1.5`, reflect.TypeOf(ElicitationContentValueNumber(0)), ""},
-		{`-0.25`, reflect.TypeOf(ElicitationContentValueNumber(0)), ""},
-		{`true`, reflect.TypeOf(ElicitationContentValueBoolean(false)), ""},
-		{`false`, reflect.TypeOf(ElicitationContentValueBoolean(false)), ""},
-		{`["a","b"]`, reflect.TypeOf(ElicitationContentValueStringArray(nil)), ""},
-		{`[]`, reflect.TypeOf(ElicitationContentValueStringArray(nil)), ""},
-		{`{"z":1,"a":{"n":9007199254740993}}`, other, ""},
-		{`{}`, other, ""},
-		{`[1,"a"]`, other, ""},
-		{`1e400`, other, ""},
+	jsontest.RunUntagged(t, []jsontest.UntaggedCase{
+		{In: `"text"`, Want: reflect.TypeOf(ElicitationContentValueString(""))},
+		{In: `""`, Want: reflect.TypeOf(ElicitationContentValueString(""))},
+		{In: `42`, Want: reflect.TypeOf(ElicitationContentValueInteger(0))},
+		{In: `-9007199254740993`, Want: reflect.TypeOf(ElicitationContentValueInteger(0))},
+		{In: `1.5`, Want: reflect.TypeOf(ElicitationContentValueNumber(0))},
+		{In: `-0.25`, Want: reflect.TypeOf(ElicitationContentValueNumber(0))},
+		{In: `true`, Want: reflect.TypeOf(ElicitationContentValueBoolean(false))},
+		{In: `false`, Want: reflect.TypeOf(ElicitationContentValueBoolean(false))},
+		{In: `["a","b"]`, Want: reflect.TypeOf(ElicitationContentValueStringArray(nil))},
+		{In: `[]`, Want: reflect.TypeOf(ElicitationContentValueStringArray(nil))},
+		{In: `{"z":1,"a":{"n":9007199254740993}}`, Want: other},
+		{In: `{}`, Want: other},
+		{In: `[1,"a"]`, Want: other},
+		{In: `1e400`, Want: other},
 	}, func(u *ElicitationContentValue) any { return u.Value })
 
 	var u ElicitationContentValue
@@ -1101,63 +1029,21 @@ func TestErrorCode(t *testing.T) {
 	}
 	for _, in := range []string{`{"code":"-32601","message":"m"}`, `{"code":1.5,"message":"m"}`, `{"code":2147483648,"message":"m"}`} {
 		var e Error
-		assertTypeError(t, json.Unmarshal([]byte(in), &e), []string{"code"}, "")
+		jsontest.AssertTypeError(t, json.Unmarshal([]byte(in), &e), []string{"code"}, "")
 	}
-}
-
-type openEnum interface {
-	IsKnown() bool
-	IsCustom() bool
-}
-
-func decodeEnum[T openEnum](b []byte) (openEnum, error) {
-	var v T
-	err := json.Unmarshal(b, &v)
-	return v, err
-}
-
-func decodeAny[T any](b []byte) (any, error) {
-	var v T
-	err := json.Unmarshal(b, &v)
-	return v, err
 }
 
 func TestOpenEnums(t *testing.T) {
-	cases := []struct {
-		name   string
-		decode func([]byte) (openEnum, error)
-		known  string
-		other  []string
-	}{
-		{"ToolKind", decodeEnum[ToolKind], "switch_mode", []string{"_browser", "browse", ""}},
-		{"ToolCallStatus", decodeEnum[ToolCallStatus], "in_progress", []string{"_queued", "queued"}},
-		{"PlanEntryPriority", decodeEnum[PlanEntryPriority], "medium", []string{"_p0", "critical"}},
-		{"PlanEntryStatus", decodeEnum[PlanEntryStatus], "completed", []string{"_blocked", "blocked"}},
-		{"PermissionOptionKind", decodeEnum[PermissionOptionKind], "allow_once", []string{"_ask_later", "allow_session"}},
-		{"Role", decodeEnum[Role], "assistant", []string{"_system", "system"}},
-		{"NoticeSeverity", decodeEnum[NoticeSeverity], "warning", []string{"_fatal", "fatal"}},
-		{"CompactionStatus", decodeEnum[CompactionStatus], "completed", []string{"_paused", "paused"}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			for _, s := range append([]string{tc.known}, tc.other...) {
-				in := `"` + s + `"`
-				v, err := tc.decode([]byte(in))
-				if err != nil {
-					t.Fatalf("decode %s: %v", in, err)
-				}
-				known, custom := s == tc.known, strings.HasPrefix(s, "_")
-				if v.IsKnown() != known || v.IsCustom() != custom {
-					t.Errorf("%s: IsKnown %v IsCustom %v, want %v %v", in, v.IsKnown(), v.IsCustom(), known, custom)
-				}
-				if out := jsontest.Marshal(t, v); string(out) != in {
-					t.Errorf("re-encoded %s, want %s", out, in)
-				}
-			}
-			_, err := tc.decode([]byte(`7`))
-			assertTypeError(t, err, nil, "")
-		})
-	}
+	jsontest.RunOpenEnums(t, []jsontest.OpenEnumCase{
+		{Name: "ToolKind", Decode: jsontest.DecodeEnum[ToolKind], Known: "switch_mode", Other: []string{"_browser", "browse", ""}},
+		{Name: "ToolCallStatus", Decode: jsontest.DecodeEnum[ToolCallStatus], Known: "in_progress", Other: []string{"_queued", "queued"}},
+		{Name: "PlanEntryPriority", Decode: jsontest.DecodeEnum[PlanEntryPriority], Known: "medium", Other: []string{"_p0", "critical"}},
+		{Name: "PlanEntryStatus", Decode: jsontest.DecodeEnum[PlanEntryStatus], Known: "completed", Other: []string{"_blocked", "blocked"}},
+		{Name: "PermissionOptionKind", Decode: jsontest.DecodeEnum[PermissionOptionKind], Known: "allow_once", Other: []string{"_ask_later", "allow_session"}},
+		{Name: "Role", Decode: jsontest.DecodeEnum[Role], Known: "assistant", Other: []string{"_system", "system"}},
+		{Name: "NoticeSeverity", Decode: jsontest.DecodeEnum[NoticeSeverity], Known: "warning", Other: []string{"_fatal", "fatal"}},
+		{Name: "CompactionStatus", Decode: jsontest.DecodeEnum[CompactionStatus], Known: "completed", Other: []string{"_paused", "paused"}},
+	})
 
 	// An open enum inside a union keeps its unknown value.
 	in := `{"sessionUpdate":"tool_call_update","toolCallId":"c","kind":"_browser","status":"queued"}`
@@ -1169,7 +1055,7 @@ func TestOpenEnums(t *testing.T) {
 }
 
 func TestClosedEnums(t *testing.T) {
-	v, err := decodeAny[ElicitationSchemaType]([]byte(`"object"`))
+	v, err := jsontest.DecodeAny[ElicitationSchemaType]([]byte(`"object"`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1177,8 +1063,8 @@ func TestClosedEnums(t *testing.T) {
 		t.Errorf("re-encoded %s", out)
 	}
 	for _, bad := range []string{`"_custom"`, `"array"`, `""`, `"OBJECT"`} {
-		_, err := decodeAny[ElicitationSchemaType]([]byte(bad))
-		assertTypeError(t, err, nil, bad)
+		_, err := jsontest.DecodeAny[ElicitationSchemaType]([]byte(bad))
+		jsontest.AssertTypeError(t, err, nil, bad)
 	}
 }
 

@@ -8,7 +8,6 @@ package acpv2
 
 import (
 	"encoding/json"
-	"errors"
 	"strings"
 )
 
@@ -28,28 +27,6 @@ type AgentResponseVariant interface {
 	appendMembers([]byte) ([]byte, error)
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *AgentResponse) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: AgentResponse.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant.
-func (u *AgentResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u AgentResponse) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // AgentResponseResult is the Result alternative of AgentResponse.
 //
 // A successful JSON-RPC response.
@@ -62,75 +39,6 @@ type AgentResponseResult struct {
 }
 
 func (*AgentResponseResult) isAgentResponse() {}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *AgentResponseResult) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"id":`...)
-	if b, err = v.ID.appendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"result":`...)
-	if b, err = appendRaw(b, v.Result); err != nil {
-		return nil, err
-	}
-	return b, nil
-}
-
-func (v *AgentResponseResult) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v AgentResponseResult) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *AgentResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "id":
-		*seen |= 1 << 0
-		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
-	case "result":
-		*seen |= 1 << 1
-		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], nullValue)
-	}
-	return false, nil
-}
-
-func (v *AgentResponseResult) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("id", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("result", v)
-	}
-	return nil
-}
-
-func (v *AgentResponseResult) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *AgentResponseResult) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AgentResponseResult) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
 
 // AgentResponseError is the Error alternative of AgentResponse.
 //
@@ -147,114 +55,6 @@ type AgentResponseError struct {
 }
 
 func (*AgentResponseError) isAgentResponse() {}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *AgentResponseError) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"id":`...)
-	if v.ID == nil {
-		b = append(b, `null`...)
-	} else {
-		if b, err = v.ID.appendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"error":`...)
-	if b, err = v.Error.appendJSON(b); err != nil {
-		return nil, err
-	}
-	return b, nil
-}
-
-func (v *AgentResponseError) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v AgentResponseError) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *AgentResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "id":
-		*seen |= 1 << 0
-		return true, decodePointerField(d, &v.ID, (*AgentResponseID).decodeJSON, nullValue)
-	case "error":
-		*seen |= 1 << 1
-		return true, v.Error.decodeJSON(d)
-	}
-	return false, nil
-}
-
-func (v *AgentResponseError) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("id", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("error", v)
-	}
-	return nil
-}
-
-func (v *AgentResponseError) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *AgentResponseError) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AgentResponseError) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
-// UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
-func (u *AgentResponse) UnmarshalJSON(data []byte) error {
-	var err error
-	switch jsonKind(data) {
-	case '{':
-		m := objectMembers(data)
-		if hasKeys(m, "id", "result") {
-			v := new(AgentResponseResult)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-		if hasKeys(m, "id", "error") {
-			v := new(AgentResponseError)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	}
-	if err != nil {
-		return err
-	}
-	return typeError(kindName(jsonKind(data))+" that fits none of Result, Error", u, "")
-}
-
-func (u *AgentResponse) decodeJSON(d *decoder) error {
-	return d.bridge(u)
-}
-
-func (u *AgentResponse) decodeRest(d *decoder, start int64) error {
-	return d.bridgeRest(u, start)
-}
 
 // AgentResponseID is the id of the request this response answers.
 //
@@ -277,30 +77,12 @@ type AgentResponseIDVariant interface {
 	appendJSON([]byte) ([]byte, error)
 }
 
-func (u *AgentResponseID) appendJSON(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: AgentResponseID.Value is nil")
-	}
-	return u.Value.appendJSON(b)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u AgentResponseID) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // AgentResponseIDNumber is the Number alternative of AgentResponseID.
 //
 // A numeric request ID.
 type AgentResponseIDNumber int64
 
 func (AgentResponseIDNumber) isAgentResponseID() {}
-
-func (v AgentResponseIDNumber) appendJSON(b []byte) ([]byte, error) {
-	return appendInt(b, v), nil
-}
 
 // AgentResponseIDStr is the Str alternative of AgentResponseID.
 //
@@ -309,61 +91,10 @@ type AgentResponseIDStr string
 
 func (AgentResponseIDStr) isAgentResponseID() {}
 
-func (v AgentResponseIDStr) appendJSON(b []byte) ([]byte, error) {
-	return appendString(b, v), nil
-}
-
 // AgentResponseIDNull is the JSON null alternative of AgentResponseID.
 type AgentResponseIDNull struct{}
 
 func (AgentResponseIDNull) isAgentResponseID() {}
-
-func (AgentResponseIDNull) appendJSON(b []byte) ([]byte, error) {
-	return append(b, "null"...), nil
-}
-
-// MarshalJSON writes null.
-func (AgentResponseIDNull) MarshalJSON() ([]byte, error) {
-	return []byte("null"), nil
-}
-
-// UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
-func (u *AgentResponseID) UnmarshalJSON(data []byte) error {
-	var err error
-	switch jsonKind(data) {
-	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		{
-			var v AgentResponseIDNumber
-			if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	case '"':
-		{
-			var v AgentResponseIDStr
-			if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	case 'n':
-		u.Value = AgentResponseIDNull{}
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	return typeError(kindName(jsonKind(data))+" that fits none of Number, Str, null", u, "")
-}
-
-func (u *AgentResponseID) decodeJSON(d *decoder) error {
-	return d.bridge(u)
-}
-
-func (u *AgentResponseID) decodeRest(d *decoder, start int64) error {
-	return d.bridgeRest(u, start)
-}
 
 // AuthMethod describes an available authentication method.
 //
@@ -393,94 +124,6 @@ func (u AuthMethod) Tag() string {
 	return u.Value.authMethodTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *AuthMethod) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: AuthMethod.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant; an unknown variant that has Raw is written as is.
-func (u *AuthMethod) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u AuthMethod) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "type" names; an unknown value gives *AuthMethodOther.
-func (u *AuthMethod) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("type", start)
-	if err != nil {
-		return err
-	}
-	var v AuthMethodVariant
-	if !found {
-		return missing("type", u)
-	}
-	switch string(tag) {
-	case "terminal":
-		v = new(AuthMethodTerminalVariant)
-	case "agent":
-		v = new(AuthMethodAgentVariant)
-	default:
-		{
-			other := &AuthMethodOther{Tag: string(tag)}
-			if rest == nil {
-				if err := other.decodeMembers(d, start, 1); err != nil {
-					return err
-				}
-				return u.keepOther(other)
-			}
-			v = other
-		}
-	}
-	if err := d.variant(v, start, rest, authMethodMembers); err != nil {
-		return err
-	}
-	if other, ok := v.(*AuthMethodOther); ok {
-		return u.keepOther(other)
-	}
-	u.Value = v
-	return nil
-}
-
-// authMethodMembers are the members of AuthMethod that its variants leave to it: the tag and the shared fields.
-var authMethodMembers = []string{"type"}
-
-func (u *AuthMethod) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "type" names.
-func (u *AuthMethod) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
-// keepOther sets the unknown variant other, whose members that every variant shares were decoded
-// as on a known one: Raw holds the ones decoding changed (a default) as decoded.
-func (u *AuthMethod) keepOther(other *AuthMethodOther) error {
-	b, err := other.appendMembers(nil)
-	if err != nil {
-		return err
-	}
-	other.Raw = patchShared(other.Raw, b, "methodId", "name")
-	u.Value = other
-	return nil
-}
-
 // AuthMethodTerminalVariant is the "terminal" variant of AuthMethod.
 //
 // Client runs the configured agent program as a separate interactive
@@ -491,25 +134,6 @@ type AuthMethodTerminalVariant struct {
 
 func (*AuthMethodTerminalVariant) authMethodTag() string {
 	return "terminal"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *AuthMethodTerminalVariant) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"terminal"`...)
-	return v.AuthMethodTerminal.appendMembers(b)
-}
-
-func (v *AuthMethodTerminalVariant) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v AuthMethodTerminalVariant) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // AuthMethodAgentVariant is the "agent" variant of AuthMethod.
@@ -523,25 +147,6 @@ type AuthMethodAgentVariant struct {
 
 func (*AuthMethodAgentVariant) authMethodTag() string {
 	return "agent"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *AuthMethodAgentVariant) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"agent"`...)
-	return v.AuthMethodAgent.appendMembers(b)
-}
-
-func (v *AuthMethodAgentVariant) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v AuthMethodAgentVariant) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // AuthMethodOther is a variant of AuthMethod whose "type" this package does not know: a custom one
@@ -578,93 +183,9 @@ func (v *AuthMethodOther) authMethodTag() string {
 	return v.Tag
 }
 
-func (v *AuthMethodOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *AuthMethodOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *AuthMethodOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
-	b = appendString(b, v.Tag)
-	b = append(b, `,"methodId":`...)
-	b = appendString(b, v.MethodID)
-	b = append(b, `,"name":`...)
-	b = appendString(b, v.Name)
-	return b, nil
-}
-
-func (v *AuthMethodOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v AuthMethodOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *AuthMethodOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "type":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	case "methodId":
-		*seen |= 1 << 1
-		return true, decodeString(&v.MethodID, d)
-	case "name":
-		*seen |= 1 << 2
-		return true, decodeString(&v.Name, d)
-	}
-	return false, nil
-}
-
-func (v *AuthMethodOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("type", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("methodId", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("name", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *AuthMethodOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *AuthMethodOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *AuthMethodOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AuthMethodOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // AvailableCommand is a command the agent advertises to the client.
@@ -693,92 +214,6 @@ func (u AvailableCommand) Tag() string {
 	return u.Value.availableCommandTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *AvailableCommand) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: AvailableCommand.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant; an unknown variant that has Raw is written as is.
-func (u *AvailableCommand) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u AvailableCommand) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "type" names; an unknown value gives *AvailableCommandOther.
-func (u *AvailableCommand) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("type", start)
-	if err != nil {
-		return err
-	}
-	var v AvailableCommandVariant
-	if !found {
-		return missing("type", u)
-	}
-	switch string(tag) {
-	case "command":
-		v = new(AvailableCommandData)
-	default:
-		{
-			other := &AvailableCommandOther{Tag: string(tag)}
-			if rest == nil {
-				if err := other.decodeMembers(d, start, 1); err != nil {
-					return err
-				}
-				return u.keepOther(other)
-			}
-			v = other
-		}
-	}
-	if err := d.variant(v, start, rest, availableCommandMembers); err != nil {
-		return err
-	}
-	if other, ok := v.(*AvailableCommandOther); ok {
-		return u.keepOther(other)
-	}
-	u.Value = v
-	return nil
-}
-
-// availableCommandMembers are the members of AvailableCommand that its variants leave to it: the tag and the shared fields.
-var availableCommandMembers = []string{"type"}
-
-func (u *AvailableCommand) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "type" names.
-func (u *AvailableCommand) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
-// keepOther sets the unknown variant other, whose members that every variant shares were decoded
-// as on a known one: Raw holds the ones decoding changed (a default) as decoded.
-func (u *AvailableCommand) keepOther(other *AvailableCommandOther) error {
-	b, err := other.appendMembers(nil)
-	if err != nil {
-		return err
-	}
-	other.Raw = patchShared(other.Raw, b, "description", "name")
-	u.Value = other
-	return nil
-}
-
 // AvailableCommandData is the "command" variant of AvailableCommand.
 //
 // A slash command the user can invoke by including it in a prompt.
@@ -788,25 +223,6 @@ type AvailableCommandData struct {
 
 func (*AvailableCommandData) availableCommandTag() string {
 	return "command"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *AvailableCommandData) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"command"`...)
-	return v.Command.appendMembers(b)
-}
-
-func (v *AvailableCommandData) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v AvailableCommandData) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // AvailableCommandOther is a variant of AvailableCommand whose "type" this package does not know: a custom one
@@ -845,93 +261,9 @@ func (v *AvailableCommandOther) availableCommandTag() string {
 	return v.Tag
 }
 
-func (v *AvailableCommandOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *AvailableCommandOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *AvailableCommandOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
-	b = appendString(b, v.Tag)
-	b = append(b, `,"name":`...)
-	b = appendString(b, v.Name)
-	b = append(b, `,"description":`...)
-	b = appendString(b, v.Description)
-	return b, nil
-}
-
-func (v *AvailableCommandOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v AvailableCommandOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *AvailableCommandOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "type":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	case "name":
-		*seen |= 1 << 1
-		return true, decodeString(&v.Name, d)
-	case "description":
-		*seen |= 1 << 2
-		return true, decodeString(&v.Description, d)
-	}
-	return false, nil
-}
-
-func (v *AvailableCommandOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("type", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("description", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *AvailableCommandOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *AvailableCommandOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *AvailableCommandOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AvailableCommandOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // AvailableCommandInput is the input specification for a command.
@@ -958,78 +290,6 @@ func (u AvailableCommandInput) Tag() string {
 	return u.Value.availableCommandInputTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *AvailableCommandInput) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: AvailableCommandInput.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant; an unknown variant that has Raw is written as is.
-func (u *AvailableCommandInput) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u AvailableCommandInput) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "type" names; an unknown value gives *AvailableCommandInputOther.
-func (u *AvailableCommandInput) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("type", start)
-	if err != nil {
-		return err
-	}
-	var v AvailableCommandInputVariant
-	if !found {
-		return missing("type", u)
-	}
-	switch string(tag) {
-	case "text":
-		v = new(AvailableCommandInputText)
-	default:
-		{
-			other := &AvailableCommandInputOther{Tag: string(tag)}
-			if rest == nil {
-				if err := other.decodeMembers(d, start, 1); err != nil {
-					return err
-				}
-				u.Value = other
-				return nil
-			}
-			v = other
-		}
-	}
-	if err := d.variant(v, start, rest, availableCommandInputMembers); err != nil {
-		return err
-	}
-	u.Value = v
-	return nil
-}
-
-// availableCommandInputMembers are the members of AvailableCommandInput that its variants leave to it: the tag and the shared fields.
-var availableCommandInputMembers = []string{"type"}
-
-func (u *AvailableCommandInput) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "type" names.
-func (u *AvailableCommandInput) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
 // AvailableCommandInputText is the "text" variant of AvailableCommandInput.
 //
 // All text after the command name and the whitespace following it is provided as input.
@@ -1039,25 +299,6 @@ type AvailableCommandInputText struct {
 
 func (*AvailableCommandInputText) availableCommandInputTag() string {
 	return "text"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *AvailableCommandInputText) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"text"`...)
-	return v.TextCommandInput.appendMembers(b)
-}
-
-func (v *AvailableCommandInputText) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v AvailableCommandInputText) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // AvailableCommandInputOther is a variant of AvailableCommandInput whose "type" this package does not know: a custom one
@@ -1089,77 +330,9 @@ func (v *AvailableCommandInputOther) availableCommandInputTag() string {
 	return v.Tag
 }
 
-func (v *AvailableCommandInputOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *AvailableCommandInputOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *AvailableCommandInputOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *AvailableCommandInputOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v AvailableCommandInputOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *AvailableCommandInputOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "type":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *AvailableCommandInputOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("type", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *AvailableCommandInputOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *AvailableCommandInputOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *AvailableCommandInputOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AvailableCommandInputOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // BackgroundWork is one piece of work running independently of the session's foreground work.
@@ -1199,87 +372,6 @@ func (u BackgroundWork) Tag() string {
 	return u.Value.backgroundWorkTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *BackgroundWork) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: BackgroundWork.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant; an unknown variant that has Raw is written as is.
-func (u *BackgroundWork) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u BackgroundWork) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "type" names; an unknown value gives *BackgroundWorkOther.
-func (u *BackgroundWork) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("type", start)
-	if err != nil {
-		return err
-	}
-	var v BackgroundWorkVariant
-	if !found {
-		return missing("type", u)
-	}
-	switch string(tag) {
-	case "terminal":
-		v = new(BackgroundWorkTerminal)
-	case "tool_call":
-		v = new(BackgroundWorkToolCall)
-	default:
-		{
-			if newVariant := backgroundWorkUnstable[string(tag)]; newVariant != nil {
-				v = newVariant()
-			} else {
-				other := &BackgroundWorkOther{Tag: string(tag)}
-				if rest == nil {
-					if err := other.decodeMembers(d, start, 1); err != nil {
-						return err
-					}
-					u.Value = other
-					return nil
-				}
-				v = other
-			}
-		}
-	}
-	if err := d.variant(v, start, rest, backgroundWorkMembers); err != nil {
-		return err
-	}
-	u.Value = v
-	return nil
-}
-
-// backgroundWorkMembers are the members of BackgroundWork that its variants leave to it: the tag and the shared fields.
-var backgroundWorkMembers = []string{"type"}
-
-func (u *BackgroundWork) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "type" names.
-func (u *BackgroundWork) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
-// backgroundWorkUnstable holds the variants of the unstable surface that build tags include, by tag.
-var backgroundWorkUnstable = map[string]func() BackgroundWorkVariant{}
-
 // BackgroundWorkTerminal is the "terminal" variant of BackgroundWork.
 //
 // A process that keeps running after its tool call returned control to the model.
@@ -1290,25 +382,6 @@ type BackgroundWorkTerminal struct {
 
 func (*BackgroundWorkTerminal) backgroundWorkTag() string {
 	return "terminal"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *BackgroundWorkTerminal) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"terminal"`...)
-	return v.BackgroundTerminal.appendMembers(b)
-}
-
-func (v *BackgroundWorkTerminal) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v BackgroundWorkTerminal) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // BackgroundWorkToolCall is the "tool_call" variant of BackgroundWork.
@@ -1322,25 +395,6 @@ type BackgroundWorkToolCall struct {
 
 func (*BackgroundWorkToolCall) backgroundWorkTag() string {
 	return "tool_call"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *BackgroundWorkToolCall) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"tool_call"`...)
-	return v.BackgroundToolCall.appendMembers(b)
-}
-
-func (v *BackgroundWorkToolCall) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v BackgroundWorkToolCall) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // BackgroundWorkOther is a variant of BackgroundWork whose "type" this package does not know: a custom one
@@ -1370,77 +424,9 @@ func (v *BackgroundWorkOther) backgroundWorkTag() string {
 	return v.Tag
 }
 
-func (v *BackgroundWorkOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *BackgroundWorkOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *BackgroundWorkOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *BackgroundWorkOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v BackgroundWorkOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *BackgroundWorkOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "type":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *BackgroundWorkOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("type", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *BackgroundWorkOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *BackgroundWorkOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *BackgroundWorkOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *BackgroundWorkOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // ClientResponse is a JSON-RPC response object.
@@ -1459,28 +445,6 @@ type ClientResponseVariant interface {
 	appendMembers([]byte) ([]byte, error)
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *ClientResponse) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: ClientResponse.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant.
-func (u *ClientResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u ClientResponse) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // ClientResponseResult is the Result alternative of ClientResponse.
 //
 // A successful JSON-RPC response.
@@ -1493,75 +457,6 @@ type ClientResponseResult struct {
 }
 
 func (*ClientResponseResult) isClientResponse() {}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ClientResponseResult) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"id":`...)
-	if b, err = v.ID.appendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"result":`...)
-	if b, err = appendRaw(b, v.Result); err != nil {
-		return nil, err
-	}
-	return b, nil
-}
-
-func (v *ClientResponseResult) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ClientResponseResult) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *ClientResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "id":
-		*seen |= 1 << 0
-		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
-	case "result":
-		*seen |= 1 << 1
-		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], nullValue)
-	}
-	return false, nil
-}
-
-func (v *ClientResponseResult) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("id", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("result", v)
-	}
-	return nil
-}
-
-func (v *ClientResponseResult) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ClientResponseResult) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ClientResponseResult) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
 
 // ClientResponseError is the Error alternative of ClientResponse.
 //
@@ -1578,114 +473,6 @@ type ClientResponseError struct {
 }
 
 func (*ClientResponseError) isClientResponse() {}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ClientResponseError) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"id":`...)
-	if v.ID == nil {
-		b = append(b, `null`...)
-	} else {
-		if b, err = v.ID.appendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"error":`...)
-	if b, err = v.Error.appendJSON(b); err != nil {
-		return nil, err
-	}
-	return b, nil
-}
-
-func (v *ClientResponseError) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ClientResponseError) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *ClientResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "id":
-		*seen |= 1 << 0
-		return true, decodePointerField(d, &v.ID, (*ClientResponseID).decodeJSON, nullValue)
-	case "error":
-		*seen |= 1 << 1
-		return true, v.Error.decodeJSON(d)
-	}
-	return false, nil
-}
-
-func (v *ClientResponseError) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("id", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("error", v)
-	}
-	return nil
-}
-
-func (v *ClientResponseError) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ClientResponseError) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ClientResponseError) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
-// UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
-func (u *ClientResponse) UnmarshalJSON(data []byte) error {
-	var err error
-	switch jsonKind(data) {
-	case '{':
-		m := objectMembers(data)
-		if hasKeys(m, "id", "result") {
-			v := new(ClientResponseResult)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-		if hasKeys(m, "id", "error") {
-			v := new(ClientResponseError)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	}
-	if err != nil {
-		return err
-	}
-	return typeError(kindName(jsonKind(data))+" that fits none of Result, Error", u, "")
-}
-
-func (u *ClientResponse) decodeJSON(d *decoder) error {
-	return d.bridge(u)
-}
-
-func (u *ClientResponse) decodeRest(d *decoder, start int64) error {
-	return d.bridgeRest(u, start)
-}
 
 // ClientResponseID is the id of the request this response answers.
 //
@@ -1708,30 +495,12 @@ type ClientResponseIDVariant interface {
 	appendJSON([]byte) ([]byte, error)
 }
 
-func (u *ClientResponseID) appendJSON(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: ClientResponseID.Value is nil")
-	}
-	return u.Value.appendJSON(b)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u ClientResponseID) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // ClientResponseIDNumber is the Number alternative of ClientResponseID.
 //
 // A numeric request ID.
 type ClientResponseIDNumber int64
 
 func (ClientResponseIDNumber) isClientResponseID() {}
-
-func (v ClientResponseIDNumber) appendJSON(b []byte) ([]byte, error) {
-	return appendInt(b, v), nil
-}
 
 // ClientResponseIDStr is the Str alternative of ClientResponseID.
 //
@@ -1740,61 +509,10 @@ type ClientResponseIDStr string
 
 func (ClientResponseIDStr) isClientResponseID() {}
 
-func (v ClientResponseIDStr) appendJSON(b []byte) ([]byte, error) {
-	return appendString(b, v), nil
-}
-
 // ClientResponseIDNull is the JSON null alternative of ClientResponseID.
 type ClientResponseIDNull struct{}
 
 func (ClientResponseIDNull) isClientResponseID() {}
-
-func (ClientResponseIDNull) appendJSON(b []byte) ([]byte, error) {
-	return append(b, "null"...), nil
-}
-
-// MarshalJSON writes null.
-func (ClientResponseIDNull) MarshalJSON() ([]byte, error) {
-	return []byte("null"), nil
-}
-
-// UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
-func (u *ClientResponseID) UnmarshalJSON(data []byte) error {
-	var err error
-	switch jsonKind(data) {
-	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		{
-			var v ClientResponseIDNumber
-			if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	case '"':
-		{
-			var v ClientResponseIDStr
-			if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	case 'n':
-		u.Value = ClientResponseIDNull{}
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	return typeError(kindName(jsonKind(data))+" that fits none of Number, Str, null", u, "")
-}
-
-func (u *ClientResponseID) decodeJSON(d *decoder) error {
-	return d.bridge(u)
-}
-
-func (u *ClientResponseID) decodeRest(d *decoder, start int64) error {
-	return d.bridgeRest(u, start)
-}
 
 // ContentBlock is one of the content blocks that represent displayable information in the Agent Client Protocol.
 //
@@ -1842,86 +560,6 @@ func (u ContentBlock) Tag() string {
 	return u.Value.contentBlockTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *ContentBlock) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: ContentBlock.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant; an unknown variant that has Raw is written as is.
-func (u *ContentBlock) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u ContentBlock) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "type" names; an unknown value gives *ContentBlockOther.
-func (u *ContentBlock) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("type", start)
-	if err != nil {
-		return err
-	}
-	var v ContentBlockVariant
-	if !found {
-		return missing("type", u)
-	}
-	switch string(tag) {
-	case "text":
-		v = new(ContentBlockText)
-	case "image":
-		v = new(ContentBlockImage)
-	case "audio":
-		v = new(ContentBlockAudio)
-	case "resource_link":
-		v = new(ContentBlockResourceLink)
-	case "resource":
-		v = new(ContentBlockResource)
-	default:
-		{
-			other := &ContentBlockOther{Tag: string(tag)}
-			if rest == nil {
-				if err := other.decodeMembers(d, start, 1); err != nil {
-					return err
-				}
-				u.Value = other
-				return nil
-			}
-			v = other
-		}
-	}
-	if err := d.variant(v, start, rest, contentBlockMembers); err != nil {
-		return err
-	}
-	u.Value = v
-	return nil
-}
-
-// contentBlockMembers are the members of ContentBlock that its variants leave to it: the tag and the shared fields.
-var contentBlockMembers = []string{"type"}
-
-func (u *ContentBlock) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "type" names.
-func (u *ContentBlock) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
 // ContentBlockText is the "text" variant of ContentBlock.
 //
 // Text content. May be plain text or formatted with Markdown.
@@ -1937,25 +575,6 @@ func (*ContentBlockText) contentBlockTag() string {
 	return "text"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *ContentBlockText) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"text"`...)
-	return v.TextContent.appendMembers(b)
-}
-
-func (v *ContentBlockText) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ContentBlockText) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // ContentBlockImage is the "image" variant of ContentBlock.
 //
 // Images for visual context or analysis.
@@ -1967,25 +586,6 @@ type ContentBlockImage struct {
 
 func (*ContentBlockImage) contentBlockTag() string {
 	return "image"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ContentBlockImage) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"image"`...)
-	return v.ImageContent.appendMembers(b)
-}
-
-func (v *ContentBlockImage) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ContentBlockImage) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // ContentBlockAudio is the "audio" variant of ContentBlock.
@@ -2001,25 +601,6 @@ func (*ContentBlockAudio) contentBlockTag() string {
 	return "audio"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *ContentBlockAudio) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"audio"`...)
-	return v.AudioContent.appendMembers(b)
-}
-
-func (v *ContentBlockAudio) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ContentBlockAudio) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // ContentBlockResourceLink is the "resource_link" variant of ContentBlock.
 //
 // References to resources that the receiver may be able to read.
@@ -2031,25 +612,6 @@ type ContentBlockResourceLink struct {
 
 func (*ContentBlockResourceLink) contentBlockTag() string {
 	return "resource_link"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ContentBlockResourceLink) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"resource_link"`...)
-	return v.ResourceLink.appendMembers(b)
-}
-
-func (v *ContentBlockResourceLink) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ContentBlockResourceLink) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // ContentBlockResource is the "resource" variant of ContentBlock.
@@ -2065,25 +627,6 @@ type ContentBlockResource struct {
 
 func (*ContentBlockResource) contentBlockTag() string {
 	return "resource"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ContentBlockResource) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"resource"`...)
-	return v.EmbeddedResource.appendMembers(b)
-}
-
-func (v *ContentBlockResource) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ContentBlockResource) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // ContentBlockOther is a variant of ContentBlock whose "type" this package does not know: a custom one
@@ -2116,77 +659,9 @@ func (v *ContentBlockOther) contentBlockTag() string {
 	return v.Tag
 }
 
-func (v *ContentBlockOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *ContentBlockOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ContentBlockOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *ContentBlockOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ContentBlockOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *ContentBlockOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "type":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *ContentBlockOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("type", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *ContentBlockOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *ContentBlockOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *ContentBlockOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ContentBlockOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // CreateElicitationRequest is the request from the agent to elicit structured user input.
@@ -2245,158 +720,6 @@ func (u CreateElicitationRequest) Tag() string {
 	return u.Value.createElicitationRequestTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *CreateElicitationRequest) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: CreateElicitationRequest.Value is nil")
-	}
-	b, err := u.Value.appendMembers(b)
-	if err != nil {
-		return nil, err
-	}
-	return (*createElicitationRequestFields)(u).appendMembers(b)
-}
-
-// appendJSON writes the variant and the shared fields as one object; an unknown variant that has Raw is written as is.
-func (u *CreateElicitationRequest) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u CreateElicitationRequest) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "mode" names; an unknown value gives *CreateElicitationRequestOther.
-func (u *CreateElicitationRequest) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("mode", start)
-	if err != nil {
-		return err
-	}
-	if rest == nil {
-		if rest, err = d.skipRest(start); err != nil {
-			return err
-		}
-	}
-	if err := within(rest, (*createElicitationRequestFields)(u)); err != nil {
-		return err
-	}
-	var v CreateElicitationRequestVariant
-	if !found {
-		return missing("mode", u)
-	}
-	switch string(tag) {
-	case "form":
-		v = new(CreateElicitationRequestForm)
-	case "url":
-		v = new(CreateElicitationRequestURL)
-	default:
-		{
-			other := &CreateElicitationRequestOther{Tag: string(tag)}
-			if rest == nil {
-				if err := other.decodeMembers(d, start, 1); err != nil {
-					return err
-				}
-				return u.keepOther(other)
-			}
-			v = other
-		}
-	}
-	if err := d.variant(v, start, rest, createElicitationRequestMembers); err != nil {
-		return err
-	}
-	if other, ok := v.(*CreateElicitationRequestOther); ok {
-		return u.keepOther(other)
-	}
-	u.Value = v
-	return nil
-}
-
-// createElicitationRequestMembers are the members of CreateElicitationRequest that its variants leave to it: the tag and the shared fields.
-var createElicitationRequestMembers = []string{"mode", "message", "_meta"}
-
-func (u *CreateElicitationRequest) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "mode" names.
-func (u *CreateElicitationRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
-// createElicitationRequestFields decodes the fields that every variant of CreateElicitationRequest has.
-type createElicitationRequestFields CreateElicitationRequest
-
-func (v *createElicitationRequestFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "message":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Message, d)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *createElicitationRequestFields) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("message", v)
-	}
-	return nil
-}
-
-func (v *createElicitationRequestFields) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *createElicitationRequestFields) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *createElicitationRequestFields) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"message":`...)
-	b = appendString(b, v.Message)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
-}
-
-// keepOther sets the unknown variant other, whose members that every variant shares were decoded
-// as on a known one: Raw holds the ones decoding changed (a default) as decoded.
-func (u *CreateElicitationRequest) keepOther(other *CreateElicitationRequestOther) error {
-	b, err := other.appendMembers(nil)
-	if err == nil {
-		b, err = (*createElicitationRequestFields)(u).appendMembers(b)
-	}
-	if err != nil {
-		return err
-	}
-	other.Raw = patchShared(other.Raw, b, "_meta", "message", "requestId", "sessionId", "toolCallId")
-	u.Value = other
-	return nil
-}
-
 // CreateElicitationRequestForm is the "form" variant of CreateElicitationRequest.
 //
 // Form-based elicitation where the client renders a form from the provided schema.
@@ -2408,25 +731,6 @@ func (*CreateElicitationRequestForm) createElicitationRequestTag() string {
 	return "form"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *CreateElicitationRequestForm) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"mode":"form"`...)
-	return v.ElicitationFormMode.appendMembers(b)
-}
-
-func (v *CreateElicitationRequestForm) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v CreateElicitationRequestForm) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // CreateElicitationRequestURL is the "url" variant of CreateElicitationRequest.
 //
 // URL-based elicitation where the client directs the user to a URL.
@@ -2436,25 +740,6 @@ type CreateElicitationRequestURL struct {
 
 func (*CreateElicitationRequestURL) createElicitationRequestTag() string {
 	return "url"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *CreateElicitationRequestURL) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"mode":"url"`...)
-	return v.ElicitationURLMode.appendMembers(b)
-}
-
-func (v *CreateElicitationRequestURL) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v CreateElicitationRequestURL) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // CreateElicitationRequestOther is a variant of CreateElicitationRequest whose "mode" this package does not know: a custom one
@@ -2488,84 +773,9 @@ func (v *CreateElicitationRequestOther) createElicitationRequestTag() string {
 	return v.Tag
 }
 
-func (v *CreateElicitationRequestOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *CreateElicitationRequestOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *CreateElicitationRequestOther) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if b, err = v.CreateElicitationRequestOtherFields.appendMembers(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"mode":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *CreateElicitationRequestOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v CreateElicitationRequestOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *CreateElicitationRequestOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "mode":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *CreateElicitationRequestOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("mode", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *CreateElicitationRequestOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	if err := v.CreateElicitationRequestOtherFields.UnmarshalJSON(v.Raw); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *CreateElicitationRequestOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *CreateElicitationRequestOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *CreateElicitationRequestOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // CreateElicitationRequestOtherFields holds the alternatives that every unknown variant of CreateElicitationRequest must match.
@@ -2582,28 +792,6 @@ type CreateElicitationRequestOtherFields struct {
 type CreateElicitationRequestOtherFieldsVariant interface {
 	isCreateElicitationRequestOtherFields()
 	appendMembers([]byte) ([]byte, error)
-}
-
-// appendMembers appends the members of the variant, each after a comma.
-func (u *CreateElicitationRequestOtherFields) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: CreateElicitationRequestOtherFields.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant.
-func (u *CreateElicitationRequestOtherFields) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u CreateElicitationRequestOtherFields) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // CreateElicitationRequestOtherFieldsSession is the Session alternative of CreateElicitationRequestOtherFields.
@@ -2624,41 +812,6 @@ type CreateElicitationRequestOtherFieldsRequest struct {
 }
 
 func (*CreateElicitationRequestOtherFieldsRequest) isCreateElicitationRequestOtherFields() {}
-
-// UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
-func (u *CreateElicitationRequestOtherFields) UnmarshalJSON(data []byte) error {
-	var err error
-	switch jsonKind(data) {
-	case '{':
-		m := objectMembers(data)
-		if hasKeys(m, "sessionId") {
-			v := new(CreateElicitationRequestOtherFieldsSession)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-		if hasKeys(m, "requestId") {
-			v := new(CreateElicitationRequestOtherFieldsRequest)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	}
-	if err != nil {
-		return err
-	}
-	return typeError(kindName(jsonKind(data))+" that fits none of Session, Request", u, "")
-}
-
-func (u *CreateElicitationRequestOtherFields) decodeJSON(d *decoder) error {
-	return d.bridge(u)
-}
-
-func (u *CreateElicitationRequestOtherFields) decodeRest(d *decoder, start int64) error {
-	return d.bridgeRest(u, start)
-}
 
 // CreateElicitationResponse is the response from the client to an elicitation request.
 type CreateElicitationResponse struct {
@@ -2697,145 +850,6 @@ func (u CreateElicitationResponse) Tag() string {
 	return u.Value.createElicitationResponseTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *CreateElicitationResponse) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: CreateElicitationResponse.Value is nil")
-	}
-	b, err := u.Value.appendMembers(b)
-	if err != nil {
-		return nil, err
-	}
-	return (*createElicitationResponseFields)(u).appendMembers(b)
-}
-
-// appendJSON writes the variant and the shared fields as one object; an unknown variant that has Raw is written as is.
-func (u *CreateElicitationResponse) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u CreateElicitationResponse) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "action" names; an unknown value gives *CreateElicitationResponseOther.
-func (u *CreateElicitationResponse) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("action", start)
-	if err != nil {
-		return err
-	}
-	if rest == nil {
-		if rest, err = d.skipRest(start); err != nil {
-			return err
-		}
-	}
-	if err := within(rest, (*createElicitationResponseFields)(u)); err != nil {
-		return err
-	}
-	var v CreateElicitationResponseVariant
-	if !found {
-		return missing("action", u)
-	}
-	switch string(tag) {
-	case "accept":
-		v = new(CreateElicitationResponseAccept)
-	case "decline":
-		v = new(CreateElicitationResponseDecline)
-	case "cancel":
-		v = new(CreateElicitationResponseCancel)
-	default:
-		{
-			other := &CreateElicitationResponseOther{Tag: string(tag)}
-			if rest == nil {
-				if err := other.decodeMembers(d, start, 1); err != nil {
-					return err
-				}
-				return u.keepOther(other)
-			}
-			v = other
-		}
-	}
-	if err := d.variant(v, start, rest, createElicitationResponseMembers); err != nil {
-		return err
-	}
-	if other, ok := v.(*CreateElicitationResponseOther); ok {
-		return u.keepOther(other)
-	}
-	u.Value = v
-	return nil
-}
-
-// createElicitationResponseMembers are the members of CreateElicitationResponse that its variants leave to it: the tag and the shared fields.
-var createElicitationResponseMembers = []string{"action", "_meta"}
-
-func (u *CreateElicitationResponse) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "action" names.
-func (u *CreateElicitationResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
-// createElicitationResponseFields decodes the fields that every variant of CreateElicitationResponse has.
-type createElicitationResponseFields CreateElicitationResponse
-
-func (v *createElicitationResponseFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *createElicitationResponseFields) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	})
-}
-
-func (v *createElicitationResponseFields) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *createElicitationResponseFields) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
-}
-
-// keepOther sets the unknown variant other, whose members that every variant shares were decoded
-// as on a known one: Raw holds the ones decoding changed (a default) as decoded.
-func (u *CreateElicitationResponse) keepOther(other *CreateElicitationResponseOther) error {
-	b, err := other.appendMembers(nil)
-	if err == nil {
-		b, err = (*createElicitationResponseFields)(u).appendMembers(b)
-	}
-	if err != nil {
-		return err
-	}
-	other.Raw = patchShared(other.Raw, b, "_meta")
-	u.Value = other
-	return nil
-}
-
 // CreateElicitationResponseAccept is the "accept" variant of CreateElicitationResponse.
 //
 // The user accepted and provided content.
@@ -2847,25 +861,6 @@ func (*CreateElicitationResponseAccept) createElicitationResponseTag() string {
 	return "accept"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *CreateElicitationResponseAccept) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"action":"accept"`...)
-	return v.ElicitationAcceptAction.appendMembers(b)
-}
-
-func (v *CreateElicitationResponseAccept) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v CreateElicitationResponseAccept) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // CreateElicitationResponseDecline is the "decline" variant of CreateElicitationResponse.
 //
 // The user declined the elicitation.
@@ -2875,46 +870,6 @@ func (*CreateElicitationResponseDecline) createElicitationResponseTag() string {
 	return "decline"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *CreateElicitationResponseDecline) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"action":"decline"`...)
-	return b, nil
-}
-
-func (v *CreateElicitationResponseDecline) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v CreateElicitationResponseDecline) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (*CreateElicitationResponseDecline) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	return false, nil
-}
-
-func (v *CreateElicitationResponseDecline) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	})
-}
-
-func (v *CreateElicitationResponseDecline) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *CreateElicitationResponseDecline) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // CreateElicitationResponseCancel is the "cancel" variant of CreateElicitationResponse.
 //
 // The elicitation was cancelled.
@@ -2922,46 +877,6 @@ type CreateElicitationResponseCancel struct{}
 
 func (*CreateElicitationResponseCancel) createElicitationResponseTag() string {
 	return "cancel"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *CreateElicitationResponseCancel) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"action":"cancel"`...)
-	return b, nil
-}
-
-func (v *CreateElicitationResponseCancel) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v CreateElicitationResponseCancel) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (*CreateElicitationResponseCancel) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	return false, nil
-}
-
-func (v *CreateElicitationResponseCancel) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	})
-}
-
-func (v *CreateElicitationResponseCancel) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *CreateElicitationResponseCancel) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // CreateElicitationResponseOther is a variant of CreateElicitationResponse whose "action" this package does not know: a custom one
@@ -2992,77 +907,9 @@ func (v *CreateElicitationResponseOther) createElicitationResponseTag() string {
 	return v.Tag
 }
 
-func (v *CreateElicitationResponseOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *CreateElicitationResponseOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *CreateElicitationResponseOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"action":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *CreateElicitationResponseOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v CreateElicitationResponseOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *CreateElicitationResponseOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "action":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *CreateElicitationResponseOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("action", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *CreateElicitationResponseOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *CreateElicitationResponseOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *CreateElicitationResponseOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *CreateElicitationResponseOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // DiffChange is one file-level change described by a [Diff].
@@ -3119,161 +966,6 @@ func (u DiffChange) Tag() string {
 	return u.Value.diffChangeTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *DiffChange) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: DiffChange.Value is nil")
-	}
-	b, err := u.Value.appendMembers(b)
-	if err != nil {
-		return nil, err
-	}
-	return (*diffChangeFields)(u).appendMembers(b)
-}
-
-// appendJSON writes the variant and the shared fields as one object; an unknown variant that has Raw is written as is.
-func (u *DiffChange) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u DiffChange) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "operation" names; an unknown value gives *DiffChangeOther.
-func (u *DiffChange) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("operation", start)
-	if err != nil {
-		return err
-	}
-	if rest == nil {
-		if rest, err = d.skipRest(start); err != nil {
-			return err
-		}
-	}
-	if err := within(rest, (*diffChangeFields)(u)); err != nil {
-		return err
-	}
-	var v DiffChangeVariant
-	if !found {
-		return missing("operation", u)
-	}
-	switch string(tag) {
-	case "add":
-		v = new(DiffChangeAdd)
-	case "delete":
-		v = new(DiffChangeDelete)
-	case "modify":
-		v = new(DiffChangeModify)
-	case "move":
-		v = new(DiffChangeMove)
-	case "copy":
-		v = new(DiffChangeCopy)
-	default:
-		{
-			other := &DiffChangeOther{Tag: string(tag)}
-			if rest == nil {
-				if err := other.decodeMembers(d, start, 1); err != nil {
-					return err
-				}
-				return u.keepOther(other)
-			}
-			v = other
-		}
-	}
-	if err := d.variant(v, start, rest, diffChangeMembers); err != nil {
-		return err
-	}
-	if other, ok := v.(*DiffChangeOther); ok {
-		return u.keepOther(other)
-	}
-	u.Value = v
-	return nil
-}
-
-// diffChangeMembers are the members of DiffChange that its variants leave to it: the tag and the shared fields.
-var diffChangeMembers = []string{"operation", "fileType", "mimeType", "_meta"}
-
-func (u *DiffChange) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "operation" names.
-func (u *DiffChange) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
-// diffChangeFields decodes the fields that every variant of DiffChange has.
-type diffChangeFields DiffChange
-
-func (v *diffChangeFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "fileType":
-		return true, decodePointerField(d, &v.FileType, decodeString[DiffFileType], nullOK|defaultOnError)
-	case "mimeType":
-		return true, decodePointerField(d, &v.MimeType, decodeString[MediaType], nullOK|defaultOnError)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *diffChangeFields) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	})
-}
-
-func (v *diffChangeFields) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *diffChangeFields) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if v.FileType != nil {
-		b = append(b, `,"fileType":`...)
-		b = appendString(b, *v.FileType)
-	}
-	if v.MimeType != nil {
-		b = append(b, `,"mimeType":`...)
-		b = appendString(b, *v.MimeType)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
-}
-
-// keepOther sets the unknown variant other, whose members that every variant shares were decoded
-// as on a known one: Raw holds the ones decoding changed (a default) as decoded.
-func (u *DiffChange) keepOther(other *DiffChangeOther) error {
-	b, err := other.appendMembers(nil)
-	if err == nil {
-		b, err = (*diffChangeFields)(u).appendMembers(b)
-	}
-	if err != nil {
-		return err
-	}
-	other.Raw = patchShared(other.Raw, b, "_meta", "fileType", "mimeType")
-	u.Value = other
-	return nil
-}
-
 // DiffChangeAdd is the "add" variant of DiffChange.
 //
 // A file was added.
@@ -3283,25 +975,6 @@ type DiffChangeAdd struct {
 
 func (*DiffChangeAdd) diffChangeTag() string {
 	return "add"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *DiffChangeAdd) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"operation":"add"`...)
-	return v.DiffPathChange.appendMembers(b)
-}
-
-func (v *DiffChangeAdd) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v DiffChangeAdd) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // DiffChangeDelete is the "delete" variant of DiffChange.
@@ -3315,25 +988,6 @@ func (*DiffChangeDelete) diffChangeTag() string {
 	return "delete"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *DiffChangeDelete) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"operation":"delete"`...)
-	return v.DiffPathChange.appendMembers(b)
-}
-
-func (v *DiffChangeDelete) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v DiffChangeDelete) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // DiffChangeModify is the "modify" variant of DiffChange.
 //
 // A file was modified in place.
@@ -3343,25 +997,6 @@ type DiffChangeModify struct {
 
 func (*DiffChangeModify) diffChangeTag() string {
 	return "modify"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *DiffChangeModify) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"operation":"modify"`...)
-	return v.DiffPathChange.appendMembers(b)
-}
-
-func (v *DiffChangeModify) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v DiffChangeModify) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // DiffChangeMove is the "move" variant of DiffChange.
@@ -3375,25 +1010,6 @@ func (*DiffChangeMove) diffChangeTag() string {
 	return "move"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *DiffChangeMove) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"operation":"move"`...)
-	return v.DiffPathPairChange.appendMembers(b)
-}
-
-func (v *DiffChangeMove) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v DiffChangeMove) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // DiffChangeCopy is the "copy" variant of DiffChange.
 //
 // A file was copied.
@@ -3403,25 +1019,6 @@ type DiffChangeCopy struct {
 
 func (*DiffChangeCopy) diffChangeTag() string {
 	return "copy"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *DiffChangeCopy) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"operation":"copy"`...)
-	return v.DiffPathPairChange.appendMembers(b)
-}
-
-func (v *DiffChangeCopy) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v DiffChangeCopy) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // DiffChangeOther is a variant of DiffChange whose "operation" this package does not know: a custom one
@@ -3448,77 +1045,9 @@ func (v *DiffChangeOther) diffChangeTag() string {
 	return v.Tag
 }
 
-func (v *DiffChangeOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *DiffChangeOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *DiffChangeOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"operation":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *DiffChangeOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v DiffChangeOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *DiffChangeOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "operation":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *DiffChangeOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("operation", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *DiffChangeOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *DiffChangeOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *DiffChangeOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *DiffChangeOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // ElicitationContentValue holds the allowed wire representations for [ElicitationContentValue].
@@ -3545,30 +1074,12 @@ type ElicitationContentValueVariant interface {
 	appendJSON([]byte) ([]byte, error)
 }
 
-func (u *ElicitationContentValue) appendJSON(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: ElicitationContentValue.Value is nil")
-	}
-	return u.Value.appendJSON(b)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u ElicitationContentValue) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // ElicitationContentValueString is the String alternative of ElicitationContentValue.
 //
 // String value accepted in elicitation response content.
 type ElicitationContentValueString string
 
 func (ElicitationContentValueString) isElicitationContentValue() {}
-
-func (v ElicitationContentValueString) appendJSON(b []byte) ([]byte, error) {
-	return appendString(b, v), nil
-}
 
 // ElicitationContentValueInteger is the Integer alternative of ElicitationContentValue.
 //
@@ -3577,20 +1088,12 @@ type ElicitationContentValueInteger int64
 
 func (ElicitationContentValueInteger) isElicitationContentValue() {}
 
-func (v ElicitationContentValueInteger) appendJSON(b []byte) ([]byte, error) {
-	return appendInt(b, v), nil
-}
-
 // ElicitationContentValueNumber is the Number alternative of ElicitationContentValue.
 //
 // Number value accepted in elicitation response content.
 type ElicitationContentValueNumber float64
 
 func (ElicitationContentValueNumber) isElicitationContentValue() {}
-
-func (v ElicitationContentValueNumber) appendJSON(b []byte) ([]byte, error) {
-	return appendFloat(b, v)
-}
 
 // ElicitationContentValueBoolean is the Boolean alternative of ElicitationContentValue.
 //
@@ -3599,20 +1102,12 @@ type ElicitationContentValueBoolean bool
 
 func (ElicitationContentValueBoolean) isElicitationContentValue() {}
 
-func (v ElicitationContentValueBoolean) appendJSON(b []byte) ([]byte, error) {
-	return appendBool(b, v), nil
-}
-
 // ElicitationContentValueStringArray is the StringArray alternative of ElicitationContentValue.
 //
 // String array value accepted in elicitation response content.
 type ElicitationContentValueStringArray []string
 
 func (ElicitationContentValueStringArray) isElicitationContentValue() {}
-
-func (v ElicitationContentValueStringArray) appendJSON(b []byte) ([]byte, error) {
-	return appendSlice(b, []string(v), encodeString[string])
-}
 
 // ElicitationContentValueOther is a value of ElicitationContentValue that fits none of the other alternatives, kept as received.
 //
@@ -3626,75 +1121,6 @@ type ElicitationContentValueOther struct {
 }
 
 func (*ElicitationContentValueOther) isElicitationContentValue() {}
-
-func (v *ElicitationContentValueOther) appendJSON(b []byte) ([]byte, error) {
-	return appendRaw(b, v.Raw)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ElicitationContentValueOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
-func (u *ElicitationContentValue) UnmarshalJSON(data []byte) error {
-	var err error
-	switch jsonKind(data) {
-	case '"':
-		{
-			var v ElicitationContentValueString
-			if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		{
-			var v ElicitationContentValueInteger
-			if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-		{
-			var v ElicitationContentValueNumber
-			if err = decodeWith(data, (*float64)(&v), decodeFloat[float64]); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	case 't', 'f':
-		{
-			var v ElicitationContentValueBoolean
-			if err = decodeWith(data, (*bool)(&v), decodeBool[bool]); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	case '[':
-		{
-			var v ElicitationContentValueStringArray
-			if err = decodeWith(data, (*[]string)(&v), func(p *[]string, d *decoder) error {
-				return decodeSlice(d, p, decodeString[string])
-			}); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	}
-	u.Value = &ElicitationContentValueOther{Raw: append(json.RawMessage(nil), data...)}
-	return nil
-}
-
-func (u *ElicitationContentValue) decodeJSON(d *decoder) error {
-	return d.bridge(u)
-}
-
-func (u *ElicitationContentValue) decodeRest(d *decoder, start int64) error {
-	return d.bridgeRest(u, start)
-}
 
 // ElicitationFormMode is the form-based elicitation mode where the client renders a form from the provided schema.
 type ElicitationFormMode struct {
@@ -3715,32 +1141,6 @@ type ElicitationFormModeVariant interface {
 	appendMembers([]byte) ([]byte, error)
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *ElicitationFormMode) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: ElicitationFormMode.Value is nil")
-	}
-	b, err := u.Value.appendMembers(b)
-	if err != nil {
-		return nil, err
-	}
-	return (*elicitationFormModeFields)(u).appendMembers(b)
-}
-
-// appendJSON writes the variant and the shared fields as one object.
-func (u *ElicitationFormMode) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u ElicitationFormMode) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // ElicitationFormModeSession is the Session alternative of ElicitationFormMode.
 //
 // Tied to a session, optionally to a specific tool call within that session.
@@ -3759,87 +1159,6 @@ type ElicitationFormModeRequest struct {
 }
 
 func (*ElicitationFormModeRequest) isElicitationFormMode() {}
-
-// UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
-func (u *ElicitationFormMode) UnmarshalJSON(data []byte) error {
-	if err := decodeBytes(data, (*elicitationFormModeFields)(u)); err != nil {
-		return err
-	}
-	var err error
-	switch jsonKind(data) {
-	case '{':
-		m := objectMembers(data)
-		if hasKeys(m, "sessionId") {
-			v := new(ElicitationFormModeSession)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-		if hasKeys(m, "requestId") {
-			v := new(ElicitationFormModeRequest)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	}
-	if err != nil {
-		return err
-	}
-	return typeError(kindName(jsonKind(data))+" that fits none of Session, Request", u, "")
-}
-
-func (u *ElicitationFormMode) decodeJSON(d *decoder) error {
-	return d.bridge(u)
-}
-
-func (u *ElicitationFormMode) decodeRest(d *decoder, start int64) error {
-	return d.bridgeRest(u, start)
-}
-
-// elicitationFormModeFields decodes the fields that every variant of ElicitationFormMode has.
-type elicitationFormModeFields ElicitationFormMode
-
-func (v *elicitationFormModeFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "requestedSchema":
-		*seen |= 1 << 0
-		return true, v.RequestedSchema.decodeJSON(d)
-	}
-	return false, nil
-}
-
-func (v *elicitationFormModeFields) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("requestedSchema", v)
-	}
-	return nil
-}
-
-func (v *elicitationFormModeFields) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *elicitationFormModeFields) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *elicitationFormModeFields) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"requestedSchema":`...)
-	if b, err = v.RequestedSchema.appendJSON(b); err != nil {
-		return nil, err
-	}
-	return b, nil
-}
 
 // ElicitationPropertySchema is the property schema for elicitation form fields.
 //
@@ -3877,86 +1196,6 @@ func (u ElicitationPropertySchema) Tag() string {
 	return u.Value.elicitationPropertySchemaTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *ElicitationPropertySchema) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: ElicitationPropertySchema.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant; an unknown variant that has Raw is written as is.
-func (u *ElicitationPropertySchema) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u ElicitationPropertySchema) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "type" names; an unknown value gives *ElicitationPropertySchemaOther.
-func (u *ElicitationPropertySchema) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("type", start)
-	if err != nil {
-		return err
-	}
-	var v ElicitationPropertySchemaVariant
-	if !found {
-		return missing("type", u)
-	}
-	switch string(tag) {
-	case "string":
-		v = new(ElicitationPropertySchemaString)
-	case "number":
-		v = new(ElicitationPropertySchemaNumber)
-	case "integer":
-		v = new(ElicitationPropertySchemaInteger)
-	case "boolean":
-		v = new(ElicitationPropertySchemaBoolean)
-	case "array":
-		v = new(ElicitationPropertySchemaArray)
-	default:
-		{
-			other := &ElicitationPropertySchemaOther{Tag: string(tag)}
-			if rest == nil {
-				if err := other.decodeMembers(d, start, 1); err != nil {
-					return err
-				}
-				u.Value = other
-				return nil
-			}
-			v = other
-		}
-	}
-	if err := d.variant(v, start, rest, elicitationPropertySchemaMembers); err != nil {
-		return err
-	}
-	u.Value = v
-	return nil
-}
-
-// elicitationPropertySchemaMembers are the members of ElicitationPropertySchema that its variants leave to it: the tag and the shared fields.
-var elicitationPropertySchemaMembers = []string{"type"}
-
-func (u *ElicitationPropertySchema) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "type" names.
-func (u *ElicitationPropertySchema) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
 // ElicitationPropertySchemaString is the "string" variant of ElicitationPropertySchema.
 //
 // String property (or single-select enum when "enum"/"oneOf" is set).
@@ -3966,25 +1205,6 @@ type ElicitationPropertySchemaString struct {
 
 func (*ElicitationPropertySchemaString) elicitationPropertySchemaTag() string {
 	return "string"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ElicitationPropertySchemaString) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"string"`...)
-	return v.StringPropertySchema.appendMembers(b)
-}
-
-func (v *ElicitationPropertySchemaString) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ElicitationPropertySchemaString) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // ElicitationPropertySchemaNumber is the "number" variant of ElicitationPropertySchema.
@@ -3998,25 +1218,6 @@ func (*ElicitationPropertySchemaNumber) elicitationPropertySchemaTag() string {
 	return "number"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *ElicitationPropertySchemaNumber) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"number"`...)
-	return v.NumberPropertySchema.appendMembers(b)
-}
-
-func (v *ElicitationPropertySchemaNumber) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ElicitationPropertySchemaNumber) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // ElicitationPropertySchemaInteger is the "integer" variant of ElicitationPropertySchema.
 //
 // Integer property.
@@ -4026,25 +1227,6 @@ type ElicitationPropertySchemaInteger struct {
 
 func (*ElicitationPropertySchemaInteger) elicitationPropertySchemaTag() string {
 	return "integer"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ElicitationPropertySchemaInteger) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"integer"`...)
-	return v.IntegerPropertySchema.appendMembers(b)
-}
-
-func (v *ElicitationPropertySchemaInteger) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ElicitationPropertySchemaInteger) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // ElicitationPropertySchemaBoolean is the "boolean" variant of ElicitationPropertySchema.
@@ -4058,25 +1240,6 @@ func (*ElicitationPropertySchemaBoolean) elicitationPropertySchemaTag() string {
 	return "boolean"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *ElicitationPropertySchemaBoolean) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"boolean"`...)
-	return v.BooleanPropertySchema.appendMembers(b)
-}
-
-func (v *ElicitationPropertySchemaBoolean) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ElicitationPropertySchemaBoolean) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // ElicitationPropertySchemaArray is the "array" variant of ElicitationPropertySchema.
 //
 // Multi-select array property.
@@ -4086,25 +1249,6 @@ type ElicitationPropertySchemaArray struct {
 
 func (*ElicitationPropertySchemaArray) elicitationPropertySchemaTag() string {
 	return "array"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ElicitationPropertySchemaArray) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"array"`...)
-	return v.MultiSelectPropertySchema.appendMembers(b)
-}
-
-func (v *ElicitationPropertySchemaArray) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ElicitationPropertySchemaArray) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // ElicitationPropertySchemaOther is a variant of ElicitationPropertySchema whose "type" this package does not know: a custom one
@@ -4135,77 +1279,9 @@ func (v *ElicitationPropertySchemaOther) elicitationPropertySchemaTag() string {
 	return v.Tag
 }
 
-func (v *ElicitationPropertySchemaOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *ElicitationPropertySchemaOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ElicitationPropertySchemaOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *ElicitationPropertySchemaOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ElicitationPropertySchemaOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *ElicitationPropertySchemaOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "type":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *ElicitationPropertySchemaOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("type", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *ElicitationPropertySchemaOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *ElicitationPropertySchemaOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *ElicitationPropertySchemaOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ElicitationPropertySchemaOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // ElicitationURLMode is the URL-based elicitation mode where the client directs the user to a URL.
@@ -4230,32 +1306,6 @@ type ElicitationURLModeVariant interface {
 	appendMembers([]byte) ([]byte, error)
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *ElicitationURLMode) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: ElicitationURLMode.Value is nil")
-	}
-	b, err := u.Value.appendMembers(b)
-	if err != nil {
-		return nil, err
-	}
-	return (*elicitationURLModeFields)(u).appendMembers(b)
-}
-
-// appendJSON writes the variant and the shared fields as one object.
-func (u *ElicitationURLMode) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u ElicitationURLMode) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // ElicitationURLModeSession is the Session alternative of ElicitationURLMode.
 //
 // Tied to a session, optionally to a specific tool call within that session.
@@ -4275,92 +1325,6 @@ type ElicitationURLModeRequest struct {
 
 func (*ElicitationURLModeRequest) isElicitationURLMode() {}
 
-// UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
-func (u *ElicitationURLMode) UnmarshalJSON(data []byte) error {
-	if err := decodeBytes(data, (*elicitationURLModeFields)(u)); err != nil {
-		return err
-	}
-	var err error
-	switch jsonKind(data) {
-	case '{':
-		m := objectMembers(data)
-		if hasKeys(m, "sessionId") {
-			v := new(ElicitationURLModeSession)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-		if hasKeys(m, "requestId") {
-			v := new(ElicitationURLModeRequest)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	}
-	if err != nil {
-		return err
-	}
-	return typeError(kindName(jsonKind(data))+" that fits none of Session, Request", u, "")
-}
-
-func (u *ElicitationURLMode) decodeJSON(d *decoder) error {
-	return d.bridge(u)
-}
-
-func (u *ElicitationURLMode) decodeRest(d *decoder, start int64) error {
-	return d.bridgeRest(u, start)
-}
-
-// elicitationURLModeFields decodes the fields that every variant of ElicitationURLMode has.
-type elicitationURLModeFields ElicitationURLMode
-
-func (v *elicitationURLModeFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "elicitationId":
-		*seen |= 1 << 0
-		return true, decodeString(&v.ElicitationID, d)
-	case "url":
-		*seen |= 1 << 1
-		return true, decodeString(&v.URL, d)
-	}
-	return false, nil
-}
-
-func (v *elicitationURLModeFields) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("elicitationId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("url", v)
-	}
-	return nil
-}
-
-func (v *elicitationURLModeFields) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *elicitationURLModeFields) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *elicitationURLModeFields) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"elicitationId":`...)
-	b = appendString(b, v.ElicitationID)
-	b = append(b, `,"url":`...)
-	b = appendString(b, v.URL)
-	return b, nil
-}
-
 // EmbeddedResourceData is the resource content that can be embedded in a message.
 type EmbeddedResourceData struct {
 	// Value is the variant, one of:
@@ -4375,28 +1339,6 @@ type EmbeddedResourceData struct {
 type EmbeddedResourceDataVariant interface {
 	isEmbeddedResourceData()
 	appendMembers([]byte) ([]byte, error)
-}
-
-// appendMembers appends the members of the variant, each after a comma.
-func (u *EmbeddedResourceData) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: EmbeddedResourceData.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant.
-func (u *EmbeddedResourceData) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u EmbeddedResourceData) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // EmbeddedResourceDataTextResourceContents is the TextResourceContents alternative of EmbeddedResourceData.
@@ -4417,41 +1359,6 @@ type EmbeddedResourceDataBlobResourceContents struct {
 
 func (*EmbeddedResourceDataBlobResourceContents) isEmbeddedResourceData() {}
 
-// UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
-func (u *EmbeddedResourceData) UnmarshalJSON(data []byte) error {
-	var err error
-	switch jsonKind(data) {
-	case '{':
-		m := objectMembers(data)
-		if hasKeys(m, "text", "uri") {
-			v := new(EmbeddedResourceDataTextResourceContents)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-		if hasKeys(m, "blob", "uri") {
-			v := new(EmbeddedResourceDataBlobResourceContents)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	}
-	if err != nil {
-		return err
-	}
-	return typeError(kindName(jsonKind(data))+" that fits none of TextResourceContents, BlobResourceContents", u, "")
-}
-
-func (u *EmbeddedResourceData) decodeJSON(d *decoder) error {
-	return d.bridge(u)
-}
-
-func (u *EmbeddedResourceData) decodeRest(d *decoder, start int64) error {
-	return d.bridgeRest(u, start)
-}
-
 // ErrorData is the schema for ["Error::data"]: the shapes ACP defines, or any other value.
 type ErrorData struct {
 	// Value is the variant, one of:
@@ -4468,20 +1375,6 @@ type ErrorData struct {
 type ErrorDataVariant interface {
 	isErrorData()
 	appendJSON([]byte) ([]byte, error)
-}
-
-func (u *ErrorData) appendJSON(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: ErrorData.Value is nil")
-	}
-	return u.Value.appendJSON(b)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u ErrorData) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // ErrorDataUnsupportedProtocolVersion is the UnsupportedProtocolVersion alternative of ErrorData.
@@ -4505,50 +1398,6 @@ type ErrorDataOther struct {
 }
 
 func (*ErrorDataOther) isErrorData() {}
-
-func (v *ErrorDataOther) appendJSON(b []byte) ([]byte, error) {
-	return appendRaw(b, v.Raw)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ErrorDataOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
-func (u *ErrorData) UnmarshalJSON(data []byte) error {
-	var err error
-	switch jsonKind(data) {
-	case '{':
-		m := objectMembers(data)
-		if hasKeys(m, "requested", "supported") {
-			v := new(ErrorDataUnsupportedProtocolVersion)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-		if hasKeys(m, "sessionId") {
-			v := new(ErrorDataSessionNotFound)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	}
-	u.Value = &ErrorDataOther{Raw: append(json.RawMessage(nil), data...)}
-	return nil
-}
-
-func (u *ErrorData) decodeJSON(d *decoder) error {
-	return d.bridge(u)
-}
-
-func (u *ErrorData) decodeRest(d *decoder, start int64) error {
-	return d.bridgeRest(u, start)
-}
 
 // IdleStateUpdate means no foreground work is active. Background activity may continue.
 //
@@ -4617,182 +1466,6 @@ func (u IdleStateUpdate) Tag() string {
 	return u.Value.idleStateUpdateTag()
 }
 
-// rawObject returns the object as received when the variant, at any depth, is unknown.
-func (u IdleStateUpdate) rawObject() json.RawMessage {
-	if h, ok := u.Value.(rawHolder); ok {
-		return h.rawObject()
-	}
-	return nil
-}
-
-// appendMembers appends the members of the variant, each after a comma.
-func (u *IdleStateUpdate) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: IdleStateUpdate.Value is nil")
-	}
-	b, err := u.Value.appendMembers(b)
-	if err != nil {
-		return nil, err
-	}
-	return (*idleStateUpdateFields)(u).appendMembers(b)
-}
-
-// appendJSON writes the variant and the shared fields as one object; an unknown variant that has Raw is written as is.
-func (u *IdleStateUpdate) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u IdleStateUpdate) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "stopReason" names; an unknown value gives *IdleStateUpdateOther.
-// Without "stopReason" it gives *IdleStateUpdateNone.
-func (u *IdleStateUpdate) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("stopReason", start)
-	if err != nil {
-		if !isTypeError(err) {
-			return err
-		}
-		found, rest = false, d.in[start:d.InputOffset()]
-	}
-	if rest == nil {
-		if rest, err = d.skipRest(start); err != nil {
-			return err
-		}
-	}
-	if err := within(rest, (*idleStateUpdateFields)(u)); err != nil {
-		return err
-	}
-	var v IdleStateUpdateVariant
-	if !found {
-		v = new(IdleStateUpdateNone)
-	} else {
-		switch string(tag) {
-		case "end_turn":
-			v = new(IdleStateUpdateEndTurn)
-		case "max_tokens":
-			v = new(IdleStateUpdateMaxTokens)
-		case "max_turn_requests":
-			v = new(IdleStateUpdateMaxTurnRequests)
-		case "refusal":
-			v = new(IdleStateUpdateRefusal)
-		case "cancelled":
-			v = new(IdleStateUpdateCancelled)
-		case "error":
-			v = new(IdleStateUpdateError)
-		default:
-			{
-				other := &IdleStateUpdateOther{Tag: string(tag)}
-				if rest == nil {
-					if err := other.decodeMembers(d, start, 1); err != nil {
-						return err
-					}
-					return u.keepOther(other)
-				}
-				v = other
-			}
-		}
-	}
-	depth := d.StackDepth()
-	if err := d.variant(v, start, rest, idleStateUpdateMembers); err != nil {
-		if _, isDefault := v.(*IdleStateUpdateNone); isDefault {
-			return err
-		}
-		def := new(IdleStateUpdateNone)
-		if err := d.orDefault(def, start, rest, depth, err); err != nil {
-			return err
-		}
-		v = def
-	}
-	if other, ok := v.(*IdleStateUpdateOther); ok {
-		return u.keepOther(other)
-	}
-	u.Value = v
-	return nil
-}
-
-// idleStateUpdateMembers are the members of IdleStateUpdate that its variants leave to it: the tag and the shared fields.
-var idleStateUpdateMembers = []string{"stopReason", "background", "_meta", "usage"}
-
-func (u *IdleStateUpdate) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "stopReason" names.
-func (u *IdleStateUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
-// idleStateUpdateFields decodes the fields that every variant of IdleStateUpdate has.
-type idleStateUpdateFields IdleStateUpdate
-
-func (v *idleStateUpdateFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "background":
-		return true, decodeField(d, &v.Background, func(p *[]BackgroundWork, d *decoder) error {
-			return decodeSlice(d, p, (*BackgroundWork).decodeJSON)
-		}, nullOK|defaultOnError)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return v.idleStateUpdateEndTurnTokenUsage.decodeMember(d, name, seen)
-}
-
-func (v *idleStateUpdateFields) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	})
-}
-
-func (v *idleStateUpdateFields) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *idleStateUpdateFields) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if v.Background != nil {
-		b = append(b, `,"background":`...)
-		if b, err = appendSlice(b, v.Background, (*BackgroundWork).appendJSON); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return v.idleStateUpdateEndTurnTokenUsage.appendMembers(b)
-}
-
-// keepOther sets the unknown variant other, whose members that every variant shares were decoded
-// as on a known one: Raw holds the ones decoding changed (a default) as decoded.
-func (u *IdleStateUpdate) keepOther(other *IdleStateUpdateOther) error {
-	b, err := other.appendMembers(nil)
-	if err == nil {
-		b, err = (*idleStateUpdateFields)(u).appendMembers(b)
-	}
-	if err != nil {
-		return err
-	}
-	other.Raw = patchShared(other.Raw, b, "_meta", "background")
-	u.Value = other
-	return nil
-}
-
 // IdleStateUpdateEndTurn is the "end_turn" variant of IdleStateUpdate.
 //
 // The active work ended successfully.
@@ -4803,46 +1476,6 @@ func (*IdleStateUpdateEndTurn) idleStateUpdateTag() string {
 	return "end_turn"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *IdleStateUpdateEndTurn) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"end_turn"`...)
-	return b, nil
-}
-
-func (v *IdleStateUpdateEndTurn) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v IdleStateUpdateEndTurn) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (*IdleStateUpdateEndTurn) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	return false, nil
-}
-
-func (v *IdleStateUpdateEndTurn) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	})
-}
-
-func (v *IdleStateUpdateEndTurn) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *IdleStateUpdateEndTurn) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // IdleStateUpdateMaxTokens is the "max_tokens" variant of IdleStateUpdate.
 //
 // The active work ended because the agent reached the maximum number of tokens.
@@ -4850,46 +1483,6 @@ type IdleStateUpdateMaxTokens struct{}
 
 func (*IdleStateUpdateMaxTokens) idleStateUpdateTag() string {
 	return "max_tokens"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *IdleStateUpdateMaxTokens) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"max_tokens"`...)
-	return b, nil
-}
-
-func (v *IdleStateUpdateMaxTokens) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v IdleStateUpdateMaxTokens) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (*IdleStateUpdateMaxTokens) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	return false, nil
-}
-
-func (v *IdleStateUpdateMaxTokens) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	})
-}
-
-func (v *IdleStateUpdateMaxTokens) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *IdleStateUpdateMaxTokens) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // IdleStateUpdateMaxTurnRequests is the "max_turn_requests" variant of IdleStateUpdate.
@@ -4902,46 +1495,6 @@ func (*IdleStateUpdateMaxTurnRequests) idleStateUpdateTag() string {
 	return "max_turn_requests"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *IdleStateUpdateMaxTurnRequests) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"max_turn_requests"`...)
-	return b, nil
-}
-
-func (v *IdleStateUpdateMaxTurnRequests) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v IdleStateUpdateMaxTurnRequests) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (*IdleStateUpdateMaxTurnRequests) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	return false, nil
-}
-
-func (v *IdleStateUpdateMaxTurnRequests) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	})
-}
-
-func (v *IdleStateUpdateMaxTurnRequests) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *IdleStateUpdateMaxTurnRequests) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // IdleStateUpdateRefusal is the "refusal" variant of IdleStateUpdate.
 //
 // The active work ended because the agent refused to continue.
@@ -4949,46 +1502,6 @@ type IdleStateUpdateRefusal struct{}
 
 func (*IdleStateUpdateRefusal) idleStateUpdateTag() string {
 	return "refusal"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *IdleStateUpdateRefusal) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"refusal"`...)
-	return b, nil
-}
-
-func (v *IdleStateUpdateRefusal) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v IdleStateUpdateRefusal) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (*IdleStateUpdateRefusal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	return false, nil
-}
-
-func (v *IdleStateUpdateRefusal) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	})
-}
-
-func (v *IdleStateUpdateRefusal) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *IdleStateUpdateRefusal) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // IdleStateUpdateCancelled is the "cancelled" variant of IdleStateUpdate.
@@ -5009,46 +1522,6 @@ func (*IdleStateUpdateCancelled) idleStateUpdateTag() string {
 	return "cancelled"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *IdleStateUpdateCancelled) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"cancelled"`...)
-	return b, nil
-}
-
-func (v *IdleStateUpdateCancelled) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v IdleStateUpdateCancelled) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (*IdleStateUpdateCancelled) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	return false, nil
-}
-
-func (v *IdleStateUpdateCancelled) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	})
-}
-
-func (v *IdleStateUpdateCancelled) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *IdleStateUpdateCancelled) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // IdleStateUpdateError is the "error" variant of IdleStateUpdate.
 //
 // The active work ended because something failed.
@@ -5064,25 +1537,6 @@ func (*IdleStateUpdateError) idleStateUpdateTag() string {
 	return "error"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *IdleStateUpdateError) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":"error"`...)
-	return v.ErrorStopReason.appendMembers(b)
-}
-
-func (v *IdleStateUpdateError) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v IdleStateUpdateError) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // IdleStateUpdateNone is the variant of IdleStateUpdate without "stopReason".
 //
 // No stop reason: "stopReason" is omitted or "null".
@@ -5090,45 +1544,6 @@ type IdleStateUpdateNone struct{}
 
 func (*IdleStateUpdateNone) idleStateUpdateTag() string {
 	return ""
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (*IdleStateUpdateNone) appendMembers(b []byte) ([]byte, error) {
-	return b, nil
-}
-
-func (v *IdleStateUpdateNone) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v IdleStateUpdateNone) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (*IdleStateUpdateNone) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	return false, nil
-}
-
-func (v *IdleStateUpdateNone) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	})
-}
-
-func (v *IdleStateUpdateNone) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *IdleStateUpdateNone) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // IdleStateUpdateOther is a variant of IdleStateUpdate whose "stopReason" this package does not know: a custom one
@@ -5155,77 +1570,9 @@ func (v *IdleStateUpdateOther) idleStateUpdateTag() string {
 	return v.Tag
 }
 
-func (v *IdleStateUpdateOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *IdleStateUpdateOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *IdleStateUpdateOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"stopReason":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *IdleStateUpdateOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v IdleStateUpdateOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *IdleStateUpdateOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "stopReason":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *IdleStateUpdateOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("stopReason", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *IdleStateUpdateOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *IdleStateUpdateOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *IdleStateUpdateOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *IdleStateUpdateOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // MCPServer is the configuration for connecting to an MCP (Model Context Protocol) server.
@@ -5263,87 +1610,6 @@ func (u MCPServer) Tag() string {
 	return u.Value.mcpServerTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *MCPServer) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: MCPServer.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant; an unknown variant that has Raw is written as is.
-func (u *MCPServer) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u MCPServer) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "type" names; an unknown value gives *MCPServerOther.
-func (u *MCPServer) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("type", start)
-	if err != nil {
-		return err
-	}
-	var v MCPServerVariant
-	if !found {
-		return missing("type", u)
-	}
-	switch string(tag) {
-	case "http":
-		v = new(MCPServerHTTPVariant)
-	case "stdio":
-		v = new(MCPServerStdioVariant)
-	default:
-		{
-			if newVariant := mcpServerUnstable[string(tag)]; newVariant != nil {
-				v = newVariant()
-			} else {
-				other := &MCPServerOther{Tag: string(tag)}
-				if rest == nil {
-					if err := other.decodeMembers(d, start, 1); err != nil {
-						return err
-					}
-					u.Value = other
-					return nil
-				}
-				v = other
-			}
-		}
-	}
-	if err := d.variant(v, start, rest, mcpServerMembers); err != nil {
-		return err
-	}
-	u.Value = v
-	return nil
-}
-
-// mcpServerMembers are the members of MCPServer that its variants leave to it: the tag and the shared fields.
-var mcpServerMembers = []string{"type"}
-
-func (u *MCPServer) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "type" names.
-func (u *MCPServer) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
-// mcpServerUnstable holds the variants of the unstable surface that build tags include, by tag.
-var mcpServerUnstable = map[string]func() MCPServerVariant{}
-
 // MCPServerHTTPVariant is the "http" variant of MCPServer.
 //
 // # HTTP transport configuration
@@ -5357,25 +1623,6 @@ func (*MCPServerHTTPVariant) mcpServerTag() string {
 	return "http"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *MCPServerHTTPVariant) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"http"`...)
-	return v.MCPServerHTTP.appendMembers(b)
-}
-
-func (v *MCPServerHTTPVariant) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v MCPServerHTTPVariant) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // MCPServerStdioVariant is the "stdio" variant of MCPServer.
 //
 // # Stdio transport configuration
@@ -5387,25 +1634,6 @@ type MCPServerStdioVariant struct {
 
 func (*MCPServerStdioVariant) mcpServerTag() string {
 	return "stdio"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *MCPServerStdioVariant) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"stdio"`...)
-	return v.MCPServerStdio.appendMembers(b)
-}
-
-func (v *MCPServerStdioVariant) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v MCPServerStdioVariant) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // MCPServerOther is a variant of MCPServer whose "type" this package does not know: a custom one
@@ -5437,77 +1665,9 @@ func (v *MCPServerOther) mcpServerTag() string {
 	return v.Tag
 }
 
-func (v *MCPServerOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *MCPServerOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *MCPServerOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *MCPServerOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v MCPServerOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *MCPServerOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "type":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *MCPServerOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("type", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *MCPServerOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *MCPServerOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *MCPServerOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *MCPServerOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // MultiSelectItems holds the items for a multi-select (array) property schema.
@@ -5536,91 +1696,6 @@ func (u MultiSelectItems) Tag() string {
 	return u.Value.multiSelectItemsTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *MultiSelectItems) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: MultiSelectItems.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant; an unknown variant that has Raw is written as is.
-func (u *MultiSelectItems) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u MultiSelectItems) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "type" names; an unknown value gives *MultiSelectItemsOther.
-// Without "type" it gives *MultiSelectItemsTitled.
-func (u *MultiSelectItems) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("type", start)
-	if err != nil {
-		if !isTypeError(err) {
-			return err
-		}
-		found, rest = false, d.in[start:d.InputOffset()]
-	}
-	var v MultiSelectItemsVariant
-	if !found {
-		v = new(MultiSelectItemsTitled)
-	} else {
-		switch string(tag) {
-		case "string":
-			v = new(MultiSelectItemsString)
-		default:
-			{
-				other := &MultiSelectItemsOther{Tag: string(tag)}
-				if rest == nil {
-					if err := other.decodeMembers(d, start, 1); err != nil {
-						return err
-					}
-					u.Value = other
-					return nil
-				}
-				v = other
-			}
-		}
-	}
-	depth := d.StackDepth()
-	if err := d.variant(v, start, rest, multiSelectItemsMembers); err != nil {
-		if _, isDefault := v.(*MultiSelectItemsTitled); isDefault {
-			return err
-		}
-		def := new(MultiSelectItemsTitled)
-		if err := d.orDefault(def, start, rest, depth, err); err != nil {
-			return err
-		}
-		v = def
-	}
-	u.Value = v
-	return nil
-}
-
-// multiSelectItemsMembers are the members of MultiSelectItems that its variants leave to it: the tag and the shared fields.
-var multiSelectItemsMembers = []string{"type"}
-
-func (u *MultiSelectItems) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "type" names.
-func (u *MultiSelectItems) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
 // MultiSelectItemsString is the "string" variant of MultiSelectItems.
 //
 // Multi-select string items with plain string values.
@@ -5630,25 +1705,6 @@ type MultiSelectItemsString struct {
 
 func (*MultiSelectItemsString) multiSelectItemsTag() string {
 	return "string"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *MultiSelectItemsString) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"string"`...)
-	return v.StringMultiSelectItems.appendMembers(b)
-}
-
-func (v *MultiSelectItemsString) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v MultiSelectItemsString) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // MultiSelectItemsTitled is the variant of MultiSelectItems without "type".
@@ -5662,24 +1718,6 @@ type MultiSelectItemsTitled struct {
 
 func (*MultiSelectItemsTitled) multiSelectItemsTag() string {
 	return ""
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *MultiSelectItemsTitled) appendMembers(b []byte) ([]byte, error) {
-	return v.TitledMultiSelectItems.appendMembers(b)
-}
-
-func (v *MultiSelectItemsTitled) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v MultiSelectItemsTitled) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // MultiSelectItemsOther is a variant of MultiSelectItems whose "type" this package does not know: a custom one
@@ -5702,77 +1740,9 @@ func (v *MultiSelectItemsOther) multiSelectItemsTag() string {
 	return v.Tag
 }
 
-func (v *MultiSelectItemsOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *MultiSelectItemsOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *MultiSelectItemsOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *MultiSelectItemsOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v MultiSelectItemsOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *MultiSelectItemsOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "type":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *MultiSelectItemsOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("type", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *MultiSelectItemsOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *MultiSelectItemsOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *MultiSelectItemsOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *MultiSelectItemsOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // PlanUpdateContent is the updated content for a plan.
@@ -5803,99 +1773,6 @@ func (u PlanUpdateContent) Tag() string {
 	return u.Value.planUpdateContentTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *PlanUpdateContent) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: PlanUpdateContent.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant; an unknown variant that has Raw is written as is.
-func (u *PlanUpdateContent) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u PlanUpdateContent) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "type" names; an unknown value gives *PlanUpdateContentOther.
-func (u *PlanUpdateContent) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("type", start)
-	if err != nil {
-		return err
-	}
-	var v PlanUpdateContentVariant
-	if !found {
-		return missing("type", u)
-	}
-	switch string(tag) {
-	case "items":
-		v = new(PlanUpdateContentItems)
-	default:
-		{
-			if newVariant := planUpdateContentUnstable[string(tag)]; newVariant != nil {
-				v = newVariant()
-			} else {
-				other := &PlanUpdateContentOther{Tag: string(tag)}
-				if rest == nil {
-					if err := other.decodeMembers(d, start, 1); err != nil {
-						return err
-					}
-					return u.keepOther(other)
-				}
-				v = other
-			}
-		}
-	}
-	if err := d.variant(v, start, rest, planUpdateContentMembers); err != nil {
-		return err
-	}
-	if other, ok := v.(*PlanUpdateContentOther); ok {
-		return u.keepOther(other)
-	}
-	u.Value = v
-	return nil
-}
-
-// planUpdateContentMembers are the members of PlanUpdateContent that its variants leave to it: the tag and the shared fields.
-var planUpdateContentMembers = []string{"type"}
-
-func (u *PlanUpdateContent) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "type" names.
-func (u *PlanUpdateContent) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
-// keepOther sets the unknown variant other, whose members that every variant shares were decoded
-// as on a known one: Raw holds the ones decoding changed (a default) as decoded.
-func (u *PlanUpdateContent) keepOther(other *PlanUpdateContentOther) error {
-	b, err := other.appendMembers(nil)
-	if err != nil {
-		return err
-	}
-	other.Raw = patchShared(other.Raw, b, "planId")
-	u.Value = other
-	return nil
-}
-
-// planUpdateContentUnstable holds the variants of the unstable surface that build tags include, by tag.
-var planUpdateContentUnstable = map[string]func() PlanUpdateContentVariant{}
-
 // PlanUpdateContentItems is the "items" variant of PlanUpdateContent.
 //
 // Structured plan entries.
@@ -5905,25 +1782,6 @@ type PlanUpdateContentItems struct {
 
 func (*PlanUpdateContentItems) planUpdateContentTag() string {
 	return "items"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *PlanUpdateContentItems) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"items"`...)
-	return v.PlanItems.appendMembers(b)
-}
-
-func (v *PlanUpdateContentItems) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v PlanUpdateContentItems) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // PlanUpdateContentOther is a variant of PlanUpdateContent whose "type" this package does not know: a custom one
@@ -5958,85 +1816,9 @@ func (v *PlanUpdateContentOther) planUpdateContentTag() string {
 	return v.Tag
 }
 
-func (v *PlanUpdateContentOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *PlanUpdateContentOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *PlanUpdateContentOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
-	b = appendString(b, v.Tag)
-	b = append(b, `,"planId":`...)
-	b = appendString(b, v.PlanID)
-	return b, nil
-}
-
-func (v *PlanUpdateContentOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v PlanUpdateContentOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *PlanUpdateContentOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "type":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	case "planId":
-		*seen |= 1 << 1
-		return true, decodeString(&v.PlanID, d)
-	}
-	return false, nil
-}
-
-func (v *PlanUpdateContentOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("type", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("planId", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *PlanUpdateContentOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *PlanUpdateContentOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *PlanUpdateContentOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PlanUpdateContentOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // ReplayFrom is the inclusive cursor describing where replayed session history should begin.
@@ -6065,78 +1847,6 @@ func (u ReplayFrom) Tag() string {
 	return u.Value.replayFromTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *ReplayFrom) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: ReplayFrom.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant; an unknown variant that has Raw is written as is.
-func (u *ReplayFrom) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u ReplayFrom) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "type" names; an unknown value gives *ReplayFromOther.
-func (u *ReplayFrom) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("type", start)
-	if err != nil {
-		return err
-	}
-	var v ReplayFromVariant
-	if !found {
-		return missing("type", u)
-	}
-	switch string(tag) {
-	case "start":
-		v = new(ReplayFromStartVariant)
-	default:
-		{
-			other := &ReplayFromOther{Tag: string(tag)}
-			if rest == nil {
-				if err := other.decodeMembers(d, start, 1); err != nil {
-					return err
-				}
-				u.Value = other
-				return nil
-			}
-			v = other
-		}
-	}
-	if err := d.variant(v, start, rest, replayFromMembers); err != nil {
-		return err
-	}
-	u.Value = v
-	return nil
-}
-
-// replayFromMembers are the members of ReplayFrom that its variants leave to it: the tag and the shared fields.
-var replayFromMembers = []string{"type"}
-
-func (u *ReplayFrom) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "type" names.
-func (u *ReplayFrom) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
 // ReplayFromStartVariant is the "start" variant of ReplayFrom.
 //
 // Replay all retained conversation history from its first replayable entry.
@@ -6146,25 +1856,6 @@ type ReplayFromStartVariant struct {
 
 func (*ReplayFromStartVariant) replayFromTag() string {
 	return "start"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ReplayFromStartVariant) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"start"`...)
-	return v.ReplayFromStart.appendMembers(b)
-}
-
-func (v *ReplayFromStartVariant) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ReplayFromStartVariant) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // ReplayFromOther is a variant of ReplayFrom whose "type" this package does not know: a custom one
@@ -6196,77 +1887,9 @@ func (v *ReplayFromOther) replayFromTag() string {
 	return v.Tag
 }
 
-func (v *ReplayFromOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *ReplayFromOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ReplayFromOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *ReplayFromOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ReplayFromOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *ReplayFromOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "type":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *ReplayFromOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("type", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *ReplayFromOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *ReplayFromOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *ReplayFromOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ReplayFromOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // RequestID is a JSON-RPC request ID: a string or an integer. Unlike base JSON-RPC, it MUST NOT be "null".
@@ -6289,20 +1912,6 @@ type RequestIDVariant interface {
 	appendJSON([]byte) ([]byte, error)
 }
 
-func (u *RequestID) appendJSON(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: RequestID.Value is nil")
-	}
-	return u.Value.appendJSON(b)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u RequestID) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // RequestIDNumber is the Number alternative of RequestID.
 //
 // A numeric request ID.
@@ -6310,55 +1919,12 @@ type RequestIDNumber int64
 
 func (RequestIDNumber) isRequestID() {}
 
-func (v RequestIDNumber) appendJSON(b []byte) ([]byte, error) {
-	return appendInt(b, v), nil
-}
-
 // RequestIDStr is the Str alternative of RequestID.
 //
 // A string request ID.
 type RequestIDStr string
 
 func (RequestIDStr) isRequestID() {}
-
-func (v RequestIDStr) appendJSON(b []byte) ([]byte, error) {
-	return appendString(b, v), nil
-}
-
-// UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
-func (u *RequestID) UnmarshalJSON(data []byte) error {
-	var err error
-	switch jsonKind(data) {
-	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		{
-			var v RequestIDNumber
-			if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	case '"':
-		{
-			var v RequestIDStr
-			if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	}
-	if err != nil {
-		return err
-	}
-	return typeError(kindName(jsonKind(data))+" that fits none of Number, Str", u, "")
-}
-
-func (u *RequestID) decodeJSON(d *decoder) error {
-	return d.bridge(u)
-}
-
-func (u *RequestID) decodeRest(d *decoder, start int64) error {
-	return d.bridgeRest(u, start)
-}
 
 // RequestPermissionOutcome is the outcome of a permission request.
 type RequestPermissionOutcome struct {
@@ -6386,80 +1952,6 @@ func (u RequestPermissionOutcome) Tag() string {
 	return u.Value.requestPermissionOutcomeTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *RequestPermissionOutcome) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: RequestPermissionOutcome.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant; an unknown variant that has Raw is written as is.
-func (u *RequestPermissionOutcome) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u RequestPermissionOutcome) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "outcome" names; an unknown value gives *RequestPermissionOutcomeOther.
-func (u *RequestPermissionOutcome) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("outcome", start)
-	if err != nil {
-		return err
-	}
-	var v RequestPermissionOutcomeVariant
-	if !found {
-		return missing("outcome", u)
-	}
-	switch string(tag) {
-	case "cancelled":
-		v = new(RequestPermissionOutcomeCancelled)
-	case "selected":
-		v = new(RequestPermissionOutcomeSelected)
-	default:
-		{
-			other := &RequestPermissionOutcomeOther{Tag: string(tag)}
-			if rest == nil {
-				if err := other.decodeMembers(d, start, 1); err != nil {
-					return err
-				}
-				u.Value = other
-				return nil
-			}
-			v = other
-		}
-	}
-	if err := d.variant(v, start, rest, requestPermissionOutcomeMembers); err != nil {
-		return err
-	}
-	u.Value = v
-	return nil
-}
-
-// requestPermissionOutcomeMembers are the members of RequestPermissionOutcome that its variants leave to it: the tag and the shared fields.
-var requestPermissionOutcomeMembers = []string{"outcome"}
-
-func (u *RequestPermissionOutcome) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "outcome" names.
-func (u *RequestPermissionOutcome) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
 // RequestPermissionOutcomeCancelled is the "cancelled" variant of RequestPermissionOutcome.
 //
 // The request was not approved and no option was selected: the session's work was
@@ -6482,25 +1974,6 @@ func (*RequestPermissionOutcomeCancelled) requestPermissionOutcomeTag() string {
 	return "cancelled"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *RequestPermissionOutcomeCancelled) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"outcome":"cancelled"`...)
-	return v.CancelledPermissionOutcome.appendMembers(b)
-}
-
-func (v *RequestPermissionOutcomeCancelled) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v RequestPermissionOutcomeCancelled) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // RequestPermissionOutcomeSelected is the "selected" variant of RequestPermissionOutcome.
 //
 // The user selected one of the provided options.
@@ -6513,25 +1986,6 @@ type RequestPermissionOutcomeSelected struct {
 
 func (*RequestPermissionOutcomeSelected) requestPermissionOutcomeTag() string {
 	return "selected"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *RequestPermissionOutcomeSelected) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"outcome":"selected"`...)
-	return v.SelectedPermissionOutcome.appendMembers(b)
-}
-
-func (v *RequestPermissionOutcomeSelected) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v RequestPermissionOutcomeSelected) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // RequestPermissionOutcomeOther is a variant of RequestPermissionOutcome whose "outcome" this package does not know: a custom one
@@ -6563,77 +2017,9 @@ func (v *RequestPermissionOutcomeOther) requestPermissionOutcomeTag() string {
 	return v.Tag
 }
 
-func (v *RequestPermissionOutcomeOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *RequestPermissionOutcomeOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *RequestPermissionOutcomeOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"outcome":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *RequestPermissionOutcomeOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v RequestPermissionOutcomeOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *RequestPermissionOutcomeOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "outcome":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *RequestPermissionOutcomeOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("outcome", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *RequestPermissionOutcomeOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *RequestPermissionOutcomeOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *RequestPermissionOutcomeOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *RequestPermissionOutcomeOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // RequestPermissionSubject is the operation requiring permission.
@@ -6662,80 +2048,6 @@ func (u RequestPermissionSubject) Tag() string {
 	return u.Value.requestPermissionSubjectTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *RequestPermissionSubject) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: RequestPermissionSubject.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant; an unknown variant that has Raw is written as is.
-func (u *RequestPermissionSubject) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u RequestPermissionSubject) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "type" names; an unknown value gives *RequestPermissionSubjectOther.
-func (u *RequestPermissionSubject) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("type", start)
-	if err != nil {
-		return err
-	}
-	var v RequestPermissionSubjectVariant
-	if !found {
-		return missing("type", u)
-	}
-	switch string(tag) {
-	case "tool_call":
-		v = new(RequestPermissionSubjectToolCall)
-	case "command":
-		v = new(RequestPermissionSubjectCommand)
-	default:
-		{
-			other := &RequestPermissionSubjectOther{Tag: string(tag)}
-			if rest == nil {
-				if err := other.decodeMembers(d, start, 1); err != nil {
-					return err
-				}
-				u.Value = other
-				return nil
-			}
-			v = other
-		}
-	}
-	if err := d.variant(v, start, rest, requestPermissionSubjectMembers); err != nil {
-		return err
-	}
-	u.Value = v
-	return nil
-}
-
-// requestPermissionSubjectMembers are the members of RequestPermissionSubject that its variants leave to it: the tag and the shared fields.
-var requestPermissionSubjectMembers = []string{"type"}
-
-func (u *RequestPermissionSubject) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "type" names.
-func (u *RequestPermissionSubject) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
 // RequestPermissionSubjectToolCall is the "tool_call" variant of RequestPermissionSubject.
 //
 // Permission is requested before executing a tool call.
@@ -6747,25 +2059,6 @@ func (*RequestPermissionSubjectToolCall) requestPermissionSubjectTag() string {
 	return "tool_call"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *RequestPermissionSubjectToolCall) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"tool_call"`...)
-	return v.ToolCallPermissionSubject.appendMembers(b)
-}
-
-func (v *RequestPermissionSubjectToolCall) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v RequestPermissionSubjectToolCall) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // RequestPermissionSubjectCommand is the "command" variant of RequestPermissionSubject.
 //
 // Permission is requested before running a command.
@@ -6775,25 +2068,6 @@ type RequestPermissionSubjectCommand struct {
 
 func (*RequestPermissionSubjectCommand) requestPermissionSubjectTag() string {
 	return "command"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *RequestPermissionSubjectCommand) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"command"`...)
-	return v.CommandPermissionSubject.appendMembers(b)
-}
-
-func (v *RequestPermissionSubjectCommand) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v RequestPermissionSubjectCommand) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // RequestPermissionSubjectOther is a variant of RequestPermissionSubject whose "type" this package does not know: a custom one
@@ -6825,77 +2099,9 @@ func (v *RequestPermissionSubjectOther) requestPermissionSubjectTag() string {
 	return v.Tag
 }
 
-func (v *RequestPermissionSubjectOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *RequestPermissionSubjectOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *RequestPermissionSubjectOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *RequestPermissionSubjectOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v RequestPermissionSubjectOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *RequestPermissionSubjectOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "type":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *RequestPermissionSubjectOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("type", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *RequestPermissionSubjectOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *RequestPermissionSubjectOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *RequestPermissionSubjectOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *RequestPermissionSubjectOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // SessionConfigOption is a session configuration option selector and its current state.
@@ -6949,178 +2155,6 @@ func (u SessionConfigOption) Tag() string {
 	return u.Value.sessionConfigOptionTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *SessionConfigOption) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: SessionConfigOption.Value is nil")
-	}
-	b, err := u.Value.appendMembers(b)
-	if err != nil {
-		return nil, err
-	}
-	return (*sessionConfigOptionFields)(u).appendMembers(b)
-}
-
-// appendJSON writes the variant and the shared fields as one object; an unknown variant that has Raw is written as is.
-func (u *SessionConfigOption) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u SessionConfigOption) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "type" names; an unknown value gives *SessionConfigOptionOther.
-func (u *SessionConfigOption) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("type", start)
-	if err != nil {
-		return err
-	}
-	if rest == nil {
-		if rest, err = d.skipRest(start); err != nil {
-			return err
-		}
-	}
-	if err := within(rest, (*sessionConfigOptionFields)(u)); err != nil {
-		return err
-	}
-	var v SessionConfigOptionVariant
-	if !found {
-		return missing("type", u)
-	}
-	switch string(tag) {
-	case "select":
-		v = new(SessionConfigOptionSelect)
-	case "boolean":
-		v = new(SessionConfigOptionBoolean)
-	default:
-		{
-			other := &SessionConfigOptionOther{Tag: string(tag)}
-			if rest == nil {
-				if err := other.decodeMembers(d, start, 1); err != nil {
-					return err
-				}
-				return u.keepOther(other)
-			}
-			v = other
-		}
-	}
-	if err := d.variant(v, start, rest, sessionConfigOptionMembers); err != nil {
-		return err
-	}
-	if other, ok := v.(*SessionConfigOptionOther); ok {
-		return u.keepOther(other)
-	}
-	u.Value = v
-	return nil
-}
-
-// sessionConfigOptionMembers are the members of SessionConfigOption that its variants leave to it: the tag and the shared fields.
-var sessionConfigOptionMembers = []string{"type", "configId", "name", "description", "category", "_meta"}
-
-func (u *SessionConfigOption) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "type" names.
-func (u *SessionConfigOption) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
-// sessionConfigOptionFields decodes the fields that every variant of SessionConfigOption has.
-type sessionConfigOptionFields SessionConfigOption
-
-func (v *sessionConfigOptionFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "configId":
-		*seen |= 1 << 0
-		return true, decodeString(&v.ConfigID, d)
-	case "name":
-		*seen |= 1 << 1
-		return true, decodeString(&v.Name, d)
-	case "description":
-		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
-	case "category":
-		return true, decodePointerField(d, &v.Category, decodeString[SessionConfigOptionCategory], nullOK|defaultOnError)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *sessionConfigOptionFields) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("configId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("name", v)
-	}
-	return nil
-}
-
-func (v *sessionConfigOptionFields) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *sessionConfigOptionFields) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *sessionConfigOptionFields) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"configId":`...)
-	b = appendString(b, v.ConfigID)
-	b = append(b, `,"name":`...)
-	b = appendString(b, v.Name)
-	if v.Description != nil {
-		b = append(b, `,"description":`...)
-		b = appendString(b, *v.Description)
-	}
-	if v.Category != nil {
-		b = append(b, `,"category":`...)
-		b = appendString(b, *v.Category)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
-}
-
-// keepOther sets the unknown variant other, whose members that every variant shares were decoded
-// as on a known one: Raw holds the ones decoding changed (a default) as decoded.
-func (u *SessionConfigOption) keepOther(other *SessionConfigOptionOther) error {
-	b, err := other.appendMembers(nil)
-	if err == nil {
-		b, err = (*sessionConfigOptionFields)(u).appendMembers(b)
-	}
-	if err != nil {
-		return err
-	}
-	other.Raw = patchShared(other.Raw, b, "_meta", "category", "configId", "description", "name")
-	u.Value = other
-	return nil
-}
-
 // SessionConfigOptionSelect is the "select" variant of SessionConfigOption.
 //
 // Single-value selector (dropdown).
@@ -7132,25 +2166,6 @@ func (*SessionConfigOptionSelect) sessionConfigOptionTag() string {
 	return "select"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionConfigOptionSelect) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"select"`...)
-	return v.SessionConfigSelect.appendMembers(b)
-}
-
-func (v *SessionConfigOptionSelect) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionConfigOptionSelect) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // SessionConfigOptionBoolean is the "boolean" variant of SessionConfigOption.
 //
 // Boolean on/off toggle.
@@ -7160,25 +2175,6 @@ type SessionConfigOptionBoolean struct {
 
 func (*SessionConfigOptionBoolean) sessionConfigOptionTag() string {
 	return "boolean"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionConfigOptionBoolean) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"boolean"`...)
-	return v.SessionConfigBoolean.appendMembers(b)
-}
-
-func (v *SessionConfigOptionBoolean) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionConfigOptionBoolean) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // SessionConfigOptionOther is a variant of SessionConfigOption whose "type" this package does not know: a custom one
@@ -7209,77 +2205,9 @@ func (v *SessionConfigOptionOther) sessionConfigOptionTag() string {
 	return v.Tag
 }
 
-func (v *SessionConfigOptionOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *SessionConfigOptionOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionConfigOptionOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *SessionConfigOptionOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionConfigOptionOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SessionConfigOptionOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "type":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *SessionConfigOptionOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("type", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *SessionConfigOptionOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *SessionConfigOptionOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *SessionConfigOptionOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionConfigOptionOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // SessionConfigSelectOptions holds the possible values for a session configuration option.
@@ -7298,20 +2226,6 @@ type SessionConfigSelectOptionsVariant interface {
 	appendJSON([]byte) ([]byte, error)
 }
 
-func (u *SessionConfigSelectOptions) appendJSON(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: SessionConfigSelectOptions.Value is nil")
-	}
-	return u.Value.appendJSON(b)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u SessionConfigSelectOptions) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // SessionConfigSelectOptionsUngrouped is the Ungrouped alternative of SessionConfigSelectOptions.
 //
 // A flat list of options with no grouping.
@@ -7319,59 +2233,12 @@ type SessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
 
 func (SessionConfigSelectOptionsUngrouped) isSessionConfigSelectOptions() {}
 
-func (v SessionConfigSelectOptionsUngrouped) appendJSON(b []byte) ([]byte, error) {
-	return appendSlice(b, []SessionConfigSelectOption(v), (*SessionConfigSelectOption).appendJSON)
-}
-
 // SessionConfigSelectOptionsGrouped is the Grouped alternative of SessionConfigSelectOptions.
 //
 // A list of options grouped under headers.
 type SessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
 
 func (SessionConfigSelectOptionsGrouped) isSessionConfigSelectOptions() {}
-
-func (v SessionConfigSelectOptionsGrouped) appendJSON(b []byte) ([]byte, error) {
-	return appendSlice(b, []SessionConfigSelectGroup(v), (*SessionConfigSelectGroup).appendJSON)
-}
-
-// UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
-func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
-	var err error
-	switch jsonKind(data) {
-	case '[':
-		m, nonEmpty := firstElementMembers(data)
-		if !nonEmpty || hasKeys(m, "value", "name") {
-			var v SessionConfigSelectOptionsUngrouped
-			if err = decodeWith(data, (*[]SessionConfigSelectOption)(&v), func(p *[]SessionConfigSelectOption, d *decoder) error {
-				return checkItems(decodeSlice(d, p, (*SessionConfigSelectOption).decodeJSON), p, 1, -1)
-			}); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-		if !nonEmpty || hasKeys(m, "groupId", "name", "options") {
-			var v SessionConfigSelectOptionsGrouped
-			if err = decodeWith(data, (*[]SessionConfigSelectGroup)(&v), func(p *[]SessionConfigSelectGroup, d *decoder) error {
-				return checkItems(decodeSlice(d, p, (*SessionConfigSelectGroup).decodeJSON), p, 1, -1)
-			}); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	}
-	if err != nil {
-		return err
-	}
-	return typeError(kindName(jsonKind(data))+" that fits none of Ungrouped, Grouped", u, "")
-}
-
-func (u *SessionConfigSelectOptions) decodeJSON(d *decoder) error {
-	return d.bridge(u)
-}
-
-func (u *SessionConfigSelectOptions) decodeRest(d *decoder, start int64) error {
-	return d.bridgeRest(u, start)
-}
 
 // SessionUpdate is one of the updates that can be sent while a session exists.
 //
@@ -7447,123 +2314,6 @@ func (u SessionUpdate) Tag() string {
 	return u.Value.sessionUpdateTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *SessionUpdate) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: SessionUpdate.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant; an unknown variant that has Raw is written as is.
-func (u *SessionUpdate) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u SessionUpdate) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "sessionUpdate" names; an unknown value gives *SessionUpdateOther.
-func (u *SessionUpdate) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("sessionUpdate", start)
-	if err != nil {
-		return err
-	}
-	var v SessionUpdateVariant
-	if !found {
-		return missing("sessionUpdate", u)
-	}
-	switch string(tag) {
-	case "user_message_chunk":
-		v = new(SessionUpdateUserMessageChunk)
-	case "user_message":
-		v = new(SessionUpdateUserMessage)
-	case "agent_message_chunk":
-		v = new(SessionUpdateAgentMessageChunk)
-	case "agent_message":
-		v = new(SessionUpdateAgentMessage)
-	case "agent_thought_chunk":
-		v = new(SessionUpdateAgentThoughtChunk)
-	case "agent_thought":
-		v = new(SessionUpdateAgentThought)
-	case "state_update":
-		v = new(SessionUpdateStateUpdate)
-	case "tool_call_content_chunk":
-		v = new(SessionUpdateToolCallContentChunk)
-	case "tool_call_update":
-		v = new(SessionUpdateToolCallUpdate)
-	case "terminal_update":
-		v = new(SessionUpdateTerminalUpdate)
-	case "terminal_output_chunk":
-		v = new(SessionUpdateTerminalOutputChunk)
-	case "plan_update":
-		v = new(SessionUpdatePlanUpdate)
-	case "available_commands_update":
-		v = new(SessionUpdateAvailableCommandsUpdate)
-	case "config_option_update":
-		v = new(SessionUpdateConfigOptionUpdate)
-	case "session_info_update":
-		v = new(SessionUpdateSessionInfoUpdate)
-	case "usage_update":
-		v = new(SessionUpdateUsageUpdate)
-	case "notice":
-		v = new(SessionUpdateNotice)
-	case "compaction_update":
-		v = new(SessionUpdateCompactionUpdate)
-	case "compaction_summary_chunk":
-		v = new(SessionUpdateCompactionSummaryChunk)
-	case "plan":
-		return d.abandon(start, rest, typeError("sessionUpdate \"plan\" (v2 removed the v1 \"plan\" session update; send \"plan_update\" with a plan of type \"items\")", u, "sessionUpdate"))
-	default:
-		{
-			if newVariant := sessionUpdateUnstable[string(tag)]; newVariant != nil {
-				v = newVariant()
-			} else {
-				other := &SessionUpdateOther{Tag: string(tag)}
-				if rest == nil {
-					if err := other.decodeMembers(d, start, 1); err != nil {
-						return err
-					}
-					u.Value = other
-					return nil
-				}
-				v = other
-			}
-		}
-	}
-	if err := d.variant(v, start, rest, sessionUpdateMembers); err != nil {
-		return err
-	}
-	u.Value = v
-	return nil
-}
-
-// sessionUpdateMembers are the members of SessionUpdate that its variants leave to it: the tag and the shared fields.
-var sessionUpdateMembers = []string{"sessionUpdate"}
-
-func (u *SessionUpdate) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "sessionUpdate" names.
-func (u *SessionUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
-// sessionUpdateUnstable holds the variants of the unstable surface that build tags include, by tag.
-var sessionUpdateUnstable = map[string]func() SessionUpdateVariant{}
-
 // SessionUpdateUserMessageChunk is the "user_message_chunk" variant of SessionUpdate.
 //
 // A chunk of the user's message being streamed.
@@ -7573,25 +2323,6 @@ type SessionUpdateUserMessageChunk struct {
 
 func (*SessionUpdateUserMessageChunk) sessionUpdateTag() string {
 	return "user_message_chunk"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateUserMessageChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"user_message_chunk"`...)
-	return v.ContentChunk.appendMembers(b)
-}
-
-func (v *SessionUpdateUserMessageChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateUserMessageChunk) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // SessionUpdateUserMessage is the "user_message" variant of SessionUpdate.
@@ -7609,25 +2340,6 @@ func (*SessionUpdateUserMessage) sessionUpdateTag() string {
 	return "user_message"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateUserMessage) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"user_message"`...)
-	return v.UserMessage.appendMembers(b)
-}
-
-func (v *SessionUpdateUserMessage) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateUserMessage) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // SessionUpdateAgentMessageChunk is the "agent_message_chunk" variant of SessionUpdate.
 //
 // A chunk of the agent's response being streamed.
@@ -7637,25 +2349,6 @@ type SessionUpdateAgentMessageChunk struct {
 
 func (*SessionUpdateAgentMessageChunk) sessionUpdateTag() string {
 	return "agent_message_chunk"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateAgentMessageChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"agent_message_chunk"`...)
-	return v.ContentChunk.appendMembers(b)
-}
-
-func (v *SessionUpdateAgentMessageChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateAgentMessageChunk) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // SessionUpdateAgentMessage is the "agent_message" variant of SessionUpdate.
@@ -7673,25 +2366,6 @@ func (*SessionUpdateAgentMessage) sessionUpdateTag() string {
 	return "agent_message"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateAgentMessage) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"agent_message"`...)
-	return v.AgentMessage.appendMembers(b)
-}
-
-func (v *SessionUpdateAgentMessage) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateAgentMessage) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // SessionUpdateAgentThoughtChunk is the "agent_thought_chunk" variant of SessionUpdate.
 //
 // A chunk of the agent's internal reasoning being streamed.
@@ -7701,25 +2375,6 @@ type SessionUpdateAgentThoughtChunk struct {
 
 func (*SessionUpdateAgentThoughtChunk) sessionUpdateTag() string {
 	return "agent_thought_chunk"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateAgentThoughtChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"agent_thought_chunk"`...)
-	return v.ContentChunk.appendMembers(b)
-}
-
-func (v *SessionUpdateAgentThoughtChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateAgentThoughtChunk) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // SessionUpdateAgentThought is the "agent_thought" variant of SessionUpdate.
@@ -7737,25 +2392,6 @@ func (*SessionUpdateAgentThought) sessionUpdateTag() string {
 	return "agent_thought"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateAgentThought) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"agent_thought"`...)
-	return v.AgentThought.appendMembers(b)
-}
-
-func (v *SessionUpdateAgentThought) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateAgentThought) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // SessionUpdateStateUpdate is the "state_update" variant of SessionUpdate.
 //
 // A snapshot of the session's aggregate foreground activity.
@@ -7765,28 +2401,6 @@ type SessionUpdateStateUpdate struct {
 
 func (*SessionUpdateStateUpdate) sessionUpdateTag() string {
 	return "state_update"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateStateUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"state_update"`...)
-	return v.StateUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateStateUpdate) appendJSON(b []byte) ([]byte, error) {
-	if raw := v.StateUpdate.rawObject(); raw != nil {
-		return appendRaw(b, raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateStateUpdate) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // SessionUpdateToolCallContentChunk is the "tool_call_content_chunk" variant of SessionUpdate.
@@ -7800,25 +2414,6 @@ func (*SessionUpdateToolCallContentChunk) sessionUpdateTag() string {
 	return "tool_call_content_chunk"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateToolCallContentChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"tool_call_content_chunk"`...)
-	return v.ToolCallContentChunk.appendMembers(b)
-}
-
-func (v *SessionUpdateToolCallContentChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateToolCallContentChunk) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // SessionUpdateToolCallUpdate is the "tool_call_update" variant of SessionUpdate.
 //
 // A tool call has been created or updated.
@@ -7828,25 +2423,6 @@ type SessionUpdateToolCallUpdate struct {
 
 func (*SessionUpdateToolCallUpdate) sessionUpdateTag() string {
 	return "tool_call_update"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateToolCallUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"tool_call_update"`...)
-	return v.ToolCallUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateToolCallUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateToolCallUpdate) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // SessionUpdateTerminalUpdate is the "terminal_update" variant of SessionUpdate.
@@ -7860,25 +2436,6 @@ func (*SessionUpdateTerminalUpdate) sessionUpdateTag() string {
 	return "terminal_update"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateTerminalUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"terminal_update"`...)
-	return v.TerminalUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateTerminalUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateTerminalUpdate) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // SessionUpdateTerminalOutputChunk is the "terminal_output_chunk" variant of SessionUpdate.
 //
 // A chunk of bytes appended to an agent-owned terminal's output.
@@ -7888,25 +2445,6 @@ type SessionUpdateTerminalOutputChunk struct {
 
 func (*SessionUpdateTerminalOutputChunk) sessionUpdateTag() string {
 	return "terminal_output_chunk"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateTerminalOutputChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"terminal_output_chunk"`...)
-	return v.TerminalOutputChunk.appendMembers(b)
-}
-
-func (v *SessionUpdateTerminalOutputChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateTerminalOutputChunk) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // SessionUpdatePlanUpdate is the "plan_update" variant of SessionUpdate.
@@ -7923,25 +2461,6 @@ func (*SessionUpdatePlanUpdate) sessionUpdateTag() string {
 	return "plan_update"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdatePlanUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"plan_update"`...)
-	return v.PlanUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdatePlanUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdatePlanUpdate) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // SessionUpdateAvailableCommandsUpdate is the "available_commands_update" variant of SessionUpdate.
 //
 // Available commands are ready or have changed
@@ -7951,25 +2470,6 @@ type SessionUpdateAvailableCommandsUpdate struct {
 
 func (*SessionUpdateAvailableCommandsUpdate) sessionUpdateTag() string {
 	return "available_commands_update"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateAvailableCommandsUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"available_commands_update"`...)
-	return v.AvailableCommandsUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateAvailableCommandsUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateAvailableCommandsUpdate) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // SessionUpdateConfigOptionUpdate is the "config_option_update" variant of SessionUpdate.
@@ -7983,25 +2483,6 @@ func (*SessionUpdateConfigOptionUpdate) sessionUpdateTag() string {
 	return "config_option_update"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateConfigOptionUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"config_option_update"`...)
-	return v.ConfigOptionUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateConfigOptionUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateConfigOptionUpdate) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // SessionUpdateSessionInfoUpdate is the "session_info_update" variant of SessionUpdate.
 //
 // Session metadata has been updated (title, timestamps, custom metadata)
@@ -8013,25 +2494,6 @@ func (*SessionUpdateSessionInfoUpdate) sessionUpdateTag() string {
 	return "session_info_update"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateSessionInfoUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"session_info_update"`...)
-	return v.SessionInfoUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateSessionInfoUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateSessionInfoUpdate) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // SessionUpdateUsageUpdate is the "usage_update" variant of SessionUpdate.
 //
 // Context window and cost update for the session.
@@ -8041,25 +2503,6 @@ type SessionUpdateUsageUpdate struct {
 
 func (*SessionUpdateUsageUpdate) sessionUpdateTag() string {
 	return "usage_update"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateUsageUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"usage_update"`...)
-	return v.UsageUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateUsageUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateUsageUpdate) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // SessionUpdateNotice is the "notice" variant of SessionUpdate.
@@ -8076,25 +2519,6 @@ func (*SessionUpdateNotice) sessionUpdateTag() string {
 	return "notice"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateNotice) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"notice"`...)
-	return v.Notice.appendMembers(b)
-}
-
-func (v *SessionUpdateNotice) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateNotice) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // SessionUpdateCompactionUpdate is the "compaction_update" variant of SessionUpdate.
 //
 // A context compaction has been created or updated.
@@ -8106,25 +2530,6 @@ func (*SessionUpdateCompactionUpdate) sessionUpdateTag() string {
 	return "compaction_update"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateCompactionUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"compaction_update"`...)
-	return v.CompactionUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateCompactionUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateCompactionUpdate) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // SessionUpdateCompactionSummaryChunk is the "compaction_summary_chunk" variant of SessionUpdate.
 //
 // A content block appended to a context compaction's retained summary.
@@ -8134,25 +2539,6 @@ type SessionUpdateCompactionSummaryChunk struct {
 
 func (*SessionUpdateCompactionSummaryChunk) sessionUpdateTag() string {
 	return "compaction_summary_chunk"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateCompactionSummaryChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"compaction_summary_chunk"`...)
-	return v.CompactionSummaryChunk.appendMembers(b)
-}
-
-func (v *SessionUpdateCompactionSummaryChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateCompactionSummaryChunk) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // SessionUpdateOther is a variant of SessionUpdate whose "sessionUpdate" this package does not know: a custom one
@@ -8183,77 +2569,9 @@ func (v *SessionUpdateOther) sessionUpdateTag() string {
 	return v.Tag
 }
 
-func (v *SessionUpdateOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *SessionUpdateOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *SessionUpdateOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SessionUpdateOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "sessionUpdate":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *SessionUpdateOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionUpdate", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *SessionUpdateOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *SessionUpdateOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *SessionUpdateOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionUpdateOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // SetSessionConfigOptionRequest holds the request parameters for setting a session configuration option.
@@ -8305,166 +2623,6 @@ func (u SetSessionConfigOptionRequest) Tag() string {
 	return u.Value.setSessionConfigOptionRequestTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *SetSessionConfigOptionRequest) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: SetSessionConfigOptionRequest.Value is nil")
-	}
-	b, err := u.Value.appendMembers(b)
-	if err != nil {
-		return nil, err
-	}
-	return (*setSessionConfigOptionRequestFields)(u).appendMembers(b)
-}
-
-// appendJSON writes the variant and the shared fields as one object; an unknown variant that has Raw is written as is.
-func (u *SetSessionConfigOptionRequest) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u SetSessionConfigOptionRequest) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "type" names; an unknown value gives *SetSessionConfigOptionRequestOther.
-func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("type", start)
-	if err != nil {
-		return err
-	}
-	if rest == nil {
-		if rest, err = d.skipRest(start); err != nil {
-			return err
-		}
-	}
-	if err := within(rest, (*setSessionConfigOptionRequestFields)(u)); err != nil {
-		return err
-	}
-	var v SetSessionConfigOptionRequestVariant
-	if !found {
-		return missing("type", u)
-	}
-	switch string(tag) {
-	case "id":
-		v = new(SetSessionConfigOptionRequestID)
-	case "boolean":
-		v = new(SetSessionConfigOptionRequestBoolean)
-	default:
-		{
-			other := &SetSessionConfigOptionRequestOther{Tag: string(tag)}
-			if rest == nil {
-				if err := other.decodeMembers(d, start, 1); err != nil {
-					return err
-				}
-				return u.keepOther(other)
-			}
-			v = other
-		}
-	}
-	if err := d.variant(v, start, rest, setSessionConfigOptionRequestMembers); err != nil {
-		return err
-	}
-	if other, ok := v.(*SetSessionConfigOptionRequestOther); ok {
-		return u.keepOther(other)
-	}
-	u.Value = v
-	return nil
-}
-
-// setSessionConfigOptionRequestMembers are the members of SetSessionConfigOptionRequest that its variants leave to it: the tag and the shared fields.
-var setSessionConfigOptionRequestMembers = []string{"type", "sessionId", "configId", "_meta"}
-
-func (u *SetSessionConfigOptionRequest) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "type" names.
-func (u *SetSessionConfigOptionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
-// setSessionConfigOptionRequestFields decodes the fields that every variant of SetSessionConfigOptionRequest has.
-type setSessionConfigOptionRequestFields SetSessionConfigOptionRequest
-
-func (v *setSessionConfigOptionRequestFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "sessionId":
-		*seen |= 1 << 0
-		return true, decodeString(&v.SessionID, d)
-	case "configId":
-		*seen |= 1 << 1
-		return true, decodeString(&v.ConfigID, d)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *setSessionConfigOptionRequestFields) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("configId", v)
-	}
-	return nil
-}
-
-func (v *setSessionConfigOptionRequestFields) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *setSessionConfigOptionRequestFields) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *setSessionConfigOptionRequestFields) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"sessionId":`...)
-	b = appendString(b, v.SessionID)
-	b = append(b, `,"configId":`...)
-	b = appendString(b, v.ConfigID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
-}
-
-// keepOther sets the unknown variant other, whose members that every variant shares were decoded
-// as on a known one: Raw holds the ones decoding changed (a default) as decoded.
-func (u *SetSessionConfigOptionRequest) keepOther(other *SetSessionConfigOptionRequestOther) error {
-	b, err := other.appendMembers(nil)
-	if err == nil {
-		b, err = (*setSessionConfigOptionRequestFields)(u).appendMembers(b)
-	}
-	if err != nil {
-		return err
-	}
-	other.Raw = patchShared(other.Raw, b, "_meta", "configId", "sessionId", "value")
-	u.Value = other
-	return nil
-}
-
 // SetSessionConfigOptionRequestID is the "id" variant of SetSessionConfigOptionRequest.
 //
 // A [SessionConfigValueID] string value (type: "id").
@@ -8477,63 +2635,6 @@ func (*SetSessionConfigOptionRequestID) setSessionConfigOptionRequestTag() strin
 	return "id"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SetSessionConfigOptionRequestID) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"id"`...)
-	b = append(b, `,"value":`...)
-	b = appendString(b, v.Value)
-	return b, nil
-}
-
-func (v *SetSessionConfigOptionRequestID) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SetSessionConfigOptionRequestID) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SetSessionConfigOptionRequestID) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "value":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Value, d)
-	}
-	return false, nil
-}
-
-func (v *SetSessionConfigOptionRequestID) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("value", v)
-	}
-	return nil
-}
-
-func (v *SetSessionConfigOptionRequestID) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SetSessionConfigOptionRequestID) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SetSessionConfigOptionRequestID) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // SetSessionConfigOptionRequestBoolean is the "boolean" variant of SetSessionConfigOptionRequest.
 //
 // A boolean value (type: "boolean").
@@ -8544,63 +2645,6 @@ type SetSessionConfigOptionRequestBoolean struct {
 
 func (*SetSessionConfigOptionRequestBoolean) setSessionConfigOptionRequestTag() string {
 	return "boolean"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SetSessionConfigOptionRequestBoolean) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"boolean"`...)
-	b = append(b, `,"value":`...)
-	b = appendBool(b, v.Value)
-	return b, nil
-}
-
-func (v *SetSessionConfigOptionRequestBoolean) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SetSessionConfigOptionRequestBoolean) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SetSessionConfigOptionRequestBoolean) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "value":
-		*seen |= 1 << 0
-		return true, decodeBool(&v.Value, d)
-	}
-	return false, nil
-}
-
-func (v *SetSessionConfigOptionRequestBoolean) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("value", v)
-	}
-	return nil
-}
-
-func (v *SetSessionConfigOptionRequestBoolean) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SetSessionConfigOptionRequestBoolean) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SetSessionConfigOptionRequestBoolean) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // SetSessionConfigOptionRequestOther is a variant of SetSessionConfigOptionRequest whose "type" this package does not know: a custom one
@@ -8633,88 +2677,9 @@ func (v *SetSessionConfigOptionRequestOther) setSessionConfigOptionRequestTag() 
 	return v.Tag
 }
 
-func (v *SetSessionConfigOptionRequestOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *SetSessionConfigOptionRequestOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SetSessionConfigOptionRequestOther) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"type":`...)
-	b = appendString(b, v.Tag)
-	b = append(b, `,"value":`...)
-	if b, err = appendRaw(b, v.Value); err != nil {
-		return nil, err
-	}
-	return b, nil
-}
-
-func (v *SetSessionConfigOptionRequestOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SetSessionConfigOptionRequestOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SetSessionConfigOptionRequestOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "type":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	case "value":
-		*seen |= 1 << 1
-		return true, decodeField(d, &v.Value, decodeRaw[json.RawMessage], nullValue)
-	}
-	return false, nil
-}
-
-func (v *SetSessionConfigOptionRequestOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("type", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("value", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *SetSessionConfigOptionRequestOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *SetSessionConfigOptionRequestOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *SetSessionConfigOptionRequestOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SetSessionConfigOptionRequestOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // StateUpdate is a snapshot of the session's aggregate foreground activity.
@@ -8788,97 +2753,6 @@ func (u StateUpdate) Tag() string {
 	return u.Value.stateUpdateTag()
 }
 
-// rawObject returns the object as received when the variant, at any depth, is unknown.
-func (u StateUpdate) rawObject() json.RawMessage {
-	if h, ok := u.Value.(rawHolder); ok {
-		return h.rawObject()
-	}
-	return nil
-}
-
-// appendMembers appends the members of the variant, each after a comma.
-func (u *StateUpdate) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: StateUpdate.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant; an unknown variant that has Raw is written as is.
-func (u *StateUpdate) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u StateUpdate) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "state" names; an unknown value gives *StateUpdateOther.
-func (u *StateUpdate) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("state", start)
-	if err != nil {
-		return err
-	}
-	var v StateUpdateVariant
-	if !found {
-		return missing("state", u)
-	}
-	switch string(tag) {
-	case "running":
-		v = new(StateUpdateRunning)
-	case "idle":
-		v = new(StateUpdateIdle)
-	case "requires_action":
-		v = new(StateUpdateRequiresAction)
-	default:
-		{
-			if newVariant := stateUpdateUnstable[string(tag)]; newVariant != nil {
-				v = newVariant()
-			} else {
-				other := &StateUpdateOther{Tag: string(tag)}
-				if rest == nil {
-					if err := other.decodeMembers(d, start, 1); err != nil {
-						return err
-					}
-					u.Value = other
-					return nil
-				}
-				v = other
-			}
-		}
-	}
-	if err := d.variant(v, start, rest, stateUpdateMembers); err != nil {
-		return err
-	}
-	u.Value = v
-	return nil
-}
-
-// stateUpdateMembers are the members of StateUpdate that its variants leave to it: the tag and the shared fields.
-var stateUpdateMembers = []string{"state"}
-
-func (u *StateUpdate) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "state" names.
-func (u *StateUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
-// stateUpdateUnstable holds the variants of the unstable surface that build tags include, by tag.
-var stateUpdateUnstable = map[string]func() StateUpdateVariant{}
-
 // StateUpdateRunning is the "running" variant of StateUpdate.
 //
 // Foreground work is in progress.
@@ -8888,25 +2762,6 @@ type StateUpdateRunning struct {
 
 func (*StateUpdateRunning) stateUpdateTag() string {
 	return "running"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *StateUpdateRunning) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"state":"running"`...)
-	return v.RunningStateUpdate.appendMembers(b)
-}
-
-func (v *StateUpdateRunning) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v StateUpdateRunning) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // StateUpdateIdle is the "idle" variant of StateUpdate.
@@ -8920,28 +2775,6 @@ func (*StateUpdateIdle) stateUpdateTag() string {
 	return "idle"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *StateUpdateIdle) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"state":"idle"`...)
-	return v.IdleStateUpdate.appendMembers(b)
-}
-
-func (v *StateUpdateIdle) appendJSON(b []byte) ([]byte, error) {
-	if raw := v.IdleStateUpdate.rawObject(); raw != nil {
-		return appendRaw(b, raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v StateUpdateIdle) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // StateUpdateRequiresAction is the "requires_action" variant of StateUpdate.
 //
 // Foreground work is blocked on user action.
@@ -8951,25 +2784,6 @@ type StateUpdateRequiresAction struct {
 
 func (*StateUpdateRequiresAction) stateUpdateTag() string {
 	return "requires_action"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *StateUpdateRequiresAction) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"state":"requires_action"`...)
-	return v.RequiresActionStateUpdate.appendMembers(b)
-}
-
-func (v *StateUpdateRequiresAction) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v StateUpdateRequiresAction) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // StateUpdateOther is a variant of StateUpdate whose "state" this package does not know: a custom one
@@ -9002,77 +2816,9 @@ func (v *StateUpdateOther) stateUpdateTag() string {
 	return v.Tag
 }
 
-func (v *StateUpdateOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *StateUpdateOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *StateUpdateOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"state":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *StateUpdateOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v StateUpdateOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *StateUpdateOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "state":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *StateUpdateOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("state", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *StateUpdateOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *StateUpdateOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *StateUpdateOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *StateUpdateOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // ToolCallContent is the content produced by a tool call.
@@ -9110,82 +2856,6 @@ func (u ToolCallContent) Tag() string {
 	return u.Value.toolCallContentTag()
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *ToolCallContent) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: ToolCallContent.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant; an unknown variant that has Raw is written as is.
-func (u *ToolCallContent) appendJSON(b []byte) ([]byte, error) {
-	if h, ok := u.Value.(rawHolder); ok {
-		if raw := h.rawObject(); raw != nil {
-			return appendRaw(b, raw)
-		}
-	}
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u ToolCallContent) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-// decodeRest decodes the variant that "type" names; an unknown value gives *ToolCallContentOther.
-func (u *ToolCallContent) decodeRest(d *decoder, start int64) error {
-	tag, found, rest, err := d.tagOf("type", start)
-	if err != nil {
-		return err
-	}
-	var v ToolCallContentVariant
-	if !found {
-		return missing("type", u)
-	}
-	switch string(tag) {
-	case "content":
-		v = new(ToolCallContentData)
-	case "diff":
-		v = new(ToolCallContentDiff)
-	case "terminal":
-		v = new(ToolCallContentTerminal)
-	default:
-		{
-			other := &ToolCallContentOther{Tag: string(tag)}
-			if rest == nil {
-				if err := other.decodeMembers(d, start, 1); err != nil {
-					return err
-				}
-				u.Value = other
-				return nil
-			}
-			v = other
-		}
-	}
-	if err := d.variant(v, start, rest, toolCallContentMembers); err != nil {
-		return err
-	}
-	u.Value = v
-	return nil
-}
-
-// toolCallContentMembers are the members of ToolCallContent that its variants leave to it: the tag and the shared fields.
-var toolCallContentMembers = []string{"type"}
-
-func (u *ToolCallContent) decodeJSON(d *decoder) error {
-	return d.object(u)
-}
-
-// UnmarshalJSON decodes the variant that "type" names.
-func (u *ToolCallContent) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, u)
-}
-
 // ToolCallContentData is the "content" variant of ToolCallContent.
 //
 // Standard content block (text, images, resources).
@@ -9195,25 +2865,6 @@ type ToolCallContentData struct {
 
 func (*ToolCallContentData) toolCallContentTag() string {
 	return "content"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ToolCallContentData) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"content"`...)
-	return v.Content.appendMembers(b)
-}
-
-func (v *ToolCallContentData) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ToolCallContentData) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // ToolCallContentDiff is the "diff" variant of ToolCallContent.
@@ -9227,25 +2878,6 @@ func (*ToolCallContentDiff) toolCallContentTag() string {
 	return "diff"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *ToolCallContentDiff) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"diff"`...)
-	return v.Diff.appendMembers(b)
-}
-
-func (v *ToolCallContentDiff) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ToolCallContentDiff) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // ToolCallContentTerminal is the "terminal" variant of ToolCallContent.
 //
 // A display-only reference to an agent-owned terminal.
@@ -9255,25 +2887,6 @@ type ToolCallContentTerminal struct {
 
 func (*ToolCallContentTerminal) toolCallContentTag() string {
 	return "terminal"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ToolCallContentTerminal) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"terminal"`...)
-	return v.Terminal.appendMembers(b)
-}
-
-func (v *ToolCallContentTerminal) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ToolCallContentTerminal) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // ToolCallContentOther is a variant of ToolCallContent whose "type" this package does not know: a custom one
@@ -9304,75 +2917,7 @@ func (v *ToolCallContentOther) toolCallContentTag() string {
 	return v.Tag
 }
 
-func (v *ToolCallContentOther) rawObject() json.RawMessage {
-	return v.Raw
-}
-
 // IsCustom reports whether the tag is implementation-specific: it begins with "_".
 func (v *ToolCallContentOther) IsCustom() bool {
 	return strings.HasPrefix(v.Tag, "_")
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ToolCallContentOther) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":`...)
-	b = appendString(b, v.Tag)
-	return b, nil
-}
-
-func (v *ToolCallContentOther) appendJSON(b []byte) ([]byte, error) {
-	if v.Raw != nil {
-		return appendRaw(b, v.Raw)
-	}
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ToolCallContentOther) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *ToolCallContentOther) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "type":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Tag, d)
-	}
-	return false, nil
-}
-
-func (v *ToolCallContentOther) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("type", v)
-	}
-	return nil
-}
-
-// decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.
-func (v *ToolCallContentOther) decodeMembers(d *decoder, start int64, seen uint64) error {
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	v.Raw = append(json.RawMessage(nil), d.in[start:d.InputOffset()]...)
-	return v.missing(seen)
-}
-
-func (v *ToolCallContentOther) decodeRest(d *decoder, start int64) error {
-	return v.decodeMembers(d, start, 0)
-}
-
-func (v *ToolCallContentOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ToolCallContentOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }

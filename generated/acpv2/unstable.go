@@ -11,7 +11,6 @@ package acpv2
 import (
 	"context"
 	"encoding/json"
-	"errors"
 )
 
 // ArchiveSessionRequest holds the request parameters for archiving a session.
@@ -42,77 +41,6 @@ type ArchiveSessionRequest struct {
 	unknownMembers string
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *ArchiveSessionRequest) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"sessionId":`...)
-	b = appendString(b, v.SessionID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *ArchiveSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ArchiveSessionRequest) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *ArchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "sessionId":
-		*seen |= 1 << 0
-		return true, decodeString(&v.SessionID, d)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *ArchiveSessionRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ArchiveSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ArchiveSessionRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ArchiveSessionRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // ArchiveSessionResponse is the response from archiving a session.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -129,62 +57,6 @@ type ArchiveSessionResponse struct {
 	// unknownMembers holds the members the schema allows without naming them, as
 	// received, each after a comma; they are written after the named members.
 	unknownMembers string
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ArchiveSessionResponse) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *ArchiveSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ArchiveSessionResponse) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *ArchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ArchiveSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *ArchiveSessionResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ArchiveSessionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ArchiveSessionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // AuthAccount is an account or credential the agent has configured, such as a signed-in user
@@ -236,101 +108,6 @@ type AuthAccount struct {
 	unknownMembers string
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *AuthAccount) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"label":`...)
-	b = appendString(b, v.Label)
-	if v.Active != nil {
-		b = append(b, `,"active":`...)
-		b = appendBool(b, *v.Active)
-	}
-	if v.Name != nil {
-		b = append(b, `,"name":`...)
-		b = appendString(b, *v.Name)
-	}
-	if v.Email != nil {
-		b = append(b, `,"email":`...)
-		b = appendString(b, *v.Email)
-	}
-	if v.Organization != nil {
-		b = append(b, `,"organization":`...)
-		b = appendString(b, *v.Organization)
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *AuthAccount) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v AuthAccount) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *AuthAccount) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "label":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Label, d)
-	case "active":
-		return true, decodePointerField(d, &v.Active, decodeBool[bool], nullOK|defaultOnError)
-	case "name":
-		return true, decodePointerField(d, &v.Name, decodeString[string], nullOK|defaultOnError)
-	case "email":
-		return true, decodePointerField(d, &v.Email, decodeString[string], nullOK|defaultOnError)
-	case "organization":
-		return true, decodePointerField(d, &v.Organization, decodeString[string], nullOK|defaultOnError)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *AuthAccount) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("label", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthAccount) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *AuthAccount) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *AuthAccount) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AuthAccount) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // AuthState is the agent's overall authentication state.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -371,17 +148,6 @@ func (v AuthState) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// UnmarshalJSON decodes the value as a member of type AuthState is decoded: null is an
-// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
-func (v *AuthState) UnmarshalJSON(data []byte) error {
-	return decodeWith(data, v, decodeString[AuthState])
-}
-
-// MarshalJSON encodes the value as a member of type AuthState is encoded.
-func (v AuthState) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[AuthState])
-}
-
 // AuthStatusCapabilities holds the auth status capabilities supported by the agent.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -400,62 +166,6 @@ type AuthStatusCapabilities struct {
 	// unknownMembers holds the members the schema allows without naming them, as
 	// received, each after a comma; they are written after the named members.
 	unknownMembers string
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *AuthStatusCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *AuthStatusCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v AuthStatusCapabilities) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *AuthStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthStatusCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *AuthStatusCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *AuthStatusCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // AuthStatusRequest holds the request parameters for the "auth/status" method.
@@ -479,62 +189,6 @@ type AuthStatusRequest struct {
 	// unknownMembers holds the members the schema allows without naming them, as
 	// received, each after a comma; they are written after the named members.
 	unknownMembers string
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *AuthStatusRequest) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *AuthStatusRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v AuthStatusRequest) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *AuthStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthStatusRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *AuthStatusRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *AuthStatusRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AuthStatusRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // AuthStatusResponse is the response to the "auth/status" method.
@@ -566,85 +220,6 @@ type AuthStatusResponse struct {
 	// unknownMembers holds the members the schema allows without naming them, as
 	// received, each after a comma; they are written after the named members.
 	unknownMembers string
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *AuthStatusResponse) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"state":`...)
-	b = appendString(b, v.State)
-	if v.Accounts != nil {
-		b = append(b, `,"accounts":`...)
-		if b, err = appendSlice(b, v.Accounts, (*AuthAccount).appendJSON); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *AuthStatusResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v AuthStatusResponse) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *AuthStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "state":
-		*seen |= 1 << 0
-		return true, decodeString(&v.State, d)
-	case "accounts":
-		return true, decodeItemsField(d, &v.Accounts, (*AuthAccount).decodeJSON, defaultOnError|emptyList)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *AuthStatusResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("state", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthStatusResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *AuthStatusResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *AuthStatusResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AuthStatusResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // AuthStatusUpdateNotification is the notification sent by the agent when its authentication status changes.
@@ -682,85 +257,6 @@ type AuthStatusUpdateNotification struct {
 	unknownMembers string
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *AuthStatusUpdateNotification) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"state":`...)
-	b = appendString(b, v.State)
-	if v.Accounts != nil {
-		b = append(b, `,"accounts":`...)
-		if b, err = appendSlice(b, v.Accounts, (*AuthAccount).appendJSON); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *AuthStatusUpdateNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v AuthStatusUpdateNotification) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *AuthStatusUpdateNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "state":
-		*seen |= 1 << 0
-		return true, decodeString(&v.State, d)
-	case "accounts":
-		return true, decodeItemsField(d, &v.Accounts, (*AuthAccount).decodeJSON, defaultOnError|emptyList)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *AuthStatusUpdateNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("state", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthStatusUpdateNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *AuthStatusUpdateNotification) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *AuthStatusUpdateNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // BackgroundSubagent is a listed subagent session associated with this session through "subagent_update".
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -780,77 +276,6 @@ type BackgroundSubagent struct {
 	// unknownMembers holds the members the schema allows without naming them, as
 	// received, each after a comma; they are written after the named members.
 	unknownMembers string
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *BackgroundSubagent) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"sessionId":`...)
-	b = appendString(b, v.SessionID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *BackgroundSubagent) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v BackgroundSubagent) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *BackgroundSubagent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "sessionId":
-		*seen |= 1 << 0
-		return true, decodeString(&v.SessionID, d)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *BackgroundSubagent) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *BackgroundSubagent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *BackgroundSubagent) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *BackgroundSubagent) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *BackgroundSubagent) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // InitializeProxyRequest holds the request parameters for "proxy/initialize".
@@ -892,77 +317,6 @@ type ProxyNotification struct {
 	unknownMembers string
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *ProxyNotification) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"method":`...)
-	b = appendString(b, v.Method)
-	if v.Params != nil {
-		b = append(b, `,"params":`...)
-		if b, err = v.Params.appendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *ProxyNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ProxyNotification) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *ProxyNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "method":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Method, d)
-	case "params":
-		return true, decodePointerField(d, &v.Params, (*ProxySuccessorNotification).decodeJSON, nullOK)
-	}
-	return false, nil
-}
-
-func (v *ProxyNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ProxyNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ProxyNotification) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ProxyNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ProxyNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // ProxyRequest is a JSON-RPC request object.
 type ProxyRequest struct {
 	// ID is the request id used to correlate the matching response.
@@ -977,87 +331,6 @@ type ProxyRequest struct {
 	// unknownMembers holds the members the schema allows without naming them, as
 	// received, each after a comma; they are written after the named members.
 	unknownMembers string
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ProxyRequest) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"id":`...)
-	if b, err = v.ID.appendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"method":`...)
-	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *ProxyRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ProxyRequest) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *ProxyRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "id":
-		*seen |= 1 << 0
-		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
-	case "method":
-		*seen |= 1 << 1
-		return true, decodeString(&v.Method, d)
-	case "params":
-		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
-	}
-	return false, nil
-}
-
-func (v *ProxyRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("id", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ProxyRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ProxyRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ProxyRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ProxyRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // ProxyResponse is a JSON-RPC response object.
@@ -1076,28 +349,6 @@ type ProxyResponseVariant interface {
 	appendMembers([]byte) ([]byte, error)
 }
 
-// appendMembers appends the members of the variant, each after a comma.
-func (u *ProxyResponse) appendMembers(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: ProxyResponse.Value is nil")
-	}
-	return u.Value.appendMembers(b)
-}
-
-// appendJSON writes the variant.
-func (u *ProxyResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := u.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u ProxyResponse) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // ProxyResponseResult is the Result alternative of ProxyResponse.
 //
 // A successful JSON-RPC response.
@@ -1110,75 +361,6 @@ type ProxyResponseResult struct {
 }
 
 func (*ProxyResponseResult) isProxyResponse() {}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ProxyResponseResult) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"id":`...)
-	if b, err = v.ID.appendJSON(b); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"result":`...)
-	if b, err = appendRaw(b, v.Result); err != nil {
-		return nil, err
-	}
-	return b, nil
-}
-
-func (v *ProxyResponseResult) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ProxyResponseResult) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *ProxyResponseResult) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "id":
-		*seen |= 1 << 0
-		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, 0)
-	case "result":
-		*seen |= 1 << 1
-		return true, decodeField(d, &v.Result, decodeRaw[json.RawMessage], nullValue)
-	}
-	return false, nil
-}
-
-func (v *ProxyResponseResult) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("id", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("result", v)
-	}
-	return nil
-}
-
-func (v *ProxyResponseResult) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ProxyResponseResult) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ProxyResponseResult) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
 
 // ProxyResponseError is the Error alternative of ProxyResponse.
 //
@@ -1195,114 +377,6 @@ type ProxyResponseError struct {
 }
 
 func (*ProxyResponseError) isProxyResponse() {}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ProxyResponseError) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"id":`...)
-	if v.ID == nil {
-		b = append(b, `null`...)
-	} else {
-		if b, err = v.ID.appendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `,"error":`...)
-	if b, err = v.Error.appendJSON(b); err != nil {
-		return nil, err
-	}
-	return b, nil
-}
-
-func (v *ProxyResponseError) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ProxyResponseError) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *ProxyResponseError) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "id":
-		*seen |= 1 << 0
-		return true, decodePointerField(d, &v.ID, (*ProxyResponseID).decodeJSON, nullValue)
-	case "error":
-		*seen |= 1 << 1
-		return true, v.Error.decodeJSON(d)
-	}
-	return false, nil
-}
-
-func (v *ProxyResponseError) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("id", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("error", v)
-	}
-	return nil
-}
-
-func (v *ProxyResponseError) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	if err := d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ProxyResponseError) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ProxyResponseError) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
-// UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
-func (u *ProxyResponse) UnmarshalJSON(data []byte) error {
-	var err error
-	switch jsonKind(data) {
-	case '{':
-		m := objectMembers(data)
-		if hasKeys(m, "id", "result") {
-			v := new(ProxyResponseResult)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-		if hasKeys(m, "id", "error") {
-			v := new(ProxyResponseError)
-			if err = decodeValid(data, v); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	}
-	if err != nil {
-		return err
-	}
-	return typeError(kindName(jsonKind(data))+" that fits none of Result, Error", u, "")
-}
-
-func (u *ProxyResponse) decodeJSON(d *decoder) error {
-	return d.bridge(u)
-}
-
-func (u *ProxyResponse) decodeRest(d *decoder, start int64) error {
-	return d.bridgeRest(u, start)
-}
 
 // ProxyResponseID is the id of the request this response answers.
 //
@@ -1325,30 +399,12 @@ type ProxyResponseIDVariant interface {
 	appendJSON([]byte) ([]byte, error)
 }
 
-func (u *ProxyResponseID) appendJSON(b []byte) ([]byte, error) {
-	if u.Value == nil {
-		return nil, errors.New("acpv2: ProxyResponseID.Value is nil")
-	}
-	return u.Value.appendJSON(b)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (u ProxyResponseID) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := u.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // ProxyResponseIDNumber is the Number alternative of ProxyResponseID.
 //
 // A numeric request ID.
 type ProxyResponseIDNumber int64
 
 func (ProxyResponseIDNumber) isProxyResponseID() {}
-
-func (v ProxyResponseIDNumber) appendJSON(b []byte) ([]byte, error) {
-	return appendInt(b, v), nil
-}
 
 // ProxyResponseIDStr is the Str alternative of ProxyResponseID.
 //
@@ -1357,61 +413,10 @@ type ProxyResponseIDStr string
 
 func (ProxyResponseIDStr) isProxyResponseID() {}
 
-func (v ProxyResponseIDStr) appendJSON(b []byte) ([]byte, error) {
-	return appendString(b, v), nil
-}
-
 // ProxyResponseIDNull is the JSON null alternative of ProxyResponseID.
 type ProxyResponseIDNull struct{}
 
 func (ProxyResponseIDNull) isProxyResponseID() {}
-
-func (ProxyResponseIDNull) appendJSON(b []byte) ([]byte, error) {
-	return append(b, "null"...), nil
-}
-
-// MarshalJSON writes null.
-func (ProxyResponseIDNull) MarshalJSON() ([]byte, error) {
-	return []byte("null"), nil
-}
-
-// UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
-func (u *ProxyResponseID) UnmarshalJSON(data []byte) error {
-	var err error
-	switch jsonKind(data) {
-	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		{
-			var v ProxyResponseIDNumber
-			if err = decodeWith(data, (*int64)(&v), decodeInt[int64]); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	case '"':
-		{
-			var v ProxyResponseIDStr
-			if err = decodeWith(data, (*string)(&v), decodeString[string]); err == nil {
-				u.Value = v
-				return nil
-			}
-		}
-	case 'n':
-		u.Value = ProxyResponseIDNull{}
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	return typeError(kindName(jsonKind(data))+" that fits none of Number, Str, null", u, "")
-}
-
-func (u *ProxyResponseID) decodeJSON(d *decoder) error {
-	return d.bridge(u)
-}
-
-func (u *ProxyResponseID) decodeRest(d *decoder, start int64) error {
-	return d.bridgeRest(u, start)
-}
 
 // ProxySuccessorNotification holds the parameters of a "proxy/successor" notification.
 //
@@ -1451,85 +456,6 @@ type ProxySuccessorNotification struct {
 	// unknownMembers holds the members the schema allows without naming them, as
 	// received, each after a comma; they are written after the named members.
 	unknownMembers string
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *ProxySuccessorNotification) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"method":`...)
-	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *ProxySuccessorNotification) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ProxySuccessorNotification) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *ProxySuccessorNotification) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "method":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Method, d)
-	case "params":
-		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *ProxySuccessorNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ProxySuccessorNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ProxySuccessorNotification) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ProxySuccessorNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ProxySuccessorNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // ProxySuccessorRequest holds the parameters of a "proxy/successor" request.
@@ -1579,85 +505,6 @@ type ProxySuccessorRequest struct {
 	unknownMembers string
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *ProxySuccessorRequest) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"method":`...)
-	b = appendString(b, v.Method)
-	if len(v.Params) != 0 {
-		b = append(b, `,"params":`...)
-		if b, err = appendRaw(b, v.Params); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *ProxySuccessorRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v ProxySuccessorRequest) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *ProxySuccessorRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "method":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Method, d)
-	case "params":
-		return true, decodeField(d, &v.Params, decodeRaw[json.RawMessage], nullValue)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *ProxySuccessorRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ProxySuccessorRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ProxySuccessorRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ProxySuccessorRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // ProxySuccessorResponse is the result of a "proxy/successor" request: the wrapped request's result, forwarded unchanged.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -1682,62 +529,6 @@ type SessionArchiveCapabilities struct {
 	// unknownMembers holds the members the schema allows without naming them, as
 	// received, each after a comma; they are written after the named members.
 	unknownMembers string
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionArchiveCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *SessionArchiveCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionArchiveCapabilities) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SessionArchiveCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionArchiveCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *SessionArchiveCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionArchiveCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionArchiveCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // SessionArchiveFilter says which sessions "session/list" returns based on their archive state.
@@ -1778,17 +569,6 @@ func (v SessionArchiveFilter) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// UnmarshalJSON decodes the value as a member of type SessionArchiveFilter is decoded: null is an
-// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
-func (v *SessionArchiveFilter) UnmarshalJSON(data []byte) error {
-	return decodeWith(data, v, decodeString[SessionArchiveFilter])
-}
-
-// MarshalJSON encodes the value as a member of type SessionArchiveFilter is encoded.
-func (v SessionArchiveFilter) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[SessionArchiveFilter])
-}
-
 // SessionCancelCapabilities is the capability to cancel work in a subagent session without ending that session.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -1807,62 +587,6 @@ type SessionCancelCapabilities struct {
 	// unknownMembers holds the members the schema allows without naming them, as
 	// received, each after a comma; they are written after the named members.
 	unknownMembers string
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionCancelCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *SessionCancelCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionCancelCapabilities) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SessionCancelCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionCancelCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *SessionCancelCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionCancelCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionCancelCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // SessionMessage is an upsert for an inter-session message.
@@ -1917,121 +641,6 @@ type SessionMessage struct {
 	unknownMembers string
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionMessage) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"messageId":`...)
-	b = appendString(b, v.MessageID)
-	if v.SenderSessionID.Present {
-		b = append(b, `,"senderSessionId":`...)
-		if b, err = appendNullable(b, &v.SenderSessionID, encodeString[SessionID]); err != nil {
-			return nil, err
-		}
-	}
-	if v.RecipientSessionID.Present {
-		b = append(b, `,"recipientSessionId":`...)
-		if b, err = appendNullable(b, &v.RecipientSessionID, encodeString[SessionID]); err != nil {
-			return nil, err
-		}
-	}
-	if v.SenderMessageID.Present {
-		b = append(b, `,"senderMessageId":`...)
-		if b, err = appendNullable(b, &v.SenderMessageID, encodeString[MessageID]); err != nil {
-			return nil, err
-		}
-	}
-	if v.RecipientMessageID.Present {
-		b = append(b, `,"recipientMessageId":`...)
-		if b, err = appendNullable(b, &v.RecipientMessageID, encodeString[MessageID]); err != nil {
-			return nil, err
-		}
-	}
-	if v.Content.Present {
-		b = append(b, `,"content":`...)
-		if b, err = appendNullable(b, &v.Content, func(p *[]ContentBlock, b []byte) ([]byte, error) {
-			return appendSlice(b, *p, (*ContentBlock).appendJSON)
-		}); err != nil {
-			return nil, err
-		}
-	}
-	if v.Meta.Present {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *SessionMessage) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionMessage) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SessionMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "messageId":
-		*seen |= 1 << 0
-		return true, decodeString(&v.MessageID, d)
-	case "senderSessionId":
-		return true, decodeNullableField(d, &v.SenderSessionID, decodeString[SessionID], nullOK|defaultOnError)
-	case "recipientSessionId":
-		return true, decodeNullableField(d, &v.RecipientSessionID, decodeString[SessionID], nullOK|defaultOnError)
-	case "senderMessageId":
-		return true, decodeNullableField(d, &v.SenderMessageID, decodeString[MessageID], nullOK|defaultOnError)
-	case "recipientMessageId":
-		return true, decodeNullableField(d, &v.RecipientMessageID, decodeString[MessageID], nullOK|defaultOnError)
-	case "content":
-		return true, decodeNullableField(d, &v.Content, func(p *[]ContentBlock, d *decoder) error {
-			return decodeItems(d, p, (*ContentBlock).decodeJSON)
-		}, nullOK|defaultOnError)
-	case "_meta":
-		return true, decodeNullableField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *SessionMessage) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("messageId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionMessage) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SessionMessage) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionMessage) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionMessage) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // SessionMessageChunk is a streamed content block of an inter-session message.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -2058,87 +667,6 @@ type SessionMessageChunk struct {
 	// unknownMembers holds the members the schema allows without naming them, as
 	// received, each after a comma; they are written after the named members.
 	unknownMembers string
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionMessageChunk) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"messageId":`...)
-	b = appendString(b, v.MessageID)
-	b = append(b, `,"content":`...)
-	if b, err = v.Content.appendJSON(b); err != nil {
-		return nil, err
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *SessionMessageChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionMessageChunk) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SessionMessageChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "messageId":
-		*seen |= 1 << 0
-		return true, decodeString(&v.MessageID, d)
-	case "content":
-		*seen |= 1 << 1
-		return true, v.Content.decodeJSON(d)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *SessionMessageChunk) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("messageId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("content", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionMessageChunk) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SessionMessageChunk) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionMessageChunk) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionMessageChunk) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // SessionStatus reports whether the Agent has a session in memory, as reported by "session/status".
@@ -2179,17 +707,6 @@ func (v SessionStatus) IsCustom() bool {
 	return len(v) > 0 && v[0] == '_'
 }
 
-// UnmarshalJSON decodes the value as a member of type SessionStatus is decoded: null is an
-// error, and an integer may be written 1.0 or 1e2 when it is integral and in range.
-func (v *SessionStatus) UnmarshalJSON(data []byte) error {
-	return decodeWith(data, v, decodeString[SessionStatus])
-}
-
-// MarshalJSON encodes the value as a member of type SessionStatus is encoded.
-func (v SessionStatus) MarshalJSON() ([]byte, error) {
-	return encodeWith(&v, encodeString[SessionStatus])
-}
-
 // SessionStatusCapabilities holds the capabilities for the "session/status" method.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -2208,62 +725,6 @@ type SessionStatusCapabilities struct {
 	// unknownMembers holds the members the schema allows without naming them, as
 	// received, each after a comma; they are written after the named members.
 	unknownMembers string
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionStatusCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *SessionStatusCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionStatusCapabilities) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SessionStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionStatusCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *SessionStatusCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionStatusCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionStatusCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // SessionStatusRequest holds the request parameters for checking the status of a session.
@@ -2291,77 +752,6 @@ type SessionStatusRequest struct {
 	// unknownMembers holds the members the schema allows without naming them, as
 	// received, each after a comma; they are written after the named members.
 	unknownMembers string
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionStatusRequest) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"sessionId":`...)
-	b = appendString(b, v.SessionID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *SessionStatusRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionStatusRequest) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SessionStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "sessionId":
-		*seen |= 1 << 0
-		return true, decodeString(&v.SessionID, d)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *SessionStatusRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionStatusRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SessionStatusRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionStatusRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionStatusRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // SessionStatusResponse is the response from checking the status of a session.
@@ -2399,85 +789,6 @@ type SessionStatusResponse struct {
 	unknownMembers string
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionStatusResponse) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"status":`...)
-	b = appendString(b, v.Status)
-	if v.State != nil {
-		b = append(b, `,"state":`...)
-		if b, err = v.State.appendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *SessionStatusResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionStatusResponse) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SessionStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "status":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Status, d)
-	case "state":
-		return true, decodePointerField(d, &v.State, (*StateUpdate).decodeJSON, nullOK|defaultOnError)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *SessionStatusResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("status", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionStatusResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SessionStatusResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionStatusResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // SessionSystemPromptCapabilities holds the capabilities for client-provided system prompts.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -2502,70 +813,6 @@ type SessionSystemPromptCapabilities struct {
 	// unknownMembers holds the members the schema allows without naming them, as
 	// received, each after a comma; they are written after the named members.
 	unknownMembers string
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionSystemPromptCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if v.Mode != nil {
-		b = append(b, `,"mode":`...)
-		if b, err = v.Mode.appendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *SessionSystemPromptCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionSystemPromptCapabilities) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SessionSystemPromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "mode":
-		return true, decodePointerField(d, &v.Mode, (*SessionSystemPromptModeCapabilities).decodeJSON, nullOK|defaultOnError)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionSystemPromptCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *SessionSystemPromptCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionSystemPromptCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionSystemPromptCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // SessionSystemPromptModeCapabilities holds the system prompt delivery modes the agent supports in addition to "append".
@@ -2596,70 +843,6 @@ type SessionSystemPromptModeCapabilities struct {
 	unknownMembers string
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionSystemPromptModeCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if v.Override != nil {
-		b = append(b, `,"override":`...)
-		if b, err = v.Override.appendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *SessionSystemPromptModeCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionSystemPromptModeCapabilities) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SessionSystemPromptModeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "override":
-		return true, decodePointerField(d, &v.Override, (*SessionSystemPromptOverrideCapabilities).decodeJSON, nullOK|defaultOnError)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionSystemPromptModeCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *SessionSystemPromptModeCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionSystemPromptModeCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionSystemPromptModeCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // SessionSystemPromptOverrideCapabilities holds the capabilities for the "override" system prompt mode.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -2681,62 +864,6 @@ type SessionSystemPromptOverrideCapabilities struct {
 	unknownMembers string
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionSystemPromptOverrideCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *SessionSystemPromptOverrideCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionSystemPromptOverrideCapabilities) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SessionSystemPromptOverrideCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionSystemPromptOverrideCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *SessionSystemPromptOverrideCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionSystemPromptOverrideCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionSystemPromptOverrideCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // SessionTitleCapabilities holds the capabilities for Client-set session titles.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -2756,62 +883,6 @@ type SessionTitleCapabilities struct {
 	// unknownMembers holds the members the schema allows without naming them, as
 	// received, each after a comma; they are written after the named members.
 	unknownMembers string
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionTitleCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *SessionTitleCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionTitleCapabilities) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SessionTitleCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionTitleCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *SessionTitleCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionTitleCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SessionTitleCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // SetSessionTitleRequest holds the request parameters for setting the title of a session.
@@ -2851,85 +922,6 @@ type SetSessionTitleRequest struct {
 	unknownMembers string
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SetSessionTitleRequest) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"sessionId":`...)
-	b = appendString(b, v.SessionID)
-	b = append(b, `,"title":`...)
-	b = appendString(b, v.Title)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *SetSessionTitleRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SetSessionTitleRequest) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SetSessionTitleRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "sessionId":
-		*seen |= 1 << 0
-		return true, decodeString(&v.SessionID, d)
-	case "title":
-		*seen |= 1 << 1
-		return true, decodeString(&v.Title, d)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *SetSessionTitleRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("title", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SetSessionTitleRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SetSessionTitleRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SetSessionTitleRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SetSessionTitleRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // SetSessionTitleResponse is the response from setting the title of a session.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -2952,77 +944,6 @@ type SetSessionTitleResponse struct {
 	// unknownMembers holds the members the schema allows without naming them, as
 	// received, each after a comma; they are written after the named members.
 	unknownMembers string
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SetSessionTitleResponse) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"title":`...)
-	b = appendString(b, v.Title)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *SetSessionTitleResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SetSessionTitleResponse) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SetSessionTitleResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "title":
-		*seen |= 1 << 0
-		return true, decodeString(&v.Title, d)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *SetSessionTitleResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("title", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SetSessionTitleResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SetSessionTitleResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SetSessionTitleResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SetSessionTitleResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // SubagentSessionCapabilities holds the client-initiated session mutations permitted for a specific subagent session.
@@ -3049,70 +970,6 @@ type SubagentSessionCapabilities struct {
 	// unknownMembers holds the members the schema allows without naming them, as
 	// received, each after a comma; they are written after the named members.
 	unknownMembers string
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SubagentSessionCapabilities) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if v.Cancel != nil {
-		b = append(b, `,"cancel":`...)
-		if b, err = v.Cancel.appendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *SubagentSessionCapabilities) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SubagentSessionCapabilities) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SubagentSessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "cancel":
-		return true, decodePointerField(d, &v.Cancel, (*SessionCancelCapabilities).decodeJSON, nullOK|defaultOnError)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SubagentSessionCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *SubagentSessionCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SubagentSessionCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SubagentSessionCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // SubagentUpdate is the notification that the enclosing parent session created and owns a child session.
@@ -3210,129 +1067,6 @@ type SubagentUpdate struct {
 	unknownMembers string
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SubagentUpdate) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"sessionId":`...)
-	b = appendString(b, v.SessionID)
-	if v.Title.Present {
-		b = append(b, `,"title":`...)
-		if b, err = appendNullable(b, &v.Title, encodeString[string]); err != nil {
-			return nil, err
-		}
-	}
-	if v.Description.Present {
-		b = append(b, `,"description":`...)
-		if b, err = appendNullable(b, &v.Description, encodeString[string]); err != nil {
-			return nil, err
-		}
-	}
-	if v.Capabilities.Present {
-		b = append(b, `,"capabilities":`...)
-		if b, err = appendNullable(b, &v.Capabilities, (*SubagentSessionCapabilities).appendJSON); err != nil {
-			return nil, err
-		}
-	}
-	if v.State.Present {
-		b = append(b, `,"state":`...)
-		if b, err = appendNullable(b, &v.State, (*StateUpdate).appendJSON); err != nil {
-			return nil, err
-		}
-	}
-	if v.Cwd.Present {
-		b = append(b, `,"cwd":`...)
-		if b, err = appendNullable(b, &v.Cwd, encodeString[AbsolutePath]); err != nil {
-			return nil, err
-		}
-	}
-	if v.AdditionalDirectories.Present {
-		b = append(b, `,"additionalDirectories":`...)
-		if b, err = appendNullable(b, &v.AdditionalDirectories, func(p *[]AbsolutePath, b []byte) ([]byte, error) {
-			return appendSlice(b, *p, encodeString[AbsolutePath])
-		}); err != nil {
-			return nil, err
-		}
-	}
-	if v.Meta.Present {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendNullable(b, &v.Meta, encodeRaw[json.RawMessage]); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *SubagentUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SubagentUpdate) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *SubagentUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "sessionId":
-		*seen |= 1 << 0
-		return true, decodeString(&v.SessionID, d)
-	case "title":
-		return true, decodeNullableField(d, &v.Title, decodeString[string], nullOK|defaultOnError)
-	case "description":
-		return true, decodeNullableField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
-	case "capabilities":
-		return true, decodeNullableField(d, &v.Capabilities, (*SubagentSessionCapabilities).decodeJSON, nullOK|defaultOnError)
-	case "state":
-		return true, decodeNullableField(d, &v.State, (*StateUpdate).decodeJSON, nullOK|defaultOnError)
-	case "cwd":
-		return true, decodeNullableField(d, &v.Cwd, decodeString[AbsolutePath], nullOK)
-	case "additionalDirectories":
-		return true, decodeNullableField(d, &v.AdditionalDirectories, func(p *[]AbsolutePath, d *decoder) error {
-			return decodeSlice(d, p, decodeString[AbsolutePath])
-		}, nullOK)
-	case "_meta":
-		return true, decodeNullableField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *SubagentUpdate) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SubagentUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SubagentUpdate) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SubagentUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *SubagentUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // UnarchiveSessionRequest holds the request parameters for unarchiving a session.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -3362,77 +1096,6 @@ type UnarchiveSessionRequest struct {
 	unknownMembers string
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *UnarchiveSessionRequest) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"sessionId":`...)
-	b = appendString(b, v.SessionID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *UnarchiveSessionRequest) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v UnarchiveSessionRequest) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *UnarchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "sessionId":
-		*seen |= 1 << 0
-		return true, decodeString(&v.SessionID, d)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *UnarchiveSessionRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *UnarchiveSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *UnarchiveSessionRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *UnarchiveSessionRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // UnarchiveSessionResponse is the response from unarchiving a session.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -3449,62 +1112,6 @@ type UnarchiveSessionResponse struct {
 	// unknownMembers holds the members the schema allows without naming them, as
 	// received, each after a comma; they are written after the named members.
 	unknownMembers string
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *UnarchiveSessionResponse) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *UnarchiveSessionResponse) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v UnarchiveSessionResponse) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *UnarchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *UnarchiveSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *UnarchiveSessionResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *UnarchiveSessionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *UnarchiveSessionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
 }
 
 // UnknownStateUpdate is the Agent cannot currently determine foreground activity.
@@ -3541,66 +1148,6 @@ type UnknownStateUpdate struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *UnknownStateUpdate) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if v.Background != nil {
-		b = append(b, `,"background":`...)
-		if b, err = appendSlice(b, v.Background, (*BackgroundWork).appendJSON); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
-}
-
-func (v *UnknownStateUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v UnknownStateUpdate) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *UnknownStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "background":
-		return true, decodeField(d, &v.Background, func(p *[]BackgroundWork, d *decoder) error {
-			return decodeSlice(d, p, (*BackgroundWork).decodeJSON)
-		}, nullOK|defaultOnError)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *UnknownStateUpdate) decodeRest(d *decoder, start int64) error {
-	var seen uint64
-	return d.members(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	})
-}
-
-func (v *UnknownStateUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *UnknownStateUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // agentAuthCapabilitiesUnstable holds the fields of AgentAuthCapabilities that the unstable build tag adds.
 type agentAuthCapabilitiesUnstable struct {
 	// Status reports whether the agent supports the "auth/status" method.
@@ -3610,26 +1157,6 @@ type agentAuthCapabilitiesUnstable struct {
 	// Optional. Omitted and "null" are equivalent and mean the agent does not advertise support.
 	// Supplying "{}" means the agent supports the "auth/status" method.
 	Status *AuthStatusCapabilities `json:"status,omitempty"`
-}
-
-func (v *agentAuthCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "status":
-		return true, decodePointerField(d, &v.Status, (*AuthStatusCapabilities).decodeJSON, nullOK|defaultOnError)
-	}
-	return false, nil
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *agentAuthCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if v.Status != nil {
-		b = append(b, `,"status":`...)
-		if b, err = v.Status.appendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
 }
 
 // listSessionsRequestUnstable holds the fields of ListSessionsRequest that the unstable build tag adds.
@@ -3644,23 +1171,6 @@ type listSessionsRequestUnstable struct {
 	Archived *SessionArchiveFilter `json:"archived,omitempty"`
 }
 
-func (v *listSessionsRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "archived":
-		return true, decodePointerField(d, &v.Archived, decodeString[SessionArchiveFilter], nullOK)
-	}
-	return false, nil
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *listSessionsRequestUnstable) appendMembers(b []byte) ([]byte, error) {
-	if v.Archived != nil {
-		b = append(b, `,"archived":`...)
-		b = appendString(b, *v.Archived)
-	}
-	return b, nil
-}
-
 // newSessionRequestUnstable holds the fields of NewSessionRequest that the unstable build tag adds.
 type newSessionRequestUnstable struct {
 	// SystemPrompt holds the system-level instructions for the new session.
@@ -3671,26 +1181,6 @@ type newSessionRequestUnstable struct {
 	// own default instructions. Clients MUST only send this when the Agent
 	// advertises "session.systemPrompt".
 	SystemPrompt *SystemPrompt `json:"systemPrompt,omitempty"`
-}
-
-func (v *newSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, (*SystemPrompt).decodeJSON, nullOK)
-	}
-	return false, nil
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *newSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if v.SystemPrompt != nil {
-		b = append(b, `,"systemPrompt":`...)
-		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
 }
 
 // resumeSessionRequestUnstable holds the fields of ResumeSessionRequest that the unstable build tag adds.
@@ -3705,26 +1195,6 @@ type resumeSessionRequestUnstable struct {
 	// "session.systemPrompt", and SHOULD send the same value they used when the
 	// session was created.
 	SystemPrompt *SystemPrompt `json:"systemPrompt,omitempty"`
-}
-
-func (v *resumeSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, (*SystemPrompt).decodeJSON, nullOK)
-	}
-	return false, nil
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *resumeSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if v.SystemPrompt != nil {
-		b = append(b, `,"systemPrompt":`...)
-		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
 }
 
 // sessionCapabilitiesUnstable holds the fields of SessionCapabilities that the unstable build tag adds.
@@ -3766,50 +1236,6 @@ type sessionCapabilitiesUnstable struct {
 	Title *SessionTitleCapabilities `json:"title,omitempty"`
 }
 
-func (v *sessionCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, (*SessionSystemPromptCapabilities).decodeJSON, nullOK|defaultOnError)
-	case "archive":
-		return true, decodePointerField(d, &v.Archive, (*SessionArchiveCapabilities).decodeJSON, nullOK|defaultOnError)
-	case "status":
-		return true, decodePointerField(d, &v.Status, (*SessionStatusCapabilities).decodeJSON, nullOK|defaultOnError)
-	case "title":
-		return true, decodePointerField(d, &v.Title, (*SessionTitleCapabilities).decodeJSON, nullOK|defaultOnError)
-	}
-	return false, nil
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *sessionCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	if v.SystemPrompt != nil {
-		b = append(b, `,"systemPrompt":`...)
-		if b, err = v.SystemPrompt.appendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Archive != nil {
-		b = append(b, `,"archive":`...)
-		if b, err = v.Archive.appendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Status != nil {
-		b = append(b, `,"status":`...)
-		if b, err = v.Status.appendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	if v.Title != nil {
-		b = append(b, `,"title":`...)
-		if b, err = v.Title.appendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
-}
-
 // sessionInfoUnstable holds the fields of SessionInfo that the unstable build tag adds.
 type sessionInfoUnstable struct {
 	// Archived reports whether the session is archived.
@@ -3819,23 +1245,6 @@ type sessionInfoUnstable struct {
 	// Optional. Omitted and "null" are equivalent and mean the archive state is not reported.
 	// Agents that advertise the "session.archive" capability MUST include it on every listed session.
 	Archived *bool `json:"archived,omitempty"`
-}
-
-func (v *sessionInfoUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "archived":
-		return true, decodePointerField(d, &v.Archived, decodeBool[bool], nullOK|defaultOnError)
-	}
-	return false, nil
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *sessionInfoUnstable) appendMembers(b []byte) ([]byte, error) {
-	if v.Archived != nil {
-		b = append(b, `,"archived":`...)
-		b = appendBool(b, *v.Archived)
-	}
-	return b, nil
 }
 
 // BackgroundWorkSubagent is the "subagent" variant of BackgroundWork.
@@ -3852,31 +1261,6 @@ func (*BackgroundWorkSubagent) backgroundWorkTag() string {
 	return "subagent"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *BackgroundWorkSubagent) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"subagent"`...)
-	return v.BackgroundSubagent.appendMembers(b)
-}
-
-func (v *BackgroundWorkSubagent) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v BackgroundWorkSubagent) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func init() {
-	backgroundWorkUnstable["subagent"] = func() BackgroundWorkVariant {
-		return new(BackgroundWorkSubagent)
-	}
-}
-
 // SessionUpdateSubagentUpdate is the "subagent_update" variant of SessionUpdate.
 //
 // Announces a child session created and owned by this session, or updates
@@ -3889,25 +1273,6 @@ type SessionUpdateSubagentUpdate struct {
 
 func (*SessionUpdateSubagentUpdate) sessionUpdateTag() string {
 	return "subagent_update"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateSubagentUpdate) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"subagent_update"`...)
-	return v.SubagentUpdate.appendMembers(b)
-}
-
-func (v *SessionUpdateSubagentUpdate) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateSubagentUpdate) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // SessionUpdateSessionMessage is the "session_message" variant of SessionUpdate.
@@ -3924,25 +1289,6 @@ func (*SessionUpdateSessionMessage) sessionUpdateTag() string {
 	return "session_message"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateSessionMessage) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"session_message"`...)
-	return v.SessionMessage.appendMembers(b)
-}
-
-func (v *SessionUpdateSessionMessage) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateSessionMessage) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
 // SessionUpdateSessionMessageChunk is the "session_message_chunk" variant of SessionUpdate.
 //
 // One content block appended to a sent or received session message.
@@ -3954,37 +1300,6 @@ type SessionUpdateSessionMessageChunk struct {
 
 func (*SessionUpdateSessionMessageChunk) sessionUpdateTag() string {
 	return "session_message_chunk"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdateSessionMessageChunk) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"session_message_chunk"`...)
-	return v.SessionMessageChunk.appendMembers(b)
-}
-
-func (v *SessionUpdateSessionMessageChunk) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdateSessionMessageChunk) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func init() {
-	sessionUpdateUnstable["subagent_update"] = func() SessionUpdateVariant {
-		return new(SessionUpdateSubagentUpdate)
-	}
-	sessionUpdateUnstable["session_message"] = func() SessionUpdateVariant {
-		return new(SessionUpdateSessionMessage)
-	}
-	sessionUpdateUnstable["session_message_chunk"] = func() SessionUpdateVariant {
-		return new(SessionUpdateSessionMessageChunk)
-	}
 }
 
 // StateUpdateUnknown is the "unknown" variant of StateUpdate.
@@ -3999,31 +1314,6 @@ type StateUpdateUnknown struct {
 
 func (*StateUpdateUnknown) stateUpdateTag() string {
 	return "unknown"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *StateUpdateUnknown) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"state":"unknown"`...)
-	return v.UnknownStateUpdate.appendMembers(b)
-}
-
-func (v *StateUpdateUnknown) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v StateUpdateUnknown) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func init() {
-	stateUpdateUnstable["unknown"] = func() StateUpdateVariant {
-		return new(StateUpdateUnknown)
-	}
 }
 
 const (

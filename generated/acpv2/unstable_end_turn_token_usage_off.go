@@ -10,12 +10,3 @@ package acpv2
 
 // idleStateUpdateEndTurnTokenUsage is empty without the unstable_end_turn_token_usage or unstable build tag.
 type idleStateUpdateEndTurnTokenUsage struct{}
-
-func (*idleStateUpdateEndTurnTokenUsage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	return false, nil
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (*idleStateUpdateEndTurnTokenUsage) appendMembers(b []byte) ([]byte, error) {
-	return b, nil
-}

@@ -10,12 +10,3 @@ package acpv2
 
 // agentCapabilitiesLLMProviders is empty without the unstable_llm_providers or unstable build tag.
 type agentCapabilitiesLLMProviders struct{}
-
-func (*agentCapabilitiesLLMProviders) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	return false, nil
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (*agentCapabilitiesLLMProviders) appendMembers(b []byte) ([]byte, error) {
-	return b, nil
-}

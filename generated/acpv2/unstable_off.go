@@ -11,71 +11,17 @@ package acpv2
 // agentAuthCapabilitiesUnstable is empty without the unstable build tag.
 type agentAuthCapabilitiesUnstable struct{}
 
-func (*agentAuthCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	return false, nil
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (*agentAuthCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
-	return b, nil
-}
-
 // listSessionsRequestUnstable is empty without the unstable build tag.
 type listSessionsRequestUnstable struct{}
-
-func (*listSessionsRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	return false, nil
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (*listSessionsRequestUnstable) appendMembers(b []byte) ([]byte, error) {
-	return b, nil
-}
 
 // newSessionRequestUnstable is empty without the unstable build tag.
 type newSessionRequestUnstable struct{}
 
-func (*newSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	return false, nil
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (*newSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
-	return b, nil
-}
-
 // resumeSessionRequestUnstable is empty without the unstable build tag.
 type resumeSessionRequestUnstable struct{}
-
-func (*resumeSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	return false, nil
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (*resumeSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
-	return b, nil
-}
 
 // sessionCapabilitiesUnstable is empty without the unstable build tag.
 type sessionCapabilitiesUnstable struct{}
 
-func (*sessionCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	return false, nil
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (*sessionCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) {
-	return b, nil
-}
-
 // sessionInfoUnstable is empty without the unstable build tag.
 type sessionInfoUnstable struct{}
-
-func (*sessionInfoUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	return false, nil
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (*sessionInfoUnstable) appendMembers(b []byte) ([]byte, error) {
-	return b, nil
-}

@@ -34,85 +34,6 @@ type PlanFile struct {
 	unknownMembers string
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *PlanFile) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"planId":`...)
-	b = appendString(b, v.PlanID)
-	b = append(b, `,"uri":`...)
-	b = appendString(b, v.URI)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *PlanFile) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v PlanFile) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *PlanFile) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "planId":
-		*seen |= 1 << 0
-		return true, decodeString(&v.PlanID, d)
-	case "uri":
-		*seen |= 1 << 1
-		return true, decodeString(&v.URI, d)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *PlanFile) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("planId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("uri", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PlanFile) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *PlanFile) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *PlanFile) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PlanFile) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // PlanMarkdown is a plan represented as raw markdown content.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -137,85 +58,6 @@ type PlanMarkdown struct {
 	unknownMembers string
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *PlanMarkdown) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"planId":`...)
-	b = appendString(b, v.PlanID)
-	b = append(b, `,"content":`...)
-	b = appendString(b, v.Content)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *PlanMarkdown) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v PlanMarkdown) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *PlanMarkdown) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "planId":
-		*seen |= 1 << 0
-		return true, decodeString(&v.PlanID, d)
-	case "content":
-		*seen |= 1 << 1
-		return true, decodeString(&v.Content, d)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *PlanMarkdown) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("planId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("content", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PlanMarkdown) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *PlanMarkdown) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *PlanMarkdown) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PlanMarkdown) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // PlanRemoved is the removal notice for a plan identified by ID.
 //
 // Unstable: this item is not part of the protocol yet and may change or be removed.
@@ -237,77 +79,6 @@ type PlanRemoved struct {
 	unknownMembers string
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *PlanRemoved) appendMembers(b []byte) ([]byte, error) {
-	var err error
-	b = append(b, `,"planId":`...)
-	b = appendString(b, v.PlanID)
-	if len(v.Meta) != 0 {
-		b = append(b, `,"_meta":`...)
-		if b, err = appendRaw(b, v.Meta); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, v.unknownMembers...)
-	return b, nil
-}
-
-func (v *PlanRemoved) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v PlanRemoved) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func (v *PlanRemoved) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	switch string(name) {
-	case "planId":
-		*seen |= 1 << 0
-		return true, decodeString(&v.PlanID, d)
-	case "_meta":
-		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
-	}
-	return false, nil
-}
-
-func (v *PlanRemoved) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("planId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PlanRemoved) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *PlanRemoved) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *PlanRemoved) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
-// UnmarshalJSON decodes the value by the schema's rules: required members, and the
-// x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
-func (v *PlanRemoved) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
-}
-
 // PlanUpdateContentFile is the "file" variant of PlanUpdateContent.
 //
 // A URI pointing to a file containing the plan.
@@ -319,25 +90,6 @@ type PlanUpdateContentFile struct {
 
 func (*PlanUpdateContentFile) planUpdateContentTag() string {
 	return "file"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *PlanUpdateContentFile) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"file"`...)
-	return v.PlanFile.appendMembers(b)
-}
-
-func (v *PlanUpdateContentFile) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v PlanUpdateContentFile) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
 }
 
 // PlanUpdateContentMarkdown is the "markdown" variant of PlanUpdateContent.
@@ -353,34 +105,6 @@ func (*PlanUpdateContentMarkdown) planUpdateContentTag() string {
 	return "markdown"
 }
 
-// appendMembers appends the members of v, each after a comma.
-func (v *PlanUpdateContentMarkdown) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"type":"markdown"`...)
-	return v.PlanMarkdown.appendMembers(b)
-}
-
-func (v *PlanUpdateContentMarkdown) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v PlanUpdateContentMarkdown) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func init() {
-	planUpdateContentUnstable["file"] = func() PlanUpdateContentVariant {
-		return new(PlanUpdateContentFile)
-	}
-	planUpdateContentUnstable["markdown"] = func() PlanUpdateContentVariant {
-		return new(PlanUpdateContentMarkdown)
-	}
-}
-
 // SessionUpdatePlanRemoved is the "plan_removed" variant of SessionUpdate.
 //
 // Removal notice for a plan identified by ID.
@@ -392,31 +116,6 @@ type SessionUpdatePlanRemoved struct {
 
 func (*SessionUpdatePlanRemoved) sessionUpdateTag() string {
 	return "plan_removed"
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (v *SessionUpdatePlanRemoved) appendMembers(b []byte) ([]byte, error) {
-	b = append(b, `,"sessionUpdate":"plan_removed"`...)
-	return v.PlanRemoved.appendMembers(b)
-}
-
-func (v *SessionUpdatePlanRemoved) appendJSON(b []byte) ([]byte, error) {
-	start := len(b)
-	b, err := v.appendMembers(b)
-	return closeObject(b, start, err)
-}
-
-// MarshalJSON encodes the value with its generated encoder.
-func (v SessionUpdatePlanRemoved) MarshalJSON() ([]byte, error) {
-	buf := encodeBuffer()
-	b, err := v.appendJSON(*buf)
-	return encoded(buf, b, err)
-}
-
-func init() {
-	sessionUpdateUnstable["plan_removed"] = func() SessionUpdateVariant {
-		return new(SessionUpdatePlanRemoved)
-	}
 }
 
 // NewPlanUpdateContentFile returns a [PlanUpdateContent] holding a [PlanUpdateContentFile] with the given planID and uri.

@@ -10,12 +10,3 @@ package acpv2
 
 // sessionCapabilitiesSessionFork is empty without the unstable_session_fork or unstable build tag.
 type sessionCapabilitiesSessionFork struct{}
-
-func (*sessionCapabilitiesSessionFork) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
-	return false, nil
-}
-
-// appendMembers appends the members of v, each after a comma.
-func (*sessionCapabilitiesSessionFork) appendMembers(b []byte) ([]byte, error) {
-	return b, nil
-}

@@ -1,0 +1,424 @@
+package emit
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/acpgen/acpgen/gen/ir"
+)
+
+// The codec every object type shares: structs, union variants, a union's
+// shared fields and the extension structs of unstable features.
+//
+// Decoders. Every object type gets a one-pass decoder on the decoding
+// runtime (decode.go, and decode_objects.go, decode_scalars.go and
+// decode_lists.go beside it): decodeMember decodes one member it knows,
+// missing reports the required members an object lacked, decodeRest reads
+// an object's members after its '{', decodeJSON reads a whole value, and
+// UnmarshalJSON is decodeJSON for encoding/json. Required members are bits
+// of a uint64, in the order of the type's fields, unstable ones included.
+//
+// Encoders. Every object type gets appendMembers, which appends its
+// members each after a comma, and appendJSON, which makes them an object
+// (the runtime in encode.go); MarshalJSON is appendJSON into a pooled
+// buffer.
+
+// recvName is the receiver name of generated decoders and encoders.
+const recvName = "v"
+
+func receiver(goName string) *jen.Statement {
+	return jen.Id(recvName).Op("*").Id(goName)
+}
+
+var (
+	decoderParam = jen.Id("d").Op("*").Id("decoder")
+	memberParams = []jen.Code{jen.Id("d").Op("*").Id("decoder"), jen.Id("name").Index().Byte(), jen.Id("seen").Op("*").Uint64()}
+	memberResult = []jen.Code{jen.Bool(), jen.Error()}
+)
+
+// unknownField is the unexported field of a struct that keeps the members
+// its schema allows without naming them (keepsUnknown): a string, so that
+// the struct stays comparable.
+const unknownField = "unknownMembers"
+
+// objectSpec describes the decoders of one Go struct.
+type objectSpec struct {
+	goName string
+	fields []*ir.Field // the fields its own decodeMember knows
+	bits   map[*ir.Field]int
+	exts   []extRef // embedded extension structs, tried for other names
+	// unmarshal adds UnmarshalJSON; decodeJSON and decodeRest are added
+	// unless memberOnly.
+	unmarshal  bool
+	memberOnly bool
+	// after are statements that end decodeRest once the members are read,
+	// before the required members are checked.
+	after []jen.Code
+	// seeded adds decodeMembers, which decodeRest calls, for a caller that
+	// has read some members already (a union, the tag of its fallback).
+	seeded bool
+	// extra keeps the members no field knows in the Extra map; keep keeps
+	// them in the unexported field unknownMembers, and closed rejects them.
+	extra, keep, closed bool
+}
+
+// extRef is an embedded extension struct and whether it has required members.
+type extRef struct {
+	name     string
+	required bool
+}
+
+// typeSpec describes the decoders of a struct type, or of the shared
+// fields of a union, under the Go name goName.
+func typeSpec(t *ir.Type, goName string) objectSpec {
+	s := objectSpec{goName: goName, fields: ownFields(t), bits: requiredBits(t.Fields), extra: t.Extra}
+	for _, key := range t.ExtensionKeys() {
+		s.exts = append(s.exts, extRef{name: t.Extensions[key], required: hasRequired(keyFields(t, key))})
+	}
+	return s
+}
+
+// keyFields are the fields of t that the features of key add.
+func keyFields(t *ir.Type, key string) []*ir.Field {
+	var out []*ir.Field
+	for _, f := range t.Fields {
+		if f.Unstable && f.Key() == key {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// requiredBits numbers the required fields of fields; check.Package
+// allows at most 64 of them.
+func requiredBits(fields []*ir.Field) map[*ir.Field]int {
+	bits := map[*ir.Field]int{}
+	for _, f := range fields {
+		if f.Required {
+			bits[f] = len(bits)
+		}
+	}
+	return bits
+}
+
+// hasRequired reports whether some field of fields is required.
+func hasRequired(fields []*ir.Field) bool {
+	for _, f := range fields {
+		if f.Required {
+			return true
+		}
+	}
+	return false
+}
+
+func seenBit(bit int) jen.Code {
+	return jen.Parens(jen.Lit(1).Op("<<").Lit(bit))
+}
+
+// objectDecoders emits the decoders of one struct.
+func objectDecoders(f *jen.File, s objectSpec) {
+	memberDecoder(f, s.goName, s.fields, s.bits, s.exts)
+	var requiredExts []string
+	for _, x := range s.exts {
+		if x.required {
+			requiredExts = append(requiredExts, x.name)
+		}
+	}
+	hasMissing := hasRequired(s.fields) || len(requiredExts) > 0
+	if hasMissing {
+		missingDecoder(f, s.goName, s.fields, s.bits, requiredExts)
+	}
+	if s.memberOnly {
+		return
+	}
+	restDecoders(f, s, hasMissing)
+	decodeJSONMethod(f, s.goName, jen.Id("d").Dot("object").Call(jen.Id(recvName)))
+	if s.unmarshal {
+		unmarshalMethod(f, s.goName)
+	}
+}
+
+// restDecoders emits decodeRest, which reads the members after '{' and
+// checks that the required ones came (hasMissing), through decodeMembers
+// when the spec is seeded and decodeRestKeeping when it keeps members.
+/*
+	func (v *ToolCall) decodeRest(d *decoder, start int64) error {
+		var seen uint64
+		if err := d.members(func(name []byte) (bool, error) { return v.decodeMember(d, name, &seen) }); err != nil {
+			return err
+		}
+		return v.missing(seen)
+	}
+*/
+func restDecoders(f *jen.File, s objectSpec, hasMissing bool) {
+	members := membersCall(s)
+	var body []jen.Code
+	if !s.seeded {
+		body = append(body, jen.Var().Id("seen").Uint64())
+	}
+	switch {
+	case len(s.after) == 0 && !hasMissing:
+		body = append(body, jen.Return(members))
+	default:
+		body = append(body, jen.If(jen.Err().Op(":=").Add(members), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+		body = append(body, s.after...)
+		if hasMissing {
+			body = append(body, jen.Return(jen.Id(recvName).Dot("missing").Call(jen.Id("seen"))))
+		} else {
+			body = append(body, jen.Return(jen.Nil()))
+		}
+	}
+	if s.seeded {
+		f.Comment("decodeMembers decodes the members after '{', or after the tag, whose bit seen has then.")
+		f.Func().Params(receiver(s.goName)).Id("decodeMembers").Params(decoderParam, jen.Id("start").Int64(), jen.Id("seen").Uint64()).Error().Block(body...)
+		f.Line()
+		body = []jen.Code{jen.Return(jen.Id(recvName).Dot("decodeMembers").Call(jen.Id("d"), jen.Id("start"), jen.Lit(0)))}
+	}
+	if s.keep {
+		f.Comment("decodeRestKeeping is decodeRest, leaving out the members that outer names.")
+		f.Func().Params(receiver(s.goName)).Id("decodeRestKeeping").Params(decoderParam, jen.Id("start").Int64(), jen.Id("outer").Index().String()).Error().Block(body...)
+		f.Line()
+		body = []jen.Code{jen.Return(jen.Id(recvName).Dot("decodeRestKeeping").Call(jen.Id("d"), jen.Id("start"), jen.Nil()))}
+	}
+	f.Func().Params(receiver(s.goName)).Id("decodeRest").Params(decoderParam, jen.Id("start").Int64()).Error().Block(body...)
+	f.Line()
+}
+
+// membersCall is the runtime's call that reads the members of an object,
+// each through decodeMember; a member it does not know goes to Extra, is
+// kept in unknownMembers, or is rejected, as the spec says.
+func membersCall(s objectSpec) jen.Code {
+	member := jen.Id(recvName).Dot("decodeMember").Call(jen.Id("d"), jen.Id("name"), jen.Op("&").Id("seen"))
+	callback := []jen.Code{jen.Return(member)}
+	orElse := func(other jen.Code) []jen.Code {
+		return []jen.Code{
+			jen.If(jen.List(jen.Id("ok"), jen.Err()).Op(":=").Add(member), jen.Id("ok").Op("||").Err().Op("!=").Nil()).Block(jen.Return(jen.Id("ok"), jen.Err())),
+			other,
+		}
+	}
+	switch {
+	case s.extra:
+		// A member no field knows goes to Extra.
+		callback = orElse(jen.Return(jen.True(), jen.Id("decodeExtra").Call(jen.Id("d"), jen.Id("name"), jen.Op("&").Id(recvName).Dot("Extra"))))
+	case s.closed:
+		callback = orElse(jen.Return(jen.False(), jen.Id("notAllowed").Call(jen.Id(recvName))))
+	}
+	fn := jen.Func().Params(jen.Id("name").Index().Byte()).Params(memberResult...).Block(callback...)
+	if s.keep {
+		// membersKeeping keeps what decodeMember does not know.
+		return jen.Id("d").Dot("membersKeeping").Call(fn, jen.Op("&").Id(recvName).Dot(unknownField), jen.Id("outer"))
+	}
+	return jen.Id("d").Dot("members").Call(fn)
+}
+
+// decodeJSONMethod emits decodeJSON with the given result.
+func decodeJSONMethod(f *jen.File, goName string, result jen.Code) {
+	f.Func().Params(receiver(goName)).Id("decodeJSON").Params(decoderParam).Error().Block(jen.Return(result))
+	f.Line()
+}
+
+// unmarshalMethod emits UnmarshalJSON on top of decodeJSON.
+func unmarshalMethod(f *jen.File, goName string) {
+	f.Comment("UnmarshalJSON decodes the value by the schema's rules: required members, and the")
+	f.Comment("x-deserialize-* keywords (defaults on error or null, invalid array items dropped).")
+	f.Func().Params(receiver(goName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.Return(jen.Id("decodeBytes").Call(jen.Id("data"), jen.Id(recvName))))
+	f.Line()
+}
+
+// memberDecoder emits decodeMember: a switch over the names of fields,
+// then the extension structs in turn.
+/*
+	func (v *ToolCall) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
+		switch string(name) {
+		case "toolCallId":
+			*seen |= 1
+			return true, decodeField(d, &v.ToolCallID, decodeString[ToolCallID], 0)
+		…
+		}
+		return false, nil
+	}
+*/
+func memberDecoder(f *jen.File, goName string, fields []*ir.Field, bits map[*ir.Field]int, exts []extRef) {
+	var body []jen.Code
+	if len(fields) > 0 {
+		var cases []jen.Code
+		for _, fl := range fields {
+			var block []jen.Code
+			if bit, ok := bits[fl]; ok {
+				block = append(block, jen.Op("*").Id("seen").Op("|=").Lit(1).Op("<<").Lit(bit))
+			}
+			block = append(block, jen.Return(jen.True(), fieldDecode(fl)))
+			cases = append(cases, jen.Case(jen.Lit(fl.JSONName)).Block(block...))
+		}
+		body = append(body, jen.Switch(jen.String().Call(jen.Id("name"))).Block(cases...))
+	}
+	for i, x := range exts {
+		call := jen.Id(recvName).Dot(x.name).Dot("decodeMember").Call(jen.Id("d"), jen.Id("name"), jen.Id("seen"))
+		if i == len(exts)-1 {
+			body = append(body, jen.Return(call))
+			break
+		}
+		body = append(body, jen.If(jen.List(jen.Id("ok"), jen.Err()).Op(":=").Add(call), jen.Id("ok").Op("||").Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Id("ok"), jen.Err())))
+	}
+	if len(exts) == 0 {
+		body = append(body, jen.Return(jen.False(), jen.Nil()))
+	}
+	recv := receiver(goName)
+	if len(fields) == 0 && len(exts) == 0 {
+		recv = jen.Op("*").Id(goName)
+	}
+	f.Func().Params(recv).Id("decodeMember").Params(memberParams...).Params(memberResult...).Block(body...)
+	f.Line()
+}
+
+// missingDecoder emits missing, which reports the first required field of
+// fields whose bit seen lacks, then asks the extension structs exts.
+func missingDecoder(f *jen.File, goName string, fields []*ir.Field, bits map[*ir.Field]int, exts []string) {
+	var body []jen.Code
+	for _, fl := range fields {
+		bit, ok := bits[fl]
+		if !ok {
+			continue
+		}
+		body = append(body, jen.If(jen.Id("seen").Op("&").Add(seenBit(bit)).Op("==").Lit(0)).Block(
+			jen.Return(jen.Id("missing").Call(jen.Lit(fl.JSONName), jen.Id(recvName)))))
+	}
+	for i, x := range exts {
+		call := jen.Id(recvName).Dot(x).Dot("missing").Call(jen.Id("seen"))
+		if i == len(exts)-1 {
+			body = append(body, jen.Return(call))
+			break
+		}
+		body = append(body, jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+	}
+	if len(exts) == 0 {
+		body = append(body, jen.Return(jen.Nil()))
+	}
+	f.Func().Params(receiver(goName)).Id("missing").Params(jen.Id("seen").Uint64()).Error().Block(body...)
+	f.Line()
+}
+
+// encodeSpec describes the encoders of one Go struct.
+type encodeSpec struct {
+	goName string
+	tag    string      // the tag member of a variant, `"type":"text"`, or ""
+	embeds []string    // embedded payloads, whose members come after the tag
+	fields []*ir.Field // the struct's own fields
+	exts   []string    // embedded extension structs, whose members come after the fields
+	extra  bool        // the Extra map, whose members come last
+	keep   bool        // the members kept in unknownMembers, which come last
+	// rawFirst are statements that start appendJSON: writing an unknown
+	// variant kept raw as the whole value.
+	rawFirst []jen.Code
+	// membersOnly leaves out appendJSON and MarshalJSON.
+	membersOnly bool
+}
+
+// structEncodeSpec describes the encoders of struct type t under goName.
+func structEncodeSpec(t *ir.Type, goName string) encodeSpec {
+	s := encodeSpec{goName: goName, fields: ownFields(t), extra: t.Extra}
+	for _, key := range t.ExtensionKeys() {
+		s.exts = append(s.exts, t.Extensions[key])
+	}
+	return s
+}
+
+var (
+	bufParam     = jen.Id("b").Index().Byte()
+	encodeResult = []jen.Code{jen.Index().Byte(), jen.Error()}
+)
+
+// objectEncoders emits appendMembers, appendJSON and MarshalJSON of a struct.
+func objectEncoders(f *jen.File, s encodeSpec) {
+	type step struct {
+		code     jen.Code
+		fallible bool
+		call     jen.Code // a fallible call that is the whole step
+	}
+	var steps []step
+	if s.tag != "" {
+		steps = append(steps, step{code: appendLit("," + s.tag)})
+	}
+	for _, emb := range s.embeds {
+		steps = append(steps, step{call: jen.Id(recvName).Dot(emb).Dot("appendMembers").Call(jen.Id("b"))})
+	}
+	for _, fl := range s.fields {
+		code, fallible := fieldEncode(fl)
+		steps = append(steps, step{code: code, fallible: fallible})
+	}
+	for _, x := range s.exts {
+		steps = append(steps, step{call: jen.Id(recvName).Dot(x).Dot("appendMembers").Call(jen.Id("b"))})
+	}
+	if s.extra {
+		steps = append(steps, step{call: jen.Id("appendExtra").Call(jen.Id("b"), jen.Id(recvName).Dot("Extra"))})
+	}
+	if s.keep {
+		steps = append(steps, step{code: jen.Id("b").Op("=").Append(jen.Id("b"), jen.Id(recvName).Dot(unknownField).Op("..."))})
+	}
+	recv := receiver(s.goName)
+	if len(steps) == 0 {
+		recv = jen.Op("*").Id(s.goName)
+	}
+	last := jen.Return(jen.Id("b"), jen.Nil())
+	if n := len(steps); n > 0 && steps[n-1].call != nil {
+		last = jen.Return(steps[n-1].call)
+		steps = steps[:n-1]
+	}
+	var body []jen.Code
+	needErr := false
+	for _, st := range steps {
+		if st.call != nil {
+			body = append(body, tryAppend(st.call))
+		} else {
+			body = append(body, st.code)
+		}
+		needErr = needErr || st.call != nil || st.fallible
+	}
+	if needErr {
+		body = append([]jen.Code{jen.Var().Err().Error()}, body...)
+	}
+	body = append(body, last)
+	f.Comment("appendMembers appends the members of v, each after a comma.")
+	f.Func().Params(recv).Id("appendMembers").Params(bufParam).Params(encodeResult...).Block(body...)
+	f.Line()
+	if s.membersOnly {
+		return
+	}
+	body = append(append([]jen.Code(nil), s.rawFirst...),
+		jen.Id("start").Op(":=").Len(jen.Id("b")),
+		jen.List(jen.Id("b"), jen.Err()).Op(":=").Id(recvName).Dot("appendMembers").Call(jen.Id("b")),
+		jen.Return(jen.Id("closeObject").Call(jen.Id("b"), jen.Id("start"), jen.Err())),
+	)
+	f.Func().Params(receiver(s.goName)).Id("appendJSON").Params(bufParam).Params(encodeResult...).Block(body...)
+	f.Line()
+	marshalMethod(f, s.goName, recvName)
+}
+
+// marshalMethod emits MarshalJSON on top of appendJSON.
+/*
+	func (v T) MarshalJSON() ([]byte, error) {
+		buf := encodeBuffer()
+		b, err := v.appendJSON(*buf)
+		return encoded(buf, b, err)
+	}
+*/
+func marshalMethod(f *jen.File, goName, recv string) {
+	f.Comment("MarshalJSON encodes the value with its generated encoder.")
+	f.Func().Params(jen.Id(recv).Id(goName)).Id("MarshalJSON").Params().Params(encodeResult...).Block(
+		jen.Id("buf").Op(":=").Id("encodeBuffer").Call(),
+		jen.List(jen.Id("b"), jen.Err()).Op(":=").Id(recv).Dot("appendJSON").Call(jen.Op("*").Id("buf")),
+		jen.Return(jen.Id("encoded").Call(jen.Id("buf"), jen.Id("b"), jen.Err())),
+	)
+	f.Line()
+}
+
+// extsRequired reports whether some extension struct has required members.
+func extsRequired(exts []extRef) bool {
+	for _, x := range exts {
+		if x.required {
+			return true
+		}
+	}
+	return false
+}
