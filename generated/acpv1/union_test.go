@@ -3,7 +3,6 @@ package acpv1
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -11,53 +10,36 @@ import (
 	"github.com/acpgen/acpgen/internal/jsontest"
 )
 
-// fallbackView is what a test sees of an XxxOther variant.
-type fallbackView struct {
-	unionTag string // Tag() of the union
-	tag      string // Tag field of the variant
-	custom   bool   // IsCustom()
-	raw      json.RawMessage
-	variant  any // the *XxxOther itself
-}
-
-var fallbackUnions = []struct {
-	name   string
-	tagKey string
-	// decode decodes data into the union, which must hold its fallback variant.
-	decode func(t *testing.T, data []byte) (union any, v fallbackView)
-	// enclose is session/update params around the union's JSON (%s), with keys in the
-	// order the encoder writes them.
-	enclose string
-	// inner returns the fallback variant found in the decoded params.
-	inner func(t *testing.T, n *SessionNotification) fallbackView
-}{
+// fallbackUnions are the tagged unions whose unknown variants
+// TestUnknownTagsKeptByteExact checks.
+var fallbackUnions = []jsontest.FallbackUnion[SessionNotification]{
 	{
-		name:   "SessionUpdate",
-		tagKey: "sessionUpdate",
-		decode: func(t *testing.T, data []byte) (any, fallbackView) {
+		Name:   "SessionUpdate",
+		TagKey: "sessionUpdate",
+		Decode: func(t *testing.T, data []byte) (any, jsontest.FallbackView) {
 			u := new(SessionUpdate)
 			if err := json.Unmarshal(data, u); err != nil {
 				t.Fatalf("decode %s: %v", data, err)
 			}
 			return u, sessionUpdateOther(t, *u)
 		},
-		enclose: `{"sessionId":"sess_1","update":%s,"_meta":{"n":9007199254740993}}`,
-		inner: func(t *testing.T, n *SessionNotification) fallbackView {
+		Enclose: `{"sessionId":"sess_1","update":%s,"_meta":{"n":9007199254740993}}`,
+		Inner: func(t *testing.T, n *SessionNotification) jsontest.FallbackView {
 			return sessionUpdateOther(t, n.Update)
 		},
 	},
 	{
-		name:   "ContentBlock",
-		tagKey: "type",
-		decode: func(t *testing.T, data []byte) (any, fallbackView) {
+		Name:   "ContentBlock",
+		TagKey: "type",
+		Decode: func(t *testing.T, data []byte) (any, jsontest.FallbackView) {
 			u := new(ContentBlock)
 			if err := json.Unmarshal(data, u); err != nil {
 				t.Fatalf("decode %s: %v", data, err)
 			}
 			return u, contentBlockOther(t, *u)
 		},
-		enclose: `{"sessionId":"sess_1","update":{"sessionUpdate":"agent_message_chunk","content":%s}}`,
-		inner: func(t *testing.T, n *SessionNotification) fallbackView {
+		Enclose: `{"sessionId":"sess_1","update":{"sessionUpdate":"agent_message_chunk","content":%s}}`,
+		Inner: func(t *testing.T, n *SessionNotification) jsontest.FallbackView {
 			c, ok := n.Update.Value.(*SessionUpdateAgentMessageChunk)
 			if !ok {
 				t.Fatalf("update is %T, want *SessionUpdateAgentMessageChunk", n.Update.Value)
@@ -66,17 +48,17 @@ var fallbackUnions = []struct {
 		},
 	},
 	{
-		name:   "ToolCallContent",
-		tagKey: "type",
-		decode: func(t *testing.T, data []byte) (any, fallbackView) {
+		Name:   "ToolCallContent",
+		TagKey: "type",
+		Decode: func(t *testing.T, data []byte) (any, jsontest.FallbackView) {
 			u := new(ToolCallContent)
 			if err := json.Unmarshal(data, u); err != nil {
 				t.Fatalf("decode %s: %v", data, err)
 			}
 			return u, toolCallContentOther(t, *u)
 		},
-		enclose: `{"sessionId":"sess_1","update":{"sessionUpdate":"tool_call","toolCallId":"call_1","title":"Edit","content":[%s]}}`,
-		inner: func(t *testing.T, n *SessionNotification) fallbackView {
+		Enclose: `{"sessionId":"sess_1","update":{"sessionUpdate":"tool_call","toolCallId":"call_1","title":"Edit","content":[%s]}}`,
+		Inner: func(t *testing.T, n *SessionNotification) jsontest.FallbackView {
 			c, ok := n.Update.Value.(*SessionUpdateToolCall)
 			if !ok {
 				t.Fatalf("update is %T, want *SessionUpdateToolCall", n.Update.Value)
@@ -89,94 +71,35 @@ var fallbackUnions = []struct {
 	},
 }
 
-func sessionUpdateOther(t *testing.T, u SessionUpdate) fallbackView {
+func sessionUpdateOther(t *testing.T, u SessionUpdate) jsontest.FallbackView {
 	t.Helper()
 	o, ok := u.Value.(*SessionUpdateOther)
 	if !ok {
 		t.Fatalf("variant is %T, want *SessionUpdateOther", u.Value)
 	}
-	return fallbackView{u.Tag(), o.Tag, o.IsCustom(), o.Raw, o}
+	return jsontest.FallbackView{UnionTag: u.Tag(), Tag: o.Tag, Custom: o.IsCustom(), Raw: o.Raw, Variant: o}
 }
 
-func contentBlockOther(t *testing.T, u ContentBlock) fallbackView {
+func contentBlockOther(t *testing.T, u ContentBlock) jsontest.FallbackView {
 	t.Helper()
 	o, ok := u.Value.(*ContentBlockOther)
 	if !ok {
 		t.Fatalf("variant is %T, want *ContentBlockOther", u.Value)
 	}
-	return fallbackView{u.Tag(), o.Tag, o.IsCustom(), o.Raw, o}
+	return jsontest.FallbackView{UnionTag: u.Tag(), Tag: o.Tag, Custom: o.IsCustom(), Raw: o.Raw, Variant: o}
 }
 
-func toolCallContentOther(t *testing.T, u ToolCallContent) fallbackView {
+func toolCallContentOther(t *testing.T, u ToolCallContent) jsontest.FallbackView {
 	t.Helper()
 	o, ok := u.Value.(*ToolCallContentOther)
 	if !ok {
 		t.Fatalf("variant is %T, want *ToolCallContentOther", u.Value)
 	}
-	return fallbackView{u.Tag(), o.Tag, o.IsCustom(), o.Raw, o}
+	return jsontest.FallbackView{UnionTag: u.Tag(), Tag: o.Tag, Custom: o.IsCustom(), Raw: o.Raw, Variant: o}
 }
 
 func TestUnknownTagsKeptByteExact(t *testing.T) {
-	tags := []struct {
-		tag    string
-		custom bool
-	}{
-		{"_custom", true},
-		{"future_kind", false},
-		{"_", true},
-		{"future_", false},
-	}
-	for _, u := range fallbackUnions {
-		for _, tc := range tags {
-			t.Run(u.name+"/"+tc.tag, func(t *testing.T) {
-				in := []byte(jsontest.UnknownObject(u.tagKey, tc.tag))
-				union, v := u.decode(t, in)
-				if v.unionTag != tc.tag || v.tag != tc.tag {
-					t.Errorf("Tag() = %q, variant Tag = %q, want %q", v.unionTag, v.tag, tc.tag)
-				}
-				if v.custom != tc.custom {
-					t.Errorf("IsCustom() = %v, want %v", v.custom, tc.custom)
-				}
-				if !bytes.Equal(v.raw, in) {
-					t.Errorf("Raw = %s\nwant %s", v.raw, in)
-				}
-
-				// The union, a pointer to it and the bare variant all encode as received.
-				for _, x := range []any{union, reflect.ValueOf(union).Elem().Interface(), v.variant} {
-					if out := jsontest.Marshal(t, x); !bytes.Equal(out, in) {
-						t.Errorf("json.Marshal(%T) = %s\nwant %s", x, out, in)
-					}
-				}
-
-				// Raw is a copy: reusing the input buffer does not change it.
-				saved := append([]byte(nil), in...)
-				for i := range in {
-					in[i] = ' '
-				}
-				if !bytes.Equal(v.raw, saved) {
-					t.Errorf("Raw aliases the input buffer: %s", v.raw)
-				}
-				in = saved
-
-				params := []byte(fmt.Sprintf(u.enclose, in))
-				var n SessionNotification
-				if err := json.Unmarshal(params, &n); err != nil {
-					t.Fatalf("decode params: %v", err)
-				}
-				iv := u.inner(t, &n)
-				if iv.tag != tc.tag || iv.custom != tc.custom || !bytes.Equal(iv.raw, in) {
-					t.Errorf("in params: tag %q custom %v Raw %s; want %q %v %s", iv.tag, iv.custom, iv.raw, tc.tag, tc.custom, in)
-				}
-				for _, x := range []any{n, &n} {
-					out := jsontest.Marshal(t, x)
-					if !bytes.Equal(out, params) {
-						t.Errorf("json.Marshal(%T) = %s\nwant %s", x, out, params)
-					}
-					jsontest.AssertBigNumber(t, out)
-				}
-			})
-		}
-	}
+	jsontest.RunUnknownTags(t, fallbackUnions)
 }
 
 func TestFallbackWithoutRaw(t *testing.T) {

@@ -49,71 +49,102 @@ func RunMutations(t *testing.T, p Package, min int) {
 		if _, ok := root.(map[string]any); !ok {
 			continue
 		}
-		sch := file.Def(def)
-		decodes := func(v any) ([]byte, error) {
-			in, err := json.Marshal(v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			typed := p.New(m)
-			if err := json.Unmarshal(in, typed); err != nil {
-				return nil, err
-			}
-			return json.Marshal(typed)
-		}
-		walk(sch, root, "", func(path string, obj map[string]any, required map[string]bool, props map[string]*jsonschema.Schema) {
-			for key := range required {
-				val, ok := obj[key]
-				if !ok {
-					continue
-				}
-				delete(obj, key)
-				if stillValid(sch, root) {
-					obj[key] = val
-					continue
-				}
-				if _, err := decodes(root); err == nil {
-					t.Errorf("%s: without the required %s.%s, %s decoded without error", m.Name, path, key, def)
-				}
-				dropped++
-				obj[key] = val
-			}
-			for key, prop := range props {
-				val, ok := obj[key]
-				if !ok || required[key] || !load.Annotate(prop).DefaultOnError {
-					continue
-				}
-				wrong, ok := wrongValue(prop)
-				if !ok {
-					continue
-				}
-				// The default is absence, or an empty list or map where
-				// the member cannot be null.
-				delete(obj, key)
-				if empty := emptyOf(prop); empty != nil {
-					obj[key] = empty
-				}
-				want, err := decodes(root)
-				obj[key] = wrong
-				got, gerr := decodes(root)
-				obj[key] = val
-				if err != nil {
-					continue // the message needs the member
-				}
-				retyped++
-				switch {
-				case gerr != nil:
-					t.Errorf("%s: %s.%s = %s: %v; want the default", m.Name, path, key, mustJSON(wrong), gerr)
-				case !bytes.Equal(got, want):
-					t.Errorf("%s: %s.%s = %s decoded to %s; want the default: %s", m.Name, path, key, mustJSON(wrong), got, want)
-				}
-			}
+		mu := &mutation{t: t, p: p, m: m, def: def, sch: file.Def(def), root: root}
+		walk(mu.sch, root, "", func(path string, obj map[string]any, required map[string]bool, props map[string]*jsonschema.Schema) {
+			dropped += mu.dropRequired(path, obj, required)
+			retyped += mu.retype(path, obj, required, props)
 		})
 	}
 	t.Logf("%d required keys dropped, %d default-on-error members retyped", dropped, retyped)
 	if dropped < min || retyped < min {
 		t.Errorf("made %d and %d mutations, want at least %d of each", dropped, retyped, min)
 	}
+}
+
+// mutation mutates the params or result root of message m, of definition
+// def whose schema is sch, in place, and puts each member back.
+type mutation struct {
+	t    *testing.T
+	p    Package
+	m    Message
+	def  string
+	sch  *jsonschema.Schema
+	root any
+}
+
+// decodes decodes root as it stands into its typed value, and returns the
+// value's encoding.
+func (mu *mutation) decodes() ([]byte, error) {
+	in, err := json.Marshal(mu.root)
+	if err != nil {
+		mu.t.Fatal(err)
+	}
+	typed := mu.p.New(mu.m)
+	if err := json.Unmarshal(in, typed); err != nil {
+		return nil, err
+	}
+	return json.Marshal(typed)
+}
+
+// dropRequired drops each required member of obj whose absence the schema
+// rejects, expects a decode error, and returns how many it dropped.
+func (mu *mutation) dropRequired(path string, obj map[string]any, required map[string]bool) int {
+	n := 0
+	for key := range required {
+		val, ok := obj[key]
+		if !ok {
+			continue
+		}
+		delete(obj, key)
+		if stillValid(mu.sch, mu.root) {
+			obj[key] = val
+			continue
+		}
+		if _, err := mu.decodes(); err == nil {
+			mu.t.Errorf("%s: without the required %s.%s, %s decoded without error", mu.m.Name, path, key, mu.def)
+		}
+		n++
+		obj[key] = val
+	}
+	return n
+}
+
+// retype gives each optional default-on-error member of obj a value of the
+// wrong type, expects it to decode as the default, and returns how many it
+// retyped.
+func (mu *mutation) retype(path string, obj map[string]any, required map[string]bool, props map[string]*jsonschema.Schema) int {
+	n := 0
+	for key, prop := range props {
+		val, ok := obj[key]
+		if !ok || required[key] || !load.Annotate(prop).DefaultOnError {
+			continue
+		}
+		wrong, ok := wrongValue(prop)
+		if !ok {
+			continue
+		}
+		// The default is absence, or an empty list or map where the member
+		// cannot be null.
+		delete(obj, key)
+		if empty := emptyOf(prop); empty != nil {
+			obj[key] = empty
+		}
+		want, err := mu.decodes()
+		obj[key] = wrong
+		got, gerr := mu.decodes()
+		obj[key] = val
+		if err != nil {
+			continue // the message needs the member
+		}
+		n++
+		switch {
+		case gerr != nil:
+			mu.t.Errorf("%s: %s.%s = %s: %v; want the default", mu.m.Name, path, key, mustJSON(wrong), gerr)
+		case !bytes.Equal(got, want):
+			mu.t.Errorf("%s: %s.%s = %s decoded to %s; want the default: %s", mu.m.Name, path, key, mustJSON(wrong), got, want)
+		}
+	}
+	return n
 }
 
 // emptyOf returns the empty value that is the default of a list or map

@@ -128,20 +128,12 @@ func (m *instanceMaker) value(s map[string]any, depth int, full bool) any {
 		}
 		return nil
 	}
-	typ := s["type"]
-	if list, ok := typ.([]any); ok {
-		typ = nil
-		for _, t := range list {
-			if t != "null" {
-				typ = t
-				break
-			}
-		}
-	}
-	if typ == nil && s["properties"] != nil {
-		typ = "object"
-	}
-	switch typ {
+	return m.typed(s, depth, full)
+}
+
+// typed makes one value of s by its type.
+func (m *instanceMaker) typed(s map[string]any, depth int, full bool) any {
+	switch typeOf(s) {
 	case "string":
 		switch s["format"] {
 		case "date-time":
@@ -167,30 +159,55 @@ func (m *instanceMaker) value(s map[string]any, depth int, full bool) any {
 		}
 		return []any{m.value(items, depth+1, full)}
 	case "object":
-		obj := map[string]any{}
-		props, _ := s["properties"].(map[string]any)
-		req := map[string]bool{}
-		if r, ok := s["required"].([]any); ok {
-			for _, k := range r {
-				req[k.(string)] = true
-			}
-		}
-		keys := make([]string, 0, len(props))
-		for k := range props {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			if !req[k] && (!full || depth >= maxDepth) {
-				continue
-			}
-			if ps, ok := props[k].(map[string]any); ok {
-				obj[k] = m.value(ps, depth+1, full)
-			}
-		}
-		return obj
+		return m.object(s, depth, full)
 	}
 	return map[string]any{}
+}
+
+// typeOf is the type of s: its first that is not null, "object" for a
+// schema with properties and no type.
+func typeOf(s map[string]any) any {
+	typ := s["type"]
+	if list, ok := typ.([]any); ok {
+		typ = nil
+		for _, t := range list {
+			if t != "null" {
+				typ = t
+				break
+			}
+		}
+	}
+	if typ == nil && s["properties"] != nil {
+		typ = "object"
+	}
+	return typ
+}
+
+// object makes an object of s: its required properties, and with full the
+// others too, above maxDepth.
+func (m *instanceMaker) object(s map[string]any, depth int, full bool) map[string]any {
+	obj := map[string]any{}
+	props, _ := s["properties"].(map[string]any)
+	req := map[string]bool{}
+	if r, ok := s["required"].([]any); ok {
+		for _, k := range r {
+			req[k.(string)] = true
+		}
+	}
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !req[k] && (!full || depth >= maxDepth) {
+			continue
+		}
+		if ps, ok := props[k].(map[string]any); ok {
+			obj[k] = m.value(ps, depth+1, full)
+		}
+	}
+	return obj
 }
 
 func withoutKey(s map[string]any, key string) map[string]any {
