@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,10 +14,11 @@ import (
 // runner runs the go command to measure packages, with this program as
 // its -toolexec wrapper, keeping its files in dir.
 type runner struct {
-	self    string // this program's executable
-	dir     string // a scratch directory for overlays, logs and binaries
-	gcflags string // flags for the compiler, on the measured package only
-	pkgs    map[string]pkgInfo
+	self     string // this program's executable
+	dir      string // a scratch directory for overlays, logs and binaries
+	gcflags  string // flags for the compiler, on the measured package only
+	measured string // the import path of the package measured last
+	pkgs     map[string]pkgInfo
 }
 
 // pkgInfo is what the runner needs to know of a package under a set of tags.
@@ -113,6 +115,7 @@ func (r *runner) timed(pkg string, nonce int64, args ...string) ([]timing, error
 	if err := os.WriteFile(log, nil, 0o644); err != nil {
 		return nil, err
 	}
+	r.measured = pkg
 	gcflags := fmt.Sprintf("%s=-D=_bench_size_%d %s", pkg, nonce, r.gcflags)
 	args = append([]string{args[0], "-toolexec", r.self, "-gcflags", gcflags}, args[1:]...)
 	if _, err := goCmd([]string{logEnv + "=" + log}, args...); err != nil {
@@ -125,11 +128,16 @@ func (r *runner) timed(pkg string, nonce int64, args ...string) ([]timing, error
 	return parseTimings(bytes.NewReader(b))
 }
 
-// binarySize builds the command pkg with the extra go build flags and
-// returns the size of its executable in bytes.
+// binarySize builds the command pkg with the extra go build flags, and
+// the package measured last with the runner's compiler flags, and returns
+// the size of its executable in bytes.
 func (r *runner) binarySize(pkg, tags string, flags ...string) (int64, error) {
 	exe := filepath.Join(r.dir, "agent.exe")
-	args := append(append([]string{"build", "-o", exe, "-tags", tags}, flags...), pkg)
+	args := append([]string{"build", "-o", exe, "-tags", tags}, flags...)
+	if r.gcflags != "" {
+		args = append(args, "-gcflags", r.measured+"="+r.gcflags)
+	}
+	args = append(args, pkg)
 	if _, err := goCmd(nil, args...); err != nil {
 		return 0, err
 	}
@@ -143,10 +151,15 @@ func (r *runner) binarySize(pkg, tags string, flags ...string) (int64, error) {
 // goTool is the go command that goCmd runs.
 var goTool = "go"
 
+// goTimeout bounds each run of the go command.
+const goTimeout = 10 * time.Minute
+
 // goCmd runs the go command with args and the extra environment env, and
 // returns its standard output; its error says what it wrote on stderr.
 func goCmd(env []string, args ...string) (string, error) {
-	cmd := exec.Command(goTool, args...)
+	ctx, cancel := context.WithTimeout(context.Background(), goTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, goTool, args...)
 	cmd.Env = append(os.Environ(), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -44,6 +44,7 @@ func (res *result) sizes(r *runner, c contender) error {
 	if res.lines, err = r.lines(c.pkg, c.tags); err != nil {
 		return err
 	}
+	r.measured = c.pkg
 	if res.binary, err = r.binarySize(c.agent, c.tags); err != nil {
 		return err
 	}
