@@ -3,16 +3,16 @@
 // repository root, which runs it in bench/): the package's own compile CPU
 // time (the compile action's user and system time, the median of -count
 // counts, acpv1 in its default build and with -tags unstable), the CPU
-// time of its first go vet, and the size of a minimal v1 agent built on
-// each (commands acpgenagent and coderagent). It prints Markdown tables
-// and the ratios against the targets: a compile CPU time at most twice
-// coder's and a binary at most 1.25 times its size.
+// time of the first go vet of a minimal v1 agent built on each (commands
+// acpgenagent and coderagent), and the size of that agent's executable.
+// It prints Markdown tables and the ratios against the targets: a compile
+// CPU time at most twice coder's and a binary at most 1.25 times its size.
 //
 // Each count builds and vets each package once, the contenders taking
-// turns, with a go command overlay that makes the package new to the
-// build cache (its dependencies come from the cache). The program is its
-// own -toolexec wrapper, which times the compiler and vet on the measured
-// package.
+// turns, with a compiler flag without effect whose value is new each time,
+// so that the build cache has no result for the package (its dependencies
+// come from the cache). The program is its own -toolexec wrapper, which
+// times the compiler and vet on each package.
 package main
 
 import (

@@ -15,7 +15,7 @@ import (
 // its -toolexec wrapper, keeping its files in dir.
 type runner struct {
 	self     string // this program's executable
-	dir      string // a scratch directory for overlays, logs and binaries
+	dir      string // a scratch directory for the timings and the executables
 	gcflags  string // flags for the compiler, on the measured package only
 	measured string // the import path of the package measured last
 	pkgs     map[string]pkgInfo
