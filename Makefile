@@ -87,6 +87,18 @@ bench:
 	cd bench && $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da bench.out
 	cd bench && $(GO) run ./ratios < bench.out
 
+SIZECOUNT ?= 3
+
+# What a user compiles (bench/size): the compile CPU time of acpv1, in its
+# default build and with -tags unstable, and of github.com/coder/acp-go-sdk,
+# the first go vet of a minimal agent on each and the size of that agent's
+# executable, with the ratios against the targets. Each of $(SIZECOUNT) counts
+# compiles and vets each package once, the build cache bypassed for that
+# package alone.
+.PHONY: bench-size
+bench-size:
+	cd bench && $(GO) run ./size -count $(SIZECOUNT) -go $(GO)
+
 NETCONNS ?= 1000
 NETCOUNT ?= 1
 

@@ -208,12 +208,11 @@ func BenchmarkEncode(b *testing.B) {
 			}
 			b.Run(name+"/"+c.name, func(b *testing.B) {
 				b.SetBytes(int64(workload.Bytes(msgs) / len(msgs)))
-				b.ReportAllocs()
-				for i := 0; i < b.N; i++ {
+				run(b, func(i int) {
 					if _, err := encode(values[i%len(values)]); err != nil {
 						b.Fatal(err)
 					}
-				}
+				})
 			})
 		}
 	}
