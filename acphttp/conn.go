@@ -26,7 +26,8 @@ type conn struct {
 	id     string
 	ws     bool
 	limits *Limits
-	in     *inbox
+	in     *inbox    // the agent's reader over Streamable HTTP
+	sock   *wsSocket // the agent's reader and writer over WebSocket
 	agent  Conn
 
 	// ctx ends when the connection does; it is the context of the request
@@ -70,6 +71,9 @@ func (c *conn) broadcastLocked() {
 
 // Write takes the agent's output: one message per line.
 func (c *conn) Write(p []byte) (int, error) {
+	if c.sock != nil {
+		return c.sock.write(p)
+	}
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -283,6 +287,7 @@ func (c *conn) next(ctx context.Context, mb *mailbox, keepAlive <-chan time.Time
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-keepAlive:
+			c.checkAgent()
 			if err := idle(); err != nil {
 				return nil, err
 			}
@@ -383,7 +388,17 @@ func (c *conn) expect(key, session string) {
 // deliver hands one client message to the agent.
 func (c *conn) deliver(ctx context.Context, msg []byte) error {
 	line := append(oneLine(msg), '\n')
-	return c.in.send(ctx, line)
+	c.mu.Lock()
+	var agentDone <-chan struct{}
+	if c.agent != nil {
+		agentDone = c.agent.Done()
+	}
+	c.mu.Unlock()
+	err := c.in.send(ctx, line, agentDone)
+	if err == ErrClosed {
+		c.checkAgent()
+	}
+	return err
 }
 
 // close closes c for the reason err: nil when the client or the server
@@ -417,15 +432,25 @@ func (c *conn) closeLocked(err error) {
 	c.sessions, c.pending, c.clientRoutes = nil, nil, nil
 	c.buffered, c.unclaimed = 0, 0
 	c.broadcastLocked()
-	inErr := io.EOF
-	if err != nil && err != errShutdown {
-		inErr = err
+	if c.sock != nil {
+		c.sock.shut(err)
+	} else {
+		c.in.close(readError(err))
 	}
-	c.in.close(inErr)
 	c.cancel()
 	c.abort()
 	time.AfterFunc(writeGrace, c.cancelWrite)
 	c.s.forget(c)
+}
+
+// readError returns what the agent's reader returns once its connection
+// has closed for the reason err: io.EOF when the client or the server
+// ended it.
+func readError(err error) error {
+	if err == nil || err == errShutdown {
+		return io.EOF
+	}
+	return err
 }
 
 // writeGrace is how long a write to the client under way when its
@@ -441,6 +466,11 @@ func (c *conn) finish() {
 	if c.closed {
 		return
 	}
+	if c.sock != nil {
+		// What the agent wrote has been written: the socket closes.
+		c.closeLocked(nil)
+		return
+	}
 	c.finished = true
 	c.main.finished = true
 	for _, mb := range c.sessions {
@@ -452,18 +482,35 @@ func (c *conn) finish() {
 	c.s.forget(c)
 }
 
-// watch owns the connection's life: it finishes the connection when the
-// agent ends, closes the agent when the connection closes, and returns
-// once the agent has ended.
-func (c *conn) watch() {
+// closeAgent runs once the connection has closed or finished (after its
+// context ends, with context.AfterFunc: an open connection holds no
+// goroutine of its own): it closes the agent and returns once the agent
+// has ended.
+func (c *conn) closeAgent() {
 	defer c.s.wg.Done()
-	select {
-	case <-c.agent.Done():
-		c.finish()
-	case <-c.ctx.Done():
-	}
 	if closer, ok := c.agent.(io.Closer); ok {
 		_ = closer.Close()
 	}
 	<-c.agent.Done()
+}
+
+// checkAgent finishes the connection when its agent has ended on its own,
+// and reports whether it has. A generated connection that ends on its own
+// closes its reader, which finishes the connection at once (see
+// inbox.Close); this is for the other Conns, looked at whenever the
+// connection is used.
+func (c *conn) checkAgent() bool {
+	c.mu.Lock()
+	agent := c.agent
+	c.mu.Unlock()
+	if agent == nil {
+		return false
+	}
+	select {
+	case <-agent.Done():
+		c.finish()
+		return true
+	default:
+		return false
+	}
 }

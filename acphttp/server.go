@@ -140,11 +140,18 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request, ws bool) *conn {
 	aborted, abort := context.WithCancel(context.Background())
 	stopWrites, cancelWrite := context.WithCancel(context.Background())
 	c := &conn{
-		s: s, id: newConnectionID(), ws: ws, limits: &s.limits, in: newInbox(),
-		ctx: ctx, cancel: cancel, initial: make(chan []byte, 1),
+		s: s, id: newConnectionID(), ws: ws, limits: &s.limits,
+		ctx: ctx, cancel: cancel,
 		aborted: aborted, abort: abort, stopWrites: stopWrites, cancelWrite: cancelWrite,
 		changed: make(chan struct{}), lastProgress: time.Now(),
-		sessions: map[string]*mailbox{}, pending: map[string]string{}, clientRoutes: map[string]string{},
+	}
+	if ws {
+		c.sock = newWSSocket(c)
+	} else {
+		c.in = newInbox()
+		c.in.onClose = c.finish
+		c.initial = make(chan []byte, 1)
+		c.sessions, c.pending, c.clientRoutes = map[string]*mailbox{}, map[string]string{}, map[string]string{}
 	}
 	s.mu.Lock()
 	if s.shutdown || s.max > 0 && len(s.conns) >= s.max {
@@ -160,17 +167,16 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request, ws bool) *conn {
 		return nil
 	}
 	s.conns[c.id] = c
-	// The watcher of the connection, and the handler of its WebSocket.
-	n := 1
-	if ws {
-		n = 2
-	}
-	s.wg.Add(n)
+	// What closes the agent once the connection ends (closeAgent).
+	s.wg.Add(1)
 	s.mu.Unlock()
 	agent, err := s.callConnect(r.WithContext(ctx), c)
 	if err != nil || agent == nil {
-		s.wg.Add(-n)
+		if c.sock != nil {
+			c.sock.start(nil, nil) // never upgraded
+		}
 		c.close(nil)
+		s.wg.Done()
 		var se *StatusError
 		if errors.As(err, &se) {
 			textResponse(w, se.Code, se.Text)
@@ -179,8 +185,10 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request, ws bool) *conn {
 		}
 		return nil
 	}
+	c.mu.Lock()
 	c.agent = agent
-	go c.watch()
+	c.mu.Unlock()
+	context.AfterFunc(ctx, c.closeAgent)
 	return c
 }
 
@@ -202,7 +210,11 @@ func (s *Server) callConnect(r *http.Request, c *conn) (agent Conn, err error) {
 			agent, err = nil, errors.New("acphttp: the ConnectFunc panicked")
 		}
 	}()
-	return s.connect(r, c, c.in)
+	var in io.Reader = c.in
+	if c.sock != nil {
+		in = c.sock
+	}
+	return s.connect(r, c, in)
 }
 
 // forget removes c from the connections of s.
