@@ -134,7 +134,7 @@ type connection struct {
 	stall stallWatch
 	slots chan struct{} // one for each inbound request being served
 	work  chan job      // hands a request to a worker that waits for one
-	idle  atomic.Int32  // the workers that wait
+	idle  workerPool    // the workers that wait
 
 	ctx    context.Context // ends with the connection: the context of inbound calls
 	cancel context.CancelFunc
@@ -148,7 +148,7 @@ type connection struct {
 	handlers         sync.WaitGroup
 	closeR, closeW   sync.Once
 
-	calls  RequestTracker // outbound requests awaiting their responses
+	calls  callTracker  // outbound requests awaiting their responses
 	nextID atomic.Int64   // the id of the last outbound request
 
 	mu      sync.Mutex
@@ -300,6 +300,7 @@ func (c *connection) end(err error) {
 	}
 	c.cancel()
 	close(c.done)
+	c.idle.stop()
 	switch {
 	case claimed:
 		c.startWriter() // it writes what is queued, then closes Done
@@ -405,6 +406,7 @@ func (c *connection) serve(m *lineMessage) bool {
 	j := job{ctx: ctx, cancel: cancel, key: key, method: m.method, params: params, served: served}
 	select {
 	case c.work <- j:
+		c.idle.handed.Add(1)
 	default:
 		go c.worker(j)
 	}
@@ -429,37 +431,95 @@ type job struct {
 }
 
 // maxIdleWorkers is how many goroutines that served a request wait for the
-// next one, for at most workerLinger, instead of ending: a request then
-// starts on a goroutine whose stack has already grown. A connection that
-// serves nothing for workerLinger has no worker left.
+// next one, instead of ending: a request then starts on a goroutine whose
+// stack has already grown. They end once no request has come for a whole
+// workerLinger: a connection that serves nothing has no worker left.
 const (
 	maxIdleWorkers = 4
 	workerLinger   = 100 * time.Millisecond
 )
 
-// worker serves j, then the requests handed to it while it lingers.
+// workerPool tells the idle workers when to end, with one timer for them
+// all rather than one for each wait.
+type workerPool struct {
+	mu     sync.Mutex
+	n      int           // the idle workers
+	quiet  chan struct{} // closed when the idle workers end; nil while none waits
+	timer  *time.Timer
+	handed atomic.Uint64 // the requests handed to idle workers
+	seen   uint64        // handed when the timer was armed
+}
+
+// wait registers an idle worker: it returns the channel that is closed
+// when it is to end, or nil when enough workers wait already.
+func (p *workerPool) wait() <-chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.n == maxIdleWorkers {
+		return nil
+	}
+	p.n++
+	if p.quiet == nil {
+		p.quiet = make(chan struct{})
+		p.seen = p.handed.Load()
+		if p.timer == nil {
+			p.timer = time.AfterFunc(workerLinger, p.check)
+		} else {
+			p.timer.Reset(workerLinger)
+		}
+	}
+	return p.quiet
+}
+
+// woken records that an idle worker stopped waiting.
+func (p *workerPool) woken() {
+	p.mu.Lock()
+	p.n--
+	p.mu.Unlock()
+}
+
+// check ends the idle workers if no request was handed to one for a whole
+// workerLinger, and otherwise looks again after another.
+func (p *workerPool) check() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.quiet == nil {
+		return
+	}
+	if h := p.handed.Load(); h != p.seen {
+		p.seen = h
+		p.timer.Reset(workerLinger)
+		return
+	}
+	close(p.quiet)
+	p.quiet = nil
+}
+
+// stop stops the timer, once the connection has ended.
+func (p *workerPool) stop() {
+	p.mu.Lock()
+	if p.timer != nil {
+		p.timer.Stop()
+	}
+	p.mu.Unlock()
+}
+
+// worker serves j, then the requests handed to it while it waits.
 func (c *connection) worker(j job) {
-	var linger *time.Timer
 	for {
 		c.serveRequest(j)
-		if c.idle.Add(1) > maxIdleWorkers {
-			c.idle.Add(-1)
+		quiet := c.idle.wait()
+		if quiet == nil {
 			return
-		}
-		if linger == nil {
-			linger = time.NewTimer(workerLinger)
-		} else {
-			linger.Reset(workerLinger)
 		}
 		select {
 		case j = <-c.work:
-			c.idle.Add(-1)
-		case <-linger.C:
-			c.idle.Add(-1)
+			c.idle.woken()
+		case <-quiet:
+			c.idle.woken()
 			return
 		case <-c.done:
-			c.idle.Add(-1)
-			linger.Stop()
+			c.idle.woken()
 			return
 		}
 	}
@@ -625,13 +685,9 @@ func (c *connection) request(ctx context.Context, method, typed string, params a
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	ch := make(chan reply, 1)
 	id := c.nextID.Add(1)
-	var buf [20]byte
-	key := string(strconv.AppendInt(buf[:0], id, 10))
-	if err := c.calls.track(key, trackedRequest{method: typed, reply: ch}); err != nil {
-		return nil, err
-	}
+	call := newPendingCall(typed)
+	c.calls.track(id, call)
 	// send fails once the connection has ended: end sets c.err before it
 	// fails the tracked calls, so a call tracked too late for that fails here.
 	// A caller whose context cannot end waits for the response anyway: it
@@ -642,24 +698,31 @@ func (c *connection) request(ctx context.Context, method, typed string, params a
 	}
 	err := c.send(ctx, how, func(b []byte) ([]byte, error) { return appendRequest(b, id, method, params) })
 	if err != nil {
-		c.calls.takeKey([]byte(key))
+		if _, ok := c.calls.take(id); ok {
+			call.release()
+		}
 		return nil, err
 	}
 	if ctx.Done() == nil { // a context that is never cancelled
-		r := <-ch
+		r := <-call.reply
+		call.release()
 		return r.result, r.err
 	}
 	select {
-	case r := <-ch:
+	case r := <-call.reply:
+		call.release()
 		return r.result, r.err
 	case <-ctx.Done():
-		if _, ok := c.calls.takeKey([]byte(key)); ok {
+		if _, ok := c.calls.take(id); ok {
+			call.release()
 			// Not waiting for room: the caller returns now.
 			_ = c.send(ctx, sendNoWait, func(b []byte) ([]byte, error) {
 				b = append(b, `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":`...)
 				return append(strconv.AppendInt(b, id, 10), "}}"...), nil
 			})
 		}
+		// Otherwise its reply is on its way: the entry is left to the
+		// garbage collector.
 		return nil, ctx.Err()
 	}
 }

@@ -363,59 +363,95 @@ func (c *connection) finish() {
 }
 
 // stallWatch ends the connection when a write has been blocked for the
-// stall limit. Its timer is armed by a write that finds it idle and, when
-// it fires during a later write, re-armed for what that write has left:
-// a write costs a clock reading, not a timer reset.
+// stall limit. Its timer ticks every quarter of the limit while writes are
+// being made; a write that is still the one in progress at five ticks in a
+// row has been blocked for at least the limit (and at most a quarter more).
+// A write costs two atomic additions, not a clock reading.
 type stallWatch struct {
-	c     *connection
-	mu    sync.Mutex
-	timer *time.Timer // made by the first write
-	armed atomic.Bool
-	since atomic.Int64 // when the write in progress began (Unix ns), or 0
+	c      *connection
+	mu     sync.Mutex
+	timer  *time.Timer // made by the first write
+	armed  atomic.Bool
+	writes atomic.Uint64 // incremented as each write begins and ends: odd during one
+	last   uint64        // the count at the last tick that saw a write in progress
+	ticks  int           // the ticks in a row that saw that same write
+	ended  bool          // stop was called
+}
+
+// stallTicks is how many ticks in a row see one write in progress before
+// it counts as stalled.
+const stallTicks = 5
+
+// period is the time between ticks.
+func (s *stallWatch) period() time.Duration {
+	return max(s.c.cfg.limits.OutputStall/(stallTicks-1), 1)
 }
 
 // begin records that a write begins.
 func (s *stallWatch) begin() {
-	s.since.Store(time.Now().UnixNano())
-	if s.armed.CompareAndSwap(false, true) {
-		s.mu.Lock()
-		if s.timer == nil {
-			s.timer = time.AfterFunc(s.c.cfg.limits.OutputStall, s.check)
-		} else {
-			s.timer.Reset(s.c.cfg.limits.OutputStall)
-		}
-		s.mu.Unlock()
+	s.writes.Add(1)
+	if !s.armed.Load() {
+		s.arm()
+	}
+}
+
+// arm starts the ticks, unless they run.
+func (s *stallWatch) arm() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended || !s.armed.CompareAndSwap(false, true) {
+		return
+	}
+	if s.timer == nil {
+		s.timer = time.AfterFunc(s.period(), s.check)
+	} else {
+		s.timer.Reset(s.period())
 	}
 }
 
 // finish records that the write has returned.
-func (s *stallWatch) finish() { s.since.Store(0) }
+func (s *stallWatch) finish() { s.writes.Add(1) }
 
-// stop stops the timer for good.
+// stop stops the ticks for good.
 func (s *stallWatch) stop() {
 	s.mu.Lock()
 	if s.timer != nil {
 		s.timer.Stop()
 	}
+	s.ended = true
 	s.mu.Unlock()
 }
 
-// check runs when the timer fires.
+// check runs at each tick.
 func (s *stallWatch) check() {
-	s.armed.Store(false)
-	since := s.since.Load()
-	if since == 0 {
+	s.mu.Lock()
+	if s.ended {
+		s.mu.Unlock()
 		return
 	}
-	limit := s.c.cfg.limits.OutputStall
-	if left := limit - time.Since(time.Unix(0, since)); left > 0 {
-		if s.armed.CompareAndSwap(false, true) {
-			s.mu.Lock()
-			s.timer.Reset(left)
-			s.mu.Unlock()
+	w := s.writes.Load()
+	if w%2 == 0 {
+		// No write in progress: the ticks stop until the next one.
+		s.ticks = 0
+		s.armed.Store(false)
+		s.mu.Unlock()
+		if s.writes.Load()%2 == 1 { // one began meanwhile, and saw them armed
+			s.arm()
 		}
 		return
 	}
+	if w == s.last {
+		s.ticks++
+	} else {
+		s.last, s.ticks = w, 1
+	}
+	if s.ticks < stallTicks {
+		s.timer.Reset(s.period())
+		s.mu.Unlock()
+		return
+	}
+	s.mu.Unlock()
+	limit := s.c.cfg.limits.OutputStall
 	s.c.flushing.Store(false)
 	s.c.end(fmt.Errorf("writing stalled: the peer read nothing for %v", limit))
 	s.c.closeIO(true, true)
