@@ -149,7 +149,7 @@ type connection struct {
 	closeR, closeW   sync.Once
 
 	calls  callTracker  // outbound requests awaiting their responses
-	nextID atomic.Int64   // the id of the last outbound request
+	nextID atomic.Int64 // the id of the last outbound request
 
 	mu      sync.Mutex
 	err     error                         // why the connection ended, once it has

@@ -75,7 +75,6 @@ func (t *RequestTracker) takeKey(key []byte) (trackedRequest, bool) {
 	return r, ok
 }
 
-
 // Len returns the number of requests awaiting a response.
 func (t *RequestTracker) Len() int {
 	t.mu.Lock()
