@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // The connection runtime: one JSON-RPC 2.0 message per line in each
@@ -113,11 +114,13 @@ type inParams struct {
 
 var errNoHandler = errors.New("no handler for the method")
 
-// connection is the runtime behind each side's connection type. Three kinds
-// of goroutines serve it: one reads and dispatches the lines, one writes
-// the queued outbound messages, and workers serve the inbound requests,
-// each request on one of its own, as many as requests served at once. The
-// connection owns them all: they end with it.
+// connection is the runtime behind each side's connection type. One
+// goroutine reads and dispatches the lines for as long as the connection
+// lives; each inbound request is served on a goroutine of its own, which
+// ends once it has answered; and the outbound messages are written by the
+// goroutine that holds the writer role (see outbox), which exists only
+// while there is something to write. The connection owns them all: they
+// end with it.
 type connection struct {
 	impl          any
 	requests      map[string]route
@@ -128,22 +131,25 @@ type connection struct {
 	r     io.Reader
 	w     io.Writer
 	out   *outbox
+	stall stallWatch
 	slots chan struct{} // one for each inbound request being served
-	work  chan func()   // hands a request to a worker that waits for one
-	idle  atomic.Int32  // the workers that wait
+	work  chan job      // hands a request to a worker that waits for one
+	idle  workerPool    // the workers that wait
 
 	ctx    context.Context // ends with the connection: the context of inbound calls
 	cancel context.CancelFunc
-	done   chan struct{}
+	done   chan struct{} // closed when the connection ends
 
-	readerDone, writerDone chan struct{}
-	reading, writing       atomic.Bool // in a Read of r, in a Write to w
-	flushing               atomic.Bool // Close has been called: the writer writes what is queued
-	handlers               sync.WaitGroup
-	closeR, closeW         sync.Once
+	finished         chan struct{} // Done's: closed once the output is written, or given up, too
+	finishOnce       sync.Once
+	readerDone       chan struct{}
+	reading, writing atomic.Bool // in a Read of r, in a Write to w
+	flushing         atomic.Bool // Close was called, or r ended: what is queued is written
+	handlers         sync.WaitGroup
+	closeR, closeW   sync.Once
 
-	calls  RequestTracker // outbound requests awaiting their responses
-	nextID atomic.Int64   // the id of the last outbound request
+	calls  callTracker  // outbound requests awaiting their responses
+	nextID atomic.Int64 // the id of the last outbound request
 
 	mu      sync.Mutex
 	err     error                         // why the connection ended, once it has
@@ -156,23 +162,24 @@ func newConnection(impl any, requests, notifications map[string]route, w io.Writ
 	c := &connection{
 		impl: impl, requests: requests, notifications: notifications, cfg: newConfig(opts),
 		r: r, w: w, ctx: ctx, cancel: cancel, done: make(chan struct{}),
-		readerDone: make(chan struct{}), writerDone: make(chan struct{}), work: make(chan func()),
+		finished: make(chan struct{}), readerDone: make(chan struct{}), work: make(chan job),
 		serving: map[string]context.CancelFunc{},
 	}
+	c.stall.c = c
 	c.out = newOutbox(c.cfg.limits.MaxBufferedBytes)
 	c.slots = make(chan struct{}, min(c.cfg.limits.MaxConcurrentRequests, 1<<30))
 	if requests[MethodInitialize] != nil {
 		c.init = new(initGate)
 	}
 	go c.read()
-	go c.write()
 	return c
 }
 
 // Done returns a channel that is closed when the connection has ended: the
 // peer closed its end, reading or writing failed or stalled, or Close was
-// called.
-func (c *connection) Done() <-chan struct{} { return c.done }
+// called. When the peer closed its end, or Close was called, the messages
+// queued by then are written first (for at most the OutputStall limit).
+func (c *connection) Done() <-chan struct{} { return c.finished }
 
 // Err returns why the connection ended, wrapping ErrConnectionClosed, or nil
 // while it is open.
@@ -202,7 +209,7 @@ func (c *connection) Close() error {
 	c.end(errors.New("the connection was closed"))
 	_, wCloser := c.w.(io.Closer)
 	if wCloser || !c.writing.Load() {
-		<-c.writerDone
+		<-c.finished
 	}
 	err := c.closeIO(true, false)
 	_, rCloser := c.r.(io.Closer)
@@ -255,6 +262,8 @@ func (c *connection) read() {
 		case err == errOutboxClosed:
 			return
 		case err == io.EOF:
+			// What is queued still goes out: the peer may read on.
+			c.flushing.Store(true)
 			c.end(errors.New("the peer closed the connection"))
 			return
 		case err != nil:
@@ -284,18 +293,19 @@ func (c *connection) end(err error) {
 		cancel()
 	}
 	c.mu.Unlock()
-	c.out.close()
+	idle, claimed := c.out.close(c.flushing.Load())
 	// A call tracked after this sees c.err (see request).
 	for _, r := range c.calls.takeAll() {
 		r.reply <- reply{err: c.err}
 	}
 	c.cancel()
 	close(c.done)
-	// No request is handed to a worker once c.err is set (see serve).
-	close(c.work)
-	select {
-	case c.out.ready <- struct{}{}: // the writer wakes to see the end
-	default:
+	c.idle.stop()
+	switch {
+	case claimed:
+		c.startWriter() // it writes what is queued, then closes Done
+	case idle:
+		c.finish()
 	}
 }
 
@@ -314,9 +324,9 @@ func (c *connection) tooLong(prefix []byte) {
 			r.reply <- reply{err: fmt.Errorf("acp: the response to %s is longer than the limit of %d bytes", r.method, c.cfg.limits.MaxMessageBytes)}
 		}
 	case id != nil:
-		c.sendError(string(id), NewInvalidRequestError(details))
+		c.sendError(string(id), NewInvalidRequestError(details), sendQueue)
 	default:
-		c.sendError("", withData(NewParseError(), details))
+		c.sendError("", withData(NewParseError(), details), sendQueue)
 	}
 }
 
@@ -327,7 +337,7 @@ func (c *connection) line(line []byte) bool {
 	switch {
 	case err != nil:
 		if !m.response {
-			c.sendError(string(m.id), err)
+			c.sendError(string(m.id), err, sendQueue)
 		}
 	case m.empty, m.response && (m.id == nil || isNull(m.id)):
 		// Blank lines, and responses to no request (an error the peer could
@@ -349,7 +359,7 @@ func (c *connection) line(line []byte) bool {
 func (c *connection) admit(m *lineMessage) bool {
 	ok, rpcErr := c.init.admit(m)
 	if rpcErr != nil {
-		c.sendError(string(m.id), rpcErr)
+		c.sendError(string(m.id), rpcErr, sendQueue)
 	}
 	return ok
 }
@@ -374,28 +384,10 @@ func (c *connection) serve(m *lineMessage) bool {
 	// cancels the contexts of the requests being served itself.
 	ctx, cancel := context.WithCancel(context.Background())
 	initialize := c.init != nil && m.method == MethodInitialize
-	method, params := m.method, inParams{present: m.params.raw != nil, value: m.params.value, err: m.params.err}
+	params := inParams{present: m.params.raw != nil, value: m.params.value, err: m.params.err}
 	var served chan struct{}
 	if initialize {
 		served = make(chan struct{})
-	}
-	job := func() {
-		defer func() {
-			cancel()
-			<-c.slots
-			if served != nil {
-				close(served)
-			}
-		}()
-		result, err := c.handle(ctx, c.requests, method, true, params)
-		// The id is free again before the answer can reach the peer.
-		c.mu.Lock()
-		delete(c.serving, key)
-		if initialize && err == nil {
-			c.served = params.value
-		}
-		c.mu.Unlock()
-		c.answer(ctx, key, method, initialize, result, err)
 	}
 	c.mu.Lock()
 	_, busy := c.serving[key]
@@ -404,21 +396,19 @@ func (c *connection) serve(m *lineMessage) bool {
 		cancel()
 		<-c.slots
 		if busy {
-			c.sendError(key, NewInvalidRequestError(map[string]string{"details": "a request with this id is already being served"}))
+			c.sendError(key, NewInvalidRequestError(map[string]string{"details": "a request with this id is already being served"}), sendQueue)
 		}
 		return c.err == nil
 	}
 	c.serving[key] = cancel
-	handedOff := false
-	select {
-	case c.work <- job:
-		handedOff = true
-	default:
-		c.handlers.Add(1)
-	}
+	c.handlers.Add(1)
 	c.mu.Unlock()
-	if !handedOff {
-		go c.worker(job)
+	j := job{ctx: ctx, cancel: cancel, key: key, method: m.method, params: params, served: served}
+	select {
+	case c.work <- j:
+		c.idle.handed.Add(1)
+	default:
+		go c.worker(j)
 	}
 	if served != nil {
 		select {
@@ -430,34 +420,147 @@ func (c *connection) serve(m *lineMessage) bool {
 	return true
 }
 
+// job is an inbound request to serve.
+type job struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	key    string // the id as received
+	method string
+	params inParams
+	served chan struct{} // for an initialize, closed once it is answered
+}
+
 // maxIdleWorkers is how many goroutines that served a request wait for the
 // next one, instead of ending: a request then starts on a goroutine whose
-// stack has already grown.
-const maxIdleWorkers = 8
+// stack has already grown. They end once no request has come for a whole
+// workerLinger: a connection that serves nothing has no worker left.
+const (
+	maxIdleWorkers = 4
+	workerLinger   = 100 * time.Millisecond
+)
 
-// worker runs job, then the jobs handed to it while it waits, until the
-// connection ends or enough others wait.
-func (c *connection) worker(job func()) {
-	defer c.handlers.Done()
+// workerPool tells the idle workers when to end, with one timer for them
+// all rather than one for each wait.
+type workerPool struct {
+	mu     sync.Mutex
+	n      int           // the idle workers
+	quiet  chan struct{} // closed when the idle workers end; nil while none waits
+	timer  *time.Timer
+	handed atomic.Uint64 // the requests handed to idle workers
+	seen   uint64        // handed when the timer was armed
+}
+
+// wait registers an idle worker: it returns the channel that is closed
+// when it is to end, or nil when enough workers wait already.
+func (p *workerPool) wait() <-chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.n == maxIdleWorkers {
+		return nil
+	}
+	p.n++
+	if p.quiet == nil {
+		p.quiet = make(chan struct{})
+		p.seen = p.handed.Load()
+		if p.timer == nil {
+			p.timer = time.AfterFunc(workerLinger, p.check)
+		} else {
+			p.timer.Reset(workerLinger)
+		}
+	}
+	return p.quiet
+}
+
+// woken records that an idle worker stopped waiting.
+func (p *workerPool) woken() {
+	p.mu.Lock()
+	p.n--
+	p.mu.Unlock()
+}
+
+// check ends the idle workers if no request was handed to one for a whole
+// workerLinger, and otherwise looks again after another.
+func (p *workerPool) check() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.quiet == nil {
+		return
+	}
+	if h := p.handed.Load(); h != p.seen {
+		p.seen = h
+		p.timer.Reset(workerLinger)
+		return
+	}
+	close(p.quiet)
+	p.quiet = nil
+}
+
+// stop stops the timer, once the connection has ended.
+func (p *workerPool) stop() {
+	p.mu.Lock()
+	if p.timer != nil {
+		p.timer.Stop()
+	}
+	p.mu.Unlock()
+}
+
+// worker serves j, then the requests handed to it while it waits.
+func (c *connection) worker(j job) {
 	for {
-		job()
-		if c.idle.Add(1) > maxIdleWorkers {
-			c.idle.Add(-1)
+		c.serveRequest(j)
+		quiet := c.idle.wait()
+		if quiet == nil {
 			return
 		}
-		job = <-c.work // nil once the connection has ended
-		c.idle.Add(-1)
-		if job == nil {
+		select {
+		case j = <-c.work:
+			c.idle.woken()
+		case <-quiet:
+			c.idle.woken()
+			return
+		case <-c.done:
+			c.idle.woken()
 			return
 		}
 	}
 }
 
+// serveRequest runs the handler of one inbound request and answers it.
+// served, if not nil, is closed once the answer is queued: an initialize,
+// awaited by the reader, which must not wait for a write.
+func (c *connection) serveRequest(j job) {
+	ctx, key, method, params, served := j.ctx, j.key, j.method, j.params, j.served
+	defer func() {
+		j.cancel()
+		<-c.slots
+		if served != nil {
+			close(served)
+		}
+	}()
+	result, err := c.handle(ctx, c.requests, method, true, params)
+	initialize := served != nil
+	// The id is free again before the answer can reach the peer.
+	c.mu.Lock()
+	delete(c.serving, key)
+	if initialize && err == nil {
+		c.served = params.value
+	}
+	c.mu.Unlock()
+	// The handler is done: Close does not wait for a write of its answer
+	// that w blocks, beyond what it waits for any write.
+	c.handlers.Done()
+	how := sendDirect
+	if initialize {
+		how = sendQueue
+	}
+	c.answer(ctx, key, method, initialize, result, err, how)
+}
+
 // answer sends the result of the request with this id, or its error. The
 // gate learns how an initialize ends before its answer goes out.
-func (c *connection) answer(ctx context.Context, id, method string, initialize bool, result any, err error) {
+func (c *connection) answer(ctx context.Context, id, method string, initialize bool, result any, err error, how sendHow) {
 	if err == nil {
-		encErr := c.send(c.ctx, true, func(b []byte) ([]byte, error) {
+		encErr := c.send(c.ctx, how, func(b []byte) ([]byte, error) {
 			b, err := appendResult(b, id, result)
 			if err == nil && initialize {
 				c.init.answered(true)
@@ -482,7 +585,7 @@ func (c *connection) answer(ctx context.Context, id, method string, initialize b
 	default:
 		rpcErr = NewInternalError(map[string]string{"details": err.Error()})
 	}
-	c.sendError(id, rpcErr)
+	c.sendError(id, rpcErr, how)
 }
 
 // notification handles an inbound notification before the next line.
@@ -582,35 +685,44 @@ func (c *connection) request(ctx context.Context, method, typed string, params a
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	ch := make(chan reply, 1)
 	id := c.nextID.Add(1)
-	var buf [20]byte
-	key := string(strconv.AppendInt(buf[:0], id, 10))
-	if err := c.calls.track(key, trackedRequest{method: typed, reply: ch}); err != nil {
-		return nil, err
-	}
+	call := newPendingCall(typed)
+	c.calls.track(id, call)
 	// send fails once the connection has ended: end sets c.err before it
 	// fails the tracked calls, so a call tracked too late for that fails here.
-	err := c.send(ctx, true, func(b []byte) ([]byte, error) { return appendRequest(b, id, method, params) })
+	// A caller whose context cannot end waits for the response anyway: it
+	// may write its request itself.
+	how := sendQueue
+	if ctx.Done() == nil {
+		how = sendDirect
+	}
+	err := c.send(ctx, how, func(b []byte) ([]byte, error) { return appendRequest(b, id, method, params) })
 	if err != nil {
-		c.calls.takeKey([]byte(key))
+		if _, ok := c.calls.take(id); ok {
+			call.release()
+		}
 		return nil, err
 	}
 	if ctx.Done() == nil { // a context that is never cancelled
-		r := <-ch
+		r := <-call.reply
+		call.release()
 		return r.result, r.err
 	}
 	select {
-	case r := <-ch:
+	case r := <-call.reply:
+		call.release()
 		return r.result, r.err
 	case <-ctx.Done():
-		if _, ok := c.calls.takeKey([]byte(key)); ok {
+		if _, ok := c.calls.take(id); ok {
+			call.release()
 			// Not waiting for room: the caller returns now.
-			_ = c.send(ctx, false, func(b []byte) ([]byte, error) {
+			_ = c.send(ctx, sendNoWait, func(b []byte) ([]byte, error) {
 				b = append(b, `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":`...)
 				return append(strconv.AppendInt(b, id, 10), "}}"...), nil
 			})
 		}
+		// Otherwise its reply is on its way: the entry is left to the
+		// garbage collector.
 		return nil, ctx.Err()
 	}
 }
@@ -621,13 +733,30 @@ func (c *connection) notify(ctx context.Context, method string, params any) erro
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return c.send(ctx, true, func(b []byte) ([]byte, error) { return appendNotification(b, method, params) })
+	return c.send(ctx, sendQueue, func(b []byte) ([]byte, error) { return appendNotification(b, method, params) })
 }
 
+// sendHow is how send hands a message to the writer.
+type sendHow int8
+
+const (
+	// sendQueue queues the message, waiting for room until the context
+	// ends; when nobody is writing, a goroutine is started that writes it.
+	sendQueue sendHow = iota
+	// sendNoWait queues the message only if there is room now.
+	sendNoWait
+	// sendDirect queues the message like sendQueue but, when nobody is
+	// writing, the sender writes it itself, with whatever was queued
+	// before it: for a sender that has nothing else to do until the
+	// message is out and may wait in the Write, as long as the stall limit
+	// allows (a request's caller whose context cannot end, a request's
+	// handler answering it). It saves the hand-off to another goroutine.
+	sendDirect
+)
+
 // send queues the message that build appends to a pooled buffer, and its
-// newline, for the writer; when the queue is full it waits for room until
-// ctx ends (or, unless wait, not at all).
-func (c *connection) send(ctx context.Context, wait bool, build func([]byte) ([]byte, error)) error {
+// newline, for the writer, as how says.
+func (c *connection) send(ctx context.Context, how sendHow, build func([]byte) ([]byte, error)) error {
 	if c.ended() {
 		return c.Err()
 	}
@@ -638,19 +767,27 @@ func (c *connection) send(ctx context.Context, wait bool, build func([]byte) ([]
 		return err
 	}
 	*buf = append(b, '\n')
-	if err = c.out.put(ctx, c.done, buf, wait); err != nil {
+	claimed, err := c.out.put(ctx, c.done, buf, how != sendNoWait)
+	switch {
+	case err == errOutboxClosed:
 		putBuffer(buf)
-		if err == errOutboxClosed {
-			return c.Err()
-		}
+		return c.Err()
+	case err != nil:
+		putBuffer(buf)
+		return err
+	case !claimed:
+	case how == sendDirect:
+		c.drain(true)
+	default:
+		c.startWriter()
 	}
-	return err
+	return nil
 }
 
 // sendError answers the request whose id, as received, is id (null when
 // empty) with e.
-func (c *connection) sendError(id string, e *Error) {
-	_ = c.send(c.ctx, true, func(b []byte) ([]byte, error) { return appendErrorResponse(b, id, e), nil })
+func (c *connection) sendError(id string, e *Error, how sendHow) {
+	_ = c.send(c.ctx, how, func(b []byte) ([]byte, error) { return appendErrorResponse(b, id, e), nil })
 }
 
 // call sends the request method and returns its result as a new R.
