@@ -34,12 +34,10 @@ type conn struct {
 	// that Connect receives.
 	ctx    context.Context
 	cancel context.CancelFunc
-	// aborted ends when the connection closes (not when its agent ends and
-	// its streams drain), and stopWrites writeGrace later: a write to the
-	// client still under way then, one the client has stopped taking,
-	// stops.
-	aborted     context.Context
-	abort       context.CancelFunc
+	// stopWrites ends writeGrace after the connection closes (not when its
+	// agent ends and its streams drain): a write to an SSE stream still
+	// under way then, one the client has stopped taking, stops. Nil over
+	// WebSocket, whose socket does the same (see wsSocket.shut).
 	stopWrites  context.Context
 	cancelWrite context.CancelFunc
 
@@ -438,8 +436,9 @@ func (c *conn) closeLocked(err error) {
 		c.in.close(readError(err))
 	}
 	c.cancel()
-	c.abort()
-	time.AfterFunc(writeGrace, c.cancelWrite)
+	if c.cancelWrite != nil {
+		time.AfterFunc(writeGrace, c.cancelWrite)
+	}
 	c.s.forget(c)
 }
 

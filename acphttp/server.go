@@ -137,17 +137,15 @@ func (s *Server) Shutdown(ctx context.Context) error {
 // when it cannot.
 func (s *Server) open(w http.ResponseWriter, r *http.Request, ws bool) *conn {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
-	aborted, abort := context.WithCancel(context.Background())
-	stopWrites, cancelWrite := context.WithCancel(context.Background())
 	c := &conn{
 		s: s, id: newConnectionID(), ws: ws, limits: &s.limits,
 		ctx: ctx, cancel: cancel,
-		aborted: aborted, abort: abort, stopWrites: stopWrites, cancelWrite: cancelWrite,
 		changed: make(chan struct{}), lastProgress: time.Now(),
 	}
 	if ws {
 		c.sock = newWSSocket(c)
 	} else {
+		c.stopWrites, c.cancelWrite = context.WithCancel(context.Background())
 		c.in = newInbox()
 		c.in.onClose = c.finish
 		c.initial = make(chan []byte, 1)
@@ -161,8 +159,9 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request, ws bool) *conn {
 		}
 		s.mu.Unlock()
 		cancel()
-		abort()
-		cancelWrite()
+		if c.cancelWrite != nil {
+			c.cancelWrite()
+		}
 		textResponse(w, http.StatusServiceUnavailable, text)
 		return nil
 	}

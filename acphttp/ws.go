@@ -112,6 +112,9 @@ func (w *wsSocket) Read(p []byte) (int, error) {
 	}
 	n := copy(p, w.cur)
 	w.cur = w.cur[n:]
+	if len(w.cur) == 0 {
+		w.cur = nil // an idle connection keeps no message
+	}
 	return n, nil
 }
 
