@@ -35,6 +35,9 @@ func (p *inbox) Read(b []byte) (int, error) {
 	}
 	n := copy(b, p.cur)
 	p.cur = p.cur[n:]
+	if len(p.cur) == 0 {
+		p.cur = nil // an idle connection keeps no message
+	}
 	return n, nil
 }
 
