@@ -13,10 +13,11 @@ import (
 // (an SSE response, or the pump of a WebSocket) takes them.
 type mailbox struct {
 	queue    [][]byte
-	receiver bool  // a receiver holds the stream
-	finished bool  // nothing more will come: the receiver drains it and ends
-	aborted  bool  // the connection closed: the receiver ends at once
-	abortErr error // why, when it broke a limit
+	receiver bool        // a receiver holds the stream
+	finished bool        // nothing more will come: the receiver drains it and ends
+	aborted  bool        // the connection closed: the receiver ends at once
+	abortErr error       // why, when it broke a limit
+	sock     *sockStream // the receiver, when it is a connection of its own
 }
 
 // conn is one ACP connection of a Server: the agent's connection, the
@@ -125,13 +126,6 @@ func (c *conn) outboundLocked(msg []byte) {
 			return
 		}
 		c.initial <- msg
-		if !c.ws {
-			return
-		}
-		// The WebSocket's pump sends it, before what follows.
-		c.main.queue = append(c.main.queue, msg)
-		c.buffered += len(msg)
-		c.broadcastLocked()
 		return
 	}
 	m, err := scan(msg)
@@ -166,6 +160,7 @@ func (c *conn) outboundLocked(msg []byte) {
 	mb.queue = append(mb.queue, msg)
 	c.buffered += len(msg)
 	c.broadcastLocked()
+	mb.kickLocked()
 }
 
 // streamLocked returns the stream of session route ("" for the connection
@@ -422,6 +417,7 @@ func (c *conn) closeLocked(err error) {
 	c.closed, c.closeErr = true, err
 	abort := func(mb *mailbox) {
 		mb.aborted, mb.abortErr, mb.queue = true, err, nil
+		mb.kickLocked()
 	}
 	abort(&c.main)
 	for _, mb := range c.sessions {
@@ -472,8 +468,10 @@ func (c *conn) finish() {
 	}
 	c.finished = true
 	c.main.finished = true
+	c.main.kickLocked()
 	for _, mb := range c.sessions {
 		mb.finished = true
+		mb.kickLocked()
 	}
 	c.broadcastLocked()
 	c.in.close(io.EOF)

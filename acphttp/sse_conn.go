@@ -3,9 +3,12 @@ package acphttp
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -14,8 +17,9 @@ import (
 // head is written, and with it the handler's goroutine, net/http's
 // goroutine that watches the connection while a handler runs, and the
 // connection's read and write buffers (10 KiB) go. What is left of an idle
-// stream is the goroutine that waits for its messages and one that waits
-// for the client to close the connection. The body is chunked, as net/http
+// stream is the goroutine that waits for the client to close the
+// connection: its events are written by one that runs only while there is
+// something to write. The body is chunked, as net/http
 // writes it: a stream that ends cleanly ends with the last chunk, and one
 // aborted (its connection broke a limit) without it.
 
@@ -45,50 +49,142 @@ func hijackStream(w http.ResponseWriter, stall time.Duration) (net.Conn, bool) {
 	return netc, true
 }
 
-// streamConn streams the messages of mb, the stream of session, on netc,
-// the connection of its response, until mb ends or the client closes the
-// connection; then it closes netc and lets the stream go.
+// streamConn serves mb, the stream of session, on netc, the connection
+// of its response: the stream's events are written by a goroutine that
+// runs only while there is something to write (sockStream.flush), and this
+// one waits for the client to close the connection, or for the stream to
+// end and close it; then it lets the stream go.
 func (c *conn) streamConn(netc net.Conn, session string, mb *mailbox) {
 	defer c.s.wg.Done()
-	defer c.release(session, mb)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	watched := make(chan struct{})
-	go func() {
-		// A read ends when the client closes the connection (or netc is
-		// closed below); what a client sends on it is not looked at.
-		defer close(watched)
-		defer cancel()
-		var b [1]byte
-		for {
-			if _, err := netc.Read(b[:]); err != nil {
-				return
-			}
+	st := &sockStream{c: c, netc: netc, mb: mb}
+	// A write still under way writeGrace after the connection closes stops.
+	stopWrites := context.AfterFunc(c.stopWrites, func() { _ = netc.SetWriteDeadline(time.Now()) })
+	c.mu.Lock()
+	st.keepAlive = time.AfterFunc(keepAliveInterval, st.ping)
+	mb.sock = st
+	mb.kickLocked() // what is queued already
+	c.mu.Unlock()
+	// A read ends when the client closes the connection, or when the
+	// stream ends and closes it; what a client sends is not looked at.
+	var b [1]byte
+	for {
+		if _, err := netc.Read(b[:]); err != nil {
+			break
 		}
-	}()
-	out := &connSink{netc: netc}
-	if err := c.stream(ctx, out, mb); err == nil {
-		// The last chunk ends the response cleanly; a client that cannot
-		// take it within writeGrace is not waited for.
-		_ = netc.SetWriteDeadline(time.Now().Add(writeGrace))
-		_, _ = netc.Write([]byte("0\r\n\r\n"))
 	}
+	c.mu.Lock()
+	mb.sock = nil // no flush starts now
+	c.mu.Unlock()
+	st.keepAlive.Stop()
+	stopWrites()
 	netc.Close()
-	<-watched
+	st.flushing.Wait()
+	c.release(session, mb)
 }
 
-// connSink writes events as chunks of the body of a hijacked response.
-type connSink struct {
-	netc net.Conn
+// sockStream is an SSE stream served on a connection of its own.
+type sockStream struct {
+	c         *conn
+	netc      net.Conn
+	mb        *mailbox
+	keepAlive *time.Timer    // sends a comment when the stream is idle
+	flushing  sync.WaitGroup // the flush running
+	// Under c.mu:
+	running bool // a flush is running, or the stream has ended
+	idle    bool // the keep-alive is due
 }
 
-func (s *connSink) setWriteDeadline(t time.Time) { _ = s.netc.SetWriteDeadline(t) }
+// kickLocked starts writing the stream's events, when the stream of mb is
+// served on a connection of its own and nothing is writing them; c.mu is
+// held.
+func (mb *mailbox) kickLocked() {
+	st := mb.sock
+	if st == nil || st.running {
+		return
+	}
+	st.running = true
+	st.flushing.Add(1)
+	go st.flush()
+}
 
-// writeEvents writes b as one chunk, with one system call.
-func (s *connSink) writeEvents(b []byte) error {
+// ping is the keep-alive of an idle stream, every keepAliveInterval.
+func (st *sockStream) ping() {
+	st.c.checkAgent()
+	st.c.mu.Lock()
+	defer st.c.mu.Unlock()
+	if st.mb.sock == st {
+		st.idle = true
+		st.mb.kickLocked()
+	}
+}
+
+// flush writes what the stream holds, each batch one chunk with one
+// system call, until it holds nothing more, and ends the stream once it
+// has ended.
+func (st *sockStream) flush() {
+	defer st.flushing.Done()
+	c := st.c
+	buf := framePool.Get().(*bytes.Buffer)
+	defer putFrameBuffer(buf)
+	for {
+		buf.Reset()
+		c.mu.Lock()
+		mb := st.mb
+		end, clean := false, false
+		switch {
+		case mb.aborted:
+			// Ended by the client or the server: the stream ends; for a
+			// limit, without its last chunk, as an aborted response.
+			end, clean = true, mb.abortErr == nil || errors.Is(mb.abortErr, errShutdown)
+		case len(mb.queue) > 0:
+			for len(mb.queue) > 0 && buf.Len() < maxBatch {
+				buf.WriteString("data: ")
+				buf.Write(c.dequeueLocked(mb))
+				buf.WriteString("\n\n")
+			}
+		case mb.finished:
+			end, clean = true, true
+		case st.idle:
+			buf.WriteString(":\n\n")
+		default:
+			st.running = false
+			c.mu.Unlock()
+			return
+		}
+		st.idle = false
+		c.mu.Unlock()
+		if end {
+			st.end(clean)
+			return
+		}
+		_ = st.netc.SetWriteDeadline(time.Now().Add(c.limits.MaxOutputStall))
+		if err := writeChunk(st.netc, buf.Bytes()); err != nil {
+			st.end(false)
+			return
+		}
+		st.keepAlive.Reset(keepAliveInterval)
+	}
+}
+
+// end ends the stream, with the last chunk when it ended cleanly, and
+// closes its connection (which ends streamConn). It stays running: no
+// other flush starts.
+func (st *sockStream) end(clean bool) {
+	if clean {
+		// A client that cannot take the last chunk within writeGrace is not
+		// waited for.
+		_ = st.netc.SetWriteDeadline(time.Now().Add(writeGrace))
+		_, _ = st.netc.Write([]byte("0\r\n\r\n"))
+	}
+	_ = st.netc.Close()
+}
+
+// writeChunk writes b as one chunk of a chunked body, with one system
+// call.
+func writeChunk(w io.Writer, b []byte) error {
 	size := strconv.AppendInt(make([]byte, 0, 18), int64(len(b)), 16)
 	size = append(size, '\r', '\n')
 	bufs := net.Buffers{size, b, []byte("\r\n")}
-	_, err := bufs.WriteTo(s.netc)
+	_, err := bufs.WriteTo(w)
 	return err
 }
