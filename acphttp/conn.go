@@ -10,7 +10,7 @@ import (
 )
 
 // mailbox queues the messages of one outbound stream until its receiver
-// (an SSE response, or the pump of a WebSocket) takes them.
+// (an SSE stream) takes them.
 type mailbox struct {
 	queue    [][]byte
 	receiver bool        // a receiver holds the stream
@@ -52,6 +52,7 @@ type conn struct {
 	initFailed   bool // the agent wrote something else first
 	closed       bool
 	closeErr     error
+	agentClosing bool   // closeAgent has started
 	finished     bool   // the agent's output has ended
 	partial      []byte // the agent's unfinished line
 	buffered     int    // bytes queued in the streams
@@ -415,8 +416,14 @@ func (c *conn) closeLocked(err error) {
 		}
 	}
 	c.closed, c.closeErr = true, err
+	// A write to a stream's connection still under way writeGrace after
+	// stops (a stream served by net/http stops with stopWrites).
+	var socks []*sockStream
 	abort := func(mb *mailbox) {
 		mb.aborted, mb.abortErr, mb.queue = true, err, nil
+		if mb.sock != nil {
+			socks = append(socks, mb.sock)
+		}
 		mb.kickLocked()
 	}
 	abort(&c.main)
@@ -432,8 +439,16 @@ func (c *conn) closeLocked(err error) {
 		c.in.close(readError(err))
 	}
 	c.cancel()
+	c.closeAgentLocked()
 	if c.cancelWrite != nil {
 		time.AfterFunc(writeGrace, c.cancelWrite)
+	}
+	if len(socks) > 0 {
+		time.AfterFunc(writeGrace, func() {
+			for _, st := range socks {
+				_ = st.netc.SetWriteDeadline(time.Now())
+			}
+		})
 	}
 	c.s.forget(c)
 }
@@ -476,13 +491,23 @@ func (c *conn) finish() {
 	c.broadcastLocked()
 	c.in.close(io.EOF)
 	c.cancel()
+	c.closeAgentLocked()
 	c.s.forget(c)
 }
 
-// closeAgent runs once the connection has closed or finished (after its
-// context ends, with context.AfterFunc: an open connection holds no
-// goroutine of its own): it closes the agent and returns once the agent
-// has ended.
+// closeAgentLocked starts closing the agent, once, when the connection
+// closes or finishes; c.mu is held. An open connection holds no goroutine
+// of its own.
+func (c *conn) closeAgentLocked() {
+	if c.agent == nil || c.agentClosing {
+		// Without an agent, open refused the connection.
+		return
+	}
+	c.agentClosing = true
+	go c.closeAgent()
+}
+
+// closeAgent closes the agent and returns once the agent has ended.
 func (c *conn) closeAgent() {
 	defer c.s.wg.Done()
 	if closer, ok := c.agent.(io.Closer); ok {

@@ -186,8 +186,11 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request, ws bool) *conn {
 	}
 	c.mu.Lock()
 	c.agent = agent
+	if c.closed || c.finished {
+		// Closed while the ConnectFunc ran.
+		c.closeAgentLocked()
+	}
 	c.mu.Unlock()
-	context.AfterFunc(ctx, c.closeAgent)
 	return c
 }
 

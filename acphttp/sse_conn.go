@@ -2,7 +2,6 @@ package acphttp
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"io"
 	"net"
@@ -57,8 +56,6 @@ func hijackStream(w http.ResponseWriter, stall time.Duration) (net.Conn, bool) {
 func (c *conn) streamConn(netc net.Conn, session string, mb *mailbox) {
 	defer c.s.wg.Done()
 	st := &sockStream{c: c, netc: netc, mb: mb}
-	// A write still under way writeGrace after the connection closes stops.
-	stopWrites := context.AfterFunc(c.stopWrites, func() { _ = netc.SetWriteDeadline(time.Now()) })
 	c.mu.Lock()
 	st.keepAlive = time.AfterFunc(keepAliveInterval, st.ping)
 	mb.sock = st
@@ -76,7 +73,6 @@ func (c *conn) streamConn(netc net.Conn, session string, mb *mailbox) {
 	mb.sock = nil // no flush starts now
 	c.mu.Unlock()
 	st.keepAlive.Stop()
-	stopWrites()
 	netc.Close()
 	st.flushing.Wait()
 	c.release(session, mb)
