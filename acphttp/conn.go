@@ -137,7 +137,7 @@ func (c *conn) outboundLocked(msg []byte) {
 	route := ""
 	if m.isResponse() {
 		route = c.pending[m.idKey()]
-		delete(c.pending, m.idKey())
+		c.pending = forgetRoute(c.pending, m.idKey())
 		if m.resultSession != "" {
 			// Never hand out a session id this connection would refuse.
 			if err := c.limits.idTooLong("Session ID", m.resultSession); err != nil {
@@ -150,6 +150,9 @@ func (c *conn) outboundLocked(msg []byte) {
 			route = *m.paramsSession
 		}
 		if m.isRequest() {
+			if c.clientRoutes == nil {
+				c.clientRoutes = map[string]string{}
+			}
 			c.clientRoutes[m.idKey()] = route
 		}
 	}
@@ -351,13 +354,23 @@ func (c *conn) isClosed() bool {
 	return c.closed
 }
 
+// forgetRoute deletes key from routes, and returns nil for routes left empty:
+// an idle connection keeps no map of calls in flight.
+func forgetRoute(routes map[string]string, key string) map[string]string {
+	delete(routes, key)
+	if len(routes) == 0 {
+		return nil
+	}
+	return routes
+}
+
 // routeResponse returns the session the client's response with id key
 // belongs to, "" for none, and forgets it.
 func (c *conn) routeResponse(key string) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.clientRoutes[key]
-	delete(c.clientRoutes, key)
+	c.clientRoutes = forgetRoute(c.clientRoutes, key)
 	return s
 }
 
@@ -375,6 +388,9 @@ func (c *conn) expect(key, session string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.closed {
+		if c.pending == nil {
+			c.pending = map[string]string{}
+		}
 		c.pending[key] = session
 	}
 }

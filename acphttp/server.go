@@ -149,7 +149,7 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request, ws bool) *conn {
 		c.in = newInbox()
 		c.in.onClose = c.finish
 		c.initial = make(chan []byte, 1)
-		c.sessions, c.pending, c.clientRoutes = map[string]*mailbox{}, map[string]string{}, map[string]string{}
+		c.sessions = map[string]*mailbox{}
 	}
 	s.mu.Lock()
 	if s.shutdown || s.max > 0 && len(s.conns) >= s.max {

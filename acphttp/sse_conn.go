@@ -3,10 +3,8 @@ package acphttp
 import (
 	"bytes"
 	"errors"
-	"io"
 	"net"
 	"net/http"
-	"strconv"
 	"sync"
 	"time"
 )
@@ -124,6 +122,7 @@ func (st *sockStream) flush() {
 	defer putFrameBuffer(buf)
 	for {
 		buf.Reset()
+		buf.WriteString(chunkRoom)
 		c.mu.Lock()
 		mb := st.mb
 		end, clean := false, false
@@ -154,7 +153,7 @@ func (st *sockStream) flush() {
 			return
 		}
 		_ = st.netc.SetWriteDeadline(time.Now().Add(c.limits.MaxOutputStall))
-		if err := writeChunk(st.netc, buf.Bytes()); err != nil {
+		if _, err := st.netc.Write(chunk(buf)); err != nil {
 			st.end(false)
 			return
 		}
@@ -175,12 +174,20 @@ func (st *sockStream) end(clean bool) {
 	_ = st.netc.Close()
 }
 
-// writeChunk writes b as one chunk of a chunked body, with one system
-// call.
-func writeChunk(w io.Writer, b []byte) error {
-	size := strconv.AppendInt(make([]byte, 0, 18), int64(len(b)), 16)
-	size = append(size, '\r', '\n')
-	bufs := net.Buffers{size, b, []byte("\r\n")}
-	_, err := bufs.WriteTo(w)
-	return err
+// chunkRoom is the room a batch of events leaves at its start for the
+// size line of its chunk: eight hexadecimal digits, leading zeros allowed.
+const chunkRoom = "00000000\r\n"
+
+// chunk makes the batch in buf, which starts with chunkRoom, one chunk of
+// a chunked body, to be written with one system call, and returns it.
+func chunk(buf *bytes.Buffer) []byte {
+	b := buf.Bytes()
+	n := len(b) - len(chunkRoom)
+	const hex = "0123456789abcdef"
+	for i := 7; i >= 0; i-- {
+		b[i] = hex[n&0xf]
+		n >>= 4
+	}
+	buf.WriteString("\r\n")
+	return buf.Bytes()
 }
