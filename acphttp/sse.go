@@ -38,13 +38,15 @@ func (s *Server) serveGet(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", mimeEventStream)
 	h.Set("Cache-Control", "no-cache")
-	if r.ProtoMajor == 1 {
+	if r.ProtoAtLeast(1, 1) && r.ProtoMajor == 1 {
+		// Over HTTP/1.1 (a chunked body), the stream goes on in a goroutine
+		// of its own, without the handler's goroutine and net/http's buffers.
 		if netc, ok := hijackStream(w, s.limits.MaxOutputStall); ok {
-			// The stream goes on in a goroutine of its own, without the
-			// handler's goroutine and net/http's buffers.
 			go c.streamConn(netc, session, mb)
 			return
 		}
+	}
+	if r.ProtoMajor == 1 {
 		h.Set("Connection", "keep-alive")
 	}
 	defer s.wg.Done()
