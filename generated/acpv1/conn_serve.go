@@ -38,22 +38,28 @@ func (c *connection) serve(m *lineMessage) bool {
 	}
 	c.mu.Lock()
 	_, busy := c.serving[key]
-	if c.err != nil || busy {
+	if ended := c.err != nil; ended || busy {
 		c.mu.Unlock()
 		c.slots.release()
 		if busy {
 			c.sendError(key, NewInvalidRequestError(map[string]string{"details": "a request with this id is already being served"}), sendQueue)
 		}
-		return c.err == nil
+		return !ended
 	}
 	c.serving[key] = ctx
 	c.handlers.Add(1)
-	c.mu.Unlock()
+	// Handed while c.mu is held: end closes c.work once c.err is set.
 	j := job{ctx: ctx, key: key, method: m.method, params: params, served: served}
+	handed := false
 	select {
 	case c.work <- j:
-		c.idle.handed.Add(1)
+		handed = true
 	default:
+	}
+	c.mu.Unlock()
+	if handed {
+		c.idle.handed.Add(1)
+	} else {
 		go c.worker(j)
 	}
 	if served != nil {
@@ -84,37 +90,37 @@ const (
 	workerLinger   = 100 * time.Millisecond
 )
 
-// workerPool tells the idle workers when to end, with one timer for them
-// all rather than one for each wait.
+// workerPool counts the idle workers, and ends them, with one timer for
+// them all rather than one for each wait.
 type workerPool struct {
 	mu      sync.Mutex
-	n       int           // the idle workers
-	quiet   chan struct{} // closed when the idle workers end; nil while none waits
+	n       int // the idle workers
 	timer   *time.Timer
+	armed   bool
 	handed  atomic.Uint64 // the requests handed to idle workers
-	seen    uint64        // handed when the timer was armed
+	seen    uint64        // handed when the timer was last armed
 	stopped bool
 }
 
-// wait registers an idle worker: it returns the channel that is closed
-// when it is to end, or nil when enough workers wait already.
-func (p *workerPool) wait() <-chan struct{} {
+// waitIdle registers a worker that goes idle; it returns false when enough
+// workers wait already, or the connection has ended.
+func (c *connection) waitIdle() bool {
+	p := &c.idle
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.n == maxIdleWorkers || p.stopped {
-		return nil
+		return false
 	}
 	p.n++
-	if p.quiet == nil {
-		p.quiet = make(chan struct{})
-		p.seen = p.handed.Load()
+	if !p.armed {
+		p.armed, p.seen = true, p.handed.Load()
 		if p.timer == nil {
-			p.timer = time.AfterFunc(workerLinger, p.check)
+			p.timer = time.AfterFunc(workerLinger, c.endIdle)
 		} else {
 			p.timer.Reset(workerLinger)
 		}
 	}
-	return p.quiet
+	return true
 }
 
 // woken records that an idle worker stopped waiting.
@@ -124,34 +130,52 @@ func (p *workerPool) woken() {
 	p.mu.Unlock()
 }
 
-// check ends the idle workers if no request was handed to one for a whole
-// workerLinger, and otherwise looks again after another.
-func (p *workerPool) check() {
+// endIdle ends the idle workers if no request was handed to one for a
+// whole workerLinger, and otherwise looks again after another.
+func (c *connection) endIdle() {
+	p := &c.idle
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.quiet == nil {
+	if p.stopped || p.n == 0 {
+		p.armed, p.timer = false, nil // a connection that serves nothing keeps no timer
+		p.mu.Unlock()
 		return
 	}
 	if h := p.handed.Load(); h != p.seen {
 		p.seen = h
 		p.timer.Reset(workerLinger)
+		p.mu.Unlock()
 		return
 	}
-	close(p.quiet)
-	p.quiet = nil
+	n := p.n
+	p.mu.Unlock()
+	// A job without a context tells a worker to end; sent, like the
+	// requests, while c.mu is held and only before the connection ends.
+	c.mu.Lock()
+	for i := 0; i < n && c.err == nil; i++ {
+		select {
+		case c.work <- job{}:
+		default:
+			i = n // none waits in the receive now
+		}
+	}
+	c.mu.Unlock()
+	p.mu.Lock()
+	if p.n > 0 && !p.stopped { // about to wait: looked at once more
+		p.seen = p.handed.Load()
+		p.timer.Reset(workerLinger)
+	} else {
+		p.armed, p.timer = false, nil
+	}
+	p.mu.Unlock()
 }
 
-// stop ends the idle workers and stops the timer, once the connection has
-// ended: a worker that goes idle after it ends at once.
+// stop stops the timer, once the connection has ended (and closed c.work,
+// which ends the idle workers).
 func (p *workerPool) stop() {
 	p.mu.Lock()
 	p.stopped = true
 	if p.timer != nil {
 		p.timer.Stop()
-	}
-	if p.quiet != nil {
-		close(p.quiet)
-		p.quiet = nil
 	}
 	p.mu.Unlock()
 }
@@ -160,15 +184,13 @@ func (p *workerPool) stop() {
 func (c *connection) worker(j job) {
 	for {
 		c.serveRequest(j)
-		quiet := c.idle.wait()
-		if quiet == nil {
+		if !c.waitIdle() {
 			return
 		}
-		select {
-		case j = <-c.work:
-			c.idle.woken()
-		case <-quiet: // closed by stop too
-			c.idle.woken()
+		var ok bool
+		j, ok = <-c.work
+		c.idle.woken()
+		if !ok || j.ctx == nil {
 			return
 		}
 	}

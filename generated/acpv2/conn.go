@@ -255,6 +255,7 @@ func (c *connection) ExtNotification(ctx context.Context, method string, params 
 func (c *connection) read() {
 	defer close(c.readerDone)
 	lr := &lineReader{r: c.r, max: c.cfg.limits.MaxMessageBytes}
+	defer lr.release()
 	for {
 		line, tooLong, err := lr.next(&c.reading, c.done)
 		switch {
@@ -299,6 +300,8 @@ func (c *connection) end(err error) {
 	}
 	c.cancel()
 	close(c.done)
+	// No request is handed to a worker once c.err is set (see serve).
+	close(c.work)
 	c.idle.stop()
 	switch {
 	case claimed:
