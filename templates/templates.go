@@ -29,6 +29,9 @@ var connIO string
 //go:embed conn_parse.go.tmpl
 var connParse string
 
+//go:embed conn_serve.go.tmpl
+var connServe string
+
 //go:embed conn_init_v1.go.tmpl
 var connInitV1 string
 
@@ -114,15 +117,19 @@ func Conn(header, pkg string) []byte { return fill(conn, header, pkg) }
 
 // ConnFiles are the names of the files of the connection runtime beside
 // conn.go and conn_init.go, in the order ConnFile takes them.
-var ConnFiles = []string{"conn_io.go", "conn_parse.go"}
+var ConnFiles = []string{"conn_io.go", "conn_parse.go", "conn_serve.go"}
 
 // ConnFile returns the source of the connection runtime file name, one of
 // ConnFiles, for package pkg: conn_io.go holds the limits and options, the
 // outbound queue and its writer and the line reader, conn_parse.go the
-// one-pass reading of a line and the writing of messages.
+// one-pass reading of a line and the writing of messages, conn_serve.go
+// the serving of inbound requests.
 func ConnFile(name, header, pkg string) []byte {
-	if name == "conn_parse.go" {
+	switch name {
+	case "conn_parse.go":
 		return fill(connParse, header, pkg)
+	case "conn_serve.go":
+		return fill(connServe, header, pkg)
 	}
 	return fill(connIO, header, pkg)
 }

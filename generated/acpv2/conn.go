@@ -16,7 +16,6 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"time"
 )
 
 // The connection runtime: one JSON-RPC 2.0 message per line in each
@@ -132,9 +131,9 @@ type connection struct {
 	w     io.Writer
 	out   *outbox
 	stall stallWatch
-	slots chan struct{} // one for each inbound request being served
-	work  chan job      // hands a request to a worker that waits for one
-	idle  workerPool    // the workers that wait
+	slots slots      // for the inbound requests being served
+	work  chan job   // hands a request to a worker that waits for one
+	idle  workerPool // the workers that wait
 
 	ctx    context.Context // ends with the connection: the context of inbound calls
 	cancel context.CancelFunc
@@ -152,9 +151,9 @@ type connection struct {
 	nextID atomic.Int64 // the id of the last outbound request
 
 	mu      sync.Mutex
-	err     error                         // why the connection ended, once it has
-	serving map[string]context.CancelFunc // inbound requests by id as received
-	served  any                           // the params of the last initialize answered with a result
+	err     error                      // why the connection ended, once it has
+	serving map[string]*requestContext // inbound requests by id as received
+	served  any                        // the params of the last initialize answered with a result
 }
 
 func newConnection(impl any, requests, notifications map[string]route, w io.Writer, r io.Reader, opts []ConnOption) *connection {
@@ -163,11 +162,11 @@ func newConnection(impl any, requests, notifications map[string]route, w io.Writ
 		impl: impl, requests: requests, notifications: notifications, cfg: newConfig(opts),
 		r: r, w: w, ctx: ctx, cancel: cancel, done: make(chan struct{}),
 		finished: make(chan struct{}), readerDone: make(chan struct{}), work: make(chan job),
-		serving: map[string]context.CancelFunc{},
+		serving: map[string]*requestContext{},
 	}
 	c.stall.c = c
 	c.out = newOutbox(c.cfg.limits.MaxBufferedBytes)
-	c.slots = make(chan struct{}, min(c.cfg.limits.MaxConcurrentRequests, 1<<30))
+	c.slots.max = int64(c.cfg.limits.MaxConcurrentRequests)
 	if requests[MethodInitialize] != nil {
 		c.init = new(initGate)
 	}
@@ -256,6 +255,7 @@ func (c *connection) ExtNotification(ctx context.Context, method string, params 
 func (c *connection) read() {
 	defer close(c.readerDone)
 	lr := &lineReader{r: c.r, max: c.cfg.limits.MaxMessageBytes}
+	defer lr.release()
 	for {
 		line, tooLong, err := lr.next(&c.reading, c.done)
 		switch {
@@ -289,8 +289,8 @@ func (c *connection) end(err error) {
 		return
 	}
 	c.err = fmt.Errorf("%w: %v", ErrConnectionClosed, err)
-	for _, cancel := range c.serving {
-		cancel()
+	for _, ctx := range c.serving {
+		ctx.cancel()
 	}
 	c.mu.Unlock()
 	idle, claimed := c.out.close(c.flushing.Load())
@@ -300,6 +300,8 @@ func (c *connection) end(err error) {
 	}
 	c.cancel()
 	close(c.done)
+	// No request is handed to a worker once c.err is set (see serve).
+	close(c.work)
 	c.idle.stop()
 	switch {
 	case claimed:
@@ -362,230 +364,6 @@ func (c *connection) admit(m *lineMessage) bool {
 		c.sendError(string(m.id), rpcErr, sendQueue)
 	}
 	return ok
-}
-
-// serve answers an inbound request from a goroutine of its own, once one
-// of the slots for requests served at once is free. An initialize is
-// answered before the next line is read, so that a request sent right after
-// it, without waiting for its result, finds the connection initialized. It
-// returns false once the connection has ended.
-func (c *connection) serve(m *lineMessage) bool {
-	select {
-	case c.slots <- struct{}{}:
-	default:
-		select {
-		case c.slots <- struct{}{}:
-		case <-c.done:
-			return false
-		}
-	}
-	key := string(m.id)
-	// Not a child of c.ctx, which would cost a registration with it: end
-	// cancels the contexts of the requests being served itself.
-	ctx, cancel := context.WithCancel(context.Background())
-	initialize := c.init != nil && m.method == MethodInitialize
-	params := inParams{present: m.params.raw != nil, value: m.params.value, err: m.params.err}
-	var served chan struct{}
-	if initialize {
-		served = make(chan struct{})
-	}
-	c.mu.Lock()
-	_, busy := c.serving[key]
-	if c.err != nil || busy {
-		c.mu.Unlock()
-		cancel()
-		<-c.slots
-		if busy {
-			c.sendError(key, NewInvalidRequestError(map[string]string{"details": "a request with this id is already being served"}), sendQueue)
-		}
-		return c.err == nil
-	}
-	c.serving[key] = cancel
-	c.handlers.Add(1)
-	c.mu.Unlock()
-	j := job{ctx: ctx, cancel: cancel, key: key, method: m.method, params: params, served: served}
-	select {
-	case c.work <- j:
-		c.idle.handed.Add(1)
-	default:
-		go c.worker(j)
-	}
-	if served != nil {
-		select {
-		case <-served:
-		case <-c.done:
-			return false
-		}
-	}
-	return true
-}
-
-// job is an inbound request to serve.
-type job struct {
-	ctx    context.Context
-	cancel context.CancelFunc
-	key    string // the id as received
-	method string
-	params inParams
-	served chan struct{} // for an initialize, closed once it is answered
-}
-
-// maxIdleWorkers is how many goroutines that served a request wait for the
-// next one, instead of ending: a request then starts on a goroutine whose
-// stack has already grown. They end once no request has come for a whole
-// workerLinger: a connection that serves nothing has no worker left.
-const (
-	maxIdleWorkers = 4
-	workerLinger   = 100 * time.Millisecond
-)
-
-// workerPool tells the idle workers when to end, with one timer for them
-// all rather than one for each wait.
-type workerPool struct {
-	mu     sync.Mutex
-	n      int           // the idle workers
-	quiet  chan struct{} // closed when the idle workers end; nil while none waits
-	timer  *time.Timer
-	handed atomic.Uint64 // the requests handed to idle workers
-	seen   uint64        // handed when the timer was armed
-}
-
-// wait registers an idle worker: it returns the channel that is closed
-// when it is to end, or nil when enough workers wait already.
-func (p *workerPool) wait() <-chan struct{} {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.n == maxIdleWorkers {
-		return nil
-	}
-	p.n++
-	if p.quiet == nil {
-		p.quiet = make(chan struct{})
-		p.seen = p.handed.Load()
-		if p.timer == nil {
-			p.timer = time.AfterFunc(workerLinger, p.check)
-		} else {
-			p.timer.Reset(workerLinger)
-		}
-	}
-	return p.quiet
-}
-
-// woken records that an idle worker stopped waiting.
-func (p *workerPool) woken() {
-	p.mu.Lock()
-	p.n--
-	p.mu.Unlock()
-}
-
-// check ends the idle workers if no request was handed to one for a whole
-// workerLinger, and otherwise looks again after another.
-func (p *workerPool) check() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.quiet == nil {
-		return
-	}
-	if h := p.handed.Load(); h != p.seen {
-		p.seen = h
-		p.timer.Reset(workerLinger)
-		return
-	}
-	close(p.quiet)
-	p.quiet = nil
-}
-
-// stop stops the timer, once the connection has ended.
-func (p *workerPool) stop() {
-	p.mu.Lock()
-	if p.timer != nil {
-		p.timer.Stop()
-	}
-	p.mu.Unlock()
-}
-
-// worker serves j, then the requests handed to it while it waits.
-func (c *connection) worker(j job) {
-	for {
-		c.serveRequest(j)
-		quiet := c.idle.wait()
-		if quiet == nil {
-			return
-		}
-		select {
-		case j = <-c.work:
-			c.idle.woken()
-		case <-quiet:
-			c.idle.woken()
-			return
-		case <-c.done:
-			c.idle.woken()
-			return
-		}
-	}
-}
-
-// serveRequest runs the handler of one inbound request and answers it.
-// served, if not nil, is closed once the answer is queued: an initialize,
-// awaited by the reader, which must not wait for a write.
-func (c *connection) serveRequest(j job) {
-	ctx, key, method, params, served := j.ctx, j.key, j.method, j.params, j.served
-	defer func() {
-		j.cancel()
-		<-c.slots
-		if served != nil {
-			close(served)
-		}
-	}()
-	result, err := c.handle(ctx, c.requests, method, true, params)
-	initialize := served != nil
-	// The id is free again before the answer can reach the peer.
-	c.mu.Lock()
-	delete(c.serving, key)
-	if initialize && err == nil {
-		c.served = params.value
-	}
-	c.mu.Unlock()
-	// The handler is done: Close does not wait for a write of its answer
-	// that w blocks, beyond what it waits for any write.
-	c.handlers.Done()
-	how := sendDirect
-	if initialize {
-		how = sendQueue
-	}
-	c.answer(ctx, key, method, initialize, result, err, how)
-}
-
-// answer sends the result of the request with this id, or its error. The
-// gate learns how an initialize ends before its answer goes out.
-func (c *connection) answer(ctx context.Context, id, method string, initialize bool, result any, err error, how sendHow) {
-	if err == nil {
-		encErr := c.send(c.ctx, how, func(b []byte) ([]byte, error) {
-			b, err := appendResult(b, id, result)
-			if err == nil && initialize {
-				c.init.answered(true)
-			}
-			return b, err
-		})
-		if encErr == nil || c.Err() != nil {
-			return
-		}
-		err = fmt.Errorf("encoding the result: %w", encErr)
-	}
-	if initialize {
-		c.init.answered(false)
-	}
-	var rpcErr *Error
-	switch {
-	case errors.As(err, &rpcErr):
-	case errors.Is(err, errNoHandler):
-		rpcErr = NewMethodNotFoundError(method)
-	case ctx.Err() != nil && c.ctx.Err() == nil:
-		rpcErr = NewRequestCancelledError()
-	default:
-		rpcErr = NewInternalError(map[string]string{"details": err.Error()})
-	}
-	c.sendError(id, rpcErr, how)
 }
 
 // notification handles an inbound notification before the next line.
@@ -655,10 +433,10 @@ func (c *connection) cancelServing(params []byte) {
 		return
 	}
 	c.mu.Lock()
-	cancel := c.serving[string(id)]
+	ctx := c.serving[string(id)]
 	c.mu.Unlock()
-	if cancel != nil {
-		cancel()
+	if ctx != nil {
+		ctx.cancel()
 	}
 }
 

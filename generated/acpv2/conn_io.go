@@ -431,8 +431,9 @@ func (s *stallWatch) check() {
 	}
 	w := s.writes.Load()
 	if w%2 == 0 {
-		// No write in progress: the ticks stop until the next one.
-		s.ticks = 0
+		// No write in progress: the ticks stop until the next one, and the
+		// timer goes, for an idle connection keeps none.
+		s.ticks, s.timer = 0, nil
 		s.armed.Store(false)
 		s.mu.Unlock()
 		if s.writes.Load()%2 == 1 { // one began meanwhile, and saw them armed
@@ -486,44 +487,55 @@ func putBuffer(buf *[]byte) {
 	}
 }
 
-// lineReader reads lines from r into a buffer of its own, handing out each
-// line as a slice of it, valid until the next call, without copying.
+// lineReader reads lines from r into its buffer, handing out each line as
+// a slice of it, valid until the next call, without copying.
 type lineReader struct {
 	r          io.Reader
 	buf        []byte
-	start, end int  // the bytes read and not yet handed out
-	max        int  // the longest line
-	long       bool // the last line was a large one
+	own        []byte  // the small buffer the reader keeps
+	pooled     *[]byte // buf, when it is one of lineBuffers
+	start, end int     // the bytes read and not yet handed out
+	max        int     // the longest line
+	long       bool    // the last line was a large one
 	err        error
 }
 
-// The buffer of a line reader is made by the first read, of
-// initialLineBuffer bytes, which most messages fit. It doubles when a line
-// needs more, up to maxDoubled, and then takes the size of the longest
-// line at once, which makes less garbage on the way there. A buffer of up
-// to keptLineBuffer bytes is kept; a larger one keeps its size while large
-// lines come, and goes back to the initial size after a shorter one.
+// A line reader reads into a small buffer of its own, of
+// initialLineBuffer bytes, which most messages fit: that is all an idle
+// connection holds. A line that needs more is read into a buffer of
+// pooledLineBuffer bytes taken from a pool shared by the connections, given
+// back once the lines read are handed out and no byte waits. A longer line
+// gets a buffer of its own that doubles up to maxDoubled, and then takes
+// the size of the longest line at once, which makes less garbage on the
+// way there; it keeps its size while large lines come, and goes after a
+// shorter one.
 const (
-	initialLineBuffer = 4 << 10
-	keptLineBuffer    = 64 << 10
+	initialLineBuffer = 512
+	pooledLineBuffer  = 64 << 10
 	maxDoubled        = 4 << 20
 )
+
+// lineBuffers are the buffers of pooledLineBuffer bytes that line readers
+// borrow.
+var lineBuffers = sync.Pool{New: func() any {
+	b := make([]byte, pooledLineBuffer)
+	return &b
+}}
 
 // next returns the next line, without its newline. A line longer than max
 // comes back as its first bytes, with tooLong set; skip then reads past the
 // rest of it. After the last line, next returns the error of r (io.EOF when
 // it ended).
 func (lr *lineReader) next(reading *atomic.Bool, done <-chan struct{}) (line []byte, tooLong bool, err error) {
-	if !lr.long && len(lr.buf) > keptLineBuffer && lr.end-lr.start <= initialLineBuffer/2 {
-		buf := make([]byte, initialLineBuffer)
-		lr.buf, lr.start, lr.end = buf, 0, copy(buf, lr.buf[lr.start:lr.end])
+	if lr.pooled != nil && lr.start == lr.end || !lr.long && len(lr.buf) > pooledLineBuffer && lr.end-lr.start <= initialLineBuffer/2 {
+		lr.shrink()
 	}
 	scan := lr.start
 	for {
 		if i := bytes.IndexByte(lr.buf[scan:lr.end], '\n'); i >= 0 {
 			line = lr.buf[lr.start : scan+i]
 			lr.start = scan + i + 1
-			lr.long = len(line) > keptLineBuffer/2
+			lr.long = len(line) > pooledLineBuffer
 			return line, false, nil
 		}
 		scan = lr.end
@@ -547,6 +559,25 @@ func (lr *lineReader) next(reading *atomic.Bool, done <-chan struct{}) (line []b
 	}
 }
 
+// shrink goes back to the reader's own buffer, with the bytes not yet
+// handed out, which fit it.
+func (lr *lineReader) shrink() {
+	if lr.own == nil {
+		lr.own = make([]byte, initialLineBuffer)
+	}
+	n := copy(lr.own, lr.buf[lr.start:lr.end])
+	lr.release()
+	lr.buf, lr.start, lr.end = lr.own, 0, n
+}
+
+// release gives a pooled buffer back.
+func (lr *lineReader) release() {
+	if lr.pooled != nil {
+		lineBuffers.Put(lr.pooled)
+		lr.pooled = nil
+	}
+}
+
 // room makes room at the end of the buffer: it moves the unread bytes to
 // its start, or grows it, up to a line of max bytes and its newline.
 func (lr *lineReader) room() {
@@ -559,13 +590,24 @@ func (lr *lineReader) room() {
 		lr.start, lr.end = 0, n
 		return
 	}
-	size := max(2*len(lr.buf), initialLineBuffer)
-	if lr.max < size || size > maxDoubled && lr.max < 1<<40 {
-		size = lr.max + 1 // room for a line one byte too long, to tell
+	var buf []byte
+	var pooled *[]byte
+	switch size := 2 * len(lr.buf); {
+	case lr.buf == nil:
+		lr.own = make([]byte, initialLineBuffer)
+		buf = lr.own
+	case len(lr.buf) < pooledLineBuffer && lr.max >= pooledLineBuffer:
+		pooled = lineBuffers.Get().(*[]byte)
+		buf = *pooled
+	default:
+		if lr.max < size || size > maxDoubled && lr.max < 1<<40 {
+			size = lr.max + 1 // room for a line one byte too long, to tell
+		}
+		buf = make([]byte, size)
 	}
-	buf := make([]byte, size)
 	copy(buf, lr.buf[lr.start:lr.end])
-	lr.buf, lr.start, lr.end = buf, 0, n
+	lr.release()
+	lr.buf, lr.pooled, lr.start, lr.end = buf, pooled, 0, n
 }
 
 // fill reads once into the free end of the buffer. It returns an error
