@@ -159,14 +159,20 @@ type queue struct {
 	mu      sync.Mutex
 	msgs    [][]byte
 	err     error
-	changed chan struct{}
+	changed chan struct{} // closed and replaced on a change, while waiting > 0
+	waiting int           // the callers waiting on changed
 }
 
 const queueBound = 64
 
 func (q *queue) init() { q.changed = make(chan struct{}) }
 
+// broadcastLocked wakes the callers waiting for a change, if any: a
+// message that nobody waits for costs no channel.
 func (q *queue) broadcastLocked() {
+	if q.waiting == 0 {
+		return
+	}
 	close(q.changed)
 	q.changed = make(chan struct{})
 }
@@ -177,12 +183,14 @@ func (q *queue) put(ctx context.Context, msg []byte, now bool) {
 	defer q.mu.Unlock()
 	for !now && q.err == nil && len(q.msgs) >= queueBound {
 		changed := q.changed
+		q.waiting++
 		q.mu.Unlock()
 		select {
 		case <-changed:
 		case <-ctx.Done():
 		}
 		q.mu.Lock()
+		q.waiting--
 		if ctx.Err() != nil {
 			return
 		}
@@ -200,9 +208,11 @@ func (q *queue) take() ([]byte, error) {
 	defer q.mu.Unlock()
 	for len(q.msgs) == 0 && q.err == nil {
 		changed := q.changed
+		q.waiting++
 		q.mu.Unlock()
 		<-changed
 		q.mu.Lock()
+		q.waiting--
 	}
 	if q.err != nil {
 		return nil, q.err

@@ -333,6 +333,10 @@ func requestError(id []byte, err error) []byte {
 // fail ends the transport with err: Read returns it, and the server is
 // told to end the connection.
 func (h *httpClient) fail(err error) {
+	// The reason first: a request that the cancellation below cuts short,
+	// or a message sent once the transport is closed, fails with it rather
+	// than with its own error (context canceled, or ErrClosed).
+	h.in.fail(err)
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
@@ -345,7 +349,6 @@ func (h *httpClient) fail(err error) {
 	}
 	h.mu.Unlock()
 	h.cancel()
-	h.in.fail(err)
 	if id != "" {
 		go func() {
 			defer h.wg.Done()
@@ -366,8 +369,8 @@ func (h *httpClient) close() error {
 	h.closed = true
 	id := h.id
 	h.mu.Unlock()
-	h.cancel()
 	h.in.fail(ErrClosed)
+	h.cancel()
 	var err error
 	if id != "" {
 		err = h.delete(id)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/coder/websocket"
 )
@@ -111,10 +112,23 @@ func (w *wsClient) send(msg []byte) error {
 		return ErrClosed
 	}
 	if err := w.ws.Write(w.ctx, websocket.MessageText, msg); err != nil {
+		// A socket that fails a write fails its reader too, which reads
+		// why (the close frame's status) and fails the transport with it:
+		// Write returns that reason rather than the write's error.
+		timer := time.NewTimer(reasonWait)
+		defer timer.Stop()
+		select {
+		case <-w.ctx.Done():
+		case <-timer.C:
+		}
 		return closeReason(err)
 	}
 	return nil
 }
+
+// reasonWait bounds how long a failed write waits for the reader to learn
+// why the socket failed.
+const reasonWait = time.Second
 
 // close sends a close frame and waits for the reader.
 func (w *wsClient) close() error {

@@ -10,13 +10,14 @@ import (
 )
 
 // mailbox queues the messages of one outbound stream until its receiver
-// (an SSE response, or the pump of a WebSocket) takes them.
+// (an SSE stream) takes them.
 type mailbox struct {
 	queue    [][]byte
-	receiver bool  // a receiver holds the stream
-	finished bool  // nothing more will come: the receiver drains it and ends
-	aborted  bool  // the connection closed: the receiver ends at once
-	abortErr error // why, when it broke a limit
+	receiver bool        // a receiver holds the stream
+	finished bool        // nothing more will come: the receiver drains it and ends
+	aborted  bool        // the connection closed: the receiver ends at once
+	abortErr error       // why, when it broke a limit
+	sock     *sockStream // the receiver, when it is a connection of its own
 }
 
 // conn is one ACP connection of a Server: the agent's connection, the
@@ -26,19 +27,18 @@ type conn struct {
 	id     string
 	ws     bool
 	limits *Limits
-	in     *inbox
+	in     *inbox    // the agent's reader over Streamable HTTP
+	sock   *wsSocket // the agent's reader and writer over WebSocket
 	agent  Conn
 
 	// ctx ends when the connection does; it is the context of the request
 	// that Connect receives.
 	ctx    context.Context
 	cancel context.CancelFunc
-	// aborted ends when the connection closes (not when its agent ends and
-	// its streams drain), and stopWrites writeGrace later: a write to the
-	// client still under way then, one the client has stopped taking,
-	// stops.
-	aborted     context.Context
-	abort       context.CancelFunc
+	// stopWrites ends writeGrace after the connection closes (not when its
+	// agent ends and its streams drain): a write to an SSE stream still
+	// under way then, one the client has stopped taking, stops. Nil over
+	// WebSocket, whose socket does the same (see wsSocket.shut).
 	stopWrites  context.Context
 	cancelWrite context.CancelFunc
 
@@ -52,6 +52,7 @@ type conn struct {
 	initFailed   bool // the agent wrote something else first
 	closed       bool
 	closeErr     error
+	agentClosing bool   // closeAgent has started
 	finished     bool   // the agent's output has ended
 	partial      []byte // the agent's unfinished line
 	buffered     int    // bytes queued in the streams
@@ -70,6 +71,9 @@ func (c *conn) broadcastLocked() {
 
 // Write takes the agent's output: one message per line.
 func (c *conn) Write(p []byte) (int, error) {
+	if c.sock != nil {
+		return c.sock.write(p)
+	}
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -123,13 +127,6 @@ func (c *conn) outboundLocked(msg []byte) {
 			return
 		}
 		c.initial <- msg
-		if !c.ws {
-			return
-		}
-		// The WebSocket's pump sends it, before what follows.
-		c.main.queue = append(c.main.queue, msg)
-		c.buffered += len(msg)
-		c.broadcastLocked()
 		return
 	}
 	m, err := scan(msg)
@@ -140,7 +137,7 @@ func (c *conn) outboundLocked(msg []byte) {
 	route := ""
 	if m.isResponse() {
 		route = c.pending[m.idKey()]
-		delete(c.pending, m.idKey())
+		c.pending = forgetRoute(c.pending, m.idKey())
 		if m.resultSession != "" {
 			// Never hand out a session id this connection would refuse.
 			if err := c.limits.idTooLong("Session ID", m.resultSession); err != nil {
@@ -153,6 +150,9 @@ func (c *conn) outboundLocked(msg []byte) {
 			route = *m.paramsSession
 		}
 		if m.isRequest() {
+			if c.clientRoutes == nil {
+				c.clientRoutes = map[string]string{}
+			}
 			c.clientRoutes[m.idKey()] = route
 		}
 	}
@@ -164,6 +164,7 @@ func (c *conn) outboundLocked(msg []byte) {
 	mb.queue = append(mb.queue, msg)
 	c.buffered += len(msg)
 	c.broadcastLocked()
+	mb.kickLocked()
 }
 
 // streamLocked returns the stream of session route ("" for the connection
@@ -283,6 +284,7 @@ func (c *conn) next(ctx context.Context, mb *mailbox, keepAlive <-chan time.Time
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-keepAlive:
+			c.checkAgent()
 			if err := idle(); err != nil {
 				return nil, err
 			}
@@ -352,13 +354,23 @@ func (c *conn) isClosed() bool {
 	return c.closed
 }
 
+// forgetRoute deletes key from routes, and returns nil for routes left empty:
+// an idle connection keeps no map of calls in flight.
+func forgetRoute(routes map[string]string, key string) map[string]string {
+	delete(routes, key)
+	if len(routes) == 0 {
+		return nil
+	}
+	return routes
+}
+
 // routeResponse returns the session the client's response with id key
 // belongs to, "" for none, and forgets it.
 func (c *conn) routeResponse(key string) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.clientRoutes[key]
-	delete(c.clientRoutes, key)
+	c.clientRoutes = forgetRoute(c.clientRoutes, key)
 	return s
 }
 
@@ -376,6 +388,9 @@ func (c *conn) expect(key, session string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.closed {
+		if c.pending == nil {
+			c.pending = map[string]string{}
+		}
 		c.pending[key] = session
 	}
 }
@@ -383,7 +398,17 @@ func (c *conn) expect(key, session string) {
 // deliver hands one client message to the agent.
 func (c *conn) deliver(ctx context.Context, msg []byte) error {
 	line := append(oneLine(msg), '\n')
-	return c.in.send(ctx, line)
+	c.mu.Lock()
+	var agentDone <-chan struct{}
+	if c.agent != nil {
+		agentDone = c.agent.Done()
+	}
+	c.mu.Unlock()
+	err := c.in.send(ctx, line, agentDone)
+	if err == ErrClosed {
+		c.checkAgent()
+	}
+	return err
 }
 
 // close closes c for the reason err: nil when the client or the server
@@ -407,8 +432,15 @@ func (c *conn) closeLocked(err error) {
 		}
 	}
 	c.closed, c.closeErr = true, err
+	// A write to a stream's connection still under way writeGrace after
+	// stops (a stream served by net/http stops with stopWrites).
+	var socks []*sockStream
 	abort := func(mb *mailbox) {
 		mb.aborted, mb.abortErr, mb.queue = true, err, nil
+		if mb.sock != nil {
+			socks = append(socks, mb.sock)
+		}
+		mb.kickLocked()
 	}
 	abort(&c.main)
 	for _, mb := range c.sessions {
@@ -417,15 +449,34 @@ func (c *conn) closeLocked(err error) {
 	c.sessions, c.pending, c.clientRoutes = nil, nil, nil
 	c.buffered, c.unclaimed = 0, 0
 	c.broadcastLocked()
-	inErr := io.EOF
-	if err != nil && err != errShutdown {
-		inErr = err
+	if c.sock != nil {
+		c.sock.shut(err)
+	} else {
+		c.in.close(readError(err))
 	}
-	c.in.close(inErr)
 	c.cancel()
-	c.abort()
-	time.AfterFunc(writeGrace, c.cancelWrite)
+	c.closeAgentLocked()
+	if c.cancelWrite != nil {
+		time.AfterFunc(writeGrace, c.cancelWrite)
+	}
+	if len(socks) > 0 {
+		time.AfterFunc(writeGrace, func() {
+			for _, st := range socks {
+				_ = st.netc.SetWriteDeadline(time.Now())
+			}
+		})
+	}
 	c.s.forget(c)
+}
+
+// readError returns what the agent's reader returns once its connection
+// has closed for the reason err: io.EOF when the client or the server
+// ended it.
+func readError(err error) error {
+	if err == nil || err == errShutdown {
+		return io.EOF
+	}
+	return err
 }
 
 // writeGrace is how long a write to the client under way when its
@@ -441,29 +492,63 @@ func (c *conn) finish() {
 	if c.closed {
 		return
 	}
+	if c.sock != nil {
+		// What the agent wrote has been written: the socket closes.
+		c.closeLocked(nil)
+		return
+	}
 	c.finished = true
 	c.main.finished = true
+	c.main.kickLocked()
 	for _, mb := range c.sessions {
 		mb.finished = true
+		mb.kickLocked()
 	}
 	c.broadcastLocked()
 	c.in.close(io.EOF)
 	c.cancel()
+	c.closeAgentLocked()
 	c.s.forget(c)
 }
 
-// watch owns the connection's life: it finishes the connection when the
-// agent ends, closes the agent when the connection closes, and returns
-// once the agent has ended.
-func (c *conn) watch() {
-	defer c.s.wg.Done()
-	select {
-	case <-c.agent.Done():
-		c.finish()
-	case <-c.ctx.Done():
+// closeAgentLocked starts closing the agent, once, when the connection
+// closes or finishes; c.mu is held. An open connection holds no goroutine
+// of its own.
+func (c *conn) closeAgentLocked() {
+	if c.agent == nil || c.agentClosing {
+		// Without an agent, open refused the connection.
+		return
 	}
+	c.agentClosing = true
+	go c.closeAgent()
+}
+
+// closeAgent closes the agent and returns once the agent has ended.
+func (c *conn) closeAgent() {
+	defer c.s.wg.Done()
 	if closer, ok := c.agent.(io.Closer); ok {
 		_ = closer.Close()
 	}
 	<-c.agent.Done()
+}
+
+// checkAgent finishes the connection when its agent has ended on its own,
+// and reports whether it has. A generated connection that ends on its own
+// closes its reader, which finishes the connection at once (see
+// inbox.Close); this is for the other Conns, looked at whenever the
+// connection is used.
+func (c *conn) checkAgent() bool {
+	c.mu.Lock()
+	agent := c.agent
+	c.mu.Unlock()
+	if agent == nil {
+		return false
+	}
+	select {
+	case <-agent.Done():
+		c.finish()
+		return true
+	default:
+		return false
+	}
 }

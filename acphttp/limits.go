@@ -27,8 +27,9 @@ type Limits struct {
 	// agent writes, and on the client side an SSE event or a response body.
 	MaxMessageBytes int
 	// MaxBufferedBytes bounds the output of the agent that its client has
-	// not taken yet. While it is reached, the agent's writes and the
-	// client's requests wait.
+	// not taken yet, over Streamable HTTP. While it is reached, the agent's
+	// writes and the client's requests wait. Over WebSocket the agent's
+	// writes go to the socket, and wait for it.
 	MaxBufferedBytes int
 	// MaxOutputStall is how long the connection waits with
 	// MaxBufferedBytes of output queued and none taken by the client before

@@ -137,14 +137,19 @@ func (s *Server) Shutdown(ctx context.Context) error {
 // when it cannot.
 func (s *Server) open(w http.ResponseWriter, r *http.Request, ws bool) *conn {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
-	aborted, abort := context.WithCancel(context.Background())
-	stopWrites, cancelWrite := context.WithCancel(context.Background())
 	c := &conn{
-		s: s, id: newConnectionID(), ws: ws, limits: &s.limits, in: newInbox(),
-		ctx: ctx, cancel: cancel, initial: make(chan []byte, 1),
-		aborted: aborted, abort: abort, stopWrites: stopWrites, cancelWrite: cancelWrite,
+		s: s, id: newConnectionID(), ws: ws, limits: &s.limits,
+		ctx: ctx, cancel: cancel,
 		changed: make(chan struct{}), lastProgress: time.Now(),
-		sessions: map[string]*mailbox{}, pending: map[string]string{}, clientRoutes: map[string]string{},
+	}
+	if ws {
+		c.sock = newWSSocket(c)
+	} else {
+		c.stopWrites, c.cancelWrite = context.WithCancel(context.Background())
+		c.in = newInbox()
+		c.in.onClose = c.finish
+		c.initial = make(chan []byte, 1)
+		c.sessions = map[string]*mailbox{}
 	}
 	s.mu.Lock()
 	if s.shutdown || s.max > 0 && len(s.conns) >= s.max {
@@ -154,23 +159,23 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request, ws bool) *conn {
 		}
 		s.mu.Unlock()
 		cancel()
-		abort()
-		cancelWrite()
+		if c.cancelWrite != nil {
+			c.cancelWrite()
+		}
 		textResponse(w, http.StatusServiceUnavailable, text)
 		return nil
 	}
 	s.conns[c.id] = c
-	// The watcher of the connection, and the handler of its WebSocket.
-	n := 1
-	if ws {
-		n = 2
-	}
-	s.wg.Add(n)
+	// What closes the agent once the connection ends (closeAgent).
+	s.wg.Add(1)
 	s.mu.Unlock()
 	agent, err := s.callConnect(r.WithContext(ctx), c)
 	if err != nil || agent == nil {
-		s.wg.Add(-n)
+		if c.sock != nil {
+			c.sock.start(nil, nil) // never upgraded
+		}
 		c.close(nil)
+		s.wg.Done()
 		var se *StatusError
 		if errors.As(err, &se) {
 			textResponse(w, se.Code, se.Text)
@@ -179,8 +184,13 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request, ws bool) *conn {
 		}
 		return nil
 	}
+	c.mu.Lock()
 	c.agent = agent
-	go c.watch()
+	if c.closed || c.finished {
+		// Closed while the ConnectFunc ran.
+		c.closeAgentLocked()
+	}
+	c.mu.Unlock()
 	return c
 }
 
@@ -202,7 +212,11 @@ func (s *Server) callConnect(r *http.Request, c *conn) (agent Conn, err error) {
 			agent, err = nil, errors.New("acphttp: the ConnectFunc panicked")
 		}
 	}()
-	return s.connect(r, c, c.in)
+	var in io.Reader = c.in
+	if c.sock != nil {
+		in = c.sock
+	}
+	return s.connect(r, c, in)
 }
 
 // forget removes c from the connections of s.

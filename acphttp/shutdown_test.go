@@ -193,14 +193,15 @@ func TestShutdownStalledWebSocket(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-wrote                            // and never read
-	time.Sleep(100 * time.Millisecond) // for the pump to fill the socket
+	time.Sleep(100 * time.Millisecond) // for the agent to fill the socket
 	if err := s.Shutdown(ctx); err != nil {
 		t.Errorf("Shutdown with a stalled WebSocket: %v", err)
 	}
 }
 
-// flood returns the ConnectFunc of an agent that answers initialize, then
-// writes 8 MiB of notifications and closes wrote.
+// flood returns the ConnectFunc of an agent that answers initialize,
+// closes wrote, then writes 8 MiB of notifications (over WebSocket, until
+// the socket is full: its writes go to the socket).
 func flood(wrote chan struct{}) acphttp.ConnectFunc {
 	return func(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
 		c := newFakeConn(in)
@@ -211,13 +212,13 @@ func flood(wrote chan struct{}) acphttp.ConnectFunc {
 				return
 			}
 			io.WriteString(out, `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}`+"\n")
+			close(wrote)
 			big := `{"jsonrpc":"2.0","method":"_big","params":"` + strings.Repeat("x", 1<<20) + `"}` + "\n"
 			for range 8 {
 				if _, err := io.WriteString(out, big); err != nil {
 					return
 				}
 			}
-			close(wrote)
 			io.Copy(io.Discard, br) // until the connection closes
 		}()
 		return c, nil

@@ -28,20 +28,29 @@ func (s *Server) serveGet(w http.ResponseWriter, r *http.Request) {
 	if c == nil {
 		return
 	}
-	defer s.wg.Done()
 	session := r.Header.Get(HeaderSessionID)
 	mb, status, text := c.acquire(session)
 	if mb == nil {
 		textResponse(w, status, text)
+		s.wg.Done()
 		return
 	}
-	defer c.release(session, mb)
 	h := w.Header()
 	h.Set("Content-Type", mimeEventStream)
 	h.Set("Cache-Control", "no-cache")
+	if r.ProtoAtLeast(1, 1) && r.ProtoMajor == 1 {
+		// Over HTTP/1.1 (a chunked body), the stream goes on in a goroutine
+		// of its own, without the handler's goroutine and net/http's buffers.
+		if netc, ok := hijackStream(w, s.limits.MaxOutputStall); ok {
+			go c.streamConn(netc, session, mb)
+			return
+		}
+	}
 	if r.ProtoMajor == 1 {
 		h.Set("Connection", "keep-alive")
 	}
+	defer s.wg.Done()
+	defer c.release(session, mb)
 	rc := http.NewResponseController(w)
 	// A stream lasts as long as its connection, whatever the server's
 	// WriteTimeout: each write has MaxOutputStall instead.
@@ -50,7 +59,7 @@ func (s *Server) serveGet(w http.ResponseWriter, r *http.Request) {
 	if rc.Flush() != nil {
 		return
 	}
-	if err := c.stream(r, w, rc, mb); err != nil {
+	if err := c.stream(r.Context(), &responseSink{w, rc}, mb); err != nil {
 		var lerr *LimitError
 		if errors.As(err, &lerr) {
 			// The connection broke a limit: abort the response rather than
@@ -60,19 +69,42 @@ func (s *Server) serveGet(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// stream writes each message of mb to w as an SSE event until mb ends. A
-// write the client takes none of for MaxOutputStall fails, and so does one
-// still under way writeGrace after the connection closes.
-func (c *conn) stream(r *http.Request, w io.Writer, rc *http.ResponseController, mb *mailbox) (err error) {
+// eventSink is where a stream writes its events.
+type eventSink interface {
+	// setWriteDeadline sets the deadline of the writes.
+	setWriteDeadline(t time.Time)
+	// writeEvents writes b, whole events, and flushes them.
+	writeEvents(b []byte) error
+}
+
+// responseSink is the response of an SSE stream served by net/http.
+type responseSink struct {
+	w  http.ResponseWriter
+	rc *http.ResponseController
+}
+
+func (s *responseSink) setWriteDeadline(t time.Time) { _ = s.rc.SetWriteDeadline(t) }
+
+func (s *responseSink) writeEvents(b []byte) error {
+	if _, err := s.w.Write(b); err != nil {
+		return err
+	}
+	return s.rc.Flush()
+}
+
+// stream writes each message of mb to out as an SSE event until mb ends or
+// ctx does. A write the client takes none of for MaxOutputStall fails, and
+// so does one still under way writeGrace after the connection closes.
+func (c *conn) stream(ctx context.Context, out eventSink, mb *mailbox) (err error) {
 	keepAlive := time.NewTicker(keepAliveInterval)
 	defer keepAlive.Stop()
-	var mu sync.Mutex // rc is not used once stream returns
+	var mu sync.Mutex // out is not used once stream returns
 	done := false
 	stop := context.AfterFunc(c.stopWrites, func() {
 		mu.Lock()
 		defer mu.Unlock()
 		if !done {
-			_ = rc.SetWriteDeadline(time.Now())
+			out.setWriteDeadline(time.Now())
 		}
 	})
 	defer func() {
@@ -82,20 +114,16 @@ func (c *conn) stream(r *http.Request, w io.Writer, rc *http.ResponseController,
 		mu.Unlock()
 		if err == nil {
 			// A stream that ended cleanly ends its response cleanly.
-			_ = rc.SetWriteDeadline(time.Now().Add(c.limits.MaxOutputStall))
+			out.setWriteDeadline(time.Now().Add(c.limits.MaxOutputStall))
 		}
 	}()
 	write := func(b []byte) error {
-		_ = rc.SetWriteDeadline(time.Now().Add(c.limits.MaxOutputStall))
-		if _, err := w.Write(b); err != nil {
-			return err
-		}
-		return rc.Flush()
+		out.setWriteDeadline(time.Now().Add(c.limits.MaxOutputStall))
+		return out.writeEvents(b)
 	}
 	idle := func() error { return write([]byte(":\n\n")) }
-	var buf []byte
 	for {
-		msg, err := c.next(r.Context(), mb, keepAlive.C, idle)
+		msg, err := c.next(ctx, mb, keepAlive.C, idle)
 		if err != nil {
 			if errors.Is(err, ErrClosed) || errors.Is(err, errShutdown) {
 				return nil
@@ -105,16 +133,21 @@ func (c *conn) stream(r *http.Request, w io.Writer, rc *http.ResponseController,
 		if msg == nil {
 			return nil
 		}
-		// Write what else is queued with it, then flush once.
-		buf = buf[:0]
+		// Write what else is queued with it, then flush once, from a
+		// buffer that an idle stream does not keep.
+		buf := framePool.Get().(*bytes.Buffer)
 		for msg != nil {
-			buf = append(append(append(buf, "data: "...), msg...), "\n\n"...)
+			buf.WriteString("data: ")
+			buf.Write(msg)
+			buf.WriteString("\n\n")
 			msg = nil
-			if len(buf) < maxBatch {
+			if buf.Len() < maxBatch {
 				msg = c.take(mb)
 			}
 		}
-		if err := write(buf); err != nil {
+		err = write(buf.Bytes())
+		putFrameBuffer(buf)
+		if err != nil {
 			return err
 		}
 	}

@@ -2,6 +2,7 @@ package acphttp
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -53,4 +54,19 @@ func FuzzSSEReader(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestChunk checks the chunk a batch of events is written as: its size in
+// eight hexadecimal digits, the events, and the line end.
+func TestChunk(t *testing.T) {
+	for _, n := range []int{0, 3, 0x1a2b, 1 << 20} {
+		var buf bytes.Buffer
+		buf.WriteString(chunkRoom)
+		buf.WriteString(strings.Repeat("x", n))
+		got := string(chunk(&buf))
+		want := fmt.Sprintf("%08x\r\n%s\r\n", n, strings.Repeat("x", n))
+		if got != want {
+			t.Errorf("chunk of %d bytes: %.20q…, want %.20q…", n, got, want)
+		}
+	}
 }

@@ -1,225 +1,485 @@
 package acphttp
 
 import (
-	"context"
+	"bytes"
 	"errors"
+	"io"
+	"net"
 	"net/http"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
 
-	"github.com/coder/websocket"
+	"github.com/gobwas/ws"
+	"github.com/gobwas/ws/wsutil"
 )
 
 // serveWebSocket upgrades r to a WebSocket that carries one ACP
-// connection, one JSON-RPC message per text frame.
+// connection, one JSON-RPC message per text frame. The handler returns
+// once the socket is upgraded: the agent's connection reads the client's
+// frames from the socket in its own reading goroutine and writes its
+// output to it, so that an idle connection holds no goroutine of its own.
 func (s *Server) serveWebSocket(w http.ResponseWriter, r *http.Request) {
+	if !s.originAllowed(r) {
+		textResponse(w, http.StatusForbidden, "Forbidden")
+		return
+	}
 	c := s.open(w, r, true)
 	if c == nil {
 		return
 	}
-	defer s.wg.Done()
 	w.Header().Set(HeaderConnectionID, c.id)
-	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.origins})
+	netc, rw, _, err := ws.HTTPUpgrader{Header: w.Header()}.Upgrade(r, w)
 	if err != nil {
-		// Accept has answered the request.
+		// Upgrade has answered the request.
+		if netc != nil {
+			netc.Close()
+		}
+		c.sock.start(nil, nil)
 		c.close(nil)
 		return
 	}
-	ws.SetReadLimit(int64(s.limits.MaxMessageBytes))
-	sess := &wsSession{c: c, ws: ws, ready: make(chan struct{}), pumped: make(chan struct{})}
-	sess.serve()
+	var src io.Reader = netc
+	if n := rw.Reader.Buffered(); n > 0 {
+		// Frames the client sent right after its request.
+		b, _ := rw.Reader.Peek(n)
+		src = io.MultiReader(bytes.NewReader(bytes.Clone(b)), netc)
+	}
+	c.sock.start(netc, src)
 }
 
-// wsSession is the WebSocket of one connection: its read loop hands the
-// client's frames to the agent, and its pump sends the agent's output.
-type wsSession struct {
-	c           *conn
-	ws          *websocket.Conn
+// wsSocket is the WebSocket of one connection. Its Read is the agent's
+// reader: it reads the client's frames from the socket and hands the
+// agent the text of each message, one per line, answering what is not an
+// ACP message itself. Its write takes the agent's output: each Write of
+// the agent's connection, which joins the messages queued together, is
+// one write to the socket, of one frame per message.
+type wsSocket struct {
+	c     *conn
+	ready chan struct{} // closed once upgraded, or failed
+	netc  net.Conn      // nil when the upgrade failed
+	in    wsutil.Reader
+
+	// The reader's own state.
 	initialized bool
-	ready       chan struct{} // closed once initialized: the pump starts
-	pumped      chan struct{} // closed when the pump has ended
+	cur         []byte // the rest of the message being read
+	readEnded   chan struct{}
+	endRead     sync.Once
+
+	wmu     sync.Mutex // held while writing to the socket
+	partial []byte     // the agent's unfinished line, under wmu
+	closing atomic.Bool
+}
+
+func newWSSocket(c *conn) *wsSocket {
+	return &wsSocket{c: c, ready: make(chan struct{}), readEnded: make(chan struct{})}
+}
+
+// start attaches the upgraded socket netc, read through src, or nil when
+// the upgrade failed.
+func (w *wsSocket) start(netc net.Conn, src io.Reader) {
+	w.netc = netc
+	if netc != nil {
+		w.in = wsutil.Reader{
+			Source:         src,
+			State:          ws.StateServerSide,
+			MaxMessageSize: int64(w.c.limits.MaxMessageBytes),
+			OnIntermediate: w.intermediate,
+		}
+	}
+	close(w.ready)
 }
 
 // wsCloseError is the reason of a connection closed with a WebSocket
 // status of its own.
 type wsCloseError struct {
-	code   websocket.StatusCode
+	code   ws.StatusCode
 	reason string
 }
 
 func (e *wsCloseError) Error() string { return "acphttp: " + e.reason }
 
-// serve starts the pump and reads frames until the socket or the
-// connection closes.
-func (w *wsSession) serve() {
-	go w.pump()
-	ctx := context.WithoutCancel(w.c.ctx)
-	for {
-		typ, data, err := w.ws.Read(ctx)
-		if err != nil {
-			break
-		}
-		if typ != websocket.MessageText {
-			continue // binary frames are not ACP messages
-		}
-		if !w.handle(ctx, data) {
-			break
+// Read returns the client's messages, one per line; once the connection
+// has closed, the reason (io.EOF when the client or the server ended it).
+// It is not safe for concurrent use.
+func (w *wsSocket) Read(p []byte) (int, error) {
+	for len(w.cur) == 0 {
+		if err := w.next(); err != nil {
+			w.endRead.Do(func() { close(w.readEnded) })
+			return 0, err
 		}
 	}
-	w.c.close(nil)
-	<-w.pumped
+	n := copy(p, w.cur)
+	w.cur = w.cur[n:]
+	if len(w.cur) == 0 {
+		w.cur = nil // an idle connection keeps no message
+	}
+	return n, nil
 }
 
-// handle handles one text frame, and reports whether to read on.
-func (w *wsSession) handle(ctx context.Context, data []byte) bool {
+// Close is called by the agent's connection when it ends: the socket
+// closes.
+func (w *wsSocket) Close() error {
+	w.c.finish()
+	return nil
+}
+
+// next reads frames until one carries a message for the agent, which it
+// leaves in w.cur.
+func (w *wsSocket) next() error {
+	<-w.ready
+	for {
+		if err := w.closedErr(); err != nil {
+			return err
+		}
+		if w.netc == nil {
+			return io.EOF
+		}
+		h, err := w.in.NextFrame()
+		if err != nil {
+			return w.readFailed(err)
+		}
+		if h.OpCode.IsControl() {
+			payload, err := io.ReadAll(&w.in)
+			if err == nil {
+				err = w.control(h, payload)
+			}
+			if err != nil {
+				return w.readFailed(err)
+			}
+			continue
+		}
+		if h.OpCode != ws.OpText {
+			// Binary frames are not ACP messages.
+			if err := w.in.Discard(); err != nil {
+				return w.readFailed(err)
+			}
+			continue
+		}
+		data, err := io.ReadAll(&w.in)
+		if err != nil {
+			return w.readFailed(err)
+		}
+		if line := w.handle(data); line != nil {
+			w.cur = line
+			return nil
+		}
+	}
+}
+
+// closedErr returns what Read returns once the connection has closed, or
+// nil while it is open.
+func (w *wsSocket) closedErr() error {
+	c := w.c
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.closed {
+		return nil
+	}
+	return readError(c.closeErr)
+}
+
+// readFailed closes the connection for the error err of reading the
+// socket, and returns what Read returns.
+func (w *wsSocket) readFailed(err error) error {
+	switch {
+	case errors.Is(err, wsutil.ErrMessageTooLarge), errors.Is(err, wsutil.ErrFrameTooLarge):
+		w.c.close(&wsCloseError{ws.StatusMessageTooBig, "Message too big"})
+	case errors.As(err, new(ws.ProtocolError)):
+		w.c.close(&wsCloseError{ws.StatusProtocolError, err.Error()})
+	default:
+		// The client closed the socket, or it failed.
+		w.c.close(nil)
+	}
+	return w.closedErr()
+}
+
+// intermediate handles a control frame between the frames of a message.
+func (w *wsSocket) intermediate(h ws.Header, r io.Reader) error {
+	payload, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	return w.control(h, payload)
+}
+
+// control answers a control frame: a ping with its pong, a close frame
+// by closing the connection (its close frame answers the client's).
+func (w *wsSocket) control(h ws.Header, payload []byte) error {
+	switch h.OpCode {
+	case ws.OpPing:
+		return w.sendFrame(ws.NewPongFrame(payload))
+	case ws.OpClose:
+		w.c.close(nil)
+		return io.EOF
+	}
+	return nil
+}
+
+// handle handles one text frame: it returns the line to hand to the
+// agent, or nil when it answered the frame itself or closed the
+// connection.
+func (w *wsSocket) handle(data []byte) []byte {
 	m, err := scan(data)
 	switch {
 	case errors.Is(err, errBatch):
-		return w.send(batchError)
+		w.reply(batchError)
+		return nil
 	case errors.Is(err, errNotObject):
-		return w.send(invalidRequest)
+		w.reply(invalidRequest)
+		return nil
 	case err != nil:
-		return w.send(parseErrorReply)
+		w.reply(parseErrorReply)
+		return nil
 	}
+	c := w.c
 	if !w.initialized {
-		return w.initialize(ctx, &m, data)
+		return w.initialize(&m, data)
 	}
 	if m.isRequest() && m.isInitialize() {
 		b := append([]byte(`{"jsonrpc":"2.0","id":`), m.id...)
-		b = append(b, `,"error":{"code":-32600,"message":"Initialize not allowed on existing connection"}}`...)
-		return w.send(b)
+		w.reply(append(b, `,"error":{"code":-32600,"message":"Initialize not allowed on existing connection"}}`...))
+		return nil
 	}
-	c := w.c
-	route := ""
-	if m.paramsSession != nil {
-		route = *m.paramsSession
-	}
-	if route != "" && m.hasMethod {
-		if err := c.limits.idTooLong("Session ID", route); err != nil {
+	if m.paramsSession != nil && m.hasMethod {
+		if err := c.limits.idTooLong("Session ID", *m.paramsSession); err != nil {
 			c.close(err)
-			return false
+			return nil
 		}
 	}
-	switch {
-	case m.isRequest():
-		if id, ok := m.stringID(); ok {
-			if err := c.limits.idTooLong("Request ID", id); err != nil {
-				c.close(err)
-				return false
-			}
-		}
-		if m.method == methodSessionLoad {
-			route = ""
-		}
-		c.expect(m.idKey(), route)
-	case m.isResponse():
-		c.routeResponse(m.idKey())
-	}
-	if !m.isNotification() && !m.isResponse() {
-		if c.waitRoom(ctx) != nil {
-			return false
+	if id, ok := m.stringID(); ok && m.isRequest() {
+		if err := c.limits.idTooLong("Request ID", id); err != nil {
+			c.close(err)
+			return nil
 		}
 	}
-	return c.deliver(ctx, data) == nil
+	return append(oneLine(data), '\n')
 }
 
 // initialize handles the first message, which must be an initialize
-// request; the pump sends the agent's response.
-func (w *wsSession) initialize(ctx context.Context, m *message, data []byte) bool {
-	if m.isResponse() {
-		return true
+// request.
+func (w *wsSocket) initialize(m *message, data []byte) []byte {
+	c := w.c
+	switch {
+	case m.isResponse():
+		return nil
+	case !m.hasMethod:
+		w.reply(invalidRequest)
+		return nil
+	case !m.isInitialize():
+		c.close(&wsCloseError{ws.StatusProtocolError, "First message must be initialize"})
+		return nil
+	case string(m.id) == "null":
+		c.close(&wsCloseError{ws.StatusProtocolError, "Initialize request must include an ID"})
+		return nil
 	}
-	if !m.hasMethod {
-		return w.send(invalidRequest)
+	c.mu.Lock()
+	failed := c.initFailed
+	if !failed {
+		c.initialID = m.id
 	}
-	if !m.isInitialize() {
-		w.c.close(&wsCloseError{websocket.StatusProtocolError, "First message must be initialize"})
-		return false
-	}
-	if string(m.id) == "null" {
-		w.c.close(&wsCloseError{websocket.StatusProtocolError, "Initialize request must include an ID"})
-		return false
-	}
-	w.c.initialID = m.id
-	if _, err := w.c.initialize(ctx, data); err != nil {
-		// The connection has closed already: answer all the same.
-		_ = w.write(context.Background(), initializeFailed(m.id))
-		w.c.close(&wsCloseError{websocket.StatusInternalError, "Initialize failed"})
-		return false
+	c.mu.Unlock()
+	if failed {
+		w.initializeFailed(m.id)
+		return nil
 	}
 	w.initialized = true
-	close(w.ready)
-	return true
+	return append(oneLine(data), '\n')
 }
 
-// pump sends the agent's output, once the connection is initialized,
-// until the connection ends, then closes the socket for the reason it
-// ended.
-func (w *wsSession) pump() {
-	defer close(w.pumped)
-	c := w.c
-	select {
-	case <-w.ready:
-	case <-c.aborted.Done():
-		// Closed before it was initialized.
-		c.mu.Lock()
-		err := c.closeErr
-		c.mu.Unlock()
-		w.closeSocket(err)
+// initializeFailed answers the initialize request with id, which the
+// agent did not answer first, and closes the connection.
+func (w *wsSocket) initializeFailed(id []byte) {
+	w.reply(initializeFailed(id))
+	w.c.close(&wsCloseError{ws.StatusInternalServerError, "Initialize failed"})
+}
+
+// reply sends msg, a message of the server's own, as one text frame.
+func (w *wsSocket) reply(msg []byte) {
+	_ = w.sendFrame(ws.NewTextFrame(msg))
+}
+
+// sendFrame writes one frame to the socket.
+func (w *wsSocket) sendFrame(f ws.Frame) error {
+	b, err := ws.CompileFrame(f)
+	if err != nil {
+		return err
+	}
+	w.wmu.Lock()
+	defer w.wmu.Unlock()
+	return w.send(b)
+}
+
+// write takes the agent's output, one message per line: what it holds of
+// whole messages goes to the socket in one write, a text frame each.
+func (w *wsSocket) write(p []byte) (int, error) {
+	<-w.ready
+	if w.netc == nil {
+		return 0, ErrClosed
+	}
+	w.wmu.Lock()
+	defer w.wmu.Unlock()
+	data := p
+	if len(w.partial) > 0 {
+		data = append(w.partial, p...)
+		w.partial = nil
+	}
+	buf := framePool.Get().(*bytes.Buffer)
+	defer putFrameBuffer(buf)
+	for {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			break
+		}
+		line := bytes.TrimSuffix(data[:i], []byte{'\r'})
+		data = data[i+1:]
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		send, failed := w.c.outboundWS(line)
+		if failed != nil {
+			// The agent did not answer initialize first.
+			line = initializeFailed(failed)
+			defer w.c.close(&wsCloseError{ws.StatusInternalServerError, "Initialize failed"})
+		} else if !send {
+			continue
+		}
+		if err := ws.WriteHeader(buf, ws.Header{Fin: true, OpCode: ws.OpText, Length: int64(len(line))}); err != nil {
+			return 0, err
+		}
+		buf.Write(line)
+	}
+	if len(data) > w.c.limits.MaxMessageBytes {
+		w.c.close(exceeded("MaxMessageBytes", w.c.limits.MaxMessageBytes))
+	} else if len(data) > 0 {
+		w.partial = bytes.Clone(data)
+	}
+	if buf.Len() > 0 {
+		if err := w.send(buf.Bytes()); err != nil {
+			return 0, ErrClosed
+		}
+	}
+	if w.c.isClosed() {
+		return 0, ErrClosed
+	}
+	return len(p), nil
+}
+
+// framePool holds the buffers the agent's output is framed in, between
+// writes: an idle connection holds none.
+var framePool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// putFrameBuffer returns buf to framePool, unless it grew past what is
+// worth keeping.
+func putFrameBuffer(buf *bytes.Buffer) {
+	if buf.Cap() > 256<<10 {
 		return
 	}
-	for {
-		msg, err := c.next(context.Background(), &c.main, nil, nil)
-		if err != nil || msg == nil {
-			w.closeSocket(err)
-			return
-		}
-		// A write under way when the connection closes stops soon after.
-		if err := w.write(c.stopWrites, msg); err != nil {
-			// A client that took none of the message in MaxOutputStall has
-			// stalled; any other failure is a socket that has gone.
-			reason := error(nil)
-			if errors.Is(err, context.DeadlineExceeded) {
-				reason = c.limits.stalled()
-			}
-			c.close(reason)
-			w.closeSocket(reason)
-			return
+	buf.Reset()
+	framePool.Put(buf)
+}
+
+// send writes b to the socket; w.wmu is held. A client that takes none of
+// it for MaxOutputStall has stalled, and a write under way when the
+// connection closes stops writeGrace after: either closes the connection.
+func (w *wsSocket) send(b []byte) error {
+	_ = w.netc.SetWriteDeadline(time.Now().Add(w.c.limits.MaxOutputStall))
+	if w.closing.Load() {
+		_ = w.netc.SetWriteDeadline(time.Now().Add(writeGrace))
+	}
+	_, err := w.netc.Write(b)
+	if err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) && !w.closing.Load() {
+			w.c.close(w.c.limits.stalled())
+		} else {
+			w.c.close(nil)
 		}
 	}
+	return err
 }
 
-// send writes msg as one text frame, and reports whether it went: a
-// client that takes none of it for MaxOutputStall has its socket closed,
-// and a write under way when the connection closes stops writeGrace
-// after.
-func (w *wsSession) send(msg []byte) bool {
-	return w.write(w.c.stopWrites, msg) == nil
+// outboundWS checks one message of the agent before it goes out, and
+// reports whether it goes: the first must answer initialize, and the
+// session ids the agent hands out must be within MaxIDLength. When the
+// first does not answer the initialize request already read, it returns
+// that request's id, for the writer to answer it.
+func (c *conn) outboundWS(msg []byte) (send bool, failed []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed || c.initFailed {
+		return false, nil
+	}
+	m, err := scan(msg)
+	if !c.gotInitial {
+		c.gotInitial = true
+		if err != nil || !m.isResponse() || c.initialID == nil || !bytes.Equal(m.id, c.initialID) {
+			// An initialize read later is answered by the reader.
+			c.initFailed = true
+			return false, c.initialID
+		}
+		return true, nil
+	}
+	if err != nil {
+		c.s.logf("acphttp: connection %s: dropping agent output that is not a JSON-RPC message: %v", c.id, err)
+		return false, nil
+	}
+	session := m.resultSession
+	if !m.isResponse() && m.paramsSession != nil {
+		session = *m.paramsSession
+	}
+	if err := c.limits.idTooLong("Session ID", session); err != nil {
+		c.closeLocked(err)
+		return false, nil
+	}
+	return true, nil
 }
 
-// write writes msg as one text frame within MaxOutputStall.
-func (w *wsSession) write(ctx context.Context, msg []byte) error {
-	ctx, cancel := context.WithTimeout(ctx, w.c.limits.MaxOutputStall)
-	defer cancel()
-	return w.ws.Write(ctx, websocket.MessageText, msg)
+// shut starts closing the socket for the reason err, the connection's;
+// c.mu is held. A write under way stops writeGrace after, the close frame
+// goes out, and the socket closes once the client has answered it or
+// writeGrace has passed.
+func (w *wsSocket) shut(err error) {
+	w.closing.Store(true)
+	w.c.s.wg.Add(1)
+	go w.closeSocket(err)
 }
 
-// closeSocket closes the socket with the status of the connection's end
-// for the reason err.
-func (w *wsSession) closeSocket(err error) {
+// closeSocket sends the close frame of the connection's end for the
+// reason err, waits for the client's, and closes the socket.
+func (w *wsSocket) closeSocket(err error) {
+	defer w.c.s.wg.Done()
+	<-w.ready
+	if w.netc == nil {
+		return
+	}
+	_ = w.netc.SetWriteDeadline(time.Now().Add(writeGrace))
+	code, reason := closeStatus(err)
+	_ = w.sendFrame(ws.NewCloseFrame(ws.NewCloseFrameBody(code, reason)))
+	// The client answers with its close frame, which ends the reader; one
+	// that does not is not waited for past writeGrace.
+	_ = w.netc.SetReadDeadline(time.Now().Add(writeGrace))
+	timer := time.NewTimer(writeGrace)
+	select {
+	case <-w.readEnded:
+	case <-timer.C:
+	}
+	timer.Stop()
+	_ = w.netc.Close()
+}
+
+// closeStatus returns the status and reason of the close frame of a
+// connection closed for the reason err.
+func closeStatus(err error) (ws.StatusCode, string) {
 	var lerr *LimitError
 	var cerr *wsCloseError
 	switch {
 	case errors.As(err, &cerr):
-		w.closeWith(cerr.code, cerr.reason)
+		return cerr.code, cerr.reason
 	case errors.As(err, &lerr):
-		w.closeWith(websocket.StatusPolicyViolation, lerr.Text)
+		return ws.StatusPolicyViolation, lerr.Text
 	case errors.Is(err, errShutdown):
-		w.closeWith(websocket.StatusGoingAway, "Server shutting down")
-	default:
-		w.closeWith(websocket.StatusNormalClosure, "")
+		return ws.StatusGoingAway, "Server shutting down"
 	}
-}
-
-// closeWith closes the socket with code and reason.
-func (w *wsSession) closeWith(code websocket.StatusCode, reason string) {
-	_ = w.ws.Close(code, reason)
+	return ws.StatusNormalClosure, ""
 }

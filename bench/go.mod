@@ -11,4 +11,8 @@ require (
 
 require github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3
 
-require github.com/coder/websocket v1.8.14 // indirect
+require (
+	github.com/coder/websocket v1.8.14 // indirect
+	github.com/gobwas/httphead v0.1.0 // indirect
+	github.com/gobwas/ws v1.5.0 // indirect
+)

@@ -60,6 +60,7 @@ var Runtimes = []Runtime{
 	{Name: "conn.go", Template: "conn.go.tmpl", When: WithConn},
 	{Name: "conn_io.go", Template: "conn_io.go.tmpl", When: WithConn},
 	{Name: "conn_parse.go", Template: "conn_parse.go.tmpl", When: WithConn},
+	{Name: "conn_serve.go", Template: "conn_serve.go.tmpl", When: WithConn},
 	{Name: "conn_init.go", Template: "conn_init_{{VERSION}}.go.tmpl", When: WithConn},
 	{Name: "session.go", Template: "session.go.tmpl", When: WithSessions},
 	{Name: "session_state.go", Template: "session_{{VERSION}}.go.tmpl", When: WithSessions},

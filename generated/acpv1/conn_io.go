@@ -136,8 +136,12 @@ func (discardHandler) Handle(context.Context, slog.Record) error { return nil }
 func (h discardHandler) WithAttrs([]slog.Attr) slog.Handler      { return h }
 func (h discardHandler) WithGroup(string) slog.Handler           { return h }
 
-// outbox is the bounded queue of outbound messages, written in order by the
-// connection's writer goroutine.
+// outbox is the bounded queue of outbound messages. They are written in
+// order by the goroutine that holds the writer role: the sender that finds
+// nobody writing takes it, and either writes the queue itself (see
+// sendDirect) or starts a goroutine that writes it. The role is given up
+// when the queue is empty: no goroutine waits to write while there is
+// nothing to write.
 type outbox struct {
 	mu      sync.Mutex
 	queue   []*[]byte     // the messages, each with its newline
@@ -145,42 +149,42 @@ type outbox struct {
 	max     int           // the bound of bytes
 	space   chan struct{} // closed, and replaced, when bytes have gone out and senders wait
 	waiting int           // the senders waiting for room
-	ready   chan struct{} // a message is queued (capacity 1)
-	closed  bool
+	writer  bool          // a goroutine holds the writer role
+	closed  bool          // the connection has ended: no message is taken
+
+	batch []*[]byte // the messages being written, owned by the writer
 }
 
 func newOutbox(max int) *outbox {
-	return &outbox{max: max, space: make(chan struct{}), ready: make(chan struct{}, 1)}
+	return &outbox{max: max, space: make(chan struct{})}
 }
 
 // put queues buf, waiting for room until ctx or the connection ends (or,
-// when wait is false, not at all). It reports whether buf was queued.
-func (o *outbox) put(ctx context.Context, done <-chan struct{}, buf *[]byte, wait bool) error {
+// when wait is false, not at all). When nobody holds the writer role, the
+// caller takes it: claimed says it must then see that the queue is written.
+func (o *outbox) put(ctx context.Context, done <-chan struct{}, buf *[]byte, wait bool) (claimed bool, err error) {
 	n := len(*buf)
 	for {
 		o.mu.Lock()
 		if o.closed {
 			o.mu.Unlock()
-			return errOutboxClosed
+			return false, errOutboxClosed
 		}
 		if o.bytes == 0 || o.bytes+n <= o.max {
 			o.queue = append(o.queue, buf)
 			o.bytes += n
+			claimed = !o.writer
+			o.writer = true
 			o.mu.Unlock()
-			select {
-			case o.ready <- struct{}{}:
-			default:
-			}
-			return nil
+			return claimed, nil
 		}
 		if !wait {
 			o.mu.Unlock()
-			return errOutboxFull
+			return false, errOutboxFull
 		}
 		space := o.space
 		o.waiting++
 		o.mu.Unlock()
-		var err error
 		select {
 		case <-space:
 		case <-ctx.Done():
@@ -192,7 +196,7 @@ func (o *outbox) put(ctx context.Context, done <-chan struct{}, buf *[]byte, wai
 		o.waiting--
 		o.mu.Unlock()
 		if err != nil {
-			return err
+			return false, err
 		}
 	}
 }
@@ -202,14 +206,36 @@ var (
 	errOutboxFull   = errors.New("the output queue is full")
 )
 
-// take moves the queued messages to batch.
-func (o *outbox) take(batch []*[]byte) []*[]byte {
+// take moves the queued messages to the writer's batch, for the holder of
+// the writer role. When there are none, or the connection has ended and
+// flush is false (the queue is then dropped), it gives the role up instead
+// and reports, in ended, whether the connection had ended by then. When
+// handOff is set, it leaves the messages queued and reports them in more:
+// the role then goes to a goroutine of its own.
+func (o *outbox) take(flush, handOff bool) (batch []*[]byte, ended, more bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	batch = append(batch, o.queue...)
+	if o.closed && !flush {
+		for _, buf := range o.queue {
+			putBuffer(buf)
+		}
+		clear(o.queue)
+		o.queue, o.bytes = o.queue[:0], 0
+	}
+	switch {
+	case len(o.queue) == 0:
+		o.writer = false
+		if cap(o.queue) > 64 {
+			o.queue = nil // a burst is over: its queue goes
+		}
+		return nil, o.closed, false
+	case handOff:
+		return nil, false, true
+	}
+	o.batch = append(o.batch[:0], o.queue...)
 	clear(o.queue)
 	o.queue = o.queue[:0]
-	return batch
+	return o.batch, false, false
 }
 
 // sent records that n bytes have been written, and wakes the senders that
@@ -224,60 +250,97 @@ func (o *outbox) sent(n int) {
 	o.mu.Unlock()
 }
 
-// close stops the queue: later messages are refused.
-func (o *outbox) close() {
+// close stops the queue: later messages are refused. It returns whether
+// the writer role was free, and takes it if messages are queued and flush
+// is set (claimed: the caller must see that they are written).
+func (o *outbox) close(flush bool) (idle, claimed bool) {
 	o.mu.Lock()
+	defer o.mu.Unlock()
 	o.closed = true
-	o.mu.Unlock()
+	if o.writer {
+		return false, false
+	}
+	if flush && len(o.queue) > 0 {
+		o.writer = true
+		return false, true
+	}
+	return true, false
 }
 
-// maxJoined is the most bytes of queued messages joined into one Write.
-const maxJoined = 256 << 10
+// maxJoined is the most bytes of queued messages joined into one Write:
+// as many as a pooled buffer keeps.
+const maxJoined = maxPooled
 
-// write writes the queued messages until the connection ends, or, when
-// Close ends it, until the queue is empty. Messages that are queued
-// together go out in as few Writes as fit maxJoined; a message is never
-// split. A write that blocks for the stall limit ends the connection and
-// closes r and w.
-func (c *connection) write() {
-	defer close(c.writerDone)
-	stall := &stallWatch{c: c}
-	stall.timer = time.AfterFunc(time.Hour, stall.check)
-	stall.timer.Stop()
-	defer stall.timer.Stop()
-	var batch []*[]byte
-	var joined []byte
-	for {
-		if !c.ended() {
-			<-c.out.ready // end signals it too
-		}
-		if c.ended() && !c.flushing.Load() {
+// startWriter starts a goroutine that writes the queue, for a sender that
+// took the writer role but must not block in a Write.
+func (c *connection) startWriter() {
+	go c.drain(false)
+}
+
+// drain writes the queue, as the holder of the writer role, until it is
+// empty or, when once is set, after one batch (a goroutine of its own then
+// takes over what was queued meanwhile); then it gives the role up. Once
+// the connection has ended, it writes only if it is flushing (Close was
+// called, or the peer closed its end), and it closes Done when it gives
+// the role up.
+func (c *connection) drain(once bool) {
+	for first := true; ; first = false {
+		batch, ended, more := c.out.take(c.flushing.Load(), once && !first)
+		switch {
+		case more:
+			c.startWriter()
+			return
+		case batch == nil:
+			if ended {
+				c.finish()
+			}
 			return
 		}
-		batch = c.out.take(batch[:0])
-		if len(batch) == 0 && c.ended() {
-			return
-		}
-		for i := 0; i < len(batch); {
-			b, n := *batch[i], 1
-			if len(b) < maxJoined && i+1 < len(batch) {
-				joined = append(joined[:0], b...)
-				for ; i+n < len(batch) && len(joined)+len(*batch[i+n]) <= maxJoined; n++ {
-					joined = append(joined, *batch[i+n]...)
-				}
-				b = joined
-			}
-			if !c.writeOut(b, stall) {
-				return
-			}
-			c.out.sent(len(b))
-			for _, buf := range batch[i : i+n] {
-				putBuffer(buf)
-			}
-			i += n
+		if !c.writeBatch(batch) {
+			c.flushing.Store(false) // what is left is dropped
 		}
 		clear(batch)
 	}
+}
+
+// writeBatch writes the messages of batch, joined into as few Writes as
+// fit maxJoined; a message is never split. It reports whether the writes
+// went through.
+func (c *connection) writeBatch(batch []*[]byte) bool {
+	var joined *[]byte
+	defer func() {
+		if joined != nil {
+			putBuffer(joined)
+		}
+	}()
+	for i := 0; i < len(batch); {
+		b, n := *batch[i], 1
+		if len(b) < maxJoined && i+1 < len(batch) {
+			if joined == nil {
+				joined = encodeBuffer()
+				if cap(*joined) < maxJoined {
+					*joined = make([]byte, 0, maxJoined) // kept by the pool, once grown
+				}
+			}
+			*joined = append((*joined)[:0], b...)
+			for ; i+n < len(batch) && len(*joined)+len(*batch[i+n]) <= maxJoined; n++ {
+				*joined = append(*joined, *batch[i+n]...)
+			}
+			b = *joined
+		}
+		if !c.writeOut(b) {
+			for _, buf := range batch[i:] {
+				putBuffer(buf)
+			}
+			return false
+		}
+		c.out.sent(len(b))
+		for _, buf := range batch[i : i+n] {
+			putBuffer(buf)
+		}
+		i += n
+	}
+	return true
 }
 
 // ended reports whether the connection has ended.
@@ -290,57 +353,125 @@ func (c *connection) ended() bool {
 	}
 }
 
+// finish closes the channel of Done, once: the connection has ended, and
+// its output has been written, or given up.
+func (c *connection) finish() {
+	c.finishOnce.Do(func() {
+		c.stall.stop()
+		close(c.finished)
+	})
+}
+
 // stallWatch ends the connection when a write has been blocked for the
-// stall limit. Its timer is armed by a write that finds it idle and, when
-// it fires during a later write, re-armed for what that write has left:
-// a write costs a clock reading, not a timer reset.
+// stall limit. Its timer ticks every quarter of the limit while writes are
+// being made; a write that is still the one in progress at five ticks in a
+// row has been blocked for at least the limit (and at most a quarter more).
+// A write costs two atomic additions, not a clock reading.
 type stallWatch struct {
-	c     *connection
-	timer *time.Timer
-	armed atomic.Bool
-	since atomic.Int64 // when the write in progress began (Unix ns), or 0
+	c      *connection
+	mu     sync.Mutex
+	timer  *time.Timer // made by the first write
+	armed  atomic.Bool
+	writes atomic.Uint64 // incremented as each write begins and ends: odd during one
+	last   uint64        // the count at the last tick that saw a write in progress
+	ticks  int           // the ticks in a row that saw that same write
+	ended  bool          // stop was called
+}
+
+// stallTicks is how many ticks in a row see one write in progress before
+// it counts as stalled.
+const stallTicks = 5
+
+// period is the time between ticks.
+func (s *stallWatch) period() time.Duration {
+	return max(s.c.cfg.limits.OutputStall/(stallTicks-1), 1)
 }
 
 // begin records that a write begins.
 func (s *stallWatch) begin() {
-	s.since.Store(time.Now().UnixNano())
-	if s.armed.CompareAndSwap(false, true) {
-		s.timer.Reset(s.c.cfg.limits.OutputStall)
+	s.writes.Add(1)
+	if !s.armed.Load() {
+		s.arm()
+	}
+}
+
+// arm starts the ticks, unless they run.
+func (s *stallWatch) arm() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended || !s.armed.CompareAndSwap(false, true) {
+		return
+	}
+	if s.timer == nil {
+		s.timer = time.AfterFunc(s.period(), s.check)
+	} else {
+		s.timer.Reset(s.period())
 	}
 }
 
 // finish records that the write has returned.
-func (s *stallWatch) finish() { s.since.Store(0) }
+func (s *stallWatch) finish() { s.writes.Add(1) }
 
-// check runs when the timer fires.
+// stop stops the ticks for good.
+func (s *stallWatch) stop() {
+	s.mu.Lock()
+	if s.timer != nil {
+		s.timer.Stop()
+	}
+	s.ended = true
+	s.mu.Unlock()
+}
+
+// check runs at each tick.
 func (s *stallWatch) check() {
-	s.armed.Store(false)
-	since := s.since.Load()
-	if since == 0 {
+	s.mu.Lock()
+	if s.ended {
+		s.mu.Unlock()
 		return
 	}
-	limit := s.c.cfg.limits.OutputStall
-	if left := limit - time.Since(time.Unix(0, since)); left > 0 {
-		if s.armed.CompareAndSwap(false, true) {
-			s.timer.Reset(left)
+	w := s.writes.Load()
+	if w%2 == 0 {
+		// No write in progress: the ticks stop until the next one, and the
+		// timer goes, for an idle connection keeps none.
+		s.ticks, s.timer = 0, nil
+		s.armed.Store(false)
+		s.mu.Unlock()
+		if s.writes.Load()%2 == 1 { // one began meanwhile, and saw them armed
+			s.arm()
 		}
 		return
 	}
+	if w == s.last {
+		s.ticks++
+	} else {
+		s.last, s.ticks = w, 1
+	}
+	if s.ticks < stallTicks {
+		s.timer.Reset(s.period())
+		s.mu.Unlock()
+		return
+	}
+	s.mu.Unlock()
+	limit := s.c.cfg.limits.OutputStall
+	s.c.flushing.Store(false)
 	s.c.end(fmt.Errorf("writing stalled: the peer read nothing for %v", limit))
 	s.c.closeIO(true, true)
+	// The writer may stay blocked, if w cannot be closed: the connection
+	// gives its output up.
+	s.c.finish()
 }
 
-// writeOut writes b, watched for stalls; it reports whether the writer
-// goes on.
-func (c *connection) writeOut(b []byte, stall *stallWatch) bool {
+// writeOut writes b, watched for stalls; it reports whether the write went
+// through.
+func (c *connection) writeOut(b []byte) bool {
 	c.writing.Store(true)
 	defer c.writing.Store(false)
 	if c.ended() && !c.flushing.Load() {
 		return false
 	}
-	stall.begin()
+	c.stall.begin()
 	_, err := c.w.Write(b)
-	stall.finish()
+	c.stall.finish()
 	if err != nil {
 		c.end(fmt.Errorf("writing: %w", err))
 		return false
@@ -356,41 +487,55 @@ func putBuffer(buf *[]byte) {
 	}
 }
 
-// lineReader reads lines from r into a buffer of its own, handing out each
-// line as a slice of it, valid until the next call, without copying.
+// lineReader reads lines from r into its buffer, handing out each line as
+// a slice of it, valid until the next call, without copying.
 type lineReader struct {
 	r          io.Reader
 	buf        []byte
-	start, end int  // the bytes read and not yet handed out
-	max        int  // the longest line
-	long       bool // the last line did not fit the initial buffer
+	own        []byte  // the small buffer the reader keeps
+	pooled     *[]byte // buf, when it is one of lineBuffers
+	start, end int     // the bytes read and not yet handed out
+	max        int     // the longest line
+	long       bool    // the last line was a large one
 	err        error
 }
 
-// The buffer of a line reader starts at initialLineBuffer bytes, doubles up
-// to maxDoubled and then takes the size of the longest line at once, which
-// makes less garbage on the way there. It keeps its size while lines that
-// need it come, and goes back to its initial size after a short one.
+// A line reader reads into a small buffer of its own, of
+// initialLineBuffer bytes, which most messages fit: that is all an idle
+// connection holds. A line that needs more is read into a buffer of
+// pooledLineBuffer bytes taken from a pool shared by the connections, given
+// back once the lines read are handed out and no byte waits. A longer line
+// gets a buffer of its own that doubles up to maxDoubled, and then takes
+// the size of the longest line at once, which makes less garbage on the
+// way there; it keeps its size while large lines come, and goes after a
+// shorter one.
 const (
-	initialLineBuffer = 64 << 10
+	initialLineBuffer = 512
+	pooledLineBuffer  = 64 << 10
 	maxDoubled        = 4 << 20
 )
+
+// lineBuffers are the buffers of pooledLineBuffer bytes that line readers
+// borrow.
+var lineBuffers = sync.Pool{New: func() any {
+	b := make([]byte, pooledLineBuffer)
+	return &b
+}}
 
 // next returns the next line, without its newline. A line longer than max
 // comes back as its first bytes, with tooLong set; skip then reads past the
 // rest of it. After the last line, next returns the error of r (io.EOF when
 // it ended).
 func (lr *lineReader) next(reading *atomic.Bool, done <-chan struct{}) (line []byte, tooLong bool, err error) {
-	if !lr.long && len(lr.buf) > initialLineBuffer && lr.end-lr.start <= initialLineBuffer/2 {
-		buf := make([]byte, initialLineBuffer)
-		lr.buf, lr.start, lr.end = buf, 0, copy(buf, lr.buf[lr.start:lr.end])
+	if lr.pooled != nil && lr.start == lr.end || !lr.long && len(lr.buf) > pooledLineBuffer && lr.end-lr.start <= initialLineBuffer/2 {
+		lr.shrink()
 	}
 	scan := lr.start
 	for {
 		if i := bytes.IndexByte(lr.buf[scan:lr.end], '\n'); i >= 0 {
 			line = lr.buf[lr.start : scan+i]
 			lr.start = scan + i + 1
-			lr.long = len(line) > initialLineBuffer/2
+			lr.long = len(line) > pooledLineBuffer
 			return line, false, nil
 		}
 		scan = lr.end
@@ -414,6 +559,25 @@ func (lr *lineReader) next(reading *atomic.Bool, done <-chan struct{}) (line []b
 	}
 }
 
+// shrink goes back to the reader's own buffer, with the bytes not yet
+// handed out, which fit it.
+func (lr *lineReader) shrink() {
+	if lr.own == nil {
+		lr.own = make([]byte, initialLineBuffer)
+	}
+	n := copy(lr.own, lr.buf[lr.start:lr.end])
+	lr.release()
+	lr.buf, lr.start, lr.end = lr.own, 0, n
+}
+
+// release gives a pooled buffer back.
+func (lr *lineReader) release() {
+	if lr.pooled != nil {
+		lineBuffers.Put(lr.pooled)
+		lr.pooled = nil
+	}
+}
+
 // room makes room at the end of the buffer: it moves the unread bytes to
 // its start, or grows it, up to a line of max bytes and its newline.
 func (lr *lineReader) room() {
@@ -426,13 +590,24 @@ func (lr *lineReader) room() {
 		lr.start, lr.end = 0, n
 		return
 	}
-	size := max(2*len(lr.buf), initialLineBuffer)
-	if lr.max < size || size > maxDoubled && lr.max < 1<<40 {
-		size = lr.max + 1 // room for a line one byte too long, to tell
+	var buf []byte
+	var pooled *[]byte
+	switch size := 2 * len(lr.buf); {
+	case lr.buf == nil:
+		lr.own = make([]byte, initialLineBuffer)
+		buf = lr.own
+	case len(lr.buf) < pooledLineBuffer && lr.max >= pooledLineBuffer:
+		pooled = lineBuffers.Get().(*[]byte)
+		buf = *pooled
+	default:
+		if lr.max < size || size > maxDoubled && lr.max < 1<<40 {
+			size = lr.max + 1 // room for a line one byte too long, to tell
+		}
+		buf = make([]byte, size)
 	}
-	buf := make([]byte, size)
 	copy(buf, lr.buf[lr.start:lr.end])
-	lr.buf, lr.start, lr.end = buf, 0, n
+	lr.release()
+	lr.buf, lr.pooled, lr.start, lr.end = buf, pooled, 0, n
 }
 
 // fill reads once into the free end of the buffer. It returns an error

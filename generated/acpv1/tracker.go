@@ -24,18 +24,9 @@ type RequestTracker struct {
 	pending map[string]trackedRequest // by id, as JSON
 }
 
-// trackedRequest is a request awaiting its response: its method and, for a
-// call of a connection, the channel its reply goes to.
+// trackedRequest is a request awaiting its response: its method.
 type trackedRequest struct {
 	method string
-	reply  chan<- reply
-}
-
-// reply is the answer to a call of a connection: its result, decoded as
-// the line was read, or why there is none.
-type reply struct {
-	result any
-	err    error
 }
 
 // Track records that a request with this id and method is being sent. An id
@@ -84,23 +75,6 @@ func (t *RequestTracker) takeKey(key []byte) (trackedRequest, bool) {
 	return r, ok
 }
 
-// methodKey returns the method of the request tracked under key, its id as
-// JSON, or "".
-func (t *RequestTracker) methodKey(key []byte) string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.pending[string(key)].method
-}
-
-// takeAll returns every tracked request and stops tracking them.
-func (t *RequestTracker) takeAll() map[string]trackedRequest {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	all := t.pending
-	t.pending = nil
-	return all
-}
-
 // Len returns the number of requests awaiting a response.
 func (t *RequestTracker) Len() int {
 	t.mu.Lock()
@@ -147,4 +121,114 @@ func (t *RequestTracker) lookup(id *RequestID, drop bool) string {
 		delete(t.pending, string(key))
 	}
 	return r.method
+}
+
+// callTracker holds the outbound requests of a connection awaiting their
+// responses. The connection numbers its requests 1, 2, …: they are tracked
+// by that number, and a response matches only an id written exactly as the
+// connection wrote it.
+type callTracker struct {
+	mu      sync.Mutex
+	pending map[int64]*pendingCall
+}
+
+// pendingCall is an outbound request awaiting its response: the method
+// that types its result, and the channel its reply goes to. The entries
+// are pooled: the caller gives its entry back once it has received the
+// reply, the one send on the channel that taking the entry from the
+// tracker allows.
+type pendingCall struct {
+	method string
+	reply  chan reply // capacity 1
+}
+
+// reply is the answer to a call of a connection: its result, decoded as
+// the line was read, or why there is none.
+type reply struct {
+	result any
+	err    error
+}
+
+var pendingCalls = sync.Pool{New: func() any { return &pendingCall{reply: make(chan reply, 1)} }}
+
+// newPendingCall returns an entry for a call of method.
+func newPendingCall(method string) *pendingCall {
+	p := pendingCalls.Get().(*pendingCall)
+	p.method = method
+	return p
+}
+
+// release gives the entry back, once its reply has been received, or when
+// it is certain that none will come.
+func (p *pendingCall) release() {
+	p.method = ""
+	pendingCalls.Put(p)
+}
+
+// track records the call with this id.
+func (t *callTracker) track(id int64, p *pendingCall) {
+	t.mu.Lock()
+	if t.pending == nil {
+		t.pending = map[int64]*pendingCall{}
+	}
+	t.pending[id] = p
+	t.mu.Unlock()
+}
+
+// take returns the call with this id and stops tracking it.
+func (t *callTracker) take(id int64) (*pendingCall, bool) {
+	t.mu.Lock()
+	p, ok := t.pending[id]
+	delete(t.pending, id)
+	t.mu.Unlock()
+	return p, ok
+}
+
+// takeKey returns the call whose id, as JSON, is key, and stops tracking
+// it.
+func (t *callTracker) takeKey(key []byte) (*pendingCall, bool) {
+	id, ok := callID(key)
+	if !ok {
+		return nil, false
+	}
+	return t.take(id)
+}
+
+// methodKey returns the method of the call whose id, as JSON, is key, or "".
+func (t *callTracker) methodKey(key []byte) string {
+	id, ok := callID(key)
+	if !ok {
+		return ""
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if p := t.pending[id]; p != nil {
+		return p.method
+	}
+	return ""
+}
+
+// takeAll returns every tracked call and stops tracking them.
+func (t *callTracker) takeAll() map[int64]*pendingCall {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	all := t.pending
+	t.pending = nil
+	return all
+}
+
+// callID reads an id written as the connection writes its own: a positive
+// integer in decimal, without leading zeros.
+func callID(key []byte) (int64, bool) {
+	if len(key) == 0 || len(key) > 18 || key[0] == '0' {
+		return 0, false
+	}
+	var n int64
+	for _, b := range key {
+		if b < '0' || b > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(b-'0')
+	}
+	return n, true
 }

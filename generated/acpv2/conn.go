@@ -113,11 +113,13 @@ type inParams struct {
 
 var errNoHandler = errors.New("no handler for the method")
 
-// connection is the runtime behind each side's connection type. Three kinds
-// of goroutines serve it: one reads and dispatches the lines, one writes
-// the queued outbound messages, and workers serve the inbound requests,
-// each request on one of its own, as many as requests served at once. The
-// connection owns them all: they end with it.
+// connection is the runtime behind each side's connection type. One
+// goroutine reads and dispatches the lines for as long as the connection
+// lives; each inbound request is served on a goroutine of its own, which
+// ends once it has answered; and the outbound messages are written by the
+// goroutine that holds the writer role (see outbox), which exists only
+// while there is something to write. The connection owns them all: they
+// end with it.
 type connection struct {
 	impl          any
 	requests      map[string]route
@@ -128,27 +130,30 @@ type connection struct {
 	r     io.Reader
 	w     io.Writer
 	out   *outbox
-	slots chan struct{} // one for each inbound request being served
-	work  chan func()   // hands a request to a worker that waits for one
-	idle  atomic.Int32  // the workers that wait
+	stall stallWatch
+	slots slots      // for the inbound requests being served
+	work  chan job   // hands a request to a worker that waits for one
+	idle  workerPool // the workers that wait
 
 	ctx    context.Context // ends with the connection: the context of inbound calls
 	cancel context.CancelFunc
-	done   chan struct{}
+	done   chan struct{} // closed when the connection ends
 
-	readerDone, writerDone chan struct{}
-	reading, writing       atomic.Bool // in a Read of r, in a Write to w
-	flushing               atomic.Bool // Close has been called: the writer writes what is queued
-	handlers               sync.WaitGroup
-	closeR, closeW         sync.Once
+	finished         chan struct{} // Done's: closed once the output is written, or given up, too
+	finishOnce       sync.Once
+	readerDone       chan struct{}
+	reading, writing atomic.Bool // in a Read of r, in a Write to w
+	flushing         atomic.Bool // Close was called, or r ended: what is queued is written
+	handlers         sync.WaitGroup
+	closeR, closeW   sync.Once
 
-	calls  RequestTracker // outbound requests awaiting their responses
-	nextID atomic.Int64   // the id of the last outbound request
+	calls  callTracker  // outbound requests awaiting their responses
+	nextID atomic.Int64 // the id of the last outbound request
 
 	mu      sync.Mutex
-	err     error                         // why the connection ended, once it has
-	serving map[string]context.CancelFunc // inbound requests by id as received
-	served  any                           // the params of the last initialize answered with a result
+	err     error                      // why the connection ended, once it has
+	serving map[string]*requestContext // inbound requests by id as received
+	served  any                        // the params of the last initialize answered with a result
 }
 
 func newConnection(impl any, requests, notifications map[string]route, w io.Writer, r io.Reader, opts []ConnOption) *connection {
@@ -156,23 +161,24 @@ func newConnection(impl any, requests, notifications map[string]route, w io.Writ
 	c := &connection{
 		impl: impl, requests: requests, notifications: notifications, cfg: newConfig(opts),
 		r: r, w: w, ctx: ctx, cancel: cancel, done: make(chan struct{}),
-		readerDone: make(chan struct{}), writerDone: make(chan struct{}), work: make(chan func()),
-		serving: map[string]context.CancelFunc{},
+		finished: make(chan struct{}), readerDone: make(chan struct{}), work: make(chan job),
+		serving: map[string]*requestContext{},
 	}
+	c.stall.c = c
 	c.out = newOutbox(c.cfg.limits.MaxBufferedBytes)
-	c.slots = make(chan struct{}, min(c.cfg.limits.MaxConcurrentRequests, 1<<30))
+	c.slots.max = int64(c.cfg.limits.MaxConcurrentRequests)
 	if requests[MethodInitialize] != nil {
 		c.init = new(initGate)
 	}
 	go c.read()
-	go c.write()
 	return c
 }
 
 // Done returns a channel that is closed when the connection has ended: the
 // peer closed its end, reading or writing failed or stalled, or Close was
-// called.
-func (c *connection) Done() <-chan struct{} { return c.done }
+// called. When the peer closed its end, or Close was called, the messages
+// queued by then are written first (for at most the OutputStall limit).
+func (c *connection) Done() <-chan struct{} { return c.finished }
 
 // Err returns why the connection ended, wrapping ErrConnectionClosed, or nil
 // while it is open.
@@ -202,7 +208,7 @@ func (c *connection) Close() error {
 	c.end(errors.New("the connection was closed"))
 	_, wCloser := c.w.(io.Closer)
 	if wCloser || !c.writing.Load() {
-		<-c.writerDone
+		<-c.finished
 	}
 	err := c.closeIO(true, false)
 	_, rCloser := c.r.(io.Closer)
@@ -249,12 +255,15 @@ func (c *connection) ExtNotification(ctx context.Context, method string, params 
 func (c *connection) read() {
 	defer close(c.readerDone)
 	lr := &lineReader{r: c.r, max: c.cfg.limits.MaxMessageBytes}
+	defer lr.release()
 	for {
 		line, tooLong, err := lr.next(&c.reading, c.done)
 		switch {
 		case err == errOutboxClosed:
 			return
 		case err == io.EOF:
+			// What is queued still goes out: the peer may read on.
+			c.flushing.Store(true)
 			c.end(errors.New("the peer closed the connection"))
 			return
 		case err != nil:
@@ -280,11 +289,11 @@ func (c *connection) end(err error) {
 		return
 	}
 	c.err = fmt.Errorf("%w: %v", ErrConnectionClosed, err)
-	for _, cancel := range c.serving {
-		cancel()
+	for _, ctx := range c.serving {
+		ctx.cancel()
 	}
 	c.mu.Unlock()
-	c.out.close()
+	idle, claimed := c.out.close(c.flushing.Load())
 	// A call tracked after this sees c.err (see request).
 	for _, r := range c.calls.takeAll() {
 		r.reply <- reply{err: c.err}
@@ -293,9 +302,12 @@ func (c *connection) end(err error) {
 	close(c.done)
 	// No request is handed to a worker once c.err is set (see serve).
 	close(c.work)
-	select {
-	case c.out.ready <- struct{}{}: // the writer wakes to see the end
-	default:
+	c.idle.stop()
+	switch {
+	case claimed:
+		c.startWriter() // it writes what is queued, then closes Done
+	case idle:
+		c.finish()
 	}
 }
 
@@ -314,9 +326,9 @@ func (c *connection) tooLong(prefix []byte) {
 			r.reply <- reply{err: fmt.Errorf("acp: the response to %s is longer than the limit of %d bytes", r.method, c.cfg.limits.MaxMessageBytes)}
 		}
 	case id != nil:
-		c.sendError(string(id), NewInvalidRequestError(details))
+		c.sendError(string(id), NewInvalidRequestError(details), sendQueue)
 	default:
-		c.sendError("", withData(NewParseError(), details))
+		c.sendError("", withData(NewParseError(), details), sendQueue)
 	}
 }
 
@@ -327,7 +339,7 @@ func (c *connection) line(line []byte) bool {
 	switch {
 	case err != nil:
 		if !m.response {
-			c.sendError(string(m.id), err)
+			c.sendError(string(m.id), err, sendQueue)
 		}
 	case m.empty, m.response && (m.id == nil || isNull(m.id)):
 		// Blank lines, and responses to no request (an error the peer could
@@ -349,140 +361,9 @@ func (c *connection) line(line []byte) bool {
 func (c *connection) admit(m *lineMessage) bool {
 	ok, rpcErr := c.init.admit(m)
 	if rpcErr != nil {
-		c.sendError(string(m.id), rpcErr)
+		c.sendError(string(m.id), rpcErr, sendQueue)
 	}
 	return ok
-}
-
-// serve answers an inbound request from a goroutine of its own, once one
-// of the slots for requests served at once is free. An initialize is
-// answered before the next line is read, so that a request sent right after
-// it, without waiting for its result, finds the connection initialized. It
-// returns false once the connection has ended.
-func (c *connection) serve(m *lineMessage) bool {
-	select {
-	case c.slots <- struct{}{}:
-	default:
-		select {
-		case c.slots <- struct{}{}:
-		case <-c.done:
-			return false
-		}
-	}
-	key := string(m.id)
-	// Not a child of c.ctx, which would cost a registration with it: end
-	// cancels the contexts of the requests being served itself.
-	ctx, cancel := context.WithCancel(context.Background())
-	initialize := c.init != nil && m.method == MethodInitialize
-	method, params := m.method, inParams{present: m.params.raw != nil, value: m.params.value, err: m.params.err}
-	var served chan struct{}
-	if initialize {
-		served = make(chan struct{})
-	}
-	job := func() {
-		defer func() {
-			cancel()
-			<-c.slots
-			if served != nil {
-				close(served)
-			}
-		}()
-		result, err := c.handle(ctx, c.requests, method, true, params)
-		// The id is free again before the answer can reach the peer.
-		c.mu.Lock()
-		delete(c.serving, key)
-		if initialize && err == nil {
-			c.served = params.value
-		}
-		c.mu.Unlock()
-		c.answer(ctx, key, method, initialize, result, err)
-	}
-	c.mu.Lock()
-	_, busy := c.serving[key]
-	if c.err != nil || busy {
-		c.mu.Unlock()
-		cancel()
-		<-c.slots
-		if busy {
-			c.sendError(key, NewInvalidRequestError(map[string]string{"details": "a request with this id is already being served"}))
-		}
-		return c.err == nil
-	}
-	c.serving[key] = cancel
-	handedOff := false
-	select {
-	case c.work <- job:
-		handedOff = true
-	default:
-		c.handlers.Add(1)
-	}
-	c.mu.Unlock()
-	if !handedOff {
-		go c.worker(job)
-	}
-	if served != nil {
-		select {
-		case <-served:
-		case <-c.done:
-			return false
-		}
-	}
-	return true
-}
-
-// maxIdleWorkers is how many goroutines that served a request wait for the
-// next one, instead of ending: a request then starts on a goroutine whose
-// stack has already grown.
-const maxIdleWorkers = 8
-
-// worker runs job, then the jobs handed to it while it waits, until the
-// connection ends or enough others wait.
-func (c *connection) worker(job func()) {
-	defer c.handlers.Done()
-	for {
-		job()
-		if c.idle.Add(1) > maxIdleWorkers {
-			c.idle.Add(-1)
-			return
-		}
-		job = <-c.work // nil once the connection has ended
-		c.idle.Add(-1)
-		if job == nil {
-			return
-		}
-	}
-}
-
-// answer sends the result of the request with this id, or its error. The
-// gate learns how an initialize ends before its answer goes out.
-func (c *connection) answer(ctx context.Context, id, method string, initialize bool, result any, err error) {
-	if err == nil {
-		encErr := c.send(c.ctx, true, func(b []byte) ([]byte, error) {
-			b, err := appendResult(b, id, result)
-			if err == nil && initialize {
-				c.init.answered(true)
-			}
-			return b, err
-		})
-		if encErr == nil || c.Err() != nil {
-			return
-		}
-		err = fmt.Errorf("encoding the result: %w", encErr)
-	}
-	if initialize {
-		c.init.answered(false)
-	}
-	var rpcErr *Error
-	switch {
-	case errors.As(err, &rpcErr):
-	case errors.Is(err, errNoHandler):
-		rpcErr = NewMethodNotFoundError(method)
-	case ctx.Err() != nil && c.ctx.Err() == nil:
-		rpcErr = NewRequestCancelledError()
-	default:
-		rpcErr = NewInternalError(map[string]string{"details": err.Error()})
-	}
-	c.sendError(id, rpcErr)
 }
 
 // notification handles an inbound notification before the next line.
@@ -552,10 +433,10 @@ func (c *connection) cancelServing(params []byte) {
 		return
 	}
 	c.mu.Lock()
-	cancel := c.serving[string(id)]
+	ctx := c.serving[string(id)]
 	c.mu.Unlock()
-	if cancel != nil {
-		cancel()
+	if ctx != nil {
+		ctx.cancel()
 	}
 }
 
@@ -582,35 +463,44 @@ func (c *connection) request(ctx context.Context, method, typed string, params a
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	ch := make(chan reply, 1)
 	id := c.nextID.Add(1)
-	var buf [20]byte
-	key := string(strconv.AppendInt(buf[:0], id, 10))
-	if err := c.calls.track(key, trackedRequest{method: typed, reply: ch}); err != nil {
-		return nil, err
-	}
+	call := newPendingCall(typed)
+	c.calls.track(id, call)
 	// send fails once the connection has ended: end sets c.err before it
 	// fails the tracked calls, so a call tracked too late for that fails here.
-	err := c.send(ctx, true, func(b []byte) ([]byte, error) { return appendRequest(b, id, method, params) })
+	// A caller whose context cannot end waits for the response anyway: it
+	// may write its request itself.
+	how := sendQueue
+	if ctx.Done() == nil {
+		how = sendDirect
+	}
+	err := c.send(ctx, how, func(b []byte) ([]byte, error) { return appendRequest(b, id, method, params) })
 	if err != nil {
-		c.calls.takeKey([]byte(key))
+		if _, ok := c.calls.take(id); ok {
+			call.release()
+		}
 		return nil, err
 	}
 	if ctx.Done() == nil { // a context that is never cancelled
-		r := <-ch
+		r := <-call.reply
+		call.release()
 		return r.result, r.err
 	}
 	select {
-	case r := <-ch:
+	case r := <-call.reply:
+		call.release()
 		return r.result, r.err
 	case <-ctx.Done():
-		if _, ok := c.calls.takeKey([]byte(key)); ok {
+		if _, ok := c.calls.take(id); ok {
+			call.release()
 			// Not waiting for room: the caller returns now.
-			_ = c.send(ctx, false, func(b []byte) ([]byte, error) {
+			_ = c.send(ctx, sendNoWait, func(b []byte) ([]byte, error) {
 				b = append(b, `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":`...)
 				return append(strconv.AppendInt(b, id, 10), "}}"...), nil
 			})
 		}
+		// Otherwise its reply is on its way: the entry is left to the
+		// garbage collector.
 		return nil, ctx.Err()
 	}
 }
@@ -621,13 +511,30 @@ func (c *connection) notify(ctx context.Context, method string, params any) erro
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return c.send(ctx, true, func(b []byte) ([]byte, error) { return appendNotification(b, method, params) })
+	return c.send(ctx, sendQueue, func(b []byte) ([]byte, error) { return appendNotification(b, method, params) })
 }
 
+// sendHow is how send hands a message to the writer.
+type sendHow int8
+
+const (
+	// sendQueue queues the message, waiting for room until the context
+	// ends; when nobody is writing, a goroutine is started that writes it.
+	sendQueue sendHow = iota
+	// sendNoWait queues the message only if there is room now.
+	sendNoWait
+	// sendDirect queues the message like sendQueue but, when nobody is
+	// writing, the sender writes it itself, with whatever was queued
+	// before it: for a sender that has nothing else to do until the
+	// message is out and may wait in the Write, as long as the stall limit
+	// allows (a request's caller whose context cannot end, a request's
+	// handler answering it). It saves the hand-off to another goroutine.
+	sendDirect
+)
+
 // send queues the message that build appends to a pooled buffer, and its
-// newline, for the writer; when the queue is full it waits for room until
-// ctx ends (or, unless wait, not at all).
-func (c *connection) send(ctx context.Context, wait bool, build func([]byte) ([]byte, error)) error {
+// newline, for the writer, as how says.
+func (c *connection) send(ctx context.Context, how sendHow, build func([]byte) ([]byte, error)) error {
 	if c.ended() {
 		return c.Err()
 	}
@@ -638,19 +545,27 @@ func (c *connection) send(ctx context.Context, wait bool, build func([]byte) ([]
 		return err
 	}
 	*buf = append(b, '\n')
-	if err = c.out.put(ctx, c.done, buf, wait); err != nil {
+	claimed, err := c.out.put(ctx, c.done, buf, how != sendNoWait)
+	switch {
+	case err == errOutboxClosed:
 		putBuffer(buf)
-		if err == errOutboxClosed {
-			return c.Err()
-		}
+		return c.Err()
+	case err != nil:
+		putBuffer(buf)
+		return err
+	case !claimed:
+	case how == sendDirect:
+		c.drain(true)
+	default:
+		c.startWriter()
 	}
-	return err
+	return nil
 }
 
 // sendError answers the request whose id, as received, is id (null when
 // empty) with e.
-func (c *connection) sendError(id string, e *Error) {
-	_ = c.send(c.ctx, true, func(b []byte) ([]byte, error) { return appendErrorResponse(b, id, e), nil })
+func (c *connection) sendError(id string, e *Error, how sendHow) {
+	_ = c.send(c.ctx, how, func(b []byte) ([]byte, error) { return appendErrorResponse(b, id, e), nil })
 }
 
 // call sends the request method and returns its result as a new R.

@@ -39,7 +39,7 @@ var nullIDs = func() bool {
 // characters is not read. A response's result is typed by the method of
 // the request that tracked has under its id; without tracked, or for an id
 // not tracked, it is kept as a json.RawMessage.
-func parseLine(line []byte, maxID int, tracked *RequestTracker) (m lineMessage, rpcErr *Error) {
+func parseLine(line []byte, maxID int, tracked *callTracker) (m lineMessage, rpcErr *Error) {
 	var hasMethod, hasResult, hasError, version bool
 	err := withDecoder(line, func(d *decoder) error {
 		switch d.PeekKind() {
@@ -164,7 +164,7 @@ func (m *lineMessage) readParams(d *decoder, hasMethod bool) error {
 }
 
 // readResult decodes the result now when the id came before it.
-func (m *lineMessage) readResult(d *decoder, hasMethod bool, tracked *RequestTracker) error {
+func (m *lineMessage) readResult(d *decoder, hasMethod bool, tracked *callTracker) error {
 	m.result = payload{}
 	if hasMethod || m.id == nil || tracked == nil {
 		return m.result.keep(d)
@@ -175,7 +175,7 @@ func (m *lineMessage) readResult(d *decoder, hasMethod bool, tracked *RequestTra
 // finish decodes what was kept raw because the members that decide its
 // type came after it: the payloads are read from the line once more, and
 // what refers to the line is copied, but the params of $/cancel_request.
-func (m *lineMessage) finish(hasMethod bool, tracked *RequestTracker) {
+func (m *lineMessage) finish(hasMethod bool, tracked *callTracker) {
 	switch {
 	case hasMethod && m.params.raw != nil && m.method != MethodCancelRequest:
 		if m.id != nil {

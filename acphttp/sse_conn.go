@@ -1,0 +1,193 @@
+package acphttp
+
+import (
+	"bytes"
+	"errors"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// An SSE stream over HTTP/1.1 is served on the connection it takes over
+// from net/http (http.Hijacker): the handler returns once the response's
+// head is written, and with it the handler's goroutine, net/http's
+// goroutine that watches the connection while a handler runs, and the
+// connection's read and write buffers (10 KiB) go. What is left of an idle
+// stream is the goroutine that waits for the client to close the
+// connection: its events are written by one that runs only while there is
+// something to write. The body is chunked, as net/http
+// writes it: a stream that ends cleanly ends with the last chunk, and one
+// aborted (its connection broke a limit) without it.
+
+// hijackStream takes over the connection of the SSE response w and
+// writes the head of the response with w's headers. It reports false,
+// having written nothing, when w cannot be taken over (HTTP/2, or a
+// ResponseWriter of a middleware without Hijack).
+func hijackStream(w http.ResponseWriter, stall time.Duration) (net.Conn, bool) {
+	netc, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		return nil, false
+	}
+	h := w.Header()
+	h.Set("Transfer-Encoding", "chunked")
+	h.Set("Connection", "close")
+	h.Set("Date", time.Now().UTC().Format(http.TimeFormat))
+	var head bytes.Buffer
+	head.WriteString("HTTP/1.1 200 OK\r\n")
+	_ = h.Write(&head)
+	head.WriteString("\r\n")
+	_ = netc.SetDeadline(time.Time{}) // the server's ReadTimeout no longer applies
+	_ = netc.SetWriteDeadline(time.Now().Add(stall))
+	if _, err := netc.Write(head.Bytes()); err != nil {
+		// The stream ends at once: its client has gone.
+		netc.Close()
+	}
+	return netc, true
+}
+
+// streamConn serves mb, the stream of session, on netc, the connection
+// of its response: the stream's events are written by a goroutine that
+// runs only while there is something to write (sockStream.flush), and this
+// one waits for the client to close the connection, or for the stream to
+// end and close it; then it lets the stream go.
+func (c *conn) streamConn(netc net.Conn, session string, mb *mailbox) {
+	defer c.s.wg.Done()
+	st := &sockStream{c: c, netc: netc, mb: mb}
+	c.mu.Lock()
+	st.keepAlive = time.AfterFunc(keepAliveInterval, st.ping)
+	mb.sock = st
+	mb.kickLocked() // what is queued already
+	c.mu.Unlock()
+	// A read ends when the client closes the connection, or when the
+	// stream ends and closes it; what a client sends is not looked at.
+	var b [1]byte
+	for {
+		if _, err := netc.Read(b[:]); err != nil {
+			break
+		}
+	}
+	c.mu.Lock()
+	mb.sock = nil // no flush starts now
+	c.mu.Unlock()
+	st.keepAlive.Stop()
+	netc.Close()
+	st.flushing.Wait()
+	c.release(session, mb)
+}
+
+// sockStream is an SSE stream served on a connection of its own.
+type sockStream struct {
+	c         *conn
+	netc      net.Conn
+	mb        *mailbox
+	keepAlive *time.Timer    // sends a comment when the stream is idle
+	flushing  sync.WaitGroup // the flush running
+	// Under c.mu:
+	running bool // a flush is running, or the stream has ended
+	idle    bool // the keep-alive is due
+}
+
+// kickLocked starts writing the stream's events, when the stream of mb is
+// served on a connection of its own and nothing is writing them; c.mu is
+// held.
+func (mb *mailbox) kickLocked() {
+	st := mb.sock
+	if st == nil || st.running {
+		return
+	}
+	st.running = true
+	st.flushing.Add(1)
+	go st.flush()
+}
+
+// ping is the keep-alive of an idle stream, every keepAliveInterval.
+func (st *sockStream) ping() {
+	st.c.checkAgent()
+	st.c.mu.Lock()
+	defer st.c.mu.Unlock()
+	if st.mb.sock == st {
+		st.idle = true
+		st.mb.kickLocked()
+	}
+}
+
+// flush writes what the stream holds, each batch one chunk with one
+// system call, until it holds nothing more, and ends the stream once it
+// has ended.
+func (st *sockStream) flush() {
+	defer st.flushing.Done()
+	c := st.c
+	buf := framePool.Get().(*bytes.Buffer)
+	defer putFrameBuffer(buf)
+	for {
+		buf.Reset()
+		buf.WriteString(chunkRoom)
+		c.mu.Lock()
+		mb := st.mb
+		end, clean := false, false
+		switch {
+		case mb.aborted:
+			// Ended by the client or the server: the stream ends; for a
+			// limit, without its last chunk, as an aborted response.
+			end, clean = true, mb.abortErr == nil || errors.Is(mb.abortErr, errShutdown)
+		case len(mb.queue) > 0:
+			for len(mb.queue) > 0 && buf.Len() < maxBatch {
+				buf.WriteString("data: ")
+				buf.Write(c.dequeueLocked(mb))
+				buf.WriteString("\n\n")
+			}
+		case mb.finished:
+			end, clean = true, true
+		case st.idle:
+			buf.WriteString(":\n\n")
+		default:
+			st.running = false
+			c.mu.Unlock()
+			return
+		}
+		st.idle = false
+		c.mu.Unlock()
+		if end {
+			st.end(clean)
+			return
+		}
+		_ = st.netc.SetWriteDeadline(time.Now().Add(c.limits.MaxOutputStall))
+		if _, err := st.netc.Write(chunk(buf)); err != nil {
+			st.end(false)
+			return
+		}
+		st.keepAlive.Reset(keepAliveInterval)
+	}
+}
+
+// end ends the stream, with the last chunk when it ended cleanly, and
+// closes its connection (which ends streamConn). It stays running: no
+// other flush starts.
+func (st *sockStream) end(clean bool) {
+	if clean {
+		// A client that cannot take the last chunk within writeGrace is not
+		// waited for.
+		_ = st.netc.SetWriteDeadline(time.Now().Add(writeGrace))
+		_, _ = st.netc.Write([]byte("0\r\n\r\n"))
+	}
+	_ = st.netc.Close()
+}
+
+// chunkRoom is the room a batch of events leaves at its start for the
+// size line of its chunk: eight hexadecimal digits, leading zeros allowed.
+const chunkRoom = "00000000\r\n"
+
+// chunk makes the batch in buf, which starts with chunkRoom, one chunk of
+// a chunked body, to be written with one system call, and returns it.
+func chunk(buf *bytes.Buffer) []byte {
+	b := buf.Bytes()
+	n := len(b) - len(chunkRoom)
+	const hex = "0123456789abcdef"
+	for i := 7; i >= 0; i-- {
+		b[i] = hex[n&0xf]
+		n >>= 4
+	}
+	buf.WriteString("\r\n")
+	return buf.Bytes()
+}
