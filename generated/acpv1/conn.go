@@ -144,6 +144,7 @@ type connection struct {
 	readerDone       chan struct{}
 	reading, writing atomic.Bool // in a Read of r, in a Write to w
 	flushing         atomic.Bool // Close was called, or r ended: what is queued is written
+	over             atomic.Bool // the connection has ended: set before done is closed
 	handlers         sync.WaitGroup
 	closeR, closeW   sync.Once
 
@@ -257,7 +258,7 @@ func (c *connection) read() {
 	lr := &lineReader{r: c.r, max: c.cfg.limits.MaxMessageBytes}
 	defer lr.release()
 	for {
-		line, tooLong, err := lr.next(&c.reading, c.done)
+		line, tooLong, err := lr.next(&c.reading, &c.over)
 		switch {
 		case err == errOutboxClosed:
 			return
@@ -271,7 +272,7 @@ func (c *connection) read() {
 			return
 		case tooLong:
 			c.tooLong(line)
-			if lr.skip(&c.reading, c.done) != nil {
+			if lr.skip(&c.reading, &c.over) != nil {
 				return
 			}
 		case !c.line(line):
@@ -299,6 +300,7 @@ func (c *connection) end(err error) {
 		r.reply <- reply{err: c.err}
 	}
 	c.cancel()
+	c.over.Store(true)
 	close(c.done)
 	// No request is handed to a worker once c.err is set (see serve).
 	close(c.work)

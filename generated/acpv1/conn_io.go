@@ -344,14 +344,7 @@ func (c *connection) writeBatch(batch []*[]byte) bool {
 }
 
 // ended reports whether the connection has ended.
-func (c *connection) ended() bool {
-	select {
-	case <-c.done:
-		return true
-	default:
-		return false
-	}
-}
+func (c *connection) ended() bool { return c.over.Load() }
 
 // finish closes the channel of Done, once: the connection has ended, and
 // its output has been written, or given up.
@@ -526,7 +519,7 @@ var lineBuffers = sync.Pool{New: func() any {
 // comes back as its first bytes, with tooLong set; skip then reads past the
 // rest of it. After the last line, next returns the error of r (io.EOF when
 // it ended).
-func (lr *lineReader) next(reading *atomic.Bool, done <-chan struct{}) (line []byte, tooLong bool, err error) {
+func (lr *lineReader) next(reading, over *atomic.Bool) (line []byte, tooLong bool, err error) {
 	if lr.pooled != nil && lr.start == lr.end || !lr.long && len(lr.buf) > pooledLineBuffer && lr.end-lr.start <= initialLineBuffer/2 {
 		lr.shrink()
 	}
@@ -552,7 +545,7 @@ func (lr *lineReader) next(reading *atomic.Bool, done <-chan struct{}) (line []b
 		}
 		scanned := lr.end - lr.start
 		lr.room()
-		if err := lr.fill(reading, done); err != nil {
+		if err := lr.fill(reading, over); err != nil {
 			return nil, false, err
 		}
 		scan = lr.start + scanned
@@ -612,13 +605,11 @@ func (lr *lineReader) room() {
 
 // fill reads once into the free end of the buffer. It returns an error
 // only when the connection has ended meanwhile; r's error is kept for next.
-func (lr *lineReader) fill(reading *atomic.Bool, done <-chan struct{}) error {
+func (lr *lineReader) fill(reading, over *atomic.Bool) error {
 	reading.Store(true)
 	defer reading.Store(false)
-	select {
-	case <-done:
+	if over.Load() {
 		return errOutboxClosed
-	default:
 	}
 	n, err := lr.r.Read(lr.buf[lr.end:])
 	lr.end += n
@@ -630,7 +621,7 @@ func (lr *lineReader) fill(reading *atomic.Bool, done <-chan struct{}) error {
 
 // skip reads past the rest of the line that next returned as too long,
 // without keeping it.
-func (lr *lineReader) skip(reading *atomic.Bool, done <-chan struct{}) error {
+func (lr *lineReader) skip(reading, over *atomic.Bool) error {
 	for {
 		if i := bytes.IndexByte(lr.buf[lr.start:lr.end], '\n'); i >= 0 {
 			lr.start += i + 1
@@ -641,7 +632,7 @@ func (lr *lineReader) skip(reading *atomic.Bool, done <-chan struct{}) error {
 			return nil
 		}
 		lr.start, lr.end = 0, 0
-		if err := lr.fill(reading, done); err != nil {
+		if err := lr.fill(reading, over); err != nil {
 			return err
 		}
 	}
