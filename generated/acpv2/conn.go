@@ -547,6 +547,16 @@ func (c *connection) send(ctx context.Context, how sendHow, build func([]byte) (
 		return err
 	}
 	*buf = append(b, '\n')
+	if how == sendDirect {
+		switch claimed, err := c.out.claim(len(*buf)); {
+		case err != nil:
+			putBuffer(buf)
+			return c.Err()
+		case claimed:
+			c.writeOwn(buf)
+			return nil
+		}
+	}
 	claimed, err := c.out.put(ctx, c.done, buf, how != sendNoWait)
 	switch {
 	case err == errOutboxClosed:

@@ -215,6 +215,11 @@ var (
 func (o *outbox) take(flush, handOff bool) (batch []*[]byte, ended, more bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	return o.takeLocked(flush, handOff)
+}
+
+// takeLocked is take, with o.mu held.
+func (o *outbox) takeLocked(flush, handOff bool) (batch []*[]byte, ended, more bool) {
 	if o.closed && !flush {
 		for _, buf := range o.queue {
 			putBuffer(buf)
@@ -242,12 +247,44 @@ func (o *outbox) take(flush, handOff bool) (batch []*[]byte, ended, more bool) {
 // wait for room.
 func (o *outbox) sent(n int) {
 	o.mu.Lock()
+	o.sentLocked(n)
+	o.mu.Unlock()
+}
+
+func (o *outbox) sentLocked(n int) {
 	o.bytes -= n
 	if o.waiting > 0 {
 		close(o.space)
 		o.space = make(chan struct{})
 	}
-	o.mu.Unlock()
+}
+
+// claim takes the writer role for a message of n bytes that its sender
+// writes itself, without queueing it, when nobody writes and nothing is
+// queued; it reports whether it did.
+func (o *outbox) claim(n int) (bool, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	switch {
+	case o.closed:
+		return false, errOutboxClosed
+	case o.writer || len(o.queue) > 0:
+		return false, nil
+	}
+	o.writer = true
+	o.bytes += n
+	return true, nil
+}
+
+// wrote records that the claimed message of n bytes is out, then gives
+// the role up, or reports in more that messages were queued meanwhile (as
+// take with handOff).
+func (o *outbox) wrote(n int, flush bool) (ended, more bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.sentLocked(n)
+	_, ended, more = o.takeLocked(flush, true)
+	return ended, more
 }
 
 // close stops the queue: later messages are refused. It returns whether
@@ -300,6 +337,22 @@ func (c *connection) drain(once bool) {
 			c.flushing.Store(false) // what is left is dropped
 		}
 		clear(batch)
+	}
+}
+
+// writeOwn writes buf, the message of a sender that claimed the writer
+// role for it, then gives the role up or hands it to a goroutine.
+func (c *connection) writeOwn(buf *[]byte) {
+	n := len(*buf)
+	if !c.writeOut(*buf) {
+		c.flushing.Store(false) // what is left is dropped
+	}
+	putBuffer(buf)
+	switch ended, more := c.out.wrote(n, c.flushing.Load()); {
+	case more:
+		c.startWriter()
+	case ended:
+		c.finish()
 	}
 }
 
