@@ -197,7 +197,7 @@ func (c *connection) Err() error {
 // ends a Read in progress; w is left open (it may be the process's standard
 // output), unless a write to it is stuck: a stalled connection closes w, as
 // well as r, when they are io.Closers. Close returns once the connection's
-// goroutines have ended: the reader, the writer and the handlers, which
+// goroutines have ended: the reader, the one writing and the handlers, which
 // must return once their context is cancelled. A Read of an r that is not
 // an io.Closer, or a stuck Write to such a w, cannot be ended: Close does
 // not wait for the goroutine blocked in it, which ends, without reading or
