@@ -144,6 +144,7 @@ type connection struct {
 	readerDone       chan struct{}
 	reading, writing atomic.Bool // in a Read of r, in a Write to w
 	flushing         atomic.Bool // Close was called, or r ended: what is queued is written
+	over             atomic.Bool // the connection has ended: set before done is closed
 	handlers         sync.WaitGroup
 	closeR, closeW   sync.Once
 
@@ -196,7 +197,7 @@ func (c *connection) Err() error {
 // ends a Read in progress; w is left open (it may be the process's standard
 // output), unless a write to it is stuck: a stalled connection closes w, as
 // well as r, when they are io.Closers. Close returns once the connection's
-// goroutines have ended: the reader, the writer and the handlers, which
+// goroutines have ended: the reader, the one writing and the handlers, which
 // must return once their context is cancelled. A Read of an r that is not
 // an io.Closer, or a stuck Write to such a w, cannot be ended: Close does
 // not wait for the goroutine blocked in it, which ends, without reading or
@@ -257,7 +258,7 @@ func (c *connection) read() {
 	lr := &lineReader{r: c.r, max: c.cfg.limits.MaxMessageBytes}
 	defer lr.release()
 	for {
-		line, tooLong, err := lr.next(&c.reading, c.done)
+		line, tooLong, err := lr.next(&c.reading, &c.over)
 		switch {
 		case err == errOutboxClosed:
 			return
@@ -271,7 +272,7 @@ func (c *connection) read() {
 			return
 		case tooLong:
 			c.tooLong(line)
-			if lr.skip(&c.reading, c.done) != nil {
+			if lr.skip(&c.reading, &c.over) != nil {
 				return
 			}
 		case !c.line(line):
@@ -299,6 +300,7 @@ func (c *connection) end(err error) {
 		r.reply <- reply{err: c.err}
 	}
 	c.cancel()
+	c.over.Store(true)
 	close(c.done)
 	// No request is handed to a worker once c.err is set (see serve).
 	close(c.work)
@@ -545,6 +547,16 @@ func (c *connection) send(ctx context.Context, how sendHow, build func([]byte) (
 		return err
 	}
 	*buf = append(b, '\n')
+	if how == sendDirect {
+		switch claimed, err := c.out.claim(len(*buf)); {
+		case err != nil:
+			putBuffer(buf)
+			return c.Err()
+		case claimed:
+			c.writeOwn(buf)
+			return nil
+		}
+	}
 	claimed, err := c.out.put(ctx, c.done, buf, how != sendNoWait)
 	switch {
 	case err == errOutboxClosed:

@@ -7,7 +7,6 @@
 package acpv1
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -284,8 +283,17 @@ func (p *payload) decode(d *decoder, typed any, as int8) error {
 	if err != nil && !isTypeError(err) {
 		return err
 	}
-	p.raw, p.value, p.err, p.as = bytes.TrimLeft(d.in[start:d.InputOffset()], " \t\r\n:"), v, err, as
+	p.raw, p.value, p.err, p.as = trimSeparators(d.in[start:d.InputOffset()]), v, err, as
 	return nil
+}
+
+// trimSeparators drops the white space and the colon that the decoder's
+// offset counts before a member's value.
+func trimSeparators(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n' || b[0] == ':') {
+		b = b[1:]
+	}
+	return b
 }
 
 // decodeAgain decodes the payload, kept raw or decoded as another kind,

@@ -215,6 +215,11 @@ var (
 func (o *outbox) take(flush, handOff bool) (batch []*[]byte, ended, more bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	return o.takeLocked(flush, handOff)
+}
+
+// takeLocked is take, with o.mu held.
+func (o *outbox) takeLocked(flush, handOff bool) (batch []*[]byte, ended, more bool) {
 	if o.closed && !flush {
 		for _, buf := range o.queue {
 			putBuffer(buf)
@@ -242,12 +247,44 @@ func (o *outbox) take(flush, handOff bool) (batch []*[]byte, ended, more bool) {
 // wait for room.
 func (o *outbox) sent(n int) {
 	o.mu.Lock()
+	o.sentLocked(n)
+	o.mu.Unlock()
+}
+
+func (o *outbox) sentLocked(n int) {
 	o.bytes -= n
 	if o.waiting > 0 {
 		close(o.space)
 		o.space = make(chan struct{})
 	}
-	o.mu.Unlock()
+}
+
+// claim takes the writer role for a message of n bytes that its sender
+// writes itself, without queueing it, when nobody writes and nothing is
+// queued; it reports whether it did.
+func (o *outbox) claim(n int) (bool, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	switch {
+	case o.closed:
+		return false, errOutboxClosed
+	case o.writer || len(o.queue) > 0:
+		return false, nil
+	}
+	o.writer = true
+	o.bytes += n
+	return true, nil
+}
+
+// wrote records that the claimed message of n bytes is out, then gives
+// the role up, or reports in more that messages were queued meanwhile (as
+// take with handOff).
+func (o *outbox) wrote(n int, flush bool) (ended, more bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.sentLocked(n)
+	_, ended, more = o.takeLocked(flush, true)
+	return ended, more
 }
 
 // close stops the queue: later messages are refused. It returns whether
@@ -303,6 +340,22 @@ func (c *connection) drain(once bool) {
 	}
 }
 
+// writeOwn writes buf, the message of a sender that claimed the writer
+// role for it, then gives the role up or hands it to a goroutine.
+func (c *connection) writeOwn(buf *[]byte) {
+	n := len(*buf)
+	if !c.writeOut(*buf) {
+		c.flushing.Store(false) // what is left is dropped
+	}
+	putBuffer(buf)
+	switch ended, more := c.out.wrote(n, c.flushing.Load()); {
+	case more:
+		c.startWriter()
+	case ended:
+		c.finish()
+	}
+}
+
 // writeBatch writes the messages of batch, joined into as few Writes as
 // fit maxJoined; a message is never split. It reports whether the writes
 // went through.
@@ -344,14 +397,7 @@ func (c *connection) writeBatch(batch []*[]byte) bool {
 }
 
 // ended reports whether the connection has ended.
-func (c *connection) ended() bool {
-	select {
-	case <-c.done:
-		return true
-	default:
-		return false
-	}
-}
+func (c *connection) ended() bool { return c.over.Load() }
 
 // finish closes the channel of Done, once: the connection has ended, and
 // its output has been written, or given up.
@@ -526,7 +572,7 @@ var lineBuffers = sync.Pool{New: func() any {
 // comes back as its first bytes, with tooLong set; skip then reads past the
 // rest of it. After the last line, next returns the error of r (io.EOF when
 // it ended).
-func (lr *lineReader) next(reading *atomic.Bool, done <-chan struct{}) (line []byte, tooLong bool, err error) {
+func (lr *lineReader) next(reading, over *atomic.Bool) (line []byte, tooLong bool, err error) {
 	if lr.pooled != nil && lr.start == lr.end || !lr.long && len(lr.buf) > pooledLineBuffer && lr.end-lr.start <= initialLineBuffer/2 {
 		lr.shrink()
 	}
@@ -552,7 +598,7 @@ func (lr *lineReader) next(reading *atomic.Bool, done <-chan struct{}) (line []b
 		}
 		scanned := lr.end - lr.start
 		lr.room()
-		if err := lr.fill(reading, done); err != nil {
+		if err := lr.fill(reading, over); err != nil {
 			return nil, false, err
 		}
 		scan = lr.start + scanned
@@ -612,13 +658,11 @@ func (lr *lineReader) room() {
 
 // fill reads once into the free end of the buffer. It returns an error
 // only when the connection has ended meanwhile; r's error is kept for next.
-func (lr *lineReader) fill(reading *atomic.Bool, done <-chan struct{}) error {
+func (lr *lineReader) fill(reading, over *atomic.Bool) error {
 	reading.Store(true)
 	defer reading.Store(false)
-	select {
-	case <-done:
+	if over.Load() {
 		return errOutboxClosed
-	default:
 	}
 	n, err := lr.r.Read(lr.buf[lr.end:])
 	lr.end += n
@@ -630,7 +674,7 @@ func (lr *lineReader) fill(reading *atomic.Bool, done <-chan struct{}) error {
 
 // skip reads past the rest of the line that next returned as too long,
 // without keeping it.
-func (lr *lineReader) skip(reading *atomic.Bool, done <-chan struct{}) error {
+func (lr *lineReader) skip(reading, over *atomic.Bool) error {
 	for {
 		if i := bytes.IndexByte(lr.buf[lr.start:lr.end], '\n'); i >= 0 {
 			lr.start += i + 1
@@ -641,7 +685,7 @@ func (lr *lineReader) skip(reading *atomic.Bool, done <-chan struct{}) error {
 			return nil
 		}
 		lr.start, lr.end = 0, 0
-		if err := lr.fill(reading, done); err != nil {
+		if err := lr.fill(reading, over); err != nil {
 			return err
 		}
 	}

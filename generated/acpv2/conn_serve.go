@@ -91,89 +91,84 @@ const (
 )
 
 // workerPool counts the idle workers, and ends them, with one timer for
-// them all rather than one for each wait.
+// them all rather than one for each wait. A worker's coming and going is
+// an atomic addition; the lock is for the timer.
 type workerPool struct {
-	mu      sync.Mutex
-	n       int // the idle workers
-	timer   *time.Timer
-	armed   bool
+	n       atomic.Int32  // the idle workers
+	armed   atomic.Bool   // the timer runs
+	stopped atomic.Bool   // the connection has ended
 	handed  atomic.Uint64 // the requests handed to idle workers
-	seen    uint64        // handed when the timer was last armed
-	stopped bool
+
+	mu    sync.Mutex
+	timer *time.Timer
+	seen  uint64 // handed when the timer was last armed
 }
 
 // waitIdle registers a worker that goes idle; it returns false when enough
 // workers wait already, or the connection has ended.
 func (c *connection) waitIdle() bool {
 	p := &c.idle
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.n == maxIdleWorkers || p.stopped {
+	if p.n.Add(1) > maxIdleWorkers || p.stopped.Load() {
+		p.n.Add(-1)
 		return false
 	}
-	p.n++
-	if !p.armed {
-		p.armed, p.seen = true, p.handed.Load()
-		if p.timer == nil {
-			p.timer = time.AfterFunc(workerLinger, c.endIdle)
-		} else {
-			p.timer.Reset(workerLinger)
+	if !p.armed.Load() {
+		p.mu.Lock()
+		if !p.stopped.Load() && p.armed.CompareAndSwap(false, true) {
+			p.seen = p.handed.Load()
+			if p.timer == nil {
+				p.timer = time.AfterFunc(workerLinger, c.endIdle)
+			} else {
+				p.timer.Reset(workerLinger)
+			}
 		}
+		p.mu.Unlock()
 	}
 	return true
 }
 
 // woken records that an idle worker stopped waiting.
-func (p *workerPool) woken() {
-	p.mu.Lock()
-	p.n--
-	p.mu.Unlock()
-}
+func (p *workerPool) woken() { p.n.Add(-1) }
 
 // endIdle ends the idle workers if no request was handed to one for a
 // whole workerLinger, and otherwise looks again after another.
 func (c *connection) endIdle() {
 	p := &c.idle
 	p.mu.Lock()
-	if p.stopped || p.n == 0 {
-		p.armed, p.timer = false, nil // a connection that serves nothing keeps no timer
-		p.mu.Unlock()
-		return
-	}
-	if h := p.handed.Load(); h != p.seen {
+	defer p.mu.Unlock()
+	if h := p.handed.Load(); h != p.seen && !p.stopped.Load() {
 		p.seen = h
 		p.timer.Reset(workerLinger)
-		p.mu.Unlock()
 		return
 	}
-	n := p.n
-	p.mu.Unlock()
 	// A job without a context tells a worker to end; sent, like the
 	// requests, while c.mu is held and only before the connection ends.
 	c.mu.Lock()
-	for i := 0; i < n && c.err == nil; i++ {
+	for i := p.n.Load(); i > 0 && c.err == nil; i-- {
 		select {
 		case c.work <- job{}:
 		default:
-			i = n // none waits in the receive now
+			i = 0 // none waits in the receive now
 		}
 	}
 	c.mu.Unlock()
-	p.mu.Lock()
-	if p.n > 0 && !p.stopped { // about to wait: looked at once more
+	p.armed.Store(false)
+	if p.n.Load() > 0 && !p.stopped.Load() && p.armed.CompareAndSwap(false, true) {
+		// A worker went idle meanwhile, and saw the timer armed.
 		p.seen = p.handed.Load()
 		p.timer.Reset(workerLinger)
-	} else {
-		p.armed, p.timer = false, nil
+		return
 	}
-	p.mu.Unlock()
+	if !p.armed.Load() {
+		p.timer = nil // a connection that serves nothing keeps no timer
+	}
 }
 
 // stop stops the timer, once the connection has ended (and closed c.work,
 // which ends the idle workers).
 func (p *workerPool) stop() {
 	p.mu.Lock()
-	p.stopped = true
+	p.stopped.Store(true)
 	if p.timer != nil {
 		p.timer.Stop()
 	}

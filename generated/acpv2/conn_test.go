@@ -108,6 +108,12 @@ func TestConnHugeLine(t *testing.T)           { conntest.HugeLine(t, testPackage
 func TestConnManyRequests(t *testing.T)       { conntest.ManyRequests(t, testPackage) }
 func TestConnCloseMidCall(t *testing.T)       { conntest.CloseMidCall(t, testPackage, ErrConnectionClosed) }
 func TestConnPanicLogged(t *testing.T)        { conntest.PanicLogged(t, testPackage) }
+func TestConnFlushOnPeerClose(t *testing.T) {
+	conntest.FlushOnPeerClose(t, testPackage, ErrConnectionClosed)
+}
+func TestConnFlushBoundedByStall(t *testing.T) { conntest.FlushBoundedByStall(t, testPackage) }
+func TestConnDerivedContext(t *testing.T)      { conntest.DerivedContext(t, testPackage) }
+func TestConnIdleGoroutines(t *testing.T)      { conntest.IdleGoroutines(t, testPackage) }
 
 // TestConnIDs: requests are told apart by their ids as received; in v2, a
 // request with id null is answered -32600, as the schema allows no null id.

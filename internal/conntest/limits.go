@@ -19,17 +19,24 @@ import (
 // valve is a writer that passes writes on until it is shut; then they wait
 // until it is closed, which closes the writer behind it.
 type valve struct {
-	w      io.WriteCloser
-	mu     sync.Mutex
-	shut   chan struct{}
-	closed bool
+	w       io.WriteCloser
+	mu      sync.Mutex
+	shut    chan struct{}
+	closed  bool
+	waiting chan struct{} // when not nil, told of each write that waits
 }
 
 func (v *valve) Write(b []byte) (int, error) {
 	v.mu.Lock()
-	shut := v.shut
+	shut, waiting := v.shut, v.waiting
 	v.mu.Unlock()
 	if shut != nil {
+		if waiting != nil {
+			select {
+			case waiting <- struct{}{}:
+			default:
+			}
+		}
 		<-shut
 	}
 	return v.w.Write(b)
