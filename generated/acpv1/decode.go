@@ -59,7 +59,11 @@ type restDecoder interface {
 
 var decoders = sync.Pool{New: func() any { return new(decoder) }}
 
-// decodeBytes decodes data, a single JSON value, into v.
+// decodeBytes decodes data, a single JSON value, into v. It and
+// withDecoder stay out of line: every type's UnmarshalJSON calls them, and a
+// copy in each would cost more code than the call costs time.
+//
+//go:noinline
 func decodeBytes(data []byte, v decodable) error {
 	return withDecoder(data, func(d *decoder) error {
 		if err := v.decodeJSON(d); err != nil {
@@ -102,6 +106,8 @@ func within(raw []byte, v restDecoder) error {
 }
 
 // withDecoder runs read with a pooled decoder over data.
+//
+//go:noinline
 func withDecoder(data []byte, read func(d *decoder) error) error {
 	d := decoders.Get().(*decoder)
 	d.reset(data)
@@ -132,7 +138,11 @@ func (d *decoder) reset(data []byte) {
 	d.Reset(&d.src, jsontext.AllowDuplicateNames(true))
 }
 
-// mismatch reads past a value of kind k that does not fit v.
+// mismatch reads past a value of kind k that does not fit v. Like the
+// other error paths (recover, fieldError, missing, setDefault), it stays out
+// of line, out of the way of the decoders that call it.
+//
+//go:noinline
 func (d *decoder) mismatch(k jsontext.Kind, v any) error {
 	if err := d.SkipValue(); err != nil {
 		return err
@@ -142,6 +152,8 @@ func (d *decoder) mismatch(k jsontext.Kind, v any) error {
 
 // recover reads to the end of the values that enclose the decoder's
 // position deeper than depth, after a decoder failed inside one of them.
+//
+//go:noinline
 func (d *decoder) recover(depth int) error {
 	for d.StackDepth() > depth {
 		if _, err := d.ReadToken(); err != nil {
@@ -161,6 +173,8 @@ func (d *decoder) skipRest(start int64) ([]byte, error) {
 }
 
 // fieldError adds the member name to the path of a type error.
+//
+//go:noinline
 func fieldError(err error, name []byte) error {
 	if te, ok := err.(*json.UnmarshalTypeError); ok {
 		if te.Field == "" {
@@ -173,6 +187,8 @@ func fieldError(err error, name []byte) error {
 }
 
 // missing reports a required member that the object lacks.
+//
+//go:noinline
 func missing(name string, v any) error {
 	return typeError(`object without "`+name+`"`, v, name)
 }

@@ -280,6 +280,8 @@ func decodeField[T any](d *decoder, p *T, elem func(*T, *decoder) error, rules u
 
 // setDefault sets the default of a member: the zero value, or an empty
 // list or map.
+//
+//go:noinline
 func setDefault[T any](p *T, elem func(*T, *decoder) error, rules uint8) {
 	var zero T
 	*p = zero
