@@ -16,6 +16,9 @@ import (
 // an object's members after its '{', decodeJSON reads a whole value, and
 // UnmarshalJSON is decodeJSON for encoding/json. Required members are bits
 // of a uint64, in the order of the type's fields, unstable ones included.
+// A struct that keeps the members it does not know and needs nothing more
+// has neither missing nor a loop of its own: its decodeRest calls the
+// runtime's structRest with the names of its required members.
 //
 // Encoders. Every object type gets appendMembers, which appends its
 // members each after a comma, and appendJSON, which makes them an object
@@ -124,13 +127,18 @@ func objectDecoders(f *jen.File, s objectSpec) {
 		}
 	}
 	hasMissing := hasRequired(s.fields) || len(requiredExts) > 0
-	if hasMissing {
+	required, shared := sharedRest(s, requiredExts)
+	if hasMissing && !shared {
 		missingDecoder(f, s.goName, s.fields, s.bits, requiredExts)
 	}
 	if s.memberOnly {
 		return
 	}
-	restDecoders(f, s, hasMissing)
+	if shared {
+		sharedRestDecoders(f, s, required)
+	} else {
+		restDecoders(f, s, hasMissing)
+	}
 	decodeJSONMethod(f, s.goName, jen.Id("d").Dot("object").Call(jen.Id(recvName)))
 	if s.unmarshal {
 		unmarshalMethod(f, s.goName)
@@ -180,6 +188,50 @@ func restDecoders(f *jen.File, s objectSpec, hasMissing bool) {
 		body = []jen.Code{jen.Return(jen.Id(recvName).Dot("decodeRestKeeping").Call(jen.Id("d"), jen.Id("start"), jen.Nil()))}
 	}
 	f.Func().Params(receiver(s.goName)).Id("decodeRest").Params(decoderParam, jen.Id("start").Int64()).Error().Block(body...)
+	f.Line()
+}
+
+// sharedRest reports whether the struct of s decodes its members through
+// the runtime's structRest, shared by every struct that keeps the members it
+// does not know and needs nothing else (no seeding, no statements after
+// the members, no extension struct with required members); required are
+// then the names of its required members, in the order of their bits.
+func sharedRest(s objectSpec, requiredExts []string) (required []string, ok bool) {
+	if !s.keep || s.extra || s.closed || s.seeded || len(s.after) > 0 || len(requiredExts) > 0 {
+		return nil, false
+	}
+	required = make([]string, len(s.bits))
+	for _, fl := range s.fields {
+		if bit, ok := s.bits[fl]; ok {
+			required[bit] = fl.JSONName
+		}
+	}
+	for _, name := range required {
+		if name == "" {
+			return nil, false
+		}
+	}
+	return required, true
+}
+
+// sharedRestDecoders emits decodeRestKeeping as a call of structRest, with
+// the names of the required members, and decodeRest on top of it.
+/*
+	func (v *ToolCall) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+		return d.structRest(v, &v.unknownMembers, outer, "toolCallId", "title")
+	}
+*/
+func sharedRestDecoders(f *jen.File, s objectSpec, required []string) {
+	args := []jen.Code{jen.Id(recvName), jen.Op("&").Id(recvName).Dot(unknownField), jen.Id("outer")}
+	for _, name := range required {
+		args = append(args, jen.Lit(name))
+	}
+	f.Comment("decodeRestKeeping is decodeRest, leaving out the members that outer names.")
+	f.Func().Params(receiver(s.goName)).Id("decodeRestKeeping").Params(decoderParam, jen.Id("start").Int64(), jen.Id("outer").Index().String()).Error().Block(
+		jen.Return(jen.Id("d").Dot("structRest").Call(args...)))
+	f.Line()
+	f.Func().Params(receiver(s.goName)).Id("decodeRest").Params(decoderParam, jen.Id("start").Int64()).Error().Block(
+		jen.Return(jen.Id(recvName).Dot("decodeRestKeeping").Call(jen.Id("d"), jen.Id("start"), jen.Nil())))
 	f.Line()
 }
 

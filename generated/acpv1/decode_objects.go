@@ -148,6 +148,40 @@ type keeper interface {
 	decodeRestKeeping(d *decoder, start int64, outer []string) error
 }
 
+// memberDecoder is a struct decoded by structRest: decodeMember decodes
+// the member name when the struct knows it, setting the bit in seen of a
+// required one.
+type memberDecoder interface {
+	decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
+}
+
+// structRest reads the members of an object whose '{' has been read into
+// v, keeping those it does not know in *unknown but the ones outer names,
+// then reports the first of the required members it lacks: required[i] is
+// the member whose bit is 1<<i. It is the decodeRest of every struct that
+// needs no more, one function for all. The bits are the decoder's while
+// it reads, not a variable of its own, which v would make escape.
+//
+//go:noinline
+func (d *decoder) structRest(v memberDecoder, unknown *string, outer []string, required ...string) error {
+	enclosing := d.seen
+	d.seen = 0
+	err := d.membersKeeping(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &d.seen)
+	}, unknown, outer)
+	seen := d.seen
+	d.seen = enclosing
+	if err != nil {
+		return err
+	}
+	for i, name := range required {
+		if seen&(1<<i) == 0 {
+			return missing(name, v)
+		}
+	}
+	return nil
+}
+
 // membersKeeping is members for an object that keeps the members member
 // does not know, but those named in outer: it sets *unknown to them, each
 // after a comma, as received (compacted), in their order. When there are

@@ -55,10 +55,7 @@ func (v *AgentAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *AgentAuthCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *AgentAuthCapabilities) decodeRest(d *decoder, start int64) error {
@@ -168,10 +165,7 @@ func (v *AgentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *AgentCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *AgentCapabilities) decodeRest(d *decoder, start int64) error {
@@ -227,22 +221,9 @@ func (v *AgentNotification) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-func (v *AgentNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *AgentNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "method")
 }
 
 func (v *AgentNotification) decodeRest(d *decoder, start int64) error {
@@ -305,25 +286,9 @@ func (v *AgentRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *AgentRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("id", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *AgentRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
 }
 
 func (v *AgentRequest) decodeRest(d *decoder, start int64) error {
@@ -398,10 +363,7 @@ func (v *Annotations) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *Annotations) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *Annotations) decodeRest(d *decoder, start int64) error {
@@ -470,25 +432,9 @@ func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *AudioContent) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("data", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("mimeType", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *AudioContent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "data", "mimeType")
 }
 
 func (v *AudioContent) decodeRest(d *decoder, start int64) error {
@@ -547,10 +493,7 @@ func (v *AuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *AuthCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *AuthCapabilities) decodeRest(d *decoder, start int64) error {
@@ -617,25 +560,9 @@ func (v *AuthMethodAgent) decodeMember(d *decoder, name []byte, seen *uint64) (b
 	return false, nil
 }
 
-func (v *AuthMethodAgent) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("id", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("name", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *AuthMethodAgent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "id", "name")
 }
 
 func (v *AuthMethodAgent) decodeRest(d *decoder, start int64) error {
@@ -733,25 +660,9 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *AuthMethodTerminal) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("id", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("name", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *AuthMethodTerminal) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "id", "name")
 }
 
 func (v *AuthMethodTerminal) decodeRest(d *decoder, start int64) error {
@@ -807,22 +718,9 @@ func (v *AuthenticateRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-func (v *AuthenticateRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("methodId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *AuthenticateRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "methodId")
 }
 
 func (v *AuthenticateRequest) decodeRest(d *decoder, start int64) error {
@@ -875,10 +773,7 @@ func (v *AuthenticateResponse) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *AuthenticateResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *AuthenticateResponse) decodeRest(d *decoder, start int64) error {
@@ -947,25 +842,9 @@ func (v *AvailableCommand) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-func (v *AvailableCommand) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("description", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *AvailableCommand) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "name", "description")
 }
 
 func (v *AvailableCommand) decodeRest(d *decoder, start int64) error {
@@ -1023,22 +902,9 @@ func (v *AvailableCommandsUpdate) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-func (v *AvailableCommandsUpdate) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("availableCommands", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *AvailableCommandsUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "availableCommands")
 }
 
 func (v *AvailableCommandsUpdate) decodeRest(d *decoder, start int64) error {
@@ -1105,25 +971,9 @@ func (v *BlobResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *BlobResourceContents) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("blob", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("uri", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *BlobResourceContents) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "blob", "uri")
 }
 
 func (v *BlobResourceContents) decodeRest(d *decoder, start int64) error {
@@ -1176,10 +1026,7 @@ func (v *BooleanConfigOptionCapabilities) decodeMember(d *decoder, name []byte, 
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *BooleanConfigOptionCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *BooleanConfigOptionCapabilities) decodeRest(d *decoder, start int64) error {
@@ -1250,10 +1097,7 @@ func (v *BooleanPropertySchema) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *BooleanPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *BooleanPropertySchema) decodeRest(d *decoder, start int64) error {
@@ -1309,22 +1153,9 @@ func (v *CancelNotification) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *CancelNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *CancelNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
 func (v *CancelNotification) decodeRest(d *decoder, start int64) error {
@@ -1382,22 +1213,9 @@ func (v *CancelRequestNotification) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-func (v *CancelRequestNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("requestId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *CancelRequestNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "requestId")
 }
 
 func (v *CancelRequestNotification) decodeRest(d *decoder, start int64) error {
@@ -1505,10 +1323,7 @@ func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ClientCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *ClientCapabilities) decodeRest(d *decoder, start int64) error {
@@ -1564,22 +1379,9 @@ func (v *ClientNotification) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *ClientNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ClientNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "method")
 }
 
 func (v *ClientNotification) decodeRest(d *decoder, start int64) error {
@@ -1642,25 +1444,9 @@ func (v *ClientRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	return false, nil
 }
 
-func (v *ClientRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("id", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ClientRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
 }
 
 func (v *ClientRequest) decodeRest(d *decoder, start int64) error {
@@ -1737,10 +1523,7 @@ func (v *ClientSessionCapabilities) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ClientSessionCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *ClientSessionCapabilities) decodeRest(d *decoder, start int64) error {
@@ -1796,22 +1579,9 @@ func (v *CloseSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-func (v *CloseSessionRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *CloseSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
 func (v *CloseSessionRequest) decodeRest(d *decoder, start int64) error {
@@ -1864,10 +1634,7 @@ func (v *CloseSessionResponse) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *CloseSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *CloseSessionResponse) decodeRest(d *decoder, start int64) error {
@@ -1909,10 +1676,7 @@ func (*CompactionCapabilities) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *CompactionCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *CompactionCapabilities) decodeRest(d *decoder, start int64) error {
@@ -1986,25 +1750,9 @@ func (v *CompactionSummaryChunk) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *CompactionSummaryChunk) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("compactionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("content", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *CompactionSummaryChunk) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "compactionId", "content")
 }
 
 func (v *CompactionSummaryChunk) decodeRest(d *decoder, start int64) error {
@@ -2085,25 +1833,9 @@ func (v *CompactionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-func (v *CompactionUpdate) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("compactionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("status", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *CompactionUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "compactionId", "status")
 }
 
 func (v *CompactionUpdate) decodeRest(d *decoder, start int64) error {
@@ -2159,22 +1891,9 @@ func (v *CompleteElicitationNotification) decodeMember(d *decoder, name []byte, 
 	return false, nil
 }
 
-func (v *CompleteElicitationNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("elicitationId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *CompleteElicitationNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "elicitationId")
 }
 
 func (v *CompleteElicitationNotification) decodeRest(d *decoder, start int64) error {
@@ -2232,22 +1951,9 @@ func (v *ConfigOptionUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *ConfigOptionUpdate) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("configOptions", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ConfigOptionUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "configOptions")
 }
 
 func (v *ConfigOptionUpdate) decodeRest(d *decoder, start int64) error {
@@ -2305,22 +2011,9 @@ func (v *Content) decodeMember(d *decoder, name []byte, seen *uint64) (bool, err
 	return false, nil
 }
 
-func (v *Content) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("content", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *Content) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "content")
 }
 
 func (v *Content) decodeRest(d *decoder, start int64) error {
@@ -2384,22 +2077,9 @@ func (v *ContentChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *ContentChunk) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("content", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ContentChunk) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "content")
 }
 
 func (v *ContentChunk) decodeRest(d *decoder, start int64) error {
@@ -2462,25 +2142,9 @@ func (v *Cost) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	return false, nil
 }
 
-func (v *Cost) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("amount", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("currency", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *Cost) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "amount", "currency")
 }
 
 func (v *Cost) decodeRest(d *decoder, start int64) error {
@@ -2573,25 +2237,9 @@ func (v *CreateTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-func (v *CreateTerminalRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("command", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *CreateTerminalRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "command")
 }
 
 func (v *CreateTerminalRequest) decodeRest(d *decoder, start int64) error {
@@ -2647,22 +2295,9 @@ func (v *CreateTerminalResponse) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *CreateTerminalResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("terminalId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *CreateTerminalResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "terminalId")
 }
 
 func (v *CreateTerminalResponse) decodeRest(d *decoder, start int64) error {
@@ -2718,22 +2353,9 @@ func (v *CurrentModeUpdate) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-func (v *CurrentModeUpdate) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("currentModeId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *CurrentModeUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "currentModeId")
 }
 
 func (v *CurrentModeUpdate) decodeRest(d *decoder, start int64) error {
@@ -2789,22 +2411,9 @@ func (v *DeleteSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *DeleteSessionRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *DeleteSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
 func (v *DeleteSessionRequest) decodeRest(d *decoder, start int64) error {
@@ -2857,10 +2466,7 @@ func (v *DeleteSessionResponse) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *DeleteSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *DeleteSessionResponse) decodeRest(d *decoder, start int64) error {
@@ -2927,25 +2533,9 @@ func (v *Diff) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	return false, nil
 }
 
-func (v *Diff) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("path", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("newText", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *Diff) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "path", "newText")
 }
 
 func (v *Diff) decodeRest(d *decoder, start int64) error {
@@ -3000,10 +2590,7 @@ func (v *ElicitationAcceptAction) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ElicitationAcceptAction) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *ElicitationAcceptAction) decodeRest(d *decoder, start int64) error {
@@ -3072,10 +2659,7 @@ func (v *ElicitationCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ElicitationCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *ElicitationCapabilities) decodeRest(d *decoder, start int64) error {
@@ -3128,10 +2712,7 @@ func (v *ElicitationFormCapabilities) decodeMember(d *decoder, name []byte, seen
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ElicitationFormCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *ElicitationFormCapabilities) decodeRest(d *decoder, start int64) error {
@@ -3292,10 +2873,7 @@ func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ElicitationSchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *ElicitationSchema) decodeRest(d *decoder, start int64) error {
@@ -3410,10 +2988,7 @@ func (v *ElicitationURLCapabilities) decodeMember(d *decoder, name []byte, seen 
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ElicitationURLCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *ElicitationURLCapabilities) decodeRest(d *decoder, start int64) error {
@@ -3479,22 +3054,9 @@ func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-func (v *EmbeddedResource) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("resource", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *EmbeddedResource) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "resource")
 }
 
 func (v *EmbeddedResource) decodeRest(d *decoder, start int64) error {
@@ -3561,25 +3123,9 @@ func (v *EnumOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 	return false, nil
 }
 
-func (v *EnumOption) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("const", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("title", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *EnumOption) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "const", "title")
 }
 
 func (v *EnumOption) decodeRest(d *decoder, start int64) error {
@@ -3640,25 +3186,9 @@ func (v *EnvVariable) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return false, nil
 }
 
-func (v *EnvVariable) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("value", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *EnvVariable) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "name", "value")
 }
 
 func (v *EnvVariable) decodeRest(d *decoder, start int64) error {
@@ -3719,25 +3249,9 @@ func (v *Error) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error
 	return false, nil
 }
 
-func (v *Error) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("code", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("message", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *Error) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "code", "message")
 }
 
 func (v *Error) decodeRest(d *decoder, start int64) error {
@@ -3802,10 +3316,7 @@ func (v *FileSystemCapabilities) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *FileSystemCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *FileSystemCapabilities) decodeRest(d *decoder, start int64) error {
@@ -3866,25 +3377,9 @@ func (v *HTTPHeader) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 	return false, nil
 }
 
-func (v *HTTPHeader) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("value", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *HTTPHeader) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "name", "value")
 }
 
 func (v *HTTPHeader) decodeRest(d *decoder, start int64) error {
@@ -3959,25 +3454,9 @@ func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *ImageContent) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("data", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("mimeType", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ImageContent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "data", "mimeType")
 }
 
 func (v *ImageContent) decodeRest(d *decoder, start int64) error {
@@ -4044,25 +3523,9 @@ func (v *Implementation) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return false, nil
 }
 
-func (v *Implementation) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("version", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *Implementation) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "name", "version")
 }
 
 func (v *Implementation) decodeRest(d *decoder, start int64) error {
@@ -4138,22 +3601,9 @@ func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-func (v *InitializeRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("protocolVersion", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *InitializeRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "protocolVersion")
 }
 
 func (v *InitializeRequest) decodeRest(d *decoder, start int64) error {
@@ -4237,22 +3687,9 @@ func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *InitializeResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("protocolVersion", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *InitializeResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "protocolVersion")
 }
 
 func (v *InitializeResponse) decodeRest(d *decoder, start int64) error {
@@ -4335,10 +3772,7 @@ func (v *IntegerPropertySchema) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *IntegerPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *IntegerPropertySchema) decodeRest(d *decoder, start int64) error {
@@ -4399,25 +3833,9 @@ func (v *KillTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-func (v *KillTerminalRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("terminalId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *KillTerminalRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
 }
 
 func (v *KillTerminalRequest) decodeRest(d *decoder, start int64) error {
@@ -4470,10 +3888,7 @@ func (v *KillTerminalResponse) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *KillTerminalResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *KillTerminalResponse) decodeRest(d *decoder, start int64) error {
@@ -4541,10 +3956,7 @@ func (v *ListSessionsRequest) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ListSessionsRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *ListSessionsRequest) decodeRest(d *decoder, start int64) error {
@@ -4608,22 +4020,9 @@ func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *ListSessionsResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessions", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ListSessionsResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessions")
 }
 
 func (v *ListSessionsResponse) decodeRest(d *decoder, start int64) error {
@@ -4706,28 +4105,9 @@ func (v *LoadSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 	return v.loadSessionRequestUnstable.decodeMember(d, name, seen)
 }
 
-func (v *LoadSessionRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("mcpServers", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("cwd", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *LoadSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "mcpServers", "cwd", "sessionId")
 }
 
 func (v *LoadSessionRequest) decodeRest(d *decoder, start int64) error {
@@ -4796,10 +4176,7 @@ func (v *LoadSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *LoadSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *LoadSessionResponse) decodeRest(d *decoder, start int64) error {
@@ -4852,10 +4229,7 @@ func (v *LogoutCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *LogoutCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *LogoutCapabilities) decodeRest(d *decoder, start int64) error {
@@ -4908,10 +4282,7 @@ func (v *LogoutRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *LogoutRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *LogoutRequest) decodeRest(d *decoder, start int64) error {
@@ -4964,10 +4335,7 @@ func (v *LogoutResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *LogoutResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *LogoutResponse) decodeRest(d *decoder, start int64) error {
@@ -5035,10 +4403,7 @@ func (v *MCPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (b
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *MCPCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *MCPCapabilities) decodeRest(d *decoder, start int64) error {
@@ -5108,28 +4473,9 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	return false, nil
 }
 
-func (v *MCPServerHTTP) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("url", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("headers", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *MCPServerHTTP) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "name", "url", "headers")
 }
 
 func (v *MCPServerHTTP) decodeRest(d *decoder, start int64) error {
@@ -5199,28 +4545,9 @@ func (v *MCPServerSSE) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *MCPServerSSE) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("url", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("headers", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *MCPServerSSE) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "name", "url", "headers")
 }
 
 func (v *MCPServerSSE) decodeRest(d *decoder, start int64) error {
@@ -5299,31 +4626,9 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return false, nil
 }
 
-func (v *MCPServerStdio) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("command", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("args", v)
-	}
-	if seen&(1<<3) == 0 {
-		return missing("env", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *MCPServerStdio) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "name", "command", "args", "env")
 }
 
 func (v *MCPServerStdio) decodeRest(d *decoder, start int64) error {
@@ -5424,22 +4729,9 @@ func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-func (v *MultiSelectPropertySchema) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("items", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *MultiSelectPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "items")
 }
 
 func (v *MultiSelectPropertySchema) decodeRest(d *decoder, start int64) error {
@@ -5517,25 +4809,9 @@ func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return v.newSessionRequestUnstable.decodeMember(d, name, seen)
 }
 
-func (v *NewSessionRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("cwd", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("mcpServers", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *NewSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "cwd", "mcpServers")
 }
 
 func (v *NewSessionRequest) decodeRest(d *decoder, start int64) error {
@@ -5607,22 +4883,9 @@ func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *NewSessionResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *NewSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
 func (v *NewSessionResponse) decodeRest(d *decoder, start int64) error {
@@ -5691,25 +4954,9 @@ func (v *Notice) decodeMember(d *decoder, name []byte, seen *uint64) (bool, erro
 	return false, nil
 }
 
-func (v *Notice) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("severity", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("title", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *Notice) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "severity", "title")
 }
 
 func (v *Notice) decodeRest(d *decoder, start int64) error {
@@ -5751,10 +4998,7 @@ func (*NoticeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *NoticeCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *NoticeCapabilities) decodeRest(d *decoder, start int64) error {
@@ -5843,10 +5087,7 @@ func (v *NumberPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *NumberPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *NumberPropertySchema) decodeRest(d *decoder, start int64) error {
@@ -5912,28 +5153,9 @@ func (v *PermissionOption) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-func (v *PermissionOption) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("optionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("kind", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *PermissionOption) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "optionId", "name", "kind")
 }
 
 func (v *PermissionOption) decodeRest(d *decoder, start int64) error {
@@ -6002,22 +5224,9 @@ func (v *Plan) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	return false, nil
 }
 
-func (v *Plan) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("entries", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *Plan) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "entries")
 }
 
 func (v *Plan) decodeRest(d *decoder, start int64) error {
@@ -6083,28 +5292,9 @@ func (v *PlanEntry) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 	return false, nil
 }
 
-func (v *PlanEntry) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("content", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("priority", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("status", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *PlanEntry) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "content", "priority", "status")
 }
 
 func (v *PlanEntry) decodeRest(d *decoder, start int64) error {
@@ -6175,10 +5365,7 @@ func (v *PromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *PromptCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *PromptCapabilities) decodeRest(d *decoder, start int64) error {
@@ -6243,25 +5430,9 @@ func (v *PromptRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	return false, nil
 }
 
-func (v *PromptRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("prompt", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *PromptRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "prompt")
 }
 
 func (v *PromptRequest) decodeRest(d *decoder, start int64) error {
@@ -6320,22 +5491,9 @@ func (v *PromptResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return v.promptResponseEndTurnTokenUsage.decodeMember(d, name, seen)
 }
 
-func (v *PromptResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("stopReason", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *PromptResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "stopReason")
 }
 
 func (v *PromptResponse) decodeRest(d *decoder, start int64) error {
@@ -6419,25 +5577,9 @@ func (v *ReadTextFileRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-func (v *ReadTextFileRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("path", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ReadTextFileRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "path")
 }
 
 func (v *ReadTextFileRequest) decodeRest(d *decoder, start int64) error {
@@ -6493,22 +5635,9 @@ func (v *ReadTextFileResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *ReadTextFileResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("content", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ReadTextFileResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "content")
 }
 
 func (v *ReadTextFileResponse) decodeRest(d *decoder, start int64) error {
@@ -6569,25 +5698,9 @@ func (v *ReleaseTerminalRequest) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *ReleaseTerminalRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("terminalId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ReleaseTerminalRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
 }
 
 func (v *ReleaseTerminalRequest) decodeRest(d *decoder, start int64) error {
@@ -6640,10 +5753,7 @@ func (v *ReleaseTerminalResponse) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ReleaseTerminalResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *ReleaseTerminalResponse) decodeRest(d *decoder, start int64) error {
@@ -6715,28 +5825,9 @@ func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *u
 	return false, nil
 }
 
-func (v *RequestPermissionRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("toolCall", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("options", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *RequestPermissionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "toolCall", "options")
 }
 
 func (v *RequestPermissionRequest) decodeRest(d *decoder, start int64) error {
@@ -6794,22 +5885,9 @@ func (v *RequestPermissionResponse) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-func (v *RequestPermissionResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("outcome", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *RequestPermissionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "outcome")
 }
 
 func (v *RequestPermissionResponse) decodeRest(d *decoder, start int64) error {
@@ -6902,25 +5980,9 @@ func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *ResourceLink) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("uri", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ResourceLink) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "name", "uri")
 }
 
 func (v *ResourceLink) decodeRest(d *decoder, start int64) error {
@@ -7004,25 +6066,9 @@ func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	return v.resumeSessionRequestUnstable.decodeMember(d, name, seen)
 }
 
-func (v *ResumeSessionRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("cwd", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ResumeSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "cwd")
 }
 
 func (v *ResumeSessionRequest) decodeRest(d *decoder, start int64) error {
@@ -7091,10 +6137,7 @@ func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ResumeSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *ResumeSessionResponse) decodeRest(d *decoder, start int64) error {
@@ -7150,22 +6193,9 @@ func (v *SelectedPermissionOutcome) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-func (v *SelectedPermissionOutcome) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("optionId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SelectedPermissionOutcome) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "optionId")
 }
 
 func (v *SelectedPermissionOutcome) decodeRest(d *decoder, start int64) error {
@@ -7218,10 +6248,7 @@ func (v *SessionAdditionalDirectoriesCapabilities) decodeMember(d *decoder, name
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionAdditionalDirectoriesCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *SessionAdditionalDirectoriesCapabilities) decodeRest(d *decoder, start int64) error {
@@ -7323,10 +6350,7 @@ func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *SessionCapabilities) decodeRest(d *decoder, start int64) error {
@@ -7379,10 +6403,7 @@ func (v *SessionCloseCapabilities) decodeMember(d *decoder, name []byte, seen *u
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionCloseCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *SessionCloseCapabilities) decodeRest(d *decoder, start int64) error {
@@ -7429,22 +6450,9 @@ func (v *SessionConfigBoolean) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *SessionConfigBoolean) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("currentValue", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionConfigBoolean) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "currentValue")
 }
 
 func (v *SessionConfigBoolean) decodeRest(d *decoder, start int64) error {
@@ -7527,10 +6535,7 @@ func (v *SessionConfigOptionsCapabilities) decodeMember(d *decoder, name []byte,
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionConfigOptionsCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *SessionConfigOptionsCapabilities) decodeRest(d *decoder, start int64) error {
@@ -7585,25 +6590,9 @@ func (v *SessionConfigSelect) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-func (v *SessionConfigSelect) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("currentValue", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("options", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionConfigSelect) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "currentValue", "options")
 }
 
 func (v *SessionConfigSelect) decodeRest(d *decoder, start int64) error {
@@ -7671,28 +6660,9 @@ func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *u
 	return false, nil
 }
 
-func (v *SessionConfigSelectGroup) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("group", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("options", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionConfigSelectGroup) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "group", "name", "options")
 }
 
 func (v *SessionConfigSelectGroup) decodeRest(d *decoder, start int64) error {
@@ -7759,25 +6729,9 @@ func (v *SessionConfigSelectOption) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-func (v *SessionConfigSelectOption) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("value", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("name", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionConfigSelectOption) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "value", "name")
 }
 
 func (v *SessionConfigSelectOption) decodeRest(d *decoder, start int64) error {
@@ -7841,10 +6795,7 @@ func (v *SessionDeleteCapabilities) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionDeleteCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *SessionDeleteCapabilities) decodeRest(d *decoder, start int64) error {
@@ -7939,25 +6890,9 @@ func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return v.sessionInfoUnstable.decodeMember(d, name, seen)
 }
 
-func (v *SessionInfo) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("cwd", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionInfo) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "cwd")
 }
 
 func (v *SessionInfo) decodeRest(d *decoder, start int64) error {
@@ -8026,10 +6961,7 @@ func (v *SessionInfoUpdate) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionInfoUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *SessionInfoUpdate) decodeRest(d *decoder, start int64) error {
@@ -8082,10 +7014,7 @@ func (v *SessionListCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionListCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *SessionListCapabilities) decodeRest(d *decoder, start int64) error {
@@ -8152,25 +7081,9 @@ func (v *SessionMode) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return false, nil
 }
 
-func (v *SessionMode) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("id", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("name", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionMode) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "id", "name")
 }
 
 func (v *SessionMode) decodeRest(d *decoder, start int64) error {
@@ -8244,25 +7157,9 @@ func (v *SessionModeState) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-func (v *SessionModeState) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("currentModeId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("availableModes", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionModeState) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "currentModeId", "availableModes")
 }
 
 func (v *SessionModeState) decodeRest(d *decoder, start int64) error {
@@ -8325,25 +7222,9 @@ func (v *SessionNotification) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-func (v *SessionNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("update", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "update")
 }
 
 func (v *SessionNotification) decodeRest(d *decoder, start int64) error {
@@ -8396,10 +7277,7 @@ func (v *SessionResumeCapabilities) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionResumeCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *SessionResumeCapabilities) decodeRest(d *decoder, start int64) error {
@@ -8457,22 +7335,9 @@ func (v *SetSessionConfigOptionResponse) decodeMember(d *decoder, name []byte, s
 	return false, nil
 }
 
-func (v *SetSessionConfigOptionResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("configOptions", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SetSessionConfigOptionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "configOptions")
 }
 
 func (v *SetSessionConfigOptionResponse) decodeRest(d *decoder, start int64) error {
@@ -8533,25 +7398,9 @@ func (v *SetSessionModeRequest) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-func (v *SetSessionModeRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("modeId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SetSessionModeRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "modeId")
 }
 
 func (v *SetSessionModeRequest) decodeRest(d *decoder, start int64) error {
@@ -8604,10 +7453,7 @@ func (v *SetSessionModeResponse) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SetSessionModeResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *SetSessionModeResponse) decodeRest(d *decoder, start int64) error {
@@ -8667,22 +7513,9 @@ func (v *StringMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *StringMultiSelectItems) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("enum", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *StringMultiSelectItems) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "enum")
 }
 
 func (v *StringMultiSelectItems) decodeRest(d *decoder, start int64) error {
@@ -8797,10 +7630,7 @@ func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *StringPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *StringPropertySchema) decodeRest(d *decoder, start int64) error {
@@ -8856,22 +7686,9 @@ func (v *Terminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 	return false, nil
 }
 
-func (v *Terminal) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("terminalId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *Terminal) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "terminalId")
 }
 
 func (v *Terminal) decodeRest(d *decoder, start int64) error {
@@ -8936,10 +7753,7 @@ func (v *TerminalExitStatus) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *TerminalExitStatus) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *TerminalExitStatus) decodeRest(d *decoder, start int64) error {
@@ -9011,25 +7825,9 @@ func (v *TerminalOutputRequest) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-func (v *TerminalOutputRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("terminalId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *TerminalOutputRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
 }
 
 func (v *TerminalOutputRequest) decodeRest(d *decoder, start int64) error {
@@ -9098,25 +7896,9 @@ func (v *TerminalOutputResponse) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *TerminalOutputResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("output", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("truncated", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *TerminalOutputResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "output", "truncated")
 }
 
 func (v *TerminalOutputResponse) decodeRest(d *decoder, start int64) error {
@@ -9180,22 +7962,9 @@ func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return false, nil
 }
 
-func (v *TextContent) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("text", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *TextContent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "text")
 }
 
 func (v *TextContent) decodeRest(d *decoder, start int64) error {
@@ -9262,25 +8031,9 @@ func (v *TextResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *TextResourceContents) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("text", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("uri", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *TextResourceContents) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "text", "uri")
 }
 
 func (v *TextResourceContents) decodeRest(d *decoder, start int64) error {
@@ -9340,22 +8093,9 @@ func (v *TitledMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *TitledMultiSelectItems) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("anyOf", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *TitledMultiSelectItems) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "anyOf")
 }
 
 func (v *TitledMultiSelectItems) decodeRest(d *decoder, start int64) error {
@@ -9466,25 +8206,9 @@ func (v *ToolCall) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 	return false, nil
 }
 
-func (v *ToolCall) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("toolCallId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("title", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ToolCall) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "toolCallId", "title")
 }
 
 func (v *ToolCall) decodeRest(d *decoder, start int64) error {
@@ -9557,22 +8281,9 @@ func (v *ToolCallLocation) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-func (v *ToolCallLocation) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("path", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ToolCallLocation) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "path")
 }
 
 func (v *ToolCallLocation) decodeRest(d *decoder, start int64) error {
@@ -9684,22 +8395,9 @@ func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return false, nil
 }
 
-func (v *ToolCallUpdate) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("toolCallId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ToolCallUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "toolCallId")
 }
 
 func (v *ToolCallUpdate) decodeRest(d *decoder, start int64) error {
@@ -9755,22 +8453,9 @@ func (v *UnstructuredCommandInput) decodeMember(d *decoder, name []byte, seen *u
 	return false, nil
 }
 
-func (v *UnstructuredCommandInput) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("hint", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *UnstructuredCommandInput) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "hint")
 }
 
 func (v *UnstructuredCommandInput) decodeRest(d *decoder, start int64) error {
@@ -9839,25 +8524,9 @@ func (v *UsageUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return false, nil
 }
 
-func (v *UsageUpdate) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("used", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("size", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *UsageUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "used", "size")
 }
 
 func (v *UsageUpdate) decodeRest(d *decoder, start int64) error {
@@ -9918,25 +8587,9 @@ func (v *WaitForTerminalExitRequest) decodeMember(d *decoder, name []byte, seen 
 	return false, nil
 }
 
-func (v *WaitForTerminalExitRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("terminalId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *WaitForTerminalExitRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
 }
 
 func (v *WaitForTerminalExitRequest) decodeRest(d *decoder, start int64) error {
@@ -10001,10 +8654,7 @@ func (v *WaitForTerminalExitResponse) decodeMember(d *decoder, name []byte, seen
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *WaitForTerminalExitResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *WaitForTerminalExitResponse) decodeRest(d *decoder, start int64) error {
@@ -10070,28 +8720,9 @@ func (v *WriteTextFileRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *WriteTextFileRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("path", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("content", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *WriteTextFileRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "path", "content")
 }
 
 func (v *WriteTextFileRequest) decodeRest(d *decoder, start int64) error {
@@ -10144,10 +8775,7 @@ func (v *WriteTextFileResponse) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *WriteTextFileResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *WriteTextFileResponse) decodeRest(d *decoder, start int64) error {

@@ -49,22 +49,9 @@ func (v *DisableProviderRequest) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *DisableProviderRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("providerId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *DisableProviderRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "providerId")
 }
 
 func (v *DisableProviderRequest) decodeRest(d *decoder, start int64) error {
@@ -117,10 +104,7 @@ func (v *DisableProviderResponse) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *DisableProviderResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *DisableProviderResponse) decodeRest(d *decoder, start int64) error {
@@ -184,10 +168,7 @@ func (v *ListProvidersRequest) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ListProvidersRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *ListProvidersRequest) decodeRest(d *decoder, start int64) error {
@@ -247,22 +228,9 @@ func (v *ListProvidersResponse) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-func (v *ListProvidersResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("providers", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ListProvidersResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "providers")
 }
 
 func (v *ListProvidersResponse) decodeRest(d *decoder, start int64) error {
@@ -323,25 +291,9 @@ func (v *ProviderCurrentConfig) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-func (v *ProviderCurrentConfig) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("apiType", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("baseUrl", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ProviderCurrentConfig) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "apiType", "baseUrl")
 }
 
 func (v *ProviderCurrentConfig) decodeRest(d *decoder, start int64) error {
@@ -428,28 +380,9 @@ func (v *ProviderInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *ProviderInfo) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("providerId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("supported", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("required", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ProviderInfo) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "providerId", "supported", "required")
 }
 
 func (v *ProviderInfo) decodeRest(d *decoder, start int64) error {
@@ -502,10 +435,7 @@ func (v *ProvidersCapabilities) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ProvidersCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *ProvidersCapabilities) decodeRest(d *decoder, start int64) error {
@@ -581,28 +511,9 @@ func (v *SetProviderRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *SetProviderRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("providerId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("apiType", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("baseUrl", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SetProviderRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "providerId", "apiType", "baseUrl")
 }
 
 func (v *SetProviderRequest) decodeRest(d *decoder, start int64) error {
@@ -655,10 +566,7 @@ func (v *SetProviderResponse) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SetProviderResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *SetProviderResponse) decodeRest(d *decoder, start int64) error {

@@ -144,25 +144,9 @@ func (v *MCPServerACP) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *MCPServerACP) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("serverId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *MCPServerACP) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "name", "serverId")
 }
 
 func (v *MCPServerACP) decodeRest(d *decoder, start int64) error {
@@ -247,28 +231,9 @@ func (v *MessageMCPNotification) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *MessageMCPNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("serverId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("requestId", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *MessageMCPNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "serverId", "requestId", "method")
 }
 
 func (v *MessageMCPNotification) decodeRest(d *decoder, start int64) error {
@@ -342,28 +307,9 @@ func (v *MessageMCPRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-func (v *MessageMCPRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("serverId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("requestId", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *MessageMCPRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "serverId", "requestId", "method")
 }
 
 func (v *MessageMCPRequest) decodeRest(d *decoder, start int64) error {

@@ -49,10 +49,7 @@ func (v *PlanCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *PlanCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *PlanCapabilities) decodeRest(d *decoder, start int64) error {
@@ -113,25 +110,9 @@ func (v *PlanFile) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 	return false, nil
 }
 
-func (v *PlanFile) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("planId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("uri", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *PlanFile) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "planId", "uri")
 }
 
 func (v *PlanFile) decodeRest(d *decoder, start int64) error {
@@ -205,25 +186,9 @@ func (v *PlanItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 	return false, nil
 }
 
-func (v *PlanItems) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("planId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("entries", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *PlanItems) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "planId", "entries")
 }
 
 func (v *PlanItems) decodeRest(d *decoder, start int64) error {
@@ -284,25 +249,9 @@ func (v *PlanMarkdown) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *PlanMarkdown) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("planId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("content", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *PlanMarkdown) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "planId", "content")
 }
 
 func (v *PlanMarkdown) decodeRest(d *decoder, start int64) error {
@@ -358,22 +307,9 @@ func (v *PlanRemoved) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return false, nil
 }
 
-func (v *PlanRemoved) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("planId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *PlanRemoved) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "planId")
 }
 
 func (v *PlanRemoved) decodeRest(d *decoder, start int64) error {
@@ -431,22 +367,9 @@ func (v *PlanUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 	return false, nil
 }
 
-func (v *PlanUpdate) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("plan", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *PlanUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "plan")
 }
 
 func (v *PlanUpdate) decodeRest(d *decoder, start int64) error {

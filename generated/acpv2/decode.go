@@ -40,6 +40,9 @@ type decoder struct {
 	in  []byte       // the input: raw values and unknown variants are slices of it
 	src bytes.Buffer // reads in without a copy
 	buf []byte       // the text of a string with escapes, until the next read
+	// seen has the bits of the required members read so far of the object
+	// that structRest is reading.
+	seen uint64
 }
 
 // keepMax is the size of the largest input, and of the largest unquoted

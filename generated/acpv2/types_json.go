@@ -58,10 +58,7 @@ func (v *AgentAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *AgentAuthCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *AgentAuthCapabilities) decodeRest(d *decoder, start int64) error {
@@ -133,10 +130,7 @@ func (v *AgentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *AgentCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *AgentCapabilities) decodeRest(d *decoder, start int64) error {
@@ -204,22 +198,9 @@ func (v *AgentMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *AgentMessage) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("messageId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *AgentMessage) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "messageId")
 }
 
 func (v *AgentMessage) decodeRest(d *decoder, start int64) error {
@@ -275,22 +256,9 @@ func (v *AgentNotification) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-func (v *AgentNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *AgentNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "method")
 }
 
 func (v *AgentNotification) decodeRest(d *decoder, start int64) error {
@@ -353,25 +321,9 @@ func (v *AgentRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *AgentRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("id", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *AgentRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
 }
 
 func (v *AgentRequest) decodeRest(d *decoder, start int64) error {
@@ -439,22 +391,9 @@ func (v *AgentThought) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *AgentThought) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("messageId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *AgentThought) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "messageId")
 }
 
 func (v *AgentThought) decodeRest(d *decoder, start int64) error {
@@ -531,10 +470,7 @@ func (v *Annotations) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *Annotations) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *Annotations) decodeRest(d *decoder, start int64) error {
@@ -603,25 +539,9 @@ func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *AudioContent) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("data", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("mimeType", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *AudioContent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "data", "mimeType")
 }
 
 func (v *AudioContent) decodeRest(d *decoder, start int64) error {
@@ -688,25 +608,9 @@ func (v *AuthMethodAgent) decodeMember(d *decoder, name []byte, seen *uint64) (b
 	return false, nil
 }
 
-func (v *AuthMethodAgent) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("methodId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("name", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *AuthMethodAgent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "methodId", "name")
 }
 
 func (v *AuthMethodAgent) decodeRest(d *decoder, start int64) error {
@@ -804,25 +708,9 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *AuthMethodTerminal) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("methodId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("name", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *AuthMethodTerminal) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "methodId", "name")
 }
 
 func (v *AuthMethodTerminal) decodeRest(d *decoder, start int64) error {
@@ -880,22 +768,9 @@ func (v *AvailableCommandsUpdate) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-func (v *AvailableCommandsUpdate) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("availableCommands", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *AvailableCommandsUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "availableCommands")
 }
 
 func (v *AvailableCommandsUpdate) decodeRest(d *decoder, start int64) error {
@@ -951,22 +826,9 @@ func (v *BackgroundTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *BackgroundTerminal) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("terminalId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *BackgroundTerminal) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "terminalId")
 }
 
 func (v *BackgroundTerminal) decodeRest(d *decoder, start int64) error {
@@ -1022,22 +884,9 @@ func (v *BackgroundToolCall) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *BackgroundToolCall) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("toolCallId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *BackgroundToolCall) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "toolCallId")
 }
 
 func (v *BackgroundToolCall) decodeRest(d *decoder, start int64) error {
@@ -1104,25 +953,9 @@ func (v *BlobResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *BlobResourceContents) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("blob", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("uri", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *BlobResourceContents) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "blob", "uri")
 }
 
 func (v *BlobResourceContents) decodeRest(d *decoder, start int64) error {
@@ -1193,10 +1026,7 @@ func (v *BooleanPropertySchema) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *BooleanPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *BooleanPropertySchema) decodeRest(d *decoder, start int64) error {
@@ -1254,22 +1084,9 @@ func (v *CancelRequestNotification) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-func (v *CancelRequestNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("requestId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *CancelRequestNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "requestId")
 }
 
 func (v *CancelRequestNotification) decodeRest(d *decoder, start int64) error {
@@ -1325,22 +1142,9 @@ func (v *CancelSessionNotification) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-func (v *CancelSessionNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *CancelSessionNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
 func (v *CancelSessionNotification) decodeRest(d *decoder, start int64) error {
@@ -1401,25 +1205,9 @@ func (v *CancelTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-func (v *CancelTerminalRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("terminalId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *CancelTerminalRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
 }
 
 func (v *CancelTerminalRequest) decodeRest(d *decoder, start int64) error {
@@ -1472,10 +1260,7 @@ func (v *CancelTerminalResponse) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *CancelTerminalResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *CancelTerminalResponse) decodeRest(d *decoder, start int64) error {
@@ -1536,25 +1321,9 @@ func (v *CancelToolCallRequest) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-func (v *CancelToolCallRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("toolCallId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *CancelToolCallRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "toolCallId")
 }
 
 func (v *CancelToolCallRequest) decodeRest(d *decoder, start int64) error {
@@ -1607,10 +1376,7 @@ func (v *CancelToolCallResponse) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *CancelToolCallResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *CancelToolCallResponse) decodeRest(d *decoder, start int64) error {
@@ -1663,10 +1429,7 @@ func (v *CancelledPermissionOutcome) decodeMember(d *decoder, name []byte, seen 
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *CancelledPermissionOutcome) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *CancelledPermissionOutcome) decodeRest(d *decoder, start int64) error {
@@ -1727,10 +1490,7 @@ func (v *ClientAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ClientAuthCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *ClientAuthCapabilities) decodeRest(d *decoder, start int64) error {
@@ -1799,10 +1559,7 @@ func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ClientCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *ClientCapabilities) decodeRest(d *decoder, start int64) error {
@@ -1858,22 +1615,9 @@ func (v *ClientNotification) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *ClientNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ClientNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "method")
 }
 
 func (v *ClientNotification) decodeRest(d *decoder, start int64) error {
@@ -1936,25 +1680,9 @@ func (v *ClientRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	return false, nil
 }
 
-func (v *ClientRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("id", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ClientRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
 }
 
 func (v *ClientRequest) decodeRest(d *decoder, start int64) error {
@@ -2010,22 +1738,9 @@ func (v *CloseSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-func (v *CloseSessionRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *CloseSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
 func (v *CloseSessionRequest) decodeRest(d *decoder, start int64) error {
@@ -2078,10 +1793,7 @@ func (v *CloseSessionResponse) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *CloseSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *CloseSessionResponse) decodeRest(d *decoder, start int64) error {
@@ -2150,25 +1862,9 @@ func (v *Command) decodeMember(d *decoder, name []byte, seen *uint64) (bool, err
 	return false, nil
 }
 
-func (v *Command) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("description", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *Command) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "name", "description")
 }
 
 func (v *Command) decodeRest(d *decoder, start int64) error {
@@ -2241,25 +1937,9 @@ func (v *CommandPermissionSubject) decodeMember(d *decoder, name []byte, seen *u
 	return false, nil
 }
 
-func (v *CommandPermissionSubject) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("command", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("cwd", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *CommandPermissionSubject) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "command", "cwd")
 }
 
 func (v *CommandPermissionSubject) decodeRest(d *decoder, start int64) error {
@@ -2333,25 +2013,9 @@ func (v *CompactionSummaryChunk) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *CompactionSummaryChunk) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("compactionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("content", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *CompactionSummaryChunk) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "compactionId", "content")
 }
 
 func (v *CompactionSummaryChunk) decodeRest(d *decoder, start int64) error {
@@ -2432,25 +2096,9 @@ func (v *CompactionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-func (v *CompactionUpdate) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("compactionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("status", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *CompactionUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "compactionId", "status")
 }
 
 func (v *CompactionUpdate) decodeRest(d *decoder, start int64) error {
@@ -2506,22 +2154,9 @@ func (v *CompleteElicitationNotification) decodeMember(d *decoder, name []byte, 
 	return false, nil
 }
 
-func (v *CompleteElicitationNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("elicitationId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *CompleteElicitationNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "elicitationId")
 }
 
 func (v *CompleteElicitationNotification) decodeRest(d *decoder, start int64) error {
@@ -2579,22 +2214,9 @@ func (v *ConfigOptionUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *ConfigOptionUpdate) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("configOptions", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ConfigOptionUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "configOptions")
 }
 
 func (v *ConfigOptionUpdate) decodeRest(d *decoder, start int64) error {
@@ -2652,22 +2274,9 @@ func (v *Content) decodeMember(d *decoder, name []byte, seen *uint64) (bool, err
 	return false, nil
 }
 
-func (v *Content) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("content", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *Content) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "content")
 }
 
 func (v *Content) decodeRest(d *decoder, start int64) error {
@@ -2730,25 +2339,9 @@ func (v *ContentChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *ContentChunk) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("messageId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("content", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ContentChunk) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "messageId", "content")
 }
 
 func (v *ContentChunk) decodeRest(d *decoder, start int64) error {
@@ -2811,25 +2404,9 @@ func (v *Cost) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	return false, nil
 }
 
-func (v *Cost) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("amount", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("currency", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *Cost) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "amount", "currency")
 }
 
 func (v *Cost) decodeRest(d *decoder, start int64) error {
@@ -2885,22 +2462,9 @@ func (v *DeleteSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *DeleteSessionRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *DeleteSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
 func (v *DeleteSessionRequest) decodeRest(d *decoder, start int64) error {
@@ -2953,10 +2517,7 @@ func (v *DeleteSessionResponse) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *DeleteSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *DeleteSessionResponse) decodeRest(d *decoder, start int64) error {
@@ -3022,22 +2583,9 @@ func (v *Diff) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	return false, nil
 }
 
-func (v *Diff) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("changes", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *Diff) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "changes")
 }
 
 func (v *Diff) decodeRest(d *decoder, start int64) error {
@@ -3098,25 +2646,9 @@ func (v *DiffPatch) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 	return false, nil
 }
 
-func (v *DiffPatch) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("format", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("text", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *DiffPatch) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "format", "text")
 }
 
 func (v *DiffPatch) decodeRest(d *decoder, start int64) error {
@@ -3163,22 +2695,9 @@ func (v *DiffPathChange) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return false, nil
 }
 
-func (v *DiffPathChange) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("path", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *DiffPathChange) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "path")
 }
 
 func (v *DiffPathChange) decodeRest(d *decoder, start int64) error {
@@ -3230,25 +2749,9 @@ func (v *DiffPathPairChange) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *DiffPathPairChange) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("oldPath", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("path", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *DiffPathPairChange) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "oldPath", "path")
 }
 
 func (v *DiffPathPairChange) decodeRest(d *decoder, start int64) error {
@@ -3303,10 +2806,7 @@ func (v *ElicitationAcceptAction) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ElicitationAcceptAction) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *ElicitationAcceptAction) decodeRest(d *decoder, start int64) error {
@@ -3375,10 +2875,7 @@ func (v *ElicitationCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ElicitationCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *ElicitationCapabilities) decodeRest(d *decoder, start int64) error {
@@ -3431,10 +2928,7 @@ func (v *ElicitationFormCapabilities) decodeMember(d *decoder, name []byte, seen
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ElicitationFormCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *ElicitationFormCapabilities) decodeRest(d *decoder, start int64) error {
@@ -3591,25 +3085,9 @@ func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-func (v *ElicitationSchema) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("type", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("properties", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ElicitationSchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "type", "properties")
 }
 
 func (v *ElicitationSchema) decodeRest(d *decoder, start int64) error {
@@ -3724,10 +3202,7 @@ func (v *ElicitationURLCapabilities) decodeMember(d *decoder, name []byte, seen 
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ElicitationURLCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *ElicitationURLCapabilities) decodeRest(d *decoder, start int64) error {
@@ -3793,22 +3268,9 @@ func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-func (v *EmbeddedResource) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("resource", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *EmbeddedResource) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "resource")
 }
 
 func (v *EmbeddedResource) decodeRest(d *decoder, start int64) error {
@@ -3875,25 +3337,9 @@ func (v *EnumOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 	return false, nil
 }
 
-func (v *EnumOption) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("const", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("title", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *EnumOption) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "const", "title")
 }
 
 func (v *EnumOption) decodeRest(d *decoder, start int64) error {
@@ -3954,25 +3400,9 @@ func (v *EnvVariable) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return false, nil
 }
 
-func (v *EnvVariable) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("value", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *EnvVariable) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "name", "value")
 }
 
 func (v *EnvVariable) decodeRest(d *decoder, start int64) error {
@@ -4033,25 +3463,9 @@ func (v *Error) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error
 	return false, nil
 }
 
-func (v *Error) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("code", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("message", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *Error) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "code", "message")
 }
 
 func (v *Error) decodeRest(d *decoder, start int64) error {
@@ -4162,25 +3576,9 @@ func (v *HTTPHeader) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 	return false, nil
 }
 
-func (v *HTTPHeader) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("value", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *HTTPHeader) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "name", "value")
 }
 
 func (v *HTTPHeader) decodeRest(d *decoder, start int64) error {
@@ -4256,22 +3654,9 @@ func (v *Icon) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	return false, nil
 }
 
-func (v *Icon) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("src", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *Icon) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "src")
 }
 
 func (v *Icon) decodeRest(d *decoder, start int64) error {
@@ -4346,25 +3731,9 @@ func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *ImageContent) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("data", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("mimeType", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ImageContent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "data", "mimeType")
 }
 
 func (v *ImageContent) decodeRest(d *decoder, start int64) error {
@@ -4431,25 +3800,9 @@ func (v *Implementation) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return false, nil
 }
 
-func (v *Implementation) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("version", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *Implementation) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "name", "version")
 }
 
 func (v *Implementation) decodeRest(d *decoder, start int64) error {
@@ -4524,25 +3877,9 @@ func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-func (v *InitializeRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("protocolVersion", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("info", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *InitializeRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "protocolVersion", "info")
 }
 
 func (v *InitializeRequest) decodeRest(d *decoder, start int64) error {
@@ -4625,25 +3962,9 @@ func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *InitializeResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("protocolVersion", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("info", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *InitializeResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "protocolVersion", "info")
 }
 
 func (v *InitializeResponse) decodeRest(d *decoder, start int64) error {
@@ -4726,10 +4047,7 @@ func (v *IntegerPropertySchema) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *IntegerPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *IntegerPropertySchema) decodeRest(d *decoder, start int64) error {
@@ -4797,10 +4115,7 @@ func (v *ListSessionsRequest) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ListSessionsRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *ListSessionsRequest) decodeRest(d *decoder, start int64) error {
@@ -4864,22 +4179,9 @@ func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *ListSessionsResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessions", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ListSessionsResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessions")
 }
 
 func (v *ListSessionsResponse) decodeRest(d *decoder, start int64) error {
@@ -4935,22 +4237,9 @@ func (v *LoginAuthRequest) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-func (v *LoginAuthRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("methodId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *LoginAuthRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "methodId")
 }
 
 func (v *LoginAuthRequest) decodeRest(d *decoder, start int64) error {
@@ -5003,10 +4292,7 @@ func (v *LoginAuthResponse) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *LoginAuthResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *LoginAuthResponse) decodeRest(d *decoder, start int64) error {
@@ -5059,10 +4345,7 @@ func (v *LogoutAuthRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *LogoutAuthRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *LogoutAuthRequest) decodeRest(d *decoder, start int64) error {
@@ -5115,10 +4398,7 @@ func (v *LogoutAuthResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *LogoutAuthResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *LogoutAuthResponse) decodeRest(d *decoder, start int64) error {
@@ -5190,10 +4470,7 @@ func (v *MCPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (b
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *MCPCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *MCPCapabilities) decodeRest(d *decoder, start int64) error {
@@ -5246,10 +4523,7 @@ func (v *MCPHTTPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *MCPHTTPCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *MCPHTTPCapabilities) decodeRest(d *decoder, start int64) error {
@@ -5320,25 +4594,9 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	return false, nil
 }
 
-func (v *MCPServerHTTP) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("url", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *MCPServerHTTP) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "name", "url")
 }
 
 func (v *MCPServerHTTP) decodeRest(d *decoder, start int64) error {
@@ -5419,25 +4677,9 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return false, nil
 }
 
-func (v *MCPServerStdio) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("command", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *MCPServerStdio) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "name", "command")
 }
 
 func (v *MCPServerStdio) decodeRest(d *decoder, start int64) error {
@@ -5490,10 +4732,7 @@ func (v *MCPStdioCapabilities) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *MCPStdioCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *MCPStdioCapabilities) decodeRest(d *decoder, start int64) error {
@@ -5605,22 +4844,9 @@ func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-func (v *MultiSelectPropertySchema) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("items", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *MultiSelectPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "items")
 }
 
 func (v *MultiSelectPropertySchema) decodeRest(d *decoder, start int64) error {
@@ -5699,22 +4925,9 @@ func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return v.newSessionRequestUnstable.decodeMember(d, name, seen)
 }
 
-func (v *NewSessionRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("cwd", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *NewSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "cwd")
 }
 
 func (v *NewSessionRequest) decodeRest(d *decoder, start int64) error {
@@ -5786,22 +4999,9 @@ func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *NewSessionResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *NewSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
 func (v *NewSessionResponse) decodeRest(d *decoder, start int64) error {
@@ -5870,25 +5070,9 @@ func (v *Notice) decodeMember(d *decoder, name []byte, seen *uint64) (bool, erro
 	return false, nil
 }
 
-func (v *Notice) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("severity", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("title", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *Notice) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "severity", "title")
 }
 
 func (v *Notice) decodeRest(d *decoder, start int64) error {
@@ -5977,10 +5161,7 @@ func (v *NumberPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *NumberPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *NumberPropertySchema) decodeRest(d *decoder, start int64) error {
@@ -6046,28 +5227,9 @@ func (v *PermissionOption) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-func (v *PermissionOption) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("optionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("kind", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *PermissionOption) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "optionId", "name", "kind")
 }
 
 func (v *PermissionOption) decodeRest(d *decoder, start int64) error {
@@ -6144,28 +5306,9 @@ func (v *PlanEntry) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 	return false, nil
 }
 
-func (v *PlanEntry) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("content", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("priority", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("status", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *PlanEntry) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "content", "priority", "status")
 }
 
 func (v *PlanEntry) decodeRest(d *decoder, start int64) error {
@@ -6239,25 +5382,9 @@ func (v *PlanItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 	return false, nil
 }
 
-func (v *PlanItems) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("planId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("entries", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *PlanItems) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "planId", "entries")
 }
 
 func (v *PlanItems) decodeRest(d *decoder, start int64) error {
@@ -6315,22 +5442,9 @@ func (v *PlanUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 	return false, nil
 }
 
-func (v *PlanUpdate) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("plan", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *PlanUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "plan")
 }
 
 func (v *PlanUpdate) decodeRest(d *decoder, start int64) error {
@@ -6383,10 +5497,7 @@ func (v *PromptAudioCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *PromptAudioCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *PromptAudioCapabilities) decodeRest(d *decoder, start int64) error {
@@ -6463,10 +5574,7 @@ func (v *PromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *PromptCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *PromptCapabilities) decodeRest(d *decoder, start int64) error {
@@ -6519,10 +5627,7 @@ func (v *PromptEmbeddedContextCapabilities) decodeMember(d *decoder, name []byte
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *PromptEmbeddedContextCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *PromptEmbeddedContextCapabilities) decodeRest(d *decoder, start int64) error {
@@ -6575,10 +5680,7 @@ func (v *PromptImageCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *PromptImageCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *PromptImageCapabilities) decodeRest(d *decoder, start int64) error {
@@ -6643,25 +5745,9 @@ func (v *PromptRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	return false, nil
 }
 
-func (v *PromptRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("prompt", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *PromptRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "prompt")
 }
 
 func (v *PromptRequest) decodeRest(d *decoder, start int64) error {
@@ -6717,22 +5803,9 @@ func (v *PromptResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return false, nil
 }
 
-func (v *PromptResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("messageId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *PromptResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "messageId")
 }
 
 func (v *PromptResponse) decodeRest(d *decoder, start int64) error {
@@ -6796,10 +5869,7 @@ func (v *ReplayFromStart) decodeMember(d *decoder, name []byte, seen *uint64) (b
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ReplayFromStart) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *ReplayFromStart) decodeRest(d *decoder, start int64) error {
@@ -6883,28 +5953,9 @@ func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *u
 	return false, nil
 }
 
-func (v *RequestPermissionRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("title", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("options", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *RequestPermissionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "title", "options")
 }
 
 func (v *RequestPermissionRequest) decodeRest(d *decoder, start int64) error {
@@ -6962,22 +6013,9 @@ func (v *RequestPermissionResponse) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-func (v *RequestPermissionResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("outcome", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *RequestPermissionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "outcome")
 }
 
 func (v *RequestPermissionResponse) decodeRest(d *decoder, start int64) error {
@@ -7138,25 +6176,9 @@ func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *ResourceLink) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("uri", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ResourceLink) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "name", "uri")
 }
 
 func (v *ResourceLink) decodeRest(d *decoder, start int64) error {
@@ -7248,25 +6270,9 @@ func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	return v.resumeSessionRequestUnstable.decodeMember(d, name, seen)
 }
 
-func (v *ResumeSessionRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("cwd", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ResumeSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "cwd")
 }
 
 func (v *ResumeSessionRequest) decodeRest(d *decoder, start int64) error {
@@ -7335,10 +6341,7 @@ func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ResumeSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *ResumeSessionResponse) decodeRest(d *decoder, start int64) error {
@@ -7454,22 +6457,9 @@ func (v *SelectedPermissionOutcome) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-func (v *SelectedPermissionOutcome) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("optionId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SelectedPermissionOutcome) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "optionId")
 }
 
 func (v *SelectedPermissionOutcome) decodeRest(d *decoder, start int64) error {
@@ -7522,10 +6512,7 @@ func (v *SessionAdditionalDirectoriesCapabilities) decodeMember(d *decoder, name
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionAdditionalDirectoriesCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *SessionAdditionalDirectoriesCapabilities) decodeRest(d *decoder, start int64) error {
@@ -7619,10 +6606,7 @@ func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *SessionCapabilities) decodeRest(d *decoder, start int64) error {
@@ -7669,22 +6653,9 @@ func (v *SessionConfigBoolean) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *SessionConfigBoolean) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("currentValue", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionConfigBoolean) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "currentValue")
 }
 
 func (v *SessionConfigBoolean) decodeRest(d *decoder, start int64) error {
@@ -7761,25 +6732,9 @@ func (v *SessionConfigSelect) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-func (v *SessionConfigSelect) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("currentValue", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("options", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionConfigSelect) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "currentValue", "options")
 }
 
 func (v *SessionConfigSelect) decodeRest(d *decoder, start int64) error {
@@ -7849,28 +6804,9 @@ func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *u
 	return false, nil
 }
 
-func (v *SessionConfigSelectGroup) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("groupId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("options", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionConfigSelectGroup) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "groupId", "name", "options")
 }
 
 func (v *SessionConfigSelectGroup) decodeRest(d *decoder, start int64) error {
@@ -7937,25 +6873,9 @@ func (v *SessionConfigSelectOption) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-func (v *SessionConfigSelectOption) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("value", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("name", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionConfigSelectOption) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "value", "name")
 }
 
 func (v *SessionConfigSelectOption) decodeRest(d *decoder, start int64) error {
@@ -8019,10 +6939,7 @@ func (v *SessionDeleteCapabilities) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionDeleteCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *SessionDeleteCapabilities) decodeRest(d *decoder, start int64) error {
@@ -8119,25 +7036,9 @@ func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return v.sessionInfoUnstable.decodeMember(d, name, seen)
 }
 
-func (v *SessionInfo) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("cwd", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionInfo) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "cwd")
 }
 
 func (v *SessionInfo) decodeRest(d *decoder, start int64) error {
@@ -8206,10 +7107,7 @@ func (v *SessionInfoUpdate) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionInfoUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *SessionInfoUpdate) decodeRest(d *decoder, start int64) error {
@@ -8276,22 +7174,9 @@ func (v *SessionNotFoundErrorData) decodeMember(d *decoder, name []byte, seen *u
 	return false, nil
 }
 
-func (v *SessionNotFoundErrorData) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionNotFoundErrorData) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
 func (v *SessionNotFoundErrorData) decodeRest(d *decoder, start int64) error {
@@ -8349,22 +7234,9 @@ func (v *SetSessionConfigOptionResponse) decodeMember(d *decoder, name []byte, s
 	return false, nil
 }
 
-func (v *SetSessionConfigOptionResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("configOptions", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SetSessionConfigOptionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "configOptions")
 }
 
 func (v *SetSessionConfigOptionResponse) decodeRest(d *decoder, start int64) error {
@@ -8424,22 +7296,9 @@ func (v *StringMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *StringMultiSelectItems) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("enum", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *StringMultiSelectItems) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "enum")
 }
 
 func (v *StringMultiSelectItems) decodeRest(d *decoder, start int64) error {
@@ -8554,10 +7413,7 @@ func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *StringPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *StringPropertySchema) decodeRest(d *decoder, start int64) error {
@@ -8613,22 +7469,9 @@ func (v *Terminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 	return false, nil
 }
 
-func (v *Terminal) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("terminalId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *Terminal) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "terminalId")
 }
 
 func (v *Terminal) decodeRest(d *decoder, start int64) error {
@@ -8681,10 +7524,7 @@ func (v *TerminalAuthCapabilities) decodeMember(d *decoder, name []byte, seen *u
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *TerminalAuthCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *TerminalAuthCapabilities) decodeRest(d *decoder, start int64) error {
@@ -8737,10 +7577,7 @@ func (v *TerminalCancelCapabilities) decodeMember(d *decoder, name []byte, seen 
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *TerminalCancelCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *TerminalCancelCapabilities) decodeRest(d *decoder, start int64) error {
@@ -8801,10 +7638,7 @@ func (v *TerminalCapabilities) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *TerminalCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *TerminalCapabilities) decodeRest(d *decoder, start int64) error {
@@ -8869,10 +7703,7 @@ func (v *TerminalExitStatus) decodeMember(d *decoder, name []byte, seen *uint64)
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *TerminalExitStatus) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *TerminalExitStatus) decodeRest(d *decoder, start int64) error {
@@ -8939,22 +7770,9 @@ func (v *TerminalOutput) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return false, nil
 }
 
-func (v *TerminalOutput) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("data", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *TerminalOutput) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "data")
 }
 
 func (v *TerminalOutput) decodeRest(d *decoder, start int64) error {
@@ -9015,25 +7833,9 @@ func (v *TerminalOutputChunk) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-func (v *TerminalOutputChunk) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("terminalId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("data", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *TerminalOutputChunk) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "terminalId", "data")
 }
 
 func (v *TerminalOutputChunk) decodeRest(d *decoder, start int64) error {
@@ -9098,25 +7900,9 @@ func (v *TerminalSize) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *TerminalSize) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("cols", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("rows", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *TerminalSize) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "cols", "rows")
 }
 
 func (v *TerminalSize) decodeRest(d *decoder, start int64) error {
@@ -9220,22 +8006,9 @@ func (v *TerminalUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return false, nil
 }
 
-func (v *TerminalUpdate) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("terminalId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *TerminalUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "terminalId")
 }
 
 func (v *TerminalUpdate) decodeRest(d *decoder, start int64) error {
@@ -9291,22 +8064,9 @@ func (v *TextCommandInput) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-func (v *TextCommandInput) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("hint", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *TextCommandInput) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "hint")
 }
 
 func (v *TextCommandInput) decodeRest(d *decoder, start int64) error {
@@ -9370,22 +8130,9 @@ func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return false, nil
 }
 
-func (v *TextContent) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("text", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *TextContent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "text")
 }
 
 func (v *TextContent) decodeRest(d *decoder, start int64) error {
@@ -9452,25 +8199,9 @@ func (v *TextResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *TextResourceContents) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("text", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("uri", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *TextResourceContents) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "text", "uri")
 }
 
 func (v *TextResourceContents) decodeRest(d *decoder, start int64) error {
@@ -9530,22 +8261,9 @@ func (v *TitledMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *TitledMultiSelectItems) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("anyOf", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *TitledMultiSelectItems) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "anyOf")
 }
 
 func (v *TitledMultiSelectItems) decodeRest(d *decoder, start int64) error {
@@ -9598,10 +8316,7 @@ func (v *ToolCallCancelCapabilities) decodeMember(d *decoder, name []byte, seen 
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ToolCallCancelCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *ToolCallCancelCapabilities) decodeRest(d *decoder, start int64) error {
@@ -9662,10 +8377,7 @@ func (v *ToolCallCapabilities) decodeMember(d *decoder, name []byte, seen *uint6
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ToolCallCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *ToolCallCapabilities) decodeRest(d *decoder, start int64) error {
@@ -9728,25 +8440,9 @@ func (v *ToolCallContentChunk) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *ToolCallContentChunk) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("toolCallId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("content", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ToolCallContentChunk) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "toolCallId", "content")
 }
 
 func (v *ToolCallContentChunk) decodeRest(d *decoder, start int64) error {
@@ -9821,22 +8517,9 @@ func (v *ToolCallLocation) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-func (v *ToolCallLocation) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("path", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ToolCallLocation) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "path")
 }
 
 func (v *ToolCallLocation) decodeRest(d *decoder, start int64) error {
@@ -9894,22 +8577,9 @@ func (v *ToolCallPermissionSubject) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-func (v *ToolCallPermissionSubject) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("toolCall", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ToolCallPermissionSubject) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "toolCall")
 }
 
 func (v *ToolCallPermissionSubject) decodeRest(d *decoder, start int64) error {
@@ -10045,22 +8715,9 @@ func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return false, nil
 }
 
-func (v *ToolCallUpdate) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("toolCallId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ToolCallUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "toolCallId")
 }
 
 func (v *ToolCallUpdate) decodeRest(d *decoder, start int64) error {
@@ -10125,25 +8782,9 @@ func (v *UnsupportedProtocolVersionErrorData) decodeMember(d *decoder, name []by
 	return false, nil
 }
 
-func (v *UnsupportedProtocolVersionErrorData) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("requested", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("supported", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *UnsupportedProtocolVersionErrorData) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "requested", "supported")
 }
 
 func (v *UnsupportedProtocolVersionErrorData) decodeRest(d *decoder, start int64) error {
@@ -10206,25 +8847,9 @@ func (v *UpdateSessionNotification) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-func (v *UpdateSessionNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("update", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *UpdateSessionNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "update")
 }
 
 func (v *UpdateSessionNotification) decodeRest(d *decoder, start int64) error {
@@ -10293,25 +8918,9 @@ func (v *UsageUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return false, nil
 }
 
-func (v *UsageUpdate) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("used", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("size", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *UsageUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "used", "size")
 }
 
 func (v *UsageUpdate) decodeRest(d *decoder, start int64) error {
@@ -10379,22 +8988,9 @@ func (v *UserMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return false, nil
 }
 
-func (v *UserMessage) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("messageId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *UserMessage) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "messageId")
 }
 
 func (v *UserMessage) decodeRest(d *decoder, start int64) error {

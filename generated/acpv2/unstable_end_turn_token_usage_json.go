@@ -77,28 +77,9 @@ func (v *Usage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error
 	return false, nil
 }
 
-func (v *Usage) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("totalTokens", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("inputTokens", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("outputTokens", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *Usage) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "totalTokens", "inputTokens", "outputTokens")
 }
 
 func (v *Usage) decodeRest(d *decoder, start int64) error {

@@ -52,22 +52,9 @@ func (v *ArchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-func (v *ArchiveSessionRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ArchiveSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
 func (v *ArchiveSessionRequest) decodeRest(d *decoder, start int64) error {
@@ -120,10 +107,7 @@ func (v *ArchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ArchiveSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *ArchiveSessionResponse) decodeRest(d *decoder, start int64) error {
@@ -203,22 +187,9 @@ func (v *AuthAccount) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return false, nil
 }
 
-func (v *AuthAccount) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("label", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *AuthAccount) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "label")
 }
 
 func (v *AuthAccount) decodeRest(d *decoder, start int64) error {
@@ -282,10 +253,7 @@ func (v *AuthStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uin
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *AuthStatusCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *AuthStatusCapabilities) decodeRest(d *decoder, start int64) error {
@@ -338,10 +306,7 @@ func (v *AuthStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *AuthStatusRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *AuthStatusRequest) decodeRest(d *decoder, start int64) error {
@@ -405,22 +370,9 @@ func (v *AuthStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *AuthStatusResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("state", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *AuthStatusResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "state")
 }
 
 func (v *AuthStatusResponse) decodeRest(d *decoder, start int64) error {
@@ -484,22 +436,9 @@ func (v *AuthStatusUpdateNotification) decodeMember(d *decoder, name []byte, see
 	return false, nil
 }
 
-func (v *AuthStatusUpdateNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("state", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *AuthStatusUpdateNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "state")
 }
 
 func (v *AuthStatusUpdateNotification) decodeRest(d *decoder, start int64) error {
@@ -555,22 +494,9 @@ func (v *BackgroundSubagent) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *BackgroundSubagent) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *BackgroundSubagent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
 func (v *BackgroundSubagent) decodeRest(d *decoder, start int64) error {
@@ -626,22 +552,9 @@ func (v *ProxyNotification) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-func (v *ProxyNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ProxyNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "method")
 }
 
 func (v *ProxyNotification) decodeRest(d *decoder, start int64) error {
@@ -704,25 +617,9 @@ func (v *ProxyRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *ProxyRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("id", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ProxyRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
 }
 
 func (v *ProxyRequest) decodeRest(d *decoder, start int64) error {
@@ -1050,22 +947,9 @@ func (v *ProxySuccessorNotification) decodeMember(d *decoder, name []byte, seen 
 	return false, nil
 }
 
-func (v *ProxySuccessorNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ProxySuccessorNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "method")
 }
 
 func (v *ProxySuccessorNotification) decodeRest(d *decoder, start int64) error {
@@ -1129,22 +1013,9 @@ func (v *ProxySuccessorRequest) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-func (v *ProxySuccessorRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ProxySuccessorRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "method")
 }
 
 func (v *ProxySuccessorRequest) decodeRest(d *decoder, start int64) error {
@@ -1197,10 +1068,7 @@ func (v *SessionArchiveCapabilities) decodeMember(d *decoder, name []byte, seen 
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionArchiveCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *SessionArchiveCapabilities) decodeRest(d *decoder, start int64) error {
@@ -1264,10 +1132,7 @@ func (v *SessionCancelCapabilities) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionCancelCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *SessionCancelCapabilities) decodeRest(d *decoder, start int64) error {
@@ -1367,22 +1232,9 @@ func (v *SessionMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return false, nil
 }
 
-func (v *SessionMessage) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("messageId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionMessage) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "messageId")
 }
 
 func (v *SessionMessage) decodeRest(d *decoder, start int64) error {
@@ -1445,25 +1297,9 @@ func (v *SessionMessageChunk) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-func (v *SessionMessageChunk) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("messageId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("content", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionMessageChunk) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "messageId", "content")
 }
 
 func (v *SessionMessageChunk) decodeRest(d *decoder, start int64) error {
@@ -1527,10 +1363,7 @@ func (v *SessionStatusCapabilities) decodeMember(d *decoder, name []byte, seen *
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionStatusCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *SessionStatusCapabilities) decodeRest(d *decoder, start int64) error {
@@ -1586,22 +1419,9 @@ func (v *SessionStatusRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *SessionStatusRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionStatusRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
 func (v *SessionStatusRequest) decodeRest(d *decoder, start int64) error {
@@ -1665,22 +1485,9 @@ func (v *SessionStatusResponse) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-func (v *SessionStatusResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("status", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionStatusResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "status")
 }
 
 func (v *SessionStatusResponse) decodeRest(d *decoder, start int64) error {
@@ -1741,10 +1548,7 @@ func (v *SessionSystemPromptCapabilities) decodeMember(d *decoder, name []byte, 
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionSystemPromptCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *SessionSystemPromptCapabilities) decodeRest(d *decoder, start int64) error {
@@ -1805,10 +1609,7 @@ func (v *SessionSystemPromptModeCapabilities) decodeMember(d *decoder, name []by
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionSystemPromptModeCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *SessionSystemPromptModeCapabilities) decodeRest(d *decoder, start int64) error {
@@ -1861,10 +1662,7 @@ func (v *SessionSystemPromptOverrideCapabilities) decodeMember(d *decoder, name 
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionSystemPromptOverrideCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *SessionSystemPromptOverrideCapabilities) decodeRest(d *decoder, start int64) error {
@@ -1917,10 +1715,7 @@ func (v *SessionTitleCapabilities) decodeMember(d *decoder, name []byte, seen *u
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionTitleCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *SessionTitleCapabilities) decodeRest(d *decoder, start int64) error {
@@ -1981,25 +1776,9 @@ func (v *SetSessionTitleRequest) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *SetSessionTitleRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("title", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SetSessionTitleRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "title")
 }
 
 func (v *SetSessionTitleRequest) decodeRest(d *decoder, start int64) error {
@@ -2055,22 +1834,9 @@ func (v *SetSessionTitleResponse) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-func (v *SetSessionTitleResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("title", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SetSessionTitleResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "title")
 }
 
 func (v *SetSessionTitleResponse) decodeRest(d *decoder, start int64) error {
@@ -2131,10 +1897,7 @@ func (v *SubagentSessionCapabilities) decodeMember(d *decoder, name []byte, seen
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SubagentSessionCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *SubagentSessionCapabilities) decodeRest(d *decoder, start int64) error {
@@ -2242,22 +2005,9 @@ func (v *SubagentUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return false, nil
 }
 
-func (v *SubagentUpdate) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SubagentUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
 func (v *SubagentUpdate) decodeRest(d *decoder, start int64) error {
@@ -2313,22 +2063,9 @@ func (v *UnarchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-func (v *UnarchiveSessionRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *UnarchiveSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
 func (v *UnarchiveSessionRequest) decodeRest(d *decoder, start int64) error {
@@ -2381,10 +2118,7 @@ func (v *UnarchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *u
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *UnarchiveSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *UnarchiveSessionResponse) decodeRest(d *decoder, start int64) error {

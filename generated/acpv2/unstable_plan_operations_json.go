@@ -54,25 +54,9 @@ func (v *PlanFile) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 	return false, nil
 }
 
-func (v *PlanFile) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("planId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("uri", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *PlanFile) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "planId", "uri")
 }
 
 func (v *PlanFile) decodeRest(d *decoder, start int64) error {
@@ -133,25 +117,9 @@ func (v *PlanMarkdown) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *PlanMarkdown) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("planId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("content", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *PlanMarkdown) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "planId", "content")
 }
 
 func (v *PlanMarkdown) decodeRest(d *decoder, start int64) error {
@@ -207,22 +175,9 @@ func (v *PlanRemoved) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return false, nil
 }
 
-func (v *PlanRemoved) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("planId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *PlanRemoved) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "planId")
 }
 
 func (v *PlanRemoved) decodeRest(d *decoder, start int64) error {

@@ -82,25 +82,9 @@ func (v *ForkSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *ForkSessionRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("cwd", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ForkSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "cwd")
 }
 
 func (v *ForkSessionRequest) decodeRest(d *decoder, start int64) error {
@@ -172,22 +156,9 @@ func (v *ForkSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-func (v *ForkSessionResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *ForkSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
 func (v *ForkSessionResponse) decodeRest(d *decoder, start int64) error {
@@ -240,10 +211,7 @@ func (v *SessionForkCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SessionForkCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 func (v *SessionForkCapabilities) decodeRest(d *decoder, start int64) error {
@@ -308,25 +276,9 @@ func (v *SystemPrompt) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *SystemPrompt) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("mode", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("content", v)
-	}
-	return nil
-}
-
 // decodeRestKeeping is decodeRest, leaving out the members that outer names.
 func (v *SystemPrompt) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
+	return d.structRest(v, &v.unknownMembers, outer, "mode", "content")
 }
 
 func (v *SystemPrompt) decodeRest(d *decoder, start int64) error {
