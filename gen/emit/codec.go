@@ -145,11 +145,23 @@ func objectDecoders(f *jen.File, s objectSpec) {
 	}
 }
 
+// restParams are the parameters of decodeRest: the decoder, the offset of
+// the object's '{', and the names of the members that the union the object
+// is a variant of decodes, which only a type that keeps the members it
+// does not know (keep) needs to leave out.
+func restParams(keep bool) []jen.Code {
+	outer := jen.Id("_")
+	if keep {
+		outer = jen.Id("outer")
+	}
+	return []jen.Code{jen.Id("d").Op("*").Id("decoder"), jen.Id("start").Int64(), outer.Index().String()}
+}
+
 // restDecoders emits decodeRest, which reads the members after '{' and
 // checks that the required ones came (hasMissing), through decodeMembers
-// when the spec is seeded and decodeRestKeeping when it keeps members.
+// when the spec is seeded.
 /*
-	func (v *ToolCall) decodeRest(d *decoder, start int64) error {
+	func (v *ToolCall) decodeRest(d *decoder, start int64, _ []string) error {
 		var seen uint64
 		if err := d.members(func(name []byte) (bool, error) { return v.decodeMember(d, name, &seen) }); err != nil {
 			return err
@@ -182,12 +194,9 @@ func restDecoders(f *jen.File, s objectSpec, hasMissing bool) {
 		body = []jen.Code{jen.Return(jen.Id(recvName).Dot("decodeMembers").Call(jen.Id("d"), jen.Id("start"), jen.Lit(0)))}
 	}
 	if s.keep {
-		f.Comment("decodeRestKeeping is decodeRest, leaving out the members that outer names.")
-		f.Func().Params(receiver(s.goName)).Id("decodeRestKeeping").Params(decoderParam, jen.Id("start").Int64(), jen.Id("outer").Index().String()).Error().Block(body...)
-		f.Line()
-		body = []jen.Code{jen.Return(jen.Id(recvName).Dot("decodeRestKeeping").Call(jen.Id("d"), jen.Id("start"), jen.Nil()))}
+		f.Comment("decodeRest leaves out the members that outer names.")
 	}
-	f.Func().Params(receiver(s.goName)).Id("decodeRest").Params(decoderParam, jen.Id("start").Int64()).Error().Block(body...)
+	f.Func().Params(receiver(s.goName)).Id("decodeRest").Params(restParams(s.keep)...).Error().Block(body...)
 	f.Line()
 }
 
@@ -214,10 +223,10 @@ func sharedRest(s objectSpec, requiredExts []string) (required []string, ok bool
 	return required, true
 }
 
-// sharedRestDecoders emits decodeRestKeeping as a call of structRest, with
-// the names of the required members, and decodeRest on top of it.
+// sharedRestDecoders emits decodeRest as a call of structRest, with the
+// names of the required members.
 /*
-	func (v *ToolCall) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+	func (v *ToolCall) decodeRest(d *decoder, start int64, outer []string) error {
 		return d.structRest(v, &v.unknownMembers, outer, "toolCallId", "title")
 	}
 */
@@ -226,12 +235,9 @@ func sharedRestDecoders(f *jen.File, s objectSpec, required []string) {
 	for _, name := range required {
 		args = append(args, jen.Lit(name))
 	}
-	f.Comment("decodeRestKeeping is decodeRest, leaving out the members that outer names.")
-	f.Func().Params(receiver(s.goName)).Id("decodeRestKeeping").Params(decoderParam, jen.Id("start").Int64(), jen.Id("outer").Index().String()).Error().Block(
+	f.Comment("decodeRest leaves out the members that outer names.")
+	f.Func().Params(receiver(s.goName)).Id("decodeRest").Params(restParams(true)...).Error().Block(
 		jen.Return(jen.Id("d").Dot("structRest").Call(args...)))
-	f.Line()
-	f.Func().Params(receiver(s.goName)).Id("decodeRest").Params(decoderParam, jen.Id("start").Int64()).Error().Block(
-		jen.Return(jen.Id(recvName).Dot("decodeRestKeeping").Call(jen.Id("d"), jen.Id("start"), jen.Nil())))
 	f.Line()
 }
 

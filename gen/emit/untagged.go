@@ -117,7 +117,7 @@ func untaggedDecoder(f *jen.File, t *ir.Type) {
 	f.Func().Params(jen.Id("u").Op("*").Id(t.GoName)).Id("decodeJSON").Params(decoderParam).Error().Block(
 		untaggedInPlace(t, byKind['{'])...)
 	f.Line()
-	f.Func().Params(jen.Id("u").Op("*").Id(t.GoName)).Id("decodeRest").Params(decoderParam, jen.Id("start").Int64()).Error().Block(
+	f.Func().Params(jen.Id("u").Op("*").Id(t.GoName)).Id("decodeRest").Params(restParams(false)...).Error().Block(
 		jen.Return(jen.Id("d").Dot("bridgeRest").Call(jen.Id("u"), jen.Id("start"))))
 	f.Line()
 }

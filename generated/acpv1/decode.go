@@ -55,9 +55,12 @@ type decodable interface {
 }
 
 // restDecoder is a Go type decoded from a JSON object: decodeRest reads the
-// members after the '{' at offset start, through the closing '}'.
+// members after the '{' at offset start, through the closing '}'. A type
+// that keeps the members its schema allows without naming them leaves out
+// those named in outer, which the union it is a variant of decodes: its
+// tag and its shared fields.
 type restDecoder interface {
-	decodeRest(d *decoder, start int64) error
+	decodeRest(d *decoder, start int64, outer []string) error
 }
 
 var decoders = sync.Pool{New: func() any { return new(decoder) }}
@@ -104,7 +107,7 @@ func within(raw []byte, v restDecoder) error {
 		if _, err := d.ReadToken(); err != nil {
 			return err
 		}
-		return v.decodeRest(d, 0)
+		return v.decodeRest(d, 0, nil)
 	})
 }
 

@@ -53,13 +53,9 @@ func (v *AgentAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint
 	return v.agentAuthCapabilitiesUnstable.decodeMember(d, name, seen)
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AgentAuthCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *AgentAuthCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *AgentAuthCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AgentAuthCapabilities) decodeJSON(d *decoder) error {
@@ -163,13 +159,9 @@ func (v *AgentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return v.agentCapabilitiesLLMProviders.decodeMember(d, name, seen)
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AgentCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *AgentCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *AgentCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AgentCapabilities) decodeJSON(d *decoder) error {
@@ -221,13 +213,9 @@ func (v *AgentNotification) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AgentNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *AgentNotification) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "method")
-}
-
-func (v *AgentNotification) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AgentNotification) decodeJSON(d *decoder) error {
@@ -286,13 +274,9 @@ func (v *AgentRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AgentRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *AgentRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
-}
-
-func (v *AgentRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AgentRequest) decodeJSON(d *decoder) error {
@@ -361,13 +345,9 @@ func (v *Annotations) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *Annotations) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *Annotations) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *Annotations) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Annotations) decodeJSON(d *decoder) error {
@@ -432,13 +412,9 @@ func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AudioContent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *AudioContent) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "data", "mimeType")
-}
-
-func (v *AudioContent) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AudioContent) decodeJSON(d *decoder) error {
@@ -491,13 +467,9 @@ func (v *AuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *AuthCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *AuthCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AuthCapabilities) decodeJSON(d *decoder) error {
@@ -560,13 +532,9 @@ func (v *AuthMethodAgent) decodeMember(d *decoder, name []byte, seen *uint64) (b
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthMethodAgent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *AuthMethodAgent) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "id", "name")
-}
-
-func (v *AuthMethodAgent) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AuthMethodAgent) decodeJSON(d *decoder) error {
@@ -660,13 +628,9 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthMethodTerminal) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *AuthMethodTerminal) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "id", "name")
-}
-
-func (v *AuthMethodTerminal) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AuthMethodTerminal) decodeJSON(d *decoder) error {
@@ -718,13 +682,9 @@ func (v *AuthenticateRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthenticateRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *AuthenticateRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "methodId")
-}
-
-func (v *AuthenticateRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AuthenticateRequest) decodeJSON(d *decoder) error {
@@ -771,13 +731,9 @@ func (v *AuthenticateResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthenticateResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *AuthenticateResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *AuthenticateResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AuthenticateResponse) decodeJSON(d *decoder) error {
@@ -842,13 +798,9 @@ func (v *AvailableCommand) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AvailableCommand) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *AvailableCommand) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "name", "description")
-}
-
-func (v *AvailableCommand) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AvailableCommand) decodeJSON(d *decoder) error {
@@ -902,13 +854,9 @@ func (v *AvailableCommandsUpdate) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AvailableCommandsUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *AvailableCommandsUpdate) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "availableCommands")
-}
-
-func (v *AvailableCommandsUpdate) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AvailableCommandsUpdate) decodeJSON(d *decoder) error {
@@ -971,13 +919,9 @@ func (v *BlobResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *BlobResourceContents) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *BlobResourceContents) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "blob", "uri")
-}
-
-func (v *BlobResourceContents) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *BlobResourceContents) decodeJSON(d *decoder) error {
@@ -1024,13 +968,9 @@ func (v *BooleanConfigOptionCapabilities) decodeMember(d *decoder, name []byte, 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *BooleanConfigOptionCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *BooleanConfigOptionCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *BooleanConfigOptionCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *BooleanConfigOptionCapabilities) decodeJSON(d *decoder) error {
@@ -1095,13 +1035,9 @@ func (v *BooleanPropertySchema) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *BooleanPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *BooleanPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *BooleanPropertySchema) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *BooleanPropertySchema) decodeJSON(d *decoder) error {
@@ -1153,13 +1089,9 @@ func (v *CancelNotification) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *CancelNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *CancelNotification) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
-}
-
-func (v *CancelNotification) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CancelNotification) decodeJSON(d *decoder) error {
@@ -1213,13 +1145,9 @@ func (v *CancelRequestNotification) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *CancelRequestNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *CancelRequestNotification) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "requestId")
-}
-
-func (v *CancelRequestNotification) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CancelRequestNotification) decodeJSON(d *decoder) error {
@@ -1321,13 +1249,9 @@ func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 	return v.clientCapabilitiesPlanOperations.decodeMember(d, name, seen)
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ClientCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ClientCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *ClientCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ClientCapabilities) decodeJSON(d *decoder) error {
@@ -1379,13 +1303,9 @@ func (v *ClientNotification) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ClientNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ClientNotification) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "method")
-}
-
-func (v *ClientNotification) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ClientNotification) decodeJSON(d *decoder) error {
@@ -1444,13 +1364,9 @@ func (v *ClientRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ClientRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ClientRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
-}
-
-func (v *ClientRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ClientRequest) decodeJSON(d *decoder) error {
@@ -1521,13 +1437,9 @@ func (v *ClientSessionCapabilities) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ClientSessionCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ClientSessionCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *ClientSessionCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ClientSessionCapabilities) decodeJSON(d *decoder) error {
@@ -1579,13 +1491,9 @@ func (v *CloseSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *CloseSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *CloseSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
-}
-
-func (v *CloseSessionRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CloseSessionRequest) decodeJSON(d *decoder) error {
@@ -1632,13 +1540,9 @@ func (v *CloseSessionResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *CloseSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *CloseSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *CloseSessionResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CloseSessionResponse) decodeJSON(d *decoder) error {
@@ -1674,13 +1578,9 @@ func (*CompactionCapabilities) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *CompactionCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *CompactionCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *CompactionCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CompactionCapabilities) decodeJSON(d *decoder) error {
@@ -1750,13 +1650,9 @@ func (v *CompactionSummaryChunk) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *CompactionSummaryChunk) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *CompactionSummaryChunk) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "compactionId", "content")
-}
-
-func (v *CompactionSummaryChunk) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CompactionSummaryChunk) decodeJSON(d *decoder) error {
@@ -1833,13 +1729,9 @@ func (v *CompactionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *CompactionUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *CompactionUpdate) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "compactionId", "status")
-}
-
-func (v *CompactionUpdate) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CompactionUpdate) decodeJSON(d *decoder) error {
@@ -1891,13 +1783,9 @@ func (v *CompleteElicitationNotification) decodeMember(d *decoder, name []byte, 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *CompleteElicitationNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *CompleteElicitationNotification) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "elicitationId")
-}
-
-func (v *CompleteElicitationNotification) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CompleteElicitationNotification) decodeJSON(d *decoder) error {
@@ -1951,13 +1839,9 @@ func (v *ConfigOptionUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ConfigOptionUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ConfigOptionUpdate) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "configOptions")
-}
-
-func (v *ConfigOptionUpdate) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ConfigOptionUpdate) decodeJSON(d *decoder) error {
@@ -2011,13 +1895,9 @@ func (v *Content) decodeMember(d *decoder, name []byte, seen *uint64) (bool, err
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *Content) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *Content) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "content")
-}
-
-func (v *Content) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Content) decodeJSON(d *decoder) error {
@@ -2077,13 +1957,9 @@ func (v *ContentChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ContentChunk) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ContentChunk) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "content")
-}
-
-func (v *ContentChunk) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ContentChunk) decodeJSON(d *decoder) error {
@@ -2142,13 +2018,9 @@ func (v *Cost) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *Cost) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *Cost) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "amount", "currency")
-}
-
-func (v *Cost) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Cost) decodeJSON(d *decoder) error {
@@ -2237,13 +2109,9 @@ func (v *CreateTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *CreateTerminalRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *CreateTerminalRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "command")
-}
-
-func (v *CreateTerminalRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CreateTerminalRequest) decodeJSON(d *decoder) error {
@@ -2295,13 +2163,9 @@ func (v *CreateTerminalResponse) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *CreateTerminalResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *CreateTerminalResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "terminalId")
-}
-
-func (v *CreateTerminalResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CreateTerminalResponse) decodeJSON(d *decoder) error {
@@ -2353,13 +2217,9 @@ func (v *CurrentModeUpdate) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *CurrentModeUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *CurrentModeUpdate) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "currentModeId")
-}
-
-func (v *CurrentModeUpdate) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *CurrentModeUpdate) decodeJSON(d *decoder) error {
@@ -2411,13 +2271,9 @@ func (v *DeleteSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *DeleteSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *DeleteSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
-}
-
-func (v *DeleteSessionRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *DeleteSessionRequest) decodeJSON(d *decoder) error {
@@ -2464,13 +2320,9 @@ func (v *DeleteSessionResponse) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *DeleteSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *DeleteSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *DeleteSessionResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *DeleteSessionResponse) decodeJSON(d *decoder) error {
@@ -2533,13 +2385,9 @@ func (v *Diff) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *Diff) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *Diff) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "path", "newText")
-}
-
-func (v *Diff) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Diff) decodeJSON(d *decoder) error {
@@ -2588,13 +2436,9 @@ func (v *ElicitationAcceptAction) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ElicitationAcceptAction) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ElicitationAcceptAction) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *ElicitationAcceptAction) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ElicitationAcceptAction) decodeJSON(d *decoder) error {
@@ -2657,13 +2501,9 @@ func (v *ElicitationCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ElicitationCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ElicitationCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *ElicitationCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ElicitationCapabilities) decodeJSON(d *decoder) error {
@@ -2710,13 +2550,9 @@ func (v *ElicitationFormCapabilities) decodeMember(d *decoder, name []byte, seen
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ElicitationFormCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ElicitationFormCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *ElicitationFormCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ElicitationFormCapabilities) decodeJSON(d *decoder) error {
@@ -2779,7 +2615,7 @@ func (v *ElicitationRequestScope) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ElicitationRequestScope) decodeRest(d *decoder, start int64) error {
+func (v *ElicitationRequestScope) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -2871,13 +2707,9 @@ func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ElicitationSchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ElicitationSchema) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *ElicitationSchema) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ElicitationSchema) decodeJSON(d *decoder) error {
@@ -2932,7 +2764,7 @@ func (v *ElicitationSessionScope) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ElicitationSessionScope) decodeRest(d *decoder, start int64) error {
+func (v *ElicitationSessionScope) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -2986,13 +2818,9 @@ func (v *ElicitationURLCapabilities) decodeMember(d *decoder, name []byte, seen 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ElicitationURLCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ElicitationURLCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *ElicitationURLCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ElicitationURLCapabilities) decodeJSON(d *decoder) error {
@@ -3054,13 +2882,9 @@ func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *EmbeddedResource) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *EmbeddedResource) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "resource")
-}
-
-func (v *EmbeddedResource) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *EmbeddedResource) decodeJSON(d *decoder) error {
@@ -3123,13 +2947,9 @@ func (v *EnumOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *EnumOption) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *EnumOption) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "const", "title")
-}
-
-func (v *EnumOption) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *EnumOption) decodeJSON(d *decoder) error {
@@ -3186,13 +3006,9 @@ func (v *EnvVariable) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *EnvVariable) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *EnvVariable) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "name", "value")
-}
-
-func (v *EnvVariable) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *EnvVariable) decodeJSON(d *decoder) error {
@@ -3249,13 +3065,9 @@ func (v *Error) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *Error) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *Error) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "code", "message")
-}
-
-func (v *Error) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Error) decodeJSON(d *decoder) error {
@@ -3314,13 +3126,9 @@ func (v *FileSystemCapabilities) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *FileSystemCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *FileSystemCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *FileSystemCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *FileSystemCapabilities) decodeJSON(d *decoder) error {
@@ -3377,13 +3185,9 @@ func (v *HTTPHeader) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *HTTPHeader) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *HTTPHeader) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "name", "value")
-}
-
-func (v *HTTPHeader) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *HTTPHeader) decodeJSON(d *decoder) error {
@@ -3454,13 +3258,9 @@ func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ImageContent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ImageContent) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "data", "mimeType")
-}
-
-func (v *ImageContent) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ImageContent) decodeJSON(d *decoder) error {
@@ -3523,13 +3323,9 @@ func (v *Implementation) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *Implementation) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *Implementation) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "name", "version")
-}
-
-func (v *Implementation) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Implementation) decodeJSON(d *decoder) error {
@@ -3601,13 +3397,9 @@ func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *InitializeRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *InitializeRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "protocolVersion")
-}
-
-func (v *InitializeRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *InitializeRequest) decodeJSON(d *decoder) error {
@@ -3687,13 +3479,9 @@ func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *InitializeResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *InitializeResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "protocolVersion")
-}
-
-func (v *InitializeResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *InitializeResponse) decodeJSON(d *decoder) error {
@@ -3770,13 +3558,9 @@ func (v *IntegerPropertySchema) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *IntegerPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *IntegerPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *IntegerPropertySchema) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *IntegerPropertySchema) decodeJSON(d *decoder) error {
@@ -3833,13 +3617,9 @@ func (v *KillTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *KillTerminalRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *KillTerminalRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
-}
-
-func (v *KillTerminalRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *KillTerminalRequest) decodeJSON(d *decoder) error {
@@ -3886,13 +3666,9 @@ func (v *KillTerminalResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *KillTerminalResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *KillTerminalResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *KillTerminalResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *KillTerminalResponse) decodeJSON(d *decoder) error {
@@ -3954,13 +3730,9 @@ func (v *ListSessionsRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	return v.listSessionsRequestUnstable.decodeMember(d, name, seen)
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ListSessionsRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ListSessionsRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *ListSessionsRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ListSessionsRequest) decodeJSON(d *decoder) error {
@@ -4020,13 +3792,9 @@ func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ListSessionsResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ListSessionsResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessions")
-}
-
-func (v *ListSessionsResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ListSessionsResponse) decodeJSON(d *decoder) error {
@@ -4105,13 +3873,9 @@ func (v *LoadSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 	return v.loadSessionRequestUnstable.decodeMember(d, name, seen)
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *LoadSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *LoadSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "mcpServers", "cwd", "sessionId")
-}
-
-func (v *LoadSessionRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *LoadSessionRequest) decodeJSON(d *decoder) error {
@@ -4174,13 +3938,9 @@ func (v *LoadSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *LoadSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *LoadSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *LoadSessionResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *LoadSessionResponse) decodeJSON(d *decoder) error {
@@ -4227,13 +3987,9 @@ func (v *LogoutCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *LogoutCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *LogoutCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *LogoutCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *LogoutCapabilities) decodeJSON(d *decoder) error {
@@ -4280,13 +4036,9 @@ func (v *LogoutRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *LogoutRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *LogoutRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *LogoutRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *LogoutRequest) decodeJSON(d *decoder) error {
@@ -4333,13 +4085,9 @@ func (v *LogoutResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *LogoutResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *LogoutResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *LogoutResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *LogoutResponse) decodeJSON(d *decoder) error {
@@ -4401,13 +4149,9 @@ func (v *MCPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (b
 	return v.mcpCapabilitiesMCPOverACP.decodeMember(d, name, seen)
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *MCPCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *MCPCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *MCPCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *MCPCapabilities) decodeJSON(d *decoder) error {
@@ -4473,13 +4217,9 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *MCPServerHTTP) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *MCPServerHTTP) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "name", "url", "headers")
-}
-
-func (v *MCPServerHTTP) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *MCPServerHTTP) decodeJSON(d *decoder) error {
@@ -4545,13 +4285,9 @@ func (v *MCPServerSSE) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *MCPServerSSE) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *MCPServerSSE) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "name", "url", "headers")
-}
-
-func (v *MCPServerSSE) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *MCPServerSSE) decodeJSON(d *decoder) error {
@@ -4626,13 +4362,9 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *MCPServerStdio) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *MCPServerStdio) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "name", "command", "args", "env")
-}
-
-func (v *MCPServerStdio) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *MCPServerStdio) decodeJSON(d *decoder) error {
@@ -4729,13 +4461,9 @@ func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *MultiSelectPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *MultiSelectPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "items")
-}
-
-func (v *MultiSelectPropertySchema) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *MultiSelectPropertySchema) decodeJSON(d *decoder) error {
@@ -4809,13 +4537,9 @@ func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return v.newSessionRequestUnstable.decodeMember(d, name, seen)
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *NewSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *NewSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "cwd", "mcpServers")
-}
-
-func (v *NewSessionRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *NewSessionRequest) decodeJSON(d *decoder) error {
@@ -4883,13 +4607,9 @@ func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *NewSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *NewSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
-}
-
-func (v *NewSessionResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *NewSessionResponse) decodeJSON(d *decoder) error {
@@ -4954,13 +4674,9 @@ func (v *Notice) decodeMember(d *decoder, name []byte, seen *uint64) (bool, erro
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *Notice) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *Notice) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "severity", "title")
-}
-
-func (v *Notice) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Notice) decodeJSON(d *decoder) error {
@@ -4996,13 +4712,9 @@ func (*NoticeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *NoticeCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *NoticeCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *NoticeCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *NoticeCapabilities) decodeJSON(d *decoder) error {
@@ -5085,13 +4797,9 @@ func (v *NumberPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *NumberPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *NumberPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *NumberPropertySchema) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *NumberPropertySchema) decodeJSON(d *decoder) error {
@@ -5153,13 +4861,9 @@ func (v *PermissionOption) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PermissionOption) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *PermissionOption) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "optionId", "name", "kind")
-}
-
-func (v *PermissionOption) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PermissionOption) decodeJSON(d *decoder) error {
@@ -5224,13 +4928,9 @@ func (v *Plan) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *Plan) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *Plan) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "entries")
-}
-
-func (v *Plan) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Plan) decodeJSON(d *decoder) error {
@@ -5292,13 +4992,9 @@ func (v *PlanEntry) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PlanEntry) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *PlanEntry) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "content", "priority", "status")
-}
-
-func (v *PlanEntry) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PlanEntry) decodeJSON(d *decoder) error {
@@ -5363,13 +5059,9 @@ func (v *PromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PromptCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *PromptCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *PromptCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PromptCapabilities) decodeJSON(d *decoder) error {
@@ -5430,13 +5122,9 @@ func (v *PromptRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PromptRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *PromptRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "prompt")
-}
-
-func (v *PromptRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PromptRequest) decodeJSON(d *decoder) error {
@@ -5491,13 +5179,9 @@ func (v *PromptResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return v.promptResponseEndTurnTokenUsage.decodeMember(d, name, seen)
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PromptResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *PromptResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "stopReason")
-}
-
-func (v *PromptResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PromptResponse) decodeJSON(d *decoder) error {
@@ -5577,13 +5261,9 @@ func (v *ReadTextFileRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ReadTextFileRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ReadTextFileRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "path")
-}
-
-func (v *ReadTextFileRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ReadTextFileRequest) decodeJSON(d *decoder) error {
@@ -5635,13 +5315,9 @@ func (v *ReadTextFileResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ReadTextFileResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ReadTextFileResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "content")
-}
-
-func (v *ReadTextFileResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ReadTextFileResponse) decodeJSON(d *decoder) error {
@@ -5698,13 +5374,9 @@ func (v *ReleaseTerminalRequest) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ReleaseTerminalRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ReleaseTerminalRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
-}
-
-func (v *ReleaseTerminalRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ReleaseTerminalRequest) decodeJSON(d *decoder) error {
@@ -5751,13 +5423,9 @@ func (v *ReleaseTerminalResponse) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ReleaseTerminalResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ReleaseTerminalResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *ReleaseTerminalResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ReleaseTerminalResponse) decodeJSON(d *decoder) error {
@@ -5825,13 +5493,9 @@ func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *u
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *RequestPermissionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *RequestPermissionRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "toolCall", "options")
-}
-
-func (v *RequestPermissionRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *RequestPermissionRequest) decodeJSON(d *decoder) error {
@@ -5885,13 +5549,9 @@ func (v *RequestPermissionResponse) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *RequestPermissionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *RequestPermissionResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "outcome")
-}
-
-func (v *RequestPermissionResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *RequestPermissionResponse) decodeJSON(d *decoder) error {
@@ -5980,13 +5640,9 @@ func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ResourceLink) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ResourceLink) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "name", "uri")
-}
-
-func (v *ResourceLink) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ResourceLink) decodeJSON(d *decoder) error {
@@ -6066,13 +5722,9 @@ func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	return v.resumeSessionRequestUnstable.decodeMember(d, name, seen)
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ResumeSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ResumeSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "cwd")
-}
-
-func (v *ResumeSessionRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ResumeSessionRequest) decodeJSON(d *decoder) error {
@@ -6135,13 +5787,9 @@ func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ResumeSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ResumeSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *ResumeSessionResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ResumeSessionResponse) decodeJSON(d *decoder) error {
@@ -6193,13 +5841,9 @@ func (v *SelectedPermissionOutcome) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SelectedPermissionOutcome) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SelectedPermissionOutcome) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "optionId")
-}
-
-func (v *SelectedPermissionOutcome) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SelectedPermissionOutcome) decodeJSON(d *decoder) error {
@@ -6246,13 +5890,9 @@ func (v *SessionAdditionalDirectoriesCapabilities) decodeMember(d *decoder, name
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionAdditionalDirectoriesCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionAdditionalDirectoriesCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *SessionAdditionalDirectoriesCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionAdditionalDirectoriesCapabilities) decodeJSON(d *decoder) error {
@@ -6348,13 +5988,9 @@ func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64
 	return v.sessionCapabilitiesSessionFork.decodeMember(d, name, seen)
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *SessionCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionCapabilities) decodeJSON(d *decoder) error {
@@ -6401,13 +6037,9 @@ func (v *SessionCloseCapabilities) decodeMember(d *decoder, name []byte, seen *u
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionCloseCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionCloseCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *SessionCloseCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionCloseCapabilities) decodeJSON(d *decoder) error {
@@ -6450,13 +6082,9 @@ func (v *SessionConfigBoolean) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionConfigBoolean) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionConfigBoolean) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "currentValue")
-}
-
-func (v *SessionConfigBoolean) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionConfigBoolean) decodeJSON(d *decoder) error {
@@ -6533,13 +6161,9 @@ func (v *SessionConfigOptionsCapabilities) decodeMember(d *decoder, name []byte,
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionConfigOptionsCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionConfigOptionsCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *SessionConfigOptionsCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionConfigOptionsCapabilities) decodeJSON(d *decoder) error {
@@ -6590,13 +6214,9 @@ func (v *SessionConfigSelect) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionConfigSelect) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionConfigSelect) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "currentValue", "options")
-}
-
-func (v *SessionConfigSelect) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionConfigSelect) decodeJSON(d *decoder) error {
@@ -6660,13 +6280,9 @@ func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *u
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionConfigSelectGroup) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionConfigSelectGroup) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "group", "name", "options")
-}
-
-func (v *SessionConfigSelectGroup) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionConfigSelectGroup) decodeJSON(d *decoder) error {
@@ -6729,13 +6345,9 @@ func (v *SessionConfigSelectOption) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionConfigSelectOption) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionConfigSelectOption) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "value", "name")
-}
-
-func (v *SessionConfigSelectOption) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionConfigSelectOption) decodeJSON(d *decoder) error {
@@ -6793,13 +6405,9 @@ func (v *SessionDeleteCapabilities) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionDeleteCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionDeleteCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *SessionDeleteCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionDeleteCapabilities) decodeJSON(d *decoder) error {
@@ -6890,13 +6498,9 @@ func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return v.sessionInfoUnstable.decodeMember(d, name, seen)
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionInfo) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionInfo) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "cwd")
-}
-
-func (v *SessionInfo) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionInfo) decodeJSON(d *decoder) error {
@@ -6959,13 +6563,9 @@ func (v *SessionInfoUpdate) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionInfoUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionInfoUpdate) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *SessionInfoUpdate) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionInfoUpdate) decodeJSON(d *decoder) error {
@@ -7012,13 +6612,9 @@ func (v *SessionListCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionListCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionListCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *SessionListCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionListCapabilities) decodeJSON(d *decoder) error {
@@ -7081,13 +6677,9 @@ func (v *SessionMode) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionMode) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionMode) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "id", "name")
-}
-
-func (v *SessionMode) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionMode) decodeJSON(d *decoder) error {
@@ -7157,13 +6749,9 @@ func (v *SessionModeState) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionModeState) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionModeState) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "currentModeId", "availableModes")
-}
-
-func (v *SessionModeState) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionModeState) decodeJSON(d *decoder) error {
@@ -7222,13 +6810,9 @@ func (v *SessionNotification) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionNotification) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "update")
-}
-
-func (v *SessionNotification) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionNotification) decodeJSON(d *decoder) error {
@@ -7275,13 +6859,9 @@ func (v *SessionResumeCapabilities) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionResumeCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionResumeCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *SessionResumeCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionResumeCapabilities) decodeJSON(d *decoder) error {
@@ -7335,13 +6915,9 @@ func (v *SetSessionConfigOptionResponse) decodeMember(d *decoder, name []byte, s
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SetSessionConfigOptionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SetSessionConfigOptionResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "configOptions")
-}
-
-func (v *SetSessionConfigOptionResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SetSessionConfigOptionResponse) decodeJSON(d *decoder) error {
@@ -7398,13 +6974,9 @@ func (v *SetSessionModeRequest) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SetSessionModeRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SetSessionModeRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "modeId")
-}
-
-func (v *SetSessionModeRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SetSessionModeRequest) decodeJSON(d *decoder) error {
@@ -7451,13 +7023,9 @@ func (v *SetSessionModeResponse) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SetSessionModeResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SetSessionModeResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *SetSessionModeResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SetSessionModeResponse) decodeJSON(d *decoder) error {
@@ -7513,13 +7081,9 @@ func (v *StringMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *StringMultiSelectItems) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *StringMultiSelectItems) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "enum")
-}
-
-func (v *StringMultiSelectItems) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *StringMultiSelectItems) decodeJSON(d *decoder) error {
@@ -7628,13 +7192,9 @@ func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *StringPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *StringPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *StringPropertySchema) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *StringPropertySchema) decodeJSON(d *decoder) error {
@@ -7686,13 +7246,9 @@ func (v *Terminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *Terminal) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *Terminal) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "terminalId")
-}
-
-func (v *Terminal) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *Terminal) decodeJSON(d *decoder) error {
@@ -7751,13 +7307,9 @@ func (v *TerminalExitStatus) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *TerminalExitStatus) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *TerminalExitStatus) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *TerminalExitStatus) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *TerminalExitStatus) decodeJSON(d *decoder) error {
@@ -7825,13 +7377,9 @@ func (v *TerminalOutputRequest) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *TerminalOutputRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *TerminalOutputRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
-}
-
-func (v *TerminalOutputRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *TerminalOutputRequest) decodeJSON(d *decoder) error {
@@ -7896,13 +7444,9 @@ func (v *TerminalOutputResponse) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *TerminalOutputResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *TerminalOutputResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "output", "truncated")
-}
-
-func (v *TerminalOutputResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *TerminalOutputResponse) decodeJSON(d *decoder) error {
@@ -7962,13 +7506,9 @@ func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *TextContent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *TextContent) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "text")
-}
-
-func (v *TextContent) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *TextContent) decodeJSON(d *decoder) error {
@@ -8031,13 +7571,9 @@ func (v *TextResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *TextResourceContents) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *TextResourceContents) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "text", "uri")
-}
-
-func (v *TextResourceContents) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *TextResourceContents) decodeJSON(d *decoder) error {
@@ -8093,13 +7629,9 @@ func (v *TitledMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *TitledMultiSelectItems) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *TitledMultiSelectItems) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "anyOf")
-}
-
-func (v *TitledMultiSelectItems) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *TitledMultiSelectItems) decodeJSON(d *decoder) error {
@@ -8206,13 +7738,9 @@ func (v *ToolCall) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ToolCall) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ToolCall) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "toolCallId", "title")
-}
-
-func (v *ToolCall) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ToolCall) decodeJSON(d *decoder) error {
@@ -8281,13 +7809,9 @@ func (v *ToolCallLocation) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ToolCallLocation) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ToolCallLocation) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "path")
-}
-
-func (v *ToolCallLocation) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ToolCallLocation) decodeJSON(d *decoder) error {
@@ -8395,13 +7919,9 @@ func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ToolCallUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ToolCallUpdate) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "toolCallId")
-}
-
-func (v *ToolCallUpdate) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ToolCallUpdate) decodeJSON(d *decoder) error {
@@ -8453,13 +7973,9 @@ func (v *UnstructuredCommandInput) decodeMember(d *decoder, name []byte, seen *u
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *UnstructuredCommandInput) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *UnstructuredCommandInput) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "hint")
-}
-
-func (v *UnstructuredCommandInput) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *UnstructuredCommandInput) decodeJSON(d *decoder) error {
@@ -8524,13 +8040,9 @@ func (v *UsageUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *UsageUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *UsageUpdate) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "used", "size")
-}
-
-func (v *UsageUpdate) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *UsageUpdate) decodeJSON(d *decoder) error {
@@ -8587,13 +8099,9 @@ func (v *WaitForTerminalExitRequest) decodeMember(d *decoder, name []byte, seen 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *WaitForTerminalExitRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *WaitForTerminalExitRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
-}
-
-func (v *WaitForTerminalExitRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *WaitForTerminalExitRequest) decodeJSON(d *decoder) error {
@@ -8652,13 +8160,9 @@ func (v *WaitForTerminalExitResponse) decodeMember(d *decoder, name []byte, seen
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *WaitForTerminalExitResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *WaitForTerminalExitResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *WaitForTerminalExitResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *WaitForTerminalExitResponse) decodeJSON(d *decoder) error {
@@ -8720,13 +8224,9 @@ func (v *WriteTextFileRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *WriteTextFileRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *WriteTextFileRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "path", "content")
-}
-
-func (v *WriteTextFileRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *WriteTextFileRequest) decodeJSON(d *decoder) error {
@@ -8773,13 +8273,9 @@ func (v *WriteTextFileResponse) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *WriteTextFileResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *WriteTextFileResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *WriteTextFileResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *WriteTextFileResponse) decodeJSON(d *decoder) error {

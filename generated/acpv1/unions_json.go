@@ -82,7 +82,7 @@ func (v *AgentResponseResult) missing(seen uint64) error {
 	return nil
 }
 
-func (v *AgentResponseResult) decodeRest(d *decoder, start int64) error {
+func (v *AgentResponseResult) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -151,7 +151,7 @@ func (v *AgentResponseError) missing(seen uint64) error {
 	return nil
 }
 
-func (v *AgentResponseError) decodeRest(d *decoder, start int64) error {
+func (v *AgentResponseError) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -202,7 +202,7 @@ func (u *AgentResponse) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *AgentResponse) decodeRest(d *decoder, start int64) error {
+func (u *AgentResponse) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -235,7 +235,7 @@ func (u AuthMethod) MarshalJSON() ([]byte, error) {
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *AuthMethodOther.
 // Without "type" it gives *AuthMethodAgentVariant.
-func (u *AuthMethod) decodeRest(d *decoder, start int64) error {
+func (u *AuthMethod) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		if !isTypeError(err) {
@@ -380,7 +380,7 @@ func (v *AuthMethodOther) decodeMembers(d *decoder, start int64, seen uint64) er
 	return v.missing(seen)
 }
 
-func (v *AuthMethodOther) decodeRest(d *decoder, start int64) error {
+func (v *AuthMethodOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -451,7 +451,7 @@ func (u *AvailableCommandInput) decodeJSON(d *decoder) error {
 	return err
 }
 
-func (u *AvailableCommandInput) decodeRest(d *decoder, start int64) error {
+func (u *AvailableCommandInput) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -526,7 +526,7 @@ func (v *ClientResponseResult) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ClientResponseResult) decodeRest(d *decoder, start int64) error {
+func (v *ClientResponseResult) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -595,7 +595,7 @@ func (v *ClientResponseError) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ClientResponseError) decodeRest(d *decoder, start int64) error {
+func (v *ClientResponseError) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -646,7 +646,7 @@ func (u *ClientResponse) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *ClientResponse) decodeRest(d *decoder, start int64) error {
+func (u *ClientResponse) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -678,7 +678,7 @@ func (u ContentBlock) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *ContentBlockOther.
-func (u *ContentBlock) decodeRest(d *decoder, start int64) error {
+func (u *ContentBlock) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -877,7 +877,7 @@ func (v *ContentBlockOther) decodeMembers(d *decoder, start int64, seen uint64) 
 	return v.missing(seen)
 }
 
-func (v *ContentBlockOther) decodeRest(d *decoder, start int64) error {
+func (v *ContentBlockOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -923,7 +923,7 @@ func (u CreateElicitationRequest) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "mode" names; an unknown value gives *CreateElicitationRequestOther.
-func (u *CreateElicitationRequest) decodeRest(d *decoder, start int64) error {
+func (u *CreateElicitationRequest) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("mode", start)
 	if err != nil {
 		return err
@@ -1091,7 +1091,7 @@ func (v *CreateElicitationRequestOther) decodeMembers(d *decoder, start int64, s
 	return v.missing(seen)
 }
 
-func (v *CreateElicitationRequestOther) decodeRest(d *decoder, start int64) error {
+func (v *CreateElicitationRequestOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -1126,7 +1126,7 @@ func (v *createElicitationRequestFields) missing(seen uint64) error {
 	return nil
 }
 
-func (v *createElicitationRequestFields) decodeRest(d *decoder, start int64) error {
+func (v *createElicitationRequestFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -1207,7 +1207,7 @@ func (u *CreateElicitationRequestOtherFields) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *CreateElicitationRequestOtherFields) decodeRest(d *decoder, start int64) error {
+func (u *CreateElicitationRequestOtherFields) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -1243,7 +1243,7 @@ func (u CreateElicitationResponse) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "action" names; an unknown value gives *CreateElicitationResponseOther.
-func (u *CreateElicitationResponse) decodeRest(d *decoder, start int64) error {
+func (u *CreateElicitationResponse) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("action", start)
 	if err != nil {
 		return err
@@ -1356,7 +1356,7 @@ func (*CreateElicitationResponseDecline) decodeMember(d *decoder, name []byte, s
 	return false, nil
 }
 
-func (v *CreateElicitationResponseDecline) decodeRest(d *decoder, start int64) error {
+func (v *CreateElicitationResponseDecline) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -1396,7 +1396,7 @@ func (*CreateElicitationResponseCancel) decodeMember(d *decoder, name []byte, se
 	return false, nil
 }
 
-func (v *CreateElicitationResponseCancel) decodeRest(d *decoder, start int64) error {
+func (v *CreateElicitationResponseCancel) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -1467,7 +1467,7 @@ func (v *CreateElicitationResponseOther) decodeMembers(d *decoder, start int64, 
 	return v.missing(seen)
 }
 
-func (v *CreateElicitationResponseOther) decodeRest(d *decoder, start int64) error {
+func (v *CreateElicitationResponseOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -1492,7 +1492,7 @@ func (v *createElicitationResponseFields) decodeMember(d *decoder, name []byte, 
 	return false, nil
 }
 
-func (v *createElicitationResponseFields) decodeRest(d *decoder, start int64) error {
+func (v *createElicitationResponseFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -1595,7 +1595,7 @@ func (u *ElicitationContentValue) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *ElicitationContentValue) decodeRest(d *decoder, start int64) error {
+func (u *ElicitationContentValue) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -1659,7 +1659,7 @@ func (u *ElicitationFormMode) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *ElicitationFormMode) decodeRest(d *decoder, start int64) error {
+func (u *ElicitationFormMode) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -1682,7 +1682,7 @@ func (v *elicitationFormModeFields) missing(seen uint64) error {
 	return nil
 }
 
-func (v *elicitationFormModeFields) decodeRest(d *decoder, start int64) error {
+func (v *elicitationFormModeFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -1734,7 +1734,7 @@ func (u ElicitationPropertySchema) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *ElicitationPropertySchemaOther.
-func (u *ElicitationPropertySchema) decodeRest(d *decoder, start int64) error {
+func (u *ElicitationPropertySchema) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -1933,7 +1933,7 @@ func (v *ElicitationPropertySchemaOther) decodeMembers(d *decoder, start int64, 
 	return v.missing(seen)
 }
 
-func (v *ElicitationPropertySchemaOther) decodeRest(d *decoder, start int64) error {
+func (v *ElicitationPropertySchemaOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -2007,7 +2007,7 @@ func (u *ElicitationURLMode) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *ElicitationURLMode) decodeRest(d *decoder, start int64) error {
+func (u *ElicitationURLMode) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -2036,7 +2036,7 @@ func (v *elicitationURLModeFields) missing(seen uint64) error {
 	return nil
 }
 
-func (v *elicitationURLModeFields) decodeRest(d *decoder, start int64) error {
+func (v *elicitationURLModeFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -2112,7 +2112,7 @@ func (u *EmbeddedResourceData) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *EmbeddedResourceData) decodeRest(d *decoder, start int64) error {
+func (u *EmbeddedResourceData) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -2145,7 +2145,7 @@ func (u MCPServer) MarshalJSON() ([]byte, error) {
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *MCPServerOther.
 // Without "type" it gives *MCPServerStdioVariant.
-func (u *MCPServer) decodeRest(d *decoder, start int64) error {
+func (u *MCPServer) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		if !isTypeError(err) {
@@ -2318,7 +2318,7 @@ func (v *MCPServerOther) decodeMembers(d *decoder, start int64, seen uint64) err
 	return v.missing(seen)
 }
 
-func (v *MCPServerOther) decodeRest(d *decoder, start int64) error {
+func (v *MCPServerOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -2361,7 +2361,7 @@ func (u MultiSelectItems) MarshalJSON() ([]byte, error) {
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *MultiSelectItemsOther.
 // Without "type" it gives *MultiSelectItemsTitled.
-func (u *MultiSelectItems) decodeRest(d *decoder, start int64) error {
+func (u *MultiSelectItems) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		if !isTypeError(err) {
@@ -2506,7 +2506,7 @@ func (v *MultiSelectItemsOther) decodeMembers(d *decoder, start int64, seen uint
 	return v.missing(seen)
 }
 
-func (v *MultiSelectItemsOther) decodeRest(d *decoder, start int64) error {
+func (v *MultiSelectItemsOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -2581,7 +2581,7 @@ func (u *RequestID) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *RequestID) decodeRest(d *decoder, start int64) error {
+func (u *RequestID) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -2613,7 +2613,7 @@ func (u RequestPermissionOutcome) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "outcome" names; an unknown value gives *RequestPermissionOutcomeOther.
-func (u *RequestPermissionOutcome) decodeRest(d *decoder, start int64) error {
+func (u *RequestPermissionOutcome) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("outcome", start)
 	if err != nil {
 		return err
@@ -2680,7 +2680,7 @@ func (*RequestPermissionOutcomeCancelled) decodeMember(d *decoder, name []byte, 
 	return false, nil
 }
 
-func (v *RequestPermissionOutcomeCancelled) decodeRest(d *decoder, start int64) error {
+func (v *RequestPermissionOutcomeCancelled) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -2770,7 +2770,7 @@ func (v *RequestPermissionOutcomeOther) decodeMembers(d *decoder, start int64, s
 	return v.missing(seen)
 }
 
-func (v *RequestPermissionOutcomeOther) decodeRest(d *decoder, start int64) error {
+func (v *RequestPermissionOutcomeOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -2816,7 +2816,7 @@ func (u SessionConfigOption) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *SessionConfigOptionOther.
-func (u *SessionConfigOption) decodeRest(d *decoder, start int64) error {
+func (u *SessionConfigOption) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -2977,7 +2977,7 @@ func (v *SessionConfigOptionOther) decodeMembers(d *decoder, start int64, seen u
 	return v.missing(seen)
 }
 
-func (v *SessionConfigOptionOther) decodeRest(d *decoder, start int64) error {
+func (v *SessionConfigOptionOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -3022,7 +3022,7 @@ func (v *sessionConfigOptionFields) missing(seen uint64) error {
 	return nil
 }
 
-func (v *sessionConfigOptionFields) decodeRest(d *decoder, start int64) error {
+func (v *sessionConfigOptionFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -3117,7 +3117,7 @@ func (u *SessionConfigSelectOptions) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *SessionConfigSelectOptions) decodeRest(d *decoder, start int64) error {
+func (u *SessionConfigSelectOptions) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -3149,7 +3149,7 @@ func (u SessionUpdate) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "sessionUpdate" names; an unknown value gives *SessionUpdateOther.
-func (u *SessionUpdate) decodeRest(d *decoder, start int64) error {
+func (u *SessionUpdate) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("sessionUpdate", start)
 	if err != nil {
 		return err
@@ -3544,7 +3544,7 @@ func (v *SessionUpdateOther) decodeMembers(d *decoder, start int64, seen uint64)
 	return v.missing(seen)
 }
 
-func (v *SessionUpdateOther) decodeRest(d *decoder, start int64) error {
+func (v *SessionUpdateOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -3591,7 +3591,7 @@ func (u SetSessionConfigOptionRequest) MarshalJSON() ([]byte, error) {
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *SetSessionConfigOptionRequestOther.
 // Without "type" it gives *SetSessionConfigOptionRequestValueID.
-func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64) error {
+func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		if !isTypeError(err) {
@@ -3707,7 +3707,7 @@ func (v *SetSessionConfigOptionRequestBoolean) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SetSessionConfigOptionRequestBoolean) decodeRest(d *decoder, start int64) error {
+func (v *SetSessionConfigOptionRequestBoolean) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -3763,7 +3763,7 @@ func (v *SetSessionConfigOptionRequestValueID) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SetSessionConfigOptionRequestValueID) decodeRest(d *decoder, start int64) error {
+func (v *SetSessionConfigOptionRequestValueID) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -3837,7 +3837,7 @@ func (v *SetSessionConfigOptionRequestOther) decodeMembers(d *decoder, start int
 	return v.missing(seen)
 }
 
-func (v *SetSessionConfigOptionRequestOther) decodeRest(d *decoder, start int64) error {
+func (v *SetSessionConfigOptionRequestOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -3878,7 +3878,7 @@ func (v *setSessionConfigOptionRequestFields) missing(seen uint64) error {
 	return nil
 }
 
-func (v *setSessionConfigOptionRequestFields) decodeRest(d *decoder, start int64) error {
+func (v *setSessionConfigOptionRequestFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -3936,7 +3936,7 @@ func (u ToolCallContent) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *ToolCallContentOther.
-func (u *ToolCallContent) decodeRest(d *decoder, start int64) error {
+func (u *ToolCallContent) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -4093,7 +4093,7 @@ func (v *ToolCallContentOther) decodeMembers(d *decoder, start int64, seen uint6
 	return v.missing(seen)
 }
 
-func (v *ToolCallContentOther) decodeRest(d *decoder, start int64) error {
+func (v *ToolCallContentOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 

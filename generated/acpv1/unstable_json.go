@@ -52,13 +52,9 @@ func (v *ArchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ArchiveSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ArchiveSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
-}
-
-func (v *ArchiveSessionRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ArchiveSessionRequest) decodeJSON(d *decoder) error {
@@ -105,13 +101,9 @@ func (v *ArchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ArchiveSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ArchiveSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *ArchiveSessionResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ArchiveSessionResponse) decodeJSON(d *decoder) error {
@@ -187,13 +179,9 @@ func (v *AuthAccount) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthAccount) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *AuthAccount) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "label")
-}
-
-func (v *AuthAccount) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AuthAccount) decodeJSON(d *decoder) error {
@@ -251,13 +239,9 @@ func (v *AuthStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthStatusCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *AuthStatusCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *AuthStatusCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AuthStatusCapabilities) decodeJSON(d *decoder) error {
@@ -304,13 +288,9 @@ func (v *AuthStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthStatusRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *AuthStatusRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *AuthStatusRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AuthStatusRequest) decodeJSON(d *decoder) error {
@@ -370,13 +350,9 @@ func (v *AuthStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthStatusResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *AuthStatusResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "state")
-}
-
-func (v *AuthStatusResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AuthStatusResponse) decodeJSON(d *decoder) error {
@@ -436,13 +412,9 @@ func (v *AuthStatusUpdateNotification) decodeMember(d *decoder, name []byte, see
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthStatusUpdateNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *AuthStatusUpdateNotification) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "state")
-}
-
-func (v *AuthStatusUpdateNotification) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AuthStatusUpdateNotification) decodeJSON(d *decoder) error {
@@ -488,7 +460,7 @@ func (v *ErrorStopReason) decodeMember(d *decoder, name []byte, seen *uint64) (b
 	return false, nil
 }
 
-func (v *ErrorStopReason) decodeRest(d *decoder, start int64) error {
+func (v *ErrorStopReason) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -546,7 +518,7 @@ func (u IdleStateUpdate) MarshalJSON() ([]byte, error) {
 
 // decodeRest decodes the variant that "stopReason" names; an unknown value gives *IdleStateUpdateOther.
 // Without "stopReason" it gives *IdleStateUpdateNone.
-func (u *IdleStateUpdate) decodeRest(d *decoder, start int64) error {
+func (u *IdleStateUpdate) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("stopReason", start)
 	if err != nil {
 		if !isTypeError(err) {
@@ -658,7 +630,7 @@ func (*IdleStateUpdateEndTurn) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *IdleStateUpdateEndTurn) decodeRest(d *decoder, start int64) error {
+func (v *IdleStateUpdateEndTurn) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -698,7 +670,7 @@ func (*IdleStateUpdateMaxTokens) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *IdleStateUpdateMaxTokens) decodeRest(d *decoder, start int64) error {
+func (v *IdleStateUpdateMaxTokens) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -738,7 +710,7 @@ func (*IdleStateUpdateMaxTurnRequests) decodeMember(d *decoder, name []byte, see
 	return false, nil
 }
 
-func (v *IdleStateUpdateMaxTurnRequests) decodeRest(d *decoder, start int64) error {
+func (v *IdleStateUpdateMaxTurnRequests) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -778,7 +750,7 @@ func (*IdleStateUpdateRefusal) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *IdleStateUpdateRefusal) decodeRest(d *decoder, start int64) error {
+func (v *IdleStateUpdateRefusal) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -818,7 +790,7 @@ func (*IdleStateUpdateCancelled) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *IdleStateUpdateCancelled) decodeRest(d *decoder, start int64) error {
+func (v *IdleStateUpdateCancelled) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -876,7 +848,7 @@ func (*IdleStateUpdateNone) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-func (v *IdleStateUpdateNone) decodeRest(d *decoder, start int64) error {
+func (v *IdleStateUpdateNone) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -947,7 +919,7 @@ func (v *IdleStateUpdateOther) decodeMembers(d *decoder, start int64, seen uint6
 	return v.missing(seen)
 }
 
-func (v *IdleStateUpdateOther) decodeRest(d *decoder, start int64) error {
+func (v *IdleStateUpdateOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -974,7 +946,7 @@ func (v *idleStateUpdateFields) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-func (v *idleStateUpdateFields) decodeRest(d *decoder, start int64) error {
+func (v *idleStateUpdateFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -1042,13 +1014,9 @@ func (v *ProxyNotification) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ProxyNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ProxyNotification) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "method")
-}
-
-func (v *ProxyNotification) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ProxyNotification) decodeJSON(d *decoder) error {
@@ -1107,13 +1075,9 @@ func (v *ProxyRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ProxyRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ProxyRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
-}
-
-func (v *ProxyRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ProxyRequest) decodeJSON(d *decoder) error {
@@ -1197,7 +1161,7 @@ func (v *ProxyResponseResult) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ProxyResponseResult) decodeRest(d *decoder, start int64) error {
+func (v *ProxyResponseResult) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -1266,7 +1230,7 @@ func (v *ProxyResponseError) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ProxyResponseError) decodeRest(d *decoder, start int64) error {
+func (v *ProxyResponseError) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -1317,7 +1281,7 @@ func (u *ProxyResponse) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *ProxyResponse) decodeRest(d *decoder, start int64) error {
+func (u *ProxyResponse) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -1368,13 +1332,9 @@ func (v *ProxySuccessorNotification) decodeMember(d *decoder, name []byte, seen 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ProxySuccessorNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ProxySuccessorNotification) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "method")
-}
-
-func (v *ProxySuccessorNotification) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ProxySuccessorNotification) decodeJSON(d *decoder) error {
@@ -1434,13 +1394,9 @@ func (v *ProxySuccessorRequest) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ProxySuccessorRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ProxySuccessorRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "method")
-}
-
-func (v *ProxySuccessorRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ProxySuccessorRequest) decodeJSON(d *decoder) error {
@@ -1487,13 +1443,9 @@ func (v *RequiresActionStateUpdate) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *RequiresActionStateUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *RequiresActionStateUpdate) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *RequiresActionStateUpdate) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *RequiresActionStateUpdate) decodeJSON(d *decoder) error {
@@ -1540,13 +1492,9 @@ func (v *RunningStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *RunningStateUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *RunningStateUpdate) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *RunningStateUpdate) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *RunningStateUpdate) decodeJSON(d *decoder) error {
@@ -1593,13 +1541,9 @@ func (v *SessionArchiveCapabilities) decodeMember(d *decoder, name []byte, seen 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionArchiveCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionArchiveCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *SessionArchiveCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionArchiveCapabilities) decodeJSON(d *decoder) error {
@@ -1657,13 +1601,9 @@ func (v *SessionCancelCapabilities) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionCancelCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionCancelCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *SessionCancelCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionCancelCapabilities) decodeJSON(d *decoder) error {
@@ -1755,13 +1695,9 @@ func (v *SessionMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionMessage) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionMessage) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "messageId")
-}
-
-func (v *SessionMessage) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionMessage) decodeJSON(d *decoder) error {
@@ -1820,13 +1756,9 @@ func (v *SessionMessageChunk) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionMessageChunk) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionMessageChunk) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "messageId", "content")
-}
-
-func (v *SessionMessageChunk) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionMessageChunk) decodeJSON(d *decoder) error {
@@ -1884,13 +1816,9 @@ func (v *SessionStatusCapabilities) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionStatusCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionStatusCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *SessionStatusCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionStatusCapabilities) decodeJSON(d *decoder) error {
@@ -1942,13 +1870,9 @@ func (v *SessionStatusRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionStatusRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionStatusRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
-}
-
-func (v *SessionStatusRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionStatusRequest) decodeJSON(d *decoder) error {
@@ -2000,13 +1924,9 @@ func (v *SessionStatusResponse) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionStatusResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionStatusResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "status")
-}
-
-func (v *SessionStatusResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionStatusResponse) decodeJSON(d *decoder) error {
@@ -2061,13 +1981,9 @@ func (v *SessionSystemPromptCapabilities) decodeMember(d *decoder, name []byte, 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionSystemPromptCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionSystemPromptCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *SessionSystemPromptCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionSystemPromptCapabilities) decodeJSON(d *decoder) error {
@@ -2122,13 +2038,9 @@ func (v *SessionSystemPromptModeCapabilities) decodeMember(d *decoder, name []by
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionSystemPromptModeCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionSystemPromptModeCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *SessionSystemPromptModeCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionSystemPromptModeCapabilities) decodeJSON(d *decoder) error {
@@ -2175,13 +2087,9 @@ func (v *SessionSystemPromptOverrideCapabilities) decodeMember(d *decoder, name 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionSystemPromptOverrideCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionSystemPromptOverrideCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *SessionSystemPromptOverrideCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionSystemPromptOverrideCapabilities) decodeJSON(d *decoder) error {
@@ -2228,13 +2136,9 @@ func (v *SessionTitleCapabilities) decodeMember(d *decoder, name []byte, seen *u
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionTitleCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionTitleCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *SessionTitleCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionTitleCapabilities) decodeJSON(d *decoder) error {
@@ -2291,13 +2195,9 @@ func (v *SetSessionTitleRequest) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SetSessionTitleRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SetSessionTitleRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "title")
-}
-
-func (v *SetSessionTitleRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SetSessionTitleRequest) decodeJSON(d *decoder) error {
@@ -2349,13 +2249,9 @@ func (v *SetSessionTitleResponse) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SetSessionTitleResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SetSessionTitleResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "title")
-}
-
-func (v *SetSessionTitleResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SetSessionTitleResponse) decodeJSON(d *decoder) error {
@@ -2396,7 +2292,7 @@ func (u StateUpdate) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "state" names; an unknown value gives *StateUpdateOther.
-func (u *StateUpdate) decodeRest(d *decoder, start int64) error {
+func (u *StateUpdate) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("state", start)
 	if err != nil {
 		return err
@@ -2577,7 +2473,7 @@ func (v *StateUpdateOther) decodeMembers(d *decoder, start int64, seen uint64) e
 	return v.missing(seen)
 }
 
-func (v *StateUpdateOther) decodeRest(d *decoder, start int64) error {
+func (v *StateUpdateOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -2625,13 +2521,9 @@ func (v *SubagentCapabilities) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SubagentCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SubagentCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *SubagentCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SubagentCapabilities) decodeJSON(d *decoder) error {
@@ -2686,13 +2578,9 @@ func (v *SubagentSessionCapabilities) decodeMember(d *decoder, name []byte, seen
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SubagentSessionCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SubagentSessionCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *SubagentSessionCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SubagentSessionCapabilities) decodeJSON(d *decoder) error {
@@ -2796,13 +2684,9 @@ func (v *SubagentUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SubagentUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SubagentUpdate) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
-}
-
-func (v *SubagentUpdate) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SubagentUpdate) decodeJSON(d *decoder) error {
@@ -2854,13 +2738,9 @@ func (v *UnarchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *UnarchiveSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *UnarchiveSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
-}
-
-func (v *UnarchiveSessionRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *UnarchiveSessionRequest) decodeJSON(d *decoder) error {
@@ -2907,13 +2787,9 @@ func (v *UnarchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *u
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *UnarchiveSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *UnarchiveSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *UnarchiveSessionResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *UnarchiveSessionResponse) decodeJSON(d *decoder) error {
@@ -2960,13 +2836,9 @@ func (v *UnknownStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *UnknownStateUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *UnknownStateUpdate) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *UnknownStateUpdate) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *UnknownStateUpdate) decodeJSON(d *decoder) error {

@@ -66,7 +66,7 @@ func (v *MCPError) missing(seen uint64) error {
 	return nil
 }
 
-func (v *MCPError) decodeRest(d *decoder, start int64) error {
+func (v *MCPError) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		if ok, err := v.decodeMember(d, name, &seen); ok || err != nil {
@@ -144,13 +144,9 @@ func (v *MCPServerACP) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *MCPServerACP) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *MCPServerACP) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "name", "serverId")
-}
-
-func (v *MCPServerACP) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *MCPServerACP) decodeJSON(d *decoder) error {
@@ -231,13 +227,9 @@ func (v *MessageMCPNotification) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *MessageMCPNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *MessageMCPNotification) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "serverId", "requestId", "method")
-}
-
-func (v *MessageMCPNotification) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *MessageMCPNotification) decodeJSON(d *decoder) error {
@@ -307,13 +299,9 @@ func (v *MessageMCPRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *MessageMCPRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *MessageMCPRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "serverId", "requestId", "method")
-}
-
-func (v *MessageMCPRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *MessageMCPRequest) decodeJSON(d *decoder) error {
@@ -395,7 +383,7 @@ func (v *MessageMCPResponseResult) missing(seen uint64) error {
 	return nil
 }
 
-func (v *MessageMCPResponseResult) decodeRest(d *decoder, start int64) error {
+func (v *MessageMCPResponseResult) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -462,7 +450,7 @@ func (v *MessageMCPResponseError) missing(seen uint64) error {
 	return nil
 }
 
-func (v *MessageMCPResponseError) decodeRest(d *decoder, start int64) error {
+func (v *MessageMCPResponseError) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -513,7 +501,7 @@ func (u *MessageMCPResponse) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *MessageMCPResponse) decodeRest(d *decoder, start int64) error {
+func (u *MessageMCPResponse) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 

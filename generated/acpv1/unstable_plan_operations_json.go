@@ -47,13 +47,9 @@ func (v *PlanCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PlanCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *PlanCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *PlanCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PlanCapabilities) decodeJSON(d *decoder) error {
@@ -110,13 +106,9 @@ func (v *PlanFile) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PlanFile) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *PlanFile) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "planId", "uri")
-}
-
-func (v *PlanFile) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PlanFile) decodeJSON(d *decoder) error {
@@ -186,13 +178,9 @@ func (v *PlanItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PlanItems) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *PlanItems) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "planId", "entries")
-}
-
-func (v *PlanItems) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PlanItems) decodeJSON(d *decoder) error {
@@ -249,13 +237,9 @@ func (v *PlanMarkdown) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PlanMarkdown) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *PlanMarkdown) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "planId", "content")
-}
-
-func (v *PlanMarkdown) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PlanMarkdown) decodeJSON(d *decoder) error {
@@ -307,13 +291,9 @@ func (v *PlanRemoved) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PlanRemoved) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *PlanRemoved) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "planId")
-}
-
-func (v *PlanRemoved) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PlanRemoved) decodeJSON(d *decoder) error {
@@ -367,13 +347,9 @@ func (v *PlanUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PlanUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *PlanUpdate) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "plan")
-}
-
-func (v *PlanUpdate) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *PlanUpdate) decodeJSON(d *decoder) error {
@@ -414,7 +390,7 @@ func (u PlanUpdateContent) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *PlanUpdateContentOther.
-func (u *PlanUpdateContent) decodeRest(d *decoder, start int64) error {
+func (u *PlanUpdateContent) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -571,7 +547,7 @@ func (v *PlanUpdateContentOther) decodeMembers(d *decoder, start int64, seen uin
 	return v.missing(seen)
 }
 
-func (v *PlanUpdateContentOther) decodeRest(d *decoder, start int64) error {
+func (v *PlanUpdateContentOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 

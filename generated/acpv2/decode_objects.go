@@ -22,7 +22,7 @@ func (d *decoder) object(v restDecoder) error {
 	if _, err := d.ReadToken(); err != nil {
 		return err
 	}
-	return v.decodeRest(d, d.InputOffset()-1)
+	return v.decodeRest(d, d.InputOffset()-1, nil)
 }
 
 // members reads the members of an object whose '{' has been read, through
@@ -123,29 +123,16 @@ func (d *decoder) tagOf(key string, start int64) (tag []byte, found bool, rest [
 // the members it does not know leaves to the union those named in outer:
 // its tag and its shared fields.
 func (d *decoder) variant(v any, start int64, rest []byte, outer []string) error {
-	if k, ok := v.(keeper); ok {
-		if rest == nil {
-			return k.decodeRestKeeping(d, start, outer)
-		}
-		return withDecoder(rest, func(d *decoder) error {
-			if _, err := d.ReadToken(); err != nil {
-				return err
-			}
-			return k.decodeRestKeeping(d, 0, outer)
-		})
-	}
 	r := v.(restDecoder)
 	if rest == nil {
-		return r.decodeRest(d, start)
+		return r.decodeRest(d, start, outer)
 	}
-	return within(rest, r)
-}
-
-// keeper is an object type that keeps the members its schema allows
-// without naming them: decodeRestKeeping is its decodeRest, leaving out the
-// members named in outer, which the union it is a variant of decodes.
-type keeper interface {
-	decodeRestKeeping(d *decoder, start int64, outer []string) error
+	return withDecoder(rest, func(d *decoder) error {
+		if _, err := d.ReadToken(); err != nil {
+			return err
+		}
+		return r.decodeRest(d, 0, outer)
+	})
 }
 
 // memberDecoder is a struct decoded by structRest: decodeMember decodes

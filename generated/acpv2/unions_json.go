@@ -82,7 +82,7 @@ func (v *AgentResponseResult) missing(seen uint64) error {
 	return nil
 }
 
-func (v *AgentResponseResult) decodeRest(d *decoder, start int64) error {
+func (v *AgentResponseResult) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -155,7 +155,7 @@ func (v *AgentResponseError) missing(seen uint64) error {
 	return nil
 }
 
-func (v *AgentResponseError) decodeRest(d *decoder, start int64) error {
+func (v *AgentResponseError) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -206,7 +206,7 @@ func (u *AgentResponse) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *AgentResponse) decodeRest(d *decoder, start int64) error {
+func (u *AgentResponse) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -271,7 +271,7 @@ func (u *AgentResponseID) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *AgentResponseID) decodeRest(d *decoder, start int64) error {
+func (u *AgentResponseID) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -303,7 +303,7 @@ func (u AuthMethod) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *AuthMethodOther.
-func (u *AuthMethod) decodeRest(d *decoder, start int64) error {
+func (u *AuthMethod) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -469,7 +469,7 @@ func (v *AuthMethodOther) decodeMembers(d *decoder, start int64, seen uint64) er
 	return v.missing(seen)
 }
 
-func (v *AuthMethodOther) decodeRest(d *decoder, start int64) error {
+func (v *AuthMethodOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -511,7 +511,7 @@ func (u AvailableCommand) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *AvailableCommandOther.
-func (u *AvailableCommand) decodeRest(d *decoder, start int64) error {
+func (u *AvailableCommand) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -656,7 +656,7 @@ func (v *AvailableCommandOther) decodeMembers(d *decoder, start int64, seen uint
 	return v.missing(seen)
 }
 
-func (v *AvailableCommandOther) decodeRest(d *decoder, start int64) error {
+func (v *AvailableCommandOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -698,7 +698,7 @@ func (u AvailableCommandInput) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *AvailableCommandInputOther.
-func (u *AvailableCommandInput) decodeRest(d *decoder, start int64) error {
+func (u *AvailableCommandInput) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -813,7 +813,7 @@ func (v *AvailableCommandInputOther) decodeMembers(d *decoder, start int64, seen
 	return v.missing(seen)
 }
 
-func (v *AvailableCommandInputOther) decodeRest(d *decoder, start int64) error {
+func (v *AvailableCommandInputOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -855,7 +855,7 @@ func (u BackgroundWork) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *BackgroundWorkOther.
-func (u *BackgroundWork) decodeRest(d *decoder, start int64) error {
+func (u *BackgroundWork) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -998,7 +998,7 @@ func (v *BackgroundWorkOther) decodeMembers(d *decoder, start int64, seen uint64
 	return v.missing(seen)
 }
 
-func (v *BackgroundWorkOther) decodeRest(d *decoder, start int64) error {
+func (v *BackgroundWorkOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -1083,7 +1083,7 @@ func (v *ClientResponseResult) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ClientResponseResult) decodeRest(d *decoder, start int64) error {
+func (v *ClientResponseResult) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -1156,7 +1156,7 @@ func (v *ClientResponseError) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ClientResponseError) decodeRest(d *decoder, start int64) error {
+func (v *ClientResponseError) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -1207,7 +1207,7 @@ func (u *ClientResponse) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *ClientResponse) decodeRest(d *decoder, start int64) error {
+func (u *ClientResponse) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -1272,7 +1272,7 @@ func (u *ClientResponseID) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *ClientResponseID) decodeRest(d *decoder, start int64) error {
+func (u *ClientResponseID) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -1304,7 +1304,7 @@ func (u ContentBlock) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *ContentBlockOther.
-func (u *ContentBlock) decodeRest(d *decoder, start int64) error {
+func (u *ContentBlock) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -1503,7 +1503,7 @@ func (v *ContentBlockOther) decodeMembers(d *decoder, start int64, seen uint64) 
 	return v.missing(seen)
 }
 
-func (v *ContentBlockOther) decodeRest(d *decoder, start int64) error {
+func (v *ContentBlockOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -1549,7 +1549,7 @@ func (u CreateElicitationRequest) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "mode" names; an unknown value gives *CreateElicitationRequestOther.
-func (u *CreateElicitationRequest) decodeRest(d *decoder, start int64) error {
+func (u *CreateElicitationRequest) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("mode", start)
 	if err != nil {
 		return err
@@ -1717,7 +1717,7 @@ func (v *CreateElicitationRequestOther) decodeMembers(d *decoder, start int64, s
 	return v.missing(seen)
 }
 
-func (v *CreateElicitationRequestOther) decodeRest(d *decoder, start int64) error {
+func (v *CreateElicitationRequestOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -1752,7 +1752,7 @@ func (v *createElicitationRequestFields) missing(seen uint64) error {
 	return nil
 }
 
-func (v *createElicitationRequestFields) decodeRest(d *decoder, start int64) error {
+func (v *createElicitationRequestFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -1833,7 +1833,7 @@ func (u *CreateElicitationRequestOtherFields) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *CreateElicitationRequestOtherFields) decodeRest(d *decoder, start int64) error {
+func (u *CreateElicitationRequestOtherFields) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -1869,7 +1869,7 @@ func (u CreateElicitationResponse) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "action" names; an unknown value gives *CreateElicitationResponseOther.
-func (u *CreateElicitationResponse) decodeRest(d *decoder, start int64) error {
+func (u *CreateElicitationResponse) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("action", start)
 	if err != nil {
 		return err
@@ -1982,7 +1982,7 @@ func (*CreateElicitationResponseDecline) decodeMember(d *decoder, name []byte, s
 	return false, nil
 }
 
-func (v *CreateElicitationResponseDecline) decodeRest(d *decoder, start int64) error {
+func (v *CreateElicitationResponseDecline) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -2022,7 +2022,7 @@ func (*CreateElicitationResponseCancel) decodeMember(d *decoder, name []byte, se
 	return false, nil
 }
 
-func (v *CreateElicitationResponseCancel) decodeRest(d *decoder, start int64) error {
+func (v *CreateElicitationResponseCancel) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -2093,7 +2093,7 @@ func (v *CreateElicitationResponseOther) decodeMembers(d *decoder, start int64, 
 	return v.missing(seen)
 }
 
-func (v *CreateElicitationResponseOther) decodeRest(d *decoder, start int64) error {
+func (v *CreateElicitationResponseOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -2118,7 +2118,7 @@ func (v *createElicitationResponseFields) decodeMember(d *decoder, name []byte, 
 	return false, nil
 }
 
-func (v *createElicitationResponseFields) decodeRest(d *decoder, start int64) error {
+func (v *createElicitationResponseFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -2173,7 +2173,7 @@ func (u DiffChange) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "operation" names; an unknown value gives *DiffChangeOther.
-func (u *DiffChange) decodeRest(d *decoder, start int64) error {
+func (u *DiffChange) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("operation", start)
 	if err != nil {
 		return err
@@ -2397,7 +2397,7 @@ func (v *DiffChangeOther) decodeMembers(d *decoder, start int64, seen uint64) er
 	return v.missing(seen)
 }
 
-func (v *DiffChangeOther) decodeRest(d *decoder, start int64) error {
+func (v *DiffChangeOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -2426,7 +2426,7 @@ func (v *diffChangeFields) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-func (v *diffChangeFields) decodeRest(d *decoder, start int64) error {
+func (v *diffChangeFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -2546,7 +2546,7 @@ func (u *ElicitationContentValue) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *ElicitationContentValue) decodeRest(d *decoder, start int64) error {
+func (u *ElicitationContentValue) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -2610,7 +2610,7 @@ func (u *ElicitationFormMode) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *ElicitationFormMode) decodeRest(d *decoder, start int64) error {
+func (u *ElicitationFormMode) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -2633,7 +2633,7 @@ func (v *elicitationFormModeFields) missing(seen uint64) error {
 	return nil
 }
 
-func (v *elicitationFormModeFields) decodeRest(d *decoder, start int64) error {
+func (v *elicitationFormModeFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -2685,7 +2685,7 @@ func (u ElicitationPropertySchema) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *ElicitationPropertySchemaOther.
-func (u *ElicitationPropertySchema) decodeRest(d *decoder, start int64) error {
+func (u *ElicitationPropertySchema) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -2884,7 +2884,7 @@ func (v *ElicitationPropertySchemaOther) decodeMembers(d *decoder, start int64, 
 	return v.missing(seen)
 }
 
-func (v *ElicitationPropertySchemaOther) decodeRest(d *decoder, start int64) error {
+func (v *ElicitationPropertySchemaOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -2958,7 +2958,7 @@ func (u *ElicitationURLMode) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *ElicitationURLMode) decodeRest(d *decoder, start int64) error {
+func (u *ElicitationURLMode) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -2987,7 +2987,7 @@ func (v *elicitationURLModeFields) missing(seen uint64) error {
 	return nil
 }
 
-func (v *elicitationURLModeFields) decodeRest(d *decoder, start int64) error {
+func (v *elicitationURLModeFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -3063,7 +3063,7 @@ func (u *EmbeddedResourceData) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *EmbeddedResourceData) decodeRest(d *decoder, start int64) error {
+func (u *EmbeddedResourceData) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -3121,7 +3121,7 @@ func (u *ErrorData) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *ErrorData) decodeRest(d *decoder, start int64) error {
+func (u *ErrorData) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -3166,7 +3166,7 @@ func (u IdleStateUpdate) MarshalJSON() ([]byte, error) {
 
 // decodeRest decodes the variant that "stopReason" names; an unknown value gives *IdleStateUpdateOther.
 // Without "stopReason" it gives *IdleStateUpdateNone.
-func (u *IdleStateUpdate) decodeRest(d *decoder, start int64) error {
+func (u *IdleStateUpdate) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("stopReason", start)
 	if err != nil {
 		if !isTypeError(err) {
@@ -3278,7 +3278,7 @@ func (*IdleStateUpdateEndTurn) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *IdleStateUpdateEndTurn) decodeRest(d *decoder, start int64) error {
+func (v *IdleStateUpdateEndTurn) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -3318,7 +3318,7 @@ func (*IdleStateUpdateMaxTokens) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *IdleStateUpdateMaxTokens) decodeRest(d *decoder, start int64) error {
+func (v *IdleStateUpdateMaxTokens) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -3358,7 +3358,7 @@ func (*IdleStateUpdateMaxTurnRequests) decodeMember(d *decoder, name []byte, see
 	return false, nil
 }
 
-func (v *IdleStateUpdateMaxTurnRequests) decodeRest(d *decoder, start int64) error {
+func (v *IdleStateUpdateMaxTurnRequests) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -3398,7 +3398,7 @@ func (*IdleStateUpdateRefusal) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *IdleStateUpdateRefusal) decodeRest(d *decoder, start int64) error {
+func (v *IdleStateUpdateRefusal) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -3438,7 +3438,7 @@ func (*IdleStateUpdateCancelled) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *IdleStateUpdateCancelled) decodeRest(d *decoder, start int64) error {
+func (v *IdleStateUpdateCancelled) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -3496,7 +3496,7 @@ func (*IdleStateUpdateNone) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-func (v *IdleStateUpdateNone) decodeRest(d *decoder, start int64) error {
+func (v *IdleStateUpdateNone) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -3567,7 +3567,7 @@ func (v *IdleStateUpdateOther) decodeMembers(d *decoder, start int64, seen uint6
 	return v.missing(seen)
 }
 
-func (v *IdleStateUpdateOther) decodeRest(d *decoder, start int64) error {
+func (v *IdleStateUpdateOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -3596,7 +3596,7 @@ func (v *idleStateUpdateFields) decodeMember(d *decoder, name []byte, seen *uint
 	return v.idleStateUpdateEndTurnTokenUsage.decodeMember(d, name, seen)
 }
 
-func (v *idleStateUpdateFields) decodeRest(d *decoder, start int64) error {
+func (v *idleStateUpdateFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -3653,7 +3653,7 @@ func (u MCPServer) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *MCPServerOther.
-func (u *MCPServer) decodeRest(d *decoder, start int64) error {
+func (u *MCPServer) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -3796,7 +3796,7 @@ func (v *MCPServerOther) decodeMembers(d *decoder, start int64, seen uint64) err
 	return v.missing(seen)
 }
 
-func (v *MCPServerOther) decodeRest(d *decoder, start int64) error {
+func (v *MCPServerOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -3839,7 +3839,7 @@ func (u MultiSelectItems) MarshalJSON() ([]byte, error) {
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *MultiSelectItemsOther.
 // Without "type" it gives *MultiSelectItemsTitled.
-func (u *MultiSelectItems) decodeRest(d *decoder, start int64) error {
+func (u *MultiSelectItems) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		if !isTypeError(err) {
@@ -3984,7 +3984,7 @@ func (v *MultiSelectItemsOther) decodeMembers(d *decoder, start int64, seen uint
 	return v.missing(seen)
 }
 
-func (v *MultiSelectItemsOther) decodeRest(d *decoder, start int64) error {
+func (v *MultiSelectItemsOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -4026,7 +4026,7 @@ func (u PlanUpdateContent) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *PlanUpdateContentOther.
-func (u *PlanUpdateContent) decodeRest(d *decoder, start int64) error {
+func (u *PlanUpdateContent) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -4170,7 +4170,7 @@ func (v *PlanUpdateContentOther) decodeMembers(d *decoder, start int64, seen uin
 	return v.missing(seen)
 }
 
-func (v *PlanUpdateContentOther) decodeRest(d *decoder, start int64) error {
+func (v *PlanUpdateContentOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -4212,7 +4212,7 @@ func (u ReplayFrom) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *ReplayFromOther.
-func (u *ReplayFrom) decodeRest(d *decoder, start int64) error {
+func (u *ReplayFrom) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -4327,7 +4327,7 @@ func (v *ReplayFromOther) decodeMembers(d *decoder, start int64, seen uint64) er
 	return v.missing(seen)
 }
 
-func (v *ReplayFromOther) decodeRest(d *decoder, start int64) error {
+func (v *ReplayFromOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -4390,7 +4390,7 @@ func (u *RequestID) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *RequestID) decodeRest(d *decoder, start int64) error {
+func (u *RequestID) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -4422,7 +4422,7 @@ func (u RequestPermissionOutcome) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "outcome" names; an unknown value gives *RequestPermissionOutcomeOther.
-func (u *RequestPermissionOutcome) decodeRest(d *decoder, start int64) error {
+func (u *RequestPermissionOutcome) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("outcome", start)
 	if err != nil {
 		return err
@@ -4558,7 +4558,7 @@ func (v *RequestPermissionOutcomeOther) decodeMembers(d *decoder, start int64, s
 	return v.missing(seen)
 }
 
-func (v *RequestPermissionOutcomeOther) decodeRest(d *decoder, start int64) error {
+func (v *RequestPermissionOutcomeOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -4600,7 +4600,7 @@ func (u RequestPermissionSubject) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *RequestPermissionSubjectOther.
-func (u *RequestPermissionSubject) decodeRest(d *decoder, start int64) error {
+func (u *RequestPermissionSubject) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -4736,7 +4736,7 @@ func (v *RequestPermissionSubjectOther) decodeMembers(d *decoder, start int64, s
 	return v.missing(seen)
 }
 
-func (v *RequestPermissionSubjectOther) decodeRest(d *decoder, start int64) error {
+func (v *RequestPermissionSubjectOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -4782,7 +4782,7 @@ func (u SessionConfigOption) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *SessionConfigOptionOther.
-func (u *SessionConfigOption) decodeRest(d *decoder, start int64) error {
+func (u *SessionConfigOption) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -4943,7 +4943,7 @@ func (v *SessionConfigOptionOther) decodeMembers(d *decoder, start int64, seen u
 	return v.missing(seen)
 }
 
-func (v *SessionConfigOptionOther) decodeRest(d *decoder, start int64) error {
+func (v *SessionConfigOptionOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -4988,7 +4988,7 @@ func (v *sessionConfigOptionFields) missing(seen uint64) error {
 	return nil
 }
 
-func (v *sessionConfigOptionFields) decodeRest(d *decoder, start int64) error {
+func (v *sessionConfigOptionFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -5083,7 +5083,7 @@ func (u *SessionConfigSelectOptions) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *SessionConfigSelectOptions) decodeRest(d *decoder, start int64) error {
+func (u *SessionConfigSelectOptions) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -5115,7 +5115,7 @@ func (u SessionUpdate) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "sessionUpdate" names; an unknown value gives *SessionUpdateOther.
-func (u *SessionUpdate) decodeRest(d *decoder, start int64) error {
+func (u *SessionUpdate) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("sessionUpdate", start)
 	if err != nil {
 		return err
@@ -5620,7 +5620,7 @@ func (v *SessionUpdateOther) decodeMembers(d *decoder, start int64, seen uint64)
 	return v.missing(seen)
 }
 
-func (v *SessionUpdateOther) decodeRest(d *decoder, start int64) error {
+func (v *SessionUpdateOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -5666,7 +5666,7 @@ func (u SetSessionConfigOptionRequest) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *SetSessionConfigOptionRequestOther.
-func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64) error {
+func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -5772,7 +5772,7 @@ func (v *SetSessionConfigOptionRequestID) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SetSessionConfigOptionRequestID) decodeRest(d *decoder, start int64) error {
+func (v *SetSessionConfigOptionRequestID) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -5829,7 +5829,7 @@ func (v *SetSessionConfigOptionRequestBoolean) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SetSessionConfigOptionRequestBoolean) decodeRest(d *decoder, start int64) error {
+func (v *SetSessionConfigOptionRequestBoolean) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -5914,7 +5914,7 @@ func (v *SetSessionConfigOptionRequestOther) decodeMembers(d *decoder, start int
 	return v.missing(seen)
 }
 
-func (v *SetSessionConfigOptionRequestOther) decodeRest(d *decoder, start int64) error {
+func (v *SetSessionConfigOptionRequestOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -5955,7 +5955,7 @@ func (v *setSessionConfigOptionRequestFields) missing(seen uint64) error {
 	return nil
 }
 
-func (v *setSessionConfigOptionRequestFields) decodeRest(d *decoder, start int64) error {
+func (v *setSessionConfigOptionRequestFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -6021,7 +6021,7 @@ func (u StateUpdate) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "state" names; an unknown value gives *StateUpdateOther.
-func (u *StateUpdate) decodeRest(d *decoder, start int64) error {
+func (u *StateUpdate) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("state", start)
 	if err != nil {
 		return err
@@ -6188,7 +6188,7 @@ func (v *StateUpdateOther) decodeMembers(d *decoder, start int64, seen uint64) e
 	return v.missing(seen)
 }
 
-func (v *StateUpdateOther) decodeRest(d *decoder, start int64) error {
+func (v *StateUpdateOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
@@ -6230,7 +6230,7 @@ func (u ToolCallContent) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *ToolCallContentOther.
-func (u *ToolCallContent) decodeRest(d *decoder, start int64) error {
+func (u *ToolCallContent) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -6387,7 +6387,7 @@ func (v *ToolCallContentOther) decodeMembers(d *decoder, start int64, seen uint6
 	return v.missing(seen)
 }
 
-func (v *ToolCallContentOther) decodeRest(d *decoder, start int64) error {
+func (v *ToolCallContentOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 

@@ -52,13 +52,9 @@ func (v *ArchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ArchiveSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ArchiveSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
-}
-
-func (v *ArchiveSessionRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ArchiveSessionRequest) decodeJSON(d *decoder) error {
@@ -105,13 +101,9 @@ func (v *ArchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ArchiveSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ArchiveSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *ArchiveSessionResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ArchiveSessionResponse) decodeJSON(d *decoder) error {
@@ -187,13 +179,9 @@ func (v *AuthAccount) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthAccount) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *AuthAccount) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "label")
-}
-
-func (v *AuthAccount) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AuthAccount) decodeJSON(d *decoder) error {
@@ -251,13 +239,9 @@ func (v *AuthStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthStatusCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *AuthStatusCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *AuthStatusCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AuthStatusCapabilities) decodeJSON(d *decoder) error {
@@ -304,13 +288,9 @@ func (v *AuthStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthStatusRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *AuthStatusRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *AuthStatusRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AuthStatusRequest) decodeJSON(d *decoder) error {
@@ -370,13 +350,9 @@ func (v *AuthStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthStatusResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *AuthStatusResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "state")
-}
-
-func (v *AuthStatusResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AuthStatusResponse) decodeJSON(d *decoder) error {
@@ -436,13 +412,9 @@ func (v *AuthStatusUpdateNotification) decodeMember(d *decoder, name []byte, see
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthStatusUpdateNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *AuthStatusUpdateNotification) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "state")
-}
-
-func (v *AuthStatusUpdateNotification) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *AuthStatusUpdateNotification) decodeJSON(d *decoder) error {
@@ -494,13 +466,9 @@ func (v *BackgroundSubagent) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *BackgroundSubagent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *BackgroundSubagent) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
-}
-
-func (v *BackgroundSubagent) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *BackgroundSubagent) decodeJSON(d *decoder) error {
@@ -552,13 +520,9 @@ func (v *ProxyNotification) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ProxyNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ProxyNotification) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "method")
-}
-
-func (v *ProxyNotification) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ProxyNotification) decodeJSON(d *decoder) error {
@@ -617,13 +581,9 @@ func (v *ProxyRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ProxyRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ProxyRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
-}
-
-func (v *ProxyRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ProxyRequest) decodeJSON(d *decoder) error {
@@ -707,7 +667,7 @@ func (v *ProxyResponseResult) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ProxyResponseResult) decodeRest(d *decoder, start int64) error {
+func (v *ProxyResponseResult) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -780,7 +740,7 @@ func (v *ProxyResponseError) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ProxyResponseError) decodeRest(d *decoder, start int64) error {
+func (v *ProxyResponseError) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -831,7 +791,7 @@ func (u *ProxyResponse) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *ProxyResponse) decodeRest(d *decoder, start int64) error {
+func (u *ProxyResponse) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -896,7 +856,7 @@ func (u *ProxyResponseID) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *ProxyResponseID) decodeRest(d *decoder, start int64) error {
+func (u *ProxyResponseID) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -947,13 +907,9 @@ func (v *ProxySuccessorNotification) decodeMember(d *decoder, name []byte, seen 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ProxySuccessorNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ProxySuccessorNotification) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "method")
-}
-
-func (v *ProxySuccessorNotification) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ProxySuccessorNotification) decodeJSON(d *decoder) error {
@@ -1013,13 +969,9 @@ func (v *ProxySuccessorRequest) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ProxySuccessorRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *ProxySuccessorRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "method")
-}
-
-func (v *ProxySuccessorRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *ProxySuccessorRequest) decodeJSON(d *decoder) error {
@@ -1066,13 +1018,9 @@ func (v *SessionArchiveCapabilities) decodeMember(d *decoder, name []byte, seen 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionArchiveCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionArchiveCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *SessionArchiveCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionArchiveCapabilities) decodeJSON(d *decoder) error {
@@ -1130,13 +1078,9 @@ func (v *SessionCancelCapabilities) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionCancelCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionCancelCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *SessionCancelCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionCancelCapabilities) decodeJSON(d *decoder) error {
@@ -1232,13 +1176,9 @@ func (v *SessionMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionMessage) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionMessage) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "messageId")
-}
-
-func (v *SessionMessage) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionMessage) decodeJSON(d *decoder) error {
@@ -1297,13 +1237,9 @@ func (v *SessionMessageChunk) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionMessageChunk) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionMessageChunk) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "messageId", "content")
-}
-
-func (v *SessionMessageChunk) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionMessageChunk) decodeJSON(d *decoder) error {
@@ -1361,13 +1297,9 @@ func (v *SessionStatusCapabilities) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionStatusCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionStatusCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *SessionStatusCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionStatusCapabilities) decodeJSON(d *decoder) error {
@@ -1419,13 +1351,9 @@ func (v *SessionStatusRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionStatusRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionStatusRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
-}
-
-func (v *SessionStatusRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionStatusRequest) decodeJSON(d *decoder) error {
@@ -1485,13 +1413,9 @@ func (v *SessionStatusResponse) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionStatusResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionStatusResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "status")
-}
-
-func (v *SessionStatusResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionStatusResponse) decodeJSON(d *decoder) error {
@@ -1546,13 +1470,9 @@ func (v *SessionSystemPromptCapabilities) decodeMember(d *decoder, name []byte, 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionSystemPromptCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionSystemPromptCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *SessionSystemPromptCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionSystemPromptCapabilities) decodeJSON(d *decoder) error {
@@ -1607,13 +1527,9 @@ func (v *SessionSystemPromptModeCapabilities) decodeMember(d *decoder, name []by
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionSystemPromptModeCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionSystemPromptModeCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *SessionSystemPromptModeCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionSystemPromptModeCapabilities) decodeJSON(d *decoder) error {
@@ -1660,13 +1576,9 @@ func (v *SessionSystemPromptOverrideCapabilities) decodeMember(d *decoder, name 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionSystemPromptOverrideCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionSystemPromptOverrideCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *SessionSystemPromptOverrideCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionSystemPromptOverrideCapabilities) decodeJSON(d *decoder) error {
@@ -1713,13 +1625,9 @@ func (v *SessionTitleCapabilities) decodeMember(d *decoder, name []byte, seen *u
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionTitleCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SessionTitleCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *SessionTitleCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SessionTitleCapabilities) decodeJSON(d *decoder) error {
@@ -1776,13 +1684,9 @@ func (v *SetSessionTitleRequest) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SetSessionTitleRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SetSessionTitleRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "title")
-}
-
-func (v *SetSessionTitleRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SetSessionTitleRequest) decodeJSON(d *decoder) error {
@@ -1834,13 +1738,9 @@ func (v *SetSessionTitleResponse) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SetSessionTitleResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SetSessionTitleResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "title")
-}
-
-func (v *SetSessionTitleResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SetSessionTitleResponse) decodeJSON(d *decoder) error {
@@ -1895,13 +1795,9 @@ func (v *SubagentSessionCapabilities) decodeMember(d *decoder, name []byte, seen
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SubagentSessionCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SubagentSessionCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *SubagentSessionCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SubagentSessionCapabilities) decodeJSON(d *decoder) error {
@@ -2005,13 +1901,9 @@ func (v *SubagentUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SubagentUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *SubagentUpdate) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
-}
-
-func (v *SubagentUpdate) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *SubagentUpdate) decodeJSON(d *decoder) error {
@@ -2063,13 +1955,9 @@ func (v *UnarchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *UnarchiveSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *UnarchiveSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
-}
-
-func (v *UnarchiveSessionRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *UnarchiveSessionRequest) decodeJSON(d *decoder) error {
@@ -2116,13 +2004,9 @@ func (v *UnarchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *u
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *UnarchiveSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
+// decodeRest leaves out the members that outer names.
+func (v *UnarchiveSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer)
-}
-
-func (v *UnarchiveSessionResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
 }
 
 func (v *UnarchiveSessionResponse) decodeJSON(d *decoder) error {
@@ -2178,7 +2062,7 @@ func (v *UnknownStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *UnknownStateUpdate) decodeRest(d *decoder, start int64) error {
+func (v *UnknownStateUpdate) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
