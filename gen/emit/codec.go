@@ -49,8 +49,7 @@ type objectSpec struct {
 	fields []*ir.Field // the fields its own decodeMember knows
 	bits   map[*ir.Field]int
 	exts   []extRef // embedded extension structs, tried for other names
-	// unmarshal adds UnmarshalJSON; decodeJSON and decodeRest are added
-	// unless memberOnly.
+	// unmarshal adds UnmarshalJSON; decodeRest is added unless memberOnly.
 	unmarshal  bool
 	memberOnly bool
 	// after are statements that end decodeRest once the members are read,
@@ -139,7 +138,6 @@ func objectDecoders(f *jen.File, s objectSpec) {
 	} else {
 		restDecoders(f, s, hasMissing)
 	}
-	decodeJSONMethod(f, s.goName, jen.Id("d").Dot("object").Call(jen.Id(recvName)))
 	if s.unmarshal {
 		unmarshalMethod(f, s.goName)
 	}
@@ -274,12 +272,13 @@ func decodeJSONMethod(f *jen.File, goName string, result jen.Code) {
 	f.Line()
 }
 
-// unmarshalMethod emits UnmarshalJSON on top of decodeJSON.
+// unmarshalMethod emits the UnmarshalJSON of an object type, which has no
+// decodeJSON: the runtime decodes it as an object, through decodeRest.
 func unmarshalMethod(f *jen.File, goName string) {
 	f.Comment("UnmarshalJSON decodes the value by the schema's rules: required members, and the")
 	f.Comment("x-deserialize-* keywords (defaults on error or null, invalid array items dropped).")
 	f.Func().Params(receiver(goName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.Return(jen.Id("decodeBytes").Call(jen.Id("data"), jen.Id(recvName))))
+		jen.Return(jen.Id("decodeObjectBytes").Call(jen.Id("data"), jen.Id(recvName))))
 	f.Line()
 }
 

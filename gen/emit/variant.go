@@ -108,7 +108,6 @@ func (e *emitter) partsDecoder(f *jen.File, v *ir.Variant) {
 	f.Comment("decodeRest decodes every part of the variant from the same object.")
 	f.Func().Params(receiver(v.GoName)).Id("decodeRest").Params(restParams(false)...).Error().Block(body...)
 	f.Line()
-	decodeJSONMethod(f, v.GoName, jen.Id("d").Dot("object").Call(jen.Id(recvName)))
 	unmarshalMethod(f, v.GoName)
 }
 

@@ -46,7 +46,7 @@ func (v AgentAuthCapabilities) MarshalJSON() ([]byte, error) {
 func (v *AgentAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "logout":
-		return true, decodePointerField(d, &v.Logout, (*LogoutCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Logout, decodeObject[*LogoutCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -58,14 +58,10 @@ func (v *AgentAuthCapabilities) decodeRest(d *decoder, start int64, outer []stri
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *AgentAuthCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -146,13 +142,13 @@ func (v *AgentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "loadSession":
 		return true, decodePointerField(d, &v.LoadSession, decodeBool[bool], defaultOnError)
 	case "promptCapabilities":
-		return true, decodePointerField(d, &v.PromptCapabilities, (*PromptCapabilities).decodeJSON, defaultOnError)
+		return true, decodePointerField(d, &v.PromptCapabilities, decodeObject[*PromptCapabilities], defaultOnError)
 	case "mcpCapabilities":
-		return true, decodePointerField(d, &v.MCPCapabilities, (*MCPCapabilities).decodeJSON, defaultOnError)
+		return true, decodePointerField(d, &v.MCPCapabilities, decodeObject[*MCPCapabilities], defaultOnError)
 	case "sessionCapabilities":
-		return true, decodePointerField(d, &v.SessionCapabilities, (*SessionCapabilities).decodeJSON, defaultOnError)
+		return true, decodePointerField(d, &v.SessionCapabilities, decodeObject[*SessionCapabilities], defaultOnError)
 	case "auth":
-		return true, decodePointerField(d, &v.Auth, (*AgentAuthCapabilities).decodeJSON, defaultOnError)
+		return true, decodePointerField(d, &v.Auth, decodeObject[*AgentAuthCapabilities], defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -164,14 +160,10 @@ func (v *AgentCapabilities) decodeRest(d *decoder, start int64, outer []string) 
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *AgentCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -218,14 +210,10 @@ func (v *AgentNotification) decodeRest(d *decoder, start int64, outer []string) 
 	return d.structRest(v, &v.unknownMembers, outer, "method")
 }
 
-func (v *AgentNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -279,14 +267,10 @@ func (v *AgentRequest) decodeRest(d *decoder, start int64, outer []string) error
 	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
 }
 
-func (v *AgentRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -350,14 +334,10 @@ func (v *Annotations) decodeRest(d *decoder, start int64, outer []string) error 
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *Annotations) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Annotations) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -399,7 +379,7 @@ func (v AudioContent) MarshalJSON() ([]byte, error) {
 func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
 	case "data":
 		*seen |= 1 << 0
 		return true, decodeString(&v.Data, d)
@@ -417,14 +397,10 @@ func (v *AudioContent) decodeRest(d *decoder, start int64, outer []string) error
 	return d.structRest(v, &v.unknownMembers, outer, "data", "mimeType")
 }
 
-func (v *AudioContent) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AudioContent) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -472,14 +448,10 @@ func (v *AuthCapabilities) decodeRest(d *decoder, start int64, outer []string) e
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *AuthCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -537,14 +509,10 @@ func (v *AuthMethodAgent) decodeRest(d *decoder, start int64, outer []string) er
 	return d.structRest(v, &v.unknownMembers, outer, "id", "name")
 }
 
-func (v *AuthMethodAgent) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthMethodAgent) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type AuthMethodID is decoded: null is an
@@ -633,14 +601,10 @@ func (v *AuthMethodTerminal) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer, "id", "name")
 }
 
-func (v *AuthMethodTerminal) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -687,14 +651,10 @@ func (v *AuthenticateRequest) decodeRest(d *decoder, start int64, outer []string
 	return d.structRest(v, &v.unknownMembers, outer, "methodId")
 }
 
-func (v *AuthenticateRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthenticateRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -736,14 +696,10 @@ func (v *AuthenticateResponse) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *AuthenticateResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthenticateResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -803,14 +759,10 @@ func (v *AvailableCommand) decodeRest(d *decoder, start int64, outer []string) e
 	return d.structRest(v, &v.unknownMembers, outer, "name", "description")
 }
 
-func (v *AvailableCommand) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AvailableCommand) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -847,7 +799,7 @@ func (v *AvailableCommandsUpdate) decodeMember(d *decoder, name []byte, seen *ui
 	switch string(name) {
 	case "availableCommands":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError|emptyList)
+		return true, decodeItemsField(d, &v.AvailableCommands, decodeObject[*AvailableCommand], defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -859,14 +811,10 @@ func (v *AvailableCommandsUpdate) decodeRest(d *decoder, start int64, outer []st
 	return d.structRest(v, &v.unknownMembers, outer, "availableCommands")
 }
 
-func (v *AvailableCommandsUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -924,14 +872,10 @@ func (v *BlobResourceContents) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer, "blob", "uri")
 }
 
-func (v *BlobResourceContents) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -973,14 +917,10 @@ func (v *BooleanConfigOptionCapabilities) decodeRest(d *decoder, start int64, ou
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *BooleanConfigOptionCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *BooleanConfigOptionCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1040,14 +980,10 @@ func (v *BooleanPropertySchema) decodeRest(d *decoder, start int64, outer []stri
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *BooleanPropertySchema) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *BooleanPropertySchema) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1094,14 +1030,10 @@ func (v *CancelNotification) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
-func (v *CancelNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CancelNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1150,14 +1082,10 @@ func (v *CancelRequestNotification) decodeRest(d *decoder, start int64, outer []
 	return d.structRest(v, &v.unknownMembers, outer, "requestId")
 }
 
-func (v *CancelRequestNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CancelRequestNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1231,15 +1159,15 @@ func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "fs":
-		return true, decodePointerField(d, &v.Fs, (*FileSystemCapabilities).decodeJSON, defaultOnError)
+		return true, decodePointerField(d, &v.Fs, decodeObject[*FileSystemCapabilities], defaultOnError)
 	case "terminal":
 		return true, decodePointerField(d, &v.Terminal, decodeBool[bool], defaultOnError)
 	case "session":
-		return true, decodePointerField(d, &v.Session, (*ClientSessionCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Session, decodeObject[*ClientSessionCapabilities], nullOK|defaultOnError)
 	case "auth":
-		return true, decodePointerField(d, &v.Auth, (*AuthCapabilities).decodeJSON, defaultOnError)
+		return true, decodePointerField(d, &v.Auth, decodeObject[*AuthCapabilities], defaultOnError)
 	case "elicitation":
-		return true, decodePointerField(d, &v.Elicitation, (*ElicitationCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Elicitation, decodeObject[*ElicitationCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1254,14 +1182,10 @@ func (v *ClientCapabilities) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *ClientCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1308,14 +1232,10 @@ func (v *ClientNotification) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer, "method")
 }
 
-func (v *ClientNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1369,14 +1289,10 @@ func (v *ClientRequest) decodeRest(d *decoder, start int64, outer []string) erro
 	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
 }
 
-func (v *ClientRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1426,11 +1342,11 @@ func (v ClientSessionCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ClientSessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "compaction":
-		return true, decodePointerField(d, &v.Compaction, (*CompactionCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Compaction, decodeObject[*CompactionCapabilities], nullOK|defaultOnError)
 	case "configOptions":
-		return true, decodePointerField(d, &v.ConfigOptions, (*SessionConfigOptionsCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.ConfigOptions, decodeObject[*SessionConfigOptionsCapabilities], nullOK|defaultOnError)
 	case "notices":
-		return true, decodePointerField(d, &v.Notices, (*NoticeCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Notices, decodeObject[*NoticeCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1442,14 +1358,10 @@ func (v *ClientSessionCapabilities) decodeRest(d *decoder, start int64, outer []
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *ClientSessionCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientSessionCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1496,14 +1408,10 @@ func (v *CloseSessionRequest) decodeRest(d *decoder, start int64, outer []string
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
-func (v *CloseSessionRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1545,14 +1453,10 @@ func (v *CloseSessionResponse) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *CloseSessionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CloseSessionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1583,14 +1487,10 @@ func (v *CompactionCapabilities) decodeRest(d *decoder, start int64, outer []str
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *CompactionCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CompactionCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type CompactionID is decoded: null is an
@@ -1655,14 +1555,10 @@ func (v *CompactionSummaryChunk) decodeRest(d *decoder, start int64, outer []str
 	return d.structRest(v, &v.unknownMembers, outer, "compactionId", "content")
 }
 
-func (v *CompactionSummaryChunk) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CompactionSummaryChunk) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1734,14 +1630,10 @@ func (v *CompactionUpdate) decodeRest(d *decoder, start int64, outer []string) e
 	return d.structRest(v, &v.unknownMembers, outer, "compactionId", "status")
 }
 
-func (v *CompactionUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CompactionUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1788,14 +1680,10 @@ func (v *CompleteElicitationNotification) decodeRest(d *decoder, start int64, ou
 	return d.structRest(v, &v.unknownMembers, outer, "elicitationId")
 }
 
-func (v *CompleteElicitationNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1844,14 +1732,10 @@ func (v *ConfigOptionUpdate) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer, "configOptions")
 }
 
-func (v *ConfigOptionUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1900,14 +1784,10 @@ func (v *Content) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "content")
 }
 
-func (v *Content) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Content) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1962,14 +1842,10 @@ func (v *ContentChunk) decodeRest(d *decoder, start int64, outer []string) error
 	return d.structRest(v, &v.unknownMembers, outer, "content")
 }
 
-func (v *ContentChunk) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ContentChunk) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2023,14 +1899,10 @@ func (v *Cost) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "amount", "currency")
 }
 
-func (v *Cost) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Cost) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2097,7 +1969,7 @@ func (v *CreateTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint
 		}, defaultOnNull|emptyList)
 	case "env":
 		return true, decodeField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
-			return decodeSlice(d, p, (*EnvVariable).decodeJSON)
+			return decodeSlice(d, p, decodeObject[*EnvVariable])
 		}, defaultOnNull|emptyList)
 	case "cwd":
 		return true, decodePointerField(d, &v.Cwd, decodeString[string], nullOK)
@@ -2114,14 +1986,10 @@ func (v *CreateTerminalRequest) decodeRest(d *decoder, start int64, outer []stri
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "command")
 }
 
-func (v *CreateTerminalRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateTerminalRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2168,14 +2036,10 @@ func (v *CreateTerminalResponse) decodeRest(d *decoder, start int64, outer []str
 	return d.structRest(v, &v.unknownMembers, outer, "terminalId")
 }
 
-func (v *CreateTerminalResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateTerminalResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2222,14 +2086,10 @@ func (v *CurrentModeUpdate) decodeRest(d *decoder, start int64, outer []string) 
 	return d.structRest(v, &v.unknownMembers, outer, "currentModeId")
 }
 
-func (v *CurrentModeUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CurrentModeUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2276,14 +2136,10 @@ func (v *DeleteSessionRequest) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
-func (v *DeleteSessionRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2325,14 +2181,10 @@ func (v *DeleteSessionResponse) decodeRest(d *decoder, start int64, outer []stri
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *DeleteSessionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2390,14 +2242,10 @@ func (v *Diff) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "path", "newText")
 }
 
-func (v *Diff) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Diff) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2441,14 +2289,10 @@ func (v *ElicitationAcceptAction) decodeRest(d *decoder, start int64, outer []st
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *ElicitationAcceptAction) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationAcceptAction) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2492,9 +2336,9 @@ func (v ElicitationCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ElicitationCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "form":
-		return true, decodePointerField(d, &v.Form, (*ElicitationFormCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Form, decodeObject[*ElicitationFormCapabilities], nullOK|defaultOnError)
 	case "url":
-		return true, decodePointerField(d, &v.URL, (*ElicitationURLCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.URL, decodeObject[*ElicitationURLCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2506,14 +2350,10 @@ func (v *ElicitationCapabilities) decodeRest(d *decoder, start int64, outer []st
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *ElicitationCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2555,14 +2395,10 @@ func (v *ElicitationFormCapabilities) decodeRest(d *decoder, start int64, outer 
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *ElicitationFormCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationFormCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type ElicitationID is decoded: null is an
@@ -2625,14 +2461,10 @@ func (v *ElicitationRequestScope) decodeRest(d *decoder, start int64, _ []string
 	return v.missing(seen)
 }
 
-func (v *ElicitationRequestScope) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2712,14 +2544,10 @@ func (v *ElicitationSchema) decodeRest(d *decoder, start int64, outer []string) 
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *ElicitationSchema) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationSchema) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2774,14 +2602,10 @@ func (v *ElicitationSessionScope) decodeRest(d *decoder, start int64, _ []string
 	return v.missing(seen)
 }
 
-func (v *ElicitationSessionScope) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2823,14 +2647,10 @@ func (v *ElicitationURLCapabilities) decodeRest(d *decoder, start int64, outer [
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *ElicitationURLCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2872,7 +2692,7 @@ func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
 func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
 	case "resource":
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.Resource, (*EmbeddedResourceData).decodeJSON, 0)
@@ -2887,14 +2707,10 @@ func (v *EmbeddedResource) decodeRest(d *decoder, start int64, outer []string) e
 	return d.structRest(v, &v.unknownMembers, outer, "resource")
 }
 
-func (v *EmbeddedResource) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *EmbeddedResource) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2952,14 +2768,10 @@ func (v *EnumOption) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "const", "title")
 }
 
-func (v *EnumOption) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *EnumOption) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3011,14 +2823,10 @@ func (v *EnvVariable) decodeRest(d *decoder, start int64, outer []string) error 
 	return d.structRest(v, &v.unknownMembers, outer, "name", "value")
 }
 
-func (v *EnvVariable) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *EnvVariable) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3070,14 +2878,10 @@ func (v *Error) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "code", "message")
 }
 
-func (v *Error) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Error) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3131,14 +2935,10 @@ func (v *FileSystemCapabilities) decodeRest(d *decoder, start int64, outer []str
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *FileSystemCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *FileSystemCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3190,14 +2990,10 @@ func (v *HTTPHeader) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "name", "value")
 }
 
-func (v *HTTPHeader) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3243,7 +3039,7 @@ func (v ImageContent) MarshalJSON() ([]byte, error) {
 func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
 	case "data":
 		*seen |= 1 << 0
 		return true, decodeString(&v.Data, d)
@@ -3263,14 +3059,10 @@ func (v *ImageContent) decodeRest(d *decoder, start int64, outer []string) error
 	return d.structRest(v, &v.unknownMembers, outer, "data", "mimeType")
 }
 
-func (v *ImageContent) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ImageContent) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3328,14 +3120,10 @@ func (v *Implementation) decodeRest(d *decoder, start int64, outer []string) err
 	return d.structRest(v, &v.unknownMembers, outer, "name", "version")
 }
 
-func (v *Implementation) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Implementation) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3388,9 +3176,9 @@ func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 		*seen |= 1 << 0
 		return true, decodeUint(&v.ProtocolVersion, d)
 	case "clientCapabilities":
-		return true, decodePointerField(d, &v.ClientCapabilities, (*ClientCapabilities).decodeJSON, defaultOnError)
+		return true, decodePointerField(d, &v.ClientCapabilities, decodeObject[*ClientCapabilities], defaultOnError)
 	case "clientInfo":
-		return true, decodePointerField(d, &v.ClientInfo, (*Implementation).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.ClientInfo, decodeObject[*Implementation], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3402,14 +3190,10 @@ func (v *InitializeRequest) decodeRest(d *decoder, start int64, outer []string) 
 	return d.structRest(v, &v.unknownMembers, outer, "protocolVersion")
 }
 
-func (v *InitializeRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *InitializeRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3468,11 +3252,11 @@ func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeUint(&v.ProtocolVersion, d)
 	case "agentCapabilities":
-		return true, decodePointerField(d, &v.AgentCapabilities, (*AgentCapabilities).decodeJSON, defaultOnError)
+		return true, decodePointerField(d, &v.AgentCapabilities, decodeObject[*AgentCapabilities], defaultOnError)
 	case "authMethods":
 		return true, decodeItemsField(d, &v.AuthMethods, (*AuthMethod).decodeJSON, defaultOnError|emptyList)
 	case "agentInfo":
-		return true, decodePointerField(d, &v.AgentInfo, (*Implementation).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.AgentInfo, decodeObject[*Implementation], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3484,14 +3268,10 @@ func (v *InitializeResponse) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer, "protocolVersion")
 }
 
-func (v *InitializeResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *InitializeResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3563,14 +3343,10 @@ func (v *IntegerPropertySchema) decodeRest(d *decoder, start int64, outer []stri
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *IntegerPropertySchema) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IntegerPropertySchema) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3622,14 +3398,10 @@ func (v *KillTerminalRequest) decodeRest(d *decoder, start int64, outer []string
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
 }
 
-func (v *KillTerminalRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *KillTerminalRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3671,14 +3443,10 @@ func (v *KillTerminalResponse) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *KillTerminalResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *KillTerminalResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3735,14 +3503,10 @@ func (v *ListSessionsRequest) decodeRest(d *decoder, start int64, outer []string
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *ListSessionsRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ListSessionsRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3783,7 +3547,7 @@ func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "sessions":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.Sessions, (*SessionInfo).decodeJSON, defaultOnError|emptyList)
+		return true, decodeItemsField(d, &v.Sessions, decodeObject[*SessionInfo], defaultOnError|emptyList)
 	case "nextCursor":
 		return true, decodePointerField(d, &v.NextCursor, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -3797,14 +3561,10 @@ func (v *ListSessionsResponse) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer, "sessions")
 }
 
-func (v *ListSessionsResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ListSessionsResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3878,14 +3638,10 @@ func (v *LoadSessionRequest) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer, "mcpServers", "cwd", "sessionId")
 }
 
-func (v *LoadSessionRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LoadSessionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3929,7 +3685,7 @@ func (v LoadSessionResponse) MarshalJSON() ([]byte, error) {
 func (v *LoadSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "modes":
-		return true, decodePointerField(d, &v.Modes, (*SessionModeState).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Modes, decodeObject[*SessionModeState], nullOK|defaultOnError)
 	case "configOptions":
 		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
@@ -3943,14 +3699,10 @@ func (v *LoadSessionResponse) decodeRest(d *decoder, start int64, outer []string
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *LoadSessionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LoadSessionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3992,14 +3744,10 @@ func (v *LogoutCapabilities) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *LogoutCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LogoutCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4041,14 +3789,10 @@ func (v *LogoutRequest) decodeRest(d *decoder, start int64, outer []string) erro
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *LogoutRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LogoutRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4090,14 +3834,10 @@ func (v *LogoutResponse) decodeRest(d *decoder, start int64, outer []string) err
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *LogoutResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LogoutResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4154,14 +3894,10 @@ func (v *MCPCapabilities) decodeRest(d *decoder, start int64, outer []string) er
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *MCPCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4209,7 +3945,7 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	case "headers":
 		*seen |= 1 << 2
 		return true, decodeField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
-			return decodeSlice(d, p, (*HTTPHeader).decodeJSON)
+			return decodeSlice(d, p, decodeObject[*HTTPHeader])
 		}, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
@@ -4222,14 +3958,10 @@ func (v *MCPServerHTTP) decodeRest(d *decoder, start int64, outer []string) erro
 	return d.structRest(v, &v.unknownMembers, outer, "name", "url", "headers")
 }
 
-func (v *MCPServerHTTP) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPServerHTTP) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4277,7 +4009,7 @@ func (v *MCPServerSSE) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	case "headers":
 		*seen |= 1 << 2
 		return true, decodeField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
-			return decodeSlice(d, p, (*HTTPHeader).decodeJSON)
+			return decodeSlice(d, p, decodeObject[*HTTPHeader])
 		}, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
@@ -4290,14 +4022,10 @@ func (v *MCPServerSSE) decodeRest(d *decoder, start int64, outer []string) error
 	return d.structRest(v, &v.unknownMembers, outer, "name", "url", "headers")
 }
 
-func (v *MCPServerSSE) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPServerSSE) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4354,7 +4082,7 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	case "env":
 		*seen |= 1 << 3
 		return true, decodeField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
-			return decodeSlice(d, p, (*EnvVariable).decodeJSON)
+			return decodeSlice(d, p, decodeObject[*EnvVariable])
 		}, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
@@ -4367,14 +4095,10 @@ func (v *MCPServerStdio) decodeRest(d *decoder, start int64, outer []string) err
 	return d.structRest(v, &v.unknownMembers, outer, "name", "command", "args", "env")
 }
 
-func (v *MCPServerStdio) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPServerStdio) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type MessageID is decoded: null is an
@@ -4466,14 +4190,10 @@ func (v *MultiSelectPropertySchema) decodeRest(d *decoder, start int64, outer []
 	return d.structRest(v, &v.unknownMembers, outer, "items")
 }
 
-func (v *MultiSelectPropertySchema) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MultiSelectPropertySchema) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4542,14 +4262,10 @@ func (v *NewSessionRequest) decodeRest(d *decoder, start int64, outer []string) 
 	return d.structRest(v, &v.unknownMembers, outer, "cwd", "mcpServers")
 }
 
-func (v *NewSessionRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *NewSessionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4598,7 +4314,7 @@ func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "modes":
-		return true, decodePointerField(d, &v.Modes, (*SessionModeState).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Modes, decodeObject[*SessionModeState], nullOK|defaultOnError)
 	case "configOptions":
 		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
@@ -4612,14 +4328,10 @@ func (v *NewSessionResponse) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
-func (v *NewSessionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *NewSessionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4679,14 +4391,10 @@ func (v *Notice) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "severity", "title")
 }
 
-func (v *Notice) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Notice) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4717,14 +4425,10 @@ func (v *NoticeCapabilities) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *NoticeCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *NoticeCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4802,14 +4506,10 @@ func (v *NumberPropertySchema) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *NumberPropertySchema) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *NumberPropertySchema) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4866,14 +4566,10 @@ func (v *PermissionOption) decodeRest(d *decoder, start int64, outer []string) e
 	return d.structRest(v, &v.unknownMembers, outer, "optionId", "name", "kind")
 }
 
-func (v *PermissionOption) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PermissionOption) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type PermissionOptionID is decoded: null is an
@@ -4921,7 +4617,7 @@ func (v *Plan) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	switch string(name) {
 	case "entries":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.Entries, (*PlanEntry).decodeJSON, defaultOnError|emptyList)
+		return true, decodeItemsField(d, &v.Entries, decodeObject[*PlanEntry], defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4933,14 +4629,10 @@ func (v *Plan) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "entries")
 }
 
-func (v *Plan) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Plan) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4997,14 +4689,10 @@ func (v *PlanEntry) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "content", "priority", "status")
 }
 
-func (v *PlanEntry) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanEntry) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5064,14 +4752,10 @@ func (v *PromptCapabilities) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *PromptCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PromptCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5127,14 +4811,10 @@ func (v *PromptRequest) decodeRest(d *decoder, start int64, outer []string) erro
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "prompt")
 }
 
-func (v *PromptRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PromptRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5184,14 +4864,10 @@ func (v *PromptResponse) decodeRest(d *decoder, start int64, outer []string) err
 	return d.structRest(v, &v.unknownMembers, outer, "stopReason")
 }
 
-func (v *PromptResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PromptResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type ProtocolVersion is decoded: null is an
@@ -5266,14 +4942,10 @@ func (v *ReadTextFileRequest) decodeRest(d *decoder, start int64, outer []string
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "path")
 }
 
-func (v *ReadTextFileRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ReadTextFileRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5320,14 +4992,10 @@ func (v *ReadTextFileResponse) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer, "content")
 }
 
-func (v *ReadTextFileResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ReadTextFileResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5379,14 +5047,10 @@ func (v *ReleaseTerminalRequest) decodeRest(d *decoder, start int64, outer []str
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
 }
 
-func (v *ReleaseTerminalRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ReleaseTerminalRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5428,14 +5092,10 @@ func (v *ReleaseTerminalResponse) decodeRest(d *decoder, start int64, outer []st
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *ReleaseTerminalResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ReleaseTerminalResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5481,11 +5141,11 @@ func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *u
 		return true, decodeString(&v.SessionID, d)
 	case "toolCall":
 		*seen |= 1 << 1
-		return true, v.ToolCall.decodeJSON(d)
+		return true, d.object(&v.ToolCall)
 	case "options":
 		*seen |= 1 << 2
 		return true, decodeField(d, &v.Options, func(p *[]PermissionOption, d *decoder) error {
-			return decodeSlice(d, p, (*PermissionOption).decodeJSON)
+			return decodeSlice(d, p, decodeObject[*PermissionOption])
 		}, 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
@@ -5498,14 +5158,10 @@ func (v *RequestPermissionRequest) decodeRest(d *decoder, start int64, outer []s
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "toolCall", "options")
 }
 
-func (v *RequestPermissionRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5554,14 +5210,10 @@ func (v *RequestPermissionResponse) decodeRest(d *decoder, start int64, outer []
 	return d.structRest(v, &v.unknownMembers, outer, "outcome")
 }
 
-func (v *RequestPermissionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5619,7 +5271,7 @@ func (v ResourceLink) MarshalJSON() ([]byte, error) {
 func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "mimeType":
@@ -5645,14 +5297,10 @@ func (v *ResourceLink) decodeRest(d *decoder, start int64, outer []string) error
 	return d.structRest(v, &v.unknownMembers, outer, "name", "uri")
 }
 
-func (v *ResourceLink) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ResourceLink) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5727,14 +5375,10 @@ func (v *ResumeSessionRequest) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "cwd")
 }
 
-func (v *ResumeSessionRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5778,7 +5422,7 @@ func (v ResumeSessionResponse) MarshalJSON() ([]byte, error) {
 func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "modes":
-		return true, decodePointerField(d, &v.Modes, (*SessionModeState).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Modes, decodeObject[*SessionModeState], nullOK|defaultOnError)
 	case "configOptions":
 		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
@@ -5792,14 +5436,10 @@ func (v *ResumeSessionResponse) decodeRest(d *decoder, start int64, outer []stri
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *ResumeSessionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ResumeSessionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5846,14 +5486,10 @@ func (v *SelectedPermissionOutcome) decodeRest(d *decoder, start int64, outer []
 	return d.structRest(v, &v.unknownMembers, outer, "optionId")
 }
 
-func (v *SelectedPermissionOutcome) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5895,14 +5531,10 @@ func (v *SessionAdditionalDirectoriesCapabilities) decodeRest(d *decoder, start 
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SessionAdditionalDirectoriesCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5970,15 +5602,15 @@ func (v SessionCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "list":
-		return true, decodePointerField(d, &v.List, (*SessionListCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.List, decodeObject[*SessionListCapabilities], nullOK|defaultOnError)
 	case "delete":
-		return true, decodePointerField(d, &v.Delete, (*SessionDeleteCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Delete, decodeObject[*SessionDeleteCapabilities], nullOK|defaultOnError)
 	case "additionalDirectories":
-		return true, decodePointerField(d, &v.AdditionalDirectories, (*SessionAdditionalDirectoriesCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.AdditionalDirectories, decodeObject[*SessionAdditionalDirectoriesCapabilities], nullOK|defaultOnError)
 	case "resume":
-		return true, decodePointerField(d, &v.Resume, (*SessionResumeCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Resume, decodeObject[*SessionResumeCapabilities], nullOK|defaultOnError)
 	case "close":
-		return true, decodePointerField(d, &v.Close, (*SessionCloseCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Close, decodeObject[*SessionCloseCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5993,14 +5625,10 @@ func (v *SessionCapabilities) decodeRest(d *decoder, start int64, outer []string
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SessionCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6042,14 +5670,10 @@ func (v *SessionCloseCapabilities) decodeRest(d *decoder, start int64, outer []s
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SessionCloseCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionCloseCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6087,14 +5711,10 @@ func (v *SessionConfigBoolean) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer, "currentValue")
 }
 
-func (v *SessionConfigBoolean) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type SessionConfigGroupID is decoded: null is an
@@ -6154,7 +5774,7 @@ func (v SessionConfigOptionsCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionConfigOptionsCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "boolean":
-		return true, decodePointerField(d, &v.Boolean, (*BooleanConfigOptionCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Boolean, decodeObject[*BooleanConfigOptionCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -6166,14 +5786,10 @@ func (v *SessionConfigOptionsCapabilities) decodeRest(d *decoder, start int64, o
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SessionConfigOptionsCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigOptionsCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6219,14 +5835,10 @@ func (v *SessionConfigSelect) decodeRest(d *decoder, start int64, outer []string
 	return d.structRest(v, &v.unknownMembers, outer, "currentValue", "options")
 }
 
-func (v *SessionConfigSelect) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigSelect) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6273,7 +5885,7 @@ func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *u
 		return true, decodeString(&v.Name, d)
 	case "options":
 		*seen |= 1 << 2
-		return true, decodeItemsField(d, &v.Options, (*SessionConfigSelectOption).decodeJSON, defaultOnError|emptyList)
+		return true, decodeItemsField(d, &v.Options, decodeObject[*SessionConfigSelectOption], defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -6285,14 +5897,10 @@ func (v *SessionConfigSelectGroup) decodeRest(d *decoder, start int64, outer []s
 	return d.structRest(v, &v.unknownMembers, outer, "group", "name", "options")
 }
 
-func (v *SessionConfigSelectGroup) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6350,14 +5958,10 @@ func (v *SessionConfigSelectOption) decodeRest(d *decoder, start int64, outer []
 	return d.structRest(v, &v.unknownMembers, outer, "value", "name")
 }
 
-func (v *SessionConfigSelectOption) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type SessionConfigValueID is decoded: null is an
@@ -6410,14 +6014,10 @@ func (v *SessionDeleteCapabilities) decodeRest(d *decoder, start int64, outer []
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SessionDeleteCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionDeleteCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type SessionID is decoded: null is an
@@ -6503,14 +6103,10 @@ func (v *SessionInfo) decodeRest(d *decoder, start int64, outer []string) error 
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "cwd")
 }
 
-func (v *SessionInfo) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionInfo) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6568,14 +6164,10 @@ func (v *SessionInfoUpdate) decodeRest(d *decoder, start int64, outer []string) 
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SessionInfoUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6617,14 +6209,10 @@ func (v *SessionListCapabilities) decodeRest(d *decoder, start int64, outer []st
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SessionListCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionListCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6682,14 +6270,10 @@ func (v *SessionMode) decodeRest(d *decoder, start int64, outer []string) error 
 	return d.structRest(v, &v.unknownMembers, outer, "id", "name")
 }
 
-func (v *SessionMode) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionMode) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type SessionModeID is decoded: null is an
@@ -6742,7 +6326,7 @@ func (v *SessionModeState) decodeMember(d *decoder, name []byte, seen *uint64) (
 		return true, decodeString(&v.CurrentModeID, d)
 	case "availableModes":
 		*seen |= 1 << 1
-		return true, decodeItemsField(d, &v.AvailableModes, (*SessionMode).decodeJSON, defaultOnError|emptyList)
+		return true, decodeItemsField(d, &v.AvailableModes, decodeObject[*SessionMode], defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -6754,14 +6338,10 @@ func (v *SessionModeState) decodeRest(d *decoder, start int64, outer []string) e
 	return d.structRest(v, &v.unknownMembers, outer, "currentModeId", "availableModes")
 }
 
-func (v *SessionModeState) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionModeState) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6815,14 +6395,10 @@ func (v *SessionNotification) decodeRest(d *decoder, start int64, outer []string
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "update")
 }
 
-func (v *SessionNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6864,14 +6440,10 @@ func (v *SessionResumeCapabilities) decodeRest(d *decoder, start int64, outer []
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SessionResumeCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionResumeCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6920,14 +6492,10 @@ func (v *SetSessionConfigOptionResponse) decodeRest(d *decoder, start int64, out
 	return d.structRest(v, &v.unknownMembers, outer, "configOptions")
 }
 
-func (v *SetSessionConfigOptionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6979,14 +6547,10 @@ func (v *SetSessionModeRequest) decodeRest(d *decoder, start int64, outer []stri
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "modeId")
 }
 
-func (v *SetSessionModeRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionModeRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7028,14 +6592,10 @@ func (v *SetSessionModeResponse) decodeRest(d *decoder, start int64, outer []str
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SetSessionModeResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionModeResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7086,14 +6646,10 @@ func (v *StringMultiSelectItems) decodeRest(d *decoder, start int64, outer []str
 	return d.structRest(v, &v.unknownMembers, outer, "enum")
 }
 
-func (v *StringMultiSelectItems) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7184,7 +6740,7 @@ func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 		}, nullOK)
 	case "oneOf":
 		return true, decodeField(d, &v.OneOf, func(p *[]EnumOption, d *decoder) error {
-			return decodeSlice(d, p, (*EnumOption).decodeJSON)
+			return decodeSlice(d, p, decodeObject[*EnumOption])
 		}, nullOK)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
@@ -7197,14 +6753,10 @@ func (v *StringPropertySchema) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *StringPropertySchema) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *StringPropertySchema) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7251,14 +6803,10 @@ func (v *Terminal) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "terminalId")
 }
 
-func (v *Terminal) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Terminal) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7312,14 +6860,10 @@ func (v *TerminalExitStatus) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *TerminalExitStatus) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalExitStatus) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type TerminalID is decoded: null is an
@@ -7382,14 +6926,10 @@ func (v *TerminalOutputRequest) decodeRest(d *decoder, start int64, outer []stri
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
 }
 
-func (v *TerminalOutputRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalOutputRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7437,7 +6977,7 @@ func (v *TerminalOutputResponse) decodeMember(d *decoder, name []byte, seen *uin
 		*seen |= 1 << 1
 		return true, decodeBool(&v.Truncated, d)
 	case "exitStatus":
-		return true, decodePointerField(d, &v.ExitStatus, (*TerminalExitStatus).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.ExitStatus, decodeObject[*TerminalExitStatus], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -7449,14 +6989,10 @@ func (v *TerminalOutputResponse) decodeRest(d *decoder, start int64, outer []str
 	return d.structRest(v, &v.unknownMembers, outer, "output", "truncated")
 }
 
-func (v *TerminalOutputResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalOutputResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7496,7 +7032,7 @@ func (v TextContent) MarshalJSON() ([]byte, error) {
 func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
 	case "text":
 		*seen |= 1 << 0
 		return true, decodeString(&v.Text, d)
@@ -7511,14 +7047,10 @@ func (v *TextContent) decodeRest(d *decoder, start int64, outer []string) error 
 	return d.structRest(v, &v.unknownMembers, outer, "text")
 }
 
-func (v *TextContent) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TextContent) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7576,14 +7108,10 @@ func (v *TextResourceContents) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer, "text", "uri")
 }
 
-func (v *TextResourceContents) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7621,7 +7149,7 @@ func (v *TitledMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 	case "anyOf":
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.AnyOf, func(p *[]EnumOption, d *decoder) error {
-			return decodeSlice(d, p, (*EnumOption).decodeJSON)
+			return decodeSlice(d, p, decodeObject[*EnumOption])
 		}, 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
@@ -7634,14 +7162,10 @@ func (v *TitledMultiSelectItems) decodeRest(d *decoder, start int64, outer []str
 	return d.structRest(v, &v.unknownMembers, outer, "anyOf")
 }
 
-func (v *TitledMultiSelectItems) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7727,7 +7251,7 @@ func (v *ToolCall) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 	case "content":
 		return true, decodeItemsField(d, &v.Content, (*ToolCallContent).decodeJSON, defaultOnError|emptyList)
 	case "locations":
-		return true, decodeItemsField(d, &v.Locations, (*ToolCallLocation).decodeJSON, defaultOnError|emptyList)
+		return true, decodeItemsField(d, &v.Locations, decodeObject[*ToolCallLocation], defaultOnError|emptyList)
 	case "rawInput":
 		return true, decodeField(d, &v.RawInput, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	case "rawOutput":
@@ -7743,14 +7267,10 @@ func (v *ToolCall) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "toolCallId", "title")
 }
 
-func (v *ToolCall) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCall) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type ToolCallID is decoded: null is an
@@ -7814,14 +7334,10 @@ func (v *ToolCallLocation) decodeRest(d *decoder, start int64, outer []string) e
 	return d.structRest(v, &v.unknownMembers, outer, "path")
 }
 
-func (v *ToolCallLocation) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCallLocation) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7908,7 +7424,7 @@ func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	case "content":
 		return true, decodeItemsField(d, &v.Content, (*ToolCallContent).decodeJSON, nullOK|defaultOnError)
 	case "locations":
-		return true, decodeItemsField(d, &v.Locations, (*ToolCallLocation).decodeJSON, nullOK|defaultOnError)
+		return true, decodeItemsField(d, &v.Locations, decodeObject[*ToolCallLocation], nullOK|defaultOnError)
 	case "rawInput":
 		return true, decodeField(d, &v.RawInput, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	case "rawOutput":
@@ -7924,14 +7440,10 @@ func (v *ToolCallUpdate) decodeRest(d *decoder, start int64, outer []string) err
 	return d.structRest(v, &v.unknownMembers, outer, "toolCallId")
 }
 
-func (v *ToolCallUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCallUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7978,14 +7490,10 @@ func (v *UnstructuredCommandInput) decodeRest(d *decoder, start int64, outer []s
 	return d.structRest(v, &v.unknownMembers, outer, "hint")
 }
 
-func (v *UnstructuredCommandInput) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UnstructuredCommandInput) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8033,7 +7541,7 @@ func (v *UsageUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 1
 		return true, decodeUint(&v.Size, d)
 	case "cost":
-		return true, decodePointerField(d, &v.Cost, (*Cost).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Cost, decodeObject[*Cost], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -8045,14 +7553,10 @@ func (v *UsageUpdate) decodeRest(d *decoder, start int64, outer []string) error 
 	return d.structRest(v, &v.unknownMembers, outer, "used", "size")
 }
 
-func (v *UsageUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UsageUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8104,14 +7608,10 @@ func (v *WaitForTerminalExitRequest) decodeRest(d *decoder, start int64, outer [
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
 }
 
-func (v *WaitForTerminalExitRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *WaitForTerminalExitRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8165,14 +7665,10 @@ func (v *WaitForTerminalExitResponse) decodeRest(d *decoder, start int64, outer 
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *WaitForTerminalExitResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *WaitForTerminalExitResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8229,14 +7725,10 @@ func (v *WriteTextFileRequest) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "path", "content")
 }
 
-func (v *WriteTextFileRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *WriteTextFileRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8278,12 +7770,8 @@ func (v *WriteTextFileResponse) decodeRest(d *decoder, start int64, outer []stri
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *WriteTextFileResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *WriteTextFileResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }

@@ -92,14 +92,10 @@ func (v *AgentResponseResult) decodeRest(d *decoder, start int64, _ []string) er
 	return v.missing(seen)
 }
 
-func (v *AgentResponseResult) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentResponseResult) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -136,7 +132,7 @@ func (v *AgentResponseError) decodeMember(d *decoder, name []byte, seen *uint64)
 		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
-		return true, v.Error.decodeJSON(d)
+		return true, d.object(&v.Error)
 	}
 	return false, nil
 }
@@ -161,14 +157,10 @@ func (v *AgentResponseError) decodeRest(d *decoder, start int64, _ []string) err
 	return v.missing(seen)
 }
 
-func (v *AgentResponseError) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentResponseError) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -384,14 +376,10 @@ func (v *AuthMethodOther) decodeRest(d *decoder, start int64, _ []string) error 
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *AuthMethodOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthMethodOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -536,14 +524,10 @@ func (v *ClientResponseResult) decodeRest(d *decoder, start int64, _ []string) e
 	return v.missing(seen)
 }
 
-func (v *ClientResponseResult) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientResponseResult) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -580,7 +564,7 @@ func (v *ClientResponseError) decodeMember(d *decoder, name []byte, seen *uint64
 		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
-		return true, v.Error.decodeJSON(d)
+		return true, d.object(&v.Error)
 	}
 	return false, nil
 }
@@ -605,14 +589,10 @@ func (v *ClientResponseError) decodeRest(d *decoder, start int64, _ []string) er
 	return v.missing(seen)
 }
 
-func (v *ClientResponseError) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientResponseError) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -881,14 +861,10 @@ func (v *ContentBlockOther) decodeRest(d *decoder, start int64, _ []string) erro
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *ContentBlockOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ContentBlockOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -1095,14 +1071,10 @@ func (v *CreateElicitationRequestOther) decodeRest(d *decoder, start int64, _ []
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *CreateElicitationRequestOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateElicitationRequestOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // createElicitationRequestFields decodes the fields that every variant of CreateElicitationRequest has.
@@ -1134,10 +1106,6 @@ func (v *createElicitationRequestFields) decodeRest(d *decoder, start int64, _ [
 		return err
 	}
 	return v.missing(seen)
-}
-
-func (v *createElicitationRequestFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1363,14 +1331,10 @@ func (v *CreateElicitationResponseDecline) decodeRest(d *decoder, start int64, _
 	})
 }
 
-func (v *CreateElicitationResponseDecline) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateElicitationResponseDecline) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1403,14 +1367,10 @@ func (v *CreateElicitationResponseCancel) decodeRest(d *decoder, start int64, _ 
 	})
 }
 
-func (v *CreateElicitationResponseCancel) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateElicitationResponseCancel) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 func (v *CreateElicitationResponseOther) rawObject() json.RawMessage {
@@ -1471,14 +1431,10 @@ func (v *CreateElicitationResponseOther) decodeRest(d *decoder, start int64, _ [
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *CreateElicitationResponseOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateElicitationResponseOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // createElicitationResponseFields decodes the fields that every variant of CreateElicitationResponse has.
@@ -1497,10 +1453,6 @@ func (v *createElicitationResponseFields) decodeRest(d *decoder, start int64, _ 
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
 	})
-}
-
-func (v *createElicitationResponseFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1627,7 +1579,7 @@ func (u ElicitationFormMode) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *ElicitationFormMode) UnmarshalJSON(data []byte) error {
-	if err := decodeBytes(data, (*elicitationFormModeFields)(u)); err != nil {
+	if err := decodeObjectBytes(data, (*elicitationFormModeFields)(u)); err != nil {
 		return err
 	}
 	var err error
@@ -1670,7 +1622,7 @@ func (v *elicitationFormModeFields) decodeMember(d *decoder, name []byte, seen *
 	switch string(name) {
 	case "requestedSchema":
 		*seen |= 1 << 0
-		return true, v.RequestedSchema.decodeJSON(d)
+		return true, d.object(&v.RequestedSchema)
 	}
 	return false, nil
 }
@@ -1690,10 +1642,6 @@ func (v *elicitationFormModeFields) decodeRest(d *decoder, start int64, _ []stri
 		return err
 	}
 	return v.missing(seen)
-}
-
-func (v *elicitationFormModeFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1937,14 +1885,10 @@ func (v *ElicitationPropertySchemaOther) decodeRest(d *decoder, start int64, _ [
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *ElicitationPropertySchemaOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationPropertySchemaOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -1975,7 +1919,7 @@ func (u ElicitationURLMode) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *ElicitationURLMode) UnmarshalJSON(data []byte) error {
-	if err := decodeBytes(data, (*elicitationURLModeFields)(u)); err != nil {
+	if err := decodeObjectBytes(data, (*elicitationURLModeFields)(u)); err != nil {
 		return err
 	}
 	var err error
@@ -2044,10 +1988,6 @@ func (v *elicitationURLModeFields) decodeRest(d *decoder, start int64, _ []strin
 		return err
 	}
 	return v.missing(seen)
-}
-
-func (v *elicitationURLModeFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2322,14 +2262,10 @@ func (v *MCPServerOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *MCPServerOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPServerOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -2510,14 +2446,10 @@ func (v *MultiSelectItemsOther) decodeRest(d *decoder, start int64, _ []string) 
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *MultiSelectItemsOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MultiSelectItemsOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 func (u *RequestID) appendJSON(b []byte) ([]byte, error) {
@@ -2687,14 +2619,10 @@ func (v *RequestPermissionOutcomeCancelled) decodeRest(d *decoder, start int64, 
 	})
 }
 
-func (v *RequestPermissionOutcomeCancelled) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RequestPermissionOutcomeCancelled) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2774,14 +2702,10 @@ func (v *RequestPermissionOutcomeOther) decodeRest(d *decoder, start int64, _ []
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *RequestPermissionOutcomeOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RequestPermissionOutcomeOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -2981,14 +2905,10 @@ func (v *SessionConfigOptionOther) decodeRest(d *decoder, start int64, _ []strin
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *SessionConfigOptionOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigOptionOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // sessionConfigOptionFields decodes the fields that every variant of SessionConfigOption has.
@@ -3030,10 +2950,6 @@ func (v *sessionConfigOptionFields) decodeRest(d *decoder, start int64, _ []stri
 		return err
 	}
 	return v.missing(seen)
-}
-
-func (v *sessionConfigOptionFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3091,7 +3007,7 @@ func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
 		if !nonEmpty || hasKeys(m, "value", "name") {
 			var v SessionConfigSelectOptionsUngrouped
 			if err = decodeWith(data, (*[]SessionConfigSelectOption)(&v), func(p *[]SessionConfigSelectOption, d *decoder) error {
-				return decodeSlice(d, p, (*SessionConfigSelectOption).decodeJSON)
+				return decodeSlice(d, p, decodeObject[*SessionConfigSelectOption])
 			}); err == nil {
 				u.Value = v
 				return nil
@@ -3100,7 +3016,7 @@ func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
 		if !nonEmpty || hasKeys(m, "group", "name", "options") {
 			var v SessionConfigSelectOptionsGrouped
 			if err = decodeWith(data, (*[]SessionConfigSelectGroup)(&v), func(p *[]SessionConfigSelectGroup, d *decoder) error {
-				return decodeSlice(d, p, (*SessionConfigSelectGroup).decodeJSON)
+				return decodeSlice(d, p, decodeObject[*SessionConfigSelectGroup])
 			}); err == nil {
 				u.Value = v
 				return nil
@@ -3548,14 +3464,10 @@ func (v *SessionUpdateOther) decodeRest(d *decoder, start int64, _ []string) err
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *SessionUpdateOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionUpdateOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -3717,14 +3629,10 @@ func (v *SetSessionConfigOptionRequestBoolean) decodeRest(d *decoder, start int6
 	return v.missing(seen)
 }
 
-func (v *SetSessionConfigOptionRequestBoolean) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionConfigOptionRequestBoolean) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3773,14 +3681,10 @@ func (v *SetSessionConfigOptionRequestValueID) decodeRest(d *decoder, start int6
 	return v.missing(seen)
 }
 
-func (v *SetSessionConfigOptionRequestValueID) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionConfigOptionRequestValueID) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 func (v *SetSessionConfigOptionRequestOther) rawObject() json.RawMessage {
@@ -3841,14 +3745,10 @@ func (v *SetSessionConfigOptionRequestOther) decodeRest(d *decoder, start int64,
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *SetSessionConfigOptionRequestOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionConfigOptionRequestOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // setSessionConfigOptionRequestFields decodes the fields that every variant of SetSessionConfigOptionRequest has.
@@ -3886,10 +3786,6 @@ func (v *setSessionConfigOptionRequestFields) decodeRest(d *decoder, start int64
 		return err
 	}
 	return v.missing(seen)
-}
-
-func (v *setSessionConfigOptionRequestFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4097,12 +3993,8 @@ func (v *ToolCallContentOther) decodeRest(d *decoder, start int64, _ []string) e
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *ToolCallContentOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCallContentOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }

@@ -82,20 +82,16 @@ func (v *Usage) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "totalTokens", "inputTokens", "outputTokens")
 }
 
-func (v *Usage) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Usage) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 func (v *promptResponseEndTurnTokenUsage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "usage":
-		return true, decodePointerField(d, &v.Usage, (*Usage).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Usage, decodeObject[*Usage], nullOK|defaultOnError)
 	}
 	return false, nil
 }

@@ -57,14 +57,10 @@ func (v *ArchiveSessionRequest) decodeRest(d *decoder, start int64, outer []stri
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
-func (v *ArchiveSessionRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -106,14 +102,10 @@ func (v *ArchiveSessionResponse) decodeRest(d *decoder, start int64, outer []str
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *ArchiveSessionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ArchiveSessionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -184,14 +176,10 @@ func (v *AuthAccount) decodeRest(d *decoder, start int64, outer []string) error 
 	return d.structRest(v, &v.unknownMembers, outer, "label")
 }
 
-func (v *AuthAccount) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthAccount) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type AuthState is decoded: null is an
@@ -244,14 +232,10 @@ func (v *AuthStatusCapabilities) decodeRest(d *decoder, start int64, outer []str
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *AuthStatusCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -293,14 +277,10 @@ func (v *AuthStatusRequest) decodeRest(d *decoder, start int64, outer []string) 
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *AuthStatusRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthStatusRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -343,7 +323,7 @@ func (v *AuthStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeString(&v.State, d)
 	case "accounts":
-		return true, decodeItemsField(d, &v.Accounts, (*AuthAccount).decodeJSON, defaultOnError|emptyList)
+		return true, decodeItemsField(d, &v.Accounts, decodeObject[*AuthAccount], defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -355,14 +335,10 @@ func (v *AuthStatusResponse) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer, "state")
 }
 
-func (v *AuthStatusResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthStatusResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -405,7 +381,7 @@ func (v *AuthStatusUpdateNotification) decodeMember(d *decoder, name []byte, see
 		*seen |= 1 << 0
 		return true, decodeString(&v.State, d)
 	case "accounts":
-		return true, decodeItemsField(d, &v.Accounts, (*AuthAccount).decodeJSON, defaultOnError|emptyList)
+		return true, decodeItemsField(d, &v.Accounts, decodeObject[*AuthAccount], defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -417,14 +393,10 @@ func (v *AuthStatusUpdateNotification) decodeRest(d *decoder, start int64, outer
 	return d.structRest(v, &v.unknownMembers, outer, "state")
 }
 
-func (v *AuthStatusUpdateNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -455,7 +427,7 @@ func (v ErrorStopReason) MarshalJSON() ([]byte, error) {
 func (v *ErrorStopReason) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "error":
-		return true, decodePointerField(d, &v.Error, (*Error).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Error, decodeObject[*Error], nullOK|defaultOnError)
 	}
 	return false, nil
 }
@@ -467,14 +439,10 @@ func (v *ErrorStopReason) decodeRest(d *decoder, start int64, _ []string) error 
 	})
 }
 
-func (v *ErrorStopReason) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ErrorStopReason) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // rawObject returns the object as received when the variant, at any depth, is unknown.
@@ -637,14 +605,10 @@ func (v *IdleStateUpdateEndTurn) decodeRest(d *decoder, start int64, _ []string)
 	})
 }
 
-func (v *IdleStateUpdateEndTurn) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IdleStateUpdateEndTurn) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -677,14 +641,10 @@ func (v *IdleStateUpdateMaxTokens) decodeRest(d *decoder, start int64, _ []strin
 	})
 }
 
-func (v *IdleStateUpdateMaxTokens) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IdleStateUpdateMaxTokens) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -717,14 +677,10 @@ func (v *IdleStateUpdateMaxTurnRequests) decodeRest(d *decoder, start int64, _ [
 	})
 }
 
-func (v *IdleStateUpdateMaxTurnRequests) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IdleStateUpdateMaxTurnRequests) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -757,14 +713,10 @@ func (v *IdleStateUpdateRefusal) decodeRest(d *decoder, start int64, _ []string)
 	})
 }
 
-func (v *IdleStateUpdateRefusal) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IdleStateUpdateRefusal) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -797,14 +749,10 @@ func (v *IdleStateUpdateCancelled) decodeRest(d *decoder, start int64, _ []strin
 	})
 }
 
-func (v *IdleStateUpdateCancelled) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IdleStateUpdateCancelled) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -855,14 +803,10 @@ func (v *IdleStateUpdateNone) decodeRest(d *decoder, start int64, _ []string) er
 	})
 }
 
-func (v *IdleStateUpdateNone) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IdleStateUpdateNone) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 func (v *IdleStateUpdateOther) rawObject() json.RawMessage {
@@ -923,14 +867,10 @@ func (v *IdleStateUpdateOther) decodeRest(d *decoder, start int64, _ []string) e
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *IdleStateUpdateOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IdleStateUpdateOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // idleStateUpdateFields decodes the fields that every variant of IdleStateUpdate has.
@@ -939,7 +879,7 @@ type idleStateUpdateFields IdleStateUpdate
 func (v *idleStateUpdateFields) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "usage":
-		return true, decodePointerField(d, &v.Usage, (*Usage).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Usage, decodeObject[*Usage], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -951,10 +891,6 @@ func (v *idleStateUpdateFields) decodeRest(d *decoder, start int64, _ []string) 
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
 	})
-}
-
-func (v *idleStateUpdateFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1009,7 +945,7 @@ func (v *ProxyNotification) decodeMember(d *decoder, name []byte, seen *uint64) 
 		*seen |= 1 << 0
 		return true, decodeString(&v.Method, d)
 	case "params":
-		return true, decodePointerField(d, &v.Params, (*ProxySuccessorNotification).decodeJSON, nullOK)
+		return true, decodePointerField(d, &v.Params, decodeObject[*ProxySuccessorNotification], nullOK)
 	}
 	return false, nil
 }
@@ -1019,14 +955,10 @@ func (v *ProxyNotification) decodeRest(d *decoder, start int64, outer []string) 
 	return d.structRest(v, &v.unknownMembers, outer, "method")
 }
 
-func (v *ProxyNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxyNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1080,14 +1012,10 @@ func (v *ProxyRequest) decodeRest(d *decoder, start int64, outer []string) error
 	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
 }
 
-func (v *ProxyRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxyRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -1171,14 +1099,10 @@ func (v *ProxyResponseResult) decodeRest(d *decoder, start int64, _ []string) er
 	return v.missing(seen)
 }
 
-func (v *ProxyResponseResult) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxyResponseResult) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1215,7 +1139,7 @@ func (v *ProxyResponseError) decodeMember(d *decoder, name []byte, seen *uint64)
 		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
-		return true, v.Error.decodeJSON(d)
+		return true, d.object(&v.Error)
 	}
 	return false, nil
 }
@@ -1240,14 +1164,10 @@ func (v *ProxyResponseError) decodeRest(d *decoder, start int64, _ []string) err
 	return v.missing(seen)
 }
 
-func (v *ProxyResponseError) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxyResponseError) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -1337,14 +1257,10 @@ func (v *ProxySuccessorNotification) decodeRest(d *decoder, start int64, outer [
 	return d.structRest(v, &v.unknownMembers, outer, "method")
 }
 
-func (v *ProxySuccessorNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxySuccessorNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1399,14 +1315,10 @@ func (v *ProxySuccessorRequest) decodeRest(d *decoder, start int64, outer []stri
 	return d.structRest(v, &v.unknownMembers, outer, "method")
 }
 
-func (v *ProxySuccessorRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1448,14 +1360,10 @@ func (v *RequiresActionStateUpdate) decodeRest(d *decoder, start int64, outer []
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *RequiresActionStateUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1497,14 +1405,10 @@ func (v *RunningStateUpdate) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *RunningStateUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RunningStateUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1546,14 +1450,10 @@ func (v *SessionArchiveCapabilities) decodeRest(d *decoder, start int64, outer [
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SessionArchiveCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionArchiveCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type SessionArchiveFilter is decoded: null is an
@@ -1606,14 +1506,10 @@ func (v *SessionCancelCapabilities) decodeRest(d *decoder, start int64, outer []
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SessionCancelCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionCancelCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1700,14 +1596,10 @@ func (v *SessionMessage) decodeRest(d *decoder, start int64, outer []string) err
 	return d.structRest(v, &v.unknownMembers, outer, "messageId")
 }
 
-func (v *SessionMessage) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionMessage) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1761,14 +1653,10 @@ func (v *SessionMessageChunk) decodeRest(d *decoder, start int64, outer []string
 	return d.structRest(v, &v.unknownMembers, outer, "messageId", "content")
 }
 
-func (v *SessionMessageChunk) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionMessageChunk) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type SessionStatus is decoded: null is an
@@ -1821,14 +1709,10 @@ func (v *SessionStatusCapabilities) decodeRest(d *decoder, start int64, outer []
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SessionStatusCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionStatusCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1875,14 +1759,10 @@ func (v *SessionStatusRequest) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
-func (v *SessionStatusRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionStatusRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1929,14 +1809,10 @@ func (v *SessionStatusResponse) decodeRest(d *decoder, start int64, outer []stri
 	return d.structRest(v, &v.unknownMembers, outer, "status")
 }
 
-func (v *SessionStatusResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1974,7 +1850,7 @@ func (v SessionSystemPromptCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionSystemPromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "mode":
-		return true, decodePointerField(d, &v.Mode, (*SessionSystemPromptModeCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Mode, decodeObject[*SessionSystemPromptModeCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1986,14 +1862,10 @@ func (v *SessionSystemPromptCapabilities) decodeRest(d *decoder, start int64, ou
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SessionSystemPromptCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionSystemPromptCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2031,7 +1903,7 @@ func (v SessionSystemPromptModeCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionSystemPromptModeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "override":
-		return true, decodePointerField(d, &v.Override, (*SessionSystemPromptOverrideCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Override, decodeObject[*SessionSystemPromptOverrideCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2043,14 +1915,10 @@ func (v *SessionSystemPromptModeCapabilities) decodeRest(d *decoder, start int64
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SessionSystemPromptModeCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionSystemPromptModeCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2092,14 +1960,10 @@ func (v *SessionSystemPromptOverrideCapabilities) decodeRest(d *decoder, start i
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SessionSystemPromptOverrideCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionSystemPromptOverrideCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2141,14 +2005,10 @@ func (v *SessionTitleCapabilities) decodeRest(d *decoder, start int64, outer []s
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SessionTitleCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionTitleCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2200,14 +2060,10 @@ func (v *SetSessionTitleRequest) decodeRest(d *decoder, start int64, outer []str
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "title")
 }
 
-func (v *SetSessionTitleRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionTitleRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2254,14 +2110,10 @@ func (v *SetSessionTitleResponse) decodeRest(d *decoder, start int64, outer []st
 	return d.structRest(v, &v.unknownMembers, outer, "title")
 }
 
-func (v *SetSessionTitleResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionTitleResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -2477,14 +2329,10 @@ func (v *StateUpdateOther) decodeRest(d *decoder, start int64, _ []string) error
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *StateUpdateOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *StateUpdateOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2526,14 +2374,10 @@ func (v *SubagentCapabilities) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SubagentCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SubagentCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2571,7 +2415,7 @@ func (v SubagentSessionCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SubagentSessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "cancel":
-		return true, decodePointerField(d, &v.Cancel, (*SessionCancelCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Cancel, decodeObject[*SessionCancelCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2583,14 +2427,10 @@ func (v *SubagentSessionCapabilities) decodeRest(d *decoder, start int64, outer 
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SubagentSessionCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SubagentSessionCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2669,7 +2509,7 @@ func (v *SubagentUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	case "description":
 		return true, decodeNullableField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "capabilities":
-		return true, decodeNullableField(d, &v.Capabilities, (*SubagentSessionCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Capabilities, decodeObject[*SubagentSessionCapabilities], nullOK|defaultOnError)
 	case "state":
 		return true, decodeNullableField(d, &v.State, (*StateUpdate).decodeJSON, nullOK|defaultOnError)
 	case "cwd":
@@ -2689,14 +2529,10 @@ func (v *SubagentUpdate) decodeRest(d *decoder, start int64, outer []string) err
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
-func (v *SubagentUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SubagentUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2743,14 +2579,10 @@ func (v *UnarchiveSessionRequest) decodeRest(d *decoder, start int64, outer []st
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
-func (v *UnarchiveSessionRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2792,14 +2624,10 @@ func (v *UnarchiveSessionResponse) decodeRest(d *decoder, start int64, outer []s
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *UnarchiveSessionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UnarchiveSessionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2841,20 +2669,16 @@ func (v *UnknownStateUpdate) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *UnknownStateUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UnknownStateUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 func (v *agentAuthCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "status":
-		return true, decodePointerField(d, &v.Status, (*AuthStatusCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Status, decodeObject[*AuthStatusCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }
@@ -2874,7 +2698,7 @@ func (v *agentAuthCapabilitiesUnstable) appendMembers(b []byte) ([]byte, error) 
 func (v *clientCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "subagents":
-		return true, decodePointerField(d, &v.Subagents, (*SubagentCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Subagents, decodeObject[*SubagentCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }
@@ -2911,7 +2735,7 @@ func (v *listSessionsRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 func (v *loadSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, (*SystemPrompt).decodeJSON, nullOK)
+		return true, decodePointerField(d, &v.SystemPrompt, decodeObject[*SystemPrompt], nullOK)
 	}
 	return false, nil
 }
@@ -2931,7 +2755,7 @@ func (v *loadSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 func (v *newSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, (*SystemPrompt).decodeJSON, nullOK)
+		return true, decodePointerField(d, &v.SystemPrompt, decodeObject[*SystemPrompt], nullOK)
 	}
 	return false, nil
 }
@@ -2951,7 +2775,7 @@ func (v *newSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 func (v *resumeSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, (*SystemPrompt).decodeJSON, nullOK)
+		return true, decodePointerField(d, &v.SystemPrompt, decodeObject[*SystemPrompt], nullOK)
 	}
 	return false, nil
 }
@@ -2971,13 +2795,13 @@ func (v *resumeSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 func (v *sessionCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, (*SessionSystemPromptCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.SystemPrompt, decodeObject[*SessionSystemPromptCapabilities], nullOK|defaultOnError)
 	case "archive":
-		return true, decodePointerField(d, &v.Archive, (*SessionArchiveCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Archive, decodeObject[*SessionArchiveCapabilities], nullOK|defaultOnError)
 	case "status":
-		return true, decodePointerField(d, &v.Status, (*SessionStatusCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Status, decodeObject[*SessionStatusCapabilities], nullOK|defaultOnError)
 	case "title":
-		return true, decodePointerField(d, &v.Title, (*SessionTitleCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Title, decodeObject[*SessionTitleCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }

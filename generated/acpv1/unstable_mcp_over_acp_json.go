@@ -79,14 +79,10 @@ func (v *MCPError) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.missing(seen)
 }
 
-func (v *MCPError) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPError) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type MCPRequestID is decoded: null is an
@@ -149,14 +145,10 @@ func (v *MCPServerACP) decodeRest(d *decoder, start int64, outer []string) error
 	return d.structRest(v, &v.unknownMembers, outer, "name", "serverId")
 }
 
-func (v *MCPServerACP) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPServerACP) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type MCPServerACPID is decoded: null is an
@@ -232,14 +224,10 @@ func (v *MessageMCPNotification) decodeRest(d *decoder, start int64, outer []str
 	return d.structRest(v, &v.unknownMembers, outer, "serverId", "requestId", "method")
 }
 
-func (v *MessageMCPNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MessageMCPNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -304,14 +292,10 @@ func (v *MessageMCPRequest) decodeRest(d *decoder, start int64, outer []string) 
 	return d.structRest(v, &v.unknownMembers, outer, "serverId", "requestId", "method")
 }
 
-func (v *MessageMCPRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MessageMCPRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -393,14 +377,10 @@ func (v *MessageMCPResponseResult) decodeRest(d *decoder, start int64, _ []strin
 	return v.missing(seen)
 }
 
-func (v *MessageMCPResponseResult) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MessageMCPResponseResult) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -436,7 +416,7 @@ func (v *MessageMCPResponseError) decodeMember(d *decoder, name []byte, seen *ui
 	switch string(name) {
 	case "error":
 		*seen |= 1 << 0
-		return true, v.Error.decodeJSON(d)
+		return true, d.object(&v.Error)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -460,14 +440,10 @@ func (v *MessageMCPResponseError) decodeRest(d *decoder, start int64, _ []string
 	return v.missing(seen)
 }
 
-func (v *MessageMCPResponseError) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MessageMCPResponseError) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.

@@ -52,14 +52,10 @@ func (v *PlanCapabilities) decodeRest(d *decoder, start int64, outer []string) e
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *PlanCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -111,14 +107,10 @@ func (v *PlanFile) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "planId", "uri")
 }
 
-func (v *PlanFile) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanFile) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type PlanID is decoded: null is an
@@ -171,7 +163,7 @@ func (v *PlanItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 		return true, decodeString(&v.PlanID, d)
 	case "entries":
 		*seen |= 1 << 1
-		return true, decodeItemsField(d, &v.Entries, (*PlanEntry).decodeJSON, defaultOnError|emptyList)
+		return true, decodeItemsField(d, &v.Entries, decodeObject[*PlanEntry], defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -183,14 +175,10 @@ func (v *PlanItems) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "planId", "entries")
 }
 
-func (v *PlanItems) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanItems) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -242,14 +230,10 @@ func (v *PlanMarkdown) decodeRest(d *decoder, start int64, outer []string) error
 	return d.structRest(v, &v.unknownMembers, outer, "planId", "content")
 }
 
-func (v *PlanMarkdown) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanMarkdown) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -296,14 +280,10 @@ func (v *PlanRemoved) decodeRest(d *decoder, start int64, outer []string) error 
 	return d.structRest(v, &v.unknownMembers, outer, "planId")
 }
 
-func (v *PlanRemoved) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanRemoved) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -352,14 +332,10 @@ func (v *PlanUpdate) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "plan")
 }
 
-func (v *PlanUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -551,20 +527,16 @@ func (v *PlanUpdateContentOther) decodeRest(d *decoder, start int64, _ []string)
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *PlanUpdateContentOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanUpdateContentOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 func (v *clientCapabilitiesPlanOperations) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "plan":
-		return true, decodePointerField(d, &v.Plan, (*PlanCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Plan, decodeObject[*PlanCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }

@@ -75,7 +75,7 @@ func (v *ForkSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 			return decodeSlice(d, p, (*MCPServer).decodeJSON)
 		}, defaultOnNull|emptyList)
 	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, (*SystemPrompt).decodeJSON, nullOK)
+		return true, decodePointerField(d, &v.SystemPrompt, decodeObject[*SystemPrompt], nullOK)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -87,14 +87,10 @@ func (v *ForkSessionRequest) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "cwd")
 }
 
-func (v *ForkSessionRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ForkSessionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -143,7 +139,7 @@ func (v *ForkSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "modes":
-		return true, decodePointerField(d, &v.Modes, (*SessionModeState).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Modes, decodeObject[*SessionModeState], nullOK|defaultOnError)
 	case "configOptions":
 		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
@@ -157,14 +153,10 @@ func (v *ForkSessionResponse) decodeRest(d *decoder, start int64, outer []string
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
-func (v *ForkSessionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ForkSessionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -206,14 +198,10 @@ func (v *SessionForkCapabilities) decodeRest(d *decoder, start int64, outer []st
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SessionForkCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionForkCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -269,14 +257,10 @@ func (v *SystemPrompt) decodeRest(d *decoder, start int64, outer []string) error
 	return d.structRest(v, &v.unknownMembers, outer, "mode", "content")
 }
 
-func (v *SystemPrompt) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SystemPrompt) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type SystemPromptMode is decoded: null is an
@@ -293,7 +277,7 @@ func (v SystemPromptMode) MarshalJSON() ([]byte, error) {
 func (v *sessionCapabilitiesSessionFork) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "fork":
-		return true, decodePointerField(d, &v.Fork, (*SessionForkCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Fork, decodeObject[*SessionForkCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }

@@ -85,6 +85,32 @@ func decodeBytes(data []byte, v decodable) error {
 	})
 }
 
+// decodeObjectBytes decodes data, a single JSON object, into v: the
+// UnmarshalJSON of every struct, which has no decodeJSON of its own.
+//
+//go:noinline
+func decodeObjectBytes(data []byte, v restDecoder) error {
+	return withDecoder(data, func(d *decoder) error {
+		if err := d.object(v); err != nil {
+			return err
+		}
+		if _, end := d.ReadToken(); end != io.EOF {
+			if end != nil {
+				return end
+			}
+			return errors.New("json: invalid data after top-level value")
+		}
+		return nil
+	})
+}
+
+// decodeObject decodes a JSON object into the struct p points to: the
+// decoder of every struct in a list, a map or a member with rules, one
+// instantiation for all, as every pointer type argument shares one.
+func decodeObject[P restDecoder](p P, d *decoder) error {
+	return d.object(p)
+}
+
 // decodeWith decodes data, a single JSON value, into p with elem.
 func decodeWith[T any](data []byte, p *T, elem func(*T, *decoder) error) error {
 	return withDecoder(data, func(d *decoder) error {

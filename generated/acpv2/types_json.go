@@ -61,14 +61,10 @@ func (v *AgentAuthCapabilities) decodeRest(d *decoder, start int64, outer []stri
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *AgentAuthCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -115,9 +111,9 @@ func (v AgentCapabilities) MarshalJSON() ([]byte, error) {
 func (v *AgentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "session":
-		return true, decodePointerField(d, &v.Session, (*SessionCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Session, decodeObject[*SessionCapabilities], nullOK|defaultOnError)
 	case "auth":
-		return true, decodePointerField(d, &v.Auth, (*AgentAuthCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Auth, decodeObject[*AgentAuthCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -129,14 +125,10 @@ func (v *AgentCapabilities) decodeRest(d *decoder, start int64, outer []string) 
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *AgentCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -195,14 +187,10 @@ func (v *AgentMessage) decodeRest(d *decoder, start int64, outer []string) error
 	return d.structRest(v, &v.unknownMembers, outer, "messageId")
 }
 
-func (v *AgentMessage) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentMessage) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -249,14 +237,10 @@ func (v *AgentNotification) decodeRest(d *decoder, start int64, outer []string) 
 	return d.structRest(v, &v.unknownMembers, outer, "method")
 }
 
-func (v *AgentNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -310,14 +294,10 @@ func (v *AgentRequest) decodeRest(d *decoder, start int64, outer []string) error
 	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
 }
 
-func (v *AgentRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -376,14 +356,10 @@ func (v *AgentThought) decodeRest(d *decoder, start int64, outer []string) error
 	return d.structRest(v, &v.unknownMembers, outer, "messageId")
 }
 
-func (v *AgentThought) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentThought) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -449,14 +425,10 @@ func (v *Annotations) decodeRest(d *decoder, start int64, outer []string) error 
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *Annotations) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Annotations) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -504,7 +476,7 @@ func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 1
 		return true, decodeString(&v.MimeType, d)
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -516,14 +488,10 @@ func (v *AudioContent) decodeRest(d *decoder, start int64, outer []string) error
 	return d.structRest(v, &v.unknownMembers, outer, "data", "mimeType")
 }
 
-func (v *AudioContent) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AudioContent) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -581,14 +549,10 @@ func (v *AuthMethodAgent) decodeRest(d *decoder, start int64, outer []string) er
 	return d.structRest(v, &v.unknownMembers, outer, "methodId", "name")
 }
 
-func (v *AuthMethodAgent) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthMethodAgent) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type AuthMethodID is decoded: null is an
@@ -664,7 +628,7 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 		}, defaultOnNull|emptyList)
 	case "env":
 		return true, decodeField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
-			return decodeSlice(d, p, (*EnvVariable).decodeJSON)
+			return decodeSlice(d, p, decodeObject[*EnvVariable])
 		}, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
@@ -677,14 +641,10 @@ func (v *AuthMethodTerminal) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer, "methodId", "name")
 }
 
-func (v *AuthMethodTerminal) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -733,14 +693,10 @@ func (v *AvailableCommandsUpdate) decodeRest(d *decoder, start int64, outer []st
 	return d.structRest(v, &v.unknownMembers, outer, "availableCommands")
 }
 
-func (v *AvailableCommandsUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -787,14 +743,10 @@ func (v *BackgroundTerminal) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer, "terminalId")
 }
 
-func (v *BackgroundTerminal) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *BackgroundTerminal) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -841,14 +793,10 @@ func (v *BackgroundToolCall) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer, "toolCallId")
 }
 
-func (v *BackgroundToolCall) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *BackgroundToolCall) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -906,14 +854,10 @@ func (v *BlobResourceContents) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer, "blob", "uri")
 }
 
-func (v *BlobResourceContents) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -973,14 +917,10 @@ func (v *BooleanPropertySchema) decodeRest(d *decoder, start int64, outer []stri
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *BooleanPropertySchema) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *BooleanPropertySchema) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1029,14 +969,10 @@ func (v *CancelRequestNotification) decodeRest(d *decoder, start int64, outer []
 	return d.structRest(v, &v.unknownMembers, outer, "requestId")
 }
 
-func (v *CancelRequestNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CancelRequestNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1083,14 +1019,10 @@ func (v *CancelSessionNotification) decodeRest(d *decoder, start int64, outer []
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
-func (v *CancelSessionNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CancelSessionNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1142,14 +1074,10 @@ func (v *CancelTerminalRequest) decodeRest(d *decoder, start int64, outer []stri
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
 }
 
-func (v *CancelTerminalRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CancelTerminalRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1191,14 +1119,10 @@ func (v *CancelTerminalResponse) decodeRest(d *decoder, start int64, outer []str
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *CancelTerminalResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CancelTerminalResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1250,14 +1174,10 @@ func (v *CancelToolCallRequest) decodeRest(d *decoder, start int64, outer []stri
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "toolCallId")
 }
 
-func (v *CancelToolCallRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CancelToolCallRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1299,14 +1219,10 @@ func (v *CancelToolCallResponse) decodeRest(d *decoder, start int64, outer []str
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *CancelToolCallResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CancelToolCallResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1348,14 +1264,10 @@ func (v *CancelledPermissionOutcome) decodeRest(d *decoder, start int64, outer [
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *CancelledPermissionOutcome) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CancelledPermissionOutcome) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1393,7 +1305,7 @@ func (v ClientAuthCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ClientAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "terminal":
-		return true, decodePointerField(d, &v.Terminal, (*TerminalAuthCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Terminal, decodeObject[*TerminalAuthCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1405,14 +1317,10 @@ func (v *ClientAuthCapabilities) decodeRest(d *decoder, start int64, outer []str
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *ClientAuthCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientAuthCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1456,9 +1364,9 @@ func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "auth":
-		return true, decodePointerField(d, &v.Auth, (*ClientAuthCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Auth, decodeObject[*ClientAuthCapabilities], nullOK|defaultOnError)
 	case "elicitation":
-		return true, decodePointerField(d, &v.Elicitation, (*ElicitationCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Elicitation, decodeObject[*ElicitationCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1470,14 +1378,10 @@ func (v *ClientCapabilities) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *ClientCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1524,14 +1428,10 @@ func (v *ClientNotification) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer, "method")
 }
 
-func (v *ClientNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1585,14 +1485,10 @@ func (v *ClientRequest) decodeRest(d *decoder, start int64, outer []string) erro
 	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
 }
 
-func (v *ClientRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1639,14 +1535,10 @@ func (v *CloseSessionRequest) decodeRest(d *decoder, start int64, outer []string
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
-func (v *CloseSessionRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1688,14 +1580,10 @@ func (v *CloseSessionResponse) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *CloseSessionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CloseSessionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1755,14 +1643,10 @@ func (v *Command) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "name", "description")
 }
 
-func (v *Command) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Command) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1826,14 +1710,10 @@ func (v *CommandPermissionSubject) decodeRest(d *decoder, start int64, outer []s
 	return d.structRest(v, &v.unknownMembers, outer, "command", "cwd")
 }
 
-func (v *CommandPermissionSubject) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CommandPermissionSubject) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type CompactionID is decoded: null is an
@@ -1898,14 +1778,10 @@ func (v *CompactionSummaryChunk) decodeRest(d *decoder, start int64, outer []str
 	return d.structRest(v, &v.unknownMembers, outer, "compactionId", "content")
 }
 
-func (v *CompactionSummaryChunk) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CompactionSummaryChunk) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1977,14 +1853,10 @@ func (v *CompactionUpdate) decodeRest(d *decoder, start int64, outer []string) e
 	return d.structRest(v, &v.unknownMembers, outer, "compactionId", "status")
 }
 
-func (v *CompactionUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CompactionUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2031,14 +1903,10 @@ func (v *CompleteElicitationNotification) decodeRest(d *decoder, start int64, ou
 	return d.structRest(v, &v.unknownMembers, outer, "elicitationId")
 }
 
-func (v *CompleteElicitationNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2087,14 +1955,10 @@ func (v *ConfigOptionUpdate) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer, "configOptions")
 }
 
-func (v *ConfigOptionUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2143,14 +2007,10 @@ func (v *Content) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "content")
 }
 
-func (v *Content) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Content) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2204,14 +2064,10 @@ func (v *ContentChunk) decodeRest(d *decoder, start int64, outer []string) error
 	return d.structRest(v, &v.unknownMembers, outer, "messageId", "content")
 }
 
-func (v *ContentChunk) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ContentChunk) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2265,14 +2121,10 @@ func (v *Cost) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "amount", "currency")
 }
 
-func (v *Cost) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Cost) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2319,14 +2171,10 @@ func (v *DeleteSessionRequest) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
-func (v *DeleteSessionRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2368,14 +2216,10 @@ func (v *DeleteSessionResponse) decodeRest(d *decoder, start int64, outer []stri
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *DeleteSessionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2420,7 +2264,7 @@ func (v *Diff) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 		*seen |= 1 << 0
 		return true, decodeItemsField(d, &v.Changes, (*DiffChange).decodeJSON, 0)
 	case "patch":
-		return true, decodePointerField(d, &v.Patch, (*DiffPatch).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Patch, decodeObject[*DiffPatch], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2432,14 +2276,10 @@ func (v *Diff) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "changes")
 }
 
-func (v *Diff) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Diff) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2491,14 +2331,10 @@ func (v *DiffPatch) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "format", "text")
 }
 
-func (v *DiffPatch) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *DiffPatch) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2536,14 +2372,10 @@ func (v *DiffPathChange) decodeRest(d *decoder, start int64, outer []string) err
 	return d.structRest(v, &v.unknownMembers, outer, "path")
 }
 
-func (v *DiffPathChange) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *DiffPathChange) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2586,14 +2418,10 @@ func (v *DiffPathPairChange) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer, "oldPath", "path")
 }
 
-func (v *DiffPathPairChange) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *DiffPathPairChange) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2637,14 +2465,10 @@ func (v *ElicitationAcceptAction) decodeRest(d *decoder, start int64, outer []st
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *ElicitationAcceptAction) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationAcceptAction) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2688,9 +2512,9 @@ func (v ElicitationCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ElicitationCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "form":
-		return true, decodePointerField(d, &v.Form, (*ElicitationFormCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Form, decodeObject[*ElicitationFormCapabilities], nullOK|defaultOnError)
 	case "url":
-		return true, decodePointerField(d, &v.URL, (*ElicitationURLCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.URL, decodeObject[*ElicitationURLCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -2702,14 +2526,10 @@ func (v *ElicitationCapabilities) decodeRest(d *decoder, start int64, outer []st
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *ElicitationCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2751,14 +2571,10 @@ func (v *ElicitationFormCapabilities) decodeRest(d *decoder, start int64, outer 
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *ElicitationFormCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationFormCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type ElicitationID is decoded: null is an
@@ -2821,14 +2637,10 @@ func (v *ElicitationRequestScope) decodeRest(d *decoder, start int64, _ []string
 	return v.missing(seen)
 }
 
-func (v *ElicitationRequestScope) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2906,14 +2718,10 @@ func (v *ElicitationSchema) decodeRest(d *decoder, start int64, outer []string) 
 	return d.structRest(v, &v.unknownMembers, outer, "type", "properties")
 }
 
-func (v *ElicitationSchema) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationSchema) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2968,14 +2776,10 @@ func (v *ElicitationSessionScope) decodeRest(d *decoder, start int64, _ []string
 	return v.missing(seen)
 }
 
-func (v *ElicitationSessionScope) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3017,14 +2821,10 @@ func (v *ElicitationURLCapabilities) decodeRest(d *decoder, start int64, outer [
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *ElicitationURLCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3069,7 +2869,7 @@ func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.Resource, (*EmbeddedResourceData).decodeJSON, 0)
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3081,14 +2881,10 @@ func (v *EmbeddedResource) decodeRest(d *decoder, start int64, outer []string) e
 	return d.structRest(v, &v.unknownMembers, outer, "resource")
 }
 
-func (v *EmbeddedResource) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *EmbeddedResource) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3146,14 +2942,10 @@ func (v *EnumOption) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "const", "title")
 }
 
-func (v *EnumOption) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *EnumOption) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3205,14 +2997,10 @@ func (v *EnvVariable) decodeRest(d *decoder, start int64, outer []string) error 
 	return d.structRest(v, &v.unknownMembers, outer, "name", "value")
 }
 
-func (v *EnvVariable) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *EnvVariable) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3264,14 +3052,10 @@ func (v *Error) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "code", "message")
 }
 
-func (v *Error) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Error) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3302,7 +3086,7 @@ func (v ErrorStopReason) MarshalJSON() ([]byte, error) {
 func (v *ErrorStopReason) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "error":
-		return true, decodePointerField(d, &v.Error, (*Error).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Error, decodeObject[*Error], nullOK|defaultOnError)
 	}
 	return false, nil
 }
@@ -3314,14 +3098,10 @@ func (v *ErrorStopReason) decodeRest(d *decoder, start int64, _ []string) error 
 	})
 }
 
-func (v *ErrorStopReason) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ErrorStopReason) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3373,14 +3153,10 @@ func (v *HTTPHeader) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "name", "value")
 }
 
-func (v *HTTPHeader) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3447,14 +3223,10 @@ func (v *Icon) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "src")
 }
 
-func (v *Icon) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Icon) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3508,7 +3280,7 @@ func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	case "uri":
 		return true, decodePointerField(d, &v.URI, decodeString[string], nullOK|defaultOnError)
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3520,14 +3292,10 @@ func (v *ImageContent) decodeRest(d *decoder, start int64, outer []string) error
 	return d.structRest(v, &v.unknownMembers, outer, "data", "mimeType")
 }
 
-func (v *ImageContent) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ImageContent) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3585,14 +3353,10 @@ func (v *Implementation) decodeRest(d *decoder, start int64, outer []string) err
 	return d.structRest(v, &v.unknownMembers, outer, "name", "version")
 }
 
-func (v *Implementation) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Implementation) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3644,9 +3408,9 @@ func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 		return true, decodeUint(&v.ProtocolVersion, d)
 	case "info":
 		*seen |= 1 << 1
-		return true, v.Info.decodeJSON(d)
+		return true, d.object(&v.Info)
 	case "capabilities":
-		return true, decodePointerField(d, &v.Capabilities, (*ClientCapabilities).decodeJSON, defaultOnError)
+		return true, decodePointerField(d, &v.Capabilities, decodeObject[*ClientCapabilities], defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -3658,14 +3422,10 @@ func (v *InitializeRequest) decodeRest(d *decoder, start int64, outer []string) 
 	return d.structRest(v, &v.unknownMembers, outer, "protocolVersion", "info")
 }
 
-func (v *InitializeRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *InitializeRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3723,9 +3483,9 @@ func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 		return true, decodeUint(&v.ProtocolVersion, d)
 	case "info":
 		*seen |= 1 << 1
-		return true, v.Info.decodeJSON(d)
+		return true, d.object(&v.Info)
 	case "capabilities":
-		return true, decodePointerField(d, &v.Capabilities, (*AgentCapabilities).decodeJSON, defaultOnError)
+		return true, decodePointerField(d, &v.Capabilities, decodeObject[*AgentCapabilities], defaultOnError)
 	case "authMethods":
 		return true, decodeItemsField(d, &v.AuthMethods, (*AuthMethod).decodeJSON, defaultOnError|emptyList)
 	case "_meta":
@@ -3739,14 +3499,10 @@ func (v *InitializeResponse) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer, "protocolVersion", "info")
 }
 
-func (v *InitializeResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *InitializeResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3818,14 +3574,10 @@ func (v *IntegerPropertySchema) decodeRest(d *decoder, start int64, outer []stri
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *IntegerPropertySchema) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IntegerPropertySchema) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3882,14 +3634,10 @@ func (v *ListSessionsRequest) decodeRest(d *decoder, start int64, outer []string
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *ListSessionsRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ListSessionsRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3930,7 +3678,7 @@ func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "sessions":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.Sessions, (*SessionInfo).decodeJSON, defaultOnError|emptyList)
+		return true, decodeItemsField(d, &v.Sessions, decodeObject[*SessionInfo], defaultOnError|emptyList)
 	case "nextCursor":
 		return true, decodePointerField(d, &v.NextCursor, decodeString[SessionListCursor], nullOK)
 	case "_meta":
@@ -3944,14 +3692,10 @@ func (v *ListSessionsResponse) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer, "sessions")
 }
 
-func (v *ListSessionsResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ListSessionsResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3998,14 +3742,10 @@ func (v *LoginAuthRequest) decodeRest(d *decoder, start int64, outer []string) e
 	return d.structRest(v, &v.unknownMembers, outer, "methodId")
 }
 
-func (v *LoginAuthRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LoginAuthRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4047,14 +3787,10 @@ func (v *LoginAuthResponse) decodeRest(d *decoder, start int64, outer []string) 
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *LoginAuthResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LoginAuthResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4096,14 +3832,10 @@ func (v *LogoutAuthRequest) decodeRest(d *decoder, start int64, outer []string) 
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *LogoutAuthRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LogoutAuthRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4145,14 +3877,10 @@ func (v *LogoutAuthResponse) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *LogoutAuthResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LogoutAuthResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4199,9 +3927,9 @@ func (v MCPCapabilities) MarshalJSON() ([]byte, error) {
 func (v *MCPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "stdio":
-		return true, decodePointerField(d, &v.Stdio, (*MCPStdioCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Stdio, decodeObject[*MCPStdioCapabilities], nullOK|defaultOnError)
 	case "http":
-		return true, decodePointerField(d, &v.HTTP, (*MCPHTTPCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.HTTP, decodeObject[*MCPHTTPCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -4213,14 +3941,10 @@ func (v *MCPCapabilities) decodeRest(d *decoder, start int64, outer []string) er
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *MCPCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4262,14 +3986,10 @@ func (v *MCPHTTPCapabilities) decodeRest(d *decoder, start int64, outer []string
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *MCPHTTPCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPHTTPCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4318,7 +4038,7 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 		return true, decodeString(&v.URL, d)
 	case "headers":
 		return true, decodeField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
-			return decodeSlice(d, p, (*HTTPHeader).decodeJSON)
+			return decodeSlice(d, p, decodeObject[*HTTPHeader])
 		}, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
@@ -4331,14 +4051,10 @@ func (v *MCPServerHTTP) decodeRest(d *decoder, start int64, outer []string) erro
 	return d.structRest(v, &v.unknownMembers, outer, "name", "url")
 }
 
-func (v *MCPServerHTTP) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPServerHTTP) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4397,7 +4113,7 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 		}, defaultOnNull|emptyList)
 	case "env":
 		return true, decodeField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
-			return decodeSlice(d, p, (*EnvVariable).decodeJSON)
+			return decodeSlice(d, p, decodeObject[*EnvVariable])
 		}, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
@@ -4410,14 +4126,10 @@ func (v *MCPServerStdio) decodeRest(d *decoder, start int64, outer []string) err
 	return d.structRest(v, &v.unknownMembers, outer, "name", "command")
 }
 
-func (v *MCPServerStdio) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPServerStdio) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4459,14 +4171,10 @@ func (v *MCPStdioCapabilities) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *MCPStdioCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPStdioCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type MediaType is decoded: null is an
@@ -4569,14 +4277,10 @@ func (v *MultiSelectPropertySchema) decodeRest(d *decoder, start int64, outer []
 	return d.structRest(v, &v.unknownMembers, outer, "items")
 }
 
-func (v *MultiSelectPropertySchema) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MultiSelectPropertySchema) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4646,14 +4350,10 @@ func (v *NewSessionRequest) decodeRest(d *decoder, start int64, outer []string) 
 	return d.structRest(v, &v.unknownMembers, outer, "cwd")
 }
 
-func (v *NewSessionRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *NewSessionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4716,14 +4416,10 @@ func (v *NewSessionResponse) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
-func (v *NewSessionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *NewSessionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4783,14 +4479,10 @@ func (v *Notice) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "severity", "title")
 }
 
-func (v *Notice) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Notice) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4868,14 +4560,10 @@ func (v *NumberPropertySchema) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *NumberPropertySchema) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *NumberPropertySchema) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4932,14 +4620,10 @@ func (v *PermissionOption) decodeRest(d *decoder, start int64, outer []string) e
 	return d.structRest(v, &v.unknownMembers, outer, "optionId", "name", "kind")
 }
 
-func (v *PermissionOption) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PermissionOption) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type PermissionOptionID is decoded: null is an
@@ -5007,14 +4691,10 @@ func (v *PlanEntry) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "content", "priority", "status")
 }
 
-func (v *PlanEntry) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanEntry) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type PlanID is decoded: null is an
@@ -5067,7 +4747,7 @@ func (v *PlanItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 		return true, decodeString(&v.PlanID, d)
 	case "entries":
 		*seen |= 1 << 1
-		return true, decodeItemsField(d, &v.Entries, (*PlanEntry).decodeJSON, 0)
+		return true, decodeItemsField(d, &v.Entries, decodeObject[*PlanEntry], 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5079,14 +4759,10 @@ func (v *PlanItems) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "planId", "entries")
 }
 
-func (v *PlanItems) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanItems) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5135,14 +4811,10 @@ func (v *PlanUpdate) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "plan")
 }
 
-func (v *PlanUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5184,14 +4856,10 @@ func (v *PromptAudioCapabilities) decodeRest(d *decoder, start int64, outer []st
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *PromptAudioCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PromptAudioCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5241,11 +4909,11 @@ func (v PromptCapabilities) MarshalJSON() ([]byte, error) {
 func (v *PromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "image":
-		return true, decodePointerField(d, &v.Image, (*PromptImageCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Image, decodeObject[*PromptImageCapabilities], nullOK|defaultOnError)
 	case "audio":
-		return true, decodePointerField(d, &v.Audio, (*PromptAudioCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Audio, decodeObject[*PromptAudioCapabilities], nullOK|defaultOnError)
 	case "embeddedContext":
-		return true, decodePointerField(d, &v.EmbeddedContext, (*PromptEmbeddedContextCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.EmbeddedContext, decodeObject[*PromptEmbeddedContextCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5257,14 +4925,10 @@ func (v *PromptCapabilities) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *PromptCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PromptCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5306,14 +4970,10 @@ func (v *PromptEmbeddedContextCapabilities) decodeRest(d *decoder, start int64, 
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *PromptEmbeddedContextCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PromptEmbeddedContextCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5355,14 +5015,10 @@ func (v *PromptImageCapabilities) decodeRest(d *decoder, start int64, outer []st
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *PromptImageCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PromptImageCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5418,14 +5074,10 @@ func (v *PromptRequest) decodeRest(d *decoder, start int64, outer []string) erro
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "prompt")
 }
 
-func (v *PromptRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PromptRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5472,14 +5124,10 @@ func (v *PromptResponse) decodeRest(d *decoder, start int64, outer []string) err
 	return d.structRest(v, &v.unknownMembers, outer, "messageId")
 }
 
-func (v *PromptResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PromptResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type ProtocolVersion is decoded: null is an
@@ -5532,14 +5180,10 @@ func (v *ReplayFromStart) decodeRest(d *decoder, start int64, outer []string) er
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *ReplayFromStart) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ReplayFromStart) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5601,7 +5245,7 @@ func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *u
 	case "options":
 		*seen |= 1 << 2
 		return true, decodeField(d, &v.Options, func(p *[]PermissionOption, d *decoder) error {
-			return checkItems(decodeSlice(d, p, (*PermissionOption).decodeJSON), p, 1, -1)
+			return checkItems(decodeSlice(d, p, decodeObject[*PermissionOption]), p, 1, -1)
 		}, 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
@@ -5614,14 +5258,10 @@ func (v *RequestPermissionRequest) decodeRest(d *decoder, start int64, outer []s
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "title", "options")
 }
 
-func (v *RequestPermissionRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5670,14 +5310,10 @@ func (v *RequestPermissionResponse) decodeRest(d *decoder, start int64, outer []
 	return d.structRest(v, &v.unknownMembers, outer, "outcome")
 }
 
-func (v *RequestPermissionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5730,14 +5366,10 @@ func (v *RequiresActionStateUpdate) decodeRest(d *decoder, start int64, _ []stri
 	})
 }
 
-func (v *RequiresActionStateUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RequiresActionStateUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5811,13 +5443,13 @@ func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "icons":
-		return true, decodeItemsField(d, &v.Icons, (*Icon).decodeJSON, nullOK|defaultOnError)
+		return true, decodeItemsField(d, &v.Icons, decodeObject[*Icon], nullOK|defaultOnError)
 	case "mimeType":
 		return true, decodePointerField(d, &v.MimeType, decodeString[MediaType], nullOK|defaultOnError)
 	case "size":
 		return true, decodePointerField(d, &v.Size, decodeUint[uint64], nullOK|defaultOnError)
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -5829,14 +5461,10 @@ func (v *ResourceLink) decodeRest(d *decoder, start int64, outer []string) error
 	return d.structRest(v, &v.unknownMembers, outer, "name", "uri")
 }
 
-func (v *ResourceLink) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ResourceLink) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5919,14 +5547,10 @@ func (v *ResumeSessionRequest) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "cwd")
 }
 
-func (v *ResumeSessionRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5984,14 +5608,10 @@ func (v *ResumeSessionResponse) decodeRest(d *decoder, start int64, outer []stri
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *ResumeSessionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ResumeSessionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6044,14 +5664,10 @@ func (v *RunningStateUpdate) decodeRest(d *decoder, start int64, _ []string) err
 	})
 }
 
-func (v *RunningStateUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RunningStateUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6098,14 +5714,10 @@ func (v *SelectedPermissionOutcome) decodeRest(d *decoder, start int64, outer []
 	return d.structRest(v, &v.unknownMembers, outer, "optionId")
 }
 
-func (v *SelectedPermissionOutcome) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6147,14 +5759,10 @@ func (v *SessionAdditionalDirectoriesCapabilities) decodeRest(d *decoder, start 
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SessionAdditionalDirectoriesCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6216,13 +5824,13 @@ func (v SessionCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "prompt":
-		return true, decodePointerField(d, &v.Prompt, (*PromptCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Prompt, decodeObject[*PromptCapabilities], nullOK|defaultOnError)
 	case "mcp":
-		return true, decodePointerField(d, &v.MCP, (*MCPCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.MCP, decodeObject[*MCPCapabilities], nullOK|defaultOnError)
 	case "delete":
-		return true, decodePointerField(d, &v.Delete, (*SessionDeleteCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Delete, decodeObject[*SessionDeleteCapabilities], nullOK|defaultOnError)
 	case "additionalDirectories":
-		return true, decodePointerField(d, &v.AdditionalDirectories, (*SessionAdditionalDirectoriesCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.AdditionalDirectories, decodeObject[*SessionAdditionalDirectoriesCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -6237,14 +5845,10 @@ func (v *SessionCapabilities) decodeRest(d *decoder, start int64, outer []string
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SessionCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6282,14 +5886,10 @@ func (v *SessionConfigBoolean) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer, "currentValue")
 }
 
-func (v *SessionConfigBoolean) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type SessionConfigGroupID is decoded: null is an
@@ -6357,14 +5957,10 @@ func (v *SessionConfigSelect) decodeRest(d *decoder, start int64, outer []string
 	return d.structRest(v, &v.unknownMembers, outer, "currentValue", "options")
 }
 
-func (v *SessionConfigSelect) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigSelect) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6412,7 +6008,7 @@ func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *u
 	case "options":
 		*seen |= 1 << 2
 		return true, decodeField(d, &v.Options, func(p *[]SessionConfigSelectOption, d *decoder) error {
-			return checkItems(decodeItems(d, p, (*SessionConfigSelectOption).decodeJSON), p, 1, -1)
+			return checkItems(decodeItems(d, p, decodeObject[*SessionConfigSelectOption]), p, 1, -1)
 		}, defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
@@ -6425,14 +6021,10 @@ func (v *SessionConfigSelectGroup) decodeRest(d *decoder, start int64, outer []s
 	return d.structRest(v, &v.unknownMembers, outer, "groupId", "name", "options")
 }
 
-func (v *SessionConfigSelectGroup) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6490,14 +6082,10 @@ func (v *SessionConfigSelectOption) decodeRest(d *decoder, start int64, outer []
 	return d.structRest(v, &v.unknownMembers, outer, "value", "name")
 }
 
-func (v *SessionConfigSelectOption) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type SessionConfigValueID is decoded: null is an
@@ -6550,14 +6138,10 @@ func (v *SessionDeleteCapabilities) decodeRest(d *decoder, start int64, outer []
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SessionDeleteCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionDeleteCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type SessionID is decoded: null is an
@@ -6645,14 +6229,10 @@ func (v *SessionInfo) decodeRest(d *decoder, start int64, outer []string) error 
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "cwd")
 }
 
-func (v *SessionInfo) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionInfo) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6710,14 +6290,10 @@ func (v *SessionInfoUpdate) decodeRest(d *decoder, start int64, outer []string) 
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SessionInfoUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type SessionListCursor is decoded: null is an
@@ -6775,14 +6351,10 @@ func (v *SessionNotFoundErrorData) decodeRest(d *decoder, start int64, outer []s
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
-func (v *SessionNotFoundErrorData) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionNotFoundErrorData) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6831,14 +6403,10 @@ func (v *SetSessionConfigOptionResponse) decodeRest(d *decoder, start int64, out
 	return d.structRest(v, &v.unknownMembers, outer, "configOptions")
 }
 
-func (v *SetSessionConfigOptionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6889,14 +6457,10 @@ func (v *StringMultiSelectItems) decodeRest(d *decoder, start int64, outer []str
 	return d.structRest(v, &v.unknownMembers, outer, "enum")
 }
 
-func (v *StringMultiSelectItems) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6987,7 +6551,7 @@ func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 		}, nullOK)
 	case "oneOf":
 		return true, decodeField(d, &v.OneOf, func(p *[]EnumOption, d *decoder) error {
-			return checkItems(decodeSlice(d, p, (*EnumOption).decodeJSON), p, 1, -1)
+			return checkItems(decodeSlice(d, p, decodeObject[*EnumOption]), p, 1, -1)
 		}, nullOK)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
@@ -7000,14 +6564,10 @@ func (v *StringPropertySchema) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *StringPropertySchema) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *StringPropertySchema) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7054,14 +6614,10 @@ func (v *Terminal) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "terminalId")
 }
 
-func (v *Terminal) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Terminal) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7103,14 +6659,10 @@ func (v *TerminalAuthCapabilities) decodeRest(d *decoder, start int64, outer []s
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *TerminalAuthCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalAuthCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7152,14 +6704,10 @@ func (v *TerminalCancelCapabilities) decodeRest(d *decoder, start int64, outer [
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *TerminalCancelCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalCancelCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7197,7 +6745,7 @@ func (v TerminalCapabilities) MarshalJSON() ([]byte, error) {
 func (v *TerminalCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "cancel":
-		return true, decodePointerField(d, &v.Cancel, (*TerminalCancelCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Cancel, decodeObject[*TerminalCancelCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -7209,14 +6757,10 @@ func (v *TerminalCapabilities) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *TerminalCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7270,14 +6814,10 @@ func (v *TerminalExitStatus) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *TerminalExitStatus) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalExitStatus) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type TerminalID is decoded: null is an
@@ -7335,14 +6875,10 @@ func (v *TerminalOutput) decodeRest(d *decoder, start int64, outer []string) err
 	return d.structRest(v, &v.unknownMembers, outer, "data")
 }
 
-func (v *TerminalOutput) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalOutput) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7394,14 +6930,10 @@ func (v *TerminalOutputChunk) decodeRest(d *decoder, start int64, outer []string
 	return d.structRest(v, &v.unknownMembers, outer, "terminalId", "data")
 }
 
-func (v *TerminalOutputChunk) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalOutputChunk) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7457,14 +6989,10 @@ func (v *TerminalSize) decodeRest(d *decoder, start int64, outer []string) error
 	return d.structRest(v, &v.unknownMembers, outer, "cols", "rows")
 }
 
-func (v *TerminalSize) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalSize) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7541,13 +7069,13 @@ func (v *TerminalUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	case "cwd":
 		return true, decodeNullableField(d, &v.Cwd, decodeString[AbsolutePath], nullOK|defaultOnError)
 	case "output":
-		return true, decodeNullableField(d, &v.Output, (*TerminalOutput).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Output, decodeObject[*TerminalOutput], nullOK|defaultOnError)
 	case "exitStatus":
-		return true, decodeNullableField(d, &v.ExitStatus, (*TerminalExitStatus).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.ExitStatus, decodeObject[*TerminalExitStatus], nullOK|defaultOnError)
 	case "size":
-		return true, decodeNullableField(d, &v.Size, (*TerminalSize).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Size, decodeObject[*TerminalSize], nullOK|defaultOnError)
 	case "capabilities":
-		return true, decodeNullableField(d, &v.Capabilities, (*TerminalCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Capabilities, decodeObject[*TerminalCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeNullableField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -7559,14 +7087,10 @@ func (v *TerminalUpdate) decodeRest(d *decoder, start int64, outer []string) err
 	return d.structRest(v, &v.unknownMembers, outer, "terminalId")
 }
 
-func (v *TerminalUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7613,14 +7137,10 @@ func (v *TextCommandInput) decodeRest(d *decoder, start int64, outer []string) e
 	return d.structRest(v, &v.unknownMembers, outer, "hint")
 }
 
-func (v *TextCommandInput) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TextCommandInput) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7663,7 +7183,7 @@ func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 0
 		return true, decodeString(&v.Text, d)
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -7675,14 +7195,10 @@ func (v *TextContent) decodeRest(d *decoder, start int64, outer []string) error 
 	return d.structRest(v, &v.unknownMembers, outer, "text")
 }
 
-func (v *TextContent) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TextContent) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7740,14 +7256,10 @@ func (v *TextResourceContents) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer, "text", "uri")
 }
 
-func (v *TextResourceContents) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7785,7 +7297,7 @@ func (v *TitledMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 	case "anyOf":
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.AnyOf, func(p *[]EnumOption, d *decoder) error {
-			return checkItems(decodeSlice(d, p, (*EnumOption).decodeJSON), p, 1, -1)
+			return checkItems(decodeSlice(d, p, decodeObject[*EnumOption]), p, 1, -1)
 		}, 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
@@ -7798,14 +7310,10 @@ func (v *TitledMultiSelectItems) decodeRest(d *decoder, start int64, outer []str
 	return d.structRest(v, &v.unknownMembers, outer, "anyOf")
 }
 
-func (v *TitledMultiSelectItems) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7847,14 +7355,10 @@ func (v *ToolCallCancelCapabilities) decodeRest(d *decoder, start int64, outer [
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *ToolCallCancelCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCallCancelCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7892,7 +7396,7 @@ func (v ToolCallCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ToolCallCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "cancel":
-		return true, decodePointerField(d, &v.Cancel, (*ToolCallCancelCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Cancel, decodeObject[*ToolCallCancelCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -7904,14 +7408,10 @@ func (v *ToolCallCapabilities) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *ToolCallCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCallCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7965,14 +7465,10 @@ func (v *ToolCallContentChunk) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer, "toolCallId", "content")
 }
 
-func (v *ToolCallContentChunk) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCallContentChunk) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type ToolCallID is decoded: null is an
@@ -8038,14 +7534,10 @@ func (v *ToolCallLocation) decodeRest(d *decoder, start int64, outer []string) e
 	return d.structRest(v, &v.unknownMembers, outer, "path")
 }
 
-func (v *ToolCallLocation) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCallLocation) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8082,7 +7574,7 @@ func (v *ToolCallPermissionSubject) decodeMember(d *decoder, name []byte, seen *
 	switch string(name) {
 	case "toolCall":
 		*seen |= 1 << 0
-		return true, v.ToolCall.decodeJSON(d)
+		return true, d.object(&v.ToolCall)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -8094,14 +7586,10 @@ func (v *ToolCallPermissionSubject) decodeRest(d *decoder, start int64, outer []
 	return d.structRest(v, &v.unknownMembers, outer, "toolCall")
 }
 
-func (v *ToolCallPermissionSubject) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCallPermissionSubject) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8209,14 +7697,14 @@ func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 		}, nullOK|defaultOnError)
 	case "locations":
 		return true, decodeNullableField(d, &v.Locations, func(p *[]ToolCallLocation, d *decoder) error {
-			return decodeItems(d, p, (*ToolCallLocation).decodeJSON)
+			return decodeItems(d, p, decodeObject[*ToolCallLocation])
 		}, nullOK|defaultOnError)
 	case "rawInput":
 		return true, decodeNullableField(d, &v.RawInput, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	case "rawOutput":
 		return true, decodeNullableField(d, &v.RawOutput, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	case "capabilities":
-		return true, decodeNullableField(d, &v.Capabilities, (*ToolCallCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Capabilities, decodeObject[*ToolCallCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeNullableField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -8228,14 +7716,10 @@ func (v *ToolCallUpdate) decodeRest(d *decoder, start int64, outer []string) err
 	return d.structRest(v, &v.unknownMembers, outer, "toolCallId")
 }
 
-func (v *ToolCallUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCallUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8291,14 +7775,10 @@ func (v *UnsupportedProtocolVersionErrorData) decodeRest(d *decoder, start int64
 	return d.structRest(v, &v.unknownMembers, outer, "requested", "supported")
 }
 
-func (v *UnsupportedProtocolVersionErrorData) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UnsupportedProtocolVersionErrorData) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8352,14 +7832,10 @@ func (v *UpdateSessionNotification) decodeRest(d *decoder, start int64, outer []
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "update")
 }
 
-func (v *UpdateSessionNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UpdateSessionNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8407,7 +7883,7 @@ func (v *UsageUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 1
 		return true, decodeUint(&v.Size, d)
 	case "cost":
-		return true, decodeNullableField(d, &v.Cost, (*Cost).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Cost, decodeObject[*Cost], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -8419,14 +7895,10 @@ func (v *UsageUpdate) decodeRest(d *decoder, start int64, outer []string) error 
 	return d.structRest(v, &v.unknownMembers, outer, "used", "size")
 }
 
-func (v *UsageUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UsageUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8485,12 +7957,8 @@ func (v *UserMessage) decodeRest(d *decoder, start int64, outer []string) error 
 	return d.structRest(v, &v.unknownMembers, outer, "messageId")
 }
 
-func (v *UserMessage) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UserMessage) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }

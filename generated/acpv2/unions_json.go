@@ -92,14 +92,10 @@ func (v *AgentResponseResult) decodeRest(d *decoder, start int64, _ []string) er
 	return v.missing(seen)
 }
 
-func (v *AgentResponseResult) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentResponseResult) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -140,7 +136,7 @@ func (v *AgentResponseError) decodeMember(d *decoder, name []byte, seen *uint64)
 		return true, decodePointerField(d, &v.ID, (*AgentResponseID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
-		return true, v.Error.decodeJSON(d)
+		return true, d.object(&v.Error)
 	}
 	return false, nil
 }
@@ -165,14 +161,10 @@ func (v *AgentResponseError) decodeRest(d *decoder, start int64, _ []string) err
 	return v.missing(seen)
 }
 
-func (v *AgentResponseError) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentResponseError) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -473,14 +465,10 @@ func (v *AuthMethodOther) decodeRest(d *decoder, start int64, _ []string) error 
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *AuthMethodOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthMethodOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -660,14 +648,10 @@ func (v *AvailableCommandOther) decodeRest(d *decoder, start int64, _ []string) 
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *AvailableCommandOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AvailableCommandOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -817,14 +801,10 @@ func (v *AvailableCommandInputOther) decodeRest(d *decoder, start int64, _ []str
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *AvailableCommandInputOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AvailableCommandInputOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -1002,14 +982,10 @@ func (v *BackgroundWorkOther) decodeRest(d *decoder, start int64, _ []string) er
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *BackgroundWorkOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *BackgroundWorkOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -1093,14 +1069,10 @@ func (v *ClientResponseResult) decodeRest(d *decoder, start int64, _ []string) e
 	return v.missing(seen)
 }
 
-func (v *ClientResponseResult) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientResponseResult) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1141,7 +1113,7 @@ func (v *ClientResponseError) decodeMember(d *decoder, name []byte, seen *uint64
 		return true, decodePointerField(d, &v.ID, (*ClientResponseID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
-		return true, v.Error.decodeJSON(d)
+		return true, d.object(&v.Error)
 	}
 	return false, nil
 }
@@ -1166,14 +1138,10 @@ func (v *ClientResponseError) decodeRest(d *decoder, start int64, _ []string) er
 	return v.missing(seen)
 }
 
-func (v *ClientResponseError) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientResponseError) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -1507,14 +1475,10 @@ func (v *ContentBlockOther) decodeRest(d *decoder, start int64, _ []string) erro
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *ContentBlockOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ContentBlockOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -1721,14 +1685,10 @@ func (v *CreateElicitationRequestOther) decodeRest(d *decoder, start int64, _ []
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *CreateElicitationRequestOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateElicitationRequestOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // createElicitationRequestFields decodes the fields that every variant of CreateElicitationRequest has.
@@ -1760,10 +1720,6 @@ func (v *createElicitationRequestFields) decodeRest(d *decoder, start int64, _ [
 		return err
 	}
 	return v.missing(seen)
-}
-
-func (v *createElicitationRequestFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1989,14 +1945,10 @@ func (v *CreateElicitationResponseDecline) decodeRest(d *decoder, start int64, _
 	})
 }
 
-func (v *CreateElicitationResponseDecline) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateElicitationResponseDecline) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2029,14 +1981,10 @@ func (v *CreateElicitationResponseCancel) decodeRest(d *decoder, start int64, _ 
 	})
 }
 
-func (v *CreateElicitationResponseCancel) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateElicitationResponseCancel) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 func (v *CreateElicitationResponseOther) rawObject() json.RawMessage {
@@ -2097,14 +2045,10 @@ func (v *CreateElicitationResponseOther) decodeRest(d *decoder, start int64, _ [
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *CreateElicitationResponseOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateElicitationResponseOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // createElicitationResponseFields decodes the fields that every variant of CreateElicitationResponse has.
@@ -2123,10 +2067,6 @@ func (v *createElicitationResponseFields) decodeRest(d *decoder, start int64, _ 
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
 	})
-}
-
-func (v *createElicitationResponseFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2401,14 +2341,10 @@ func (v *DiffChangeOther) decodeRest(d *decoder, start int64, _ []string) error 
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *DiffChangeOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *DiffChangeOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // diffChangeFields decodes the fields that every variant of DiffChange has.
@@ -2431,10 +2367,6 @@ func (v *diffChangeFields) decodeRest(d *decoder, start int64, _ []string) error
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
 	})
-}
-
-func (v *diffChangeFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2578,7 +2510,7 @@ func (u ElicitationFormMode) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *ElicitationFormMode) UnmarshalJSON(data []byte) error {
-	if err := decodeBytes(data, (*elicitationFormModeFields)(u)); err != nil {
+	if err := decodeObjectBytes(data, (*elicitationFormModeFields)(u)); err != nil {
 		return err
 	}
 	var err error
@@ -2621,7 +2553,7 @@ func (v *elicitationFormModeFields) decodeMember(d *decoder, name []byte, seen *
 	switch string(name) {
 	case "requestedSchema":
 		*seen |= 1 << 0
-		return true, v.RequestedSchema.decodeJSON(d)
+		return true, d.object(&v.RequestedSchema)
 	}
 	return false, nil
 }
@@ -2641,10 +2573,6 @@ func (v *elicitationFormModeFields) decodeRest(d *decoder, start int64, _ []stri
 		return err
 	}
 	return v.missing(seen)
-}
-
-func (v *elicitationFormModeFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2888,14 +2816,10 @@ func (v *ElicitationPropertySchemaOther) decodeRest(d *decoder, start int64, _ [
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *ElicitationPropertySchemaOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationPropertySchemaOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -2926,7 +2850,7 @@ func (u ElicitationURLMode) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *ElicitationURLMode) UnmarshalJSON(data []byte) error {
-	if err := decodeBytes(data, (*elicitationURLModeFields)(u)); err != nil {
+	if err := decodeObjectBytes(data, (*elicitationURLModeFields)(u)); err != nil {
 		return err
 	}
 	var err error
@@ -2995,10 +2919,6 @@ func (v *elicitationURLModeFields) decodeRest(d *decoder, start int64, _ []strin
 		return err
 	}
 	return v.missing(seen)
-}
-
-func (v *elicitationURLModeFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3285,14 +3205,10 @@ func (v *IdleStateUpdateEndTurn) decodeRest(d *decoder, start int64, _ []string)
 	})
 }
 
-func (v *IdleStateUpdateEndTurn) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IdleStateUpdateEndTurn) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3325,14 +3241,10 @@ func (v *IdleStateUpdateMaxTokens) decodeRest(d *decoder, start int64, _ []strin
 	})
 }
 
-func (v *IdleStateUpdateMaxTokens) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IdleStateUpdateMaxTokens) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3365,14 +3277,10 @@ func (v *IdleStateUpdateMaxTurnRequests) decodeRest(d *decoder, start int64, _ [
 	})
 }
 
-func (v *IdleStateUpdateMaxTurnRequests) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IdleStateUpdateMaxTurnRequests) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3405,14 +3313,10 @@ func (v *IdleStateUpdateRefusal) decodeRest(d *decoder, start int64, _ []string)
 	})
 }
 
-func (v *IdleStateUpdateRefusal) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IdleStateUpdateRefusal) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3445,14 +3349,10 @@ func (v *IdleStateUpdateCancelled) decodeRest(d *decoder, start int64, _ []strin
 	})
 }
 
-func (v *IdleStateUpdateCancelled) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IdleStateUpdateCancelled) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3503,14 +3403,10 @@ func (v *IdleStateUpdateNone) decodeRest(d *decoder, start int64, _ []string) er
 	})
 }
 
-func (v *IdleStateUpdateNone) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IdleStateUpdateNone) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 func (v *IdleStateUpdateOther) rawObject() json.RawMessage {
@@ -3571,14 +3467,10 @@ func (v *IdleStateUpdateOther) decodeRest(d *decoder, start int64, _ []string) e
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *IdleStateUpdateOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IdleStateUpdateOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // idleStateUpdateFields decodes the fields that every variant of IdleStateUpdate has.
@@ -3601,10 +3493,6 @@ func (v *idleStateUpdateFields) decodeRest(d *decoder, start int64, _ []string) 
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
 	})
-}
-
-func (v *idleStateUpdateFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3800,14 +3688,10 @@ func (v *MCPServerOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *MCPServerOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPServerOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -3988,14 +3872,10 @@ func (v *MultiSelectItemsOther) decodeRest(d *decoder, start int64, _ []string) 
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *MultiSelectItemsOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MultiSelectItemsOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -4174,14 +4054,10 @@ func (v *PlanUpdateContentOther) decodeRest(d *decoder, start int64, _ []string)
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *PlanUpdateContentOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanUpdateContentOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -4331,14 +4207,10 @@ func (v *ReplayFromOther) decodeRest(d *decoder, start int64, _ []string) error 
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *ReplayFromOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ReplayFromOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 func (u *RequestID) appendJSON(b []byte) ([]byte, error) {
@@ -4562,14 +4434,10 @@ func (v *RequestPermissionOutcomeOther) decodeRest(d *decoder, start int64, _ []
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *RequestPermissionOutcomeOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RequestPermissionOutcomeOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -4740,14 +4608,10 @@ func (v *RequestPermissionSubjectOther) decodeRest(d *decoder, start int64, _ []
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *RequestPermissionSubjectOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RequestPermissionSubjectOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -4947,14 +4811,10 @@ func (v *SessionConfigOptionOther) decodeRest(d *decoder, start int64, _ []strin
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *SessionConfigOptionOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigOptionOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // sessionConfigOptionFields decodes the fields that every variant of SessionConfigOption has.
@@ -4996,10 +4856,6 @@ func (v *sessionConfigOptionFields) decodeRest(d *decoder, start int64, _ []stri
 		return err
 	}
 	return v.missing(seen)
-}
-
-func (v *sessionConfigOptionFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5057,7 +4913,7 @@ func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
 		if !nonEmpty || hasKeys(m, "value", "name") {
 			var v SessionConfigSelectOptionsUngrouped
 			if err = decodeWith(data, (*[]SessionConfigSelectOption)(&v), func(p *[]SessionConfigSelectOption, d *decoder) error {
-				return checkItems(decodeSlice(d, p, (*SessionConfigSelectOption).decodeJSON), p, 1, -1)
+				return checkItems(decodeSlice(d, p, decodeObject[*SessionConfigSelectOption]), p, 1, -1)
 			}); err == nil {
 				u.Value = v
 				return nil
@@ -5066,7 +4922,7 @@ func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
 		if !nonEmpty || hasKeys(m, "groupId", "name", "options") {
 			var v SessionConfigSelectOptionsGrouped
 			if err = decodeWith(data, (*[]SessionConfigSelectGroup)(&v), func(p *[]SessionConfigSelectGroup, d *decoder) error {
-				return checkItems(decodeSlice(d, p, (*SessionConfigSelectGroup).decodeJSON), p, 1, -1)
+				return checkItems(decodeSlice(d, p, decodeObject[*SessionConfigSelectGroup]), p, 1, -1)
 			}); err == nil {
 				u.Value = v
 				return nil
@@ -5624,14 +5480,10 @@ func (v *SessionUpdateOther) decodeRest(d *decoder, start int64, _ []string) err
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *SessionUpdateOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionUpdateOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -5782,14 +5634,10 @@ func (v *SetSessionConfigOptionRequestID) decodeRest(d *decoder, start int64, _ 
 	return v.missing(seen)
 }
 
-func (v *SetSessionConfigOptionRequestID) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionConfigOptionRequestID) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5839,14 +5687,10 @@ func (v *SetSessionConfigOptionRequestBoolean) decodeRest(d *decoder, start int6
 	return v.missing(seen)
 }
 
-func (v *SetSessionConfigOptionRequestBoolean) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionConfigOptionRequestBoolean) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 func (v *SetSessionConfigOptionRequestOther) rawObject() json.RawMessage {
@@ -5918,14 +5762,10 @@ func (v *SetSessionConfigOptionRequestOther) decodeRest(d *decoder, start int64,
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *SetSessionConfigOptionRequestOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionConfigOptionRequestOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // setSessionConfigOptionRequestFields decodes the fields that every variant of SetSessionConfigOptionRequest has.
@@ -5963,10 +5803,6 @@ func (v *setSessionConfigOptionRequestFields) decodeRest(d *decoder, start int64
 		return err
 	}
 	return v.missing(seen)
-}
-
-func (v *setSessionConfigOptionRequestFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6192,14 +6028,10 @@ func (v *StateUpdateOther) decodeRest(d *decoder, start int64, _ []string) error
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *StateUpdateOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *StateUpdateOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -6391,12 +6223,8 @@ func (v *ToolCallContentOther) decodeRest(d *decoder, start int64, _ []string) e
 	return v.decodeMembers(d, start, 0)
 }
 
-func (v *ToolCallContentOther) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCallContentOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }

@@ -57,14 +57,10 @@ func (v *ArchiveSessionRequest) decodeRest(d *decoder, start int64, outer []stri
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
-func (v *ArchiveSessionRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -106,14 +102,10 @@ func (v *ArchiveSessionResponse) decodeRest(d *decoder, start int64, outer []str
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *ArchiveSessionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ArchiveSessionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -184,14 +176,10 @@ func (v *AuthAccount) decodeRest(d *decoder, start int64, outer []string) error 
 	return d.structRest(v, &v.unknownMembers, outer, "label")
 }
 
-func (v *AuthAccount) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthAccount) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type AuthState is decoded: null is an
@@ -244,14 +232,10 @@ func (v *AuthStatusCapabilities) decodeRest(d *decoder, start int64, outer []str
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *AuthStatusCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -293,14 +277,10 @@ func (v *AuthStatusRequest) decodeRest(d *decoder, start int64, outer []string) 
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *AuthStatusRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthStatusRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -343,7 +323,7 @@ func (v *AuthStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeString(&v.State, d)
 	case "accounts":
-		return true, decodeItemsField(d, &v.Accounts, (*AuthAccount).decodeJSON, defaultOnError|emptyList)
+		return true, decodeItemsField(d, &v.Accounts, decodeObject[*AuthAccount], defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -355,14 +335,10 @@ func (v *AuthStatusResponse) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer, "state")
 }
 
-func (v *AuthStatusResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthStatusResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -405,7 +381,7 @@ func (v *AuthStatusUpdateNotification) decodeMember(d *decoder, name []byte, see
 		*seen |= 1 << 0
 		return true, decodeString(&v.State, d)
 	case "accounts":
-		return true, decodeItemsField(d, &v.Accounts, (*AuthAccount).decodeJSON, defaultOnError|emptyList)
+		return true, decodeItemsField(d, &v.Accounts, decodeObject[*AuthAccount], defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -417,14 +393,10 @@ func (v *AuthStatusUpdateNotification) decodeRest(d *decoder, start int64, outer
 	return d.structRest(v, &v.unknownMembers, outer, "state")
 }
 
-func (v *AuthStatusUpdateNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -471,14 +443,10 @@ func (v *BackgroundSubagent) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
-func (v *BackgroundSubagent) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *BackgroundSubagent) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -515,7 +483,7 @@ func (v *ProxyNotification) decodeMember(d *decoder, name []byte, seen *uint64) 
 		*seen |= 1 << 0
 		return true, decodeString(&v.Method, d)
 	case "params":
-		return true, decodePointerField(d, &v.Params, (*ProxySuccessorNotification).decodeJSON, nullOK)
+		return true, decodePointerField(d, &v.Params, decodeObject[*ProxySuccessorNotification], nullOK)
 	}
 	return false, nil
 }
@@ -525,14 +493,10 @@ func (v *ProxyNotification) decodeRest(d *decoder, start int64, outer []string) 
 	return d.structRest(v, &v.unknownMembers, outer, "method")
 }
 
-func (v *ProxyNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxyNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -586,14 +550,10 @@ func (v *ProxyRequest) decodeRest(d *decoder, start int64, outer []string) error
 	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
 }
 
-func (v *ProxyRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxyRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -677,14 +637,10 @@ func (v *ProxyResponseResult) decodeRest(d *decoder, start int64, _ []string) er
 	return v.missing(seen)
 }
 
-func (v *ProxyResponseResult) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxyResponseResult) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -725,7 +681,7 @@ func (v *ProxyResponseError) decodeMember(d *decoder, name []byte, seen *uint64)
 		return true, decodePointerField(d, &v.ID, (*ProxyResponseID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
-		return true, v.Error.decodeJSON(d)
+		return true, d.object(&v.Error)
 	}
 	return false, nil
 }
@@ -750,14 +706,10 @@ func (v *ProxyResponseError) decodeRest(d *decoder, start int64, _ []string) err
 	return v.missing(seen)
 }
 
-func (v *ProxyResponseError) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxyResponseError) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -912,14 +864,10 @@ func (v *ProxySuccessorNotification) decodeRest(d *decoder, start int64, outer [
 	return d.structRest(v, &v.unknownMembers, outer, "method")
 }
 
-func (v *ProxySuccessorNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxySuccessorNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -974,14 +922,10 @@ func (v *ProxySuccessorRequest) decodeRest(d *decoder, start int64, outer []stri
 	return d.structRest(v, &v.unknownMembers, outer, "method")
 }
 
-func (v *ProxySuccessorRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1023,14 +967,10 @@ func (v *SessionArchiveCapabilities) decodeRest(d *decoder, start int64, outer [
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SessionArchiveCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionArchiveCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type SessionArchiveFilter is decoded: null is an
@@ -1083,14 +1023,10 @@ func (v *SessionCancelCapabilities) decodeRest(d *decoder, start int64, outer []
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SessionCancelCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionCancelCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1181,14 +1117,10 @@ func (v *SessionMessage) decodeRest(d *decoder, start int64, outer []string) err
 	return d.structRest(v, &v.unknownMembers, outer, "messageId")
 }
 
-func (v *SessionMessage) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionMessage) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1242,14 +1174,10 @@ func (v *SessionMessageChunk) decodeRest(d *decoder, start int64, outer []string
 	return d.structRest(v, &v.unknownMembers, outer, "messageId", "content")
 }
 
-func (v *SessionMessageChunk) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionMessageChunk) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type SessionStatus is decoded: null is an
@@ -1302,14 +1230,10 @@ func (v *SessionStatusCapabilities) decodeRest(d *decoder, start int64, outer []
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SessionStatusCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionStatusCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1356,14 +1280,10 @@ func (v *SessionStatusRequest) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
-func (v *SessionStatusRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionStatusRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1418,14 +1338,10 @@ func (v *SessionStatusResponse) decodeRest(d *decoder, start int64, outer []stri
 	return d.structRest(v, &v.unknownMembers, outer, "status")
 }
 
-func (v *SessionStatusResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1463,7 +1379,7 @@ func (v SessionSystemPromptCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionSystemPromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "mode":
-		return true, decodePointerField(d, &v.Mode, (*SessionSystemPromptModeCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Mode, decodeObject[*SessionSystemPromptModeCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1475,14 +1391,10 @@ func (v *SessionSystemPromptCapabilities) decodeRest(d *decoder, start int64, ou
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SessionSystemPromptCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionSystemPromptCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1520,7 +1432,7 @@ func (v SessionSystemPromptModeCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionSystemPromptModeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "override":
-		return true, decodePointerField(d, &v.Override, (*SessionSystemPromptOverrideCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Override, decodeObject[*SessionSystemPromptOverrideCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1532,14 +1444,10 @@ func (v *SessionSystemPromptModeCapabilities) decodeRest(d *decoder, start int64
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SessionSystemPromptModeCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionSystemPromptModeCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1581,14 +1489,10 @@ func (v *SessionSystemPromptOverrideCapabilities) decodeRest(d *decoder, start i
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SessionSystemPromptOverrideCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionSystemPromptOverrideCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1630,14 +1534,10 @@ func (v *SessionTitleCapabilities) decodeRest(d *decoder, start int64, outer []s
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SessionTitleCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionTitleCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1689,14 +1589,10 @@ func (v *SetSessionTitleRequest) decodeRest(d *decoder, start int64, outer []str
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "title")
 }
 
-func (v *SetSessionTitleRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionTitleRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1743,14 +1639,10 @@ func (v *SetSessionTitleResponse) decodeRest(d *decoder, start int64, outer []st
 	return d.structRest(v, &v.unknownMembers, outer, "title")
 }
 
-func (v *SetSessionTitleResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionTitleResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1788,7 +1680,7 @@ func (v SubagentSessionCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SubagentSessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "cancel":
-		return true, decodePointerField(d, &v.Cancel, (*SessionCancelCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Cancel, decodeObject[*SessionCancelCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1800,14 +1692,10 @@ func (v *SubagentSessionCapabilities) decodeRest(d *decoder, start int64, outer 
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SubagentSessionCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SubagentSessionCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1886,7 +1774,7 @@ func (v *SubagentUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	case "description":
 		return true, decodeNullableField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "capabilities":
-		return true, decodeNullableField(d, &v.Capabilities, (*SubagentSessionCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Capabilities, decodeObject[*SubagentSessionCapabilities], nullOK|defaultOnError)
 	case "state":
 		return true, decodeNullableField(d, &v.State, (*StateUpdate).decodeJSON, nullOK|defaultOnError)
 	case "cwd":
@@ -1906,14 +1794,10 @@ func (v *SubagentUpdate) decodeRest(d *decoder, start int64, outer []string) err
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
-func (v *SubagentUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SubagentUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1960,14 +1844,10 @@ func (v *UnarchiveSessionRequest) decodeRest(d *decoder, start int64, outer []st
 	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
-func (v *UnarchiveSessionRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2009,14 +1889,10 @@ func (v *UnarchiveSessionResponse) decodeRest(d *decoder, start int64, outer []s
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *UnarchiveSessionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UnarchiveSessionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2069,20 +1945,16 @@ func (v *UnknownStateUpdate) decodeRest(d *decoder, start int64, _ []string) err
 	})
 }
 
-func (v *UnknownStateUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UnknownStateUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 func (v *agentAuthCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "status":
-		return true, decodePointerField(d, &v.Status, (*AuthStatusCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Status, decodeObject[*AuthStatusCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }
@@ -2119,7 +1991,7 @@ func (v *listSessionsRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 func (v *newSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, (*SystemPrompt).decodeJSON, nullOK)
+		return true, decodePointerField(d, &v.SystemPrompt, decodeObject[*SystemPrompt], nullOK)
 	}
 	return false, nil
 }
@@ -2139,7 +2011,7 @@ func (v *newSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 func (v *resumeSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, (*SystemPrompt).decodeJSON, nullOK)
+		return true, decodePointerField(d, &v.SystemPrompt, decodeObject[*SystemPrompt], nullOK)
 	}
 	return false, nil
 }
@@ -2159,13 +2031,13 @@ func (v *resumeSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 func (v *sessionCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, (*SessionSystemPromptCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.SystemPrompt, decodeObject[*SessionSystemPromptCapabilities], nullOK|defaultOnError)
 	case "archive":
-		return true, decodePointerField(d, &v.Archive, (*SessionArchiveCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Archive, decodeObject[*SessionArchiveCapabilities], nullOK|defaultOnError)
 	case "status":
-		return true, decodePointerField(d, &v.Status, (*SessionStatusCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Status, decodeObject[*SessionStatusCapabilities], nullOK|defaultOnError)
 	case "title":
-		return true, decodePointerField(d, &v.Title, (*SessionTitleCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Title, decodeObject[*SessionTitleCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }

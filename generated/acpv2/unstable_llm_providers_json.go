@@ -54,14 +54,10 @@ func (v *DisableProviderRequest) decodeRest(d *decoder, start int64, outer []str
 	return d.structRest(v, &v.unknownMembers, outer, "providerId")
 }
 
-func (v *DisableProviderRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *DisableProviderRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -103,14 +99,10 @@ func (v *DisableProviderResponse) decodeRest(d *decoder, start int64, outer []st
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *DisableProviderResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *DisableProviderResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type LLMProtocol is decoded: null is an
@@ -163,14 +155,10 @@ func (v *ListProvidersRequest) decodeRest(d *decoder, start int64, outer []strin
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *ListProvidersRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ListProvidersRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -208,7 +196,7 @@ func (v *ListProvidersResponse) decodeMember(d *decoder, name []byte, seen *uint
 	case "providers":
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.Providers, func(p *[]ProviderInfo, d *decoder) error {
-			return decodeSlice(d, p, (*ProviderInfo).decodeJSON)
+			return decodeSlice(d, p, decodeObject[*ProviderInfo])
 		}, 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
@@ -221,14 +209,10 @@ func (v *ListProvidersResponse) decodeRest(d *decoder, start int64, outer []stri
 	return d.structRest(v, &v.unknownMembers, outer, "providers")
 }
 
-func (v *ListProvidersResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ListProvidersResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -280,14 +264,10 @@ func (v *ProviderCurrentConfig) decodeRest(d *decoder, start int64, outer []stri
 	return d.structRest(v, &v.unknownMembers, outer, "apiType", "baseUrl")
 }
 
-func (v *ProviderCurrentConfig) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProviderCurrentConfig) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type ProviderID is decoded: null is an
@@ -353,7 +333,7 @@ func (v *ProviderInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 		*seen |= 1 << 2
 		return true, decodeBool(&v.Required, d)
 	case "current":
-		return true, decodePointerField(d, &v.Current, (*ProviderCurrentConfig).decodeJSON, nullOK)
+		return true, decodePointerField(d, &v.Current, decodeObject[*ProviderCurrentConfig], nullOK)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -365,14 +345,10 @@ func (v *ProviderInfo) decodeRest(d *decoder, start int64, outer []string) error
 	return d.structRest(v, &v.unknownMembers, outer, "providerId", "supported", "required")
 }
 
-func (v *ProviderInfo) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProviderInfo) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -414,14 +390,10 @@ func (v *ProvidersCapabilities) decodeRest(d *decoder, start int64, outer []stri
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *ProvidersCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProvidersCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -488,14 +460,10 @@ func (v *SetProviderRequest) decodeRest(d *decoder, start int64, outer []string)
 	return d.structRest(v, &v.unknownMembers, outer, "providerId", "apiType", "baseUrl")
 }
 
-func (v *SetProviderRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetProviderRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -537,20 +505,16 @@ func (v *SetProviderResponse) decodeRest(d *decoder, start int64, outer []string
 	return d.structRest(v, &v.unknownMembers, outer)
 }
 
-func (v *SetProviderResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetProviderResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 func (v *agentCapabilitiesLLMProviders) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "providers":
-		return true, decodePointerField(d, &v.Providers, (*ProvidersCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Providers, decodeObject[*ProvidersCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }

@@ -59,14 +59,10 @@ func (v *PlanFile) decodeRest(d *decoder, start int64, outer []string) error {
 	return d.structRest(v, &v.unknownMembers, outer, "planId", "uri")
 }
 
-func (v *PlanFile) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanFile) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -118,14 +114,10 @@ func (v *PlanMarkdown) decodeRest(d *decoder, start int64, outer []string) error
 	return d.structRest(v, &v.unknownMembers, outer, "planId", "content")
 }
 
-func (v *PlanMarkdown) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanMarkdown) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -172,14 +164,10 @@ func (v *PlanRemoved) decodeRest(d *decoder, start int64, outer []string) error 
 	return d.structRest(v, &v.unknownMembers, outer, "planId")
 }
 
-func (v *PlanRemoved) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanRemoved) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
