@@ -13,9 +13,11 @@ import (
 // runtime (decode.go, and decode_objects.go, decode_scalars.go and
 // decode_lists.go beside it): decodeMember decodes one member it knows,
 // missing reports the required members an object lacked, decodeRest reads
-// an object's members after its '{', decodeJSON reads a whole value, and
-// UnmarshalJSON is decodeJSON for encoding/json. Required members are bits
-// of a uint64, in the order of the type's fields, unstable ones included.
+// an object's members after its '{', and UnmarshalJSON reads a whole value
+// for encoding/json. An object type has no decodeJSON: the runtime reads
+// its '{' and calls decodeRest (d.object, and decodeObject[*T] where a
+// function value is needed). Required members are bits of a uint64, in the
+// order of the type's fields, unstable ones included.
 // A struct that keeps the members it does not know and needs nothing more
 // has neither missing nor a loop of its own: its decodeRest calls the
 // runtime's structRest with the names of its required members.
