@@ -13,9 +13,14 @@ import (
 // runtime (decode.go, and decode_objects.go, decode_scalars.go and
 // decode_lists.go beside it): decodeMember decodes one member it knows,
 // missing reports the required members an object lacked, decodeRest reads
-// an object's members after its '{', decodeJSON reads a whole value, and
-// UnmarshalJSON is decodeJSON for encoding/json. Required members are bits
-// of a uint64, in the order of the type's fields, unstable ones included.
+// an object's members after its '{', and UnmarshalJSON reads a whole value
+// for encoding/json. An object type has no decodeJSON: the runtime reads
+// its '{' and calls decodeRest (d.object, and decodeObject[*T] where a
+// function value is needed). Required members are bits of a uint64, in the
+// order of the type's fields, unstable ones included.
+// A struct that keeps the members it does not know and needs nothing more
+// has neither missing nor a loop of its own: its decodeRest calls the
+// runtime's structRest with the names of its required members.
 //
 // Encoders. Every object type gets appendMembers, which appends its
 // members each after a comma, and appendJSON, which makes them an object
@@ -46,8 +51,7 @@ type objectSpec struct {
 	fields []*ir.Field // the fields its own decodeMember knows
 	bits   map[*ir.Field]int
 	exts   []extRef // embedded extension structs, tried for other names
-	// unmarshal adds UnmarshalJSON; decodeJSON and decodeRest are added
-	// unless memberOnly.
+	// unmarshal adds UnmarshalJSON; decodeRest is added unless memberOnly.
 	unmarshal  bool
 	memberOnly bool
 	// after are statements that end decodeRest once the members are read,
@@ -124,24 +128,40 @@ func objectDecoders(f *jen.File, s objectSpec) {
 		}
 	}
 	hasMissing := hasRequired(s.fields) || len(requiredExts) > 0
-	if hasMissing {
+	required, shared := sharedRest(s, requiredExts)
+	if hasMissing && !shared {
 		missingDecoder(f, s.goName, s.fields, s.bits, requiredExts)
 	}
 	if s.memberOnly {
 		return
 	}
-	restDecoders(f, s, hasMissing)
-	decodeJSONMethod(f, s.goName, jen.Id("d").Dot("object").Call(jen.Id(recvName)))
+	if shared {
+		sharedRestDecoders(f, s, required)
+	} else {
+		restDecoders(f, s, hasMissing)
+	}
 	if s.unmarshal {
 		unmarshalMethod(f, s.goName)
 	}
 }
 
+// restParams are the parameters of decodeRest: the decoder, the offset of
+// the object's '{', and the names of the members that the union the object
+// is a variant of decodes, which only a type that keeps the members it
+// does not know (keep) needs to leave out.
+func restParams(keep bool) []jen.Code {
+	outer := jen.Id("_")
+	if keep {
+		outer = jen.Id("outer")
+	}
+	return []jen.Code{jen.Id("d").Op("*").Id("decoder"), jen.Id("start").Int64(), outer.Index().String()}
+}
+
 // restDecoders emits decodeRest, which reads the members after '{' and
 // checks that the required ones came (hasMissing), through decodeMembers
-// when the spec is seeded and decodeRestKeeping when it keeps members.
+// when the spec is seeded.
 /*
-	func (v *ToolCall) decodeRest(d *decoder, start int64) error {
+	func (v *ToolCall) decodeRest(d *decoder, start int64, _ []string) error {
 		var seen uint64
 		if err := d.members(func(name []byte) (bool, error) { return v.decodeMember(d, name, &seen) }); err != nil {
 			return err
@@ -174,12 +194,50 @@ func restDecoders(f *jen.File, s objectSpec, hasMissing bool) {
 		body = []jen.Code{jen.Return(jen.Id(recvName).Dot("decodeMembers").Call(jen.Id("d"), jen.Id("start"), jen.Lit(0)))}
 	}
 	if s.keep {
-		f.Comment("decodeRestKeeping is decodeRest, leaving out the members that outer names.")
-		f.Func().Params(receiver(s.goName)).Id("decodeRestKeeping").Params(decoderParam, jen.Id("start").Int64(), jen.Id("outer").Index().String()).Error().Block(body...)
-		f.Line()
-		body = []jen.Code{jen.Return(jen.Id(recvName).Dot("decodeRestKeeping").Call(jen.Id("d"), jen.Id("start"), jen.Nil()))}
+		f.Comment("decodeRest leaves out the members that outer names.")
 	}
-	f.Func().Params(receiver(s.goName)).Id("decodeRest").Params(decoderParam, jen.Id("start").Int64()).Error().Block(body...)
+	f.Func().Params(receiver(s.goName)).Id("decodeRest").Params(restParams(s.keep)...).Error().Block(body...)
+	f.Line()
+}
+
+// sharedRest reports whether the struct of s decodes its members through
+// the runtime's structRest, shared by every struct that keeps the members it
+// does not know and needs nothing else (no seeding, no statements after
+// the members, no extension struct with required members); required are
+// then the names of its required members, in the order of their bits.
+func sharedRest(s objectSpec, requiredExts []string) (required []string, ok bool) {
+	if !s.keep || s.extra || s.closed || s.seeded || len(s.after) > 0 || len(requiredExts) > 0 {
+		return nil, false
+	}
+	required = make([]string, len(s.bits))
+	for _, fl := range s.fields {
+		if bit, ok := s.bits[fl]; ok {
+			required[bit] = fl.JSONName
+		}
+	}
+	for _, name := range required {
+		if name == "" {
+			return nil, false
+		}
+	}
+	return required, true
+}
+
+// sharedRestDecoders emits decodeRest as a call of structRest, with the
+// names of the required members.
+/*
+	func (v *ToolCall) decodeRest(d *decoder, start int64, outer []string) error {
+		return d.structRest(v, &v.unknownMembers, outer, "toolCallId", "title")
+	}
+*/
+func sharedRestDecoders(f *jen.File, s objectSpec, required []string) {
+	args := []jen.Code{jen.Id(recvName), jen.Op("&").Id(recvName).Dot(unknownField), jen.Id("outer")}
+	for _, name := range required {
+		args = append(args, jen.Lit(name))
+	}
+	f.Comment("decodeRest leaves out the members that outer names.")
+	f.Func().Params(receiver(s.goName)).Id("decodeRest").Params(restParams(true)...).Error().Block(
+		jen.Return(jen.Id("d").Dot("structRest").Call(args...)))
 	f.Line()
 }
 
@@ -216,12 +274,13 @@ func decodeJSONMethod(f *jen.File, goName string, result jen.Code) {
 	f.Line()
 }
 
-// unmarshalMethod emits UnmarshalJSON on top of decodeJSON.
+// unmarshalMethod emits the UnmarshalJSON of an object type, which has no
+// decodeJSON: the runtime decodes it as an object, through decodeRest.
 func unmarshalMethod(f *jen.File, goName string) {
 	f.Comment("UnmarshalJSON decodes the value by the schema's rules: required members, and the")
 	f.Comment("x-deserialize-* keywords (defaults on error or null, invalid array items dropped).")
 	f.Func().Params(receiver(goName)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.Return(jen.Id("decodeBytes").Call(jen.Id("data"), jen.Id(recvName))))
+		jen.Return(jen.Id("decodeObjectBytes").Call(jen.Id("data"), jen.Id(recvName))))
 	f.Line()
 }
 

@@ -85,6 +85,9 @@ func fieldDecode(fl *ir.Field) jen.Code {
 	switch {
 	case plainMember(fl):
 		// decodeField would only add its own check for null.
+		if fl.Type.Kind == ir.RefNamed && isObject(fl.Type.Type) {
+			return jen.Id("d").Dot("object").Call(ptr)
+		}
 		if fl.Type.Kind == ir.RefNamed && hasDecoder(fl.Type.Type) {
 			return jen.Id(recvName).Dot(fl.GoName).Dot("decodeJSON").Call(jen.Id("d"))
 		}

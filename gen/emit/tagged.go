@@ -36,7 +36,7 @@ func (e *emitter) tagged(out pair, t *ir.Type) {
 // fields, then the variant the tag names; and on top of it decodeJSON and
 // UnmarshalJSON, with the members the variants leave to the union.
 /*
-	func (u *SessionUpdate) decodeRest(d *decoder, start int64) error {
+	func (u *SessionUpdate) decodeRest(d *decoder, start int64, _ []string) error {
 		tag, found, rest, err := d.tagOf("sessionUpdate", start)
 		…
 		var v SessionUpdateVariant
@@ -77,7 +77,7 @@ func taggedDecoder(f *jen.File, t *ir.Type) {
 	if u.Default != nil {
 		f.Comment(fmt.Sprintf("Without %q it gives %s.", u.Tag, variantRef(u.Default)))
 	}
-	f.Func().Params(jen.Id("u").Op("*").Id(t.GoName)).Id("decodeRest").Params(decoderParam, jen.Id("start").Int64()).Error().Block(body...)
+	f.Func().Params(jen.Id("u").Op("*").Id(t.GoName)).Id("decodeRest").Params(restParams(false)...).Error().Block(body...)
 	f.Line()
 	outer := []jen.Code{jen.Lit(u.Tag)}
 	for _, fl := range t.Fields {

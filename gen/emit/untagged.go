@@ -107,7 +107,7 @@ func untaggedDecoder(f *jen.File, t *ir.Type) {
 	}
 	var body []jen.Code
 	if len(t.Fields) > 0 {
-		body = append(body, jen.If(jen.Err().Op(":=").Id("decodeBytes").Call(jen.Id("data"), jen.Parens(jen.Op("*").Id(t.Union.Shared)).Call(jen.Id("u"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+		body = append(body, jen.If(jen.Err().Op(":=").Id("decodeObjectBytes").Call(jen.Id("data"), jen.Parens(jen.Op("*").Id(t.Union.Shared)).Call(jen.Id("u"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 	}
 	body = append(body, jen.Var().Err().Error(), jen.Switch(jen.Id("jsonKind").Call(jen.Id("data"))).Block(cases...))
 	body = append(body, noAlternative(t)...)
@@ -117,7 +117,7 @@ func untaggedDecoder(f *jen.File, t *ir.Type) {
 	f.Func().Params(jen.Id("u").Op("*").Id(t.GoName)).Id("decodeJSON").Params(decoderParam).Error().Block(
 		untaggedInPlace(t, byKind['{'])...)
 	f.Line()
-	f.Func().Params(jen.Id("u").Op("*").Id(t.GoName)).Id("decodeRest").Params(decoderParam, jen.Id("start").Int64()).Error().Block(
+	f.Func().Params(jen.Id("u").Op("*").Id(t.GoName)).Id("decodeRest").Params(restParams(false)...).Error().Block(
 		jen.Return(jen.Id("d").Dot("bridgeRest").Call(jen.Id("u"), jen.Id("start"))))
 	f.Line()
 }

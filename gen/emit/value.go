@@ -90,7 +90,17 @@ func isRaw(r ir.Ref) bool {
 	return u.Kind == ir.RefRaw || (u.Kind == ir.RefNamed && u.Type.Kind == ir.Raw)
 }
 
-// hasDecoder reports whether values of t have a decodeJSON method.
+// isObject reports whether t is a struct, or another name for one: a type
+// without decodeJSON, decoded as an object through its decodeRest.
+func isObject(t *ir.Type) bool {
+	if t.Kind == ir.Named && t.Underlying.Kind == ir.RefNamed {
+		t = t.Underlying.Type
+	}
+	return t.Kind == ir.Struct
+}
+
+// hasDecoder reports whether values of t have a generated decoder:
+// decodeJSON, or for an object decodeRest.
 func hasDecoder(t *ir.Type) bool {
 	switch t.Kind {
 	case ir.Struct, ir.Union:
@@ -127,6 +137,10 @@ func typeDecoder(r ir.Ref) jen.Code {
 	case ir.RefNamed:
 		t := r.Type
 		switch {
+		case isObject(t) && t.Kind == ir.Named:
+			return checked(t.Underlying.Check, goT, jen.Id("decodeObject").Index(jen.Op("*").Add(goT)))
+		case isObject(t):
+			return jen.Id("decodeObject").Index(jen.Op("*").Add(goT))
 		case hasDecoder(t) && t.Kind == ir.Named:
 			return checked(t.Underlying.Check, goT, jen.Parens(jen.Op("*").Add(goT)).Dot("decodeJSON"))
 		case hasDecoder(t):

@@ -61,7 +61,7 @@ func (e *emitter) knownVariant(out pair, t *ir.Type, v *ir.Variant, tagMember st
 // partsDecoder decodes each embedded payload and the own fields from the
 // same object: each member goes to the first part that knows its name.
 /*
-	func (v *X) decodeRest(d *decoder, start int64) error {
+	func (v *X) decodeRest(d *decoder, start int64, _ []string) error {
 		var seen [3]uint64
 		if err := d.members(func(name []byte) (bool, error) {
 			if ok, err := v.A.decodeMember(d, name, &seen[0]); ok || err != nil {
@@ -106,9 +106,8 @@ func (e *emitter) partsDecoder(f *jen.File, v *ir.Variant) {
 	body = append(body, checks...)
 	body = append(body, jen.Return(jen.Nil()))
 	f.Comment("decodeRest decodes every part of the variant from the same object.")
-	f.Func().Params(receiver(v.GoName)).Id("decodeRest").Params(decoderParam, jen.Id("start").Int64()).Error().Block(body...)
+	f.Func().Params(receiver(v.GoName)).Id("decodeRest").Params(restParams(false)...).Error().Block(body...)
 	f.Line()
-	decodeJSONMethod(f, v.GoName, jen.Id("d").Dot("object").Call(jen.Id(recvName)))
 	unmarshalMethod(f, v.GoName)
 }
 

@@ -177,7 +177,7 @@ var methodFuncNames = []string{"NewRequestParams", "NewNotificationParams", "New
 // emitter writes them: a property may not become a field of the same name.
 var (
 	typeMethods   = []string{"MarshalJSON", "UnmarshalJSON", "appendJSON", "decodeJSON"}
-	objectMethods = []string{"appendMembers", "decodeRest", "decodeRestKeeping", "decodeMember", "decodeMembers", "missing", "rawObject", "keepOther"}
+	objectMethods = []string{"appendMembers", "decodeRest", "decodeMember", "decodeMembers", "missing", "rawObject", "keepOther"}
 	enumMethods   = []string{"IsKnown", "IsCustom"}
 )
 

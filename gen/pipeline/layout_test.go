@@ -15,7 +15,7 @@ import (
 // they call.
 var codecMethods = map[string]bool{
 	"UnmarshalJSON": true, "MarshalJSON": true,
-	"decodeJSON": true, "decodeRest": true, "decodeRestKeeping": true, "decodeMember": true, "decodeMembers": true,
+	"decodeJSON": true, "decodeRest": true, "decodeMember": true, "decodeMembers": true,
 	"missing": true, "appendJSON": true, "appendMembers": true, "keepOther": true, "rawObject": true,
 }
 

@@ -40,6 +40,9 @@ type decoder struct {
 	in  []byte       // the input: raw values and unknown variants are slices of it
 	src bytes.Buffer // reads in without a copy
 	buf []byte       // the text of a string with escapes, until the next read
+	// seen has the bits of the required members read so far of the object
+	// that structRest is reading.
+	seen uint64
 }
 
 // keepMax is the size of the largest input, and of the largest unquoted
@@ -52,14 +55,21 @@ type decodable interface {
 }
 
 // restDecoder is a Go type decoded from a JSON object: decodeRest reads the
-// members after the '{' at offset start, through the closing '}'.
+// members after the '{' at offset start, through the closing '}'. A type
+// that keeps the members its schema allows without naming them leaves out
+// those named in outer, which the union it is a variant of decodes: its
+// tag and its shared fields.
 type restDecoder interface {
-	decodeRest(d *decoder, start int64) error
+	decodeRest(d *decoder, start int64, outer []string) error
 }
 
 var decoders = sync.Pool{New: func() any { return new(decoder) }}
 
-// decodeBytes decodes data, a single JSON value, into v.
+// decodeBytes decodes data, a single JSON value, into v. It and
+// withDecoder stay out of line: every type's UnmarshalJSON calls them, and a
+// copy in each would cost more code than the call costs time.
+//
+//go:noinline
 func decodeBytes(data []byte, v decodable) error {
 	return withDecoder(data, func(d *decoder) error {
 		if err := v.decodeJSON(d); err != nil {
@@ -73,6 +83,32 @@ func decodeBytes(data []byte, v decodable) error {
 		}
 		return nil
 	})
+}
+
+// decodeObjectBytes decodes data, a single JSON object, into v: the
+// UnmarshalJSON of every struct, which has no decodeJSON of its own.
+//
+//go:noinline
+func decodeObjectBytes(data []byte, v restDecoder) error {
+	return withDecoder(data, func(d *decoder) error {
+		if err := d.object(v); err != nil {
+			return err
+		}
+		if _, end := d.ReadToken(); end != io.EOF {
+			if end != nil {
+				return end
+			}
+			return errors.New("json: invalid data after top-level value")
+		}
+		return nil
+	})
+}
+
+// decodeObject decodes a JSON object into the struct p points to: the
+// decoder of every struct in a list, a map or a member with rules, one
+// instantiation for all, as every pointer type argument shares one.
+func decodeObject[P restDecoder](p P, d *decoder) error {
+	return d.object(p)
 }
 
 // decodeWith decodes data, a single JSON value, into p with elem.
@@ -97,11 +133,13 @@ func within(raw []byte, v restDecoder) error {
 		if _, err := d.ReadToken(); err != nil {
 			return err
 		}
-		return v.decodeRest(d, 0)
+		return v.decodeRest(d, 0, nil)
 	})
 }
 
 // withDecoder runs read with a pooled decoder over data.
+//
+//go:noinline
 func withDecoder(data []byte, read func(d *decoder) error) error {
 	d := decoders.Get().(*decoder)
 	d.reset(data)
@@ -132,7 +170,11 @@ func (d *decoder) reset(data []byte) {
 	d.Reset(&d.src, jsontext.AllowDuplicateNames(true))
 }
 
-// mismatch reads past a value of kind k that does not fit v.
+// mismatch reads past a value of kind k that does not fit v. Like the
+// other error paths (recover, fieldError, missing, setDefault), it stays out
+// of line, out of the way of the decoders that call it.
+//
+//go:noinline
 func (d *decoder) mismatch(k jsontext.Kind, v any) error {
 	if err := d.SkipValue(); err != nil {
 		return err
@@ -142,6 +184,8 @@ func (d *decoder) mismatch(k jsontext.Kind, v any) error {
 
 // recover reads to the end of the values that enclose the decoder's
 // position deeper than depth, after a decoder failed inside one of them.
+//
+//go:noinline
 func (d *decoder) recover(depth int) error {
 	for d.StackDepth() > depth {
 		if _, err := d.ReadToken(); err != nil {
@@ -161,6 +205,8 @@ func (d *decoder) skipRest(start int64) ([]byte, error) {
 }
 
 // fieldError adds the member name to the path of a type error.
+//
+//go:noinline
 func fieldError(err error, name []byte) error {
 	if te, ok := err.(*json.UnmarshalTypeError); ok {
 		if te.Field == "" {
@@ -173,6 +219,8 @@ func fieldError(err error, name []byte) error {
 }
 
 // missing reports a required member that the object lacks.
+//
+//go:noinline
 func missing(name string, v any) error {
 	return typeError(`object without "`+name+`"`, v, name)
 }

@@ -66,8 +66,7 @@ func equalJSON(a, b any) bool {
 		if x == y {
 			return true
 		}
-		rx, ry := exactNumber([]byte(x)), exactNumber([]byte(y))
-		return rx != nil && ry != nil && rx.Cmp(ry) == 0
+		return sameNumber([]byte(x), []byte(y))
 	case []any:
 		y, ok := b.([]any)
 		if !ok || len(x) != len(y) {

@@ -22,7 +22,7 @@ func (d *decoder) object(v restDecoder) error {
 	if _, err := d.ReadToken(); err != nil {
 		return err
 	}
-	return v.decodeRest(d, d.InputOffset()-1)
+	return v.decodeRest(d, d.InputOffset()-1, nil)
 }
 
 // members reads the members of an object whose '{' has been read, through
@@ -123,29 +123,50 @@ func (d *decoder) tagOf(key string, start int64) (tag []byte, found bool, rest [
 // the members it does not know leaves to the union those named in outer:
 // its tag and its shared fields.
 func (d *decoder) variant(v any, start int64, rest []byte, outer []string) error {
-	if k, ok := v.(keeper); ok {
-		if rest == nil {
-			return k.decodeRestKeeping(d, start, outer)
-		}
-		return withDecoder(rest, func(d *decoder) error {
-			if _, err := d.ReadToken(); err != nil {
-				return err
-			}
-			return k.decodeRestKeeping(d, 0, outer)
-		})
-	}
 	r := v.(restDecoder)
 	if rest == nil {
-		return r.decodeRest(d, start)
+		return r.decodeRest(d, start, outer)
 	}
-	return within(rest, r)
+	return withDecoder(rest, func(d *decoder) error {
+		if _, err := d.ReadToken(); err != nil {
+			return err
+		}
+		return r.decodeRest(d, 0, outer)
+	})
 }
 
-// keeper is an object type that keeps the members its schema allows
-// without naming them: decodeRestKeeping is its decodeRest, leaving out the
-// members named in outer, which the union it is a variant of decodes.
-type keeper interface {
-	decodeRestKeeping(d *decoder, start int64, outer []string) error
+// memberDecoder is a struct decoded by structRest: decodeMember decodes
+// the member name when the struct knows it, setting the bit in seen of a
+// required one.
+type memberDecoder interface {
+	decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
+}
+
+// structRest reads the members of an object whose '{' has been read into
+// v, keeping those it does not know in *unknown but the ones outer names,
+// then reports the first of the required members it lacks: required[i] is
+// the member whose bit is 1<<i. It is the decodeRest of every struct that
+// needs no more, one function for all. The bits are the decoder's while
+// it reads, not a variable of its own, which v would make escape.
+//
+//go:noinline
+func (d *decoder) structRest(v memberDecoder, unknown *string, outer []string, required ...string) error {
+	enclosing := d.seen
+	d.seen = 0
+	err := d.membersKeeping(func(name []byte) (bool, error) {
+		return v.decodeMember(d, name, &d.seen)
+	}, unknown, outer)
+	seen := d.seen
+	d.seen = enclosing
+	if err != nil {
+		return err
+	}
+	for i, name := range required {
+		if seen&(1<<i) == 0 {
+			return missing(name, v)
+		}
+	}
+	return nil
 }
 
 // membersKeeping is members for an object that keeps the members member
@@ -269,6 +290,8 @@ func decodeField[T any](d *decoder, p *T, elem func(*T, *decoder) error, rules u
 
 // setDefault sets the default of a member: the zero value, or an empty
 // list or map.
+//
+//go:noinline
 func setDefault[T any](p *T, elem func(*T, *decoder) error, rules uint8) {
 	var zero T
 	*p = zero
@@ -290,7 +313,7 @@ func (d *decoder) alternative(v restDecoder) (raw []byte, err error) {
 		return nil, err
 	}
 	start := d.InputOffset() - 1
-	if err := v.decodeRest(d, start); err == nil || !isTypeError(err) {
+	if err := v.decodeRest(d, start, nil); err == nil || !isTypeError(err) {
 		return nil, err
 	}
 	if err := d.recover(depth); err != nil {

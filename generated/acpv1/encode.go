@@ -36,13 +36,18 @@ var encodeBuffers = sync.Pool{New: func() any {
 // maxPooled is the capacity beyond which a buffer is not kept for reuse.
 const maxPooled = 64 << 10
 
-// encodeBuffer borrows a buffer for MarshalJSON.
+// encodeBuffer borrows a buffer for MarshalJSON. It, encoded and
+// closeObject stay out of line: every type's MarshalJSON calls them.
+//
+//go:noinline
 func encodeBuffer() *[]byte {
 	return encodeBuffers.Get().(*[]byte)
 }
 
 // encoded returns a copy of b, the encoding appended to the buffer buf
 // lent, and returns buf to the pool.
+//
+//go:noinline
 func encoded(buf *[]byte, b []byte, err error) ([]byte, error) {
 	var out []byte
 	if err == nil {
@@ -65,6 +70,8 @@ func encodeWith[T any](p *T, elem func(*T, []byte) ([]byte, error)) ([]byte, err
 
 // closeObject ends an object whose members were appended after start,
 // each after a comma.
+//
+//go:noinline
 func closeObject(b []byte, start int, err error) ([]byte, error) {
 	if err != nil {
 		return nil, err

@@ -46,33 +46,22 @@ func (v AgentAuthCapabilities) MarshalJSON() ([]byte, error) {
 func (v *AgentAuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "logout":
-		return true, decodePointerField(d, &v.Logout, (*LogoutCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Logout, decodeObject[*LogoutCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return v.agentAuthCapabilitiesUnstable.decodeMember(d, name, seen)
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AgentAuthCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *AgentAuthCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *AgentAuthCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *AgentAuthCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -153,39 +142,28 @@ func (v *AgentCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) 
 	case "loadSession":
 		return true, decodePointerField(d, &v.LoadSession, decodeBool[bool], defaultOnError)
 	case "promptCapabilities":
-		return true, decodePointerField(d, &v.PromptCapabilities, (*PromptCapabilities).decodeJSON, defaultOnError)
+		return true, decodePointerField(d, &v.PromptCapabilities, decodeObject[*PromptCapabilities], defaultOnError)
 	case "mcpCapabilities":
-		return true, decodePointerField(d, &v.MCPCapabilities, (*MCPCapabilities).decodeJSON, defaultOnError)
+		return true, decodePointerField(d, &v.MCPCapabilities, decodeObject[*MCPCapabilities], defaultOnError)
 	case "sessionCapabilities":
-		return true, decodePointerField(d, &v.SessionCapabilities, (*SessionCapabilities).decodeJSON, defaultOnError)
+		return true, decodePointerField(d, &v.SessionCapabilities, decodeObject[*SessionCapabilities], defaultOnError)
 	case "auth":
-		return true, decodePointerField(d, &v.Auth, (*AgentAuthCapabilities).decodeJSON, defaultOnError)
+		return true, decodePointerField(d, &v.Auth, decodeObject[*AgentAuthCapabilities], defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return v.agentCapabilitiesLLMProviders.decodeMember(d, name, seen)
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AgentCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *AgentCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *AgentCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *AgentCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -227,36 +205,15 @@ func (v *AgentNotification) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-func (v *AgentNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AgentNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *AgentNotification) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *AgentNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *AgentNotification) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -305,39 +262,15 @@ func (v *AgentRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *AgentRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("id", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AgentRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *AgentRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *AgentRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *AgentRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -396,26 +329,15 @@ func (v *Annotations) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *Annotations) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *Annotations) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *Annotations) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *Annotations) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Annotations) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -457,7 +379,7 @@ func (v AudioContent) MarshalJSON() ([]byte, error) {
 func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
 	case "data":
 		*seen |= 1 << 0
 		return true, decodeString(&v.Data, d)
@@ -470,39 +392,15 @@ func (v *AudioContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *AudioContent) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("data", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("mimeType", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AudioContent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *AudioContent) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *AudioContent) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *AudioContent) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "data", "mimeType")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AudioContent) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -545,26 +443,15 @@ func (v *AuthCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *AuthCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *AuthCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *AuthCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -617,39 +504,15 @@ func (v *AuthMethodAgent) decodeMember(d *decoder, name []byte, seen *uint64) (b
 	return false, nil
 }
 
-func (v *AuthMethodAgent) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("id", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("name", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthMethodAgent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *AuthMethodAgent) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *AuthMethodAgent) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *AuthMethodAgent) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "id", "name")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthMethodAgent) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type AuthMethodID is decoded: null is an
@@ -733,39 +596,15 @@ func (v *AuthMethodTerminal) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *AuthMethodTerminal) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("id", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("name", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthMethodTerminal) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *AuthMethodTerminal) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *AuthMethodTerminal) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *AuthMethodTerminal) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "id", "name")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthMethodTerminal) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -807,36 +646,15 @@ func (v *AuthenticateRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-func (v *AuthenticateRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("methodId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthenticateRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *AuthenticateRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *AuthenticateRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *AuthenticateRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "methodId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthenticateRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -873,26 +691,15 @@ func (v *AuthenticateResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthenticateResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *AuthenticateResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *AuthenticateResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *AuthenticateResponse) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthenticateResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -947,39 +754,15 @@ func (v *AvailableCommand) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-func (v *AvailableCommand) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("description", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AvailableCommand) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *AvailableCommand) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *AvailableCommand) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *AvailableCommand) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "name", "description")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AvailableCommand) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1016,43 +799,22 @@ func (v *AvailableCommandsUpdate) decodeMember(d *decoder, name []byte, seen *ui
 	switch string(name) {
 	case "availableCommands":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.AvailableCommands, (*AvailableCommand).decodeJSON, defaultOnError|emptyList)
+		return true, decodeItemsField(d, &v.AvailableCommands, decodeObject[*AvailableCommand], defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
 
-func (v *AvailableCommandsUpdate) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("availableCommands", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AvailableCommandsUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *AvailableCommandsUpdate) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *AvailableCommandsUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *AvailableCommandsUpdate) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "availableCommands")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1105,39 +867,15 @@ func (v *BlobResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *BlobResourceContents) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("blob", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("uri", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *BlobResourceContents) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *BlobResourceContents) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *BlobResourceContents) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *BlobResourceContents) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "blob", "uri")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *BlobResourceContents) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1174,26 +912,15 @@ func (v *BooleanConfigOptionCapabilities) decodeMember(d *decoder, name []byte, 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *BooleanConfigOptionCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *BooleanConfigOptionCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *BooleanConfigOptionCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *BooleanConfigOptionCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *BooleanConfigOptionCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1248,26 +975,15 @@ func (v *BooleanPropertySchema) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *BooleanPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *BooleanPropertySchema) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *BooleanPropertySchema) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *BooleanPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *BooleanPropertySchema) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1309,36 +1025,15 @@ func (v *CancelNotification) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *CancelNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *CancelNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *CancelNotification) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *CancelNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *CancelNotification) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CancelNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1382,36 +1077,15 @@ func (v *CancelRequestNotification) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-func (v *CancelRequestNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("requestId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *CancelRequestNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *CancelRequestNotification) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *CancelRequestNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *CancelRequestNotification) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "requestId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CancelRequestNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1485,15 +1159,15 @@ func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "fs":
-		return true, decodePointerField(d, &v.Fs, (*FileSystemCapabilities).decodeJSON, defaultOnError)
+		return true, decodePointerField(d, &v.Fs, decodeObject[*FileSystemCapabilities], defaultOnError)
 	case "terminal":
 		return true, decodePointerField(d, &v.Terminal, decodeBool[bool], defaultOnError)
 	case "session":
-		return true, decodePointerField(d, &v.Session, (*ClientSessionCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Session, decodeObject[*ClientSessionCapabilities], nullOK|defaultOnError)
 	case "auth":
-		return true, decodePointerField(d, &v.Auth, (*AuthCapabilities).decodeJSON, defaultOnError)
+		return true, decodePointerField(d, &v.Auth, decodeObject[*AuthCapabilities], defaultOnError)
 	case "elicitation":
-		return true, decodePointerField(d, &v.Elicitation, (*ElicitationCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Elicitation, decodeObject[*ElicitationCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -1503,26 +1177,15 @@ func (v *ClientCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 	return v.clientCapabilitiesPlanOperations.decodeMember(d, name, seen)
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ClientCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *ClientCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ClientCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ClientCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1564,36 +1227,15 @@ func (v *ClientNotification) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *ClientNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ClientNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ClientNotification) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ClientNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ClientNotification) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1642,39 +1284,15 @@ func (v *ClientRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	return false, nil
 }
 
-func (v *ClientRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("id", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ClientRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ClientRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ClientRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ClientRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1724,37 +1342,26 @@ func (v ClientSessionCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ClientSessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "compaction":
-		return true, decodePointerField(d, &v.Compaction, (*CompactionCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Compaction, decodeObject[*CompactionCapabilities], nullOK|defaultOnError)
 	case "configOptions":
-		return true, decodePointerField(d, &v.ConfigOptions, (*SessionConfigOptionsCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.ConfigOptions, decodeObject[*SessionConfigOptionsCapabilities], nullOK|defaultOnError)
 	case "notices":
-		return true, decodePointerField(d, &v.Notices, (*NoticeCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Notices, decodeObject[*NoticeCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ClientSessionCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *ClientSessionCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ClientSessionCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ClientSessionCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientSessionCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1796,36 +1403,15 @@ func (v *CloseSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-func (v *CloseSessionRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *CloseSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *CloseSessionRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *CloseSessionRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *CloseSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CloseSessionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1862,26 +1448,15 @@ func (v *CloseSessionResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *CloseSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *CloseSessionResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *CloseSessionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *CloseSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CloseSessionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1907,26 +1482,15 @@ func (*CompactionCapabilities) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *CompactionCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *CompactionCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *CompactionCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *CompactionCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CompactionCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type CompactionID is decoded: null is an
@@ -1986,39 +1550,15 @@ func (v *CompactionSummaryChunk) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *CompactionSummaryChunk) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("compactionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("content", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *CompactionSummaryChunk) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *CompactionSummaryChunk) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *CompactionSummaryChunk) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *CompactionSummaryChunk) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "compactionId", "content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CompactionSummaryChunk) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2085,39 +1625,15 @@ func (v *CompactionUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-func (v *CompactionUpdate) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("compactionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("status", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *CompactionUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *CompactionUpdate) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *CompactionUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *CompactionUpdate) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "compactionId", "status")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CompactionUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2159,36 +1675,15 @@ func (v *CompleteElicitationNotification) decodeMember(d *decoder, name []byte, 
 	return false, nil
 }
 
-func (v *CompleteElicitationNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("elicitationId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *CompleteElicitationNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *CompleteElicitationNotification) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *CompleteElicitationNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *CompleteElicitationNotification) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "elicitationId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2232,36 +1727,15 @@ func (v *ConfigOptionUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *ConfigOptionUpdate) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("configOptions", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ConfigOptionUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ConfigOptionUpdate) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ConfigOptionUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ConfigOptionUpdate) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "configOptions")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2305,36 +1779,15 @@ func (v *Content) decodeMember(d *decoder, name []byte, seen *uint64) (bool, err
 	return false, nil
 }
 
-func (v *Content) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("content", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *Content) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *Content) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *Content) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *Content) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Content) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2384,36 +1837,15 @@ func (v *ContentChunk) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *ContentChunk) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("content", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ContentChunk) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ContentChunk) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ContentChunk) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ContentChunk) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ContentChunk) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2462,39 +1894,15 @@ func (v *Cost) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	return false, nil
 }
 
-func (v *Cost) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("amount", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("currency", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *Cost) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *Cost) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *Cost) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *Cost) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "amount", "currency")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Cost) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2561,7 +1969,7 @@ func (v *CreateTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint
 		}, defaultOnNull|emptyList)
 	case "env":
 		return true, decodeField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
-			return decodeSlice(d, p, (*EnvVariable).decodeJSON)
+			return decodeSlice(d, p, decodeObject[*EnvVariable])
 		}, defaultOnNull|emptyList)
 	case "cwd":
 		return true, decodePointerField(d, &v.Cwd, decodeString[string], nullOK)
@@ -2573,39 +1981,15 @@ func (v *CreateTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-func (v *CreateTerminalRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("command", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *CreateTerminalRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *CreateTerminalRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *CreateTerminalRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *CreateTerminalRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "command")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateTerminalRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2647,36 +2031,15 @@ func (v *CreateTerminalResponse) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *CreateTerminalResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("terminalId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *CreateTerminalResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *CreateTerminalResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *CreateTerminalResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *CreateTerminalResponse) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "terminalId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateTerminalResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2718,36 +2081,15 @@ func (v *CurrentModeUpdate) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-func (v *CurrentModeUpdate) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("currentModeId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *CurrentModeUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *CurrentModeUpdate) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *CurrentModeUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *CurrentModeUpdate) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "currentModeId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CurrentModeUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2789,36 +2131,15 @@ func (v *DeleteSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *DeleteSessionRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *DeleteSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *DeleteSessionRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *DeleteSessionRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *DeleteSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2855,26 +2176,15 @@ func (v *DeleteSessionResponse) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *DeleteSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *DeleteSessionResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *DeleteSessionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *DeleteSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2927,39 +2237,15 @@ func (v *Diff) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	return false, nil
 }
 
-func (v *Diff) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("path", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("newText", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *Diff) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *Diff) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *Diff) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *Diff) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "path", "newText")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Diff) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2998,26 +2284,15 @@ func (v *ElicitationAcceptAction) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ElicitationAcceptAction) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *ElicitationAcceptAction) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ElicitationAcceptAction) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ElicitationAcceptAction) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationAcceptAction) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3061,35 +2336,24 @@ func (v ElicitationCapabilities) MarshalJSON() ([]byte, error) {
 func (v *ElicitationCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "form":
-		return true, decodePointerField(d, &v.Form, (*ElicitationFormCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Form, decodeObject[*ElicitationFormCapabilities], nullOK|defaultOnError)
 	case "url":
-		return true, decodePointerField(d, &v.URL, (*ElicitationURLCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.URL, decodeObject[*ElicitationURLCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ElicitationCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *ElicitationCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ElicitationCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ElicitationCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3126,26 +2390,15 @@ func (v *ElicitationFormCapabilities) decodeMember(d *decoder, name []byte, seen
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ElicitationFormCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *ElicitationFormCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ElicitationFormCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ElicitationFormCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationFormCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type ElicitationID is decoded: null is an
@@ -3198,7 +2451,7 @@ func (v *ElicitationRequestScope) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ElicitationRequestScope) decodeRest(d *decoder, start int64) error {
+func (v *ElicitationRequestScope) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -3208,14 +2461,10 @@ func (v *ElicitationRequestScope) decodeRest(d *decoder, start int64) error {
 	return v.missing(seen)
 }
 
-func (v *ElicitationRequestScope) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3290,26 +2539,15 @@ func (v *ElicitationSchema) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ElicitationSchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *ElicitationSchema) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ElicitationSchema) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ElicitationSchema) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationSchema) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3354,7 +2592,7 @@ func (v *ElicitationSessionScope) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ElicitationSessionScope) decodeRest(d *decoder, start int64) error {
+func (v *ElicitationSessionScope) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -3364,14 +2602,10 @@ func (v *ElicitationSessionScope) decodeRest(d *decoder, start int64) error {
 	return v.missing(seen)
 }
 
-func (v *ElicitationSessionScope) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationSessionScope) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3408,26 +2642,15 @@ func (v *ElicitationURLCapabilities) decodeMember(d *decoder, name []byte, seen 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ElicitationURLCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *ElicitationURLCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ElicitationURLCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ElicitationURLCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3469,7 +2692,7 @@ func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
 func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
 	case "resource":
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.Resource, (*EmbeddedResourceData).decodeJSON, 0)
@@ -3479,36 +2702,15 @@ func (v *EmbeddedResource) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-func (v *EmbeddedResource) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("resource", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *EmbeddedResource) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *EmbeddedResource) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *EmbeddedResource) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *EmbeddedResource) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "resource")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *EmbeddedResource) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3561,39 +2763,15 @@ func (v *EnumOption) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 	return false, nil
 }
 
-func (v *EnumOption) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("const", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("title", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *EnumOption) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *EnumOption) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *EnumOption) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *EnumOption) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "const", "title")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *EnumOption) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3640,39 +2818,15 @@ func (v *EnvVariable) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return false, nil
 }
 
-func (v *EnvVariable) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("value", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *EnvVariable) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *EnvVariable) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *EnvVariable) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *EnvVariable) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "name", "value")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *EnvVariable) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3719,39 +2873,15 @@ func (v *Error) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error
 	return false, nil
 }
 
-func (v *Error) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("code", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("message", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *Error) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *Error) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *Error) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *Error) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "code", "message")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Error) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3800,26 +2930,15 @@ func (v *FileSystemCapabilities) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *FileSystemCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *FileSystemCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *FileSystemCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *FileSystemCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *FileSystemCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3866,39 +2985,15 @@ func (v *HTTPHeader) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 	return false, nil
 }
 
-func (v *HTTPHeader) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("value", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *HTTPHeader) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *HTTPHeader) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *HTTPHeader) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *HTTPHeader) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "name", "value")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *HTTPHeader) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3944,7 +3039,7 @@ func (v ImageContent) MarshalJSON() ([]byte, error) {
 func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
 	case "data":
 		*seen |= 1 << 0
 		return true, decodeString(&v.Data, d)
@@ -3959,39 +3054,15 @@ func (v *ImageContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *ImageContent) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("data", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("mimeType", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ImageContent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ImageContent) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ImageContent) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ImageContent) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "data", "mimeType")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ImageContent) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4044,39 +3115,15 @@ func (v *Implementation) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return false, nil
 }
 
-func (v *Implementation) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("version", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *Implementation) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *Implementation) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *Implementation) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *Implementation) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "name", "version")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Implementation) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4129,45 +3176,24 @@ func (v *InitializeRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 		*seen |= 1 << 0
 		return true, decodeUint(&v.ProtocolVersion, d)
 	case "clientCapabilities":
-		return true, decodePointerField(d, &v.ClientCapabilities, (*ClientCapabilities).decodeJSON, defaultOnError)
+		return true, decodePointerField(d, &v.ClientCapabilities, decodeObject[*ClientCapabilities], defaultOnError)
 	case "clientInfo":
-		return true, decodePointerField(d, &v.ClientInfo, (*Implementation).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.ClientInfo, decodeObject[*Implementation], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
 
-func (v *InitializeRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("protocolVersion", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *InitializeRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *InitializeRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *InitializeRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *InitializeRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "protocolVersion")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *InitializeRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4226,47 +3252,26 @@ func (v *InitializeResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeUint(&v.ProtocolVersion, d)
 	case "agentCapabilities":
-		return true, decodePointerField(d, &v.AgentCapabilities, (*AgentCapabilities).decodeJSON, defaultOnError)
+		return true, decodePointerField(d, &v.AgentCapabilities, decodeObject[*AgentCapabilities], defaultOnError)
 	case "authMethods":
 		return true, decodeItemsField(d, &v.AuthMethods, (*AuthMethod).decodeJSON, defaultOnError|emptyList)
 	case "agentInfo":
-		return true, decodePointerField(d, &v.AgentInfo, (*Implementation).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.AgentInfo, decodeObject[*Implementation], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
 
-func (v *InitializeResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("protocolVersion", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *InitializeResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *InitializeResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *InitializeResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *InitializeResponse) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "protocolVersion")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *InitializeResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4333,26 +3338,15 @@ func (v *IntegerPropertySchema) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *IntegerPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *IntegerPropertySchema) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *IntegerPropertySchema) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *IntegerPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IntegerPropertySchema) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4399,39 +3393,15 @@ func (v *KillTerminalRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-func (v *KillTerminalRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("terminalId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *KillTerminalRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *KillTerminalRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *KillTerminalRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *KillTerminalRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *KillTerminalRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4468,26 +3438,15 @@ func (v *KillTerminalResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *KillTerminalResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *KillTerminalResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *KillTerminalResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *KillTerminalResponse) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *KillTerminalResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4539,26 +3498,15 @@ func (v *ListSessionsRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	return v.listSessionsRequestUnstable.decodeMember(d, name, seen)
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ListSessionsRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *ListSessionsRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ListSessionsRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ListSessionsRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ListSessionsRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4599,7 +3547,7 @@ func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	switch string(name) {
 	case "sessions":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.Sessions, (*SessionInfo).decodeJSON, defaultOnError|emptyList)
+		return true, decodeItemsField(d, &v.Sessions, decodeObject[*SessionInfo], defaultOnError|emptyList)
 	case "nextCursor":
 		return true, decodePointerField(d, &v.NextCursor, decodeString[string], nullOK|defaultOnError)
 	case "_meta":
@@ -4608,36 +3556,15 @@ func (v *ListSessionsResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *ListSessionsResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessions", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ListSessionsResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ListSessionsResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ListSessionsResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ListSessionsResponse) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "sessions")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ListSessionsResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4706,42 +3633,15 @@ func (v *LoadSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64)
 	return v.loadSessionRequestUnstable.decodeMember(d, name, seen)
 }
 
-func (v *LoadSessionRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("mcpServers", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("cwd", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *LoadSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *LoadSessionRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *LoadSessionRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *LoadSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "mcpServers", "cwd", "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LoadSessionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4785,7 +3685,7 @@ func (v LoadSessionResponse) MarshalJSON() ([]byte, error) {
 func (v *LoadSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "modes":
-		return true, decodePointerField(d, &v.Modes, (*SessionModeState).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Modes, decodeObject[*SessionModeState], nullOK|defaultOnError)
 	case "configOptions":
 		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
@@ -4794,26 +3694,15 @@ func (v *LoadSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *LoadSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *LoadSessionResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *LoadSessionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *LoadSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LoadSessionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4850,26 +3739,15 @@ func (v *LogoutCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *LogoutCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *LogoutCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *LogoutCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *LogoutCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LogoutCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4906,26 +3784,15 @@ func (v *LogoutRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *LogoutRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *LogoutRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *LogoutRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *LogoutRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LogoutRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -4962,26 +3829,15 @@ func (v *LogoutResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *LogoutResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *LogoutResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *LogoutResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *LogoutResponse) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *LogoutResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5033,26 +3889,15 @@ func (v *MCPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (b
 	return v.mcpCapabilitiesMCPOverACP.decodeMember(d, name, seen)
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *MCPCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *MCPCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *MCPCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *MCPCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5100,7 +3945,7 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	case "headers":
 		*seen |= 1 << 2
 		return true, decodeField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
-			return decodeSlice(d, p, (*HTTPHeader).decodeJSON)
+			return decodeSlice(d, p, decodeObject[*HTTPHeader])
 		}, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
@@ -5108,42 +3953,15 @@ func (v *MCPServerHTTP) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	return false, nil
 }
 
-func (v *MCPServerHTTP) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("url", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("headers", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *MCPServerHTTP) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *MCPServerHTTP) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *MCPServerHTTP) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *MCPServerHTTP) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "name", "url", "headers")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPServerHTTP) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5191,7 +4009,7 @@ func (v *MCPServerSSE) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	case "headers":
 		*seen |= 1 << 2
 		return true, decodeField(d, &v.Headers, func(p *[]HTTPHeader, d *decoder) error {
-			return decodeSlice(d, p, (*HTTPHeader).decodeJSON)
+			return decodeSlice(d, p, decodeObject[*HTTPHeader])
 		}, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
@@ -5199,42 +4017,15 @@ func (v *MCPServerSSE) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *MCPServerSSE) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("url", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("headers", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *MCPServerSSE) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *MCPServerSSE) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *MCPServerSSE) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *MCPServerSSE) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "name", "url", "headers")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPServerSSE) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5291,7 +4082,7 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	case "env":
 		*seen |= 1 << 3
 		return true, decodeField(d, &v.Env, func(p *[]EnvVariable, d *decoder) error {
-			return decodeSlice(d, p, (*EnvVariable).decodeJSON)
+			return decodeSlice(d, p, decodeObject[*EnvVariable])
 		}, defaultOnNull|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
@@ -5299,45 +4090,15 @@ func (v *MCPServerStdio) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return false, nil
 }
 
-func (v *MCPServerStdio) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("command", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("args", v)
-	}
-	if seen&(1<<3) == 0 {
-		return missing("env", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *MCPServerStdio) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *MCPServerStdio) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *MCPServerStdio) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *MCPServerStdio) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "name", "command", "args", "env")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPServerStdio) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type MessageID is decoded: null is an
@@ -5424,36 +4185,15 @@ func (v *MultiSelectPropertySchema) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-func (v *MultiSelectPropertySchema) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("items", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *MultiSelectPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *MultiSelectPropertySchema) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *MultiSelectPropertySchema) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *MultiSelectPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "items")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MultiSelectPropertySchema) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5517,39 +4257,15 @@ func (v *NewSessionRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return v.newSessionRequestUnstable.decodeMember(d, name, seen)
 }
 
-func (v *NewSessionRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("cwd", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("mcpServers", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *NewSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *NewSessionRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *NewSessionRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *NewSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "cwd", "mcpServers")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *NewSessionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5598,7 +4314,7 @@ func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeString(&v.SessionID, d)
 	case "modes":
-		return true, decodePointerField(d, &v.Modes, (*SessionModeState).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Modes, decodeObject[*SessionModeState], nullOK|defaultOnError)
 	case "configOptions":
 		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
@@ -5607,36 +4323,15 @@ func (v *NewSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *NewSessionResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *NewSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *NewSessionResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *NewSessionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *NewSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *NewSessionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5691,39 +4386,15 @@ func (v *Notice) decodeMember(d *decoder, name []byte, seen *uint64) (bool, erro
 	return false, nil
 }
 
-func (v *Notice) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("severity", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("title", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *Notice) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *Notice) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *Notice) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *Notice) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "severity", "title")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Notice) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5749,26 +4420,15 @@ func (*NoticeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *NoticeCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *NoticeCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *NoticeCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *NoticeCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *NoticeCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5841,26 +4501,15 @@ func (v *NumberPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *NumberPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *NumberPropertySchema) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *NumberPropertySchema) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *NumberPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *NumberPropertySchema) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5912,42 +4561,15 @@ func (v *PermissionOption) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-func (v *PermissionOption) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("optionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("kind", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PermissionOption) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *PermissionOption) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *PermissionOption) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *PermissionOption) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "optionId", "name", "kind")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PermissionOption) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type PermissionOptionID is decoded: null is an
@@ -5995,43 +4617,22 @@ func (v *Plan) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error)
 	switch string(name) {
 	case "entries":
 		*seen |= 1 << 0
-		return true, decodeItemsField(d, &v.Entries, (*PlanEntry).decodeJSON, defaultOnError|emptyList)
+		return true, decodeItemsField(d, &v.Entries, decodeObject[*PlanEntry], defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
 
-func (v *Plan) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("entries", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *Plan) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *Plan) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *Plan) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *Plan) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "entries")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Plan) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6083,42 +4684,15 @@ func (v *PlanEntry) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 	return false, nil
 }
 
-func (v *PlanEntry) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("content", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("priority", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("status", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PlanEntry) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *PlanEntry) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *PlanEntry) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *PlanEntry) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "content", "priority", "status")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanEntry) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6173,26 +4747,15 @@ func (v *PromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PromptCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *PromptCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *PromptCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *PromptCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PromptCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6243,39 +4806,15 @@ func (v *PromptRequest) decodeMember(d *decoder, name []byte, seen *uint64) (boo
 	return false, nil
 }
 
-func (v *PromptRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("prompt", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PromptRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *PromptRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *PromptRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *PromptRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "prompt")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PromptRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6320,36 +4859,15 @@ func (v *PromptResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return v.promptResponseEndTurnTokenUsage.decodeMember(d, name, seen)
 }
 
-func (v *PromptResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("stopReason", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PromptResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *PromptResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *PromptResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *PromptResponse) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "stopReason")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PromptResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type ProtocolVersion is decoded: null is an
@@ -6419,39 +4937,15 @@ func (v *ReadTextFileRequest) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-func (v *ReadTextFileRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("path", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ReadTextFileRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ReadTextFileRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ReadTextFileRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ReadTextFileRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "path")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ReadTextFileRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6493,36 +4987,15 @@ func (v *ReadTextFileResponse) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *ReadTextFileResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("content", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ReadTextFileResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ReadTextFileResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ReadTextFileResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ReadTextFileResponse) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ReadTextFileResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6569,39 +5042,15 @@ func (v *ReleaseTerminalRequest) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *ReleaseTerminalRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("terminalId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ReleaseTerminalRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ReleaseTerminalRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ReleaseTerminalRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ReleaseTerminalRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ReleaseTerminalRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6638,26 +5087,15 @@ func (v *ReleaseTerminalResponse) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ReleaseTerminalResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *ReleaseTerminalResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ReleaseTerminalResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ReleaseTerminalResponse) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ReleaseTerminalResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6703,11 +5141,11 @@ func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *u
 		return true, decodeString(&v.SessionID, d)
 	case "toolCall":
 		*seen |= 1 << 1
-		return true, v.ToolCall.decodeJSON(d)
+		return true, d.object(&v.ToolCall)
 	case "options":
 		*seen |= 1 << 2
 		return true, decodeField(d, &v.Options, func(p *[]PermissionOption, d *decoder) error {
-			return decodeSlice(d, p, (*PermissionOption).decodeJSON)
+			return decodeSlice(d, p, decodeObject[*PermissionOption])
 		}, 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
@@ -6715,42 +5153,15 @@ func (v *RequestPermissionRequest) decodeMember(d *decoder, name []byte, seen *u
 	return false, nil
 }
 
-func (v *RequestPermissionRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("toolCall", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("options", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *RequestPermissionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *RequestPermissionRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *RequestPermissionRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *RequestPermissionRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "toolCall", "options")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6794,36 +5205,15 @@ func (v *RequestPermissionResponse) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-func (v *RequestPermissionResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("outcome", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *RequestPermissionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *RequestPermissionResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *RequestPermissionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *RequestPermissionResponse) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "outcome")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6881,7 +5271,7 @@ func (v ResourceLink) MarshalJSON() ([]byte, error) {
 func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
 	case "description":
 		return true, decodePointerField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "mimeType":
@@ -6902,39 +5292,15 @@ func (v *ResourceLink) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *ResourceLink) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("uri", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ResourceLink) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ResourceLink) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ResourceLink) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ResourceLink) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "name", "uri")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ResourceLink) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7004,39 +5370,15 @@ func (v *ResumeSessionRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	return v.resumeSessionRequestUnstable.decodeMember(d, name, seen)
 }
 
-func (v *ResumeSessionRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("cwd", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ResumeSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ResumeSessionRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ResumeSessionRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ResumeSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "cwd")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7080,7 +5422,7 @@ func (v ResumeSessionResponse) MarshalJSON() ([]byte, error) {
 func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "modes":
-		return true, decodePointerField(d, &v.Modes, (*SessionModeState).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Modes, decodeObject[*SessionModeState], nullOK|defaultOnError)
 	case "configOptions":
 		return true, decodeItemsField(d, &v.ConfigOptions, (*SessionConfigOption).decodeJSON, nullOK|defaultOnError)
 	case "_meta":
@@ -7089,26 +5431,15 @@ func (v *ResumeSessionResponse) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ResumeSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *ResumeSessionResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ResumeSessionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ResumeSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ResumeSessionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7150,36 +5481,15 @@ func (v *SelectedPermissionOutcome) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-func (v *SelectedPermissionOutcome) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("optionId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SelectedPermissionOutcome) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SelectedPermissionOutcome) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SelectedPermissionOutcome) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SelectedPermissionOutcome) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "optionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7216,26 +5526,15 @@ func (v *SessionAdditionalDirectoriesCapabilities) decodeMember(d *decoder, name
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionAdditionalDirectoriesCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *SessionAdditionalDirectoriesCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionAdditionalDirectoriesCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SessionAdditionalDirectoriesCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7303,15 +5602,15 @@ func (v SessionCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "list":
-		return true, decodePointerField(d, &v.List, (*SessionListCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.List, decodeObject[*SessionListCapabilities], nullOK|defaultOnError)
 	case "delete":
-		return true, decodePointerField(d, &v.Delete, (*SessionDeleteCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Delete, decodeObject[*SessionDeleteCapabilities], nullOK|defaultOnError)
 	case "additionalDirectories":
-		return true, decodePointerField(d, &v.AdditionalDirectories, (*SessionAdditionalDirectoriesCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.AdditionalDirectories, decodeObject[*SessionAdditionalDirectoriesCapabilities], nullOK|defaultOnError)
 	case "resume":
-		return true, decodePointerField(d, &v.Resume, (*SessionResumeCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Resume, decodeObject[*SessionResumeCapabilities], nullOK|defaultOnError)
 	case "close":
-		return true, decodePointerField(d, &v.Close, (*SessionCloseCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Close, decodeObject[*SessionCloseCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -7321,26 +5620,15 @@ func (v *SessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64
 	return v.sessionCapabilitiesSessionFork.decodeMember(d, name, seen)
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *SessionCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SessionCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7377,26 +5665,15 @@ func (v *SessionCloseCapabilities) decodeMember(d *decoder, name []byte, seen *u
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionCloseCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *SessionCloseCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionCloseCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SessionCloseCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionCloseCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7429,36 +5706,15 @@ func (v *SessionConfigBoolean) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *SessionConfigBoolean) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("currentValue", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionConfigBoolean) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SessionConfigBoolean) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionConfigBoolean) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SessionConfigBoolean) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "currentValue")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type SessionConfigGroupID is decoded: null is an
@@ -7518,33 +5774,22 @@ func (v SessionConfigOptionsCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionConfigOptionsCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "boolean":
-		return true, decodePointerField(d, &v.Boolean, (*BooleanConfigOptionCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Boolean, decodeObject[*BooleanConfigOptionCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionConfigOptionsCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *SessionConfigOptionsCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionConfigOptionsCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SessionConfigOptionsCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigOptionsCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7585,39 +5830,15 @@ func (v *SessionConfigSelect) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-func (v *SessionConfigSelect) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("currentValue", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("options", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionConfigSelect) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SessionConfigSelect) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionConfigSelect) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SessionConfigSelect) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "currentValue", "options")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigSelect) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7664,49 +5885,22 @@ func (v *SessionConfigSelectGroup) decodeMember(d *decoder, name []byte, seen *u
 		return true, decodeString(&v.Name, d)
 	case "options":
 		*seen |= 1 << 2
-		return true, decodeItemsField(d, &v.Options, (*SessionConfigSelectOption).decodeJSON, defaultOnError|emptyList)
+		return true, decodeItemsField(d, &v.Options, decodeObject[*SessionConfigSelectOption], defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
 
-func (v *SessionConfigSelectGroup) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("group", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("options", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionConfigSelectGroup) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SessionConfigSelectGroup) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionConfigSelectGroup) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SessionConfigSelectGroup) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "group", "name", "options")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -7759,39 +5953,15 @@ func (v *SessionConfigSelectOption) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-func (v *SessionConfigSelectOption) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("value", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("name", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionConfigSelectOption) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SessionConfigSelectOption) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionConfigSelectOption) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SessionConfigSelectOption) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "value", "name")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type SessionConfigValueID is decoded: null is an
@@ -7839,26 +6009,15 @@ func (v *SessionDeleteCapabilities) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionDeleteCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *SessionDeleteCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionDeleteCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SessionDeleteCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionDeleteCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type SessionID is decoded: null is an
@@ -7939,39 +6098,15 @@ func (v *SessionInfo) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return v.sessionInfoUnstable.decodeMember(d, name, seen)
 }
 
-func (v *SessionInfo) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("cwd", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionInfo) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SessionInfo) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionInfo) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SessionInfo) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "cwd")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionInfo) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8024,26 +6159,15 @@ func (v *SessionInfoUpdate) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionInfoUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *SessionInfoUpdate) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionInfoUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SessionInfoUpdate) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8080,26 +6204,15 @@ func (v *SessionListCapabilities) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionListCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *SessionListCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionListCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SessionListCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionListCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8152,39 +6265,15 @@ func (v *SessionMode) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return false, nil
 }
 
-func (v *SessionMode) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("id", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("name", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionMode) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SessionMode) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionMode) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SessionMode) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "id", "name")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionMode) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type SessionModeID is decoded: null is an
@@ -8237,46 +6326,22 @@ func (v *SessionModeState) decodeMember(d *decoder, name []byte, seen *uint64) (
 		return true, decodeString(&v.CurrentModeID, d)
 	case "availableModes":
 		*seen |= 1 << 1
-		return true, decodeItemsField(d, &v.AvailableModes, (*SessionMode).decodeJSON, defaultOnError|emptyList)
+		return true, decodeItemsField(d, &v.AvailableModes, decodeObject[*SessionMode], defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
 
-func (v *SessionModeState) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("currentModeId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("availableModes", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionModeState) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SessionModeState) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionModeState) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SessionModeState) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "currentModeId", "availableModes")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionModeState) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8325,39 +6390,15 @@ func (v *SessionNotification) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-func (v *SessionNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("update", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SessionNotification) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SessionNotification) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "update")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8394,26 +6435,15 @@ func (v *SessionResumeCapabilities) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionResumeCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *SessionResumeCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionResumeCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SessionResumeCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionResumeCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8457,36 +6487,15 @@ func (v *SetSessionConfigOptionResponse) decodeMember(d *decoder, name []byte, s
 	return false, nil
 }
 
-func (v *SetSessionConfigOptionResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("configOptions", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SetSessionConfigOptionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SetSessionConfigOptionResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SetSessionConfigOptionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SetSessionConfigOptionResponse) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "configOptions")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8533,39 +6542,15 @@ func (v *SetSessionModeRequest) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-func (v *SetSessionModeRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("modeId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SetSessionModeRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SetSessionModeRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SetSessionModeRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SetSessionModeRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "modeId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionModeRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8602,26 +6587,15 @@ func (v *SetSessionModeResponse) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SetSessionModeResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *SetSessionModeResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SetSessionModeResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SetSessionModeResponse) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionModeResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8667,36 +6641,15 @@ func (v *StringMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *StringMultiSelectItems) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("enum", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *StringMultiSelectItems) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *StringMultiSelectItems) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *StringMultiSelectItems) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *StringMultiSelectItems) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "enum")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8787,7 +6740,7 @@ func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 		}, nullOK)
 	case "oneOf":
 		return true, decodeField(d, &v.OneOf, func(p *[]EnumOption, d *decoder) error {
-			return decodeSlice(d, p, (*EnumOption).decodeJSON)
+			return decodeSlice(d, p, decodeObject[*EnumOption])
 		}, nullOK)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
@@ -8795,26 +6748,15 @@ func (v *StringPropertySchema) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *StringPropertySchema) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *StringPropertySchema) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *StringPropertySchema) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *StringPropertySchema) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *StringPropertySchema) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8856,36 +6798,15 @@ func (v *Terminal) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 	return false, nil
 }
 
-func (v *Terminal) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("terminalId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *Terminal) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *Terminal) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *Terminal) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *Terminal) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "terminalId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Terminal) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -8934,26 +6855,15 @@ func (v *TerminalExitStatus) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *TerminalExitStatus) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *TerminalExitStatus) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *TerminalExitStatus) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *TerminalExitStatus) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalExitStatus) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type TerminalID is decoded: null is an
@@ -9011,39 +6921,15 @@ func (v *TerminalOutputRequest) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-func (v *TerminalOutputRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("terminalId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *TerminalOutputRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *TerminalOutputRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *TerminalOutputRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *TerminalOutputRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalOutputRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9091,46 +6977,22 @@ func (v *TerminalOutputResponse) decodeMember(d *decoder, name []byte, seen *uin
 		*seen |= 1 << 1
 		return true, decodeBool(&v.Truncated, d)
 	case "exitStatus":
-		return true, decodePointerField(d, &v.ExitStatus, (*TerminalExitStatus).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.ExitStatus, decodeObject[*TerminalExitStatus], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
 
-func (v *TerminalOutputResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("output", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("truncated", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *TerminalOutputResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *TerminalOutputResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *TerminalOutputResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *TerminalOutputResponse) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "output", "truncated")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TerminalOutputResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9170,7 +7032,7 @@ func (v TextContent) MarshalJSON() ([]byte, error) {
 func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "annotations":
-		return true, decodePointerField(d, &v.Annotations, (*Annotations).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Annotations, decodeObject[*Annotations], nullOK|defaultOnError)
 	case "text":
 		*seen |= 1 << 0
 		return true, decodeString(&v.Text, d)
@@ -9180,36 +7042,15 @@ func (v *TextContent) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return false, nil
 }
 
-func (v *TextContent) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("text", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *TextContent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *TextContent) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *TextContent) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *TextContent) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "text")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TextContent) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9262,39 +7103,15 @@ func (v *TextResourceContents) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *TextResourceContents) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("text", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("uri", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *TextResourceContents) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *TextResourceContents) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *TextResourceContents) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *TextResourceContents) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "text", "uri")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TextResourceContents) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9332,7 +7149,7 @@ func (v *TitledMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 	case "anyOf":
 		*seen |= 1 << 0
 		return true, decodeField(d, &v.AnyOf, func(p *[]EnumOption, d *decoder) error {
-			return decodeSlice(d, p, (*EnumOption).decodeJSON)
+			return decodeSlice(d, p, decodeObject[*EnumOption])
 		}, 0)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
@@ -9340,36 +7157,15 @@ func (v *TitledMultiSelectItems) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *TitledMultiSelectItems) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("anyOf", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *TitledMultiSelectItems) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *TitledMultiSelectItems) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *TitledMultiSelectItems) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *TitledMultiSelectItems) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "anyOf")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9455,7 +7251,7 @@ func (v *ToolCall) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 	case "content":
 		return true, decodeItemsField(d, &v.Content, (*ToolCallContent).decodeJSON, defaultOnError|emptyList)
 	case "locations":
-		return true, decodeItemsField(d, &v.Locations, (*ToolCallLocation).decodeJSON, defaultOnError|emptyList)
+		return true, decodeItemsField(d, &v.Locations, decodeObject[*ToolCallLocation], defaultOnError|emptyList)
 	case "rawInput":
 		return true, decodeField(d, &v.RawInput, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	case "rawOutput":
@@ -9466,39 +7262,15 @@ func (v *ToolCall) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 	return false, nil
 }
 
-func (v *ToolCall) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("toolCallId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("title", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ToolCall) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ToolCall) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ToolCall) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ToolCall) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "toolCallId", "title")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCall) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type ToolCallID is decoded: null is an
@@ -9557,36 +7329,15 @@ func (v *ToolCallLocation) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-func (v *ToolCallLocation) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("path", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ToolCallLocation) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ToolCallLocation) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ToolCallLocation) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ToolCallLocation) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "path")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCallLocation) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9673,7 +7424,7 @@ func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	case "content":
 		return true, decodeItemsField(d, &v.Content, (*ToolCallContent).decodeJSON, nullOK|defaultOnError)
 	case "locations":
-		return true, decodeItemsField(d, &v.Locations, (*ToolCallLocation).decodeJSON, nullOK|defaultOnError)
+		return true, decodeItemsField(d, &v.Locations, decodeObject[*ToolCallLocation], nullOK|defaultOnError)
 	case "rawInput":
 		return true, decodeField(d, &v.RawInput, decodeRaw[json.RawMessage], nullValue|defaultOnError)
 	case "rawOutput":
@@ -9684,36 +7435,15 @@ func (v *ToolCallUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return false, nil
 }
 
-func (v *ToolCallUpdate) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("toolCallId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ToolCallUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ToolCallUpdate) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ToolCallUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ToolCallUpdate) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "toolCallId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCallUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9755,36 +7485,15 @@ func (v *UnstructuredCommandInput) decodeMember(d *decoder, name []byte, seen *u
 	return false, nil
 }
 
-func (v *UnstructuredCommandInput) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("hint", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *UnstructuredCommandInput) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *UnstructuredCommandInput) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *UnstructuredCommandInput) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *UnstructuredCommandInput) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "hint")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UnstructuredCommandInput) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9832,46 +7541,22 @@ func (v *UsageUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 		*seen |= 1 << 1
 		return true, decodeUint(&v.Size, d)
 	case "cost":
-		return true, decodePointerField(d, &v.Cost, (*Cost).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Cost, decodeObject[*Cost], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
 
-func (v *UsageUpdate) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("used", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("size", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *UsageUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *UsageUpdate) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *UsageUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *UsageUpdate) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "used", "size")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UsageUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9918,39 +7603,15 @@ func (v *WaitForTerminalExitRequest) decodeMember(d *decoder, name []byte, seen 
 	return false, nil
 }
 
-func (v *WaitForTerminalExitRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("terminalId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *WaitForTerminalExitRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *WaitForTerminalExitRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *WaitForTerminalExitRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *WaitForTerminalExitRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "terminalId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *WaitForTerminalExitRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -9999,26 +7660,15 @@ func (v *WaitForTerminalExitResponse) decodeMember(d *decoder, name []byte, seen
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *WaitForTerminalExitResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *WaitForTerminalExitResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *WaitForTerminalExitResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *WaitForTerminalExitResponse) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *WaitForTerminalExitResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -10070,42 +7720,15 @@ func (v *WriteTextFileRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *WriteTextFileRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("path", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("content", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *WriteTextFileRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *WriteTextFileRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *WriteTextFileRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *WriteTextFileRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "path", "content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *WriteTextFileRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -10142,24 +7765,13 @@ func (v *WriteTextFileResponse) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *WriteTextFileResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *WriteTextFileResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *WriteTextFileResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *WriteTextFileResponse) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *WriteTextFileResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }

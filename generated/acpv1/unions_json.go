@@ -82,7 +82,7 @@ func (v *AgentResponseResult) missing(seen uint64) error {
 	return nil
 }
 
-func (v *AgentResponseResult) decodeRest(d *decoder, start int64) error {
+func (v *AgentResponseResult) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -92,14 +92,10 @@ func (v *AgentResponseResult) decodeRest(d *decoder, start int64) error {
 	return v.missing(seen)
 }
 
-func (v *AgentResponseResult) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentResponseResult) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -136,7 +132,7 @@ func (v *AgentResponseError) decodeMember(d *decoder, name []byte, seen *uint64)
 		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
-		return true, v.Error.decodeJSON(d)
+		return true, d.object(&v.Error)
 	}
 	return false, nil
 }
@@ -151,7 +147,7 @@ func (v *AgentResponseError) missing(seen uint64) error {
 	return nil
 }
 
-func (v *AgentResponseError) decodeRest(d *decoder, start int64) error {
+func (v *AgentResponseError) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -161,14 +157,10 @@ func (v *AgentResponseError) decodeRest(d *decoder, start int64) error {
 	return v.missing(seen)
 }
 
-func (v *AgentResponseError) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentResponseError) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -202,7 +194,7 @@ func (u *AgentResponse) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *AgentResponse) decodeRest(d *decoder, start int64) error {
+func (u *AgentResponse) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -235,7 +227,7 @@ func (u AuthMethod) MarshalJSON() ([]byte, error) {
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *AuthMethodOther.
 // Without "type" it gives *AuthMethodAgentVariant.
-func (u *AuthMethod) decodeRest(d *decoder, start int64) error {
+func (u *AuthMethod) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		if !isTypeError(err) {
@@ -380,18 +372,14 @@ func (v *AuthMethodOther) decodeMembers(d *decoder, start int64, seen uint64) er
 	return v.missing(seen)
 }
 
-func (v *AuthMethodOther) decodeRest(d *decoder, start int64) error {
+func (v *AuthMethodOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *AuthMethodOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthMethodOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -451,7 +439,7 @@ func (u *AvailableCommandInput) decodeJSON(d *decoder) error {
 	return err
 }
 
-func (u *AvailableCommandInput) decodeRest(d *decoder, start int64) error {
+func (u *AvailableCommandInput) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -526,7 +514,7 @@ func (v *ClientResponseResult) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ClientResponseResult) decodeRest(d *decoder, start int64) error {
+func (v *ClientResponseResult) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -536,14 +524,10 @@ func (v *ClientResponseResult) decodeRest(d *decoder, start int64) error {
 	return v.missing(seen)
 }
 
-func (v *ClientResponseResult) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientResponseResult) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -580,7 +564,7 @@ func (v *ClientResponseError) decodeMember(d *decoder, name []byte, seen *uint64
 		return true, decodeField(d, &v.ID, (*RequestID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
-		return true, v.Error.decodeJSON(d)
+		return true, d.object(&v.Error)
 	}
 	return false, nil
 }
@@ -595,7 +579,7 @@ func (v *ClientResponseError) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ClientResponseError) decodeRest(d *decoder, start int64) error {
+func (v *ClientResponseError) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -605,14 +589,10 @@ func (v *ClientResponseError) decodeRest(d *decoder, start int64) error {
 	return v.missing(seen)
 }
 
-func (v *ClientResponseError) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientResponseError) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -646,7 +626,7 @@ func (u *ClientResponse) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *ClientResponse) decodeRest(d *decoder, start int64) error {
+func (u *ClientResponse) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -678,7 +658,7 @@ func (u ContentBlock) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *ContentBlockOther.
-func (u *ContentBlock) decodeRest(d *decoder, start int64) error {
+func (u *ContentBlock) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -877,18 +857,14 @@ func (v *ContentBlockOther) decodeMembers(d *decoder, start int64, seen uint64) 
 	return v.missing(seen)
 }
 
-func (v *ContentBlockOther) decodeRest(d *decoder, start int64) error {
+func (v *ContentBlockOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *ContentBlockOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ContentBlockOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -923,7 +899,7 @@ func (u CreateElicitationRequest) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "mode" names; an unknown value gives *CreateElicitationRequestOther.
-func (u *CreateElicitationRequest) decodeRest(d *decoder, start int64) error {
+func (u *CreateElicitationRequest) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("mode", start)
 	if err != nil {
 		return err
@@ -1091,18 +1067,14 @@ func (v *CreateElicitationRequestOther) decodeMembers(d *decoder, start int64, s
 	return v.missing(seen)
 }
 
-func (v *CreateElicitationRequestOther) decodeRest(d *decoder, start int64) error {
+func (v *CreateElicitationRequestOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *CreateElicitationRequestOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateElicitationRequestOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // createElicitationRequestFields decodes the fields that every variant of CreateElicitationRequest has.
@@ -1126,7 +1098,7 @@ func (v *createElicitationRequestFields) missing(seen uint64) error {
 	return nil
 }
 
-func (v *createElicitationRequestFields) decodeRest(d *decoder, start int64) error {
+func (v *createElicitationRequestFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -1134,10 +1106,6 @@ func (v *createElicitationRequestFields) decodeRest(d *decoder, start int64) err
 		return err
 	}
 	return v.missing(seen)
-}
-
-func (v *createElicitationRequestFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1207,7 +1175,7 @@ func (u *CreateElicitationRequestOtherFields) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *CreateElicitationRequestOtherFields) decodeRest(d *decoder, start int64) error {
+func (u *CreateElicitationRequestOtherFields) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -1243,7 +1211,7 @@ func (u CreateElicitationResponse) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "action" names; an unknown value gives *CreateElicitationResponseOther.
-func (u *CreateElicitationResponse) decodeRest(d *decoder, start int64) error {
+func (u *CreateElicitationResponse) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("action", start)
 	if err != nil {
 		return err
@@ -1356,21 +1324,17 @@ func (*CreateElicitationResponseDecline) decodeMember(d *decoder, name []byte, s
 	return false, nil
 }
 
-func (v *CreateElicitationResponseDecline) decodeRest(d *decoder, start int64) error {
+func (v *CreateElicitationResponseDecline) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
 	})
 }
 
-func (v *CreateElicitationResponseDecline) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateElicitationResponseDecline) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1396,21 +1360,17 @@ func (*CreateElicitationResponseCancel) decodeMember(d *decoder, name []byte, se
 	return false, nil
 }
 
-func (v *CreateElicitationResponseCancel) decodeRest(d *decoder, start int64) error {
+func (v *CreateElicitationResponseCancel) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
 	})
 }
 
-func (v *CreateElicitationResponseCancel) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateElicitationResponseCancel) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 func (v *CreateElicitationResponseOther) rawObject() json.RawMessage {
@@ -1467,18 +1427,14 @@ func (v *CreateElicitationResponseOther) decodeMembers(d *decoder, start int64, 
 	return v.missing(seen)
 }
 
-func (v *CreateElicitationResponseOther) decodeRest(d *decoder, start int64) error {
+func (v *CreateElicitationResponseOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *CreateElicitationResponseOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateElicitationResponseOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // createElicitationResponseFields decodes the fields that every variant of CreateElicitationResponse has.
@@ -1492,15 +1448,11 @@ func (v *createElicitationResponseFields) decodeMember(d *decoder, name []byte, 
 	return false, nil
 }
 
-func (v *createElicitationResponseFields) decodeRest(d *decoder, start int64) error {
+func (v *createElicitationResponseFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
 	})
-}
-
-func (v *createElicitationResponseFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1595,7 +1547,7 @@ func (u *ElicitationContentValue) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *ElicitationContentValue) decodeRest(d *decoder, start int64) error {
+func (u *ElicitationContentValue) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -1627,7 +1579,7 @@ func (u ElicitationFormMode) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *ElicitationFormMode) UnmarshalJSON(data []byte) error {
-	if err := decodeBytes(data, (*elicitationFormModeFields)(u)); err != nil {
+	if err := decodeObjectBytes(data, (*elicitationFormModeFields)(u)); err != nil {
 		return err
 	}
 	var err error
@@ -1659,7 +1611,7 @@ func (u *ElicitationFormMode) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *ElicitationFormMode) decodeRest(d *decoder, start int64) error {
+func (u *ElicitationFormMode) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -1670,7 +1622,7 @@ func (v *elicitationFormModeFields) decodeMember(d *decoder, name []byte, seen *
 	switch string(name) {
 	case "requestedSchema":
 		*seen |= 1 << 0
-		return true, v.RequestedSchema.decodeJSON(d)
+		return true, d.object(&v.RequestedSchema)
 	}
 	return false, nil
 }
@@ -1682,7 +1634,7 @@ func (v *elicitationFormModeFields) missing(seen uint64) error {
 	return nil
 }
 
-func (v *elicitationFormModeFields) decodeRest(d *decoder, start int64) error {
+func (v *elicitationFormModeFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -1690,10 +1642,6 @@ func (v *elicitationFormModeFields) decodeRest(d *decoder, start int64) error {
 		return err
 	}
 	return v.missing(seen)
-}
-
-func (v *elicitationFormModeFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1734,7 +1682,7 @@ func (u ElicitationPropertySchema) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *ElicitationPropertySchemaOther.
-func (u *ElicitationPropertySchema) decodeRest(d *decoder, start int64) error {
+func (u *ElicitationPropertySchema) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -1933,18 +1881,14 @@ func (v *ElicitationPropertySchemaOther) decodeMembers(d *decoder, start int64, 
 	return v.missing(seen)
 }
 
-func (v *ElicitationPropertySchemaOther) decodeRest(d *decoder, start int64) error {
+func (v *ElicitationPropertySchemaOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *ElicitationPropertySchemaOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationPropertySchemaOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -1975,7 +1919,7 @@ func (u ElicitationURLMode) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *ElicitationURLMode) UnmarshalJSON(data []byte) error {
-	if err := decodeBytes(data, (*elicitationURLModeFields)(u)); err != nil {
+	if err := decodeObjectBytes(data, (*elicitationURLModeFields)(u)); err != nil {
 		return err
 	}
 	var err error
@@ -2007,7 +1951,7 @@ func (u *ElicitationURLMode) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *ElicitationURLMode) decodeRest(d *decoder, start int64) error {
+func (u *ElicitationURLMode) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -2036,7 +1980,7 @@ func (v *elicitationURLModeFields) missing(seen uint64) error {
 	return nil
 }
 
-func (v *elicitationURLModeFields) decodeRest(d *decoder, start int64) error {
+func (v *elicitationURLModeFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -2044,10 +1988,6 @@ func (v *elicitationURLModeFields) decodeRest(d *decoder, start int64) error {
 		return err
 	}
 	return v.missing(seen)
-}
-
-func (v *elicitationURLModeFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2112,7 +2052,7 @@ func (u *EmbeddedResourceData) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *EmbeddedResourceData) decodeRest(d *decoder, start int64) error {
+func (u *EmbeddedResourceData) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -2145,7 +2085,7 @@ func (u MCPServer) MarshalJSON() ([]byte, error) {
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *MCPServerOther.
 // Without "type" it gives *MCPServerStdioVariant.
-func (u *MCPServer) decodeRest(d *decoder, start int64) error {
+func (u *MCPServer) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		if !isTypeError(err) {
@@ -2318,18 +2258,14 @@ func (v *MCPServerOther) decodeMembers(d *decoder, start int64, seen uint64) err
 	return v.missing(seen)
 }
 
-func (v *MCPServerOther) decodeRest(d *decoder, start int64) error {
+func (v *MCPServerOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *MCPServerOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPServerOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -2361,7 +2297,7 @@ func (u MultiSelectItems) MarshalJSON() ([]byte, error) {
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *MultiSelectItemsOther.
 // Without "type" it gives *MultiSelectItemsTitled.
-func (u *MultiSelectItems) decodeRest(d *decoder, start int64) error {
+func (u *MultiSelectItems) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		if !isTypeError(err) {
@@ -2506,18 +2442,14 @@ func (v *MultiSelectItemsOther) decodeMembers(d *decoder, start int64, seen uint
 	return v.missing(seen)
 }
 
-func (v *MultiSelectItemsOther) decodeRest(d *decoder, start int64) error {
+func (v *MultiSelectItemsOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *MultiSelectItemsOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MultiSelectItemsOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 func (u *RequestID) appendJSON(b []byte) ([]byte, error) {
@@ -2581,7 +2513,7 @@ func (u *RequestID) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *RequestID) decodeRest(d *decoder, start int64) error {
+func (u *RequestID) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -2613,7 +2545,7 @@ func (u RequestPermissionOutcome) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "outcome" names; an unknown value gives *RequestPermissionOutcomeOther.
-func (u *RequestPermissionOutcome) decodeRest(d *decoder, start int64) error {
+func (u *RequestPermissionOutcome) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("outcome", start)
 	if err != nil {
 		return err
@@ -2680,21 +2612,17 @@ func (*RequestPermissionOutcomeCancelled) decodeMember(d *decoder, name []byte, 
 	return false, nil
 }
 
-func (v *RequestPermissionOutcomeCancelled) decodeRest(d *decoder, start int64) error {
+func (v *RequestPermissionOutcomeCancelled) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
 	})
 }
 
-func (v *RequestPermissionOutcomeCancelled) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RequestPermissionOutcomeCancelled) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2770,18 +2698,14 @@ func (v *RequestPermissionOutcomeOther) decodeMembers(d *decoder, start int64, s
 	return v.missing(seen)
 }
 
-func (v *RequestPermissionOutcomeOther) decodeRest(d *decoder, start int64) error {
+func (v *RequestPermissionOutcomeOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *RequestPermissionOutcomeOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RequestPermissionOutcomeOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -2816,7 +2740,7 @@ func (u SessionConfigOption) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *SessionConfigOptionOther.
-func (u *SessionConfigOption) decodeRest(d *decoder, start int64) error {
+func (u *SessionConfigOption) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -2977,18 +2901,14 @@ func (v *SessionConfigOptionOther) decodeMembers(d *decoder, start int64, seen u
 	return v.missing(seen)
 }
 
-func (v *SessionConfigOptionOther) decodeRest(d *decoder, start int64) error {
+func (v *SessionConfigOptionOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *SessionConfigOptionOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigOptionOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // sessionConfigOptionFields decodes the fields that every variant of SessionConfigOption has.
@@ -3022,7 +2942,7 @@ func (v *sessionConfigOptionFields) missing(seen uint64) error {
 	return nil
 }
 
-func (v *sessionConfigOptionFields) decodeRest(d *decoder, start int64) error {
+func (v *sessionConfigOptionFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -3030,10 +2950,6 @@ func (v *sessionConfigOptionFields) decodeRest(d *decoder, start int64) error {
 		return err
 	}
 	return v.missing(seen)
-}
-
-func (v *sessionConfigOptionFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3091,7 +3007,7 @@ func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
 		if !nonEmpty || hasKeys(m, "value", "name") {
 			var v SessionConfigSelectOptionsUngrouped
 			if err = decodeWith(data, (*[]SessionConfigSelectOption)(&v), func(p *[]SessionConfigSelectOption, d *decoder) error {
-				return decodeSlice(d, p, (*SessionConfigSelectOption).decodeJSON)
+				return decodeSlice(d, p, decodeObject[*SessionConfigSelectOption])
 			}); err == nil {
 				u.Value = v
 				return nil
@@ -3100,7 +3016,7 @@ func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
 		if !nonEmpty || hasKeys(m, "group", "name", "options") {
 			var v SessionConfigSelectOptionsGrouped
 			if err = decodeWith(data, (*[]SessionConfigSelectGroup)(&v), func(p *[]SessionConfigSelectGroup, d *decoder) error {
-				return decodeSlice(d, p, (*SessionConfigSelectGroup).decodeJSON)
+				return decodeSlice(d, p, decodeObject[*SessionConfigSelectGroup])
 			}); err == nil {
 				u.Value = v
 				return nil
@@ -3117,7 +3033,7 @@ func (u *SessionConfigSelectOptions) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *SessionConfigSelectOptions) decodeRest(d *decoder, start int64) error {
+func (u *SessionConfigSelectOptions) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -3149,7 +3065,7 @@ func (u SessionUpdate) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "sessionUpdate" names; an unknown value gives *SessionUpdateOther.
-func (u *SessionUpdate) decodeRest(d *decoder, start int64) error {
+func (u *SessionUpdate) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("sessionUpdate", start)
 	if err != nil {
 		return err
@@ -3544,18 +3460,14 @@ func (v *SessionUpdateOther) decodeMembers(d *decoder, start int64, seen uint64)
 	return v.missing(seen)
 }
 
-func (v *SessionUpdateOther) decodeRest(d *decoder, start int64) error {
+func (v *SessionUpdateOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *SessionUpdateOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionUpdateOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -3591,7 +3503,7 @@ func (u SetSessionConfigOptionRequest) MarshalJSON() ([]byte, error) {
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *SetSessionConfigOptionRequestOther.
 // Without "type" it gives *SetSessionConfigOptionRequestValueID.
-func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64) error {
+func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		if !isTypeError(err) {
@@ -3707,7 +3619,7 @@ func (v *SetSessionConfigOptionRequestBoolean) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SetSessionConfigOptionRequestBoolean) decodeRest(d *decoder, start int64) error {
+func (v *SetSessionConfigOptionRequestBoolean) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -3717,14 +3629,10 @@ func (v *SetSessionConfigOptionRequestBoolean) decodeRest(d *decoder, start int6
 	return v.missing(seen)
 }
 
-func (v *SetSessionConfigOptionRequestBoolean) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionConfigOptionRequestBoolean) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3763,7 +3671,7 @@ func (v *SetSessionConfigOptionRequestValueID) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SetSessionConfigOptionRequestValueID) decodeRest(d *decoder, start int64) error {
+func (v *SetSessionConfigOptionRequestValueID) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -3773,14 +3681,10 @@ func (v *SetSessionConfigOptionRequestValueID) decodeRest(d *decoder, start int6
 	return v.missing(seen)
 }
 
-func (v *SetSessionConfigOptionRequestValueID) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionConfigOptionRequestValueID) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 func (v *SetSessionConfigOptionRequestOther) rawObject() json.RawMessage {
@@ -3837,18 +3741,14 @@ func (v *SetSessionConfigOptionRequestOther) decodeMembers(d *decoder, start int
 	return v.missing(seen)
 }
 
-func (v *SetSessionConfigOptionRequestOther) decodeRest(d *decoder, start int64) error {
+func (v *SetSessionConfigOptionRequestOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *SetSessionConfigOptionRequestOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionConfigOptionRequestOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // setSessionConfigOptionRequestFields decodes the fields that every variant of SetSessionConfigOptionRequest has.
@@ -3878,7 +3778,7 @@ func (v *setSessionConfigOptionRequestFields) missing(seen uint64) error {
 	return nil
 }
 
-func (v *setSessionConfigOptionRequestFields) decodeRest(d *decoder, start int64) error {
+func (v *setSessionConfigOptionRequestFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -3886,10 +3786,6 @@ func (v *setSessionConfigOptionRequestFields) decodeRest(d *decoder, start int64
 		return err
 	}
 	return v.missing(seen)
-}
-
-func (v *setSessionConfigOptionRequestFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3936,7 +3832,7 @@ func (u ToolCallContent) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *ToolCallContentOther.
-func (u *ToolCallContent) decodeRest(d *decoder, start int64) error {
+func (u *ToolCallContent) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -4093,16 +3989,12 @@ func (v *ToolCallContentOther) decodeMembers(d *decoder, start int64, seen uint6
 	return v.missing(seen)
 }
 
-func (v *ToolCallContentOther) decodeRest(d *decoder, start int64) error {
+func (v *ToolCallContentOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *ToolCallContentOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCallContentOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }

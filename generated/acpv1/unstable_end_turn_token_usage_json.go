@@ -77,48 +77,21 @@ func (v *Usage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error
 	return false, nil
 }
 
-func (v *Usage) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("totalTokens", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("inputTokens", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("outputTokens", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *Usage) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *Usage) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *Usage) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *Usage) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "totalTokens", "inputTokens", "outputTokens")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *Usage) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 func (v *promptResponseEndTurnTokenUsage) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "usage":
-		return true, decodePointerField(d, &v.Usage, (*Usage).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Usage, decodeObject[*Usage], nullOK|defaultOnError)
 	}
 	return false, nil
 }

@@ -47,26 +47,15 @@ func (v *PlanCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PlanCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *PlanCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *PlanCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *PlanCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -113,39 +102,15 @@ func (v *PlanFile) decodeMember(d *decoder, name []byte, seen *uint64) (bool, er
 	return false, nil
 }
 
-func (v *PlanFile) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("planId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("uri", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PlanFile) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *PlanFile) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *PlanFile) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *PlanFile) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "planId", "uri")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanFile) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type PlanID is decoded: null is an
@@ -198,46 +163,22 @@ func (v *PlanItems) decodeMember(d *decoder, name []byte, seen *uint64) (bool, e
 		return true, decodeString(&v.PlanID, d)
 	case "entries":
 		*seen |= 1 << 1
-		return true, decodeItemsField(d, &v.Entries, (*PlanEntry).decodeJSON, defaultOnError|emptyList)
+		return true, decodeItemsField(d, &v.Entries, decodeObject[*PlanEntry], defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
 
-func (v *PlanItems) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("planId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("entries", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PlanItems) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *PlanItems) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *PlanItems) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *PlanItems) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "planId", "entries")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanItems) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -284,39 +225,15 @@ func (v *PlanMarkdown) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *PlanMarkdown) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("planId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("content", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PlanMarkdown) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *PlanMarkdown) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *PlanMarkdown) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *PlanMarkdown) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "planId", "content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanMarkdown) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -358,36 +275,15 @@ func (v *PlanRemoved) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return false, nil
 }
 
-func (v *PlanRemoved) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("planId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PlanRemoved) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *PlanRemoved) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *PlanRemoved) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *PlanRemoved) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "planId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanRemoved) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -431,36 +327,15 @@ func (v *PlanUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bool, 
 	return false, nil
 }
 
-func (v *PlanUpdate) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("plan", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *PlanUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *PlanUpdate) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *PlanUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *PlanUpdate) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "plan")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -491,7 +366,7 @@ func (u PlanUpdateContent) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *PlanUpdateContentOther.
-func (u *PlanUpdateContent) decodeRest(d *decoder, start int64) error {
+func (u *PlanUpdateContent) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -648,24 +523,20 @@ func (v *PlanUpdateContentOther) decodeMembers(d *decoder, start int64, seen uin
 	return v.missing(seen)
 }
 
-func (v *PlanUpdateContentOther) decodeRest(d *decoder, start int64) error {
+func (v *PlanUpdateContentOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *PlanUpdateContentOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanUpdateContentOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 func (v *clientCapabilitiesPlanOperations) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "plan":
-		return true, decodePointerField(d, &v.Plan, (*PlanCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Plan, decodeObject[*PlanCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }

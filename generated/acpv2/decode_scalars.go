@@ -8,8 +8,8 @@ package acpv2
 
 import (
 	"bytes"
-	"math/big"
 	"strconv"
+	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -69,11 +69,13 @@ func decodeInt[T ~int | ~int8 | ~int16 | ~int32 | ~int64](p *T, d *decoder) erro
 	}
 	n, err := strconv.ParseInt(string(raw), 10, 64)
 	if err != nil {
-		i := integral(raw)
-		if i == nil || !i.IsInt64() {
+		text, ok := integral(raw)
+		if ok {
+			n, err = strconv.ParseInt(text, 10, 64)
+		}
+		if !ok || err != nil {
 			return typeError("number "+string(raw), p, "")
 		}
-		n = i.Int64()
 	}
 	if int64(T(n)) != n {
 		return typeError("number "+string(raw), p, "")
@@ -89,11 +91,13 @@ func decodeUint[T ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64](p *T, d *decoder
 	}
 	n, err := strconv.ParseUint(string(raw), 10, 64)
 	if err != nil {
-		i := integral(raw)
-		if i == nil || !i.IsUint64() {
+		text, ok := integral(raw)
+		if ok {
+			n, err = strconv.ParseUint(text, 10, 64)
+		}
+		if !ok || err != nil {
 			return typeError("number "+string(raw), p, "")
 		}
-		n = i.Uint64()
 	}
 	if uint64(T(n)) != n {
 		return typeError("number "+string(raw), p, "")
@@ -102,24 +106,74 @@ func decodeUint[T ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64](p *T, d *decoder
 	return nil
 }
 
-// integral returns the value of a number written with a fraction or an
-// exponent (1.0, 1e2) when it is an integer, as JSON Schema and other peers
-// count integers, or nil.
-func integral(raw []byte) *big.Int {
+// integral returns the decimal text of a number written with a fraction
+// or an exponent (1.0, 1e2) when it is an integer, as JSON Schema and
+// other peers count integers; false when it is not, or has more digits
+// than any 64-bit integer.
+func integral(raw []byte) (string, bool) {
 	if bytes.IndexAny(raw, ".eE") < 0 {
-		return nil
+		return "", false
+	}
+	n, ok := decimalOf(raw)
+	if !ok || n.exp < 0 || len(n.digits)+n.exp > 20 {
+		return "", false
+	}
+	text := string(n.digits) + strings.Repeat("0", n.exp)
+	if len(n.digits) == 0 {
+		text = "0"
+	}
+	if n.neg {
+		text = "-" + text
+	}
+	return text, true
+}
+
+// decimal is a number as its digits, without leading or trailing zeros,
+// times ten to the power exp; zero has no digits and no sign. Numbers are
+// compared and checked as decimals, by their text, rather than as big.Rat
+// values: the same answers without math/big in every program.
+type decimal struct {
+	neg    bool
+	digits []byte
+	exp    int
+}
+
+// decimalOf returns the JSON number raw as a decimal; false when its
+// exponent is too large to be worth the work (no float64 has it).
+func decimalOf(raw []byte) (decimal, bool) {
+	var n decimal
+	if len(raw) > 0 && raw[0] == '-' {
+		n.neg, raw = true, raw[1:]
 	}
 	if e := bytes.IndexAny(raw, "eE"); e >= 0 {
-		// A big exponent would make big.Rat build a huge power of ten.
-		if x, err := strconv.Atoi(string(raw[e+1:])); err != nil || x < -400 || x > 400 {
-			return nil
+		x, err := strconv.Atoi(string(raw[e+1:]))
+		if err != nil || x < -400 || x > 400 {
+			return n, false
 		}
+		n.exp, raw = x, raw[:e]
 	}
-	r, ok := new(big.Rat).SetString(string(raw))
-	if !ok || !r.IsInt() {
-		return nil
+	whole, frac := raw, []byte(nil)
+	if dot := bytes.IndexByte(raw, '.'); dot >= 0 {
+		whole, frac = raw[:dot], raw[dot+1:]
 	}
-	return r.Num()
+	n.digits = bytes.TrimLeft(append(append([]byte(nil), whole...), frac...), "0")
+	n.exp -= len(frac)
+	for len(n.digits) > 0 && n.digits[len(n.digits)-1] == '0' {
+		n.digits = n.digits[:len(n.digits)-1]
+		n.exp++
+	}
+	if len(n.digits) == 0 {
+		n = decimal{}
+	}
+	return n, true
+}
+
+// sameNumber reports whether the JSON numbers a and b have the same value;
+// false when either has an exponent beyond the reach of decimalOf.
+func sameNumber(a, b []byte) bool {
+	x, okA := decimalOf(a)
+	y, okB := decimalOf(b)
+	return okA && okB && x.neg == y.neg && x.exp == y.exp && bytes.Equal(x.digits, y.digits)
 }
 
 func decodeFloat[T ~float32 | ~float64](p *T, d *decoder) error {
@@ -145,23 +199,7 @@ func exactFloat(raw []byte, f float64) bool {
 	if bytes.Equal(back, raw) {
 		return true
 	}
-	a, b := exactNumber(raw), exactNumber(back)
-	return a != nil && b != nil && a.Cmp(b) == 0
-}
-
-// exactNumber is the value of the JSON number raw, or nil when its
-// exponent is too large to be worth the work (no float64 has it).
-func exactNumber(raw []byte) *big.Rat {
-	if e := bytes.IndexAny(raw, "eE"); e >= 0 {
-		if x, err := strconv.Atoi(string(raw[e+1:])); err != nil || x < -400 || x > 400 {
-			return nil
-		}
-	}
-	r, ok := new(big.Rat).SetString(string(raw))
-	if !ok {
-		return nil
-	}
-	return r
+	return sameNumber(raw, back)
 }
 
 // decodeRaw keeps any JSON value as it is, null included.

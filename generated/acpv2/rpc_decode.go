@@ -324,16 +324,16 @@ func decodeValue(d *decoder, typed any) (any, error) {
 	case d.PeekKind() == 'n':
 		return reflect.Zero(reflect.TypeOf(typed)).Interface(), d.SkipValue()
 	}
-	v, ok := typed.(decodable)
-	if !ok {
+	depth := d.StackDepth()
+	generated, err := decodeGenerated(d, typed)
+	if !generated {
 		raw, err := d.ReadValue()
 		if err != nil {
 			return nil, err
 		}
 		return typed, json.Unmarshal(raw, typed)
 	}
-	depth := d.StackDepth()
-	if err := v.decodeJSON(d); err != nil {
+	if err != nil {
 		if isTypeError(err) {
 			if end := d.recover(depth); end != nil {
 				return nil, end
@@ -342,6 +342,20 @@ func decodeValue(d *decoder, typed any) (any, error) {
 		return nil, err
 	}
 	return typed, nil
+}
+
+// decodeGenerated decodes the value at the decoder into typed with its
+// generated decoder: decodeJSON, or a struct's decodeRest. It reports
+// false, having read nothing, for a type without one, which decodeValue
+// then decodes with encoding/json.
+func decodeGenerated(d *decoder, typed any) (bool, error) {
+	switch v := typed.(type) {
+	case decodable:
+		return true, v.decodeJSON(d)
+	case restDecoder:
+		return true, d.object(v)
+	}
+	return false, nil
 }
 
 // methodNames holds the method names read so far, so that the name of a

@@ -82,7 +82,7 @@ func (v *AgentResponseResult) missing(seen uint64) error {
 	return nil
 }
 
-func (v *AgentResponseResult) decodeRest(d *decoder, start int64) error {
+func (v *AgentResponseResult) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -92,14 +92,10 @@ func (v *AgentResponseResult) decodeRest(d *decoder, start int64) error {
 	return v.missing(seen)
 }
 
-func (v *AgentResponseResult) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentResponseResult) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -140,7 +136,7 @@ func (v *AgentResponseError) decodeMember(d *decoder, name []byte, seen *uint64)
 		return true, decodePointerField(d, &v.ID, (*AgentResponseID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
-		return true, v.Error.decodeJSON(d)
+		return true, d.object(&v.Error)
 	}
 	return false, nil
 }
@@ -155,7 +151,7 @@ func (v *AgentResponseError) missing(seen uint64) error {
 	return nil
 }
 
-func (v *AgentResponseError) decodeRest(d *decoder, start int64) error {
+func (v *AgentResponseError) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -165,14 +161,10 @@ func (v *AgentResponseError) decodeRest(d *decoder, start int64) error {
 	return v.missing(seen)
 }
 
-func (v *AgentResponseError) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AgentResponseError) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -206,7 +198,7 @@ func (u *AgentResponse) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *AgentResponse) decodeRest(d *decoder, start int64) error {
+func (u *AgentResponse) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -271,7 +263,7 @@ func (u *AgentResponseID) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *AgentResponseID) decodeRest(d *decoder, start int64) error {
+func (u *AgentResponseID) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -303,7 +295,7 @@ func (u AuthMethod) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *AuthMethodOther.
-func (u *AuthMethod) decodeRest(d *decoder, start int64) error {
+func (u *AuthMethod) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -469,18 +461,14 @@ func (v *AuthMethodOther) decodeMembers(d *decoder, start int64, seen uint64) er
 	return v.missing(seen)
 }
 
-func (v *AuthMethodOther) decodeRest(d *decoder, start int64) error {
+func (v *AuthMethodOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *AuthMethodOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthMethodOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -511,7 +499,7 @@ func (u AvailableCommand) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *AvailableCommandOther.
-func (u *AvailableCommand) decodeRest(d *decoder, start int64) error {
+func (u *AvailableCommand) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -656,18 +644,14 @@ func (v *AvailableCommandOther) decodeMembers(d *decoder, start int64, seen uint
 	return v.missing(seen)
 }
 
-func (v *AvailableCommandOther) decodeRest(d *decoder, start int64) error {
+func (v *AvailableCommandOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *AvailableCommandOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AvailableCommandOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -698,7 +682,7 @@ func (u AvailableCommandInput) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *AvailableCommandInputOther.
-func (u *AvailableCommandInput) decodeRest(d *decoder, start int64) error {
+func (u *AvailableCommandInput) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -813,18 +797,14 @@ func (v *AvailableCommandInputOther) decodeMembers(d *decoder, start int64, seen
 	return v.missing(seen)
 }
 
-func (v *AvailableCommandInputOther) decodeRest(d *decoder, start int64) error {
+func (v *AvailableCommandInputOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *AvailableCommandInputOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AvailableCommandInputOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -855,7 +835,7 @@ func (u BackgroundWork) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *BackgroundWorkOther.
-func (u *BackgroundWork) decodeRest(d *decoder, start int64) error {
+func (u *BackgroundWork) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -998,18 +978,14 @@ func (v *BackgroundWorkOther) decodeMembers(d *decoder, start int64, seen uint64
 	return v.missing(seen)
 }
 
-func (v *BackgroundWorkOther) decodeRest(d *decoder, start int64) error {
+func (v *BackgroundWorkOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *BackgroundWorkOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *BackgroundWorkOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -1083,7 +1059,7 @@ func (v *ClientResponseResult) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ClientResponseResult) decodeRest(d *decoder, start int64) error {
+func (v *ClientResponseResult) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -1093,14 +1069,10 @@ func (v *ClientResponseResult) decodeRest(d *decoder, start int64) error {
 	return v.missing(seen)
 }
 
-func (v *ClientResponseResult) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientResponseResult) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1141,7 +1113,7 @@ func (v *ClientResponseError) decodeMember(d *decoder, name []byte, seen *uint64
 		return true, decodePointerField(d, &v.ID, (*ClientResponseID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
-		return true, v.Error.decodeJSON(d)
+		return true, d.object(&v.Error)
 	}
 	return false, nil
 }
@@ -1156,7 +1128,7 @@ func (v *ClientResponseError) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ClientResponseError) decodeRest(d *decoder, start int64) error {
+func (v *ClientResponseError) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -1166,14 +1138,10 @@ func (v *ClientResponseError) decodeRest(d *decoder, start int64) error {
 	return v.missing(seen)
 }
 
-func (v *ClientResponseError) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ClientResponseError) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -1207,7 +1175,7 @@ func (u *ClientResponse) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *ClientResponse) decodeRest(d *decoder, start int64) error {
+func (u *ClientResponse) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -1272,7 +1240,7 @@ func (u *ClientResponseID) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *ClientResponseID) decodeRest(d *decoder, start int64) error {
+func (u *ClientResponseID) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -1304,7 +1272,7 @@ func (u ContentBlock) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *ContentBlockOther.
-func (u *ContentBlock) decodeRest(d *decoder, start int64) error {
+func (u *ContentBlock) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -1503,18 +1471,14 @@ func (v *ContentBlockOther) decodeMembers(d *decoder, start int64, seen uint64) 
 	return v.missing(seen)
 }
 
-func (v *ContentBlockOther) decodeRest(d *decoder, start int64) error {
+func (v *ContentBlockOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *ContentBlockOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ContentBlockOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -1549,7 +1513,7 @@ func (u CreateElicitationRequest) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "mode" names; an unknown value gives *CreateElicitationRequestOther.
-func (u *CreateElicitationRequest) decodeRest(d *decoder, start int64) error {
+func (u *CreateElicitationRequest) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("mode", start)
 	if err != nil {
 		return err
@@ -1717,18 +1681,14 @@ func (v *CreateElicitationRequestOther) decodeMembers(d *decoder, start int64, s
 	return v.missing(seen)
 }
 
-func (v *CreateElicitationRequestOther) decodeRest(d *decoder, start int64) error {
+func (v *CreateElicitationRequestOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *CreateElicitationRequestOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateElicitationRequestOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // createElicitationRequestFields decodes the fields that every variant of CreateElicitationRequest has.
@@ -1752,7 +1712,7 @@ func (v *createElicitationRequestFields) missing(seen uint64) error {
 	return nil
 }
 
-func (v *createElicitationRequestFields) decodeRest(d *decoder, start int64) error {
+func (v *createElicitationRequestFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -1760,10 +1720,6 @@ func (v *createElicitationRequestFields) decodeRest(d *decoder, start int64) err
 		return err
 	}
 	return v.missing(seen)
-}
-
-func (v *createElicitationRequestFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1833,7 +1789,7 @@ func (u *CreateElicitationRequestOtherFields) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *CreateElicitationRequestOtherFields) decodeRest(d *decoder, start int64) error {
+func (u *CreateElicitationRequestOtherFields) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -1869,7 +1825,7 @@ func (u CreateElicitationResponse) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "action" names; an unknown value gives *CreateElicitationResponseOther.
-func (u *CreateElicitationResponse) decodeRest(d *decoder, start int64) error {
+func (u *CreateElicitationResponse) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("action", start)
 	if err != nil {
 		return err
@@ -1982,21 +1938,17 @@ func (*CreateElicitationResponseDecline) decodeMember(d *decoder, name []byte, s
 	return false, nil
 }
 
-func (v *CreateElicitationResponseDecline) decodeRest(d *decoder, start int64) error {
+func (v *CreateElicitationResponseDecline) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
 	})
 }
 
-func (v *CreateElicitationResponseDecline) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateElicitationResponseDecline) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2022,21 +1974,17 @@ func (*CreateElicitationResponseCancel) decodeMember(d *decoder, name []byte, se
 	return false, nil
 }
 
-func (v *CreateElicitationResponseCancel) decodeRest(d *decoder, start int64) error {
+func (v *CreateElicitationResponseCancel) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
 	})
 }
 
-func (v *CreateElicitationResponseCancel) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateElicitationResponseCancel) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 func (v *CreateElicitationResponseOther) rawObject() json.RawMessage {
@@ -2093,18 +2041,14 @@ func (v *CreateElicitationResponseOther) decodeMembers(d *decoder, start int64, 
 	return v.missing(seen)
 }
 
-func (v *CreateElicitationResponseOther) decodeRest(d *decoder, start int64) error {
+func (v *CreateElicitationResponseOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *CreateElicitationResponseOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *CreateElicitationResponseOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // createElicitationResponseFields decodes the fields that every variant of CreateElicitationResponse has.
@@ -2118,15 +2062,11 @@ func (v *createElicitationResponseFields) decodeMember(d *decoder, name []byte, 
 	return false, nil
 }
 
-func (v *createElicitationResponseFields) decodeRest(d *decoder, start int64) error {
+func (v *createElicitationResponseFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
 	})
-}
-
-func (v *createElicitationResponseFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2173,7 +2113,7 @@ func (u DiffChange) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "operation" names; an unknown value gives *DiffChangeOther.
-func (u *DiffChange) decodeRest(d *decoder, start int64) error {
+func (u *DiffChange) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("operation", start)
 	if err != nil {
 		return err
@@ -2397,18 +2337,14 @@ func (v *DiffChangeOther) decodeMembers(d *decoder, start int64, seen uint64) er
 	return v.missing(seen)
 }
 
-func (v *DiffChangeOther) decodeRest(d *decoder, start int64) error {
+func (v *DiffChangeOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *DiffChangeOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *DiffChangeOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // diffChangeFields decodes the fields that every variant of DiffChange has.
@@ -2426,15 +2362,11 @@ func (v *diffChangeFields) decodeMember(d *decoder, name []byte, seen *uint64) (
 	return false, nil
 }
 
-func (v *diffChangeFields) decodeRest(d *decoder, start int64) error {
+func (v *diffChangeFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
 	})
-}
-
-func (v *diffChangeFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2546,7 +2478,7 @@ func (u *ElicitationContentValue) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *ElicitationContentValue) decodeRest(d *decoder, start int64) error {
+func (u *ElicitationContentValue) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -2578,7 +2510,7 @@ func (u ElicitationFormMode) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *ElicitationFormMode) UnmarshalJSON(data []byte) error {
-	if err := decodeBytes(data, (*elicitationFormModeFields)(u)); err != nil {
+	if err := decodeObjectBytes(data, (*elicitationFormModeFields)(u)); err != nil {
 		return err
 	}
 	var err error
@@ -2610,7 +2542,7 @@ func (u *ElicitationFormMode) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *ElicitationFormMode) decodeRest(d *decoder, start int64) error {
+func (u *ElicitationFormMode) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -2621,7 +2553,7 @@ func (v *elicitationFormModeFields) decodeMember(d *decoder, name []byte, seen *
 	switch string(name) {
 	case "requestedSchema":
 		*seen |= 1 << 0
-		return true, v.RequestedSchema.decodeJSON(d)
+		return true, d.object(&v.RequestedSchema)
 	}
 	return false, nil
 }
@@ -2633,7 +2565,7 @@ func (v *elicitationFormModeFields) missing(seen uint64) error {
 	return nil
 }
 
-func (v *elicitationFormModeFields) decodeRest(d *decoder, start int64) error {
+func (v *elicitationFormModeFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -2641,10 +2573,6 @@ func (v *elicitationFormModeFields) decodeRest(d *decoder, start int64) error {
 		return err
 	}
 	return v.missing(seen)
-}
-
-func (v *elicitationFormModeFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2685,7 +2613,7 @@ func (u ElicitationPropertySchema) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *ElicitationPropertySchemaOther.
-func (u *ElicitationPropertySchema) decodeRest(d *decoder, start int64) error {
+func (u *ElicitationPropertySchema) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -2884,18 +2812,14 @@ func (v *ElicitationPropertySchemaOther) decodeMembers(d *decoder, start int64, 
 	return v.missing(seen)
 }
 
-func (v *ElicitationPropertySchemaOther) decodeRest(d *decoder, start int64) error {
+func (v *ElicitationPropertySchemaOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *ElicitationPropertySchemaOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ElicitationPropertySchemaOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -2926,7 +2850,7 @@ func (u ElicitationURLMode) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
 func (u *ElicitationURLMode) UnmarshalJSON(data []byte) error {
-	if err := decodeBytes(data, (*elicitationURLModeFields)(u)); err != nil {
+	if err := decodeObjectBytes(data, (*elicitationURLModeFields)(u)); err != nil {
 		return err
 	}
 	var err error
@@ -2958,7 +2882,7 @@ func (u *ElicitationURLMode) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *ElicitationURLMode) decodeRest(d *decoder, start int64) error {
+func (u *ElicitationURLMode) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -2987,7 +2911,7 @@ func (v *elicitationURLModeFields) missing(seen uint64) error {
 	return nil
 }
 
-func (v *elicitationURLModeFields) decodeRest(d *decoder, start int64) error {
+func (v *elicitationURLModeFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -2995,10 +2919,6 @@ func (v *elicitationURLModeFields) decodeRest(d *decoder, start int64) error {
 		return err
 	}
 	return v.missing(seen)
-}
-
-func (v *elicitationURLModeFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3063,7 +2983,7 @@ func (u *EmbeddedResourceData) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *EmbeddedResourceData) decodeRest(d *decoder, start int64) error {
+func (u *EmbeddedResourceData) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -3121,7 +3041,7 @@ func (u *ErrorData) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *ErrorData) decodeRest(d *decoder, start int64) error {
+func (u *ErrorData) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -3166,7 +3086,7 @@ func (u IdleStateUpdate) MarshalJSON() ([]byte, error) {
 
 // decodeRest decodes the variant that "stopReason" names; an unknown value gives *IdleStateUpdateOther.
 // Without "stopReason" it gives *IdleStateUpdateNone.
-func (u *IdleStateUpdate) decodeRest(d *decoder, start int64) error {
+func (u *IdleStateUpdate) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("stopReason", start)
 	if err != nil {
 		if !isTypeError(err) {
@@ -3278,21 +3198,17 @@ func (*IdleStateUpdateEndTurn) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *IdleStateUpdateEndTurn) decodeRest(d *decoder, start int64) error {
+func (v *IdleStateUpdateEndTurn) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
 	})
 }
 
-func (v *IdleStateUpdateEndTurn) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IdleStateUpdateEndTurn) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3318,21 +3234,17 @@ func (*IdleStateUpdateMaxTokens) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *IdleStateUpdateMaxTokens) decodeRest(d *decoder, start int64) error {
+func (v *IdleStateUpdateMaxTokens) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
 	})
 }
 
-func (v *IdleStateUpdateMaxTokens) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IdleStateUpdateMaxTokens) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3358,21 +3270,17 @@ func (*IdleStateUpdateMaxTurnRequests) decodeMember(d *decoder, name []byte, see
 	return false, nil
 }
 
-func (v *IdleStateUpdateMaxTurnRequests) decodeRest(d *decoder, start int64) error {
+func (v *IdleStateUpdateMaxTurnRequests) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
 	})
 }
 
-func (v *IdleStateUpdateMaxTurnRequests) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IdleStateUpdateMaxTurnRequests) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3398,21 +3306,17 @@ func (*IdleStateUpdateRefusal) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *IdleStateUpdateRefusal) decodeRest(d *decoder, start int64) error {
+func (v *IdleStateUpdateRefusal) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
 	})
 }
 
-func (v *IdleStateUpdateRefusal) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IdleStateUpdateRefusal) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3438,21 +3342,17 @@ func (*IdleStateUpdateCancelled) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *IdleStateUpdateCancelled) decodeRest(d *decoder, start int64) error {
+func (v *IdleStateUpdateCancelled) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
 	})
 }
 
-func (v *IdleStateUpdateCancelled) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IdleStateUpdateCancelled) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3496,21 +3396,17 @@ func (*IdleStateUpdateNone) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-func (v *IdleStateUpdateNone) decodeRest(d *decoder, start int64) error {
+func (v *IdleStateUpdateNone) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
 	})
 }
 
-func (v *IdleStateUpdateNone) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IdleStateUpdateNone) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 func (v *IdleStateUpdateOther) rawObject() json.RawMessage {
@@ -3567,18 +3463,14 @@ func (v *IdleStateUpdateOther) decodeMembers(d *decoder, start int64, seen uint6
 	return v.missing(seen)
 }
 
-func (v *IdleStateUpdateOther) decodeRest(d *decoder, start int64) error {
+func (v *IdleStateUpdateOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *IdleStateUpdateOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *IdleStateUpdateOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // idleStateUpdateFields decodes the fields that every variant of IdleStateUpdate has.
@@ -3596,15 +3488,11 @@ func (v *idleStateUpdateFields) decodeMember(d *decoder, name []byte, seen *uint
 	return v.idleStateUpdateEndTurnTokenUsage.decodeMember(d, name, seen)
 }
 
-func (v *idleStateUpdateFields) decodeRest(d *decoder, start int64) error {
+func (v *idleStateUpdateFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
 	})
-}
-
-func (v *idleStateUpdateFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -3653,7 +3541,7 @@ func (u MCPServer) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *MCPServerOther.
-func (u *MCPServer) decodeRest(d *decoder, start int64) error {
+func (u *MCPServer) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -3796,18 +3684,14 @@ func (v *MCPServerOther) decodeMembers(d *decoder, start int64, seen uint64) err
 	return v.missing(seen)
 }
 
-func (v *MCPServerOther) decodeRest(d *decoder, start int64) error {
+func (v *MCPServerOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *MCPServerOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPServerOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -3839,7 +3723,7 @@ func (u MultiSelectItems) MarshalJSON() ([]byte, error) {
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *MultiSelectItemsOther.
 // Without "type" it gives *MultiSelectItemsTitled.
-func (u *MultiSelectItems) decodeRest(d *decoder, start int64) error {
+func (u *MultiSelectItems) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		if !isTypeError(err) {
@@ -3984,18 +3868,14 @@ func (v *MultiSelectItemsOther) decodeMembers(d *decoder, start int64, seen uint
 	return v.missing(seen)
 }
 
-func (v *MultiSelectItemsOther) decodeRest(d *decoder, start int64) error {
+func (v *MultiSelectItemsOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *MultiSelectItemsOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MultiSelectItemsOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -4026,7 +3906,7 @@ func (u PlanUpdateContent) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *PlanUpdateContentOther.
-func (u *PlanUpdateContent) decodeRest(d *decoder, start int64) error {
+func (u *PlanUpdateContent) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -4170,18 +4050,14 @@ func (v *PlanUpdateContentOther) decodeMembers(d *decoder, start int64, seen uin
 	return v.missing(seen)
 }
 
-func (v *PlanUpdateContentOther) decodeRest(d *decoder, start int64) error {
+func (v *PlanUpdateContentOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *PlanUpdateContentOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *PlanUpdateContentOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -4212,7 +4088,7 @@ func (u ReplayFrom) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *ReplayFromOther.
-func (u *ReplayFrom) decodeRest(d *decoder, start int64) error {
+func (u *ReplayFrom) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -4327,18 +4203,14 @@ func (v *ReplayFromOther) decodeMembers(d *decoder, start int64, seen uint64) er
 	return v.missing(seen)
 }
 
-func (v *ReplayFromOther) decodeRest(d *decoder, start int64) error {
+func (v *ReplayFromOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *ReplayFromOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ReplayFromOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 func (u *RequestID) appendJSON(b []byte) ([]byte, error) {
@@ -4390,7 +4262,7 @@ func (u *RequestID) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *RequestID) decodeRest(d *decoder, start int64) error {
+func (u *RequestID) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -4422,7 +4294,7 @@ func (u RequestPermissionOutcome) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "outcome" names; an unknown value gives *RequestPermissionOutcomeOther.
-func (u *RequestPermissionOutcome) decodeRest(d *decoder, start int64) error {
+func (u *RequestPermissionOutcome) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("outcome", start)
 	if err != nil {
 		return err
@@ -4558,18 +4430,14 @@ func (v *RequestPermissionOutcomeOther) decodeMembers(d *decoder, start int64, s
 	return v.missing(seen)
 }
 
-func (v *RequestPermissionOutcomeOther) decodeRest(d *decoder, start int64) error {
+func (v *RequestPermissionOutcomeOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *RequestPermissionOutcomeOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RequestPermissionOutcomeOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -4600,7 +4468,7 @@ func (u RequestPermissionSubject) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *RequestPermissionSubjectOther.
-func (u *RequestPermissionSubject) decodeRest(d *decoder, start int64) error {
+func (u *RequestPermissionSubject) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -4736,18 +4604,14 @@ func (v *RequestPermissionSubjectOther) decodeMembers(d *decoder, start int64, s
 	return v.missing(seen)
 }
 
-func (v *RequestPermissionSubjectOther) decodeRest(d *decoder, start int64) error {
+func (v *RequestPermissionSubjectOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *RequestPermissionSubjectOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *RequestPermissionSubjectOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -4782,7 +4646,7 @@ func (u SessionConfigOption) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *SessionConfigOptionOther.
-func (u *SessionConfigOption) decodeRest(d *decoder, start int64) error {
+func (u *SessionConfigOption) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -4943,18 +4807,14 @@ func (v *SessionConfigOptionOther) decodeMembers(d *decoder, start int64, seen u
 	return v.missing(seen)
 }
 
-func (v *SessionConfigOptionOther) decodeRest(d *decoder, start int64) error {
+func (v *SessionConfigOptionOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *SessionConfigOptionOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionConfigOptionOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // sessionConfigOptionFields decodes the fields that every variant of SessionConfigOption has.
@@ -4988,7 +4848,7 @@ func (v *sessionConfigOptionFields) missing(seen uint64) error {
 	return nil
 }
 
-func (v *sessionConfigOptionFields) decodeRest(d *decoder, start int64) error {
+func (v *sessionConfigOptionFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -4996,10 +4856,6 @@ func (v *sessionConfigOptionFields) decodeRest(d *decoder, start int64) error {
 		return err
 	}
 	return v.missing(seen)
-}
-
-func (v *sessionConfigOptionFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5057,7 +4913,7 @@ func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
 		if !nonEmpty || hasKeys(m, "value", "name") {
 			var v SessionConfigSelectOptionsUngrouped
 			if err = decodeWith(data, (*[]SessionConfigSelectOption)(&v), func(p *[]SessionConfigSelectOption, d *decoder) error {
-				return checkItems(decodeSlice(d, p, (*SessionConfigSelectOption).decodeJSON), p, 1, -1)
+				return checkItems(decodeSlice(d, p, decodeObject[*SessionConfigSelectOption]), p, 1, -1)
 			}); err == nil {
 				u.Value = v
 				return nil
@@ -5066,7 +4922,7 @@ func (u *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
 		if !nonEmpty || hasKeys(m, "groupId", "name", "options") {
 			var v SessionConfigSelectOptionsGrouped
 			if err = decodeWith(data, (*[]SessionConfigSelectGroup)(&v), func(p *[]SessionConfigSelectGroup, d *decoder) error {
-				return checkItems(decodeSlice(d, p, (*SessionConfigSelectGroup).decodeJSON), p, 1, -1)
+				return checkItems(decodeSlice(d, p, decodeObject[*SessionConfigSelectGroup]), p, 1, -1)
 			}); err == nil {
 				u.Value = v
 				return nil
@@ -5083,7 +4939,7 @@ func (u *SessionConfigSelectOptions) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *SessionConfigSelectOptions) decodeRest(d *decoder, start int64) error {
+func (u *SessionConfigSelectOptions) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -5115,7 +4971,7 @@ func (u SessionUpdate) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "sessionUpdate" names; an unknown value gives *SessionUpdateOther.
-func (u *SessionUpdate) decodeRest(d *decoder, start int64) error {
+func (u *SessionUpdate) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("sessionUpdate", start)
 	if err != nil {
 		return err
@@ -5620,18 +5476,14 @@ func (v *SessionUpdateOther) decodeMembers(d *decoder, start int64, seen uint64)
 	return v.missing(seen)
 }
 
-func (v *SessionUpdateOther) decodeRest(d *decoder, start int64) error {
+func (v *SessionUpdateOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *SessionUpdateOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionUpdateOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -5666,7 +5518,7 @@ func (u SetSessionConfigOptionRequest) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *SetSessionConfigOptionRequestOther.
-func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64) error {
+func (u *SetSessionConfigOptionRequest) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -5772,7 +5624,7 @@ func (v *SetSessionConfigOptionRequestID) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SetSessionConfigOptionRequestID) decodeRest(d *decoder, start int64) error {
+func (v *SetSessionConfigOptionRequestID) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -5782,14 +5634,10 @@ func (v *SetSessionConfigOptionRequestID) decodeRest(d *decoder, start int64) er
 	return v.missing(seen)
 }
 
-func (v *SetSessionConfigOptionRequestID) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionConfigOptionRequestID) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -5829,7 +5677,7 @@ func (v *SetSessionConfigOptionRequestBoolean) missing(seen uint64) error {
 	return nil
 }
 
-func (v *SetSessionConfigOptionRequestBoolean) decodeRest(d *decoder, start int64) error {
+func (v *SetSessionConfigOptionRequestBoolean) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -5839,14 +5687,10 @@ func (v *SetSessionConfigOptionRequestBoolean) decodeRest(d *decoder, start int6
 	return v.missing(seen)
 }
 
-func (v *SetSessionConfigOptionRequestBoolean) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionConfigOptionRequestBoolean) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 func (v *SetSessionConfigOptionRequestOther) rawObject() json.RawMessage {
@@ -5914,18 +5758,14 @@ func (v *SetSessionConfigOptionRequestOther) decodeMembers(d *decoder, start int
 	return v.missing(seen)
 }
 
-func (v *SetSessionConfigOptionRequestOther) decodeRest(d *decoder, start int64) error {
+func (v *SetSessionConfigOptionRequestOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *SetSessionConfigOptionRequestOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionConfigOptionRequestOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // setSessionConfigOptionRequestFields decodes the fields that every variant of SetSessionConfigOptionRequest has.
@@ -5955,7 +5795,7 @@ func (v *setSessionConfigOptionRequestFields) missing(seen uint64) error {
 	return nil
 }
 
-func (v *setSessionConfigOptionRequestFields) decodeRest(d *decoder, start int64) error {
+func (v *setSessionConfigOptionRequestFields) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -5963,10 +5803,6 @@ func (v *setSessionConfigOptionRequestFields) decodeRest(d *decoder, start int64
 		return err
 	}
 	return v.missing(seen)
-}
-
-func (v *setSessionConfigOptionRequestFields) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -6021,7 +5857,7 @@ func (u StateUpdate) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "state" names; an unknown value gives *StateUpdateOther.
-func (u *StateUpdate) decodeRest(d *decoder, start int64) error {
+func (u *StateUpdate) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("state", start)
 	if err != nil {
 		return err
@@ -6188,18 +6024,14 @@ func (v *StateUpdateOther) decodeMembers(d *decoder, start int64, seen uint64) e
 	return v.missing(seen)
 }
 
-func (v *StateUpdateOther) decodeRest(d *decoder, start int64) error {
+func (v *StateUpdateOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *StateUpdateOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *StateUpdateOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -6230,7 +6062,7 @@ func (u ToolCallContent) MarshalJSON() ([]byte, error) {
 }
 
 // decodeRest decodes the variant that "type" names; an unknown value gives *ToolCallContentOther.
-func (u *ToolCallContent) decodeRest(d *decoder, start int64) error {
+func (u *ToolCallContent) decodeRest(d *decoder, start int64, _ []string) error {
 	tag, found, rest, err := d.tagOf("type", start)
 	if err != nil {
 		return err
@@ -6387,16 +6219,12 @@ func (v *ToolCallContentOther) decodeMembers(d *decoder, start int64, seen uint6
 	return v.missing(seen)
 }
 
-func (v *ToolCallContentOther) decodeRest(d *decoder, start int64) error {
+func (v *ToolCallContentOther) decodeRest(d *decoder, start int64, _ []string) error {
 	return v.decodeMembers(d, start, 0)
-}
-
-func (v *ToolCallContentOther) decodeJSON(d *decoder) error {
-	return d.object(v)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ToolCallContentOther) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }

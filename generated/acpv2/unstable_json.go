@@ -52,36 +52,15 @@ func (v *ArchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-func (v *ArchiveSessionRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ArchiveSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ArchiveSessionRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ArchiveSessionRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ArchiveSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -118,26 +97,15 @@ func (v *ArchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ArchiveSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *ArchiveSessionResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ArchiveSessionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ArchiveSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ArchiveSessionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -203,36 +171,15 @@ func (v *AuthAccount) decodeMember(d *decoder, name []byte, seen *uint64) (bool,
 	return false, nil
 }
 
-func (v *AuthAccount) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("label", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthAccount) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *AuthAccount) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *AuthAccount) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *AuthAccount) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "label")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthAccount) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type AuthState is decoded: null is an
@@ -280,26 +227,15 @@ func (v *AuthStatusCapabilities) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthStatusCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *AuthStatusCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *AuthStatusCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *AuthStatusCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -336,26 +272,15 @@ func (v *AuthStatusRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthStatusRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *AuthStatusRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *AuthStatusRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *AuthStatusRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthStatusRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -398,43 +323,22 @@ func (v *AuthStatusResponse) decodeMember(d *decoder, name []byte, seen *uint64)
 		*seen |= 1 << 0
 		return true, decodeString(&v.State, d)
 	case "accounts":
-		return true, decodeItemsField(d, &v.Accounts, (*AuthAccount).decodeJSON, defaultOnError|emptyList)
+		return true, decodeItemsField(d, &v.Accounts, decodeObject[*AuthAccount], defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
 
-func (v *AuthStatusResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("state", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthStatusResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *AuthStatusResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *AuthStatusResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *AuthStatusResponse) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "state")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthStatusResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -477,43 +381,22 @@ func (v *AuthStatusUpdateNotification) decodeMember(d *decoder, name []byte, see
 		*seen |= 1 << 0
 		return true, decodeString(&v.State, d)
 	case "accounts":
-		return true, decodeItemsField(d, &v.Accounts, (*AuthAccount).decodeJSON, defaultOnError|emptyList)
+		return true, decodeItemsField(d, &v.Accounts, decodeObject[*AuthAccount], defaultOnError|emptyList)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
 
-func (v *AuthStatusUpdateNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("state", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *AuthStatusUpdateNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *AuthStatusUpdateNotification) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *AuthStatusUpdateNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *AuthStatusUpdateNotification) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "state")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -555,36 +438,15 @@ func (v *BackgroundSubagent) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *BackgroundSubagent) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *BackgroundSubagent) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *BackgroundSubagent) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *BackgroundSubagent) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *BackgroundSubagent) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *BackgroundSubagent) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -621,41 +483,20 @@ func (v *ProxyNotification) decodeMember(d *decoder, name []byte, seen *uint64) 
 		*seen |= 1 << 0
 		return true, decodeString(&v.Method, d)
 	case "params":
-		return true, decodePointerField(d, &v.Params, (*ProxySuccessorNotification).decodeJSON, nullOK)
+		return true, decodePointerField(d, &v.Params, decodeObject[*ProxySuccessorNotification], nullOK)
 	}
 	return false, nil
 }
 
-func (v *ProxyNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ProxyNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ProxyNotification) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ProxyNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ProxyNotification) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxyNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -704,39 +545,15 @@ func (v *ProxyRequest) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *ProxyRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("id", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ProxyRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ProxyRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ProxyRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ProxyRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "id", "method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxyRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -810,7 +627,7 @@ func (v *ProxyResponseResult) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ProxyResponseResult) decodeRest(d *decoder, start int64) error {
+func (v *ProxyResponseResult) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -820,14 +637,10 @@ func (v *ProxyResponseResult) decodeRest(d *decoder, start int64) error {
 	return v.missing(seen)
 }
 
-func (v *ProxyResponseResult) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxyResponseResult) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -868,7 +681,7 @@ func (v *ProxyResponseError) decodeMember(d *decoder, name []byte, seen *uint64)
 		return true, decodePointerField(d, &v.ID, (*ProxyResponseID).decodeJSON, nullValue)
 	case "error":
 		*seen |= 1 << 1
-		return true, v.Error.decodeJSON(d)
+		return true, d.object(&v.Error)
 	}
 	return false, nil
 }
@@ -883,7 +696,7 @@ func (v *ProxyResponseError) missing(seen uint64) error {
 	return nil
 }
 
-func (v *ProxyResponseError) decodeRest(d *decoder, start int64) error {
+func (v *ProxyResponseError) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -893,14 +706,10 @@ func (v *ProxyResponseError) decodeRest(d *decoder, start int64) error {
 	return v.missing(seen)
 }
 
-func (v *ProxyResponseError) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxyResponseError) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -934,7 +743,7 @@ func (u *ProxyResponse) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *ProxyResponse) decodeRest(d *decoder, start int64) error {
+func (u *ProxyResponse) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -999,7 +808,7 @@ func (u *ProxyResponseID) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *ProxyResponseID) decodeRest(d *decoder, start int64) error {
+func (u *ProxyResponseID) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
@@ -1050,36 +859,15 @@ func (v *ProxySuccessorNotification) decodeMember(d *decoder, name []byte, seen 
 	return false, nil
 }
 
-func (v *ProxySuccessorNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ProxySuccessorNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ProxySuccessorNotification) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ProxySuccessorNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ProxySuccessorNotification) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxySuccessorNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1129,36 +917,15 @@ func (v *ProxySuccessorRequest) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-func (v *ProxySuccessorRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *ProxySuccessorRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *ProxySuccessorRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *ProxySuccessorRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *ProxySuccessorRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1195,26 +962,15 @@ func (v *SessionArchiveCapabilities) decodeMember(d *decoder, name []byte, seen 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionArchiveCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *SessionArchiveCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionArchiveCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SessionArchiveCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionArchiveCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type SessionArchiveFilter is decoded: null is an
@@ -1262,26 +1018,15 @@ func (v *SessionCancelCapabilities) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionCancelCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *SessionCancelCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionCancelCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SessionCancelCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionCancelCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1367,36 +1112,15 @@ func (v *SessionMessage) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return false, nil
 }
 
-func (v *SessionMessage) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("messageId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionMessage) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SessionMessage) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionMessage) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SessionMessage) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "messageId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionMessage) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1445,39 +1169,15 @@ func (v *SessionMessageChunk) decodeMember(d *decoder, name []byte, seen *uint64
 	return false, nil
 }
 
-func (v *SessionMessageChunk) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("messageId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("content", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionMessageChunk) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SessionMessageChunk) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionMessageChunk) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SessionMessageChunk) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "messageId", "content")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionMessageChunk) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type SessionStatus is decoded: null is an
@@ -1525,26 +1225,15 @@ func (v *SessionStatusCapabilities) decodeMember(d *decoder, name []byte, seen *
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionStatusCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *SessionStatusCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionStatusCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SessionStatusCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionStatusCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1586,36 +1275,15 @@ func (v *SessionStatusRequest) decodeMember(d *decoder, name []byte, seen *uint6
 	return false, nil
 }
 
-func (v *SessionStatusRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionStatusRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SessionStatusRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionStatusRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SessionStatusRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionStatusRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1665,36 +1333,15 @@ func (v *SessionStatusResponse) decodeMember(d *decoder, name []byte, seen *uint
 	return false, nil
 }
 
-func (v *SessionStatusResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("status", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionStatusResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SessionStatusResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionStatusResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SessionStatusResponse) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "status")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionStatusResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1732,33 +1379,22 @@ func (v SessionSystemPromptCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionSystemPromptCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "mode":
-		return true, decodePointerField(d, &v.Mode, (*SessionSystemPromptModeCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Mode, decodeObject[*SessionSystemPromptModeCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionSystemPromptCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *SessionSystemPromptCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionSystemPromptCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SessionSystemPromptCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionSystemPromptCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1796,33 +1432,22 @@ func (v SessionSystemPromptModeCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SessionSystemPromptModeCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "override":
-		return true, decodePointerField(d, &v.Override, (*SessionSystemPromptOverrideCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Override, decodeObject[*SessionSystemPromptOverrideCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionSystemPromptModeCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *SessionSystemPromptModeCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionSystemPromptModeCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SessionSystemPromptModeCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionSystemPromptModeCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1859,26 +1484,15 @@ func (v *SessionSystemPromptOverrideCapabilities) decodeMember(d *decoder, name 
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionSystemPromptOverrideCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *SessionSystemPromptOverrideCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionSystemPromptOverrideCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SessionSystemPromptOverrideCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionSystemPromptOverrideCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1915,26 +1529,15 @@ func (v *SessionTitleCapabilities) decodeMember(d *decoder, name []byte, seen *u
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SessionTitleCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *SessionTitleCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SessionTitleCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SessionTitleCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SessionTitleCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -1981,39 +1584,15 @@ func (v *SetSessionTitleRequest) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *SetSessionTitleRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("title", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SetSessionTitleRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SetSessionTitleRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SetSessionTitleRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SetSessionTitleRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId", "title")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionTitleRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2055,36 +1634,15 @@ func (v *SetSessionTitleResponse) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-func (v *SetSessionTitleResponse) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("title", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SetSessionTitleResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SetSessionTitleResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SetSessionTitleResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SetSessionTitleResponse) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "title")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SetSessionTitleResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2122,33 +1680,22 @@ func (v SubagentSessionCapabilities) MarshalJSON() ([]byte, error) {
 func (v *SubagentSessionCapabilities) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "cancel":
-		return true, decodePointerField(d, &v.Cancel, (*SessionCancelCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Cancel, decodeObject[*SessionCancelCapabilities], nullOK|defaultOnError)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SubagentSessionCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *SubagentSessionCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SubagentSessionCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SubagentSessionCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SubagentSessionCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2227,7 +1774,7 @@ func (v *SubagentUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	case "description":
 		return true, decodeNullableField(d, &v.Description, decodeString[string], nullOK|defaultOnError)
 	case "capabilities":
-		return true, decodeNullableField(d, &v.Capabilities, (*SubagentSessionCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodeNullableField(d, &v.Capabilities, decodeObject[*SubagentSessionCapabilities], nullOK|defaultOnError)
 	case "state":
 		return true, decodeNullableField(d, &v.State, (*StateUpdate).decodeJSON, nullOK|defaultOnError)
 	case "cwd":
@@ -2242,36 +1789,15 @@ func (v *SubagentUpdate) decodeMember(d *decoder, name []byte, seen *uint64) (bo
 	return false, nil
 }
 
-func (v *SubagentUpdate) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *SubagentUpdate) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *SubagentUpdate) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *SubagentUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *SubagentUpdate) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *SubagentUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2313,36 +1839,15 @@ func (v *UnarchiveSessionRequest) decodeMember(d *decoder, name []byte, seen *ui
 	return false, nil
 }
 
-func (v *UnarchiveSessionRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("sessionId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *UnarchiveSessionRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *UnarchiveSessionRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *UnarchiveSessionRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *UnarchiveSessionRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "sessionId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UnarchiveSessionRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2379,26 +1884,15 @@ func (v *UnarchiveSessionResponse) decodeMember(d *decoder, name []byte, seen *u
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *UnarchiveSessionResponse) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *UnarchiveSessionResponse) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *UnarchiveSessionResponse) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *UnarchiveSessionResponse) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UnarchiveSessionResponse) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -2444,27 +1938,23 @@ func (v *UnknownStateUpdate) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-func (v *UnknownStateUpdate) decodeRest(d *decoder, start int64) error {
+func (v *UnknownStateUpdate) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	return d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
 	})
 }
 
-func (v *UnknownStateUpdate) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *UnknownStateUpdate) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 func (v *agentAuthCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "status":
-		return true, decodePointerField(d, &v.Status, (*AuthStatusCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Status, decodeObject[*AuthStatusCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }
@@ -2501,7 +1991,7 @@ func (v *listSessionsRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 func (v *newSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, (*SystemPrompt).decodeJSON, nullOK)
+		return true, decodePointerField(d, &v.SystemPrompt, decodeObject[*SystemPrompt], nullOK)
 	}
 	return false, nil
 }
@@ -2521,7 +2011,7 @@ func (v *newSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 func (v *resumeSessionRequestUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, (*SystemPrompt).decodeJSON, nullOK)
+		return true, decodePointerField(d, &v.SystemPrompt, decodeObject[*SystemPrompt], nullOK)
 	}
 	return false, nil
 }
@@ -2541,13 +2031,13 @@ func (v *resumeSessionRequestUnstable) appendMembers(b []byte) ([]byte, error) {
 func (v *sessionCapabilitiesUnstable) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "systemPrompt":
-		return true, decodePointerField(d, &v.SystemPrompt, (*SessionSystemPromptCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.SystemPrompt, decodeObject[*SessionSystemPromptCapabilities], nullOK|defaultOnError)
 	case "archive":
-		return true, decodePointerField(d, &v.Archive, (*SessionArchiveCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Archive, decodeObject[*SessionArchiveCapabilities], nullOK|defaultOnError)
 	case "status":
-		return true, decodePointerField(d, &v.Status, (*SessionStatusCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Status, decodeObject[*SessionStatusCapabilities], nullOK|defaultOnError)
 	case "title":
-		return true, decodePointerField(d, &v.Title, (*SessionTitleCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.Title, decodeObject[*SessionTitleCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }

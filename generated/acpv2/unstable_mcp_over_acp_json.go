@@ -47,26 +47,15 @@ func (v *MCPACPCapabilities) decodeMember(d *decoder, name []byte, seen *uint64)
 	return false, nil
 }
 
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *MCPACPCapabilities) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	return d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer)
-}
-
-func (v *MCPACPCapabilities) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *MCPACPCapabilities) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *MCPACPCapabilities) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer)
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPACPCapabilities) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -122,7 +111,7 @@ func (v *MCPError) missing(seen uint64) error {
 	return nil
 }
 
-func (v *MCPError) decodeRest(d *decoder, start int64) error {
+func (v *MCPError) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		if ok, err := v.decodeMember(d, name, &seen); ok || err != nil {
@@ -135,14 +124,10 @@ func (v *MCPError) decodeRest(d *decoder, start int64) error {
 	return v.missing(seen)
 }
 
-func (v *MCPError) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPError) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type MCPRequestID is decoded: null is an
@@ -200,39 +185,15 @@ func (v *MCPServerACP) decodeMember(d *decoder, name []byte, seen *uint64) (bool
 	return false, nil
 }
 
-func (v *MCPServerACP) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("name", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("serverId", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *MCPServerACP) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *MCPServerACP) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *MCPServerACP) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *MCPServerACP) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "name", "serverId")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MCPServerACP) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON decodes the value as a member of type MCPServerACPID is decoded: null is an
@@ -303,42 +264,15 @@ func (v *MessageMCPNotification) decodeMember(d *decoder, name []byte, seen *uin
 	return false, nil
 }
 
-func (v *MessageMCPNotification) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("serverId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("requestId", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *MessageMCPNotification) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *MessageMCPNotification) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *MessageMCPNotification) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *MessageMCPNotification) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "serverId", "requestId", "method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MessageMCPNotification) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -398,42 +332,15 @@ func (v *MessageMCPRequest) decodeMember(d *decoder, name []byte, seen *uint64) 
 	return false, nil
 }
 
-func (v *MessageMCPRequest) missing(seen uint64) error {
-	if seen&(1<<0) == 0 {
-		return missing("serverId", v)
-	}
-	if seen&(1<<1) == 0 {
-		return missing("requestId", v)
-	}
-	if seen&(1<<2) == 0 {
-		return missing("method", v)
-	}
-	return nil
-}
-
-// decodeRestKeeping is decodeRest, leaving out the members that outer names.
-func (v *MessageMCPRequest) decodeRestKeeping(d *decoder, start int64, outer []string) error {
-	var seen uint64
-	if err := d.membersKeeping(func(name []byte) (bool, error) {
-		return v.decodeMember(d, name, &seen)
-	}, &v.unknownMembers, outer); err != nil {
-		return err
-	}
-	return v.missing(seen)
-}
-
-func (v *MessageMCPRequest) decodeRest(d *decoder, start int64) error {
-	return v.decodeRestKeeping(d, start, nil)
-}
-
-func (v *MessageMCPRequest) decodeJSON(d *decoder) error {
-	return d.object(v)
+// decodeRest leaves out the members that outer names.
+func (v *MessageMCPRequest) decodeRest(d *decoder, start int64, outer []string) error {
+	return d.structRest(v, &v.unknownMembers, outer, "serverId", "requestId", "method")
 }
 
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MessageMCPRequest) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of the variant, each after a comma.
@@ -505,7 +412,7 @@ func (v *MessageMCPResponseResult) missing(seen uint64) error {
 	return nil
 }
 
-func (v *MessageMCPResponseResult) decodeRest(d *decoder, start int64) error {
+func (v *MessageMCPResponseResult) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -515,14 +422,10 @@ func (v *MessageMCPResponseResult) decodeRest(d *decoder, start int64) error {
 	return v.missing(seen)
 }
 
-func (v *MessageMCPResponseResult) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MessageMCPResponseResult) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // appendMembers appends the members of v, each after a comma.
@@ -558,7 +461,7 @@ func (v *MessageMCPResponseError) decodeMember(d *decoder, name []byte, seen *ui
 	switch string(name) {
 	case "error":
 		*seen |= 1 << 0
-		return true, v.Error.decodeJSON(d)
+		return true, d.object(&v.Error)
 	case "_meta":
 		return true, decodeField(d, &v.Meta, decodeRawObject[json.RawMessage], nullValue|defaultOnError)
 	}
@@ -572,7 +475,7 @@ func (v *MessageMCPResponseError) missing(seen uint64) error {
 	return nil
 }
 
-func (v *MessageMCPResponseError) decodeRest(d *decoder, start int64) error {
+func (v *MessageMCPResponseError) decodeRest(d *decoder, start int64, _ []string) error {
 	var seen uint64
 	if err := d.members(func(name []byte) (bool, error) {
 		return v.decodeMember(d, name, &seen)
@@ -582,14 +485,10 @@ func (v *MessageMCPResponseError) decodeRest(d *decoder, start int64) error {
 	return v.missing(seen)
 }
 
-func (v *MessageMCPResponseError) decodeJSON(d *decoder) error {
-	return d.object(v)
-}
-
 // UnmarshalJSON decodes the value by the schema's rules: required members, and the
 // x-deserialize-* keywords (defaults on error or null, invalid array items dropped).
 func (v *MessageMCPResponseError) UnmarshalJSON(data []byte) error {
-	return decodeBytes(data, v)
+	return decodeObjectBytes(data, v)
 }
 
 // UnmarshalJSON picks the alternative by the kind of JSON value and the keys present.
@@ -623,14 +522,14 @@ func (u *MessageMCPResponse) decodeJSON(d *decoder) error {
 	return d.bridge(u)
 }
 
-func (u *MessageMCPResponse) decodeRest(d *decoder, start int64) error {
+func (u *MessageMCPResponse) decodeRest(d *decoder, start int64, _ []string) error {
 	return d.bridgeRest(u, start)
 }
 
 func (v *mcpCapabilitiesMCPOverACP) decodeMember(d *decoder, name []byte, seen *uint64) (bool, error) {
 	switch string(name) {
 	case "acp":
-		return true, decodePointerField(d, &v.ACP, (*MCPACPCapabilities).decodeJSON, nullOK|defaultOnError)
+		return true, decodePointerField(d, &v.ACP, decodeObject[*MCPACPCapabilities], nullOK|defaultOnError)
 	}
 	return false, nil
 }
