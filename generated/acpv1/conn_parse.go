@@ -220,8 +220,9 @@ func parseCommon(line []byte, maxID int, tracked *callTracker) (m lineMessage, o
 	if err != nil {
 		return lineMessage{}, false
 	}
-	m.response = method == nil
-	m.finish(method != nil, tracked)
+	if m.response = method == nil; tracked == nil {
+		m.finish(false, nil) // the result was kept
+	}
 	return m, true
 }
 
