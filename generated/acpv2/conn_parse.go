@@ -40,6 +40,15 @@ var nullIDs = func() bool {
 // the request that tracked has under its id; without tracked, or for an id
 // not tracked, it is kept as a json.RawMessage.
 func parseLine(line []byte, maxID int, tracked *callTracker) (m lineMessage, rpcErr *Error) {
+	if m, ok := parseCommon(line, maxID, tracked); ok {
+		return m, nil
+	}
+	return parseMembers(line, maxID, tracked)
+}
+
+// parseMembers is parseLine for any line: it reads the members one by one,
+// in any order and layout.
+func parseMembers(line []byte, maxID int, tracked *callTracker) (m lineMessage, rpcErr *Error) {
 	var hasMethod, hasResult, hasError, version bool
 	err := withDecoder(line, func(d *decoder) error {
 		switch d.PeekKind() {
@@ -139,6 +148,105 @@ func parseLine(line []byte, maxID int, tracked *callTracker) (m lineMessage, rpc
 	}
 	m.finish(hasMethod, tracked)
 	return m, nil
+}
+
+// The layout in which this package writes its messages, as most peers do:
+// the members in the order jsonrpc, id, method, params for a request (a
+// notification has no id), or jsonrpc, id, result for a response, without
+// white space, the payload last.
+const (
+	commonVersion = `{"jsonrpc":"2.0",`
+	commonID      = `"id":`
+	commonMethod  = `"method":"`
+	commonParams  = `,"params":`
+	commonResult  = `"result":`
+)
+
+// parseCommon reads a line in the common layout whose id, if it has one,
+// is an integer in decimal digits, whose method is printable ASCII without
+// escapes, and whose payload, if it has one, is an object: only the payload
+// goes through the decoder. It reports false for any other line, and for a
+// line with an error, which parseMembers then reads; for a line it reads,
+// it makes the lineMessage that parseMembers would.
+func parseCommon(line []byte, maxID int, tracked *callTracker) (m lineMessage, ok bool) {
+	rest, ok := cutPrefix(line, commonVersion)
+	if !ok {
+		return m, false
+	}
+	if r, ok := cutPrefix(rest, commonID); ok {
+		n := 0
+		for n < len(r) && '0' <= r[n] && r[n] <= '9' {
+			n++
+		}
+		if n == 0 || n > maxID || n > 1 && r[0] == '0' || n == len(r) || r[n] != ',' {
+			return m, false
+		}
+		m.id, rest = r[:n], r[n+1:]
+	}
+	var method []byte
+	if r, ok := cutPrefix(rest, commonMethod); ok {
+		n := plainString(r)
+		if n <= 0 {
+			return m, false
+		}
+		method, rest = r[:n], r[n+1:]
+		if string(rest) == "}" {
+			m.method = methodName(method)
+			return m, true
+		}
+		if rest, ok = cutPrefix(rest, commonParams); !ok {
+			return m, false
+		}
+	} else if rest, ok = cutPrefix(rest, commonResult); !ok || m.id == nil {
+		return m, false
+	}
+	if len(rest) < 3 || rest[0] != '{' || rest[len(rest)-1] != '}' {
+		return m, false
+	}
+	value := rest[:len(rest)-1]
+	err := withDecoder(value, func(d *decoder) error {
+		var err error
+		if method != nil {
+			m.method = methodName(method)
+			err = m.readParams(d, true)
+		} else {
+			err = m.readResult(d, false, tracked)
+		}
+		if err == nil && int(d.InputOffset()) != len(value) {
+			err = errLineParse
+		}
+		return err
+	})
+	if err != nil {
+		return lineMessage{}, false
+	}
+	if m.response = method == nil; tracked == nil {
+		m.finish(false, nil) // the result was kept
+	}
+	return m, true
+}
+
+// cutPrefix returns b without prefix, and whether b began with it.
+func cutPrefix(b []byte, prefix string) ([]byte, bool) {
+	if len(b) < len(prefix) || string(b[:len(prefix)]) != prefix {
+		return b, false
+	}
+	return b[len(prefix):], true
+}
+
+// plainString returns the length of the JSON string that b continues,
+// after its opening quote, up to its closing quote, if its characters are
+// printable ASCII without escapes; otherwise -1.
+func plainString(b []byte) int {
+	for i, c := range b {
+		switch {
+		case c == '"':
+			return i
+		case c < 0x20 || c > 0x7e || c == '\\':
+			return -1
+		}
+	}
+	return -1
 }
 
 var (

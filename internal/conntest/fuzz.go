@@ -2,6 +2,7 @@ package conntest
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 )
 
@@ -40,6 +41,48 @@ func FuzzLine(f *testing.F, parse func(line []byte) (code int, m LineMessage)) {
 			t.Fatalf("id %q is not JSON", m.ID)
 		case m.Params != nil && !json.Valid(m.Params):
 			t.Fatalf("params %q are not JSON", m.Params)
+		}
+	})
+}
+
+// FuzzCommonLayout checks a package's fast reading of the lines written in
+// the common layout against its reading of any line: read returns, when
+// fast is set, whether the fast reading took the line, and the message it
+// made of it; otherwise the message, or error, of the reading of any line.
+// What the fast reading takes must be what the other makes of the line.
+func FuzzCommonLayout(f *testing.F, read func(line []byte, fast bool) (taken bool, m any)) {
+	common := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`,
+		`{"jsonrpc":"2.0","id":12,"method":"session/prompt","params":{"sessionId":"s","prompt":[{"type":"text","text":"hi"}]}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"a"}}}}`,
+		`{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":1.0}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"x"}}`,
+		`{"jsonrpc":"2.0","id":2,"result":{}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"x"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"_x","params":{"a":[1,{"b":null}]}}`,
+	}
+	for _, s := range common {
+		if taken, _ := read([]byte(s), true); !taken {
+			f.Fatalf("%s: not read in the common layout", s)
+		}
+	}
+	for _, s := range append(common,
+		`{"jsonrpc":"2.0","id":3,"method":"_x","params":{"a":1}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"_x","params":{"a":1} }`,
+		`{"jsonrpc":"2.0","id":03,"method":"_x","params":{}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"","params":{}}`,
+		`{"jsonrpc":"2.0","result":{}}`,
+	) {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		taken, fast := read(line, true)
+		if !taken {
+			return
+		}
+		if _, slow := read(line, false); !reflect.DeepEqual(fast, slow) {
+			t.Fatalf("%q: read as\n%#v\nin the common layout, and as\n%#v", line, fast, slow)
 		}
 	})
 }
