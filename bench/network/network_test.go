@@ -36,6 +36,7 @@ import (
 var (
 	netConns   = flag.Int("netconns", 1000, "ACP connections each network benchmark holds open")
 	netProfile = flag.String("netprofile", "", "write a CPU profile of the acpgen agent to `FILE`")
+	netMem     = flag.String("netmemprofile", "", "write heap and goroutine profiles of the acpgen agent, at each memory reading, to `PREFIX`.N.heap and .goroutine")
 	netChunks  = flag.Int("netchunks", 20, "session updates the agent sends for each prompt in the network benchmarks")
 )
 
@@ -244,6 +245,9 @@ func startAgent(b *testing.B, name string) *agentProcess {
 		cmd = exec.Command(netagentBin, "-listen", "127.0.0.1:0")
 		if *netProfile != "" {
 			cmd.Args = append(cmd.Args, "-cpuprofile", *netProfile)
+		}
+		if *netMem != "" {
+			cmd.Args = append(cmd.Args, "-memprofile", *netMem)
 		}
 	case "ts":
 		node, err := exec.LookPath("node")
