@@ -69,7 +69,7 @@ func benchNetwork(b *testing.B, p *agentProcess, profile string) {
 
 	var latencies []time.Duration
 	var mu sync.Mutex
-	cpuBefore := p.cpu(b)
+	cpuBefore, selfBefore := p.cpu(b), selfCPU()
 	start := time.Now()
 	b.ResetTimer()
 	for range b.N {
@@ -97,7 +97,7 @@ func benchNetwork(b *testing.B, p *agentProcess, profile string) {
 	}
 	elapsed := time.Since(start)
 	b.StopTimer()
-	cpu := p.cpu(b) - cpuBefore
+	cpu, self := p.cpu(b)-cpuBefore, selfCPU()-selfBefore
 	var received int64
 	for _, c := range clients {
 		received += c.updates.Load()
@@ -109,6 +109,7 @@ func benchNetwork(b *testing.B, p *agentProcess, profile string) {
 	b.ReportMetric(float64(idle)/float64(len(clients)), "idle-B/conn")
 	b.ReportMetric(float64(received)/elapsed.Seconds(), "notifs/s")
 	b.ReportMetric(float64(cpu.Microseconds())/float64(received), "agent-cpu-us/notif")
+	b.ReportMetric(float64(self.Microseconds())/float64(received), "client-cpu-us/notif")
 	slices.Sort(latencies)
 	p99 := latencies[int(math.Ceil(0.99*float64(len(latencies))))-1]
 	b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
@@ -284,6 +285,16 @@ func startAgent(b *testing.B, name string) *agentProcess {
 	}
 	go io.Copy(io.Discard, stderr) // until it exits, so that it never blocks writing
 	return &agentProcess{url: url, cmd: cmd}
+}
+
+// selfCPU returns the CPU time this process, the clients', has used so
+// far, user and system.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // cpu returns the CPU time the process has used so far, user and system,
