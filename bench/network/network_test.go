@@ -44,6 +44,16 @@ var (
 // client, and each round of prompts.
 const netTimeout = 2 * time.Minute
 
+// TestMain removes the netagent binary that the benchmarks built, with
+// its directory.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if netagentBin != "" {
+		os.RemoveAll(filepath.Dir(netagentBin))
+	}
+	os.Exit(code)
+}
+
 func BenchmarkNetwork(b *testing.B) {
 	for _, profile := range []string{"ws", "http"} {
 		for _, agent := range []string{"acpgen", "ts"} {
