@@ -73,7 +73,6 @@ type Transport struct {
 
 	wmu     sync.Mutex
 	partial []byte
-	cur     []byte
 }
 
 // Dial connects to the ACP endpoint at url with the profile its scheme
@@ -92,20 +91,10 @@ func Dial(ctx context.Context, url string, opts *ClientOptions) (*Transport, err
 // connection, or "" before it has.
 func (t *Transport) ConnectionID() string { return t.impl.connectionID() }
 
-// Read reads the agent's messages, one per line. Once the transport has
-// failed it returns why; once it is closed, ErrClosed.
-func (t *Transport) Read(p []byte) (int, error) {
-	if len(t.cur) == 0 {
-		msg, err := t.in.take()
-		if err != nil {
-			return 0, err
-		}
-		t.cur = msg
-	}
-	n := copy(p, t.cur)
-	t.cur = t.cur[n:]
-	return n, nil
-}
+// Read reads the agent's messages, one per line: as many of those queued
+// as p holds. Once the transport has failed it returns why; once it is
+// closed, ErrClosed.
+func (t *Transport) Read(p []byte) (int, error) { return t.in.read(p) }
 
 // Write sends the client's messages, one per line, each when its line is
 // complete; it returns once the server has taken them.
@@ -147,23 +136,25 @@ func (t *Transport) Write(p []byte) (int, error) {
 // ended.
 func (t *Transport) Close() error { return t.impl.close() }
 
-// own returns a copy of msg with room for the newline queue.put adds.
-func own(msg []byte) []byte {
-	return append(make([]byte, 0, len(msg)+1), msg...)
-}
-
-// queue holds the agent's messages until Read takes them. The streams
-// that fill it wait while it holds queueBound messages; messages the
-// transport makes itself never wait.
+// queue holds the agent's messages, each followed by a newline, until Read
+// takes them: one buffer, which Read copies from in bulk, rather than a
+// message at a time. The streams that fill it wait while it holds
+// queueBound messages; messages the transport makes itself never wait.
 type queue struct {
 	mu      sync.Mutex
-	msgs    [][]byte
+	buf     []byte // the messages queued, from off
+	off     int
+	n       int // the newlines in buf[off:]: the messages, the one Read has begun included
 	err     error
 	changed chan struct{} // closed and replaced on a change, while waiting > 0
 	waiting int           // the callers waiting on changed
 }
 
 const queueBound = 64
+
+// idleQueueBytes is the capacity past which an emptied queue lets its
+// buffer go, so that an idle connection does not keep a burst's.
+const idleQueueBytes = 4 << 10
 
 func (q *queue) init() { q.changed = make(chan struct{}) }
 
@@ -177,11 +168,12 @@ func (q *queue) broadcastLocked() {
 	q.changed = make(chan struct{})
 }
 
-// put queues msg, waiting while the queue is full unless now is set.
+// put queues a copy of msg, a JSON value on one line, waiting while the
+// queue is full unless now is set.
 func (q *queue) put(ctx context.Context, msg []byte, now bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	for !now && q.err == nil && len(q.msgs) >= queueBound {
+	for !now && q.err == nil && q.n >= queueBound {
 		changed := q.changed
 		q.waiting++
 		q.mu.Unlock()
@@ -198,15 +190,18 @@ func (q *queue) put(ctx context.Context, msg []byte, now bool) {
 	if q.err != nil {
 		return
 	}
-	q.msgs = append(q.msgs, append(msg, '\n'))
+	q.buf = append(q.buf, msg...)
+	q.buf = append(q.buf, '\n')
+	q.n += 1 + bytes.Count(msg, []byte{'\n'}) // none, but for text that is not JSON
 	q.broadcastLocked()
 }
 
-// take returns the next message, or the error the queue failed with.
-func (q *queue) take() ([]byte, error) {
+// read copies the queued messages into p, as many as it holds, waiting
+// until there is one; or returns the error the queue failed with.
+func (q *queue) read(p []byte) (int, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	for len(q.msgs) == 0 && q.err == nil {
+	for q.n == 0 && q.err == nil {
 		changed := q.changed
 		q.waiting++
 		q.mu.Unlock()
@@ -215,13 +210,20 @@ func (q *queue) take() ([]byte, error) {
 		q.waiting--
 	}
 	if q.err != nil {
-		return nil, q.err
+		return 0, q.err
 	}
-	msg := q.msgs[0]
-	q.msgs[0] = nil
-	q.msgs = q.msgs[1:]
+	n := copy(p, q.buf[q.off:])
+	q.n -= bytes.Count(p[:n], []byte{'\n'})
+	q.off += n
+	if q.off == len(q.buf) {
+		q.off = 0
+		q.buf = q.buf[:0]
+		if cap(q.buf) > idleQueueBytes {
+			q.buf = nil
+		}
+	}
 	q.broadcastLocked()
-	return msg, nil
+	return n, nil
 }
 
 // reason returns the error the queue failed with, or nil.
@@ -238,7 +240,7 @@ func (q *queue) fail(err error) bool {
 	if q.err != nil {
 		return false
 	}
-	q.err, q.msgs = err, nil
+	q.err, q.buf, q.off, q.n = err, nil, 0, 0
 	q.broadcastLocked()
 	return true
 }

@@ -199,7 +199,7 @@ func (h *httpClient) initialize(m *message, msg []byte) error {
 	if err != nil || !r.isResponse() || !bytes.Equal(r.id, m.id) {
 		return errors.New("acphttp: the initialize response is not the response to initialize")
 	}
-	h.in.put(h.ctx, own(oneLine(body)), true)
+	h.in.put(h.ctx, oneLine(body), true)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {

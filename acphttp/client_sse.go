@@ -131,7 +131,7 @@ func (h *httpClient) readSSE(ctx context.Context, id, session string, opened fun
 			continue // as the TypeScript client, skip what is not an object
 		}
 		h.track(id, session, &m)
-		h.in.put(ctx, own(oneLine(data)), false)
+		h.in.put(ctx, oneLine(data), false)
 	}
 }
 

@@ -68,8 +68,7 @@ func (w *wsClient) read() {
 		if typ != websocket.MessageText {
 			continue
 		}
-		_, err = scan(data)
-		switch {
+		switch err := check(data); {
 		case errors.Is(err, errBatch):
 			w.reply(batchError)
 		case errors.Is(err, errNotObject):

@@ -46,7 +46,7 @@ type conn struct {
 	initial   chan []byte // its response, or nil when the agent wrote another
 
 	mu           sync.Mutex
-	changed      chan struct{} // closed and replaced on each change
+	changed      chan struct{} // closed on the next change; nil while nothing waits for one
 	lastProgress time.Time     // when the client last took output
 	gotInitial   bool
 	initFailed   bool // the agent wrote something else first
@@ -63,10 +63,22 @@ type conn struct {
 	clientRoutes map[string]string // outbound request id → session
 }
 
-// broadcastLocked wakes everything that waits for a change of c.
+// broadcastLocked wakes everything that waits for a change of c: a
+// change that nothing waits for costs no channel.
 func (c *conn) broadcastLocked() {
-	close(c.changed)
-	c.changed = make(chan struct{})
+	if c.changed != nil {
+		close(c.changed)
+		c.changed = nil
+	}
+}
+
+// waitLocked returns the channel closed on the next change of c, for a
+// caller that waits on it without c.mu.
+func (c *conn) waitLocked() <-chan struct{} {
+	if c.changed == nil {
+		c.changed = make(chan struct{})
+	}
+	return c.changed
 }
 
 // Write takes the agent's output: one message per line.
@@ -277,7 +289,7 @@ func (c *conn) next(ctx context.Context, mb *mailbox, keepAlive <-chan time.Time
 			c.mu.Unlock()
 			return nil, nil
 		}
-		changed := c.changed
+		changed := c.waitLocked()
 		c.mu.Unlock()
 		select {
 		case <-changed:
@@ -325,7 +337,7 @@ func (c *conn) waitRoom(ctx context.Context) error {
 	c.mu.Lock()
 	for !c.closed && !c.finished && c.buffered >= c.limits.MaxBufferedBytes {
 		start := c.lastProgress
-		changed := c.changed
+		changed := c.waitLocked()
 		c.mu.Unlock()
 		timer := time.NewTimer(c.limits.MaxOutputStall)
 		select {

@@ -109,6 +109,31 @@ func scan(data []byte) (message, error) {
 	return m, err
 }
 
+// check fails as scan does for data, without reading the members: for a
+// reader that only needs to know that data is one JSON object.
+func check(data []byte) error {
+	s := decoders.Get().(*scanner)
+	s.r.Reset(data)
+	s.d.Reset(&s.r)
+	var err error
+	switch s.d.PeekKind() {
+	case '{':
+		err = wholeValue(&s.d)
+	case '[':
+		if err = wholeValue(&s.d); err == nil {
+			err = errBatch
+		}
+	default:
+		if err = wholeValue(&s.d); err == nil {
+			err = errNotObject
+		}
+	}
+	s.r.Reset(nil)
+	s.d.Reset(&s.r)
+	decoders.Put(s)
+	return err
+}
+
 func scanWith(d *jsontext.Decoder) (message, error) {
 	var m message
 	switch d.PeekKind() {

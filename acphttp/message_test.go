@@ -47,12 +47,22 @@ func TestScan(t *testing.T) {
 
 func BenchmarkScan(b *testing.B) {
 	msg := []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hello world, this is a chunk of text"}}}}`)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := scan(msg); err != nil {
-			b.Fatal(err)
+	b.Run("scan", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := scan(msg); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
+	})
+	b.Run("check", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := check(msg); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // FuzzScan checks that scan never panics, and takes for an object exactly
@@ -63,6 +73,10 @@ func FuzzScan(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := scan(data)
+		if cerr := check(data); (cerr == nil) != (err == nil) || errors.Is(cerr, errBatch) != errors.Is(err, errBatch) ||
+			errors.Is(cerr, errNotObject) != errors.Is(err, errNotObject) {
+			t.Fatalf("check(%q) = %v, scan's error %v", data, cerr, err)
+		}
 		valid := jsontext.Value(data).IsValid()
 		if err == nil && !valid {
 			t.Fatalf("scan took invalid JSON %q", data)

@@ -140,7 +140,7 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request, ws bool) *conn {
 	c := &conn{
 		s: s, id: newConnectionID(), ws: ws, limits: &s.limits,
 		ctx: ctx, cancel: cancel,
-		changed: make(chan struct{}), lastProgress: time.Now(),
+		lastProgress: time.Now(),
 	}
 	if ws {
 		c.sock = newWSSocket(c)

@@ -168,8 +168,14 @@ type sseReader struct {
 	data []byte
 }
 
+// sseReadBuffer is the size of an SSE reader's buffer: a line longer than
+// that is put together from several reads. Each stream of a client has
+// one for as long as it is open; a larger one made every stream opened
+// cost its client's garbage collector that much more.
+const sseReadBuffer = 4 << 10
+
 func newSSEReader(r io.Reader, max int) *sseReader {
-	return &sseReader{br: bufio.NewReaderSize(r, 64<<10), max: max}
+	return &sseReader{br: bufio.NewReaderSize(r, sseReadBuffer), max: max}
 }
 
 // next returns the data of the next event that has data; io.EOF at the end.

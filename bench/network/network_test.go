@@ -36,12 +36,23 @@ import (
 var (
 	netConns   = flag.Int("netconns", 1000, "ACP connections each network benchmark holds open")
 	netProfile = flag.String("netprofile", "", "write a CPU profile of the acpgen agent to `FILE`")
+	netMem     = flag.String("netmemprofile", "", "write heap and goroutine profiles of the acpgen agent, at each memory reading, to `PREFIX`.N.heap and .goroutine")
 	netChunks  = flag.Int("netchunks", 20, "session updates the agent sends for each prompt in the network benchmarks")
 )
 
 // netTimeout bounds each step of a network benchmark: connecting every
 // client, and each round of prompts.
 const netTimeout = 2 * time.Minute
+
+// TestMain removes the netagent binary that the benchmarks built, with
+// its directory.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if netagentBin != "" {
+		os.RemoveAll(filepath.Dir(netagentBin))
+	}
+	os.Exit(code)
+}
 
 func BenchmarkNetwork(b *testing.B) {
 	for _, profile := range []string{"ws", "http"} {
@@ -68,7 +79,7 @@ func benchNetwork(b *testing.B, p *agentProcess, profile string) {
 
 	var latencies []time.Duration
 	var mu sync.Mutex
-	cpuBefore := p.cpu(b)
+	cpuBefore, selfBefore := p.cpu(b), selfCPU()
 	start := time.Now()
 	b.ResetTimer()
 	for range b.N {
@@ -96,7 +107,7 @@ func benchNetwork(b *testing.B, p *agentProcess, profile string) {
 	}
 	elapsed := time.Since(start)
 	b.StopTimer()
-	cpu := p.cpu(b) - cpuBefore
+	cpu, self := p.cpu(b)-cpuBefore, selfCPU()-selfBefore
 	var received int64
 	for _, c := range clients {
 		received += c.updates.Load()
@@ -108,6 +119,7 @@ func benchNetwork(b *testing.B, p *agentProcess, profile string) {
 	b.ReportMetric(float64(idle)/float64(len(clients)), "idle-B/conn")
 	b.ReportMetric(float64(received)/elapsed.Seconds(), "notifs/s")
 	b.ReportMetric(float64(cpu.Microseconds())/float64(received), "agent-cpu-us/notif")
+	b.ReportMetric(float64(self.Microseconds())/float64(received), "client-cpu-us/notif")
 	slices.Sort(latencies)
 	p99 := latencies[int(math.Ceil(0.99*float64(len(latencies))))-1]
 	b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
@@ -245,6 +257,9 @@ func startAgent(b *testing.B, name string) *agentProcess {
 		if *netProfile != "" {
 			cmd.Args = append(cmd.Args, "-cpuprofile", *netProfile)
 		}
+		if *netMem != "" {
+			cmd.Args = append(cmd.Args, "-memprofile", *netMem)
+		}
 	case "ts":
 		node, err := exec.LookPath("node")
 		if err != nil {
@@ -280,6 +295,16 @@ func startAgent(b *testing.B, name string) *agentProcess {
 	}
 	go io.Copy(io.Discard, stderr) // until it exits, so that it never blocks writing
 	return &agentProcess{url: url, cmd: cmd}
+}
+
+// selfCPU returns the CPU time this process, the clients', has used so
+// far, user and system.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // cpu returns the CPU time the process has used so far, user and system,

@@ -8,7 +8,11 @@
 // It prints "listening on http://HOST:PORT/acp" to stderr once it accepts
 // connections, collects its garbage and returns the freed memory to the
 // system on SIGUSR2 (before the benchmark reads its resident memory, as the
-// TypeScript agent does), and stops on SIGINT or SIGTERM.
+// TypeScript agent does), and stops on SIGINT or SIGTERM. With -memprofile
+// PREFIX, each SIGUSR2 also writes a heap profile to PREFIX.N.heap, a
+// goroutine profile to PREFIX.N.goroutine, and the runtime's memory
+// statistics to PREFIX.N.memstats, N counting from 1; every allocation is
+// then sampled, which makes the process larger.
 package main
 
 import (
@@ -21,6 +25,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
@@ -35,7 +40,11 @@ import (
 func main() {
 	addr := flag.String("listen", "127.0.0.1:0", "the address to serve at")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to `FILE`")
+	flag.StringVar(&memProfile, "memprofile", "", "on each SIGUSR2, write heap and goroutine profiles and memory statistics to `PREFIX`.N.heap, .goroutine and .memstats")
 	flag.Parse()
+	if memProfile != "" {
+		runtime.MemProfileRate = 1 // every allocation, for exact profiles
+	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
 		if err == nil {
@@ -80,8 +89,11 @@ func serve(addr string) error {
 		close(collect)
 	}()
 	go func() {
+		n := 0
 		for range collect {
 			debug.FreeOSMemory() // a garbage collection first
+			n++
+			writeMemProfiles(n)
 		}
 	}()
 	fmt.Fprintf(os.Stderr, "listening on http://%s/acp\n", l.Addr())
@@ -97,6 +109,32 @@ func serve(addr string) error {
 		err = errors.Join(err, serveErr)
 	}
 	return err
+}
+
+// memProfile is the prefix of the files of -memprofile, or "".
+var memProfile string
+
+// writeMemProfiles writes the profiles and statistics of the n-th SIGUSR2
+// when -memprofile asks for them.
+func writeMemProfiles(n int) {
+	if memProfile == "" {
+		return
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	stats := fmt.Sprintf("heap in use %d B in %d objects, stacks %d B, goroutines %d, runtime's own %d B\n",
+		ms.HeapInuse, ms.HeapObjects, ms.StackInuse, runtime.NumGoroutine(), ms.Sys-ms.HeapSys-ms.StackSys)
+	err := os.WriteFile(fmt.Sprintf("%s.%d.memstats", memProfile, n), []byte(stats), 0o666)
+	for _, name := range []string{"heap", "goroutine"} {
+		f, ferr := os.Create(fmt.Sprintf("%s.%d.%s", memProfile, n, name))
+		if ferr == nil {
+			ferr = errors.Join(pprof.Lookup(name).WriteTo(f, 0), f.Close())
+		}
+		err = errors.Join(err, ferr)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "netagent:", err)
+	}
 }
 
 // sessions numbers the sessions of every connection.
