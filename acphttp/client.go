@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/cookiejar"
 	"strings"
@@ -71,8 +72,8 @@ type Transport struct {
 	}
 	in queue
 
-	wmu     sync.Mutex
-	partial []byte
+	wmu   sync.Mutex
+	lines lineBuffer // the client's unfinished line, under wmu
 }
 
 // Dial connects to the ACP endpoint at url with the profile its scheme
@@ -101,32 +102,14 @@ func (t *Transport) Read(p []byte) (int, error) { return t.in.read(p) }
 func (t *Transport) Write(p []byte) (int, error) {
 	t.wmu.Lock()
 	defer t.wmu.Unlock()
-	data := p
-	if len(t.partial) > 0 {
-		data = append(t.partial, p...)
-	}
-	t.partial = nil
-	for {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			break
+	_, err := t.lines.split(p, math.MaxInt, t.impl.send)
+	if err != nil {
+		// A write cut short because the transport failed fails for the
+		// transport's reason.
+		if reason := t.in.reason(); reason != nil {
+			err = reason
 		}
-		line := bytes.TrimSpace(data[:i])
-		data = data[i+1:]
-		if len(line) == 0 {
-			continue
-		}
-		if err := t.impl.send(line); err != nil {
-			// A write cut short because the transport failed fails for the
-			// transport's reason.
-			if reason := t.in.reason(); reason != nil {
-				err = reason
-			}
-			return 0, err
-		}
-	}
-	if len(data) > 0 {
-		t.partial = bytes.Clone(data)
+		return 0, err
 	}
 	return len(p), nil
 }

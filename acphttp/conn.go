@@ -52,10 +52,10 @@ type conn struct {
 	initFailed   bool // the agent wrote something else first
 	closed       bool
 	closeErr     error
-	agentClosing bool   // closeAgent has started
-	finished     bool   // the agent's output has ended
-	partial      []byte // the agent's unfinished line
-	buffered     int    // bytes queued in the streams
+	agentClosing bool       // closeAgent has started
+	finished     bool       // the agent's output has ended
+	lines        lineBuffer // the agent's unfinished line
+	buffered     int        // bytes queued in the streams
 	main         mailbox
 	sessions     map[string]*mailbox
 	unclaimed    int               // session streams without a receiver
@@ -91,26 +91,12 @@ func (c *conn) Write(p []byte) (int, error) {
 		c.mu.Unlock()
 		return 0, ErrClosed
 	}
-	data := p
-	if len(c.partial) > 0 {
-		data = append(c.partial, p...)
-	}
-	for {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			break
-		}
-		line := bytes.TrimSuffix(data[:i], []byte{'\r'})
-		data = data[i+1:]
-		if len(bytes.TrimSpace(line)) > 0 {
-			c.outboundLocked(bytes.Clone(line))
-		}
-	}
-	c.partial = nil
-	if len(data) > c.limits.MaxMessageBytes {
+	fits, _ := c.lines.split(p, c.limits.MaxMessageBytes, func(line []byte) error {
+		c.outboundLocked(bytes.Clone(line))
+		return nil
+	})
+	if !fits {
 		c.closeLocked(exceeded("MaxMessageBytes", c.limits.MaxMessageBytes))
-	} else if len(data) > 0 {
-		c.partial = bytes.Clone(data)
 	}
 	c.mu.Unlock()
 	// The agent goes no faster than its client reads.

@@ -82,26 +82,10 @@ func TestPendingCallFailsWithReason(t *testing.T) {
 		broken, breakNow := context.WithCancel(context.Background())
 		base := &http.Transport{}
 		bt := &breakingTransport{base: base, broken: broken, posted: make(chan struct{}, 1)}
-		tr, err := acphttp.Dial(ctx, url, &acphttp.ClientOptions{HTTPClient: &http.Client{Transport: bt}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		conn := acpv1.NewClientSideConnection(&recorder{}, tr, tr)
-		if _, err := conn.Initialize(ctx, acpv1.NewInitializeRequest(1)); err != nil {
-			t.Fatal(err)
-		}
-		sess, err := conn.NewSession(ctx, acpv1.NewNewSessionRequest("/", []acpv1.MCPServer{}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() {
-			_, err := conn.Prompt(ctx, acpv1.NewPromptRequest(sess.SessionID, []acpv1.ContentBlock{acpv1.NewContentBlockText("hi")}))
-			done <- err
-		}()
+		done, _, tr := dialPrompt(t, ctx, url, &acphttp.ClientOptions{HTTPClient: &http.Client{Transport: bt}})
 		<-bt.posted
 		breakNow()
-		err = <-done
+		err := <-done
 		if !errors.Is(err, acpv1.ErrConnectionClosed) || !strings.Contains(err.Error(), errStreamBroke.Error()) || strings.Contains(err.Error(), "context canceled") {
 			t.Fatalf("the pending prompt: %v, want ErrConnectionClosed with %q", err, errStreamBroke)
 		}

@@ -68,7 +68,7 @@ type wsSocket struct {
 	endRead     sync.Once
 
 	wmu     sync.Mutex // held while writing to the socket
-	partial []byte     // the agent's unfinished line, under wmu
+	lines   lineBuffer // the agent's unfinished line, under wmu
 	closing atomic.Bool
 }
 
@@ -320,40 +320,32 @@ func (w *wsSocket) write(p []byte) (int, error) {
 	}
 	w.wmu.Lock()
 	defer w.wmu.Unlock()
-	data := p
-	if len(w.partial) > 0 {
-		data = append(w.partial, p...)
-		w.partial = nil
-	}
 	buf := framePool.Get().(*bytes.Buffer)
 	defer putFrameBuffer(buf)
-	for {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			break
-		}
-		line := bytes.TrimSuffix(data[:i], []byte{'\r'})
-		data = data[i+1:]
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
+	initFailed := false
+	fits, err := w.lines.split(p, w.c.limits.MaxMessageBytes, func(line []byte) error {
 		send, failed := w.c.outboundWS(line)
 		if failed != nil {
 			// The agent did not answer initialize first.
 			line = initializeFailed(failed)
-			defer w.c.close(&wsCloseError{ws.StatusInternalServerError, "Initialize failed"})
+			initFailed = true
 		} else if !send {
-			continue
+			return nil
 		}
 		if err := ws.WriteHeader(buf, ws.Header{Fin: true, OpCode: ws.OpText, Length: int64(len(line))}); err != nil {
-			return 0, err
+			return err
 		}
 		buf.Write(line)
+		return nil
+	})
+	if initFailed {
+		defer w.c.close(&wsCloseError{ws.StatusInternalServerError, "Initialize failed"})
 	}
-	if len(data) > w.c.limits.MaxMessageBytes {
+	if err != nil {
+		return 0, err
+	}
+	if !fits {
 		w.c.close(exceeded("MaxMessageBytes", w.c.limits.MaxMessageBytes))
-	} else if len(data) > 0 {
-		w.partial = bytes.Clone(data)
 	}
 	if buf.Len() > 0 {
 		if err := w.send(buf.Bytes()); err != nil {
