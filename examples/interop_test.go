@@ -20,16 +20,7 @@ import (
 func TestTypeScriptClientDrivesAgent(t *testing.T) {
 	nodeBin := node.Require(t)
 	agent, _ := binaries(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, nodeBin, filepath.Join(node.Dir(), "client.mjs"), agent)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("client.mjs: %v\n%s", err, stderr.Bytes())
-	}
-	checkClientCases(t, out, true)
+	checkClientCases(t, runOutput(t, nodeBin, filepath.Join(node.Dir(), "client.mjs"), agent), true)
 }
 
 // TestInitializeGateMatchesTypeScript sends the same lines, one at a time,
@@ -101,25 +92,12 @@ func TestClientDrivesTypeScriptAgent(t *testing.T) {
 // session/new before initialize where beforeInitialize).
 func checkClientCases(t *testing.T, out []byte, beforeInitialize bool) {
 	t.Helper()
-	type turn struct {
-		StopReason string   `json:"stopReason"`
-		Chunks     []string `json:"chunks"`
-	}
-	type failure struct {
-		Code    int             `json:"code"`
-		Message string          `json:"message"`
-		Data    json.RawMessage `json:"data"`
-	}
 	var got struct {
+		echoTurns
 		BeforeInit    *failure        `json:"beforeInitialize"`
 		Initialize    json.RawMessage `json:"initialize"`
-		Echo          turn            `json:"echo"`
-		Reject        turn            `json:"reject"`
-		Cancel        turn            `json:"cancel"`
 		UnknownMethod failure         `json:"unknownMethod"`
 		InvalidParams failure         `json:"invalidParams"`
-		Concurrent    []turn          `json:"concurrent"`
-		AfterErrors   turn            `json:"afterErrors"`
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("the TypeScript client printed %s: %v", out, err)
@@ -133,37 +111,6 @@ func checkClientCases(t *testing.T, out []byte, beforeInitialize bool) {
 	if !jsonEqual(string(got.Initialize), `{"protocolVersion":1,"authMethods":[]}`) {
 		t.Errorf("initialize: %s", got.Initialize)
 	}
-	check := func(name string, got turn, stop string, chunks ...string) {
-		t.Helper()
-		if got.StopReason != stop || !equal(got.Chunks, chunks) {
-			t.Errorf("%s: stop %q, chunks %q; want %q, %q", name, got.StopReason, got.Chunks, stop, chunks)
-		}
-	}
-	check("echo", got.Echo, "end_turn", "hello from TypeScript", "permission: allow")
-	check("reject", got.Reject, "end_turn", "reject me", "permission: reject")
-	check("cancel", got.Cancel, "cancelled", "cancel me", "permission: cancelled")
-	if len(got.Concurrent) != 2 {
-		t.Fatalf("concurrent: %+v", got.Concurrent)
-	}
-	check("first of two", got.Concurrent[0], "end_turn", "first", "permission: allow")
-	check("second of two", got.Concurrent[1], "end_turn", "second", "permission: reject")
-	check("after the errors", got.AfterErrors, "end_turn", "still serving", "permission: allow")
-	if f := got.UnknownMethod; f.Code != -32601 || !jsonEqual(string(f.Data), `{"method":"session/unknown"}`) {
-		t.Errorf("unknown method: %+v", f)
-	}
-	if f := got.InvalidParams; f.Code != -32602 || !bytes.Contains(f.Data, []byte(`"path":"cwd"`)) {
-		t.Errorf("invalid params: %+v %s", f, f.Data)
-	}
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+	got.check(t, false)
+	checkFailures(t, got.UnknownMethod, got.InvalidParams)
 }

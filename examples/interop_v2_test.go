@@ -1,14 +1,11 @@
 package examples
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/acpgen/acpgen/internal/node"
 )
@@ -20,34 +17,12 @@ import (
 func TestTypeScriptV2ClientDrivesAgent(t *testing.T) {
 	nodeBin := node.Require(t)
 	agent, _ := binaries(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, nodeBin, filepath.Join(node.Dir(), "client_v2.mjs"), agent)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("client_v2.mjs: %v\n%s", err, stderr.Bytes())
-	}
-	type turn struct {
-		Accepted   bool     `json:"accepted"`
-		StopReason string   `json:"stopReason"`
-		Chunks     []string `json:"chunks"`
-	}
-	type failure struct {
-		Code    int             `json:"code"`
-		Message string          `json:"message"`
-		Data    json.RawMessage `json:"data"`
-	}
+	out := runOutput(t, nodeBin, filepath.Join(node.Dir(), "client_v2.mjs"), agent)
 	var got struct {
+		echoTurns
 		Initialize    json.RawMessage `json:"initialize"`
-		Echo          turn            `json:"echo"`
-		Reject        turn            `json:"reject"`
-		Cancel        turn            `json:"cancel"`
 		UnknownMethod failure         `json:"unknownMethod"`
 		InvalidParams failure         `json:"invalidParams"`
-		Concurrent    []turn          `json:"concurrent"`
-		AfterErrors   turn            `json:"afterErrors"`
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("client_v2.mjs printed %s: %v", out, err)
@@ -56,27 +31,8 @@ func TestTypeScriptV2ClientDrivesAgent(t *testing.T) {
 	if want := `{"protocolVersion":2,"info":{"name":"acpgen-example-agent","version":"1.0.0"},"capabilities":{},"authMethods":[]}`; !jsonEqual(string(got.Initialize), want) {
 		t.Errorf("initialize: %s, want %s", got.Initialize, want)
 	}
-	check := func(name string, got turn, stop string, chunks ...string) {
-		t.Helper()
-		if !got.Accepted || got.StopReason != stop || !equal(got.Chunks, chunks) {
-			t.Errorf("%s: accepted %v, stop %q, chunks %q; want %q, %q", name, got.Accepted, got.StopReason, got.Chunks, stop, chunks)
-		}
-	}
-	check("echo", got.Echo, "end_turn", "hello from TypeScript", "permission: allow")
-	check("reject", got.Reject, "end_turn", "reject me", "permission: reject")
-	check("cancel", got.Cancel, "cancelled", "cancel me", "permission: cancelled")
-	if len(got.Concurrent) != 2 {
-		t.Fatalf("concurrent: %+v", got.Concurrent)
-	}
-	check("first of two", got.Concurrent[0], "end_turn", "first", "permission: allow")
-	check("second of two", got.Concurrent[1], "end_turn", "second", "permission: reject")
-	check("after the errors", got.AfterErrors, "end_turn", "still serving", "permission: allow")
-	if f := got.UnknownMethod; f.Code != -32601 || !jsonEqual(string(f.Data), `{"method":"session/unknown"}`) {
-		t.Errorf("unknown method: %+v", f)
-	}
-	if f := got.InvalidParams; f.Code != -32602 || !bytes.Contains(f.Data, []byte(`"path":"cwd"`)) {
-		t.Errorf("invalid params: %+v %s", f, f.Data)
-	}
+	got.check(t, true)
+	checkFailures(t, got.UnknownMethod, got.InvalidParams)
 }
 
 func chunkV2(message, text string) string {
@@ -135,32 +91,17 @@ func TestAgentWireV2(t *testing.T) {
 func TestTypeScriptClientDrivesBridgedAgent(t *testing.T) {
 	nodeBin := node.Require(t)
 	agent, _ := binaries(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, nodeBin, filepath.Join(node.Dir(), "client.mjs"), agent, "-bridge")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("client.mjs: %v\n%s", err, stderr.Bytes())
-	}
-	type turn struct {
-		StopReason string            `json:"stopReason"`
-		Chunks     []string          `json:"chunks"`
-		Plans      []json.RawMessage `json:"plans"`
-	}
+	out := runOutput(t, nodeBin, filepath.Join(node.Dir(), "client.mjs"), agent, "-bridge")
 	var got struct {
+		echoTurns
 		Initialize struct {
 			ProtocolVersion int `json:"protocolVersion"`
 			AgentInfo       struct {
 				Name string `json:"name"`
 			} `json:"agentInfo"`
 		} `json:"initialize"`
-		Echo, Reject, Cancel, AfterErrors, Plan turn
-		Concurrent                              []turn `json:"concurrent"`
-		UnknownMethod                           struct {
-			Code int `json:"code"`
-		} `json:"unknownMethod"`
+		Plan          turn    `json:"plan"`
+		UnknownMethod failure `json:"unknownMethod"`
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("client.mjs printed %s: %v", out, err)
@@ -168,22 +109,10 @@ func TestTypeScriptClientDrivesBridgedAgent(t *testing.T) {
 	if got.Initialize.ProtocolVersion != 1 || got.Initialize.AgentInfo.Name != "acpgen-example-agent" {
 		t.Errorf("initialize: %+v", got.Initialize)
 	}
-	check := func(name string, got turn, stop string, chunks ...string) {
-		t.Helper()
-		if got.StopReason != stop || !equal(got.Chunks, chunks) {
-			t.Errorf("%s: stop %q, chunks %q; want %q, %q", name, got.StopReason, got.Chunks, stop, chunks)
-		}
+	got.check(t, false)
+	if got.Plan.StopReason != "end_turn" || !slices.Equal(got.Plan.Chunks, []string{"plan", "permission: allow"}) {
+		t.Errorf("plan: stop %q, chunks %q", got.Plan.StopReason, got.Plan.Chunks)
 	}
-	check("echo", got.Echo, "end_turn", "hello from TypeScript", "permission: allow")
-	check("reject", got.Reject, "end_turn", "reject me", "permission: reject")
-	check("cancel", got.Cancel, "cancelled", "cancel me", "permission: cancelled")
-	check("after the errors", got.AfterErrors, "end_turn", "still serving", "permission: allow")
-	check("plan", got.Plan, "end_turn", "plan", "permission: allow")
-	if len(got.Concurrent) != 2 {
-		t.Fatalf("concurrent: %+v", got.Concurrent)
-	}
-	check("first of two", got.Concurrent[0], "end_turn", "first", "permission: allow")
-	check("second of two", got.Concurrent[1], "end_turn", "second", "permission: reject")
 	if len(got.Plan.Plans) != 1 || !jsonEqual(string(got.Plan.Plans[0]),
 		`[{"content":"echo the prompt","priority":"medium","status":"in_progress"}]`) {
 		t.Errorf("plans: %s", got.Plan.Plans)
