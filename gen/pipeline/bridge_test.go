@@ -12,21 +12,13 @@ import (
 // plan operations.
 func pinnedPair(t *testing.T) (v1, v2 *ir.Package, planOps *ir.Gate) {
 	t.Helper()
-	versions, err := Versions(schema.FS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	features, err := Features(schema.FS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	removed, err := Removed(schema.FS)
+	in, err := readInputs(schema.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var pkgs []*ir.Package
-	for _, v := range versions {
-		p, _, err := Build(schema.FS, v, features[v.Name], removed[v.Name])
+	for _, v := range in.versions {
+		p, _, err := in.build(schema.FS, v)
 		if err != nil {
 			t.Fatal(err)
 		}

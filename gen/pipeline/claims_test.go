@@ -18,20 +18,12 @@ import (
 // package block, and each method of a schema type. A name the emitter or a
 // template starts to declare without names knowing it fails here.
 func TestClaimsCoverOutput(t *testing.T) {
-	versions, err := Versions(schema.FS)
+	in, err := readInputs(schema.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	features, err := Features(schema.FS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	removed, err := Removed(schema.FS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, v := range versions {
-		p, _, err := Build(schema.FS, v, features[v.Name], removed[v.Name])
+	for _, v := range in.versions {
+		p, _, err := in.build(schema.FS, v)
 		if err != nil {
 			t.Fatal(err)
 		}

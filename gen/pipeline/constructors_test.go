@@ -34,14 +34,12 @@ func TestShortcuts(t *testing.T) {
 		"v1": "AgentMessageText AgentThoughtText UserMessageText UpdatePlan StartToolCall FinishToolCall",
 		"v2": "AgentMessageText AgentThoughtText UserMessageText UpdatePlan EndTurn StartToolCall FinishToolCall",
 	}
-	versions, err := Versions(schema.FS)
+	in, err := readInputs(schema.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	features, _ := Features(schema.FS)
-	removed, _ := Removed(schema.FS)
-	for _, v := range versions {
-		p, _, err := Build(schema.FS, v, features[v.Name], removed[v.Name])
+	for _, v := range in.versions {
+		p, _, err := in.build(schema.FS, v)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,20 +58,12 @@ func TestShortcuts(t *testing.T) {
 
 func checkConstructors(t *testing.T, name string, fsys fs.FS) {
 	t.Helper()
-	versions, err := Versions(fsys)
+	in, err := readInputs(fsys)
 	if err != nil {
 		t.Fatal(err)
 	}
-	features, err := Features(fsys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	removed, err := Removed(fsys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, v := range versions {
-		p, _, err := Build(fsys, v, features[v.Name], removed[v.Name])
+	for _, v := range in.versions {
+		p, _, err := in.build(fsys, v)
 		if err != nil {
 			t.Fatalf("%s %s: %v", name, v.Name, err)
 		}

@@ -66,20 +66,12 @@ func TestEmitCannotFail(t *testing.T) {
 // passed and how many the check stage (or an earlier one) rejected.
 func emitChecked(t *testing.T, fsys fs.FS) (passed, rejected int) {
 	t.Helper()
-	versions, err := Versions(fsys)
+	in, err := readInputs(fsys)
 	if err != nil {
 		t.Fatal(err)
 	}
-	features, err := Features(fsys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	removed, err := Removed(fsys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, v := range versions {
-		p, _, err := Build(fsys, v, features[v.Name], removed[v.Name])
+	for _, v := range in.versions {
+		p, _, err := in.build(fsys, v)
 		if err != nil {
 			rejected++
 			continue
