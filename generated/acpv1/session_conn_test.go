@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"slices"
 	"testing"
 	"time"
 )
@@ -115,7 +116,7 @@ func TestSessionRouter(t *testing.T) {
 		got = append(got, describe(e.Change))
 	}
 	want := []string{"mode", "plan main", "tool call t", "tool call t"}
-	if !equalStrings(got, want) {
+	if !slices.Equal(got, want) {
 		t.Errorf("changes = %q, want %q", got, want)
 	}
 	snap := s.State().Snapshot()
@@ -222,18 +223,6 @@ func TestSendPlanWithoutPlanOperations(t *testing.T) {
 	if !ok || len(u.Entries) != 1 || u.Entries[0].Content != "x" {
 		t.Errorf("client received %+v, want the v1 plan", u)
 	}
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // configAgent answers session/set_config_option with one boolean option.

@@ -5,6 +5,7 @@ package acpv1
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/acpgen/acpgen/internal/conformance"
@@ -44,12 +45,12 @@ func TestSessionPlanOpsDrafts(t *testing.T) {
 		changes = append(changes, describe(s.Apply(n.Update)))
 	}
 	want := []string{"plan main", "plan plan-1", "plan implementation-plan", "plan design-doc", "plan plan-1"}
-	if !equalStrings(changes, want) {
+	if !slices.Equal(changes, want) {
 		t.Errorf("changes = %q, want %q", changes, want)
 	}
 	got := planLines(s)
 	wantPlans := []string{"main items 3", "implementation-plan markdown ## Steps\n- [ ] Refactor module\n- [ ] Add tests", "design-doc file file:///tmp/plan.md"}
-	if !equalStrings(got, wantPlans) {
+	if !slices.Equal(got, wantPlans) {
 		t.Errorf("plans = %q, want %q", got, wantPlans)
 	}
 	// Removing a plan that is not there is no error and changes nothing.
@@ -82,7 +83,7 @@ func TestSendPlanWithPlanOperations(t *testing.T) {
 	}
 	client.Apply(receive(t, updates))
 	want := []string{"p items 1", "f file file:///p"}
-	if got := planLines(client); !equalStrings(got, want) {
+	if got := planLines(client); !slices.Equal(got, want) {
 		t.Errorf("the client's plans = %q, want %q", got, want)
 	}
 }

@@ -4,6 +4,7 @@ package convert_test
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -76,7 +77,7 @@ func TestBridgePlanRules(t *testing.T) {
 			rec.mu.Unlock()
 			mu.Lock()
 			defer mu.Unlock()
-			if !equalStrings(tags, c.want) || dropped != c.dropped {
+			if !slices.Equal(tags, c.want) || dropped != c.dropped {
 				t.Errorf("updates %q, %d not sent; want %q, %d", tags, dropped, c.want, c.dropped)
 			}
 		})

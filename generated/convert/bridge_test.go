@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -252,7 +253,7 @@ func TestBridgeServesV1Client(t *testing.T) {
 		tags = append(tags, u.Tag())
 	}
 	want := []string{"agent_message_chunk", "tool_call", "tool_call_update", "plan", "agent_message_chunk"}
-	if commands != 1 || !equalStrings(tags, want) {
+	if commands != 1 || !slices.Equal(tags, want) {
 		t.Fatalf("updates %q and %d available_commands_update, want %q and 1", tags, commands, want)
 	}
 	plan := turn[3].Value.(*acpv1.SessionUpdatePlan)
@@ -304,18 +305,6 @@ func TestBridgeCancelAndMissingMethods(t *testing.T) {
 			t.Errorf("got %v, want -32601", err)
 		}
 	}
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestBridgeSessionsAndElicitation checks the MCP servers of session/new and
