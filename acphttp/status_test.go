@@ -245,15 +245,7 @@ func TestConnectRefused(t *testing.T) {
 		{"panic", func(*http.Request, io.Writer, io.Reader) (acphttp.Conn, error) {
 			panic("/secret/path: boom")
 		}, 500, "Internal Server Error"},
-		{"wrong answer", func(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
-			c := newFakeConn(in)
-			go func() {
-				defer close(c.done)
-				_, _ = io.WriteString(out, `{"jsonrpc":"2.0","method":"hello"}`+"\n")
-				_, _ = io.Copy(io.Discard, in)
-			}()
-			return c, nil
-		}, 500, `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Initialize failed"}}`},
+		{"wrong answer", answersWrong, 500, `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Initialize failed"}}`},
 	} {
 		s := acphttp.NewServer(c.connect, &acphttp.Options{ErrorLog: log.New(io.Discard, "", 0)})
 		rec := httptest.NewRecorder()

@@ -110,16 +110,7 @@ func TestWebSocketMessageTooLarge(t *testing.T) {
 // not answer first is answered -32603 "Initialize failed", without
 // detail, and the socket closed with 1011.
 func TestWebSocketInitializeFailed(t *testing.T) {
-	wrong := func(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
-		c := newFakeConn(in)
-		go func() {
-			defer close(c.done)
-			_, _ = io.WriteString(out, `{"jsonrpc":"2.0","method":"hello"}`+"\n")
-			_, _ = io.Copy(io.Discard, in)
-		}()
-		return c, nil
-	}
-	url := serveHandler(t, acphttp.NewServer(wrong, &acphttp.Options{ErrorLog: log.New(io.Discard, "", 0)}))
+	url := serveHandler(t, acphttp.NewServer(answersWrong, &acphttp.Options{ErrorLog: log.New(io.Discard, "", 0)}))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	ws, _ := dialRaw(t, ctx, url)
@@ -130,4 +121,16 @@ func TestWebSocketInitializeFailed(t *testing.T) {
 	if got := websocket.CloseStatus(err); got != websocket.StatusInternalError {
 		t.Errorf("closed with %v (%v), want 1011", got, err)
 	}
+}
+
+// answersWrong connects an agent that writes a notification where the
+// answer to initialize should be, and reads on until its input ends.
+func answersWrong(r *http.Request, out io.Writer, in io.Reader) (acphttp.Conn, error) {
+	c := newFakeConn(in)
+	go func() {
+		defer close(c.done)
+		_, _ = io.WriteString(out, `{"jsonrpc":"2.0","method":"hello"}`+"\n")
+		_, _ = io.Copy(io.Discard, in)
+	}()
+	return c, nil
 }
