@@ -81,12 +81,14 @@ type Server struct {
 	conns    map[string]*conn
 	shutdown bool
 	wg       sync.WaitGroup
+	poll     poller // wakes the parked readers of the WebSockets
 }
 
 // NewServer returns a Server whose connections connect starts; opts may
 // be nil.
 func NewServer(connect ConnectFunc, opts *Options) *Server {
 	s := &Server{connect: connect, conns: map[string]*conn{}}
+	s.poll.wg = &s.wg
 	if opts != nil {
 		s.limits = opts.Limits
 		s.origins = opts.OriginPatterns

@@ -14,10 +14,10 @@ import (
 // head is written, and with it the handler's goroutine, net/http's
 // goroutine that watches the connection while a handler runs, and the
 // connection's read and write buffers (10 KiB) go. What is left of an idle
-// stream is the goroutine that waits for the client to close the
-// connection: its events are written by one that runs only while there is
-// something to write. The body is chunked, as net/http
-// writes it: a stream that ends cleanly ends with the last chunk, and one
+// stream is what waits for the client to close the connection, which
+// holds no goroutine while the client sends nothing (see parkedSock), and
+// its events are written by a goroutine that runs only while there is
+// something to write. The body is chunked, as net/http writes it: a stream that ends cleanly ends with the last chunk, and one
 // aborted (its connection broke a limit) without it.
 
 // hijackStream takes over the connection of the SSE response w and
@@ -48,39 +48,58 @@ func hijackStream(w http.ResponseWriter, stall time.Duration) (net.Conn, bool) {
 
 // streamConn serves mb, the stream of session, on netc, the connection
 // of its response: the stream's events are written by a goroutine that
-// runs only while there is something to write (sockStream.flush), and this
-// one waits for the client to close the connection, or for the stream to
-// end and close it; then it lets the stream go.
+// runs only while there is something to write (sockStream.flush), and its
+// watch waits for the client to close the connection, or for the stream
+// to end and close it; then it lets the stream go.
 func (c *conn) streamConn(netc net.Conn, session string, mb *mailbox) {
-	defer c.s.wg.Done()
-	st := &sockStream{c: c, netc: netc, mb: mb}
+	st := &sockStream{c: c, netc: netc, mb: mb, session: session}
+	st.parking.init(netc)
 	c.mu.Lock()
 	st.keepAlive = time.AfterFunc(keepAliveInterval, st.ping)
 	mb.sock = st
 	mb.kickLocked() // what is queued already
 	c.mu.Unlock()
+	st.watch()
+}
+
+// watch waits for the client to close the stream's connection, or for the
+// stream to end and close it, and then lets the stream go. While nothing
+// comes from the client, it parks (see parkedSock): the server's poller
+// calls it again on a goroutine of its own when something does.
+func (st *sockStream) watch() {
+	c := st.c
 	// A read ends when the client closes the connection, or when the
 	// stream ends and closes it; what a client sends is not looked at.
 	var b [1]byte
 	for {
-		if _, err := netc.Read(b[:]); err != nil {
+		if st.parking.park(&c.s.poll, st.rewatch) {
+			return
+		}
+		if _, err := st.netc.Read(b[:]); err != nil {
 			break
 		}
 	}
+	defer c.s.wg.Done()
 	c.mu.Lock()
-	mb.sock = nil // no flush starts now
+	st.mb.sock = nil // no flush starts now
 	c.mu.Unlock()
 	st.keepAlive.Stop()
-	netc.Close()
+	st.parking.stop(&c.s.poll) // the watch is not parked: it returns nil
+	st.netc.Close()
 	st.flushing.Wait()
-	c.release(session, mb)
+	c.release(st.session, st.mb)
 }
+
+// rewatch is what the poller calls to wake a parked watch.
+func (st *sockStream) rewatch() { go st.watch() }
 
 // sockStream is an SSE stream served on a connection of its own.
 type sockStream struct {
 	c         *conn
 	netc      net.Conn
 	mb        *mailbox
+	session   string
+	parking   parkedSock     // its watch's
 	keepAlive *time.Timer    // sends a comment when the stream is idle
 	flushing  sync.WaitGroup // the flush running
 	// Under c.mu:
@@ -171,7 +190,11 @@ func (st *sockStream) end(clean bool) {
 		_ = st.netc.SetWriteDeadline(time.Now().Add(writeGrace))
 		_, _ = st.netc.Write([]byte("0\r\n\r\n"))
 	}
+	resume := st.parking.stop(&st.c.s.poll)
 	_ = st.netc.Close()
+	if resume != nil {
+		resume() // the watch finds the connection closed
+	}
 }
 
 // chunkRoom is the room a batch of events leaves at its start for the

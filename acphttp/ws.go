@@ -40,13 +40,13 @@ func (s *Server) serveWebSocket(w http.ResponseWriter, r *http.Request) {
 		c.close(nil)
 		return
 	}
-	var src io.Reader = netc
+	var pre *bytes.Reader
 	if n := rw.Reader.Buffered(); n > 0 {
 		// Frames the client sent right after its request.
 		b, _ := rw.Reader.Peek(n)
-		src = io.MultiReader(bytes.NewReader(bytes.Clone(b)), netc)
+		pre = bytes.NewReader(bytes.Clone(b))
 	}
-	c.sock.start(netc, src)
+	c.sock.start(netc, pre)
 }
 
 // wsSocket is the WebSocket of one connection. Its Read is the agent's
@@ -60,6 +60,9 @@ type wsSocket struct {
 	ready chan struct{} // closed once upgraded, or failed
 	netc  net.Conn      // nil when the upgrade failed
 	in    wsutil.Reader
+	pre   *bytes.Reader // what the client sent right after its request, read first
+
+	parking parkedSock
 
 	// The reader's own state.
 	initialized bool
@@ -76,11 +79,16 @@ func newWSSocket(c *conn) *wsSocket {
 	return &wsSocket{c: c, ready: make(chan struct{}), readEnded: make(chan struct{})}
 }
 
-// start attaches the upgraded socket netc, read through src, or nil when
-// the upgrade failed.
-func (w *wsSocket) start(netc net.Conn, src io.Reader) {
-	w.netc = netc
+// start attaches the upgraded socket netc, read after pre (when not nil),
+// or nil when the upgrade failed.
+func (w *wsSocket) start(netc net.Conn, pre *bytes.Reader) {
+	w.netc, w.pre = netc, pre
 	if netc != nil {
+		var src io.Reader = netc
+		if pre != nil {
+			src = io.MultiReader(pre, netc)
+		}
+		w.parking.init(netc)
 		w.in = wsutil.Reader{
 			Source:         src,
 			State:          ws.StateServerSide,
@@ -116,6 +124,27 @@ func (w *wsSocket) Read(p []byte) (int, error) {
 		w.cur = nil // an idle connection keeps no message
 	}
 	return n, nil
+}
+
+// ReadOrPark is Read, except that when no frame waits in the socket it
+// parks the reader (returns parked), and the server's poller calls resume
+// once one arrives, or when the socket closes.
+func (w *wsSocket) ReadOrPark(p []byte, resume func()) (n int, parked bool, err error) {
+	if len(w.cur) == 0 && w.park(resume) {
+		return 0, true, nil
+	}
+	n, err = w.Read(p)
+	return n, false, err
+}
+
+// park parks the reader, when it can (see parkedSock.park), at the
+// start of a frame, once what came with the upgrade request is read.
+func (w *wsSocket) park(resume func()) bool {
+	<-w.ready
+	if w.netc == nil || w.pre != nil && w.pre.Len() > 0 {
+		return false
+	}
+	return w.parking.park(&w.c.s.poll, resume)
 }
 
 // Close is called by the agent's connection when it ends: the socket
@@ -451,6 +480,14 @@ func (w *wsSocket) closeSocket(err error) {
 	// The client answers with its close frame, which ends the reader; one
 	// that does not is not waited for past writeGrace.
 	_ = w.netc.SetReadDeadline(time.Now().Add(writeGrace))
+	if resume := w.parking.stop(&w.c.s.poll); resume != nil {
+		// The reader is parked: the client's close frame is read here,
+		// and the reader, started again, finds the socket closed.
+		w.awaitClose()
+		_ = w.netc.Close()
+		resume()
+		return
+	}
 	timer := time.NewTimer(writeGrace)
 	select {
 	case <-w.readEnded:
@@ -458,6 +495,20 @@ func (w *wsSocket) closeSocket(err error) {
 	}
 	timer.Stop()
 	_ = w.netc.Close()
+}
+
+// awaitClose reads the client's frames until its close frame, or the
+// read deadline.
+func (w *wsSocket) awaitClose() {
+	for {
+		h, err := w.in.NextFrame()
+		if err != nil {
+			return
+		}
+		if err := w.in.Discard(); err != nil || h.OpCode == ws.OpClose {
+			return
+		}
+	}
 }
 
 // closeStatus returns the status and reason of the close frame of a

@@ -131,6 +131,11 @@ func (e *emitter) connType(f *jen.File, s *ir.Side) {
 	f.Comment("writes to w, one JSON-RPC message per line, until r ends or Close is called")
 	f.Comment("(Done and Err tell when and why). The options set its limits (WithLimits)")
 	f.Comment("and its logger (WithLogger).")
+	f.Comment("")
+	f.Comment("An r with the method ReadOrPark(p []byte, resume func()) (n int, parked bool,")
+	f.Comment("err error) is read with it, and an idle connection then holds no goroutine:")
+	f.Comment("when no input waits, ReadOrPark returns parked instead of blocking, and calls")
+	f.Comment("resume once, from any goroutine, when some may be read or r has closed.")
 	f.Func().Id(s.NewConn).Params(jen.Id(impl).Id(s.GoName), jen.Id("w").Qual("io", "Writer"), jen.Id("r").Qual("io", "Reader"), jen.Id("opts").Op("...").Id("ConnOption")).Op("*").Id(s.Conn).Block(
 		jen.Return(jen.Op("&").Id(s.Conn).Values(jen.Id("newConnection").Call(
 			jen.Id(impl), jen.Id(routes(s, ir.Request)), jen.Id(routes(s, ir.Notification)), jen.Id("w"), jen.Id("r"), jen.Id("opts")))),

@@ -128,6 +128,7 @@ type connection struct {
 	cfg           connConfig
 
 	r     io.Reader
+	lr    lineReader // r's, used by the goroutine that reads
 	w     io.Writer
 	out   *outbox
 	stall stallWatch
@@ -170,6 +171,14 @@ func newConnection(impl any, requests, notifications map[string]route, w io.Writ
 	c.slots.max = int64(c.cfg.limits.MaxConcurrentRequests)
 	if requests[MethodInitialize] != nil {
 		c.init = new(initGate)
+	}
+	c.lr = lineReader{r: r, max: c.cfg.limits.MaxMessageBytes}
+	if p, ok := r.(parker); ok {
+		c.lr.parker, c.lr.resume = p, func() {
+			if c.lr.woken() {
+				go c.read()
+			}
+		}
 	}
 	go c.read()
 	return c
@@ -252,31 +261,40 @@ func (c *connection) ExtNotification(ctx context.Context, method string, params 
 }
 
 // read handles the lines of r until it ends, or the connection does, then
-// ends the connection.
+// ends the connection; when r parks the reader (see parker), it returns
+// at once, and the goroutine that r's resume starts reads on.
 func (c *connection) read() {
-	defer close(c.readerDone)
-	lr := &lineReader{r: c.r, max: c.cfg.limits.MaxMessageBytes}
-	defer lr.release()
+	if c.readLines() {
+		return
+	}
+	c.lr.release()
+	close(c.readerDone)
+}
+
+// readLines handles the lines of r until the connection ends, or r parks
+// the reader, which it reports.
+func (c *connection) readLines() (parked bool) {
+	lr := &c.lr
 	for {
 		line, tooLong, err := lr.next(&c.reading, &c.over)
 		switch {
+		case err == errParked:
+			return true
 		case err == errOutboxClosed:
-			return
+			return false
 		case err == io.EOF:
 			// What is queued still goes out: the peer may read on.
 			c.flushing.Store(true)
 			c.end(errors.New("the peer closed the connection"))
-			return
+			return false
 		case err != nil:
 			c.end(fmt.Errorf("reading: %w", err))
-			return
+			return false
 		case tooLong:
 			c.tooLong(line)
-			if lr.skip(&c.reading, &c.over) != nil {
-				return
-			}
+			lr.skipping = true // next reads past the rest of it first
 		case !c.line(line):
-			return
+			return false
 		}
 	}
 }

@@ -537,14 +537,37 @@ func putBuffer(buf *[]byte) {
 // a slice of it, valid until the next call, without copying.
 type lineReader struct {
 	r          io.Reader
+	parker     parker // r, when it can park the reader
+	resume     func() // what r's parker calls to start the reader again
 	buf        []byte
 	own        []byte  // the small buffer the reader keeps
 	pooled     *[]byte // buf, when it is one of lineBuffers
 	start, end int     // the bytes read and not yet handed out
 	max        int     // the longest line
 	long       bool    // the last line was a large one
+	skipping   bool    // the rest of a line too long is still to be read past
 	err        error
+	parking    atomic.Int32 // readerActive, readerParked or readerWoken
 }
+
+// The states of a reader that parks: it is active, or has parked, or was
+// woken before it was done parking (and reads on).
+const (
+	readerActive = iota
+	readerParked
+	readerWoken
+)
+
+// A parker is an input that can park the goroutine that reads it, so that
+// an idle connection holds none: when no input waits, ReadOrPark returns
+// parked instead of blocking, and calls resume once, from any goroutine,
+// when some may be read or the input has closed. Otherwise it is Read.
+type parker interface {
+	ReadOrPark(p []byte, resume func()) (n int, parked bool, err error)
+}
+
+// errParked is what fill returns when the input parked the reader.
+var errParked = errors.New("the reader is parked")
 
 // A line reader reads into a small buffer of its own, of
 // initialLineBuffer bytes, which most messages fit: that is all an idle
@@ -573,6 +596,11 @@ var lineBuffers = sync.Pool{New: func() any {
 // rest of it. After the last line, next returns the error of r (io.EOF when
 // it ended).
 func (lr *lineReader) next(reading, over *atomic.Bool) (line []byte, tooLong bool, err error) {
+	if lr.skipping {
+		if err := lr.skip(reading, over); err != nil {
+			return nil, false, err
+		}
+	}
 	if lr.pooled != nil && lr.start == lr.end || !lr.long && len(lr.buf) > pooledLineBuffer && lr.end-lr.start <= initialLineBuffer/2 {
 		lr.shrink()
 	}
@@ -657,19 +685,55 @@ func (lr *lineReader) room() {
 }
 
 // fill reads once into the free end of the buffer. It returns an error
-// only when the connection has ended meanwhile; r's error is kept for next.
+// only when the connection has ended meanwhile, or the input parked the
+// reader (errParked); r's error is kept for next.
 func (lr *lineReader) fill(reading, over *atomic.Bool) error {
 	reading.Store(true)
 	defer reading.Store(false)
 	if over.Load() {
 		return errOutboxClosed
 	}
-	n, err := lr.r.Read(lr.buf[lr.end:])
+	var n int
+	var err error
+	if lr.parker == nil {
+		n, err = lr.r.Read(lr.buf[lr.end:])
+	} else {
+		var parked bool
+		if n, parked, err = lr.parker.ReadOrPark(lr.buf[lr.end:], lr.resume); parked {
+			return lr.park()
+		}
+	}
 	lr.end += n
 	if err != nil {
 		lr.err = err
 	}
 	return nil
+}
+
+// park ends the reading goroutine's part once the input has parked it,
+// and returns errParked; it lets go of the buffer, unless that holds the
+// start of a line. When the input's resume has been called meanwhile, it
+// returns nil instead, and the goroutine reads on.
+func (lr *lineReader) park() error {
+	if lr.start == lr.end {
+		lr.release()
+		lr.buf, lr.own, lr.start, lr.end = nil, nil, 0, 0
+	}
+	if lr.parking.CompareAndSwap(readerActive, readerParked) {
+		return errParked // lr is the next reader's from here on
+	}
+	lr.parking.Store(readerActive)
+	return nil
+}
+
+// woken records that the input's resume was called, and reports whether
+// the reader had parked, for the caller to start it again.
+func (lr *lineReader) woken() bool {
+	if lr.parking.CompareAndSwap(readerActive, readerWoken) {
+		return false // the reader reads on
+	}
+	lr.parking.Store(readerActive)
+	return true
 }
 
 // skip reads past the rest of the line that next returned as too long,
@@ -678,13 +742,16 @@ func (lr *lineReader) skip(reading, over *atomic.Bool) error {
 	for {
 		if i := bytes.IndexByte(lr.buf[lr.start:lr.end], '\n'); i >= 0 {
 			lr.start += i + 1
+			lr.skipping = false
 			return nil
 		}
 		if lr.err != nil {
 			lr.start = lr.end
+			lr.skipping = false
 			return nil
 		}
 		lr.start, lr.end = 0, 0
+		lr.room()
 		if err := lr.fill(reading, over); err != nil {
 			return err
 		}

@@ -114,6 +114,7 @@ func TestConnFlushOnPeerClose(t *testing.T) {
 func TestConnFlushBoundedByStall(t *testing.T) { conntest.FlushBoundedByStall(t, testPackage) }
 func TestConnDerivedContext(t *testing.T)      { conntest.DerivedContext(t, testPackage) }
 func TestConnIdleGoroutines(t *testing.T)      { conntest.IdleGoroutines(t, testPackage) }
+func TestConnParking(t *testing.T)             { conntest.Parking(t, testPackage) }
 
 // TestConnIDs: requests are told apart by their ids as received; in v1, a
 // request with id null is answered with id null.

@@ -81,6 +81,11 @@ type AgentSideConnection struct {
 // writes to w, one JSON-RPC message per line, until r ends or Close is called
 // (Done and Err tell when and why). The options set its limits (WithLimits)
 // and its logger (WithLogger).
+//
+// An r with the method ReadOrPark(p []byte, resume func()) (n int, parked bool,
+// err error) is read with it, and an idle connection then holds no goroutine:
+// when no input waits, ReadOrPark returns parked instead of blocking, and calls
+// resume once, from any goroutine, when some may be read or r has closed.
 func NewAgentSideConnection(agent Agent, w io.Writer, r io.Reader, opts ...ConnOption) *AgentSideConnection {
 	return &AgentSideConnection{newConnection(agent, agentRequests, agentNotifications, w, r, opts)}
 }
@@ -219,6 +224,11 @@ type ClientSideConnection struct {
 // writes to w, one JSON-RPC message per line, until r ends or Close is called
 // (Done and Err tell when and why). The options set its limits (WithLimits)
 // and its logger (WithLogger).
+//
+// An r with the method ReadOrPark(p []byte, resume func()) (n int, parked bool,
+// err error) is read with it, and an idle connection then holds no goroutine:
+// when no input waits, ReadOrPark returns parked instead of blocking, and calls
+// resume once, from any goroutine, when some may be read or r has closed.
 func NewClientSideConnection(client Client, w io.Writer, r io.Reader, opts ...ConnOption) *ClientSideConnection {
 	return &ClientSideConnection{newConnection(client, clientRequests, clientNotifications, w, r, opts)}
 }
