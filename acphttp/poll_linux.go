@@ -41,8 +41,9 @@ const wakeToken = 0
 // end, or an error.
 const parkEvents = syscall.EPOLLIN | syscall.EPOLLRDHUP | syscall.EPOLLERR | syscall.EPOLLHUP | syscall.EPOLLONESHOT
 
-// add registers the socket w, whose file descriptor is fd, to wake its reader once fd
-// can be read; it returns w's token, or an error when epoll fails.
+// add registers the socket w, whose file descriptor is fd, to wake its
+// reader once fd can be read; it returns w's token, or an error when
+// epoll fails.
 func (p *poller) add(w *parkedSock, fd int) (int32, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -58,9 +59,12 @@ func (p *poller) add(w *parkedSock, fd int) (int32, error) {
 	if p.socks == nil {
 		p.socks = map[int32]*parkedSock{}
 	}
-	for p.last++; p.last <= wakeToken || p.socks[p.last] != nil; p.last++ {
-		if p.last <= wakeToken {
-			p.last = wakeToken
+	for {
+		if p.last++; p.last <= wakeToken { // wrapped around
+			p.last = wakeToken + 1
+		}
+		if p.socks[p.last] == nil {
+			break
 		}
 	}
 	ev := syscall.EpollEvent{Events: parkEvents, Fd: p.last}
@@ -202,10 +206,12 @@ func (ps *parkedSock) park(p *poller, resume func()) bool {
 	ps.resume = resume // before p can see the socket
 	var err error
 	if ps.token == 0 {
+		var addErr error
 		err = ps.rc.Control(func(fd uintptr) {
 			ps.fd = int(fd)
-			ps.token, err = p.add(ps, ps.fd)
+			ps.token, addErr = p.add(ps, ps.fd)
 		})
+		err = errors.Join(err, addErr)
 	} else {
 		err = p.rearm(ps.fd, ps.token)
 	}
