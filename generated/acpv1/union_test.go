@@ -12,94 +12,29 @@ import (
 
 // fallbackUnions are the tagged unions whose unknown variants
 // TestUnknownTagsKeptByteExact checks.
-var fallbackUnions = []jsontest.FallbackUnion[SessionNotification]{
+var fallbackUnions = []jsontest.FallbackUnion{
 	{
-		Name:   "SessionUpdate",
-		TagKey: "sessionUpdate",
-		Decode: func(t *testing.T, data []byte) (any, jsontest.FallbackView) {
-			u := new(SessionUpdate)
-			if err := json.Unmarshal(data, u); err != nil {
-				t.Fatalf("decode %s: %v", data, err)
-			}
-			return u, sessionUpdateOther(t, *u)
-		},
+		Name:    "SessionUpdate",
+		TagKey:  "sessionUpdate",
 		Enclose: `{"sessionId":"sess_1","update":%s,"_meta":{"n":9007199254740993}}`,
-		Inner: func(t *testing.T, n *SessionNotification) jsontest.FallbackView {
-			return sessionUpdateOther(t, n.Update)
-		},
+		At:      "Update",
 	},
 	{
-		Name:   "ContentBlock",
-		TagKey: "type",
-		Decode: func(t *testing.T, data []byte) (any, jsontest.FallbackView) {
-			u := new(ContentBlock)
-			if err := json.Unmarshal(data, u); err != nil {
-				t.Fatalf("decode %s: %v", data, err)
-			}
-			return u, contentBlockOther(t, *u)
-		},
+		Name:    "ContentBlock",
+		TagKey:  "type",
 		Enclose: `{"sessionId":"sess_1","update":{"sessionUpdate":"agent_message_chunk","content":%s}}`,
-		Inner: func(t *testing.T, n *SessionNotification) jsontest.FallbackView {
-			c, ok := n.Update.Value.(*SessionUpdateAgentMessageChunk)
-			if !ok {
-				t.Fatalf("update is %T, want *SessionUpdateAgentMessageChunk", n.Update.Value)
-			}
-			return contentBlockOther(t, c.Content)
-		},
+		At:      "Update.Value.(SessionUpdateAgentMessageChunk).Content",
 	},
 	{
-		Name:   "ToolCallContent",
-		TagKey: "type",
-		Decode: func(t *testing.T, data []byte) (any, jsontest.FallbackView) {
-			u := new(ToolCallContent)
-			if err := json.Unmarshal(data, u); err != nil {
-				t.Fatalf("decode %s: %v", data, err)
-			}
-			return u, toolCallContentOther(t, *u)
-		},
+		Name:    "ToolCallContent",
+		TagKey:  "type",
 		Enclose: `{"sessionId":"sess_1","update":{"sessionUpdate":"tool_call","toolCallId":"call_1","title":"Edit","content":[%s]}}`,
-		Inner: func(t *testing.T, n *SessionNotification) jsontest.FallbackView {
-			c, ok := n.Update.Value.(*SessionUpdateToolCall)
-			if !ok {
-				t.Fatalf("update is %T, want *SessionUpdateToolCall", n.Update.Value)
-			}
-			if len(c.Content) != 1 {
-				t.Fatalf("tool call has %d content items, want 1", len(c.Content))
-			}
-			return toolCallContentOther(t, c.Content[0])
-		},
+		At:      "Update.Value.(SessionUpdateToolCall).Content[0]",
 	},
-}
-
-func sessionUpdateOther(t *testing.T, u SessionUpdate) jsontest.FallbackView {
-	t.Helper()
-	o, ok := u.Value.(*SessionUpdateOther)
-	if !ok {
-		t.Fatalf("variant is %T, want *SessionUpdateOther", u.Value)
-	}
-	return jsontest.FallbackView{UnionTag: u.Tag(), Tag: o.Tag, Custom: o.IsCustom(), Raw: o.Raw, Variant: o}
-}
-
-func contentBlockOther(t *testing.T, u ContentBlock) jsontest.FallbackView {
-	t.Helper()
-	o, ok := u.Value.(*ContentBlockOther)
-	if !ok {
-		t.Fatalf("variant is %T, want *ContentBlockOther", u.Value)
-	}
-	return jsontest.FallbackView{UnionTag: u.Tag(), Tag: o.Tag, Custom: o.IsCustom(), Raw: o.Raw, Variant: o}
-}
-
-func toolCallContentOther(t *testing.T, u ToolCallContent) jsontest.FallbackView {
-	t.Helper()
-	o, ok := u.Value.(*ToolCallContentOther)
-	if !ok {
-		t.Fatalf("variant is %T, want *ToolCallContentOther", u.Value)
-	}
-	return jsontest.FallbackView{UnionTag: u.Tag(), Tag: o.Tag, Custom: o.IsCustom(), Raw: o.Raw, Variant: o}
 }
 
 func TestUnknownTagsKeptByteExact(t *testing.T) {
-	jsontest.RunUnknownTags(t, fallbackUnions)
+	jsontest.RunUnknownTags(t, definitions, "SessionNotification", fallbackUnions)
 }
 
 func TestFallbackWithoutRaw(t *testing.T) {

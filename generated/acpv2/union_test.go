@@ -12,59 +12,24 @@ import (
 
 // fallbackUnions are the tagged unions whose unknown variants
 // TestUnknownTagsKeptByteExact checks.
-var fallbackUnions = []jsontest.FallbackUnion[UpdateSessionNotification]{
+var fallbackUnions = []jsontest.FallbackUnion{
 	{
-		Name:   "SessionUpdate",
-		TagKey: "sessionUpdate",
-		Decode: func(t *testing.T, data []byte) (any, jsontest.FallbackView) {
-			u := new(SessionUpdate)
-			if err := json.Unmarshal(data, u); err != nil {
-				t.Fatalf("decode %s: %v", data, err)
-			}
-			return u, sessionUpdateOther(t, *u)
-		},
+		Name:    "SessionUpdate",
+		TagKey:  "sessionUpdate",
 		Enclose: `{"sessionId":"sess_1","update":%s,"_meta":{"n":9007199254740993}}`,
-		Inner: func(t *testing.T, n *UpdateSessionNotification) jsontest.FallbackView {
-			return sessionUpdateOther(t, n.Update)
-		},
+		At:      "Update",
 	},
 	{
-		Name:   "ContentBlock",
-		TagKey: "type",
-		Decode: func(t *testing.T, data []byte) (any, jsontest.FallbackView) {
-			u := new(ContentBlock)
-			if err := json.Unmarshal(data, u); err != nil {
-				t.Fatalf("decode %s: %v", data, err)
-			}
-			return u, contentBlockOther(t, *u)
-		},
+		Name:    "ContentBlock",
+		TagKey:  "type",
 		Enclose: `{"sessionId":"sess_1","update":{"sessionUpdate":"agent_message_chunk","messageId":"msg_1","content":%s}}`,
-		Inner: func(t *testing.T, n *UpdateSessionNotification) jsontest.FallbackView {
-			c, ok := n.Update.Value.(*SessionUpdateAgentMessageChunk)
-			if !ok {
-				t.Fatalf("update is %T, want *SessionUpdateAgentMessageChunk", n.Update.Value)
-			}
-			return contentBlockOther(t, c.Content)
-		},
+		At:      "Update.Value.(SessionUpdateAgentMessageChunk).Content",
 	},
 	{
-		Name:   "ToolCallContent",
-		TagKey: "type",
-		Decode: func(t *testing.T, data []byte) (any, jsontest.FallbackView) {
-			u := new(ToolCallContent)
-			if err := json.Unmarshal(data, u); err != nil {
-				t.Fatalf("decode %s: %v", data, err)
-			}
-			return u, toolCallContentOther(t, *u)
-		},
+		Name:    "ToolCallContent",
+		TagKey:  "type",
 		Enclose: `{"sessionId":"sess_1","update":{"sessionUpdate":"tool_call_content_chunk","toolCallId":"call_1","content":%s}}`,
-		Inner: func(t *testing.T, n *UpdateSessionNotification) jsontest.FallbackView {
-			c, ok := n.Update.Value.(*SessionUpdateToolCallContentChunk)
-			if !ok {
-				t.Fatalf("update is %T, want *SessionUpdateToolCallContentChunk", n.Update.Value)
-			}
-			return toolCallContentOther(t, c.Content)
-		},
+		At:      "Update.Value.(SessionUpdateToolCallContentChunk).Content",
 	},
 	{
 		Name:   "PlanUpdateContent",
@@ -73,65 +38,14 @@ var fallbackUnions = []jsontest.FallbackUnion[UpdateSessionNotification]{
 		Input: func(tag string) string {
 			return `{"zeta":"first","type":"` + tag + `","planId":"plan_9","alpha":{"y":true,"b":[3,2,1]},"_meta":` + jsontest.BigMeta + `}`
 		},
-		Decode: func(t *testing.T, data []byte) (any, jsontest.FallbackView) {
-			u := new(PlanUpdateContent)
-			if err := json.Unmarshal(data, u); err != nil {
-				t.Fatalf("decode %s: %v", data, err)
-			}
-			return u, planUpdateContentOther(t, *u)
-		},
 		Enclose: `{"sessionId":"sess_1","update":{"sessionUpdate":"plan_update","plan":%s}}`,
-		Inner: func(t *testing.T, n *UpdateSessionNotification) jsontest.FallbackView {
-			c, ok := n.Update.Value.(*SessionUpdatePlanUpdate)
-			if !ok {
-				t.Fatalf("update is %T, want *SessionUpdatePlanUpdate", n.Update.Value)
-			}
-			return planUpdateContentOther(t, c.Plan)
-		},
+		At:      "Update.Value.(SessionUpdatePlanUpdate).Plan",
+		Want:    jsontest.Some{"PlanID": "plan_9"},
 	},
 }
 
-func sessionUpdateOther(t *testing.T, u SessionUpdate) jsontest.FallbackView {
-	t.Helper()
-	o, ok := u.Value.(*SessionUpdateOther)
-	if !ok {
-		t.Fatalf("variant is %T, want *SessionUpdateOther", u.Value)
-	}
-	return jsontest.FallbackView{UnionTag: u.Tag(), Tag: o.Tag, Custom: o.IsCustom(), Raw: o.Raw, Variant: o}
-}
-
-func contentBlockOther(t *testing.T, u ContentBlock) jsontest.FallbackView {
-	t.Helper()
-	o, ok := u.Value.(*ContentBlockOther)
-	if !ok {
-		t.Fatalf("variant is %T, want *ContentBlockOther", u.Value)
-	}
-	return jsontest.FallbackView{UnionTag: u.Tag(), Tag: o.Tag, Custom: o.IsCustom(), Raw: o.Raw, Variant: o}
-}
-
-func toolCallContentOther(t *testing.T, u ToolCallContent) jsontest.FallbackView {
-	t.Helper()
-	o, ok := u.Value.(*ToolCallContentOther)
-	if !ok {
-		t.Fatalf("variant is %T, want *ToolCallContentOther", u.Value)
-	}
-	return jsontest.FallbackView{UnionTag: u.Tag(), Tag: o.Tag, Custom: o.IsCustom(), Raw: o.Raw, Variant: o}
-}
-
-func planUpdateContentOther(t *testing.T, u PlanUpdateContent) jsontest.FallbackView {
-	t.Helper()
-	o, ok := u.Value.(*PlanUpdateContentOther)
-	if !ok {
-		t.Fatalf("variant is %T, want *PlanUpdateContentOther", u.Value)
-	}
-	if o.PlanID != "plan_9" {
-		t.Errorf("PlanID = %q, want plan_9", o.PlanID)
-	}
-	return jsontest.FallbackView{UnionTag: u.Tag(), Tag: o.Tag, Custom: o.IsCustom(), Raw: o.Raw, Variant: o}
-}
-
 func TestUnknownTagsKeptByteExact(t *testing.T) {
-	jsontest.RunUnknownTags(t, fallbackUnions)
+	jsontest.RunUnknownTags(t, definitions, "UpdateSessionNotification", fallbackUnions)
 }
 
 func TestFallbackWithoutRaw(t *testing.T) {
