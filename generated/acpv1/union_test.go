@@ -62,224 +62,88 @@ func TestFallbackWithoutRaw(t *testing.T) {
 }
 
 func TestSessionUpdateKnownTags(t *testing.T) {
-	cases := []struct {
-		name  string
-		in    string
-		check func(t *testing.T, v SessionUpdateVariant)
-	}{
-		{
-			name: "agent_message_chunk",
-			in:   `{"sessionUpdate":"agent_message_chunk","messageId":"msg_1","content":{"type":"text","text":"Hello","annotations":{"priority":0.5,"audience":["user","assistant"]}}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateAgentMessageChunk)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				if c.MessageID == nil || *c.MessageID != "msg_1" {
-					t.Errorf("MessageID = %v", c.MessageID)
-				}
-				txt, ok := c.Content.Value.(*ContentBlockText)
-				if !ok {
-					t.Fatalf("content is %T", c.Content.Value)
-				}
-				if txt.Text != "Hello" || txt.Annotations == nil || len(txt.Annotations.Audience) != 2 || *txt.Annotations.Priority != 0.5 {
-					t.Errorf("text content = %+v", txt.TextContent)
-				}
+	type (
+		some = jsontest.Some
+		list = jsontest.List
+	)
+	is := jsontest.Is
+	jsontest.RunKnownTags(t, definitions, sessionUpdate, []jsontest.TagCase{{
+		Name: "agent_message_chunk",
+		In:   `{"sessionUpdate":"agent_message_chunk","messageId":"msg_1","content":{"type":"text","text":"Hello","annotations":{"priority":0.5,"audience":["user","assistant"]}}}`,
+		Want: is("SessionUpdateAgentMessageChunk", some{"MessageID": "msg_1", "Content": is("ContentBlockText", some{
+			"Text": "Hello", "Annotations": some{"Audience": list{"user", "assistant"}, "Priority": 0.5},
+		})}),
+	}, {
+		Name: "user_message_chunk",
+		In:   `{"sessionUpdate":"user_message_chunk","content":{"type":"resource_link","uri":"file:///w/a.go","name":"a.go","size":120}}`,
+		Want: is("SessionUpdateUserMessageChunk", some{"Content": is("ContentBlockResourceLink", some{"URI": "file:///w/a.go", "Name": "a.go", "Size": 120})}),
+	}, {
+		Name: "agent_thought_chunk",
+		In:   `{"sessionUpdate":"agent_thought_chunk","content":{"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="}}`,
+		Want: is("SessionUpdateAgentThoughtChunk", some{"Content": is("ContentBlockImage", some{"MimeType": "image/png", "Data": "iVBORw0KGgo="})}),
+	}, {
+		Name: "tool_call",
+		In: `{"sessionUpdate":"tool_call","toolCallId":"call_1","title":"Edit main.go","kind":"edit","status":"pending",` +
+			`"content":[{"type":"diff","path":"/w/main.go","oldText":"a","newText":"b"},{"type":"content","content":{"type":"text","text":"ok"}},{"type":"terminal","terminalId":"term_1"}],` +
+			`"locations":[{"path":"/w/main.go","line":12}],"rawInput":{"path":"/w/main.go","n":9007199254740993}}`,
+		Want: is("SessionUpdateToolCall", some{
+			"ToolCallID": "call_1", "Title": "Edit main.go", "Kind": "edit", "Status": "pending",
+			"Content": list{
+				is("ToolCallContentDiff", some{"Path": "/w/main.go", "OldText": "a", "NewText": "b"}),
+				is("ToolCallContentData", some{"Content": some{"Content": is("ContentBlockText", some{"Text": "ok"})}}),
+				is("ToolCallContentTerminal", some{"TerminalID": "term_1"}),
 			},
-		},
-		{
-			name: "user_message_chunk",
-			in:   `{"sessionUpdate":"user_message_chunk","content":{"type":"resource_link","uri":"file:///w/a.go","name":"a.go","size":120}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateUserMessageChunk)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				l, ok := c.Content.Value.(*ContentBlockResourceLink)
-				if !ok {
-					t.Fatalf("content is %T", c.Content.Value)
-				}
-				if l.URI != "file:///w/a.go" || l.Name != "a.go" || l.Size == nil || *l.Size != 120 {
-					t.Errorf("resource link = %+v", l.ResourceLink)
-				}
-			},
-		},
-		{
-			name: "agent_thought_chunk",
-			in:   `{"sessionUpdate":"agent_thought_chunk","content":{"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateAgentThoughtChunk)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				img, ok := c.Content.Value.(*ContentBlockImage)
-				if !ok || img.MimeType != "image/png" || img.Data != "iVBORw0KGgo=" {
-					t.Errorf("content = %#v", c.Content.Value)
-				}
-			},
-		},
-		{
-			name: "tool_call",
-			in: `{"sessionUpdate":"tool_call","toolCallId":"call_1","title":"Edit main.go","kind":"edit","status":"pending",` +
-				`"content":[{"type":"diff","path":"/w/main.go","oldText":"a","newText":"b"},{"type":"content","content":{"type":"text","text":"ok"}},{"type":"terminal","terminalId":"term_1"}],` +
-				`"locations":[{"path":"/w/main.go","line":12}],"rawInput":{"path":"/w/main.go","n":9007199254740993}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateToolCall)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				if c.ToolCallID != "call_1" || c.Title != "Edit main.go" {
-					t.Errorf("id %q title %q", c.ToolCallID, c.Title)
-				}
-				if c.Kind == nil || *c.Kind != ToolKindEdit || c.Status == nil || *c.Status != ToolCallStatusPending {
-					t.Errorf("kind %v status %v", c.Kind, c.Status)
-				}
-				if len(c.Content) != 3 {
-					t.Fatalf("%d content items, want 3", len(c.Content))
-				}
-				d, ok := c.Content[0].Value.(*ToolCallContentDiff)
-				if !ok || d.Path != "/w/main.go" || d.OldText == nil || *d.OldText != "a" || d.NewText != "b" {
-					t.Errorf("content[0] = %#v", c.Content[0].Value)
-				}
-				cc, ok := c.Content[1].Value.(*ToolCallContentData)
-				if !ok {
-					t.Fatalf("content[1] is %T", c.Content[1].Value)
-				}
-				if txt, ok := cc.Content.Content.Value.(*ContentBlockText); !ok || txt.Text != "ok" {
-					t.Errorf("content[1].content = %#v", cc.Content.Content.Value)
-				}
-				if term, ok := c.Content[2].Value.(*ToolCallContentTerminal); !ok || term.TerminalID != "term_1" {
-					t.Errorf("content[2] = %#v", c.Content[2].Value)
-				}
-				if len(c.Locations) != 1 || c.Locations[0].Line == nil || *c.Locations[0].Line != 12 {
-					t.Errorf("locations = %+v", c.Locations)
-				}
-				if !bytes.Contains(c.RawInput, []byte(jsontest.BigNumber)) {
-					t.Errorf("rawInput = %s", c.RawInput)
-				}
-			},
-		},
-		{
-			name: "tool_call_update",
-			in:   `{"sessionUpdate":"tool_call_update","toolCallId":"call_1","status":"completed","content":[],"rawOutput":{"exit":0}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateToolCallUpdate)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				if c.Status == nil || *c.Status != ToolCallStatusCompleted || c.Content == nil || len(c.Content) != 0 {
-					t.Errorf("status %v content %#v", c.Status, c.Content)
-				}
-				if c.Title != nil || c.Kind != nil {
-					t.Errorf("title %v kind %v, want absent", c.Title, c.Kind)
-				}
-			},
-		},
-		{
-			name: "plan",
-			in:   `{"sessionUpdate":"plan","entries":[{"content":"Read code","priority":"high","status":"in_progress"},{"content":"Write tests","priority":"low","status":"pending"}]}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdatePlan)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				if len(c.Entries) != 2 || c.Entries[0].Priority != PlanEntryPriorityHigh || c.Entries[1].Status != PlanEntryStatusPending {
-					t.Errorf("entries = %+v", c.Entries)
-				}
-			},
-		},
-		{
-			name: "available_commands_update",
-			in:   `{"sessionUpdate":"available_commands_update","availableCommands":[{"name":"web","description":"Search","input":{"hint":"query"}},{"name":"test","description":"Run tests"}]}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateAvailableCommandsUpdate)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				if len(c.AvailableCommands) != 2 || c.AvailableCommands[0].Input == nil || c.AvailableCommands[1].Input != nil {
-					t.Fatalf("commands = %+v", c.AvailableCommands)
-				}
-				in, ok := c.AvailableCommands[0].Input.Value.(*AvailableCommandInputUnstructured)
-				if !ok || in.Hint != "query" {
-					t.Errorf("input = %#v", c.AvailableCommands[0].Input.Value)
-				}
-			},
-		},
-		{
-			name: "current_mode_update",
-			in:   `{"sessionUpdate":"current_mode_update","currentModeId":"code"}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				if c, ok := v.(*SessionUpdateCurrentModeUpdate); !ok || c.CurrentModeID != "code" {
-					t.Errorf("variant = %#v", v)
-				}
-			},
-		},
-		{
-			name: "usage_update",
-			in:   `{"sessionUpdate":"usage_update","used":53000,"size":200000,"cost":{"amount":0.045,"currency":"USD"}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateUsageUpdate)
-				if !ok || c.Used != 53000 || c.Size != 200000 || c.Cost == nil || c.Cost.Amount != 0.045 || c.Cost.Currency != "USD" {
-					t.Errorf("variant = %#v", v)
-				}
-			},
-		},
-		{
-			name: "notice with custom severity",
-			in:   `{"sessionUpdate":"notice","severity":"_vendor_alert","title":"Heads up","description":"d"}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateNotice)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				if c.Severity != "_vendor_alert" || c.Severity.IsKnown() || !c.Severity.IsCustom() || c.Title != "Heads up" {
-					t.Errorf("notice = %+v", c.Notice)
-				}
-			},
-		},
-		{
-			name: "session_info_update",
-			in:   `{"sessionUpdate":"session_info_update","title":"Auth work","_meta":{"tags":["a"],"n":9007199254740993}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				if _, ok := v.(*SessionUpdateSessionInfoUpdate); !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				jsontest.AssertBigNumber(t, jsontest.Marshal(t, v))
-			},
-		},
-		{
-			name: "compaction_update",
-			in:   `{"sessionUpdate":"compaction_update","compactionId":"cmp_1","status":"in_progress"}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateCompactionUpdate)
-				if !ok || c.Status != CompactionStatusInProgress {
-					t.Errorf("variant = %#v", v)
-				}
-			},
-		},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			var u SessionUpdate
-			if err := json.Unmarshal([]byte(tc.in), &u); err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			tc.check(t, u.Value)
-			if want := jsontest.MustValue(t, []byte(tc.in)).(map[string]any)["sessionUpdate"]; u.Tag() != want {
-				t.Errorf("Tag() = %q, want %q", u.Tag(), want)
-			}
-			jsontest.AssertSame(t, jsontest.Marshal(t, u), []byte(tc.in))
-			jsontest.AssertSame(t, jsontest.Marshal(t, u.Value), []byte(tc.in))
+			"Locations": list{some{"Line": 12}},
+			"RawInput":  jsontest.Contains(jsontest.BigNumber),
+		}),
+	}, {
+		Name: "tool_call_update",
+		In:   `{"sessionUpdate":"tool_call_update","toolCallId":"call_1","status":"completed","content":[],"rawOutput":{"exit":0}}`,
+		Want: is("SessionUpdateToolCallUpdate", some{"Status": "completed", "Content": list{}, "Title": nil, "Kind": nil}),
+	}, {
+		Name: "plan",
+		In:   `{"sessionUpdate":"plan","entries":[{"content":"Read code","priority":"high","status":"in_progress"},{"content":"Write tests","priority":"low","status":"pending"}]}`,
+		Want: is("SessionUpdatePlan", some{"Entries": list{some{"Priority": "high"}, some{"Status": "pending"}}}),
+	}, {
+		Name: "available_commands_update",
+		In:   `{"sessionUpdate":"available_commands_update","availableCommands":[{"name":"web","description":"Search","input":{"hint":"query"}},{"name":"test","description":"Run tests"}]}`,
+		Want: is("SessionUpdateAvailableCommandsUpdate", some{"AvailableCommands": list{
+			some{"Input": is("AvailableCommandInputUnstructured", some{"Hint": "query"})},
+			some{"Input": nil},
+		}}),
+	}, {
+		Name: "current_mode_update",
+		In:   `{"sessionUpdate":"current_mode_update","currentModeId":"code"}`,
+		Want: is("SessionUpdateCurrentModeUpdate", some{"CurrentModeID": "code"}),
+	}, {
+		Name: "usage_update",
+		In:   `{"sessionUpdate":"usage_update","used":53000,"size":200000,"cost":{"amount":0.045,"currency":"USD"}}`,
+		Want: is("SessionUpdateUsageUpdate", some{"Used": 53000, "Size": 200000, "Cost": some{"Amount": 0.045, "Currency": "USD"}}),
+	}, {
+		Name: "notice with custom severity",
+		In:   `{"sessionUpdate":"notice","severity":"_vendor_alert","title":"Heads up","description":"d"}`,
+		Want: is("SessionUpdateNotice", some{
+			"Severity": jsontest.All{"_vendor_alert", some{"IsKnown()": false, "IsCustom()": true}},
+			"Title":    "Heads up",
+		}),
+	}, {
+		Name: "session_info_update",
+		In:   `{"sessionUpdate":"session_info_update","title":"Auth work","_meta":{"tags":["a"],"n":9007199254740993}}`,
+		Want: is("SessionUpdateSessionInfoUpdate", some{"Meta": jsontest.Contains(jsontest.BigNumber)}),
+	}, {
+		Name: "compaction_update",
+		In:   `{"sessionUpdate":"compaction_update","compactionId":"cmp_1","status":"in_progress"}`,
+		Want: is("SessionUpdateCompactionUpdate", some{"Status": "in_progress"}),
+	}})
+}
 
-			params := `{"sessionId":"sess_1","update":` + tc.in + `}`
-			var n SessionNotification
-			if err := json.Unmarshal([]byte(params), &n); err != nil {
-				t.Fatalf("decode params: %v", err)
-			}
-			tc.check(t, n.Update.Value)
-			jsontest.AssertSame(t, jsontest.Marshal(t, n), []byte(params))
-		})
-	}
+// sessionUpdate is SessionUpdate, alone and in session/update params.
+var sessionUpdate = jsontest.TaggedUnion{
+	Name:    "SessionUpdate",
+	TagKey:  "sessionUpdate",
+	Params:  "SessionNotification",
+	Enclose: `{"sessionId":"sess_1","update":%s}`,
+	At:      "Update",
 }
 
 func TestContentBlockKnownTags(t *testing.T) {

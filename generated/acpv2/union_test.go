@@ -74,242 +74,93 @@ func TestFallbackWithoutRaw(t *testing.T) {
 }
 
 func TestSessionUpdateKnownTags(t *testing.T) {
-	cases := []struct {
-		name  string
-		in    string
-		check func(t *testing.T, v SessionUpdateVariant)
-	}{
-		{
-			name: "agent_message_chunk",
-			in:   `{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Hello","annotations":{"priority":0.5,"audience":["user","assistant"]}},"messageId":"msg_1"}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateAgentMessageChunk)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				if c.MessageID != "msg_1" {
-					t.Errorf("MessageID = %q", c.MessageID)
-				}
-				txt, ok := c.Content.Value.(*ContentBlockText)
-				if !ok {
-					t.Fatalf("content is %T", c.Content.Value)
-				}
-				if txt.Text != "Hello" || txt.Annotations == nil || len(txt.Annotations.Audience) != 2 || *txt.Annotations.Priority != 0.5 {
-					t.Errorf("text content = %+v", txt.TextContent)
-				}
-			},
-		},
-		{
-			name: "user_message_chunk",
-			in:   `{"sessionUpdate":"user_message_chunk","messageId":"msg_2","content":{"type":"resource_link","uri":"file:///w/a.go","name":"a.go","size":120}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateUserMessageChunk)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				l, ok := c.Content.Value.(*ContentBlockResourceLink)
-				if !ok {
-					t.Fatalf("content is %T", c.Content.Value)
-				}
-				if l.URI != "file:///w/a.go" || l.Name != "a.go" || l.Size == nil || *l.Size != 120 {
-					t.Errorf("resource link = %+v", l.ResourceLink)
-				}
-			},
-		},
-		{
-			name: "agent_thought_chunk",
-			in:   `{"sessionUpdate":"agent_thought_chunk","messageId":"msg_3","content":{"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateAgentThoughtChunk)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				img, ok := c.Content.Value.(*ContentBlockImage)
-				if !ok || img.MimeType != "image/png" || img.Data != "iVBORw0KGgo=" {
-					t.Errorf("content = %#v", c.Content.Value)
-				}
-			},
-		},
-		{
-			name: "user_message",
-			in:   `{"sessionUpdate":"user_message","messageId":"msg_4","content":[{"type":"text","text":"a"},{"type":"_custom_block","x":1}]}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateUserMessage)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				content := c.Content.Value
-				if c.MessageID != "msg_4" || !c.Content.Present || len(content) != 2 {
-					t.Fatalf("message = %+v", c.UserMessage)
-				}
-				if _, ok := content[0].Value.(*ContentBlockText); !ok {
-					t.Errorf("content[0] is %T", content[0].Value)
-				}
-				if o, ok := content[1].Value.(*ContentBlockOther); !ok || o.Tag != "_custom_block" {
-					t.Errorf("content[1] is %#v", content[1].Value)
-				}
-			},
-		},
-		{
-			name: "agent_message with empty content",
-			in:   `{"sessionUpdate":"agent_message","messageId":"msg_5","content":[]}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateAgentMessage)
-				if !ok || !c.Content.Present || c.Content.Null || c.Content.Value == nil || len(c.Content.Value) != 0 {
-					t.Errorf("variant = %#v", v)
-				}
-			},
-		},
-		{
-			name: "tool_call_update",
-			in: `{"sessionUpdate":"tool_call_update","toolCallId":"call_1","title":"Read a.go","kind":"read","status":"in_progress",` +
-				`"content":[{"type":"content","content":{"type":"text","text":"ok"}}],"locations":[{"path":"/w/a.go","line":3}],"rawInput":{"n":9007199254740993}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateToolCallUpdate)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				content := c.Content.Value
-				if c.ToolCallID != "call_1" || len(content) != 1 || len(c.Locations.Value) != 1 || !bytes.Contains(c.RawInput.Value, []byte(jsontest.BigNumber)) {
-					t.Fatalf("tool call update = %+v", c.ToolCallUpdate)
-				}
-				if _, ok := content[0].Value.(*ToolCallContentData); !ok {
-					t.Errorf("content[0] is %T", content[0].Value)
-				}
-			},
-		},
-		{
-			name: "tool_call_content_chunk",
-			in:   `{"sessionUpdate":"tool_call_content_chunk","toolCallId":"call_1","content":{"type":"diff","changes":[{"operation":"modify","path":"/w/a.go"},{"operation":"_rename_case","path":"/w/B.go"}],"patch":{"format":"git_patch","text":"@@"}}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateToolCallContentChunk)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				d, ok := c.Content.Value.(*ToolCallContentDiff)
-				if !ok {
-					t.Fatalf("content is %T", c.Content.Value)
-				}
-				if len(d.Changes) != 2 || d.Patch == nil || d.Patch.Format != "git_patch" {
-					t.Fatalf("diff = %+v", d.Diff)
-				}
-				if m, ok := d.Changes[0].Value.(*DiffChangeModify); !ok || m.Path != "/w/a.go" {
-					t.Errorf("changes[0] = %#v", d.Changes[0].Value)
-				}
-				if d.Changes[1].Tag() != "_rename_case" {
-					t.Errorf("changes[1] tag = %q", d.Changes[1].Tag())
-				}
-			},
-		},
-		{
-			name: "plan_update",
-			in:   `{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"plan_1","entries":[{"content":"Read code","priority":"high","status":"in_progress"},{"content":"Ship","priority":"_p0","status":"pending"}]}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdatePlanUpdate)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				items, ok := c.Plan.Value.(*PlanUpdateContentItems)
-				if !ok {
-					t.Fatalf("plan is %T", c.Plan.Value)
-				}
-				if items.PlanID != "plan_1" || len(items.Entries) != 2 || items.Entries[0].Priority != PlanEntryPriorityHigh {
-					t.Errorf("items = %+v", items.PlanItems)
-				}
-				if p := items.Entries[1].Priority; p.IsKnown() || !p.IsCustom() {
-					t.Errorf("custom priority %q: IsKnown %v IsCustom %v", p, p.IsKnown(), p.IsCustom())
-				}
-			},
-		},
-		{
-			name: "state_update",
-			in:   `{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateStateUpdate)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				idle, ok := c.StateUpdate.Value.(*StateUpdateIdle)
-				if !ok {
-					t.Fatalf("state is %T", c.StateUpdate.Value)
-				}
-				if idle.IdleStateUpdate.Tag() != "end_turn" {
-					t.Errorf("stop reason %q", idle.IdleStateUpdate.Tag())
-				}
-			},
-		},
-		{
-			name: "available_commands_update",
-			in:   `{"sessionUpdate":"available_commands_update","availableCommands":[{"type":"command","name":"web","description":"Search","input":{"type":"text","hint":"query"}},{"type":"_macro","name":"m","description":"Run macro"}]}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateAvailableCommandsUpdate)
-				if !ok || len(c.AvailableCommands) != 2 {
-					t.Fatalf("variant = %#v", v)
-				}
-				if _, ok := c.AvailableCommands[0].Value.(*AvailableCommandData); !ok {
-					t.Errorf("command[0] is %T", c.AvailableCommands[0].Value)
-				}
-				if c.AvailableCommands[1].Tag() != "_macro" {
-					t.Errorf("command[1] tag %q", c.AvailableCommands[1].Tag())
-				}
-			},
-		},
-		{
-			name: "usage_update",
-			in:   `{"sessionUpdate":"usage_update","used":53000,"size":200000,"cost":{"amount":0.045,"currency":"USD"}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateUsageUpdate)
-				if !ok || c.Used != 53000 || c.Size != 200000 {
-					t.Errorf("variant = %#v", v)
-				}
-			},
-		},
-		{
-			name: "notice with custom severity",
-			in:   `{"sessionUpdate":"notice","severity":"_vendor_alert","title":"Heads up","description":"d"}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				c, ok := v.(*SessionUpdateNotice)
-				if !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				if c.Severity != "_vendor_alert" || c.Severity.IsKnown() || !c.Severity.IsCustom() || c.Title != "Heads up" {
-					t.Errorf("notice = %+v", c.Notice)
-				}
-			},
-		},
-		{
-			name: "session_info_update",
-			in:   `{"sessionUpdate":"session_info_update","title":"Auth work","_meta":{"tags":["a"],"n":9007199254740993}}`,
-			check: func(t *testing.T, v SessionUpdateVariant) {
-				if _, ok := v.(*SessionUpdateSessionInfoUpdate); !ok {
-					t.Fatalf("variant is %T", v)
-				}
-				jsontest.AssertBigNumber(t, jsontest.Marshal(t, v))
-			},
-		},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			var u SessionUpdate
-			if err := json.Unmarshal([]byte(tc.in), &u); err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			tc.check(t, u.Value)
-			if want := jsontest.MustValue(t, []byte(tc.in)).(map[string]any)["sessionUpdate"]; u.Tag() != want {
-				t.Errorf("Tag() = %q, want %q", u.Tag(), want)
-			}
-			jsontest.AssertSame(t, jsontest.Marshal(t, u), []byte(tc.in))
-			jsontest.AssertSame(t, jsontest.Marshal(t, u.Value), []byte(tc.in))
+	type (
+		some = jsontest.Some
+		list = jsontest.List
+	)
+	is := jsontest.Is
+	jsontest.RunKnownTags(t, definitions, sessionUpdate, []jsontest.TagCase{{
+		Name: "agent_message_chunk",
+		In:   `{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Hello","annotations":{"priority":0.5,"audience":["user","assistant"]}},"messageId":"msg_1"}`,
+		Want: is("SessionUpdateAgentMessageChunk", some{"MessageID": "msg_1", "Content": is("ContentBlockText", some{
+			"Text": "Hello", "Annotations": some{"Audience": list{"user", "assistant"}, "Priority": 0.5},
+		})}),
+	}, {
+		Name: "user_message_chunk",
+		In:   `{"sessionUpdate":"user_message_chunk","messageId":"msg_2","content":{"type":"resource_link","uri":"file:///w/a.go","name":"a.go","size":120}}`,
+		Want: is("SessionUpdateUserMessageChunk", some{"Content": is("ContentBlockResourceLink", some{"URI": "file:///w/a.go", "Name": "a.go", "Size": 120})}),
+	}, {
+		Name: "agent_thought_chunk",
+		In:   `{"sessionUpdate":"agent_thought_chunk","messageId":"msg_3","content":{"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="}}`,
+		Want: is("SessionUpdateAgentThoughtChunk", some{"Content": is("ContentBlockImage", some{"MimeType": "image/png", "Data": "iVBORw0KGgo="})}),
+	}, {
+		Name: "user_message",
+		In:   `{"sessionUpdate":"user_message","messageId":"msg_4","content":[{"type":"text","text":"a"},{"type":"_custom_block","x":1}]}`,
+		Want: is("SessionUpdateUserMessage", some{"MessageID": "msg_4", "Content": some{"Present": true, "Value": list{
+			is("ContentBlockText", nil),
+			is("ContentBlockOther", some{"Tag": "_custom_block"}),
+		}}}),
+	}, {
+		Name: "agent_message with empty content",
+		In:   `{"sessionUpdate":"agent_message","messageId":"msg_5","content":[]}`,
+		Want: is("SessionUpdateAgentMessage", some{"Content": some{"Present": true, "Null": false, "Value": list{}}}),
+	}, {
+		Name: "tool_call_update",
+		In: `{"sessionUpdate":"tool_call_update","toolCallId":"call_1","title":"Read a.go","kind":"read","status":"in_progress",` +
+			`"content":[{"type":"content","content":{"type":"text","text":"ok"}}],"locations":[{"path":"/w/a.go","line":3}],"rawInput":{"n":9007199254740993}}`,
+		Want: is("SessionUpdateToolCallUpdate", some{
+			"ToolCallID": "call_1",
+			"Content":    some{"Value": list{is("ToolCallContentData", nil)}},
+			"Locations":  some{"Value": list{jsontest.NotZero{}}},
+			"RawInput":   some{"Value": jsontest.Contains(jsontest.BigNumber)},
+		}),
+	}, {
+		Name: "tool_call_content_chunk",
+		In:   `{"sessionUpdate":"tool_call_content_chunk","toolCallId":"call_1","content":{"type":"diff","changes":[{"operation":"modify","path":"/w/a.go"},{"operation":"_rename_case","path":"/w/B.go"}],"patch":{"format":"git_patch","text":"@@"}}}`,
+		Want: is("SessionUpdateToolCallContentChunk", some{"Content": is("ToolCallContentDiff", some{
+			"Changes": list{is("DiffChangeModify", some{"Path": "/w/a.go"}), some{"Tag()": "_rename_case"}},
+			"Patch":   some{"Format": "git_patch"},
+		})}),
+	}, {
+		Name: "plan_update",
+		In:   `{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"plan_1","entries":[{"content":"Read code","priority":"high","status":"in_progress"},{"content":"Ship","priority":"_p0","status":"pending"}]}}`,
+		Want: is("SessionUpdatePlanUpdate", some{"Plan": is("PlanUpdateContentItems", some{"PlanID": "plan_1", "Entries": list{
+			some{"Priority": "high"},
+			some{"Priority": some{"IsKnown()": false, "IsCustom()": true}},
+		}})}),
+	}, {
+		Name: "state_update",
+		In:   `{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}`,
+		Want: is("SessionUpdateStateUpdate", some{"StateUpdate": is("StateUpdateIdle", some{"IdleStateUpdate": some{"Tag()": "end_turn"}})}),
+	}, {
+		Name: "available_commands_update",
+		In:   `{"sessionUpdate":"available_commands_update","availableCommands":[{"type":"command","name":"web","description":"Search","input":{"type":"text","hint":"query"}},{"type":"_macro","name":"m","description":"Run macro"}]}`,
+		Want: is("SessionUpdateAvailableCommandsUpdate", some{"AvailableCommands": list{is("AvailableCommandData", nil), some{"Tag()": "_macro"}}}),
+	}, {
+		Name: "usage_update",
+		In:   `{"sessionUpdate":"usage_update","used":53000,"size":200000,"cost":{"amount":0.045,"currency":"USD"}}`,
+		Want: is("SessionUpdateUsageUpdate", some{"Used": 53000, "Size": 200000}),
+	}, {
+		Name: "notice with custom severity",
+		In:   `{"sessionUpdate":"notice","severity":"_vendor_alert","title":"Heads up","description":"d"}`,
+		Want: is("SessionUpdateNotice", some{
+			"Severity": jsontest.All{"_vendor_alert", some{"IsKnown()": false, "IsCustom()": true}},
+			"Title":    "Heads up",
+		}),
+	}, {
+		Name: "session_info_update",
+		In:   `{"sessionUpdate":"session_info_update","title":"Auth work","_meta":{"tags":["a"],"n":9007199254740993}}`,
+		Want: is("SessionUpdateSessionInfoUpdate", some{"Meta": some{"Value": jsontest.Contains(jsontest.BigNumber)}}),
+	}})
+}
 
-			params := `{"sessionId":"sess_1","update":` + tc.in + `}`
-			var n UpdateSessionNotification
-			if err := json.Unmarshal([]byte(params), &n); err != nil {
-				t.Fatalf("decode params: %v", err)
-			}
-			tc.check(t, n.Update.Value)
-			jsontest.AssertSame(t, jsontest.Marshal(t, n), []byte(params))
-		})
-	}
+// sessionUpdate is SessionUpdate, alone and in session/update params.
+var sessionUpdate = jsontest.TaggedUnion{
+	Name:    "SessionUpdate",
+	TagKey:  "sessionUpdate",
+	Params:  "UpdateSessionNotification",
+	Enclose: `{"sessionId":"sess_1","update":%s}`,
+	At:      "Update",
 }
 
 func TestContentBlockKnownTags(t *testing.T) {

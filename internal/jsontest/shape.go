@@ -26,12 +26,23 @@ type Fields map[string]any
 // Some is Fields that leaves the fields it does not name unchecked.
 type Some map[string]any
 
-// Is is the shape of the value behind an interface, such as a union's Value:
-// the name of its type, without package or "*", and the value's shape.
-type Is struct {
-	Type string
-	Want any
+// Is returns the shape of the value behind an interface, such as a union's
+// Value: the name of its type, without package or "*", and the value's
+// shape. A struct with such a Value field, a union, has the shape of its
+// Value.
+func Is(typ string, want any) any {
+	return variant{typ, want}
 }
+
+// variant is the shape Is returns.
+type variant struct {
+	typ  string
+	want any
+}
+
+// All is the shape of a value that has each of the shapes, such as a
+// string and Some methods of its type.
+type All []any
 
 // List is the shape of a slice that is not nil: its elements' shapes, in
 // order.
@@ -72,15 +83,15 @@ func matchShape(path string, got reflect.Value, want any) []string {
 		if got.IsNil() {
 			return []string{fmt.Sprintf("%s is nil, want %#v", at(path), want)}
 		}
-		if is, ok := want.(Is); ok && got.Kind() == reflect.Interface {
+		if is, ok := want.(variant); ok && got.Kind() == reflect.Interface {
 			name := got.Elem().Type().Name()
 			if got.Elem().Kind() == reflect.Pointer {
 				name = got.Elem().Type().Elem().Name()
 			}
-			if name != is.Type {
-				return []string{fmt.Sprintf("%s holds a %s, want a %s", at(path), got.Elem().Type(), is.Type)}
+			if name != is.typ {
+				return []string{fmt.Sprintf("%s holds a %s, want a %s", at(path), got.Elem().Type(), is.typ)}
 			}
-			want = is.Want
+			want = is.want
 			if want == nil {
 				return nil
 			}
@@ -88,14 +99,25 @@ func matchShape(path string, got reflect.Value, want any) []string {
 		got = got.Elem()
 	}
 	switch w := want.(type) {
+	case All:
+		var diffs []string
+		for _, each := range w {
+			diffs = append(diffs, matchShape(path, got, each)...)
+		}
+		return diffs
 	case Fields:
 		return matchFields(path, got, w, true)
 	case Some:
 		return matchFields(path, got, w, false)
 	case List:
 		return matchList(path, got, w)
-	case Is:
-		return []string{fmt.Sprintf("%s is a %s, not an interface holding a %s", at(path), got.Type(), w.Type)}
+	case variant:
+		if value := got; value.Kind() == reflect.Struct {
+			if value = value.FieldByName("Value"); value.Kind() == reflect.Interface {
+				return matchShape(join(path, "Value"), value, w)
+			}
+		}
+		return []string{fmt.Sprintf("%s is a %s, not an interface holding a %s", at(path), got.Type(), w.typ)}
 	}
 	if !matchScalar(got, want) {
 		return []string{fmt.Sprintf("%s = %#v, want %#v", at(path), got.Interface(), want)}
@@ -144,9 +166,6 @@ func matchScalar(got reflect.Value, want any) bool {
 // matchFields matches a struct with the fields named in want; when exact,
 // the fields want does not name must be zero.
 func matchFields(path string, got reflect.Value, want map[string]any, exact bool) []string {
-	if got.Kind() != reflect.Struct {
-		return []string{fmt.Sprintf("%s is a %s, not a struct", at(path), got.Type())}
-	}
 	var diffs []string
 	seen := map[string]bool{}
 	var walk func(v reflect.Value)
@@ -166,7 +185,9 @@ func matchFields(path string, got reflect.Value, want map[string]any, exact bool
 			}
 		}
 	}
-	walk(got)
+	if got.Kind() == reflect.Struct {
+		walk(got)
+	}
 	names := make([]string, 0, len(want))
 	for name := range want {
 		names = append(names, name)
@@ -178,7 +199,7 @@ func matchFields(path string, got reflect.Value, want map[string]any, exact bool
 		}
 		m, ok := strings.CutSuffix(name, "()")
 		if !ok {
-			diffs = append(diffs, fmt.Sprintf("%s has no field %s", at(path), name))
+			diffs = append(diffs, fmt.Sprintf("%s (a %s) has no field %s", at(path), got.Type(), name))
 			continue
 		}
 		diffs = append(diffs, matchMethod(join(path, name), got, m, want[name])...)
