@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/acpgen/acpgen/internal/deftest"
 	"github.com/acpgen/acpgen/internal/jsontest"
 )
 
@@ -147,98 +148,16 @@ var sessionUpdate = jsontest.TaggedUnion{
 }
 
 func TestContentBlockKnownTags(t *testing.T) {
-	cases := []struct {
-		in   string
-		want reflect.Type
-	}{
-		{`{"type":"text","text":"hi","_meta":{"n":9007199254740993}}`, reflect.TypeOf(&ContentBlockText{})},
-		{`{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png","uri":"file:///a.png"}`, reflect.TypeOf(&ContentBlockImage{})},
-		{`{"type":"audio","data":"UklGRg==","mimeType":"audio/wav"}`, reflect.TypeOf(&ContentBlockAudio{})},
-		{`{"type":"resource_link","uri":"file:///a.go","name":"a.go","mimeType":"text/x-go","title":"A","description":"d"}`, reflect.TypeOf(&ContentBlockResourceLink{})},
-		{`{"type":"resource","resource":{"uri":"file:///a.txt","text":"hello","mimeType":"text/plain"}}`, reflect.TypeOf(&ContentBlockResource{})},
-		{`{"type":"resource","resource":{"uri":"file:///a.bin","blob":"AAEC","mimeType":"application/octet-stream"}}`, reflect.TypeOf(&ContentBlockResource{})},
-	}
-	for _, tc := range cases {
-		t.Run(tc.in, func(t *testing.T) {
-			var u ContentBlock
-			if err := json.Unmarshal([]byte(tc.in), &u); err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			if got := reflect.TypeOf(u.Value); got != tc.want {
-				t.Fatalf("variant is %v, want %v", got, tc.want)
-			}
-			switch v := u.Value.(type) {
-			case *ContentBlockText:
-				if v.Text != "hi" || !bytes.Contains(v.Meta, []byte(jsontest.BigNumber)) {
-					t.Errorf("text = %+v", v.TextContent)
-				}
-			case *ContentBlockImage:
-				if v.URI == nil || *v.URI != "file:///a.png" {
-					t.Errorf("image = %+v", v.ImageContent)
-				}
-			case *ContentBlockAudio:
-				if v.MimeType != "audio/wav" {
-					t.Errorf("audio = %+v", v.AudioContent)
-				}
-			case *ContentBlockResourceLink:
-				if v.Title == nil || *v.Title != "A" || v.MimeType == nil || *v.MimeType != "text/x-go" {
-					t.Errorf("resource link = %+v", v.ResourceLink)
-				}
-			case *ContentBlockResource:
-				switch r := v.Resource.Value.(type) {
-				case *EmbeddedResourceDataTextResourceContents:
-					if r.Text != "hello" {
-						t.Errorf("text resource = %+v", r.TextResourceContents)
-					}
-				case *EmbeddedResourceDataBlobResourceContents:
-					if r.Blob != "AAEC" {
-						t.Errorf("blob resource = %+v", r.BlobResourceContents)
-					}
-				default:
-					t.Errorf("resource is %T", r)
-				}
-			}
-			jsontest.AssertSame(t, jsontest.Marshal(t, u), []byte(tc.in))
-		})
-	}
+	jsontest.RunKnownTags(t, definitions, jsontest.TaggedUnion{Name: "ContentBlock", TagKey: "type"}, deftest.ContentBlockKnownTags)
 }
 
 func TestToolCallContentKnownTags(t *testing.T) {
-	cases := []struct {
-		in    string
-		check func(t *testing.T, v ToolCallContentVariant)
-	}{
-		{`{"type":"content","content":{"type":"text","text":"done"}}`, func(t *testing.T, v ToolCallContentVariant) {
-			c, ok := v.(*ToolCallContentData)
-			if !ok {
-				t.Fatalf("variant is %T", v)
-			}
-			if txt, ok := c.Content.Content.Value.(*ContentBlockText); !ok || txt.Text != "done" {
-				t.Errorf("content = %#v", c.Content.Content.Value)
-			}
-		}},
-		{`{"type":"diff","path":"/w/new.go","newText":"package w"}`, func(t *testing.T, v ToolCallContentVariant) {
-			d, ok := v.(*ToolCallContentDiff)
-			if !ok || d.Path != "/w/new.go" || d.OldText != nil || d.NewText != "package w" {
-				t.Errorf("variant = %#v", v)
-			}
-		}},
-		{`{"type":"terminal","terminalId":"term_9"}`, func(t *testing.T, v ToolCallContentVariant) {
-			if term, ok := v.(*ToolCallContentTerminal); !ok || term.TerminalID != "term_9" {
-				t.Errorf("variant = %#v", v)
-			}
-		}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.in, func(t *testing.T) {
-			var u ToolCallContent
-			if err := json.Unmarshal([]byte(tc.in), &u); err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			tc.check(t, u.Value)
-			jsontest.AssertSame(t, jsontest.Marshal(t, u), []byte(tc.in))
-		})
-	}
+	is := jsontest.Is
+	jsontest.RunKnownTags(t, definitions, jsontest.TaggedUnion{Name: "ToolCallContent", TagKey: "type"}, []jsontest.TagCase{
+		{In: `{"type":"content","content":{"type":"text","text":"done"}}`, Want: is("ToolCallContentData", jsontest.Some{"Content": jsontest.Some{"Content": is("ContentBlockText", jsontest.Some{"Text": "done"})}})},
+		{In: `{"type":"diff","path":"/w/new.go","newText":"package w"}`, Want: is("ToolCallContentDiff", jsontest.Some{"Path": "/w/new.go", "OldText": nil, "NewText": "package w"})},
+		{In: `{"type":"terminal","terminalId":"term_9"}`, Want: is("ToolCallContentTerminal", jsontest.Some{"TerminalID": "term_9"})},
+	})
 }
 
 func TestSharedPayloadVariants(t *testing.T) {
@@ -288,145 +207,41 @@ func TestSharedPayloadVariants(t *testing.T) {
 	}
 }
 
-// decodeErrorCase is JSON that must not decode; field lists parts the error's
-// JSON path must contain, in order.
-type decodeErrorCase struct {
-	name  string
-	in    string
-	field []string
-	msg   string // substring of the message, if set
-}
-
 func TestSessionUpdateDecodeErrors(t *testing.T) {
-	cases := []decodeErrorCase{
-		{"missing tag", `{"content":{"type":"text","text":"x"}}`, []string{"update"}, `without "sessionUpdate"`},
-		{"null tag is missing", `{"sessionUpdate":null,"content":{"type":"text","text":"x"}}`, []string{"update"}, `without "sessionUpdate"`},
-		{"number tag", `{"sessionUpdate":5,"content":{"type":"text","text":"x"}}`, []string{"update", "sessionUpdate"}, ""},
-		{"bool tag", `{"sessionUpdate":true}`, []string{"update", "sessionUpdate"}, ""},
-		{"object tag", `{"sessionUpdate":{"x":1}}`, []string{"update", "sessionUpdate"}, ""},
-		{"array", `[{"sessionUpdate":"agent_message_chunk"}]`, []string{"update"}, "array"},
-		{"string", `"agent_message_chunk"`, []string{"update"}, "string"},
-		{"number", `42`, []string{"update"}, "number"},
-		{"bool", `false`, []string{"update"}, "bool"},
-		{"known tag, content not an object", `{"sessionUpdate":"agent_message_chunk","content":5}`, []string{"update", "content"}, ""},
-		{"known tag, content without type", `{"sessionUpdate":"agent_message_chunk","content":{"text":"x"}}`, []string{"update", "content"}, `without "type"`},
-		{"known tag, bad text", `{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":5}}`, []string{"update", "content", "text"}, ""},
-		{"known tag, bad number", `{"sessionUpdate":"usage_update","used":-1,"size":1}`, []string{"update", "used"}, ""},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			var n SessionNotification
-			err := json.Unmarshal([]byte(`{"sessionId":"s","update":`+tc.in+`}`), &n)
-			jsontest.AssertTypeError(t, err, tc.field, tc.msg)
-			if _, other := n.Update.Value.(*SessionUpdateOther); other {
-				t.Errorf("decoded into the fallback variant: %s", n.Update.Value.(*SessionUpdateOther).Raw)
-			}
-
-			var u SessionUpdate
-			err = json.Unmarshal([]byte(tc.in), &u)
-			jsontest.AssertTypeError(t, err, nil, tc.msg)
-			if _, other := u.Value.(*SessionUpdateOther); other {
-				t.Errorf("decoded into the fallback variant")
-			}
-		})
-	}
+	jsontest.RunUnionErrors(t, definitions, sessionUpdate, append([]jsontest.ErrorCase{
+		{Name: "missing tag", In: `{"content":{"type":"text","text":"x"}}`, Field: []string{"update"}, Msg: `without "sessionUpdate"`},
+		{Name: "null tag is missing", In: `{"sessionUpdate":null,"content":{"type":"text","text":"x"}}`, Field: []string{"update"}, Msg: `without "sessionUpdate"`},
+		{Name: "known tag, content not an object", In: `{"sessionUpdate":"agent_message_chunk","content":5}`, Field: []string{"update", "content"}},
+		{Name: "known tag, content without type", In: `{"sessionUpdate":"agent_message_chunk","content":{"text":"x"}}`, Field: []string{"update", "content"}, Msg: `without "type"`},
+		{Name: "known tag, bad text", In: `{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":5}}`, Field: []string{"update", "content", "text"}},
+	}, deftest.SessionUpdateErrors...))
 }
 
 func TestContentBlockDecodeErrors(t *testing.T) {
-	cases := []decodeErrorCase{
-		{"missing tag", `{"text":"x"}`, []string{"update", "content"}, `without "type"`},
-		{"null tag is missing", `{"type":null,"text":"x"}`, []string{"update", "content"}, `without "type"`},
-		{"number tag", `{"type":7,"text":"x"}`, []string{"update", "content", "type"}, ""},
-		{"array", `[{"type":"text","text":"x"}]`, []string{"update", "content"}, "array"},
-		{"string", `"text"`, []string{"update", "content"}, "string"},
-		{"known tag, bad text", `{"type":"text","text":5}`, []string{"update", "content", "text"}, ""},
-		{"known tag, bad image", `{"type":"image","data":1,"mimeType":"image/png"}`, []string{"update", "content", "data"}, ""},
-		{"known tag, resource not an object", `{"type":"resource","resource":"file:///a"}`, []string{"update", "content", "resource"}, ""},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			var n SessionNotification
-			err := json.Unmarshal([]byte(`{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":`+tc.in+`}}`), &n)
-			jsontest.AssertTypeError(t, err, tc.field, tc.msg)
-
-			var u ContentBlock
-			err = json.Unmarshal([]byte(tc.in), &u)
-			jsontest.AssertTypeError(t, err, nil, tc.msg)
-			if _, other := u.Value.(*ContentBlockOther); other {
-				t.Errorf("decoded into the fallback variant")
-			}
-		})
-	}
+	jsontest.RunUnionErrors(t, definitions, jsontest.TaggedUnion{
+		Name:    "ContentBlock",
+		Params:  "SessionNotification",
+		Enclose: `{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":%s}}`,
+		At:      "Update.Value.Content",
+	}, deftest.ContentBlockErrors)
 }
 
+// ToolCall.content drops the items that fail to decode
+// (x-deserialize-skip-invalid-items), as the reference does.
 func TestToolCallContentDecodeErrors(t *testing.T) {
-	cases := []decodeErrorCase{
-		{"missing tag", `{"terminalId":"t"}`, []string{"update", "content"}, `without "type"`},
-		{"null tag is missing", `{"type":null,"terminalId":"t"}`, []string{"update", "content"}, `without "type"`},
-		{"number tag", `{"type":1}`, []string{"update", "content", "type"}, ""},
-		{"string", `"diff"`, []string{"update", "content"}, "string"},
-		{"known tag, bad diff", `{"type":"diff","path":"/a","newText":["x"]}`, []string{"update", "content", "newText"}, ""},
-		{"known tag, bad inner block", `{"type":"content","content":{"type":"text","text":{}}}`, []string{"update", "content", "content", "text"}, ""},
-		{"known tag, inner block without type", `{"type":"content","content":{"text":"x"}}`, []string{"update", "content", "content"}, `without "type"`},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			// ToolCall.content drops the items that fail to decode
-			// (x-deserialize-skip-invalid-items), as the reference does.
-			var n SessionNotification
-			err := json.Unmarshal([]byte(`{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c","title":"t","content":[`+tc.in+`,{"type":"terminal","terminalId":"ok"}]}}`), &n)
-			if err != nil {
-				t.Fatalf("an invalid item failed the whole update: %v", err)
-			}
-			if call := n.Update.Value.(*SessionUpdateToolCall); len(call.Content) != 1 {
-				t.Errorf("content has %d items, want the valid one only", len(call.Content))
-			}
-
-			var u ToolCallContent
-			err = json.Unmarshal([]byte(tc.in), &u)
-			jsontest.AssertTypeError(t, err, nil, tc.msg)
-			if _, other := u.Value.(*ToolCallContentOther); other {
-				t.Errorf("decoded into the fallback variant")
-			}
-		})
-	}
+	jsontest.RunUnionErrors(t, definitions, jsontest.TaggedUnion{
+		Name:    "ToolCallContent",
+		Params:  "SessionNotification",
+		Enclose: `{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c","title":"t","content":[%s,{"type":"terminal","terminalId":"ok"}]}}`,
+		At:      "Update.Value.(SessionUpdateToolCall).Content",
+		Dropped: true,
+	}, append([]jsontest.ErrorCase{
+		{Name: "known tag, bad diff", In: `{"type":"diff","path":"/a","newText":["x"]}`, Field: []string{"update", "content", "newText"}},
+	}, deftest.ToolCallContentErrors...))
 }
 
 func TestRequestID(t *testing.T) {
-	num, str := reflect.TypeOf(RequestIDNumber(0)), reflect.TypeOf(RequestIDStr(""))
-	jsontest.RunUntagged(t, []jsontest.UntaggedCase{
-		{In: `0`, Want: num},
-		{In: `42`, Want: num},
-		{In: `-7`, Want: num},
-		{In: `9007199254740993`, Want: num},
-		{In: `"req-1"`, Want: str},
-		{In: `""`, Want: str},
-		{In: `"42"`, Want: str},
-		{In: `true`, Want: nil, Msg: "fits none of Null, Number, Str"},
-		{In: `{"id":1}`, Want: nil, Msg: "fits none of Null, Number, Str"},
-		{In: `[1]`, Want: nil, Msg: "fits none of Null, Number, Str"},
-		{In: `1.5`, Want: nil},
-		{In: `18446744073709551616`, Want: nil},
-	}, func(u *RequestID) any { return u.Value })
-
-	for _, in := range []string{`42`, `"42"`} {
-		var u RequestID
-		if err := json.Unmarshal([]byte(in), &u); err != nil {
-			t.Fatal(err)
-		}
-		switch v := u.Value.(type) {
-		case RequestIDNumber:
-			if in != "42" || v != 42 {
-				t.Errorf("%s gave number %d", in, v)
-			}
-		case RequestIDStr:
-			if in != `"42"` || v != "42" {
-				t.Errorf("%s gave string %q", in, v)
-			}
-		default:
-			t.Errorf("%s gave %T", in, v)
-		}
-	}
+	jsontest.RunUntaggedDef(t, definitions, "RequestId", deftest.RequestIDs("fits none of Null, Number, Str"))
 }
 
 func TestRequestIDNull(t *testing.T) {
@@ -460,88 +275,31 @@ func TestRequestIDNull(t *testing.T) {
 }
 
 func TestEmbeddedResourceData(t *testing.T) {
-	text := reflect.TypeOf(&EmbeddedResourceDataTextResourceContents{})
-	blob := reflect.TypeOf(&EmbeddedResourceDataBlobResourceContents{})
-	jsontest.RunUntagged(t, []jsontest.UntaggedCase{
-		{In: `{"text":"hello","uri":"file:///a.txt"}`, Want: text},
-		{In: `{"mimeType":"text/plain","text":"","uri":"file:///empty.txt"}`, Want: text},
-		{In: `{"blob":"AAEC","uri":"file:///a.bin"}`, Want: blob},
-		{In: `{"blob":"","mimeType":"application/octet-stream","uri":"file:///empty.bin"}`, Want: blob},
-		{In: `"file:///a.txt"`, Want: nil, Msg: "fits none of TextResourceContents, BlobResourceContents"},
-		{In: `[]`, Want: nil, Msg: "fits none of TextResourceContents, BlobResourceContents"},
-		{In: `7`, Want: nil, Msg: "fits none of TextResourceContents, BlobResourceContents"},
-		{In: `{"uri":"file:///a"}`, Want: nil},
-		{In: `{"text":5,"uri":"file:///a"}`, Want: nil},
-	}, func(u *EmbeddedResourceData) any { return u.Value })
-
-	var u EmbeddedResourceData
-	if err := json.Unmarshal([]byte(`{"uri":"file:///a.bin","blob":"AAEC"}`), &u); err != nil {
-		t.Fatal(err)
-	}
-	if b, ok := u.Value.(*EmbeddedResourceDataBlobResourceContents); !ok || b.Blob != "AAEC" || b.URI != "file:///a.bin" {
-		t.Errorf("blob resource decoded as %#v", u.Value)
-	}
+	jsontest.RunUntaggedDef(t, definitions, "EmbeddedResourceResource", append([]jsontest.UntaggedDefCase{
+		{In: `{"mimeType":"text/plain","text":"","uri":"file:///empty.txt"}`, Want: jsontest.Is("EmbeddedResourceDataTextResourceContents", nil)},
+		{In: `{"blob":"","mimeType":"application/octet-stream","uri":"file:///empty.bin"}`, Want: jsontest.Is("EmbeddedResourceDataBlobResourceContents", nil)},
+		{In: `{"uri":"file:///a.bin","blob":"AAEC"}`, Want: jsontest.Is("EmbeddedResourceDataBlobResourceContents", jsontest.Some{"Blob": "AAEC", "URI": "file:///a.bin"}), Enc: `{"blob":"AAEC","uri":"file:///a.bin"}`},
+	}, deftest.EmbeddedResources...))
 }
 
 func TestElicitationContentValue(t *testing.T) {
-	jsontest.RunUntagged(t, []jsontest.UntaggedCase{
-		{In: `"text"`, Want: reflect.TypeOf(ElicitationContentValueString(""))},
-		{In: `""`, Want: reflect.TypeOf(ElicitationContentValueString(""))},
-		{In: `42`, Want: reflect.TypeOf(ElicitationContentValueInteger(0))},
-		{In: `-9007199254740993`, Want: reflect.TypeOf(ElicitationContentValueInteger(0))},
-		{In: `1.5`, Want: reflect.TypeOf(ElicitationContentValueNumber(0))},
-		{In: `-0.25`, Want: reflect.TypeOf(ElicitationContentValueNumber(0))},
-		{In: `true`, Want: reflect.TypeOf(ElicitationContentValueBoolean(false))},
-		{In: `false`, Want: reflect.TypeOf(ElicitationContentValueBoolean(false))},
-		{In: `["a","b"]`, Want: reflect.TypeOf(ElicitationContentValueStringArray(nil))},
-		{In: `[]`, Want: reflect.TypeOf(ElicitationContentValueStringArray(nil))},
-		{In: `{"a":1}`, Want: nil, Msg: "fits none of String, Integer, Number, Boolean, StringArray"},
-		{In: `{}`, Want: nil, Msg: "fits none of String, Integer, Number, Boolean, StringArray"},
-		{In: `[1,2]`, Want: nil},
-		{In: `1e400`, Want: nil},
-	}, func(u *ElicitationContentValue) any { return u.Value })
-
-	var u ElicitationContentValue
-	if err := json.Unmarshal([]byte(`9007199254740993`), &u); err != nil {
-		t.Fatal(err)
-	}
-	if v, ok := u.Value.(ElicitationContentValueInteger); !ok || v != 9007199254740993 {
-		t.Errorf("large integer decoded as %#v", u.Value)
-	}
+	jsontest.RunUntaggedDef(t, definitions, "ElicitationContentValue", append([]jsontest.UntaggedDefCase{
+		{In: `9007199254740993`, Want: jsontest.Is("ElicitationContentValueInteger", 9007199254740993)},
+		{In: `{"a":1}`, Msg: "fits none of String, Integer, Number, Boolean, StringArray"},
+		{In: `{}`, Msg: "fits none of String, Integer, Number, Boolean, StringArray"},
+		{In: `[1,2]`},
+		{In: `1e400`},
+	}, deftest.ElicitationContentValues...))
 }
 
 func TestErrorCode(t *testing.T) {
-	cases := []struct {
-		in    string
-		code  ErrorCode
-		known bool
-	}{
-		{`{"code":-32601,"message":"Method not found"}`, ErrorCodeMethodNotFound, true},
-		{`{"code":-32000,"message":"Auth required"}`, ErrorCodeAuthenticationRequired, true},
-		{`{"code":-32800,"message":"Cancelled","data":{"n":9007199254740993}}`, ErrorCodeRequestCancelled, true},
-		{`{"code":-32099,"message":"Vendor error"}`, -32099, false},
-		{`{"code":-32022,"message":"Defined only in v2"}`, -32022, false},
-		{`{"code":0,"message":"zero"}`, 0, false},
-		{`{"code":2147483647,"message":"max"}`, 2147483647, false},
-	}
-	for _, tc := range cases {
-		t.Run(tc.in, func(t *testing.T) {
-			var e Error
-			if err := json.Unmarshal([]byte(tc.in), &e); err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			if e.Code != tc.code || e.Code.IsKnown() != tc.known {
-				t.Errorf("code %d known %v, want %d %v", e.Code, e.Code.IsKnown(), tc.code, tc.known)
-			}
-			if out := jsontest.Marshal(t, e); string(out) != tc.in {
-				t.Errorf("re-encoded %s, want %s", out, tc.in)
-			}
-		})
-	}
-	for _, in := range []string{`{"code":"-32601","message":"m"}`, `{"code":1.5,"message":"m"}`, `{"code":2147483648,"message":"m"}`} {
-		var e Error
-		jsontest.AssertTypeError(t, json.Unmarshal([]byte(in), &e), []string{"code"}, "")
-	}
+	jsontest.RunDefCases(t, definitions, "Error", append([]jsontest.DefCase{
+		{In: `{"code":-32800,"message":"Cancelled","data":{"n":9007199254740993}}`, Want: deftest.ErrorCode(-32800, true), Valid: true, Exact: true},
+		{In: `{"code":-32099,"message":"Vendor error"}`, Want: deftest.ErrorCode(-32099, false), Valid: true, Exact: true},
+		{In: `{"code":-32022,"message":"Defined only in v2"}`, Want: deftest.ErrorCode(-32022, false), Valid: true, Exact: true},
+		{In: `{"code":0,"message":"zero"}`, Want: deftest.ErrorCode(0, false), Valid: true, Exact: true},
+		{In: `{"code":2147483647,"message":"max"}`, Want: deftest.ErrorCode(2147483647, false), Valid: true, Exact: true},
+	}, deftest.ErrorCodes...))
 }
 
 func TestOpenEnums(t *testing.T) {
@@ -594,19 +352,11 @@ func TestClosedEnums(t *testing.T) {
 // title and updatedAt, so null differs from an absent member and must survive
 // a round trip.
 func TestNullForPatchFields(t *testing.T) {
-	for _, in := range []string{
-		`{"sessionUpdate":"session_info_update","_meta":null}`,
-		`{"sessionUpdate":"session_info_update","title":null}`,
-		`{"sessionUpdate":"session_info_update","updatedAt":null,"title":"t"}`,
-	} {
-		t.Run(in, func(t *testing.T) {
-			var u SessionUpdate
-			if err := json.Unmarshal([]byte(in), &u); err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			jsontest.AssertSame(t, jsontest.Marshal(t, u), []byte(in))
-		})
-	}
+	jsontest.RunDefCases(t, definitions, "SessionUpdate", []jsontest.DefCase{
+		{In: `{"sessionUpdate":"session_info_update","_meta":null}`, Want: jsontest.NotZero{}, Valid: true},
+		{In: `{"sessionUpdate":"session_info_update","title":null}`, Want: jsontest.NotZero{}, Valid: true},
+		{In: `{"sessionUpdate":"session_info_update","updatedAt":null,"title":"t"}`, Want: jsontest.NotZero{}, Valid: true},
+	})
 }
 
 // TestSessionUpdateLenient: members with x-deserialize-* rules take their

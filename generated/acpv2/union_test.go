@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/acpgen/acpgen/internal/deftest"
 	"github.com/acpgen/acpgen/internal/jsontest"
 )
 
@@ -164,101 +165,16 @@ var sessionUpdate = jsontest.TaggedUnion{
 }
 
 func TestContentBlockKnownTags(t *testing.T) {
-	cases := []struct {
-		in   string
-		want reflect.Type
-	}{
-		{`{"type":"text","text":"hi","_meta":{"n":9007199254740993}}`, reflect.TypeOf(&ContentBlockText{})},
-		{`{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png","uri":"file:///a.png"}`, reflect.TypeOf(&ContentBlockImage{})},
-		{`{"type":"audio","data":"UklGRg==","mimeType":"audio/wav"}`, reflect.TypeOf(&ContentBlockAudio{})},
-		{`{"type":"resource_link","uri":"file:///a.go","name":"a.go","mimeType":"text/x-go","title":"A","description":"d"}`, reflect.TypeOf(&ContentBlockResourceLink{})},
-		{`{"type":"resource","resource":{"uri":"file:///a.txt","text":"hello","mimeType":"text/plain"}}`, reflect.TypeOf(&ContentBlockResource{})},
-		{`{"type":"resource","resource":{"uri":"file:///a.bin","blob":"AAEC","mimeType":"application/octet-stream"}}`, reflect.TypeOf(&ContentBlockResource{})},
-	}
-	for _, tc := range cases {
-		t.Run(tc.in, func(t *testing.T) {
-			var u ContentBlock
-			if err := json.Unmarshal([]byte(tc.in), &u); err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			if got := reflect.TypeOf(u.Value); got != tc.want {
-				t.Fatalf("variant is %v, want %v", got, tc.want)
-			}
-			switch v := u.Value.(type) {
-			case *ContentBlockText:
-				if v.Text != "hi" || !bytes.Contains(v.Meta, []byte(jsontest.BigNumber)) {
-					t.Errorf("text = %+v", v.TextContent)
-				}
-			case *ContentBlockImage:
-				if v.URI == nil || *v.URI != "file:///a.png" {
-					t.Errorf("image = %+v", v.ImageContent)
-				}
-			case *ContentBlockAudio:
-				if v.MimeType != "audio/wav" {
-					t.Errorf("audio = %+v", v.AudioContent)
-				}
-			case *ContentBlockResourceLink:
-				if v.Title == nil || *v.Title != "A" || v.MimeType == nil || *v.MimeType != "text/x-go" {
-					t.Errorf("resource link = %+v", v.ResourceLink)
-				}
-			case *ContentBlockResource:
-				switch r := v.Resource.Value.(type) {
-				case *EmbeddedResourceDataTextResourceContents:
-					if r.Text != "hello" {
-						t.Errorf("text resource = %+v", r.TextResourceContents)
-					}
-				case *EmbeddedResourceDataBlobResourceContents:
-					if r.Blob != "AAEC" {
-						t.Errorf("blob resource = %+v", r.BlobResourceContents)
-					}
-				default:
-					t.Errorf("resource is %T", r)
-				}
-			}
-			jsontest.AssertSame(t, jsontest.Marshal(t, u), []byte(tc.in))
-		})
-	}
+	jsontest.RunKnownTags(t, definitions, jsontest.TaggedUnion{Name: "ContentBlock", TagKey: "type"}, deftest.ContentBlockKnownTags)
 }
 
 func TestToolCallContentKnownTags(t *testing.T) {
-	cases := []struct {
-		in    string
-		check func(t *testing.T, v ToolCallContentVariant)
-	}{
-		{`{"type":"content","content":{"type":"text","text":"done"}}`, func(t *testing.T, v ToolCallContentVariant) {
-			c, ok := v.(*ToolCallContentData)
-			if !ok {
-				t.Fatalf("variant is %T", v)
-			}
-			if txt, ok := c.Content.Content.Value.(*ContentBlockText); !ok || txt.Text != "done" {
-				t.Errorf("content = %#v", c.Content.Content.Value)
-			}
-		}},
-		{`{"type":"diff","changes":[{"operation":"add","path":"/w/new.go","fileType":"text"}]}`, func(t *testing.T, v ToolCallContentVariant) {
-			d, ok := v.(*ToolCallContentDiff)
-			if !ok || len(d.Changes) != 1 || d.Patch != nil {
-				t.Fatalf("variant = %#v", v)
-			}
-			if a, ok := d.Changes[0].Value.(*DiffChangeAdd); !ok || a.Path != "/w/new.go" {
-				t.Errorf("change = %#v", d.Changes[0].Value)
-			}
-		}},
-		{`{"type":"terminal","terminalId":"term_9"}`, func(t *testing.T, v ToolCallContentVariant) {
-			if term, ok := v.(*ToolCallContentTerminal); !ok || term.TerminalID != "term_9" {
-				t.Errorf("variant = %#v", v)
-			}
-		}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.in, func(t *testing.T) {
-			var u ToolCallContent
-			if err := json.Unmarshal([]byte(tc.in), &u); err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			tc.check(t, u.Value)
-			jsontest.AssertSame(t, jsontest.Marshal(t, u), []byte(tc.in))
-		})
-	}
+	is := jsontest.Is
+	jsontest.RunKnownTags(t, definitions, jsontest.TaggedUnion{Name: "ToolCallContent", TagKey: "type"}, []jsontest.TagCase{
+		{In: `{"type":"content","content":{"type":"text","text":"done"}}`, Want: is("ToolCallContentData", jsontest.Some{"Content": jsontest.Some{"Content": is("ContentBlockText", jsontest.Some{"Text": "done"})}})},
+		{In: `{"type":"diff","changes":[{"operation":"add","path":"/w/new.go","fileType":"text"}]}`, Want: is("ToolCallContentDiff", jsontest.Some{"Patch": nil, "Changes": jsontest.List{is("DiffChangeAdd", jsontest.Some{"Path": "/w/new.go"})}})},
+		{In: `{"type":"terminal","terminalId":"term_9"}`, Want: is("ToolCallContentTerminal", jsontest.Some{"TerminalID": "term_9"})},
+	})
 }
 
 func TestSharedPayloadVariants(t *testing.T) {
@@ -308,105 +224,39 @@ func TestSharedPayloadVariants(t *testing.T) {
 	}
 }
 
-// decodeErrorCase is JSON that must not decode; field lists parts the error's
-// JSON path must contain, in order.
-type decodeErrorCase struct {
-	name  string
-	in    string
-	field []string
-	msg   string // substring of the message, if set
-}
-
 func TestSessionUpdateDecodeErrors(t *testing.T) {
-	cases := []decodeErrorCase{
-		{"missing tag", `{"messageId":"m","content":{"type":"text","text":"x"}}`, []string{"update"}, `without "sessionUpdate"`},
-		{"null tag is missing", `{"sessionUpdate":null,"messageId":"m","content":{"type":"text","text":"x"}}`, []string{"update"}, `without "sessionUpdate"`},
-		{"number tag", `{"sessionUpdate":5,"content":{"type":"text","text":"x"}}`, []string{"update", "sessionUpdate"}, ""},
-		{"bool tag", `{"sessionUpdate":true}`, []string{"update", "sessionUpdate"}, ""},
-		{"object tag", `{"sessionUpdate":{"x":1}}`, []string{"update", "sessionUpdate"}, ""},
-		{"array", `[{"sessionUpdate":"agent_message_chunk"}]`, []string{"update"}, "array"},
-		{"string", `"agent_message_chunk"`, []string{"update"}, "string"},
-		{"number", `42`, []string{"update"}, "number"},
-		{"bool", `false`, []string{"update"}, "bool"},
-		{"known tag, content not an object", `{"sessionUpdate":"agent_message_chunk","messageId":"m","content":5}`, []string{"update", "content"}, ""},
-		{"known tag, content without type", `{"sessionUpdate":"agent_message_chunk","messageId":"m","content":{"text":"x"}}`, []string{"update", "content"}, `without "type"`},
-		{"known tag, bad text", `{"sessionUpdate":"agent_message_chunk","messageId":"m","content":{"type":"text","text":5}}`, []string{"update", "content", "text"}, ""},
-		{"known tag, bad tool content", `{"sessionUpdate":"tool_call_content_chunk","toolCallId":"c","content":{"type":"terminal","terminalId":5}}`, []string{"update", "content", "terminalId"}, ""},
-		{"known tag, bad plan", `{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"p","entries":{}}}`, []string{"update", "plan", "entries"}, ""},
-		{"known tag, bad number", `{"sessionUpdate":"usage_update","used":-1,"size":1}`, []string{"update", "used"}, ""},
-		{"known tag, state without tag", `{"sessionUpdate":"state_update","stopReason":"end_turn"}`, []string{"update", "state"}, `without "state"`},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			var n UpdateSessionNotification
-			err := json.Unmarshal([]byte(`{"sessionId":"s","update":`+tc.in+`}`), &n)
-			jsontest.AssertTypeError(t, err, tc.field, tc.msg)
-			if _, other := n.Update.Value.(*SessionUpdateOther); other {
-				t.Errorf("decoded into the fallback variant: %s", n.Update.Value.(*SessionUpdateOther).Raw)
-			}
-
-			var u SessionUpdate
-			err = json.Unmarshal([]byte(tc.in), &u)
-			jsontest.AssertTypeError(t, err, nil, tc.msg)
-			if _, other := u.Value.(*SessionUpdateOther); other {
-				t.Errorf("decoded into the fallback variant")
-			}
-		})
-	}
+	jsontest.RunUnionErrors(t, definitions, sessionUpdate, append([]jsontest.ErrorCase{
+		{Name: "missing tag", In: `{"messageId":"m","content":{"type":"text","text":"x"}}`, Field: []string{"update"}, Msg: `without "sessionUpdate"`},
+		{Name: "null tag is missing", In: `{"sessionUpdate":null,"messageId":"m","content":{"type":"text","text":"x"}}`, Field: []string{"update"}, Msg: `without "sessionUpdate"`},
+		{Name: "known tag, content not an object", In: `{"sessionUpdate":"agent_message_chunk","messageId":"m","content":5}`, Field: []string{"update", "content"}},
+		{Name: "known tag, content without type", In: `{"sessionUpdate":"agent_message_chunk","messageId":"m","content":{"text":"x"}}`, Field: []string{"update", "content"}, Msg: `without "type"`},
+		{Name: "known tag, bad text", In: `{"sessionUpdate":"agent_message_chunk","messageId":"m","content":{"type":"text","text":5}}`, Field: []string{"update", "content", "text"}},
+		{Name: "known tag, bad tool content", In: `{"sessionUpdate":"tool_call_content_chunk","toolCallId":"c","content":{"type":"terminal","terminalId":5}}`, Field: []string{"update", "content", "terminalId"}},
+		{Name: "known tag, bad plan", In: `{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"p","entries":{}}}`, Field: []string{"update", "plan", "entries"}},
+		{Name: "known tag, state without tag", In: `{"sessionUpdate":"state_update","stopReason":"end_turn"}`, Field: []string{"update", "state"}, Msg: `without "state"`},
+	}, deftest.SessionUpdateErrors...))
 }
 
 func TestContentBlockDecodeErrors(t *testing.T) {
-	cases := []decodeErrorCase{
-		{"missing tag", `{"text":"x"}`, []string{"update", "content"}, `without "type"`},
-		{"null tag is missing", `{"type":null,"text":"x"}`, []string{"update", "content"}, `without "type"`},
-		{"number tag", `{"type":7,"text":"x"}`, []string{"update", "content", "type"}, ""},
-		{"array", `[{"type":"text","text":"x"}]`, []string{"update", "content"}, "array"},
-		{"string", `"text"`, []string{"update", "content"}, "string"},
-		{"known tag, bad text", `{"type":"text","text":5}`, []string{"update", "content", "text"}, ""},
-		{"known tag, bad image", `{"type":"image","data":1,"mimeType":"image/png"}`, []string{"update", "content", "data"}, ""},
-		{"known tag, resource not an object", `{"type":"resource","resource":"file:///a"}`, []string{"update", "content", "resource"}, ""},
-		{"known tag, bad uri", `{"type":"resource_link","uri":5,"name":"a"}`, []string{"update", "content", "uri"}, ""},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			var n UpdateSessionNotification
-			err := json.Unmarshal([]byte(`{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","messageId":"m","content":`+tc.in+`}}`), &n)
-			jsontest.AssertTypeError(t, err, tc.field, tc.msg)
-
-			var u ContentBlock
-			err = json.Unmarshal([]byte(tc.in), &u)
-			jsontest.AssertTypeError(t, err, nil, tc.msg)
-			if _, other := u.Value.(*ContentBlockOther); other {
-				t.Errorf("decoded into the fallback variant")
-			}
-		})
-	}
+	jsontest.RunUnionErrors(t, definitions, jsontest.TaggedUnion{
+		Name:    "ContentBlock",
+		Params:  "UpdateSessionNotification",
+		Enclose: `{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","messageId":"m","content":%s}}`,
+		At:      "Update.Value.Content",
+	}, append([]jsontest.ErrorCase{
+		{Name: "known tag, bad uri", In: `{"type":"resource_link","uri":5,"name":"a"}`, Field: []string{"update", "content", "uri"}},
+	}, deftest.ContentBlockErrors...))
 }
 
 func TestToolCallContentDecodeErrors(t *testing.T) {
-	cases := []decodeErrorCase{
-		{"missing tag", `{"terminalId":"t"}`, []string{"update", "content"}, `without "type"`},
-		{"null tag is missing", `{"type":null,"terminalId":"t"}`, []string{"update", "content"}, `without "type"`},
-		{"number tag", `{"type":1}`, []string{"update", "content", "type"}, ""},
-		{"string", `"diff"`, []string{"update", "content"}, "string"},
-		{"known tag, bad diff", `{"type":"diff","changes":{"operation":"add"}}`, []string{"update", "content", "changes"}, ""},
-		{"known tag, bad inner block", `{"type":"content","content":{"type":"text","text":{}}}`, []string{"update", "content", "content", "text"}, ""},
-		{"known tag, inner block without type", `{"type":"content","content":{"text":"x"}}`, []string{"update", "content", "content"}, `without "type"`},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			var n UpdateSessionNotification
-			err := json.Unmarshal([]byte(`{"sessionId":"s","update":{"sessionUpdate":"tool_call_content_chunk","toolCallId":"c","content":`+tc.in+`}}`), &n)
-			jsontest.AssertTypeError(t, err, tc.field, tc.msg)
-
-			var u ToolCallContent
-			err = json.Unmarshal([]byte(tc.in), &u)
-			jsontest.AssertTypeError(t, err, nil, tc.msg)
-			if _, other := u.Value.(*ToolCallContentOther); other {
-				t.Errorf("decoded into the fallback variant")
-			}
-		})
-	}
+	jsontest.RunUnionErrors(t, definitions, jsontest.TaggedUnion{
+		Name:    "ToolCallContent",
+		Params:  "UpdateSessionNotification",
+		Enclose: `{"sessionId":"s","update":{"sessionUpdate":"tool_call_content_chunk","toolCallId":"c","content":%s}}`,
+		At:      "Update.Value.Content",
+	}, append([]jsontest.ErrorCase{
+		{Name: "known tag, bad diff", In: `{"type":"diff","changes":{"operation":"add"}}`, Field: []string{"update", "content", "changes"}},
+	}, deftest.ToolCallContentErrors...))
 }
 
 func TestPlanUpdateContent(t *testing.T) {
@@ -439,25 +289,18 @@ func TestPlanUpdateContent(t *testing.T) {
 			t.Errorf("re-encoded %s", out)
 		}
 	})
-	for _, tc := range []decodeErrorCase{
-		{"custom type without planId", `{"type":"_custom","body":1}`, []string{"update", "plan"}, `without "planId"`},
-		{"future type without planId", `{"type":"future","body":1}`, []string{"update", "plan"}, `without "planId"`},
-		{"planId not a string", `{"type":"_custom","planId":7}`, []string{"update", "plan", "planId"}, ""},
-		{"missing type", `{"planId":"p","entries":[]}`, []string{"update", "plan"}, `without "type"`},
-		{"not an object", `["items"]`, []string{"update", "plan"}, "array"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var u PlanUpdateContent
-			err := json.Unmarshal([]byte(tc.in), &u)
-			jsontest.AssertTypeError(t, err, nil, tc.msg)
-			if _, other := u.Value.(*PlanUpdateContentOther); other {
-				t.Errorf("decoded into the fallback variant")
-			}
-			var n UpdateSessionNotification
-			err = json.Unmarshal([]byte(`{"sessionId":"s","update":{"sessionUpdate":"plan_update","plan":`+tc.in+`}}`), &n)
-			jsontest.AssertTypeError(t, err, tc.field, tc.msg)
-		})
-	}
+	jsontest.RunUnionErrors(t, definitions, jsontest.TaggedUnion{
+		Name:    "PlanUpdateContent",
+		Params:  "UpdateSessionNotification",
+		Enclose: `{"sessionId":"s","update":{"sessionUpdate":"plan_update","plan":%s}}`,
+		At:      "Update.Value.Plan",
+	}, []jsontest.ErrorCase{
+		{Name: "custom type without planId", In: `{"type":"_custom","body":1}`, Field: []string{"update", "plan"}, Msg: `without "planId"`},
+		{Name: "future type without planId", In: `{"type":"future","body":1}`, Field: []string{"update", "plan"}, Msg: `without "planId"`},
+		{Name: "planId not a string", In: `{"type":"_custom","planId":7}`, Field: []string{"update", "plan", "planId"}},
+		{Name: "missing type", In: `{"planId":"p","entries":[]}`, Field: []string{"update", "plan"}, Msg: `without "type"`},
+		{Name: "not an object", In: `["items"]`, Field: []string{"update", "plan"}, Msg: "array"},
+	})
 }
 
 // skipIfUnstable skips the test when v is the variant type name, which
@@ -571,92 +414,26 @@ func TestNestedUnknownVariants(t *testing.T) {
 }
 
 func TestRequestID(t *testing.T) {
-	num, str := reflect.TypeOf(RequestIDNumber(0)), reflect.TypeOf(RequestIDStr(""))
-	jsontest.RunUntagged(t, []jsontest.UntaggedCase{
-		{In: `0`, Want: num},
-		{In: `42`, Want: num},
-		{In: `-7`, Want: num},
-		{In: `9007199254740993`, Want: num},
-		{In: `"req-1"`, Want: str},
-		{In: `""`, Want: str},
-		{In: `"42"`, Want: str},
-		{In: `true`, Want: nil, Msg: "fits none of Number, Str"},
-		{In: `{"id":1}`, Want: nil, Msg: "fits none of Number, Str"},
-		{In: `[1]`, Want: nil, Msg: "fits none of Number, Str"},
-		{In: `1.5`, Want: nil},
-		{In: `18446744073709551616`, Want: nil},
-	}, func(u *RequestID) any { return u.Value })
-
-	for _, in := range []string{`42`, `"42"`} {
-		var u RequestID
-		if err := json.Unmarshal([]byte(in), &u); err != nil {
-			t.Fatal(err)
-		}
-		switch v := u.Value.(type) {
-		case RequestIDNumber:
-			if in != "42" || v != 42 {
-				t.Errorf("%s gave number %d", in, v)
-			}
-		case RequestIDStr:
-			if in != `"42"` || v != "42" {
-				t.Errorf("%s gave string %q", in, v)
-			}
-		default:
-			t.Errorf("%s gave %T", in, v)
-		}
-	}
+	jsontest.RunUntaggedDef(t, definitions, "RequestId", deftest.RequestIDs("fits none of Number, Str"))
 }
 
 func TestEmbeddedResourceData(t *testing.T) {
-	text := reflect.TypeOf(&EmbeddedResourceDataTextResourceContents{})
-	blob := reflect.TypeOf(&EmbeddedResourceDataBlobResourceContents{})
-	jsontest.RunUntagged(t, []jsontest.UntaggedCase{
-		{In: `{"text":"hello","uri":"file:///a.txt"}`, Want: text},
-		{In: `{"text":"","uri":"file:///empty.txt","mimeType":"text/plain"}`, Want: text},
-		{In: `{"blob":"AAEC","uri":"file:///a.bin"}`, Want: blob},
-		{In: `{"blob":"","uri":"file:///empty.bin","mimeType":"application/octet-stream"}`, Want: blob},
-		{In: `"file:///a.txt"`, Want: nil, Msg: "fits none of TextResourceContents, BlobResourceContents"},
-		{In: `[]`, Want: nil, Msg: "fits none of TextResourceContents, BlobResourceContents"},
-		{In: `7`, Want: nil, Msg: "fits none of TextResourceContents, BlobResourceContents"},
-		{In: `{"uri":"file:///a"}`, Want: nil},
-		{In: `{"text":5,"uri":"file:///a"}`, Want: nil},
-	}, func(u *EmbeddedResourceData) any { return u.Value })
-
-	var u EmbeddedResourceData
-	if err := json.Unmarshal([]byte(`{"uri":"file:///a.bin","blob":"AAEC"}`), &u); err != nil {
-		t.Fatal(err)
-	}
-	if b, ok := u.Value.(*EmbeddedResourceDataBlobResourceContents); !ok || b.Blob != "AAEC" || b.URI != "file:///a.bin" {
-		t.Errorf("blob resource decoded as %#v", u.Value)
-	}
+	jsontest.RunUntaggedDef(t, definitions, "EmbeddedResourceResource", append([]jsontest.UntaggedDefCase{
+		{In: `{"text":"","uri":"file:///empty.txt","mimeType":"text/plain"}`, Want: jsontest.Is("EmbeddedResourceDataTextResourceContents", nil)},
+		{In: `{"blob":"","uri":"file:///empty.bin","mimeType":"application/octet-stream"}`, Want: jsontest.Is("EmbeddedResourceDataBlobResourceContents", nil)},
+		{In: `{"uri":"file:///a.bin","blob":"AAEC"}`, Want: jsontest.Is("EmbeddedResourceDataBlobResourceContents", jsontest.Some{"Blob": "AAEC", "URI": "file:///a.bin"}), Enc: `{"blob":"AAEC","uri":"file:///a.bin"}`},
+	}, deftest.EmbeddedResources...))
 }
 
 func TestElicitationContentValue(t *testing.T) {
-	other := reflect.TypeOf(&ElicitationContentValueOther{})
-	jsontest.RunUntagged(t, []jsontest.UntaggedCase{
-		{In: `"text"`, Want: reflect.TypeOf(ElicitationContentValueString(""))},
-		{In: `""`, Want: reflect.TypeOf(ElicitationContentValueString(""))},
-		{In: `42`, Want: reflect.TypeOf(ElicitationContentValueInteger(0))},
-		{In: `-9007199254740993`, Want: reflect.TypeOf(ElicitationContentValueInteger(0))},
-		{In: `1.5`, Want: reflect.TypeOf(ElicitationContentValueNumber(0))},
-		{In: `-0.25`, Want: reflect.TypeOf(ElicitationContentValueNumber(0))},
-		{In: `true`, Want: reflect.TypeOf(ElicitationContentValueBoolean(false))},
-		{In: `false`, Want: reflect.TypeOf(ElicitationContentValueBoolean(false))},
-		{In: `["a","b"]`, Want: reflect.TypeOf(ElicitationContentValueStringArray(nil))},
-		{In: `[]`, Want: reflect.TypeOf(ElicitationContentValueStringArray(nil))},
+	other := jsontest.Is("ElicitationContentValueOther", nil)
+	jsontest.RunUntaggedDef(t, definitions, "ElicitationContentValue", append([]jsontest.UntaggedDefCase{
 		{In: `{"z":1,"a":{"n":9007199254740993}}`, Want: other},
 		{In: `{}`, Want: other},
 		{In: `[1,"a"]`, Want: other},
 		{In: `1e400`, Want: other},
-	}, func(u *ElicitationContentValue) any { return u.Value })
-
-	var u ElicitationContentValue
-	if err := json.Unmarshal([]byte(`{"z":1,"a":2}`), &u); err != nil {
-		t.Fatal(err)
-	}
-	if o, ok := u.Value.(*ElicitationContentValueOther); !ok || string(o.Raw) != `{"z":1,"a":2}` {
-		t.Errorf("object decoded as %#v", u.Value)
-	}
+		{In: `{"z":1,"a":2}`, Want: jsontest.Is("ElicitationContentValueOther", jsontest.Some{"Raw": `{"z":1,"a":2}`})},
+	}, deftest.ElicitationContentValues...))
 }
 
 // TestElicitationContentNull: the Other alternative is any JSON value, null
@@ -678,47 +455,17 @@ func TestElicitationContentNull(t *testing.T) {
 }
 
 func TestErrorCode(t *testing.T) {
-	cases := []struct {
-		in    string
-		code  ErrorCode
-		known bool
-	}{
-		{`{"code":-32601,"message":"Method not found"}`, ErrorCodeMethodNotFound, true},
-		{`{"code":-32000,"message":"Auth required"}`, ErrorCodeAuthenticationRequired, true},
-		{`{"code":-32022,"message":"Unsupported","data":{"requested":3,"supported":[1,2]}}`, ErrorCodeUnsupportedProtocolVersion, true},
-		{`{"code":-32002,"message":"Not found","data":{"sessionId":"sess_1"}}`, ErrorCodeResourceNotFound, true},
-		{`{"code":-32099,"message":"Vendor error","data":{"n":9007199254740993}}`, -32099, false},
-		{`{"code":0,"message":"zero","data":"text"}`, 0, false},
-		{`{"code":2147483647,"message":"max","data":[1,{"b":2,"a":1}]}`, 2147483647, false},
-	}
-	for _, tc := range cases {
-		t.Run(tc.in, func(t *testing.T) {
-			var e Error
-			if err := json.Unmarshal([]byte(tc.in), &e); err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			if e.Code != tc.code || e.Code.IsKnown() != tc.known {
-				t.Errorf("code %d known %v, want %d %v", e.Code, e.Code.IsKnown(), tc.code, tc.known)
-			}
-			if out := jsontest.Marshal(t, e); string(out) != tc.in {
-				t.Errorf("re-encoded %s, want %s", out, tc.in)
-			}
-		})
-	}
-	var e Error
-	if err := json.Unmarshal([]byte(`{"code":-32022,"message":"m","data":{"requested":3,"supported":[1,2]}}`), &e); err != nil {
-		t.Fatal(err)
-	}
-	if e.Data == nil {
-		t.Fatal("no data")
-	}
-	if d, ok := e.Data.Value.(*ErrorDataUnsupportedProtocolVersion); !ok || len(d.Supported) != 2 {
-		t.Errorf("data decoded as %#v", e.Data.Value)
-	}
-	for _, in := range []string{`{"code":"-32601","message":"m"}`, `{"code":1.5,"message":"m"}`, `{"code":2147483648,"message":"m"}`} {
-		var e Error
-		jsontest.AssertTypeError(t, json.Unmarshal([]byte(in), &e), []string{"code"}, "")
-	}
+	jsontest.RunDefCases(t, definitions, "Error", append([]jsontest.DefCase{
+		{In: `{"code":-32022,"message":"Unsupported","data":{"requested":3,"supported":[1,2]}}`, Want: deftest.ErrorCode(-32022, true), Valid: true, Exact: true},
+		{In: `{"code":-32002,"message":"Not found","data":{"sessionId":"sess_1"}}`, Want: deftest.ErrorCode(-32002, true), Valid: true, Exact: true},
+		{In: `{"code":-32099,"message":"Vendor error","data":{"n":9007199254740993}}`, Want: deftest.ErrorCode(-32099, false), Valid: true, Exact: true},
+		{In: `{"code":0,"message":"zero","data":"text"}`, Want: deftest.ErrorCode(0, false), Valid: true, Exact: true},
+		{In: `{"code":2147483647,"message":"max","data":[1,{"b":2,"a":1}]}`, Want: deftest.ErrorCode(2147483647, false), Valid: true, Exact: true},
+		{
+			In:   `{"code":-32022,"message":"m","data":{"requested":3,"supported":[1,2]}}`,
+			Want: jsontest.Some{"Data": jsontest.Is("ErrorDataUnsupportedProtocolVersion", jsontest.Some{"Supported": jsontest.List{1, 2}})},
+		},
+	}, deftest.ErrorCodes...))
 }
 
 func TestOpenEnums(t *testing.T) {
@@ -760,21 +507,13 @@ func TestClosedEnums(t *testing.T) {
 // ("null clears it", "null resets it"), null differs from an absent member and
 // must survive a round trip.
 func TestNullForPatchFields(t *testing.T) {
-	for _, in := range []string{
-		`{"sessionUpdate":"tool_call_update","toolCallId":"c","_meta":null}`,
-		`{"sessionUpdate":"tool_call_update","toolCallId":"c","title":null,"name":null}`,
-		`{"sessionUpdate":"tool_call_update","toolCallId":"c","kind":null,"status":null,"capabilities":null}`,
-		`{"sessionUpdate":"tool_call_update","toolCallId":"c","title":"t","kind":"read"}`,
-		`{"sessionUpdate":"usage_update","used":1,"size":2,"cost":null}`,
-		`{"sessionUpdate":"session_info_update","title":null,"updatedAt":null}`,
-		`{"sessionUpdate":"agent_message","messageId":"m","_meta":null}`,
-	} {
-		t.Run(in, func(t *testing.T) {
-			var u SessionUpdate
-			if err := json.Unmarshal([]byte(in), &u); err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			jsontest.AssertSame(t, jsontest.Marshal(t, u), []byte(in))
-		})
-	}
+	jsontest.RunDefCases(t, definitions, "SessionUpdate", []jsontest.DefCase{
+		{In: `{"sessionUpdate":"tool_call_update","toolCallId":"c","_meta":null}`, Want: jsontest.NotZero{}, Valid: true},
+		{In: `{"sessionUpdate":"tool_call_update","toolCallId":"c","title":null,"name":null}`, Want: jsontest.NotZero{}, Valid: true},
+		{In: `{"sessionUpdate":"tool_call_update","toolCallId":"c","kind":null,"status":null,"capabilities":null}`, Want: jsontest.NotZero{}, Valid: true},
+		{In: `{"sessionUpdate":"tool_call_update","toolCallId":"c","title":"t","kind":"read"}`, Want: jsontest.NotZero{}, Valid: true},
+		{In: `{"sessionUpdate":"usage_update","used":1,"size":2,"cost":null}`, Want: jsontest.NotZero{}, Valid: true},
+		{In: `{"sessionUpdate":"session_info_update","title":null,"updatedAt":null}`, Want: jsontest.NotZero{}, Valid: true},
+		{In: `{"sessionUpdate":"agent_message","messageId":"m","_meta":null}`, Want: jsontest.NotZero{}, Valid: true},
+	})
 }

@@ -115,13 +115,19 @@ func RunUnknownTags(t *testing.T, defs Definitions, params string, unions []Fall
 // the pointer to it, failing the test on error.
 func decodeDef(t testing.TB, defs Definitions, def string, data []byte) any {
 	t.Helper()
-	newValue, ok := defs[def]
-	if !ok {
-		t.Fatalf("no definition %s", def)
-	}
-	v := newValue()
+	v := newDef(t, defs, def)
 	if err := json.Unmarshal(data, v); err != nil {
 		t.Fatalf("decode %s as %s: %v", data, def, err)
 	}
 	return v
+}
+
+// newDef returns a pointer to a new value of the Go type of def.
+func newDef(t testing.TB, defs Definitions, def string) any {
+	t.Helper()
+	newValue, ok := defs[def]
+	if !ok {
+		t.Fatalf("no definition %s", def)
+	}
+	return newValue()
 }

@@ -14,6 +14,15 @@ import (
 // reached to hold a T or a *T. It fails the test when a step is missing.
 func Follow(t testing.TB, v any, path string) reflect.Value {
 	t.Helper()
+	got, err := follow(v, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// follow is Follow, returning an error for a missing step.
+func follow(v any, path string) (reflect.Value, error) {
 	got := reflect.ValueOf(v)
 	done := ""
 	for _, step := range strings.Split(path, ".") {
@@ -21,27 +30,27 @@ func Follow(t testing.TB, v any, path string) reflect.Value {
 		if typ, ok := strings.CutPrefix(name, "("); ok {
 			typ = strings.TrimSuffix(typ, ")")
 			if got.Kind() != reflect.Interface || got.IsNil() || indirectName(got.Elem().Type()) != typ {
-				t.Fatalf("%s is %s, want a %s", at(done), describe(got), typ)
+				return got, fmt.Errorf("%s is %s, want a %s", at(done), describe(got), typ)
 			}
 			done = join(done, step)
 			continue
 		}
 		got = indirect(got)
 		if got.Kind() != reflect.Struct || !got.FieldByName(name).IsValid() {
-			t.Fatalf("%s (%s) has no field %s", at(done), describe(got), name)
+			return got, fmt.Errorf("%s (%s) has no field %s", at(done), describe(got), name)
 		}
 		got = got.FieldByName(name)
 		if hasIndex {
 			i, err := strconv.Atoi(index)
 			got = indirect(got)
 			if err != nil || got.Kind() != reflect.Slice || i >= got.Len() {
-				t.Fatalf("%s.%s (%s) has no element %s", at(done), name, describe(got), index)
+				return got, fmt.Errorf("%s.%s (%s) has no element %s", at(done), name, describe(got), index)
 			}
 			got = got.Index(i)
 		}
 		done = join(done, step)
 	}
-	return got
+	return got, nil
 }
 
 // indirect follows pointers and interfaces to the value they hold.

@@ -1,8 +1,10 @@
 package jsontest
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -15,6 +17,9 @@ type TaggedUnion struct {
 	Params  string
 	Enclose string
 	At      string
+	// Dropped marks params that drop an item of the union that fails to
+	// decode (see RunUnionErrors).
+	Dropped bool
 }
 
 // TagCase is an object of a known tag: Want is the shape of the variant
@@ -52,6 +57,114 @@ func RunKnownTags(t *testing.T, defs Definitions, u TaggedUnion, cases []TagCase
 			n := decodeDef(t, defs, u.Params, params)
 			AssertShape(t, Follow(t, n, u.At).Addr().Interface(), Some{"Value": tc.Want})
 			AssertSame(t, Marshal(t, n), params)
+		})
+	}
+}
+
+// ErrorCase is JSON that must not decode into a union: Field lists parts
+// the error's JSON path must hold, in order, when the union is decoded
+// inside its params; Msg, when set, is part of the message.
+type ErrorCase struct {
+	Name  string
+	In    string
+	Field []string
+	Msg   string
+}
+
+// RunUnionErrors decodes each case into the union u, alone and inside
+// u.Params: both fail with a *json.UnmarshalTypeError (see AssertTypeError)
+// and neither decodes into the fallback variant (as far as the params
+// reach u.At). When u.Dropped is set,
+// the params hold the union in a list that drops items that fail to
+// decode (x-deserialize-skip-invalid-items): Enclose puts a valid item
+// after the case's, the params decode and the list at u.At holds that one.
+func RunUnionErrors(t *testing.T, defs Definitions, u TaggedUnion, cases []ErrorCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			params := []byte(fmt.Sprintf(u.Enclose, tc.In))
+			n := newDef(t, defs, u.Params)
+			err := json.Unmarshal(params, n)
+			if u.Dropped {
+				if err != nil {
+					t.Fatalf("an invalid item failed the whole %s: %v", u.Params, err)
+				}
+				if items := Follow(t, n, u.At); items.Len() != 1 {
+					t.Errorf("%s has %d items, want the valid one only", u.At, items.Len())
+				}
+			} else {
+				AssertTypeError(t, err, tc.Field, tc.Msg)
+				if union, err := follow(n, u.At); err == nil {
+					assertNotOther(t, union)
+				}
+			}
+
+			union := newDef(t, defs, u.Name)
+			err = json.Unmarshal([]byte(tc.In), union)
+			AssertTypeError(t, err, nil, tc.Msg)
+			assertNotOther(t, reflect.ValueOf(union))
+		})
+	}
+}
+
+// assertNotOther fails the test when the union v holds its fallback
+// variant.
+func assertNotOther(t testing.TB, v reflect.Value) {
+	t.Helper()
+	value := indirect(v).FieldByName("Value")
+	if value.IsValid() && !value.IsNil() && strings.HasSuffix(indirectName(value.Elem().Type()), "Other") {
+		t.Errorf("decoded into the fallback variant: %s", Marshal(t, value.Interface()))
+	}
+}
+
+// UntaggedDefCase is one JSON value for the untagged union of a schema
+// definition: Want is the shape of the decoded union (see Is), or nil when
+// decoding must fail; Msg is a substring of the error.
+type UntaggedDefCase struct {
+	In   string
+	Want any
+	Msg  string
+	// Enc, when set, is the encoding of the decoded value, when it differs
+	// from In.
+	Enc string
+}
+
+// RunUntaggedDef is RunUntagged for the union def, looked up in defs: each
+// case decodes, alone and as a struct field, to its shape and encodes back
+// to the input, or fails to decode.
+func RunUntaggedDef(t *testing.T, defs Definitions, def string, cases []UntaggedDefCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.In, func(t *testing.T) {
+			u := newDef(t, defs, def)
+			err := json.Unmarshal([]byte(tc.In), u)
+			if tc.Want == nil {
+				AssertTypeError(t, err, nil, tc.Msg)
+				return
+			}
+			if err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			AssertShape(t, u, tc.Want)
+			enc := tc.In
+			if tc.Enc != "" {
+				enc = tc.Enc
+			}
+			if out := Marshal(t, u); string(out) != enc {
+				t.Errorf("re-encoded %s, want %s", out, enc)
+			}
+			// And as a struct field.
+			field := reflect.New(reflect.StructOf([]reflect.StructField{{
+				Name: "V", Type: reflect.TypeOf(u).Elem(), Tag: `json:"v"`,
+			}}))
+			in := `{"v":` + tc.In + `}`
+			if err := json.Unmarshal([]byte(in), field.Interface()); err != nil {
+				t.Fatalf("decode as field: %v", err)
+			}
+			AssertShape(t, field.Elem().Field(0).Addr().Interface(), tc.Want)
+			if out := Marshal(t, field.Interface()); string(out) != `{"v":`+enc+`}` {
+				t.Errorf("re-encoded as field %s, want %s", out, `{"v":`+enc+`}`)
+			}
 		})
 	}
 }
