@@ -42,6 +42,7 @@ var fallbackUnions = []jsontest.FallbackUnion{
 		Enclose: `{"sessionId":"sess_1","update":{"sessionUpdate":"plan_update","plan":%s}}`,
 		At:      "Update.Value.(SessionUpdatePlanUpdate).Plan",
 		Want:    jsontest.Some{"PlanID": "plan_9"},
+		Bare:    `{"type":"%s","planId":"plan_9"}`,
 	},
 }
 
@@ -50,28 +51,7 @@ func TestUnknownTagsKeptByteExact(t *testing.T) {
 }
 
 func TestFallbackWithoutRaw(t *testing.T) {
-	cases := []struct {
-		v    any
-		want string
-	}{
-		{SessionUpdate{Value: &SessionUpdateOther{Tag: "_x"}}, `{"sessionUpdate":"_x"}`},
-		{ContentBlock{Value: &ContentBlockOther{Tag: "future"}}, `{"type":"future"}`},
-		{ToolCallContent{Value: &ToolCallContentOther{Tag: "_y"}}, `{"type":"_y"}`},
-		{PlanUpdateContent{Value: &PlanUpdateContentOther{Tag: "_z", PlanID: "p1"}}, `{"type":"_z","planId":"p1"}`},
-	}
-	for _, tc := range cases {
-		if out := jsontest.Marshal(t, tc.v); string(out) != tc.want {
-			t.Errorf("json.Marshal(%T) = %s, want %s", tc.v, out, tc.want)
-		}
-	}
-	for _, v := range []any{SessionUpdate{}, ContentBlock{}, ToolCallContent{}, PlanUpdateContent{}} {
-		if _, err := json.Marshal(v); err == nil {
-			t.Errorf("json.Marshal(%T{}) with nil Value succeeded, want error", v)
-		}
-	}
-	if tag := (SessionUpdate{}).Tag(); tag != "" {
-		t.Errorf("Tag() of empty union = %q, want empty", tag)
-	}
+	jsontest.RunFallbackWithoutRaw(t, definitions, fallbackUnions)
 }
 
 func TestSessionUpdateKnownTags(t *testing.T) {
@@ -80,7 +60,7 @@ func TestSessionUpdateKnownTags(t *testing.T) {
 		list = jsontest.List
 	)
 	is := jsontest.Is
-	jsontest.RunKnownTags(t, definitions, sessionUpdate, []jsontest.TagCase{{
+	jsontest.RunKnownTags(t, definitions, sessionUpdate, append([]jsontest.TagCase{{
 		Name: "agent_message_chunk",
 		In:   `{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Hello","annotations":{"priority":0.5,"audience":["user","assistant"]}},"messageId":"msg_1"}`,
 		Want: is("SessionUpdateAgentMessageChunk", some{"MessageID": "msg_1", "Content": is("ContentBlockText", some{
@@ -142,27 +122,14 @@ func TestSessionUpdateKnownTags(t *testing.T) {
 		In:   `{"sessionUpdate":"usage_update","used":53000,"size":200000,"cost":{"amount":0.045,"currency":"USD"}}`,
 		Want: is("SessionUpdateUsageUpdate", some{"Used": 53000, "Size": 200000}),
 	}, {
-		Name: "notice with custom severity",
-		In:   `{"sessionUpdate":"notice","severity":"_vendor_alert","title":"Heads up","description":"d"}`,
-		Want: is("SessionUpdateNotice", some{
-			"Severity": jsontest.All{"_vendor_alert", some{"IsKnown()": false, "IsCustom()": true}},
-			"Title":    "Heads up",
-		}),
-	}, {
 		Name: "session_info_update",
 		In:   `{"sessionUpdate":"session_info_update","title":"Auth work","_meta":{"tags":["a"],"n":9007199254740993}}`,
 		Want: is("SessionUpdateSessionInfoUpdate", some{"Meta": some{"Value": jsontest.Contains(jsontest.BigNumber)}}),
-	}})
+	}}, deftest.SessionUpdateKnownTags...))
 }
 
 // sessionUpdate is SessionUpdate, alone and in session/update params.
-var sessionUpdate = jsontest.TaggedUnion{
-	Name:    "SessionUpdate",
-	TagKey:  "sessionUpdate",
-	Params:  "UpdateSessionNotification",
-	Enclose: `{"sessionId":"sess_1","update":%s}`,
-	At:      "Update",
-}
+var sessionUpdate = deftest.SessionUpdate("UpdateSessionNotification")
 
 func TestContentBlockKnownTags(t *testing.T) {
 	jsontest.RunKnownTags(t, definitions, jsontest.TaggedUnion{Name: "ContentBlock", TagKey: "type"}, deftest.ContentBlockKnownTags)
@@ -178,50 +145,7 @@ func TestToolCallContentKnownTags(t *testing.T) {
 }
 
 func TestSharedPayloadVariants(t *testing.T) {
-	cases := []struct {
-		tag  string
-		want reflect.Type
-		make func(ContentChunk) SessionUpdateVariant
-	}{
-		{"user_message_chunk", reflect.TypeOf(&SessionUpdateUserMessageChunk{}), func(c ContentChunk) SessionUpdateVariant { return &SessionUpdateUserMessageChunk{c} }},
-		{"agent_message_chunk", reflect.TypeOf(&SessionUpdateAgentMessageChunk{}), func(c ContentChunk) SessionUpdateVariant { return &SessionUpdateAgentMessageChunk{c} }},
-		{"agent_thought_chunk", reflect.TypeOf(&SessionUpdateAgentThoughtChunk{}), func(c ContentChunk) SessionUpdateVariant { return &SessionUpdateAgentThoughtChunk{c} }},
-	}
-	seen := map[reflect.Type]string{}
-	for _, tc := range cases {
-		t.Run(tc.tag, func(t *testing.T) {
-			in := `{"sessionUpdate":"` + tc.tag + `","messageId":"m1","content":{"type":"text","text":"same payload"}}`
-			var u SessionUpdate
-			if err := json.Unmarshal([]byte(in), &u); err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			got := reflect.TypeOf(u.Value)
-			if got != tc.want {
-				t.Fatalf("variant is %v, want %v", got, tc.want)
-			}
-			if other, dup := seen[got]; dup {
-				t.Errorf("%s and %s decode to the same type %v", other, tc.tag, got)
-			}
-			seen[got] = tc.tag
-			if u.Tag() != tc.tag {
-				t.Errorf("Tag() = %q", u.Tag())
-			}
-			out := jsontest.Marshal(t, u)
-			if !bytes.Equal(out, []byte(in)) {
-				t.Errorf("re-encoded %s, want %s", out, in)
-			}
-
-			// Built by hand from the shared payload, each writes its own tag.
-			chunk := ContentChunk{MessageID: "m1", Content: ContentBlock{Value: &ContentBlockText{TextContent{Text: "same payload"}}}}
-			built := SessionUpdate{Value: tc.make(chunk)}
-			if built.Tag() != tc.tag {
-				t.Errorf("built Tag() = %q", built.Tag())
-			}
-			if out := jsontest.Marshal(t, built); string(out) != in {
-				t.Errorf("built encodes as %s, want %s", out, in)
-			}
-		})
-	}
+	jsontest.RunSharedPayload(t, definitions, sessionUpdate, `"messageId":"m1","content":{"type":"text","text":"same payload"}`, deftest.ChunkVariants)
 }
 
 func TestSessionUpdateDecodeErrors(t *testing.T) {

@@ -124,3 +124,33 @@ var ErrorCodes = []jsontest.DefCase{
 	{In: `{"code":1.5,"message":"m"}`, Err: "code", Field: "code"},
 	{In: `{"code":2147483648,"message":"m"}`, Err: "code", Field: "code"},
 }
+
+// SessionUpdate is the SessionUpdate union, alone and in the session/update
+// params of the definition params.
+func SessionUpdate(params string) jsontest.TaggedUnion {
+	return jsontest.TaggedUnion{
+		Name:    "SessionUpdate",
+		TagKey:  "sessionUpdate",
+		Params:  params,
+		Enclose: `{"sessionId":"sess_1","update":%s}`,
+		At:      "Update",
+	}
+}
+
+// ChunkVariants are the SessionUpdate variants that share the ContentChunk
+// payload.
+var ChunkVariants = []jsontest.TagType{
+	{Tag: "user_message_chunk", Type: "SessionUpdateUserMessageChunk"},
+	{Tag: "agent_message_chunk", Type: "SessionUpdateAgentMessageChunk"},
+	{Tag: "agent_thought_chunk", Type: "SessionUpdateAgentThoughtChunk"},
+}
+
+// SessionUpdateKnownTags are session updates every version reads alike.
+var SessionUpdateKnownTags = []jsontest.TagCase{{
+	Name: "notice with custom severity",
+	In:   `{"sessionUpdate":"notice","severity":"_vendor_alert","title":"Heads up","description":"d"}`,
+	Want: is("SessionUpdateNotice", some{
+		"Severity": jsontest.All{"_vendor_alert", some{"IsKnown()": false, "IsCustom()": true}},
+		"Title":    "Heads up",
+	}),
+}}

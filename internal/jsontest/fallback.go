@@ -34,6 +34,9 @@ type FallbackUnion struct {
 	Input func(tag string) string
 	// Want, if set, is the shape of the fallback variant (see Fields).
 	Want any
+	// Bare, if set, is the encoding of the fallback variant of a tag (%s)
+	// without Raw; otherwise it is an object of the tag alone.
+	Bare string
 }
 
 // RunUnknownTags decodes objects of unknown tags, custom ("_…") and not,
@@ -130,4 +133,37 @@ func newDef(t testing.TB, defs Definitions, def string) any {
 		t.Fatalf("no definition %s", def)
 	}
 	return newValue()
+}
+
+// RunFallbackWithoutRaw checks each union's fallback variant built without
+// Raw, as a program would: it encodes its tag (and the members the union
+// requires, Bare) alone. An empty union has no tag and does not encode.
+func RunFallbackWithoutRaw(t *testing.T, defs Definitions, unions []FallbackUnion) {
+	for _, u := range unions {
+		t.Run(u.Name, func(t *testing.T) {
+			for _, tag := range []string{"_x", "future"} {
+				input := UnknownObject(u.TagKey, tag)
+				if u.Input != nil {
+					input = u.Input(tag)
+				}
+				union := decodeDef(t, defs, u.Name, []byte(input))
+				v := OtherView(t, union)
+				reflect.ValueOf(v.Variant).Elem().FieldByName("Raw").SetBytes(nil)
+				want := `{"` + u.TagKey + `":"` + tag + `"}`
+				if u.Bare != "" {
+					want = fmt.Sprintf(u.Bare, tag)
+				}
+				if out := Marshal(t, reflect.ValueOf(union).Elem().Interface()); string(out) != want {
+					t.Errorf("json.Marshal(%T) = %s, want %s", union, out, want)
+				}
+			}
+			empty := reflect.ValueOf(newDef(t, defs, u.Name)).Elem().Interface()
+			if _, err := json.Marshal(empty); err == nil {
+				t.Errorf("json.Marshal(%T{}) with nil Value succeeded, want error", empty)
+			}
+			if tag := call(t, reflect.ValueOf(empty), "Tag"); tag != "" {
+				t.Errorf("Tag() of empty union = %q, want empty", tag)
+			}
+		})
+	}
 }

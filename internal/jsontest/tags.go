@@ -168,3 +168,46 @@ func RunUntaggedDef(t *testing.T, defs Definitions, def string, cases []Untagged
 		})
 	}
 }
+
+// TagType is a tag of a union and the name of its variant's type.
+type TagType struct {
+	Tag  string
+	Type string
+}
+
+// RunSharedPayload checks the variants of the union u that share one
+// payload type: the object of each tag, with the members (JSON after the
+// tag), decodes to the tag's own variant type and encodes as received, and
+// a variant of each built around the payload decoded first encodes with its
+// own tag.
+func RunSharedPayload(t *testing.T, defs Definitions, u TaggedUnion, members string, variants []TagType) {
+	var payload reflect.Value
+	for _, v := range variants {
+		t.Run(v.Tag, func(t *testing.T) {
+			in := `{"` + u.TagKey + `":"` + v.Tag + `",` + members + `}`
+			union := decodeDef(t, defs, u.Name, []byte(in))
+			AssertShape(t, union, Is(v.Type, nil))
+			if tag := call(t, reflect.ValueOf(union), "Tag"); tag != v.Tag {
+				t.Errorf("Tag() = %q", tag)
+			}
+			if out := Marshal(t, union); string(out) != in {
+				t.Errorf("re-encoded %s, want %s", out, in)
+			}
+
+			variant := Follow(t, union, "Value").Elem()
+			if !payload.IsValid() {
+				payload = variant.Elem().Field(0)
+			}
+			built := reflect.New(variant.Type().Elem())
+			built.Elem().Field(0).Set(payload)
+			union = newDef(t, defs, u.Name)
+			reflect.ValueOf(union).Elem().FieldByName("Value").Set(built)
+			if tag := call(t, reflect.ValueOf(union), "Tag"); tag != v.Tag {
+				t.Errorf("built Tag() = %q", tag)
+			}
+			if out := Marshal(t, union); string(out) != in {
+				t.Errorf("built encodes as %s, want %s", out, in)
+			}
+		})
+	}
+}
