@@ -2,7 +2,6 @@ package acpv1
 
 import (
 	"context"
-	"errors"
 	"io"
 	"testing"
 
@@ -69,27 +68,18 @@ var testPackage = &conntest.Package{
 	PromptResult:     `{"stopReason":"end_turn"}`,
 	PermissionParams: `{"sessionId":%q,"toolCall":{"toolCallId":"c"},"options":[]}`,
 	NotFound:         func(uri string) error { return NewResourceNotFoundError(uri) },
-	IsCode:           func(err error, code int) bool { return isCode(err, ErrorCode(code)) },
+	IsCode:           conntest.HasCode,
 }
 
 // options are the options of a connection under test.
 func options(o conntest.Options) []ConnOption {
-	opts := []ConnOption{WithLimits(Limits{
-		MaxMessageBytes:       o.MaxMessageBytes,
-		MaxIDLength:           o.MaxIDLength,
-		MaxConcurrentRequests: o.MaxConcurrentRequests,
-		MaxBufferedBytes:      o.MaxBufferedBytes,
-		OutputStall:           o.OutputStall,
-	})}
+	var limits Limits
+	conntest.SetLimits(o, &limits)
+	opts := []ConnOption{WithLimits(limits)}
 	if o.Logger != nil {
 		opts = append(opts, WithLogger(o.Logger))
 	}
 	return opts
-}
-
-func isCode(err error, code ErrorCode) bool {
-	var rpcErr *Error
-	return errors.As(err, &rpcErr) && rpcErr.Code == code
 }
 
 // TestConn runs the connection tests of internal/conntest.
