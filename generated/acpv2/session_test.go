@@ -81,9 +81,6 @@ func TestSessionStateToolCalls(t *testing.T) {
 // alone and checks that the patch carries it into the tool call.
 func TestToolCallPatchCoversEveryMember(t *testing.T) {
 	values := map[string]string{
-		"kind": `"edit"`, "status": `"failed"`, "title": `"T"`, "name": `"n"`,
-		"content":   `[{"type":"content","content":{"type":"text","text":"x"}}]`,
-		"locations": `[{"path":"/p"}]`, "rawInput": `{"i":1}`, "rawOutput": `{"o":1}`, "_meta": `{"m":1}`,
 		"capabilities": `{"cancel":{}}`,
 	}
 	newState := func() any { return NewSessionState("s") }

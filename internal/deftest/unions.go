@@ -25,6 +25,13 @@ var ContentBlockKnownTags = []jsontest.TagCase{
 	{In: `{"type":"resource","resource":{"uri":"file:///a.bin","blob":"AAEC","mimeType":"application/octet-stream"}}`, Want: is("ContentBlockResource", some{"Resource": is("EmbeddedResourceDataBlobResourceContents", some{"Blob": "AAEC"})})},
 }
 
+// ToolCallContentKnownTags are tool call contents every version reads
+// alike.
+var ToolCallContentKnownTags = []jsontest.TagCase{
+	{In: `{"type":"content","content":{"type":"text","text":"done"}}`, Want: is("ToolCallContentData", some{"Content": some{"Content": is("ContentBlockText", some{"Text": "done"})}})},
+	{In: `{"type":"terminal","terminalId":"term_9"}`, Want: is("ToolCallContentTerminal", some{"TerminalID": "term_9"})},
+}
+
 // SessionUpdateErrors are SessionUpdate values that must not decode, in
 // session/update params at "update".
 var SessionUpdateErrors = []jsontest.ErrorCase{
@@ -93,6 +100,7 @@ var EmbeddedResources = []jsontest.UntaggedDefCase{
 	{In: `7`, Msg: "fits none of TextResourceContents, BlobResourceContents"},
 	{In: `{"uri":"file:///a"}`},
 	{In: `{"text":5,"uri":"file:///a"}`},
+	{In: `{"uri":"file:///a.bin","blob":"AAEC"}`, Want: is("EmbeddedResourceDataBlobResourceContents", some{"Blob": "AAEC", "URI": "file:///a.bin"}), Enc: `{"blob":"AAEC","uri":"file:///a.bin"}`},
 }
 
 // ElicitationContentValues are the form answers every version decodes to

@@ -3,6 +3,7 @@ package sessiontest
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"strings"
 	"sync"
@@ -108,11 +109,21 @@ func RunSteps(t *testing.T, s *State, steps [][2]string) {
 	}
 }
 
+// PatchValues are values of the members of a tool call update that every
+// version has, as JSON.
+var PatchValues = map[string]string{
+	"kind": `"edit"`, "status": `"failed"`, "title": `"T"`, "name": `"n"`,
+	"content":   `[{"type":"content","content":{"type":"text","text":"x"}}]`,
+	"locations": `[{"path":"/p"}]`, "rawInput": `{"i":1}`, "rawOutput": `{"o":1}`, "_meta": `{"m":1}`,
+}
+
 // PatchCoversEveryMember sets each member of a tool call update alone, with
-// its value from values, on a tool call that create made in a new state, and
-// checks that the patch carries it into the tool call. Every member of
-// ToolCallUpdate but toolCallId must have a value.
-func PatchCoversEveryMember(t *testing.T, defs jsontest.Definitions, newState func() any, create string, values map[string]string) {
+// its value from PatchValues or extra, on a tool call that create made in a
+// new state, and checks that the patch carries it into the tool call. Every
+// member of ToolCallUpdate but toolCallId must have a value.
+func PatchCoversEveryMember(t *testing.T, defs jsontest.Definitions, newState func() any, create string, extra map[string]string) {
+	values := maps.Clone(PatchValues)
+	maps.Copy(values, extra)
 	typ := reflect.TypeOf(defs["ToolCallUpdate"]()).Elem()
 	for i := 0; i < typ.NumField(); i++ {
 		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
