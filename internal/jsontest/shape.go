@@ -172,15 +172,14 @@ func matchFields(path string, got reflect.Value, want map[string]any, exact bool
 	walk = func(v reflect.Value) {
 		for i := 0; i < v.NumField(); i++ {
 			f := v.Type().Field(i)
-			if !f.IsExported() {
-				continue
-			}
-			if w, ok := want[f.Name]; ok {
+			w, named := want[f.Name]
+			switch {
+			case named && f.IsExported():
 				seen[f.Name] = true
 				diffs = append(diffs, matchShape(join(path, f.Name), v.Field(i), w)...)
-			} else if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			case f.Anonymous && f.Type.Kind() == reflect.Struct:
 				walk(v.Field(i))
-			} else if exact && !v.Field(i).IsZero() {
+			case exact && f.IsExported() && !v.Field(i).IsZero():
 				diffs = append(diffs, fmt.Sprintf("%s = %#v, want the zero value", join(path, f.Name), v.Field(i).Interface()))
 			}
 		}

@@ -129,9 +129,9 @@ type UntaggedDefCase struct {
 	Enc string
 }
 
-// RunUntaggedDef is RunUntagged for the union def, looked up in defs: each
-// case decodes, alone and as a struct field, to its shape and encodes back
-// to the input, or fails to decode.
+// RunUntaggedDef decodes each case into the untagged union def, looked up
+// in defs, alone and as a struct field: it has the case's shape and
+// encodes back to the input (or Enc), or it fails to decode.
 func RunUntaggedDef(t *testing.T, defs Definitions, def string, cases []UntaggedDefCase) {
 	t.Helper()
 	for _, tc := range cases {
