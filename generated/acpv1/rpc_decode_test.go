@@ -11,9 +11,9 @@ import (
 var testCodec = rpctest.NewCodec[MessageError, RequestID]("v1", DecodeMessage, func() *RequestTracker { return new(RequestTracker) },
 	"CancelNotification", `{"stopReason":"end_turn"}`)
 
-func TestDecodeMessageMemberOrder(t *testing.T) { rpctest.MemberOrder(t, testCodec) }
-func TestDecodeMessageOrderTypes(t *testing.T)  { rpctest.OrderTypes(t, testCodec) }
-func TestDecodeMessageErrors(t *testing.T)      { rpctest.Errors(t, testCodec) }
+// TestMessageLayer runs the message layer and request tracker tests of
+// internal/rpctest.
+func TestMessageLayer(t *testing.T) { rpctest.Run(t, testCodec) }
 
 func TestEncodeMessageNeedsKind(t *testing.T) {
 	id := RequestID{Value: RequestIDStr("a")}

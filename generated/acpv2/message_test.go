@@ -8,7 +8,6 @@ import (
 
 // TestDecodeMessageKinds decodes a message of each kind and lines that
 // are none.
-func TestDecodeMessageKinds(t *testing.T) { rpctest.Kinds(t, testCodec) }
 
 func TestMethodSides(t *testing.T) { rpctest.MethodSides(t, RequestSide, NotificationSide) }
 

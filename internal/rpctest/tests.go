@@ -327,3 +327,23 @@ func ErrorIsGoError(t *testing.T, methodNotFound error) {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
 }
+
+// Run runs, each in a subtest of its name, the tests of the message layer
+// and of the request tracker that take only the Codec.
+func Run(t *testing.T, c *Codec) {
+	for _, tc := range []struct {
+		name string
+		run  func(*testing.T, *Codec)
+	}{
+		{"Kinds", Kinds},
+		{"MemberOrder", MemberOrder},
+		{"OrderTypes", OrderTypes},
+		{"Errors", Errors},
+		{"TrackerTypesResults", TrackerTypesResults},
+		{"TrackerErrorsAndForget", TrackerErrorsAndForget},
+		{"TrackerInvalidResponse", TrackerInvalidResponse},
+		{"TrackerConcurrent", TrackerConcurrent},
+	} {
+		t.Run(tc.name, func(t *testing.T) { tc.run(t, c) })
+	}
+}
