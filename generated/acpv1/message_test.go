@@ -8,9 +8,6 @@ import (
 	"github.com/acpgen/acpgen/internal/rpctest"
 )
 
-// TestDecodeMessageKinds decodes a message of each kind and lines that
-// are none.
-
 func TestMethodSides(t *testing.T) { rpctest.MethodSides(t, RequestSide, NotificationSide) }
 
 func TestEncodeMessage(t *testing.T) {

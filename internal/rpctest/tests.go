@@ -335,7 +335,7 @@ func Run(t *testing.T, c *Codec) {
 		name string
 		run  func(*testing.T, *Codec)
 	}{
-		{"Kinds", Kinds},
+		{"Kinds", Kinds}, // a message of each kind, and lines that are none
 		{"MemberOrder", MemberOrder},
 		{"OrderTypes", OrderTypes},
 		{"Errors", Errors},
