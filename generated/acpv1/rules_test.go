@@ -518,16 +518,6 @@ func TestRulesDefaultOnNull(t *testing.T) {
 	// McpServerStdio.args and env are required.
 	t.Run("MCPServerStdio", func(t *testing.T) {
 		jsontest.RunCases(t, []jsontest.Case[MCPServerStdio]{{
-			Name: "null lists",
-			In:   `{"name":"fs","command":"/bin/fs","args":null,"env":null}`,
-			Check: func(t *testing.T, got *MCPServerStdio) {
-				jsontest.AssertEmpty(t, "Args", got.Args)
-				jsontest.AssertEmpty(t, "Env", got.Env)
-				if got.Name != "fs" || got.Command != "/bin/fs" {
-					t.Errorf("got %s, want name fs and command /bin/fs", jsontest.Show(*got))
-				}
-			},
-		}, {
 			Name:  "missing required key",
 			In:    `{"name":"fs","command":"/bin/fs","env":[]}`,
 			Err:   `object without "args"`,

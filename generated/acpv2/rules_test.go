@@ -514,16 +514,6 @@ func TestRulesDefaultOnNull(t *testing.T) {
 			Want:  MCPServerStdio{Name: "fs", Command: "/bin/fs"},
 			Valid: true,
 		}, {
-			Name: "null",
-			In:   `{"name":"fs","command":"/bin/fs","args":null,"env":null}`,
-			Check: func(t *testing.T, got *MCPServerStdio) {
-				jsontest.AssertEmpty(t, "Args", got.Args)
-				jsontest.AssertEmpty(t, "Env", got.Env)
-				if got.Name != "fs" || got.Command != "/bin/fs" {
-					t.Errorf("got %s, want name fs and command /bin/fs", jsontest.Show(*got))
-				}
-			},
-		}, {
 			Name:  "wrong type",
 			In:    `{"name":"fs","command":"/bin/fs","env":{"K":"V"}}`,
 			Err:   "cannot unmarshal object",

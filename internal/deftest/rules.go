@@ -46,6 +46,10 @@ var Rules = []RuleCases{{
 		In:    `{"name":"fs","command":"/bin/fs","args":["-v"],"env":[{"name":"K","value":"V"}]}`,
 		Want:  fields{"Name": "fs", "Command": "/bin/fs", "Args": list{"-v"}, "Env": list{fields{"Name": "K", "Value": "V"}}},
 		Valid: true,
+	}, {
+		Name: "null lists",
+		In:   `{"name":"fs","command":"/bin/fs","args":null,"env":null}`,
+		Want: some{"Name": "fs", "Command": "/bin/fs", "Args": jsontest.Empty{}, "Env": jsontest.Empty{}},
 	}},
 }, {
 	// A missing key is an *json.UnmarshalTypeError whose Field is the JSON

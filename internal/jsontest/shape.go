@@ -51,6 +51,9 @@ type List []any
 // Contains is the shape of a string or []byte holding the text.
 type Contains string
 
+// Empty is the shape of a slice, map or string of length 0, nil included.
+type Empty struct{}
+
 // NotZero is the shape of any value but the zero value of its type.
 type NotZero struct{}
 
@@ -72,6 +75,15 @@ func matchShape(path string, got reflect.Value, want any) []string {
 			return nil
 		}
 		return []string{fmt.Sprintf("%s = %#v, want the zero value", at(path), got.Interface())}
+	}
+	if _, ok := want.(Empty); ok {
+		switch got.Kind() {
+		case reflect.Slice, reflect.Map, reflect.String:
+			if got.Len() == 0 {
+				return nil
+			}
+		}
+		return []string{fmt.Sprintf("%s = %#v, want it empty", at(path), got.Interface())}
 	}
 	if _, ok := want.(NotZero); ok {
 		if got.IsValid() && !got.IsZero() {

@@ -53,6 +53,8 @@ func TestShapes(t *testing.T) {
 		{Some{"Tag()": "text", "Pointer()": "pointer"}, true},
 		{Some{"Tag()": "other"}, false},
 		{Some{"Value": NotZero{}}, true},
+		{Is("shapeText", Some{"Parts": Empty{}}), false},
+		{Is("shapeText", Some{"Kind": NotZero{}, "Text": NotZero{}}), true},
 		{Fields{}, false},
 		{nil, false},
 	} {
@@ -63,6 +65,9 @@ func TestShapes(t *testing.T) {
 	}
 	if diffs := matchShape("", reflect.ValueOf(&shapeUnion{}).Elem(), Fields{}); len(diffs) != 0 {
 		t.Errorf("the zero union differs from Fields{}: %v", diffs)
+	}
+	if diffs := matchShape("", reflect.ValueOf(&shapeText{Parts: []string{}}).Elem(), Some{"Parts": Empty{}, "Raw": Empty{}, "Text": Empty{}}); len(diffs) != 0 {
+		t.Errorf("empty lists and text differ from Empty: %v", diffs)
 	}
 	if diffs := matchShape("", reflect.ValueOf(&shapeUnion{}).Elem(), Is("shapeText", nil)); len(diffs) == 0 {
 		t.Error("the zero union holds a shapeText")
