@@ -8,9 +8,10 @@ import (
 	"testing"
 )
 
-// TaggedUnion names a tagged union of the schema for RunKnownTags: Params,
-// when set, is a definition whose JSON Enclose holds the union (%s) at the
-// Go path At.
+// TaggedUnion names a tagged union of the schema (Name, a definition, and
+// the member that holds its tag) for the tests below: Params, when set, is
+// a definition whose JSON Enclose holds the union (%s) at the Go path At
+// (see Follow).
 type TaggedUnion struct {
 	Name    string
 	TagKey  string
@@ -73,11 +74,11 @@ type ErrorCase struct {
 
 // RunUnionErrors decodes each case into the union u, alone and inside
 // u.Params: both fail with a *json.UnmarshalTypeError (see AssertTypeError)
-// and neither decodes into the fallback variant (as far as the params
-// reach u.At). When u.Dropped is set,
-// the params hold the union in a list that drops items that fail to
-// decode (x-deserialize-skip-invalid-items): Enclose puts a valid item
-// after the case's, the params decode and the list at u.At holds that one.
+// and neither decodes into the fallback variant (as far as the params reach
+// u.At). When u.Dropped is set, the params hold the union in a list that
+// drops items that fail to decode (x-deserialize-skip-invalid-items):
+// Enclose puts a valid item after the case's, the params decode and the
+// list at u.At holds that one.
 func RunUnionErrors(t *testing.T, defs Definitions, u TaggedUnion, cases []ErrorCase) {
 	t.Helper()
 	for _, tc := range cases {
