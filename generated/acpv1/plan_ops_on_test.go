@@ -39,10 +39,10 @@ func TestPlanOpsOnTypedPlanContent(t *testing.T) {
 			if p.PlanID != "p3" {
 				t.Errorf("PlanID = %q, want p3", p.PlanID)
 			}
-			planOpsWantEntries(t, p.Entries,
-				PlanEntry{Content: "Step one", Priority: PlanEntryPriorityMedium, Status: PlanEntryStatusCompleted},
-				PlanEntry{Content: "Step two", Priority: PlanEntryPriorityHigh, Status: PlanEntryStatusPending},
-			)
+			jsontest.AssertShape(t, &p.Entries, jsontest.List{
+				jsontest.Some{"Content": "Step one", "Priority": "medium", "Status": "completed"},
+				jsontest.Some{"Content": "Step two", "Priority": "high", "Status": "pending"},
+			})
 		default:
 			t.Fatalf("plan content is %T, want *PlanUpdateContentItems", c)
 		}
