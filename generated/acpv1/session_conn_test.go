@@ -59,18 +59,9 @@ func connect(t *testing.T, a *sessionAgent, c Client) *ClientSideConnection {
 }
 
 func connectHangUp(t *testing.T, a *sessionAgent, c Client) (conn *ClientSideConnection, hangUp func()) {
-	t.Helper()
-	toAgent, fromClient := io.Pipe()
-	toClient, fromAgent := io.Pipe()
-	a.conn = NewAgentSideConnection(a, fromAgent, toAgent)
-	conn = NewClientSideConnection(c, fromClient, toClient)
-	hangUp = func() {
-		fromClient.Close()
-		fromAgent.Close()
-		<-conn.Done()
-		<-a.conn.Done()
-	}
-	t.Cleanup(hangUp)
+	a.conn, conn, hangUp = conntest.Link(t,
+		func(w io.Writer, r io.Reader) *AgentSideConnection { return NewAgentSideConnection(a, w, r) },
+		func(w io.Writer, r io.Reader) *ClientSideConnection { return NewClientSideConnection(c, w, r) })
 	return conn, hangUp
 }
 

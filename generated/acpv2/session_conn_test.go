@@ -54,17 +54,10 @@ func (*routingClient) RequestPermission(ctx context.Context, p *RequestPermissio
 // connect joins agent a and client c over pipes; the connections end with
 // the test.
 func connect(t *testing.T, a *sessionAgent, c Client) *ClientSideConnection {
-	t.Helper()
-	toAgent, fromClient := io.Pipe()
-	toClient, fromAgent := io.Pipe()
-	a.conn = NewAgentSideConnection(a, fromAgent, toAgent)
-	conn := NewClientSideConnection(c, fromClient, toClient)
-	t.Cleanup(func() {
-		fromClient.Close()
-		fromAgent.Close()
-		<-conn.Done()
-		<-a.conn.Done()
-	})
+	var conn *ClientSideConnection
+	a.conn, conn, _ = conntest.Link(t,
+		func(w io.Writer, r io.Reader) *AgentSideConnection { return NewAgentSideConnection(a, w, r) },
+		func(w io.Writer, r io.Reader) *ClientSideConnection { return NewClientSideConnection(c, w, r) })
 	return conn
 }
 

@@ -328,3 +328,23 @@ func rpcCode(err error) (int64, bool) {
 	}
 	return 0, false
 }
+
+// Link joins the connection newAgent makes and the one newClient makes,
+// each from the writer and the reader it is given, over two pipes. hangUp
+// closes the pipes and waits for both connections to end; the test's
+// cleanup calls it too.
+func Link[A, C interface{ Done() <-chan struct{} }](t testing.TB, newAgent func(io.Writer, io.Reader) A, newClient func(io.Writer, io.Reader) C) (agent A, client C, hangUp func()) {
+	t.Helper()
+	toAgent, fromClient := io.Pipe()
+	toClient, fromAgent := io.Pipe()
+	agent = newAgent(fromAgent, toAgent)
+	client = newClient(fromClient, toClient)
+	hangUp = func() {
+		fromClient.Close()
+		fromAgent.Close()
+		<-client.Done()
+		<-agent.Done()
+	}
+	t.Cleanup(hangUp)
+	return agent, client, hangUp
+}
